@@ -1,0 +1,20 @@
+"""The two ways a player's input can be wrong, each with a message the player can act on.
+
+Both derive from `GameError`, so the Discord layer, the CLI and the tests catch one type and
+show its text as it is: the message is written for a player, names what was wrong and says
+what would be legal instead.
+"""
+
+from __future__ import annotations
+
+
+class GameError(ValueError):
+    """Base of every error caused by what a player asked for; the state is left unchanged."""
+
+
+class ActionSyntaxError(GameError):
+    """The text is not an action at all (a typo, a missing part)."""
+
+
+class IllegalActionError(GameError):
+    """The action is well formed but the rules do not allow it now."""
