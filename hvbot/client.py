@@ -1,0 +1,131 @@
+"""The bot: opens the database, registers commands and persistent buttons, runs AI seats.
+
+At start-up it reloads every open game from the database and resumes the AI seats whose turn
+it is, so a restart loses nothing; buttons need no reloading because their custom_ids carry
+everything needed to find their game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import find_game
+from hvbot import flow, views
+from hvbot.config import Settings
+from hvbot.repository import GameRow, Repository
+from hvbot.service import BotError, GameService
+
+log = logging.getLogger(__name__)
+
+
+class HvBot(commands.Bot):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        database_path: str | Path | None = None,
+        ai_pause: float = 1.5,
+        service: GameService | None = None,
+        **options: Any,
+    ) -> None:
+        # Slash commands and buttons need no privileged intents (no message content, no members).
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            **options,
+        )
+        self.settings = settings
+        self.database_path = Path(database_path) if database_path else settings.sqlite_path
+        self.ai_pause = ai_pause
+        self.service: GameService = service  # type: ignore[assignment]  # set in setup_hook
+        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+
+    async def setup_hook(self) -> None:
+        from hvbot.cogs.game import GameCog
+        from hvbot.cogs.high_voltage import HighVoltageCog
+
+        if self.service is None:
+            self.service = GameService(await Repository.open(self.database_path))
+        views.register(self)
+        await self.add_cog(GameCog(self))
+        await self.add_cog(HighVoltageCog(self))
+        self.tree.on_error = self.on_app_command_error
+        if self.settings.guild_id:
+            guild = discord.Object(id=self.settings.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        for game in await self.service.repo.open_games():
+            if game.status == "active" and game.state is not None:
+                self.after_change(game, find_game(game.game).state_from_dict(game.state))
+        log.info("ready to serve games from %s", self.database_path)
+
+    async def close(self) -> None:
+        for task in self._ai_tasks.values():
+            task.cancel()
+        await super().close()
+        if self.service is not None:
+            await self.service.repo.close()
+
+    # ------------------------------------------------------------------ AI seats
+
+    def after_change(self, game: GameRow, state: Any) -> None:
+        """Start the AI seat's move if it is an AI's turn and none is running for this game."""
+        seat = state.current_seat()
+        if game.status != "active" or seat is None or not game.seats[seat].is_ai:
+            return
+        running = self._ai_tasks.get(game.id)
+        if running is not None and not running.done():
+            return
+        self._ai_tasks[game.id] = asyncio.create_task(self._run_ai(game.id))
+
+    async def _run_ai(self, game_id: int) -> None:
+        await self.wait_until_ready()
+        for _ in range(256):
+            await asyncio.sleep(self.ai_pause)
+            try:
+                result = await self.service.ai_step(game_id=game_id)
+            except Exception:
+                log.exception("game %s: the AI seat failed to move", game_id)
+                return
+            if result is None:
+                return
+            post = await flow.board_post(result.game, result, result.state)
+            if post is not None:
+                try:
+                    await flow.announce(self, result.game, post)
+                except discord.HTTPException:
+                    log.exception("game %s: could not post the AI's move", game_id)
+
+    # ------------------------------------------------------------------ errors
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, BotError):
+            await flow.reply_error(interaction, str(original))
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            await flow.reply_error(interaction, str(error) or "You cannot use this command here.")
+            return
+        log.error(
+            "unexpected error in /%s (channel %s)",
+            interaction.command.qualified_name if interaction.command else "?",
+            interaction.channel_id,
+            exc_info=original,
+        )
+        with contextlib.suppress(discord.HTTPException):
+            await flow.reply_error(
+                interaction, "Sorry, something went wrong on my side; the game is unchanged."
+            )

@@ -1,0 +1,157 @@
+"""/game: the commands every game shares (lobby, board, status, secrets, rules, log, the end)."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import all_games, find_game
+from hvbot import flow, texts, views
+from hvbot.service import AI_LEVELS, BotError
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in all_games()]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+LOG_INLINE_LIMIT = 1800
+
+
+class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
+    def __init__(self, bot: HvBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.describe(game="Which game to play")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def new(self, interaction: discord.Interaction, game: str = "high-voltage") -> None:
+        try:
+            row = await self.bot.service.new_lobby(
+                channel_id=interaction.channel_id,
+                guild_id=interaction.guild_id,
+                user_id=interaction.user.id,
+                name=interaction.user.display_name,
+                game_name=game,
+            )
+        except BotError as exc:
+            await flow.reply_error(interaction, str(exc))
+            return
+        await interaction.response.send_message(
+            flow.lobby_text(row), view=views.lobby_view(row.id), allowed_mentions=flow.ALLOWED
+        )
+        message = await interaction.original_response()
+        await self.bot.service.repo.set_lobby_message(game_id=row.id, message_id=message.id)
+
+    @app_commands.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await flow.lobby_action(interaction, "join", from_button=False)
+
+    @app_commands.command(name="leave", description="Leave this channel's lobby")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await flow.lobby_action(interaction, "leave", from_button=False)
+
+    @app_commands.command(name="addai", description="Seat an AI player in the lobby")
+    @app_commands.describe(level="How strong the AI plays")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addai(self, interaction: discord.Interaction, level: str = "easy") -> None:
+        await flow.lobby_action(interaction, "addai", from_button=False, level=level)
+
+    @app_commands.command(name="start", description="Start the game (creator or moderators)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await flow.start_game(interaction, from_button=False)
+
+    @app_commands.command(name="board", description="Show the current board again")
+    async def board(self, interaction: discord.Interaction) -> None:
+        game = await self.bot.service.open_game(interaction.channel_id)
+        state = self.bot.service.load_state(game)
+        await interaction.response.defer(thinking=True)
+        post = await flow.board_post(game, None, state)
+        assert post is not None
+        await interaction.followup.send(**post.kwargs())
+        prompt = await flow.prompt_post(game, state, interaction.user.id)
+        if prompt is not None:
+            await interaction.followup.send(ephemeral=True, **prompt.kwargs())
+
+    @app_commands.command(name="status", description="Whose turn it is, scores and tokens")
+    async def status(self, interaction: discord.Interaction) -> None:
+        game = await self.bot.service.open_game(interaction.channel_id)
+        state = self.bot.service.load_state(game)
+        view = state.view(None)
+        seat = state.current_seat()
+        turn = f"Turn {view['turn']}: {flow.mention(game, seat)} to move ({view['phase']})."
+        await interaction.response.send_message(
+            turn + "\n" + texts.hv_status(view, flow.names_of(game)),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="mysecret", description="Show your secret company (only to you)")
+    async def mysecret(self, interaction: discord.Interaction) -> None:
+        game = await self.bot.service.open_game(interaction.channel_id)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise BotError("You are not playing in this game, so you have no secret here.")
+        state = self.bot.service.load_state(game)
+        post = await flow.secret_post(game, state, seat)
+        await interaction.response.send_message(ephemeral=True, **post.kwargs())
+
+    @app_commands.command(name="rules", description="The rules in short")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(texts.HV_RULES, ephemeral=True)
+
+    @app_commands.command(name="log", description="The moves so far")
+    async def log(self, interaction: discord.Interaction) -> None:
+        game = await self.bot.service.open_game(interaction.channel_id)
+        names = flow.names_of(game)
+        moves = await self.bot.service.repo.actions(game_id=game.id)
+        if not moves:
+            await interaction.response.send_message("No moves yet.", ephemeral=True)
+            return
+        lines = [f"{i + 1}. {names[seat]}: {text}" for i, (seat, text) in enumerate(moves)]
+        body = "\n".join(lines)
+        if len(body) <= LOG_INLINE_LIMIT:
+            await interaction.response.send_message(f"```\n{body}\n```", ephemeral=True)
+        else:
+            await interaction.response.send_message(
+                f"{len(lines)} moves so far:",
+                file=discord.File(io.BytesIO(body.encode()), filename="moves.txt"),
+                ephemeral=True,
+            )
+
+    @app_commands.command(name="resign", description="Give up your seat; an AI finishes for you")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        game, what = await self.bot.service.resign(
+            channel_id=interaction.channel_id, user_id=interaction.user.id
+        )
+        if what == "abandoned":
+            await interaction.response.send_message(
+                f"{interaction.user.mention} resigned; no players are left, so the game is over "
+                "without a result. The channel is free for /game new.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
+        await interaction.response.send_message(
+            f"{interaction.user.mention} resigned; an AI plays their seat to the end.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.bot.after_change(game, self.bot.service.load_state(game))
+
+    @app_commands.command(name="abandon", description="End this channel's game without a result")
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        game = await self.bot.service.abandon(
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            can_manage=flow.can_manage(interaction),
+        )
+        await interaction.response.send_message(
+            f"The {find_game(game.game).title} game was abandoned by {interaction.user.mention}. "
+            "The channel is free for /game new.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await flow.refresh_lobby(self.bot, game)

@@ -1,0 +1,173 @@
+"""/hv: the High Voltage actions. Each command only builds the engine's action text; the rules,
+the checks and the messages for bad input all come from the engine through the shared flow."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from hvbot import flow
+from hvbot.service import BotError
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+ROTATION_CHOICES = [app_commands.Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
+PLACE_CHOICES = [
+    app_commands.Choice(name="here (where it was)", value="here"),
+    app_commands.Choice(name="the empty cell", value="empty"),
+]
+SPECIAL_CHOICES = [
+    app_commands.Choice(name="no", value="no"),
+    app_commands.Choice(name="danger: move or swap a DANGER card", value="danger"),
+    app_commands.Choice(name="double: take a second action this turn", value="double"),
+]
+MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
+
+
+def _special(special: str) -> str:
+    return "" if special in ("", "no") else f" special={special}"
+
+
+def cells_for(view: dict[str, Any], kind: str, seat: int | None) -> list[str]:
+    """Cells where `kind` may apply now, from the public view alone (no secret is needed)."""
+    cells = view["cells"]
+    if kind == "draw":
+        if view["phase"] == "placing" and view["drawn"]:
+            return [view["drawn"]["cell"]]
+        return [c["cell"] for c in cells if c["state"] == "down"]
+    up = [c for c in cells if c["state"] == "up"]
+    ordinary = [c["cell"] for c in up if c["kind"] != "danger" and c["energy"] != "danger"]
+    if kind == "rotate":
+        return ordinary
+    player = view["players"][seat] if seat is not None else None
+    dangerous = [c["cell"] for c in up if c["kind"] == "danger" or c["energy"] == "danger"]
+    result = []
+    if player is None or player["action_tokens"] > 0:
+        result += ordinary
+    if player is None or player["special_tokens"] > 0:
+        result += dangerous
+    return sorted(result, key=lambda name: (name[1:], name[0]))
+
+
+class HighVoltageCog(commands.GroupCog, group_name="hv", group_description="High Voltage moves"):
+    def __init__(self, bot: HvBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _complete(
+        self, interaction: discord.Interaction, current: str, kind: str
+    ) -> list[app_commands.Choice[str]]:
+        """Cells where the command is legal right now, filtered by what is typed so far."""
+        try:
+            game = await self.bot.service.open_game(interaction.channel_id)
+            state = self.bot.service.load_state(game)
+        except BotError:
+            return []
+        seat = game.seat_of(interaction.user.id)
+        names = cells_for(state.view(None), kind, seat)
+        typed = current.strip().upper()
+        return [app_commands.Choice(name=n, value=n) for n in names if n.startswith(typed)][
+            :MAX_CHOICES
+        ]
+
+    async def _draw_cells(self, interaction: discord.Interaction, current: str):
+        return await self._complete(interaction, current, "draw")
+
+    async def _rotate_cells(self, interaction: discord.Interaction, current: str):
+        return await self._complete(interaction, current, "rotate")
+
+    async def _move_cells(self, interaction: discord.Interaction, current: str):
+        return await self._complete(interaction, current, "move")
+
+    @app_commands.command(name="draw", description="Draw a face-down card (you alone see it)")
+    @app_commands.describe(
+        cell="A face-down card, e.g. C3",
+        place="Where to put it: back where it was, or the empty cell (leave out to look first)",
+        rotation="How to turn it (leave out to look first)",
+        special="Use your special token for a double turn",
+    )
+    @app_commands.choices(place=PLACE_CHOICES, rotation=ROTATION_CHOICES, special=SPECIAL_CHOICES)
+    @app_commands.autocomplete(cell=_draw_cells)
+    async def draw(
+        self,
+        interaction: discord.Interaction,
+        cell: str,
+        place: str | None = None,
+        rotation: int | None = None,
+        special: str = "no",
+    ) -> None:
+        if (place is None) != (rotation is None):
+            await flow.reply_error(
+                interaction,
+                "Give both place and rotation to lay the card at once, or neither to look at it "
+                "first and choose with buttons.",
+            )
+            return
+        game = await self.bot.service.open_game(interaction.channel_id)
+        state = self.bot.service.load_state(game)
+        seat = game.seat_of(interaction.user.id)
+        if state.view(None)["phase"] == "placing" and state.current_seat() == seat:
+            # The drawer already holds a card: show it again, or lay it as asked.
+            if place is None:
+                prompt = await flow.prompt_post(game, state, interaction.user.id)
+                if prompt is not None:
+                    await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
+                    return
+            else:
+                await flow.act_from_command(interaction, f"place {place} r{rotation}")
+                return
+        where = "" if place is None else f" {place} r{rotation}"
+        await flow.act_from_command(interaction, f"draw {cell}{where}{_special(special)}")
+
+    @app_commands.command(name="rotate", description="Turn a face-up card in place")
+    @app_commands.describe(
+        cell="A face-up card", rotation="Its new orientation", special="Special token use"
+    )
+    @app_commands.choices(rotation=ROTATION_CHOICES, special=SPECIAL_CHOICES)
+    @app_commands.autocomplete(cell=_rotate_cells)
+    async def rotate(
+        self, interaction: discord.Interaction, cell: str, rotation: int, special: str = "no"
+    ) -> None:
+        await flow.act_from_command(interaction, f"rotate {cell} r{rotation}{_special(special)}")
+
+    @app_commands.command(
+        name="move", description="Move a face-up card to the empty cell (an action token)"
+    )
+    @app_commands.describe(
+        cell="A face-up card", rotation="Its orientation once moved", special="Special token use"
+    )
+    @app_commands.choices(rotation=ROTATION_CHOICES, special=SPECIAL_CHOICES)
+    @app_commands.autocomplete(cell=_move_cells)
+    async def move(
+        self, interaction: discord.Interaction, cell: str, rotation: int, special: str = "no"
+    ) -> None:
+        await flow.act_from_command(interaction, f"move {cell} r{rotation}{_special(special)}")
+
+    @app_commands.command(name="swap", description="Swap two face-up cards (an action token)")
+    @app_commands.describe(
+        a="One face-up card",
+        b="The other face-up card",
+        rotation_a="Orientation of card a once it is on b's cell",
+        rotation_b="Orientation of card b once it is on a's cell",
+        special="Special token use",
+    )
+    @app_commands.choices(
+        rotation_a=ROTATION_CHOICES, rotation_b=ROTATION_CHOICES, special=SPECIAL_CHOICES
+    )
+    @app_commands.autocomplete(a=_move_cells, b=_move_cells)
+    async def swap(
+        self,
+        interaction: discord.Interaction,
+        a: str,
+        b: str,
+        rotation_a: int,
+        rotation_b: int,
+        special: str = "no",
+    ) -> None:
+        await flow.act_from_command(
+            interaction, f"swap {a} {b} r{rotation_a} r{rotation_b}{_special(special)}"
+        )

@@ -1,0 +1,86 @@
+"""Settings from the environment (and a `.env` file when present).
+
+Every setting has a safe default except the token; a wrong value stops the bot with one line
+that says what to fix, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+DEFAULT_DATABASE_URL = "sqlite:///hvbot.sqlite3"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class ConfigError(Exception):
+    """A setting is missing or wrong; the message is one line telling the user what to do."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database_url: str
+    guild_id: int | None
+    log_level: str
+
+    @property
+    def sqlite_path(self) -> Path:
+        """The SQLite file named by `database_url`."""
+        return sqlite_path(self.database_url)
+
+
+def sqlite_path(url: str) -> Path:
+    """`sqlite:///relative.db`, `sqlite:////abs/path.db` or a bare path -> a file path."""
+    if url.startswith("sqlite:///"):
+        return Path(url.removeprefix("sqlite:///"))
+    if "://" in url:
+        scheme = url.split("://", 1)[0]
+        raise ConfigError(
+            f"DATABASE_URL uses {scheme!r}, which this version cannot store games in yet; "
+            f"use a SQLite URL such as {DEFAULT_DATABASE_URL}."
+        )
+    return Path(url)
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, *, dotenv_path: str | None = ".env"
+) -> Settings:
+    """Read the settings; raise ConfigError with a one-line explanation when one is wrong."""
+    if environ is None:
+        if dotenv_path:
+            load_dotenv(dotenv_path, override=False)
+        environ = os.environ
+    token = environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set: put your bot's token in .env (DISCORD_TOKEN=...) or in "
+            "the environment; it is on the Discord developer portal under Bot -> Reset Token."
+        )
+    database_url = environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
+    sqlite_path(database_url)  # validates the scheme
+    guild_text = environ.get("HVBOT_GUILD_ID", "").strip()
+    guild_id = None
+    if guild_text:
+        if not guild_text.isdigit():
+            raise ConfigError(
+                f"HVBOT_GUILD_ID must be a server id (digits only), not {guild_text!r}; "
+                "leave it empty to register commands everywhere."
+            )
+        guild_id = int(guild_text)
+    log_level = environ.get("LOG_LEVEL", "").strip().upper() or "INFO"
+    if log_level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
+    return Settings(token, database_url, guild_id, log_level)
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )

@@ -1,0 +1,393 @@
+"""The path of every interaction: check and apply through the service, then tell people.
+
+Bad input is answered ephemerally before anything is shown publicly; a stored change is
+announced with the board picture; private things (a drawn card, the lines you may declare, your
+colour) only ever go to their owner, ephemerally or by DM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine import find_game
+from hvbot import texts, views
+from hvbot.repository import GameRow
+from hvbot.service import ActResult, BotError
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+log = logging.getLogger(__name__)
+
+ALLOWED = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+@dataclass
+class Post:
+    """A message about to be sent; built first so one shape fits every way of sending it."""
+
+    content: str
+    files: list[bytes | tuple[str, bytes]] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    embed: discord.Embed | None = None
+
+    def kwargs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"content": self.content, "allowed_mentions": ALLOWED}
+        files = []
+        for item in self.files:
+            name, data = item if isinstance(item, tuple) else ("board.png", item)
+            files.append(discord.File(io.BytesIO(data), filename=name))
+        if files:
+            out["files"] = files
+        if self.view is not None:
+            out["view"] = self.view
+        if self.embed is not None:
+            out["embed"] = self.embed
+        return out
+
+
+def names_of(game: GameRow) -> list[str]:
+    return [seat.display_name for seat in game.seats]
+
+
+def mention(game: GameRow, seat: int) -> str:
+    row = game.seats[seat]
+    return f"<@{row.user_id}>" if row.user_id is not None else f"**{row.display_name}**"
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_channels)
+
+
+async def reply_error(interaction: discord.Interaction, message: str) -> None:
+    """Every refusal is ephemeral and changes nothing."""
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True)
+    else:
+        await interaction.response.send_message(message, ephemeral=True)
+
+
+async def _render(func: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
+    """Pictures are drawn off the event loop so a render never delays another interaction."""
+    return await asyncio.to_thread(func, *args, **kwargs)
+
+
+# ---------------------------------------------------------------------- posts
+
+
+def _is_peek(action: str) -> bool:
+    """`draw C3` alone: the drawer looks at a card; nothing public has happened yet."""
+    words = [w for w in action.split() if not w.startswith("special=")]
+    return len(words) == 2 and words[0] == "draw"
+
+
+async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Post | None:
+    """The public message after an action (None after only looking at a drawn card)."""
+    import render
+
+    view = state.view(None)
+    names = names_of(game)
+    lines: list[str] = []
+    if result is not None:
+        if view["phase"] == "placing" and all(_is_peek(t) for t in result.applied):
+            return None
+        actor = names[result.seat]
+        for text in result.applied:
+            if _is_peek(text):
+                continue
+            if text.startswith(("place ", "draw ")):
+                summary = view["last"]["actions"][-1] if view["last"]["actions"] else text
+                lines.append(texts.describe_hv(summary, actor, last_cells=view["last"]["cells"]))
+                continue
+            lines.append(texts.describe_hv(text, actor, last_cells=view["last"]["cells"]))
+            record = next(
+                (r for r in view["last"]["lines"] if f"declare {r['line']}" == text), None
+            )
+            if record:
+                lines.append(texts.describe_line(record))
+    if state.is_terminal():
+        picture = await _render(render.end_png, view, names=names)
+        lines.append(texts.hv_outcome(view, names))
+        lines.append("The game is archived; start a new one any time with /game new.")
+        board = await _render(render.board_png, view, names=names)
+        return Post("\n".join(lines), files=[("board.png", board), ("result.png", picture)])
+    lines.append(texts.hv_scores(view))
+    seat = state.current_seat()
+    who = mention(game, seat)
+    if view["phase"] == "declaring":
+        lines.append(f"{who} closed a line and is choosing what to declare.")
+    elif view["phase"] == "placing":
+        lines.append(f"{who} is placing the card they drew.")
+    elif game.seats[seat].is_ai:
+        lines.append(f"Next: {who} is thinking…")
+    else:
+        extra = " (second action of a double turn)" if view["actions_taken"] else ""
+        lines.append(f"Next: {who}, your turn{extra}.")
+    board = await _render(render.board_png, view, names=names)
+    return Post("\n".join(lines), files=[("board.png", board)])
+
+
+async def prompt_post(game: GameRow, state: Any, user_id: int) -> Post | None:
+    """The private prompt waiting for `user_id`, if any: place a drawn card or declare lines."""
+    import render
+
+    seat = state.current_seat()
+    if seat is None or game.seats[seat].user_id != user_id:
+        return None
+    view = state.view(seat)
+    if view["phase"] == "placing" and view["drawn"] and "paths" in view["drawn"]:
+        picture = await _render(render.card_png, view["drawn"])
+        cell = view["drawn"]["cell"]
+        empty = view["empty_cell"]
+        return Post(
+            f"Your card from **{cell}** (only you can see it). Put it back on {cell} (**Here**) "
+            f"or into the empty cell {empty}, turned as shown:",
+            files=[("card.png", picture)],
+            view=views.place_view(game.id, game.version),
+        )
+    if view["phase"] == "declaring" and view["closable"]:
+        rows = []
+        for line in view["closable"]:
+            points = ", ".join(f"{c} +{p}" for c, p in line["points"].items() if p)
+            rows.append(
+                f"• **{line['line']}**: {line['length']} cards ({line['sides'][0]} to "
+                f"{line['sides'][1]}); {points}; you take {line['point_tokens']} point token(s)"
+            )
+        return Post(
+            "You closed these lines. Declare them in the order you choose (each one may change "
+            "the others), or none:\n" + "\n".join(rows),
+            view=views.declare_view(game.id, game.version, view["closable"]),
+        )
+    return None
+
+
+# ---------------------------------------------------------------------- acting
+
+
+async def act_from_command(interaction: discord.Interaction, action: str) -> None:
+    """A slash command that is an action: errors ephemeral, success is the public board post."""
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    try:
+        result = await bot.service.act(
+            channel_id=interaction.channel_id, user_id=interaction.user.id, action=action
+        )
+    except BotError as exc:
+        await reply_error(interaction, str(exc))
+        return
+    post = await board_post(result.game, result, result.state)
+    prompt = await prompt_post(result.game, result.state, interaction.user.id)
+    if post is not None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(**post.kwargs())
+        if prompt is not None:
+            await interaction.followup.send(ephemeral=True, **prompt.kwargs())
+    elif prompt is not None:
+        await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
+    else:
+        await interaction.response.send_message("Done.", ephemeral=True)
+    bot.after_change(result.game, result.state)
+
+
+async def action_button(
+    interaction: discord.Interaction, game_id: int, version: int, action: str
+) -> None:
+    """A button on a private prompt: apply, then replace the prompt with what comes next."""
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    try:
+        result = await bot.service.act(
+            game_id=game_id, user_id=interaction.user.id, action=action, expected_version=version
+        )
+    except BotError as exc:
+        await reply_error(interaction, str(exc))
+        return
+    await interaction.response.defer()
+    prompt = await prompt_post(result.game, result.state, interaction.user.id)
+    if prompt is not None:
+        edit = prompt.kwargs()
+        files = edit.pop("files", [])
+        edit.pop("allowed_mentions", None)
+        await interaction.edit_original_response(attachments=files, **edit)
+    else:
+        await interaction.edit_original_response(
+            content=f"Done: {action}.", view=None, attachments=[], embed=None
+        )
+    post = await board_post(result.game, result, result.state)
+    if post is not None:
+        await interaction.followup.send(**post.kwargs())
+    bot.after_change(result.game, result.state)
+
+
+async def announce(bot: HvBot, game: GameRow, post: Post) -> None:
+    channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+    await channel.send(**post.kwargs())  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------------- lobby
+
+
+def lobby_text(game: GameRow) -> str:
+    rules = find_game(game.game)
+    seats = "\n".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats) or "nobody yet"
+    if game.status == "lobby":
+        state = (
+            f"Waiting for players ({len(game.seats)}/{rules.max_seats}, at least "
+            f"{rules.min_seats}). The creator starts the game."
+        )
+    elif game.status == "active":
+        state = "Started: good luck!"
+    else:
+        state = f"This game is {game.status}."
+    return f"**{rules.title}**: new game\n{seats}\n{state}"
+
+
+async def refresh_lobby(bot: HvBot, game: GameRow) -> None:
+    """Edit the one lobby message in place (after a slash command changed the seats)."""
+    if game.lobby_message_id is None:
+        return
+    channel = bot.get_partial_messageable(game.channel_id)
+    try:
+        await channel.get_partial_message(game.lobby_message_id).edit(
+            content=lobby_text(game), view=views.lobby_view(game.id, open_=game.status == "lobby")
+        )
+    except discord.HTTPException:
+        log.warning("game %s: could not update the lobby message", game.id)
+
+
+async def lobby_change(
+    interaction: discord.Interaction,
+    change: Callable[[], Awaitable[GameRow]],
+    *,
+    from_button: bool,
+    confirm: str,
+) -> GameRow | None:
+    try:
+        game = await change()
+    except BotError as exc:
+        await reply_error(interaction, str(exc))
+        return None
+    if from_button:
+        await interaction.response.edit_message(
+            content=lobby_text(game), view=views.lobby_view(game.id)
+        )
+    else:
+        await interaction.response.send_message(confirm, ephemeral=True)
+        await refresh_lobby(interaction.client, game)  # type: ignore[arg-type]
+    return game
+
+
+async def lobby_button(interaction: discord.Interaction, game_id: int, what: str) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    game = await bot.service.repo.game(game_id=game_id)
+    if game is None or game.status != "lobby" or game.channel_id != interaction.channel_id:
+        await reply_error(interaction, "This lobby is closed. Start a new game with /game new.")
+        return
+    await lobby_action(interaction, what, from_button=True)
+
+
+async def lobby_action(
+    interaction: discord.Interaction, what: str, *, from_button: bool, level: str = "easy"
+) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    service = bot.service
+    channel_id = interaction.channel_id
+    user = interaction.user
+    if what == "join":
+        await lobby_change(
+            interaction,
+            lambda: service.join(channel_id=channel_id, user_id=user.id, name=user.display_name),
+            from_button=from_button,
+            confirm="You joined the game.",
+        )
+    elif what == "leave":
+        await lobby_change(
+            interaction,
+            lambda: service.leave(channel_id=channel_id, user_id=user.id),
+            from_button=from_button,
+            confirm="You left the game.",
+        )
+    elif what == "addai":
+        await lobby_change(
+            interaction,
+            lambda: service.add_ai(channel_id=channel_id, user_id=user.id, level=level),
+            from_button=from_button,
+            confirm="AI player added.",
+        )
+    elif what == "start":
+        await start_game(interaction, from_button=from_button)
+
+
+async def start_game(interaction: discord.Interaction, *, from_button: bool) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    try:
+        game, state = await bot.service.start(
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            can_manage=can_manage(interaction),
+        )
+    except BotError as exc:
+        await reply_error(interaction, str(exc))
+        return
+    if from_button:
+        await interaction.response.edit_message(
+            content=lobby_text(game), view=views.lobby_view(game.id, open_=False)
+        )
+    else:
+        await interaction.response.send_message("The game has started.", ephemeral=True)
+        await refresh_lobby(bot, game)
+    post = await board_post(game, None, state)
+    if post is not None:
+        first = state.current_seat()
+        post.content = (
+            f"**{find_game(game.game).title}** begins! {mention(game, first)} goes first.\n"
+            + post.content
+        )
+        await announce(bot, game, post)
+    await send_secrets(bot, game, state)
+    bot.after_change(game, state)
+
+
+async def send_secrets(bot: HvBot, game: GameRow, state: Any) -> None:
+    """Each person's colour by DM; a closed DM is reported without saying anything secret."""
+    failed = []
+    for seat in game.seats:
+        if seat.user_id is None:
+            continue
+        post = await secret_post(game, state, seat.seat)
+        try:
+            user = bot.get_user(seat.user_id) or await bot.fetch_user(seat.user_id)
+            await user.send(**post.kwargs())
+        except discord.HTTPException:
+            failed.append(f"<@{seat.user_id}>")
+    if failed:
+        await announce(
+            bot,
+            game,
+            Post(
+                f"I could not send a direct message to {', '.join(failed)}: use /game mysecret "
+                "here to see your company privately."
+            ),
+        )
+
+
+async def secret_post(game: GameRow, state: Any, seat: int) -> Post:
+    import render
+
+    colour = state.view(seat)["players"][seat]["colour"]
+    picture = await _render(render.secret_png, colour)
+    embed = discord.Embed(
+        title=f"Your company: {colour.upper()}",
+        description=(
+            f"In the {find_game(game.game).title} game in <#{game.channel_id}> you play for "
+            f"the **{colour}** company. Keep it secret: the others only learn it at the end."
+        ),
+    )
+    embed.set_image(url="attachment://company.png")
+    return Post("", files=[("company.png", picture)], embed=embed)

@@ -1,0 +1,325 @@
+"""What happens to a game when someone acts, without any Discord in it.
+
+The cogs call these methods and turn their results into messages; tests call them directly on a
+real SQLite file. Every change runs under the game's lock and is saved with a compare-and-set
+on the game's version before it is returned, so it is never announced unless it is stored, and
+two simultaneous clicks are applied one after the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import GameError, State, find_game
+from hvbot.repository import ChannelBusy, GameRow, Repository, SeatRow, VersionConflict
+
+log = logging.getLogger(__name__)
+
+AI_LEVELS = ("easy", "normal", "hard")
+MAX_AI_STEPS = 64  # more AI actions than this in a row means something is wrong
+
+
+class BotError(Exception):
+    """Something the user asked for cannot be done; the message says why and what would work."""
+
+
+@dataclass
+class ActResult:
+    """The outcome of one player's (or AI's) action: stored already, ready to announce."""
+
+    game: GameRow
+    state: State
+    seat: int
+    applied: list[str]  # action texts, in order
+    finished: bool = False
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class GameService:
+    def __init__(self, repo: Repository, *, seed_source: random.Random | None = None) -> None:
+        self.repo = repo
+        self._locks: dict[int, asyncio.Lock] = {}
+        # Seeds decide the deal, so they come from the OS's secure source unless a test injects one.
+        self._seed_source = seed_source
+        self._ai_rng = random.Random(seed_source.random() if seed_source else secrets.randbits(64))
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        found = self._locks.get(game_id)
+        if found is None:
+            found = self._locks[game_id] = asyncio.Lock()
+        return found
+
+    def _new_seed(self) -> int:
+        if self._seed_source is not None:
+            return self._seed_source.getrandbits(63)
+        return secrets.randbits(63)
+
+    # ------------------------------------------------------------------ lookups
+
+    async def open_game(self, channel_id: int) -> GameRow:
+        game = await self.repo.open_game_in_channel(channel_id=channel_id)
+        if game is None:
+            raise BotError("There is no game in this channel. Start one with /game new.")
+        return game
+
+    @staticmethod
+    def load_state(game: GameRow) -> State:
+        if game.state is None:
+            raise BotError("This game has not started yet: the creator can press Start.")
+        return find_game(game.game).state_from_dict(game.state)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def new_lobby(
+        self,
+        *,
+        channel_id: int,
+        guild_id: int | None,
+        user_id: int,
+        name: str,
+        game_name: str,
+        options: dict[str, Any] | None = None,
+    ) -> GameRow:
+        try:
+            game = find_game(game_name)
+        except KeyError as exc:
+            raise BotError(str(exc.args[0])) from exc
+        try:
+            resolved = game.resolve_options(options)
+        except ValueError as exc:
+            raise BotError(str(exc)) from exc
+        if not getattr(game, "playable_in_discord", True):
+            raise BotError(f"{game.title} is not playable here yet.")
+        try:
+            return await self.repo.create_lobby(
+                game=game.name,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator_id=user_id,
+                creator_name=name,
+                options=resolved,
+            )
+        except ChannelBusy as exc:
+            raise BotError(
+                "This channel already has a game. Join it, wait for it to end, or ask its "
+                "creator to /game abandon it."
+            ) from exc
+
+    async def _change_seats(self, channel_id: int, change) -> GameRow:
+        game = await self.open_game(channel_id)
+        async with self.lock(game.id):
+            game = await self.open_game(channel_id)
+            if game.status != "lobby":
+                raise BotError("The game has started: seats can only change in the lobby.")
+            seats = change(game, list(game.seats))
+            await self.repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+            return await self.open_game(channel_id)
+
+    async def join(self, *, channel_id: int, user_id: int, name: str) -> GameRow:
+        def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
+            if game.seat_of(user_id) is not None:
+                raise BotError("You are in this game already.")
+            limit = find_game(game.game).max_seats
+            if len(seats) >= limit:
+                raise BotError(f"The game is full ({limit} seats). Wait for the next one.")
+            return [*seats, SeatRow(len(seats), user_id, None, name)]
+
+        return await self._change_seats(channel_id, change)
+
+    async def leave(self, *, channel_id: int, user_id: int) -> GameRow:
+        def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
+            if game.seat_of(user_id) is None:
+                raise BotError("You are not in this game's lobby.")
+            if user_id == game.creator_id:
+                raise BotError(
+                    "You created this game: to cancel it use /game abandon instead of leaving."
+                )
+            kept = [s for s in seats if s.user_id != user_id]
+            return [SeatRow(i, s.user_id, s.ai_level, s.display_name) for i, s in enumerate(kept)]
+
+        return await self._change_seats(channel_id, change)
+
+    async def add_ai(self, *, channel_id: int, user_id: int, level: str) -> GameRow:
+        if level not in AI_LEVELS:
+            raise BotError(f"AI level must be one of {', '.join(AI_LEVELS)}, not {level!r}.")
+
+        def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
+            if game.seat_of(user_id) is None:
+                raise BotError("Only players seated in the lobby can add AI players. Join first.")
+            limit = find_game(game.game).max_seats
+            if len(seats) >= limit:
+                raise BotError(f"The game is full ({limit} seats).")
+            number = 1 + sum(1 for s in seats if s.is_ai)
+            return [*seats, SeatRow(len(seats), None, level, f"AI {number} (random moves)")]
+
+        return await self._change_seats(channel_id, change)
+
+    async def start(
+        self, *, channel_id: int, user_id: int, can_manage: bool
+    ) -> tuple[GameRow, State]:
+        game = await self.open_game(channel_id)
+        async with self.lock(game.id):
+            game = await self.open_game(channel_id)
+            if game.status != "lobby":
+                raise BotError("The game has started already.")
+            if user_id != game.creator_id and not can_manage:
+                raise BotError("Only the game's creator (or a moderator) can start it.")
+            rules = find_game(game.game)
+            if len(game.seats) < rules.min_seats:
+                raise BotError(
+                    f"{rules.title} needs at least {rules.min_seats} players: others can Join, "
+                    f"or add an AI player."
+                )
+            seed = self._new_seed()
+            state = rules.new_state(len(game.seats), seed, game.options)
+            await self.repo.start(
+                game_id=game.id,
+                expected_version=game.version,
+                seed=seed,
+                state=state.to_dict(),
+                seats=game.seats,
+            )
+            started = await self.repo.game(game_id=game.id)
+            assert started is not None
+            return started, state
+
+    # ------------------------------------------------------------------ play
+
+    async def act(
+        self,
+        *,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        user_id: int,
+        action: str | Any,
+        expected_version: int | None = None,
+    ) -> ActResult:
+        """Apply one action of the player `user_id`, after checking it is their turn.
+
+        `expected_version` comes from a button: a click on a prompt made for an older version
+        of the game is refused rather than applied to a position the player did not see.
+        """
+        game = await self._find(channel_id, game_id)
+        async with self.lock(game.id):
+            game = await self._reload(game.id)
+            if expected_version is not None and game.version != expected_version:
+                raise BotError("That prompt is out of date: the game has moved on since.")
+            state = self.load_state(game)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise BotError("You are not playing in this game; you can watch it.")
+            if state.current_seat() != seat:
+                current = state.current_seat()
+                who = game.seats[current].display_name if current is not None else "nobody"
+                raise BotError(f"It is not your turn: {who} is to move.")
+            try:
+                state.apply(action)
+            except GameError as exc:
+                raise BotError(str(exc)) from exc
+            return await self._save(game, state, seat)
+
+    async def ai_step(self, *, game_id: int) -> ActResult | None:
+        """Let the AI seat to move take one action; None when a person is to move."""
+        async with self.lock(game_id):
+            game = await self._reload(game_id)
+            if game.status != "active":
+                return None
+            state = self.load_state(game)
+            seat = state.current_seat()
+            if seat is None or not game.seats[seat].is_ai:
+                return None
+            state.apply(state.sample_action(self._ai_rng))
+            return await self._save(game, state, seat)
+
+    async def resign(self, *, channel_id: int, user_id: int) -> tuple[GameRow, str]:
+        """A resigning player's seat is handed to an AI so the others can finish the game."""
+        game = await self.open_game(channel_id)
+        async with self.lock(game.id):
+            game = await self._reload(game.id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise BotError("You are not playing in this game.")
+            if game.status != "active":
+                raise BotError("The game has not started: use /game leave to leave the lobby.")
+            seats = list(game.seats)
+            old = seats[seat]
+            seats[seat] = SeatRow(seat, None, "easy", f"{old.display_name} (resigned, AI plays)")
+            if all(s.is_ai for s in seats):
+                await self.repo.set_status(
+                    game_id=game.id, expected_version=game.version, status="abandoned"
+                )
+                return await self._reload(game.id), "abandoned"
+            await self.repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+            return await self._reload(game.id), "resigned"
+
+    async def abandon(self, *, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
+        game = await self.open_game(channel_id)
+        async with self.lock(game.id):
+            game = await self._reload(game.id)
+            if user_id != game.creator_id and not can_manage:
+                raise BotError(
+                    "Only the game's creator or a member with Manage Channels can abandon it."
+                )
+            await self.repo.set_status(
+                game_id=game.id, expected_version=game.version, status="abandoned"
+            )
+            return await self._reload(game.id)
+
+    # ------------------------------------------------------------------ internals
+
+    async def _find(self, channel_id: int | None, game_id: int | None) -> GameRow:
+        if game_id is not None:
+            return await self._reload(game_id)
+        if channel_id is None:
+            raise ValueError("a channel or a game is needed")
+        game = await self.open_game(channel_id)
+        if game.status != "active":
+            raise BotError("The game has not started yet: the creator can press Start.")
+        return game
+
+    async def _reload(self, game_id: int) -> GameRow:
+        game = await self.repo.game(game_id=game_id)
+        if game is None:
+            raise BotError("That game no longer exists.")
+        return game
+
+    async def _save(self, game: GameRow, state: State, seat: int) -> ActResult:
+        old_count = len(game.state.get("history", [])) if game.state else 0
+        applied = list(state.history[old_count:])
+        finished = state.is_terminal()
+        prompt = self._prompt_for(game, state)
+        try:
+            await self.repo.record_actions(
+                game_id=game.id,
+                expected_version=game.version,
+                state=state.to_dict(),
+                actions=[(seat, text) for text in applied],
+                status="finished" if finished else "active",
+                prompt=prompt,
+            )
+        except VersionConflict as exc:
+            # Another process changed the game between our read and our write.
+            raise BotError(
+                "The game changed at the same moment; look at the board and try again."
+            ) from exc
+        saved = await self._reload(game.id)
+        log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
+        return ActResult(saved, state, seat, applied, finished)
+
+    @staticmethod
+    def _prompt_for(game: GameRow, state: State) -> tuple[str, int] | None:
+        """A prompt waits for a person when they must place a drawn card or pick lines."""
+        seat = state.current_seat()
+        if seat is None or game.seats[seat].is_ai:
+            return None
+        phase = getattr(state, "phase", None)
+        if phase == "placing":
+            return ("place", game.seats[seat].user_id or 0)
+        if phase == "declaring":
+            return ("declare", game.seats[seat].user_id or 0)
+        return None

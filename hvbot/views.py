@@ -1,0 +1,152 @@
+"""Buttons that survive a restart.
+
+Every button is a `DynamicItem` whose custom_id names the game (and for action buttons the
+game version it was made for and the engine action itself), so after a restart discord.py
+rebuilds it from the custom_id alone and the click works as before. A click on a button made
+for an older version of the game is refused instead of applied to a position the player did
+not see.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+LOBBY_ACTIONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "addai": ("Add AI", discord.ButtonStyle.primary),
+    "start": ("Start", discord.ButtonStyle.danger),
+}
+
+
+def encode_action(text: str) -> str:
+    return text.replace(" ", "_")
+
+
+def decode_action(token: str) -> str:
+    return token.replace("_", " ")
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"lobby:(?P<game>[0-9]+):(?P<what>join|leave|addai|start)",
+):
+    def __init__(self, game_id: int, what: str) -> None:
+        label, style = LOBBY_ACTIONS[what]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"lobby:{game_id}:{what}")
+        )
+        self.game_id = game_id
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["what"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from hvbot import flow
+
+        await flow.lobby_button(interaction, self.game_id, self.what)
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"act:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<action>[A-Za-z0-9_=-]+)",
+):
+    """A button that applies one engine action for the player it was shown to."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        action: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        custom_id = f"act:{game_id}:{version}:{encode_action(action)}"
+        super().__init__(
+            discord.ui.Button(label=label or action, style=style, custom_id=custom_id, row=row)
+        )
+        self.game_id = game_id
+        self.version = version
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ActionButton:
+        return cls(int(match["game"]), int(match["ver"]), decode_action(match["action"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from hvbot import flow
+
+        await flow.action_button(interaction, self.game_id, self.version, self.action)
+
+
+def lobby_view(game_id: int, *, open_: bool = True) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if open_:
+        for what in LOBBY_ACTIONS:
+            view.add_item(LobbyButton(game_id, what))
+    return view
+
+
+def place_view(game_id: int, version: int) -> discord.ui.View:
+    """Eight buttons: where the drawn card goes (row) and how it is turned (column)."""
+    view = discord.ui.View(timeout=None)
+    for row, place in enumerate(("here", "empty")):
+        for rotation in (0, 90, 180, 270):
+            label = f"{'Here' if place == 'here' else 'Empty cell'} {rotation}°"
+            view.add_item(
+                ActionButton(
+                    game_id,
+                    version,
+                    f"place {place} r{rotation}",
+                    label=label,
+                    style=discord.ButtonStyle.primary
+                    if place == "here"
+                    else discord.ButtonStyle.success,
+                    row=row,
+                )
+            )
+    return view
+
+
+def declare_view(game_id: int, version: int, lines: list[dict[str, Any]]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for i, line in enumerate(lines[:20]):
+        view.add_item(
+            ActionButton(
+                game_id,
+                version,
+                f"declare {line['line']}",
+                label=f"Declare {line['line']}",
+                style=discord.ButtonStyle.success,
+                row=i // 5,
+            )
+        )
+    view.add_item(
+        ActionButton(
+            game_id,
+            version,
+            "declare none",
+            label="Declare no more",
+            style=discord.ButtonStyle.secondary,
+            row=min(4, (len(lines[:20]) + 4) // 5),
+        )
+    )
+    return view
+
+
+def register(bot: HvBot) -> None:
+    bot.add_dynamic_items(LobbyButton, ActionButton)

@@ -1,0 +1,85 @@
+"""Settings: defaults, one-line errors for every wrong value, and the token check of bot.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hvbot.config import DEFAULT_DATABASE_URL, ConfigError, load_settings, sqlite_path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_defaults_with_only_a_token():
+    settings = load_settings({"DISCORD_TOKEN": "t0ken"})
+    assert settings.token == "t0ken"
+    assert settings.database_url == DEFAULT_DATABASE_URL
+    assert settings.sqlite_path == Path("hvbot.sqlite3")
+    assert settings.guild_id is None
+    assert settings.log_level == "INFO"
+
+
+def test_all_settings_read():
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": "x",
+            "DATABASE_URL": "sqlite:///games/hv.db",
+            "HVBOT_GUILD_ID": "1234567890",
+            "LOG_LEVEL": "debug",
+        }
+    )
+    assert settings.sqlite_path == Path("games/hv.db")
+    assert settings.guild_id == 1234567890
+    assert settings.log_level == "DEBUG"
+
+
+@pytest.mark.parametrize(
+    ("env", "needle"),
+    [
+        ({}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "   "}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "x", "HVBOT_GUILD_ID": "my server"}, "HVBOT_GUILD_ID"),
+        ({"DISCORD_TOKEN": "x", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be one of"),
+        ({"DISCORD_TOKEN": "x", "DATABASE_URL": "mysql://db/hv"}, "DATABASE_URL"),
+    ],
+)
+def test_wrong_settings_say_what_to_fix(env, needle):
+    with pytest.raises(ConfigError) as info:
+        load_settings(env)
+    message = str(info.value)
+    assert needle in message
+    assert "\n" not in message
+
+
+def test_absolute_sqlite_url():
+    assert sqlite_path("sqlite:////var/lib/hv.db") == Path("/var/lib/hv.db")
+
+
+def test_dotenv_file_is_read(tmp_path, monkeypatch):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("LOG_LEVEL", raising=False)
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=from-file\nLOG_LEVEL=WARNING\n")
+    settings = load_settings(dotenv_path=str(env_file))
+    assert settings.token == "from-file"
+    assert settings.log_level == "WARNING"
+
+
+def test_bot_without_token_prints_one_line_and_exits_2(tmp_path):
+    env = {"PATH": "", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "DISCORD_TOKEN" in lines[0]
+    assert "Traceback" not in done.stderr

@@ -1,0 +1,91 @@
+"""The database layer on a real SQLite file: migrations, one open game per channel, and the
+compare-and-set that keeps two writers from both changing the same old version."""
+
+from __future__ import annotations
+
+import pytest
+
+from hvbot.repository import ChannelBusy, Repository, SeatRow, VersionConflict
+
+
+@pytest.fixture
+async def repo(tmp_path):
+    repository = await Repository.open(tmp_path / "games.sqlite3")
+    yield repository
+    await repository.close()
+
+
+async def _lobby(repo: Repository, channel: int = 10):
+    return await repo.create_lobby(
+        game="high-voltage",
+        guild_id=1,
+        channel_id=channel,
+        creator_id=100,
+        creator_name="Ada",
+        options={},
+    )
+
+
+async def test_migrations_apply_once(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    first = await Repository.open(path)
+    version = await first.schema_version()
+    await first.close()
+    again = await Repository.open(path)
+    assert await again.schema_version() == version >= 1
+    await again.close()
+
+
+async def test_one_open_game_per_channel(repo):
+    game = await _lobby(repo)
+    with pytest.raises(ChannelBusy):
+        await _lobby(repo)
+    other = await _lobby(repo, channel=11)
+    assert other.id != game.id
+    await repo.set_status(game_id=game.id, expected_version=game.version, status="abandoned")
+    assert (await _lobby(repo)).channel_id == 10
+
+
+async def test_compare_and_set_refuses_a_stale_version(repo):
+    game = await _lobby(repo)
+    seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
+    await repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+    with pytest.raises(VersionConflict):
+        await repo.set_seats(game_id=game.id, expected_version=game.version, seats=game.seats)
+    stored = await repo.game(game_id=game.id)
+    assert [s.display_name for s in stored.seats] == ["Ada", "Bo"]
+    assert stored.version == game.version + 1
+
+
+async def test_record_actions_appends_and_settles_prompts(repo):
+    game = await _lobby(repo)
+    await repo.start(
+        game_id=game.id, expected_version=game.version, seed=42, state={"x": 1}, seats=game.seats
+    )
+    version = game.version + 1
+    version = await repo.record_actions(
+        game_id=game.id,
+        expected_version=version,
+        state={"x": 2},
+        actions=[(0, "draw C3")],
+        prompt=("place", 100),
+    )
+    assert [p["kind"] for p in await repo.open_prompts(game_id=game.id)] == ["place"]
+    version = await repo.record_actions(
+        game_id=game.id, expected_version=version, state={"x": 3}, actions=[(0, "place here r0")]
+    )
+    assert await repo.open_prompts(game_id=game.id) == []
+    assert await repo.actions(game_id=game.id) == [(0, "draw C3"), (0, "place here r0")]
+    stored = await repo.game(game_id=game.id)
+    assert stored.state == {"x": 3}
+    assert stored.version == version
+
+
+async def test_failed_transaction_changes_nothing(repo):
+    game = await _lobby(repo)
+    with pytest.raises(VersionConflict):
+        await repo.record_actions(
+            game_id=game.id, expected_version=game.version + 5, state={}, actions=[(0, "x")]
+        )
+    assert await repo.actions(game_id=game.id) == []
+    assert (await repo.game(game_id=game.id)).version == game.version
