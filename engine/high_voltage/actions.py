@@ -164,6 +164,8 @@ def parse_action(text: str) -> HvAction:
             special = value
         else:
             rest.append(word)
+    if not rest:
+        raise _bad(text, "it names no action, only a special token")
     verb, args = rest[0], rest[1:]
     if verb in ("draw", "pick"):
         if "to" in args:

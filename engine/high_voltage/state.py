@@ -699,13 +699,13 @@ class HighVoltageState(State):
             return Move(names[rng.choice(normal)], rng.choice(ROTATIONS), double)
         if kind == "swap":
             a, b = rng.sample(normal, 2)
-            return Swap(names[a], names[b], rng.choice(ROTATIONS), rng.choice(ROTATIONS), double)
+            return _swap_in_order(names, a, b, rng.choice(ROTATIONS), rng.choice(ROTATIONS), double)
         cell = rng.choice(danger)
         others = [c for c in normal + danger if c != cell]
         if others and rng.random() < 0.5:
             other = rng.choice(others)
-            return Swap(
-                names[cell], names[other], rng.choice(ROTATIONS), rng.choice(ROTATIONS), "danger"
+            return _swap_in_order(
+                names, cell, other, rng.choice(ROTATIONS), rng.choice(ROTATIONS), "danger"
             )
         return Move(names[cell], rng.choice(ROTATIONS), "danger")
 
@@ -931,6 +931,15 @@ class HighVoltageState(State):
         if state.phase == DECLARING:
             state.closable = state._find_closable()
         return state
+
+
+def _swap_in_order(
+    names: tuple[str, ...], a: int, b: int, rot_a: int, rot_b: int, special: str | None
+) -> Swap:
+    """The same swap written as `legal_actions` lists it: the earlier cell first."""
+    if a > b:
+        a, b, rot_a, rot_b = b, a, rot_b, rot_a
+    return Swap(names[a], names[b], rot_a, rot_b, special)
 
 
 def _sized(values: Any, size: int, name: str) -> list[Any]:

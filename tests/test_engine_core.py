@@ -1,0 +1,117 @@
+"""The common engine core: the registry, creating games, the checks every game gets for free,
+and one conformance run over every registered game."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import (
+    HIGH_VOLTAGE,
+    ActionSyntaxError,
+    GameError,
+    IllegalActionError,
+    all_games,
+    find_game,
+)
+
+
+@pytest.mark.parametrize(
+    "name", ["high-voltage", "High Voltage", "hv", "HV", "highvoltage", " high voltage "]
+)
+def test_find_game_by_name_title_or_alias(name):
+    assert find_game(name) is HIGH_VOLTAGE
+
+
+def test_an_unknown_game_is_a_clear_key_error():
+    with pytest.raises(KeyError) as caught:
+        find_game("chess")
+    message = str(caught.value)
+    assert "No game called 'chess'" in message and "high-voltage" in message
+
+
+def test_every_registered_game_is_listed_once():
+    names = [game.name for game in all_games()]
+    assert "high-voltage" in names and len(names) == len(set(names))
+
+
+@pytest.mark.parametrize("seats", [0, 1, 5, 8])
+def test_seat_count_outside_the_range_is_refused(seats):
+    with pytest.raises(ValueError, match="for 2-4 players"):
+        HIGH_VOLTAGE.new_state(seats, 1)
+
+
+def test_an_unknown_option_is_refused():
+    with pytest.raises(ValueError, match="Unknown option 'variant'"):
+        HIGH_VOLTAGE.new_state(2, 1, {"variant": "fast"})
+    HIGH_VOLTAGE.new_state(2, 1, {})  # no options at all is fine
+
+
+def test_error_types_share_one_base():
+    """The Discord layer and the CLI catch GameError and show its text."""
+    assert issubclass(ActionSyntaxError, GameError) and issubclass(IllegalActionError, GameError)
+    assert issubclass(GameError, ValueError)
+
+
+@pytest.mark.parametrize("seat", [7, 2, -1])
+def test_view_of_a_seat_that_does_not_exist_raises(seat):
+    state = HIGH_VOLTAGE.new_state(2, 1)
+    with pytest.raises(ValueError, match="No seat"):
+        state.view(seat)
+
+
+def _play_out(game, seats, seed, limit=2000):
+    state = game.new_state(seats, seed)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state.is_terminal():
+            return state
+        state.apply(state.sample_action(rng))
+    raise AssertionError(f"{game.name} did not finish within {limit} actions")
+
+
+def _keys(value):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _keys(item)
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+@pytest.mark.parametrize("seed", [3, 2024])
+def test_conformance_random_playouts(game, seed):
+    """Every game: random playouts end, the result is well formed, the log replays to the same
+    state, the state survives JSON, views are JSON and never carry the seed."""
+    seats = game.min_seats + seed % (game.max_seats - game.min_seats + 1)
+    state = _play_out(game, seats, seed)
+    result = state.outcome()
+    assert result is not None and len(result.scores) == seats
+    assert result.winners and all(result.scores[w] == max(result.scores) for w in result.winners)
+    assert state.legal_actions() == [] and state.current_seat() is None
+    assert game.replay(seats, seed, state.history) == state
+    assert game.state_from_dict(json.loads(json.dumps(state.to_dict()))) == state
+    for seat in [None, *range(seats)]:
+        view = json.loads(json.dumps(state.view(seat)))
+        assert "seed" not in set(_keys(view))
+    with pytest.raises(IllegalActionError, match="over"):
+        state.apply(state.history[-1])
+
+
+def test_clone_is_independent():
+    state = HIGH_VOLTAGE.new_state(2, 9)
+    copy = state.clone()
+    assert copy == state and copy is not state
+    copy.apply(copy.sample_action(random.Random(1)))
+    assert copy != state
+    assert state.history == []
+
+
+def test_states_are_not_hashable():
+    """States are mutable; equality compares the whole truth, so hashing is refused."""
+    with pytest.raises(TypeError):
+        hash(HIGH_VOLTAGE.new_state(2, 1))
