@@ -1,0 +1,27 @@
+"""Pictures of games, drawn with Pillow from views only: pure functions from a view (the
+JSON-ready dict an engine's `view(seat)` returns) to PNG bytes.
+
+The renderer never sees a whole game state, so it cannot leak what a view leaves out. Every
+function takes an optional `theme` (see `render.palette`); the same input always gives the
+same bytes.
+
+- `board_png(view, names=...)`: the board and status panel, posted after every move.
+- `card_png(face)`: a drawn card in its four orientations, for its drawer alone.
+- `end_png(view, names=...)`: revealed companies, final scores and winners.
+- `secret_png(colour)`: one company colour, for the message that tells a player theirs.
+"""
+
+from render.hv_board import board_png
+from render.hv_card import card_png, secret_png
+from render.hv_end import end_png
+from render.palette import THEME, Theme
+
+__all__ = ["THEME", "Theme", "board_png", "card_png", "end_png", "secret_png", "warm_up"]
+
+
+def warm_up(theme: Theme = THEME) -> None:
+    """Build the board palette and the common sprites now (about a second), so the first
+    board a player sees is as quick as the rest. Optional: without it the first board pays."""
+    from render.hv_board import board_palette
+
+    board_palette(theme)

@@ -1,0 +1,101 @@
+"""Composing a picture directly in palette ('P') mode from cached pieces.
+
+A board is mostly pasted sprites and short labels. Keeping every piece already mapped onto
+the board palette means a render is a few hundred byte copies and no colour conversion at
+all; the PNG encoder then compresses one byte per pixel. Pieces are cached per process, so a
+label such as "Turn 12" is drawn with FreeType once and pasted ever after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from math import ceil
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.fonts import font
+from render.palette import RGB, Theme
+
+SpriteFactory = Callable[..., Image.Image]
+PaletteOf = Callable[[Theme], Image.Image]  # a cached function: theme -> 'P' palette image
+
+
+def text_rgb(text: str, size: int, bold: bool, fg: RGB, bg: RGB) -> Image.Image:
+    """`text` on a tight strip of `bg`: width of the advance, height ascent + descent."""
+    f = font(size, bold)
+    ascent, descent = f.getmetrics()
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    width = max(1, ceil(probe.textlength(text, font=f)) + 2)
+    img = Image.new("RGB", (width, ascent + descent), bg)
+    ImageDraw.Draw(img).text((1, 0), text, fill=fg, font=f)
+    return img
+
+
+def fit(text: str, size: int, width: float, bold: bool = True) -> str:
+    """`text` cut with an ellipsis to fit `width` pixels: long Discord names stay one line."""
+    f = font(size, bold)
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+class Canvas:
+    """A 'P' picture plus the palette every piece pasted into it is mapped onto."""
+
+    def __init__(self, image: Image.Image, theme: Theme, palette: PaletteOf) -> None:
+        self.image = image
+        self.theme = theme
+        self.palette = palette
+
+    def sprite(self, factory: SpriteFactory, *args: Any, at: tuple[int, int]) -> None:
+        """Paste `factory(theme, *args)` (an RGB sprite) at `at`, mapped once and cached."""
+        self.image.paste(_indexed(self.theme, self.palette, factory, args), at)
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        *,
+        size: int,
+        fg: RGB,
+        bg: RGB,
+        bold: bool = True,
+        anchor: str = "la",
+        max_width: float | None = None,
+    ) -> int:
+        """Paste a label; `anchor` is two letters as in Pillow (l/m/r, a/m) for the point
+        `xy`. Returns the label's width in pixels."""
+        if max_width is not None:
+            text = fit(text, size, max_width, bold)
+        if not text:
+            return 0
+        img = _label(self.theme, self.palette, text, size, bold, fg, bg)
+        x, y = xy
+        w, h = img.size
+        x -= {"l": 1, "m": w // 2, "r": w - 1}[anchor[0]]
+        y -= {"a": 0, "m": h // 2, "d": h}[anchor[1]]
+        self.image.paste(img, (round(x), round(y)))
+        return w - 2
+
+
+def to_indexed(img: Image.Image, palette: Image.Image) -> Image.Image:
+    """Map an RGB image onto `palette` (nearest colour, no dithering: flat areas stay flat)."""
+    return img.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=2048)  # ~11 kB per cell sprite: at most ~25 MB
+def _indexed(
+    theme: Theme, palette: PaletteOf, factory: SpriteFactory, args: tuple[Any, ...]
+) -> Image.Image:
+    return to_indexed(factory(theme, *args), palette(theme))
+
+
+@lru_cache(maxsize=4096)
+def _label(
+    theme: Theme, palette: PaletteOf, text: str, size: int, bold: bool, fg: RGB, bg: RGB
+) -> Image.Image:
+    return to_indexed(text_rgb(text, size, bold, fg, bg), palette(theme))

@@ -1,0 +1,119 @@
+"""Pictures sent to one player only: the card they drew, and their secret company colour.
+
+Both go out as ephemeral or direct messages, so they are rendered once per use; they take
+the slower, smaller PNG encoding and an adaptive palette.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.encode import png_bytes
+from render.fonts import font
+from render.palette import DASHES, DOTS, PINSTRIPE, SOLID, THEME, Theme
+from render.sprites import PathKey, card_sprite, draw_band, draw_disc, path_key
+
+ROTATIONS = (0, 90, 180, 270)
+_PATTERN_WORDS = {
+    SOLID: "plain paths",
+    DASHES: "dashed paths",
+    DOTS: "dotted paths",
+    PINSTRIPE: "paths with a light stripe",
+}
+_TURN = {"N": "E", "E": "S", "S": "W", "W": "N"}  # one quarter turn clockwise
+
+
+def rotate_paths(paths: tuple[PathKey, ...], degrees: int) -> tuple[PathKey, ...]:
+    """Paths after turning the card clockwise by `degrees` (a multiple of 90)."""
+    out = []
+    for a, b, colour in paths:
+        for _ in range((degrees // 90) % 4):
+            a, b = _TURN[a], _TURN[b]
+        out.append(path_key({"edges": [a, b], "colour": colour}))
+    return tuple(out)
+
+
+def _look(paths: tuple[PathKey, ...]) -> frozenset[PathKey]:
+    return frozenset(paths)
+
+
+PAD, GAP, TITLE_H, LABEL_H = 28, 26, 52, 64
+CARD_SIZE = 190
+
+
+def card_slot(i: int, size: int = CARD_SIZE) -> tuple[int, int, int, int]:
+    """The box of the i-th orientation (0 = r0 ... 3 = r270) in the drawn-card picture."""
+    x, y = PAD + i * (size + GAP), PAD + TITLE_H
+    return x, y, x + size, y + size
+
+
+def card_png(face: Mapping[str, Any], *, theme: Theme = THEME, size: int = CARD_SIZE) -> bytes:
+    """The drawn card in its four orientations r0, r90, r180, r270, side by side, so its
+    drawer can pick one. An orientation that looks exactly like an earlier one says so."""
+    paths = tuple(path_key(p) for p in face.get("paths", []))
+    start = int(face.get("rotation", 0))
+    kind = str(face.get("kind", ""))
+    pad = PAD
+    width = 2 * pad + 4 * size + 3 * GAP
+    height = pad + TITLE_H + size + LABEL_H
+    img = Image.new("RGB", (width, height), theme.background)
+    draw = ImageDraw.Draw(img)
+    title = f"Your card: {kind.replace('_', ' ')}" if kind else "Your card"
+    draw.text((pad, pad - 4), title, fill=theme.text, font=font(30))
+    draw.text(
+        (width - pad, pad + 4),
+        "choose an orientation",
+        fill=theme.text_dim,
+        font=font(20, False),
+        anchor="ra",
+    )
+    seen: dict[frozenset[PathKey], int] = {}
+    for i, degrees in enumerate(ROTATIONS):
+        turned = rotate_paths(paths, (degrees - start) % 360)
+        x, y, _, _ = card_slot(i, size)
+        img.paste(card_sprite(theme, kind, turned, size, theme.background), (x, y))
+        label_y = y + size + 12
+        draw.text(
+            (x + size / 2, label_y), f"r{degrees}", fill=theme.text, font=font(30), anchor="ma"
+        )
+        same = seen.setdefault(_look(turned), degrees)
+        if same != degrees:
+            draw.text(
+                (x + size / 2, label_y + 34),
+                f"same as r{same}",
+                fill=theme.text_dim,
+                font=font(15, False),
+                anchor="ma",
+            )
+    return png_bytes(img)
+
+
+SECRET_SIZE = (560, 250)
+SECRET_DISC = (118, 125, 78)  # centre x, centre y, radius of the company disc
+
+
+def secret_png(colour: str, *, theme: Theme = THEME) -> bytes:
+    """A player's company: its disc and letter, its name, and how its paths look."""
+    company = theme.company(colour)
+    width, height = SECRET_SIZE
+    k = theme.supersample
+    big = Image.new("RGB", (width * k, height * k), theme.background)
+    draw = ImageDraw.Draw(big)
+    cx, cy, r = (v * k for v in SECRET_DISC)
+    draw_disc(draw, cx, cy, r, company, theme)
+    x0 = cx + r + 36 * k
+    draw.text((x0, 44 * k), "Your company", fill=theme.text_dim, font=font(22 * k, False))
+    draw.text((x0, 76 * k), company.name.capitalize(), fill=company.fill, font=font(46 * k))
+    band_y = 170 * k
+    draw_band(draw, [(x0, band_y), ((width - 36) * k, band_y)], company, 18 * k, 104 * k)
+    draw.text(
+        (x0, band_y + 24 * k),
+        f"{_PATTERN_WORDS.get(company.pattern, 'paths')}, letter {company.letter}",
+        fill=theme.text_dim,
+        font=font(16 * k, False),
+    )
+    img = big.resize((width, height), Image.Resampling.LANCZOS)
+    return png_bytes(img)
