@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import render
 from engine import find_game
 from hvbot import flow, views
 from hvbot.config import Settings
@@ -55,6 +56,8 @@ class HvBot(commands.Bot):
 
         if self.service is None:
             self.service = GameService(await Repository.open(self.database_path))
+        # Pre-draw the picture pieces now so the first board of the day is as quick as the rest.
+        await asyncio.to_thread(render.warm_up)
         views.register(self)
         await self.add_cog(GameCog(self))
         await self.add_cog(HighVoltageCog(self))
@@ -119,13 +122,14 @@ class HvBot(commands.Bot):
         if isinstance(error, app_commands.CheckFailure):
             await flow.reply_error(interaction, str(error) or "You cannot use this command here.")
             return
+        game = None
+        with contextlib.suppress(Exception):
+            game = await self.service.repo.open_game_in_channel(channel_id=interaction.channel_id)
         log.error(
-            "unexpected error in /%s (channel %s)",
+            "game %s: unexpected error in /%s",
+            game.id if game else "-",
             interaction.command.qualified_name if interaction.command else "?",
-            interaction.channel_id,
             exc_info=original,
         )
         with contextlib.suppress(discord.HTTPException):
-            await flow.reply_error(
-                interaction, "Sorry, something went wrong on my side; the game is unchanged."
-            )
+            await flow.reply_error(interaction, flow.APOLOGY)

@@ -8,9 +8,10 @@ colour) only ever go to their owner, ephemerally or by DM.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,26 @@ async def reply_error(interaction: discord.Interaction, message: str) -> None:
         await interaction.response.send_message(message, ephemeral=True)
 
 
+APOLOGY = "Sorry, something went wrong on my side; the game is unchanged. Please try again."
+
+
+@contextlib.asynccontextmanager
+async def guarded(interaction: discord.Interaction, game_id: int | None) -> AsyncIterator[None]:
+    """Log an unexpected failure with its game and answer with a short apology.
+
+    The game stays consistent because nothing is announced before it is stored, and a failed
+    store rolls back whole.
+    """
+    try:
+        yield
+    except BotError as exc:
+        await reply_error(interaction, str(exc))
+    except Exception:
+        log.exception("game %s: unexpected error handling an interaction", game_id)
+        with contextlib.suppress(discord.HTTPException):
+            await reply_error(interaction, APOLOGY)
+
+
 async def _render(func: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
     """Pictures are drawn off the event loop so a render never delays another interaction."""
     return await asyncio.to_thread(func, *args, **kwargs)
@@ -89,6 +110,12 @@ def _is_peek(action: str) -> bool:
     return len(words) == 2 and words[0] == "draw"
 
 
+def is_public(result: ActResult) -> bool:
+    """Whether an action gets a public board post (not when a player only looked at a card)."""
+    placing = getattr(result.state, "phase", None) == "placing"
+    return not (placing and all(_is_peek(text) for text in result.applied))
+
+
 async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Post | None:
     """The public message after an action (None after only looking at a drawn card)."""
     import render
@@ -97,7 +124,7 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
     names = names_of(game)
     lines: list[str] = []
     if result is not None:
-        if view["phase"] == "placing" and all(_is_peek(t) for t in result.applied):
+        if not is_public(result):
             return None
         actor = names[result.seat]
         for text in result.applied:
@@ -182,17 +209,19 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
     except BotError as exc:
         await reply_error(interaction, str(exc))
         return
-    post = await board_post(result.game, result, result.state)
-    prompt = await prompt_post(result.game, result.state, interaction.user.id)
-    if post is not None:
-        await interaction.response.defer(thinking=True)
+    # Acknowledge before drawing pictures. The deferral's visibility is that of the first
+    # follow-up, so a move that only shows its player a drawn card is deferred privately.
+    public = is_public(result)
+    await interaction.response.defer(thinking=True, ephemeral=not public)
+    if public:
+        post = await board_post(result.game, result, result.state)
+        assert post is not None
         await interaction.followup.send(**post.kwargs())
-        if prompt is not None:
-            await interaction.followup.send(ephemeral=True, **prompt.kwargs())
-    elif prompt is not None:
-        await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
-    else:
-        await interaction.response.send_message("Done.", ephemeral=True)
+    prompt = await prompt_post(result.game, result.state, interaction.user.id)
+    if prompt is not None:
+        await interaction.followup.send(ephemeral=True, **prompt.kwargs())
+    elif not public:
+        await interaction.followup.send("Done.", ephemeral=True)
     bot.after_change(result.game, result.state)
 
 

@@ -54,7 +54,8 @@ class LobbyButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         from hvbot import flow
 
-        await flow.lobby_button(interaction, self.game_id, self.what)
+        async with flow.guarded(interaction, self.game_id):
+            await flow.lobby_button(interaction, self.game_id, self.what)
 
 
 class ActionButton(
@@ -90,7 +91,8 @@ class ActionButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         from hvbot import flow
 
-        await flow.action_button(interaction, self.game_id, self.version, self.action)
+        async with flow.guarded(interaction, self.game_id):
+            await flow.action_button(interaction, self.game_id, self.version, self.action)
 
 
 def lobby_view(game_id: int, *, open_: bool = True) -> discord.ui.View:

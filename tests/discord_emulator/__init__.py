@@ -1,0 +1,44 @@
+"""A local stand-in for Discord's API and gateway, for end-to-end tests of the bot.
+
+The bot talks to it with unmodified discord.py over real sockets on 127.0.0.1; tests act as
+users through it (slash commands, button clicks, autocomplete) and read back everything the bot
+sent, with who could see it. See `DiscordEmulator`.
+
+    emu = await DiscordEmulator().start()
+    discord.http.Route.BASE = emu.api_base  # and the gateway URL from GET /gateway/bot
+    ...start the bot...
+    ada = emu.add_user("Ada")
+    reply = await emu.slash(ada, "game new", game="high-voltage")   # records, once settled
+    lobby = reply.public[0]
+    await emu.click(ada, lobby.custom_ids[0], message=lobby)
+    choices = await emu.autocomplete(ada, "hv draw", "cell", "C")
+    secret = emu.messages(visibility=Visibility.dm_to(ada))
+    emu.faults.close_dms(ada.id)            # 403 / 50007, like a user who blocks DMs
+    emu.faults.rate_limit("POST /channels/{channel_id}/messages")   # one 429, then fine
+    await emu.gateway.drop()                # the bot reconnects and RESUMEs
+
+`tests/e2e_harness.py` does the pointing and runs the project's bot for the tests.
+"""
+
+from .faults import Faults
+from .models import Attachment, Button, Channel, Record, Rejection, StoredMessage, User, Visibility
+from .openapi import SpecValidator, locate_spec
+from .server import DiscordEmulator, EmulatorUsageError, InteractionFailed, Reply
+
+__all__ = [
+    "Attachment",
+    "Button",
+    "Channel",
+    "DiscordEmulator",
+    "EmulatorUsageError",
+    "Faults",
+    "InteractionFailed",
+    "Record",
+    "Rejection",
+    "Reply",
+    "SpecValidator",
+    "StoredMessage",
+    "User",
+    "Visibility",
+    "locate_spec",
+]

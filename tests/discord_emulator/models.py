@@ -1,0 +1,394 @@
+"""What the emulated Discord knows: users, a guild with text channels, messages, and the records
+of everything the bot sent.
+
+Records are the point of the emulator: each one says who could see a message (everyone in the
+channel, one user ephemerally, one user by DM), what it said, which buttons it carried and which
+files it attached, with PNG attachments already decoded so tests can look at the pixels.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from PIL import Image
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+# Message flags Discord uses for interaction replies.
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+IS_COMPONENTS_V2 = 1 << 15
+
+# Permission bits the emulator hands out.
+PERM_VIEW_CHANNEL = 1 << 10
+PERM_SEND_MESSAGES = 1 << 11
+PERM_EMBED_LINKS = 1 << 14
+PERM_ATTACH_FILES = 1 << 15
+PERM_READ_HISTORY = 1 << 16
+PERM_USE_COMMANDS = 1 << 31
+PERM_MANAGE_CHANNELS = 1 << 4
+MEMBER_PERMISSIONS = (
+    PERM_VIEW_CHANNEL
+    | PERM_SEND_MESSAGES
+    | PERM_EMBED_LINKS
+    | PERM_ATTACH_FILES
+    | PERM_READ_HISTORY
+    | PERM_USE_COMMANDS
+)
+
+
+class Snowflakes:
+    """Discord-shaped ids: milliseconds since the Discord epoch, then a counter."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count(1)
+
+    def next(self) -> int:
+        millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        return (millis << 22) | (next(self._counter) & 0x3FFFFF)
+
+
+def iso(moment: datetime) -> str:
+    return moment.isoformat()
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class User:
+    """A Discord account taking part in the test (a person, or the bot itself)."""
+
+    id: int
+    name: str
+    bot: bool = False
+    manage_channels: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    @property
+    def permissions(self) -> int:
+        return MEMBER_PERMISSIONS | (PERM_MANAGE_CHANNELS if self.manage_channels else 0)
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name.lower().replace(" ", "_"),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "system": False,
+            "public_flags": 0,
+            "flags": 0,
+        }
+
+
+@dataclass(frozen=True)
+class Channel:
+    """A guild text channel (type 0) or a DM channel (type 1) with one recipient."""
+
+    id: int
+    name: str
+    guild_id: int | None = None
+    position: int = 0
+    recipient_id: int | None = None
+
+    @property
+    def is_dm(self) -> bool:
+        return self.guild_id is None
+
+    def payload(self, users: dict[int, User] | None = None) -> dict[str, Any]:
+        if self.is_dm:
+            recipient = (users or {}).get(self.recipient_id or 0)
+            return {
+                "id": str(self.id),
+                "type": 1,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [recipient.payload()] if recipient else [],
+            }
+        return {
+            "id": str(self.id),
+            "type": 0,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """Who can see a message: everyone in the channel, one user ephemerally, or one user by DM."""
+
+    kind: str  # "public" | "ephemeral" | "dm"
+    user_id: int | None = None
+
+    @classmethod
+    def public(cls) -> Visibility:
+        return cls("public")
+
+    @classmethod
+    def ephemeral_to(cls, user: User | int) -> Visibility:
+        return cls("ephemeral", user.id if isinstance(user, User) else user)
+
+    @classmethod
+    def dm_to(cls, user: User | int) -> Visibility:
+        return cls("dm", user.id if isinstance(user, User) else user)
+
+    def __str__(self) -> str:
+        return self.kind if self.user_id is None else f"{self.kind}:{self.user_id}"
+
+
+@dataclass(frozen=True)
+class Button:
+    """One button as the user sees it; `row` is the index of its action row."""
+
+    custom_id: str | None
+    label: str | None
+    style: int
+    row: int
+    disabled: bool = False
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """An uploaded file; PNGs are decoded (and fully loaded) so a broken picture fails early."""
+
+    id: int
+    filename: str
+    data: bytes
+    content_type: str
+
+    @property
+    def is_png(self) -> bool:
+        return self.data.startswith(PNG_SIGNATURE)
+
+    @property
+    def image(self) -> Image.Image | None:
+        """The decoded picture, or None when the file is not an image."""
+        if not self.is_png:
+            return None
+        picture = Image.open(io.BytesIO(self.data))
+        picture.load()
+        return picture
+
+    def payload(self, base_url: str, channel_id: int) -> dict[str, Any]:
+        url = f"{base_url}/attachments/{channel_id}/{self.id}/{self.filename}"
+        out: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": self.content_type,
+        }
+        size = png_size(self.data)
+        if size is not None:
+            out["width"], out["height"] = size
+        return out
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from a PNG's header (cheap; decoding is left to the tests)."""
+    if not data.startswith(PNG_SIGNATURE) or data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def buttons_of(components: list[dict[str, Any]] | None) -> tuple[Button, ...]:
+    found = []
+    for row, component in enumerate(components or []):
+        children = component.get("components", []) if component.get("type") == 1 else [component]
+        for child in children:
+            if child.get("type") == 2:
+                found.append(
+                    Button(
+                        custom_id=child.get("custom_id"),
+                        label=child.get("label"),
+                        style=int(child.get("style", 0)),
+                        row=row,
+                        disabled=bool(child.get("disabled", False)),
+                        url=child.get("url"),
+                    )
+                )
+    return tuple(found)
+
+
+@dataclass
+class StoredMessage:
+    """A message as it is now in a channel (edits change it in place)."""
+
+    id: int
+    channel_id: int
+    author: User
+    visibility: Visibility
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    created_at: datetime = field(default_factory=now)
+    edited_at: datetime | None = None
+    interaction_id: int | None = None
+    interaction_user: User | None = None
+    webhook_id: int | None = None
+    guild_id: int | None = None
+
+    @property
+    def buttons(self) -> tuple[Button, ...]:
+        return buttons_of(self.components)
+
+    def payload(self, base_url: str) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "type": 20 if self.interaction_id else 0,
+            "content": self.content,
+            "author": self.author.payload(),
+            "attachments": [a.payload(base_url, self.channel_id) for a in self.attachments],
+            "embeds": self.embeds,
+            "components": self.components,
+            "mentions": [],
+            "mention_roles": [],
+            "mention_everyone": False,
+            "pinned": False,
+            "tts": False,
+            "timestamp": iso(self.created_at),
+            "edited_timestamp": iso(self.edited_at) if self.edited_at else None,
+            "flags": self.flags,
+        }
+        if self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
+        if self.webhook_id is not None:
+            data["webhook_id"] = str(self.webhook_id)
+            data["application_id"] = str(self.webhook_id)
+        if self.interaction_id is not None and self.interaction_user is not None:
+            data["interaction_metadata"] = {
+                "id": str(self.interaction_id),
+                "type": 2,
+                "user": self.interaction_user.payload(),
+                "authorizing_integration_owners": {},
+            }
+        return data
+
+
+@dataclass(frozen=True)
+class Record:
+    """One thing the bot did that a user could notice, as Discord accepted it.
+
+    `kind` is one of: response (callback type 4), deferred (5), deferred_update (6), update (7),
+    autocomplete (8), followup, edit_original, edit_followup, channel_message, dm, message_edit.
+    For edits, `content`, `embeds`, `components` and `attachments` describe the message after
+    the edit.
+    """
+
+    seq: int
+    kind: str
+    method: str
+    path: str
+    visibility: Visibility
+    channel_id: int | None
+    message_id: int | None
+    interaction_id: int | None
+    content: str
+    embeds: tuple[dict[str, Any], ...]
+    components: tuple[Button, ...]
+    attachments: tuple[Attachment, ...]
+    payload: dict[str, Any]
+    at: float  # the event loop's clock
+    when: datetime
+    choices: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def is_public(self) -> bool:
+        return self.visibility.kind == "public"
+
+    @property
+    def text(self) -> str:
+        """Everything a reader can read: content and every text field of every embed."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [embed.get("title") or "", embed.get("description") or ""]
+            parts += [(embed.get("footer") or {}).get("text") or ""]
+            parts += [(embed.get("author") or {}).get("name") or ""]
+            for fld in embed.get("fields") or []:
+                parts += [fld.get("name") or "", fld.get("value") or ""]
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [b.custom_id for b in self.components if b.custom_id]
+
+    def attachment(self, filename: str) -> Attachment:
+        for item in self.attachments:
+            if item.filename == filename:
+                return item
+        names = ", ".join(a.filename for a in self.attachments) or "none"
+        raise KeyError(f"no attachment {filename!r} (attachments: {names})")
+
+    def has_attachment(self, filename: str) -> bool:
+        return any(a.filename == filename for a in self.attachments)
+
+    def __str__(self) -> str:
+        files = ",".join(a.filename for a in self.attachments)
+        return (
+            f"#{self.seq} {self.kind} [{self.visibility}] {self.content[:80]!r}"
+            + (f" files={files}" if files else "")
+            + (f" buttons={self.custom_ids}" if self.components else "")
+        )
+
+
+MESSAGE_KINDS = frozenset(
+    {
+        "response",
+        "deferred",
+        "update",
+        "followup",
+        "edit_original",
+        "edit_followup",
+        "channel_message",
+        "dm",
+        "message_edit",
+    }
+)
+
+
+@dataclass(frozen=True)
+class RequestLog:
+    """Every HTTP request the bot made, with the status the emulator answered."""
+
+    method: str
+    path: str
+    status: int
+    at: float
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A request Discord would refuse: the test should fail unless it expected this."""
+
+    method: str
+    path: str
+    status: int
+    body: dict[str, Any]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} -> {self.status} {self.body}"

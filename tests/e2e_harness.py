@@ -1,0 +1,428 @@
+"""Run the real bot against the Discord emulator, inside the test's event loop.
+
+The bot is pointed at the emulator only from here: `discord.http.Route.BASE` becomes the
+emulator's API base, and the gateway URL is taken from the emulator's `GET /gateway/bot` answer
+(discord.py's plain `Client` connects to `DiscordWebSocket.DEFAULT_GATEWAY`, so that is where
+it goes). Both are restored afterwards; the bot's own code paths are untouched.
+
+The harness also reads the game straight from the bot's SQLite file (a second connection; the
+file is in WAL mode), because the database is the source of truth the tests check against.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+import discord.http
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord_emulator import DiscordEmulator, Record, Reply, StoredMessage, User, Visibility
+
+from engine import State, find_game
+from hvbot.client import HvBot
+from hvbot.config import Settings
+from hvbot.repository import GameRow, Repository
+from hvbot.service import GameService
+
+AI_PAUSE = 0.01
+WATCHED_LOGGERS = ("discord", "hvbot")
+
+
+@contextlib.asynccontextmanager
+async def pointed_at(emu: DiscordEmulator) -> AsyncIterator[None]:
+    """Send discord.py's REST calls and its gateway connection to the emulator, then undo it."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(
+            f"{emu.api_base}/gateway/bot", headers={"Authorization": f"Bot {emu.token}"}
+        ) as answer,
+    ):
+        answer.raise_for_status()
+        gateway_url = (await answer.json())["url"]
+    old_base, old_gateway = discord.http.Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = emu.api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE = old_base
+        DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+class ErrorLog(logging.Handler):
+    """Keeps the errors the bot and discord.py log: a swallowed exception must fail a test."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith(WATCHED_LOGGERS):
+            self.records.append(record)
+
+    def summary(self) -> str:
+        lines = []
+        for record in self.records:
+            lines.append(f"{record.name}: {record.getMessage()}")
+            if record.exc_info and record.exc_info[1] is not None:
+                lines.append(f"    {record.exc_info[1]!r}")
+        return "\n".join(lines)
+
+
+class BotHarness:
+    """One bot process-equivalent: start, stop, restart on the same database file."""
+
+    def __init__(
+        self,
+        emu: DiscordEmulator,
+        database: Path,
+        *,
+        guild_scoped: bool = True,
+        seed: int = 7,
+    ) -> None:
+        self.emu = emu
+        self.database = database
+        self.guild_scoped = guild_scoped
+        self.seed = seed
+        self.bot: HvBot | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._reader: Repository | None = None
+        self.starts = 0
+        self.errors = ErrorLog()
+        self.allowed_errors: list[str] = []
+
+    @property
+    def settings(self) -> Settings:
+        return Settings(
+            token=self.emu.token,
+            database_url=f"sqlite:///{self.database}",
+            guild_id=self.emu.guild_id if self.guild_scoped else None,
+            log_level="INFO",
+        )
+
+    async def start(self) -> HvBot:
+        """Log in (which syncs the commands) and connect; return once the bot is ready."""
+        assert self.bot is None, "the bot is running already"
+        # Seeds decide the deal: a fixed source makes every run of a test deal the same games.
+        repo = await Repository.open(self.database)
+        service = GameService(repo, seed_source=random.Random(self.seed + self.starts))
+        bot = HvBot(
+            self.settings,
+            database_path=self.database,
+            ai_pause=AI_PAUSE,
+            service=service,
+            guild_ready_timeout=0.05,
+        )
+        logging.getLogger().addHandler(self.errors)
+        await bot.login(self.emu.token)
+        self._task = asyncio.create_task(bot.connect(reconnect=True))
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        self.bot = bot
+        self.starts += 1
+        return bot
+
+    async def stop(self) -> None:
+        """Close the bot as a shutdown would: the connection, its AI tasks and the database."""
+        bot, task = self.bot, self._task
+        self.bot, self._task = None, None
+        if bot is not None:
+            await bot.close()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(task, 10)
+        logging.getLogger().removeHandler(self.errors)
+
+    async def restart(self) -> HvBot:
+        await self.stop()
+        return await self.start()
+
+    async def close(self) -> None:
+        await self.stop()
+        if self._reader is not None:
+            await self._reader.close()
+            self._reader = None
+
+    def unexpected_errors(self) -> list[logging.LogRecord]:
+        return [
+            r
+            for r in self.errors.records
+            if not any(text in r.getMessage() for text in self.allowed_errors)
+        ]
+
+    # ------------------------------------------------------------------ the database
+
+    async def reader(self) -> Repository:
+        if self._reader is None:
+            self._reader = await Repository.open(self.database)
+        return self._reader
+
+    async def game(self, channel_id: int | None = None) -> GameRow:
+        """The open game in the channel (or the latest game there once it has ended)."""
+        repo = await self.reader()
+        channel = channel_id or self.emu.channel.id
+        found = await repo.open_game_in_channel(channel_id=channel)
+        if found is not None:
+            return found
+        latest = await self.latest_game(channel)
+        assert latest is not None, f"no game in channel {channel}"
+        return latest
+
+    async def latest_game(self, channel_id: int | None = None) -> GameRow | None:
+        repo = await self.reader()
+        channel = channel_id or self.emu.channel.id
+        async with repo._conn.execute(
+            "SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel,)
+        ) as cur:
+            row = await cur.fetchone()
+        return await repo.game(game_id=row[0]) if row else None
+
+    async def state(self, game: GameRow | None = None) -> State:
+        game = game or await self.game()
+        assert game.state is not None, "the game has not started"
+        return find_game(game.game).state_from_dict(game.state)
+
+    async def actions(self, game: GameRow | None = None) -> list[tuple[int, str]]:
+        game = game or await self.game()
+        return await (await self.reader()).actions(game_id=game.id)
+
+
+def replay(game: GameRow, actions: list[tuple[int, str]]) -> list[State]:
+    """Every state of a game from its deal, after each stored action (index 0: the deal)."""
+    assert game.seed is not None
+    rules = find_game(game.game)
+    state = rules.new_state(len(game.seats), game.seed, game.options)
+    states = [state.clone()]
+    for _, text in actions:
+        state.apply(text)
+        states.append(state.clone())
+    return states
+
+
+def names_of(game: GameRow) -> list[str]:
+    return [seat.display_name for seat in game.seats]
+
+
+def colour_of(state: State, seat: int) -> str:
+    colour: Any = state.view(seat)["players"][seat]["colour"]
+    return str(colour)
+
+
+# ---------------------------------------------------------------------- playing through Discord
+
+BOARD = "board.png"
+ANNOUNCING_KINDS = ("response", "followup", "channel_message")
+
+
+def is_peek(text: str) -> bool:
+    """`draw C3` alone only shows the card to its drawer: nothing public happens."""
+    words = [w for w in text.split() if not w.startswith("special=")]
+    return len(words) == 2 and words[0] == "draw"
+
+
+def board_posts(emu: DiscordEmulator, *, since: int = 0) -> list[Record]:
+    """Public messages in the game channel that carry a board picture, oldest first."""
+    return [
+        r
+        for r in emu.messages(
+            visibility="public", kind=ANNOUNCING_KINDS, channel=emu.channel, since=since
+        )
+        if r.has_attachment(BOARD)
+    ]
+
+
+def prompt_for(emu: DiscordEmulator, user: User, game: GameRow) -> StoredMessage | None:
+    """The private prompt (its current state) made for this user at the game's version."""
+    prefix = f"act:{game.id}:{game.version}:"
+    mine = Visibility.ephemeral_to(user)
+    found = [
+        m
+        for m in emu.messages_by_id.values()
+        if m.visibility == mine and any((b.custom_id or "").startswith(prefix) for b in m.buttons)
+    ]
+    return found[-1] if found else None
+
+
+def button_id(game: GameRow, action: str) -> str:
+    return f"act:{game.id}:{game.version}:{action.replace(' ', '_')}"
+
+
+def command_for(action: str) -> tuple[str, dict[str, Any]]:
+    """The slash command (and its options) a player types for an engine action text."""
+    words = action.split()
+    options: dict[str, Any] = {}
+    if words[-1].startswith("special="):
+        options["special"] = words.pop().split("=", 1)[1]
+    verb, args = words[0], words[1:]
+    if verb == "draw":
+        options["cell"] = args[0]
+        if len(args) == 3:
+            options["place"], options["rotation"] = args[1], int(args[2][1:])
+    elif verb in ("rotate", "move"):
+        options["cell"], options["rotation"] = args[0], int(args[1][1:])
+    elif verb == "swap":
+        options.update(a=args[0], b=args[1], rotation_a=int(args[2][1:]))
+        options["rotation_b"] = int(args[3][1:])
+    else:
+        raise ValueError(f"{action!r} has no slash command (it is played with buttons)")
+    return f"hv {verb}", options
+
+
+class Table:
+    """The people at one game, playing legal moves through Discord: slash commands for actions,
+    the buttons of their private prompts for placing a drawn card and declaring lines."""
+
+    def __init__(
+        self, emu: DiscordEmulator, hv: BotHarness, people: list[User], *, seed: int = 11
+    ) -> None:
+        self.emu = emu
+        self.hv = hv
+        self.people = {p.id: p for p in people}
+        self.rng = random.Random(seed)
+
+    async def settled(self) -> tuple[GameRow, State] | None:
+        """(game, state) once every stored action has been announced and either the game is
+        over or a person is to move (with their prompt shown, if they have one)."""
+        game = await self.hv.game()
+        if game.state is None:
+            return None
+        actions = await self.hv.actions(game)
+        expected = 1 + sum(not is_peek(text) for _, text in actions)
+        if len(board_posts(self.emu)) < expected:
+            return None
+        if not self.secrets_delivered(game):
+            return None
+        state = find_game(game.game).state_from_dict(game.state)
+        if state.is_terminal():
+            return game, state
+        seat = state.current_seat()
+        assert seat is not None
+        user_id = game.seats[seat].user_id
+        if user_id is None:
+            return None
+        phase = state.view(None)["phase"]
+        waiting = phase in ("placing", "declaring")
+        if waiting and prompt_for(self.emu, self.people[user_id], game) is None:
+            return None
+        return game, state
+
+    def secrets_delivered(self, game: GameRow) -> bool:
+        """Every person got their colour by DM, or the channel was told their DM failed."""
+        for seat in game.seats:
+            if seat.user_id is None:
+                continue
+            dm = self.emu.messages(visibility=Visibility.dm_to(seat.user_id))
+            notice = [
+                r
+                for r in self.emu.messages(visibility="public", channel=game.channel_id)
+                if "/game mysecret" in r.content and f"<@{seat.user_id}>" in r.content
+            ]
+            if not dm and not notice:
+                return False
+        return True
+
+    async def wait_for_turn(self, timeout: float = 20.0) -> tuple[GameRow, State]:
+        return await self.emu.wait_for(
+            self.settled, timeout, message="a person's turn, with everything announced"
+        )
+
+    def choose(self, state: State) -> str:
+        """A legal action, picked like a keen player: draws are favoured (so games end in a
+        reasonable number of moves), and an action that closes a line is preferred, so the
+        declaring prompts get played too. The test may look at the whole state to choose."""
+        phase = state.view(None)["phase"]
+        legal = [a.text() for a in state.legal_actions()] if phase != "action" else []
+        if phase == "declaring":
+            lines = [a for a in legal if a != "declare none"]
+            if lines and self.rng.random() < 0.85:
+                return self.rng.choice(lines)
+            return "declare none"
+        candidates = legal if phase == "placing" else [self._candidate(state) for _ in range(12)]
+        closing = [a for a in candidates if not is_peek(a) and self._closes_line(state, a)]
+        return self.rng.choice(closing or candidates)
+
+    def _candidate(self, state: State) -> str:
+        view = state.view(None)
+        if view["face_down"] and self.rng.random() < 0.6:
+            cell = self.rng.choice([c["cell"] for c in view["cells"] if c["state"] == "down"])
+            if self.rng.random() < 0.4:
+                return f"draw {cell}"
+            place = self.rng.choice(("here", "empty"))
+            return f"draw {cell} {place} r{self.rng.choice((0, 90, 180, 270))}"
+        return state.sample_action(self.rng).text()
+
+    @staticmethod
+    def _closes_line(state: State, action: str) -> bool:
+        trial = state.clone()
+        trial.apply(action)
+        return bool(trial.closable_lines())
+
+    async def play(self, game: GameRow, state: State, action: str | None = None) -> Reply:
+        """The person to move takes `action` (or a random legal one) the way a user would."""
+        seat = state.current_seat()
+        assert seat is not None
+        user_id = game.seats[seat].user_id
+        assert user_id is not None, "an AI seat is to move"
+        user = self.people[user_id]
+        action = action or self.choose(state)
+        phase = state.view(None)["phase"]
+        if phase in ("placing", "declaring"):
+            prompt = prompt_for(self.emu, user, game)
+            assert prompt is not None, f"no prompt for {user.name} at version {game.version}"
+            return await self.emu.click(user, button_id(game, action), message=prompt.id)
+        command, options = command_for(action)
+        return await self.emu.slash(user, command, settle=False, **options)
+
+    async def play_to_end(self, max_moves: int = 600) -> tuple[GameRow, State]:
+        for _ in range(max_moves):
+            game, state = await self.wait_for_turn()
+            if state.is_terminal():
+                return game, state
+            await self.play(game, state)
+        raise AssertionError(f"the game did not end within {max_moves} moves")
+
+
+def lobby_button(lobby: Record, what: str) -> str:
+    """The custom_id of the lobby's Join / Leave / Add AI / Start button."""
+    found = [c for c in lobby.custom_ids if c.startswith("lobby:") and c.endswith(f":{what}")]
+    assert len(found) == 1, f"no single {what} button on {lobby}"
+    return found[0]
+
+
+async def open_three_seat_game(
+    emu: DiscordEmulator,
+    hv: BotHarness,
+    *,
+    with_buttons: bool = True,
+    closed_dms: tuple[str, ...] = (),
+) -> tuple[User, User, Record, Table]:
+    """Ada opens a lobby, Bo joins, Ada seats an AI and starts: two people and one AI.
+
+    With `with_buttons` the lobby's buttons are pressed, else the /game commands are typed.
+    The people named in `closed_dms` accept no DMs. Returns once the game is started and a
+    person is to move.
+    """
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    for person in (ada, bo):
+        if person.name in closed_dms:
+            emu.faults.close_dms(person.id)
+    reply = await emu.slash(ada, "game new", game="high-voltage")
+    lobby = reply.where(kind="response", visibility="public")[0]
+    if with_buttons:
+        await emu.click(bo, lobby_button(lobby, "join"), message=lobby)
+        await emu.click(ada, lobby_button(lobby, "addai"), message=lobby)
+        await emu.click(ada, lobby_button(lobby, "start"), message=lobby)
+    else:
+        await emu.slash(bo, "game join")
+        await emu.slash(ada, "game addai", level="easy")
+        await emu.slash(ada, "game start")
+    table = Table(emu, hv, [ada, bo])
+    await table.wait_for_turn()
+    return ada, bo, lobby, table

@@ -1,0 +1,172 @@
+"""Commands people get wrong, autocomplete, and the commands that only look: through Discord,
+against the real bot and database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from discord_emulator import DiscordEmulator, Record, User, Visibility
+from e2e_harness import BOARD, BotHarness, Table, board_posts, open_three_seat_game
+
+
+async def only_private_answer(
+    emu: DiscordEmulator, hv: BotHarness, user: User, command: str, **options: Any
+) -> Record:
+    """Run a command that must be refused: one ephemeral answer to its author, nothing public,
+    and the stored game unchanged."""
+    game = await hv.game()
+    actions = await hv.actions(game)
+    reply = await emu.slash(user, command, **options)
+    assert [r.kind for r in reply] == ["response"], emu.describe(reply)
+    assert reply[0].visibility == Visibility.ephemeral_to(user)
+    assert not reply.public and not reply.dms
+    after = await hv.game()
+    assert after.version == game.version, "a refused command changed the game"
+    assert await hv.actions(after) == actions
+    return reply[0]
+
+
+async def test_bad_commands_are_answered_privately_and_change_nothing(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    cy = emu.add_user("Cy")
+    await emu.slash(ada, "game new", game="high-voltage")
+    await emu.slash(bo, "game join")
+    refusal = await only_private_answer(emu, hv, bo, "game join")
+    assert "already" in refusal.content
+    refusal = await only_private_answer(emu, hv, bo, "game start")
+    assert "creator" in refusal.content
+    await emu.slash(ada, "game addai", level="normal")
+    await emu.slash(ada, "game start")
+    table = Table(emu, hv, [ada, bo])
+    game, state = await table.wait_for_turn()
+    seat = state.current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+    other = bo if mover == ada else ada
+    view = state.view(None)
+    down = next(c["cell"] for c in view["cells"] if c["state"] == "down")
+    up = next(c["cell"] for c in view["cells"] if c["state"] == "up")
+
+    cases: list[tuple[User, str, dict[str, Any], str]] = [
+        (other, "hv draw", {"cell": down}, "not your turn"),
+        (mover, "hv rotate", {"cell": down, "rotation": 90}, "face down"),
+        (mover, "hv draw", {"cell": "Z9"}, "not a cell"),
+        (mover, "hv draw", {"cell": up}, "face up already"),
+        (mover, "hv draw", {"cell": down, "place": "here"}, "both place and rotation"),
+        (cy, "hv draw", {"cell": down}, "not playing"),
+        (cy, "game mysecret", {}, "not playing"),
+        (bo, "game join", {}, "started"),
+    ]
+    for user, command, options, expected in cases:
+        refusal = await only_private_answer(emu, hv, user, command, **options)
+        assert expected in refusal.content, f"/{command} {options}: {refusal.content!r}"
+
+
+async def test_draw_autocomplete_offers_only_face_down_cells(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo, _, table = await open_three_seat_game(emu, hv)
+    game, state = await table.wait_for_turn()
+    view = state.view(None)
+    down = [c["cell"] for c in view["cells"] if c["state"] == "down"]
+    assert len(down) > 25, "more face-down cells than Discord shows choices"
+
+    everything = await emu.autocomplete(ada, "hv draw", "cell", "")
+    assert [c["value"] for c in everything] == down[:25]
+    for typed in ("c", "D", "b7"):
+        choices = await emu.autocomplete(bo, "hv draw", "cell", typed)
+        expected = [cell for cell in down if cell.startswith(typed.upper())]
+        assert [c["value"] for c in choices] == expected
+        assert all(c["name"] == c["value"] for c in choices)
+    spectator = emu.add_user("Cy")
+    assert [c["value"] for c in await emu.autocomplete(spectator, "hv draw", "cell", "A")] == [
+        cell for cell in down if cell.startswith("A")
+    ]
+    rotatable = await emu.autocomplete(ada, "hv rotate", "cell", "")
+    assert rotatable and not {c["value"] for c in rotatable} & set(down)
+
+    # Once a person has drawn, only the card they hold can be 'drawn' (shown again).
+    seat = state.current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+    await table.play(game, state, f"draw {down[3]}")
+    assert [c["value"] for c in await emu.autocomplete(mover, "hv draw", "cell", "")] == [down[3]]
+    assert not any(r.is_public for r in emu.records if r.kind == "autocomplete")
+
+
+async def test_looking_commands(emulator: DiscordEmulator, hv: BotHarness) -> None:
+    emu = emulator
+    ada, _, _, table = await open_three_seat_game(emu, hv)
+    await table.wait_for_turn()
+    spectator = emu.add_user("Cy")
+
+    for command in ("game status", "game rules", "game log"):
+        reply = await emu.slash(spectator, command)
+        (answer,) = reply.messages
+        assert answer.kind == "response" and answer.visibility == Visibility.ephemeral_to(spectator)
+        assert answer.content
+
+    before = len(board_posts(emu))
+    reply = await emu.slash(spectator, "game board")
+    assert len(board_posts(emu)) == before + 1
+    (post,) = [r for r in reply.public if r.has_attachment(BOARD)]
+    assert post.kind == "followup", "the deferred 'thinking' reply becomes the board"
+    assert not reply.ephemeral
+
+    reply = await emu.slash(ada, "game mysecret")
+    (secret,) = reply.messages
+    assert secret.visibility == Visibility.ephemeral_to(ada)
+    assert secret.embeds[0]["title"].startswith("Your company: ")
+
+
+@pytest.mark.parametrize("scoped", [True, False], ids=["guild-commands", "global-commands"])
+async def test_commands_are_registered_once_per_start(
+    emulator: DiscordEmulator, tmp_path: Any, scoped: bool
+) -> None:
+    harness = BotHarness(emulator, tmp_path / "games.sqlite3", guild_scoped=scoped)
+    await harness.start()
+    try:
+        scope = emulator.guild_id if scoped else None
+        registered = emulator.commands[scope]
+        assert set(registered) == {"game", "hv"}
+        game_subcommands = {o["name"] for o in registered["game"]["options"]}
+        assert {"new", "join", "leave", "addai", "start", "board", "status"} <= game_subcommands
+        assert {"mysecret", "rules", "log", "resign", "abandon"} <= game_subcommands
+        hv_subcommands = {o["name"] for o in registered["hv"]["options"]}
+        assert hv_subcommands == {"draw", "rotate", "move", "swap"}
+        ada = emulator.add_user("Ada")
+        reply = await emulator.slash(ada, "game new", game="high-voltage")
+        assert reply.public
+    finally:
+        await harness.close()
+    assert not harness.unexpected_errors(), harness.errors.summary()
+
+
+async def test_resign_hands_the_seat_to_an_ai_and_abandon_needs_the_right(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo, _, table = await open_three_seat_game(emu, hv)
+    await table.wait_for_turn()
+    reply = await emu.slash(bo, "game resign")
+    (notice,) = reply.where(kind="response")
+    assert notice.is_public and "an AI plays their seat" in notice.content
+    game = await hv.game()
+    seat = next(s for s in game.seats if s.display_name.startswith("Bo"))
+    assert seat.is_ai and game.status == "active"
+
+    refusal = await emu.slash(emu.add_user("Cy"), "game abandon")
+    assert [r.visibility.kind for r in refusal] == ["ephemeral"]
+    assert "Manage Channels" in refusal[0].content
+
+    moderator = emu.add_user("Mod", manage_channels=True)
+    reply = await emu.slash(moderator, "game abandon")
+    assert any(r.is_public and "abandoned" in r.content for r in reply)
+    assert (await hv.game()).status == "abandoned"
+    reply = await emu.slash(ada, "game new", game="high-voltage")
+    assert reply.where(kind="response", visibility="public"), "the channel is free again"

@@ -1,0 +1,134 @@
+"""When Discord says no or goes away: closed DMs, rate limits, a dropped gateway connection, and
+a message Discord would refuse. The real bot against the emulator's fault switches."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import discord
+import pytest
+from discord_emulator import DiscordEmulator, Visibility
+from e2e_harness import BotHarness, board_posts, colour_of, open_three_seat_game
+
+import render
+
+
+async def test_a_player_with_closed_dms_is_sent_to_mysecret_without_a_leak(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo, _, table = await open_three_seat_game(emu, hv, closed_dms=("Bo",))
+    game, state = await table.wait_for_turn()
+    assert [r.status for r in emu.requests if r.method == "POST" and r.status == 403] == [403]
+
+    notices = [r for r in emu.messages(visibility="public") if "/game mysecret" in r.content]
+    assert len(notices) == 1
+    notice = notices[0]
+    assert bo.mention in notice.content and ada.mention not in notice.content
+    assert not notice.attachments and not notice.embeds
+    for colour in state.view(None)["colours"]:
+        assert not re.search(rf"\b{colour}\b", notice.text, re.IGNORECASE)
+    assert not emu.messages(visibility=Visibility.dm_to(bo))
+    assert len(emu.messages(visibility=Visibility.dm_to(ada))) == 1
+
+    seat = game.seat_of(bo.id)
+    assert seat is not None
+    colour = colour_of(state, seat)
+    reply = await emu.slash(bo, "game mysecret")
+    (answer,) = reply.messages
+    assert answer.kind == "response" and answer.visibility == Visibility.ephemeral_to(bo)
+    assert answer.embeds[0]["title"] == f"Your company: {colour.upper()}"
+    assert answer.attachment("company.png").data == render.secret_png(colour)
+    assert not reply.public
+
+
+async def test_rate_limited_posts_are_sent_again_after_the_pause(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    pause = 0.2
+    channel_fault = emu.faults.rate_limit("POST /channels/{channel_id}/messages", retry_after=pause)
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    assert channel_fault.fired == 1
+    route = f"/api/v10/channels/{emu.channel.id}/messages"
+    first, second = emu.requests_to("POST", route)[:2]
+    assert (first.status, second.status) == (429, 200)
+    assert second.at - first.at >= pause * 0.9, "the bot waited as told before trying again"
+    starts = [r for r in board_posts(emu) if "begins!" in r.content]
+    assert len(starts) == 1, "the start was announced once, not lost and not doubled"
+
+    game, state = await table.wait_for_turn()
+    seat = state.current_seat()
+    assert seat is not None
+    mover = game.seats[seat]
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    followup_fault = emu.faults.rate_limit(
+        "POST /webhooks/{application_id}/{token}", retry_after=pause
+    )
+    since = emu.last_seq
+    await table.play(game, state, f"draw {cell} here r90")
+    await table.wait_for_turn()
+    assert followup_fault.fired == 1
+    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)]
+    assert len(moves) == 1 and moves[0].kind == "followup"
+    assert f"drew {cell}" in moves[0].content
+
+
+async def test_a_dropped_gateway_connection_is_resumed_without_losing_an_interaction(
+    emulator: DiscordEmulator, tmp_path: Path
+) -> None:
+    emu = emulator
+    emu.gateway.heartbeat_interval = 100  # milliseconds: heartbeats flow during the test
+    harness = BotHarness(emu, tmp_path / "games.sqlite3")
+    await harness.start()
+    try:
+        ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+        await emu.slash(ada, "game new", game="high-voltage")
+        beats = emu.gateway.heartbeats
+        await emu.wait_for(lambda: emu.gateway.heartbeats >= beats + 2, 5, message="heartbeats")
+
+        emu.gateway.hold()
+        await emu.gateway.drop()
+        await emu.wait_for(lambda: not emu.gateway.connected, 5, message="the drop")
+        joining = asyncio.create_task(emu.slash(bo, "game join"))
+        await emu.wait_for(lambda: emu.gateway.connections >= 2, 5, message="a reconnection")
+        emu.gateway.release()
+        reply = await joining
+
+        assert (emu.gateway.identifies, emu.gateway.resumes) == (1, 1)
+        assert emu.gateway.replayed >= 1, "the interaction sent while away was replayed"
+        (answer,) = reply.where(kind="response")
+        assert answer.visibility == Visibility.ephemeral_to(bo)
+        assert "joined" in answer.content
+        (lobby_edit,) = reply.where(kind="message_edit")
+        assert "2. Bo" in lobby_edit.content
+        game = await harness.game()
+        assert [s.display_name for s in game.seats] == ["Ada", "Bo"]
+    finally:
+        await harness.close()
+    assert not harness.unexpected_errors(), harness.errors.summary()
+
+
+async def test_a_message_discord_would_refuse_fails_with_discords_error(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    assert hv.bot is not None
+    channel = hv.bot.get_channel(emulator.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    with pytest.raises(discord.HTTPException) as too_long:
+        await channel.send("x" * 2001)
+    assert (too_long.value.status, too_long.value.code) == (400, 50035)
+    assert "content" in str(too_long.value)
+
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="L" * 81, custom_id="too-long-a-label"))
+    with pytest.raises(discord.HTTPException) as bad_label:
+        await channel.send("pick one", view=view)
+    assert bad_label.value.code == 50035
+    assert "components.0.components.0.label" in str(bad_label.value)
+
+    assert len(emulator.rejections) == 2
+    assert not emulator.messages(), "nothing refused was shown"
+    emulator.rejections.clear()  # expected here; any other rejection fails the test

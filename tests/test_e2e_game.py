@@ -1,0 +1,246 @@
+"""Whole games through Discord: the real bot, real discord.py over sockets to the emulator, a
+real SQLite file and real pictures.
+
+The people play legal moves the way users do (slash commands, and the buttons of the private
+prompts the bot shows them); the tests then check every message against the game as stored,
+replayed from its seed: each public board picture is exactly the public view, and nothing public
+gives away a company colour before the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from discord_emulator import DiscordEmulator, Record, Visibility
+from e2e_harness import (
+    BOARD,
+    BotHarness,
+    board_posts,
+    button_id,
+    colour_of,
+    is_peek,
+    names_of,
+    open_three_seat_game,
+    prompt_for,
+    replay,
+)
+
+import render
+from hvbot.repository import GameRow
+
+PUBLIC_FILES = {"board.png", "result.png"}
+
+
+def leaks(text: str, name: str, colour: str) -> bool:
+    """Does a public text tie `name` to `colour` (within a few words on one line), or speak of
+    someone's own company?"""
+    if "your company" in text.lower():
+        return True
+    near = r"(?:\W+\w+){0,3}\W+"
+    who, what = re.escape(name), re.escape(colour)
+    pattern = rf"\b{who}\b{near}{what}\b|\b{what}\b{near}{who}\b"
+    return any(re.search(pattern, line, re.IGNORECASE) for line in text.splitlines())
+
+
+async def check_public_boards(
+    emu: DiscordEmulator, game: GameRow, actions: list[tuple[int, str]], *, since: int = 0
+) -> list[Record]:
+    """One public board after the deal and after every public action, each one byte for byte
+    the picture of the public view at that moment (so it cannot carry anything secret)."""
+    states = replay(game, actions)
+    names = names_of(game)
+    shown = [0] + [i + 1 for i, (_, text) in enumerate(actions) if not is_peek(text)]
+    posts = board_posts(emu, since=since)
+    assert len(posts) == len(shown), (
+        f"{len(posts)} public boards for {len(shown)} public moments:\n{emu.describe(posts)}"
+    )
+    for post, index in zip(posts, shown, strict=True):
+        expected = render.board_png(states[index].view(None), names=names)
+        picture = post.attachment(BOARD)
+        assert picture.image is not None
+        assert picture.data == expected, f"{post} is not the public board after {index} actions"
+    return posts
+
+
+async def test_a_complete_game_from_lobby_to_reveal(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo, lobby, table = await open_three_seat_game(emu, hv, with_buttons=True)
+    started = await hv.game()
+    assert [s.display_name for s in started.seats] == ["Ada", "Bo", "AI 1 (random moves)"]
+    assert started.seats[2].is_ai
+    assert not emu.message(lobby.message_id or 0).buttons, "the lobby closes at the start"
+
+    game, state = await table.play_to_end()
+    assert game.status == "finished" and state.is_terminal()
+    actions = await hv.actions(game)
+    states = replay(game, actions)
+    assert states[-1] == state, "the stored game is exactly its seed plus its logged actions"
+    assert any(text.startswith("declare S") for _, text in actions), "a line was declared"
+    assert any(seat == 2 for seat, _ in actions), "the AI seat moved by itself"
+
+    # A board picture after every action, each one the public view and nothing more.
+    posts = await check_public_boards(emu, game, actions)
+    names = names_of(game)
+    final = posts[-1]
+    assert final.attachment("result.png").data == render.end_png(state.view(None), names=names), (
+        "the end picture shows the final view"
+    )
+    for seat in game.seats:
+        colour = colour_of(state, seat.seat)
+        assert f"{seat.display_name}: {colour}" in final.text, "every colour is revealed"
+
+    # Colours only ever reach their owner, by DM.
+    colours = {seat.seat: colour_of(states[0], seat.seat) for seat in game.seats}
+    for person in (ada, bo):
+        seat = game.seat_of(person.id)
+        assert seat is not None
+        dms = emu.messages(visibility=Visibility.dm_to(person))
+        assert len(dms) == 1, f"{person.name} gets exactly one DM: {emu.describe(dms)}"
+        dm = dms[0]
+        assert dm.embeds[0]["title"] == f"Your company: {colours[seat].upper()}"
+        others = set(state.view(None)["colours"]) - {colours[seat]}
+        assert not any(re.search(rf"\b{c}\b", dm.text) for c in others)
+        assert dm.attachment("company.png").data == render.secret_png(colours[seat])
+
+    # Nothing public before the reveal ties anyone to a colour, in words or pictures.
+    public = emu.messages(visibility="public")
+    assert all(r.channel_id == emu.channel.id for r in public)
+    for record in public:
+        assert {a.filename for a in record.attachments} <= PUBLIC_FILES, record
+        assert not any("company" in (e.get("title") or "").lower() for e in record.embeds)
+        if record.seq >= final.seq:
+            continue
+        for seat in game.seats:
+            assert not leaks(record.text, seat.display_name, colours[seat.seat]), record
+
+    # A drawn card is shown to its drawer alone, as the card they drew (AI seats look alone).
+    peeks = [
+        i for i, (seat, text) in enumerate(actions) if is_peek(text) and not game.seats[seat].is_ai
+    ]
+    # Sent as the reply itself or as the first follow-up of a private deferral.
+    cards = [
+        r
+        for r in emu.messages()
+        if r.kind in ("response", "followup") and r.has_attachment("card.png")
+    ]
+    assert len(cards) == len(peeks) > 0
+    for record, index in zip(cards, peeks, strict=True):
+        seat = actions[index][0]
+        user_id = game.seats[seat].user_id
+        assert record.visibility == Visibility.ephemeral_to(user_id or 0)
+        drawn = states[index + 1].view(seat)["drawn"]
+        assert record.attachment("card.png").data == render.card_png(drawn)
+
+    # The channel is free again.
+    reply = await emu.slash(bo, "game new", game="high-voltage")
+    (new_lobby,) = reply.where(kind="response", visibility="public")
+    assert new_lobby.custom_ids == [
+        f"lobby:{game.id + 1}:{w}" for w in ("join", "leave", "addai", "start")
+    ]
+
+
+async def test_a_restart_mid_game_loses_nothing_and_old_buttons_still_work(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv, with_buttons=False)
+    game, state = await table.wait_for_turn()
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    reply = await table.play(game, state, f"draw {cell}")
+    # The drawn card arrives as the first follow-up of a private deferral.
+    (prompt,) = reply.where(kind="followup", visibility="ephemeral")
+    drawer = emu.users[prompt.visibility.user_id or 0]
+    looked = await hv.game()
+    looked_actions = await hv.actions(looked)
+    old_button = button_id(looked, "place empty r90")
+    assert old_button in prompt.custom_ids
+
+    await hv.restart()
+    assert hv.starts == 2 and emu.gateway.identifies == 2
+
+    reply = await emu.click(drawer, old_button, message=prompt)
+    placed_actions = await hv.actions(await hv.game())
+    seat = looked.seat_of(drawer.id)
+    assert placed_actions[len(looked_actions)] == (seat, "place empty r90"), (
+        "the click on a button made before the restart was applied"
+    )
+    edits = reply.where(kind="edit_original")
+    assert edits and not edits[-1].components and not edits[-1].attachments
+    assert any(r.has_attachment(BOARD) for r in reply.public)
+
+    # The game goes on with the new bot: people and the AI keep moving.
+    for _ in range(6):
+        game, state = await table.wait_for_turn()
+        if state.is_terminal():
+            break
+        await table.play(game, state)
+    game, state = await table.wait_for_turn()
+    actions = await hv.actions(game)
+    assert len(actions) > len(placed_actions) + 3, "the game went on after the restart"
+    await check_public_boards(emu, game, actions)
+
+
+async def test_simultaneous_clicks_and_commands_are_applied_one_after_the_other(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    game, state = await table.wait_for_turn()
+    down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
+    await table.play(game, state, f"draw {down[0]}")
+    game = await hv.game()
+    seat = state.current_seat()
+    assert seat is not None
+    drawer = emu.users[game.seats[seat].user_id or 0]
+    prompt = prompt_for(emu, drawer, game)
+    assert prompt is not None
+    before = len(await hv.actions(game))
+    since = emu.last_seq
+
+    choices = ("place here r0", "place empty r90")
+    await asyncio.gather(
+        *(emu.click(drawer, button_id(game, c), message=prompt.id, settle=False) for c in choices)
+    )
+    game, _ = await table.wait_for_turn()
+    new = [text for s, text in (await hv.actions(game))[before:] if s == seat]
+    assert len(new) == 1 and new[0] in choices, f"exactly one placement applied: {new}"
+    refusals = [
+        r
+        for r in emu.messages(kind="response", since=since)
+        if "out of date" in r.content and r.visibility == Visibility.ephemeral_to(drawer)
+    ]
+    assert len(refusals) == 1, emu.describe(emu.records[since:])
+
+    # Two commands typed at the same moment by the person to move.
+    game, state = await table.wait_for_turn()
+    seat = state.current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+    down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
+    before = len(await hv.actions(game))
+    since = emu.last_seq
+    commands = [f"draw {down[0]} here r0", f"draw {down[1]} here r90"]
+    await asyncio.gather(
+        *(
+            emu.slash(
+                mover,
+                "hv draw",
+                settle=False,
+                cell=text.split()[1],
+                place="here",
+                rotation=int(text.split()[3][1:]),
+            )
+            for text in commands
+        )
+    )
+    game, _ = await table.wait_for_turn()
+    new = [text for s, text in (await hv.actions(game))[before:] if s == seat]
+    assert len(new) == 1 and new[0] in commands, f"exactly one command applied: {new}"
+    refused = [
+        r for r in emu.messages(kind="response", since=since) if r.visibility.kind == "ephemeral"
+    ]
+    assert len(refused) == 1 and refused[0].visibility.user_id == mover.id
+    await check_public_boards(emu, game, await hv.actions(game))
