@@ -79,8 +79,15 @@ def load_settings(
     return Settings(token, database_url, guild_id, log_level)
 
 
+# At DEBUG, discord.py writes whole request bodies and gateway events (which include the direct
+# messages telling players their colour) and aiosqlite writes every statement with its
+# parameters (the saved state and the deal's seed). These never log below INFO.
+WIRE_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite")
+
+
 def configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    value = getattr(logging, level)
+    logging.basicConfig(level=value, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(value)
+    for name in WIRE_LOGGERS:
+        logging.getLogger(name).setLevel(max(value, logging.INFO))

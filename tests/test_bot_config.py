@@ -83,3 +83,20 @@ def test_bot_without_token_prints_one_line_and_exits_2(tmp_path):
     assert len(lines) == 1
     assert "DISCORD_TOKEN" in lines[0]
     assert "Traceback" not in done.stderr
+
+
+def test_debug_logging_keeps_secret_bearing_loggers_at_info():
+    import logging
+
+    from hvbot.config import WIRE_LOGGERS, configure_logging
+
+    saved = {name: logging.getLogger(name).level for name in ("", *WIRE_LOGGERS)}
+    try:
+        configure_logging("DEBUG")
+        assert logging.getLogger().level == logging.DEBUG
+        assert logging.getLogger("hvbot").getEffectiveLevel() == logging.DEBUG
+        for name in WIRE_LOGGERS:
+            assert logging.getLogger(name).getEffectiveLevel() == logging.INFO, name
+    finally:
+        for name, level in saved.items():
+            logging.getLogger(name).setLevel(level)

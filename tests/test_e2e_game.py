@@ -10,8 +10,10 @@ gives away a company colour before the end.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 
+import pytest
 from discord_emulator import DiscordEmulator, Record, Visibility
 from e2e_harness import (
     BOARD,
@@ -27,6 +29,7 @@ from e2e_harness import (
 )
 
 import render
+from hvbot.config import WIRE_LOGGERS, configure_logging
 from hvbot.repository import GameRow
 
 PUBLIC_FILES = {"board.png", "result.png"}
@@ -63,8 +66,35 @@ async def check_public_boards(
     return posts
 
 
+class EveryLine(logging.Handler):
+    """Keeps every log line, at every level, so a test can look for secrets in them."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.name}: {record.getMessage()}")
+        if record.exc_info:
+            self.lines.append(logging.Formatter().formatException(record.exc_info))
+
+
+@pytest.fixture
+def debug_log():
+    """The bot's logging as `LOG_LEVEL=DEBUG` sets it up, with every line kept."""
+    root = logging.getLogger()
+    saved = {name: logging.getLogger(name).level for name in ("", *WIRE_LOGGERS)}
+    handler = EveryLine()
+    configure_logging("DEBUG")
+    root.addHandler(handler)
+    yield handler
+    root.removeHandler(handler)
+    for name, level in saved.items():
+        logging.getLogger(name).setLevel(level)
+
+
 async def test_a_complete_game_from_lobby_to_reveal(
-    emulator: DiscordEmulator, hv: BotHarness
+    emulator: DiscordEmulator, hv: BotHarness, debug_log: EveryLine
 ) -> None:
     emu = emulator
     ada, bo, lobby, table = await open_three_seat_game(emu, hv, with_buttons=True)
@@ -115,6 +145,13 @@ async def test_a_complete_game_from_lobby_to_reveal(
             continue
         for seat in game.seats:
             assert not leaks(record.text, seat.display_name, colours[seat.seat]), record
+
+    # No log line, even at DEBUG, carries a colour, the deal's seed or a saved state.
+    assert len(debug_log.lines) > len(actions), "the game was logged"
+    for line in debug_log.lines:
+        assert not re.search(r"\b(red|yellow|green|blue)\b", line, re.IGNORECASE), line
+        assert str(game.seed) not in line, line
+        assert '"card_up"' not in line, line
 
     # A drawn card is shown to its drawer alone, as the card they drew (AI seats look alone).
     peeks = [
