@@ -37,6 +37,8 @@ class HvBot(commands.Bot):
         service: GameService | None = None,
         **options: Any,
     ) -> None:
+        # This bot never joins voice: discord.py's warnings about voice libraries are noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Slash commands and buttons need no privileged intents (no message content, no members).
         super().__init__(
             command_prefix=commands.when_mentioned,
