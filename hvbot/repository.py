@@ -233,12 +233,7 @@ class Repository:
         """Replace the lobby's seats (join, leave, add AI) as one versioned change."""
         async with self.transaction() as db:
             await self._bump(db, game_id, expected_version)
-            await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.ai_level, s.display_name) for s in seats],
-            )
+            await self._replace_seats(db, game_id, seats)
 
     async def set_lobby_message(self, *, game_id: int, message_id: int) -> None:
         async with self.transaction() as db:
@@ -257,12 +252,7 @@ class Repository:
     ) -> None:
         async with self.transaction() as db:
             await self._bump(db, game_id, expected_version)
-            await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.ai_level, s.display_name) for s in seats],
-            )
+            await self._replace_seats(db, game_id, seats)
             await db.execute(
                 "UPDATE games SET status = 'active', seed = ?, state = ? WHERE id = ?",
                 (seed, json.dumps(state), game_id),
@@ -319,6 +309,17 @@ class Repository:
                 "UPDATE games SET status = ?, ended_at = ? WHERE id = ?", (status, _now(), game_id)
             )
             await db.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", (game_id,))
+
+    @staticmethod
+    async def _replace_seats(
+        db: aiosqlite.Connection, game_id: int, seats: Sequence[SeatRow]
+    ) -> None:
+        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.ai_level, s.display_name) for s in seats],
+        )
 
     async def _bump(self, db: aiosqlite.Connection, game_id: int, expected_version: int) -> int:
         cur = await db.execute(
