@@ -7,18 +7,17 @@ colour) only ever go to their owner, ephemerally or by DM.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from engine import find_game
-from hvbot import texts, views
+from hvbot import views
+from hvbot.posts import Post, render_off_loop
+from hvbot.presenters import presenter_for
 from hvbot.repository import GameRow
 from hvbot.service import ActResult, BotError
 
@@ -26,32 +25,6 @@ if TYPE_CHECKING:
     from hvbot.client import HvBot
 
 log = logging.getLogger(__name__)
-
-ALLOWED = discord.AllowedMentions(everyone=False, roles=False, users=True)
-
-
-@dataclass
-class Post:
-    """A message about to be sent; built first so one shape fits every way of sending it."""
-
-    content: str
-    files: list[bytes | tuple[str, bytes]] = field(default_factory=list)
-    view: discord.ui.View | None = None
-    embed: discord.Embed | None = None
-
-    def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"content": self.content, "allowed_mentions": ALLOWED}
-        files = []
-        for item in self.files:
-            name, data = item if isinstance(item, tuple) else ("board.png", item)
-            files.append(discord.File(io.BytesIO(data), filename=name))
-        if files:
-            out["files"] = files
-        if self.view is not None:
-            out["view"] = self.view
-        if self.embed is not None:
-            out["embed"] = self.embed
-        return out
 
 
 def names_of(game: GameRow) -> list[str]:
@@ -96,104 +69,51 @@ async def guarded(interaction: discord.Interaction, game_id: int | None) -> Asyn
             await reply_error(interaction, APOLOGY)
 
 
-async def _render(func: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
-    """Pictures are drawn off the event loop so a render never delays another interaction."""
-    return await asyncio.to_thread(func, *args, **kwargs)
-
-
 # ---------------------------------------------------------------------- posts
 
 
-def _is_peek(action: str) -> bool:
-    """`draw C3` alone: the drawer looks at a card; nothing public has happened yet."""
-    words = [w for w in action.split() if not w.startswith("special=")]
-    return len(words) == 2 and words[0] == "draw"
-
-
 def is_public(result: ActResult) -> bool:
-    """Whether an action gets a public board post (not when a player only looked at a card)."""
-    placing = getattr(result.state, "phase", None) == "placing"
-    return not (placing and all(_is_peek(text) for text in result.applied))
+    """Whether an action gets a public board post (not when only its player saw something)."""
+    presenter = presenter_for(result.game.game)
+    return presenter.is_public(result.applied, result.state.view(None))
 
 
 async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Post | None:
-    """The public message after an action (None after only looking at a drawn card)."""
-    import render
-
+    """The public message after an action, or the board on request (None if only its player
+    saw something, like a card they drew)."""
+    presenter = presenter_for(game.game)
     view = state.view(None)
     names = names_of(game)
     lines: list[str] = []
     if result is not None:
-        if not is_public(result):
+        if not presenter.is_public(result.applied, view):
             return None
-        actor = names[result.seat]
-        for text in result.applied:
-            if _is_peek(text):
-                continue
-            if text.startswith(("place ", "draw ")):
-                summary = view["last"]["actions"][-1] if view["last"]["actions"] else text
-                lines.append(texts.describe_hv(summary, actor, last_cells=view["last"]["cells"]))
-                continue
-            lines.append(texts.describe_hv(text, actor, last_cells=view["last"]["cells"]))
-            record = next(
-                (r for r in view["last"]["lines"] if f"declare {r['line']}" == text), None
-            )
-            if record:
-                lines.append(texts.describe_line(record))
+        lines += presenter.describe(result.applied, view, names[result.seat])
+    board = await render_off_loop(presenter.board_png, view, names)
     if state.is_terminal():
-        picture = await _render(render.end_png, view, names=names)
-        lines.append(texts.hv_outcome(view, names))
+        picture = await render_off_loop(presenter.end_png, view, names)
+        lines.append(presenter.outcome(view, names))
         lines.append("The game is archived; start a new one any time with /game new.")
-        board = await _render(render.board_png, view, names=names)
         return Post("\n".join(lines), files=[("board.png", board), ("result.png", picture)])
-    lines.append(texts.hv_scores(view))
+    lines.append(presenter.scores(view))
     seat = state.current_seat()
     who = mention(game, seat)
-    if view["phase"] == "declaring":
-        lines.append(f"{who} closed a line and is choosing what to declare.")
-    elif view["phase"] == "placing":
-        lines.append(f"{who} is placing the card they drew.")
+    waiting = presenter.waiting(view, who)
+    if waiting:
+        lines.append(waiting)
     elif game.seats[seat].is_ai:
         lines.append(f"Next: {who} is thinking…")
     else:
-        extra = " (second action of a double turn)" if view["actions_taken"] else ""
-        lines.append(f"Next: {who}, your turn{extra}.")
-    board = await _render(render.board_png, view, names=names)
+        lines.append(f"Next: {who}, your turn{presenter.turn_note(view)}.")
     return Post("\n".join(lines), files=[("board.png", board)])
 
 
 async def prompt_post(game: GameRow, state: Any, user_id: int) -> Post | None:
-    """The private prompt waiting for `user_id`, if any: place a drawn card or declare lines."""
-    import render
-
+    """The private decision waiting for `user_id`, if it is theirs to make now."""
     seat = state.current_seat()
     if seat is None or game.seats[seat].user_id != user_id:
         return None
-    view = state.view(seat)
-    if view["phase"] == "placing" and view["drawn"] and "paths" in view["drawn"]:
-        picture = await _render(render.card_png, view["drawn"])
-        cell = view["drawn"]["cell"]
-        empty = view["empty_cell"]
-        return Post(
-            f"Your card from **{cell}** (only you can see it). Put it back on {cell} (**Here**) "
-            f"or into the empty cell {empty}, turned as shown:",
-            files=[("card.png", picture)],
-            view=views.place_view(game.id, game.version),
-        )
-    if view["phase"] == "declaring" and view["closable"]:
-        rows = []
-        for line in view["closable"]:
-            points = ", ".join(f"{c} +{p}" for c, p in line["points"].items() if p)
-            rows.append(
-                f"• **{line['line']}**: {line['length']} cards ({line['sides'][0]} to "
-                f"{line['sides'][1]}); {points}; you take {line['point_tokens']} point token(s)"
-            )
-        return Post(
-            "You closed these lines. Declare them in the order you choose (each one may change "
-            "the others), or none:\n" + "\n".join(rows),
-            view=views.declare_view(game.id, game.version, view["closable"]),
-        )
-    return None
+    return await presenter_for(game.game).prompt(game, state.view(seat))
 
 
 # ---------------------------------------------------------------------- acting
@@ -407,16 +327,8 @@ async def send_secrets(bot: HvBot, game: GameRow, state: Any) -> None:
 
 
 async def secret_post(game: GameRow, state: Any, seat: int) -> Post:
-    import render
-
-    colour = state.view(seat)["players"][seat]["colour"]
-    picture = await _render(render.secret_png, colour)
-    embed = discord.Embed(
-        title=f"Your company: {colour.upper()}",
-        description=(
-            f"In the {find_game(game.game).title} game in <#{game.channel_id}> you play for "
-            f"the **{colour}** company. Keep it secret: the others only learn it at the end."
-        ),
-    )
-    embed.set_image(url="attachment://company.png")
-    return Post("", files=[("company.png", picture)], embed=embed)
+    presenter = presenter_for(game.game)
+    title, text, picture = await render_off_loop(presenter.secret, game, state.view(seat), seat)
+    embed = discord.Embed(title=title, description=text)
+    embed.set_image(url="attachment://secret.png")
+    return Post("", files=[("secret.png", picture)], embed=embed)

@@ -133,7 +133,7 @@ async def test_a_complete_game_from_lobby_to_reveal(
         assert dm.embeds[0]["title"] == f"Your company: {colours[seat].upper()}"
         others = set(state.view(None)["colours"]) - {colours[seat]}
         assert not any(re.search(rf"\b{c}\b", dm.text) for c in others)
-        assert dm.attachment("company.png").data == render.secret_png(colours[seat])
+        assert dm.attachment("secret.png").data == render.secret_png(colours[seat])
 
     # Nothing public before the reveal ties anyone to a colour, in words or pictures.
     public = emu.messages(visibility="public")

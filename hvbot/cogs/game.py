@@ -10,7 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import all_games, find_game
-from hvbot import flow, texts, views
+from hvbot import flow, views
+from hvbot.posts import ALLOWED
+from hvbot.presenters import presenter_for
 from hvbot.service import AI_LEVELS, BotError
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await flow.reply_error(interaction, str(exc))
             return
         await interaction.response.send_message(
-            flow.lobby_text(row), view=views.lobby_view(row.id), allowed_mentions=flow.ALLOWED
+            flow.lobby_text(row), view=views.lobby_view(row.id), allowed_mentions=ALLOWED
         )
         message = await interaction.original_response()
         await self.bot.service.repo.set_lobby_message(game_id=row.id, message_id=message.id)
@@ -86,7 +88,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         seat = state.current_seat()
         turn = f"Turn {view['turn']}: {flow.mention(game, seat)} to move ({view['phase']})."
         await interaction.response.send_message(
-            turn + "\n" + texts.hv_status(view, flow.names_of(game)),
+            turn + "\n" + presenter_for(game.game).status(view, flow.names_of(game)),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -102,8 +104,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await interaction.response.send_message(ephemeral=True, **post.kwargs())
 
     @app_commands.command(name="rules", description="The rules in short")
-    async def rules(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(texts.HV_RULES, ephemeral=True)
+    @app_commands.describe(game="Which game (default: the one in this channel)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        if game is None:
+            row = await self.bot.service.repo.open_game_in_channel(
+                channel_id=interaction.channel_id
+            )
+            game = row.game if row else GAME_CHOICES[0].value
+        await interaction.response.send_message(presenter_for(game).rules, ephemeral=True)
 
     @app_commands.command(name="log", description="The moves so far")
     async def log(self, interaction: discord.Interaction) -> None:

@@ -1,0 +1,16 @@
+"""How each game is shown in Discord: its wording, its pictures and its private prompts.
+
+The turn flow (`hvbot.flow`) is the same for every game; everything that depends on a game's
+rules or vocabulary lives in one presenter per game, found by the engine's game name.
+"""
+
+from __future__ import annotations
+
+from hvbot.presenters.base import Presenter
+from hvbot.presenters.high_voltage import HighVoltagePresenter
+
+_PRESENTERS: dict[str, Presenter] = {p.game: p for p in (HighVoltagePresenter(),)}
+
+
+def presenter_for(game: str) -> Presenter:
+    return _PRESENTERS[game]

@@ -1,0 +1,59 @@
+"""What a game presenter provides; the defaults suit a game with one public action per turn
+and no private prompts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from hvbot.posts import Post
+    from hvbot.repository import GameRow
+
+View = dict[str, Any]
+
+
+class Presenter:
+    """The defaults suit a game with one public action per turn and no private prompts."""
+
+    game: ClassVar[str]
+    rules: ClassVar[str]
+
+    def is_public(self, applied: Sequence[str], view: View) -> bool:
+        """Whether these actions get a public post (not when only their player saw something)."""
+        return True
+
+    def describe(self, applied: Sequence[str], view: View, actor: str) -> list[str]:
+        """Lines saying what just happened, from public information only."""
+        raise NotImplementedError
+
+    def scores(self, view: View) -> str:
+        raise NotImplementedError
+
+    def status(self, view: View, names: Sequence[str]) -> str:
+        raise NotImplementedError
+
+    def outcome(self, view: View, names: Sequence[str]) -> str:
+        raise NotImplementedError
+
+    def waiting(self, view: View, who: str) -> str | None:
+        """What the channel is told while the player to move answers a private prompt."""
+        return None
+
+    def turn_note(self, view: View) -> str:
+        """Added to "your turn", e.g. for the second action of a double turn."""
+        return ""
+
+    def board_png(self, view: View, names: Sequence[str]) -> bytes:
+        raise NotImplementedError
+
+    def end_png(self, view: View, names: Sequence[str]) -> bytes:
+        raise NotImplementedError
+
+    async def prompt(self, game: GameRow, view: View) -> Post | None:
+        """The private decision waiting for the seat whose view this is, if any."""
+        return None
+
+    def secret(self, game: GameRow, view: View, seat: int) -> tuple[str, str, bytes]:
+        """(title, text, picture) of what a seat is told privately at the start."""
+        raise NotImplementedError
