@@ -8,9 +8,11 @@ interface (see `engine.core`) to play.
 from engine.core import Game, Outcome, State
 from engine.errors import ActionSyntaxError, GameError, IllegalActionError
 from engine.high_voltage import GAME as HIGH_VOLTAGE
+from engine.pylons import GAME as PYLONS
 from engine.registry import all_games, find_game, register_game
 
 register_game(HIGH_VOLTAGE)
+register_game(PYLONS)
 
 __all__ = [
     "HIGH_VOLTAGE",

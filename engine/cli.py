@@ -197,6 +197,14 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def _players(game: Game, args: argparse.Namespace) -> int:
+    """The seats asked for; without --players the command's default, brought into the game's
+    range, so a two-player game runs without naming its only seat count."""
+    if args.players is not None:
+        return int(args.players)
+    return min(max(args.default_players, game.min_seats), game.max_seats)
+
+
 def _check_table(game: Game, players: int, seed: int, options: Mapping[str, Any]) -> None:
     """Let the game itself judge the player count and options, by dealing once."""
     try:
@@ -213,6 +221,7 @@ def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     options = _options(args.option)
     if args.games < 1:
         raise UsageError("--games must be at least 1.")
+    args.players = _players(game, args)
     _check_table(game, args.players, args.seed, options)
     runs = []
     elapsed = 0.0
@@ -404,6 +413,7 @@ def run_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     game = _game(args.game)
     options = _options(args.option)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    args.players = _players(game, args)
     _check_table(game, args.players, seed, options)
     if not 0 <= args.seat < args.players:
         raise UsageError(f"--seat must be 0-{args.players - 1} for {args.players} players.")
@@ -435,9 +445,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     def table(sub: argparse.ArgumentParser, players: int) -> None:
         sub.add_argument("--game", default="high-voltage", help="game name or alias")
-        sub.add_argument("--players", type=int, default=players, help="seats at the table")
+        sub.add_argument(
+            "--players",
+            type=int,
+            default=None,
+            help=f"seats at the table (default {players}, or the nearest the game allows)",
+        )
+        sub.set_defaults(default_players=players)
         sub.add_argument(
             "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
+        )
+        sub.add_argument(
+            "--mode",
+            dest="option",
+            action="append",
+            type="mode={}".format,
+            metavar="MODE",
+            help="short for --option mode=MODE, for games with a mode",
         )
 
     simulate = commands.add_parser("simulate", help="play random games and report how they end")

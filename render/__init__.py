@@ -9,14 +9,27 @@ same bytes.
 - `card_png(face)`: a drawn card in its four orientations, for its drawer alone.
 - `end_png(view, names=...)`: revealed companies, final scores and winners.
 - `secret_png(colour)`: one company colour, for the message that tells a player theirs.
+- `pylons_board_png(view, names=...)`: the Pylons board and its panel, after every move.
 """
 
 from render.hv_board import board_png
 from render.hv_card import card_png, secret_png
 from render.hv_end import end_png
-from render.palette import THEME, Theme
+from render.palette import PYLONS_THEME, THEME, PylonsTheme, Theme
+from render.pylons_board import pylons_board_png
 
-__all__ = ["THEME", "Theme", "board_png", "card_png", "end_png", "secret_png", "warm_up"]
+__all__ = [
+    "PYLONS_THEME",
+    "THEME",
+    "PylonsTheme",
+    "Theme",
+    "board_png",
+    "card_png",
+    "end_png",
+    "pylons_board_png",
+    "secret_png",
+    "warm_up",
+]
 
 
 def warm_up(theme: Theme = THEME) -> None:

@@ -1,0 +1,84 @@
+"""Pylons actions as frozen dataclasses with one stable text form.
+
+Forms::
+
+    place K12      put a pylon on K12 (columns A..X west to east, rows 1..24 north to south)
+    keep           player 1 keeps the swamps as dealt and moves first
+    mirror         player 1 mirrors the swamps on the NW-SE diagonal; player 2 moves first
+
+`keep` and `mirror` exist only in games with swamps, as the very first action. A bare cell
+(`K12`) is read as `place K12`, since that is what a player typing a cell means. Parsing needs
+no position; whether the cell is free and usable is the state's business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import ActionSyntaxError
+from engine.pylons.board import CELLS, NAMES, parse_cell
+
+EXAMPLES = "place K12 · K12 · keep · mirror"
+
+
+@dataclass(frozen=True)
+class Place:
+    cell: str  # a cell name such as "K12"
+
+    def text(self) -> str:
+        return f"place {self.cell}"
+
+
+@dataclass(frozen=True)
+class Keep:
+    def text(self) -> str:
+        return "keep"
+
+
+@dataclass(frozen=True)
+class Mirror:
+    def text(self) -> str:
+        return "mirror"
+
+
+PylonsAction = Place | Keep | Mirror
+
+# One shared, immutable action per cell: random seats and playouts hand these out without
+# building a new object per move.
+PLACE: tuple[Place, ...] = tuple(Place(NAMES[c]) for c in range(CELLS))
+KEEP = Keep()
+MIRROR = Mirror()
+
+
+def _bad(text: str, why: str) -> ActionSyntaxError:
+    return ActionSyntaxError(f"I can't read {text!r}: {why}. Examples: {EXAMPLES}.")
+
+
+def _cell(word: str, text: str) -> Place:
+    cell = parse_cell(word)
+    if cell is None:
+        raise _bad(text, f"{word!r} is not a cell; cells run from A1 to X24")
+    return PLACE[cell]
+
+
+def parse_action(text: str) -> PylonsAction:
+    """The one reader of Pylons action text (case and extra spaces ignored)."""
+    words = text.strip().lower().split()
+    if not words:
+        raise _bad(text, "it is empty")
+    verb, args = words[0], words[1:]
+    if verb in ("place", "put", "build", "pylon"):
+        if len(args) != 1:
+            raise _bad(text, "place takes one cell")
+        return _cell(args[0], text)
+    if verb == "keep":
+        if args:
+            raise _bad(text, "keep takes nothing after it")
+        return KEEP
+    if verb == "mirror":
+        if args:
+            raise _bad(text, "mirror takes nothing after it")
+        return MIRROR
+    if len(words) == 1 and verb[:1].isalpha() and verb[1:].isdigit():
+        return _cell(verb, text)
+    raise _bad(text, f"{verb!r} is not an action")
