@@ -10,9 +10,11 @@ from engine.errors import ActionSyntaxError, GameError, IllegalActionError
 from engine.high_voltage import GAME as HIGH_VOLTAGE
 from engine.pylons import GAME as PYLONS
 from engine.registry import all_games, find_game, register_game
+from engine.sector6 import GAME as SECTOR6
 
 register_game(HIGH_VOLTAGE)
 register_game(PYLONS)
+register_game(SECTOR6)
 
 __all__ = [
     "HIGH_VOLTAGE",

@@ -10,6 +10,7 @@ same bytes.
 - `end_png(view, names=...)`: revealed companies, final scores and winners.
 - `secret_png(colour)`: one company colour, for the message that tells a player theirs.
 - `pylons_board_png(view, names=...)`: the Pylons board and its panel, after every move.
+- `sector6_board_png(view, names=...)`: the Sector 6 maze and its panel, after every move.
 """
 
 from render.hv_board import board_png
@@ -17,6 +18,7 @@ from render.hv_card import card_png, secret_png
 from render.hv_end import end_png
 from render.palette import PYLONS_THEME, THEME, PylonsTheme, Theme
 from render.pylons_board import pylons_board_png
+from render.sector6_board import sector6_board_png
 
 __all__ = [
     "PYLONS_THEME",
@@ -28,6 +30,7 @@ __all__ = [
     "end_png",
     "pylons_board_png",
     "secret_png",
+    "sector6_board_png",
     "warm_up",
 ]
 

@@ -1,0 +1,77 @@
+"""Sector 6: 2-4 players build a maze of hexagonal tiles, then race their prisoners through
+its corridors for oxygen, turning tiles (and the gears that link them) to open or shut ways.
+
+See `engine.sector6.state` for the rules as played and the choices made where the rulebook
+leaves room, `engine.sector6.actions` for the action texts and `engine.sector6.board` for the
+cell labels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import Game, OptionSpec
+from engine.sector6.actions import (
+    Collect,
+    Done,
+    Draw,
+    Move,
+    Pass,
+    Place,
+    PlaceEntry,
+    Rotate,
+    Sector6Action,
+    parse_action,
+)
+from engine.sector6.state import MODES, Sector6State
+
+
+class Sector6Game(Game):
+    name = "sector6"
+    title = "Sector 6"
+    aliases = ("sector-6", "s6")
+    min_seats = 2
+    max_seats = 4
+    options = (
+        OptionSpec(
+            name="mode",
+            default="full",
+            choices=MODES,
+            help=(
+                "full (life sentence): everything, gears included; veteran: no gears, and every "
+                "new tile must open onto a corridor; novice: no rotations at all, same building "
+                "rule."
+            ),
+        ),
+    )
+
+    def new_state(
+        self, seats: int, seed: int, options: Mapping[str, Any] | None = None
+    ) -> Sector6State:
+        self.check_seats(seats)
+        resolved = self.resolve_options(options)
+        return Sector6State.deal(seats, seed, resolved["mode"])
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> Sector6State:
+        return Sector6State.from_dict(data)
+
+
+GAME = Sector6Game()
+Sector6State.game = GAME
+
+__all__ = [
+    "GAME",
+    "Collect",
+    "Done",
+    "Draw",
+    "Move",
+    "Pass",
+    "Place",
+    "PlaceEntry",
+    "Rotate",
+    "Sector6Action",
+    "Sector6Game",
+    "Sector6State",
+    "parse_action",
+]

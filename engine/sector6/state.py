@@ -1,0 +1,1117 @@
+"""The Sector 6 rules: one position and every way it may change.
+
+The game has two phases. In the construction phase the players take turns building the maze:
+either `draw` the top tile of their face-down supply and `place` it (turned as they like), or
+`place entry` one of their two entry points. The first tile goes anywhere on the table, the
+second must touch it, every later one must touch at least two placed pieces; in the veteran
+and novice modes a piece must also open onto an open side of a neighbour (the galleries
+rule). When everything is placed, every maze tile gets an oxygen marker of its value and every
+entry point a prisoner of its owner, and the competition phase begins with the player who
+began the construction.
+
+A competition turn is a `move` of one own prisoner in a straight line through open sides
+(never through a wall on either tile, a gap or a prisoner, never onto a prisoner), then one
+of: `collect` the marker of the tile just left, `rotate` that tile one side either way (in
+full mode, tiles whose closed side meets a closed side of the turned tile turn the other way,
+judged before the turn, one level deep), or `done`. A player whose prisoners cannot move
+makes two rotations of the tiles under them instead (in novice mode: `pass`). The game ends
+as soon as every marker left on the board lies under a prisoner; each player then takes the
+markers under their own prisoners. Highest total wins; ties go to more blue (4), then green
+(3), then yellow (2) markers, else the win is shared.
+
+Choices this project made where the rules leave room:
+- The table is a bounded grid (`data/sector6/setup.json`), large enough for any maze; "the
+  first tile anywhere" means any cell of it.
+- The drawn tile is shown to its drawer alone until it is placed (the view of every other
+  seat says only that a tile is drawn); each supply's order stays secret from everyone, its
+  owner included. What is left of each supply by value is public, since the table of supplies
+  and the placed tiles are.
+- A drawn tile must be placed: a player who wants to place an entry point does so instead of
+  drawing. If no cell satisfies the galleries rule for the piece in hand, that rule is waived
+  for this placement; if no cell touches two pieces, one will do (neither happens on a table
+  this size in practice, but a game must never get stuck).
+- After a move the player may also do nothing (`done`): the rulebook says the player *may*
+  act on the tile left. When nothing but `done` is possible (novice mode, no marker there),
+  the turn ends by itself after the move.
+- Turning an entry point is allowed (it changes nothing: it has no walls and no gears).
+- Blocked players make both rotations even if the first one frees a prisoner.
+- Novice mode: a blocked player types `pass`; if no player at all can move, nothing can ever
+  change again, so the game ends at once as if every marker left were under a prisoner.
+- Safety limit: rotations let prisoners circle for ever, so the competition ends after
+  `max_rounds` turns per player (data), again as if every marker left were under a prisoner;
+  markers still free then go to no one.
+- The first player is drawn from the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.core import Outcome, State
+from engine.errors import GameError, IllegalActionError
+from engine.sector6.actions import (
+    COLLECT,
+    DEGREES,
+    DONE,
+    DRAW,
+    PASS,
+    Collect,
+    Done,
+    Draw,
+    Move,
+    Pass,
+    Place,
+    PlaceEntry,
+    Rotate,
+    Sector6Action,
+    parse_action,
+)
+from engine.sector6.board import SIDES, opposite, sides_of, turn_mask
+from engine.sector6.rules_data import Rules, default_rules
+
+STATE_FORMAT = "sector6-state"
+STATE_VERSION = 1
+VIEW_VERSION = 1
+
+FULL, VETERAN, NOVICE = "full", "veteran", "novice"
+MODES = (FULL, VETERAN, NOVICE)
+
+BUILD, PLAY, OVER = "build", "play", "over"
+PHASES = (BUILD, PLAY, OVER)
+# Steps: what the seat to move does next.
+DRAW_STEP = "draw"  # construction: draw a tile or place an entry point
+PLACE_STEP = "place"  # construction: place the drawn tile
+MOVE_STEP = "move"  # competition: move a prisoner
+ACT_STEP = "act"  # competition: collect, rotate or done, on the tile just left
+BLOCKED_STEP = "blocked"  # competition: no prisoner can move: rotate (or pass)
+STEPS = (DRAW_STEP, PLACE_STEP, MOVE_STEP, ACT_STEP, BLOCKED_STEP)
+
+END_HELD = "all_oxygen_held"  # the rule: every marker left lies under a prisoner
+END_STUCK = "no_one_can_move"  # novice mode: every prisoner is blocked for good
+END_LIMIT = "turn_limit"  # this project's safety limit
+END_REASONS = (END_HELD, END_STUCK, END_LIMIT)
+
+BLOCKED_ROTATIONS = 2
+EMPTY = -1
+
+
+class Sector6State(State):
+    """A Sector 6 game. Create with `Sector6Game().new_state(...)` (engine.sector6.GAME)."""
+
+    game: ClassVar[Any]
+
+    def __init__(
+        self,
+        rules: Rules,
+        seats: int,
+        seed: int,
+        mode: str,
+        supplies: Sequence[Sequence[int]],
+        first_seat: int,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if not rules.min_players <= seats <= rules.max_players:
+            raise ValueError(
+                f"Sector 6 is for {rules.min_players}-{rules.max_players} players, not {seats}."
+            )
+        if not 0 <= first_seat < seats:
+            raise ValueError(f"first seat {first_seat} is not one of the {seats} seats")
+        self._check_supplies(rules, seats, supplies)
+        self.rules = rules
+        self.table = rules.grid
+        self._seats = seats
+        self.seed = seed
+        self.mode = mode
+        self.gears = mode == FULL
+        self.rotations = mode != NOVICE
+        self.galleries = mode != FULL
+        self.first_seat = first_seat
+        self.supplies: list[list[int]] = [list(s) for s in supplies]
+        cells, pieces = self.table.cells, len(rules.tiles)
+        self.piece_at = [EMPTY] * cells
+        self.walls = [0] * cells  # closed sides of the piece on a cell, as turned now
+        self.where = [EMPTY] * pieces  # cell of each piece
+        self.rot = [0] * pieces
+        self.placer = [EMPTY] * pieces
+        self.order: list[int] = []  # pieces in the order they were placed
+        self.drawn_count = [0] * seats
+        self.entries_placed = [0] * seats
+        self.drawn = EMPTY
+        self.marker = [0] * cells
+        self.maze_cells: list[int] = []  # cells of maze tiles (where markers lie)
+        self.prisoner = [0] * cells  # seat + 1 of the prisoner on a cell, 0 none
+        self.prisoners: list[list[int]] = [[] for _ in range(seats)]
+        top = max(rules.values)
+        self.collected = [[0] * (top + 1) for _ in range(seats)]
+        self.taken: list[list[int]] = [[] for _ in range(seats)]  # markers taken at the end
+        self.phase = BUILD
+        self.step = DRAW_STEP
+        self.seat = first_seat
+        self.pending = EMPTY  # the tile just left, during ACT_STEP
+        self.rotations_left = 0
+        self.turns_played = 0
+        self.play_turns = 0
+        self.max_turns = rules.max_rounds * seats
+        self.last: dict[str, Any] = _fresh_last(None)
+        self._fresh = True
+        self._history: list[str] = []
+        self.end_reason: str | None = None
+
+    @staticmethod
+    def _check_supplies(rules: Rules, seats: int, supplies: Sequence[Sequence[int]]) -> None:
+        """Supplies must hold distinct maze tiles, each seat the table's count per value."""
+        if len(supplies) != seats:
+            raise ValueError(f"{seats} seats need {seats} supplies, found {len(supplies)}")
+        seen: set[int] = set()
+        want = rules.supplies[seats]
+        for seat, supply in enumerate(supplies):
+            counts = dict.fromkeys(rules.values, 0)
+            for piece in supply:
+                if not 0 <= piece < rules.maze_tiles or piece in seen:
+                    raise ValueError(f"supply {seat} holds {piece!r}: not a free maze tile")
+                seen.add(piece)
+                counts[rules.tiles[piece].value] += 1
+            if counts != dict(want):
+                raise ValueError(f"supply {seat} does not match the table for {seats} players")
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def deal(
+        cls, seats: int, seed: int, mode: str = FULL, rules: Rules | None = None
+    ) -> Sector6State:
+        """Deal every seat its supply from the box and shuffle it; draw the first player."""
+        rules = rules or default_rules()
+        if not rules.min_players <= seats <= rules.max_players:
+            raise ValueError(
+                f"Sector 6 is for {rules.min_players}-{rules.max_players} players, not {seats}."
+            )
+        rng = random.Random(seed)
+        supplies: list[list[int]] = [[] for _ in range(seats)]
+        for value in rules.values:
+            box = [t.id for t in rules.tiles[: rules.maze_tiles] if t.value == value]
+            rng.shuffle(box)
+            n = rules.supplies[seats][value]
+            for seat in range(seats):
+                supplies[seat] += box[seat * n : (seat + 1) * n]
+        for supply in supplies:
+            rng.shuffle(supply)
+        return cls(rules, seats, seed, mode, supplies, rng.randrange(seats))
+
+    # ------------------------------------------------------------------ interface
+
+    @property
+    def seats(self) -> int:
+        return self._seats
+
+    @property
+    def history(self) -> list[str]:
+        return list(self._history)
+
+    def current_seat(self) -> int | None:
+        return None if self.phase == OVER else self.seat
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def parse_action(self, text: str) -> Sector6Action:
+        return parse_action(text)
+
+    def scores(self) -> list[int]:
+        """Collected oxygen per seat (public at any time; final at the end)."""
+        return [sum(v * n for v, n in enumerate(c)) for c in self.collected]
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        scores = self.scores()
+        keys = [
+            (scores[s], *(self.collected[s][v] for v in self.rules.tie_break))
+            for s in range(self.seats)
+        ]
+        best = max(keys)
+        winners = tuple(s for s in range(self.seats) if keys[s] == best)
+        decided = "shared"
+        if len(winners) == 1:
+            runner_up = max(k for s, k in enumerate(keys) if s != winners[0])
+            i = next(i for i in range(len(best)) if best[i] != runner_up[i])
+            decided = "score" if i == 0 else self.rules.colours[self.rules.tie_break[i - 1]]
+        left = {str(v): 0 for v in self.rules.values}
+        for c in self.maze_cells:
+            if self.marker[c]:
+                left[str(self.marker[c])] += 1
+        return Outcome(
+            reason=self.end_reason or END_HELD,
+            scores=tuple(scores),
+            winners=winners,
+            details={
+                "collected": [self._counts(s) for s in range(self.seats)],
+                "taken_at_end": [list(t) for t in self.taken],
+                "left_on_board": left,
+                "tie_break": [self.rules.colours[v] for v in self.rules.tie_break],
+                "decided_by": decided,
+            },
+        )
+
+    def _counts(self, seat: int) -> dict[str, int]:
+        return {str(v): self.collected[seat][v] for v in self.rules.values}
+
+    # ------------------------------------------------------------------ small helpers
+
+    def name(self, cell: int) -> str:
+        return self.table.names[cell]
+
+    def _cell(self, label: str) -> int:
+        cell = self.table.index.get(label.upper())
+        if cell is None:
+            raise IllegalActionError(
+                f"{label} is not on the table: columns run A-{self.table.names[-1][0]}, "
+                f"rows 1-{self.table.rows}."
+            )
+        return cell
+
+    def _names(self, cells: Sequence[int] | set[int], limit: int = 8) -> str:
+        rows = self.table.rows
+        ordered = sorted(cells, key=lambda c: (c % rows, c // rows))  # reading order
+        shown = [self.name(c) for c in ordered[:limit]]
+        more = len(ordered) - len(shown)
+        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+    def supply_left(self, seat: int) -> int:
+        return len(self.supplies[seat]) - self.drawn_count[seat]
+
+    def entries_left(self, seat: int) -> int:
+        return self.rules.entries_per_player - self.entries_placed[seat]
+
+    def _has_pieces(self, seat: int) -> bool:
+        return self.supply_left(seat) > 0 or self.entries_left(seat) > 0
+
+    def _record(self, text: str, **marks: Any) -> None:
+        """Log an action; the first action of a turn starts a new `last` record."""
+        if self._fresh:
+            self.last = _fresh_last(self.seat)
+            self._fresh = False
+        self.last["actions"].append(text)
+        for key, value in marks.items():
+            if isinstance(self.last.get(key), list):
+                self.last[key].extend(value)
+            else:
+                self.last[key] = value
+        self._history.append(text)
+
+    # ------------------------------------------------------------------ construction
+
+    def _touching(self, cell: int) -> int:
+        piece_at = self.piece_at
+        return sum(1 for n in self.table.neighbour[cell] if n >= 0 and piece_at[n] >= 0)
+
+    def _joins(self, cell: int, mask: int) -> bool:
+        """True if an open side of `mask` on `cell` meets an open side of a neighbour."""
+        walls, piece_at = self.walls, self.piece_at
+        for side, n in enumerate(self.table.neighbour[cell]):
+            if (
+                n >= 0
+                and piece_at[n] >= 0
+                and not mask >> side & 1
+                and not walls[n] >> opposite(side) & 1
+            ):
+                return True
+        return False
+
+    def frontier(self) -> list[int]:
+        """Empty cells next to the maze, in cell order."""
+        piece_at, out = self.piece_at, set()
+        for piece in self.order:
+            for n in self.table.neighbour[self.where[piece]]:
+                if n >= 0 and piece_at[n] < 0:
+                    out.add(n)
+        return sorted(out)
+
+    def placements(self, piece: int) -> list[tuple[int, int]]:
+        """Every (cell, rotation) where `piece` may go now, with the fallbacks of the module
+        docstring; an entry point has one rotation only (it looks the same every way)."""
+        base = self.rules.tiles[piece].walls
+        rotations = range(6) if base else range(1)
+        if not self.order:
+            return [(c, r) for c in range(self.table.cells) for r in rotations]
+        need = 1 if len(self.order) == 1 else 2
+        frontier = self.frontier()
+        touching = [c for c in frontier if self._touching(c) >= need]
+        if self.galleries:
+            joined = [
+                (c, r) for c in touching for r in rotations if self._joins(c, turn_mask(base, r))
+            ]
+            if joined:
+                return joined
+        cells = touching or frontier
+        return [(c, r) for c in cells for r in rotations]
+
+    def _why_not_placed(self, piece: int, cell: int, rotation: int) -> str:
+        """Why `piece` may not go on `cell` turned `rotation`, and where it may."""
+        legal = self.placements(piece)
+        cells = sorted({c for c, _ in legal})
+        where = f"Cells that would do: {self._names(cells)}."
+        name = self.name(cell)
+        if self.piece_at[cell] >= 0:
+            return f"{name} has a piece on it already. {where}"
+        touching = self._touching(cell)
+        if len(self.order) == 1 and touching == 0:
+            return f"The second piece must touch the first, and {name} does not. {where}"
+        if touching < 2 and len(self.order) >= 2 and cell not in cells:
+            return (
+                f"{name} touches {touching} placed piece{'' if touching == 1 else 's'}; "
+                f"from the third piece on, a piece must touch at least two. {where}"
+            )
+        if cell in cells:
+            turns = [DEGREES[r] for c, r in legal if c == cell]
+            return (
+                f"Turned r{DEGREES[rotation]}, no open side of the tile on {name} meets an open "
+                f"side of a neighbour (the galleries rule). On {name} use "
+                + ", ".join(f"r{d}" for d in turns)
+                + "."
+            )
+        return f"{name} cannot take this piece now. {where}"
+
+    def _put(self, piece: int, cell: int, rotation: int) -> None:
+        self.piece_at[cell] = piece
+        self.where[piece] = cell
+        self.rot[piece] = rotation
+        self.walls[cell] = turn_mask(self.rules.tiles[piece].walls, rotation)
+        self.placer[piece] = self.seat
+        self.order.append(piece)
+
+    def _draw(self) -> None:
+        if self.step == PLACE_STEP:
+            raise IllegalActionError(
+                f"You have drawn a tile already: place it, e.g. {self._example_place(self.drawn)}."
+            )
+        if self.supply_left(self.seat) == 0:
+            entry = self.rules.entry(self.seat, self.entries_placed[self.seat])
+            raise IllegalActionError(
+                f"Your supply is empty: place an entry point instead, e.g. "
+                f"{self._example_place(entry)}."
+            )
+        self.drawn = self.supplies[self.seat][self.drawn_count[self.seat]]
+        self.drawn_count[self.seat] += 1
+        self.step = PLACE_STEP
+        self._record(DRAW.text())
+
+    def _example_place(self, piece: int) -> str:
+        cell, rotation = self.placements(piece)[0]
+        if self.rules.tiles[piece].layout == "entry":
+            return PlaceEntry(self.name(cell)).text()
+        return Place(self.name(cell), rotation).text()
+
+    def _place(self, action: Place) -> None:
+        if self.step != PLACE_STEP:
+            raise IllegalActionError(
+                "Draw a tile first (draw), or place an entry point (place entry C4)."
+            )
+        cell = self._cell(action.cell)
+        if (cell, action.rotation) not in set(self.placements(self.drawn)):
+            raise IllegalActionError(self._why_not_placed(self.drawn, cell, action.rotation))
+        piece = self.drawn
+        self._put(piece, cell, action.rotation)
+        self.drawn = EMPTY
+        self._record(Place(self.name(cell), action.rotation).text(), placed=self.name(cell))
+        self._end_build_turn()
+
+    def _place_entry(self, action: PlaceEntry) -> None:
+        if self.step == PLACE_STEP:
+            raise IllegalActionError(
+                f"You have drawn a tile: it must be placed, e.g. {self._example_place(self.drawn)}."
+            )
+        if self.entries_left(self.seat) == 0:
+            raise IllegalActionError("Both your entry points are placed: draw a tile instead.")
+        piece = self.rules.entry(self.seat, self.entries_placed[self.seat])
+        cell = self._cell(action.cell)
+        if (cell, 0) not in set(self.placements(piece)):
+            raise IllegalActionError(self._why_not_placed(piece, cell, 0))
+        self._put(piece, cell, 0)
+        self.entries_placed[self.seat] += 1
+        self._record(PlaceEntry(self.name(cell)).text(), placed=self.name(cell))
+        self._end_build_turn()
+
+    def _end_build_turn(self) -> None:
+        self.turns_played += 1
+        for k in range(1, self.seats + 1):
+            seat = (self.seat + k) % self.seats
+            if self._has_pieces(seat):
+                self.seat = seat
+                self.step = DRAW_STEP
+                self._fresh = True
+                return
+        self._begin_competition()
+
+    def _begin_competition(self) -> None:
+        """Markers on every maze tile, prisoners on the entry points; the first player again."""
+        tiles = self.rules.tiles
+        for piece in self.order:
+            cell = self.where[piece]
+            tile = tiles[piece]
+            if tile.value:
+                self.marker[cell] = tile.value
+                self.maze_cells.append(cell)
+            else:
+                self.prisoner[cell] = tile.owner + 1
+                self.prisoners[tile.owner].append(cell)
+        self.phase = PLAY
+        self._start_turn(self.first_seat)
+
+    # ------------------------------------------------------------------ competition
+
+    def reach(self, cell: int) -> list[int]:
+        """Cells a prisoner on `cell` may move to: straight out through an open side, on
+        through tiles open on both sides of each step, never past or onto a prisoner."""
+        walls, piece_at, prisoner = self.walls, self.piece_at, self.prisoner
+        neighbour = self.table.neighbour
+        out = []
+        here = walls[cell]
+        for side in range(6):
+            if here >> side & 1:
+                continue
+            back = (side + 3) % 6
+            n = neighbour[cell][side]
+            while n >= 0 and piece_at[n] >= 0 and not walls[n] >> back & 1 and not prisoner[n]:
+                out.append(n)
+                if walls[n] >> side & 1:
+                    break
+                n = neighbour[n][side]
+        return out
+
+    def can_move(self, seat: int) -> bool:
+        return any(self.reach(c) for c in self.prisoners[seat])
+
+    def free_markers(self) -> int:
+        """Markers on the board not under a prisoner."""
+        marker, prisoner = self.marker, self.prisoner
+        return sum(1 for c in self.maze_cells if marker[c] and not prisoner[c])
+
+    def _start_turn(self, seat: int) -> None:
+        self.seat = seat
+        self.pending = EMPTY
+        self.rotations_left = 0
+        self._fresh = True
+        if self.can_move(seat):
+            self.step = MOVE_STEP
+            return
+        self.step = BLOCKED_STEP
+        if self.rotations:
+            self.rotations_left = BLOCKED_ROTATIONS
+        elif not any(self.can_move(s) for s in range(self.seats)):
+            self._finish(END_STUCK)
+
+    def _end_turn(self) -> None:
+        self.turns_played += 1
+        self.play_turns += 1
+        if self.play_turns >= self.max_turns:
+            self._finish(END_LIMIT)
+            return
+        self._start_turn((self.seat + 1) % self.seats)
+
+    def _finish(self, reason: str) -> None:
+        """Each player takes the markers under their own prisoners; the game is over."""
+        for seat in range(self.seats):
+            for cell in self.prisoners[seat]:
+                value = self.marker[cell]
+                if value:
+                    self.collected[seat][value] += 1
+                    self.taken[seat].append(value)
+                    self.marker[cell] = 0
+        self.phase = OVER
+        self.step = ""
+        self.pending = EMPTY
+        self.rotations_left = 0
+        self.end_reason = reason
+
+    def _turn(self, cell: int, clockwise: bool) -> list[int]:
+        """Turn the tile on `cell` one side; in full mode the tiles whose gears meet it (a
+        closed side against a closed side, judged before anything turns) turn the other way.
+        Returns the cells turned by gears."""
+        steps = 1 if clockwise else 5
+        meshed = []
+        if self.gears:
+            walls, piece_at = self.walls, self.piece_at
+            mask = walls[cell]
+            for side, n in enumerate(self.table.neighbour[cell]):
+                if (
+                    mask >> side & 1
+                    and n >= 0
+                    and piece_at[n] >= 0
+                    and walls[n] >> opposite(side) & 1
+                ):
+                    meshed.append(n)
+        self._spin(cell, steps)
+        for n in meshed:
+            self._spin(n, 6 - steps)
+        return meshed
+
+    def _spin(self, cell: int, steps: int) -> None:
+        piece = self.piece_at[cell]
+        self.rot[piece] = (self.rot[piece] + steps) % 6
+        self.walls[cell] = turn_mask(self.walls[cell], steps)
+
+    def _why_not_move(self, a: int, b: int) -> str:
+        """The first rule a move from `a` to `b` breaks."""
+        name_a, name_b = self.name(a), self.name(b)
+        line = self.table.line(a, b)
+        if a == b:
+            return f"A move must leave {name_a}: go at least one tile."
+        if line is None:
+            return f"{name_b} is not in a straight line from {name_a} through one of its sides."
+        side, distance = line
+        if self.walls[a] >> side & 1:
+            return f"{name_a} has a wall on its {SIDES[side]} side."
+        cell = a
+        for step in range(1, distance + 1):
+            n = self.table.neighbour[cell][side]
+            if n < 0 or self.piece_at[n] < 0:
+                gap = self.name(n) if n >= 0 else "the edge of the table"
+                return f"There is no tile on {gap}: prisoners cannot cross a gap."
+            if self.walls[n] >> opposite(side) & 1:
+                return f"{self.name(n)} has a wall on its {SIDES[opposite(side)]} side."
+            if self.prisoner[n]:
+                verb = "stop on" if step == distance else "pass through"
+                return f"A prisoner stands on {self.name(n)}: no prisoner may {verb} it."
+            if step < distance and self.walls[n] >> side & 1:
+                return f"{self.name(n)} has a wall on its {SIDES[side]} side: the line ends there."
+            cell = n
+        return f"{name_b} cannot be reached from {name_a}."  # pragma: no cover
+
+    def _moves_text(self) -> str:
+        parts = []
+        for cell in self.prisoners[self.seat]:
+            reach = self.reach(cell)
+            if reach:
+                parts.append(f"from {self.name(cell)}: {self._names(reach)}")
+        return "; ".join(parts) or "none"
+
+    def _move(self, action: Move) -> None:
+        if self.step == ACT_STEP:
+            raise IllegalActionError(self._act_hint("You have moved this turn already"))
+        if self.step == BLOCKED_STEP:
+            raise IllegalActionError(self._blocked_hint())
+        if self.step != MOVE_STEP:
+            raise IllegalActionError(self._build_hint())
+        a, b = self._cell(action.origin), self._cell(action.target)
+        if self.prisoner[a] != self.seat + 1:
+            mine = " and ".join(self.name(c) for c in self.prisoners[self.seat])
+            who = "no prisoner" if not self.prisoner[a] else "someone else's prisoner"
+            raise IllegalActionError(f"{self.name(a)} holds {who}: your prisoners are on {mine}.")
+        if b not in self.reach(a):
+            raise IllegalActionError(
+                f"{self._why_not_move(a, b)} Moves you can make: {self._moves_text()}."
+            )
+        seat = self.seat
+        self.prisoner[a] = 0
+        self.prisoner[b] = seat + 1
+        self.prisoners[seat][self.prisoners[seat].index(a)] = b
+        self.pending = a
+        self._record(
+            Move(self.name(a), self.name(b)).text(), **{"from": self.name(a), "to": self.name(b)}
+        )
+        if self.free_markers() == 0:
+            self._finish(END_HELD)
+            return
+        self.step = ACT_STEP
+        if not self.rotations and not self.marker[a]:
+            self._end_turn()
+
+    def _act_hint(self, lead: str) -> str:
+        name = self.name(self.pending)
+        options = []
+        if self.marker[self.pending]:
+            options.append(f"collect (the {self.marker[self.pending]} on {name})")
+        if self.rotations:
+            options.append(f"rotate left or rotate right (turns {name})")
+        options.append("done")
+        return f"{lead}: now " + ", ".join(options) + "."
+
+    def _blocked_hint(self) -> str:
+        if not self.rotations:
+            return "Neither of your prisoners can move: pass."
+        cells = " or ".join(self.name(c) for c in self.prisoners[self.seat])
+        left = self.rotations_left
+        return (
+            f"Neither of your prisoners can move, so you make {left} more rotation"
+            f"{'' if left == 1 else 's'} of a tile under them: rotate {cells} left or right."
+        )
+
+    def _play_hint(self, lead: str) -> str:
+        """What the seat to move may do in the competition phase, after `lead`."""
+        if self.step == ACT_STEP:
+            return self._act_hint(lead)
+        if self.step == BLOCKED_STEP:
+            return f"{lead}. {self._blocked_hint()}"
+        return f"{lead}: move a prisoner. Moves: {self._moves_text()}."
+
+    def _build_hint(self) -> str:
+        if self.step == PLACE_STEP:
+            example = self._example_place(self.drawn)
+            return f"The maze is being built: place your drawn tile, e.g. {example}."
+        return "The maze is being built: draw a tile or place an entry point."
+
+    def _collect(self) -> None:
+        if self.step != ACT_STEP:
+            raise IllegalActionError(self._not_after_move("collect"))
+        value = self.marker[self.pending]
+        if not value:
+            raise IllegalActionError(
+                self._act_hint(f"{self.name(self.pending)} has no oxygen marker left")
+            )
+        self.collected[self.seat][value] += 1
+        self.marker[self.pending] = 0
+        self._record(COLLECT.text(), collected=self.name(self.pending))
+        if self.free_markers() == 0:
+            self._finish(END_HELD)
+            return
+        self._end_turn()
+
+    def _not_after_move(self, verb: str) -> str:
+        if self.phase == BUILD:
+            return self._build_hint()
+        if self.step == BLOCKED_STEP:
+            return self._blocked_hint()
+        return f"First move a prisoner; then you may {verb}. Moves: {self._moves_text()}."
+
+    def _rotate(self, action: Rotate) -> None:
+        if self.step == ACT_STEP:
+            if not self.rotations:
+                raise IllegalActionError(self._act_hint("Novice mode has no rotations"))
+            cell = self.pending if action.cell is None else self._cell(action.cell)
+            if cell != self.pending:
+                raise IllegalActionError(
+                    self._act_hint(
+                        f"Only the tile your prisoner just left ({self.name(self.pending)}) "
+                        "may be turned"
+                    )
+                )
+        elif self.step == BLOCKED_STEP and self.rotations:
+            mine = self.prisoners[self.seat]
+            if action.cell is None:
+                raise IllegalActionError(self._blocked_hint())
+            cell = self._cell(action.cell)
+            if cell not in mine:
+                raise IllegalActionError(
+                    f"{self.name(cell)} holds none of your prisoners. {self._blocked_hint()}"
+                )
+        else:
+            raise IllegalActionError(self._not_after_move("rotate the tile you left"))
+        geared = self._turn(cell, action.clockwise)
+        text = Rotate(self.name(cell), action.clockwise).text()
+        self._record(text, rotated=[self.name(cell)], geared=[self.name(c) for c in geared])
+        if self.step == ACT_STEP:
+            self._end_turn()
+        else:
+            self.rotations_left -= 1
+            if self.rotations_left == 0:
+                self._end_turn()
+
+    def _done(self) -> None:
+        if self.step != ACT_STEP:
+            raise IllegalActionError(self._not_after_move("end your turn with done"))
+        self._record(DONE.text())
+        self._end_turn()
+
+    def _pass(self) -> None:
+        if self.step != BLOCKED_STEP or self.rotations:
+            if self.step == BLOCKED_STEP:
+                raise IllegalActionError(self._blocked_hint())
+            raise IllegalActionError(
+                "You may pass only when neither of your prisoners can move (novice mode). "
+                + (self._build_hint() if self.phase == BUILD else f"Moves: {self._moves_text()}.")
+            )
+        self._record(PASS.text())
+        self._end_turn()
+
+    # ------------------------------------------------------------------ applying actions
+
+    def _apply(self, action: Any) -> None:
+        """Every branch checks before it changes anything, so a refused action leaves the
+        state exactly as it was."""
+        if isinstance(action, Draw | Place | PlaceEntry) and self.phase != BUILD:
+            raise IllegalActionError(self._play_hint("The maze is complete"))
+        if isinstance(action, Draw):
+            self._draw()
+        elif isinstance(action, Place):
+            self._place(action)
+        elif isinstance(action, PlaceEntry):
+            self._place_entry(action)
+        elif self.phase == BUILD:
+            raise IllegalActionError(self._build_hint())
+        elif isinstance(action, Move):
+            self._move(action)
+        elif isinstance(action, Collect):
+            self._collect()
+        elif isinstance(action, Rotate):
+            self._rotate(action)
+        elif isinstance(action, Done):
+            self._done()
+        elif isinstance(action, Pass):
+            self._pass()
+        else:
+            raise IllegalActionError(f"{action!r} is not a Sector 6 action.")
+
+    # ------------------------------------------------------------------ choosing actions
+
+    def _build_actions(self) -> tuple[list[Sector6Action], list[Sector6Action]]:
+        """(draw actions, entry actions) for the seat to move in the construction phase."""
+        seat = self.seat
+        if self.step == PLACE_STEP:
+            return [Place(self.name(c), r) for c, r in self.placements(self.drawn)], []
+        draws: list[Sector6Action] = [DRAW] if self.supply_left(seat) else []
+        entries: list[Sector6Action] = []
+        if self.entries_left(seat):
+            piece = self.rules.entry(seat, self.entries_placed[seat])
+            entries = [PlaceEntry(self.name(c)) for c, _ in self.placements(piece)]
+        return draws, entries
+
+    def legal_actions(self) -> list[Sector6Action]:
+        if self.phase == OVER:
+            return []
+        if self.phase == BUILD:
+            draws, entries = self._build_actions()
+            return draws + entries
+        seat = self.seat
+        if self.step == MOVE_STEP:
+            return [
+                Move(self.name(a), self.name(b))
+                for a in sorted(self.prisoners[seat])
+                for b in self.reach(a)
+            ]
+        if self.step == ACT_STEP:
+            acts: list[Sector6Action] = []
+            if self.marker[self.pending]:
+                acts.append(COLLECT)
+            if self.rotations:
+                name = self.name(self.pending)
+                acts += [Rotate(name, False), Rotate(name, True)]
+            acts.append(DONE)
+            return acts
+        if not self.rotations:
+            return [PASS]
+        return [
+            Rotate(self.name(c), way) for c in sorted(self.prisoners[seat]) for way in (False, True)
+        ]
+
+    def sample_action(self, rng: random.Random) -> Sector6Action:
+        """A random legal action: in the construction phase first a random kind (draw or
+        entry point), then a random cell, so random tables use both; else uniform."""
+        if self.phase == OVER:
+            raise IllegalActionError("The game is over: no more actions can be taken.")
+        if self.phase == BUILD:
+            draws, entries = self._build_actions()
+            kinds = [k for k in (draws, entries) if k]
+            kind = kinds[int(rng.random() * len(kinds))]
+            return kind[int(rng.random() * len(kind))]
+        actions = self.legal_actions()
+        return actions[int(rng.random() * len(actions))]
+
+    # ------------------------------------------------------------------ views
+
+    def _tile_view(self, piece: int) -> dict[str, Any]:
+        tile = self.rules.tiles[piece]
+        cell = self.where[piece]
+        q, r = self.table.axial(cell)
+        entry = tile.layout == "entry"
+        return {
+            "cell": self.name(cell),
+            "q": q,
+            "r": r,
+            "kind": "entry" if entry else "tile",
+            "value": tile.value,
+            "colour": self.rules.seats[tile.owner].colour
+            if entry
+            else self.rules.colours[tile.value],
+            "layout": tile.layout,
+            "walls": sides_of(self.walls[cell]),
+            "rotation": DEGREES[self.rot[piece]],
+            "owner": tile.owner if entry else None,
+            "placed_by": self.placer[piece],
+            "marker": self.marker[cell] or None,
+            "prisoner": self.prisoner[cell] - 1 if self.prisoner[cell] else None,
+        }
+
+    def _unplaced(self, seat: int) -> dict[str, int]:
+        """Values of `seat`'s tiles not yet placed (the drawn one included): public."""
+        counts = {str(v): n for v, n in self.rules.supplies[self.seats].items()}
+        for piece in self.order:
+            tile = self.rules.tiles[piece]
+            if tile.value and self.placer[piece] == seat:
+                counts[str(tile.value)] -= 1
+        return counts
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may know (None: a spectator). Never the seed nor any supply's order;
+        the drawn tile's face only for its drawer."""
+        if seat is not None and not 0 <= seat < self.seats:
+            raise ValueError(f"No seat {seat}: seats are 0-{self.seats - 1}.")
+        result = self.outcome()
+        over = self.phase == OVER
+        drawn = None
+        if self.drawn != EMPTY:
+            drawn = {"seat": self.seat}
+            if seat == self.seat:
+                tile = self.rules.tiles[self.drawn]
+                drawn.update(
+                    {
+                        "value": tile.value,
+                        "colour": self.rules.colours[tile.value],
+                        "layout": tile.layout,
+                        "walls": sides_of(tile.walls),
+                    }
+                )
+        scores = self.scores()
+        players = [
+            {
+                "seat": s,
+                "colour": self.rules.seats[s].colour,
+                "shape": self.rules.seats[s].shape,
+                "score": scores[s],
+                "collected": self._counts(s),
+                "supply_left": self.supply_left(s),
+                "unplaced": self._unplaced(s),
+                "entries_left": self.entries_left(s),
+                "prisoners": [self.name(c) for c in self.prisoners[s]],
+            }
+            for s in range(self.seats)
+        ]
+        on_board = {str(v): 0 for v in self.rules.values}
+        for c in self.maze_cells:
+            if self.marker[c]:
+                on_board[str(self.marker[c])] += 1
+        last = self.last
+        return {
+            "game": "sector6",
+            "view_version": VIEW_VERSION,
+            "viewer": seat,
+            "seats": self.seats,
+            "options": {"mode": self.mode},
+            "rules": {
+                "gears": self.gears,
+                "rotations": self.rotations,
+                "galleries": self.galleries,
+            },
+            "table": {"columns": self.table.columns, "rows": self.table.rows},
+            "phase": self.phase,
+            "step": None if over else self.step,
+            "current_seat": self.current_seat(),
+            "first_seat": self.first_seat,
+            "turns_played": self.turns_played,
+            "competition_turns": self.play_turns,
+            "max_competition_turns": self.max_turns,
+            "tiles": [self._tile_view(p) for p in self.order],
+            "pieces_to_place": sum(
+                self.supply_left(s) + self.entries_left(s) for s in range(self.seats)
+            )
+            + (1 if self.drawn != EMPTY else 0),
+            "drawn": drawn,
+            "pending": None if self.step != ACT_STEP or over else self.name(self.pending),
+            "rotations_left": self.rotations_left,
+            "markers_on_board": on_board,
+            "free_markers": self.free_markers(),
+            "players": players,
+            "scores": scores,
+            "last": {
+                "seat": last["seat"],
+                "actions": list(last["actions"]),
+                "placed": last["placed"],
+                "from": last["from"],
+                "to": last["to"],
+                "collected": last["collected"],
+                "rotated": list(last["rotated"]),
+                "geared": list(last["geared"]),
+            },
+            "history": list(self._history),
+            "outcome": result.to_dict() if result else None,
+        }
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], rng: random.Random | None = None) -> Sector6State:
+        """A full state consistent with what a view shows: what an AI seat searches from.
+
+        Placed tiles are known; what is left of each supply is known by value only (and the
+        viewer's drawn tile exactly), so the layouts of the unseen tiles are drawn at random
+        from the tiles of that value still in the box, and their order shuffled. Replaying
+        the view's history on those supplies rebuilds the public position exactly."""
+        rules = default_rules()
+        rng = rng or random.Random(0)
+        seats = int(view["seats"])
+        free: dict[int, list[int]] = {v: [] for v in rules.values}
+        for tile in rules.tiles[: rules.maze_tiles]:
+            free[tile.value].append(tile.id)
+        by_layout: dict[str, list[int]] = {}
+        for tile in rules.tiles[: rules.maze_tiles]:
+            by_layout.setdefault(tile.layout, []).append(tile.id)
+        supplies: list[list[int]] = [[] for _ in range(seats)]
+
+        def take(layout: str) -> int:
+            piece = by_layout[layout].pop(0)
+            free[rules.tiles[piece].value].remove(piece)
+            return piece
+
+        for tile in view["tiles"]:
+            if tile["kind"] == "tile":
+                supplies[int(tile["placed_by"])].append(take(str(tile["layout"])))
+        drawn = view.get("drawn") or {}
+        if "layout" in drawn:
+            supplies[int(drawn["seat"])].append(take(str(drawn["layout"])))
+        for seat in range(seats):
+            rest: list[int] = []
+            want = dict(rules.supplies[seats])
+            for piece in supplies[seat]:
+                want[rules.tiles[piece].value] -= 1
+            for value, n in want.items():
+                pool = free[value]
+                rng.shuffle(pool)
+                rest += [pool.pop() for _ in range(n)]
+            rng.shuffle(rest)
+            supplies[seat] += rest
+        state = cls(
+            rules,
+            seats,
+            0,
+            str(view["options"]["mode"]),
+            supplies,
+            int(view["first_seat"]),
+        )
+        for text in view["history"]:
+            state.apply(text)
+        return state
+
+    # ------------------------------------------------------------------ saving
+
+    def clone(self) -> Sector6State:
+        """A fast independent copy (flat lists only), for AI search."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        for name in (
+            "piece_at",
+            "walls",
+            "where",
+            "rot",
+            "placer",
+            "order",
+            "drawn_count",
+            "entries_placed",
+            "marker",
+            "maze_cells",
+            "prisoner",
+            "_history",
+        ):
+            setattr(copy, name, getattr(self, name)[:])
+        copy.prisoners = [p[:] for p in self.prisoners]
+        copy.collected = [c[:] for c in self.collected]
+        copy.taken = [t[:] for t in self.taken]
+        copy.last = _copy_last(self.last)
+        return copy
+
+    def to_dict(self) -> dict[str, Any]:
+        """The saved game: deal and history are the truth; the board is stored too, so a save
+        can be read by people and is checked against its own history when loaded."""
+        return {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "seats": self.seats,
+            "seed": self.seed,
+            "options": {"mode": self.mode},
+            "first_seat": self.first_seat,
+            "supplies": [list(s) for s in self.supplies],
+            "history": list(self._history),
+            "phase": self.phase,
+            "step": self.step,
+            "seat": self.seat,
+            "tiles": [
+                [self.name(self.where[p]), p, self.rot[p], self.placer[p]] for p in self.order
+            ],
+            "drawn": self.drawn,
+            "markers": {self.name(c): self.marker[c] for c in self.maze_cells if self.marker[c]},
+            "prisoners": [[self.name(c) for c in cells] for cells in self.prisoners],
+            "collected": [list(c) for c in self.collected],
+            "taken": [list(t) for t in self.taken],
+            "turns_played": self.turns_played,
+            "competition_turns": self.play_turns,
+            "last": _copy_last(self.last),
+            "end_reason": self.end_reason,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Sector6State:
+        """Rebuild by replaying the saved history on the saved supplies, then check that the
+        stored position agrees with the replay (a hand-edited or corrupt save is refused)."""
+        if data.get("format") != STATE_FORMAT:
+            raise ValueError(f"Not a Sector 6 state (format {data.get('format')!r}).")
+        if data.get("version") != STATE_VERSION:
+            raise ValueError(
+                f"Sector 6 state version {data.get('version')!r} is not supported "
+                f"(this engine reads version {STATE_VERSION})."
+            )
+        try:
+            state = cls(
+                default_rules(),
+                int(data["seats"]),
+                int(data["seed"]),
+                str(data["options"]["mode"]),
+                [[int(p) for p in s] for s in data["supplies"]],
+                int(data["first_seat"]),
+            )
+            for text in data["history"]:
+                state.apply(str(text))
+            stored = {key: data[key] for key in _CHECKED}
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise ValueError(f"Saved Sector 6 state is incomplete or malformed: {exc!r}") from exc
+        except GameError as exc:
+            raise ValueError(f"Saved Sector 6 history does not replay: {exc}") from exc
+        replayed = state.to_dict()
+        for key in _CHECKED:
+            if stored[key] != replayed[key]:
+                raise ValueError(f"Saved Sector 6 state disagrees with its history on {key!r}.")
+        return state
+
+
+_CHECKED = (
+    "phase",
+    "step",
+    "seat",
+    "tiles",
+    "drawn",
+    "markers",
+    "prisoners",
+    "collected",
+    "taken",
+    "turns_played",
+    "competition_turns",
+    "last",
+    "end_reason",
+)
+
+
+def _fresh_last(seat: int | None) -> dict[str, Any]:
+    """The record of one turn, for the picture's highlights and the bot's one-line report."""
+    return {
+        "seat": seat,
+        "actions": [],
+        "placed": None,
+        "from": None,
+        "to": None,
+        "collected": None,
+        "rotated": [],
+        "geared": [],
+    }
+
+
+def _copy_last(last: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: list(value) if isinstance(value, list) else value for key, value in last.items()}
+
+
+__all__ = [
+    "END_HELD",
+    "END_LIMIT",
+    "END_REASONS",
+    "END_STUCK",
+    "MODES",
+    "Sector6State",
+]
