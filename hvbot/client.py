@@ -17,14 +17,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import render
 from engine import find_game
 from hvbot import flow, views
 from hvbot.config import Settings
+from hvbot.presenters import playable_games, presenter_for
 from hvbot.repository import GameRow, Repository
 from hvbot.service import BotError, GameService
 
 log = logging.getLogger(__name__)
+
+
+def warm_up_pictures() -> None:
+    for name in playable_games():
+        rules = find_game(name)
+        view = rules.new_state(rules.min_seats, 0).view(None)
+        presenter_for(name).board_png(view, [f"Seat {i + 1}" for i in range(rules.min_seats)])
 
 
 class HvBot(commands.Bot):
@@ -55,14 +62,17 @@ class HvBot(commands.Bot):
     async def setup_hook(self) -> None:
         from hvbot.cogs.game import GameCog
         from hvbot.cogs.high_voltage import HighVoltageCog
+        from hvbot.cogs.pylons import PylonsCog
 
         if self.service is None:
             self.service = GameService(await Repository.open(self.database_path))
-        # Pre-draw the picture pieces now so the first board of the day is as quick as the rest.
-        await asyncio.to_thread(render.warm_up)
+        # Draw one board of every game now, so the first board players see is as quick as the
+        # rest (each renderer builds its picture pieces on first use).
+        await asyncio.to_thread(warm_up_pictures)
         views.register(self)
         await self.add_cog(GameCog(self))
         await self.add_cog(HighVoltageCog(self))
+        await self.add_cog(PylonsCog(self))
         self.tree.on_error = self.on_app_command_error
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)

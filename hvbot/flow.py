@@ -94,8 +94,9 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
         picture = await render_off_loop(presenter.end_png, view, names)
         lines.append(presenter.outcome(view, names))
         lines.append("The game is archived; start a new one any time with /game new.")
-        return Post("\n".join(lines), files=[("board.png", board), ("result.png", picture)])
-    lines.append(presenter.scores(view))
+        files = [("board.png", board)] + ([("result.png", picture)] if picture else [])
+        return Post("\n".join(lines), files=files)
+    lines.append(presenter.scores(view, names))
     seat = state.current_seat()
     who = mention(game, seat)
     waiting = presenter.waiting(view, who)
@@ -105,7 +106,9 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
         lines.append(f"Next: {who} is thinking…")
     else:
         lines.append(f"Next: {who}, your turn{presenter.turn_note(view)}.")
-    return Post("\n".join(lines), files=[("board.png", board)])
+    return Post(
+        "\n".join(lines), files=[("board.png", board)], view=presenter.public_buttons(game, view)
+    )
 
 
 async def prompt_post(game: GameRow, state: Any, user_id: int) -> Post | None:
@@ -148,7 +151,8 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
 async def action_button(
     interaction: discord.Interaction, game_id: int, version: int, action: str
 ) -> None:
-    """A button on a private prompt: apply, then replace the prompt with what comes next."""
+    """A button on a private prompt (replaced by what comes next) or on a public board post
+    (which keeps its picture and loses its buttons): apply, then announce."""
     bot: HvBot = interaction.client  # type: ignore[assignment]
     try:
         result = await bot.service.act(
@@ -158,8 +162,13 @@ async def action_button(
         await reply_error(interaction, str(exc))
         return
     await interaction.response.defer()
+    message = interaction.message
     prompt = await prompt_post(result.game, result.state, interaction.user.id)
-    if prompt is not None:
+    if message is not None and not message.flags.ephemeral:
+        await interaction.edit_original_response(view=None)
+        if prompt is not None:
+            await interaction.followup.send(ephemeral=True, **prompt.kwargs())
+    elif prompt is not None:
         edit = prompt.kwargs()
         files = edit.pop("files", [])
         edit.pop("allowed_mentions", None)

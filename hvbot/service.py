@@ -16,12 +16,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import GameError, State, find_game
+from engine.ai import choose as choose_action
+from engine.ai import levels as ai_levels
 from hvbot.repository import ChannelBusy, GameRow, Repository, SeatRow, VersionConflict
 
 log = logging.getLogger(__name__)
 
 AI_LEVELS = ("easy", "normal", "hard")
-MAX_AI_STEPS = 64  # more AI actions than this in a row means something is wrong
+MAX_AI_RETRIES = 5
+# Phases in which the player to move answers a private prompt (buttons), by prompt kind.
+PROMPT_PHASES = {
+    "placing": "place",
+    "declaring": "declare",
+    "choose": "choose",
+}  # more AI actions than this in a row means something is wrong
 
 
 class BotError(Exception):
@@ -41,8 +49,15 @@ class ActResult:
 
 
 class GameService:
-    def __init__(self, repo: Repository, *, seed_source: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        seed_source: random.Random | None = None,
+        ai_budget_s: float = 1.0,
+    ) -> None:
         self.repo = repo
+        self.ai_budget_s = ai_budget_s
         self._locks: dict[int, asyncio.Lock] = {}
         # Seeds decide the deal, so they come from the OS's secure source unless a test injects one.
         self._seed_source = seed_source
@@ -93,8 +108,6 @@ class GameService:
             resolved = game.resolve_options(options)
         except ValueError as exc:
             raise BotError(str(exc)) from exc
-        if not getattr(game, "playable_in_discord", True):
-            raise BotError(f"{game.title} is not playable here yet.")
         try:
             return await self.repo.create_lobby(
                 game=game.name,
@@ -154,8 +167,10 @@ class GameService:
             limit = find_game(game.game).max_seats
             if len(seats) >= limit:
                 raise BotError(f"The game is full ({limit} seats).")
+            offered = ai_levels(game.game)
+            chosen = level if level in offered else offered[0]
             number = 1 + sum(1 for s in seats if s.is_ai)
-            return [*seats, SeatRow(len(seats), None, level, f"AI {number} (random moves)")]
+            return [*seats, SeatRow(len(seats), None, chosen, f"AI {number} ({chosen})")]
 
         return await self._change_seats(channel_id, change)
 
@@ -224,8 +239,12 @@ class GameService:
             return await self._save(game, state, seat)
 
     async def ai_step(self, *, game_id: int) -> ActResult | None:
-        """Let the AI seat to move take one action; None when a person is to move."""
-        async with self.lock(game_id):
+        """Let the AI seat to move take one action; None when a person is to move.
+
+        The AI thinks in a worker thread from its own seat's view, outside the game's lock,
+        so nobody waits for it; its answer is applied only if the game has not changed since.
+        """
+        for _ in range(MAX_AI_RETRIES):
             game = await self._reload(game_id)
             if game.status != "active":
                 return None
@@ -233,8 +252,23 @@ class GameService:
             seat = state.current_seat()
             if seat is None or not game.seats[seat].is_ai:
                 return None
-            state.apply(state.sample_action(self._ai_rng))
-            return await self._save(game, state, seat)
+            level = game.seats[seat].ai_level or "random"
+            if level not in ai_levels(game.game):
+                level = ai_levels(game.game)[0]
+            text = await asyncio.to_thread(
+                choose_action,
+                state.view(seat),
+                level=level,
+                seed=self._ai_rng.getrandbits(63),
+                budget_s=self.ai_budget_s,
+            )
+            async with self.lock(game_id):
+                fresh = await self._reload(game_id)
+                if fresh.version == game.version:
+                    state.apply(text)
+                    return await self._save(fresh, state, seat)
+            # The game changed while the AI was thinking (a resignation, say): think again.
+        return None
 
     async def resign(self, *, channel_id: int, user_id: int) -> tuple[GameRow, str]:
         """A resigning player's seat is handed to an AI so the others can finish the game."""
@@ -318,8 +352,6 @@ class GameService:
         if seat is None or game.seats[seat].is_ai:
             return None
         phase = getattr(state, "phase", None)
-        if phase == "placing":
-            return ("place", game.seats[seat].user_id or 0)
-        if phase == "declaring":
-            return ("declare", game.seats[seat].user_id or 0)
+        if phase in PROMPT_PHASES:
+            return (PROMPT_PHASES[phase], game.seats[seat].user_id or 0)
         return None

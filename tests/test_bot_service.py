@@ -182,3 +182,32 @@ async def test_resign_hands_the_seat_to_an_ai_and_abandon_frees_the_channel(serv
     game = await service.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
     assert game.status == "abandoned"
     assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
+
+
+async def test_ai_seats_play_at_their_level_from_their_own_view(tmp_path):
+    repo = await Repository.open(tmp_path / "ai.sqlite3")
+    service = GameService(repo, seed_source=random.Random(3), ai_budget_s=0.2)
+    await service.new_lobby(
+        channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="pylons"
+    )
+    # Pylons has no "easy" AI: the weakest level it offers stands in.
+    game = await service.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
+    assert (game.seats[1].ai_level, game.seats[1].display_name) == ("random", "AI 1 (random)")
+    await service.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+
+    await service.new_lobby(
+        channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"
+    )
+    game = await service.add_ai(channel_id=CHANNEL, user_id=ADA, level="normal")
+    assert game.seats[1].ai_level == "normal"
+    game, state = await service.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    if state.current_seat() == 0:
+        cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+        await service.act(channel_id=CHANNEL, user_id=ADA, action=f"draw {cell} here r0")
+    result = await service.ai_step(game_id=game.id)
+    assert result is not None and result.seat == 1 and result.applied
+    # Whatever it chose was stored as a legal move of the AI's seat.
+    assert (await repo.actions(game_id=game.id))[-len(result.applied) :] == [
+        (1, text) for text in result.applied
+    ]
+    await repo.close()

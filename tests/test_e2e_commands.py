@@ -133,7 +133,7 @@ async def test_commands_are_registered_once_per_start(
     try:
         scope = emulator.guild_id if scoped else None
         registered = emulator.commands[scope]
-        assert set(registered) == {"game", "hv"}
+        assert set(registered) == {"game", "hv", "pylons"}
         game_subcommands = {o["name"] for o in registered["game"]["options"]}
         assert {"new", "join", "leave", "addai", "start", "board", "status"} <= game_subcommands
         assert {"mysecret", "rules", "log", "resign", "abandon"} <= game_subcommands

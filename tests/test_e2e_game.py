@@ -99,7 +99,7 @@ async def test_a_complete_game_from_lobby_to_reveal(
     emu = emulator
     ada, bo, lobby, table = await open_three_seat_game(emu, hv, with_buttons=True)
     started = await hv.game()
-    assert [s.display_name for s in started.seats] == ["Ada", "Bo", "AI 1 (random moves)"]
+    assert [s.display_name for s in started.seats] == ["Ada", "Bo", "AI 1 (easy)"]
     assert started.seats[2].is_ai
     assert not emu.message(lobby.message_id or 0).buttons, "the lobby closes at the start"
 

@@ -12,13 +12,17 @@ from discord.ext import commands
 from engine import all_games, find_game
 from hvbot import flow, views
 from hvbot.posts import ALLOWED
-from hvbot.presenters import presenter_for
+from hvbot.presenters import playable_games, presenter_for
 from hvbot.service import AI_LEVELS, BotError
 
 if TYPE_CHECKING:
     from hvbot.client import HvBot
 
-GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in all_games()]
+GAME_CHOICES = [
+    app_commands.Choice(name=g.title, value=g.name)
+    for g in all_games()
+    if g.name in playable_games()
+]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
 LOG_INLINE_LIMIT = 1800
 
@@ -93,7 +97,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="mysecret", description="Show your secret company (only to you)")
+    @app_commands.command(
+        name="mysecret", description="Show what you were told privately at the start (only to you)"
+    )
     async def mysecret(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.open_game(interaction.channel_id)
         seat = game.seat_of(interaction.user.id)

@@ -8,9 +8,15 @@ from __future__ import annotations
 
 from hvbot.presenters.base import Presenter
 from hvbot.presenters.high_voltage import HighVoltagePresenter
+from hvbot.presenters.pylons import PylonsPresenter
 
-_PRESENTERS: dict[str, Presenter] = {p.game: p for p in (HighVoltagePresenter(),)}
+_PRESENTERS: dict[str, Presenter] = {p.game: p for p in (HighVoltagePresenter(), PylonsPresenter())}
 
 
 def presenter_for(game: str) -> Presenter:
     return _PRESENTERS[game]
+
+
+def playable_games() -> list[str]:
+    """The games that can be played in Discord (a game needs a presenter and a cog)."""
+    return list(_PRESENTERS)

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    import discord
+
     from hvbot.posts import Post
     from hvbot.repository import GameRow
 
@@ -27,7 +29,7 @@ class Presenter:
         """Lines saying what just happened, from public information only."""
         raise NotImplementedError
 
-    def scores(self, view: View) -> str:
+    def scores(self, view: View, names: Sequence[str]) -> str:
         raise NotImplementedError
 
     def status(self, view: View, names: Sequence[str]) -> str:
@@ -47,8 +49,13 @@ class Presenter:
     def board_png(self, view: View, names: Sequence[str]) -> bytes:
         raise NotImplementedError
 
-    def end_png(self, view: View, names: Sequence[str]) -> bytes:
-        raise NotImplementedError
+    def end_png(self, view: View, names: Sequence[str]) -> bytes | None:
+        """A picture of the result, or None when the final board says it all."""
+        return None
+
+    def public_buttons(self, game: GameRow, view: View) -> discord.ui.View | None:
+        """Buttons on the public board post, for decisions that hide nothing."""
+        return None
 
     async def prompt(self, game: GameRow, view: View) -> Post | None:
         """The private decision waiting for the seat whose view this is, if any."""

@@ -102,7 +102,7 @@ class HighVoltagePresenter(Presenter):
                 lines.append(describe_line(record))
         return lines
 
-    def scores(self, view: View) -> str:
+    def scores(self, view: View, names: Sequence[str]) -> str:
         companies = " · ".join(f"{c} {v}" for c, v in view["company_scores"].items())
         return (
             f"Companies: {companies} · energy tokens left {view['energy_supply']} · "
@@ -110,7 +110,7 @@ class HighVoltagePresenter(Presenter):
         )
 
     def status(self, view: View, names: Sequence[str]) -> str:
-        lines = [self.scores(view)]
+        lines = [self.scores(view, names)]
         for player in view["players"]:
             lines.append(
                 f"• {names[player['seat']]}: {player['action_tokens']} action, "

@@ -1,0 +1,46 @@
+"""/pylons: placing a pylon. The opening keep-or-mirror choice comes as buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from hvbot import flow
+from hvbot.service import BotError
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+MAX_CHOICES = 25
+
+
+class PylonsCog(commands.GroupCog, group_name="pylons", group_description="Pylons moves"):
+    def __init__(self, bot: HvBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _free_cells(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Cells where the caller may place a pylon now, matching what is typed so far."""
+        try:
+            game = await self.bot.service.open_game(interaction.channel_id)
+            state = self.bot.service.load_state(game)
+        except BotError:
+            return []
+        if game.game != "pylons" or state.current_seat() != game.seat_of(interaction.user.id):
+            return []
+        typed = current.strip().upper()
+        cells = [a.text().split()[1] for a in state.legal_actions() if a.text().startswith("place")]
+        return [app_commands.Choice(name=c, value=c) for c in cells if c.startswith(typed)][
+            :MAX_CHOICES
+        ]
+
+    @app_commands.command(name="place", description="Put a pylon on a free cell")
+    @app_commands.describe(cell="A free cell such as K12 (columns A-X, rows 1-24)")
+    @app_commands.autocomplete(cell=_free_cells)
+    async def place(self, interaction: discord.Interaction, cell: str) -> None:
+        await flow.act_from_command(interaction, f"place {cell}")
