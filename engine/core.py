@@ -120,6 +120,18 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]
 
 
+def check_saved_format(data: Mapping[str, Any], *, format: str, version: int, title: str) -> None:
+    """Refuse a saved state of another game or of a version this engine cannot read, with a
+    message that says which, before any of its contents is trusted."""
+    if data.get("format") != format:
+        raise ValueError(f"Not a {title} state (format {data.get('format')!r}).")
+    if data.get("version") != version:
+        raise ValueError(
+            f"{title} state version {data.get('version')!r} is not supported "
+            f"(this engine reads version {version})."
+        )
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option a game accepts at creation, with its default and allowed values."""

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import Outcome, State
+from engine.core import Outcome, State, check_saved_format
 from engine.errors import IllegalActionError
 from engine.high_voltage.actions import (
     ROTATIONS,
@@ -939,13 +939,7 @@ class HighVoltageState(State):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> HighVoltageState:
-        if data.get("format") != STATE_FORMAT:
-            raise ValueError(f"Not a High Voltage state (format {data.get('format')!r}).")
-        if data.get("version") != STATE_VERSION:
-            raise ValueError(
-                f"High Voltage state version {data.get('version')!r} is not supported "
-                f"(this engine reads version {STATE_VERSION})."
-            )
+        check_saved_format(data, format=STATE_FORMAT, version=STATE_VERSION, title="High Voltage")
         try:
             setup = parse_setup(data["setup"], "saved game setup")
             cards = CardSet.from_data(data["cards"], setup.colours)

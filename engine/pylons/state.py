@@ -25,7 +25,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Outcome, State
+from engine.core import Outcome, State, check_saved_format
 from engine.errors import GameError, IllegalActionError
 from engine.pylons.actions import (
     KEEP,
@@ -511,13 +511,7 @@ class PylonsState(State):
     def from_dict(cls, data: Mapping[str, Any]) -> PylonsState:
         """Rebuild by replaying the saved history on the saved deal, then check that the
         stored board agrees with the replay (a hand-edited or corrupt save is refused)."""
-        if data.get("format") != STATE_FORMAT:
-            raise ValueError(f"Not a Pylons state (format {data.get('format')!r}).")
-        if data.get("version") != STATE_VERSION:
-            raise ValueError(
-                f"Pylons state version {data.get('version')!r} is not supported "
-                f"(this engine reads version {STATE_VERSION})."
-            )
+        check_saved_format(data, format=STATE_FORMAT, version=STATE_VERSION, title="Pylons")
         try:
             if int(data["seats"]) != 2:
                 raise ValueError("Pylons is for 2 players")

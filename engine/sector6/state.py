@@ -49,7 +49,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Outcome, State
+from engine.core import Outcome, State, check_saved_format
 from engine.errors import GameError, IllegalActionError
 from engine.sector6.actions import (
     COLLECT,
@@ -1042,13 +1042,7 @@ class Sector6State(State):
     def from_dict(cls, data: Mapping[str, Any]) -> Sector6State:
         """Rebuild by replaying the saved history on the saved supplies, then check that the
         stored position agrees with the replay (a hand-edited or corrupt save is refused)."""
-        if data.get("format") != STATE_FORMAT:
-            raise ValueError(f"Not a Sector 6 state (format {data.get('format')!r}).")
-        if data.get("version") != STATE_VERSION:
-            raise ValueError(
-                f"Sector 6 state version {data.get('version')!r} is not supported "
-                f"(this engine reads version {STATE_VERSION})."
-            )
+        check_saved_format(data, format=STATE_FORMAT, version=STATE_VERSION, title="Sector 6")
         try:
             state = cls(
                 default_rules(),
