@@ -1,0 +1,834 @@
+"""How quickly one bot process acknowledges interactions while many games run at once, and how
+much memory each game costs it, against the product's quality bars.
+
+    python bench/load.py [--games 200] [--seconds 30] [--ai-seats 1] [--ai-pause 0.2]
+                         [--think 0] [--bot-log FILE]
+
+The bot runs alone in a child process (`bench/load_bot.py`: the real client, a fresh SQLite file
+in a temporary folder); this process runs the Discord emulator on 127.0.0.1, with one text
+channel per game, and the scripted players. Each game has two people and `--ai-seats` AI seats
+(whose pause before moving is `--ai-pause`, short but not zero, so AI moves add to the load as
+they do in real use). Each game is opened as people open one: /game new, Join, Add AI, Start.
+
+The people then play legal moves, chosen with the engine from the game as the bot stored it
+(read through a read-only connection to its database), as fast as the bot answers: the next
+move is sent once everything the previous one caused has been posted (the board picture, and
+the private prompt when the next move is a button), or after `--think` seconds more to see a
+human pace. Moves are slash commands (/hv draw, rotate, move, swap) and the buttons of the
+private prompts (placing a drawn card, declaring lines); a finished game is followed at once by
+a new one in its channel, so `--games` games stay active. A game that gets no answer for a
+while (the bot stored a move but could not post it) is asked for /game board, as a person would.
+
+Measured over the `--seconds` of play, after every game has started:
+- acknowledgement latency: from the emulator sending INTERACTION_CREATE to the bot's
+  interaction callback reaching it (p50, p95, p99, max) over every interaction sent; one never
+  acknowledged within Discord's 3 seconds counts as 3 seconds;
+- game actions stored per second (the people's and the AI seats'), from the database;
+- the bot's resident memory (VmRSS) per active game: (RSS with the games - RSS at rest) / games,
+  where "at rest" is after start-up and a short warm-up (a few games played at once for a few
+  moves, then abandoned), so what a process pays once, such as its first pictures drawn at the
+  same moment, is not charged to the games; RSS at most while the games play is the figure, and
+  RSS once they are all started (before anyone moves) is shown beside it;
+- CPU use of both processes, and how late this process's event loop ran (on a small machine
+  the two processes share the cores: the emulator's delays are part of the latencies).
+
+The bars: p99 under 250 ms at 200 games; under 100 kB per active game. Prints a table for
+people, then as its last line one JSON object of the figures. It reports figures only: it never
+fails because a machine is slow.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on the import path, and files here named like
+# the project's packages (bench/engine.py, bench/render.py) would hide them. The emulator and the
+# end-to-end helpers live with the tests.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path[:0] = [str(_HERE.parent), str(_HERE.parent / "tests")]
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import contextlib  # noqa: E402
+import gc  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import signal  # noqa: E402
+import sqlite3  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Awaitable, Sequence  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from typing import IO, Any  # noqa: E402
+
+from discord_emulator import Channel, EmulatorUsageError, Record, User  # noqa: E402
+from discord_emulator.load import LoadEmulator  # noqa: E402
+from discord_emulator.server import INTERACTION_WINDOW, InteractionState  # noqa: E402
+from e2e_harness import BOARD, command_for, is_peek  # noqa: E402
+
+from engine import State, find_game  # noqa: E402
+
+RULES = find_game("high-voltage")
+P99_TARGET_MS = 250.0
+MEMORY_TARGET_KB = 100.0
+SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
+# Before memory is measured at rest, a few games are played at once for a few moves and
+# abandoned: what the first pictures drawn at the same moment cost (worker threads' memory,
+# picture pieces every board shares) is paid once per process, not per game.
+WARM_UP_GAMES = 10
+WARM_UP_TURNS = 8
+WARM_UP_SECONDS = 60.0
+MOVE_TIMEOUT = 10.0  # an acknowledged move that changes nothing by then counts as refused
+STALL_SECONDS = 15.0  # a game waiting this long for the bot is reported as stuck
+ANNOUNCING_KINDS = frozenset({"response", "followup", "channel_message"})
+KINDS = (
+    ("command", "slash commands (moves)"),
+    ("button", "buttons (place, declare)"),
+    ("lobby", "lobby (new, join, add AI, start)"),
+    ("board", "/game board after a lost answer"),
+)
+FINISHED = "finished"
+
+
+# ---------------------------------------------------------------------- figures
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The value below which `fraction` of the sorted values lie (nearest rank)."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))
+    return ordered[index]
+
+
+def rss_kb(pid: int) -> int:
+    """Resident memory of a process, from the kernel's own count."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process (every thread), in seconds."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rindex(")") + 2 :].split()  # the name in parentheses may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Sent:
+    """One interaction a scripted player sent, and in which part of the run."""
+
+    kind: str
+    phase: str
+    state: InteractionState
+
+
+# ---------------------------------------------------------------------- the bot's database
+
+
+class GameReader:
+    """Reads games from the bot's SQLite file, read-only: the bot's writes are the truth the
+    players choose from (the file is in WAL mode, so reading never blocks the bot)."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+
+    def game(self, game_id: int) -> tuple[str, int, str | None]:
+        row = self.conn.execute(
+            "SELECT status, version, state FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        return row[0], row[1], row[2]
+
+    def seat_users(self, game_id: int) -> list[int | None]:
+        rows = self.conn.execute(
+            "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def action_counts(self) -> tuple[int, int]:
+        """Actions stored so far: all of them, and those of people's seats (not AI seats)."""
+        row = self.conn.execute(
+            "SELECT COUNT(*), COUNT(s.user_id) FROM actions AS a"
+            " JOIN seats AS s ON s.game_id = a.game_id AND s.seat = a.seat"
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+# ---------------------------------------------------------------------- choosing moves
+
+
+def choose(state: State, rng: random.Random) -> str:
+    """A legal action, like a keen player's: draws are frequent (many are laid at once, which
+    is a public board post; some are looked at first, which is a private card and then a button)
+    and an action that closes a line is preferred, so lines get declared with buttons too."""
+    view = state.view(None)
+    phase = view["phase"]
+    if phase == "declaring":
+        lines = [a.text() for a in state.legal_actions()]
+        lines = [t for t in lines if t != "declare none"]
+        return rng.choice(lines) if lines and rng.random() < 0.85 else "declare none"
+    if phase == "placing":
+        return state.sample_action(rng).text()
+    candidates = [_candidate(state, view, rng) for _ in range(4)]
+    closing = [a for a in candidates if not is_peek(a) and _closes_line(state, a)]
+    return rng.choice(closing or candidates)
+
+
+def _candidate(state: State, view: dict[str, Any], rng: random.Random) -> str:
+    down = [c["cell"] for c in view["cells"] if c["state"] == "down"]
+    if down and rng.random() < 0.6:
+        cell = rng.choice(down)
+        if rng.random() < 0.3:
+            return f"draw {cell}"
+        return f"draw {cell} {rng.choice(('here', 'empty'))} r{rng.choice((0, 90, 180, 270))}"
+    return state.sample_action(rng).text()
+
+
+def _closes_line(state: State, action: str) -> bool:
+    # `copy` (where a game has it) skips the validating round trip of `clone`: the players'
+    # choices run in the emulator's process, and must not delay its answers to the bot.
+    trial = state.copy() if hasattr(state, "copy") else state.clone()
+    try:
+        trial.apply(action)
+    except Exception:
+        return False
+    return bool(trial.closable_lines())
+
+
+def boards_due(data: dict[str, Any]) -> int:
+    """Board pictures the bot posts for a stored game: one after the deal and one after every
+    action but a look at a drawn card (which only its player sees)."""
+    return 1 + sum(not is_peek(text) for text in data["history"])
+
+
+# ---------------------------------------------------------------------- one channel, one game
+
+
+@dataclass
+class Turn:
+    """A person is to move, and everything the bot had to post before that is posted."""
+
+    user_id: int
+    phase: str
+    version: int
+    state: State
+    prompt_id: int | None
+
+
+@dataclass
+class Slot:
+    """One channel with its two people, who play one game after another in it."""
+
+    channel: Channel
+    people: list[User]
+    rng: random.Random
+    game_id: int | None = None
+    seat_users: list[int | None] = field(default_factory=list)
+    boards: int = 0  # public board pictures posted for the current game
+    prompts: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> (message, ver)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    parsed: tuple[int, dict[str, Any], int] | None = None  # version, state dict, boards due
+    state: tuple[int, State] | None = None
+    moved_from: int | None = None  # the version a move was sent at, until the game moves on
+    moved_by: float = 0.0  # when to stop waiting for that (a refusal that came another way)
+    finished: int = 0
+    stalls: int = 0
+    refused: int = 0
+
+    def by_id(self, user_id: int) -> User:
+        return next(p for p in self.people if p.id == user_id)
+
+    def saw(self, record: Record) -> None:
+        """Called by the emulator for every record in this channel: count board pictures and
+        keep each person's latest private prompt, then wake the player waiting for the bot."""
+        if record.kind in ANNOUNCING_KINDS and record.is_public and record.has_attachment(BOARD):
+            self.boards += 1
+        if record.visibility.kind == "ephemeral" and record.message_id is not None:
+            ids = [c for c in record.custom_ids if c.startswith("act:")]
+            if ids and record.visibility.user_id is not None:
+                version = int(ids[0].split(":")[2])
+                self.prompts[record.visibility.user_id] = (record.message_id, version)
+        self.changed.set()
+
+
+# ---------------------------------------------------------------------- the run
+
+
+class LoadRun:
+    """The scripted people of every channel, and what they sent: one emulator, one bot."""
+
+    def __init__(self, emu: LoadEmulator, reader: GameReader, args: argparse.Namespace) -> None:
+        self.emu = emu
+        self.reader = reader
+        self.args = args
+        self.phase = "warm-up"
+        self.stop = asyncio.Event()
+        self.sent: list[Sent] = []
+        self.lags: list[float] = []
+        self.refusals: list[str] = []
+        self.slots: dict[int, Slot] = {}
+        emu.on_record(self._route)
+
+    def _route(self, record: Record) -> None:
+        slot = self.slots.get(record.channel_id or 0)
+        if slot is not None:
+            slot.saw(record)
+
+    def add_slot(self, channel: Channel, index: int) -> Slot:
+        people = [self.emu.add_user(f"Ada {index}"), self.emu.add_user(f"Bo {index}")]
+        slot = Slot(channel, people, random.Random(self.args.seed * 1_000_003 + index))
+        self.slots[channel.id] = slot
+        return slot
+
+    async def send(
+        self, kind: str, sending: Awaitable[InteractionState]
+    ) -> InteractionState | None:
+        """Send one interaction and wait for its acknowledgement; None if it never came."""
+        phase = self.phase
+        state = await sending
+        self.sent.append(Sent(kind, phase, state))
+        return state if await self.emu.acknowledged(state) else None
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open_game(self, slot: Slot) -> bool:
+        """/game new, Join, Add AI (per AI seat), Start: the buttons of the lobby message."""
+        ada, bo = slot.people
+        slot.game_id, slot.boards, slot.parsed, slot.state = None, 0, None, None
+        slot.moved_from = None
+        slot.prompts.clear()
+        emu = self.emu
+        state = await self.send(
+            "lobby",
+            emu.send_slash(ada, "game new", channel=slot.channel, game="high-voltage"),
+        )
+        if state is None:
+            return False
+        lobby = emu.messages_by_id.get(state.original_message_id or 0)
+        buttons = lobby.buttons if lobby is not None else ()
+        joins = [b.custom_id for b in buttons if (b.custom_id or "").endswith(":join")]
+        if lobby is None or state.callback_type != 4 or not joins:
+            # The channel still holds a game (one that did not end): abandon it, start afresh.
+            await self.send("lobby", emu.send_slash(ada, "game abandon", channel=slot.channel))
+            return False
+        game_id = int(str(joins[0]).split(":")[1])
+        steps = [(bo, "join")] + [(ada, "addai")] * self.args.ai_seats + [(ada, "start")]
+        for user, what in steps:
+            custom_id = f"lobby:{game_id}:{what}"
+            state = await self.send("lobby", emu.send_click(user, custom_id, message_id=lobby.id))
+            if state is None or state.callback_type != 7:
+                return False
+        slot.game_id = game_id
+        slot.seat_users = self.reader.seat_users(game_id)
+        return True
+
+    # ------------------------------------------------------------------ play
+
+    def turn(self, slot: Slot) -> Turn | str | None:
+        """The next person's turn once the bot has posted everything due, FINISHED once the
+        game's last picture is posted, or None while the bot (or an AI seat) is still busy."""
+        if slot.game_id is None:
+            return None
+        status, version, raw = self.reader.game(slot.game_id)
+        if raw is None:
+            return None
+        if slot.parsed is None or slot.parsed[0] != version:
+            data = json.loads(raw)
+            slot.parsed = (version, data, boards_due(data))
+        _, data, due = slot.parsed
+        if slot.boards < due:
+            return None
+        if slot.moved_from is not None:
+            # A move is answered when the game has moved on; the bot may store it before or
+            # after acknowledging, so the acknowledgement alone does not say it is done.
+            if version <= slot.moved_from:
+                if time.monotonic() < slot.moved_by:
+                    return None
+                slot.refused += 1  # acknowledged, yet nothing changed: refused some other way
+            slot.moved_from = None
+        if status != "active":
+            return FINISHED
+        if slot.state is None or slot.state[0] != version:
+            slot.state = (version, RULES.state_from_dict(data))
+        state = slot.state[1]
+        seat = state.current_seat()
+        user_id = slot.seat_users[seat] if seat is not None else None
+        if user_id is None:
+            return None  # an AI seat is to move
+        phase = data.get("phase") or state.view(None)["phase"]
+        prompt = slot.prompts.get(user_id)
+        if phase in ("placing", "declaring"):
+            if prompt is None or prompt[1] != version:
+                return None
+            return Turn(user_id, phase, version, state, prompt[0])
+        return Turn(user_id, phase, version, state, None)
+
+    async def next_turn(self, slot: Slot) -> Turn | str | None:
+        """Wait (woken by the bot's messages in the channel) for `turn`; None once stopped."""
+        loop = asyncio.get_running_loop()
+        since = loop.time()
+        while not self.stop.is_set():
+            slot.changed.clear()
+            found = self.turn(slot)
+            if found is not None:
+                return found
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(slot.changed.wait(), 1.0)
+            if loop.time() - since > STALL_SECONDS:
+                slot.stalls += 1
+                await self.ask_for_board(slot)
+                since = loop.time()
+        return None
+
+    async def ask_for_board(self, slot: Slot) -> None:
+        """What a person does when a move of theirs got no answer ('The application did not
+        respond': the bot may have stored it but could not post it): /game board, which shows
+        the board again, and their private prompt if they have one. Then count what was due
+        as posted, since the bot will not post it any more."""
+        if slot.game_id is None:
+            return
+        raw = self.reader.game(slot.game_id)[2]
+        asking = slot.people[0]
+        if raw is not None:
+            state = RULES.state_from_dict(json.loads(raw))
+            seat = None if state.is_terminal() else state.current_seat()
+            user_id = slot.seat_users[seat] if seat is not None else None
+            asking = slot.by_id(user_id) if user_id is not None else asking
+        sending = self.emu.send_slash(asking, "game board", channel=slot.channel)
+        answer = await self.send("board", sending)
+        deadline = time.monotonic() + 5.0
+        while answer is not None and answer.placeholder_pending and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        slot.parsed, slot.moved_from = None, None
+        if raw is not None:
+            slot.boards = boards_due(json.loads(raw))
+
+    async def take_turn(self, slot: Slot, turn: Turn) -> None:
+        action = choose(turn.state, slot.rng)
+        user = slot.by_id(turn.user_id)
+        emu = self.emu
+        try:
+            if turn.prompt_id is not None:
+                custom_id = f"act:{slot.game_id}:{turn.version}:{action.replace(' ', '_')}"
+                sending = emu.send_click(user, custom_id, message_id=turn.prompt_id)
+                state = await self.send("button", sending)
+            else:
+                command, options = command_for(action)
+                sending = emu.send_slash(user, command, channel=slot.channel, **options)
+                state = await self.send("command", sending)
+        except EmulatorUsageError as exc:
+            self.refusals.append(f"not sendable: {exc}")
+            slot.refused += 1
+            await asyncio.sleep(0.2)
+            return
+        if state is not None and state.callback_type == 4:
+            # A move is answered by deferring; a message instead is the bot refusing it.
+            slot.refused += 1
+            message = emu.messages_by_id.get(state.original_message_id or 0)
+            self.refusals.append(f"{action!r}: {message.content if message else '?'}")
+            await asyncio.sleep(0.2)
+        else:
+            # Also when the acknowledgement never came: the bot may still store the move late,
+            # so sending another one at once would be a second move at the same position.
+            slot.moved_from, slot.moved_by = turn.version, time.monotonic() + MOVE_TIMEOUT
+
+    async def play(self, slot: Slot, *, turns: int | None = None, think: bool = False) -> None:
+        """Move whenever it is one of this channel's people's turn, until stopped (or `turns`),
+        after thinking if `think` (see `thought`); a finished game is followed by a new one."""
+        taken = 0
+        while not self.stop.is_set() and (turns is None or taken < turns):
+            if slot.game_id is None:
+                if not await self.open_game(slot):
+                    await asyncio.sleep(0.5)
+                continue
+            found = await self.next_turn(slot)
+            if found is None:
+                return
+            if isinstance(found, Turn):
+                if think and await self.thought(slot):
+                    return
+                await self.take_turn(slot, found)
+                taken += 1
+            else:
+                slot.finished += 1
+                slot.game_id = None
+
+    async def thought(self, slot: Slot) -> bool:
+        """Wait a person's thinking time (`--think`, give or take half); True if stopped."""
+        pause = self.args.think * slot.rng.uniform(0.5, 1.5)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.stop.wait(), pause)
+        return self.stop.is_set()
+
+    async def watch_loop_lag(self) -> None:
+        """How late this process's event loop wakes: the emulator's own delay."""
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(0.02)
+            if self.phase == "timed":
+                self.lags.append(loop.time() - start - 0.02)
+
+
+# ---------------------------------------------------------------------- the bot process
+
+
+async def start_bot(
+    emu: LoadEmulator, database: Path, log: IO[bytes], args: argparse.Namespace
+) -> asyncio.subprocess.Process:
+    """The bot in its own process (its own session, so a Ctrl-C here reaches only us and we
+    stop it cleanly); it prints `ready` once connected."""
+    command = [
+        sys.executable,
+        str(_HERE / "load_bot.py"),
+        f"--api-base={emu.api_base}",
+        f"--gateway={emu.gateway_url}",
+        f"--database={database}",
+        f"--guild-id={emu.guild_id}",
+        f"--token={emu.token}",
+        f"--ai-pause={args.ai_pause}",
+        f"--log-level={args.bot_log_level}",
+    ]
+    process = await asyncio.create_subprocess_exec(
+        *command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=log,
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    line = b""
+    with contextlib.suppress(TimeoutError):
+        line = await asyncio.wait_for(process.stdout.readline(), 60)
+    if line.strip() != b"ready":
+        await stop_bot(process)
+        raise RuntimeError("the bot process did not start; its log says:\n" + tail(log.name))
+    return process
+
+
+async def stop_bot(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        process.terminate()
+    try:
+        await asyncio.wait_for(process.wait(), 15)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        await process.wait()
+    if process.stdin is not None:
+        process.stdin.close()
+
+
+def tail(path: str, lines: int = 20) -> str:
+    return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
+
+
+def logged_errors(path: str) -> list[str]:
+    """The bot's ERROR and CRITICAL log lines (each with its logger and message)."""
+    text = Path(path).read_text(errors="replace")
+    return [line for line in text.splitlines() if " ERROR " in line or " CRITICAL " in line]
+
+
+# ---------------------------------------------------------------------- main
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    # Ctrl-C cancels this task (asyncio.run sees to that); make a plain `kill` do the same, so
+    # the bot process, the emulator and the temporary folder are cleaned up either way.
+    main_task = asyncio.current_task()
+    assert main_task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+    with tempfile.TemporaryDirectory(prefix="hvbot-load-") as folder:
+        database = Path(folder) / "games.sqlite3"
+        warm_up = [f"warm-up-{i + 1}" for i in range(min(WARM_UP_GAMES, args.games))]
+        names = [*warm_up, *(f"game-{i + 1}" for i in range(args.games))]
+        emu = LoadEmulator(spec_path=True if args.validate else None, channel_names=names)
+        await emu.start()
+        with open(args.bot_log or Path(folder) / "bot.log", "wb") as log:
+            process: asyncio.subprocess.Process | None = None
+            try:
+                process = await start_bot(emu, database, log, args)
+                return await measure(emu, database, process, log.name, args)
+            finally:
+                if process is not None:
+                    await stop_bot(process)
+                await emu.close()
+
+
+async def measure(
+    emu: LoadEmulator,
+    database: Path,
+    process: asyncio.subprocess.Process,
+    log_path: str,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    pid = process.pid
+    loop = asyncio.get_running_loop()
+    reader = GameReader(database)
+    bench = LoadRun(emu, reader, args)
+    lag_watch = asyncio.create_task(bench.watch_loop_lag())
+    channels = list(emu.channels.values())
+    players: list[asyncio.Task[None]] = []
+    try:
+        rss_started = rss_kb(pid)
+        warming = min(WARM_UP_GAMES, args.games)
+
+        async def warm_up(slot: Slot) -> None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(bench.play(slot, turns=WARM_UP_TURNS), WARM_UP_SECONDS)
+            sending = emu.send_slash(slot.people[0], "game abandon", channel=slot.channel)
+            await bench.send("lobby", sending)
+
+        await asyncio.gather(
+            *(warm_up(bench.add_slot(ch, -i - 1)) for i, ch in enumerate(channels[:warming]))
+        )
+        await asyncio.sleep(1.0)
+        rss_rest = rss_kb(pid)
+
+        bench.phase = "set-up"
+        slots = [bench.add_slot(ch, i + 1) for i, ch in enumerate(channels[warming:])]
+        at_once = asyncio.Semaphore(SETUP_AT_ONCE)
+
+        setup_start = loop.time()
+        setup_deadline = setup_start + max(60.0, 1.0 * args.games)
+
+        async def set_up(slot: Slot) -> bool:
+            async with at_once:
+                while loop.time() < setup_deadline:
+                    if await bench.open_game(slot):
+                        return True
+                    await asyncio.sleep(0.5)
+                return False
+
+        opened = await asyncio.gather(*(set_up(s) for s in slots))
+        setup_seconds = loop.time() - setup_start
+        playing = [s for s, ok in zip(slots, opened, strict=True) if ok]
+        rss_setup = rss_kb(pid)
+        # This process holds every record of the run; left to the collector, a full pass over
+        # them stalls the emulator for a few hundred ms, which would be counted as the bot's.
+        gc.collect()
+        gc.freeze()
+
+        bench.phase = "timed"
+        actions_before, people_before = reader.action_counts()
+        cpu_bot, cpu_self = cpu_seconds(pid), time.process_time()
+        start = loop.time()
+        think = args.think > 0
+        players = [asyncio.create_task(bench.play(s, think=think)) for s in playing]
+        rss_samples = []
+        while loop.time() - start < args.seconds:
+            await asyncio.sleep(min(0.5, max(0.0, args.seconds - (loop.time() - start))))
+            rss_samples.append(rss_kb(pid))
+        elapsed = loop.time() - start
+        bench.phase = "stopping"
+        actions, people_moves = reader.action_counts()
+        actions, people_moves = actions - actions_before, people_moves - people_before
+        cpu_bot = cpu_seconds(pid) - cpu_bot
+        cpu_self = time.process_time() - cpu_self
+        bench.stop.set()
+        if players:
+            await asyncio.wait(players, timeout=INTERACTION_WINDOW + 5)
+    finally:
+        bench.stop.set()
+        for task in [*players, lag_watch]:
+            task.cancel()
+        await asyncio.gather(*players, lag_watch, return_exceptions=True)
+        reader.close()
+
+    timed = [s for s in bench.sent if s.phase == "timed"]
+    setup = [s for s in bench.sent if s.phase == "set-up"]
+    rss_active = max(rss_samples) if rss_samples else rss_kb(pid)
+    return {
+        "args": args,
+        "pid": pid,
+        "timed": timed,
+        "setup": setup,
+        "setup_seconds": setup_seconds,
+        "playing": playing,
+        "elapsed": elapsed,
+        "actions": actions,
+        "people_moves": people_moves,
+        "cpu_bot": cpu_bot,
+        "cpu_self": cpu_self,
+        "rss_started": rss_started,
+        "rss_rest": rss_rest,
+        "rss_setup": rss_setup,
+        "rss_active": rss_active,
+        "lags": bench.lags,
+        "refusals": bench.refusals,
+        "errors": logged_errors(log_path),
+    }
+
+
+def latencies_ms(sent: list[Sent]) -> list[float]:
+    """Acknowledgement times; one never acknowledged counts as the whole window (3000 ms), so
+    percentiles are over every interaction sent, not only the answered ones."""
+    return [
+        INTERACTION_WINDOW * 1000 if s.state.ack_latency is None else s.state.ack_latency * 1000
+        for s in sent
+    ]
+
+
+def rounded(value: float) -> float | None:
+    """For the JSON line: NaN (no sample at all) is not JSON, so it becomes null."""
+    return None if math.isnan(value) else round(value, 1)
+
+
+def report(found: dict[str, Any]) -> dict[str, Any]:
+    """Print the table for people; return the figures for the JSON line."""
+    args = found["args"]
+    timed: list[Sent] = found["timed"]
+    playing: list[Slot] = found["playing"]
+    elapsed = found["elapsed"]
+    every = latencies_ms(timed)
+    p50, p95, p99 = (percentile(every, q) for q in (0.50, 0.95, 0.99))
+    worst = max(every, default=float("nan"))
+    missed = sum(1 for s in timed if s.state.ack_latency is None)
+    refused = sum(s.refused for s in playing)
+    stalls = sum(s.stalls for s in playing)
+    per_game_kb = (found["rss_active"] - found["rss_rest"]) / args.games
+    held_kb = (found["rss_setup"] - found["rss_rest"]) / args.games
+    lag_ms = [x * 1000 for x in found["lags"]]
+    setup_ms = latencies_ms(found["setup"])
+    ai = f"{args.ai_seats} AI seat{'s' if args.ai_seats != 1 else ''}"
+    pace = f"after thinking {args.think:g} s (give or take half)" if args.think else "at once"
+
+    print(
+        f"High Voltage load: {args.games} games at once in one bot process (pid {found['pid']}),"
+        f" each 2 people + {ai} (AI pause {args.ai_pause:g} s); people move {pace} once the"
+        f" bot has answered; {elapsed:.1f} s of play"
+    )
+    print(
+        f"set-up: {len(playing)} of {args.games} games opened and started in "
+        f"{found['setup_seconds']:.1f} s ({len(setup_ms)} interactions, "
+        f"p99 {percentile(setup_ms, 0.99):.0f} ms)"
+    )
+    head = ("count", 7), ("p50 ms", 9), ("p95 ms", 9), ("p99 ms", 9), ("max ms", 9)
+    print(f"{'acknowledged in':<34}" + "".join(f"{name:>{w}}" for name, w in head))
+    rows = [(label, [s for s in timed if s.kind == kind]) for kind, label in KINDS]
+    for label, group in [*rows, ("all interactions", timed)]:
+        if not group:
+            continue
+        values = latencies_ms(group)
+        figures = [percentile(values, q) for q in (0.5, 0.95, 0.99)] + [max(values)]
+        print(f"{label:<34}{len(group):>7}" + "".join(f"{v:>9.1f}" for v in figures))
+    print(
+        f"not acknowledged within {INTERACTION_WINDOW:g} s (counted as {INTERACTION_WINDOW:g} s"
+        f" above): {missed}; moves refused: {refused}; games stuck {STALL_SECONDS:g} s "
+        f"(then /game board): {stalls}"
+    )
+    for text in found["refusals"][:3]:
+        print(f"  refused: {text}")
+    print(
+        f"game actions stored: {found['actions']} ({found['actions'] / elapsed:.1f}/s, of which"
+        f" people's moves {found['people_moves'] / elapsed:.1f}/s); games finished and "
+        f"reopened: {sum(s.finished for s in playing)}"
+    )
+    mb = 1 / 1024
+    print(
+        f"bot memory (VmRSS): {found['rss_started'] * mb:.1f} MB started, "
+        f"{found['rss_rest'] * mb:.1f} MB at rest after warm-up, "
+        f"{found['rss_setup'] * mb:.1f} MB with the games started ({held_kb:.1f} kB a game), "
+        f"{found['rss_active'] * mb:.1f} MB at most while they play "
+        f"({per_game_kb:.1f} kB a game)"
+    )
+    print(
+        f"CPU: bot {100 * found['cpu_bot'] / elapsed:.0f}% of one core; emulator and players "
+        f"{100 * found['cpu_self'] / elapsed:.0f}% (their event loop late by p99 "
+        f"{percentile(lag_ms, 0.99):.1f} ms, at most {max(lag_ms, default=0):.1f} ms: "
+        f"included in the latencies)"
+    )
+    errors = found["errors"]
+    print(f"bot log: {len(errors)} error line(s)")
+    for line in errors[:3]:
+        print(f"  {line[:160]}")
+    p99_verdict = "within" if p99 < P99_TARGET_MS else "OVER"
+    kb_verdict = "within" if per_game_kb < MEMORY_TARGET_KB else "OVER"
+    print(f"ack p99 {p99:.1f} ms: {p99_verdict} the {P99_TARGET_MS:g} ms bar")
+    print(f"{per_game_kb:.1f} kB per game: {kb_verdict} the {MEMORY_TARGET_KB:g} kB bar")
+    return {
+        "games": args.games,
+        "games_playing": len(playing),
+        "seconds": round(elapsed, 1),
+        "interactions": len(timed),
+        "ack_p50_ms": rounded(p50),
+        "ack_p95_ms": rounded(p95),
+        "ack_p99_ms": rounded(p99),
+        "ack_max_ms": rounded(worst),
+        "not_acknowledged": missed,
+        "refused": refused,
+        "stalled": stalls,
+        "actions_per_s": round(found["actions"] / elapsed, 1),
+        "people_moves_per_s": round(found["people_moves"] / elapsed, 1),
+        "interactions_per_s": round(len(timed) / elapsed, 1),
+        "rss_kb_per_game": round(per_game_kb, 1),
+        "rss_kb_per_started_game": round(held_kb, 1),
+        "rss_kb_at_rest": found["rss_rest"],
+        "rss_kb_with_games": found["rss_active"],
+        "bot_cpu_percent": round(100 * found["cpu_bot"] / elapsed),
+        "emulator_cpu_percent": round(100 * found["cpu_self"] / elapsed),
+        "emulator_lag_p99_ms": rounded(percentile(lag_ms, 0.99)),
+        "bot_error_lines": len(errors),
+        "ai_seats": args.ai_seats,
+        "ai_pause_s": args.ai_pause,
+        "think_s": args.think,
+        "bot_in_own_process": True,
+    }
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games played at once")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long they play")
+    parser.add_argument("--ai-seats", type=int, default=1, choices=(0, 1, 2))
+    parser.add_argument("--ai-pause", type=float, default=0.2, help="seconds before an AI move")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a person waits after the bot's answer before moving, give or take half "
+        "(default 0: as fast as answered, the load the bar is set for)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="for the players' choices")
+    parser.add_argument(
+        "--validate",
+        action="store_true",
+        help="check every request against Discord's OpenAPI schema (costs emulator time)",
+    )
+    parser.add_argument(
+        "--bot-log-level", default="INFO", help="the bot's LOG_LEVEL (INFO, as by default)"
+    )
+    parser.add_argument(
+        "--bot-log", type=Path, help="keep the bot's log in this file (else it is discarded)"
+    )
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.seconds <= 0:
+        parser.error("--games and --seconds must be positive")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        found = asyncio.run(run(args))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("interrupted: the bot process and the temporary files are cleaned up")
+        return 130
+    print(json.dumps(report(found)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""The bot process of `bench/load.py`: the real bot, alone in its own process, pointed at the
+Discord emulator the benchmark runs, so its resident memory can be read without the emulator's.
+
+    python bench/load_bot.py --api-base URL --gateway URL --database FILE --guild-id ID
+
+It is the bot as `bot.py` runs it (same client, same database code, logging at INFO unless told
+otherwise), except for where it connects: discord.py's REST base and gateway URL are pointed at
+the emulator, exactly as the end-to-end tests do. It prints `ready` on stdout once it is
+connected, and stops cleanly on SIGTERM or SIGINT, or when its stdin closes: the benchmark
+keeps a pipe open, so a benchmark that dies, however it dies, does not leave a bot running.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on the import path, and files here named like
+# the project's packages (bench/engine.py, bench/render.py) would hide them.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import contextlib  # noqa: E402
+import signal  # noqa: E402
+import threading  # noqa: E402
+
+import discord.http  # noqa: E402
+import yarl  # noqa: E402
+from discord.gateway import DiscordWebSocket  # noqa: E402
+
+from hvbot.client import HvBot  # noqa: E402
+from hvbot.config import LOG_LEVELS, Settings, configure_logging  # noqa: E402
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--api-base", required=True, help="the emulator's REST base (/api/v10)")
+    parser.add_argument("--gateway", required=True, help="the emulator's gateway websocket URL")
+    parser.add_argument("--database", required=True, type=Path, help="a SQLite file")
+    parser.add_argument("--guild-id", required=True, type=int, help="where to register commands")
+    parser.add_argument("--token", default="emulated.bot.token")
+    parser.add_argument("--ai-pause", type=float, default=1.5, help="seconds before an AI move")
+    parser.add_argument("--log-level", default="INFO", choices=LOG_LEVELS)
+    return parser.parse_args(argv)
+
+
+def _stop_when_stdin_closes(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """Runs in a thread: the benchmark never writes, so end of input means it is gone."""
+    with contextlib.suppress(Exception):
+        sys.stdin.buffer.read()
+    with contextlib.suppress(RuntimeError):  # the loop may be closed already
+        loop.call_soon_threadsafe(stop.set)
+
+
+async def serve(args: argparse.Namespace) -> int:
+    discord.http.Route.BASE = args.api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
+    configure_logging(args.log_level)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    threading.Thread(target=_stop_when_stdin_closes, args=(loop, stop), daemon=True).start()
+
+    settings = Settings(
+        token=args.token,
+        database_url=f"sqlite:///{args.database}",
+        guild_id=args.guild_id,
+        log_level=args.log_level,
+    )
+    # A short guild wait only makes start-up quicker: the emulator sends its one guild at once.
+    bot = HvBot(
+        settings, database_path=args.database, ai_pause=args.ai_pause, guild_ready_timeout=0.1
+    )
+    runner: asyncio.Task[None] | None = None
+    try:
+        await bot.login(args.token)
+        runner = asyncio.create_task(bot.connect(reconnect=True))
+        ready = asyncio.create_task(bot.wait_until_ready())
+        await asyncio.wait({runner, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if runner.done():
+            ready.cancel()
+            runner.result()  # raises why the connection ended
+            return 1
+        print("ready", flush=True)
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        return 0
+    finally:
+        await bot.close()
+        if runner is not None:
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(runner, 10)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return asyncio.run(serve(parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

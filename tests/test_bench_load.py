@@ -1,0 +1,43 @@
+"""The load benchmark runs end to end at a tiny size and ends with its one JSON line.
+
+Only its shape is checked: the figures themselves depend on the machine and are for people and
+CI history to read, never a pass/fail line here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "load.py"
+KEYS = {
+    "games",
+    "seconds",
+    "interactions",
+    "ack_p50_ms",
+    "ack_p95_ms",
+    "ack_p99_ms",
+    "actions_per_s",
+    "rss_kb_per_game",
+}
+
+
+def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--games", "3", "--seconds", "3"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) > 1, "a table for people comes before the JSON line"
+    figures = json.loads(lines[-1])
+    assert figures.keys() >= KEYS, sorted(KEYS - figures.keys())
+    assert figures["games"] == 3
+    assert figures["games_playing"] == 3, done.stdout
+    assert figures["interactions"] > 0, "the people moved"
+    assert figures["bot_in_own_process"] is True
