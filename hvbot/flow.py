@@ -122,6 +122,23 @@ async def prompt_post(game: GameRow, state: Any, user_id: int) -> Post | None:
 # ---------------------------------------------------------------------- acting
 
 
+async def acknowledge(interaction: discord.Interaction, result: ActResult, **defer: Any) -> bool:
+    """Defer the interaction; if Discord's answer window has already closed (a very busy
+    moment), the action is stored all the same, so tell the channel in a plain message
+    rather than leave the game silent. False when the interaction could not be answered."""
+    try:
+        await interaction.response.defer(**defer)
+        return True
+    except discord.NotFound:
+        bot: HvBot = interaction.client  # type: ignore[assignment]
+        log.warning("game %s: answered too late; announcing in the channel", result.game.id)
+        post = await board_post(result.game, result, result.state)
+        if post is not None:
+            await announce(bot, result.game, post)
+        bot.after_change(result.game, result.state)
+        return False
+
+
 async def act_from_command(interaction: discord.Interaction, action: str) -> None:
     """A slash command that is an action: errors ephemeral, success is the public board post."""
     bot: HvBot = interaction.client  # type: ignore[assignment]
@@ -135,7 +152,8 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
     # Acknowledge before drawing pictures. The deferral's visibility is that of the first
     # follow-up, so a move that only shows its player a drawn card is deferred privately.
     public = is_public(result)
-    await interaction.response.defer(thinking=True, ephemeral=not public)
+    if not await acknowledge(interaction, result, thinking=True, ephemeral=not public):
+        return
     if public:
         post = await board_post(result.game, result, result.state)
         assert post is not None
@@ -161,7 +179,8 @@ async def action_button(
     except BotError as exc:
         await reply_error(interaction, str(exc))
         return
-    await interaction.response.defer()
+    if not await acknowledge(interaction, result):
+        return
     message = interaction.message
     prompt = await prompt_post(result.game, result.state, interaction.user.id)
     if message is not None and not message.flags.ephemeral:

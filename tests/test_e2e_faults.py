@@ -9,7 +9,7 @@ from pathlib import Path
 
 import discord
 import pytest
-from discord_emulator import DiscordEmulator, Visibility
+from discord_emulator import DiscordEmulator, InteractionFailed, Visibility
 from e2e_harness import BotHarness, board_posts, colour_of, open_three_seat_game
 
 import render
@@ -132,3 +132,37 @@ async def test_a_message_discord_would_refuse_fails_with_discords_error(
     assert len(emulator.rejections) == 2
     assert not emulator.messages(), "nothing refused was shown"
     emulator.rejections.clear()  # expected here; any other rejection fails the test
+
+
+async def test_an_action_answered_too_late_is_still_announced(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """If the bot acknowledges after Discord's window (a very busy moment), the stored move
+    is still shown to the channel: the game never goes silent."""
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv, with_buttons=False)
+    game, state = await table.wait_for_turn()
+    seat = state.current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    before = len(board_posts(emu))
+    window = emu.interaction_window
+    emu.interaction_window = 0.0  # every answer now arrives too late
+    try:
+        with pytest.raises(InteractionFailed):
+            await emu.slash(mover, "hv draw", cell=cell, place="here", rotation=0)
+    finally:
+        emu.interaction_window = window
+    told = f"drew {cell} and laid it where it was"
+
+    def announced() -> list:
+        return [r for r in board_posts(emu)[before:] if told in r.content]
+
+    (post,) = await emu.wait_for(announced)
+    assert post.kind == "channel_message"
+    game = await hv.game()
+    assert (await hv.actions(game))[0] == (seat, f"draw {cell} here r0")
+    # Discord refused the late answer, as it would; nothing else was refused.
+    assert {(r.status, r.body.get("code")) for r in emu.rejections} == {(404, 10062)}
+    emu.rejections.clear()
