@@ -37,7 +37,7 @@ _MAX_STEPS = 120
 
 @dataclass(frozen=True)
 class Weights:
-    """Tunable weights of the evaluation (fitted by tournaments in `bench/ai.py`)."""
+    """Weights of the evaluation, set by hand and checked with tournaments (`bench/ai.py`)."""
 
     chain: float = 0.12  # per card of an open chain (up to `chain_cap` cards), times colour mix
     chain_cap: int = 5
@@ -92,7 +92,18 @@ class Chain:
 
     __slots__ = ("adv", "cells", "dead", "end", "hv", "points", "side", "stop", "stop_edge")
 
-    def __init__(self, side, cells, points, hv, dead, stop, stop_edge, end, adv):
+    def __init__(
+        self,
+        side: int,
+        cells: list[int],
+        points: list[int],
+        hv: int,
+        dead: bool,
+        stop: int,
+        stop_edge: int,
+        end: int,
+        adv: float,
+    ) -> None:
         self.side: int = side
         self.cells: list[int] = cells
         self.points: list[int] = points  # per colour, the station's own segment included
@@ -158,7 +169,8 @@ class Evaluator:
 
     # ------------------------------------------------------------------ chains
 
-    def walk(self, state: HighVoltageState, number: int, cell: int, side: int, colour: int):
+    def walk(self, state: HighVoltageState, cell: int, side: int, colour: int) -> Chain:
+        """Follow the path from the station on `side` of `cell` (its segment has `colour`)."""
         grid, up, rot, energy = state.grid, state.card_up, state.rot, state.energy
         exits, colours, danger_card = self.exits, self.colour, self.danger_card
         neighbour, station_at = self.neighbour, self.station_at
@@ -221,8 +233,16 @@ class Evaluator:
             return self.w.latent * ch.adv * self.progress
         return self.w.chain * min(len(ch.cells), self.w.chain_cap) * ch.adv * self.progress
 
-    def gap_value(self, state: HighVoltageState, cell: int, numbers: list[int], chains) -> float:
-        """The prospect term of one cell where at least two chains end."""
+    def gap_value(
+        self,
+        state: HighVoltageState,
+        cell: int,
+        numbers: list[int],
+        chains: dict[int, Chain] | _Overlay,
+    ) -> float:
+        """The prospect term of one cell where at least two chains end: the best line one
+        card there would complete for me and the worst for me, each weighted by the chance
+        that the card comes (certain for a face-up card that a rotation fits)."""
         if len(numbers) < 2:
             return 0.0
         card = state.grid[cell]
@@ -317,7 +337,7 @@ class Evaluator:
         total = base.fixed
         chains, stops, through = base.chains, base.stops, base.through
         for number, cell, side, colour in self.stations:
-            ch = self.walk(state, number, cell, side, colour)
+            ch = self.walk(state, cell, side, colour)
             chains[number] = ch
             if ch.stop >= 0:
                 stops.setdefault(ch.stop, []).append(number)
@@ -344,6 +364,8 @@ class Evaluator:
         for c in cells:
             affected.update(base.through.get(c, ()))
             affected.update(base.stops.get(c, ()))
+        if not affected:
+            return base.total  # no chain passes or ends there, so no term can change
         total = base.total
         new: dict[int, Chain] = {}
         touched: set[int] = set(cells)
@@ -354,7 +376,7 @@ class Evaluator:
             if old.stop >= 0:
                 touched.add(old.stop)
             cell, side, colour = station_cell[number]
-            ch = self.walk(state, number, cell, side, colour)
+            ch = self.walk(state, cell, side, colour)
             new[number] = ch
             if ch.stop >= 0:
                 touched.add(ch.stop)

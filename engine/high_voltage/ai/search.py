@@ -37,6 +37,12 @@ from engine.high_voltage.ai.evaluate import Base, Evaluator
 from engine.high_voltage.rules_data import CardSet
 from engine.high_voltage.state import ACTION, DECLARING, EMPTY, PLACING, HighVoltageState
 
+# How much of the draw expectation and of the double turn a one-ply player works out:
+# FULL for the normal player; MODEL, for other seats inside the hard search, values a draw
+# cell by cell only where a line with cards waits and tries no double turns; QUICK, for the
+# AI's own next move at the end of a simulation, values every draw alike.
+FULL, MODEL, QUICK = "full", "model", "quick"
+DETAILS = (FULL, MODEL, QUICK)
 DOUBLE_TRIES = 2  # first actions tried as the start of a double turn
 MAX_ORDERINGS = 3  # closable lines beyond this many are declared greedily, without look-ahead
 
@@ -96,9 +102,12 @@ def _edge_faces(cards: CardSet) -> list[list[tuple[int, tuple[tuple[int, int], .
 class OnePly:
     """The greedy player for the perspective of `evaluator` (whose seat must be to move)."""
 
-    def __init__(self, evaluator: Evaluator, *, full: bool = True) -> None:
+    def __init__(self, evaluator: Evaluator, *, detail: str = FULL) -> None:
+        if detail not in DETAILS:
+            raise ValueError(f"detail is one of {', '.join(DETAILS)}, not {detail!r}")
         self.ev = evaluator
-        self.full = full  # False: a cheaper model of an opponent (no double turns)
+        self.detail = detail
+        self.full = detail == FULL
         self._groups: list[int] | None = None
 
     # ------------------------------------------------------------------ playing out
@@ -164,7 +173,13 @@ class OnePly:
         assert best is not None
         return best
 
-    def rank(self, state: HighVoltageState, *, with_double: bool | None = None) -> list[Scored]:
+    def rank(
+        self,
+        state: HighVoltageState,
+        *,
+        with_double: bool | None = None,
+        detail: str | None = None,
+    ) -> list[Scored]:
         """Every candidate action of the action step, best first."""
         if state.phase != ACTION:
             raise ValueError("rank() is for the action step")
@@ -174,7 +189,7 @@ class OnePly:
         work = state.copy()
         found: list[Scored] = []
         self._rotations(state, work, base, found)
-        self._draws(state, work, base, found)
+        self._draws(state, work, base, found, detail or self.detail)
         self._moves(state, work, base, found)
         found.sort(key=lambda s: (-s.value, s.order))
         if with_double is None:
@@ -205,7 +220,9 @@ class OnePly:
             return self.after(state, action)[1]
         return value - cost
 
-    def _rotations(self, state, work, base, found) -> None:
+    def _rotations(
+        self, state: HighVoltageState, work: HighVoltageState, base: Base, found: list[Scored]
+    ) -> None:
         names = state.geo.names
         legal_turns = state.cards.legal_turns
         recent = recently_turned(state)
@@ -225,7 +242,11 @@ class OnePly:
                 work.rot[card] = old
                 found.append(Scored(value, len(found), action))
 
-    def _moves(self, state, work, base, found) -> None:
+    def _moves(
+        self, state: HighVoltageState, work: HighVoltageState, base: Base, found: list[Scored]
+    ) -> None:
+        """Moves to the empty cell (any card; DANGER ones with the special token) and swaps
+        that put a card into a gap where two line ends wait for it."""
         seat = state.seat
         names = state.geo.names
         tokens = state.action_tokens[seat] > 0
@@ -298,7 +319,14 @@ class OnePly:
                 work.rot[card] = old
                 work.rot[other] = other_old
 
-    def _draws(self, state, work, base, found) -> None:
+    def _draws(
+        self,
+        state: HighVoltageState,
+        work: HighVoltageState,
+        base: Base,
+        found: list[Scored],
+        detail: str,
+    ) -> None:
         """Value every draw by its expectation over the cards nobody has seen."""
         if not state.face_down:
             return
@@ -339,7 +367,11 @@ class OnePly:
         generic = sum(len(ks) * max(reveal, into_empty[g]) for g, ks in members.items()) / count
         for cell in down_cells:
             ends = base.stops.get(cell)
-            if not ends or not (self.full or any(base.chains[n].cells for n in ends)):
+            if (
+                not ends
+                or detail == QUICK
+                or (detail == MODEL and not any(base.chains[n].cells for n in ends))
+            ):
                 # No line waits here (or, for a cheaper model of an opponent, only bare
                 # stations): count it as an ordinary draw.
                 value = generic
@@ -437,7 +469,7 @@ class OnePly:
             s.apply(doubled)
             self.settle(s)
             if s.phase == ACTION and s.seat == state.seat:
-                second = self.rank(s, with_double=False)
+                second = self.rank(s, with_double=False, detail=MODEL)
                 value = second[0].value if second else self.ev.value(s)
             else:
                 value = self.ev.value(s)
