@@ -99,3 +99,30 @@ def _label(
     theme: Theme, palette: PaletteOf, text: str, size: int, bold: bool, fg: RGB, bg: RGB
 ) -> Image.Image:
     return to_indexed(text_rgb(text, size, bold, fg, bg), palette(theme))
+
+
+def rounded_band(
+    width: int, height: int, *, ground: RGB, fill: RGB, edge: RGB, supersample: int
+) -> Image.Image:
+    """A rounded, edged band (behind the player to move or a winner), drawn supersampled and
+    reduced so its corners are smooth."""
+    ss = supersample
+    img = Image.new("RGB", (width * ss, height * ss), ground)
+    ImageDraw.Draw(img).rounded_rectangle(
+        (0, 0, width * ss - 1, height * ss - 1),
+        radius=10 * ss,
+        fill=fill,
+        outline=edge,
+        width=3 * ss,
+    )
+    return img.reduce(ss)
+
+
+def finish_piece(
+    img: Image.Image, mask: Image.Image, palette: Image.Image, *, supersample: int, cover_at: int
+) -> tuple[Image.Image, Image.Image]:
+    """Reduce a supersampled piece and its coverage mask (opaque where coverage reaches
+    `cover_at` of 255) and map the piece onto `palette`, ready to paste."""
+    small = img.reduce(supersample)
+    cover = mask.reduce(supersample).point(lambda v: 255 if v >= cover_at else 0).convert("1")
+    return to_indexed(small, palette), cover

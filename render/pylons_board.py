@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.canvas import Canvas, text_rgb, to_indexed
+from render.canvas import Canvas, finish_piece, rounded_band, text_rgb, to_indexed
 from render.encode import FAST, build_palette, png_bytes
 from render.fonts import font
 from render.palette import PYLONS_THEME, RGB, PylonsTheme
@@ -264,16 +264,10 @@ CARD_H = 68
 @cache
 def card_band(theme: PylonsTheme, width: int, height: int, seat: int) -> Image.Image:
     """The rounded band behind the player to move (edged in their colour) or the winner."""
-    img = Image.new("RGB", (width * SS, height * SS), theme.panel)
     edge = theme.seat_fill[seat] if seat >= 0 else theme.winner
-    ImageDraw.Draw(img).rounded_rectangle(
-        (0, 0, width * SS - 1, height * SS - 1),
-        radius=10 * SS,
-        fill=theme.panel_row,
-        outline=edge,
-        width=3 * SS,
+    return rounded_band(
+        width, height, ground=theme.panel, fill=theme.panel_row, edge=edge, supersample=SS
     )
-    return img.reduce(SS)
 
 
 # ---------------------------------------------------------------------- pieces
@@ -281,9 +275,7 @@ def card_band(theme: PylonsTheme, width: int, height: int, seat: int) -> Image.I
 
 def _finish(theme: PylonsTheme, img: Image.Image, mask: Image.Image) -> Piece:
     """Reduce a supersampled piece and its coverage mask; map the piece onto the palette."""
-    small = img.reduce(SS)
-    cover = mask.reduce(SS).point(lambda v: 255 if v >= 80 else 0).convert("1")
-    return to_indexed(small, pylons_palette(theme)), cover
+    return finish_piece(img, mask, pylons_palette(theme), supersample=SS, cover_at=80)
 
 
 def _pylon_rgb(

@@ -30,7 +30,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.canvas import Canvas, text_rgb, to_indexed
+from render.canvas import Canvas, finish_piece, rounded_band, text_rgb, to_indexed
 from render.encode import FAST, build_palette, png_bytes
 from render.fonts import font
 from render.palette import RGB, Theme
@@ -514,15 +514,9 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None) -> None:
 @cache
 def card_band(theme: Sector6Theme, width: int, height: int, edge: RGB) -> Image.Image:
     """The rounded band behind the player to move (edged in their colour) or a winner."""
-    img = Image.new("RGB", (width * SS, height * SS), theme.panel)
-    ImageDraw.Draw(img).rounded_rectangle(
-        (0, 0, width * SS - 1, height * SS - 1),
-        radius=10 * SS,
-        fill=theme.panel_row,
-        outline=edge,
-        width=3 * SS,
+    return rounded_band(
+        width, height, ground=theme.panel, fill=theme.panel_row, edge=edge, supersample=SS
     )
-    return img.reduce(SS)
 
 
 # ---------------------------------------------------------------------- pieces
@@ -530,9 +524,7 @@ def card_band(theme: Sector6Theme, width: int, height: int, edge: RGB) -> Image.
 
 def _finish(theme: Sector6Theme, img: Image.Image, mask: Image.Image) -> Piece:
     """Reduce a supersampled piece and its coverage mask; map the piece onto the palette."""
-    small = img.reduce(SS)
-    cover = mask.reduce(SS).point(lambda v: 255 if v >= 100 else 0).convert("1")
-    return to_indexed(small, sector6_palette(theme)), cover
+    return finish_piece(img, mask, sector6_palette(theme), supersample=SS, cover_at=100)
 
 
 def _hex_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
