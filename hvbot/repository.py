@@ -4,11 +4,18 @@ The database is the only source of truth for a game; memory is a cache. Every ch
 is one transaction that compares and bumps the game's version, so two processes (or two clicks)
 can never both apply an action to the same old state. Keeping all SQL here is what lets another
 database replace SQLite by configuration later.
+
+Open games are kept in memory as they were last read or written, so a move costs no read at
+all: under load every round trip to the database thread waits its turn on a busy event loop.
+A copy that another process made stale is harmless: the next write fails its compare-and-set,
+the copy is dropped, and the following read fetches the game afresh.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -53,10 +60,21 @@ class GameRow:
     status: str
     seed: int | None
     options: dict[str, Any]
-    state: dict[str, Any] | None
+    # Kept as stored: a few kB of text cost less memory than the decoded dict, and the engine
+    # decodes it in well under a millisecond when a move needs it.
+    state_json: str | None
     version: int
     lobby_message_id: int | None
     seats: tuple[SeatRow, ...]
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        """The engine state as saved (a fresh dict on every call: callers may change it)."""
+        return json.loads(self.state_json) if self.state_json is not None else None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:
@@ -82,35 +100,53 @@ def _migrations() -> list[tuple[int, str]]:
 class Repository:
     """One aiosqlite connection, opened at start-up, shared by every handler."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, *, cache: bool = True) -> None:
         self._conn = conn
+        self._cache = cache
         # One connection carries one transaction at a time; handlers of different games queue.
         self._write = asyncio.Lock()
+        self._pending = 0  # transactions begun or waiting for their turn
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._open: dict[int, GameRow] = {}  # open games by id, as last read or written
+        self._by_channel: dict[int, int] = {}  # channel id -> id of its open game
 
     @classmethod
-    async def open(cls, path: str | Path) -> Repository:
+    async def open(cls, path: str | Path, *, cache: bool = True) -> Repository:
+        """`cache=False` for a reader that watches games another process is changing."""
         conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
         await conn.execute("PRAGMA journal_mode = WAL")
         await conn.execute("PRAGMA foreign_keys = ON")
         await conn.execute("PRAGMA busy_timeout = 5000")
-        repo = cls(conn)
+        repo = cls(conn, cache=cache)
         await repo.migrate()
         return repo
 
-    async def close(self) -> None:
+    async def close(self, *, grace_s: float = 5.0) -> None:
+        """Close once the changes already under way are saved (for at most `grace_s`): a move
+        acknowledged just before shutdown is stored, not lost with the connection."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), grace_s)
         await self._conn.close()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._write:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
+        self._pending += 1
+        self._idle.clear()
+        try:
+            async with self._write:
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._conn
+                except BaseException:
+                    await self._conn.execute("ROLLBACK")
+                    raise
+                await self._conn.execute("COMMIT")
+        finally:
+            self._pending -= 1
+            if not self._pending:
+                self._idle.set()
 
     async def migrate(self) -> int:
         """Apply the numbered migrations not applied yet; return the schema version."""
@@ -148,26 +184,55 @@ class Repository:
     async def _row(self, row: aiosqlite.Row | None) -> GameRow | None:
         if row is None:
             return None
-        return GameRow(
-            id=row["id"],
-            game=row["game"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            creator_id=row["creator_id"],
-            status=row["status"],
-            seed=row["seed"],
-            options=json.loads(row["options"]),
-            state=json.loads(row["state"]) if row["state"] else None,
-            version=row["version"],
-            lobby_message_id=row["lobby_message_id"],
-            seats=await self._seats(row["id"]),
+        return self._remember(
+            GameRow(
+                id=row["id"],
+                game=row["game"],
+                guild_id=row["guild_id"],
+                channel_id=row["channel_id"],
+                creator_id=row["creator_id"],
+                status=row["status"],
+                seed=row["seed"],
+                options=json.loads(row["options"]),
+                state_json=row["state"] or None,
+                version=row["version"],
+                lobby_message_id=row["lobby_message_id"],
+                seats=await self._seats(row["id"]),
+            )
         )
 
+    def _remember(self, game: GameRow) -> GameRow:
+        """Keep an open game in memory (and forget one that has ended)."""
+        if game.is_open and self._cache:
+            self._open[game.id] = game
+            self._by_channel[game.channel_id] = game.id
+        else:
+            self.forget(game.id)
+        return game
+
+    def _changed(self, game_id: int, **changes: Any) -> None:
+        """Apply a committed write to the game's copy in memory, if there is one."""
+        cached = self._open.get(game_id)
+        if cached is not None:
+            self._remember(dataclasses.replace(cached, **changes))
+
+    def forget(self, game_id: int) -> None:
+        """Drop a game's copy in memory, e.g. after another process changed it."""
+        cached = self._open.pop(game_id, None)
+        if cached is not None and self._by_channel.get(cached.channel_id) == game_id:
+            del self._by_channel[cached.channel_id]
+
     async def game(self, *, game_id: int) -> GameRow | None:
+        cached = self._open.get(game_id)
+        if cached is not None:
+            return cached
         async with self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
             return await self._row(await cur.fetchone())
 
     async def open_game_in_channel(self, *, channel_id: int) -> GameRow | None:
+        game_id = self._by_channel.get(channel_id)
+        if game_id is not None:
+            return self._open[game_id]
         async with self._conn.execute(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
             (channel_id,),
@@ -231,15 +296,17 @@ class Repository:
         self, *, game_id: int, expected_version: int, seats: Sequence[SeatRow]
     ) -> None:
         """Replace the lobby's seats (join, leave, add AI) as one versioned change."""
-        async with self.transaction() as db:
+        async with self._change(game_id) as db:
             await self._bump(db, game_id, expected_version)
             await self._replace_seats(db, game_id, seats)
+        self._changed(game_id, version=expected_version + 1, seats=tuple(seats))
 
     async def set_lobby_message(self, *, game_id: int, message_id: int) -> None:
-        async with self.transaction() as db:
+        async with self._change(game_id) as db:
             await db.execute(
                 "UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id)
             )
+        self._changed(game_id, lobby_message_id=message_id)
 
     async def start(
         self,
@@ -250,13 +317,24 @@ class Repository:
         state: dict[str, Any],
         seats: Sequence[SeatRow],
     ) -> None:
-        async with self.transaction() as db:
-            await self._bump(db, game_id, expected_version)
-            await self._replace_seats(db, game_id, seats)
-            await db.execute(
-                "UPDATE games SET status = 'active', seed = ?, state = ? WHERE id = ?",
-                (seed, json.dumps(state), game_id),
+        state_json = json.dumps(state)
+        async with self._change(game_id) as db:
+            await self._bump(
+                db,
+                game_id,
+                expected_version,
+                "status = 'active', seed = ?, state = ?",
+                (seed, state_json),
             )
+            await self._replace_seats(db, game_id, seats)
+        self._changed(
+            game_id,
+            version=expected_version + 1,
+            status="active",
+            seed=seed,
+            state_json=state_json,
+            seats=tuple(seats),
+        )
 
     async def record_actions(
         self,
@@ -270,25 +348,25 @@ class Repository:
     ) -> int:
         """Save the new state, append its actions, settle old prompts and open a new one.
 
-        All in one transaction that fails with VersionConflict if someone else got there first.
+        All in one transaction that fails with VersionConflict if someone else got there first,
+        in as few statements as possible: each one is a trip to the database thread and back.
         Returns the new version.
         """
         now = _now()
-        async with self.transaction() as db:
-            new_version = await self._bump(db, game_id, expected_version)
-            async with db.execute(
-                "SELECT COALESCE(MAX(n) + 1, 0) FROM actions WHERE game_id = ?", (game_id,)
-            ) as cur:
-                (n,) = await cur.fetchone()
-            await db.executemany(
-                "INSERT INTO actions (game_id, n, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, n + i, seat, text, now) for i, (seat, text) in enumerate(actions)],
+        state_json = json.dumps(state)
+        ended = now if status in ("finished", "abandoned") else None
+        async with self._change(game_id) as db:
+            await self._bump(
+                db,
+                game_id,
+                expected_version,
+                "state = ?, status = ?, ended_at = COALESCE(?, ended_at)",
+                (state_json, status, ended),
             )
-            ended = now if status in ("finished", "abandoned") else None
-            await db.execute(
-                "UPDATE games SET state = ?, status = ?, ended_at = COALESCE(?, ended_at)"
-                " WHERE id = ?",
-                (json.dumps(state), status, ended, game_id),
+            await db.executemany(
+                "INSERT INTO actions (game_id, n, seat, action, created_at)"
+                " SELECT ?, COALESCE(MAX(n) + 1, 0), ?, ?, ? FROM actions WHERE game_id = ?",
+                [(game_id, seat, text, now, game_id) for seat, text in actions],
             )
             await db.execute(
                 "UPDATE prompts SET resolved = 1 WHERE game_id = ? AND resolved = 0", (game_id,)
@@ -298,17 +376,29 @@ class Repository:
                 await db.execute(
                     "INSERT INTO prompts (game_id, kind, user_id, version, created_at)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    (game_id, kind, user_id, new_version, now),
+                    (game_id, kind, user_id, expected_version + 1, now),
                 )
-        return new_version
+        self._changed(game_id, version=expected_version + 1, status=status, state_json=state_json)
+        return expected_version + 1
 
     async def set_status(self, *, game_id: int, expected_version: int, status: str) -> None:
-        async with self.transaction() as db:
-            await self._bump(db, game_id, expected_version)
-            await db.execute(
-                "UPDATE games SET status = ?, ended_at = ? WHERE id = ?", (status, _now(), game_id)
+        async with self._change(game_id) as db:
+            await self._bump(
+                db, game_id, expected_version, "status = ?, ended_at = ?", (status, _now())
             )
             await db.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", (game_id,))
+        self._changed(game_id, version=expected_version + 1, status=status)
+
+    @asynccontextmanager
+    async def _change(self, game_id: int) -> AsyncIterator[aiosqlite.Connection]:
+        """A transaction on one game; if it fails, the game's copy in memory is dropped, since
+        a failed compare-and-set means another process changed the game."""
+        try:
+            async with self.transaction() as db:
+                yield db
+        except BaseException:
+            self.forget(game_id)
+            raise
 
     @staticmethod
     async def _replace_seats(
@@ -321,10 +411,20 @@ class Repository:
             [(game_id, s.seat, s.user_id, s.ai_level, s.display_name) for s in seats],
         )
 
-    async def _bump(self, db: aiosqlite.Connection, game_id: int, expected_version: int) -> int:
+    @staticmethod
+    async def _bump(
+        db: aiosqlite.Connection,
+        game_id: int,
+        expected_version: int,
+        also: str = "",
+        values: Sequence[Any] = (),
+    ) -> int:
+        """Compare and bump the version, setting the columns in `also` in the same statement."""
+        extra = f", {also}" if also else ""
         cur = await db.execute(
-            "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-            (_now(), game_id, expected_version),
+            f"UPDATE games SET version = version + 1, updated_at = ?{extra}"
+            " WHERE id = ? AND version = ?",
+            (_now(), *values, game_id, expected_version),
         )
         if cur.rowcount != 1:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")

@@ -161,7 +161,7 @@ class BotHarness:
 
     async def reader(self) -> Repository:
         if self._reader is None:
-            self._reader = await Repository.open(self.database)
+            self._reader = await Repository.open(self.database, cache=False)
         return self._reader
 
     async def game(self, channel_id: int | None = None) -> GameRow:

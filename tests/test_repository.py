@@ -3,6 +3,8 @@ compare-and-set that keeps two writers from both changing the same old version."
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from hvbot.repository import ChannelBusy, Repository, SeatRow, VersionConflict
@@ -89,3 +91,52 @@ async def test_failed_transaction_changes_nothing(repo):
         )
     assert await repo.actions(game_id=game.id) == []
     assert (await repo.game(game_id=game.id)).version == game.version
+
+
+async def test_a_move_reads_nothing_once_its_game_is_in_memory(repo):
+    """Every statement is a trip to the database thread; a busy bot cannot afford reads that
+    only return what it wrote itself."""
+    game = await _lobby(repo)
+    await repo.start(
+        game_id=game.id, expected_version=game.version, seed=42, state={"x": 1}, seats=game.seats
+    )
+    statements: list[str] = []
+    await repo._conn.set_trace_callback(statements.append)
+    version = await repo.record_actions(
+        game_id=game.id, expected_version=game.version + 1, state={"x": 2}, actions=[(0, "a")]
+    )
+    by_id = await repo.game(game_id=game.id)
+    by_channel = await repo.open_game_in_channel(channel_id=10)
+    await repo._conn.set_trace_callback(None)
+    assert by_id == by_channel and by_id.state == {"x": 2} and by_id.version == version
+    assert not [s for s in statements if s.lstrip().upper().startswith("SELECT")], statements
+    # An ended game leaves memory: it is read from the database again.
+    await repo.set_status(game_id=game.id, expected_version=version, status="finished")
+    assert await repo.open_game_in_channel(channel_id=10) is None
+    assert (await repo.game(game_id=game.id)).status == "finished"
+
+
+async def test_closing_waits_for_changes_already_under_way(tmp_path):
+    """A move acknowledged just before shutdown is saved before the connection closes."""
+    repo = await Repository.open(tmp_path / "closing.sqlite3")
+    game = await _lobby(repo)
+    await repo.start(
+        game_id=game.id, expected_version=game.version, seed=1, state={"x": 0}, seats=game.seats
+    )
+    saves = [
+        asyncio.create_task(
+            repo.record_actions(
+                game_id=game.id,
+                expected_version=game.version + 1 + i,
+                state={"x": i + 1},
+                actions=[(0, f"move {i}")],
+            )
+        )
+        for i in range(5)
+    ]
+    await asyncio.sleep(0)  # every save has begun waiting for its turn
+    await repo.close()
+    assert [await s for s in saves] == [game.version + 2 + i for i in range(5)]
+    again = await Repository.open(tmp_path / "closing.sqlite3")
+    assert len(await again.actions(game_id=game.id)) == 5
+    await again.close()
