@@ -122,46 +122,77 @@ async def prompt_post(game: GameRow, state: Any, user_id: int) -> Post | None:
 # ---------------------------------------------------------------------- acting
 
 
-async def acknowledge(interaction: discord.Interaction, result: ActResult, **defer: Any) -> bool:
-    """Defer the interaction; if Discord's answer window has already closed (a very busy
-    moment), the action is stored all the same, so tell the channel in a plain message
-    rather than leave the game silent. False when the interaction could not be answered."""
-    try:
-        await interaction.response.defer(**defer)
-        return True
-    except discord.NotFound:
-        bot: HvBot = interaction.client  # type: ignore[assignment]
-        log.warning("game %s: answered too late; announcing in the channel", result.game.id)
+class Acknowledgement:
+    """Answers an interaction as soon as its action is known to be legal, before it is stored:
+    Discord gives three seconds, and a busy database must not eat them. Whether the answer
+    could be given is remembered, so a move stored after the window closed is still announced.
+    """
+
+    def __init__(self, interaction: discord.Interaction, **defer: Any) -> None:
+        self.interaction = interaction
+        self.defer = defer
+        self.public = False
+        self.tried = False
+        self.answered = False
+
+    async def __call__(self, pending: ActResult) -> None:
+        if "thinking" in self.defer:
+            # The deferral's visibility is that of the first follow-up, so a move that only
+            # shows its player something (a drawn card) is deferred privately.
+            self.public = is_public(pending)
+            self.defer["ephemeral"] = not self.public
+        self.tried = True
+        try:
+            await self.interaction.response.defer(**self.defer)
+            self.answered = True
+        except discord.NotFound:
+            log.warning("game %s: answered too late; will announce in the channel", pending.game.id)
+
+    async def refuse(self, message: str) -> None:
+        """A refusal after the deferral (the store failed): never left in a public message."""
+        interaction = self.interaction
+        if self.tried and not self.answered:
+            log.warning("refusal unsent: the interaction's window had closed (%s)", message)
+            return
+        if self.answered and self.public:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        await reply_error(interaction, message)
+
+    async def announce_late(self, result: ActResult) -> None:
+        """The window closed before the answer: tell the channel rather than leave it silent."""
+        bot: HvBot = self.interaction.client  # type: ignore[assignment]
         post = await board_post(result.game, result, result.state)
         if post is not None:
             await announce(bot, result.game, post)
         bot.after_change(result.game, result.state)
-        return False
 
 
 async def act_from_command(interaction: discord.Interaction, action: str) -> None:
     """A slash command that is an action: errors ephemeral, success is the public board post."""
     bot: HvBot = interaction.client  # type: ignore[assignment]
+    ack = Acknowledgement(interaction, thinking=True)
     try:
         result = await bot.service.act(
-            channel_id=interaction.channel_id, user_id=interaction.user.id, action=action
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            action=action,
+            before_store=ack,
         )
     except BotError as exc:
-        await reply_error(interaction, str(exc))
+        await ack.refuse(str(exc))
         return
-    # Acknowledge before drawing pictures. The deferral's visibility is that of the first
-    # follow-up, so a move that only shows its player a drawn card is deferred privately.
-    public = is_public(result)
-    if not await acknowledge(interaction, result, thinking=True, ephemeral=not public):
+    if not ack.answered:
+        await ack.announce_late(result)
         return
-    if public:
+    if ack.public:
         post = await board_post(result.game, result, result.state)
         assert post is not None
         await interaction.followup.send(**post.kwargs())
     prompt = await prompt_post(result.game, result.state, interaction.user.id)
     if prompt is not None:
         await interaction.followup.send(ephemeral=True, **prompt.kwargs())
-    elif not public:
+    elif not ack.public:
         await interaction.followup.send("Done.", ephemeral=True)
     bot.after_change(result.game, result.state)
 
@@ -172,14 +203,20 @@ async def action_button(
     """A button on a private prompt (replaced by what comes next) or on a public board post
     (which keeps its picture and loses its buttons): apply, then announce."""
     bot: HvBot = interaction.client  # type: ignore[assignment]
+    ack = Acknowledgement(interaction)
     try:
         result = await bot.service.act(
-            game_id=game_id, user_id=interaction.user.id, action=action, expected_version=version
+            game_id=game_id,
+            user_id=interaction.user.id,
+            action=action,
+            expected_version=version,
+            before_store=ack,
         )
     except BotError as exc:
-        await reply_error(interaction, str(exc))
+        await ack.refuse(str(exc))
         return
-    if not await acknowledge(interaction, result):
+    if not ack.answered:
+        await ack.announce_late(result)
         return
     message = interaction.message
     prompt = await prompt_post(result.game, result.state, interaction.user.id)

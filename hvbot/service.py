@@ -12,6 +12,7 @@ import asyncio
 import logging
 import random
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -213,11 +214,15 @@ class GameService:
         user_id: int,
         action: str | Any,
         expected_version: int | None = None,
+        before_store: Callable[[ActResult], Awaitable[None]] | None = None,
     ) -> ActResult:
         """Apply one action of the player `user_id`, after checking it is their turn.
 
         `expected_version` comes from a button: a click on a prompt made for an older version
         of the game is refused rather than applied to a position the player did not see.
+        `before_store` is called once the action is known to be legal and before it is saved
+        (with the game as it was): Discord wants an answer within seconds, and a legal move
+        can be acknowledged without waiting for the database.
         """
         game = await self._find(channel_id, game_id)
         async with self.lock(game.id):
@@ -232,11 +237,15 @@ class GameService:
                 current = state.current_seat()
                 who = game.seats[current].display_name if current is not None else "nobody"
                 raise BotError(f"It is not your turn: {who} is to move.")
+            done = len(state.history)
             try:
                 state.apply(action)
             except GameError as exc:
                 raise BotError(str(exc)) from exc
-            return await self._save(game, state, seat)
+            if before_store is not None:
+                applied = list(state.history[done:])
+                await before_store(ActResult(game, state, seat, applied, state.is_terminal()))
+            return await self._save(game, state, seat, done)
 
     async def ai_step(self, *, game_id: int) -> ActResult | None:
         """Let the AI seat to move take one action; None when a person is to move.
@@ -265,8 +274,9 @@ class GameService:
             async with self.lock(game_id):
                 fresh = await self._reload(game_id)
                 if fresh.version == game.version:
+                    done = len(state.history)
                     state.apply(text)
-                    return await self._save(fresh, state, seat)
+                    return await self._save(fresh, state, seat, done)
             # The game changed while the AI was thinking (a resignation, say): think again.
         return None
 
@@ -322,9 +332,9 @@ class GameService:
             raise BotError("That game no longer exists.")
         return game
 
-    async def _save(self, game: GameRow, state: State, seat: int) -> ActResult:
-        old_count = len(game.state.get("history", [])) if game.state else 0
-        applied = list(state.history[old_count:])
+    async def _save(self, game: GameRow, state: State, seat: int, done: int) -> ActResult:
+        """Store the actions applied to `state` after its first `done` ones."""
+        applied = list(state.history[done:])
         finished = state.is_terminal()
         prompt = self._prompt_for(game, state)
         try:

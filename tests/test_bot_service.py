@@ -211,3 +211,53 @@ async def test_ai_seats_play_at_their_level_from_their_own_view(tmp_path):
         (1, text) for text in result.applied
     ]
     await repo.close()
+
+
+async def test_a_legal_move_is_acknowledged_before_it_is_stored_and_a_refusal_never(service):
+    game, state = await _started(service)
+    user = _user_of(game, state.current_seat())
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    seen: list[tuple[list[str], int]] = []
+
+    async def acknowledge(pending):
+        stored = await service.repo.actions(game_id=game.id)
+        seen.append((pending.applied, len(stored)))
+
+    with pytest.raises(BotError, match="face down"):
+        await service.act(
+            channel_id=CHANNEL, user_id=user, action=f"rotate {cell} r90", before_store=acknowledge
+        )
+    assert seen == [], "an illegal move is refused, not acknowledged"
+    result = await service.act(
+        channel_id=CHANNEL, user_id=user, action=f"draw {cell} here r0", before_store=acknowledge
+    )
+    assert seen == [([f"draw {cell} here r0"], 0)], "acknowledged while nothing was stored yet"
+    assert await service.repo.actions(game_id=game.id) == [(result.seat, f"draw {cell} here r0")]
+
+
+async def test_a_game_changed_by_another_process_is_refused_once_then_read_afresh(tmp_path):
+    """Two bot processes on one database: each keeps open games in memory, and the
+    compare-and-set catches the stale copy instead of overwriting the other's move."""
+    path = tmp_path / "shared.sqlite3"
+    first_repo, second_repo = await Repository.open(path), await Repository.open(path)
+    try:
+        first = GameService(first_repo, seed_source=random.Random(7))
+        second = GameService(second_repo, seed_source=random.Random(8))
+        game, state = await _started(first)
+        await second.open_game(CHANNEL)  # the second process has the game in memory too
+        user = _user_of(game, state.current_seat())
+        down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
+        await first.act(channel_id=CHANNEL, user_id=user, action=f"draw {down[0]} here r0")
+        next_user = _user_of(game, first.load_state(await first.open_game(CHANNEL)).current_seat())
+        with pytest.raises(BotError, match="changed at the same moment"):
+            await second.act(channel_id=CHANNEL, user_id=user, action=f"draw {down[1]} here r0")
+        # Refused once; then the second process reads the game as stored.
+        await second.act(channel_id=CHANNEL, user_id=next_user, action=f"draw {down[1]} here r0")
+        actions = await first_repo.actions(game_id=game.id)
+        assert [text for _, text in actions] == [
+            f"draw {down[0]} here r0",
+            f"draw {down[1]} here r0",
+        ]
+    finally:
+        await first_repo.close()
+        await second_repo.close()

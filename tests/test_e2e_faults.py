@@ -166,3 +166,43 @@ async def test_an_action_answered_too_late_is_still_announced(
     # Discord refused the late answer, as it would; nothing else was refused.
     assert {(r.status, r.body.get("code")) for r in emu.rejections} == {(404, 10062)}
     emu.rejections.clear()
+
+
+async def test_a_move_that_loses_a_race_is_refused_privately_and_leaves_no_trace(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """A legal move is acknowledged before it is stored; if the store then finds the game
+    changed (another process got there first), the public "thinking…" placeholder is removed
+    and the player alone is told, and the bot reads the game afresh for the next move."""
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv, with_buttons=False)
+    game, state = await table.wait_for_turn()
+    seat = state.current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    before = await hv.actions(game)
+    # Hold the acknowledgement back for a moment and change the game meanwhile, as another
+    # process would.
+    ack_fault = emu.faults.rate_limit(
+        "POST /interactions/{interaction_id}/{token}/callback", retry_after=0.4
+    )
+    move = asyncio.create_task(emu.slash(mover, "hv draw", cell=cell, place="here", rotation=0))
+    await emu.wait_for(lambda: ack_fault.fired == 1)
+    reader = await hv.reader()
+    await reader._conn.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game.id,))
+    reply = await move
+    await emu.settle()
+
+    refusals = [r for r in reply.ephemeral if "changed at the same moment" in r.content]
+    assert refusals and all(r.visibility.user_id == mover.id for r in refusals), emu.describe(reply)
+    assert not reply.public.messages, "nothing of the refused move is left in public"
+    original = reply.where(kind="deferred")[0].message_id
+    assert original not in emu.messages_by_id, "the public placeholder was removed"
+    assert await hv.actions(game) == before, "nothing was stored"
+
+    # The bot noticed the game had changed and plays the same move from the stored game.
+    game, state = await table.wait_for_turn()
+    again = await emu.slash(mover, "hv draw", cell=cell, place="here", rotation=0)
+    assert again.public.messages, emu.describe(again)
+    assert (await hv.actions(game))[len(before)] == (seat, f"draw {cell} here r0")

@@ -532,9 +532,13 @@ class Rest:
         state, failed = self._interaction_for_token(request)
         if failed is not None or state is None:
             return failed or web.Response(status=404)
-        message, _ = self._webhook_message(request, state)
+        message, original = self._webhook_message(request, state)
         if message is None:
             return self.error(request, 404, 10008, "Unknown Message")
+        if original:
+            # With the "thinking…" message gone, a follow-up is a new message of its own, with
+            # its own visibility (Discord fixed this in 2021: discord-api-docs#2739).
+            state.placeholder_pending = False
         self.emu.messages_by_id.pop(message.id, None)
         self.emu.record("delete", request, message=message, interaction=state)
         return web.Response(status=204)
