@@ -1,12 +1,14 @@
 """Pictures sent to one player only: the card they drew, and their secret company colour.
 
-Both go out as ephemeral or direct messages, so they are rendered once per use; they take
-the slower, smaller PNG encoding and an adaptive palette.
+Both go out as ephemeral or direct messages; they take the slower, smaller PNG encoding and an
+adaptive palette. There are only so many cards and colours, and many games deal the same ones,
+so each picture is drawn once per process and kept (bytes are immutable, and rendering is pure).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -54,8 +56,11 @@ def card_png(face: Mapping[str, Any], *, theme: Theme = THEME, size: int = CARD_
     """The drawn card in its four orientations r0, r90, r180, r270, side by side, so its
     drawer can pick one. An orientation that looks exactly like an earlier one says so."""
     paths = tuple(path_key(p) for p in face.get("paths", []))
-    start = int(face.get("rotation", 0))
-    kind = str(face.get("kind", ""))
+    return _card_png(paths, int(face.get("rotation", 0)), str(face.get("kind", "")), theme, size)
+
+
+@lru_cache(maxsize=256)  # 64 faces in a deck; ~30 kB a picture
+def _card_png(paths: tuple[PathKey, ...], start: int, kind: str, theme: Theme, size: int) -> bytes:
     pad = PAD
     width = 2 * pad + 4 * size + 3 * GAP
     height = pad + TITLE_H + size + LABEL_H
@@ -95,6 +100,7 @@ SECRET_SIZE = (560, 250)
 SECRET_DISC = (118, 125, 78)  # centre x, centre y, radius of the company disc
 
 
+@lru_cache(maxsize=32)
 def secret_png(colour: str, *, theme: Theme = THEME) -> bytes:
     """A player's company: its disc and letter, its name, and how its paths look."""
     company = theme.company(colour)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from data import DataError, load_json
@@ -143,11 +143,30 @@ class CardSet:
 
     @classmethod
     def from_data(cls, data: Sequence[Any], colours: Sequence[str]) -> CardSet:
-        faces = []
-        for i, item in enumerate(data):
-            kind, paths = item
-            faces.append(_face(f"card {i}", kind, paths, colours))
-        return _cached_cardset(tuple(faces), tuple(colours))
+        """The card set of a saved game. Every saved game carries its cards, and nearly all
+        carry the same ones, so a set already checked is looked up instead of checked again:
+        a bot loads a game on every move."""
+        try:
+            key = tuple((kind, tuple(tuple(p) for p in paths)) for kind, paths in data)
+            hash(key)
+        except (TypeError, ValueError):
+            key = None  # malformed: checking it says what is wrong
+        if key is not None:
+            return _checked_cardset(key, tuple(colours))
+        return _cardset_of(data, colours)
+
+
+def _cardset_of(data: Sequence[Any], colours: Sequence[str]) -> CardSet:
+    faces = []
+    for i, item in enumerate(data):
+        kind, paths = item
+        faces.append(_face(f"card {i}", kind, paths, colours))
+    return _cached_cardset(tuple(faces), tuple(colours))
+
+
+@lru_cache(maxsize=16)
+def _checked_cardset(key: tuple[Any, ...], colours: tuple[str, ...]) -> CardSet:
+    return _cardset_of([[kind, [list(p) for p in paths]] for kind, paths in key], colours)
 
 
 @cache
