@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from hvbot.repository import GameRow, Repository
 from hvbot.service import BotError, GameService
 
 log = logging.getLogger(__name__)
+SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
 
 
 def warm_up_pictures() -> None:
@@ -64,6 +66,12 @@ class HvBot(commands.Bot):
         from hvbot.cogs.high_voltage import HighVoltageCog
         from hvbot.cogs.pylons import PylonsCog
 
+        # Worker threads draw pictures and let AI seats think while the event loop answers
+        # Discord. Every answer is a string of short socket calls that each give up Python's
+        # global lock and must win it back; by default a busy thread keeps it up to 5 ms each
+        # time, which at a few hundred games adds up to answers late by a fraction of a
+        # second. A shorter turn gives the loop the lock back sooner, for a little overhead.
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
         if self.service is None:
             self.service = GameService(await Repository.open(self.database_path))
         # Draw one board of every game now, so the first board players see is as quick as the
