@@ -49,6 +49,9 @@ class HvBot(commands.Bot):
         # This bot never joins voice: discord.py's warnings about voice libraries are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Slash commands and buttons need no privileged intents (no message content, no members).
+        # The bot never looks messages up in discord.py's cache (buttons carry their own game
+        # and version), so it keeps none: a thousand board posts would otherwise stay in memory.
+        options.setdefault("max_messages", None)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),

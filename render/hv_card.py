@@ -59,7 +59,7 @@ def card_png(face: Mapping[str, Any], *, theme: Theme = THEME, size: int = CARD_
     return _card_png(paths, int(face.get("rotation", 0)), str(face.get("kind", "")), theme, size)
 
 
-@lru_cache(maxsize=256)  # 64 faces in a deck; ~30 kB a picture
+@lru_cache(maxsize=128)  # 64 faces in a deck, drawn in any orientation; ~13 kB a picture
 def _card_png(paths: tuple[PathKey, ...], start: int, kind: str, theme: Theme, size: int) -> bytes:
     pad = PAD
     width = 2 * pad + 4 * size + 3 * GAP
