@@ -157,7 +157,12 @@ class Acknowledgement:
         if self.answered and self.public:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        await reply_error(interaction, message)
+        try:
+            await reply_error(interaction, message)
+        except discord.NotFound:
+            # Refused after Discord's window closed (the game's earlier move was still being
+            # saved): nothing changed, and the player's client already said there was no answer.
+            log.warning("refusal unsent: the interaction's window had closed (%s)", message)
 
     async def announce_late(self, result: ActResult) -> None:
         """The window closed before the answer: tell the channel rather than leave it silent."""

@@ -94,7 +94,9 @@ def _indexed(
     return to_indexed(factory(theme, *args), palette(theme))
 
 
-@lru_cache(maxsize=4096)
+# Labels are mostly the same few words and coordinates; player names and scores vary by game,
+# so the cache is kept small enough (~3 kB a label) not to grow with the number of games.
+@lru_cache(maxsize=1024)
 def _label(
     theme: Theme, palette: PaletteOf, text: str, size: int, bold: bool, fg: RGB, bg: RGB
 ) -> Image.Image:

@@ -206,3 +206,30 @@ async def test_a_move_that_loses_a_race_is_refused_privately_and_leaves_no_trace
     again = await emu.slash(mover, "hv draw", cell=cell, place="here", rotation=0)
     assert again.public.messages, emu.describe(again)
     assert (await hv.actions(game))[len(before)] == (seat, f"draw {cell} here r0")
+
+
+async def test_a_refusal_after_the_window_closed_is_not_an_error(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """A move refused only after Discord's window closed (its game was busy) cannot be
+    answered any more; the player's client already said so, and the bot does not count it as
+    a failure of its own."""
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv, with_buttons=False)
+    game, state = await table.wait_for_turn()
+    seat = state.current_seat()
+    assert seat is not None
+    bystander = next(u for u in emu.users.values() if u.id != game.seats[seat].user_id)
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    window = emu.interaction_window
+    emu.interaction_window = 0.0
+    try:
+        with pytest.raises(InteractionFailed):
+            await emu.slash(bystander, "hv draw", cell=cell, place="here", rotation=0)
+    finally:
+        emu.interaction_window = window
+    await emu.settle()
+    assert hv.unexpected_errors() == []
+    assert await hv.actions(game) == []
+    assert {(r.status, r.body.get("code")) for r in emu.rejections} == {(404, 10062)}
+    emu.rejections.clear()
