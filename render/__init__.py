@@ -11,6 +11,8 @@ same bytes.
 - `secret_png(colour)`: one company colour, for the message that tells a player theirs.
 - `pylons_board_png(view, names=...)`: the Pylons board and its panel, after every move.
 - `sector6_board_png(view, names=...)`: the Sector 6 maze and its panel, after every move.
+- `sector6_tile_png(drawn)`: a drawn Sector 6 tile in its six turns, for its drawer alone.
+- `sector6_seat_png(view, seat)`: a Sector 6 player's prisoner colour and shape.
 """
 
 from render.hv_board import board_png
@@ -19,6 +21,7 @@ from render.hv_end import end_png
 from render.palette import PYLONS_THEME, THEME, PylonsTheme, Theme
 from render.pylons_board import pylons_board_png
 from render.sector6_board import sector6_board_png
+from render.sector6_pieces import sector6_seat_png, sector6_tile_png
 
 __all__ = [
     "PYLONS_THEME",
@@ -31,6 +34,8 @@ __all__ = [
     "pylons_board_png",
     "secret_png",
     "sector6_board_png",
+    "sector6_seat_png",
+    "sector6_tile_png",
     "warm_up",
 ]
 

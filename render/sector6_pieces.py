@@ -1,0 +1,119 @@
+"""Pictures of Sector 6 sent to one player only: the tile they drew, and the colour and shape
+of their prisoners.
+
+Both go out as ephemeral or direct messages, once per use, so they are drawn in plain RGB
+from the board's own cached pieces (the same walls, floors and tokens as on the board, so a
+player recognises them there) and take the slower, smaller PNG encoding. Only the data given
+is drawn: the drawn tile's face comes from its drawer's own view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.encode import png_bytes
+from render.fonts import font
+from render.sector6_board import (
+    SECTOR6_THEME,
+    SIDES,
+    Sector6Theme,
+    prisoner_piece,
+    tile_piece,
+    token_half,
+)
+
+TURNS = (0, 60, 120, 180, 240, 300)  # the rotations a drawn tile may be placed at
+TILE_RADIUS = 74
+SLOT_W, SLOT_H = 190, 150  # one turn of the tile: the hexagon and its label below
+PAD, TITLE_H, LABEL_H = 24, 56, 52
+COLUMNS = 3
+SEAT_SIZE = (560, 200)
+SEAT_TOKEN = 40
+
+
+def turned_mask(walls: list[str] | tuple[str, ...], degrees: int) -> int:
+    """The walls as a bit mask (N first, clockwise) after turning `degrees` clockwise: the
+    wall on side i moves to side i + 1 per 60 degrees, as the engine turns tiles."""
+    mask = 0
+    for side in walls:
+        mask |= 1 << SIDES.index(side)
+    steps = degrees // 60 % 6
+    return ((mask << steps) | (mask >> (6 - steps))) & 0b111111
+
+
+def tile_slot(i: int) -> tuple[int, int, int, int]:
+    """The box of the i-th turn (0 = r0 ... 5 = r300) in the drawn-tile picture."""
+    x = PAD + (i % COLUMNS) * SLOT_W
+    y = PAD + TITLE_H + (i // COLUMNS) * (SLOT_H + LABEL_H)
+    return x, y, x + SLOT_W, y + SLOT_H
+
+
+def _paste(canvas: Image.Image, piece: tuple[Image.Image, Image.Image], centre: tuple[int, int]):
+    sprite, mask = piece
+    x, y = centre[0] - sprite.width // 2, centre[1] - sprite.height // 2
+    canvas.paste(sprite.convert("RGB"), (x, y), mask)
+
+
+def sector6_tile_png(drawn: Mapping[str, Any], *, theme: Sector6Theme = SECTOR6_THEME) -> bytes:
+    """The drawn tile in its six turns r0 to r300, so its drawer can pick one; a turn that
+    looks exactly like an earlier one says so (a tile with facing walls repeats itself)."""
+    walls = list(drawn.get("walls") or ())
+    value = int(drawn.get("value") or 0)
+    width = 2 * PAD + COLUMNS * SLOT_W
+    rows = (len(TURNS) + COLUMNS - 1) // COLUMNS
+    height = PAD + TITLE_H + rows * (SLOT_H + LABEL_H)
+    img = Image.new("RGB", (width, height), theme.background)
+    draw = ImageDraw.Draw(img)
+    colour = str(drawn.get("colour") or "")
+    title = f"Your tile: {colour}, worth {value}" if colour else "Your tile"
+    draw.text((PAD, PAD - 6), title, fill=theme.text, font=font(28))
+    draw.text(
+        (width - PAD, PAD + 2),
+        f"{len(walls)} wall{'' if len(walls) == 1 else 's'}",
+        fill=theme.text_dim,
+        font=font(18, False),
+        anchor="ra",
+    )
+    seen: dict[int, int] = {}
+    for i, degrees in enumerate(TURNS):
+        mask = turned_mask(walls, degrees)
+        x0, y0, x1, y1 = tile_slot(i)
+        centre = ((x0 + x1) // 2, (y0 + y1) // 2)
+        _paste(img, tile_piece(theme, TILE_RADIUS, 3 + value, mask), centre)
+        label_y = y1 + 4
+        draw.text((centre[0], label_y), f"r{degrees}", fill=theme.text, font=font(26), anchor="ma")
+        same = seen.setdefault(mask, degrees)
+        if same != degrees:
+            draw.text(
+                (centre[0], label_y + 30),
+                f"same as r{same}",
+                fill=theme.text_dim,
+                font=font(14, False),
+                anchor="ma",
+            )
+    return png_bytes(img)
+
+
+def sector6_seat_png(
+    view: Mapping[str, Any], seat: int, *, theme: Sector6Theme = SECTOR6_THEME
+) -> bytes:
+    """A seat's prisoner token as the board shows it, with its colour and shape named."""
+    player = view["players"][seat]
+    width, height = SEAT_SIZE
+    img = Image.new("RGB", (width, height), theme.background)
+    draw = ImageDraw.Draw(img)
+    half = token_half(SEAT_TOKEN)
+    _paste(img, prisoner_piece(theme, SEAT_TOKEN, seat), (PAD + half, height // 2))
+    x = 2 * PAD + 2 * half
+    draw.text((x, 44), "Your prisoners", fill=theme.text_dim, font=font(22, False))
+    draw.text((x, 76), str(player["colour"]).capitalize(), fill=theme.text, font=font(46))
+    draw.text(
+        (x, 136),
+        f"{player['shape']}s numbered {seat + 1}",
+        fill=theme.text_dim,
+        font=font(18, False),
+    )
+    return png_bytes(img)
