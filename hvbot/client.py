@@ -68,6 +68,7 @@ class HvBot(commands.Bot):
         from hvbot.cogs.game import GameCog
         from hvbot.cogs.high_voltage import HighVoltageCog
         from hvbot.cogs.pylons import PylonsCog
+        from hvbot.cogs.sector6 import Sector6Cog
 
         # Worker threads draw pictures and let AI seats think while the event loop answers
         # Discord. Every answer is a string of short socket calls that each give up Python's
@@ -84,6 +85,7 @@ class HvBot(commands.Bot):
         await self.add_cog(GameCog(self))
         await self.add_cog(HighVoltageCog(self))
         await self.add_cog(PylonsCog(self))
+        await self.add_cog(Sector6Cog(self))
         self.tree.on_error = self.on_app_command_error
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)

@@ -264,7 +264,9 @@ def lobby_text(game: GameRow) -> str:
         state = "Started: good luck!"
     else:
         state = f"This game is {game.status}."
-    return f"**{rules.title}**: new game\n{seats}\n{state}"
+    mode = game.options.get("mode")
+    title = f"{rules.title} ({mode} mode)" if mode else rules.title
+    return f"**{title}**: new game\n{seats}\n{state}"
 
 
 async def refresh_lobby(bot: HvBot, game: GameRow) -> None:

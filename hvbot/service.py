@@ -24,13 +24,14 @@ from hvbot.repository import ChannelBusy, GameRow, Repository, SeatRow, VersionC
 log = logging.getLogger(__name__)
 
 AI_LEVELS = ("easy", "normal", "hard")
-MAX_AI_RETRIES = 5
-# Phases in which the player to move answers a private prompt (buttons), by prompt kind.
+MAX_AI_RETRIES = 5  # the game changed under a thinking AI this many times: give up for now
+# Phases (or steps) in which the player to move answers a private prompt, by prompt kind.
 PROMPT_PHASES = {
     "placing": "place",
     "declaring": "declare",
     "choose": "choose",
-}  # more AI actions than this in a row means something is wrong
+    "place": "place",
+}
 
 
 class BotError(Exception):
@@ -361,7 +362,9 @@ class GameService:
         seat = state.current_seat()
         if seat is None or game.seats[seat].is_ai:
             return None
-        phase = getattr(state, "phase", None)
-        if phase in PROMPT_PHASES:
-            return (PROMPT_PHASES[phase], game.seats[seat].user_id or 0)
+        # A game with steps inside its phases (Sector 6: a drawn tile waits in the "place"
+        # step of its "build" phase) names the waiting decision by its step.
+        stage = getattr(state, "step", None) or getattr(state, "phase", None)
+        if stage in PROMPT_PHASES:
+            return (PROMPT_PHASES[stage], game.seats[seat].user_id or 0)
         return None

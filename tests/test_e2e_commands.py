@@ -133,12 +133,23 @@ async def test_commands_are_registered_once_per_start(
     try:
         scope = emulator.guild_id if scoped else None
         registered = emulator.commands[scope]
-        assert set(registered) == {"game", "hv", "pylons"}
+        assert set(registered) == {"game", "hv", "pylons", "s6"}
         game_subcommands = {o["name"] for o in registered["game"]["options"]}
         assert {"new", "join", "leave", "addai", "start", "board", "status"} <= game_subcommands
         assert {"mysecret", "rules", "log", "resign", "abandon"} <= game_subcommands
         hv_subcommands = {o["name"] for o in registered["hv"]["options"]}
         assert hv_subcommands == {"draw", "rotate", "move", "swap"}
+        s6_subcommands = {o["name"] for o in registered["s6"]["options"]}
+        assert s6_subcommands == {
+            "draw",
+            "place",
+            "entry",
+            "move",
+            "collect",
+            "rotate",
+            "done",
+            "pass",
+        }
         ada = emulator.add_user("Ada")
         reply = await emulator.slash(ada, "game new", game="high-voltage")
         assert reply.public

@@ -24,7 +24,31 @@ GAME_CHOICES = [
     if g.name in playable_games()
 ]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+# Every playable game's modes, for /game new (Discord's choices are fixed per command).
+_MODES = {value: label for g in playable_games() for value, label in presenter_for(g).modes.items()}
+MODE_CHOICES = [app_commands.Choice(name=label, value=value) for value, label in _MODES.items()]
+GAMES_WITH_MODES = ", ".join(
+    g.title for g in all_games() if g.name in playable_games() and presenter_for(g.name).modes
+)
 LOG_INLINE_LIMIT = 1800
+
+
+def mode_options(game: str, mode: str | None) -> dict[str, str] | None:
+    """The engine options for a mode picked in /game new.
+
+    A mode given for a game that has none is refused rather than ignored: whoever picked
+    "novice" expects a gentler game, and silently starting the full one would surprise them
+    mid-game, while a refusal costs one retype and names the games that have modes. Whether
+    the mode is one of the game's own is checked by the engine's option rules.
+    """
+    if mode is None:
+        return None
+    if not presenter_for(game).modes:
+        raise BotError(
+            f"{find_game(game).title} has no modes: leave out mode. "
+            f"Modes are for {GAMES_WITH_MODES}."
+        )
+    return {"mode": mode}
 
 
 class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
@@ -33,10 +57,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         super().__init__()
 
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
-    @app_commands.describe(game="Which game to play")
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(
+        game="Which game to play", mode=f"{GAMES_WITH_MODES} only: how much of the rules to use"
+    )
+    @app_commands.choices(game=GAME_CHOICES, mode=MODE_CHOICES)
     @app_commands.guild_only()
-    async def new(self, interaction: discord.Interaction, game: str = "high-voltage") -> None:
+    async def new(
+        self, interaction: discord.Interaction, game: str = "high-voltage", mode: str | None = None
+    ) -> None:
         try:
             row = await self.bot.service.new_lobby(
                 channel_id=interaction.channel_id,
@@ -44,6 +72,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 user_id=interaction.user.id,
                 name=interaction.user.display_name,
                 game_name=game,
+                options=mode_options(game, mode),
             )
         except BotError as exc:
             await flow.reply_error(interaction, str(exc))
@@ -90,7 +119,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         state = self.bot.service.load_state(game)
         view = state.view(None)
         seat = state.current_seat()
-        turn = f"Turn {view['turn']}: {flow.mention(game, seat)} to move ({view['phase']})."
+        # Not every game's view counts turns (Pylons and Sector 6 do not).
+        number = f"Turn {view['turn']}: " if "turn" in view else ""
+        turn = f"{number}{flow.mention(game, seat)} to move ({view['phase']})."
         await interaction.response.send_message(
             turn + "\n" + presenter_for(game.game).status(view, flow.names_of(game)),
             ephemeral=True,

@@ -9,8 +9,11 @@ from __future__ import annotations
 from hvbot.presenters.base import Presenter
 from hvbot.presenters.high_voltage import HighVoltagePresenter
 from hvbot.presenters.pylons import PylonsPresenter
+from hvbot.presenters.sector6 import Sector6Presenter
 
-_PRESENTERS: dict[str, Presenter] = {p.game: p for p in (HighVoltagePresenter(), PylonsPresenter())}
+_PRESENTERS: dict[str, Presenter] = {
+    p.game: p for p in (HighVoltagePresenter(), PylonsPresenter(), Sector6Presenter())
+}
 
 
 def presenter_for(game: str) -> Presenter:

@@ -20,6 +20,8 @@ class Presenter:
 
     game: ClassVar[str]
     rules: ClassVar[str]
+    # The game's modes as /game new offers them (engine option "mode"): value -> label.
+    modes: ClassVar[dict[str, str]] = {}
 
     def is_public(self, applied: Sequence[str], view: View) -> bool:
         """Whether these actions get a public post (not when only their player saw something)."""

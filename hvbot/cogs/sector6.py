@@ -1,0 +1,231 @@
+"""/s6: the Sector 6 actions. Each command only builds the engine's action text; the rules,
+the checks and the messages for bad input all come from the engine through the shared flow.
+
+The choices after a move (and a blocked player's rotations) are also buttons on the board
+post; the commands here make every action reachable by typing as well, and their cell options
+autocomplete with the cells where the caller may act right now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import State, find_game
+from engine.sector6.actions import DEGREES
+from hvbot import flow
+from hvbot.service import BotError
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+GAME = "sector6"
+MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
+ROTATION_CHOICES = [
+    app_commands.Choice(name=f"r{d}: {d}° clockwise from the tile as shown", value=d)
+    for d in DEGREES
+]
+DIRECTION_CHOICES = [
+    app_commands.Choice(name="left (anticlockwise)", value="left"),
+    app_commands.Choice(name="right (clockwise)", value="right"),
+]
+
+Choices = list[app_commands.Choice[str]]
+
+
+def _choices(cells: Iterable[str], typed: str, notes: dict[str, str] | None = None) -> Choices:
+    """Distinct cells starting with what is typed, in the engine's order, each with a note."""
+    prefix = typed.strip().upper()
+    out = []
+    for cell in dict.fromkeys(cells):
+        if cell.startswith(prefix):
+            note = (notes or {}).get(cell)
+            out.append(app_commands.Choice(name=f"{cell} ({note})" if note else cell, value=cell))
+    return out[:MAX_CHOICES]
+
+
+def _option(interaction: discord.Interaction, name: str) -> Any:
+    """An option the caller has filled in already (None if not yet), for narrowing choices."""
+    return getattr(interaction.namespace, name, None)
+
+
+def place_cells(legal: list[str], rotation: int | None) -> tuple[list[str], dict[str, str]]:
+    """Cells where the drawn tile may go (with that rotation, if chosen), and for each the
+    rotations that fit there."""
+    turns: dict[str, list[str]] = {}
+    for text in legal:
+        words = text.split()
+        if words[0] == "place" and words[1] != "entry":
+            turns.setdefault(words[1], []).append(words[2])
+    if rotation is not None:
+        turns = {c: r for c, r in turns.items() if f"r{rotation}" in r}
+    notes = {c: "any turn" if len(r) == 6 else ", ".join(r) for c, r in turns.items()}
+    return list(turns), notes
+
+
+def middle_first(cells: list[str], view: dict[str, Any]) -> list[str]:
+    """The first piece may go on any cell: suggest the middle of the table first (where the
+    picture shows free cells), not its corner. Later pieces keep the engine's order."""
+    if view["tiles"]:
+        return cells
+    mid_col, mid_row = (view["table"]["columns"] - 1) / 2, (view["table"]["rows"] - 1) / 2
+
+    def off_centre(cell: str) -> tuple[float, str]:
+        col, row = ord(cell[0]) - ord("A"), int(cell[1:]) - 1
+        return (col - mid_col) ** 2 + (row - mid_row) ** 2, cell
+
+    return sorted(cells, key=off_centre)
+
+
+def move_cells(legal: list[str], origin: str | None) -> tuple[list[str], list[str]]:
+    """(prisoners that can move, cells they can reach); the reach from `origin` only, if
+    the caller has chosen which prisoner moves."""
+    pairs = [text.split()[1:] for text in legal if text.startswith("move ")]
+    chosen = (origin or "").strip().upper()
+    froms = [a for a, _ in pairs]
+    targets = [b for a, b in pairs if not chosen or a == chosen]
+    return froms, targets
+
+
+class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6 moves"):
+    def __init__(self, bot: HvBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _act(self, interaction: discord.Interaction, action: str) -> None:
+        """Refuse /s6 in a channel whose game is another one (its words would be read by
+        that game's rules and answered confusingly); otherwise the shared flow acts."""
+        game = await self.bot.service.open_game(interaction.channel_id)
+        if game.game != GAME:
+            title = find_game(game.game).title
+            await flow.reply_error(
+                interaction,
+                f"This channel's game is {title}, not Sector 6: use its own commands "
+                "(see /game rules).",
+            )
+            return
+        await flow.act_from_command(interaction, action)
+
+    async def _state(self, interaction: discord.Interaction) -> State | None:
+        """The game's state if it is the caller's turn in a Sector 6 game, else None
+        (autocomplete answers only the person to move; others may watch, not act)."""
+        try:
+            game = await self.bot.service.open_game(interaction.channel_id)
+            state = self.bot.service.load_state(game)
+        except BotError:
+            return None
+        seat = game.seat_of(interaction.user.id)
+        if game.game != GAME or seat is None or state.current_seat() != seat:
+            return None
+        return state
+
+    async def _legal(self, interaction: discord.Interaction) -> list[str]:
+        state = await self._state(interaction)
+        return [a.text() for a in state.legal_actions()] if state else []
+
+    async def _place_cells(self, interaction: discord.Interaction, current: str) -> Choices:
+        state = await self._state(interaction)
+        if state is None:
+            return []
+        legal = [a.text() for a in state.legal_actions()]
+        cells, notes = place_cells(legal, _option(interaction, "rotation"))
+        return _choices(middle_first(cells, state.view(None)), current, notes)
+
+    async def _entry_cells(self, interaction: discord.Interaction, current: str) -> Choices:
+        state = await self._state(interaction)
+        if state is None:
+            return []
+        legal = [a.text() for a in state.legal_actions()]
+        cells = [t.split()[2] for t in legal if t.startswith("place entry ")]
+        return _choices(middle_first(cells, state.view(None)), current)
+
+    async def _move_from(self, interaction: discord.Interaction, current: str) -> Choices:
+        froms, _ = move_cells(await self._legal(interaction), None)
+        return _choices(froms, current)
+
+    async def _move_to(self, interaction: discord.Interaction, current: str) -> Choices:
+        _, targets = move_cells(await self._legal(interaction), _option(interaction, "from"))
+        return _choices(targets, current)
+
+    async def _rotate_cells(self, interaction: discord.Interaction, current: str) -> Choices:
+        legal = await self._legal(interaction)
+        return _choices((t.split()[1] for t in legal if t.startswith("rotate ")), current)
+
+    # ------------------------------------------------------------------ construction
+
+    @app_commands.command(
+        name="draw", description="Draw the top tile of your supply (only you see it)"
+    )
+    async def draw(self, interaction: discord.Interaction) -> None:
+        """Asking again while holding a drawn tile shows it again instead of refusing."""
+        game = await self.bot.service.open_game(interaction.channel_id)
+        if game.game == GAME and game.status == "active":
+            state = self.bot.service.load_state(game)
+            prompt = await flow.prompt_post(game, state, interaction.user.id)
+            if prompt is not None:
+                await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
+                return
+        await self._act(interaction, "draw")
+
+    @app_commands.command(name="place", description="Lay the tile you drew on a cell, turned")
+    @app_commands.describe(
+        cell="A free cell next to the maze, e.g. K10 (suggested: where the tile fits)",
+        rotation="How far to turn the tile clockwise from the way it was shown to you",
+    )
+    @app_commands.choices(rotation=ROTATION_CHOICES)
+    @app_commands.autocomplete(cell=_place_cells)
+    async def place(self, interaction: discord.Interaction, cell: str, rotation: int) -> None:
+        await self._act(interaction, f"place {cell} r{rotation}")
+
+    @app_commands.command(
+        name="entry", description="Lay one of your entry points instead of drawing"
+    )
+    @app_commands.describe(cell="A free cell next to the maze, e.g. K10 (suggested: where it fits)")
+    @app_commands.autocomplete(cell=_entry_cells)
+    async def entry(self, interaction: discord.Interaction, cell: str) -> None:
+        await self._act(interaction, f"place entry {cell}")
+
+    # ------------------------------------------------------------------ competition
+
+    @app_commands.command(name="move", description="Move one of your prisoners in a straight line")
+    @app_commands.rename(origin="from", target="to")
+    @app_commands.describe(
+        origin="The cell of the prisoner that moves",
+        target="Where it stops: straight out through an open side, past no wall or prisoner",
+    )
+    @app_commands.autocomplete(origin=_move_from, target=_move_to)
+    async def move(self, interaction: discord.Interaction, origin: str, target: str) -> None:
+        await self._act(interaction, f"move {origin} {target}")
+
+    @app_commands.command(
+        name="collect", description="Take the oxygen marker of the tile your prisoner just left"
+    )
+    async def collect(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, "collect")
+
+    @app_commands.command(name="rotate", description="Turn a tile one side (60°)")
+    @app_commands.describe(
+        direction="Which way to turn it",
+        cell="When blocked: the tile under one of your prisoners (after a move: the tile left)",
+    )
+    @app_commands.choices(direction=DIRECTION_CHOICES)
+    @app_commands.autocomplete(cell=_rotate_cells)
+    async def rotate(
+        self, interaction: discord.Interaction, direction: str, cell: str | None = None
+    ) -> None:
+        where = f" {cell}" if cell else ""
+        await self._act(interaction, f"rotate{where} {direction}")
+
+    @app_commands.command(name="done", description="End your turn without collecting or turning")
+    async def done(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, "done")
+
+    @app_commands.command(
+        name="pass", description="Novice mode: let your turn go when neither prisoner can move"
+    )
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        await self._act(interaction, "pass")

@@ -1,0 +1,383 @@
+"""Sector 6 in Discord without Discord: the presenter's words and buttons, the drawn tile kept
+private, the cog's autocomplete helpers, the /game new mode and the rules text."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import pytest
+from sector6_positions import position
+
+from engine.sector6 import GAME, Sector6State
+from hvbot.cogs.game import MODE_CHOICES, mode_options
+from hvbot.cogs.sector6 import Sector6Cog, middle_first, move_cells, place_cells
+from hvbot.presenters import playable_games, presenter_for
+from hvbot.presenters.sector6 import Sector6Presenter, act_choices
+from hvbot.repository import GameRow, SeatRow
+from hvbot.service import BotError, GameService
+
+NAMES = ["Ada", "Bo"]
+PRESENTER = Sector6Presenter()
+
+
+def row(state: Sector6State, *, ai_seats: tuple[int, ...] = ()) -> GameRow:
+    seats = tuple(
+        SeatRow(s, None if s in ai_seats else 100 + s, "normal" if s in ai_seats else None, n)
+        for s, n in enumerate(NAMES[: state.seats])
+    )
+    return GameRow(
+        id=7,
+        game="sector6",
+        guild_id=1,
+        channel_id=2,
+        creator_id=100,
+        status="active",
+        seed=1,
+        options={"mode": state.mode},
+        state=None,
+        version=12,
+        lobby_message_id=None,
+        seats=seats,
+    )
+
+
+def public_texts(state: Sector6State, applied: list[str]) -> str:
+    """Everything the channel may read about the game now."""
+    view = state.view(None)
+    parts = [
+        *PRESENTER.describe(applied, view, "Ada"),
+        PRESENTER.scores(view, NAMES),
+        PRESENTER.status(view, NAMES),
+        PRESENTER.waiting(view, "Ada") or "",
+        PRESENTER.turn_note(view),
+    ]
+    return "\n".join(parts)
+
+
+def button_actions(state: Sector6State, **kw: Any) -> list[str] | None:
+    buttons = PRESENTER.public_buttons(row(state, **kw), state.view(None))
+    if buttons is None:
+        return None
+    prefix = "act:7:12:"
+    return [item.custom_id.removeprefix(prefix).replace("_", " ") for item in buttons.children]
+
+
+def legal(state: Sector6State) -> list[str]:
+    return [a.text() for a in state.legal_actions()]
+
+
+# ---------------------------------------------------------------------- the drawn tile
+
+
+def test_a_drawn_tile_stays_private_until_it_is_placed() -> None:
+    state = GAME.new_state(2, 5, {"mode": "full"})
+    seat = state.current_seat()
+    assert seat is not None
+    state.apply("draw")
+    public = state.view(None)
+    mine = state.view(seat)
+    assert "walls" not in public["drawn"] and "colour" not in public["drawn"]
+    assert not PRESENTER.is_public(["draw"], public)
+    # No tile is on the table yet, so the drawn tile's colour cannot appear for another reason.
+    text = public_texts(state, ["draw"])
+    assert mine["drawn"]["colour"] not in text
+    assert "has drawn a tile and is placing it" in text
+
+    prompt = asyncio.run(PRESENTER.prompt(row(state), mine))
+    assert prompt is not None
+    assert f"**{mine['drawn']['colour']}**, worth {mine['drawn']['value']}" in prompt.content
+    assert "/s6 place" in prompt.content and "any cell" in prompt.content
+    ((name, picture),) = prompt.files
+    assert name == "tile.png" and picture.startswith(b"\x89PNG")
+    assert asyncio.run(PRESENTER.prompt(row(state), public)) is None, "only its drawer sees it"
+
+    cell, turn = legal(state)[0].split()[1:]
+    state.apply(f"place {cell} {turn}")
+    view = state.view(None)
+    assert PRESENTER.is_public([f"place {cell} {turn}"], view)
+    (line,) = PRESENTER.describe([f"place {cell} {turn}"], view, "Ada")
+    walls = len(mine["drawn"]["walls"])
+    assert line == (
+        f"Ada drew a {mine['drawn']['colour']} tile ({walls} wall{'s' if walls > 1 else ''}) "
+        f"and placed it on {cell}."
+    )
+
+
+def test_the_prompt_states_the_placing_rule_of_the_mode() -> None:
+    for mode, galleries in (("full", False), ("veteran", True)):
+        state = GAME.new_state(2, 5, {"mode": mode})
+        for _ in range(4):  # two pieces each: from now on a piece must touch two
+            state.apply("draw")
+            state.apply(legal(state)[0])
+        state.apply("draw")
+        prompt = asyncio.run(PRESENTER.prompt(row(state), state.view(state.current_seat())))
+        assert prompt is not None and "touch at least two pieces" in prompt.content
+        assert ("open side of a neighbour" in prompt.content) is galleries
+
+
+def test_the_turn_note_offers_only_the_construction_commands_left() -> None:
+    state = GAME.new_state(2, 5, {"mode": "full"})
+    assert "`/s6 draw` a tile or place an entry point" in PRESENTER.turn_note(state.view(None))
+    assert "the first piece goes anywhere" in PRESENTER.turn_note(state.view(None))
+    view = state.view(None)
+    view["players"][view["current_seat"]]["supply_left"] = 0
+    view["tiles"] = [{"cell": "J10"}]
+    assert PRESENTER.turn_note(view) == ": place an entry point with `/s6 entry`"
+
+
+def test_the_end_of_construction_is_announced() -> None:
+    state = GAME.new_state(2, 9, {"mode": "novice"})
+    while state.phase == "build":
+        text = legal(state)[0]
+        state.apply(text)
+    lines = PRESENTER.describe([text], state.view(None), "Ada")
+    assert lines[0].startswith("Ada ") and "The maze is complete" in lines[-1]
+
+
+# ---------------------------------------------------------------------- the race
+
+# C4 (walls N, SE, SW) meets C3 (walls N, S) and D4 (wall NW) wall to wall: turning C4 turns
+# both the other way in full mode. D3 is an empty entry point to move onto.
+GEARS = {
+    "C4": ("alternating", 0),
+    "C3": ("facing", 0),
+    "D4": ("single", 5),
+    "D3": ("entry", 0),
+    "A1": ("entry", 1),
+}
+
+
+def test_the_buttons_after_a_move_are_the_legal_actions_for_the_person_only() -> None:
+    for mode in ("full", "veteran", "novice"):
+        state = position(GEARS, prisoners={0: ["C4"], 1: ["A1"]}, mode=mode)
+        state.apply("move C4 D3")
+        assert sorted(button_actions(state) or []) == sorted(legal(state)), mode
+        assert [a for a, _ in act_choices(state.view(None))] == legal(state)
+        assert button_actions(state, ai_seats=(0,)) is None, "no buttons for an AI's choice"
+    assert "choose what to do with C4 below" in PRESENTER.turn_note(state.view(None))
+
+
+def test_no_buttons_while_building_or_moving() -> None:
+    state = position(GEARS, prisoners={0: ["C4"], 1: ["A1"]})
+    assert button_actions(state) is None
+    assert button_actions(GAME.new_state(2, 1)) is None
+
+
+def test_moves_collections_and_gears_are_told_in_public_words() -> None:
+    state = position(GEARS, prisoners={0: ["C4"], 1: ["A1"]})
+    state.apply("move C4 D3")
+    (line,) = PRESENTER.describe(["move C4 D3"], state.view(None), "Ada")
+    assert line == "Ada moved a prisoner from C4 to D3."
+    state.apply("rotate right")
+    (line,) = PRESENTER.describe(["rotate C4 right"], state.view(None), "Ada")
+    assert line.startswith("Ada turned C4 one side clockwise. Its gears turned ")
+    assert sorted(re.findall(r"[A-Z]\d+", line.split("gears turned ")[1])) == ["C3", "D4"]
+
+    state = position(GEARS, prisoners={0: ["C4"], 1: ["A1"]})
+    state.apply("move C4 D3")
+    state.apply("collect")
+    (line,) = PRESENTER.describe(["collect"], state.view(None), "Ada")
+    assert line == "Ada collected the green oxygen marker worth 3 from C4."
+    assert "Ada (orange) 3" in PRESENTER.scores(state.view(None), NAMES)
+
+
+def test_a_novice_move_with_nothing_to_collect_passes_the_turn_in_words() -> None:
+    state = position(GEARS, prisoners={0: ["D3"], 1: ["A1"]}, mode="novice")
+    state.apply("move D3 D4")
+    (line,) = PRESENTER.describe(["move D3 D4"], state.view(None), "Ada")
+    assert line.endswith("Nothing to collect on D3, so the turn passes.")
+
+
+def boxed(mode: str) -> Sector6State:
+    """Both of seat 0's prisoners (C4, E4) are walled in or face a gap or a prisoner."""
+    tiles = {
+        "C4": ("alternating", 0),
+        "D3": ("single", 4),
+        "C5": ("single", 0),
+        "E4": ("bend", 4),
+        "E5": ("entry", 1),
+        "F4": ("entry", 1),
+        "F5": ("single", 1),
+    }
+    return position(tiles, prisoners={0: ["C4", "E4"], 1: ["E5", "F4"]}, mode=mode)
+
+
+def test_a_blocked_player_gets_a_button_per_rotation_or_pass() -> None:
+    state = boxed("full")
+    assert state.step == "blocked"
+    assert sorted(button_actions(state) or []) == sorted(legal(state))
+    assert len(legal(state)) == 4
+    assert "make 2 rotations" in PRESENTER.turn_note(state.view(None))
+    state.apply("rotate C4 right")
+    assert sorted(button_actions(state) or []) == sorted(legal(state))
+    assert "make 1 rotation " in PRESENTER.turn_note(state.view(None))
+
+    state = boxed("novice")
+    assert button_actions(state) == ["pass"] == legal(state)
+    assert "press Pass" in PRESENTER.turn_note(state.view(None))
+    state.apply("pass")
+    (line,) = PRESENTER.describe(["pass"], state.view(None), "Ada")
+    assert line == "Ada cannot move either prisoner and passes."
+
+
+# ---------------------------------------------------------------------- the end
+
+
+def outcome_view(scores: list[int], winners: list[int], decided: str) -> dict[str, Any]:
+    collected = [{"1": 1, "2": 0, "3": 1, "4": 2}, {"1": 0, "2": 2, "3": 2, "4": 1}]
+    return {
+        "tiles": [
+            {"kind": "tile", "value": v, "colour": c}
+            for v, c in ((1, "red"), (2, "yellow"), (3, "green"), (4, "blue"))
+        ],
+        "max_competition_turns": 200,
+        "outcome": {
+            "reason": "all_oxygen_held",
+            "scores": scores,
+            "winners": winners,
+            "details": {
+                "collected": collected,
+                "taken_at_end": [[4], []],
+                "left_on_board": {"1": 0, "2": 0, "3": 0, "4": 0},
+                "tie_break": ["blue", "green", "yellow"],
+                "decided_by": decided,
+            },
+        },
+    }
+
+
+def test_the_result_names_the_rule_the_scores_and_the_tie_break() -> None:
+    text = PRESENTER.outcome(outcome_view([12, 14], [1], "score"), NAMES)
+    assert text.startswith("Game over: every oxygen marker left lies under a prisoner.")
+    assert "• Ada: **12**: 2 blue, 1 green, 1 red (of which 4 held at the end)" in text
+    assert "• Bo: **14**: 1 blue, 2 green, 2 yellow" in text
+    assert text.endswith("**Bo wins!**")
+    text = PRESENTER.outcome(outcome_view([12, 12], [0], "blue"), NAMES)
+    assert text.endswith("**Ada wins** on the tie-break: equal oxygen, more blue markers.")
+    text = PRESENTER.outcome(outcome_view([12, 12], [0, 1], "shared"), NAMES)
+    assert "**Shared win: Ada, Bo!**" in text and "blue, then green, then yellow" in text
+
+
+def test_a_real_finished_game_is_told_with_its_reason() -> None:
+    state = position(GEARS, prisoners={0: ["C4"], 1: ["A1"]}, markers={"C3": 0, "D4": 0})
+    state.apply("move C4 D3")
+    state.apply("collect")
+    assert state.is_terminal()
+    text = PRESENTER.outcome(state.view(None), NAMES)
+    assert "Game over: every oxygen marker left" in text and "**Ada wins!**" in text
+
+
+# ---------------------------------------------------------------------- the start
+
+
+def test_every_player_is_told_their_colour_and_shape() -> None:
+    state = GAME.new_state(3, 2)
+    title, text, picture = PRESENTER.secret(row(state), state.view(1), 1)
+    assert title == "You play PURPLE"
+    assert "**purple squares** numbered 2" in text and "<#2>" in text
+    assert picture.startswith(b"\x89PNG")
+
+
+def test_sector6_is_playable_and_offers_its_modes_at_game_new() -> None:
+    assert "sector6" in playable_games() and presenter_for("sector6").modes
+    assert [c.value for c in MODE_CHOICES] == list(GAME.options[0].choices)
+    assert mode_options("sector6", "novice") == {"mode": "novice"}
+    assert mode_options("sector6", None) is None
+    with pytest.raises(
+        BotError, match=r"Pylons has no modes: leave out mode\. Modes are for Sector 6\."
+    ):
+        mode_options("pylons", "novice")
+
+
+async def test_the_mode_reaches_the_engine_and_a_wrong_one_is_refused(tmp_path) -> None:
+    from hvbot.repository import Repository
+
+    service = GameService(await Repository.open(tmp_path / "s6.sqlite3"))
+    try:
+        game = await service.new_lobby(
+            channel_id=1,
+            guild_id=2,
+            user_id=3,
+            name="Ada",
+            game_name="sector6",
+            options=mode_options("sector6", "veteran"),
+        )
+        assert game.options == {"mode": "veteran"}
+        await service.abandon(channel_id=1, user_id=3, can_manage=False)
+        with pytest.raises(BotError, match="must be one of full, veteran, novice"):
+            await service.new_lobby(
+                channel_id=1,
+                guild_id=2,
+                user_id=3,
+                name="Ada",
+                game_name="sector6",
+                options={"mode": "easy"},
+            )
+    finally:
+        await service.repo.close()
+
+
+async def test_a_drawn_tile_is_recorded_as_a_prompt_waiting_for_its_drawer(tmp_path) -> None:
+    from hvbot.repository import Repository
+
+    repo = await Repository.open(tmp_path / "s6.sqlite3")
+    service = GameService(repo)
+    try:
+        await service.new_lobby(
+            channel_id=1, guild_id=2, user_id=3, name="Ada", game_name="sector6"
+        )
+        await service.join(channel_id=1, user_id=4, name="Bo")
+        game, state = await service.start(channel_id=1, user_id=3, can_manage=False)
+        drawer = game.seats[state.current_seat()].user_id
+        result = await service.act(channel_id=1, user_id=drawer, action="draw")
+        assert await repo.open_prompts(game_id=game.id) == [
+            {"id": 1, "kind": "place", "user_id": drawer, "version": result.game.version}
+        ]
+        place = legal(result.state)[0]
+        result = await service.act(channel_id=1, user_id=drawer, action=place)
+        assert await repo.open_prompts(game_id=game.id) == []
+    finally:
+        await repo.close()
+
+
+# ---------------------------------------------------------------------- the cog's helpers
+
+
+def test_place_choices_are_the_legal_cells_with_their_turns() -> None:
+    legal_texts = ["place C4 r0", "place C4 r60", "place D5 r60", "place entry E2"]
+    cells, notes = place_cells(legal_texts, None)
+    assert cells == ["C4", "D5"] and notes == {"C4": "r0, r60", "D5": "r60"}
+    assert place_cells(legal_texts, 0) == (["C4"], {"C4": "r0, r60"})
+    every = [f"place B2 r{d}" for d in (0, 60, 120, 180, 240, 300)]
+    assert place_cells(every, None)[1] == {"B2": "any turn"}
+
+
+def test_the_first_piece_is_suggested_in_the_middle_of_the_table() -> None:
+    view = GAME.new_state(2, 1).view(None)
+    assert middle_first(["A1", "T20", "K11", "J10", "C4"], view) == [
+        "J10",
+        "K11",
+        "C4",
+        "A1",
+        "T20",
+    ]
+    view["tiles"] = [{"cell": "J10"}]
+    assert middle_first(["A1", "K11"], view) == ["A1", "K11"], "later: the engine's order"
+
+
+def test_move_choices_narrow_to_the_chosen_prisoner() -> None:
+    legal_texts = ["move C4 C5", "move C4 C6", "move E2 E3", "collect"]
+    assert move_cells(legal_texts, None) == (["C4", "C4", "E2"], ["C5", "C6", "E3"])
+    assert move_cells(legal_texts, "e2")[1] == ["E3"]
+
+
+def test_the_rules_text_fits_a_message_and_names_every_command() -> None:
+    rules = PRESENTER.rules
+    assert len(rules) <= 2000, "Discord refuses longer messages"
+    for command in Sector6Cog.__cog_app_commands__:
+        assert f"/s6 {command.name}" in rules, command.name
+    assert f"{GAME.new_state(2, 1).rules.max_rounds} turns each" in rules
+    for mode in GAME.options[0].choices:
+        assert f"**{mode}**" in rules
