@@ -43,6 +43,7 @@ class HvBot(commands.Bot):
         *,
         database_path: str | Path | None = None,
         ai_pause: float = 1.5,
+        remind_check_s: float = 30.0,
         service: GameService | None = None,
         **options: Any,
     ) -> None:
@@ -61,6 +62,7 @@ class HvBot(commands.Bot):
         self.settings = settings
         self.database_path = Path(database_path) if database_path else settings.sqlite_path
         self.ai_pause = ai_pause
+        self.remind_check_s = remind_check_s
         self.service: GameService = service  # type: ignore[assignment]  # set in setup_hook
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
 
@@ -68,6 +70,7 @@ class HvBot(commands.Bot):
         from hvbot.cogs.game import GameCog
         from hvbot.cogs.high_voltage import HighVoltageCog
         from hvbot.cogs.pylons import PylonsCog
+        from hvbot.cogs.reminders import RemindersCog
         from hvbot.cogs.sector6 import Sector6Cog
 
         # Worker threads draw pictures and let AI seats think while the event loop answers
@@ -85,6 +88,7 @@ class HvBot(commands.Bot):
         await self.add_cog(GameCog(self))
         await self.add_cog(HighVoltageCog(self))
         await self.add_cog(PylonsCog(self))
+        await self.add_cog(RemindersCog(self, check_s=self.remind_check_s))
         await self.add_cog(Sector6Cog(self))
         self.tree.on_error = self.on_app_command_error
         if self.settings.guild_id:

@@ -66,6 +66,7 @@ class GameRow:
     version: int
     lobby_message_id: int | None
     seats: tuple[SeatRow, ...]
+    remind_minutes: int | None = None  # None: the person to move is never reminded
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -84,7 +85,29 @@ class GameRow:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return _stamp(datetime.now(UTC))
+
+
+def _stamp(moment: datetime) -> str:
+    """UTC ISO text: stamps in this form compare correctly as strings in SQL."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A person's turn: since when they have been waiting and when to remind them."""
+
+    since: datetime
+    remind_at: datetime
+
+
+@dataclass(frozen=True)
+class DueReminder:
+    """A game whose person to move is due a reminder (as stored: `due` is the claim key)."""
+
+    game_id: int
+    due: str
+    turn_since: datetime | None
 
 
 def _migrations() -> list[tuple[int, str]]:
@@ -109,6 +132,7 @@ class Repository:
         self._idle = asyncio.Event()
         self._idle.set()
         self._open: dict[int, GameRow] = {}  # open games by id, as last read or written
+        self._writes = 0  # changes committed so far: a read that overlaps one is not kept
         self._by_channel: dict[int, int] = {}  # channel id -> id of its open game
 
     @classmethod
@@ -181,25 +205,27 @@ class Repository:
             SeatRow(r["seat"], r["user_id"], r["ai_level"], r["display_name"]) for r in rows
         )
 
-    async def _row(self, row: aiosqlite.Row | None) -> GameRow | None:
+    async def _row(self, row: aiosqlite.Row | None, *, writes: int) -> GameRow | None:
+        """A game read from the database; kept in memory only if no change was committed
+        since the read began (`writes`), as the row might predate it."""
         if row is None:
             return None
-        return self._remember(
-            GameRow(
-                id=row["id"],
-                game=row["game"],
-                guild_id=row["guild_id"],
-                channel_id=row["channel_id"],
-                creator_id=row["creator_id"],
-                status=row["status"],
-                seed=row["seed"],
-                options=json.loads(row["options"]),
-                state_json=row["state"] or None,
-                version=row["version"],
-                lobby_message_id=row["lobby_message_id"],
-                seats=await self._seats(row["id"]),
-            )
+        game = GameRow(
+            id=row["id"],
+            game=row["game"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            creator_id=row["creator_id"],
+            status=row["status"],
+            seed=row["seed"],
+            options=json.loads(row["options"]),
+            state_json=row["state"] or None,
+            version=row["version"],
+            lobby_message_id=row["lobby_message_id"],
+            seats=await self._seats(row["id"]),
+            remind_minutes=row["remind_minutes"],
         )
+        return self._remember(game) if writes == self._writes else game
 
     def _remember(self, game: GameRow) -> GameRow:
         """Keep an open game in memory (and forget one that has ended)."""
@@ -212,12 +238,14 @@ class Repository:
 
     def _changed(self, game_id: int, **changes: Any) -> None:
         """Apply a committed write to the game's copy in memory, if there is one."""
+        self._writes += 1
         cached = self._open.get(game_id)
         if cached is not None:
             self._remember(dataclasses.replace(cached, **changes))
 
     def forget(self, game_id: int) -> None:
         """Drop a game's copy in memory, e.g. after another process changed it."""
+        self._writes += 1
         cached = self._open.pop(game_id, None)
         if cached is not None and self._by_channel.get(cached.channel_id) == game_id:
             del self._by_channel[cached.channel_id]
@@ -226,26 +254,29 @@ class Repository:
         cached = self._open.get(game_id)
         if cached is not None:
             return cached
+        writes = self._writes
         async with self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            return await self._row(await cur.fetchone())
+            return await self._row(await cur.fetchone(), writes=writes)
 
     async def open_game_in_channel(self, *, channel_id: int) -> GameRow | None:
         game_id = self._by_channel.get(channel_id)
         if game_id is not None:
             return self._open[game_id]
+        writes = self._writes
         async with self._conn.execute(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
             (channel_id,),
         ) as cur:
-            return await self._row(await cur.fetchone())
+            return await self._row(await cur.fetchone(), writes=writes)
 
     async def open_games(self) -> list[GameRow]:
         """Every game in a lobby or in play: what the bot reloads at start-up."""
+        writes = self._writes
         async with self._conn.execute(
             "SELECT * FROM games WHERE status IN ('lobby', 'active') ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
-        return [g for g in [await self._row(r) for r in rows] if g is not None]
+        return [g for g in [await self._row(r, writes=writes) for r in rows] if g is not None]
 
     async def actions(self, *, game_id: int) -> list[tuple[int, str]]:
         async with self._conn.execute(
@@ -271,14 +302,25 @@ class Repository:
         creator_id: int,
         creator_name: str,
         options: dict[str, Any],
+        remind_minutes: int | None = None,
     ) -> GameRow:
         now = _now()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
-                    " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                    (game, guild_id, channel_id, creator_id, json.dumps(options), now, now),
+                    " remind_minutes, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (
+                        game,
+                        guild_id,
+                        channel_id,
+                        creator_id,
+                        json.dumps(options),
+                        remind_minutes,
+                        now,
+                        now,
+                    ),
                 )
                 game_id = cur.lastrowid
                 await db.execute(
@@ -316,6 +358,7 @@ class Repository:
         seed: int,
         state: dict[str, Any],
         seats: Sequence[SeatRow],
+        wait: Wait | None = None,
     ) -> None:
         state_json = json.dumps(state)
         async with self._change(game_id) as db:
@@ -323,8 +366,8 @@ class Repository:
                 db,
                 game_id,
                 expected_version,
-                "status = 'active', seed = ?, state = ?",
-                (seed, state_json),
+                "status = 'active', seed = ?, state = ?, " + _TURN_COLUMNS,
+                (seed, state_json, *_turn_values(wait)),
             )
             await self._replace_seats(db, game_id, seats)
         self._changed(
@@ -345,11 +388,13 @@ class Repository:
         actions: Sequence[tuple[int, str]],
         status: str = "active",
         prompt: tuple[str, int] | None = None,
+        wait: Wait | None = None,
     ) -> int:
         """Save the new state, append its actions, settle old prompts and open a new one.
 
         All in one transaction that fails with VersionConflict if someone else got there first,
         in as few statements as possible: each one is a trip to the database thread and back.
+        `wait`: the turn of the person now to move, to remind them (None: nobody to remind).
         Returns the new version.
         """
         now = _now()
@@ -360,8 +405,8 @@ class Repository:
                 db,
                 game_id,
                 expected_version,
-                "state = ?, status = ?, ended_at = COALESCE(?, ended_at)",
-                (state_json, status, ended),
+                "state = ?, status = ?, ended_at = COALESCE(?, ended_at), " + _TURN_COLUMNS,
+                (state_json, status, ended, *_turn_values(wait)),
             )
             await db.executemany(
                 "INSERT INTO actions (game_id, n, seat, action, created_at)"
@@ -388,6 +433,36 @@ class Repository:
             )
             await db.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", (game_id,))
         self._changed(game_id, version=expected_version + 1, status=status)
+
+    # ------------------------------------------------------------------ reminders
+
+    async def due_reminders(self, *, now: datetime) -> list[DueReminder]:
+        """Games in play whose person to move has waited past their reminder."""
+        async with self._conn.execute(
+            "SELECT id, remind_at, turn_since FROM games"
+            " WHERE status = 'active' AND remind_at IS NOT NULL AND remind_at <= ? ORDER BY id",
+            (_stamp(now),),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            DueReminder(
+                r["id"],
+                r["remind_at"],
+                datetime.fromisoformat(r["turn_since"]) if r["turn_since"] else None,
+            )
+            for r in rows
+        ]
+
+    async def claim_reminder(self, *, game_id: int, due: str, next_at: datetime | None) -> bool:
+        """Move a due reminder on to `next_at` (None: no more); False if another process (or a
+        move) changed it first, so each reminder is sent at most once. The game's version is
+        left alone: a reminder changes nothing on the board, and its buttons stay valid."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET remind_at = ? WHERE id = ? AND remind_at = ?",
+                (_stamp(next_at) if next_at else None, game_id, due),
+            )
+            return cur.rowcount == 1
 
     @asynccontextmanager
     async def _change(self, game_id: int) -> AsyncIterator[aiosqlite.Connection]:
@@ -429,6 +504,16 @@ class Repository:
         if cur.rowcount != 1:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
         return expected_version + 1
+
+
+_TURN_COLUMNS = "turn_since = ?, remind_at = ?"
+
+
+def _turn_values(wait: Wait | None) -> tuple[str | None, str | None]:
+    """With nobody to remind (an AI to move, the end, reminders off), both are cleared."""
+    if wait is None:
+        return None, None
+    return _stamp(wait.since), _stamp(wait.remind_at)
 
 
 def _split_sql(script: str) -> list[str]:

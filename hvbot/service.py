@@ -14,12 +14,13 @@ import random
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine import GameError, State, find_game
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
-from hvbot.repository import ChannelBusy, GameRow, Repository, SeatRow, VersionConflict
+from hvbot.repository import ChannelBusy, GameRow, Repository, SeatRow, VersionConflict, Wait
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,23 @@ PROMPT_PHASES = {
 }
 
 
+DEFAULT_REMIND_MINUTES = 10
+MAX_REMIND_MINUTES = 7 * 24 * 60
+REMIND_AGAIN = timedelta(hours=1)  # after the first reminder, never more often than this
+
+
 class BotError(Exception):
     """Something the user asked for cannot be done; the message says why and what would work."""
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A person who has been waited for: mention them again in the game's channel."""
+
+    game: GameRow
+    seat: int
+    user_id: int
+    waited: timedelta
 
 
 @dataclass
@@ -57,9 +73,12 @@ class GameService:
         *,
         seed_source: random.Random | None = None,
         ai_budget_s: float = 1.0,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.repo = repo
         self.ai_budget_s = ai_budget_s
+        # Reminders are due by this clock; tests move it forward instead of waiting.
+        self.clock = clock or (lambda: datetime.now(UTC))
         self._locks: dict[int, asyncio.Lock] = {}
         # Seeds decide the deal, so they come from the OS's secure source unless a test injects one.
         self._seed_source = seed_source
@@ -101,7 +120,15 @@ class GameService:
         name: str,
         game_name: str,
         options: dict[str, Any] | None = None,
+        remind_minutes: int = DEFAULT_REMIND_MINUTES,
     ) -> GameRow:
+        """`remind_minutes`: how long the person to move may take before they are mentioned
+        again (then hourly); 0 turns reminders off for this game."""
+        if not 0 <= remind_minutes <= MAX_REMIND_MINUTES:
+            raise BotError(
+                f"Reminders come after 1 to {MAX_REMIND_MINUTES} minutes, or 0 for never; "
+                f"not {remind_minutes}."
+            )
         try:
             game = find_game(game_name)
         except KeyError as exc:
@@ -118,6 +145,7 @@ class GameService:
                 creator_id=user_id,
                 creator_name=name,
                 options=resolved,
+                remind_minutes=remind_minutes or None,
             )
         except ChannelBusy as exc:
             raise BotError(
@@ -200,6 +228,7 @@ class GameService:
                 seed=seed,
                 state=state.to_dict(),
                 seats=game.seats,
+                wait=self._wait_for(game, state),
             )
             started = await self.repo.game(game_id=game.id)
             assert started is not None
@@ -346,6 +375,7 @@ class GameService:
                 actions=[(seat, text) for text in applied],
                 status="finished" if finished else "active",
                 prompt=prompt,
+                wait=self._wait_for(game, state),
             )
         except VersionConflict as exc:
             # Another process changed the game between our read and our write.
@@ -355,6 +385,36 @@ class GameService:
         saved = await self._reload(game.id)
         log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
         return ActResult(saved, state, seat, applied, finished)
+
+    def _wait_for(self, game: GameRow, state: State) -> Wait | None:
+        """The turn that starts now, if a person is to move in a game that reminds."""
+        seat = state.current_seat()
+        if game.remind_minutes is None or seat is None or game.seats[seat].is_ai:
+            return None
+        now = self.clock()
+        return Wait(now, now + timedelta(minutes=game.remind_minutes))
+
+    # ------------------------------------------------------------------ reminders
+
+    async def due_reminders(self) -> list[Reminder]:
+        """The people to remind now, each claimed so no other process reminds them too; the
+        next reminder for the same wait comes an hour later, and a move starts a new wait."""
+        now = self.clock()
+        found = []
+        for due in await self.repo.due_reminders(now=now):
+            game = await self.repo.game(game_id=due.game_id)
+            if game is None or game.status != "active":
+                continue
+            state = self.load_state(game)
+            seat = state.current_seat()
+            person = seat is not None and not game.seats[seat].is_ai
+            next_at = now + REMIND_AGAIN if person else None
+            if not await self.repo.claim_reminder(game_id=game.id, due=due.due, next_at=next_at):
+                continue
+            if person and seat is not None:
+                waited = now - (due.turn_since or now)
+                found.append(Reminder(game, seat, game.seats[seat].user_id or 0, waited))
+        return found
 
     @staticmethod
     def _prompt_for(game: GameRow, state: State) -> tuple[str, int] | None:

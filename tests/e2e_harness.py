@@ -32,6 +32,7 @@ from hvbot.config import Settings
 from hvbot.repository import GameRow, Repository
 from hvbot.service import GameService
 
+REMIND_CHECK_S = 0.1  # how often the bot looks for due turn reminders in tests
 AI_PAUSE = 0.01
 WATCHED_LOGGERS = ("discord", "hvbot")
 
@@ -118,6 +119,7 @@ class BotHarness:
             self.settings,
             database_path=self.database,
             ai_pause=AI_PAUSE,
+            remind_check_s=REMIND_CHECK_S,
             service=service,
             guild_ready_timeout=0.05,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -261,3 +262,93 @@ async def test_a_game_changed_by_another_process_is_refused_once_then_read_afres
     finally:
         await first_repo.close()
         await second_repo.close()
+
+
+class Clock:
+    """The service's clock, moved by hand: reminders are about minutes and hours."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+async def test_the_person_to_move_is_reminded_after_the_wait_then_hourly_until_they_move(tmp_path):
+    path = tmp_path / "remind.sqlite3"
+    clock = Clock()
+    repo = await Repository.open(path)
+    service = GameService(repo, seed_source=random.Random(7), clock=clock)
+    game, state = await _started(service)
+    mover = _user_of(game, state.current_seat())
+
+    clock.advance(minutes=9, seconds=59)
+    assert await service.due_reminders() == []
+    clock.advance(seconds=1)
+    (first,) = await service.due_reminders()
+    assert (first.user_id, first.waited) == (mover, timedelta(minutes=10))
+    assert await service.due_reminders() == [], "each reminder is sent once"
+    clock.advance(minutes=59)
+    assert await service.due_reminders() == [], "never more often than hourly"
+
+    # The bot restarts: what is due is in the database, not in a timer.
+    await repo.close()
+    repo = await Repository.open(path)
+    service = GameService(repo, seed_source=random.Random(7), clock=clock)
+    clock.advance(minutes=1)
+    (second,) = await service.due_reminders()
+    assert (second.user_id, second.waited) == (mover, timedelta(minutes=70))
+
+    # A move starts a new wait for the next person, with the game's ten minutes again.
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    result = await service.act(channel_id=CHANNEL, user_id=mover, action=f"draw {cell} here r0")
+    clock.advance(minutes=9)
+    assert await service.due_reminders() == []
+    clock.advance(minutes=1)
+    (third,) = await service.due_reminders()
+    assert third.user_id == _user_of(game, result.state.current_seat())
+    assert third.waited == timedelta(minutes=10)
+    await repo.close()
+
+
+async def test_no_reminders_when_turned_off_or_when_an_ai_is_to_move(tmp_path):
+    clock = Clock()
+    repo = await Repository.open(tmp_path / "quiet.sqlite3")
+    service = GameService(repo, seed_source=random.Random(7), clock=clock)
+    with pytest.raises(BotError, match="0 for never"):
+        await service.new_lobby(
+            channel_id=CHANNEL,
+            guild_id=GUILD,
+            user_id=ADA,
+            name="Ada",
+            game_name="hv",
+            remind_minutes=-1,
+        )
+    await service.new_lobby(
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        user_id=ADA,
+        name="Ada",
+        game_name="hv",
+        remind_minutes=0,
+    )
+    await service.join(channel_id=CHANNEL, user_id=BO, name="Bo")
+    await service.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    clock.advance(days=3)
+    assert await service.due_reminders() == []
+
+    # With reminders on, a wait ends when the seat passes to an AI (a resignation, say).
+    await service.new_lobby(
+        channel_id=CHANNEL + 1, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"
+    )
+    await service.join(channel_id=CHANNEL + 1, user_id=BO, name="Bo")
+    game, state = await service.start(channel_id=CHANNEL + 1, user_id=ADA, can_manage=False)
+    await service.resign(channel_id=CHANNEL + 1, user_id=_user_of(game, state.current_seat()))
+    clock.advance(minutes=10)
+    assert await service.due_reminders() == []
+    clock.advance(hours=2)
+    assert await service.due_reminders() == [], "the AI's turn is not reminded again"
+    await repo.close()

@@ -140,3 +140,24 @@ async def test_closing_waits_for_changes_already_under_way(tmp_path):
     again = await Repository.open(tmp_path / "closing.sqlite3")
     assert len(await again.actions(game_id=game.id)) == 5
     await again.close()
+
+
+async def test_a_read_that_overlaps_a_change_is_not_kept_in_memory(repo):
+    """A game read while a change to it commits may show it from before the change; keeping
+    that copy would make the next move fail its compare-and-set for no reason. The read is
+    taken apart here to put the change exactly in the middle of it."""
+    game = await _lobby(repo)
+    await repo.start(
+        game_id=game.id, expected_version=game.version, seed=1, state={"x": 1}, seats=game.seats
+    )
+    repo.forget(game.id)
+    writes_before = repo._writes
+    async with repo._conn.execute("SELECT * FROM games WHERE id = ?", (game.id,)) as cur:
+        old_row = await cur.fetchone()
+    version = await repo.record_actions(
+        game_id=game.id, expected_version=game.version + 1, state={"x": 2}, actions=[(0, "a")]
+    )
+    stale = await repo._row(old_row, writes=writes_before)
+    assert stale is not None and stale.version == version - 1
+    kept = await repo.game(game_id=game.id)
+    assert (kept.version, kept.state) == (version, {"x": 2})

@@ -13,7 +13,7 @@ from engine import all_games, find_game
 from hvbot import flow, views
 from hvbot.posts import ALLOWED
 from hvbot.presenters import playable_games, presenter_for
-from hvbot.service import AI_LEVELS, BotError
+from hvbot.service import AI_LEVELS, DEFAULT_REMIND_MINUTES, MAX_REMIND_MINUTES, BotError
 
 if TYPE_CHECKING:
     from hvbot.client import HvBot
@@ -58,12 +58,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(
-        game="Which game to play", mode=f"{GAMES_WITH_MODES} only: how much of the rules to use"
+        game="Which game to play",
+        mode=f"{GAMES_WITH_MODES} only: how much of the rules to use",
+        reminder="Minutes before the player to move is reminded, then hourly (0: never)",
     )
     @app_commands.choices(game=GAME_CHOICES, mode=MODE_CHOICES)
     @app_commands.guild_only()
     async def new(
-        self, interaction: discord.Interaction, game: str = "high-voltage", mode: str | None = None
+        self,
+        interaction: discord.Interaction,
+        game: str = "high-voltage",
+        mode: str | None = None,
+        reminder: app_commands.Range[int, 0, MAX_REMIND_MINUTES] = DEFAULT_REMIND_MINUTES,
     ) -> None:
         try:
             row = await self.bot.service.new_lobby(
@@ -73,6 +79,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 name=interaction.user.display_name,
                 game_name=game,
                 options=mode_options(game, mode),
+                remind_minutes=reminder,
             )
         except BotError as exc:
             await flow.reply_error(interaction, str(exc))

@@ -1,0 +1,78 @@
+"""Turn reminders through Discord: the person to move is mentioned in the channel once their
+wait is over, by a bot that may have restarted in between, and not again until the next hour."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from discord_emulator import DiscordEmulator
+from e2e_harness import BotHarness, open_three_seat_game
+
+
+async def _wait_is_over(hv: BotHarness, game_id: int) -> None:
+    """Move the reminder into the past, as if the person had been away for a while."""
+    reader = await hv.reader()
+    past = (datetime.now(UTC) - timedelta(minutes=1)).isoformat(timespec="seconds")
+    await reader._conn.execute("UPDATE games SET remind_at = ? WHERE id = ?", (past, game_id))
+
+
+async def _remind_at(hv: BotHarness, game_id: int) -> datetime:
+    reader = await hv.reader()
+    async with reader._conn.execute("SELECT remind_at FROM games WHERE id = ?", (game_id,)) as cur:
+        (stamp,) = await cur.fetchone()
+    return datetime.fromisoformat(stamp)
+
+
+def _reminders(emu: DiscordEmulator, user_id: int) -> list:
+    return [
+        r
+        for r in emu.messages(visibility="public", kind="channel_message")
+        if f"<@{user_id}>, it is your turn" in r.content
+    ]
+
+
+async def test_the_person_to_move_is_reminded_in_the_channel_also_after_a_restart(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv, with_buttons=False)
+    game, state = await table.wait_for_turn()
+    seat = state.current_seat()
+    assert seat is not None
+    mover = game.seats[seat].user_id or 0
+    # A new game reminds after ten minutes by default.
+    assert timedelta(minutes=9) < await _remind_at(hv, game.id) - datetime.now(UTC)
+    assert _reminders(emu, mover) == []
+
+    await _wait_is_over(hv, game.id)
+    (first,) = await emu.wait_for(lambda: _reminders(emu, mover))
+    assert "High Voltage" in first.content and "/game board" in first.content
+    assert first.channel_id == emu.channel.id
+    # The next one is an hour away, and nothing else was said.
+    assert timedelta(minutes=59) < await _remind_at(hv, game.id) - datetime.now(UTC)
+    await emu.settle()
+    assert len(_reminders(emu, mover)) == 1
+
+    await hv.restart()
+    await _wait_is_over(hv, game.id)
+    await emu.wait_for(lambda: len(_reminders(emu, mover)) == 2)
+
+    # Moving starts a new wait of the game's ten minutes for whoever is next.
+    await table.play(game, state)
+    game, state = await table.wait_for_turn()
+    assert timedelta(minutes=9) < await _remind_at(hv, game.id) - datetime.now(UTC)
+
+
+async def test_a_game_opened_with_reminders_off_never_reminds(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada = emu.add_user("Ada")
+    await emu.slash(ada, "game new", game="pylons", reminder=0)
+    await emu.slash(ada, "game addai")
+    await emu.slash(ada, "game start")
+    game = await hv.game()
+    assert game.remind_minutes is None
+    reader = await hv.reader()
+    async with reader._conn.execute("SELECT remind_at FROM games WHERE id = ?", (game.id,)) as cur:
+        assert (await cur.fetchone())[0] is None
