@@ -1,0 +1,88 @@
+"""Player statistics per game and server, summed up from the stored results.
+
+Everything here is derived on request from the results table and nothing is cached or stored,
+so a summary can never disagree with the games it comes from. Only people appear in the
+summaries; AI seats count as opponents (their games count as played) but get no line of their
+own and cannot hold a server's best score, which is meant to honour a person.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from hvbot.ratings import Placing, Rating, rate_games
+from hvbot.repository import Repository, ResultRow
+
+
+@dataclass
+class PlayerStats:
+    """One person's record in one game on one server."""
+
+    user_id: int
+    name: str  # the name they had in their latest game
+    played: int = 0
+    wins: int = 0
+    best: int | None = None
+    rating: Rating | None = None  # None until they finish a game against another person
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+    def add(self, row: ResultRow) -> None:
+        self.name = row.display_name
+        self.played += 1
+        self.wins += row.won
+        self.best = row.score if self.best is None else max(self.best, row.score)
+
+
+@dataclass
+class GameSummary:
+    """One game's record on one server."""
+
+    game: str
+    finished: int = 0
+    best: int | None = None  # the highest score a person reached
+    best_by: int | None = None  # the first person to reach it
+    players: dict[int, PlayerStats] = field(default_factory=dict)
+
+    def top(self, count: int) -> list[PlayerStats]:
+        """The best players: rated ones by rating, then the rest by wins and games played."""
+
+        def rank(p: PlayerStats) -> tuple[int, float, int, int, str]:
+            rated = p.rating is not None
+            return (not rated, -(p.rating.value if p.rating else 0.0), -p.wins, -p.played, p.name)
+
+        return sorted(self.players.values(), key=rank)[:count]
+
+
+def summarise(game: str, rows: Sequence[ResultRow]) -> GameSummary:
+    """Sum up one game's results, given in finishing order (as `Repository.results` gives)."""
+    summary = GameSummary(game)
+    tables: list[list[Placing]] = []
+    for _, seats in itertools.groupby(rows, key=lambda r: r.game_id):
+        people = [r for r in seats if r.user_id is not None]
+        summary.finished += 1
+        for row in people:
+            assert row.user_id is not None
+            player = summary.players.setdefault(row.user_id, PlayerStats(row.user_id, ""))
+            player.add(row)
+            if summary.best is None or row.score > summary.best:
+                summary.best, summary.best_by = row.score, row.user_id
+        tables.append([Placing(r.user_id, r.won) for r in people])
+    for user_id, rating in rate_games(tables).items():
+        summary.players[user_id].rating = rating  # type: ignore[index]
+    return summary
+
+
+async def summaries(
+    repo: Repository, *, guild_id: int, user_id: int | None = None, game: str | None = None
+) -> list[GameSummary]:
+    """The summaries of every game finished on a server (only those the person played, if
+    `user_id` is given; only `game`, if given), in the order of their names."""
+    names = await repo.games_with_results(guild_id=guild_id, user_id=user_id)
+    if game is not None:
+        names = [n for n in names if n == game]
+    return [summarise(n, await repo.results(guild_id=guild_id, game=n)) for n in names]
