@@ -72,6 +72,7 @@ class HvBot(commands.Bot):
         from hvbot.cogs.pylons import PylonsCog
         from hvbot.cogs.reminders import RemindersCog
         from hvbot.cogs.sector6 import Sector6Cog
+        from hvbot.cogs.stats import StatsCog
 
         # Worker threads draw pictures and let AI seats think while the event loop answers
         # Discord. Every answer is a string of short socket calls that each give up Python's
@@ -81,6 +82,9 @@ class HvBot(commands.Bot):
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         if self.service is None:
             self.service = GameService(await Repository.open(self.database_path))
+        filled = await self.service.backfill_results()
+        if filled:
+            log.info("stored the results of %d games finished before results were kept", filled)
         # Draw one board of every game now, so the first board players see is as quick as the
         # rest (each renderer builds its picture pieces on first use).
         await asyncio.to_thread(warm_up_pictures)
@@ -90,6 +94,7 @@ class HvBot(commands.Bot):
         await self.add_cog(PylonsCog(self))
         await self.add_cog(RemindersCog(self, check_s=self.remind_check_s))
         await self.add_cog(Sector6Cog(self))
+        await self.add_cog(StatsCog(self))
         self.tree.on_error = self.on_app_command_error
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)

@@ -84,6 +84,34 @@ class GameRow:
         return None
 
 
+@dataclass(frozen=True)
+class SeatResult:
+    """How one seat ended a finished game: what the service hands over with the last move."""
+
+    seat: int
+    score: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat of one finished game as stored for statistics (public facts only)."""
+
+    game_id: int
+    seat: int
+    game: str
+    guild_id: int | None
+    user_id: int | None
+    display_name: str
+    score: int
+    won: bool
+    finished_at: str
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
 def _now() -> str:
     return _stamp(datetime.now(UTC))
 
@@ -284,6 +312,49 @@ class Repository:
         ) as cur:
             return [(r["seat"], r["action"]) for r in await cur.fetchall()]
 
+    async def finished_games_without_results(self) -> list[GameRow]:
+        """Games that finished before results were stored (or whose results were lost)."""
+        async with self._conn.execute(
+            "SELECT * FROM games WHERE status = 'finished'"
+            " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [g for g in [await self._row(r) for r in rows] if g is not None]
+
+    async def games_with_results(self, *, guild_id: int, user_id: int | None = None) -> list[str]:
+        """The kinds of game finished on a server (by one person, if given), by name."""
+        if user_id is None:
+            sql, values = "SELECT DISTINCT game FROM results WHERE guild_id = ?", (guild_id,)
+        else:
+            sql = "SELECT DISTINCT game FROM results WHERE user_id = ? AND guild_id = ?"
+            values = (user_id, guild_id)
+        async with self._conn.execute(sql + " ORDER BY game", values) as cur:
+            return [r["game"] for r in await cur.fetchall()]
+
+    async def results(self, *, guild_id: int, game: str) -> list[ResultRow]:
+        """Every seat of one kind of game finished on a server, in finishing order: ratings
+        replay them in this order, so ties are broken by game id to keep it the same always."""
+        async with self._conn.execute(
+            "SELECT * FROM results WHERE guild_id = ? AND game = ?"
+            " ORDER BY finished_at, game_id, seat",
+            (guild_id, game),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            ResultRow(
+                game_id=r["game_id"],
+                seat=r["seat"],
+                game=r["game"],
+                guild_id=r["guild_id"],
+                user_id=r["user_id"],
+                display_name=r["display_name"],
+                score=r["score"],
+                won=bool(r["won"]),
+                finished_at=r["finished_at"],
+            )
+            for r in rows
+        ]
+
     async def open_prompts(self, *, game_id: int) -> list[dict[str, Any]]:
         async with self._conn.execute(
             "SELECT id, kind, user_id, version FROM prompts WHERE game_id = ? AND resolved = 0",
@@ -389,14 +460,18 @@ class Repository:
         status: str = "active",
         prompt: tuple[str, int] | None = None,
         wait: Wait | None = None,
+        results: Sequence[SeatResult] | None = None,
     ) -> int:
         """Save the new state, append its actions, settle old prompts and open a new one.
 
         All in one transaction that fails with VersionConflict if someone else got there first,
         in as few statements as possible: each one is a trip to the database thread and back.
         `wait`: the turn of the person now to move, to remind them (None: nobody to remind).
+        `results` come with the finishing move, so a game is never finished without them.
         Returns the new version.
         """
+        if results and status != "finished":
+            raise ValueError("results belong to a finished game only")
         now = _now()
         state_json = json.dumps(state)
         ended = now if status in ("finished", "abandoned") else None
@@ -423,6 +498,8 @@ class Repository:
                     " VALUES (?, ?, ?, ?, ?)",
                     (game_id, kind, user_id, expected_version + 1, now),
                 )
+            if results:
+                await self._insert_results(db, game_id, results, now)
         self._changed(game_id, version=expected_version + 1, status=status, state_json=state_json)
         return expected_version + 1
 
@@ -463,6 +540,30 @@ class Repository:
                 (_stamp(next_at) if next_at else None, game_id, due),
             )
             return cur.rowcount == 1
+
+    async def save_results(self, *, game_id: int, results: Sequence[SeatResult]) -> None:
+        """Store the results of a game finished before results were kept, dated by its end;
+        results stored already are left as they are, so filling them twice changes nothing."""
+        async with self.transaction() as db:
+            await self._insert_results(db, game_id, results, None)
+
+    @staticmethod
+    async def _insert_results(
+        db: aiosqlite.Connection,
+        game_id: int,
+        results: Sequence[SeatResult],
+        finished_at: str | None,
+    ) -> None:
+        """Copy the game's kind, server and seat names from the rows the same transaction sees,
+        so the results say who sat where at the very end (after any resignation)."""
+        await db.executemany(
+            "INSERT OR IGNORE INTO results (game_id, seat, game, guild_id, user_id,"
+            " display_name, score, won, finished_at)"
+            " SELECT s.game_id, s.seat, g.game, g.guild_id, s.user_id, s.display_name, ?, ?,"
+            " COALESCE(?, g.ended_at, g.updated_at)"
+            " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = ? AND s.seat = ?",
+            [(r.score, int(r.won), finished_at, game_id, r.seat) for r in results],
+        )
 
     @asynccontextmanager
     async def _change(self, game_id: int) -> AsyncIterator[aiosqlite.Connection]:

@@ -20,7 +20,15 @@ from typing import Any
 from engine import GameError, State, find_game
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
-from hvbot.repository import ChannelBusy, GameRow, Repository, SeatRow, VersionConflict, Wait
+from hvbot.repository import (
+    ChannelBusy,
+    GameRow,
+    Repository,
+    SeatResult,
+    SeatRow,
+    VersionConflict,
+    Wait,
+)
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +72,15 @@ class ActResult:
     applied: list[str]  # action texts, in order
     finished: bool = False
     events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def seat_results(state: State) -> list[SeatResult]:
+    """Each seat's final score and whether it won; empty while the game goes on."""
+    outcome = state.outcome()
+    if outcome is None:
+        return []
+    winners = set(outcome.winners)
+    return [SeatResult(seat, score, seat in winners) for seat, score in enumerate(outcome.scores)]
 
 
 class GameService:
@@ -344,6 +361,30 @@ class GameService:
             )
             return await self._reload(game.id)
 
+    # ------------------------------------------------------------------ results
+
+    async def backfill_results(self) -> int:
+        """Store the results of games that finished before results were kept; run at start-up.
+
+        Filling is idempotent: games that have results are not even read again. A saved state
+        this engine can no longer read is skipped with a warning rather than stopping the bot.
+        Returns how many games got results.
+        """
+        filled = 0
+        for game in await self.repo.finished_games_without_results():
+            try:
+                state = self.load_state(game)
+            except (BotError, KeyError, ValueError) as exc:
+                log.warning("game %s: no results, its saved state cannot be read: %s", game.id, exc)
+                continue
+            results = seat_results(state)
+            if not results:
+                log.warning("game %s: finished, but its saved state is not over", game.id)
+                continue
+            await self.repo.save_results(game_id=game.id, results=results)
+            filled += 1
+        return filled
+
     # ------------------------------------------------------------------ internals
 
     async def _find(self, channel_id: int | None, game_id: int | None) -> GameRow:
@@ -376,6 +417,7 @@ class GameService:
                 status="finished" if finished else "active",
                 prompt=prompt,
                 wait=self._wait_for(game, state),
+                results=seat_results(state) if finished else None,
             )
         except VersionConflict as exc:
             # Another process changed the game between our read and our write.

@@ -133,7 +133,7 @@ async def test_commands_are_registered_once_per_start(
     try:
         scope = emulator.guild_id if scoped else None
         registered = emulator.commands[scope]
-        assert set(registered) == {"game", "hv", "pylons", "s6"}
+        assert set(registered) == {"game", "hv", "pylons", "s6", "stats"}
         game_subcommands = {o["name"] for o in registered["game"]["options"]}
         assert {"new", "join", "leave", "addai", "start", "board", "status"} <= game_subcommands
         assert {"mysecret", "rules", "log", "resign", "abandon"} <= game_subcommands
@@ -150,6 +150,16 @@ async def test_commands_are_registered_once_per_start(
             "done",
             "pass",
         }
+        stats_subcommands = {o["name"]: o for o in registered["stats"]["options"]}
+        assert set(stats_subcommands) == {"me", "server"}
+        for subcommand in stats_subcommands.values():
+            (game_option,) = subcommand["options"]
+            assert game_option["name"] == "game" and not game_option.get("required")
+            assert {c["value"] for c in game_option["choices"]} == {
+                "high-voltage",
+                "pylons",
+                "sector6",
+            }
         ada = emulator.add_user("Ada")
         reply = await emulator.slash(ada, "game new", game="high-voltage")
         assert reply.public

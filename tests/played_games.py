@@ -1,0 +1,93 @@
+"""Finishing games quickly for the tests of results and statistics: Pylons between two people,
+random legal moves through the service, so every move is stored as a real one would be."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from engine import State, find_game
+from hvbot import repository
+from hvbot.repository import GameRow, Repository
+from hvbot.service import GameService
+
+MAX_MOVES = 2000
+
+
+async def play_to_the_end(service: GameService, game_id: int, rng: random.Random) -> GameRow:
+    """Let whoever is to move make random legal moves until the game is over."""
+    for _ in range(MAX_MOVES):
+        game = await service.repo.game(game_id=game_id)
+        assert game is not None
+        if game.status != "active":
+            return game
+        state = service.load_state(game)
+        seat = state.current_seat()
+        assert seat is not None
+        user = game.seats[seat].user_id
+        assert user is not None, "only games between people are played out here"
+        await service.act(game_id=game_id, user_id=user, action=state.sample_action(rng))
+    raise AssertionError("the game did not end")
+
+
+async def finished_pylons(
+    service: GameService,
+    *,
+    channel_id: int,
+    guild_id: int,
+    players: list[tuple[int, str]],
+    seed: int = 1,
+) -> GameRow:
+    """A Pylons game between `players` (user id, name), from lobby to the end."""
+    (creator, name), *others = players
+    await service.new_lobby(
+        channel_id=channel_id, guild_id=guild_id, user_id=creator, name=name, game_name="pylons"
+    )
+    for user_id, other_name in others:
+        await service.join(channel_id=channel_id, user_id=user_id, name=other_name)
+    game, _ = await service.start(channel_id=channel_id, user_id=creator, can_manage=False)
+    return await play_to_the_end(service, game.id, random.Random(seed))
+
+
+RESULTS_MIGRATION = 3  # the migration that began keeping results
+
+
+@contextlib.contextmanager
+def schema_before_results(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Open repositories as the bot did before results were kept: without that migration."""
+    every_migration = repository._migrations
+    monkeypatch.setattr(
+        repository,
+        "_migrations",
+        lambda: [m for m in every_migration() if m[0] < RESULTS_MIGRATION],
+    )
+    try:
+        yield
+    finally:
+        monkeypatch.setattr(repository, "_migrations", every_migration)
+
+
+def played_out(seed: int) -> State:
+    """A whole two-player Pylons game played by the engine alone, dealt from `seed`."""
+    state = find_game("pylons").new_state(2, seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply(state.sample_action(rng))
+    return state
+
+
+async def finish_as_before_results(repo: Repository, game: GameRow, seed: int) -> State:
+    """Store a started two-player Pylons game, dealt from `seed`, as finished the way the bot
+    did before results were kept: the finishing move and nothing more."""
+    final = played_out(seed)
+    await repo.record_actions(
+        game_id=game.id,
+        expected_version=game.version,
+        state=final.to_dict(),
+        actions=[(0, text) for text in final.history],
+        status="finished",
+    )
+    return final

@@ -1,0 +1,295 @@
+"""Results of finished games on a real SQLite file: stored with the finishing move, never for
+abandoned games, filled once for games that finished before results were kept, and summed up
+into the numbers /stats shows."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from played_games import finish_as_before_results, finished_pylons, schema_before_results
+
+from engine import find_game
+from hvbot.cogs.stats import NAME_LIMIT, server_embed
+from hvbot.ratings import Rating
+from hvbot.repository import GameRow, Repository, ResultRow, SeatResult, SeatRow, VersionConflict
+from hvbot.service import GameService, seat_results
+from hvbot.stats import summaries, summarise
+
+GUILD, OTHER_GUILD = 1, 2
+ADA, BO = 100, 200
+SEATS = (SeatRow(0, ADA, None, "Ada"), SeatRow(1, BO, None, "Bo"), SeatRow(2, None, "easy", "AI 1"))
+
+
+@pytest.fixture
+async def repo(tmp_path: Path):
+    repository = await Repository.open(tmp_path / "games.sqlite3")
+    yield repository
+    await repository.close()
+
+
+async def _started(
+    repo: Repository,
+    *,
+    channel: int = 10,
+    guild: int = GUILD,
+    state: dict | None = None,
+    seats: tuple[SeatRow, ...] = SEATS,
+) -> GameRow:
+    game = await repo.create_lobby(
+        game="pylons",
+        guild_id=guild,
+        channel_id=channel,
+        creator_id=ADA,
+        creator_name="Ada",
+        options={},
+    )
+    await repo.start(
+        game_id=game.id,
+        expected_version=game.version,
+        seed=42,
+        state=state or {"x": 0},
+        seats=seats,
+    )
+    started = await repo.game(game_id=game.id)
+    assert started is not None
+    return started
+
+
+FINAL = [SeatResult(0, 9, True), SeatResult(1, 4, False), SeatResult(2, 9, True)]
+
+
+async def test_results_are_stored_with_the_finishing_move(repo: Repository) -> None:
+    game = await _started(repo)
+    version = await repo.record_actions(
+        game_id=game.id, expected_version=game.version, state={"x": 1}, actions=[(0, "a")]
+    )
+    assert await repo.results(guild_id=GUILD, game="pylons") == []
+    await repo.record_actions(
+        game_id=game.id,
+        expected_version=version,
+        state={"x": 2},
+        actions=[(1, "b")],
+        status="finished",
+        results=FINAL,
+    )
+    rows = await repo.results(guild_id=GUILD, game="pylons")
+    assert [(r.seat, r.user_id, r.display_name, r.score, r.won) for r in rows] == [
+        (0, ADA, "Ada", 9, True),
+        (1, BO, "Bo", 4, False),
+        (2, None, "AI 1", 9, True),
+    ]
+    assert {(r.game_id, r.game, r.guild_id) for r in rows} == {(game.id, "pylons", GUILD)}
+    assert len({r.finished_at for r in rows}) == 1 and rows[0].finished_at
+    assert rows[2].is_ai and not rows[0].is_ai
+    assert await repo.results(guild_id=OTHER_GUILD, game="pylons") == []
+    assert await repo.results(guild_id=GUILD, game="high-voltage") == []
+
+
+async def test_a_refused_finishing_move_stores_no_results(repo: Repository) -> None:
+    game = await _started(repo)
+    with pytest.raises(VersionConflict):
+        await repo.record_actions(
+            game_id=game.id,
+            expected_version=game.version + 3,
+            state={"x": 2},
+            actions=[(1, "b")],
+            status="finished",
+            results=FINAL,
+        )
+    assert await repo.results(guild_id=GUILD, game="pylons") == []
+    with pytest.raises(ValueError, match="finished"):
+        await repo.record_actions(
+            game_id=game.id,
+            expected_version=game.version,
+            state={"x": 2},
+            actions=[(1, "b")],
+            results=FINAL,
+        )
+    assert (await repo.game(game_id=game.id)).version == game.version
+
+
+async def test_abandoned_games_have_no_results(repo: Repository) -> None:
+    game = await _started(repo)
+    await repo.set_status(game_id=game.id, expected_version=game.version, status="abandoned")
+    assert await repo.results(guild_id=GUILD, game="pylons") == []
+    assert await repo.finished_games_without_results() == []
+    assert await repo.games_with_results(guild_id=GUILD) == []
+
+
+async def test_results_survive_a_restart_and_are_found_per_person(tmp_path: Path) -> None:
+    path = tmp_path / "restart.sqlite3"
+    repo = await Repository.open(path)
+    game = await _started(repo)
+    await repo.record_actions(
+        game_id=game.id,
+        expected_version=game.version,
+        state={"x": 1},
+        actions=[(0, "a")],
+        status="finished",
+        results=FINAL,
+    )
+    await repo.close()
+
+    again = await Repository.open(path)
+    try:
+        assert len(await again.results(guild_id=GUILD, game="pylons")) == 3
+        assert await again.games_with_results(guild_id=GUILD) == ["pylons"]
+        assert await again.games_with_results(guild_id=GUILD, user_id=BO) == ["pylons"]
+        assert await again.games_with_results(guild_id=GUILD, user_id=999) == []
+        assert await again.games_with_results(guild_id=OTHER_GUILD, user_id=BO) == []
+        assert await again.finished_games_without_results() == []
+    finally:
+        await again.close()
+
+
+# ---------------------------------------------------------------------- the service
+
+
+async def test_a_finished_game_gets_its_results_from_the_service(tmp_path: Path) -> None:
+    repo = await Repository.open(tmp_path / "service.sqlite3")
+    try:
+        service = GameService(repo, seed_source=random.Random(4))
+        game = await finished_pylons(
+            service, channel_id=10, guild_id=GUILD, players=[(ADA, "Ada"), (BO, "Bo")]
+        )
+        assert game.status == "finished"
+        outcome = service.load_state(game).outcome()
+        assert outcome is not None
+        rows = await repo.results(guild_id=GUILD, game="pylons")
+        assert [r.score for r in rows] == list(outcome.scores)
+        assert [r.seat for r in rows if r.won] == list(outcome.winners)
+        assert [r.user_id for r in rows] == [ADA, BO]
+        # A second game on the server, finished later, comes after the first.
+        second = await finished_pylons(
+            service, channel_id=10, guild_id=GUILD, players=[(BO, "Bo"), (ADA, "Ada")], seed=2
+        )
+        rows = await repo.results(guild_id=GUILD, game="pylons")
+        assert [r.game_id for r in rows] == [game.id, game.id, second.id, second.id]
+        (summary,) = await summaries(repo, guild_id=GUILD)
+        assert summary.finished == 2
+        assert {p.played for p in summary.players.values()} == {2}
+        assert all(p.rating is not None and p.rating.games == 2 for p in summary.players.values())
+        assert await summaries(repo, guild_id=GUILD, game="high-voltage") == []
+        assert await summaries(repo, guild_id=OTHER_GUILD) == []
+    finally:
+        await repo.close()
+
+
+async def test_games_finished_before_results_were_kept_are_filled_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    with schema_before_results(monkeypatch):
+        old = await Repository.open(path)
+        assert await old.schema_version() < 3
+        dealt = find_game("pylons").new_state(2, 8).to_dict()
+        finished = await _started(old, channel=10, state=dealt, seats=SEATS[:2])
+        final = await finish_as_before_results(old, finished, seed=8)
+        abandoned = await _started(old, channel=11)
+        await old.set_status(
+            game_id=abandoned.id, expected_version=abandoned.version, status="abandoned"
+        )
+        unreadable = await _started(old, channel=12)
+        await old.record_actions(
+            game_id=unreadable.id,
+            expected_version=unreadable.version,
+            state={"format": "something else"},
+            actions=[],
+            status="finished",
+        )
+        await old.close()
+
+    repo = await Repository.open(path)
+    try:
+        assert await repo.schema_version() >= 3
+        service = GameService(repo)
+        assert await service.backfill_results() == 1
+        rows = await repo.results(guild_id=GUILD, game="pylons")
+        expected = seat_results(final)
+        assert [SeatResult(r.seat, r.score, r.won) for r in rows] == expected
+        assert {r.game_id for r in rows} == {finished.id}, "abandoned and unreadable: none"
+        # Only the unreadable game is left waiting, and filling again changes nothing.
+        assert [g.id for g in await repo.finished_games_without_results()] == [unreadable.id]
+        assert await service.backfill_results() == 0
+        assert await repo.results(guild_id=GUILD, game="pylons") == rows
+    finally:
+        await repo.close()
+
+    reopened = await Repository.open(path)
+    try:
+        assert await GameService(reopened).backfill_results() == 0
+        assert await reopened.results(guild_id=GUILD, game="pylons") == rows
+    finally:
+        await reopened.close()
+
+
+# ---------------------------------------------------------------------- summing up
+
+
+def _row(game_id: int, seat: int, user_id: int | None, name: str, score: int, won: bool):
+    return ResultRow(
+        game_id=game_id,
+        seat=seat,
+        game="pylons",
+        guild_id=GUILD,
+        user_id=user_id,
+        display_name=name,
+        score=score,
+        won=won,
+        finished_at=f"2025-01-0{game_id}T10:00:00+00:00",
+    )
+
+
+def test_a_summary_counts_people_and_rates_only_games_between_them() -> None:
+    rows = [
+        _row(1, 0, ADA, "Ada", 10, True),
+        _row(1, 1, None, "AI 1 (hard)", 30, False),  # an AI's score is nobody's record
+        _row(2, 0, ADA, "Ada", 3, False),
+        _row(2, 1, BO, "Bo", 12, True),
+        _row(3, 0, None, "AI 1", 2, False),
+        _row(3, 1, ADA, "Ada Lovelace", 7, True),
+        _row(3, 2, BO, "Bo", 7, True),
+    ]
+    summary = summarise("pylons", rows)
+    assert summary.finished == 3
+    assert set(summary.players) == {ADA, BO}
+    ada, bo = summary.players[ADA], summary.players[BO]
+    assert (ada.name, ada.played, ada.wins, ada.best) == ("Ada Lovelace", 3, 2, 10)
+    assert ada.win_rate == pytest.approx(2 / 3)
+    assert (bo.played, bo.wins, bo.best, bo.win_rate) == (2, 2, 12, 1.0)
+    assert (summary.best, summary.best_by) == (12, BO)
+    # Game 1 is against an AI only: no change. Game 2: Bo beats Ada, 1016 / 984. Game 3: a
+    # shared win, a draw: Ada at 984 expected 0.454078 against 1016 and gains 32 * 0.045922.
+    assert ada.rating == Rating(pytest.approx(985.4695, abs=1e-4), 2)
+    assert bo.rating == Rating(pytest.approx(1014.5305, abs=1e-4), 2)
+    assert [p.user_id for p in summary.top(5)] == [BO, ADA]
+    assert [p.user_id for p in summary.top(1)] == [BO]
+
+
+def test_people_who_only_played_ai_seats_are_unrated_and_ranked_last() -> None:
+    rows = [
+        _row(1, 0, 300, "Cy", 5, True),
+        _row(1, 1, None, "AI 1", 1, False),
+        _row(2, 0, ADA, "Ada", 3, False),
+        _row(2, 1, BO, "Bo", 4, True),
+    ]
+    summary = summarise("pylons", rows)
+    assert summary.players[300].rating is None
+    assert [p.user_id for p in summary.top(3)] == [BO, ADA, 300]
+    assert (summary.best, summary.best_by) == (5, 300)
+
+
+def test_the_public_board_stays_within_discord_limits_whatever_the_names() -> None:
+    """Names full of markdown grow when escaped; five of the longest still fit a field."""
+    name = "@everyone *_~`|>" * 10
+    rows = [
+        _row(1, seat, 1000 + seat, f"{name}{seat}", 10**6 + seat, seat == 0) for seat in range(6)
+    ]
+    embed = server_embed([summarise("pylons", rows)]).to_dict()
+    (field,) = embed["fields"]
+    assert len(field["value"]) <= 1024
+    assert len(field["value"].splitlines()) == 1 + 5, "the best score and the top five"
+    assert "@everyone" not in field["value"], "names never ping anyone"
+    assert all(len(line) < 2 * NAME_LIMIT + 60 for line in field["value"].splitlines())
