@@ -314,12 +314,13 @@ class Repository:
 
     async def finished_games_without_results(self) -> list[GameRow]:
         """Games that finished before results were stored (or whose results were lost)."""
+        writes = self._writes
         async with self._conn.execute(
             "SELECT * FROM games WHERE status = 'finished'"
             " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
-        return [g for g in [await self._row(r) for r in rows] if g is not None]
+        return [g for g in [await self._row(r, writes=writes) for r in rows] if g is not None]
 
     async def games_with_results(self, *, guild_id: int, user_id: int | None = None) -> list[str]:
         """The kinds of game finished on a server (by one person, if given), by name."""
