@@ -201,19 +201,21 @@ class Repository:
                 self._idle.set()
 
     async def migrate(self) -> int:
-        """Apply the numbered migrations not applied yet; return the schema version."""
+        """Apply every numbered migration not applied yet, in order; return the schema version.
+
+        Each number is checked on its own, not just the highest: a database that received a
+        later migration first (from a branch, say) still gets the earlier one."""
         async with self.transaction() as db:
             await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            async with db.execute("SELECT MAX(version) FROM schema_version") as cur:
-                row = await cur.fetchone()
-            current = row[0] or 0
+            async with db.execute("SELECT version FROM schema_version") as cur:
+                applied = {row[0] for row in await cur.fetchall()}
             for number, sql in _migrations():
-                if number > current:
+                if number not in applied:
                     for statement in _split_sql(sql):
                         await db.execute(statement)
                     await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
-                    current = number
-        return current
+                    applied.add(number)
+        return max(applied, default=0)
 
     async def schema_version(self) -> int:
         async with self._conn.execute("SELECT MAX(version) FROM schema_version") as cur:

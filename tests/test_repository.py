@@ -161,3 +161,28 @@ async def test_a_read_that_overlaps_a_change_is_not_kept_in_memory(repo):
     assert stale is not None and stale.version == version - 1
     kept = await repo.game(game_id=game.id)
     assert (kept.version, kept.state) == (version, {"x": 2})
+
+
+async def test_a_migration_skipped_by_a_later_one_is_still_applied(tmp_path):
+    """A database that got migration 3 before migration 2 existed gets 2 at the next start."""
+    import sqlite3
+
+    from hvbot.repository import _migrations, _split_sql
+
+    path = tmp_path / "branch.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    for number, sql in _migrations():
+        if number != 2:
+            for statement in _split_sql(sql):
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+    conn.commit()
+    conn.close()
+
+    repo = await Repository.open(path)
+    async with repo._conn.execute("PRAGMA table_info(games)") as cur:
+        columns = {row[1] for row in await cur.fetchall()}
+    assert {"remind_minutes", "turn_since", "remind_at"} <= columns
+    assert await repo.migrate() == max(n for n, _ in _migrations())
+    await repo.close()
