@@ -183,6 +183,11 @@ class Game(ABC):
             resolved[name] = value
         return resolved
 
+    def reveals_hidden(self, action: str) -> bool:
+        """Whether this action (its text) showed someone something hidden, such as a card
+        drawn; such an action cannot be taken back, since nobody can unsee what it showed."""
+        return False
+
     def replay(
         self,
         seats: int,

@@ -16,10 +16,10 @@ import discord
 
 from engine import find_game
 from hvbot import views
-from hvbot.posts import Post, render_off_loop
+from hvbot.posts import ALLOWED, Post, render_off_loop
 from hvbot.presenters import presenter_for
 from hvbot.repository import GameRow
-from hvbot.service import ActResult, BotError
+from hvbot.service import ActResult, BotError, UndoOutcome
 
 if TYPE_CHECKING:
     from hvbot.client import HvBot
@@ -242,6 +242,77 @@ async def action_button(
     if post is not None:
         await interaction.followup.send(**post.kwargs())
     bot.after_change(result.game, result.state)
+
+
+# ---------------------------------------------------------------------- taking back
+
+
+def undo_text(outcome: UndoOutcome) -> str:
+    request = outcome.request
+    who = f"<@{request.requester_id}>"
+    waiting = " ".join(f"<@{u}>" for u in request.waiting_for)
+    return (
+        f"{who} asks to take back their last move ({request.action}). {waiting}: do you "
+        "accept? Everyone asked must accept, and the next move cancels the request."
+    )
+
+
+async def taken_back(bot: HvBot, outcome: UndoOutcome) -> Post:
+    """The board as it was before the move, announced like any change to the game."""
+    assert outcome.state is not None
+    post = await board_post(outcome.game, None, outcome.state)
+    assert post is not None
+    post.content = (
+        f"<@{outcome.request.requester_id}> took back {outcome.request.action}.\n" + post.content
+    )
+    return post
+
+
+async def request_undo(interaction: discord.Interaction) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    try:
+        outcome = await bot.service.request_undo(
+            channel_id=interaction.channel_id, user_id=interaction.user.id
+        )
+    except BotError as exc:
+        await reply_error(interaction, str(exc))
+        return
+    if outcome.status == "done":
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(**(await taken_back(bot, outcome)).kwargs())
+        bot.after_change(outcome.game, outcome.state)
+        return
+    await interaction.response.send_message(
+        undo_text(outcome), view=views.undo_view(outcome.request.id), allowed_mentions=ALLOWED
+    )
+    message = await interaction.original_response()
+    await bot.service.repo.set_undo_message(request_id=outcome.request.id, message_id=message.id)
+
+
+async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    try:
+        outcome = await bot.service.answer_undo(
+            request_id=request_id, user_id=interaction.user.id, accept=accept
+        )
+    except BotError as exc:
+        await reply_error(interaction, str(exc))
+        return
+    action = outcome.request.action
+    if outcome.status == "waiting":
+        await interaction.response.edit_message(
+            content=undo_text(outcome), view=views.undo_view(request_id)
+        )
+    elif outcome.status == "refused":
+        await interaction.response.edit_message(
+            content=f"<@{interaction.user.id}> said no: {action} stands.", view=None
+        )
+    else:
+        await interaction.response.edit_message(
+            content=f"Everyone accepted: {action} is taken back.", view=None
+        )
+        await announce(bot, outcome.game, await taken_back(bot, outcome))
+        bot.after_change(outcome.game, outcome.state)
 
 
 async def announce(bot: HvBot, game: GameRow, post: Post) -> None:

@@ -122,6 +122,26 @@ def _stamp(moment: datetime) -> str:
 
 
 @dataclass(frozen=True)
+class UndoRequest:
+    """A request to take back action number `n` of a game at `version`."""
+
+    id: int
+    game_id: int
+    version: int
+    n: int
+    requester_id: int
+    action: str
+    asked: tuple[int, ...]
+    accepted: tuple[int, ...]
+    status: str
+    message_id: int | None
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]:
+        return tuple(u for u in self.asked if u not in self.accepted)
+
+
+@dataclass(frozen=True)
 class Wait:
     """A person's turn: since when they have been waiting and when to remind them."""
 
@@ -513,6 +533,130 @@ class Repository:
             )
             await db.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", (game_id,))
         self._changed(game_id, version=expected_version + 1, status=status)
+
+    # ------------------------------------------------------------------ taking back
+
+    async def last_action(self, *, game_id: int) -> tuple[int, int, str] | None:
+        """(number, seat, text) of the game's latest stored action, if any."""
+        async with self._conn.execute(
+            "SELECT n, seat, action FROM actions WHERE game_id = ? ORDER BY n DESC LIMIT 1",
+            (game_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return (row["n"], row["seat"], row["action"]) if row else None
+
+    async def open_undo(
+        self,
+        *,
+        game_id: int,
+        version: int,
+        n: int,
+        requester_id: int,
+        action: str,
+        asked: Sequence[int],
+    ) -> UndoRequest:
+        """Record a request (any earlier open one for the game is void: one at a time)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE undo_requests SET status = 'void' WHERE game_id = ? AND status = 'open'",
+                (game_id,),
+            )
+            cur = await db.execute(
+                "INSERT INTO undo_requests (game_id, version, n, requester_id, action, asked,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, version, n, requester_id, action, json.dumps(list(asked)), _now()),
+            )
+            request_id = cur.lastrowid
+        found = await self.undo_request(request_id=request_id)
+        assert found is not None
+        return found
+
+    async def undo_request(self, *, request_id: int) -> UndoRequest | None:
+        async with self._conn.execute(
+            "SELECT * FROM undo_requests WHERE id = ?", (request_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return UndoRequest(
+            id=row["id"],
+            game_id=row["game_id"],
+            version=row["version"],
+            n=row["n"],
+            requester_id=row["requester_id"],
+            action=row["action"],
+            asked=tuple(json.loads(row["asked"])),
+            accepted=tuple(json.loads(row["accepted"])),
+            status=row["status"],
+            message_id=row["message_id"],
+        )
+
+    async def answer_undo(
+        self, *, request_id: int, accepted: Sequence[int], status: str = "open"
+    ) -> bool:
+        """Record who has accepted (and the outcome); False if the request was no longer open."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE undo_requests SET accepted = ?, status = ?"
+                " WHERE id = ? AND status = 'open'",
+                (json.dumps(list(accepted)), status, request_id),
+            )
+            return cur.rowcount == 1
+
+    async def set_undo_message(self, *, request_id: int, message_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE undo_requests SET message_id = ? WHERE id = ?", (message_id, request_id)
+            )
+
+    async def take_back(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        n: int,
+        state: dict[str, Any],
+        request_id: int | None,
+        accepted: Sequence[int] = (),
+        prompt: tuple[str, int] | None = None,
+        wait: Wait | None = None,
+    ) -> int:
+        """Remove action `n` (the latest) and save the state from before it, as one versioned
+        change that also closes the request; returns the new version."""
+        state_json = json.dumps(state)
+        now = _now()
+        async with self._change(game_id) as db:
+            await self._bump(
+                db,
+                game_id,
+                expected_version,
+                "state = ?, " + _TURN_COLUMNS,
+                (state_json, *_turn_values(wait)),
+            )
+            cur = await db.execute(
+                "DELETE FROM actions WHERE game_id = ? AND n = ?"
+                " AND n = (SELECT MAX(n) FROM actions WHERE game_id = ?)",
+                (game_id, n, game_id),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(f"game {game_id}: action {n} is no longer the latest")
+            await db.execute(
+                "UPDATE prompts SET resolved = 1 WHERE game_id = ? AND resolved = 0", (game_id,)
+            )
+            if prompt is not None:
+                kind, user_id = prompt
+                await db.execute(
+                    "INSERT INTO prompts (game_id, kind, user_id, version, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, kind, user_id, expected_version + 1, now),
+                )
+            if request_id is not None:
+                await db.execute(
+                    "UPDATE undo_requests SET status = 'done', accepted = ? WHERE id = ?",
+                    (json.dumps(list(accepted)), request_id),
+                )
+        self._changed(game_id, version=expected_version + 1, state_json=state_json)
+        return expected_version + 1
 
     # ------------------------------------------------------------------ reminders
 

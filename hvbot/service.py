@@ -13,7 +13,7 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -26,6 +26,7 @@ from hvbot.repository import (
     Repository,
     SeatResult,
     SeatRow,
+    UndoRequest,
     VersionConflict,
     Wait,
 )
@@ -60,6 +61,17 @@ class Reminder:
     seat: int
     user_id: int
     waited: timedelta
+
+
+@dataclass(frozen=True)
+class UndoOutcome:
+    """Where a request to take back a move stands: "asked" (waiting for the others' answers),
+    "waiting" (some have accepted), "refused", or "done" (with the state from before it)."""
+
+    request: UndoRequest
+    game: GameRow
+    status: str
+    state: State | None = None
 
 
 @dataclass
@@ -435,6 +447,95 @@ class GameService:
             return None
         now = self.clock()
         return Wait(now, now + timedelta(minutes=game.remind_minutes))
+
+    # ------------------------------------------------------------------ taking back
+
+    async def request_undo(self, *, channel_id: int, user_id: int) -> UndoOutcome:
+        """Ask to take back the game's last action: only its player may, only while it is
+        still the last one, and only if it showed nobody anything hidden. Every other person
+        at the table must accept (with nobody else, it is taken back at once)."""
+        game = await self._find(channel_id, None)
+        async with self.lock(game.id):
+            game = await self._reload(game.id)
+            last = await self.repo.last_action(game_id=game.id)
+            if last is None:
+                raise BotError("Nothing has been played yet, so there is nothing to take back.")
+            n, seat, text = last
+            if game.seats[seat].user_id != user_id:
+                raise BotError(
+                    "Only the player who made the last move can ask to take it back, and only "
+                    "until the next player acts."
+                )
+            if find_game(game.game).reveals_hidden(text):
+                raise BotError(
+                    f"Your last move ({text}) showed something hidden, so it cannot be taken "
+                    "back: nobody can unsee it."
+                )
+            asked = [s.user_id for s in game.seats if s.user_id not in (None, user_id)]
+            request = await self.repo.open_undo(
+                game_id=game.id,
+                version=game.version,
+                n=n,
+                requester_id=user_id,
+                action=text,
+                asked=[u for u in asked if u is not None],
+            )
+            if not request.asked:
+                return await self._take_back(game, request)
+            return UndoOutcome(request, game, "asked")
+
+    async def answer_undo(self, *, request_id: int, user_id: int, accept: bool) -> UndoOutcome:
+        found = await self.repo.undo_request(request_id=request_id)
+        if found is None:
+            raise BotError("That request no longer exists.")
+        async with self.lock(found.game_id):
+            request = await self.repo.undo_request(request_id=request_id)
+            assert request is not None
+            game = await self._reload(request.game_id)
+            if request.status != "open":
+                raise BotError("That request has been settled already.")
+            if user_id not in request.asked:
+                raise BotError("Only the other players at the table answer this request.")
+            if game.version != request.version or game.status != "active":
+                await self.repo.answer_undo(
+                    request_id=request.id, accepted=request.accepted, status="void"
+                )
+                raise BotError("Too late: the game has moved on since, so that move stands.")
+            if not accept:
+                await self.repo.answer_undo(
+                    request_id=request.id, accepted=request.accepted, status="refused"
+                )
+                return UndoOutcome(replace(request, status="refused"), game, "refused")
+            accepted = tuple(sorted({*request.accepted, user_id}))
+            request = replace(request, accepted=accepted)
+            if request.waiting_for:
+                await self.repo.answer_undo(request_id=request.id, accepted=accepted)
+                return UndoOutcome(request, game, "waiting")
+            return await self._take_back(game, request)
+
+    async def _take_back(self, game: GameRow, request: UndoRequest) -> UndoOutcome:
+        """Rebuild the game from its deal without the action (the engine is deterministic) and
+        save that as a new version, so every prompt and button of the old one is stale."""
+        assert game.seed is not None
+        texts = [text for _, text in await self.repo.actions(game_id=game.id)][: request.n]
+        state = find_game(game.game).replay(len(game.seats), game.seed, texts, game.options)
+        try:
+            await self.repo.take_back(
+                game_id=game.id,
+                expected_version=game.version,
+                n=request.n,
+                state=state.to_dict(),
+                request_id=request.id,
+                accepted=request.accepted,
+                prompt=self._prompt_for(game, state),
+                wait=self._wait_for(game, state),
+            )
+        except VersionConflict as exc:
+            raise BotError("Too late: the game has moved on since, so that move stands.") from exc
+        log.info("game %s: action %s taken back", game.id, request.n)
+        return UndoOutcome(
+            replace(request, status="done"), await self._reload(game.id), "done", state
+        )
 
     # ------------------------------------------------------------------ reminders
 

@@ -150,5 +150,43 @@ def declare_view(game_id: int, version: int, lines: list[dict[str, Any]]) -> dis
     return view
 
 
+class UndoButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"undo:(?P<request>[0-9]+):(?P<answer>yes|no)",
+):
+    """Accept or refuse a request to take back a move; the request lives in the database."""
+
+    def __init__(self, request_id: int, answer: str) -> None:
+        label, style = (
+            ("Accept", discord.ButtonStyle.success)
+            if answer == "yes"
+            else ("Refuse", discord.ButtonStyle.danger)
+        )
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"undo:{request_id}:{answer}")
+        )
+        self.request_id = request_id
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> UndoButton:
+        return cls(int(match["request"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from hvbot import flow
+
+        async with flow.guarded(interaction, None):
+            await flow.answer_undo(interaction, self.request_id, accept=self.answer == "yes")
+
+
+def undo_view(request_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton(request_id, "yes"))
+    view.add_item(UndoButton(request_id, "no"))
+    return view
+
+
 def register(bot: HvBot) -> None:
-    bot.add_dynamic_items(LobbyButton, ActionButton)
+    bot.add_dynamic_items(LobbyButton, ActionButton, UndoButton)

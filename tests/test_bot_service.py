@@ -352,3 +352,64 @@ async def test_no_reminders_when_turned_off_or_when_an_ai_is_to_move(tmp_path):
     clock.advance(hours=2)
     assert await service.due_reminders() == [], "the AI's turn is not reminded again"
     await repo.close()
+
+
+def _rotation(state) -> str:
+    return next(a.text() for a in state.legal_actions() if a.text().startswith("rotate"))
+
+
+async def test_a_move_is_taken_back_when_every_other_person_accepts_even_after_a_restart(
+    tmp_path,
+):
+    path = tmp_path / "undo.sqlite3"
+    repo = await Repository.open(path)
+    service = GameService(repo, seed_source=random.Random(7))
+    game, before = await _started(service)
+    mover = _user_of(game, before.current_seat())
+    other = BO if mover == ADA else ADA
+    move = _rotation(before)
+    await service.act(channel_id=CHANNEL, user_id=mover, action=move)
+
+    with pytest.raises(BotError, match="Only the player who made the last move"):
+        await service.request_undo(channel_id=CHANNEL, user_id=other)
+    asked = await service.request_undo(channel_id=CHANNEL, user_id=mover)
+    assert (asked.status, asked.request.asked, asked.request.action) == ("asked", (other,), move)
+    with pytest.raises(BotError, match="Only the other players"):
+        await service.answer_undo(request_id=asked.request.id, user_id=mover, accept=True)
+
+    # The request waits in the database across a restart.
+    await repo.close()
+    repo = await Repository.open(path)
+    service = GameService(repo, seed_source=random.Random(7))
+    done = await service.answer_undo(request_id=asked.request.id, user_id=other, accept=True)
+    assert done.status == "done" and done.state == before
+    assert await repo.actions(game_id=game.id) == []
+    assert service.load_state(await service.open_game(CHANNEL)) == before
+    with pytest.raises(BotError, match="settled already"):
+        await service.answer_undo(request_id=asked.request.id, user_id=other, accept=True)
+    await repo.close()
+
+
+async def test_a_draw_a_refusal_or_the_next_move_keeps_a_move(service):
+    game, state = await _started(service)
+    mover = _user_of(game, state.current_seat())
+    other = BO if mover == ADA else ADA
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    result = await service.act(channel_id=CHANNEL, user_id=mover, action=f"draw {cell} here r0")
+    with pytest.raises(BotError, match="showed something hidden"):
+        await service.request_undo(channel_id=CHANNEL, user_id=mover)
+
+    # Bo's rotation: refused by Ada, it stands.
+    move = _rotation(result.state)
+    result = await service.act(channel_id=CHANNEL, user_id=other, action=move)
+    asked = await service.request_undo(channel_id=CHANNEL, user_id=other)
+    refused = await service.answer_undo(request_id=asked.request.id, user_id=mover, accept=False)
+    assert refused.status == "refused"
+    assert [t for _, t in await service.repo.actions(game_id=game.id)][-1] == move
+
+    # Asked again, but Ada moves on instead of answering: the request is void.
+    asked = await service.request_undo(channel_id=CHANNEL, user_id=other)
+    await service.act(channel_id=CHANNEL, user_id=mover, action=_rotation(result.state))
+    with pytest.raises(BotError, match="Too late"):
+        await service.answer_undo(request_id=asked.request.id, user_id=mover, accept=True)
+    assert len(await service.repo.actions(game_id=game.id)) == 3

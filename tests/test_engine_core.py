@@ -115,3 +115,15 @@ def test_states_are_not_hashable():
     """States are mutable; equality compares the whole truth, so hashing is refused."""
     with pytest.raises(TypeError):
         hash(HIGH_VOLTAGE.new_state(2, 1))
+
+
+def test_which_actions_show_something_hidden_and_so_cannot_be_taken_back():
+    from engine import find_game
+
+    hv, pylons, sector6 = find_game("high-voltage"), find_game("pylons"), find_game("sector6")
+    assert hv.reveals_hidden("draw C3") and hv.reveals_hidden("draw C3 here r90")
+    assert hv.reveals_hidden("declare 1")
+    assert not any(hv.reveals_hidden(a) for a in ("rotate C3 r90", "move C3 D4", "swap A1 B1"))
+    assert not pylons.reveals_hidden("place K12") and not pylons.reveals_hidden("mirror")
+    assert sector6.reveals_hidden("draw")
+    assert not sector6.reveals_hidden("move C4 C7") and not sector6.reveals_hidden("collect")

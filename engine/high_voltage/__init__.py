@@ -28,6 +28,11 @@ class HighVoltageGame(Game):
     min_seats = 2
     max_seats = 4
 
+    def reveals_hidden(self, action: str) -> bool:
+        """A draw shows a face-down card; a declaration shows which company its player backs
+        (and which they do not), a hint at their secret colour."""
+        return action.split()[:1] in (["draw"], ["declare"])
+
     def new_state(
         self, seats: int, seed: int, options: Mapping[str, Any] | None = None
     ) -> HighVoltageState:

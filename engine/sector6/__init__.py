@@ -46,6 +46,10 @@ class Sector6Game(Game):
         ),
     )
 
+    def reveals_hidden(self, action: str) -> bool:
+        """A draw shows its player a tile nobody else has seen."""
+        return action.split()[:1] == ["draw"]
+
     def new_state(
         self, seats: int, seed: int, options: Mapping[str, Any] | None = None
     ) -> Sector6State:

@@ -108,6 +108,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def start(self, interaction: discord.Interaction) -> None:
         await flow.start_game(interaction, from_button=False)
 
+    @app_commands.command(
+        name="undo", description="Ask the others to take back your last move (not a draw)"
+    )
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await flow.request_undo(interaction)
+
     @app_commands.command(name="board", description="Show the current board again")
     async def board(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.open_game(interaction.channel_id)
