@@ -19,7 +19,7 @@ from hvbot import views
 from hvbot.posts import ALLOWED, Post, render_off_loop
 from hvbot.presenters import presenter_for
 from hvbot.repository import GameRow
-from hvbot.service import ActResult, BotError, UndoOutcome
+from hvbot.service import ActResult, BotError, UndoOutcome, VoteOutcome
 
 if TYPE_CHECKING:
     from hvbot.client import HvBot
@@ -242,6 +242,82 @@ async def action_button(
     if post is not None:
         await interaction.followup.send(**post.kwargs())
     bot.after_change(result.game, result.state)
+
+
+# ---------------------------------------------------------------------- absent players
+
+
+def vote_text(outcome: VoteOutcome) -> str:
+    vote, game = outcome.vote, outcome.game
+    away = game.seats[vote.seat]
+    name = away.display_name if away.user_id is None else mention(game, vote.seat)
+    voters = " ".join(f"<@{u}>" for u in vote.asked if u not in vote.votes)
+    cast = len(vote.votes)
+    return (
+        f"{name} has been away a long time. {voters}: let an AI play their seat until they "
+        f"come back (/game return), or end the game? {cast} of {len(vote.asked)} voted; a "
+        "choice wins with more than half, and the next move cancels the vote."
+    )
+
+
+async def request_takeover(interaction: discord.Interaction) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    try:
+        outcome = await bot.service.request_takeover(
+            channel_id=interaction.channel_id, user_id=interaction.user.id
+        )
+    except BotError as exc:
+        await reply_error(interaction, str(exc))
+        return
+    await interaction.response.send_message(
+        vote_text(outcome), view=views.vote_view(outcome.vote.id), allowed_mentions=ALLOWED
+    )
+
+
+async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    try:
+        outcome = await bot.service.cast_vote(
+            vote_id=vote_id, user_id=interaction.user.id, choice=choice
+        )
+    except BotError as exc:
+        await reply_error(interaction, str(exc))
+        return
+    game = outcome.game
+    if outcome.status == "open":
+        await interaction.response.edit_message(
+            content=vote_text(outcome), view=views.vote_view(vote_id)
+        )
+    elif outcome.status == "ai":
+        name = game.seats[outcome.vote.seat].display_name
+        await interaction.response.edit_message(
+            content=f"Decided: {name}. They can take their seat back any time with /game return.",
+            view=None,
+        )
+        if game.state is not None:
+            bot.after_change(game, find_game(game.game).state_from_dict(game.state))
+    else:
+        await interaction.response.edit_message(
+            content="Decided: the game ends here, unfinished. Start a new one with /game new.",
+            view=None,
+        )
+
+
+async def return_seat(interaction: discord.Interaction) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    try:
+        await bot.service.return_seat(
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            name=interaction.user.display_name,
+        )
+    except BotError as exc:
+        await reply_error(interaction, str(exc))
+        return
+    await interaction.response.send_message(
+        f"<@{interaction.user.id}> is back and plays their own seat again.",
+        allowed_mentions=ALLOWED,
+    )
 
 
 # ---------------------------------------------------------------------- taking back

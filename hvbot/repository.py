@@ -44,6 +44,7 @@ class SeatRow:
     user_id: int | None
     ai_level: str | None
     display_name: str
+    away_user_id: int | None = None  # the person an AI stands in for until they return
 
     @property
     def is_ai(self) -> bool:
@@ -67,6 +68,7 @@ class GameRow:
     lobby_message_id: int | None
     seats: tuple[SeatRow, ...]
     remind_minutes: int | None = None  # None: the person to move is never reminded
+    absent_hours: int | None = None  # None: no votes to replace a person who is away
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -142,11 +144,25 @@ class UndoRequest:
 
 
 @dataclass(frozen=True)
+class AbsenceVote:
+    """The others' vote on a seat whose person is away: "ai" plays for them, or "end"."""
+
+    id: int
+    game_id: int
+    version: int
+    seat: int
+    asked: tuple[int, ...]
+    votes: dict[int, str]
+    status: str
+
+
+@dataclass(frozen=True)
 class Wait:
-    """A person's turn: since when they have been waiting and when to remind them."""
+    """A person's turn: since when they have been waiting and when to remind them (None: this
+    game does not remind)."""
 
     since: datetime
-    remind_at: datetime
+    remind_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -246,13 +262,14 @@ class Repository:
 
     async def _seats(self, game_id: int) -> tuple[SeatRow, ...]:
         async with self._conn.execute(
-            "SELECT seat, user_id, ai_level, display_name FROM seats"
+            "SELECT seat, user_id, ai_level, display_name, away_user_id FROM seats"
             " WHERE game_id = ? ORDER BY seat",
             (game_id,),
         ) as cur:
             rows = await cur.fetchall()
         return tuple(
-            SeatRow(r["seat"], r["user_id"], r["ai_level"], r["display_name"]) for r in rows
+            SeatRow(r["seat"], r["user_id"], r["ai_level"], r["display_name"], r["away_user_id"])
+            for r in rows
         )
 
     async def _row(self, row: aiosqlite.Row | None, *, writes: int) -> GameRow | None:
@@ -274,6 +291,7 @@ class Repository:
             lobby_message_id=row["lobby_message_id"],
             seats=await self._seats(row["id"]),
             remind_minutes=row["remind_minutes"],
+            absent_hours=row["absent_hours"],
         )
         return self._remember(game) if writes == self._writes else game
 
@@ -397,14 +415,15 @@ class Repository:
         creator_name: str,
         options: dict[str, Any],
         remind_minutes: int | None = None,
+        absent_hours: int | None = None,
     ) -> GameRow:
         now = _now()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
-                    " remind_minutes, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    " remind_minutes, absent_hours, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
                     (
                         game,
                         guild_id,
@@ -412,6 +431,7 @@ class Repository:
                         creator_id,
                         json.dumps(options),
                         remind_minutes,
+                        absent_hours,
                         now,
                         now,
                     ),
@@ -658,6 +678,63 @@ class Repository:
         self._changed(game_id, version=expected_version + 1, state_json=state_json)
         return expected_version + 1
 
+    # ------------------------------------------------------------------ absent players
+
+    async def turn_since(self, *, game_id: int) -> datetime | None:
+        """Since when the person to move has been waited for (None: nobody is)."""
+        async with self._conn.execute(
+            "SELECT turn_since FROM games WHERE id = ?", (game_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return datetime.fromisoformat(row[0]) if row and row[0] else None
+
+    async def open_absence_vote(
+        self, *, game_id: int, version: int, seat: int, asked: Sequence[int]
+    ) -> AbsenceVote:
+        """Record a vote about the seat (any earlier open one for the game is void)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE absence_votes SET status = 'void' WHERE game_id = ? AND status = 'open'",
+                (game_id,),
+            )
+            cur = await db.execute(
+                "INSERT INTO absence_votes (game_id, version, seat, asked, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, version, seat, json.dumps(list(asked)), _now()),
+            )
+            vote_id = cur.lastrowid
+        found = await self.absence_vote(vote_id=vote_id)
+        assert found is not None
+        return found
+
+    async def absence_vote(self, *, vote_id: int) -> AbsenceVote | None:
+        async with self._conn.execute(
+            "SELECT * FROM absence_votes WHERE id = ?", (vote_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return AbsenceVote(
+            id=row["id"],
+            game_id=row["game_id"],
+            version=row["version"],
+            seat=row["seat"],
+            asked=tuple(json.loads(row["asked"])),
+            votes={int(k): v for k, v in json.loads(row["votes"]).items()},
+            status=row["status"],
+        )
+
+    async def record_votes(
+        self, *, vote_id: int, votes: dict[int, str], status: str = "open"
+    ) -> bool:
+        """Save the votes cast (and the outcome); False if the vote was no longer open."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE absence_votes SET votes = ?, status = ? WHERE id = ? AND status = 'open'",
+                (json.dumps({str(k): v for k, v in votes.items()}), status, vote_id),
+            )
+            return cur.rowcount == 1
+
     # ------------------------------------------------------------------ reminders
 
     async def due_reminders(self, *, now: datetime) -> list[DueReminder]:
@@ -729,9 +806,12 @@ class Repository:
     ) -> None:
         await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.ai_level, s.display_name) for s in seats],
+            "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, s.seat, s.user_id, s.ai_level, s.display_name, s.away_user_id)
+                for s in seats
+            ],
         )
 
     @staticmethod
@@ -761,7 +841,7 @@ def _turn_values(wait: Wait | None) -> tuple[str | None, str | None]:
     """With nobody to remind (an AI to move, the end, reminders off), both are cleared."""
     if wait is None:
         return None, None
-    return _stamp(wait.since), _stamp(wait.remind_at)
+    return _stamp(wait.since), _stamp(wait.remind_at) if wait.remind_at else None
 
 
 def _split_sql(script: str) -> list[str]:

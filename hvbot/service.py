@@ -21,6 +21,7 @@ from engine import GameError, State, find_game
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
 from hvbot.repository import (
+    AbsenceVote,
     ChannelBusy,
     GameRow,
     Repository,
@@ -45,8 +46,16 @@ PROMPT_PHASES = {
 
 
 DEFAULT_REMIND_MINUTES = 10
+DEFAULT_ABSENT_HOURS = 24
+MAX_ABSENT_HOURS = 30 * 24
+STAND_IN_LEVEL = "normal"  # the AI that plays for a person who is away
 MAX_REMIND_MINUTES = 7 * 24 * 60
 REMIND_AGAIN = timedelta(hours=1)  # after the first reminder, never more often than this
+
+
+def _hours(span: timedelta) -> str:
+    hours = span.total_seconds() / 3600
+    return f"{hours:.0f} hour{'s' if round(hours) != 1 else ''}" if hours >= 1 else "under an hour"
 
 
 class BotError(Exception):
@@ -61,6 +70,16 @@ class Reminder:
     seat: int
     user_id: int
     waited: timedelta
+
+
+@dataclass(frozen=True)
+class VoteOutcome:
+    """Where a vote about an absent person stands: "open", or decided: "ai" (an AI plays their
+    seat until they return) or "end" (the game is abandoned)."""
+
+    vote: AbsenceVote
+    game: GameRow
+    status: str
 
 
 @dataclass(frozen=True)
@@ -150,9 +169,16 @@ class GameService:
         game_name: str,
         options: dict[str, Any] | None = None,
         remind_minutes: int = DEFAULT_REMIND_MINUTES,
+        absent_hours: int = DEFAULT_ABSENT_HOURS,
     ) -> GameRow:
         """`remind_minutes`: how long the person to move may take before they are mentioned
-        again (then hourly); 0 turns reminders off for this game."""
+        again (then hourly); `absent_hours`: how long before the others may vote to let an AI
+        play for them or to end the game. 0 turns either off for this game."""
+        if not 0 <= absent_hours <= MAX_ABSENT_HOURS:
+            raise BotError(
+                f"Absence votes come after 1 to {MAX_ABSENT_HOURS} hours, or 0 for never; "
+                f"not {absent_hours}."
+            )
         if not 0 <= remind_minutes <= MAX_REMIND_MINUTES:
             raise BotError(
                 f"Reminders come after 1 to {MAX_REMIND_MINUTES} minutes, or 0 for never; "
@@ -175,6 +201,7 @@ class GameService:
                 creator_name=name,
                 options=resolved,
                 remind_minutes=remind_minutes or None,
+                absent_hours=absent_hours or None,
             )
         except ChannelBusy as exc:
             raise BotError(
@@ -441,12 +468,106 @@ class GameService:
         return ActResult(saved, state, seat, applied, finished)
 
     def _wait_for(self, game: GameRow, state: State) -> Wait | None:
-        """The turn that starts now, if a person is to move in a game that reminds."""
+        """The turn that starts now, if a person is to move: the wait is what reminders and
+        absence votes are measured by."""
         seat = state.current_seat()
-        if game.remind_minutes is None or seat is None or game.seats[seat].is_ai:
+        if seat is None or game.seats[seat].is_ai:
             return None
         now = self.clock()
-        return Wait(now, now + timedelta(minutes=game.remind_minutes))
+        minutes = game.remind_minutes
+        return Wait(now, now + timedelta(minutes=minutes) if minutes else None)
+
+    # ------------------------------------------------------------------ absent players
+
+    async def request_takeover(self, *, channel_id: int, user_id: int) -> VoteOutcome:
+        """Open the others' vote on a person to move who has been away past the game's limit."""
+        game = await self._find(channel_id, None)
+        async with self.lock(game.id):
+            game = await self._reload(game.id)
+            if game.seat_of(user_id) is None:
+                raise BotError("Only the players of this game can ask for a vote.")
+            state = self.load_state(game)
+            seat = state.current_seat()
+            if seat is None or game.seats[seat].is_ai:
+                raise BotError("Nobody is being waited for: an AI is to move.")
+            absent = game.seats[seat]
+            if absent.user_id == user_id:
+                raise BotError("It is your own turn: play, or /game resign to leave the game.")
+            if game.absent_hours is None:
+                raise BotError("This game was opened without absence votes (absent:0).")
+            since = await self.repo.turn_since(game_id=game.id)
+            waited = self.clock() - since if since else timedelta(0)
+            limit = timedelta(hours=game.absent_hours)
+            if waited < limit:
+                raise BotError(
+                    f"{absent.display_name} has been waited for {_hours(waited)}; this game "
+                    f"allows {_hours(limit)} before a vote. Try again after that."
+                )
+            asked = [s.user_id for s in game.seats if s.user_id not in (None, absent.user_id)]
+            vote = await self.repo.open_absence_vote(
+                game_id=game.id, version=game.version, seat=seat, asked=asked
+            )
+            return VoteOutcome(vote, game, "open")
+
+    async def cast_vote(self, *, vote_id: int, user_id: int, choice: str) -> VoteOutcome:
+        """Count a vote; a choice wins once more than half of those asked made it, or, when
+        everyone has voted without that, the gentler one (an AI plays: the game goes on and
+        the person can come back)."""
+        if choice not in ("ai", "end"):
+            raise ValueError(choice)
+        found = await self.repo.absence_vote(vote_id=vote_id)
+        if found is None:
+            raise BotError("That vote no longer exists.")
+        async with self.lock(found.game_id):
+            vote = await self.repo.absence_vote(vote_id=vote_id)
+            assert vote is not None
+            game = await self._reload(vote.game_id)
+            if vote.status != "open":
+                raise BotError("That vote has been decided already.")
+            if user_id not in vote.asked:
+                raise BotError("Only the other players of this game vote.")
+            if game.version != vote.version or game.status != "active":
+                await self.repo.record_votes(vote_id=vote.id, votes=vote.votes, status="void")
+                raise BotError("Too late: the game has moved on since (they may be back).")
+            votes = {**vote.votes, user_id: choice}
+            counts = {c: sum(1 for v in votes.values() if v == c) for c in ("ai", "end")}
+            decided = next((c for c, n in counts.items() if 2 * n > len(vote.asked)), None)
+            if decided is None and len(votes) == len(vote.asked):
+                decided = "ai"
+            vote = replace(vote, votes=votes, status=decided or "open")
+            if decided == "ai":
+                game = await self._stand_in(game, vote)
+            elif decided == "end":
+                await self.repo.set_status(
+                    game_id=game.id, expected_version=game.version, status="abandoned"
+                )
+                game = await self._reload(game.id)
+            await self.repo.record_votes(vote_id=vote.id, votes=votes, status=vote.status)
+            return VoteOutcome(vote, game, vote.status)
+
+    async def _stand_in(self, game: GameRow, vote: AbsenceVote) -> GameRow:
+        seats = list(game.seats)
+        away = seats[vote.seat]
+        level = STAND_IN_LEVEL if STAND_IN_LEVEL in ai_levels(game.game) else "easy"
+        seats[vote.seat] = SeatRow(
+            away.seat, None, level, f"{away.display_name} (away, AI plays)", away.user_id
+        )
+        await self.repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+        log.info("game %s: an AI plays seat %s while its player is away", game.id, vote.seat)
+        return await self._reload(game.id)
+
+    async def return_seat(self, *, channel_id: int, user_id: int, name: str) -> GameRow:
+        """A person an AI stood in for takes their seat back."""
+        game = await self._find(channel_id, None)
+        async with self.lock(game.id):
+            game = await self._reload(game.id)
+            seats = list(game.seats)
+            seat = next((s for s in seats if s.away_user_id == user_id), None)
+            if seat is None:
+                raise BotError("No AI is playing a seat of yours in this game.")
+            seats[seat.seat] = SeatRow(seat.seat, user_id, None, name)
+            await self.repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+            return await self._reload(game.id)
 
     # ------------------------------------------------------------------ taking back
 

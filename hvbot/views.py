@@ -188,5 +188,43 @@ def undo_view(request_id: int) -> discord.ui.View:
     return view
 
 
+class VoteButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"away:(?P<vote>[0-9]+):(?P<choice>ai|end)",
+):
+    """A vote on a seat whose person is away: let an AI play it, or end the game."""
+
+    def __init__(self, vote_id: int, choice: str) -> None:
+        label, style = (
+            ("Let an AI play for them", discord.ButtonStyle.primary)
+            if choice == "ai"
+            else ("End the game", discord.ButtonStyle.danger)
+        )
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"away:{vote_id}:{choice}")
+        )
+        self.vote_id = vote_id
+        self.choice = choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> VoteButton:
+        return cls(int(match["vote"]), match["choice"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from hvbot import flow
+
+        async with flow.guarded(interaction, None):
+            await flow.cast_vote(interaction, self.vote_id, self.choice)
+
+
+def vote_view(vote_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(VoteButton(vote_id, "ai"))
+    view.add_item(VoteButton(vote_id, "end"))
+    return view
+
+
 def register(bot: HvBot) -> None:
-    bot.add_dynamic_items(LobbyButton, ActionButton, UndoButton)
+    bot.add_dynamic_items(LobbyButton, ActionButton, UndoButton, VoteButton)

@@ -413,3 +413,75 @@ async def test_a_draw_a_refusal_or_the_next_move_keeps_a_move(service):
     with pytest.raises(BotError, match="Too late"):
         await service.answer_undo(request_id=asked.request.id, user_id=mover, accept=True)
     assert len(await service.repo.actions(game_id=game.id)) == 3
+
+
+CY = 103
+
+
+async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(tmp_path):
+    path = tmp_path / "away.sqlite3"
+    clock = Clock()
+    repo = await Repository.open(path)
+    service = GameService(repo, seed_source=random.Random(7), clock=clock)
+    await service.new_lobby(
+        channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"
+    )
+    for user, name in ((BO, "Bo"), (CY, "Cy")):
+        await service.join(channel_id=CHANNEL, user_id=user, name=name)
+    game, state = await service.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    seat = state.current_seat()
+    away = _user_of(game, seat)
+    voters = [u for u in (ADA, BO, CY) if u != away]
+
+    clock.advance(hours=23)
+    with pytest.raises(BotError, match="allows 24 hours"):
+        await service.request_takeover(channel_id=CHANNEL, user_id=voters[0])
+    clock.advance(hours=1)
+    with pytest.raises(BotError, match="your own turn"):
+        await service.request_takeover(channel_id=CHANNEL, user_id=away)
+    opened = await service.request_takeover(channel_id=CHANNEL, user_id=voters[0])
+    assert sorted(opened.vote.asked) == sorted(voters)
+    first = await service.cast_vote(vote_id=opened.vote.id, user_id=voters[0], choice="ai")
+    assert first.status == "open", "one of two is not more than half"
+
+    await repo.close()  # the vote waits in the database across a restart
+    repo = await Repository.open(path)
+    service = GameService(repo, seed_source=random.Random(7), clock=clock)
+    decided = await service.cast_vote(vote_id=opened.vote.id, user_id=voters[1], choice="ai")
+    stand_in = decided.game.seats[seat]
+    assert decided.status == "ai" and stand_in.is_ai and stand_in.away_user_id == away
+    with pytest.raises(BotError, match="not playing"):
+        await service.act(channel_id=CHANNEL, user_id=away, action=_rotation(state))
+
+    back = await service.return_seat(channel_id=CHANNEL, user_id=away, name="Back")
+    assert back.seats[seat].user_id == away and back.seats[seat].away_user_id is None
+    with pytest.raises(BotError, match="No AI is playing"):
+        await service.return_seat(channel_id=CHANNEL, user_id=away, name="Back")
+    await repo.close()
+
+
+async def test_a_vote_can_end_the_game_and_a_move_cancels_it(tmp_path):
+    clock = Clock()
+    repo = await Repository.open(tmp_path / "end.sqlite3")
+    service = GameService(repo, seed_source=random.Random(7), clock=clock)
+    game, state = await _started(service)
+    away = _user_of(game, state.current_seat())
+    other = BO if away == ADA else ADA
+    clock.advance(hours=25)
+    opened = await service.request_takeover(channel_id=CHANNEL, user_id=other)
+    await service.act(channel_id=CHANNEL, user_id=away, action=_rotation(state))
+    with pytest.raises(BotError, match="Too late"):
+        await service.cast_vote(vote_id=opened.vote.id, user_id=other, choice="end")
+
+    game = await service.open_game(CHANNEL)
+    state = service.load_state(game)
+    now_away = _user_of(game, state.current_seat())
+    clock.advance(hours=25)
+    opened = await service.request_takeover(
+        channel_id=CHANNEL, user_id=BO if now_away == ADA else ADA
+    )
+    ended = await service.cast_vote(
+        vote_id=opened.vote.id, user_id=BO if now_away == ADA else ADA, choice="end"
+    )
+    assert ended.status == "end" and ended.game.status == "abandoned"
+    await repo.close()

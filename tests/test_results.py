@@ -183,7 +183,10 @@ async def test_games_finished_before_results_were_kept_are_filled_once(
     path = tmp_path / "old.sqlite3"
     with schema_before_results(monkeypatch):
         old = await Repository.open(path)
-        assert await old.schema_version() < 3
+        async with old._conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'results'"
+        ) as cur:
+            assert await cur.fetchone() is None
         dealt = find_game("pylons").new_state(2, 8).to_dict()
         finished = await _started(old, channel=10, state=dealt, seats=SEATS[:2])
         final = await finish_as_before_results(old, finished, seed=8)

@@ -13,7 +13,14 @@ from engine import all_games, find_game
 from hvbot import flow, views
 from hvbot.posts import ALLOWED
 from hvbot.presenters import playable_games, presenter_for
-from hvbot.service import AI_LEVELS, DEFAULT_REMIND_MINUTES, MAX_REMIND_MINUTES, BotError
+from hvbot.service import (
+    AI_LEVELS,
+    DEFAULT_ABSENT_HOURS,
+    DEFAULT_REMIND_MINUTES,
+    MAX_ABSENT_HOURS,
+    MAX_REMIND_MINUTES,
+    BotError,
+)
 
 if TYPE_CHECKING:
     from hvbot.client import HvBot
@@ -61,6 +68,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game="Which game to play",
         mode=f"{GAMES_WITH_MODES} only: how much of the rules to use",
         reminder="Minutes before the player to move is reminded, then hourly (0: never)",
+        absent="Hours before the others may vote to replace a player who is away (0: never)",
     )
     @app_commands.choices(game=GAME_CHOICES, mode=MODE_CHOICES)
     @app_commands.guild_only()
@@ -70,6 +78,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game: str = "high-voltage",
         mode: str | None = None,
         reminder: app_commands.Range[int, 0, MAX_REMIND_MINUTES] = DEFAULT_REMIND_MINUTES,
+        absent: app_commands.Range[int, 0, MAX_ABSENT_HOURS] = DEFAULT_ABSENT_HOURS,
     ) -> None:
         try:
             row = await self.bot.service.new_lobby(
@@ -80,6 +89,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 game_name=game,
                 options=mode_options(game, mode),
                 remind_minutes=reminder,
+                absent_hours=absent,
             )
         except BotError as exc:
             await flow.reply_error(interaction, str(exc))
@@ -113,6 +123,16 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     )
     async def undo(self, interaction: discord.Interaction) -> None:
         await flow.request_undo(interaction)
+
+    @app_commands.command(
+        name="takeover", description="Vote on a player who is away: an AI plays, or the game ends"
+    )
+    async def takeover(self, interaction: discord.Interaction) -> None:
+        await flow.request_takeover(interaction)
+
+    @app_commands.command(name="return", description="Take your seat back from the AI")
+    async def return_(self, interaction: discord.Interaction) -> None:
+        await flow.return_seat(interaction)
 
     @app_commands.command(name="board", description="Show the current board again")
     async def board(self, interaction: discord.Interaction) -> None:
