@@ -13,26 +13,38 @@ same bytes.
 - `sector6_board_png(view, names=...)`: the Sector 6 maze and its panel, after every move.
 - `sector6_tile_png(drawn)`: a drawn Sector 6 tile in its six turns, for its drawer alone.
 - `sector6_seat_png(view, seat)`: a Sector 6 player's prisoner colour and shape.
+- `board_image`, `pylons_board_image`, `sector6_board_image`: the same boards as palette
+  images before PNG encoding, for pictures made of many boards.
+- `replay_gif(views, paint)`: an animated GIF of a whole game from its public views, one
+  frame per position, kept under `REPLAY_BUDGET` bytes.
 """
 
-from render.hv_board import board_png
+from render.hv_board import board_image, board_png
 from render.hv_card import card_png, secret_png
 from render.hv_end import end_png
 from render.palette import PYLONS_THEME, THEME, PylonsTheme, Theme
-from render.pylons_board import pylons_board_png
-from render.sector6_board import sector6_board_png
+from render.pylons_board import pylons_board_image, pylons_board_png
+from render.replay import REPLAY_BUDGET, Replay, ReplayTooLarge, replay_gif
+from render.sector6_board import sector6_board_image, sector6_board_png
 from render.sector6_pieces import sector6_seat_png, sector6_tile_png
 
 __all__ = [
     "PYLONS_THEME",
+    "REPLAY_BUDGET",
     "THEME",
     "PylonsTheme",
+    "Replay",
+    "ReplayTooLarge",
     "Theme",
+    "board_image",
     "board_png",
     "card_png",
     "end_png",
+    "pylons_board_image",
     "pylons_board_png",
+    "replay_gif",
     "secret_png",
+    "sector6_board_image",
     "sector6_board_png",
     "sector6_seat_png",
     "sector6_tile_png",

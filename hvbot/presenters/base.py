@@ -3,8 +3,11 @@ and no private prompts."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from PIL import Image
 
 if TYPE_CHECKING:
     import discord
@@ -50,6 +53,16 @@ class Presenter:
 
     def board_png(self, view: View, names: Sequence[str]) -> bytes:
         raise NotImplementedError
+
+    def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
+        """The board picture as an image, for pictures made of many boards (the replay).
+
+        Decoding `board_png` works for any game; a game whose renderer can hand over its
+        palette image before encoding overrides this and saves an encode and a decode per
+        frame."""
+        picture = Image.open(io.BytesIO(self.board_png(view, names)))
+        picture.load()
+        return picture
 
     def end_png(self, view: View, names: Sequence[str]) -> bytes | None:
         """A picture of the result, or None when the final board says it all."""

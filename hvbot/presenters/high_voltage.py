@@ -17,6 +17,8 @@ from hvbot.posts import Post, render_off_loop
 from hvbot.presenters.base import Presenter, View
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from hvbot.repository import GameRow
 
 PLACE_WORDS = {"here": "where it was", "empty": "in the empty cell"}
@@ -151,6 +153,9 @@ class HighVoltagePresenter(Presenter):
 
     def board_png(self, view: View, names: Sequence[str]) -> bytes:
         return render.board_png(view, names=names)
+
+    def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
+        return render.board_image(view, names=names)
 
     def end_png(self, view: View, names: Sequence[str]) -> bytes:
         return render.end_png(view, names=names)

@@ -15,6 +15,8 @@ from hvbot import views
 from hvbot.presenters.base import Presenter, View
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from hvbot.repository import GameRow
 
 DIRECTIONS = {
@@ -78,6 +80,9 @@ class PylonsPresenter(Presenter):
 
     def board_png(self, view: View, names: Sequence[str]) -> bytes:
         return render.pylons_board_png(view, names=names)
+
+    def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
+        return render.pylons_board_image(view, names=names)
 
     def public_buttons(self, game: GameRow, view: View) -> discord.ui.View | None:
         """The opening choice hides nothing, so its buttons sit on the board for all to see;

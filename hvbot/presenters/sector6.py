@@ -23,6 +23,8 @@ from hvbot.posts import Post, render_off_loop
 from hvbot.presenters.base import Presenter, View
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from hvbot.repository import GameRow
 
 END_REASONS = {
@@ -276,6 +278,9 @@ class Sector6Presenter(Presenter):
 
     def board_png(self, view: View, names: Sequence[str]) -> bytes:
         return render.sector6_board_png(view, names=names)
+
+    def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
+        return render.sector6_board_image(view, names=names)
 
     def public_buttons(self, game: GameRow, view: View) -> discord.ui.View | None:
         """The choices after a move (and a blocked player's rotations) hide nothing, so they

@@ -19,6 +19,7 @@ from PIL import Image
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+GIF_SIGNATURES = (b"GIF87a", b"GIF89a")
 
 # Message flags Discord uses for interaction replies.
 EPHEMERAL = 1 << 6
@@ -170,7 +171,8 @@ class Button:
 
 @dataclass(frozen=True)
 class Attachment:
-    """An uploaded file; PNGs are decoded (and fully loaded) so a broken picture fails early."""
+    """An uploaded file; pictures (PNG, GIF) are decoded and loaded so a broken one fails
+    early. Of an animated GIF, `image` is the first frame; seek it for the others."""
 
     id: int
     filename: str
@@ -182,9 +184,13 @@ class Attachment:
         return self.data.startswith(PNG_SIGNATURE)
 
     @property
+    def is_gif(self) -> bool:
+        return self.data.startswith(GIF_SIGNATURES)
+
+    @property
     def image(self) -> Image.Image | None:
         """The decoded picture, or None when the file is not an image."""
-        if not self.is_png:
+        if not (self.is_png or self.is_gif):
             return None
         picture = Image.open(io.BytesIO(self.data))
         picture.load()
@@ -200,7 +206,7 @@ class Attachment:
             "proxy_url": url,
             "content_type": self.content_type,
         }
-        size = png_size(self.data)
+        size = png_size(self.data) or gif_size(self.data)
         if size is not None:
             out["width"], out["height"] = size
         return out
@@ -211,6 +217,13 @@ def png_size(data: bytes) -> tuple[int, int] | None:
     if not data.startswith(PNG_SIGNATURE) or data[12:16] != b"IHDR":
         return None
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def gif_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from a GIF's logical screen descriptor."""
+    if not data.startswith(GIF_SIGNATURES) or len(data) < 10:
+        return None
+    return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
 
 
 def buttons_of(components: list[dict[str, Any]] | None) -> tuple[Button, ...]:

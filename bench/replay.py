@@ -1,0 +1,118 @@
+"""How long a whole game's replay GIF takes to make, and how large it is.
+
+    python bench/replay.py [--runs N]
+
+For each game the bot plays, one seeded random game is played to its end (High Voltage with
+4 players declaring every line it can, so the scored lines are lit; Pylons and Sector 6 with
+2), and its replay is made `--runs` times from the public views, with the game's own board
+picture as the bot draws it (after one untimed board that fills the per-process caches). Drawing
+the boards alone is timed too, so the cost of the GIF itself shows. The aim: a 150-move High
+Voltage game in a few seconds, well under the 8 MiB budget at full size.
+
+Prints a table for people, then as its last line one JSON object for scripts and CI history.
+It reports figures only: it never fails because a machine is slow.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on the import path, and this file's own name
+# would hide the project's packages; look up packages from the project folder instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from typing import Any  # noqa: E402
+
+from engine import find_game  # noqa: E402
+from engine.high_voltage import Declare  # noqa: E402
+from hvbot.presenters import presenter_for  # noqa: E402
+from render import REPLAY_BUDGET, replay_gif  # noqa: E402
+
+GAMES = (("high-voltage", 4, 4), ("pylons", 2, 7), ("sector6", 2, 7))  # (game, seats, seed)
+
+
+def public_views(game: str, seats: int, seed: int) -> list[dict[str, Any]]:
+    """The public view after the deal and after every action of a seeded random game."""
+    state = find_game(game).new_state(seats, seed)
+    rng = random.Random(seed)
+    views = [state.view(None)]
+    while not state.is_terminal():
+        declare = [a for a in state.legal_actions() if isinstance(a, Declare)]
+        state.apply(declare[0] if declare else state.sample_action(rng))
+        views.append(state.view(None))
+    return views
+
+
+def measure(game: str, seats: int, seed: int, runs: int) -> dict[str, Any]:
+    views = public_views(game, seats, seed)
+    presenter = presenter_for(game)
+    names = [f"Player {i + 1}" for i in range(seats)]
+
+    def paint(view: dict[str, Any]) -> Any:
+        return presenter.board_image(view, names)
+
+    paint(views[0])  # caches: palette and pieces
+    t0 = time.perf_counter()
+    for view in views:
+        paint(view)
+    boards_s = time.perf_counter() - t0
+    times = []
+    replay = None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        replay = replay_gif(views, paint)
+        times.append(time.perf_counter() - t0)
+    assert replay is not None
+    return {
+        "game": game,
+        "moves": len(views) - 1,
+        "frames": len(replay.shown),
+        "seconds": round(statistics.median(times), 3),
+        "boards_seconds": round(boards_s, 3),
+        "ms_per_frame": round(1000 * statistics.median(times) / len(replay.shown), 2),
+        "kb": round(len(replay.data) / 1024, 1),
+        "kb_per_frame": round(len(replay.data) / 1024 / len(replay.shown), 2),
+        "budget_share": round(len(replay.data) / REPLAY_BUDGET, 3),
+        "scale": replay.scale,
+        "width": replay.size[0],
+        "height": replay.size[1],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="timed replays per game")
+    args = parser.parse_args(argv)
+    rows = [measure(game, seats, seed, args.runs) for game, seats, seed in GAMES]
+    print(f"replay GIF of one random game each, median of {args.runs} runs")
+    header = (
+        ("game", 14),
+        ("moves", 7),
+        ("seconds", 9),
+        ("boards s", 10),
+        ("ms/frame", 10),
+        ("kB", 9),
+        ("of budget", 11),
+        ("size", 11),
+    )
+    print("".join(f"{name:>{w}}" if i else f"{name:<{w}}" for i, (name, w) in enumerate(header)))
+    for r in rows:
+        size = f"{r['width']}x{r['height']}"
+        print(
+            f"{r['game']:<14}{r['moves']:>7}{r['seconds']:>9.2f}{r['boards_seconds']:>10.2f}"
+            f"{r['ms_per_frame']:>10.1f}{r['kb']:>9.0f}{r['budget_share']:>11.1%}{size:>11}"
+        )
+    print(json.dumps({"runs": args.runs, "games": rows}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""The animated replay of a finished game, for any game the bot plays.
+
+A game is dealt again from its seed and its stored actions, and every position is shown as
+the spectators saw it (`view(None)`), drawn by the game's own presenter: the replay is written
+once for all games, and cannot show what the channel never saw. The dealt-again game must
+end in the stored final state; if it does not (a game saved by an engine whose rules have
+changed since), no replay is better than a wrong one.
+
+Drawing a replay takes a second or more, so it runs in one worker thread of its own: the
+threads that draw boards after moves never wait behind a replay, and when several games end
+at once their replays queue instead of competing for the processor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import render
+from engine import find_game
+from hvbot.posts import Post
+from hvbot.presenters import presenter_for
+from hvbot.repository import ArchivedGame, GameRow, Repository
+
+FILENAME = "replay.gif"
+_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
+
+
+class NoReplay(Exception):
+    """The stored game cannot be dealt again to its stored end; the message says why."""
+
+
+def public_views(game: GameRow, actions: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
+    """The spectators' view after the deal and after each stored action."""
+    if game.seed is None or game.state is None:
+        raise NoReplay(f"Game #{game.id} never started, so it has nothing to replay.")
+    rules = find_game(game.game)
+    state = rules.new_state(len(game.seats), game.seed, game.options)
+    views = [state.view(None)]
+    try:
+        for _, text in actions:
+            state.apply(text)
+            views.append(state.view(None))
+    except Exception as exc:  # any engine error: the log no longer fits these rules
+        raise NoReplay(f"Game #{game.id} cannot be replayed by this version: {exc}") from exc
+    if json.loads(json.dumps(state.to_dict())) != game.state:  # as stored: tuples are lists
+        raise NoReplay(f"Game #{game.id} cannot be replayed: its moves no longer lead to its end.")
+    return views
+
+
+def build(game: GameRow, actions: Sequence[tuple[int, str]]) -> render.Replay:
+    """The replay GIF of a game (slow: a second or more; run it off the event loop)."""
+    presenter = presenter_for(game.game)
+    names = [seat.display_name for seat in game.seats]
+    views = public_views(game, actions)
+    try:
+        return render.replay_gif(views, lambda view: presenter.board_image(view, names))
+    except render.ReplayTooLarge as exc:
+        raise NoReplay(f"Game #{game.id} is too long to replay in one picture.") from exc
+
+
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
+def caption(heading: str, replay: render.Replay) -> str:
+    """`heading`, the number of moves, and what was left out if the GIF had to be cut."""
+    text = f"{heading}: {_moves(replay.positions - 1)}"
+    if not replay.complete:
+        text += (
+            f" (too many for one picture: {len(replay.shown)} positions of "
+            f"{replay.positions} shown, evenly spread)"
+        )
+    return text + "."
+
+
+def archived_heading(archived: ArchivedGame) -> str:
+    """The caption's start for a game looked back at: the reader may not remember it, so it
+    names the game, its players and its day, e.g. `Replay of Pylons game #12, Ada vs Bo
+    (2026-11-20)`."""
+    return f"Replay of {describe(archived, with_id=False)}"
+
+
+def describe(archived: ArchivedGame, *, with_id: bool = True) -> str:
+    """A finished game in a few words. With its number first for the autocomplete list,
+    where people pick by number (`#12 Pylons, 2026-11-20, Ada vs Bo`); as a phrase for a
+    caption otherwise (`Pylons game #12, Ada vs Bo (2026-11-20)`)."""
+    game = archived.game
+    title = find_game(game.game).title
+    players = " vs ".join(seat.display_name for seat in game.seats)
+    day = (archived.ended_at or "")[:10]
+    if with_id:
+        return ", ".join(part for part in (f"#{game.id} {title}", day, players) if part)
+    when = f" ({day})" if day else ""
+    return f"{title} game #{game.id}, {players}{when}"
+
+
+async def replay_post(repo: Repository, game: GameRow, *, heading: str) -> Post:
+    """The replay as a message, drawn in the replay worker thread (raises NoReplay)."""
+    actions = await repo.actions(game_id=game.id)
+    loop = asyncio.get_running_loop()
+    replay = await loop.run_in_executor(_WORKER, build, game, actions)
+    return Post(caption(heading, replay), files=[(FILENAME, replay.data)])
