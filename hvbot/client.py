@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import find_game
-from hvbot import flow, views
+from hvbot import flow, replay, views
 from hvbot.config import Settings
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.repository import GameRow, Repository
@@ -65,6 +65,7 @@ class HvBot(commands.Bot):
         self.remind_check_s = remind_check_s
         self.service: GameService = service  # type: ignore[assignment]  # set in setup_hook
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self._replay_tasks: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
         from hvbot.cogs.game import GameCog
@@ -108,7 +109,7 @@ class HvBot(commands.Bot):
         log.info("ready to serve games from %s", self.database_path)
 
     async def close(self) -> None:
-        for task in self._ai_tasks.values():
+        for task in [*self._ai_tasks.values(), *self._replay_tasks]:
             task.cancel()
         await super().close()
         if self.service is not None:
@@ -117,7 +118,16 @@ class HvBot(commands.Bot):
     # ------------------------------------------------------------------ AI seats
 
     def after_change(self, game: GameRow, state: Any) -> None:
-        """Start the AI seat's move if it is an AI's turn and none is running for this game."""
+        """What follows a change once it is announced: the replay when the game is over, else
+        the AI seat's move if it is an AI's turn and none is running for this game.
+
+        Every way a game can end (a command, a button, a late answer, an AI's move) comes
+        through here right after the result is posted, so the replay follows the result."""
+        if state.is_terminal():
+            task = asyncio.create_task(self._post_replay(game))
+            self._replay_tasks.add(task)
+            task.add_done_callback(self._replay_tasks.discard)
+            return
         seat = state.current_seat()
         if game.status != "active" or seat is None or not game.seats[seat].is_ai:
             return
@@ -143,6 +153,19 @@ class HvBot(commands.Bot):
                     await flow.announce(self, result.game, post)
                 except discord.HTTPException:
                     log.exception("game %s: could not post the AI's move", game_id)
+            # While this task runs no other AI task starts for the game: this only matters
+            # when the AI's move ended the game.
+            self.after_change(result.game, result.state)
+
+    async def _post_replay(self, game: GameRow) -> None:
+        """The replay of a game that just ended, in its channel, after the result."""
+        try:
+            post = await replay.replay_post(self.service.repo, game, heading="Replay of the game")
+            await flow.announce(self, game, post)
+        except replay.NoReplay as exc:
+            log.warning("game %s: no replay: %s", game.id, exc)
+        except Exception:
+            log.exception("game %s: could not post the replay", game.id)
 
     # ------------------------------------------------------------------ errors
 

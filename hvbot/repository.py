@@ -114,6 +114,14 @@ class ResultRow:
         return self.user_id is None
 
 
+@dataclass(frozen=True)
+class ArchivedGame:
+    """A finished game and when it ended (ISO 8601, UTC), for choosing one to look back at."""
+
+    game: GameRow
+    ended_at: str | None
+
+
 def _now() -> str:
     return _stamp(datetime.now(UTC))
 
@@ -395,6 +403,28 @@ class Repository:
             )
             for r in rows
         ]
+
+    async def finished_games(
+        self, *, channel_id: int, game_id: int | None = None, limit: int = 25
+    ) -> list[ArchivedGame]:
+        """The channel's finished games, latest first (only `game_id`, if given): what
+        /game replay offers. Games of one channel are played one after another, so the
+        latest created is the latest finished."""
+        only = " AND id = ?" if game_id is not None else ""
+        values = (channel_id, *(() if game_id is None else (game_id,)), limit)
+        writes = self._writes
+        async with self._conn.execute(
+            "SELECT * FROM games WHERE channel_id = ? AND status = 'finished'"
+            f"{only} ORDER BY id DESC LIMIT ?",
+            values,
+        ) as cur:
+            rows = await cur.fetchall()
+        found = []
+        for row in rows:
+            game = await self._row(row, writes=writes)
+            assert game is not None
+            found.append(ArchivedGame(game, row["ended_at"]))
+        return found
 
     async def open_prompts(self, *, game_id: int) -> list[dict[str, Any]]:
         async with self._conn.execute(

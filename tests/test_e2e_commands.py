@@ -136,7 +136,7 @@ async def test_commands_are_registered_once_per_start(
         assert set(registered) == {"game", "hv", "pylons", "s6", "stats"}
         game_subcommands = {o["name"] for o in registered["game"]["options"]}
         assert {"new", "join", "leave", "addai", "start", "board", "status"} <= game_subcommands
-        assert {"mysecret", "rules", "log", "resign", "abandon"} <= game_subcommands
+        assert {"mysecret", "rules", "log", "resign", "abandon", "replay"} <= game_subcommands
         hv_subcommands = {o["name"] for o in registered["hv"]["options"]}
         assert hv_subcommands == {"draw", "rotate", "move", "swap"}
         s6_subcommands = {o["name"] for o in registered["s6"]["options"]}

@@ -186,3 +186,35 @@ async def test_a_migration_skipped_by_a_later_one_is_still_applied(tmp_path):
     assert {"remind_minutes", "turn_since", "remind_at"} <= columns
     assert await repo.migrate() == max(n for n, _ in _migrations())
     await repo.close()
+
+
+async def _finish(repo: Repository, channel: int, status: str = "finished") -> int:
+    game = await _lobby(repo, channel)
+    await repo.start(
+        game_id=game.id, expected_version=game.version, seed=42, state={"x": 1}, seats=game.seats
+    )
+    await repo.record_actions(
+        game_id=game.id,
+        expected_version=game.version + 1,
+        state={"x": 2},
+        actions=[(0, "place K12")],
+        status=status,
+    )
+    return game.id
+
+
+async def test_finished_games_of_a_channel_latest_first(repo):
+    first = await _finish(repo, 10)
+    await _finish(repo, 11)  # another channel
+    await _finish(repo, 10, status="abandoned")  # ended without a result
+    latest = await _finish(repo, 10)
+    await _lobby(repo, 10)  # open: not archived
+    found = await repo.finished_games(channel_id=10)
+    assert [a.game.id for a in found] == [latest, first]
+    assert all(a.game.status == "finished" and a.ended_at for a in found)
+    assert [s.display_name for s in found[0].game.seats] == ["Ada"]
+    assert [a.game.id for a in await repo.finished_games(channel_id=10, limit=1)] == [latest]
+    only = await repo.finished_games(channel_id=10, game_id=first)
+    assert [a.game.id for a in only] == [first]
+    assert await repo.finished_games(channel_id=11, game_id=first) == []
+    assert await repo.finished_games(channel_id=12) == []

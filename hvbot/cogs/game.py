@@ -1,4 +1,5 @@
-"""/game: the commands every game shares (lobby, board, status, secrets, rules, log, the end)."""
+"""/game: the commands every game shares (lobby, board, status, secrets, rules, log, the end,
+replays of finished games)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import all_games, find_game
-from hvbot import flow, views
+from hvbot import flow, replay, views
 from hvbot.posts import ALLOWED
 from hvbot.presenters import playable_games, presenter_for
+from hvbot.repository import ArchivedGame
 from hvbot.service import (
     AI_LEVELS,
     DEFAULT_ABSENT_HOURS,
@@ -38,6 +40,12 @@ GAMES_WITH_MODES = ", ".join(
     g.title for g in all_games() if g.name in playable_games() and presenter_for(g.name).modes
 )
 LOG_INLINE_LIMIT = 1800
+MAX_CHOICES = 25  # Discord's limit on autocomplete choices
+CHOICE_NAME_LIMIT = 100  # Discord's limit on a choice's name
+NO_FINISHED_GAME = (
+    "No game has been finished in this channel yet: when one ends its replay is posted here, "
+    "and /game replay shows it again afterwards."
+)
 
 
 def mode_options(game: str, mode: str | None) -> dict[str, str] | None:
@@ -234,3 +242,63 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await flow.refresh_lobby(self.bot, game)
+
+    @app_commands.command(name="replay", description="An animated replay of a finished game here")
+    @app_commands.describe(game="Which finished game of this channel (default: the latest)")
+    async def replay_game(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        # Looked up before deferring: a refusal must stay private, and after a public
+        # deferral the first follow-up is public whatever it asks.
+        archived = await self._archived(interaction.channel_id, game)
+        await interaction.response.defer(thinking=True)
+        try:
+            post = await replay.replay_post(
+                self.bot.service.repo, archived.game, heading=replay.archived_heading(archived)
+            )
+        except replay.NoReplay as exc:
+            await interaction.followup.send(str(exc))
+            return
+        await interaction.followup.send(**post.kwargs())
+
+    async def _archived(self, channel_id: int | None, game_id: int | None) -> ArchivedGame:
+        """The finished game asked for (default: the channel's latest), or a BotError."""
+        assert channel_id is not None
+        found = await self.bot.service.repo.finished_games(
+            channel_id=channel_id, game_id=game_id, limit=1
+        )
+        if found:
+            return found[0]
+        if game_id is None:
+            raise BotError(NO_FINISHED_GAME)
+        if not await self.bot.service.repo.finished_games(channel_id=channel_id, limit=1):
+            raise BotError(NO_FINISHED_GAME)
+        raise BotError(
+            f"Game #{game_id} is not a finished game of this channel: pick one from the "
+            "suggestions of the game option, or leave it out for the latest."
+        )
+
+    @replay_game.autocomplete("game")
+    async def replay_game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """This channel's finished games, latest first, matching what was typed (a number or
+        any part of the label: a game, a day, a player)."""
+        if interaction.channel_id is None:
+            return []
+        typed = str(current or "").strip().lstrip("#").lower()
+        repo = self.bot.service.repo
+        games = await repo.finished_games(channel_id=interaction.channel_id)
+        if typed.isdigit() and all(a.game.id != int(typed) for a in games):
+            # An older game than the latest 25, asked for by its number.
+            games = [
+                *await repo.finished_games(channel_id=interaction.channel_id, game_id=int(typed)),
+                *games,
+            ]
+        choices = []
+        for archived in games:
+            label = replay.describe(archived)
+            if typed and typed not in label.lower():
+                continue
+            choices.append(
+                app_commands.Choice(name=label[:CHOICE_NAME_LIMIT], value=archived.game.id)
+            )
+        return choices[:MAX_CHOICES]

@@ -1,0 +1,132 @@
+"""Replays through Discord: a Pylons game against an AI seat played to its end, its animated
+replay posted in the channel right after the result, and /game replay showing it again."""
+
+from __future__ import annotations
+
+import random
+
+from discord_emulator import DiscordEmulator, Record, Visibility
+from e2e_harness import BotHarness, board_posts, names_of, replay
+from PIL import Image, ImageChops
+
+from engine import State, find_game
+from hvbot.presenters import presenter_for
+from hvbot.repository import GameRow
+
+REPLAY = "replay.gif"
+
+
+def replay_posts(emu: DiscordEmulator) -> list[Record]:
+    return [
+        r
+        for r in emu.messages(visibility="public", channel=emu.channel)
+        if r.has_attachment(REPLAY)
+    ]
+
+
+def gif_frames(record: Record) -> Image.Image:
+    attachment = record.attachment(REPLAY)
+    assert attachment.is_gif and attachment.content_type == "image/gif"
+    picture = attachment.image
+    assert picture is not None and picture.format == "GIF"
+    return picture
+
+
+async def test_no_finished_game_is_said_privately(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada = emu.add_user("Ada")
+    assert await emu.autocomplete(ada, "game replay", "game", "") == []
+    reply = await emu.slash(ada, "game replay")
+    (answer,) = reply.messages
+    assert answer.visibility == Visibility.ephemeral_to(ada)
+    assert "No game has been finished in this channel" in answer.content
+    # An open game is not an archived one.
+    await emu.slash(ada, "game new", game="pylons")
+    game = await hv.game()
+    reply = await emu.slash(ada, "game replay", game=game.id)
+    assert reply.messages[0].visibility == Visibility.ephemeral_to(ada)
+    assert not replay_posts(emu)
+
+
+async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada = emu.add_user("Ada")
+    await emu.slash(ada, "game new", game="pylons")
+    await emu.slash(ada, "game addai")
+    await emu.slash(ada, "game start")
+    game = await hv.game()
+    await emu.wait_for(lambda: board_posts(emu))
+    (opening,) = board_posts(emu)
+    await emu.click(ada, f"act:{game.id}:{game.version}:keep", message=opening.message_id)
+
+    async def adas_turn_or_the_end() -> tuple[GameRow, State] | None:
+        """Once every stored move is announced: the game if Ada is to move or it is over."""
+        game = await hv.game()
+        if len(board_posts(emu)) < 1 + len(await hv.actions(game)):
+            return None
+        state = find_game(game.game).state_from_dict(game.state)
+        return (game, state) if state.is_terminal() or state.current_seat() == 0 else None
+
+    rng = random.Random(3)
+    for _ in range(250):
+        game, state = await emu.wait_for(adas_turn_or_the_end)
+        if state.is_terminal():
+            break
+        assert not replay_posts(emu), "no replay while the game is on"
+        cells = [a.text().split()[1] for a in state.legal_actions()]
+        await emu.slash(ada, "pylons place", cell=rng.choice(cells), settle=False)
+    else:
+        raise AssertionError("the game did not end")
+
+    # The replay follows the result, in public, as a message of its own.
+    (posted,) = await emu.wait_for(lambda: replay_posts(emu), timeout=60)
+    game = await hv.game()
+    assert game.status == "finished"
+    actions = await hv.actions(game)
+    result = board_posts(emu)[-1]
+    assert "Game over" in result.content
+    assert posted.seq > result.seq and posted.kind == "channel_message"
+    between = [
+        r
+        for r in emu.messages(visibility="public", channel=emu.channel)
+        if result.seq < r.seq < posted.seq
+    ]
+    assert not between, f"the replay comes right after the result: {between}"
+    assert posted.content == f"Replay of the game: {len(actions)} moves."
+
+    picture = gif_frames(posted)
+    assert picture.n_frames == len(actions) + 1, "the deal and one frame per move"
+    final = replay(game, actions)[-1]
+    board = presenter_for("pylons").board_image(final.view(None), names_of(game))
+    picture.seek(picture.n_frames - 1)
+    last = picture.convert("RGB")
+    assert last.size == board.size
+    assert ImageChops.difference(last, board.convert("RGB")).getbbox() is None
+
+    # /game replay: anyone in the channel gets the latest finished game's replay, in public.
+    await emu.settle()
+    cy = emu.add_user("Cy")
+    choices = await emu.autocomplete(cy, "game replay", "game", "")
+    (archived,) = await (await hv.reader()).finished_games(channel_id=emu.channel.id)
+    assert archived.game.id == game.id and archived.ended_at is not None
+    day = archived.ended_at[:10]
+    players = " vs ".join(names_of(game))
+    assert choices == [{"name": f"#{game.id} Pylons, {day}, {players}", "value": game.id}]
+    assert await emu.autocomplete(cy, "game replay", "game", "sector") == []
+    for options in ({}, {"game": game.id}):
+        reply = await emu.slash(cy, "game replay", **options)
+        (again,) = [r for r in reply.messages if r.has_attachment(REPLAY)]
+        assert again.is_public, emu.describe(reply)
+        assert again.content == (
+            f"Replay of Pylons game #{game.id}, {players} ({day}): {len(actions)} moves."
+        )
+        assert again.attachment(REPLAY).data == posted.attachment(REPLAY).data, "same bytes"
+
+    refusal = await emu.slash(cy, "game replay", game=game.id + 50)
+    assert refusal.messages[0].visibility == Visibility.ephemeral_to(cy)
+    assert f"Game #{game.id + 50} is not a finished game" in refusal.messages[0].content
+    assert len(replay_posts(emu)) == 3
