@@ -606,26 +606,21 @@ class Repository:
         asked: Sequence[int],
     ) -> UndoRequest:
         """Record a request (any earlier open one for the game is void: one at a time)."""
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE undo_requests SET status = 'void' WHERE game_id = ? AND status = 'open'",
-                (game_id,),
-            )
-            cur = await db.execute(
-                "INSERT INTO undo_requests (game_id, version, n, requester_id, action, asked,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, version, n, requester_id, action, json.dumps(list(asked)), _now()),
-            )
-            request_id = cur.lastrowid
+        request_id = await self._open_request(
+            "undo_requests",
+            game_id,
+            version=version,
+            n=n,
+            requester_id=requester_id,
+            action=action,
+            asked=json.dumps(list(asked)),
+        )
         found = await self.undo_request(request_id=request_id)
         assert found is not None
         return found
 
     async def undo_request(self, *, request_id: int) -> UndoRequest | None:
-        async with self._conn.execute(
-            "SELECT * FROM undo_requests WHERE id = ?", (request_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self._request_row("undo_requests", request_id)
         if row is None:
             return None
         return UndoRequest(
@@ -722,26 +717,15 @@ class Repository:
         self, *, game_id: int, version: int, seat: int, asked: Sequence[int]
     ) -> AbsenceVote:
         """Record a vote about the seat (any earlier open one for the game is void)."""
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE absence_votes SET status = 'void' WHERE game_id = ? AND status = 'open'",
-                (game_id,),
-            )
-            cur = await db.execute(
-                "INSERT INTO absence_votes (game_id, version, seat, asked, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (game_id, version, seat, json.dumps(list(asked)), _now()),
-            )
-            vote_id = cur.lastrowid
+        vote_id = await self._open_request(
+            "absence_votes", game_id, version=version, seat=seat, asked=json.dumps(list(asked))
+        )
         found = await self.absence_vote(vote_id=vote_id)
         assert found is not None
         return found
 
     async def absence_vote(self, *, vote_id: int) -> AbsenceVote | None:
-        async with self._conn.execute(
-            "SELECT * FROM absence_votes WHERE id = ?", (vote_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self._request_row("absence_votes", vote_id)
         if row is None:
             return None
         return AbsenceVote(
@@ -764,6 +748,28 @@ class Repository:
                 (json.dumps({str(k): v for k, v in votes.items()}), status, vote_id),
             )
             return cur.rowcount == 1
+
+    # Requests that wait for other players' answers (undo_requests, absence_votes): one open
+    # request per game and table, each for one version of the game. Table names are constants.
+
+    async def _open_request(self, table: str, game_id: int, **fields: Any) -> int:
+        columns = ", ".join(["game_id", *fields, "created_at"])
+        marks = ", ".join("?" * (len(fields) + 2))
+        async with self.transaction() as db:
+            await db.execute(
+                f"UPDATE {table} SET status = 'void' WHERE game_id = ? AND status = 'open'",
+                (game_id,),
+            )
+            cur = await db.execute(
+                f"INSERT INTO {table} ({columns}) VALUES ({marks})",
+                (game_id, *fields.values(), _now()),
+            )
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+    async def _request_row(self, table: str, request_id: int) -> aiosqlite.Row | None:
+        async with self._conn.execute(f"SELECT * FROM {table} WHERE id = ?", (request_id,)) as cur:
+            return await cur.fetchone()
 
     # ------------------------------------------------------------------ reminders
 
