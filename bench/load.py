@@ -28,7 +28,10 @@ Measured over the `--seconds` of play, after every game has started:
   where "at rest" is after start-up and a short warm-up (a few games played at once for a few
   moves, then abandoned), so what a process pays once, such as its first pictures drawn at the
   same moment, is not charged to the games; RSS at most while the games play is the figure, and
-  RSS once they are all started (before anyone moves) is shown beside it;
+  RSS once they are all started (before anyone moves) is shown beside it. Half the games play
+  for `--seconds`/2 before the rest join (latencies are counted only once all play), so the
+  run also prints what each game that joins the play adds: the cost of one more game, without
+  what a process pays once when play begins (caches of picture pieces, pools);
 - CPU use of both processes, and how late this process's event loop ran (on a small machine
   the two processes share the cores: the emulator's delays are part of the latencies).
 
@@ -621,12 +624,21 @@ async def measure(
         gc.collect()
         gc.freeze()
 
+        # Half the games play first, then all: what the second half adds to the most memory
+        # in use is what a playing game costs on its own, without what a process pays once
+        # play begins at all (caches of picture pieces and labels, pools, the allocator's
+        # reserve). Latencies are only counted once all the games play.
+        think = args.think > 0
+        bench.phase = "ramp"
+        first = playing[: len(playing) // 2]
+        players = [asyncio.create_task(bench.play(s, think=think)) for s in first]
+        rss_half = await sample_rss(pid, loop, args.seconds / 2)
+
         bench.phase = "timed"
         actions_before, people_before = reader.action_counts()
         cpu_bot, cpu_self = cpu_seconds(pid), time.process_time()
         start = loop.time()
-        think = args.think > 0
-        players = [asyncio.create_task(bench.play(s, think=think)) for s in playing]
+        players += [asyncio.create_task(bench.play(s, think=think)) for s in playing[len(first) :]]
         rss_samples = []
         while loop.time() - start < args.seconds:
             await asyncio.sleep(min(0.5, max(0.0, args.seconds - (loop.time() - start))))
@@ -666,10 +678,22 @@ async def measure(
         "rss_rest": rss_rest,
         "rss_setup": rss_setup,
         "rss_active": rss_active,
+        "rss_half": max(rss_half, default=rss_active),
+        "half_games": len(first),
         "lags": bench.lags,
         "refusals": bench.refusals,
         "errors": logged_errors(log_path),
     }
+
+
+async def sample_rss(pid: int, loop: asyncio.AbstractEventLoop, seconds: float) -> list[int]:
+    """The bot's resident memory every half second for `seconds`."""
+    samples = []
+    end = loop.time() + seconds
+    while loop.time() < end:
+        await asyncio.sleep(min(0.5, max(0.0, end - loop.time())))
+        samples.append(rss_kb(pid))
+    return samples
 
 
 def latencies_ms(sent: list[Sent]) -> list[float]:
@@ -699,6 +723,13 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
     refused = sum(s.refused for s in playing)
     stalls = sum(s.stalls for s in playing)
     per_game_kb = (found["rss_active"] - found["rss_rest"]) / args.games
+    added = len(playing) - found["half_games"]
+    added_kb = (
+        (found["rss_active"] - found["rss_half"]) / added
+        + (found["rss_setup"] - found["rss_rest"]) / args.games
+        if added
+        else float("nan")
+    )
     held_kb = (found["rss_setup"] - found["rss_rest"]) / args.games
     lag_ms = [x * 1000 for x in found["lags"]]
     setup_ms = latencies_ms(found["setup"])
@@ -745,6 +776,11 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         f"({per_game_kb:.1f} kB a game)"
     )
     print(
+        f"  with half of them playing first: {found['rss_half'] * mb:.1f} MB at most; each game"
+        f" that joins the play adds {added_kb:.1f} kB (its share once started included), without"
+        f" what play costs a process once"
+    )
+    print(
         f"CPU: bot {100 * found['cpu_bot'] / elapsed:.0f}% of one core; emulator and players "
         f"{100 * found['cpu_self'] / elapsed:.0f}% (their event loop late by p99 "
         f"{percentile(lag_ms, 0.99):.1f} ms, at most {max(lag_ms, default=0):.1f} ms: "
@@ -758,6 +794,8 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
     kb_verdict = "within" if per_game_kb < MEMORY_TARGET_KB else "OVER"
     print(f"ack p99 {p99:.1f} ms: {p99_verdict} the {P99_TARGET_MS:g} ms bar")
     print(f"{per_game_kb:.1f} kB per game: {kb_verdict} the {MEMORY_TARGET_KB:g} kB bar")
+    added_verdict = "within" if added_kb < MEMORY_TARGET_KB else "OVER"
+    print(f"{added_kb:.1f} kB per added game: {added_verdict} the {MEMORY_TARGET_KB:g} kB bar")
     return {
         "games": args.games,
         "games_playing": len(playing),
@@ -775,6 +813,7 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         "interactions_per_s": round(len(timed) / elapsed, 1),
         "rss_kb_per_game": round(per_game_kb, 1),
         "rss_kb_per_started_game": round(held_kb, 1),
+        "rss_kb_per_added_game": rounded(added_kb),
         "rss_kb_at_rest": found["rss_rest"],
         "rss_kb_with_games": found["rss_active"],
         "bot_cpu_percent": round(100 * found["cpu_bot"] / elapsed),
