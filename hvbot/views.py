@@ -10,7 +10,7 @@ not see.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
@@ -150,80 +150,83 @@ def declare_view(game_id: int, version: int, lines: list[dict[str, Any]]) -> dis
     return view
 
 
-class UndoButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"undo:(?P<request>[0-9]+):(?P<answer>yes|no)",
-):
-    """Accept or refuse a request to take back a move; the request lives in the database."""
+class _Answer:
+    """Shared by the buttons that answer a request waiting in the database (an undo, a vote):
+    the custom_id carries the request's id and the choice, so a click works after a restart.
+    Mixed into a DynamicItem, which needs a template of its own per class."""
 
-    def __init__(self, request_id: int, answer: str) -> None:
-        label, style = (
-            ("Accept", discord.ButtonStyle.success)
-            if answer == "yes"
-            else ("Refuse", discord.ButtonStyle.danger)
+    prefix: ClassVar[str]
+    choices: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]]  # choice -> label, style
+
+    def __init__(self, request_id: int, choice: str) -> None:
+        label, style = self.choices[choice]
+        button = discord.ui.Button(
+            label=label, style=style, custom_id=f"{self.prefix}:{request_id}:{choice}"
         )
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"undo:{request_id}:{answer}")
-        )
+        super().__init__(button)  # type: ignore[call-arg]
         self.request_id = request_id
-        self.answer = answer
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> UndoButton:
-        return cls(int(match["request"]), match["answer"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        from hvbot import flow
-
-        async with flow.guarded(interaction, None):
-            await flow.answer_undo(interaction, self.request_id, accept=self.answer == "yes")
-
-
-def undo_view(request_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(UndoButton(request_id, "yes"))
-    view.add_item(UndoButton(request_id, "no"))
-    return view
-
-
-class VoteButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"away:(?P<vote>[0-9]+):(?P<choice>ai|end)",
-):
-    """A vote on a seat whose person is away: let an AI play it, or end the game."""
-
-    def __init__(self, vote_id: int, choice: str) -> None:
-        label, style = (
-            ("Let an AI play for them", discord.ButtonStyle.primary)
-            if choice == "ai"
-            else ("End the game", discord.ButtonStyle.danger)
-        )
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"away:{vote_id}:{choice}")
-        )
-        self.vote_id = vote_id
         self.choice = choice
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> VoteButton:
-        return cls(int(match["vote"]), match["choice"])
+    ) -> Any:
+        return cls(int(match["request"]), match["choice"])
+
+    @classmethod
+    def view(cls, request_id: int) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        for choice in cls.choices:
+            view.add_item(cls(request_id, choice))  # type: ignore[arg-type]
+        return view
+
+
+class UndoButton(
+    _Answer,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"undo:(?P<request>[0-9]+):(?P<choice>yes|no)",
+):
+    """Accept or refuse a request to take back a move."""
+
+    prefix = "undo"
+    choices: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "yes": ("Accept", discord.ButtonStyle.success),
+        "no": ("Refuse", discord.ButtonStyle.danger),
+    }
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from hvbot import flow
 
         async with flow.guarded(interaction, None):
-            await flow.cast_vote(interaction, self.vote_id, self.choice)
+            await flow.answer_undo(interaction, self.request_id, accept=self.choice == "yes")
+
+
+class VoteButton(
+    _Answer,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"away:(?P<request>[0-9]+):(?P<choice>ai|end)",
+):
+    """A vote on a seat whose person is away: let an AI play it, or end the game."""
+
+    prefix = "away"
+    choices: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
+        "ai": ("Let an AI play for them", discord.ButtonStyle.primary),
+        "end": ("End the game", discord.ButtonStyle.danger),
+    }
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from hvbot import flow
+
+        async with flow.guarded(interaction, None):
+            await flow.cast_vote(interaction, self.request_id, self.choice)
+
+
+def undo_view(request_id: int) -> discord.ui.View:
+    return UndoButton.view(request_id)
 
 
 def vote_view(vote_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(VoteButton(vote_id, "ai"))
-    view.add_item(VoteButton(vote_id, "end"))
-    return view
+    return VoteButton.view(vote_id)
 
 
 def register(bot: HvBot) -> None:
