@@ -9,7 +9,8 @@ same bytes.
 - `card_png(face)`: a drawn card in its four orientations, for its drawer alone.
 - `end_png(view, names=...)`: revealed companies, final scores and winners.
 - `secret_png(colour)`: one company colour, for the message that tells a player theirs.
-- `pylons_board_png(view, names=...)`: the Pylons board and its panel, after every move.
+- `pylons_board_png(view, names=...)`: the Pylons board and its panel, after every move;
+  `pylons_seat_png(seat, colour, goal)`: a player's pylon, for the start-of-game message.
 - `sector6_board_png(view, names=...)`: the Sector 6 maze and its panel, after every move.
 - `sector6_tile_png(drawn)`: a drawn Sector 6 tile in its six turns, for its drawer alone.
 - `sector6_seat_png(view, seat)`: a Sector 6 player's prisoner colour and shape.
@@ -23,7 +24,7 @@ from render.hv_board import board_image, board_png
 from render.hv_card import card_png, secret_png
 from render.hv_end import end_png
 from render.palette import PYLONS_THEME, THEME, PylonsTheme, Theme
-from render.pylons_board import pylons_board_image, pylons_board_png
+from render.pylons_board import pylons_board_image, pylons_board_png, pylons_seat_png
 from render.replay import REPLAY_BUDGET, Replay, ReplayTooLarge, replay_gif
 from render.sector6_board import sector6_board_image, sector6_board_png
 from render.sector6_pieces import sector6_seat_png, sector6_tile_png
@@ -42,6 +43,7 @@ __all__ = [
     "end_png",
     "pylons_board_image",
     "pylons_board_png",
+    "pylons_seat_png",
     "replay_gif",
     "secret_png",
     "sector6_board_image",

@@ -500,3 +500,27 @@ def _specimen(theme: PylonsTheme) -> Image.Image:
     for n, (text, size, bold, fg, bg) in enumerate(texts):
         sheet.paste(text_rgb(text, size, bold, fg, bg), (4, y + 40 * n))
     return sheet
+
+
+SEAT_SIZE = (560, 200)
+
+
+@cache
+def pylons_seat_png(
+    seat: int, colour: str, goal: str, *, theme: PylonsTheme = PYLONS_THEME
+) -> bytes:
+    """A player's pylon as the board shows it, with its colour and the edges to link (the
+    start-of-game message; Pylons hides nothing, so this only makes every game begin alike)."""
+    width, height = SEAT_SIZE
+    img = Image.new("RGB", (width, height), theme.panel)
+    big, mask = _pylon_rgb(theme, seat, theme.panel, False)
+    side = 3 * (2 * PYLON_HALF + 1)
+    piece = big.resize((side, side), Image.Resampling.LANCZOS)
+    shape = mask.resize((side, side), Image.Resampling.LANCZOS)
+    img.paste(piece, (40, (height - side) // 2), shape)
+    draw = ImageDraw.Draw(img)
+    x = 40 + side + 36
+    draw.text((x, 40), "Your pylons", fill=theme.text_dim, font=font(22, False))
+    draw.text((x, 72), colour.capitalize(), fill=theme.seat_fill[seat], font=font(46))
+    draw.text((x, 134), f"link {goal}", fill=theme.text_dim, font=font(18, False))
+    return png_bytes(img)

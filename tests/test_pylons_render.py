@@ -160,3 +160,21 @@ def test_the_docs_example_is_redrawn_identically(tmp_path):
     assert (tmp_path / "pylons-board.png").read_bytes() == (
         ROOT / "docs" / "pylons-board.png"
     ).read_bytes()
+
+
+def test_each_player_is_shown_their_own_pylon_at_the_start():
+    from render import pylons_seat_png
+
+    pictures = [
+        pylons_seat_png(seat, colour, "west to east") for seat, colour in ((0, "blue"), (1, "red"))
+    ]
+    assert pictures[0] != pictures[1]
+    assert pylons_seat_png.__wrapped__(0, "blue", "west to east") == pictures[0], "deterministic"
+    for seat, data in enumerate(pictures):
+        img = decode(data).convert("RGB")
+        colours = {c for _, c in img.getcolors(1 << 16)}
+        fill = PYLONS_THEME.seat_fill[seat]
+        near = [c for c in colours if max(abs(a - b) for a, b in zip(c, fill, strict=True)) <= 8]
+        assert near, f"seat {seat}'s pylon colour is in its picture"
+        other = PYLONS_THEME.seat_fill[1 - seat]
+        assert not [c for c in colours if c == other], "not the other player's colour"

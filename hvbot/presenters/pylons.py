@@ -106,5 +106,5 @@ class PylonsPresenter(Presenter):
             f"You play {colour.upper()}",
             f"In the Pylons game in <#{game.channel_id}> you are **{colour}**: link "
             f"{DIRECTIONS[player['direction']]} with one network of pylons.",
-            render.secret_png(colour),
+            render.pylons_seat_png(seat, colour, DIRECTIONS[player["direction"]]),
         )
