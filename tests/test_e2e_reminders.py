@@ -76,3 +76,13 @@ async def test_a_game_opened_with_reminders_off_never_reminds(
     reader = await hv.reader()
     async with reader._conn.execute("SELECT remind_at FROM games WHERE id = ?", (game.id,)) as cur:
         assert (await cur.fetchone())[0] is None
+
+
+def test_a_wait_is_told_in_words_a_person_reads_at_a_glance() -> None:
+    from hvbot.cogs.reminders import waited_words
+
+    assert waited_words(timedelta(seconds=20)) == "1 minute"
+    assert waited_words(timedelta(minutes=10)) == "10 minutes"
+    assert waited_words(timedelta(minutes=70)) == "70 minutes"
+    assert waited_words(timedelta(hours=5)) == "5 hours"
+    assert waited_words(timedelta(days=3)) == "3 days"
