@@ -32,7 +32,9 @@ async def test_a_pylons_game_from_lobby_to_result(
     keep = f"act:{game.id}:{game.version}:keep"
     assert keep in opening.custom_ids
     await emu.click(ada, keep, message=opening.message_id)
-    assert not emu.message(opening.message_id).buttons, "the choice is made once"
+    # A click is acknowledged before its move is stored; the buttons go once it is.
+    await emu.wait_for(lambda: not emu.message(opening.message_id).buttons)
+    assert (await hv.actions())[0] == (0, "keep"), "the choice is made once"
 
     rng = random.Random(5)
     for _ in range(250):
