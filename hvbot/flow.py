@@ -3,6 +3,9 @@
 Bad input is answered ephemerally before anything is shown publicly; a stored change is
 announced with the board picture; private things (a drawn card, the lines you may declare, your
 colour) only ever go to their owner, ephemerally or by DM.
+
+A game may be played in a thread started from its lobby message: then every public post of the
+game goes to the thread (`publish`, `announce`), wherever the command behind it was typed.
 """
 
 from __future__ import annotations
@@ -119,6 +122,26 @@ async def prompt_post(game: GameRow, state: Any, user_id: int) -> Post | None:
     return await presenter_for(game.game).prompt(game, state.view(seat))
 
 
+def posts_here(interaction: discord.Interaction, game: GameRow) -> bool:
+    """Whether the game's public posts belong where the interaction was used: not when the
+    game is played in a thread and the command came from elsewhere (its channel)."""
+    return game.thread_id is None or interaction.channel_id == game.thread_id
+
+
+async def publish(interaction: discord.Interaction, game: GameRow, post: Post) -> None:
+    """A public post answering a deferred interaction. In the game's thread, or in its channel
+    when it has none, the post is the answer itself; used elsewhere, the post goes to the
+    thread and the person gets a short private note pointing there (so an interaction
+    answered this way is deferred privately: see `posts_here`)."""
+    if posts_here(interaction, game):
+        await interaction.followup.send(**post.kwargs())
+        return
+    await announce(interaction.client, game, post)  # type: ignore[arg-type]
+    await interaction.followup.send(
+        f"Posted in <#{game.thread_id}>, where this game is played.", ephemeral=True
+    )
+
+
 # ---------------------------------------------------------------------- acting
 
 
@@ -126,11 +149,15 @@ class Acknowledgement:
     """Answers an interaction as soon as its action is known to be legal, before it is stored:
     Discord gives three seconds, and a busy database must not eat them. Whether the answer
     could be given is remembered, so a move stored after the window closed is still announced.
+
+    `shown`: the action gets a public board post; `public`: the deferral is public, because
+    that post is the answer (not when it goes to the game's thread from elsewhere).
     """
 
     def __init__(self, interaction: discord.Interaction, **defer: Any) -> None:
         self.interaction = interaction
         self.defer = defer
+        self.shown = False
         self.public = False
         self.tried = False
         self.answered = False
@@ -138,8 +165,10 @@ class Acknowledgement:
     async def __call__(self, pending: ActResult) -> None:
         if "thinking" in self.defer:
             # The deferral's visibility is that of the first follow-up, so a move that only
-            # shows its player something (a drawn card) is deferred privately.
-            self.public = is_public(pending)
+            # shows its player something (a drawn card) is deferred privately, and so is one
+            # whose board goes to the game's thread while the command was typed elsewhere.
+            self.shown = is_public(pending)
+            self.public = self.shown and posts_here(self.interaction, pending.game)
             self.defer["ephemeral"] = not self.public
         self.tried = True
         try:
@@ -190,14 +219,14 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
     if not ack.answered:
         await ack.announce_late(result)
         return
-    if ack.public:
+    if ack.shown:
         post = await board_post(result.game, result, result.state)
         assert post is not None
-        await interaction.followup.send(**post.kwargs())
+        await publish(interaction, result.game, post)
     prompt = await prompt_post(result.game, result.state, interaction.user.id)
     if prompt is not None:
         await interaction.followup.send(ephemeral=True, **prompt.kwargs())
-    elif not ack.public:
+    elif not ack.shown:
         await interaction.followup.send("Done.", ephemeral=True)
     bot.after_change(result.game, result.state)
 
@@ -240,7 +269,7 @@ async def action_button(
         )
     post = await board_post(result.game, result, result.state)
     if post is not None:
-        await interaction.followup.send(**post.kwargs())
+        await publish(interaction, result.game, post)
     bot.after_change(result.game, result.state)
 
 
@@ -354,8 +383,10 @@ async def request_undo(interaction: discord.Interaction) -> None:
         await reply_error(interaction, str(exc))
         return
     if outcome.status == "done":
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**(await taken_back(bot, outcome)).kwargs())
+        await interaction.response.defer(
+            thinking=True, ephemeral=not posts_here(interaction, outcome.game)
+        )
+        await publish(interaction, outcome.game, await taken_back(bot, outcome))
         bot.after_change(outcome.game, outcome.state)
         return
     await interaction.response.send_message(
@@ -392,7 +423,9 @@ async def answer_undo(interaction: discord.Interaction, request_id: int, *, acce
 
 
 async def announce(bot: HvBot, game: GameRow, post: Post) -> None:
-    channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+    """Post to the game's thread if it has one, else to its channel."""
+    where = game.post_channel_id
+    channel = bot.get_channel(where) or await bot.fetch_channel(where)
     await channel.send(**post.kwargs())  # type: ignore[union-attr]
 
 
@@ -411,6 +444,8 @@ def lobby_text(game: GameRow) -> str:
         state = "Started: good luck!"
     else:
         state = f"This game is {game.status}."
+    if game.thread_id is not None:
+        state += f"\nThe game is played in <#{game.thread_id}>."
     mode = game.options.get("mode")
     title = f"{rules.title} ({mode} mode)" if mode else rules.title
     return f"**{title}**: new game\n{seats}\n{state}"
@@ -509,6 +544,9 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
         )
     else:
         await interaction.response.send_message("The game has started.", ephemeral=True)
+    # Answered first (Discord's three seconds), then the thread; the lobby says where it is.
+    game = await open_thread(interaction, game)
+    if not from_button or game.thread_id is not None:
         await refresh_lobby(bot, game)
     post = await board_post(game, None, state)
     if post is not None:
@@ -520,6 +558,44 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
         await announce(bot, game, post)
     await send_secrets(bot, game, state)
     bot.after_change(game, state)
+
+
+THREAD_ARCHIVE_MINUTES = 10080  # a week without a post before Discord hides the thread
+
+
+def may_open_thread(interaction: discord.Interaction) -> bool:
+    """The bot may start a public thread where the interaction was used and post in it
+    (never in a thread or a DM: threads hang off text channels)."""
+    perms = interaction.app_permissions
+    kind = getattr(interaction.channel, "type", None)
+    return (
+        kind in (discord.ChannelType.text, discord.ChannelType.news)
+        and perms.create_public_threads
+        and perms.send_messages_in_threads
+    )
+
+
+async def open_thread(interaction: discord.Interaction, game: GameRow) -> GameRow:
+    """Start the game's thread from its lobby message if the game asked for one and the bot
+    may; return the game as it is now. Without a thread the game stays in its channel."""
+    if not game.wants_thread or game.lobby_message_id is None or game.thread_id is not None:
+        return game
+    if not may_open_thread(interaction):
+        return game
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    lobby = bot.get_partial_messageable(
+        game.channel_id, guild_id=game.guild_id
+    ).get_partial_message(game.lobby_message_id)
+    try:
+        thread = await lobby.create_thread(
+            name=f"{find_game(game.game).title} #{game.id}",
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        )
+    except (discord.HTTPException, ValueError):
+        log.warning("game %s: could not start a thread; playing in the channel", game.id)
+        return game
+    await bot.service.repo.set_thread(game_id=game.id, thread_id=thread.id)
+    return await bot.service.repo.game(game_id=game.id) or game
 
 
 async def send_secrets(bot: HvBot, game: GameRow, state: Any) -> None:

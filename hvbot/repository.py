@@ -9,6 +9,9 @@ Open games are kept in memory as they were last read or written, so a move costs
 all: under load every round trip to the database thread waits its turn on a busy event loop.
 A copy that another process made stale is harmless: the next write fails its compare-and-set,
 the copy is dropped, and the following read fetches the game afresh.
+
+A game played in a thread (`thread_id`) is found from its channel and from its thread alike:
+both ids map to it in memory, and both are looked up in the database.
 """
 
 from __future__ import annotations
@@ -69,6 +72,13 @@ class GameRow:
     seats: tuple[SeatRow, ...]
     remind_minutes: int | None = None  # None: the person to move is never reminded
     absent_hours: int | None = None  # None: no votes to replace a person who is away
+    wants_thread: bool = False  # asked at /game new for a thread to play in
+    thread_id: int | None = None  # the thread its public posts go to, once started
+
+    @property
+    def post_channel_id(self) -> int:
+        """Where the game's public posts go: its thread if it has one, else its channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -300,6 +310,8 @@ class Repository:
             seats=await self._seats(row["id"]),
             remind_minutes=row["remind_minutes"],
             absent_hours=row["absent_hours"],
+            wants_thread=bool(row["wants_thread"]),
+            thread_id=row["thread_id"],
         )
         return self._remember(game) if writes == self._writes else game
 
@@ -308,6 +320,8 @@ class Repository:
         if game.is_open and self._cache:
             self._open[game.id] = game
             self._by_channel[game.channel_id] = game.id
+            if game.thread_id is not None:
+                self._by_channel[game.thread_id] = game.id
         else:
             self.forget(game.id)
         return game
@@ -323,8 +337,11 @@ class Repository:
         """Drop a game's copy in memory, e.g. after another process changed it."""
         self._writes += 1
         cached = self._open.pop(game_id, None)
-        if cached is not None and self._by_channel.get(cached.channel_id) == game_id:
-            del self._by_channel[cached.channel_id]
+        if cached is None:
+            return
+        for channel_id in (cached.channel_id, cached.thread_id):
+            if channel_id is not None and self._by_channel.get(channel_id) == game_id:
+                del self._by_channel[channel_id]
 
     async def game(self, *, game_id: int) -> GameRow | None:
         cached = self._open.get(game_id)
@@ -335,13 +352,16 @@ class Repository:
             return await self._row(await cur.fetchone(), writes=writes)
 
     async def open_game_in_channel(self, *, channel_id: int) -> GameRow | None:
+        """The open game of a channel, or of a thread a game is played in (`channel_id` is
+        then the thread's id)."""
         game_id = self._by_channel.get(channel_id)
         if game_id is not None:
             return self._open[game_id]
         writes = self._writes
         async with self._conn.execute(
-            "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
-            (channel_id,),
+            "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?)"
+            " AND status IN ('lobby', 'active') ORDER BY id LIMIT 1",
+            (channel_id, channel_id),
         ) as cur:
             return await self._row(await cur.fetchone(), writes=writes)
 
@@ -409,12 +429,12 @@ class Repository:
     ) -> list[ArchivedGame]:
         """The channel's finished games, latest first (only `game_id`, if given): what
         /game replay offers. Games of one channel are played one after another, so the
-        latest created is the latest finished."""
+        latest created is the latest finished. In a game's thread: that game."""
         only = " AND id = ?" if game_id is not None else ""
-        values = (channel_id, *(() if game_id is None else (game_id,)), limit)
+        values = (channel_id, channel_id, *(() if game_id is None else (game_id,)), limit)
         writes = self._writes
         async with self._conn.execute(
-            "SELECT * FROM games WHERE channel_id = ? AND status = 'finished'"
+            "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?) AND status = 'finished'"
             f"{only} ORDER BY id DESC LIMIT ?",
             values,
         ) as cur:
@@ -446,14 +466,15 @@ class Repository:
         options: dict[str, Any],
         remind_minutes: int | None = None,
         absent_hours: int | None = None,
+        wants_thread: bool = False,
     ) -> GameRow:
         now = _now()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
-                    " remind_minutes, absent_hours, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                    " remind_minutes, absent_hours, wants_thread, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
                     (
                         game,
                         guild_id,
@@ -462,6 +483,7 @@ class Repository:
                         json.dumps(options),
                         remind_minutes,
                         absent_hours,
+                        int(wants_thread),
                         now,
                         now,
                     ),
@@ -493,6 +515,13 @@ class Repository:
                 "UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id)
             )
         self._changed(game_id, lobby_message_id=message_id)
+
+    async def set_thread(self, *, game_id: int, thread_id: int) -> None:
+        """The thread the game is played in from now on (not a versioned change: it moves no
+        piece, and nothing else ever sets it)."""
+        async with self._change(game_id) as db:
+            await db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+        self._changed(game_id, thread_id=thread_id)
 
     async def start(
         self,

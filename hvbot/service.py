@@ -170,10 +170,12 @@ class GameService:
         options: dict[str, Any] | None = None,
         remind_minutes: int = DEFAULT_REMIND_MINUTES,
         absent_hours: int = DEFAULT_ABSENT_HOURS,
+        wants_thread: bool = False,
     ) -> GameRow:
         """`remind_minutes`: how long the person to move may take before they are mentioned
         again (then hourly); `absent_hours`: how long before the others may vote to let an AI
-        play for them or to end the game. 0 turns either off for this game."""
+        play for them or to end the game. 0 turns either off for this game. `wants_thread`:
+        play in a thread started from the lobby message, if the bot may start one."""
         if not 0 <= absent_hours <= MAX_ABSENT_HOURS:
             raise BotError(
                 f"Absence votes come after 1 to {MAX_ABSENT_HOURS} hours, or 0 for never; "
@@ -192,6 +194,13 @@ class GameService:
             resolved = game.resolve_options(options)
         except ValueError as exc:
             raise BotError(str(exc)) from exc
+        busy = BotError(
+            "This channel already has a game. Join it, wait for it to end, or ask its "
+            "creator to /game abandon it."
+        )
+        if await self.repo.open_game_in_channel(channel_id=channel_id) is not None:
+            # Also a game's thread: the database only knows one open game per channel.
+            raise busy
         try:
             return await self.repo.create_lobby(
                 game=game.name,
@@ -202,12 +211,10 @@ class GameService:
                 options=resolved,
                 remind_minutes=remind_minutes or None,
                 absent_hours=absent_hours or None,
+                wants_thread=wants_thread,
             )
         except ChannelBusy as exc:
-            raise BotError(
-                "This channel already has a game. Join it, wait for it to end, or ask its "
-                "creator to /game abandon it."
-            ) from exc
+            raise busy from exc
 
     async def _change_seats(self, channel_id: int, change) -> GameRow:
         game = await self.open_game(channel_id)

@@ -24,7 +24,15 @@ import discord
 import discord.http
 import yarl
 from discord.gateway import DiscordWebSocket
-from discord_emulator import DiscordEmulator, Record, Reply, StoredMessage, User, Visibility
+from discord_emulator import (
+    Channel,
+    DiscordEmulator,
+    Record,
+    Reply,
+    StoredMessage,
+    User,
+    Visibility,
+)
 
 from engine import State, find_game
 from hvbot.client import HvBot
@@ -229,12 +237,15 @@ def is_peek(text: str) -> bool:
     return len(words) == 2 and words[0] == "draw"
 
 
-def board_posts(emu: DiscordEmulator, *, since: int = 0) -> list[Record]:
-    """Public messages in the game channel that carry a board picture, oldest first."""
+def board_posts(
+    emu: DiscordEmulator, *, since: int = 0, channel: Channel | None = None
+) -> list[Record]:
+    """Public messages in the game channel (or `channel`, a game's thread, say) that carry a
+    board picture, oldest first."""
     return [
         r
         for r in emu.messages(
-            visibility="public", kind=ANNOUNCING_KINDS, channel=emu.channel, since=since
+            visibility="public", kind=ANNOUNCING_KINDS, channel=channel or emu.channel, since=since
         )
         if r.has_attachment(BOARD)
     ]

@@ -137,6 +137,9 @@ async def test_commands_are_registered_once_per_start(
         game_subcommands = {o["name"] for o in registered["game"]["options"]}
         assert {"new", "join", "leave", "addai", "start", "board", "status"} <= game_subcommands
         assert {"mysecret", "rules", "log", "resign", "abandon", "replay"} <= game_subcommands
+        new = next(o for o in registered["game"]["options"] if o["name"] == "new")
+        thread = next(o for o in new["options"] if o["name"] == "thread")
+        assert thread["type"] == 5 and not thread.get("required"), "a boolean, on by default"
         hv_subcommands = {o["name"] for o in registered["hv"]["options"]}
         assert hv_subcommands == {"draw", "rotate", "move", "swap"}
         s6_subcommands = {o["name"] for o in registered["s6"]["options"]}

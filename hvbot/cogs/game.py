@@ -77,6 +77,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         mode=f"{GAMES_WITH_MODES} only: how much of the rules to use",
         reminder="Minutes before the player to move is reminded, then hourly (0: never)",
         absent="Hours before the others may vote to replace a player who is away (0: never)",
+        thread="Play in a thread started from the lobby message, if I may create threads here",
     )
     @app_commands.choices(game=GAME_CHOICES, mode=MODE_CHOICES)
     @app_commands.guild_only()
@@ -87,6 +88,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         mode: str | None = None,
         reminder: app_commands.Range[int, 0, MAX_REMIND_MINUTES] = DEFAULT_REMIND_MINUTES,
         absent: app_commands.Range[int, 0, MAX_ABSENT_HOURS] = DEFAULT_ABSENT_HOURS,
+        thread: bool = True,
     ) -> None:
         try:
             row = await self.bot.service.new_lobby(
@@ -98,6 +100,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 options=mode_options(game, mode),
                 remind_minutes=reminder,
                 absent_hours=absent,
+                wants_thread=thread,
             )
         except BotError as exc:
             await flow.reply_error(interaction, str(exc))
@@ -146,10 +149,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def board(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.open_game(interaction.channel_id)
         state = self.bot.service.load_state(game)
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(
+            thinking=True, ephemeral=not flow.posts_here(interaction, game)
+        )
         post = await flow.board_post(game, None, state)
         assert post is not None
-        await interaction.followup.send(**post.kwargs())
+        await flow.publish(interaction, game, post)
         prompt = await flow.prompt_post(game, state, interaction.user.id)
         if prompt is not None:
             await interaction.followup.send(ephemeral=True, **prompt.kwargs())

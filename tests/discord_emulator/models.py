@@ -34,6 +34,16 @@ PERM_ATTACH_FILES = 1 << 15
 PERM_READ_HISTORY = 1 << 16
 PERM_USE_COMMANDS = 1 << 31
 PERM_MANAGE_CHANNELS = 1 << 4
+PERM_CREATE_PUBLIC_THREADS = 1 << 35
+PERM_SEND_MESSAGES_IN_THREADS = 1 << 38
+THREAD_PERMISSIONS = PERM_CREATE_PUBLIC_THREADS | PERM_SEND_MESSAGES_IN_THREADS
+
+# Channel types.
+GUILD_TEXT = 0
+DM = 1
+PUBLIC_THREAD = 11
+# Message flag of a message a thread was started from.
+HAS_THREAD = 1 << 5
 MEMBER_PERMISSIONS = (
     PERM_VIEW_CHANNEL
     | PERM_SEND_MESSAGES
@@ -96,19 +106,51 @@ class User:
 
 @dataclass(frozen=True)
 class Channel:
-    """A guild text channel (type 0) or a DM channel (type 1) with one recipient."""
+    """A guild text channel (type 0), a DM channel (type 1) with one recipient, or a public
+    thread (type 11) of a text channel (`parent_id`), started by `owner_id`."""
 
     id: int
     name: str
     guild_id: int | None = None
     position: int = 0
     recipient_id: int | None = None
+    type: int = GUILD_TEXT
+    parent_id: int | None = None
+    owner_id: int | None = None
+    auto_archive_duration: int = 1440
+    created_at: datetime = field(default_factory=now)
 
     @property
     def is_dm(self) -> bool:
         return self.guild_id is None
 
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
+
     def payload(self, users: dict[int, User] | None = None) -> dict[str, Any]:
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": PUBLIC_THREAD,
+                "guild_id": str(self.guild_id),
+                "name": self.name,
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": iso(self.created_at),
+                    "locked": False,
+                    "create_timestamp": iso(self.created_at),
+                },
+            }
         if self.is_dm:
             recipient = (users or {}).get(self.recipient_id or 0)
             return {
@@ -308,7 +350,8 @@ class Record:
     """One thing the bot did that a user could notice, as Discord accepted it.
 
     `kind` is one of: response (callback type 4), deferred (5), deferred_update (6), update (7),
-    autocomplete (8), followup, edit_original, edit_followup, channel_message, dm, message_edit.
+    autocomplete (8), followup, edit_original, edit_followup, channel_message, dm, message_edit,
+    thread_create (a thread started from a message: `channel_id` is the thread's).
     For edits, `content`, `embeds`, `components` and `attachments` describe the message after
     the edit.
     """

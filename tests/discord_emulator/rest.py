@@ -21,7 +21,19 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import rules
-from .models import EPHEMERAL, LOADING, Channel, Rejection, StoredMessage, User, Visibility
+from .models import (
+    EPHEMERAL,
+    GUILD_TEXT,
+    HAS_THREAD,
+    LOADING,
+    PERM_CREATE_PUBLIC_THREADS,
+    PERM_SEND_MESSAGES_IN_THREADS,
+    Channel,
+    Rejection,
+    StoredMessage,
+    User,
+    Visibility,
+)
 from .openapi import Violation, errors_tree
 
 if TYPE_CHECKING:
@@ -34,6 +46,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 NO_AUTH_PREFIXES = (f"{API}/interactions/", f"{API}/webhooks/", f"{API}/gateway")
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes Discord accepts
 
 Files = dict[int, tuple[str, bytes, str]]
 BODY = web.RequestKey("body", object)
@@ -83,6 +96,7 @@ class Rest:
         r.add_get(message, self.get_message)
         r.add_patch(message, self.edit_message)
         r.add_delete(message, self.delete_message)
+        r.add_post(f"{message}/threads", self.start_thread)
         r.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.get_attachment)
         r.add_route("*", "/{tail:.*}", self.unknown_route)
 
@@ -567,6 +581,8 @@ class Rest:
             return self.error(
                 request, 403, 50007, "Cannot send messages to this user", rejected=False
             )
+        if channel.is_thread and not emu.app_permissions & PERM_SEND_MESSAGES_IN_THREADS:
+            return self.error(request, 403, 50013, "Missing Permissions")
         body: dict[str, Any] = request[BODY] or {}
         files: Files = request[FILES]
         refused = self.check_message(request, body, files)
@@ -603,6 +619,40 @@ class Rest:
         self.emu.apply_body(message, body, files, editing=True)
         self.emu.record("message_edit", request, message=message, payload=body)
         return self.message_json(message)
+
+    async def start_thread(self, request: web.Request) -> web.Response:
+        """Start Thread from Message: a public thread whose id is the message's, answered
+        with the thread channel (201) after a THREAD_CREATE on the gateway."""
+        emu = self.emu
+        channel, message, failed = self._channel_message(request)
+        if failed is not None or channel is None or message is None:
+            return failed or web.Response(status=404)
+        if channel.type != GUILD_TEXT:
+            return self.error(request, 400, 50024, "Cannot execute action on this channel type")
+        if not emu.app_permissions & PERM_CREATE_PUBLIC_THREADS:
+            return self.error(request, 403, 50013, "Missing Permissions")
+        if message.flags & HAS_THREAD or message.id in emu.channels:
+            return self.error(
+                request, 400, 160004, "A thread has already been created for this message"
+            )
+        body: dict[str, Any] = request[BODY] or {}
+        name = body.get("name")
+        archive = body.get("auto_archive_duration") or 1440
+        problems = []
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            problems.append(Violation(("name",), "BASE_TYPE_BAD_LENGTH", "Must be 1 to 100 long"))
+        if archive not in THREAD_ARCHIVE_DURATIONS:
+            problems.append(
+                Violation(("auto_archive_duration",), "BASE_TYPE_CHOICES", "Not a valid choice")
+            )
+        if problems:
+            return self.invalid(request, problems)
+        thread = emu.start_thread(channel, message, str(name), auto_archive_duration=archive)
+        data = thread.payload(emu.users)
+        if emu.gateway.current is not None:
+            await emu.gateway.dispatch("THREAD_CREATE", {**data, "newly_created": True})
+        emu.record("thread_create", request, channel_id=thread.id, payload=body)
+        return _json(data, 201)
 
     async def delete_message(self, request: web.Request) -> web.Response:
         _, message, failed = self._channel_message(request)

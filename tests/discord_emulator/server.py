@@ -24,8 +24,11 @@ from aiohttp import web
 from .faults import Faults
 from .gateway import Gateway
 from .models import (
+    HAS_THREAD,
     MEMBER_PERMISSIONS,
     MESSAGE_KINDS,
+    PUBLIC_THREAD,
+    THREAD_PERMISSIONS,
     Attachment,
     Channel,
     Record,
@@ -185,6 +188,9 @@ class DiscordEmulator:
             self.channels[channel.id] = channel
         self.channel = next(iter(self.channels.values()))
         self.dm_channels: dict[int, Channel] = {}
+        # The bot's permissions in every channel (an interaction's app_permissions, and what
+        # the REST routes allow it): a plain member's unless a test grants more.
+        self.app_permissions = MEMBER_PERMISSIONS
         self.messages_by_id: dict[int, StoredMessage] = {}
         self.records: list[Record] = []
         self.requests: list[RequestLog] = []
@@ -256,9 +262,42 @@ class DiscordEmulator:
         return user
 
     def add_channel(self, name: str) -> Channel:
-        channel = Channel(self.ids.next(), name, self.guild_id, len(self.channels))
+        position = sum(1 for c in self.channels.values() if not c.is_dm and not c.is_thread)
+        channel = Channel(self.ids.next(), name, self.guild_id, position)
         self.channels[channel.id] = channel
         return channel
+
+    def allow_threads(self, allowed: bool = True) -> None:
+        """Let the bot create public threads and post in them (or take that away)."""
+        if allowed:
+            self.app_permissions |= THREAD_PERMISSIONS
+        else:
+            self.app_permissions &= ~THREAD_PERMISSIONS
+
+    def start_thread(
+        self, parent: Channel, message: StoredMessage, name: str, **kw: Any
+    ) -> Channel:
+        """A public thread started from `message` (Discord gives it the message's id)."""
+        thread = Channel(
+            message.id,
+            name,
+            parent.guild_id,
+            type=PUBLIC_THREAD,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            **kw,
+        )
+        self.channels[thread.id] = thread
+        message.flags |= HAS_THREAD
+        return thread
+
+    def threads(self, parent: Channel | None = None) -> list[Channel]:
+        """The threads started so far (of `parent`, if given), oldest first."""
+        return [
+            c
+            for c in self.channels.values()
+            if c.is_thread and (parent is None or c.parent_id == parent.id)
+        ]
 
     def dm_channel(self, user_id: int) -> Channel:
         found = self.dm_channels.get(user_id)
@@ -332,8 +371,10 @@ class DiscordEmulator:
             "member_count": len(members),
             "voice_states": [],
             "members": members,
-            "channels": [c.payload() for c in self.channels.values() if not c.is_dm],
-            "threads": [],
+            "channels": [
+                c.payload() for c in self.channels.values() if not c.is_dm and not c.is_thread
+            ],
+            "threads": [c.payload() for c in self.threads()],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -599,7 +640,7 @@ class DiscordEmulator:
             "version": 1,
             "channel_id": str(channel.id),
             "channel": channel.payload(self.users),
-            "app_permissions": str(MEMBER_PERMISSIONS),
+            "app_permissions": str(self.app_permissions),
             "locale": "en-US",
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)},
