@@ -177,6 +177,23 @@ class Acknowledgement:
         except discord.NotFound:
             log.warning("game %s: answered too late; will announce in the channel", pending.game.id)
 
+    async def act(self, **where: Any) -> ActResult | None:
+        """Apply the person's action through the service, acknowledging it once legal. None
+        when there is nothing more to do here: refused (they were told) or answered too late
+        (the channel was told)."""
+        bot: HvBot = self.interaction.client  # type: ignore[assignment]
+        try:
+            result = await bot.service.act(
+                user_id=self.interaction.user.id, before_store=self, **where
+            )
+        except BotError as exc:
+            await self.refuse(str(exc))
+            return None
+        if not self.answered:
+            await self.announce_late(result)
+            return None
+        return result
+
     async def refuse(self, message: str) -> None:
         """A refusal after the deferral (the store failed): never left in a public message."""
         interaction = self.interaction
@@ -206,18 +223,8 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
     """A slash command that is an action: errors ephemeral, success is the public board post."""
     bot: HvBot = interaction.client  # type: ignore[assignment]
     ack = Acknowledgement(interaction, thinking=True)
-    try:
-        result = await bot.service.act(
-            channel_id=interaction.channel_id,
-            user_id=interaction.user.id,
-            action=action,
-            before_store=ack,
-        )
-    except BotError as exc:
-        await ack.refuse(str(exc))
-        return
-    if not ack.answered:
-        await ack.announce_late(result)
+    result = await ack.act(channel_id=interaction.channel_id, action=action)
+    if result is None:
         return
     if ack.shown:
         post = await board_post(result.game, result, result.state)
@@ -238,19 +245,8 @@ async def action_button(
     (which keeps its picture and loses its buttons): apply, then announce."""
     bot: HvBot = interaction.client  # type: ignore[assignment]
     ack = Acknowledgement(interaction)
-    try:
-        result = await bot.service.act(
-            game_id=game_id,
-            user_id=interaction.user.id,
-            action=action,
-            expected_version=version,
-            before_store=ack,
-        )
-    except BotError as exc:
-        await ack.refuse(str(exc))
-        return
-    if not ack.answered:
-        await ack.announce_late(result)
+    result = await ack.act(game_id=game_id, action=action, expected_version=version)
+    if result is None:
         return
     message = interaction.message
     prompt = await prompt_post(result.game, result.state, interaction.user.id)
