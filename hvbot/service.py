@@ -12,6 +12,7 @@ import asyncio
 import logging
 import random
 import secrets
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -35,6 +36,7 @@ from hvbot.repository import (
 log = logging.getLogger(__name__)
 
 AI_LEVELS = ("easy", "normal", "hard")
+PEEKED_STATES = 32  # states kept for reading (autocomplete), by game and version
 MAX_AI_RETRIES = 5  # the game changed under a thinking AI this many times: give up for now
 # Phases (or steps) in which the player to move answers a private prompt, by prompt kind.
 PROMPT_PHASES = {
@@ -128,6 +130,7 @@ class GameService:
         # Reminders are due by this clock; tests move it forward instead of waiting.
         self.clock = clock or (lambda: datetime.now(UTC))
         self._locks: dict[int, asyncio.Lock] = {}
+        self._peeked: OrderedDict[tuple[int, int], State] = OrderedDict()
         # Seeds decide the deal, so they come from the OS's secure source unless a test injects one.
         self._seed_source = seed_source
         self._ai_rng = random.Random(seed_source.random() if seed_source else secrets.randbits(64))
@@ -153,9 +156,24 @@ class GameService:
 
     @staticmethod
     def load_state(game: GameRow) -> State:
+        """The game's state, the caller's to change (to apply an action to, say)."""
         if game.state is None:
             raise BotError("This game has not started yet: the creator can press Start.")
         return find_game(game.game).state_from_dict(game.state)
+
+    def peek_state(self, game: GameRow) -> State:
+        """The game's state for reading only, kept for the last few games and versions:
+        autocomplete asks on every keystroke, and some games (Pylons, Sector 6) rebuild a
+        saved state by replaying its moves. Never change what this returns."""
+        key = (game.id, game.version)
+        found = self._peeked.get(key)
+        if found is None:
+            found = self._peeked[key] = self.load_state(game)
+            if len(self._peeked) > PEEKED_STATES:
+                self._peeked.popitem(last=False)
+        else:
+            self._peeked.move_to_end(key)
+        return found
 
     # ------------------------------------------------------------------ lobby
 

@@ -485,3 +485,15 @@ async def test_a_vote_can_end_the_game_and_a_move_cancels_it(tmp_path):
     )
     assert ended.status == "end" and ended.game.status == "abandoned"
     await repo.close()
+
+
+async def test_a_state_read_for_autocomplete_is_kept_until_the_game_moves(service):
+    game, state = await _started(service)
+    peeked = service.peek_state(game)
+    assert peeked == state
+    assert service.peek_state(await service.open_game(CHANNEL)) is peeked, "kept, not rebuilt"
+    mover = _user_of(game, state.current_seat())
+    result = await service.act(channel_id=CHANNEL, user_id=mover, action=_rotation(state))
+    moved = service.peek_state(await service.open_game(CHANNEL))
+    assert moved is not peeked and moved == result.state
+    assert service.load_state(result.game) is not moved, "a state to change is always fresh"

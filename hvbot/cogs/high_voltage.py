@@ -64,7 +64,7 @@ class HighVoltageCog(commands.GroupCog, group_name="hv", group_description="High
         """Cells where the command is legal right now, filtered by what is typed so far."""
         try:
             game = await self.bot.service.open_game(interaction.channel_id)
-            state = self.bot.service.load_state(game)
+            state = self.bot.service.peek_state(game)
         except BotError:
             return []
         seat = game.seat_of(interaction.user.id)

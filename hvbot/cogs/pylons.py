@@ -28,7 +28,7 @@ class PylonsCog(commands.GroupCog, group_name="pylons", group_description="Pylon
         """Cells where the caller may place a pylon now, matching what is typed so far."""
         try:
             game = await self.bot.service.open_game(interaction.channel_id)
-            state = self.bot.service.load_state(game)
+            state = self.bot.service.peek_state(game)
         except BotError:
             return []
         if game.game != "pylons" or state.current_seat() != game.seat_of(interaction.user.id):

@@ -115,7 +115,7 @@ class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6
         (autocomplete answers only the person to move; others may watch, not act)."""
         try:
             game = await self.bot.service.open_game(interaction.channel_id)
-            state = self.bot.service.load_state(game)
+            state = self.bot.service.peek_state(game)
         except BotError:
             return None
         seat = game.seat_of(interaction.user.id)
@@ -164,7 +164,7 @@ class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6
         """Asking again while holding a drawn tile shows it again instead of refusing."""
         game = await self.bot.service.open_game(interaction.channel_id)
         if game.game == GAME and game.status == "active":
-            state = self.bot.service.load_state(game)
+            state = self.bot.service.peek_state(game)
             prompt = await flow.prompt_post(game, state, interaction.user.id)
             if prompt is not None:
                 await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
