@@ -319,8 +319,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
             content=f"Decided: {name}. They can take their seat back any time with /game return.",
             view=None,
         )
-        if game.state is not None:
-            bot.after_change(game, find_game(game.game).state_from_dict(game.state))
+        bot.after_change(game, bot.service.load_state(game))  # the AI may be to move
     else:
         await interaction.response.edit_message(
             content="Decided: the game ends here, unfinished. Start a new one with /game new.",
@@ -358,7 +357,7 @@ def undo_text(outcome: UndoOutcome) -> str:
     )
 
 
-async def taken_back(bot: HvBot, outcome: UndoOutcome) -> Post:
+async def taken_back(outcome: UndoOutcome) -> Post:
     """The board as it was before the move, announced like any change to the game."""
     assert outcome.state is not None
     post = await board_post(outcome.game, None, outcome.state)
@@ -382,7 +381,7 @@ async def request_undo(interaction: discord.Interaction) -> None:
         await interaction.response.defer(
             thinking=True, ephemeral=not posts_here(interaction, outcome.game)
         )
-        await publish(interaction, outcome.game, await taken_back(bot, outcome))
+        await publish(interaction, outcome.game, await taken_back(outcome))
         bot.after_change(outcome.game, outcome.state)
         return
     await interaction.response.send_message(
@@ -414,7 +413,7 @@ async def answer_undo(interaction: discord.Interaction, request_id: int, *, acce
         await interaction.response.edit_message(
             content=f"Everyone accepted: {action} is taken back.", view=None
         )
-        await announce(bot, outcome.game, await taken_back(bot, outcome))
+        await announce(bot, outcome.game, await taken_back(outcome))
         bot.after_change(outcome.game, outcome.state)
 
 

@@ -89,6 +89,10 @@ class GameRow:
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
 
+    def people_but(self, user_id: int | None) -> list[int]:
+        """The people seated here other than `user_id` (AI seats are nobody's)."""
+        return [s.user_id for s in self.seats if s.user_id is not None and s.user_id != user_id]
+
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:
             if seat.user_id == user_id:

@@ -528,9 +528,11 @@ class GameService:
                     f"{absent.display_name} has been waited for {_hours(waited)}; this game "
                     f"allows {_hours(limit)} before a vote. Try again after that."
                 )
-            asked = [s.user_id for s in game.seats if s.user_id not in (None, absent.user_id)]
             vote = await self.repo.open_absence_vote(
-                game_id=game.id, version=game.version, seat=seat, asked=asked
+                game_id=game.id,
+                version=game.version,
+                seat=seat,
+                asked=game.people_but(absent.user_id),
             )
             return VoteOutcome(vote, game, "open")
 
@@ -617,14 +619,13 @@ class GameService:
                     f"Your last move ({text}) showed something hidden, so it cannot be taken "
                     "back: nobody can unsee it."
                 )
-            asked = [s.user_id for s in game.seats if s.user_id not in (None, user_id)]
             request = await self.repo.open_undo(
                 game_id=game.id,
                 version=game.version,
                 n=n,
                 requester_id=user_id,
                 action=text,
-                asked=[u for u in asked if u is not None],
+                asked=game.people_but(user_id),
             )
             if not request.asked:
                 return await self._take_back(game, request)
