@@ -7,9 +7,21 @@ what would be legal instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class GameError(ValueError):
-    """Base of every error caused by what a player asked for; the state is left unchanged."""
+    """Base of every error caused by what a player asked for; the state is left unchanged.
+
+    The message is English. `key` and `fields` let the Discord layer say the same thing in the
+    player's language (`data.texts`): the key names a text of the language files (all under
+    "engine.") and the fields fill it; an error without a key is shown as its English message.
+    """
+
+    def __init__(self, message: str, *, key: str | None = None, **fields: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
 
 
 class ActionSyntaxError(GameError):

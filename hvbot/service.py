@@ -61,7 +61,15 @@ def _hours(span: timedelta) -> str:
 
 
 class BotError(Exception):
-    """Something the user asked for cannot be done; the message says why and what would work."""
+    """Something the user asked for cannot be done; the message says why and what would work.
+
+    As with the engine's errors, the message is English and `key` with `fields` name the same
+    text in the language files, so the reply can be in the asker's language."""
+
+    def __init__(self, message: str, *, key: str | None = None, **fields: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
 
 
 @dataclass(frozen=True)

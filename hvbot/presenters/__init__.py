@@ -6,18 +6,28 @@ rules or vocabulary lives in one presenter per game, found by the engine's game 
 
 from __future__ import annotations
 
+import functools
+
+from data.texts import language_of
 from hvbot.presenters.base import Presenter
 from hvbot.presenters.high_voltage import HighVoltagePresenter
 from hvbot.presenters.pylons import PylonsPresenter
 from hvbot.presenters.sector6 import Sector6Presenter
 
-_PRESENTERS: dict[str, Presenter] = {
-    p.game: p for p in (HighVoltagePresenter(), PylonsPresenter(), Sector6Presenter())
+_PRESENTERS: dict[str, type[Presenter]] = {
+    p.game: p for p in (HighVoltagePresenter, PylonsPresenter, Sector6Presenter)
 }
 
 
-def presenter_for(game: str) -> Presenter:
-    return _PRESENTERS[game]
+def presenter_for(game: str, language: object | None = None) -> Presenter:
+    """The presenter of a game speaking a language (a code or a Discord locale; English for
+    any other): public posts use the server's language, private ones the person's."""
+    return _presenter(game, language_of(language))
+
+
+@functools.cache
+def _presenter(game: str, language: str) -> Presenter:
+    return _PRESENTERS[game](language)
 
 
 def playable_games() -> list[str]:

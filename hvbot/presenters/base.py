@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from PIL import Image
 
+from data.texts import DEFAULT, texts_for
+
 if TYPE_CHECKING:
     import discord
 
@@ -25,6 +27,9 @@ class Presenter:
     rules: ClassVar[str]
     # The game's modes as /game new offers them (engine option "mode"): value -> label.
     modes: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, language: str = DEFAULT) -> None:
+        self.texts = texts_for(language)
 
     def is_public(self, applied: Sequence[str], view: View) -> bool:
         """Whether these actions get a public post (not when only their player saw something)."""
