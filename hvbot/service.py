@@ -360,7 +360,7 @@ class GameService:
             try:
                 state.apply(action)
             except GameError as exc:
-                raise BotError(str(exc)) from exc
+                raise BotError(str(exc), key=exc.key, **exc.fields) from exc
             if before_store is not None:
                 applied = list(state.history[done:])
                 await before_store(ActResult(game, state, seat, applied, state.is_terminal()))
