@@ -19,7 +19,7 @@ import discord
 
 from engine import find_game
 from hvbot import views
-from hvbot.posts import ALLOWED, Post, render_off_loop
+from hvbot.posts import ALLOWED, Post, render_off_loop, send_private
 from hvbot.presenters import presenter_for
 from hvbot.repository import GameRow
 from hvbot.service import ActResult, BotError, UndoOutcome, VoteOutcome
@@ -232,7 +232,7 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
         await publish(interaction, result.game, post)
     prompt = await prompt_post(result.game, result.state, interaction.user.id)
     if prompt is not None:
-        await interaction.followup.send(ephemeral=True, **prompt.kwargs())
+        await send_private(interaction, prompt)
     elif not ack.shown:
         await interaction.followup.send("Done.", ephemeral=True)
     bot.after_change(result.game, result.state)
@@ -253,7 +253,7 @@ async def action_button(
     if message is not None and not message.flags.ephemeral:
         await interaction.edit_original_response(view=None)
         if prompt is not None:
-            await interaction.followup.send(ephemeral=True, **prompt.kwargs())
+            await send_private(interaction, prompt)
     elif prompt is not None:
         edit = prompt.kwargs()
         files = edit.pop("files", [])

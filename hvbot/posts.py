@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +36,32 @@ class Post:
         return out
 
 
-async def render_off_loop(func: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
-    """Pictures are drawn in a worker thread so a render never delays another interaction."""
-    return await asyncio.to_thread(func, *args, **kwargs)
+async def send_private(interaction: discord.Interaction, post: Post) -> None:
+    """Send a post only the person who asked sees: the reply, or a follow-up once answered.
+
+    discord.py gives the buttons of an ephemeral message a 15-minute timeout, and a task that
+    keeps the view and its buttons alive until then. The bot's buttons find their game through
+    their custom id (`hvbot.views`), never through the view they were sent in, so the view is
+    stopped once sent: at a few moves a second, that is thousands of views fewer in memory."""
+    kwargs = post.kwargs()
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=True, **kwargs)
+    if post.view is not None:
+        post.view.stop()
+
+
+# Pictures are drawn by one thread of their own. Drawing is mostly Python holding the
+# interpreter's lock, so more threads would not draw faster: they would only take the lock from
+# the event loop more often (answers come later) and each hold a canvas of a few megabytes at
+# once (memory grows with the games moving at the same moment). One thread keeps the work in a
+# queue of small requests instead, and leaves the loop the lock every other turn.
+PICTURE_THREADS = 1
+_PICTURES = ThreadPoolExecutor(max_workers=PICTURE_THREADS, thread_name_prefix="pictures")
+
+
+async def render_off_loop(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Pictures are drawn off the event loop so a render never delays another interaction."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_PICTURES, functools.partial(func, *args, **kwargs))

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from engine import all_games, find_game
 from hvbot import flow, replay, views
-from hvbot.posts import ALLOWED
+from hvbot.posts import ALLOWED, send_private
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.repository import ArchivedGame
 from hvbot.service import (
@@ -157,7 +157,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await flow.publish(interaction, game, post)
         prompt = await flow.prompt_post(game, state, interaction.user.id)
         if prompt is not None:
-            await interaction.followup.send(ephemeral=True, **prompt.kwargs())
+            await send_private(interaction, prompt)
 
     @app_commands.command(name="status", description="Whose turn it is, scores and tokens")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -184,7 +184,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             raise BotError("You are not playing in this game, so you have no secret here.")
         state = self.bot.service.load_state(game)
         post = await flow.secret_post(game, state, seat)
-        await interaction.response.send_message(ephemeral=True, **post.kwargs())
+        await send_private(interaction, post)
 
     @app_commands.command(name="rules", description="The rules in short")
     @app_commands.describe(game="Which game (default: the one in this channel)")

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from hvbot import flow
+from hvbot.posts import send_private
 from hvbot.service import BotError
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ class HighVoltageCog(commands.GroupCog, group_name="hv", group_description="High
             if place is None:
                 prompt = await flow.prompt_post(game, state, interaction.user.id)
                 if prompt is not None:
-                    await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
+                    await send_private(interaction, prompt)
                     return
             else:
                 await flow.act_from_command(interaction, f"place {place} r{rotation}")

@@ -18,6 +18,7 @@ from discord.ext import commands
 from engine import State, find_game
 from engine.sector6.actions import DEGREES
 from hvbot import flow
+from hvbot.posts import send_private
 from hvbot.service import BotError
 
 if TYPE_CHECKING:
@@ -167,7 +168,7 @@ class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6
             state = self.bot.service.peek_state(game)
             prompt = await flow.prompt_post(game, state, interaction.user.id)
             if prompt is not None:
-                await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
+                await send_private(interaction, prompt)
                 return
         await self._act(interaction, "draw")
 
