@@ -73,9 +73,10 @@ class Canvas:
             text = fit(text, size, max_width, bold)
         if not text:
             return 0
-        img = _label(self.theme, self.palette, text, size, bold, fg, bg)
+        (w, h), pixels = _label(self.theme, self.palette, text, size, bold, fg, bg)
+        # The canvas shares the label's palette, so its colour indices paste as they are.
+        img = Image.frombytes("P", (w, h), pixels)
         x, y = xy
-        w, h = img.size
         x -= {"l": 1, "m": w // 2, "r": w - 1}[anchor[0]]
         y -= {"a": 0, "m": h // 2, "d": h}[anchor[1]]
         self.image.paste(img, (round(x), round(y)))
@@ -95,12 +96,15 @@ def _indexed(
 
 
 # Labels are mostly the same few words and coordinates; player names and scores vary by game,
-# so the cache is kept small enough (~3 kB a label) not to grow with the number of games.
+# so the cache is bounded not to grow with the number of games. A label is kept as its size and
+# colour indices (~2 kB) rather than as an image, which would carry a copy of the palette and
+# Pillow's bookkeeping (~5 kB more each: the cache held over 7 MB at a few hundred games).
 @lru_cache(maxsize=1024)
 def _label(
     theme: Theme, palette: PaletteOf, text: str, size: int, bold: bool, fg: RGB, bg: RGB
-) -> Image.Image:
-    return to_indexed(text_rgb(text, size, bold, fg, bg), palette(theme))
+) -> tuple[tuple[int, int], bytes]:
+    img = to_indexed(text_rgb(text, size, bold, fg, bg), palette(theme))
+    return img.size, img.tobytes()
 
 
 def rounded_band(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 from io import BytesIO
+from pathlib import Path
 
 from PIL import ImageFont
 
@@ -20,9 +21,16 @@ _FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 @cache
 def font(size: int, bold: bool = True) -> Font:
-    """The picture font at `size` pixels; cached because loading a face costs ~1 ms."""
+    """The picture font at `size` pixels; cached because loading a face costs ~1 ms.
+
+    A face is opened from its file when the install has one, so FreeType reads it from the
+    file as it needs: given the bytes instead, every size would keep its own copy of the whole
+    font (~700 kB each, a dozen sizes in use)."""
     try:
-        data = resources.files("data.fonts").joinpath(_FILES[bold]).read_bytes()
+        found = resources.files("data.fonts").joinpath(_FILES[bold])
+        if isinstance(found, Path) and found.is_file():
+            return ImageFont.truetype(str(found), size=size)
+        data = found.read_bytes()
     except (ModuleNotFoundError, FileNotFoundError, OSError):
         return ImageFont.load_default(size=size)
     return ImageFont.truetype(BytesIO(data), size=size)
