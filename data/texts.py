@@ -136,7 +136,15 @@ class Texts:
                 raise KeyError(f"{key} is a plural text: pass count=")
             form = "one" if _is_one(self.language, int(fields["count"])) else "other"
             template = template[form]
-        return template.format_map(fields)
+        return template.format_map({name: self._said(value) for name, value in fields.items()})
+
+    def _said(self, value: Any) -> Any:
+        """A field that is a text itself (a part of a refusal with its own key and fields, such
+        as a compass side) is said in this language too; any other value is filled in as it is."""
+        key = getattr(value, "key", None)
+        if isinstance(key, str) and key in self._english:
+            return self(key, **dict(getattr(value, "fields", {}) or {}))
+        return value
 
     def has(self, key: str) -> bool:
         return key in self._english

@@ -99,7 +99,9 @@ class State(ABC):
     def apply(self, action: Any) -> None:
         """Apply an action given as data or as text; one place that checks the game is live."""
         if self.is_terminal():
-            raise IllegalActionError("The game is over: no more actions can be taken.")
+            raise IllegalActionError(
+                "The game is over: no more actions can be taken.", key="engine.core.game_over"
+            )
         if isinstance(action, str):
             action = self.parse_action(action)
         self._apply(action)

@@ -24,6 +24,25 @@ class GameError(ValueError):
         self.fields = fields
 
 
+class Phrase(str):
+    """A part of a refusal that is itself a text of the language files, such as a compass side
+    or the list of moves a seat can make.
+
+    It is a `str` holding its English words, so the English message is composed from it as
+    before; its `key` and `fields` let a message in another language say that part in the same
+    language (a field of a `GameError` may be a `Phrase`, and a `Phrase` may hold others).
+    """
+
+    key: str
+    fields: dict[str, Any]
+
+    def __new__(cls, english: str, key: str, **fields: Any) -> Phrase:
+        phrase = super().__new__(cls, english)
+        phrase.key = key
+        phrase.fields = fields
+        return phrase
+
+
 class ActionSyntaxError(GameError):
     """The text is not an action at all (a typo, a missing part)."""
 

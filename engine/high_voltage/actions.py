@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from engine.errors import ActionSyntaxError
+from engine.errors import ActionSyntaxError, Phrase
 
 ROTATIONS = (0, 90, 180, 270)
 SPECIALS = ("danger", "double")
@@ -129,13 +130,21 @@ _CELL = re.compile(r"^[a-z][0-9]{1,2}$")
 _STATION_PAIR = re.compile(r"^s?(\d+)\s*[-–]\s*s?(\d+)$")
 
 
-def _bad(text: str, why: str) -> ActionSyntaxError:
-    return ActionSyntaxError(f"I can't read {text!r}: {why}. Examples: {EXAMPLES}.")
+def _bad(text: str, why: str, reason: str, **fields: Any) -> ActionSyntaxError:
+    """The refusal of unreadable text: `why` in English, `reason` its key under
+    engine.high_voltage.unreadable with the fields it fills."""
+    return ActionSyntaxError(
+        f"I can't read {text!r}: {why}. Examples: {EXAMPLES}.",
+        key="engine.core.unreadable",
+        text=text,
+        why=Phrase(why, f"engine.high_voltage.unreadable.{reason}", **fields),
+        examples=EXAMPLES,
+    )
 
 
 def _cell(word: str, text: str) -> str:
     if not _CELL.match(word):
-        raise _bad(text, f"{word!r} is not a cell like C3")
+        raise _bad(text, f"{word!r} is not a cell like C3", "cell", word=word)
     return word.upper()
 
 
@@ -144,14 +153,19 @@ def parse_rotation(word: str, text: str | None = None) -> int:
     value = word.lower().removeprefix("r").removesuffix("°").removesuffix("deg")
     if value.isdigit() and int(value) in ROTATIONS:
         return int(value)
-    raise _bad(text or word, f"{word!r} is not an orientation; use r0, r90, r180 or r270")
+    raise _bad(
+        text or word,
+        f"{word!r} is not an orientation; use r0, r90, r180 or r270",
+        "orientation",
+        word=word,
+    )
 
 
 def parse_action(text: str) -> HvAction:
     """The one reader of High Voltage action text (case and extra spaces ignored)."""
     words = text.strip().lower().replace(",", " ").split()
     if not words:
-        raise _bad(text, "it is empty")
+        raise _bad(text, "it is empty", "empty")
     special = None
     rest = []
     for word in words:
@@ -160,12 +174,14 @@ def parse_action(text: str) -> HvAction:
             if value in ("no", "none", ""):
                 continue
             if value not in SPECIALS:
-                raise _bad(text, f"special must be danger or double, not {value!r}")
+                raise _bad(
+                    text, f"special must be danger or double, not {value!r}", "special", value=value
+                )
             special = value
         else:
             rest.append(word)
     if not rest:
-        raise _bad(text, "it names no action, only a special token")
+        raise _bad(text, "it names no action, only a special token", "only_special")
     verb, args = rest[0], rest[1:]
     if verb in ("draw", "pick"):
         if "to" in args:
@@ -175,24 +191,28 @@ def parse_action(text: str) -> HvAction:
         if len(args) == 3:
             place = args[1] if args[1] in PLACES else _cell(args[1], text)
             return Draw(_cell(args[0], text), place, parse_rotation(args[2], text), special)
-        raise _bad(text, "draw takes a cell, then optionally where (here or empty) and r0-r270")
+        raise _bad(
+            text, "draw takes a cell, then optionally where (here or empty) and r0-r270", "draw"
+        )
     if verb == "place":
         if special:
-            raise _bad(text, "announce special tokens with the draw, not the placement")
+            raise _bad(
+                text, "announce special tokens with the draw, not the placement", "place_special"
+            )
         if "to" in args:
             args.remove("to")
         if len(args) != 2:
-            raise _bad(text, "place takes where (here or empty) and an orientation")
+            raise _bad(text, "place takes where (here or empty) and an orientation", "place")
         place = args[0] if args[0] in PLACES else _cell(args[0], text)
         return Place(place, parse_rotation(args[1], text))
     if verb in ("rotate", "turn", "move"):
         if len(args) != 2:
-            raise _bad(text, f"{verb} takes a cell and an orientation")
+            raise _bad(text, f"{verb} takes a cell and an orientation", "turn", verb=verb)
         cls = Move if verb == "move" else Rotate
         return cls(_cell(args[0], text), parse_rotation(args[1], text), special)
     if verb == "swap":
         if len(args) != 4:
-            raise _bad(text, "swap takes two cells and an orientation for each")
+            raise _bad(text, "swap takes two cells and an orientation for each", "swap")
         return Swap(
             _cell(args[0], text),
             _cell(args[1], text),
@@ -202,12 +222,12 @@ def parse_action(text: str) -> HvAction:
         )
     if verb in ("declare", "close"):
         if special:
-            raise _bad(text, "declaring a line takes no special token")
+            raise _bad(text, "declaring a line takes no special token", "declare_special")
         joined = " ".join(args)
         if joined in ("none", "no", "nothing", "pass", "done"):
             return DeclareNone()
         match = _STATION_PAIR.match(joined)
         if not match:
-            raise _bad(text, "declare takes two stations like S3-S17, or none")
+            raise _bad(text, "declare takes two stations like S3-S17, or none", "declare")
         return Declare(int(match.group(1)), int(match.group(2)))
-    raise _bad(text, f"{verb!r} is not an action")
+    raise _bad(text, f"{verb!r} is not an action", "verb", verb=verb)

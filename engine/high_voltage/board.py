@@ -78,16 +78,24 @@ class Geometry:
         found = self.index.get(name.strip().upper())
         if found is None:
             last = self.names[-1]
-            raise ActionSyntaxError(f"{name!r} is not a cell: cells run from A1 to {last}.")
+            raise ActionSyntaxError(
+                f"{name!r} is not a cell: cells run from A1 to {last}.",
+                key="engine.high_voltage.not_a_cell",
+                name=name,
+                last=last,
+            )
         return found
 
     def station(self, number: int) -> Station:
         found = self.stations.get(number)
         if found is None:
+            corners = ", ".join(str(k * (self.size + 1)) for k in range(4))
             raise ActionSyntaxError(
                 f"S{number} is not a power station: stations are the numbered frame cards "
-                f"except the corners (0, {self.size + 1}, {2 * (self.size + 1)}, "
-                f"{3 * (self.size + 1)})."
+                f"except the corners ({corners}).",
+                key="engine.high_voltage.not_a_station",
+                number=number,
+                corners=corners,
             )
         return found
 

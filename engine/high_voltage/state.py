@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.core import Outcome, State, check_saved_format
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, Phrase
 from engine.high_voltage.actions import (
     ROTATIONS,
     Declare,
@@ -196,27 +196,38 @@ class HighVoltageState(State):
         card = self.grid[cell]
         if card == EMPTY:
             raise IllegalActionError(
-                f"{self._name(cell)} is the empty cell: there is no card to {verb}."
+                f"{self._name(cell)} is the empty cell: there is no card to {verb}.",
+                key=f"engine.high_voltage.no_card_to.{verb}",
+                cell=self._name(cell),
             )
         if not self.card_up[card]:
             raise IllegalActionError(
-                f"{self._name(cell)} is face down: draw it first (draw {self._name(cell)})."
+                f"{self._name(cell)} is face down: draw it first (draw {self._name(cell)}).",
+                key="engine.high_voltage.face_down",
+                cell=self._name(cell),
             )
         return cell, card
 
-    def _danger_note(self, cell: int, card: int) -> str:
+    def _danger_note(self, cell: int, card: int) -> Phrase:
+        name = self._name(cell)
         if self.cards.is_danger[card]:
-            return f"{self._name(cell)} is a DANGER card"
-        return f"{self._name(cell)} carries a DANGER token"
+            return Phrase(f"{name} is a DANGER card", "engine.high_voltage.danger.card", cell=name)
+        return Phrase(
+            f"{name} carries a DANGER token", "engine.high_voltage.danger.token", cell=name
+        )
 
     def _check_special(self, special: str | None) -> None:
         if special is None:
             return
         if self.special_tokens[self.seat] <= 0:
-            raise IllegalActionError("You have used your special action token already.")
+            raise IllegalActionError(
+                "You have used your special action token already.",
+                key="engine.high_voltage.special_used",
+            )
         if special == "double" and self.actions_taken > 0:
             raise IllegalActionError(
-                "A double turn is announced with the first action of the turn, not the second."
+                "A double turn is announced with the first action of the turn, not the second.",
+                key="engine.high_voltage.double_first",
             )
 
     def _pay_for_move(
@@ -230,20 +241,26 @@ class HighVoltageState(State):
                 if self.special_tokens[self.seat] <= 0:
                     raise IllegalActionError(
                         f"{note}; only a special action token lets you {what} it, "
-                        "and yours is used."
+                        "and yours is used.",
+                        key=f"engine.high_voltage.danger_special_used.{what}",
+                        note=note,
                     )
                 raise IllegalActionError(
-                    f"{note}: to {what} it, use your special action token (add special=danger)."
+                    f"{note}: to {what} it, use your special action token (add special=danger).",
+                    key=f"engine.high_voltage.danger_needs_special.{what}",
+                    note=note,
                 )
             return "special"
         if special == "danger":
             raise IllegalActionError(
                 f"special=danger is for moving or swapping a card with a DANGER token; "
-                f"to {what} these cards spend an action token (leave special out)."
+                f"to {what} these cards spend an action token (leave special out).",
+                key=f"engine.high_voltage.danger_not_needed.{what}",
             )
         if self.action_tokens[self.seat] <= 0:
             raise IllegalActionError(
-                f"You have no action tokens left, so you cannot {what}: draw a card or rotate one."
+                f"You have no action tokens left, so you cannot {what}: draw a card or rotate one.",
+                key=f"engine.high_voltage.no_action_tokens.{what}",
             )
         return "action"
 
@@ -255,7 +272,9 @@ class HighVoltageState(State):
                 drawn_from = self._name(self.pos[self.drawn])
                 raise IllegalActionError(
                     f"First place the card you drew from {drawn_from}: "
-                    f"place here r0 (or r90, r180, r270), or place empty r0."
+                    f"place here r0 (or r90, r180, r270), or place empty r0.",
+                    key="engine.high_voltage.place_first",
+                    cell=drawn_from,
                 )
             self._place(action)
             return
@@ -283,7 +302,10 @@ class HighVoltageState(State):
                 names = ", ".join(line.name for line in self.closable)
                 raise IllegalActionError(
                     f"First choose which lines to declare: declare {self.closable[0].name} "
-                    f"(closable: {names}), or declare none."
+                    f"(closable: {names}), or declare none.",
+                    key="engine.high_voltage.declare_first",
+                    line=self.closable[0].name,
+                    lines=names,
                 )
             return
         if isinstance(action, Draw):
@@ -295,26 +317,38 @@ class HighVoltageState(State):
         elif isinstance(action, Swap):
             self._swap(action)
         elif isinstance(action, Place):
-            raise IllegalActionError("There is no drawn card to place: draw one first (draw C3).")
+            raise IllegalActionError(
+                "There is no drawn card to place: draw one first (draw C3).",
+                key="engine.high_voltage.no_drawn_card",
+            )
         elif isinstance(action, Declare | DeclareNone):
             raise IllegalActionError(
                 "No line is waiting to be declared: lines are declared right after the action "
-                "that closed them."
+                "that closed them.",
+                key="engine.high_voltage.nothing_to_declare",
             )
         else:
-            raise IllegalActionError(f"{action!r} is not a High Voltage action.")
+            raise IllegalActionError(
+                f"{action!r} is not a High Voltage action.",
+                key="engine.high_voltage.not_an_action",
+                action=action,
+            )
 
     def _draw(self, action: Draw) -> None:
         cell = self.geo.cell(action.cell)
         card = self.grid[cell]
         if card == EMPTY or self.card_up[card]:
             state = "the empty cell" if card == EMPTY else "face up already"
+            example = self._example_face_down()
             raise IllegalActionError(
-                f"{self._name(cell)} is {state}: draw a face-down card "
-                f"({self._example_face_down()})."
+                f"{self._name(cell)} is {state}: draw a face-down card ({example}).",
+                key="engine.high_voltage.draw_face_down."
+                + ("empty" if card == EMPTY else "face_up"),
+                cell=self._name(cell),
+                example=example,
             )
         if action.special == "danger":
-            raise IllegalActionError("special=danger is only for moving or swapping a DANGER card.")
+            raise self._danger_only()
         self._check_special(action.special)
         target = None
         if action.place is not None:
@@ -331,11 +365,20 @@ class HighVoltageState(State):
         self._history.append(Draw(self._name(cell), place_word, rotation, action.special).text())
         self._put_drawn(place_word, rotation)
 
-    def _example_face_down(self) -> str:
+    def _example_face_down(self) -> Phrase:
         for cell, card in enumerate(self.grid):
             if card != EMPTY and not self.card_up[card]:
-                return f"for example draw {self._name(cell)}"
-        return "but none is left"
+                name = self._name(cell)
+                return Phrase(
+                    f"for example draw {name}", "engine.high_voltage.example.draw", cell=name
+                )
+        return Phrase("but none is left", "engine.high_voltage.example.none_left")
+
+    def _danger_only(self) -> IllegalActionError:
+        return IllegalActionError(
+            "special=danger is only for moving or swapping a DANGER card.",
+            key="engine.high_voltage.danger_only",
+        )
 
     def _resolve_place(self, place: str, drawn_cell: int) -> str:
         if place in ("here", "empty"):
@@ -347,7 +390,11 @@ class HighVoltageState(State):
             return "empty"
         raise IllegalActionError(
             f"A drawn card goes back where it was ({self._name(drawn_cell)}) or into the empty "
-            f"cell ({self._name(self._empty_cell())}), not {self._name(cell)}."
+            f"cell ({self._name(self._empty_cell())}), not {self._name(cell)}.",
+            key="engine.high_voltage.drawn_card_goes",
+            here=self._name(drawn_cell),
+            empty=self._name(self._empty_cell()),
+            cell=self._name(cell),
         )
 
     def _place(self, action: Place) -> None:
@@ -375,21 +422,42 @@ class HighVoltageState(State):
     def _rotate(self, action: Rotate) -> None:
         cell, card = self._face_up_card_at(action.cell, "rotate")
         if self._is_danger(card):
+            note = self._danger_note(cell, card)
             raise IllegalActionError(
-                f"{self._danger_note(cell, card)}, so it cannot be rotated (not even with the "
-                f"special action token, which only moves or swaps it)."
+                f"{note}, so it cannot be rotated (not even with the "
+                f"special action token, which only moves or swaps it).",
+                key="engine.high_voltage.danger_no_rotation",
+                note=note,
             )
         if action.special == "danger":
-            raise IllegalActionError("special=danger is only for moving or swapping a DANGER card.")
+            raise self._danger_only()
         target = action.rotation // 90
         legal = self.cards.legal_turns[card][self.rot[card]]
         if target not in legal:
-            options = ", ".join(f"r{_deg(r)}" for r in legal) or "none"
+            options: str = ", ".join(f"r{_deg(r)}" for r in legal) or Phrase(
+                "none", "engine.high_voltage.no_rotations"
+            )
+            name, turned = self._name(cell), f"r{_deg(target)}"
             if target == self.rot[card]:
-                why = f"{self._name(cell)} is already at r{_deg(target)}"
+                why = Phrase(
+                    f"{name} is already at {turned}",
+                    "engine.high_voltage.same_rotation.already",
+                    cell=name,
+                    rotation=turned,
+                )
             else:
-                why = f"turning {self._name(cell)} to r{_deg(target)} gives the same picture"
-            raise IllegalActionError(f"{why}; a rotation must change the paths. Legal: {options}.")
+                why = Phrase(
+                    f"turning {name} to {turned} gives the same picture",
+                    "engine.high_voltage.same_rotation.same_picture",
+                    cell=name,
+                    rotation=turned,
+                )
+            raise IllegalActionError(
+                f"{why}; a rotation must change the paths. Legal: {options}.",
+                key="engine.high_voltage.same_rotation.message",
+                why=why,
+                options=options,
+            )
         self._check_special(action.special)
         self._begin_action(action.special)
         self._history.append(Rotate(self._name(cell), action.rotation, action.special).text())
@@ -417,7 +485,9 @@ class HighVoltageState(State):
         cell_a, card_a = self._face_up_card_at(action.a, "swap")
         cell_b, card_b = self._face_up_card_at(action.b, "swap")
         if cell_a == cell_b:
-            raise IllegalActionError("A swap needs two different cards.")
+            raise IllegalActionError(
+                "A swap needs two different cards.", key="engine.high_voltage.swap_same"
+            )
         dangers = [(c, k) for c, k in ((cell_a, card_a), (cell_b, card_b)) if self._is_danger(k)]
         pay = self._pay_for_move(dangers, action.special, "swap")
         if pay == "action" and action.special == "double":
@@ -496,7 +566,10 @@ class HighVoltageState(State):
             names = ", ".join(ln.name for ln in self.closable)
             raise IllegalActionError(
                 f"{action.name} is not a line you can declare now; you can declare {names}, "
-                f"or declare none."
+                f"or declare none.",
+                key="engine.high_voltage.not_closable",
+                line=action.name,
+                lines=names,
             )
         self._history.append(action.text())
         points, tokens = self.line_points(line)
@@ -679,7 +752,9 @@ class HighVoltageState(State):
         if self.phase == DECLARING:
             return rng.choice(self.legal_actions())
         if self.phase == OVER:
-            raise IllegalActionError("The game is over: no more actions can be taken.")
+            raise IllegalActionError(
+                "The game is over: no more actions can be taken.", key="engine.core.game_over"
+            )
         names = self.geo.names
         seat = self.seat
         normal, danger = self._up_cells()

@@ -14,8 +14,9 @@ no position; whether the cell is free and usable is the state's business.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from engine.errors import ActionSyntaxError
+from engine.errors import ActionSyntaxError, Phrase
 from engine.pylons.board import CELLS, NAMES, parse_cell
 
 EXAMPLES = "place K12 · K12 · keep · mirror"
@@ -50,14 +51,22 @@ KEEP = Keep()
 MIRROR = Mirror()
 
 
-def _bad(text: str, why: str) -> ActionSyntaxError:
-    return ActionSyntaxError(f"I can't read {text!r}: {why}. Examples: {EXAMPLES}.")
+def _bad(text: str, why: str, reason: str, **fields: Any) -> ActionSyntaxError:
+    """The refusal of unreadable text: `why` in English, `reason` its key under
+    engine.pylons.unreadable with the fields it fills."""
+    return ActionSyntaxError(
+        f"I can't read {text!r}: {why}. Examples: {EXAMPLES}.",
+        key="engine.core.unreadable",
+        text=text,
+        why=Phrase(why, f"engine.pylons.unreadable.{reason}", **fields),
+        examples=EXAMPLES,
+    )
 
 
 def _cell(word: str, text: str) -> Place:
     cell = parse_cell(word)
     if cell is None:
-        raise _bad(text, f"{word!r} is not a cell; cells run from A1 to X24")
+        raise _bad(text, f"{word!r} is not a cell; cells run from A1 to X24", "cell", word=word)
     return PLACE[cell]
 
 
@@ -65,20 +74,20 @@ def parse_action(text: str) -> PylonsAction:
     """The one reader of Pylons action text (case and extra spaces ignored)."""
     words = text.strip().lower().split()
     if not words:
-        raise _bad(text, "it is empty")
+        raise _bad(text, "it is empty", "empty")
     verb, args = words[0], words[1:]
     if verb in ("place", "put", "build", "pylon"):
         if len(args) != 1:
-            raise _bad(text, "place takes one cell")
+            raise _bad(text, "place takes one cell", "place")
         return _cell(args[0], text)
     if verb == "keep":
         if args:
-            raise _bad(text, "keep takes nothing after it")
+            raise _bad(text, "keep takes nothing after it", "keep")
         return KEEP
     if verb == "mirror":
         if args:
-            raise _bad(text, "mirror takes nothing after it")
+            raise _bad(text, "mirror takes nothing after it", "mirror")
         return MIRROR
     if len(words) == 1 and verb[:1].isalpha() and verb[1:].isdigit():
         return _cell(verb, text)
-    raise _bad(text, f"{verb!r} is not an action")
+    raise _bad(text, f"{verb!r} is not an action", "verb", verb=verb)

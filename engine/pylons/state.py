@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.core import Outcome, State, check_saved_format
-from engine.errors import GameError, IllegalActionError
+from engine.errors import GameError, IllegalActionError, Phrase
 from engine.pylons.actions import (
     KEEP,
     MIRROR,
@@ -78,6 +78,7 @@ END_STUCK = "no_legal_cell"
 END_REASONS = (END_CONNECTED, END_LIMIT, END_STUCK)
 
 SEAT_NAMES = ("player 1 (blue)", "player 2 (red)")
+SEAT_KEYS = ("blue", "red")  # how the language files name each seat in a refusal
 BORDER_TEXT = (
     "the west and east borders (columns A and X)",
     "the north and south borders (rows 1 and 24)",
@@ -225,31 +226,48 @@ class PylonsState(State):
         if isinstance(action, Place):
             c = CELL_INDEX.get(action.cell)
             if c is None:
-                raise IllegalActionError(f"{action.cell} is not a cell: cells run from A1 to X24.")
+                raise IllegalActionError(
+                    f"{action.cell} is not a cell: cells run from A1 to X24.",
+                    key="engine.pylons.not_a_cell",
+                    cell=action.cell,
+                )
             if self.phase != PLAY:
-                raise IllegalActionError(self._choose_first())
+                raise self._choose_first()
             if self.free_pos[self.seat][c] < 0:
-                raise IllegalActionError(self._why_not(c))
+                raise self._why_not(c)
             self._place(c)
         elif isinstance(action, Keep | Mirror):
             if self.phase != CHOOSE:
-                raise IllegalActionError(self._no_choice())
+                raise self._no_choice()
             self._choose(isinstance(action, Mirror))
         else:
-            raise IllegalActionError(f"{action!r} is not a Pylons action.")
+            raise IllegalActionError(
+                f"{action!r} is not a Pylons action.",
+                key="engine.pylons.not_an_action",
+                action=action,
+            )
 
-    def _choose_first(self) -> str:
-        return (
+    def _choose_first(self) -> IllegalActionError:
+        return IllegalActionError(
             "First player 1 chooses the board: keep (keep the swamps as they are and move "
-            "first) or mirror (mirror them on the NW-SE diagonal and let player 2 move first)."
+            "first) or mirror (mirror them on the NW-SE diagonal and let player 2 move first).",
+            key="engine.pylons.choose_first",
         )
 
-    def _no_choice(self) -> str:
+    def _no_choice(self) -> IllegalActionError:
         example = f"place {self._example()}"
         if not self.swamps_on:
-            return f"This game has no swamps, so there is no board to choose: {example}."
+            return IllegalActionError(
+                f"This game has no swamps, so there is no board to choose: {example}.",
+                key="engine.pylons.no_swamps",
+                example=example,
+            )
         how = "mirrored" if self.mirrored else "kept"
-        return f"Player 1 has {how} the board already; now it is a pylon: {example}."
+        return IllegalActionError(
+            f"Player 1 has {how} the board already; now it is a pylon: {example}.",
+            key=f"engine.pylons.board_{how}",
+            example=example,
+        )
 
     def _example(self, near: int | None = None) -> str:
         """A legal cell for the seat to move, the nearest to `near` (or the centre)."""
@@ -261,25 +279,38 @@ class PylonsState(State):
         best = min(free, key=lambda c: (max(abs(COL[c] - ti), abs(ROW[c] - tj)), c))
         return NAMES[best]
 
-    def _why_not(self, c: int) -> str:
+    def _why_not(self, c: int) -> IllegalActionError:
         """Why the seat to move cannot build on `c`, and a free cell nearby."""
         name, seat = NAMES[c], self.seat
+        fields: dict[str, Any] = {"cell": name}
         if c in CORNERS:
+            reason = "corner"
             why = f"{name} is a corner: no one builds on the four corners"
         elif self.swamp[c]:
+            reason = "swamp"
             why = f"{name} is swamp: no pylon can stand there"
         elif self.owner[c]:
-            who = "yours" if self.owner[c] == seat + 1 else f"{SEAT_NAMES[self.owner[c] - 1]}'s"
+            owner = self.owner[c] - 1
+            reason = "yours" if owner == seat else f"taken_by_{SEAT_KEYS[owner]}"
+            who = "yours" if owner == seat else f"{SEAT_NAMES[owner]}'s"
             why = f"{name} has a pylon already ({who})"
         elif border_owner(c) not in (None, seat):
             other = 1 - seat
+            reason = f"border_of_{SEAT_KEYS[other]}"
             why = (
                 f"{name} is on {BORDER_TEXT[other]}, which only {SEAT_NAMES[other]} may "
                 f"build on; yours are {BORDER_TEXT[seat]}"
             )
         else:  # pragma: no cover - every refusal above covers the free-list test
+            reason = "not_free"
             why = f"{name} is not free"
-        return f"{why}. A free cell near it: place {self._example(c)}."
+        example = f"place {self._example(c)}"
+        return IllegalActionError(
+            f"{why}. A free cell near it: {example}.",
+            key="engine.pylons.cannot_build",
+            why=Phrase(why, f"engine.pylons.cannot_build_on.{reason}", **fields),
+            example=example,
+        )
 
     def _choose(self, mirror: bool) -> None:
         self.mirrored = mirror
@@ -385,7 +416,9 @@ class PylonsState(State):
             return PLACE[free[int(rng.random() * len(free))]]
         if self.phase == CHOOSE:
             return MIRROR if rng.random() < 0.5 else KEEP
-        raise IllegalActionError("The game is over: no more actions can be taken.")
+        raise IllegalActionError(
+            "The game is over: no more actions can be taken.", key="engine.core.game_over"
+        )
 
     # ------------------------------------------------------------------ views
 

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from engine.errors import ActionSyntaxError
+from engine.errors import ActionSyntaxError, Phrase
 
 DEGREES = (0, 60, 120, 180, 240, 300)
 EXAMPLES = (
@@ -113,13 +114,21 @@ Sector6Action = Draw | Place | PlaceEntry | Move | Collect | Rotate | Done | Pas
 DRAW, COLLECT, DONE, PASS = Draw(), Collect(), Done(), Pass()
 
 
-def _bad(text: str, why: str) -> ActionSyntaxError:
-    return ActionSyntaxError(f"I can't read {text!r}: {why}. Examples: {EXAMPLES}.")
+def _bad(text: str, why: str, reason: str, **fields: Any) -> ActionSyntaxError:
+    """The refusal of unreadable text: `why` in English, `reason` its key under
+    engine.sector6.unreadable with the fields it fills."""
+    return ActionSyntaxError(
+        f"I can't read {text!r}: {why}. Examples: {EXAMPLES}.",
+        key="engine.core.unreadable",
+        text=text,
+        why=Phrase(why, f"engine.sector6.unreadable.{reason}", **fields),
+        examples=EXAMPLES,
+    )
 
 
 def _cell(word: str, text: str) -> str:
     if not _CELL.match(word):
-        raise _bad(text, f"{word!r} is not a cell like C4")
+        raise _bad(text, f"{word!r} is not a cell like C4", "cell", word=word)
     return f"{word[0].upper()}{int(word[1:])}"
 
 
@@ -132,7 +141,12 @@ def parse_rotation(word: str, text: str | None = None) -> int:
             return DEGREES.index(n)
         if 1 <= n <= 5:
             return n
-    raise _bad(text or word, f"{word!r} is not a rotation; use r0, r60, r120, r180, r240 or r300")
+    raise _bad(
+        text or word,
+        f"{word!r} is not a rotation; use r0, r60, r120, r180, r240 or r300",
+        "rotation",
+        word=word,
+    )
 
 
 def _way(word: str, text: str) -> bool:
@@ -140,7 +154,12 @@ def _way(word: str, text: str) -> bool:
         return True
     if word in _LEFT:
         return False
-    raise _bad(text, f"{word!r} is not a direction; say left (anticlockwise) or right (clockwise)")
+    raise _bad(
+        text,
+        f"{word!r} is not a direction; say left (anticlockwise) or right (clockwise)",
+        "direction",
+        word=word,
+    )
 
 
 def _join_cells(words: list[str]) -> list[str]:
@@ -158,42 +177,46 @@ def parse_action(text: str) -> Sector6Action:
     """The one reader of Sector 6 action text."""
     words = _join_cells(text.strip().lower().replace(",", " ").split())
     if not words:
-        raise _bad(text, "it is empty")
+        raise _bad(text, "it is empty", "empty")
     verb, args = words[0], [w for w in words[1:] if w not in ("to", "tile", "at", "on")]
     if verb == "draw":
         if args:
-            raise _bad(text, "draw takes nothing after it; place the tile next")
+            raise _bad(text, "draw takes nothing after it; place the tile next", "draw")
         return DRAW
     if verb == "entry":
         verb, args = "place", ["entry", *args]
     if verb in ("place", "put"):
         if args[:1] == ["entry"]:
             if len(args) != 2:
-                raise _bad(text, "place entry takes one cell")
+                raise _bad(text, "place entry takes one cell", "entry")
             return PlaceEntry(_cell(args[1], text))
         if len(args) != 2:
-            raise _bad(text, "place takes a cell and a rotation (r0-r300), or entry and a cell")
+            raise _bad(
+                text, "place takes a cell and a rotation (r0-r300), or entry and a cell", "place"
+            )
         return Place(_cell(args[0], text), parse_rotation(args[1], text))
     if verb == "move":
         if len(args) != 2:
-            raise _bad(text, "move takes the prisoner's cell and the cell it goes to")
+            raise _bad(text, "move takes the prisoner's cell and the cell it goes to", "move")
         return Move(_cell(args[0], text), _cell(args[1], text))
     if verb in ("collect", "take"):
         if args:
-            raise _bad(text, "collect takes nothing after it")
+            raise _bad(text, "collect takes nothing after it", "collect")
         return COLLECT
     if verb in ("rotate", "turn"):
         if len(args) == 1:
             return Rotate(None, _way(args[0], text))
         if len(args) == 2:
             return Rotate(_cell(args[0], text), _way(args[1], text))
-        raise _bad(text, "rotate takes a direction (left or right), optionally after a cell")
+        raise _bad(
+            text, "rotate takes a direction (left or right), optionally after a cell", "rotate"
+        )
     if verb in ("done", "skip", "nothing", "end"):
         if args:
-            raise _bad(text, f"{verb} takes nothing after it")
+            raise _bad(text, f"{verb} takes nothing after it", "done", verb=verb)
         return DONE
     if verb == "pass":
         if args:
-            raise _bad(text, "pass takes nothing after it")
+            raise _bad(text, "pass takes nothing after it", "pass")
         return PASS
-    raise _bad(text, f"{verb!r} is not an action")
+    raise _bad(text, f"{verb!r} is not an action", "verb", verb=verb)

@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.core import Outcome, State, check_saved_format
-from engine.errors import GameError, IllegalActionError
+from engine.errors import GameError, IllegalActionError, Phrase
 from engine.sector6.actions import (
     COLLECT,
     DEGREES,
@@ -267,18 +267,37 @@ class Sector6State(State):
     def _cell(self, label: str) -> int:
         cell = self.table.index.get(label.upper())
         if cell is None:
+            column, rows = self.table.names[-1][0], self.table.rows
             raise IllegalActionError(
-                f"{label} is not on the table: columns run A-{self.table.names[-1][0]}, "
-                f"rows 1-{self.table.rows}."
+                f"{label} is not on the table: columns run A-{column}, rows 1-{rows}.",
+                key="engine.sector6.not_on_table",
+                label=label,
+                column=column,
+                rows=rows,
             )
         return cell
 
     def _names(self, cells: Sequence[int] | set[int], limit: int = 8) -> str:
+        """Cell names in reading order, the first `limit` of them and how many more."""
         rows = self.table.rows
         ordered = sorted(cells, key=lambda c: (c % rows, c // rows))  # reading order
-        shown = [self.name(c) for c in ordered[:limit]]
-        more = len(ordered) - len(shown)
-        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+        shown = ", ".join(self.name(c) for c in ordered[:limit])
+        more = len(ordered) - limit
+        if more <= 0:
+            return shown
+        return Phrase(
+            f"{shown} and {more} more", "engine.sector6.cells_and_more", cells=shown, count=more
+        )
+
+    def _joined(self, cells: Sequence[int], word: str) -> str:
+        """Cell names joined with "and" or "or" (`word`), as a text of the language files."""
+        names = [self.name(c) for c in cells]
+        joined = names[-1] if names else ""
+        for name in reversed(names[:-1]):
+            joined = Phrase(
+                f"{name} {word} {joined}", f"engine.sector6.{word}", first=name, rest=joined
+            )
+        return joined
 
     def supply_left(self, seat: int) -> int:
         return len(self.supplies[seat]) - self.drawn_count[seat]
@@ -349,31 +368,57 @@ class Sector6State(State):
         cells = touching or frontier
         return [(c, r) for c in cells for r in rotations]
 
-    def _why_not_placed(self, piece: int, cell: int, rotation: int) -> str:
+    def _why_not_placed(self, piece: int, cell: int, rotation: int) -> IllegalActionError:
         """Why `piece` may not go on `cell` turned `rotation`, and where it may."""
         legal = self.placements(piece)
         cells = sorted({c for c, _ in legal})
-        where = f"Cells that would do: {self._names(cells)}."
+        listed = self._names(cells)
+        where = Phrase(
+            f"Cells that would do: {listed}.", "engine.sector6.cells_that_would_do", cells=listed
+        )
         name = self.name(cell)
+        key = "engine.sector6.cannot_place."
         if self.piece_at[cell] >= 0:
-            return f"{name} has a piece on it already. {where}"
+            return IllegalActionError(
+                f"{name} has a piece on it already. {where}",
+                key=key + "occupied",
+                cell=name,
+                where=where,
+            )
         touching = self._touching(cell)
         if len(self.order) == 1 and touching == 0:
-            return f"The second piece must touch the first, and {name} does not. {where}"
+            return IllegalActionError(
+                f"The second piece must touch the first, and {name} does not. {where}",
+                key=key + "second_touches_first",
+                cell=name,
+                where=where,
+            )
         if touching < 2 and len(self.order) >= 2 and cell not in cells:
-            return (
+            return IllegalActionError(
                 f"{name} touches {touching} placed piece{'' if touching == 1 else 's'}; "
-                f"from the third piece on, a piece must touch at least two. {where}"
+                f"from the third piece on, a piece must touch at least two. {where}",
+                key=key + "touch_two",
+                cell=name,
+                count=touching,
+                where=where,
             )
         if cell in cells:
-            turns = [DEGREES[r] for c, r in legal if c == cell]
-            return (
-                f"Turned r{DEGREES[rotation]}, no open side of the tile on {name} meets an open "
-                f"side of a neighbour (the galleries rule). On {name} use "
-                + ", ".join(f"r{d}" for d in turns)
-                + "."
+            turned = f"r{DEGREES[rotation]}"
+            turns = ", ".join(f"r{DEGREES[r]}" for c, r in legal if c == cell)
+            return IllegalActionError(
+                f"Turned {turned}, no open side of the tile on {name} meets an open "
+                f"side of a neighbour (the galleries rule). On {name} use {turns}.",
+                key=key + "galleries",
+                rotation=turned,
+                cell=name,
+                rotations=turns,
             )
-        return f"{name} cannot take this piece now. {where}"
+        return IllegalActionError(
+            f"{name} cannot take this piece now. {where}",
+            key=key + "other",
+            cell=name,
+            where=where,
+        )
 
     def _put(self, piece: int, cell: int, rotation: int) -> None:
         self.piece_at[cell] = piece
@@ -385,14 +430,19 @@ class Sector6State(State):
 
     def _draw(self) -> None:
         if self.step == PLACE_STEP:
+            example = self._example_place(self.drawn)
             raise IllegalActionError(
-                f"You have drawn a tile already: place it, e.g. {self._example_place(self.drawn)}."
+                f"You have drawn a tile already: place it, e.g. {example}.",
+                key="engine.sector6.drawn_already",
+                example=example,
             )
         if self.supply_left(self.seat) == 0:
             entry = self.rules.entry(self.seat, self.entries_placed[self.seat])
+            example = self._example_place(entry)
             raise IllegalActionError(
-                f"Your supply is empty: place an entry point instead, e.g. "
-                f"{self._example_place(entry)}."
+                f"Your supply is empty: place an entry point instead, e.g. {example}.",
+                key="engine.sector6.supply_empty",
+                example=example,
             )
         self.drawn = self.supplies[self.seat][self.drawn_count[self.seat]]
         self.drawn_count[self.seat] += 1
@@ -408,11 +458,12 @@ class Sector6State(State):
     def _place(self, action: Place) -> None:
         if self.step != PLACE_STEP:
             raise IllegalActionError(
-                "Draw a tile first (draw), or place an entry point (place entry C4)."
+                "Draw a tile first (draw), or place an entry point (place entry C4).",
+                key="engine.sector6.draw_first",
             )
         cell = self._cell(action.cell)
         if (cell, action.rotation) not in set(self.placements(self.drawn)):
-            raise IllegalActionError(self._why_not_placed(self.drawn, cell, action.rotation))
+            raise self._why_not_placed(self.drawn, cell, action.rotation)
         piece = self.drawn
         self._put(piece, cell, action.rotation)
         self.drawn = EMPTY
@@ -421,15 +472,21 @@ class Sector6State(State):
 
     def _place_entry(self, action: PlaceEntry) -> None:
         if self.step == PLACE_STEP:
+            example = self._example_place(self.drawn)
             raise IllegalActionError(
-                f"You have drawn a tile: it must be placed, e.g. {self._example_place(self.drawn)}."
+                f"You have drawn a tile: it must be placed, e.g. {example}.",
+                key="engine.sector6.place_drawn_tile",
+                example=example,
             )
         if self.entries_left(self.seat) == 0:
-            raise IllegalActionError("Both your entry points are placed: draw a tile instead.")
+            raise IllegalActionError(
+                "Both your entry points are placed: draw a tile instead.",
+                key="engine.sector6.entries_placed",
+            )
         piece = self.rules.entry(self.seat, self.entries_placed[self.seat])
         cell = self._cell(action.cell)
         if (cell, 0) not in set(self.placements(piece)):
-            raise IllegalActionError(self._why_not_placed(piece, cell, 0))
+            raise self._why_not_placed(piece, cell, 0)
         self._put(piece, cell, 0)
         self.entries_placed[self.seat] += 1
         self._record(PlaceEntry(self.name(cell)).text(), placed=self.name(cell))
@@ -554,56 +611,128 @@ class Sector6State(State):
         self.rot[piece] = (self.rot[piece] + steps) % 6
         self.walls[cell] = turn_mask(self.walls[cell], steps)
 
-    def _why_not_move(self, a: int, b: int) -> str:
+    def _why_not_move(self, a: int, b: int) -> Phrase:
         """The first rule a move from `a` to `b` breaks."""
         name_a, name_b = self.name(a), self.name(b)
+        key = "engine.sector6.why_not_move."
         line = self.table.line(a, b)
         if a == b:
-            return f"A move must leave {name_a}: go at least one tile."
+            return Phrase(
+                f"A move must leave {name_a}: go at least one tile.", key + "stay", cell=name_a
+            )
         if line is None:
-            return f"{name_b} is not in a straight line from {name_a} through one of its sides."
+            return Phrase(
+                f"{name_b} is not in a straight line from {name_a} through one of its sides.",
+                key + "not_in_line",
+                target=name_b,
+                origin=name_a,
+            )
         side, distance = line
         if self.walls[a] >> side & 1:
-            return f"{name_a} has a wall on its {SIDES[side]} side."
+            return self._wall(a, side, "wall")
         cell = a
         for step in range(1, distance + 1):
             n = self.table.neighbour[cell][side]
-            if n < 0 or self.piece_at[n] < 0:
-                gap = self.name(n) if n >= 0 else "the edge of the table"
-                return f"There is no tile on {gap}: prisoners cannot cross a gap."
+            if n < 0:
+                return Phrase(
+                    "There is no tile on the edge of the table: prisoners cannot cross a gap.",
+                    key + "edge",
+                )
+            if self.piece_at[n] < 0:
+                return Phrase(
+                    f"There is no tile on {self.name(n)}: prisoners cannot cross a gap.",
+                    key + "gap",
+                    cell=self.name(n),
+                )
             if self.walls[n] >> opposite(side) & 1:
-                return f"{self.name(n)} has a wall on its {SIDES[opposite(side)]} side."
+                return self._wall(n, opposite(side), "wall")
             if self.prisoner[n]:
                 verb = "stop on" if step == distance else "pass through"
-                return f"A prisoner stands on {self.name(n)}: no prisoner may {verb} it."
+                return Phrase(
+                    f"A prisoner stands on {self.name(n)}: no prisoner may {verb} it.",
+                    key + ("stop_on" if step == distance else "pass_through"),
+                    cell=self.name(n),
+                )
             if step < distance and self.walls[n] >> side & 1:
-                return f"{self.name(n)} has a wall on its {SIDES[side]} side: the line ends there."
+                return self._wall(n, side, "line_ends")
             cell = n
-        return f"{name_b} cannot be reached from {name_a}."  # pragma: no cover
+        return Phrase(  # pragma: no cover - reach() and the checks above agree
+            f"{name_b} cannot be reached from {name_a}.",
+            key + "unreachable",
+            target=name_b,
+            origin=name_a,
+        )
+
+    def _wall(self, cell: int, side: int, reason: str) -> Phrase:
+        """A wall on `side` of `cell` stops the move (and the line ends there, for
+        "line_ends")."""
+        name, where = self.name(cell), SIDES[side]
+        side_name = Phrase(where, f"engine.sector6.side.{where.lower()}")
+        end = ": the line ends there." if reason == "line_ends" else "."
+        return Phrase(
+            f"{name} has a wall on its {side_name} side{end}",
+            f"engine.sector6.why_not_move.{reason}",
+            cell=name,
+            side=side_name,
+        )
 
     def _moves_text(self) -> str:
+        """Where each prisoner of the seat to move can go, as a text of the language files."""
         parts = []
         for cell in self.prisoners[self.seat]:
             reach = self.reach(cell)
             if reach:
-                parts.append(f"from {self.name(cell)}: {self._names(reach)}")
-        return "; ".join(parts) or "none"
+                origin, cells = self.name(cell), self._names(reach)
+                parts.append(
+                    Phrase(
+                        f"from {origin}: {cells}",
+                        "engine.sector6.moves.from",
+                        cell=origin,
+                        cells=cells,
+                    )
+                )
+        if not parts:
+            return Phrase("none", "engine.sector6.moves.none")
+        joined = parts[-1]
+        for part in reversed(parts[:-1]):
+            joined = Phrase(
+                f"{part}; {joined}", "engine.sector6.moves.list", first=part, rest=joined
+            )
+        return joined
+
+    def _refuse(self, phrase: Phrase) -> IllegalActionError:
+        """The refusal saying `phrase`, in English and by its key."""
+        return IllegalActionError(str(phrase), key=phrase.key, **phrase.fields)
 
     def _move(self, action: Move) -> None:
         if self.step == ACT_STEP:
-            raise IllegalActionError(self._act_hint("You have moved this turn already"))
+            raise self._refuse(
+                self._act_hint(
+                    Phrase("You have moved this turn already", "engine.sector6.lead.moved")
+                )
+            )
         if self.step == BLOCKED_STEP:
-            raise IllegalActionError(self._blocked_hint())
+            raise self._refuse(self._blocked_hint())
         if self.step != MOVE_STEP:
-            raise IllegalActionError(self._build_hint())
+            raise self._refuse(self._build_hint())
         a, b = self._cell(action.origin), self._cell(action.target)
         if self.prisoner[a] != self.seat + 1:
-            mine = " and ".join(self.name(c) for c in self.prisoners[self.seat])
+            mine = self._joined(self.prisoners[self.seat], "and")
             who = "no prisoner" if not self.prisoner[a] else "someone else's prisoner"
-            raise IllegalActionError(f"{self.name(a)} holds {who}: your prisoners are on {mine}.")
-        if b not in self.reach(a):
             raise IllegalActionError(
-                f"{self._why_not_move(a, b)} Moves you can make: {self._moves_text()}."
+                f"{self.name(a)} holds {who}: your prisoners are on {mine}.",
+                key="engine.sector6.not_your_prisoner."
+                + ("empty" if not self.prisoner[a] else "other"),
+                cell=self.name(a),
+                cells=mine,
+            )
+        if b not in self.reach(a):
+            why, moves = self._why_not_move(a, b), self._moves_text()
+            raise IllegalActionError(
+                f"{why} Moves you can make: {moves}.",
+                key="engine.sector6.cannot_move",
+                why=why,
+                moves=moves,
             )
         seat = self.seat
         self.prisoner[a] = 0
@@ -620,48 +749,75 @@ class Sector6State(State):
         if not self.rotations and not self.marker[a]:
             self._end_turn()
 
-    def _act_hint(self, lead: str) -> str:
+    def _act_hint(self, lead: Phrase) -> Phrase:
+        """`lead`, then what the seat may still do after its move."""
         name = self.name(self.pending)
+        value = self.marker[self.pending]
         options = []
-        if self.marker[self.pending]:
-            options.append(f"collect (the {self.marker[self.pending]} on {name})")
+        if value:
+            options.append(f"collect (the {value} on {name})")
         if self.rotations:
             options.append(f"rotate left or rotate right (turns {name})")
         options.append("done")
-        return f"{lead}: now " + ", ".join(options) + "."
+        which = ("collect_" if value else "") + ("rotate_" if self.rotations else "") + "done"
+        choices = Phrase(
+            ", ".join(options), f"engine.sector6.after_move.{which}", value=value, cell=name
+        )
+        return Phrase(f"{lead}: now {choices}.", "engine.sector6.act", lead=lead, choices=choices)
 
-    def _blocked_hint(self) -> str:
+    def _blocked_hint(self) -> Phrase:
         if not self.rotations:
-            return "Neither of your prisoners can move: pass."
-        cells = " or ".join(self.name(c) for c in self.prisoners[self.seat])
+            return Phrase(
+                "Neither of your prisoners can move: pass.", "engine.sector6.blocked.novice"
+            )
+        cells = self._joined(self.prisoners[self.seat], "or")
         left = self.rotations_left
-        return (
+        return Phrase(
             f"Neither of your prisoners can move, so you make {left} more rotation"
-            f"{'' if left == 1 else 's'} of a tile under them: rotate {cells} left or right."
+            f"{'' if left == 1 else 's'} of a tile under them: rotate {cells} left or right.",
+            "engine.sector6.blocked.rotate",
+            count=left,
+            cells=cells,
         )
 
-    def _play_hint(self, lead: str) -> str:
+    def _play_hint(self, lead: Phrase) -> Phrase:
         """What the seat to move may do in the competition phase, after `lead`."""
         if self.step == ACT_STEP:
             return self._act_hint(lead)
         if self.step == BLOCKED_STEP:
-            return f"{lead}. {self._blocked_hint()}"
-        return f"{lead}: move a prisoner. Moves: {self._moves_text()}."
+            hint = self._blocked_hint()
+            return Phrase(f"{lead}. {hint}", "engine.sector6.blocked.after", lead=lead, hint=hint)
+        moves = self._moves_text()
+        return Phrase(
+            f"{lead}: move a prisoner. Moves: {moves}.",
+            "engine.sector6.move_a_prisoner",
+            lead=lead,
+            moves=moves,
+        )
 
-    def _build_hint(self) -> str:
+    def _build_hint(self) -> Phrase:
         if self.step == PLACE_STEP:
             example = self._example_place(self.drawn)
-            return f"The maze is being built: place your drawn tile, e.g. {example}."
-        return "The maze is being built: draw a tile or place an entry point."
+            return Phrase(
+                f"The maze is being built: place your drawn tile, e.g. {example}.",
+                "engine.sector6.building.place",
+                example=example,
+            )
+        return Phrase(
+            "The maze is being built: draw a tile or place an entry point.",
+            "engine.sector6.building.draw",
+        )
 
     def _collect(self) -> None:
         if self.step != ACT_STEP:
-            raise IllegalActionError(self._not_after_move("collect"))
+            raise self._refuse(self._not_after_move("collect", "collect"))
         value = self.marker[self.pending]
         if not value:
-            raise IllegalActionError(
-                self._act_hint(f"{self.name(self.pending)} has no oxygen marker left")
+            name = self.name(self.pending)
+            lead = Phrase(
+                f"{name} has no oxygen marker left", "engine.sector6.lead.no_marker", cell=name
             )
+            raise self._refuse(self._act_hint(lead))
         self.collected[self.seat][value] += 1
         self.marker[self.pending] = 0
         self._record(COLLECT.text(), collected=self.name(self.pending))
@@ -670,36 +826,48 @@ class Sector6State(State):
             return
         self._end_turn()
 
-    def _not_after_move(self, verb: str) -> str:
+    def _not_after_move(self, verb: str, reason: str) -> Phrase:
+        """Why the seat cannot `verb` before moving (`reason` names that text)."""
         if self.phase == BUILD:
             return self._build_hint()
         if self.step == BLOCKED_STEP:
             return self._blocked_hint()
-        return f"First move a prisoner; then you may {verb}. Moves: {self._moves_text()}."
+        moves = self._moves_text()
+        return Phrase(
+            f"First move a prisoner; then you may {verb}. Moves: {moves}.",
+            f"engine.sector6.move_first.{reason}",
+            moves=moves,
+        )
 
     def _rotate(self, action: Rotate) -> None:
         if self.step == ACT_STEP:
             if not self.rotations:
-                raise IllegalActionError(self._act_hint("Novice mode has no rotations"))
+                lead = Phrase("Novice mode has no rotations", "engine.sector6.lead.novice")
+                raise self._refuse(self._act_hint(lead))
             cell = self.pending if action.cell is None else self._cell(action.cell)
             if cell != self.pending:
-                raise IllegalActionError(
-                    self._act_hint(
-                        f"Only the tile your prisoner just left ({self.name(self.pending)}) "
-                        "may be turned"
-                    )
+                name = self.name(self.pending)
+                lead = Phrase(
+                    f"Only the tile your prisoner just left ({name}) may be turned",
+                    "engine.sector6.lead.only_left_tile",
+                    cell=name,
                 )
+                raise self._refuse(self._act_hint(lead))
         elif self.step == BLOCKED_STEP and self.rotations:
             mine = self.prisoners[self.seat]
             if action.cell is None:
-                raise IllegalActionError(self._blocked_hint())
+                raise self._refuse(self._blocked_hint())
             cell = self._cell(action.cell)
             if cell not in mine:
+                hint = self._blocked_hint()
                 raise IllegalActionError(
-                    f"{self.name(cell)} holds none of your prisoners. {self._blocked_hint()}"
+                    f"{self.name(cell)} holds none of your prisoners. {hint}",
+                    key="engine.sector6.not_under_prisoner",
+                    cell=self.name(cell),
+                    hint=hint,
                 )
         else:
-            raise IllegalActionError(self._not_after_move("rotate the tile you left"))
+            raise self._refuse(self._not_after_move("rotate the tile you left", "rotate"))
         geared = self._turn(cell, action.clockwise)
         text = Rotate(self.name(cell), action.clockwise).text()
         self._record(text, rotated=[self.name(cell)], geared=[self.name(c) for c in geared])
@@ -712,17 +880,23 @@ class Sector6State(State):
 
     def _done(self) -> None:
         if self.step != ACT_STEP:
-            raise IllegalActionError(self._not_after_move("end your turn with done"))
+            raise self._refuse(self._not_after_move("end your turn with done", "done"))
         self._record(DONE.text())
         self._end_turn()
 
     def _pass(self) -> None:
         if self.step != BLOCKED_STEP or self.rotations:
             if self.step == BLOCKED_STEP:
-                raise IllegalActionError(self._blocked_hint())
+                raise self._refuse(self._blocked_hint())
+            lead = "You may pass only when neither of your prisoners can move (novice mode). "
+            if self.phase == BUILD:
+                hint = self._build_hint()
+                raise IllegalActionError(
+                    lead + hint, key="engine.sector6.pass_only_blocked.building", hint=hint
+                )
+            moves = self._moves_text()
             raise IllegalActionError(
-                "You may pass only when neither of your prisoners can move (novice mode). "
-                + (self._build_hint() if self.phase == BUILD else f"Moves: {self._moves_text()}.")
+                lead + f"Moves: {moves}.", key="engine.sector6.pass_only_blocked.moves", moves=moves
             )
         self._record(PASS.text())
         self._end_turn()
@@ -733,7 +907,8 @@ class Sector6State(State):
         """Every branch checks before it changes anything, so a refused action leaves the
         state exactly as it was."""
         if isinstance(action, Draw | Place | PlaceEntry) and self.phase != BUILD:
-            raise IllegalActionError(self._play_hint("The maze is complete"))
+            lead = Phrase("The maze is complete", "engine.sector6.lead.maze_complete")
+            raise self._refuse(self._play_hint(lead))
         if isinstance(action, Draw):
             self._draw()
         elif isinstance(action, Place):
@@ -741,7 +916,7 @@ class Sector6State(State):
         elif isinstance(action, PlaceEntry):
             self._place_entry(action)
         elif self.phase == BUILD:
-            raise IllegalActionError(self._build_hint())
+            raise self._refuse(self._build_hint())
         elif isinstance(action, Move):
             self._move(action)
         elif isinstance(action, Collect):
@@ -753,7 +928,11 @@ class Sector6State(State):
         elif isinstance(action, Pass):
             self._pass()
         else:
-            raise IllegalActionError(f"{action!r} is not a Sector 6 action.")
+            raise IllegalActionError(
+                f"{action!r} is not a Sector 6 action.",
+                key="engine.sector6.not_an_action",
+                action=action,
+            )
 
     # ------------------------------------------------------------------ choosing actions
 
@@ -801,7 +980,9 @@ class Sector6State(State):
         """A random legal action: in the construction phase first a random kind (draw or
         entry point), then a random cell, so random tables use both; else uniform."""
         if self.phase == OVER:
-            raise IllegalActionError("The game is over: no more actions can be taken.")
+            raise IllegalActionError(
+                "The game is over: no more actions can be taken.", key="engine.core.game_over"
+            )
         if self.phase == BUILD:
             draws, entries = self._build_actions()
             kinds = [k for k in (draws, entries) if k]

@@ -1,0 +1,314 @@
+"""Every refusal of the engine says the same thing in its English message and in the language
+files: it carries a key of the English file, and that text filled with the refusal's fields is
+the message, word for word. Every other language says it without error.
+
+The refusals are collected by playing random games with fixed seeds and, at every step, trying
+actions that are wrong or unreadable there: other seats' moves, occupied and missing cells,
+the wrong phase, text that is not an action at all. The collection must reach every refusal the
+English file names, except the few listed in UNREACHABLE with the reason.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from hv_positions import DANGER, build, close_by_rotating, route
+
+from data.texts import ENGLISH, LANGUAGES, catalogue, texts_for
+from engine import HIGH_VOLTAGE, GameError, State
+from engine.errors import Phrase
+from engine.high_voltage.actions import Move as HvMove
+from engine.pylons import GAME as PYLONS
+from engine.pylons.actions import Place as PylonsPlace
+from engine.sector6 import GAME as SECTOR6
+from engine.sector6.actions import Move as Sector6Move
+from engine.sector6.actions import Place as Sector6Place
+from engine.sector6.state import BUILD
+
+L5 = route(["A1", "A2", "A3", "A4", "A5"], "N", "W")  # a line from S1 to S27
+
+# Keys no action can produce, and why.
+UNREACHABLE = {
+    # parse_action turns every cell it reads into a real one; only an action built by hand
+    # with a made-up cell reaches the state's own check (tried below all the same).
+    "engine.pylons.cannot_build_on.not_free": "the free list and the refusals above agree",
+    # A straight line between two cells of the table never leaves the table.
+    "engine.sector6.why_not_move.edge": "a line between two cells stays on the table",
+    "engine.sector6.why_not_move.unreachable": "reach() and the checks before it agree",
+    # The game ends as soon as the last face-down card is drawn, so a draw always has one.
+    "engine.high_voltage.example.none_left": "the game ends when no face-down card is left",
+    # A prisoner's move leads to the after-move step only if there is a marker to collect or
+    # a tile to rotate, so "done" never stands alone.
+    "engine.sector6.after_move.done": "the after-move step always offers collect or rotate",
+    # In the construction phase every action but draw and place gets the building hint first.
+    "engine.sector6.pass_only_blocked.building": "pass while building gets the building hint",
+    # After a move the prisoner can always go back the way it came.
+    "engine.sector6.moves.none": "a prisoner that has moved can always move back",
+    # Only DANGER cards look the same turned every way, and those cannot be rotated at all.
+    "engine.high_voltage.no_rotations": "only DANGER cards have no rotation that changes them",
+}
+
+GARBAGE = ["", "   ", "fly away", "special=double", "special=maybe draw C3", "42", "r90", "xyz 1"]
+
+
+def _phrases(value: Any) -> Iterator[Phrase]:
+    if isinstance(value, Phrase):
+        yield value
+        for field in value.fields.values():
+            yield from _phrases(field)
+
+
+def check_refusal(error: GameError) -> None:
+    """The error's key and fields say exactly its message in English, and in every language
+    they make a text (with no field left unfilled)."""
+    assert error.key, f"no key for the refusal {str(error)!r}"
+    assert ENGLISH.has(error.key), f"{error.key} is not in en.toml"
+    assert ENGLISH(error.key, **error.fields) == str(error)
+    for field in error.fields.values():
+        for phrase in _phrases(field):
+            assert ENGLISH.has(phrase.key), f"{phrase.key} is not in en.toml"
+            assert ENGLISH(phrase.key, **phrase.fields) == str(phrase)
+    for language in LANGUAGES:
+        said = texts_for(language).explain(error)
+        assert said and "{" not in said.replace("{{", ""), (language, error.key, said)
+
+
+def _try(state: State, action: Any, found: set[str]) -> None:
+    """Try one action that is probably wrong and record the keys of its refusal and of the
+    texts that fill it; one that happens to be legal is simply played."""
+    before = state.to_dict()
+    try:
+        state.apply(action)
+    except GameError as error:
+        check_refusal(error)
+        assert state.to_dict() == before, f"{error.key} changed the state"
+        found.add(error.key or "")
+        for field in error.fields.values():
+            found.update(phrase.key for phrase in _phrases(field))
+
+
+def _collect(
+    game: Any,
+    seats: int,
+    options: dict[str, Any],
+    seeds: range,
+    tries: Callable[[State, random.Random], list[Any]],
+    per_step: int,
+    found: set[str],
+    first_choice: Callable[[list[Any]], Any] | None = None,
+) -> None:
+    """Random games from `seeds`, trying `per_step` of `tries` before every move; a game may
+    prefer the legal action `first_choice` picks, to reach positions random play rarely does."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_state(seats, seed, options)
+        while True:
+            candidates = tries(state, rng)
+            for action in rng.sample(candidates, min(per_step, len(candidates))):
+                _try(state, action, found)
+            if state.is_terminal():
+                break
+            choice = first_choice(state.legal_actions()) if first_choice else None
+            state.apply(choice if choice is not None else state.sample_action(rng))
+        for action in ("draw", "place K12", "keep", "done", "pass"):
+            _try(state, action, found)
+
+
+# ---------------------------------------------------------------------- the three games
+
+
+def _hv_tries(state: Any, rng: random.Random) -> list[Any]:
+    names = list(state.geo.names)
+    cells = rng.sample(names, 6)
+    up = [name for name in names if _hv_face_up(state, name)]
+    danger = [name for name in up if state._is_danger(state.grid[state.geo.index[name]])]
+    down = [name for name in names if name not in up and state.grid[state.geo.index[name]] >= 0]
+    a, b = cells[0], cells[1]
+    rot = rng.choice((0, 90, 180, 270))
+    special = rng.choice(("", " special=double", " special=danger"))
+    return [
+        *GARBAGE,
+        f"draw {a}{special}",
+        f"draw {a} {rng.choice(('here', 'empty', b))} r{rot}{special}",
+        f"place {rng.choice(('here', 'empty', b))} r{rot}",
+        "place here r0 special=double",
+        f"rotate {a} r{rot}{special}",
+        f"rotate {b} r{rot}",
+        f"move {a} r{rot}{special}",
+        f"move {b} r{rot}",
+        f"swap {a} {b} r{rot} r0{special}",
+        f"swap {a} {a} r0 r0",
+        f"swap {cells[2]} {cells[3]} r0 r90",
+        "declare none",
+        f"declare S{rng.randint(0, 40)}-S{rng.randint(0, 40)}",
+        "declare S1-S2 special=danger",
+        "declare S1",
+        "draw H9",
+        "draw C3 empty r45",
+        "draw C3 there r90",
+        "draw",
+        "place here",
+        "turn C3",
+        "swap C3 D4",
+        "special=sometimes draw C3",
+        "draw Z9",
+        f"rotate {a} r{rot} special=danger",
+        f"move {a} r{rot} special=danger",
+        HvMove("C3", 0, "teleport"),
+        3.5,
+        *[f"rotate {c} r{rot}" for c in rng.sample(up, min(3, len(up)))],
+        *[f"{verb} {c} r{rot}" for c in danger for verb in ("move", "rotate")],
+        *[f"swap {c} {rng.choice(up)} r0 r0" for c in danger],
+        *[f"draw {c} special=double" for c in down[:2]],
+    ]
+
+
+def _hv_face_up(state: Any, name: str) -> bool:
+    card = state.grid[state.geo.index[name]]
+    return card >= 0 and bool(state.card_up[card])
+
+
+def _pylons_tries(state: Any, rng: random.Random) -> list[Any]:
+    cells = [
+        f"{'ABCDEFGHIJKLMNOPQRSTUVWX'[rng.randrange(24)]}{rng.randint(1, 24)}" for _ in range(6)
+    ]
+    own = [f"place {name}" for name, _ in state.view(None)["pylons"][-4:]]
+    edges = ["place A5", "place X7", "place E1", "place F24", "place A1", "place X24"]
+    return [
+        *GARBAGE,
+        *[f"place {c}" for c in cells],
+        *own,
+        *edges,
+        "keep",
+        "mirror",
+        "keep now",
+        "mirror please",
+        "place",
+        "place A1 B2",
+        "Y30",
+        "place Z3",
+        PylonsPlace("Z99"),
+        None,
+    ]
+
+
+def _sector6_tries(state: Any, rng: random.Random) -> list[Any]:
+    names = list(state.table.names)
+    cells = rng.sample(names, 6)
+    rot = rng.choice((0, 60, 120, 180, 240, 300))
+    mine = [state.name(c) for c in state.prisoners[state.seat]]
+    theirs = [state.name(c) for s, cs in enumerate(state.prisoners) if s != state.seat for c in cs]
+    placed = [state.name(state.where[p]) for p in state.order[-3:]]
+    frontier = [state.name(c) for c in state.frontier()[:40]]
+    if len(state.order) == 1:
+        frontier += cells
+    near = rng.sample(frontier, min(3, len(frontier)))
+    tries: list[Any] = [
+        *GARBAGE,
+        "draw",
+        "draw now",
+        *[f"place {c} r{rot}" for c in cells[:2] + near + placed],
+        *[f"place entry {c}" for c in cells[:2] + near + placed],
+        "place entry",
+        "place C4",
+        "place C4 r45",
+        "entry Z1",
+        "place Z1 r0",
+        "move C4",
+        "move C4 Z1",
+        "collect",
+        "collect now",
+        "rotate left",
+        "rotate right",
+        "rotate sideways",
+        "rotate C4 left now",
+        f"rotate {cells[0]} left",
+        "done",
+        "done now",
+        "end it",
+        "pass",
+        "pass now",
+        "jump C4",
+        "place entry 4x",
+        Sector6Place("Z1", 0),
+        Sector6Move("Z1", "C4"),
+        object(),
+    ]
+    for origin in mine + theirs + cells[:2]:
+        tries += [f"move {origin} {target}" for target in rng.sample(names, 4)]
+        tries.append(f"move {origin} {origin}")
+        tries += [f"rotate {origin} left", f"move {origin} {rng.choice(names)}"]
+    return tries
+
+
+def test_every_refusal_has_its_text_in_every_language() -> None:
+    found: set[str] = set()
+    for seats in (2, 3):
+        _collect(HIGH_VOLTAGE, seats, {}, range(seats * 10, seats * 10 + 4), _hv_tries, 6, found)
+    for swamps in ("on", "off"):
+        _collect(PYLONS, 2, {"swamps": swamps}, range(4), _pylons_tries, 4, found)
+    for mode in ("full", "veteran", "novice"):
+        for seats in (2, 4):
+            _collect(SECTOR6, seats, {"mode": mode}, range(2), _sector6_tries, 8, found)
+    # A seat that always draws empties its supply before placing its entry points.
+    _collect(SECTOR6, 2, {}, range(1), _draw_from_empty, 1, found, _draw_first)
+    check_cells_and_stations(found)
+    check_hv_positions(found)
+    engine_keys = {key for key in catalogue("en") if key.startswith("engine.")}
+    assert set(UNREACHABLE) <= engine_keys
+    missed = sorted(engine_keys - found - set(UNREACHABLE))
+    assert missed == [], f"no refusal reached these keys: {missed}"
+
+
+def _draw_first(actions: list[Any]) -> Any:
+    return next((a for a in actions if a.text() == "draw"), None)
+
+
+def _draw_from_empty(state: Any, rng: random.Random) -> list[Any]:
+    return ["draw"] if state.phase == BUILD and state.supply_left(state.seat) == 0 else []
+
+
+def _refused(state: State, action: str, found: set[str]) -> None:
+    with pytest.raises(GameError) as caught:
+        state.apply(action)
+    check_refusal(caught.value)
+    found.add(caught.value.key or "")
+    for field in caught.value.fields.values():
+        found.update(phrase.key for phrase in _phrases(field))
+
+
+def check_hv_positions(found: set[str]) -> None:
+    """High Voltage positions random play reaches too seldom: a card with a DANGER token, a
+    second special token, a line waiting to be declared."""
+    state = build({"C4": (32, 0, DANGER), "C3": (12, 0)}, empty="G7", special_tokens=(2, 2))
+    for action in ("move C4 r0", "swap C4 C3 r0 r0"):
+        _refused(state, action, found)
+    state.apply("draw A1 here r0 special=double")
+    _refused(state, "draw B1 special=double", found)
+    _refused(close_by_rotating(L5, "A5", 0), "declare S1-S28", found)
+
+
+def check_cells_and_stations(found: set[str]) -> None:
+    """The board's own readers of cell and station names, which the High Voltage state uses
+    for cells and which pictures use for stations."""
+    geometry = HIGH_VOLTAGE.new_state(2, 1).geo
+    for read in (lambda: geometry.cell("Z9"), lambda: geometry.station(99)):
+        with pytest.raises(GameError) as caught:
+            read()
+        check_refusal(caught.value)
+        found.add(caught.value.key or "")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_parts_of_a_refusal_are_said_in_its_language(language: str) -> None:
+    """The reason inside "I can't read ..." is said in the same language as the rest."""
+    state = SECTOR6.new_state(2, 1, {"mode": "full"})
+    with pytest.raises(GameError) as caught:
+        state.apply("draw now")
+    texts = texts_for(language)
+    said = texts.explain(caught.value)
+    assert texts("engine.sector6.unreadable.draw") in said
+    assert said.startswith(texts("engine.core.unreadable", text="", why="", examples="")[:5])

@@ -1,0 +1,36 @@
+"""The short rules of every game in every language: one Discord message each, with the same
+shape as the English text and the same commands, written exactly as the players type them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from data import load_text
+from data.texts import DEFAULT, LANGUAGES, long_text
+
+RULES = ("high_voltage/rules.md", "pylons/rules.md", "sector6/rules.md")
+LIMIT = 1900  # a Discord message holds 2000 characters; the rest is left for a heading
+
+
+def _shape(text: str) -> dict[str, object]:
+    return {
+        "headings": len(re.findall(r"^\*\*", text, re.MULTILINE)),
+        "bullets": len(re.findall(r"^•", text, re.MULTILINE)),
+        "bold": text.count("**"),
+        "code": sorted(re.findall(r"`[^`]*`", text)),
+    }
+
+
+@pytest.mark.parametrize("path", RULES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_rules_exist_fit_one_message_and_keep_the_shape(path: str, language: str) -> None:
+    text = long_text(path, language)
+    english = long_text(path, DEFAULT)
+    assert len(text) < LIMIT, f"{path} in {language} is {len(text)} characters"
+    assert _shape(text) == _shape(english)
+    if language != DEFAULT:
+        # the translation is a file of its own, and long_text serves it rather than English
+        assert text == load_text(f"{path.removesuffix('.md')}.{language}.md")
+        assert text != english, f"{path} has no {language} translation"
