@@ -2,7 +2,8 @@
 JSON-ready dict an engine's `view(seat)` returns) to PNG bytes.
 
 The renderer never sees a whole game state, so it cannot leak what a view leaves out. Every
-function takes an optional `theme` (see `render.palette`); the same input always gives the
+function takes an optional `theme` (see `render.palette`) and `language` (a language code of
+`data.texts`, English by default) for the words drawn on it; the same input always gives the
 same bytes.
 
 - `board_png(view, names=...)`: the board and status panel, posted after every move.

@@ -8,7 +8,7 @@ label such as "Turn 12" is drawn with FreeType once and pasted ever after.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from math import ceil
 from typing import Any
@@ -41,6 +41,36 @@ def fit(text: str, size: int, width: float, bold: bool = True) -> str:
     while text and f.getlength(text + "…") > width:
         text = text[:-1]
     return text + "…"
+
+
+def shrink(
+    text: str, size: int, width: float, bold: bool = True, smallest: int | None = None
+) -> tuple[str, int]:
+    """(`text`, font size) to fit `width` pixels: the size goes down to `smallest` (default
+    three quarters of `size`) before the text is cut, so a longer translation of a label
+    stays whole when it can."""
+    least = smallest if smallest is not None else max(1, size * 3 // 4)
+    while size > least and font(size, bold).getlength(text) > width:
+        size -= 1
+    return fit(text, size, width, bold), size
+
+
+def shorten_names(
+    line: Callable[[Sequence[str] | None], str],
+    names: Sequence[str] | None,
+    size: int,
+    width: float,
+    bold: bool = True,
+) -> str:
+    """`line(names)`, with the names cut by as much as the line is too wide for `width`: a
+    long Discord name loses its end, never the words of the sentence round it."""
+    said = line(names)
+    f = font(size, bold)
+    over = f.getlength(said) - width
+    if over <= 0 or not names:
+        return said
+    shorter = [fit(name, size, max(f.getlength(name) - over, 60), bold) for name in names]
+    return line(shorter)
 
 
 class Canvas:

@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from data.texts import DEFAULT, texts_for
 from render.canvas import Canvas, to_indexed
 from render.encode import FAST, build_palette, png_bytes
 from render.fonts import font
@@ -45,18 +46,30 @@ View = Mapping[str, Any]
 _SIDE_OF_EDGE = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
-def board_png(view: View, *, names: Sequence[str] | None = None, theme: Theme = THEME) -> bytes:
-    """The board as PNG bytes. `names` are display names by seat (default 'Seat 1'...)."""
-    return png_bytes(board_image(view, names=names, theme=theme), FAST)
+def board_png(
+    view: View,
+    *,
+    names: Sequence[str] | None = None,
+    theme: Theme = THEME,
+    language: str = DEFAULT,
+) -> bytes:
+    """The board as PNG bytes. `names` are display names by seat (default 'Seat 1'...);
+    `language` is a language code of `data.texts` for the panel's words."""
+    return png_bytes(board_image(view, names=names, theme=theme, language=language), FAST)
 
 
 def board_image(
-    view: View, *, names: Sequence[str] | None = None, theme: Theme = THEME
+    view: View,
+    *,
+    names: Sequence[str] | None = None,
+    theme: Theme = THEME,
+    language: str = DEFAULT,
 ) -> Image.Image:
     """The board as a palette image, before PNG encoding."""
     n = int(view.get("grid_size", 7))
-    canvas = Canvas(_base(theme, n).copy(), theme, board_palette)
+    canvas = Canvas(_base(theme, n, language).copy(), theme, board_palette)
     lit_cells, lit_stations = traced(view, n)
+    danger = texts_for(language)("picture.hv.danger_card")
     _paste_frame(canvas, view, n, lit_stations)
     last = view.get("last") or {}
     changed = set(last.get("cells") or [])
@@ -69,8 +82,10 @@ def board_image(
         elif name in changed:
             ring = theme.changed_outline
         key = _cell_key(cell, lit_cells.get(name, frozenset()), ring)
+        if key[1] == "danger":
+            key = (*key, danger)
         canvas.sprite(cell_sprite, *key, at=cell_box(index, theme, n)[:2])
-    draw_panel(canvas, view, names, top=board_side(theme, n))
+    draw_panel(canvas, view, names, top=board_side(theme, n), texts=texts_for(language))
     return canvas.image
 
 
@@ -147,8 +162,9 @@ def _paste_frame(canvas: Canvas, view: View, n: int, lit: set[int]) -> None:
 
 
 @cache
-def _base(theme: Theme, n: int) -> Image.Image:
-    """Background, coordinates and the panel's fixed labels: identical on every board."""
+def _base(theme: Theme, n: int, language: str) -> Image.Image:
+    """Background, coordinates and the panel's fixed labels: identical on every board of a
+    language."""
     side = board_side(theme, n)
     img = Image.new("RGB", (side, side + theme.panel_height), theme.background)
     draw = ImageDraw.Draw(img)
@@ -162,7 +178,7 @@ def _base(theme: Theme, n: int) -> Image.Image:
         draw.text((mid, side - half), letter, fill=theme.coordinate_text, font=f, anchor="mm")
         draw.text((half, mid), digit, fill=theme.coordinate_text, font=f, anchor="mm")
         draw.text((side - half, mid), digit, fill=theme.coordinate_text, font=f, anchor="mm")
-    panel_ground(img, theme, side)
+    panel_ground(img, theme, side, texts_for(language))
     return to_indexed(img, board_palette(theme))
 
 

@@ -13,18 +13,15 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from data.texts import DEFAULT, Texts, texts_for
+from render.canvas import fit, shrink
 from render.encode import png_bytes
 from render.fonts import font
 from render.palette import DASHES, DOTS, PINSTRIPE, SOLID, THEME, Theme
 from render.sprites import PathKey, card_sprite, draw_band, draw_disc, path_key
 
 ROTATIONS = (0, 90, 180, 270)
-_PATTERN_WORDS = {
-    SOLID: "plain paths",
-    DASHES: "dashed paths",
-    DOTS: "dotted paths",
-    PINSTRIPE: "paths with a light stripe",
-}
+_PATTERN_WORDS = {SOLID: "solid", DASHES: "dashes", DOTS: "dots", PINSTRIPE: "pinstripe"}
 _TURN = {"N": "E", "E": "S", "S": "W", "W": "N"}  # one quarter turn clockwise
 
 
@@ -52,25 +49,47 @@ def card_slot(i: int, size: int = CARD_SIZE) -> tuple[int, int, int, int]:
     return x, y, x + size, y + size
 
 
-def card_png(face: Mapping[str, Any], *, theme: Theme = THEME, size: int = CARD_SIZE) -> bytes:
+def _word(texts: Texts, table: str, name: str) -> str:
+    """A word of the game data in `texts`' language, or the name itself when unknown."""
+    key = f"{table}.{name}"
+    return texts(key) if texts.has(key) else name.replace("_", " ")
+
+
+def card_png(
+    face: Mapping[str, Any],
+    *,
+    theme: Theme = THEME,
+    size: int = CARD_SIZE,
+    language: str = DEFAULT,
+) -> bytes:
     """The drawn card in its four orientations r0, r90, r180, r270, side by side, so its
     drawer can pick one. An orientation that looks exactly like an earlier one says so."""
     paths = tuple(path_key(p) for p in face.get("paths", []))
-    return _card_png(paths, int(face.get("rotation", 0)), str(face.get("kind", "")), theme, size)
+    kind = str(face.get("kind", ""))
+    return _card_png(paths, int(face.get("rotation", 0)), kind, theme, size, language)
 
 
-@lru_cache(maxsize=128)  # 64 faces in a deck, drawn in any orientation; ~13 kB a picture
-def _card_png(paths: tuple[PathKey, ...], start: int, kind: str, theme: Theme, size: int) -> bytes:
+@lru_cache(maxsize=256)  # 64 faces in a deck, any orientation, a few languages; ~13 kB each
+def _card_png(
+    paths: tuple[PathKey, ...], start: int, kind: str, theme: Theme, size: int, language: str
+) -> bytes:
+    texts = texts_for(language)
     pad = PAD
     width = 2 * pad + 4 * size + 3 * GAP
     height = pad + TITLE_H + size + LABEL_H
     img = Image.new("RGB", (width, height), theme.background)
     draw = ImageDraw.Draw(img)
-    title = f"Your card: {kind.replace('_', ' ')}" if kind else "Your card"
+    if kind:
+        title = texts("picture.hv.card", kind=_word(texts, "picture.hv.kinds", kind))
+    else:
+        title = texts("picture.hv.card_plain")
+    choose = texts("picture.hv.choose")
+    room = width - 2 * pad - font(20, False).getlength(choose) - 24
+    title = fit(title, 30, room)
     draw.text((pad, pad - 4), title, fill=theme.text, font=font(30))
     draw.text(
         (width - pad, pad + 4),
-        "choose an orientation",
+        choose,
         fill=theme.text_dim,
         font=font(20, False),
         anchor="ra",
@@ -79,7 +98,8 @@ def _card_png(paths: tuple[PathKey, ...], start: int, kind: str, theme: Theme, s
     for i, degrees in enumerate(ROTATIONS):
         turned = rotate_paths(paths, (degrees - start) % 360)
         x, y, _, _ = card_slot(i, size)
-        img.paste(card_sprite(theme, kind, turned, size, theme.background), (x, y))
+        danger = texts("picture.hv.danger_card")
+        img.paste(card_sprite(theme, kind, turned, size, theme.background, danger), (x, y))
         label_y = y + size + 12
         draw.text(
             (x + size / 2, label_y), f"r{degrees}", fill=theme.text, font=font(30), anchor="ma"
@@ -88,7 +108,7 @@ def _card_png(paths: tuple[PathKey, ...], start: int, kind: str, theme: Theme, s
         if same != degrees:
             draw.text(
                 (x + size / 2, label_y + 34),
-                f"same as r{same}",
+                texts("picture.same_as", degrees=same),
                 fill=theme.text_dim,
                 font=font(15, False),
                 anchor="ma",
@@ -100,9 +120,10 @@ SECRET_SIZE = (560, 250)
 SECRET_DISC = (118, 125, 78)  # centre x, centre y, radius of the company disc
 
 
-@lru_cache(maxsize=32)
-def secret_png(colour: str, *, theme: Theme = THEME) -> bytes:
+@lru_cache(maxsize=64)
+def secret_png(colour: str, *, theme: Theme = THEME, language: str = DEFAULT) -> bytes:
     """A player's company: its disc and letter, its name, and how its paths look."""
+    texts = texts_for(language)
     company = theme.company(colour)
     width, height = SECRET_SIZE
     k = theme.supersample
@@ -111,15 +132,17 @@ def secret_png(colour: str, *, theme: Theme = THEME) -> bytes:
     cx, cy, r = (v * k for v in SECRET_DISC)
     draw_disc(draw, cx, cy, r, company, theme)
     x0 = cx + r + 36 * k
-    draw.text((x0, 44 * k), "Your company", fill=theme.text_dim, font=font(22 * k, False))
-    draw.text((x0, 76 * k), company.name.capitalize(), fill=company.fill, font=font(46 * k))
+    room = (width - 36) * k - x0
+    heading = fit(texts("picture.hv.your_company"), 22 * k, room, bold=False)
+    draw.text((x0, 44 * k), heading, fill=theme.text_dim, font=font(22 * k, False))
+    name = _word(texts, "picture.hv.companies", company.name)
+    name, name_size = shrink(name[:1].upper() + name[1:], 46 * k, room)
+    draw.text((x0, 76 * k), name, fill=company.fill, font=font(name_size))
     band_y = 170 * k
     draw_band(draw, [(x0, band_y), ((width - 36) * k, band_y)], company, 18 * k, 104 * k)
-    draw.text(
-        (x0, band_y + 24 * k),
-        f"{_PATTERN_WORDS.get(company.pattern, 'paths')}, letter {company.letter}",
-        fill=theme.text_dim,
-        font=font(16 * k, False),
-    )
+    pattern = _word(texts, "picture.hv.patterns", _PATTERN_WORDS.get(company.pattern, "other"))
+    legend = texts("picture.hv.pattern", pattern=pattern, letter=company.letter)
+    legend, legend_size = shrink(legend, 16 * k, room, bold=False)
+    draw.text((x0, band_y + 24 * k), legend, fill=theme.text_dim, font=font(legend_size, False))
     img = big.resize((width, height), Image.Resampling.LANCZOS)
     return png_bytes(img)

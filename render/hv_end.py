@@ -12,19 +12,13 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.canvas import fit
+from data.texts import DEFAULT, Texts, texts_for
+from render.canvas import fit, shrink
 from render.encode import png_bytes
 from render.fonts import font
 from render.hv_panel import row_band, seat_name
 from render.palette import THEME, Theme
 from render.sprites import disc_icon, star_icon
-
-REASONS = {
-    "energy_tokens_exhausted": "The last energy token has been placed.",
-    "last_card_placed": "The last face-down card has been placed.",
-    "no_valid_line_possible": "No valid line can be closed any more.",
-    "no_legal_action": "The player to move had no legal action left.",
-}
 
 WIDTH = 900
 PAD = 32
@@ -33,19 +27,32 @@ COL_NAME, COL_COMPANY, COL_POINTS, COL_TOKENS, COL_TOTAL = 84, 350, 620, 730, 85
 
 
 def end_png(
-    view: Mapping[str, Any], *, names: Sequence[str] | None = None, theme: Theme = THEME
+    view: Mapping[str, Any],
+    *,
+    names: Sequence[str] | None = None,
+    theme: Theme = THEME,
+    language: str = DEFAULT,
 ) -> bytes:
     """The final result as PNG bytes; raises ValueError if the game is not over."""
     outcome = view.get("outcome")
     if not outcome:
         raise ValueError("The game is not over: there is no outcome to show yet.")
-    return png_bytes(end_image(outcome, names=names, theme=theme))
+    return png_bytes(end_image(outcome, names=names, theme=theme, language=language))
+
+
+def _word(texts: Texts, key: str, name: str) -> str:
+    return texts(key) if texts.has(key) else name
 
 
 def end_image(
-    outcome: Mapping[str, Any], *, names: Sequence[str] | None = None, theme: Theme = THEME
+    outcome: Mapping[str, Any],
+    *,
+    names: Sequence[str] | None = None,
+    theme: Theme = THEME,
+    language: str = DEFAULT,
 ) -> Image.Image:
     """The result drawn from an outcome dict (reason, scores, winners, details)."""
+    texts = texts_for(language)
     scores = [int(s) for s in outcome.get("scores", [])]
     winners = {int(s) for s in outcome.get("winners", [])}
     details = outcome.get("details") or {}
@@ -59,20 +66,22 @@ def end_image(
     height = top_rows + ROW * len(order) + (24 + ROW * len(unowned) if unowned else 0) + PAD
     img = Image.new("RGB", (WIDTH, height), theme.panel)
     draw = ImageDraw.Draw(img)
-    draw.text((PAD, PAD - 6), "Game over", fill=theme.text, font=font(40))
-    reason = REASONS.get(str(outcome.get("reason")), str(outcome.get("reason", "")))
-    draw.text((PAD, PAD + 46), reason, fill=theme.text_dim, font=font(20, False))
+    draw.text((PAD, PAD - 6), texts("picture.hv.game_over"), fill=theme.text, font=font(40))
+    why = str(outcome.get("reason", ""))
+    reason = _word(texts, f"picture.hv.end.reason_{why}", why)
+    reason, reason_size = shrink(reason, 20, WIDTH - 2 * PAD, bold=False)
+    draw.text((PAD, PAD + 46), reason, fill=theme.text_dim, font=font(reason_size, False))
 
-    names_won = [seat_name(s, names) for s in order if s in winners]
+    names_won = [seat_name(s, names, texts) for s in order if s in winners]
     best = max(scores) if scores else 0
-    points = f"{best} point" + ("" if best == 1 else "s")
+    points = texts("picture.hv.end.points", count=best)
     if len(names_won) == 1:
-        banner = f"{names_won[0]} wins with {points}"
+        banner = texts("picture.hv.end.wins", player=names_won[0], points=points)
     elif names_won:
         who = ", ".join(names_won[:-1]) + " & " + names_won[-1]
-        banner = f"{who} share the win with {points}"
+        banner = texts("picture.hv.end.share", players=who, points=points)
     else:
-        banner = "No winner"
+        banner = texts("picture.hv.end.no_winner")
     room = WIDTH - 2 * PAD - 74
     size = 26
     while size > 18 and font(size).getlength(banner) > room:
@@ -84,15 +93,16 @@ def end_image(
     )
 
     y = top_rows - 22
-    small = font(15, False)
-    for x, label, anchor in (
-        (COL_NAME, "player", "la"),
-        (COL_COMPANY, "company", "la"),
-        (COL_POINTS, "company score", "ra"),
-        (COL_TOKENS, "point tokens", "ra"),
-        (COL_TOTAL, "total", "ra"),
+    # Each heading has the room up to the next one (right-aligned ones: back to the last).
+    for x, key, anchor, room in (
+        (COL_NAME, "player", "la", COL_COMPANY - COL_NAME - 12),
+        (COL_COMPANY, "company", "la", COL_POINTS - COL_COMPANY - 130),
+        (COL_POINTS, "company_score", "ra", 130),
+        (COL_TOKENS, "point_tokens", "ra", COL_TOKENS - COL_POINTS - 12),
+        (COL_TOTAL, "total", "ra", COL_TOTAL - COL_TOKENS - 12),
     ):
-        draw.text((x, y), label, fill=theme.text_dim, font=small, anchor=anchor)
+        label, size = shrink(texts(f"picture.hv.end.{key}"), 15, room, bold=False, smallest=12)
+        draw.text((x, y), label, fill=theme.text_dim, font=font(size, False), anchor=anchor)
     y = top_rows
     for seat in order:
         colour = colours[seat] if seat < len(colours) else None
@@ -102,12 +112,12 @@ def end_image(
         draw.text((PAD + 8, mid), f"{place}.", fill=theme.text_dim, font=font(22), anchor="lm")
         draw.text(
             (COL_NAME, mid),
-            fit(seat_name(seat, names), 24, COL_COMPANY - COL_NAME - 16),
+            fit(seat_name(seat, names, texts), 24, COL_COMPANY - COL_NAME - 16),
             fill=theme.winner if won else theme.text,
             font=font(24),
             anchor="lm",
         )
-        _company(img, draw, colour, COL_COMPANY, mid, theme)
+        _company(img, draw, colour, COL_COMPANY, mid, theme, texts)
         points = int(company.get(colour, 0)) if colour else 0
         token = int(tokens[seat]) if seat < len(tokens) else 0
         draw.text((COL_POINTS, mid), str(points), fill=theme.text, font=font(24), anchor="rm")
@@ -126,9 +136,13 @@ def end_image(
         for colour in unowned:
             mid = y + ROW // 2 - 4
             draw.text(
-                (COL_NAME, mid), "no one's", fill=theme.text_dim, font=font(24, False), anchor="lm"
+                (COL_NAME, mid),
+                fit(texts("picture.hv.end.no_one"), 24, COL_COMPANY - COL_NAME - 16, bold=False),
+                fill=theme.text_dim,
+                font=font(24, False),
+                anchor="lm",
             )
-            _company(img, draw, colour, COL_COMPANY, mid, theme)
+            _company(img, draw, colour, COL_COMPANY, mid, theme, texts)
             draw.text(
                 (COL_POINTS, mid),
                 str(int(company.get(colour, 0))),
@@ -141,8 +155,18 @@ def end_image(
 
 
 def _company(
-    img: Image.Image, draw: ImageDraw.ImageDraw, colour: str | None, x: int, mid: int, theme: Theme
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    colour: str | None,
+    x: int,
+    mid: int,
+    theme: Theme,
+    texts: Texts,
 ) -> None:
     img.paste(disc_icon(theme, colour, 34, theme.panel), (x, mid - 17))
-    label = theme.company(colour).name if colour else "unknown"
+    if colour:
+        name = theme.company(colour).name
+        label = _word(texts, f"picture.hv.companies.{name}", name)
+    else:
+        label = texts("picture.hv.end.unknown")
     draw.text((x + 46, mid), label, fill=theme.text, font=font(22, False), anchor="lm")

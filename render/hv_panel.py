@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from data.texts import ENGLISH, Texts
 from render.canvas import Canvas, fit, text_rgb
 from render.fonts import font
 from render.palette import RGB, Theme
@@ -36,47 +37,57 @@ PLAYERS_TOP = 108  # first player row, from the top of the panel
 COL_ACTIONS, COL_SPECIAL, COL_POINTS = 250, 400, 480
 
 
-def seat_name(seat: int, names: Sequence[str] | None) -> str:
+def seat_name(seat: int, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
     """Display name of a seat: the bot's name if given, else 'Seat 1' for seat 0."""
     if names is not None and 0 <= seat < len(names) and names[seat]:
         return str(names[seat])
-    return f"Seat {seat + 1}"
+    return texts("picture.seat", number=seat + 1)
 
 
-def status(view: View, names: Sequence[str] | None) -> tuple[str, str]:
-    """(headline, detail) for the current phase; the headline starts with the name of the
-    seat to play, followed by ' to play' (see `draw_panel`, which shortens the name only)."""
+def status(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> tuple[str, str]:
+    """(headline, detail) for the current phase; the headline names the seat to play in the
+    text "picture.hv.to_play" (see `draw_panel`, which shortens the name only)."""
+    headline, detail = _status(view, names, texts)
+    seat = view.get("current_seat")
+    if headline is None:
+        return texts("picture.hv.game_over"), detail
+    return texts("picture.hv.to_play", player=seat_name(int(seat or 0), names, texts)), detail
+
+
+def _status(view: View, names: Sequence[str] | None, texts: Texts) -> tuple[str | None, str]:
+    """(None when the game is over else the seat's name, detail)."""
     phase = view.get("phase")
     seat = view.get("current_seat")
     if phase == "over" or seat is None:
         outcome = view.get("outcome") or {}
-        winners = [seat_name(s, names) for s in outcome.get("winners", [])]
+        winners = [seat_name(s, names, texts) for s in outcome.get("winners", [])]
         if not winners:
-            return "Game over", ""
-        verb = "wins" if len(winners) == 1 else "share the win"
-        return "Game over", f"{' & '.join(winners)} {verb}"
-    who = seat_name(int(seat), names)
+            return None, ""
+        key = "picture.hv.wins" if len(winners) == 1 else "picture.hv.share"
+        return None, texts(key, players=" & ".join(winners))
+    who = seat_name(int(seat), names, texts)
     if phase == "placing":
         cell = (view.get("drawn") or {}).get("cell", "?")
-        return f"{who} to play", f"Placing the card drawn from {cell}"
+        return who, texts("picture.hv.placing", cell=cell)
     if phase == "declaring":
         count = len(view.get("closable") or [])
-        lines = "line" if count == 1 else "lines"
-        return f"{who} to play", f"Declaring: {count} closable {lines}"
+        return who, texts("picture.hv.declaring", count=count)
     if view.get("double_turn"):
         step = int(view.get("actions_taken", 0)) + 1
-        return f"{who} to play", f"Double turn: action {step} of 2"
-    return f"{who} to play", "Draw, rotate, move or swap a card"
+        return who, texts("picture.hv.double_turn", step=step)
+    return who, texts("picture.hv.actions")
 
 
-def last_move(view: View, names: Sequence[str] | None) -> list[str]:
+def last_move(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> list[str]:
     """What the last action did, in at most a few short lines."""
     last = view.get("last") or {}
     if last.get("seat") is None or not last.get("actions"):
         return []  # nothing done yet, or only a card looked at
-    out = [f"{seat_name(int(last['seat']), names)}: {'; '.join(last.get('actions') or [])}"]
+    who = seat_name(int(last["seat"]), names, texts)
+    out = [f"{who}: {'; '.join(last.get('actions') or [])}"]
     for line in last.get("lines") or []:
-        out.append(f"Scored {line.get('line', 'a line')} · {len(line.get('cells') or [])} cards")
+        name = line.get("line") or texts("picture.hv.a_line")
+        out.append(texts("picture.hv.scored", line=name, count=len(line.get("cells") or [])))
     return out
 
 
@@ -84,7 +95,7 @@ def _split(theme: Theme, width: int) -> int:
     return round(width * SPLIT)
 
 
-def panel_ground(img: Image.Image, theme: Theme, top: int) -> None:
+def panel_ground(img: Image.Image, theme: Theme, top: int, texts: Texts = ENGLISH) -> None:
     """The panel's background and fixed labels, drawn once into the base layer."""
     draw = ImageDraw.Draw(img)
     width = img.width
@@ -97,39 +108,51 @@ def panel_ground(img: Image.Image, theme: Theme, top: int) -> None:
     )
     small = font(14, False)
     y = top + PLAYERS_TOP - 22
-    for x, label in (
-        (COL_ACTIONS, "action tokens"),
-        (COL_SPECIAL, "special"),
-        (COL_POINTS, "points"),
+    ends = (COL_SPECIAL, COL_POINTS, split - 12)
+    for (x, key), end in zip(
+        ((COL_ACTIONS, "action_tokens"), (COL_SPECIAL, "special"), (COL_POINTS, "points")),
+        ends,
+        strict=True,
     ):
+        label = fit(texts(f"picture.hv.{key}"), 14, end - x - 8, bold=False)
         draw.text((x, y), label, fill=theme.text_dim, font=small)
     x0 = split + 16
     col_w = (width - split - 8 - PAD) // 2
-    draw.text((x0, top + 14), "company scores", fill=theme.text_dim, font=small)
+    heading = fit(texts("picture.hv.company_scores"), 14, width - x0 - PAD, bold=False)
+    draw.text((x0, top + 14), heading, fill=theme.text_dim, font=small)
     y = _supply_top(theme) + top
-    draw.text((x0, y + 32), "energy left", fill=theme.text_dim, font=small)
-    draw.text((x0 + col_w, y + 32), "face down", fill=theme.text_dim, font=small)
+    for x, key in ((x0, "energy_left"), (x0 + col_w, "face_down")):
+        label = fit(texts(f"picture.hv.{key}"), 14, col_w - 8, bold=False)
+        draw.text((x, y + 32), label, fill=theme.text_dim, font=small)
 
 
 def _supply_top(theme: Theme) -> int:
     return 36 + 2 * 36 + 8
 
 
-def draw_panel(canvas: Canvas, view: View, names: Sequence[str] | None, top: int) -> None:
+def draw_panel(
+    canvas: Canvas,
+    view: View,
+    names: Sequence[str] | None,
+    top: int,
+    texts: Texts = ENGLISH,
+) -> None:
     """Paste the panel's changing parts into the band that starts at y = `top`."""
     theme = canvas.theme
     width = canvas.image.width
     split = _split(theme, width)
-    headline, detail = status(view, names)
+    who, detail = _status(view, names, texts)
     room = split - PAD - 130
-    suffix = " to play"
-    if headline.endswith(suffix):  # shorten a long name, never the words after it
-        headline = fit(headline[: -len(suffix)], 28, room - font(28).getlength(suffix)) + suffix
+    if who is None:
+        headline = texts("picture.hv.game_over")
+    else:  # shorten a long name, never the words round it
+        around = font(28).getlength(texts("picture.hv.to_play", player=""))
+        headline = texts("picture.hv.to_play", player=fit(who, 28, room - around))
     canvas.text((PAD, top + 14), headline, size=28, fg=theme.text, bg=theme.panel, max_width=room)
     if view.get("phase") != "over":
         canvas.text(
             (split - 16, top + 19),
-            f"Turn {view.get('turn', '?')}",
+            texts("picture.hv.turn", turn=view.get("turn", "?")),
             size=20,
             fg=theme.text_dim,
             bg=theme.panel,
@@ -144,11 +167,13 @@ def draw_panel(canvas: Canvas, view: View, names: Sequence[str] | None, top: int
         bg=theme.panel,
         max_width=split - 2 * PAD,
     )
-    _players(canvas, view, names, top + PLAYERS_TOP, split)
-    _scores(canvas, view, names, top, split)
+    _players(canvas, view, names, top + PLAYERS_TOP, split, texts)
+    _scores(canvas, view, names, top, split, texts)
 
 
-def _players(canvas: Canvas, view: View, names: Sequence[str] | None, y: int, split: int) -> None:
+def _players(
+    canvas: Canvas, view: View, names: Sequence[str] | None, y: int, split: int, texts: Texts
+) -> None:
     theme = canvas.theme
     current = view.get("current_seat") if view.get("phase") != "over" else None
     for player in view.get("players") or []:
@@ -161,7 +186,7 @@ def _players(canvas: Canvas, view: View, names: Sequence[str] | None, y: int, sp
         mid = y + 12
         canvas.text(
             (PAD + 34, mid),
-            seat_name(seat, names),
+            seat_name(seat, names, texts),
             size=20,
             fg=theme.text,
             bg=bg,
@@ -176,18 +201,40 @@ def _players(canvas: Canvas, view: View, names: Sequence[str] | None, y: int, sp
                 )
         else:
             label, fg, bold = (
-                (str(actions), theme.text, True) if actions else ("none", theme.text_dim, False)
+                (str(actions), theme.text, True)
+                if actions
+                else (texts("picture.hv.none"), theme.text_dim, False)
             )
-            canvas.text((COL_ACTIONS, mid), label, size=18, fg=fg, bg=bg, bold=bold, anchor="lm")
+            canvas.text(
+                (COL_ACTIONS, mid),
+                label,
+                size=18,
+                fg=fg,
+                bg=bg,
+                bold=bold,
+                anchor="lm",
+                max_width=COL_SPECIAL - COL_ACTIONS - 8,
+            )
         special = int(player.get("special_tokens", 0))
         if 0 < special <= 3:
             for i in range(special):
                 canvas.sprite(star_icon, 22, bg, theme.winner, at=(COL_SPECIAL + i * 24, y + 1))
         else:
             label, fg, bold = (
-                (str(special), theme.text, True) if special else ("used", theme.text_dim, False)
+                (str(special), theme.text, True)
+                if special
+                else (texts("picture.hv.used"), theme.text_dim, False)
             )
-            canvas.text((COL_SPECIAL, mid), label, size=18, fg=fg, bg=bg, bold=bold, anchor="lm")
+            canvas.text(
+                (COL_SPECIAL, mid),
+                label,
+                size=18,
+                fg=fg,
+                bg=bg,
+                bold=bold,
+                anchor="lm",
+                max_width=COL_POINTS - COL_SPECIAL - 8,
+            )
         canvas.text(
             (COL_POINTS, mid),
             str(player.get("point_tokens", 0)),
@@ -199,7 +246,9 @@ def _players(canvas: Canvas, view: View, names: Sequence[str] | None, y: int, sp
         y += ROW_H
 
 
-def _scores(canvas: Canvas, view: View, names: Sequence[str] | None, top: int, split: int) -> None:
+def _scores(
+    canvas: Canvas, view: View, names: Sequence[str] | None, top: int, split: int, texts: Texts
+) -> None:
     theme = canvas.theme
     width = canvas.image.width
     x0 = split + 16
@@ -238,7 +287,7 @@ def _scores(canvas: Canvas, view: View, names: Sequence[str] | None, top: int, s
         anchor="lm",
     )
     y += 60
-    for line in last_move(view, names)[:3]:
+    for line in last_move(view, names, texts)[:3]:
         canvas.text(
             (x0, y),
             line,

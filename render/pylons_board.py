@@ -17,7 +17,17 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.canvas import Canvas, finish_piece, rounded_band, text_rgb, to_indexed
+from data.texts import DEFAULT, ENGLISH, Texts, texts_for
+from render.canvas import (
+    Canvas,
+    finish_piece,
+    fit,
+    rounded_band,
+    shorten_names,
+    shrink,
+    text_rgb,
+    to_indexed,
+)
 from render.encode import FAST, build_palette, png_bytes
 from render.fonts import font
 from render.palette import PYLONS_THEME, RGB, PylonsTheme
@@ -31,16 +41,21 @@ PAD = 24  # panel padding
 LINK_PAD = 8  # room round a link's segment in its piece
 PYLON_HALF = 17  # a pylon piece is 2 * PYLON_HALF + 1 pixels square (room for the ring)
 FORWARD = ((1, 2), (-1, 2), (2, 1), (-2, 1))  # a link is drawn from its northern end
-DIRECTION_TEXT = ("links west ↔ east", "links north ↕ south")
+DIRECTION_KEYS = ("picture.pylons.horizontal", "picture.pylons.vertical")
 GROUND_BOARD, GROUND_BLUE, GROUND_RED = 0, 1, 2
 
 
 def pylons_board_png(
-    view: View, *, names: Sequence[str] | None = None, theme: PylonsTheme = PYLONS_THEME
+    view: View,
+    *,
+    names: Sequence[str] | None = None,
+    theme: PylonsTheme = PYLONS_THEME,
+    language: str = DEFAULT,
 ) -> bytes:
     """The board and its panel as PNG bytes. `names` are display names by seat (default
-    'Player 1', 'Player 2')."""
-    return png_bytes(pylons_board_image(view, names=names, theme=theme), FAST)
+    'Player 1', 'Player 2'); `language` a language code of `data.texts` for the panel."""
+    image = pylons_board_image(view, names=names, theme=theme, language=language)
+    return png_bytes(image, FAST)
 
 
 # ---------------------------------------------------------------------- layout
@@ -67,10 +82,10 @@ def cell_centre(name: str, theme: PylonsTheme = PYLONS_THEME) -> tuple[int, int]
     return x + theme.cell // 2, y + theme.cell // 2
 
 
-def seat_name(seat: int, names: Sequence[str] | None) -> str:
+def seat_name(seat: int, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
     if names is not None and 0 <= seat < len(names) and names[seat]:
         return str(names[seat])
-    return f"Player {seat + 1}"
+    return texts("picture.player", number=seat + 1)
 
 
 def _ground(i: int, j: int) -> int:
@@ -90,7 +105,11 @@ def _ground_rgb(theme: PylonsTheme, ground: int) -> RGB:
 
 
 def pylons_board_image(
-    view: View, *, names: Sequence[str] | None = None, theme: PylonsTheme = PYLONS_THEME
+    view: View,
+    *,
+    names: Sequence[str] | None = None,
+    theme: PylonsTheme = PYLONS_THEME,
+    language: str = DEFAULT,
 ) -> Image.Image:
     """The board as a palette image, before PNG encoding."""
     image = _base(theme).copy()
@@ -139,53 +158,59 @@ def pylons_board_image(
         x, y = cell_origin(i, j, theme)
         paste(sprite, (x + half - PYLON_HALF, y + half - PYLON_HALF), mask)
     canvas = Canvas(image, theme, pylons_palette)
-    _panel(canvas, view, names, board_side(theme))
+    _panel(canvas, view, names, board_side(theme), texts_for(language))
     return image
 
 
 # ---------------------------------------------------------------------- panel
 
 
-def status_line(view: View, names: Sequence[str] | None) -> str:
+def status_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
     """Whose turn it is, or how the game ended, in one line."""
     outcome = view.get("outcome")
     if outcome:
         winners = list(outcome.get("winners") or [])
         scores = list(outcome.get("scores") or [0, 0])
         if outcome.get("reason") == "connected" and len(winners) == 1:
-            side = "west and east" if winners[0] == 0 else "north and south"
-            return f"{seat_name(winners[0], names)} links {side} and wins"
-        if len(winners) == 1:
-            return (
-                f"Game over: {seat_name(winners[0], names)} wins on score, "
-                f"{max(scores)} to {min(scores)}"
+            key = (
+                "picture.pylons.links_horizontal"
+                if winners[0] == 0
+                else "picture.pylons.links_vertical"
             )
-        return f"Game over: a draw at {scores[0]} each"
+            return texts(key, player=seat_name(winners[0], names, texts))
+        if len(winners) == 1:
+            return texts(
+                "picture.pylons.wins_on_score",
+                player=seat_name(winners[0], names, texts),
+                high=max(scores),
+                low=min(scores),
+            )
+        return texts("picture.pylons.draw", score=scores[0])
     seat = int(view.get("current_seat") or 0)
-    who = seat_name(seat, names)
+    who = seat_name(seat, names, texts)
     if view.get("phase") == "choose":
-        return f"{who} chooses: keep the board, or mirror it"
+        return texts("picture.pylons.chooses", player=who)
     left = view.get("pylons_left", 0)
-    return f"{who} to play · move {view.get('move', '?')} · {left} pylons left"
+    return texts("picture.pylons.to_play", player=who, move=view.get("move", "?"), count=left)
 
 
-def last_line(view: View, names: Sequence[str] | None) -> str:
+def last_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
     """What the last action did."""
     last = view.get("last") or {}
     if last.get("seat") is None or not last.get("action"):
         return ""
-    who = seat_name(int(last["seat"]), names)
+    who = seat_name(int(last["seat"]), names, texts)
     if not last.get("cell"):
         return f"{who}: {last['action']}"
     links = len(last.get("links") or [])
-    text = f"{who}: {last['cell']}, {links} link{'' if links == 1 else 's'}"
+    text = texts("picture.pylons.last", player=who, cell=last["cell"], count=links)
     blocked = len(last.get("blocked") or [])
     if blocked:
-        text += f", {blocked} blocked"
+        text += texts("picture.pylons.blocked", count=blocked)
     return text
 
 
-def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, top: int) -> None:
+def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, top: int, texts: Texts) -> None:
     theme: PylonsTheme = canvas.theme  # type: ignore[assignment]
     width = canvas.image.width
     card_w = (width - 3 * PAD) // 2
@@ -205,24 +230,26 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, top: int) ->
         canvas.image.paste(sprite, (x + 10, y + CARD_H // 2 - PYLON_HALF), mask)
         canvas.text(
             (x + 52, y + 10),
-            seat_name(seat, names),
+            seat_name(seat, names, texts),
             size=22,
             fg=theme.text,
             bg=bg,
             max_width=card_w - 160,
         )
         pylons = int(player.get("pylons", 0))
+        goal = texts("picture.pylons.pylons", direction=texts(DIRECTION_KEYS[seat]), count=pylons)
+        goal, goal_size = shrink(goal, 15, card_w - 130, bold=False, smallest=12)
         canvas.text(
             (x + 52, y + 40),
-            f"{DIRECTION_TEXT[seat]} · {pylons} pylons",
-            size=15,
+            goal,
+            size=goal_size,
             bold=False,
             fg=theme.text_dim,
             bg=bg,
         )
         canvas.text(
             (x + card_w - 14, y + 8),
-            "score",
+            texts("picture.pylons.score"),
             size=14,
             bold=False,
             fg=theme.text_dim,
@@ -240,7 +267,7 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, top: int) ->
     y = top + 12 + CARD_H + 14
     canvas.text(
         (PAD, y),
-        status_line(view, names),
+        shorten_names(lambda shown: status_line(view, shown, texts), names, 20, width * 0.62 - PAD),
         size=20,
         fg=theme.text,
         bg=theme.panel,
@@ -248,7 +275,7 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, top: int) ->
     )
     canvas.text(
         (width - PAD, y + 3),
-        last_line(view, names),
+        last_line(view, names, texts),
         size=16,
         bold=False,
         fg=theme.text_dim,
@@ -507,7 +534,12 @@ SEAT_SIZE = (560, 200)
 
 @cache
 def pylons_seat_png(
-    seat: int, colour: str, goal: str, *, theme: PylonsTheme = PYLONS_THEME
+    seat: int,
+    colour: str,
+    goal: str,
+    *,
+    theme: PylonsTheme = PYLONS_THEME,
+    language: str = DEFAULT,
 ) -> bytes:
     """A player's pylon as the board shows it, with its colour and the edges to link (the
     start-of-game message; Pylons hides nothing, so this only makes every game begin alike)."""
@@ -520,7 +552,14 @@ def pylons_seat_png(
     img.paste(piece, (40, (height - side) // 2), shape)
     draw = ImageDraw.Draw(img)
     x = 40 + side + 36
-    draw.text((x, 40), "Your pylons", fill=theme.text_dim, font=font(22, False))
-    draw.text((x, 72), colour.capitalize(), fill=theme.seat_fill[seat], font=font(46))
-    draw.text((x, 134), f"link {goal}", fill=theme.text_dim, font=font(18, False))
+    texts = texts_for(language)
+    room = width - x - 24
+    heading = fit(texts("picture.pylons.your_pylons"), 22, room, bold=False)
+    draw.text((x, 40), heading, fill=theme.text_dim, font=font(22, False))
+    key = f"picture.colours.{colour}"
+    name = texts(key) if texts.has(key) else colour
+    name, size = shrink(name[:1].upper() + name[1:], 46, room)
+    draw.text((x, 72), name, fill=theme.seat_fill[seat], font=font(size))
+    goal_text, goal_size = shrink(texts("picture.pylons.goal", goal=goal), 18, room, bold=False)
+    draw.text((x, 134), goal_text, fill=theme.text_dim, font=font(goal_size, False))
     return png_bytes(img)

@@ -30,7 +30,15 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.canvas import Canvas, finish_piece, rounded_band, text_rgb, to_indexed
+from data.texts import DEFAULT, ENGLISH, Texts, texts_for
+from render.canvas import (
+    Canvas,
+    finish_piece,
+    rounded_band,
+    shorten_names,
+    text_rgb,
+    to_indexed,
+)
 from render.encode import FAST, build_palette, png_bytes
 from render.fonts import font
 from render.palette import RGB, Theme
@@ -131,11 +139,16 @@ def warm_up(theme: Sector6Theme = SECTOR6_THEME) -> None:
 
 
 def sector6_board_png(
-    view: View, *, names: Sequence[str] | None = None, theme: Sector6Theme = SECTOR6_THEME
+    view: View,
+    *,
+    names: Sequence[str] | None = None,
+    theme: Sector6Theme = SECTOR6_THEME,
+    language: str = DEFAULT,
 ) -> bytes:
     """The maze and its panel as PNG bytes. `names` are display names by seat (default
-    'Player 1', 'Player 2', ...)."""
-    return png_bytes(sector6_board_image(view, names=names, theme=theme), FAST)
+    'Player 1', 'Player 2', ...); `language` a language code of `data.texts` for the panel."""
+    image = sector6_board_image(view, names=names, theme=theme, language=language)
+    return png_bytes(image, FAST)
 
 
 # ---------------------------------------------------------------------- layout
@@ -254,17 +267,21 @@ MARKER_WITH_PRISONER = (-0.34, 0.2)
 PRISONER = (0.3, 0.14)
 
 
-def seat_name(seat: int, names: Sequence[str] | None) -> str:
+def seat_name(seat: int, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
     if names is not None and 0 <= seat < len(names) and names[seat]:
         return str(names[seat])
-    return f"Player {seat + 1}"
+    return texts("picture.player", number=seat + 1)
 
 
 # ---------------------------------------------------------------------- the picture
 
 
 def sector6_board_image(
-    view: View, *, names: Sequence[str] | None = None, theme: Sector6Theme = SECTOR6_THEME
+    view: View,
+    *,
+    names: Sequence[str] | None = None,
+    theme: Sector6Theme = SECTOR6_THEME,
+    language: str = DEFAULT,
 ) -> Image.Image:
     """The board as a palette image, before PNG encoding."""
     image = _ground(theme).copy()
@@ -342,7 +359,7 @@ def sector6_board_image(
                 (round(x) - half, round(y + 0.14 * radius) - half),
                 mask,
             )
-    _panel(canvas, view, names)
+    _panel(canvas, view, names, texts_for(language))
     return image
 
 
@@ -384,51 +401,52 @@ def _arrow(image: Image.Image, theme: Sector6Theme, lay: Layout, a: str, b: str)
 # ---------------------------------------------------------------------- panel
 
 
-def status_line(view: View, names: Sequence[str] | None) -> str:
+def status_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
     """Whose turn it is and what they do, or how the game ended, in one line."""
+    say = texts
     outcome = view.get("outcome")
     if outcome:
-        winners = [seat_name(int(s), names) for s in outcome.get("winners") or ()]
-        reason = {
-            "all_oxygen_held": "all oxygen held",
-            "no_one_can_move": "no one can move",
-            "turn_limit": "turn limit reached",
-        }.get(str(outcome.get("reason")), str(outcome.get("reason")))
+        winners = [seat_name(int(s), names, say) for s in outcome.get("winners") or ()]
+        why = str(outcome.get("reason"))
+        key = f"picture.sector6.reason_{why}"
+        reason = say(key) if say.has(key) else why
         if len(winners) == 1:
-            return f"Game over ({reason}): {winners[0]} wins"
-        return f"Game over ({reason}): {' & '.join(winners)} share the win"
+            return say("picture.sector6.over_wins", reason=reason, player=winners[0])
+        return say("picture.sector6.over_share", reason=reason, players=" & ".join(winners))
     seat = view.get("current_seat")
-    who = seat_name(int(seat or 0), names)
+    who = seat_name(int(seat or 0), names, say)
     step = view.get("step")
     if step == "draw":
         if not view.get("tiles"):
-            return f"{who}: draw a tile or place an entry point; the first goes anywhere"
-        return f"{who}: draw a tile or place an entry point"
+            return say("picture.sector6.draw_first", player=who)
+        return say("picture.sector6.draw", player=who)
     if step == "place":
-        return f"{who}: place the drawn tile"
+        return say("picture.sector6.place", player=who)
     if step == "act":
-        return f"{who}: collect, rotate or done on {view.get('pending')}"
+        return say("picture.sector6.act", player=who, cell=view.get("pending"))
     if step == "blocked":
         if (view.get("rules") or {}).get("rotations", True):
             left = int(view.get("rotations_left") or 0)
-            return f"{who} is blocked: {left} rotation{'' if left == 1 else 's'} to make"
-        return f"{who} is blocked and passes"
+            return say("picture.sector6.blocked", player=who, count=left)
+        return say("picture.sector6.blocked_pass", player=who)
     turn = int(view.get("competition_turns") or 0) + 1
-    return f"{who} to move · turn {turn} of {view.get('max_competition_turns')}"
+    return say(
+        "picture.sector6.to_move", player=who, turn=turn, turns=view.get("max_competition_turns")
+    )
 
 
-def last_line(view: View, names: Sequence[str] | None) -> str:
+def last_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
     """What the last turn did, in its action words."""
     last = view.get("last") or {}
     if last.get("seat") is None or not last.get("actions"):
         return ""
-    text = f"{seat_name(int(last['seat']), names)}: {', '.join(last['actions'])}"
+    text = f"{seat_name(int(last['seat']), names, texts)}: {', '.join(last['actions'])}"
     if last.get("geared"):
-        text += f" (gears: {', '.join(last['geared'])})"
+        text += texts("picture.sector6.gears", cells=", ".join(last["geared"]))
     return text
 
 
-def _panel(canvas: Canvas, view: View, names: Sequence[str] | None) -> None:
+def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, texts: Texts) -> None:
     theme: Sector6Theme = canvas.theme  # type: ignore[assignment]
     top = theme.board_height
     players = list(view.get("players") or ())
@@ -451,7 +469,7 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None) -> None:
         canvas.image.paste(sprite, (x + 26 - token_half(15), y + 26 - token_half(15)), mask)
         canvas.text(
             (x + 48, y + 12),
-            seat_name(seat, names),
+            seat_name(seat, names, texts),
             size=20,
             fg=theme.text,
             bg=bg,
@@ -469,12 +487,16 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None) -> None:
             tiles, entries = int(player["supply_left"]), int(player["entries_left"])
             canvas.text(
                 (x + 14, y + 52),
-                f"{tiles} tile{'' if tiles == 1 else 's'} · {entries} entr"
-                f"{'y' if entries == 1 else 'ies'} to place",
+                texts(
+                    "picture.sector6.supply",
+                    tiles=texts("picture.sector6.tiles", count=tiles),
+                    entries=texts("picture.sector6.entries", count=entries),
+                ),
                 size=15,
                 bold=False,
                 fg=theme.text_dim,
                 bg=bg,
+                max_width=card_w - 24,
             )
             continue
         collected = player.get("collected") or {}
@@ -494,7 +516,9 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None) -> None:
     y = top + 14 + CARD_H + 18
     canvas.text(
         (PAD, y),
-        status_line(view, names),
+        shorten_names(
+            lambda shown: status_line(view, shown, texts), names, 21, theme.width - 2 * PAD
+        ),
         size=21,
         fg=theme.text,
         bg=theme.panel,
@@ -502,7 +526,7 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None) -> None:
     )
     canvas.text(
         (PAD, y + 36),
-        last_line(view, names),
+        last_line(view, names, texts),
         size=16,
         bold=False,
         fg=theme.text_dim,

@@ -14,6 +14,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from data.texts import DEFAULT, Texts, texts_for
+from render.canvas import fit, shrink
 from render.encode import png_bytes
 from render.fonts import font
 from render.sector6_board import (
@@ -57,7 +59,15 @@ def _paste(canvas: Image.Image, piece: tuple[Image.Image, Image.Image], centre: 
     canvas.paste(sprite.convert("RGB"), (x, y), mask)
 
 
-def sector6_tile_png(drawn: Mapping[str, Any], *, theme: Sector6Theme = SECTOR6_THEME) -> bytes:
+def _word(texts: Texts, table: str, name: str) -> str:
+    """A word of the game data in `texts`' language, or the name itself when unknown."""
+    key = f"{table}.{name}"
+    return texts(key) if texts.has(key) else name
+
+
+def sector6_tile_png(
+    drawn: Mapping[str, Any], *, theme: Sector6Theme = SECTOR6_THEME, language: str = DEFAULT
+) -> bytes:
     """The drawn tile in its six turns r0 to r300, so its drawer can pick one; a turn that
     looks exactly like an earlier one says so (a tile with facing walls repeats itself)."""
     walls = list(drawn.get("walls") or ())
@@ -67,12 +77,20 @@ def sector6_tile_png(drawn: Mapping[str, Any], *, theme: Sector6Theme = SECTOR6_
     height = PAD + TITLE_H + rows * (SLOT_H + LABEL_H)
     img = Image.new("RGB", (width, height), theme.background)
     draw = ImageDraw.Draw(img)
+    texts = texts_for(language)
     colour = str(drawn.get("colour") or "")
-    title = f"Your tile: {colour}, worth {value}" if colour else "Your tile"
-    draw.text((PAD, PAD - 6), title, fill=theme.text, font=font(28))
+    if colour:
+        name = _word(texts, "picture.colours", colour)
+        title = texts("picture.sector6.tile", colour=name, value=value)
+    else:
+        title = texts("picture.sector6.tile_plain")
+    walls_text = texts("picture.sector6.walls", count=len(walls))
+    room = width - 2 * PAD - font(18, False).getlength(walls_text) - 16
+    title, title_size = shrink(title, 28, room)
+    draw.text((PAD, PAD - 6), title, fill=theme.text, font=font(title_size))
     draw.text(
         (width - PAD, PAD + 2),
-        f"{len(walls)} wall{'' if len(walls) == 1 else 's'}",
+        walls_text,
         fill=theme.text_dim,
         font=font(18, False),
         anchor="ra",
@@ -89,7 +107,7 @@ def sector6_tile_png(drawn: Mapping[str, Any], *, theme: Sector6Theme = SECTOR6_
         if same != degrees:
             draw.text(
                 (centre[0], label_y + 30),
-                f"same as r{same}",
+                texts("picture.same_as", degrees=same),
                 fill=theme.text_dim,
                 font=font(14, False),
                 anchor="ma",
@@ -98,7 +116,11 @@ def sector6_tile_png(drawn: Mapping[str, Any], *, theme: Sector6Theme = SECTOR6_
 
 
 def sector6_seat_png(
-    view: Mapping[str, Any], seat: int, *, theme: Sector6Theme = SECTOR6_THEME
+    view: Mapping[str, Any],
+    seat: int,
+    *,
+    theme: Sector6Theme = SECTOR6_THEME,
+    language: str = DEFAULT,
 ) -> bytes:
     """A seat's prisoner token as the board shows it, with its colour and shape named."""
     player = view["players"][seat]
@@ -108,12 +130,15 @@ def sector6_seat_png(
     half = token_half(SEAT_TOKEN)
     _paste(img, prisoner_piece(theme, SEAT_TOKEN, seat), (PAD + half, height // 2))
     x = 2 * PAD + 2 * half
-    draw.text((x, 44), "Your prisoners", fill=theme.text_dim, font=font(22, False))
-    draw.text((x, 76), str(player["colour"]).capitalize(), fill=theme.text, font=font(46))
-    draw.text(
-        (x, 136),
-        f"{player['shape']}s numbered {seat + 1}",
-        fill=theme.text_dim,
-        font=font(18, False),
-    )
+    texts = texts_for(language)
+    room = width - x - PAD
+    heading = fit(texts("picture.sector6.your_prisoners"), 22, room, bold=False)
+    draw.text((x, 44), heading, fill=theme.text_dim, font=font(22, False))
+    name = _word(texts, "picture.colours", str(player["colour"]))
+    name, name_size = shrink(name[:1].upper() + name[1:], 46, room)
+    draw.text((x, 76), name, fill=theme.text, font=font(name_size))
+    shapes = _word(texts, "picture.sector6.shapes", str(player["shape"]))
+    numbered = texts("picture.sector6.numbered", shapes=shapes, number=seat + 1)
+    numbered, numbered_size = shrink(numbered, 18, room, bold=False)
+    draw.text((x, 136), numbered, fill=theme.text_dim, font=font(numbered_size, False))
     return png_bytes(img)

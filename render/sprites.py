@@ -301,7 +301,9 @@ def _draw_empty(draw: ImageDraw.ImageDraw, theme: Theme, k: int) -> None:
             s += dash + gap
 
 
-def _draw_danger_card(draw: ImageDraw.ImageDraw, img: Image.Image, theme: Theme, k: int) -> None:
+def _draw_danger_card(
+    draw: ImageDraw.ImageDraw, img: Image.Image, theme: Theme, k: int, label: str = "DANGER"
+) -> None:
     """A DANGER card: hazard stripes round a dark face with a big warning sign, unlike any
     line card even in greyscale."""
     body = _body(theme, k)
@@ -331,13 +333,11 @@ def _draw_danger_card(draw: ImageDraw.ImageDraw, img: Image.Image, theme: Theme,
     )
     c = p / 2
     draw_energy_token(draw, c, c - p * 0.06, p * 0.2, DANGER, theme)
-    draw.text(
-        (c, c + p * 0.25),
-        "DANGER",
-        fill=theme.danger_stripe,
-        font=font(round(theme.cell * k * 0.11)),
-        anchor="mm",
-    )
+    size = round(theme.cell * k * 0.11)
+    room = (body[2] - body[0] - 2 * band) * 0.9  # a longer word in another language shrinks
+    while size > 1 and font(size).getlength(label) > room:
+        size -= 1
+    draw.text((c, c + p * 0.25), label, fill=theme.danger_stripe, font=font(size), anchor="mm")
 
 
 def draw_face(
@@ -348,13 +348,15 @@ def draw_face(
     paths: tuple[PathKey, ...],
     energy: str,
     glow: frozenset[EdgePair],
+    danger: str = "DANGER",
 ) -> None:
     """A face-up card on a (cell * k) square RGBA canvas: paths reach the canvas edge, past the
-    card body, so they join the neighbour's paths across the gutter."""
+    card body, so they join the neighbour's paths across the gutter. `danger` is the word
+    printed on a danger card, in the picture's language."""
     draw = ImageDraw.Draw(img)
     p = theme.cell * k
     if kind == "danger":
-        _draw_danger_card(draw, img, theme, k)
+        _draw_danger_card(draw, img, theme, k, danger)
     else:
         draw.rounded_rectangle(
             _body(theme, k),
@@ -394,16 +396,18 @@ def cell_sprite(
     energy: str = NO_TOKEN,
     glow: frozenset[EdgePair] = frozenset(),
     ring: RGB | None = None,
+    danger: str = "DANGER",
 ) -> Image.Image:
     """One grid cell (face-up card, card back or the empty cell) as an RGB square of the cell
-    pitch, already on the board background, with an optional highlight ring round it."""
+    pitch, already on the board background, with an optional highlight ring round it
+    (`danger`: the word on a danger card)."""
     k = theme.supersample
     size = (theme.cell * k, theme.cell * k)
     img = Image.new("RGBA", size, (0, 0, 0, 0))
     if state == "down":
         _draw_card_back(ImageDraw.Draw(img), img, theme, k)
     elif state == "up":
-        draw_face(img, theme, k, kind or "", paths, energy, glow)
+        draw_face(img, theme, k, kind or "", paths, energy, glow, danger)
     else:
         _draw_empty(ImageDraw.Draw(img), theme, k)
     if ring is not None:
@@ -426,7 +430,12 @@ def _draw_ring(img: Image.Image, theme: Theme, k: int, colour: RGB) -> None:
 
 @lru_cache(maxsize=64)
 def card_sprite(
-    theme: Theme, kind: str, paths: tuple[PathKey, ...], size: int, bg: RGB
+    theme: Theme,
+    kind: str,
+    paths: tuple[PathKey, ...],
+    size: int,
+    bg: RGB,
+    danger: str = "DANGER",
 ) -> Image.Image:
     """A larger face-up card for the drawn-card picture, on background `bg`."""
     k = theme.supersample
@@ -435,7 +444,7 @@ def card_sprite(
         theme, cell=size, gutter=round(theme.gutter * scale), radius=round(theme.radius * scale)
     )
     img = Image.new("RGBA", (size * k, size * k), (0, 0, 0, 0))
-    draw_face(img, big, k, kind, paths, NO_TOKEN, frozenset())
+    draw_face(img, big, k, kind, paths, NO_TOKEN, frozenset(), danger)
     return _flatten(_reduce(img, (size, size)), bg)
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from PIL import Image
 
-from data.texts import DEFAULT, texts_for
+from data.texts import DEFAULT, long_text, texts_for
 
 if TYPE_CHECKING:
     import discord
@@ -24,12 +24,33 @@ class Presenter:
     """The defaults suit a game with one public action per turn and no private prompts."""
 
     game: ClassVar[str]
-    rules: ClassVar[str]
+    # The rules text in `data/`, English; a translation sits beside it (see `long_text`).
+    rules_path: ClassVar[str]
     # The game's modes as /game new offers them (engine option "mode"): value -> label.
     modes: ClassVar[dict[str, str]] = {}
 
     def __init__(self, language: str = DEFAULT) -> None:
         self.texts = texts_for(language)
+
+    @property
+    def language(self) -> str:
+        """The language code this presenter speaks, handed to the pictures it draws."""
+        return self.texts.language
+
+    @property
+    def rules(self) -> str:
+        """The game's rules in this presenter's language (English until translated)."""
+        return long_text(self.rules_path, self.texts.language)
+
+    def word(self, table: str, name: str) -> str:
+        """A game word by its data name (a colour, a shape, an end reason) in this language;
+        a name the texts do not know (edited game data) is shown as it is."""
+        key = f"{table}.{name}"
+        return self.texts(key) if self.texts.has(key) else name
+
+    def colour(self, name: str) -> str:
+        """A colour's name as the pictures label it ("red", "rosso", "Rot")."""
+        return self.word("picture.colours", name)
 
     def is_public(self, applied: Sequence[str], view: View) -> bool:
         """Whether these actions get a public post (not when only their player saw something)."""

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import discord
+
 import render
-from data import load_text
+from data.texts import ENGLISH, Texts
 from hvbot import views
 from hvbot.posts import Post, render_off_loop
 from hvbot.presenters.base import Presenter, View
@@ -21,17 +23,22 @@ if TYPE_CHECKING:
 
     from hvbot.repository import GameRow
 
-PLACE_WORDS = {"here": "where it was", "empty": "in the empty cell"}
-END_REASONS = {
-    "energy_tokens_exhausted": "the last energy token was placed",
-    "last_card_placed": "the last face-down card was laid",
-    "no_valid_line_possible": "no valid line can be made any more",
-    "no_legal_action": "the player to move had no legal action",
-}
+ROTATIONS = (0, 90, 180, 270)
 
 
 def _degrees(word: str) -> str:
     return word.removeprefix("r") + "°"
+
+
+def _word(texts: Texts, table: str, name: str) -> str:
+    """A word of the game data in `texts`' language, or the name itself when unknown."""
+    key = f"{table}.{name}"
+    return texts(key) if texts.has(key) else name
+
+
+def company_name(colour: str, texts: Texts = ENGLISH) -> str:
+    """A company's name in sentences ("red", "Rossa", "Rot")."""
+    return _word(texts, "high_voltage.companies", colour)
 
 
 def is_peek(action: str) -> bool:
@@ -40,49 +47,77 @@ def is_peek(action: str) -> bool:
     return len(words) == 2 and words[0] == "draw"
 
 
-def describe_action(action: str, actor: str, *, last_cells: Sequence[str] = ()) -> str:
+def describe_action(
+    action: str, actor: str, *, last_cells: Sequence[str] = (), texts: Texts = ENGLISH
+) -> str:
     """One line saying what an action did, for the public post after it."""
     words = action.split()
     special = ""
     if words and words[-1].startswith("special="):
         kind = words.pop().split("=", 1)[1]
-        special = " (special token: double turn)" if kind == "double" else " (special token)"
+        special = texts(
+            "high_voltage.action.special_double"
+            if kind == "double"
+            else "high_voltage.action.special"
+        )
     verb, args = words[0], words[1:]
+    said = {"actor": actor, "special": special}
     if verb == "draw" and len(args) == 3:
         target = args[1]
-        where = PLACE_WORDS.get(target, target)
-        if target == "empty" and len(last_cells) == 2:
-            dest = [c for c in last_cells if c != args[0]]
-            where = f"in the empty cell {dest[0]}" if dest else where
-        return f"{actor} drew {args[0]} and laid it {where}, turned {_degrees(args[2])}{special}."
+        if target == "here":
+            where = texts("high_voltage.action.where_here")
+        elif target == "empty":
+            dest = [c for c in last_cells if c != args[0]] if len(last_cells) == 2 else []
+            where = (
+                texts("high_voltage.action.where_empty_cell", cell=dest[0])
+                if dest
+                else texts("high_voltage.action.where_empty")
+            )
+        else:
+            where = target
+        return texts(
+            "high_voltage.action.drew", card=args[0], where=where, degrees=_degrees(args[2]), **said
+        )
     if verb == "draw":
-        return f"{actor} is looking at the card on {args[0]}{special}."
+        return texts("high_voltage.action.peek", cell=args[0], **said)
     if verb == "rotate":
-        return f"{actor} turned {args[0]} to {_degrees(args[1])}{special}."
+        return texts("high_voltage.action.rotate", cell=args[0], degrees=_degrees(args[1]), **said)
     if verb == "move":
-        return f"{actor} moved {args[0]} into the empty cell, turned {_degrees(args[1])}{special}."
+        return texts("high_voltage.action.move", cell=args[0], degrees=_degrees(args[1]), **said)
     if verb == "swap":
-        return (
-            f"{actor} swapped {args[0]} and {args[1]} "
-            f"(turned {_degrees(args[2])} and {_degrees(args[3])}){special}."
+        return texts(
+            "high_voltage.action.swap",
+            first=args[0],
+            second=args[1],
+            first_degrees=_degrees(args[2]),
+            second_degrees=_degrees(args[3]),
+            **said,
         )
     if verb == "declare" and args == ["none"]:
-        return f"{actor} declared no (more) lines."
+        return texts("high_voltage.action.declare_none", actor=actor)
     if verb == "declare":
-        return f"{actor} declared the line {args[0]}."
-    return f"{actor}: {action}"
+        return texts("high_voltage.action.declare", actor=actor, line=args[0])
+    return texts("high_voltage.action.other", actor=actor, action=action)
 
 
-def describe_line(record: Mapping[str, Any]) -> str:
-    points = ", ".join(f"{c} +{p}" for c, p in record["points"].items() if p)
+def _points(points: Mapping[str, int], texts: Texts) -> str:
+    return ", ".join(f"{company_name(c, texts)} +{p}" for c, p in points.items() if p)
+
+
+def describe_line(record: Mapping[str, Any], texts: Texts = ENGLISH) -> str:
     tokens = record.get("point_tokens", 0)
-    extra = f"; {tokens} point token{'s' if tokens != 1 else ''}" if tokens else ""
-    return f"Line {record['line']} ({len(record['cells'])} cards): {points}{extra}."
+    return texts(
+        "high_voltage.line.summary",
+        line=record["line"],
+        cards=texts("high_voltage.line.cards", count=len(record["cells"])),
+        points=_points(record["points"], texts),
+        tokens=texts("high_voltage.line.tokens", count=tokens) if tokens else "",
+    )
 
 
 class HighVoltagePresenter(Presenter):
     game = "high-voltage"
-    rules = load_text("high_voltage/rules.md")
+    rules_path = "high_voltage/rules.md"
 
     def is_public(self, applied: Sequence[str], view: View) -> bool:
         return not (view["phase"] == "placing" and all(is_peek(t) for t in applied))
@@ -93,104 +128,183 @@ class HighVoltagePresenter(Presenter):
         for text in applied:
             if is_peek(text):
                 continue
+            said = {"last_cells": last["cells"], "texts": self.texts}
             if text.startswith(("place ", "draw ")):
                 # A two-step draw is told as one: the placement's summary names the card.
                 summary = last["actions"][-1] if last["actions"] else text
-                lines.append(describe_action(summary, actor, last_cells=last["cells"]))
+                lines.append(describe_action(summary, actor, **said))
                 continue
-            lines.append(describe_action(text, actor, last_cells=last["cells"]))
+            lines.append(describe_action(text, actor, **said))
             record = next((r for r in last["lines"] if f"declare {r['line']}" == text), None)
             if record:
-                lines.append(describe_line(record))
+                lines.append(describe_line(record, self.texts))
         return lines
 
+    def _company(self, colour: str) -> str:
+        return company_name(colour, self.texts)
+
     def scores(self, view: View, names: Sequence[str]) -> str:
-        companies = " · ".join(f"{c} {v}" for c, v in view["company_scores"].items())
-        return (
-            f"Companies: {companies} · energy tokens left {view['energy_supply']} · "
-            f"face-down cards {view['face_down']}"
+        companies = " · ".join(f"{self._company(c)} {v}" for c, v in view["company_scores"].items())
+        return self.texts(
+            "high_voltage.scores",
+            companies=companies,
+            energy=view["energy_supply"],
+            face_down=view["face_down"],
         )
 
     def status(self, view: View, names: Sequence[str]) -> str:
         lines = [self.scores(view, names)]
         for player in view["players"]:
             lines.append(
-                f"• {names[player['seat']]}: {player['action_tokens']} action, "
-                f"{player['special_tokens']} special, {player['point_tokens']} point tokens"
+                self.texts(
+                    "high_voltage.player_tokens",
+                    player=names[player["seat"]],
+                    actions=player["action_tokens"],
+                    special=player["special_tokens"],
+                    points=player["point_tokens"],
+                )
             )
         return "\n".join(lines)
 
     def outcome(self, view: View, names: Sequence[str]) -> str:
         outcome = view["outcome"]
         details = outcome["details"]
+        say = self.texts
         rows = []
         for seat, score in enumerate(outcome["scores"]):
             colour = details["colours"][seat]
-            company = details["company_scores"][colour]
-            tokens = details["point_tokens"][seat]
-            rows.append(f"• {names[seat]}: {colour}, {company} + {tokens} tokens = **{score}**")
+            rows.append(
+                say(
+                    "high_voltage.outcome.row",
+                    player=names[seat],
+                    company=self._company(colour),
+                    company_score=details["company_scores"][colour],
+                    tokens=details["point_tokens"][seat],
+                    score=score,
+                )
+            )
         unowned = details.get("unowned") or []
         if unowned:
-            rows.append("• no one's: " + ", ".join(unowned))
+            companies = ", ".join(self._company(c) for c in unowned)
+            rows.append(say("high_voltage.outcome.unowned", companies=companies))
         winners = [names[s] for s in outcome["winners"]]
         verdict = (
-            f"**{winners[0]} wins!**"
+            say("high_voltage.outcome.winner", player=winners[0])
             if len(winners) == 1
-            else "**Shared win: " + ", ".join(winners) + "!**"
+            else say("high_voltage.outcome.shared", players=", ".join(winners))
         )
-        why = END_REASONS.get(outcome["reason"], outcome["reason"])
-        return f"Game over: {why}.\n" + "\n".join(rows) + "\n" + verdict
+        why = self.word("high_voltage.end_reasons", outcome["reason"])
+        return (
+            say("high_voltage.outcome.over", reason=why) + "\n" + "\n".join(rows) + "\n" + verdict
+        )
 
     def waiting(self, view: View, who: str) -> str | None:
         if view["phase"] == "declaring":
-            return f"{who} closed a line and is choosing what to declare."
+            return self.texts("high_voltage.waiting.declaring", player=who)
         if view["phase"] == "placing":
-            return f"{who} is placing the card they drew."
+            return self.texts("high_voltage.waiting.placing", player=who)
         return None
 
     def turn_note(self, view: View) -> str:
-        return " (second action of a double turn)" if view["actions_taken"] else ""
+        return self.texts("high_voltage.turn_note") if view["actions_taken"] else ""
 
     def board_png(self, view: View, names: Sequence[str]) -> bytes:
-        return render.board_png(view, names=names)
+        return render.board_png(view, names=names, language=self.language)
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
-        return render.board_image(view, names=names)
+        return render.board_image(view, names=names, language=self.language)
 
     def end_png(self, view: View, names: Sequence[str]) -> bytes:
-        return render.end_png(view, names=names)
+        return render.end_png(view, names=names, language=self.language)
 
     async def prompt(self, game: GameRow, view: View) -> Post | None:
+        say = self.texts
         if view["phase"] == "placing" and view["drawn"] and "paths" in view["drawn"]:
-            picture = await render_off_loop(render.card_png, view["drawn"])
+            picture = await render_off_loop(render.card_png, view["drawn"], language=self.language)
             cell = view["drawn"]["cell"]
             return Post(
-                f"Your card from **{cell}** (only you can see it). Put it back on {cell} "
-                f"(**Here**) or into the empty cell {view['empty_cell']}, turned as shown:",
+                say(
+                    "high_voltage.prompt.card",
+                    cell=cell,
+                    here=say("high_voltage.buttons.here"),
+                    empty=view["empty_cell"],
+                ),
                 files=[("card.png", picture)],
-                view=views.place_view(game.id, game.version),
+                view=self._place_buttons(game),
             )
         if view["phase"] == "declaring" and view["closable"]:
             rows = []
             for line in view["closable"]:
-                points = ", ".join(f"{c} +{p}" for c, p in line["points"].items() if p)
                 rows.append(
-                    f"• **{line['line']}**: {line['length']} cards ({line['sides'][0]} to "
-                    f"{line['sides'][1]}); {points}; you take {line['point_tokens']} "
-                    "point token(s)"
+                    say(
+                        "high_voltage.prompt.line",
+                        line=line["line"],
+                        cards=say("high_voltage.line.cards", count=line["length"]),
+                        start=self.word("high_voltage.sides", line["sides"][0]),
+                        end=self.word("high_voltage.sides", line["sides"][1]),
+                        points=_points(line["points"], say),
+                        tokens=say("high_voltage.prompt.tokens", count=line["point_tokens"]),
+                    )
                 )
             return Post(
-                "You closed these lines. Declare them in the order you choose (each one may "
-                "change the others), or none:\n" + "\n".join(rows),
-                view=views.declare_view(game.id, game.version, view["closable"]),
+                say("high_voltage.prompt.declare") + "\n" + "\n".join(rows),
+                view=self._declare_buttons(game, view["closable"]),
             )
         return None
 
+    def _place_buttons(self, game: GameRow) -> discord.ui.View:
+        """Eight buttons: where the drawn card goes (row) and how it is turned (column)."""
+        buttons = discord.ui.View(timeout=None)
+        for row, place in enumerate(("here", "empty")):
+            word = self.texts(f"high_voltage.buttons.{place}")
+            for rotation in ROTATIONS:
+                buttons.add_item(
+                    views.ActionButton(
+                        game.id,
+                        game.version,
+                        f"place {place} r{rotation}",
+                        label=f"{word} {rotation}°",
+                        style=discord.ButtonStyle.primary
+                        if place == "here"
+                        else discord.ButtonStyle.success,
+                        row=row,
+                    )
+                )
+        return buttons
+
+    def _declare_buttons(self, game: GameRow, lines: list[dict[str, Any]]) -> discord.ui.View:
+        """A button per closable line (Discord shows at most 25), then "no more"."""
+        buttons = discord.ui.View(timeout=None)
+        for i, line in enumerate(lines[:20]):
+            buttons.add_item(
+                views.ActionButton(
+                    game.id,
+                    game.version,
+                    f"declare {line['line']}",
+                    label=self.texts("high_voltage.buttons.declare", line=line["line"]),
+                    style=discord.ButtonStyle.success,
+                    row=i // 5,
+                )
+            )
+        buttons.add_item(
+            views.ActionButton(
+                game.id,
+                game.version,
+                "declare none",
+                label=self.texts("high_voltage.buttons.declare_none"),
+                style=discord.ButtonStyle.secondary,
+                row=min(4, (len(lines[:20]) + 4) // 5),
+            )
+        )
+        return buttons
+
     def secret(self, game: GameRow, view: View, seat: int) -> tuple[str, str, bytes]:
         colour = view["players"][seat]["colour"]
+        company = self._company(colour)
         return (
-            f"Your company: {colour.upper()}",
-            f"In the High Voltage game in <#{game.channel_id}> you play for the **{colour}** "
-            "company. Keep it secret: the others only learn it at the end.",
-            render.secret_png(colour),
+            self.texts("high_voltage.secret.title", company=company.upper()),
+            self.texts(
+                "high_voltage.secret.text", channel=f"<#{game.channel_id}>", company=company
+            ),
+            render.secret_png(colour, language=self.language),
         )

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import discord
 
 import render
-from data import load_text
 from hvbot import views
 from hvbot.presenters.base import Presenter, View
 
@@ -19,70 +18,98 @@ if TYPE_CHECKING:
 
     from hvbot.repository import GameRow
 
-DIRECTIONS = {
-    "horizontal": "west to east (columns A and X)",
-    "vertical": "north to south (rows 1 and 24)",
-}
-END_REASONS = {
-    "connected": "a player connected their two edges",
-    "pylon_limit": "all 200 pylons are placed",
-    "no_legal_cell": "no player can place a pylon any more",
-}
-
 
 class PylonsPresenter(Presenter):
     game = "pylons"
-    rules = load_text("pylons/rules.md")
+    rules_path = "pylons/rules.md"
+
+    def _direction(self, direction: str) -> str:
+        return self.word("pylons.directions", direction)
 
     def describe(self, applied: Sequence[str], view: View, actor: str) -> list[str]:
+        say = self.texts
         lines = []
         for text in applied:
             if text == "keep":
-                lines.append(f"{actor} keeps the board and moves first.")
+                lines.append(say("pylons.action.keep", actor=actor))
             elif text == "mirror":
-                lines.append(f"{actor} mirrors the swamps; the other player moves first.")
+                lines.append(say("pylons.action.mirror", actor=actor))
             elif text.startswith("place "):
                 last = view["last"]
                 links = len(last.get("links") or [])
                 blocked = len(last.get("blocked") or [])
-                made = f"{links} new link{'s' if links != 1 else ''}"
-                extra = f", {blocked} blocked by crossings" if blocked else ""
-                lines.append(f"{actor} placed a pylon on {text.split()[1]} ({made}{extra}).")
+                lines.append(
+                    say(
+                        "pylons.action.place",
+                        actor=actor,
+                        cell=text.split()[1],
+                        links=say("pylons.action.links", count=links),
+                        blocked=say("pylons.action.blocked", count=blocked) if blocked else "",
+                    )
+                )
             else:
-                lines.append(f"{actor}: {text}")
+                lines.append(say("pylons.action.other", actor=actor, action=text))
         return lines
 
     def scores(self, view: View, names: Sequence[str]) -> str:
-        parts = [f"{names[p['seat']]} ({p['colour']}) {p['score']}" for p in view["players"]]
-        return "Scores: " + " · ".join(parts) + f" · {view['pylons_left']} pylons left"
+        parts = [
+            self.texts(
+                "pylons.player_score",
+                player=names[p["seat"]],
+                colour=self.colour(p["colour"]),
+                score=p["score"],
+            )
+            for p in view["players"]
+        ]
+        return self.texts(
+            "pylons.scores",
+            scores=" · ".join(parts),
+            left=self.texts("pylons.left", count=view["pylons_left"]),
+        )
 
     def status(self, view: View, names: Sequence[str]) -> str:
         lines = [self.scores(view, names)]
         for p in view["players"]:
             lines.append(
-                f"• {names[p['seat']]}: {p['colour']}, links {DIRECTIONS[p['direction']]}, "
-                f"{p['pylons']} pylons"
+                self.texts(
+                    "pylons.player_status",
+                    player=names[p["seat"]],
+                    colour=self.colour(p["colour"]),
+                    direction=self._direction(p["direction"]),
+                    pylons=self.texts("pylons.pylons", count=p["pylons"]),
+                )
             )
         return "\n".join(lines)
 
     def outcome(self, view: View, names: Sequence[str]) -> str:
+        say = self.texts
         outcome = view["outcome"]
-        why = END_REASONS.get(outcome["reason"], outcome["reason"])
+        why = self.word("pylons.end_reasons", outcome["reason"])
         scores = " · ".join(f"{names[s]} {v}" for s, v in enumerate(outcome["scores"]))
         winners = outcome["winners"]
-        verdict = f"**{names[winners[0]]} wins!**" if len(winners) == 1 else "**A draw!**"
-        return f"Game over: {why}.\nScores: {scores}\n{verdict}"
+        verdict = (
+            say("pylons.outcome.winner", player=names[winners[0]])
+            if len(winners) == 1
+            else say("pylons.outcome.draw")
+        )
+        return "\n".join(
+            (
+                say("pylons.outcome.over", reason=why),
+                say("pylons.outcome.scores", scores=scores),
+                verdict,
+            )
+        )
 
     def waiting(self, view: View, who: str) -> str | None:
         if view["phase"] == "choose":
-            return f"{who} chooses: keep the board and move first, or mirror the swamps."
+            return self.texts("pylons.waiting", player=who)
         return None
 
     def board_png(self, view: View, names: Sequence[str]) -> bytes:
-        return render.pylons_board_png(view, names=names)
+        return render.pylons_board_png(view, names=names, language=self.language)
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
-        return render.pylons_board_image(view, names=names)
+        return render.pylons_board_image(view, names=names, language=self.language)
 
     def public_buttons(self, game: GameRow, view: View) -> discord.ui.View | None:
         """The opening choice hides nothing, so its buttons sit on the board for all to see;
@@ -90,10 +117,11 @@ class PylonsPresenter(Presenter):
         if view["phase"] != "choose":
             return None
         choice = discord.ui.View(timeout=None)
-        for action, label, style in (
-            ("keep", "Keep and move first", discord.ButtonStyle.primary),
-            ("mirror", "Mirror the swamps", discord.ButtonStyle.secondary),
+        for action, style in (
+            ("keep", discord.ButtonStyle.primary),
+            ("mirror", discord.ButtonStyle.secondary),
         ):
+            label = self.texts(f"pylons.buttons.{action}")
             choice.add_item(
                 views.ActionButton(game.id, game.version, action, label=label, style=style)
             )
@@ -101,10 +129,15 @@ class PylonsPresenter(Presenter):
 
     def secret(self, game: GameRow, view: View, seat: int) -> tuple[str, str, bytes]:
         player = view["players"][seat]
-        colour = player["colour"]
+        colour = self.colour(player["colour"])
+        direction = self._direction(player["direction"])
         return (
-            f"You play {colour.upper()}",
-            f"In the Pylons game in <#{game.channel_id}> you are **{colour}**: link "
-            f"{DIRECTIONS[player['direction']]} with one network of pylons.",
-            render.pylons_seat_png(seat, colour, DIRECTIONS[player["direction"]]),
+            self.texts("pylons.secret.title", colour=colour.upper()),
+            self.texts(
+                "pylons.secret.text",
+                channel=f"<#{game.channel_id}>",
+                colour=colour,
+                direction=direction,
+            ),
+            render.pylons_seat_png(seat, player["colour"], direction, language=self.language),
         )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from data import load_text
+from data.texts import ENGLISH, Texts
 from hvbot import views
 from hvbot.posts import Post, render_off_loop
 from hvbot.presenters.base import Presenter, View
@@ -27,23 +27,13 @@ if TYPE_CHECKING:
 
     from hvbot.repository import GameRow
 
-END_REASONS = {
-    "all_oxygen_held": "every oxygen marker left lies under a prisoner",
-    "no_one_can_move": "no prisoner can move any more",
-    "turn_limit": "the turn limit was reached",
-}
 MODES = {
     "full": "full (life sentence): rotations turn meshing gears too",
     "veteran": "veteran: rotations without gears",
     "novice": "novice: no rotations, collect only",
 }
-WAYS = {"left": "anticlockwise", "right": "clockwise"}
 MAX_BUTTONS = 25  # Discord's limit per message
 PER_ROW = 5  # Discord's limit per row
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word if n == 1 else word + 's'}"
 
 
 def _tile_at(view: View, cell: str | None) -> Mapping[str, Any] | None:
@@ -55,27 +45,44 @@ def _colours(view: View) -> dict[str, str]:
     return {str(t["value"]): t["colour"] for t in view["tiles"] if t["kind"] == "tile"}
 
 
-def _markers(counts: Mapping[str, int], colours: Mapping[str, str]) -> str:
+def _word(texts: Texts, table: str, name: str) -> str:
+    """A word of the game data in `texts`' language, or the name itself when unknown."""
+    key = f"{table}.{name}"
+    return texts(key) if texts.has(key) else name
+
+
+def _markers(counts: Mapping[str, int], colours: Mapping[str, str], texts: Texts) -> str:
     """`2 blue, 1 red` from marker counts by value, most valuable first."""
     parts = [
-        f"{n} {colours.get(value, value)}"
+        texts(
+            "sector6.marker_count",
+            count=n,
+            colour=_word(texts, "picture.colours", colours.get(value, value)),
+        )
         for value, n in sorted(counts.items(), key=lambda kv: -int(kv[0]))
         if n
     ]
-    return ", ".join(parts) or "none"
+    return ", ".join(parts) or texts("sector6.markers_none")
 
 
-def _placing_rule(placed: int, *, galleries: bool) -> str:
+def _joined(items: Sequence[str], word: str, texts: Texts) -> str:
+    """Two or more items joined with "and"/"or" between the last two, as the texts say it."""
+    if len(items) < 2:
+        return "".join(items)
+    return texts(f"sector6.{word}", first=", ".join(items[:-1]), second=items[-1])
+
+
+def _placing_rule(placed: int, *, galleries: bool, texts: Texts = ENGLISH) -> str:
     """Where the next piece may go, as the construction rules say (see sector6.md)."""
     if placed == 0:
-        return "may go on any cell of the table"
-    rule = "must touch the first piece" if placed == 1 else "must touch at least two pieces"
+        return texts("sector6.placing.anywhere")
+    rule = texts("sector6.placing.first" if placed == 1 else "sector6.placing.two")
     if galleries:
-        rule += ", and one of its open sides must meet an open side of a neighbour"
+        rule = texts("sector6.placing.galleries", rule=rule)
     return rule
 
 
-def act_choices(view: View) -> list[tuple[str, str]]:
+def act_choices(view: View, texts: Texts = ENGLISH) -> list[tuple[str, str]]:
     """(action, button label) for each decision open to the seat to move after a move or when
     blocked, from the public view alone; mirrors the engine's legal actions in those steps."""
     step, rotations = view["step"], view["rules"]["rotations"]
@@ -86,22 +93,23 @@ def act_choices(view: View) -> list[tuple[str, str]]:
         tile = _tile_at(view, cell) or {}
         out = []
         if tile.get("marker"):
-            out.append(("collect", f"Collect the {tile['marker']} on {cell}"))
+            label = texts("sector6.buttons.collect", marker=tile["marker"], cell=cell)
+            out.append(("collect", label))
         if rotations:
-            out += _turns(cell)
-        return [*out, ("done", "Done")]
+            out += _turns(cell, texts)
+        return [*out, ("done", texts("sector6.buttons.done"))]
     if step == "blocked":
         if not rotations:
-            return [("pass", "Pass")]
+            return [("pass", texts("sector6.buttons.pass"))]
         cells = view["players"][view["current_seat"]]["prisoners"]
-        return [choice for cell in sorted(cells) for choice in _turns(cell)]
+        return [choice for cell in sorted(cells) for choice in _turns(cell, texts)]
     return []
 
 
-def _turns(cell: str) -> list[tuple[str, str]]:
+def _turns(cell: str, texts: Texts) -> list[tuple[str, str]]:
     return [
-        (f"rotate {cell} left", f"Turn {cell} anticlockwise ⟲"),
-        (f"rotate {cell} right", f"Turn {cell} clockwise ⟳"),
+        (f"rotate {cell} left", texts("sector6.buttons.left", cell=cell)),
+        (f"rotate {cell} right", texts("sector6.buttons.right", cell=cell)),
     ]
 
 
@@ -113,12 +121,15 @@ def buttons_fit(view: View) -> bool:
 
 class Sector6Presenter(Presenter):
     game = "sector6"
-    rules = load_text("sector6/rules.md")
+    rules_path = "sector6/rules.md"
     modes = MODES
 
     def is_public(self, applied: Sequence[str], view: View) -> bool:
         """A bare draw shows a tile to its drawer only: nothing public has happened yet."""
         return not all(text == "draw" for text in applied)
+
+    def _shapes(self, shape: str) -> str:
+        return self.word("sector6.shapes", shape)
 
     # ------------------------------------------------------------------ what happened
 
@@ -126,161 +137,199 @@ class Sector6Presenter(Presenter):
         lines = [line for text in applied if (line := self._describe_one(text, view, actor))]
         built = any(t.startswith("place ") for t in applied) and view["phase"] != "build"
         if built:
-            lines.append(
-                "The maze is complete: every tile has its oxygen marker and every prisoner "
-                "stands on its entry point. The race for oxygen begins."
-            )
+            lines.append(self.texts("sector6.maze_complete"))
         return lines
 
     def _describe_one(self, text: str, view: View, actor: str) -> str:
+        say = self.texts
         words = text.split()
         verb, args = words[0], words[1:]
         if verb == "draw":
             return ""  # told with the placement, which shows the tile to everyone
         if verb == "place" and args[:1] == ["entry"]:
-            return f"{actor} placed an entry point on {args[1]}."
+            return say("sector6.action.entry", actor=actor, cell=args[1])
         if verb == "place":
             tile = _tile_at(view, args[0]) or {}
             walls = len(tile.get("walls") or ())
-            return (
-                f"{actor} drew a {tile.get('colour', '')} tile "
-                f"({_plural(walls, 'wall')}) and placed it on {args[0]}."
+            return say(
+                "sector6.action.place",
+                actor=actor,
+                colour=self.colour(tile.get("colour", "")),
+                walls=say("sector6.action.walls", count=walls),
+                cell=args[0],
             )
         if verb == "move":
             return self._describe_move(args, view, actor)
         if verb == "collect":
             cell = view["last"]["collected"]
             tile = _tile_at(view, cell) or {}
-            return (
-                f"{actor} collected the {tile.get('colour', '')} oxygen marker worth "
-                f"{tile.get('value', '?')} from {cell}."
+            return say(
+                "sector6.action.collect",
+                actor=actor,
+                colour=self.colour(tile.get("colour", "")),
+                value=tile.get("value", "?"),
+                cell=cell,
             )
         if verb == "rotate":
             return self._describe_rotation(args, view, actor)
         if verb == "done":
-            return f"{actor} left the tile as it was."
+            return say("sector6.action.done", actor=actor)
         if verb == "pass":
-            return f"{actor} cannot move either prisoner and passes."
-        return f"{actor}: {text}"
+            return say("sector6.action.pass", actor=actor)
+        return say("sector6.action.other", actor=actor, action=text)
 
-    @staticmethod
-    def _describe_move(args: Sequence[str], view: View, actor: str) -> str:
-        line = f"{actor} moved a prisoner from {args[0]} to {args[1]}."
+    def _describe_move(self, args: Sequence[str], view: View, actor: str) -> str:
+        line = self.texts("sector6.action.move", actor=actor, start=args[0], end=args[1])
         turn_over = view["phase"] == "play" and view["step"] != "act"
         if turn_over and view["last"]["actions"][-1:] == [f"move {args[0]} {args[1]}"]:
-            line += f" Nothing to collect on {args[0]}, so the turn passes."
+            line += self.texts("sector6.action.move_over", cell=args[0])
         return line
 
-    @staticmethod
-    def _describe_rotation(args: Sequence[str], view: View, actor: str) -> str:
+    def _describe_rotation(self, args: Sequence[str], view: View, actor: str) -> str:
+        say = self.texts
         last = view["last"]
         # The engine logs the cell even when the player left it out ("rotate left").
-        cell = args[0] if len(args) == 2 else (last["rotated"] or ["the tile"])[-1]
+        if len(args) == 2:
+            cell = args[0]
+        else:
+            cell = (last["rotated"] or [say("sector6.action.the_tile")])[-1]
         way = args[-1]
-        line = f"{actor} turned {cell} one side {WAYS.get(way, way)}."
+        line = say(
+            "sector6.action.rotate", actor=actor, cell=cell, way=self.word("sector6.action", way)
+        )
         geared = list(last["geared"])
         if geared and len(last["rotated"]) <= 1:
-            line += f" Its gears turned {', '.join(geared)} the other way."
+            line += say("sector6.action.geared_one", cells=", ".join(geared))
         elif geared:
-            line += f" Gears turned this turn: {', '.join(geared)}."
+            line += say("sector6.action.geared_many", cells=", ".join(geared))
         return line
 
     # ------------------------------------------------------------------ scores and status
 
     def scores(self, view: View, names: Sequence[str]) -> str:
-        parts = [f"{names[p['seat']]} ({p['colour']}) {p['score']}" for p in view["players"]]
+        say = self.texts
+        parts = [
+            say(
+                "sector6.player_score",
+                player=names[p["seat"]],
+                colour=self.colour(p["colour"]),
+                score=p["score"],
+            )
+            for p in view["players"]
+        ]
         if view["phase"] == "build":
-            extra = f"{_plural(view['pieces_to_place'], 'piece')} left to place"
+            extra = say("sector6.pieces_left", count=view["pieces_to_place"])
         else:
-            extra = f"{_plural(view['free_markers'], 'free marker')} on the board"
-        return "Oxygen: " + " · ".join(parts) + f" · {extra}"
+            extra = say("sector6.free_markers", count=view["free_markers"])
+        return say("sector6.scores", scores=" · ".join(parts), extra=extra)
 
     def status(self, view: View, names: Sequence[str]) -> str:
-        lines = [self.scores(view, names), f"Mode: {MODES.get(view['options']['mode'], '?')}."]
+        say = self.texts
+        mode = self.word("sector6.modes", view["options"]["mode"])
+        lines = [self.scores(view, names), say("sector6.mode", mode=mode)]
         colours = _colours(view)
         for p in view["players"]:
-            who = f"• {names[p['seat']]}: {p['colour']} {p['shape']}s"
+            who = {
+                "player": names[p["seat"]],
+                "colour": self.colour(p["colour"]),
+                "shapes": self._shapes(p["shape"]),
+            }
             if view["phase"] == "build":
                 lines.append(
-                    f"{who}, {_plural(p['supply_left'], 'tile')} and "
-                    f"{_plural(p['entries_left'], 'entry point')} to place"
+                    say(
+                        "sector6.status_build",
+                        tiles=say("sector6.tiles", count=p["supply_left"]),
+                        entries=say("sector6.entries", count=p["entries_left"]),
+                        **who,
+                    )
                 )
             else:
-                where = " and ".join(p["prisoners"]) or "nowhere"
-                lines.append(f"{who} on {where}; collected {_markers(p['collected'], colours)}")
+                where = _joined(p["prisoners"], "and", say) or say("sector6.nowhere")
+                markers = _markers(p["collected"], colours, say)
+                lines.append(say("sector6.status_play", cells=where, markers=markers, **who))
         return "\n".join(lines)
 
     def outcome(self, view: View, names: Sequence[str]) -> str:
+        say = self.texts
         outcome = view["outcome"]
         details = outcome["details"]
         colours = _colours(view)
         rows = []
         for seat, score in enumerate(outcome["scores"]):
             held = details["taken_at_end"][seat]
-            extra = f" (of which {', '.join(map(str, held))} held at the end)" if held else ""
-            markers = _markers(details["collected"][seat], colours)
-            rows.append(f"• {names[seat]}: **{score}**: {markers}{extra}")
-        why = END_REASONS.get(outcome["reason"], outcome["reason"])
+            extra = say("sector6.outcome.held", values=", ".join(map(str, held))) if held else ""
+            markers = _markers(details["collected"][seat], colours, say)
+            rows.append(
+                say(
+                    "sector6.outcome.row",
+                    player=names[seat],
+                    score=score,
+                    markers=markers,
+                    held=extra,
+                )
+            )
+        why = self.word("sector6.end_reasons", outcome["reason"])
         if outcome["reason"] == "turn_limit":
-            why += f" ({view['max_competition_turns']} turns)"
-        return f"Game over: {why}.\n" + "\n".join(rows) + "\n" + self._verdict(outcome, names)
+            why = say("sector6.outcome.turn_limit", reason=why, count=view["max_competition_turns"])
+        over = say("sector6.outcome.over", reason=why)
+        return over + "\n" + "\n".join(rows) + "\n" + self._verdict(outcome, names)
 
-    @staticmethod
-    def _verdict(outcome: Mapping[str, Any], names: Sequence[str]) -> str:
+    def _verdict(self, outcome: Mapping[str, Any], names: Sequence[str]) -> str:
+        say = self.texts
         winners = [names[s] for s in outcome["winners"]]
         decided = outcome["details"]["decided_by"]
         if len(winners) > 1:
-            order = ", then ".join(outcome["details"]["tie_break"])
-            return (
-                "**Shared win: " + ", ".join(winners) + "!** (equal oxygen, and equal "
-                f"markers of each colour compared: {order})"
+            order = say("sector6.outcome.then").join(
+                self.colour(c) for c in outcome["details"]["tie_break"]
             )
+            return say("sector6.outcome.shared", players=", ".join(winners), order=order)
         if decided == "score":
-            return f"**{winners[0]} wins!**"
-        return f"**{winners[0]} wins** on the tie-break: equal oxygen, more {decided} markers."
+            return say("sector6.outcome.winner", player=winners[0])
+        return say("sector6.outcome.tie_break", player=winners[0], colour=self.colour(decided))
 
     # ------------------------------------------------------------------ turns
 
     def waiting(self, view: View, who: str) -> str | None:
         if view["phase"] == "build" and view["step"] == "place":
-            return f"{who} has drawn a tile and is placing it."
+            return self.texts("sector6.waiting", player=who)
         return None
 
     def turn_note(self, view: View) -> str:
+        say = self.texts
         step = view["step"]
         seat = view["current_seat"]
         if step == "draw":
-            return ": " + self._build_choices(view["players"][seat], first=not view["tiles"])
+            return self._build_choices(view["players"][seat], first=not view["tiles"])
         if step == "move":
-            mine = " or ".join(view["players"][seat]["prisoners"])
-            return f": `/s6 move` a prisoner (from {mine})"
-        where = "below" if buttons_fit(view) else "with `/s6 rotate` (pick the cell)"
+            mine = _joined(view["players"][seat]["prisoners"], "or", say)
+            return say("sector6.turn.move", cells=mine)
         if step == "act":
-            return f": choose what to do with {view['pending']} below"
+            return say("sector6.turn.act", cell=view["pending"])
         if step == "blocked" and not view["rules"]["rotations"]:
-            return ": neither of your prisoners can move, so press Pass"
+            return say("sector6.turn.blocked_pass", button=say("sector6.buttons.pass"))
         if step == "blocked":
-            left = _plural(view["rotations_left"], "rotation")
-            return f": neither of your prisoners can move; make {left} of their tiles {where}"
+            where = say("sector6.turn.below" if buttons_fit(view) else "sector6.turn.command")
+            left = say("sector6.turn.rotations", count=view["rotations_left"])
+            return say("sector6.turn.blocked", rotations=left, where=where)
         return ""
 
-    @staticmethod
-    def _build_choices(player: Mapping[str, Any], *, first: bool) -> str:
+    def _build_choices(self, player: Mapping[str, Any], *, first: bool) -> str:
         """The construction commands open to a player: drawing needs a tile left in the
         supply, `/s6 entry` an entry point not yet placed."""
+        say = self.texts
         choices = []
         if player["supply_left"]:
-            choices.append("`/s6 draw` a tile")
+            choices.append(say("sector6.turn.draw"))
         if player["entries_left"]:
-            choices.append("place an entry point with `/s6 entry`")
-        text = " or ".join(choices)
-        return text + (" (the first piece goes anywhere)" if first else "")
+            choices.append(say("sector6.turn.entry"))
+        text = _joined(choices, "or", say)
+        return say("sector6.turn.build_first" if first else "sector6.turn.build", choices=text)
 
     def board_png(self, view: View, names: Sequence[str]) -> bytes:
-        return render.sector6_board_png(view, names=names)
+        return render.sector6_board_png(view, names=names, language=self.language)
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
-        return render.sector6_board_image(view, names=names)
+        return render.sector6_board_image(view, names=names, language=self.language)
 
     def public_buttons(self, game: GameRow, view: View) -> discord.ui.View | None:
         """The choices after a move (and a blocked player's rotations) hide nothing, so they
@@ -289,7 +338,7 @@ class Sector6Presenter(Presenter):
         seat = view["current_seat"]
         if seat is None or game.seats[seat].is_ai:
             return None
-        choices = act_choices(view)
+        choices = act_choices(view, self.texts)
         if not choices or not buttons_fit(view):
             return None
         buttons = discord.ui.View(timeout=None)
@@ -313,23 +362,31 @@ class Sector6Presenter(Presenter):
         drawn = view.get("drawn") or {}
         if view["phase"] != "build" or view["step"] != "place" or "walls" not in drawn:
             return None
-        picture = await render_off_loop(render.sector6_tile_png, drawn)
-        rule = _placing_rule(len(view["tiles"]), galleries=view["rules"]["galleries"])
-        walls = _plural(len(drawn["walls"]), "wall")
+        say = self.texts
+        picture = await render_off_loop(render.sector6_tile_png, drawn, language=self.language)
+        rule = _placing_rule(len(view["tiles"]), galleries=view["rules"]["galleries"], texts=say)
         return Post(
-            f"Your tile (only you can see it): **{drawn['colour']}**, worth {drawn['value']}, "
-            f"{walls}. Place it with `/s6 place cell:<cell> rotation:<turn>`, turned as one of "
-            f"the pictures below. It {rule}; the cell option suggests where it fits.",
+            say(
+                "sector6.prompt.tile",
+                colour=self.colour(drawn["colour"]),
+                value=drawn["value"],
+                walls=say("sector6.action.walls", count=len(drawn["walls"])),
+                rule=rule,
+            ),
             files=[("tile.png", picture)],
         )
 
     def secret(self, game: GameRow, view: View, seat: int) -> tuple[str, str, bytes]:
         player = view["players"][seat]
-        colour, shape = player["colour"], player["shape"]
+        colour = self.colour(player["colour"])
         return (
-            f"You play {colour.upper()}",
-            f"In the Sector 6 game in <#{game.channel_id}> your prisoners are the **{colour} "
-            f"{shape}s** numbered {seat + 1} on the board. Sector 6 hides nothing else: only "
-            "the tile you draw is yours alone until you place it.",
-            render.sector6_seat_png(view, seat),
+            self.texts("sector6.secret.title", colour=colour.upper()),
+            self.texts(
+                "sector6.secret.text",
+                channel=f"<#{game.channel_id}>",
+                colour=colour,
+                shapes=self._shapes(player["shape"]),
+                number=seat + 1,
+            ),
+            render.sector6_seat_png(view, seat, language=self.language),
         )
