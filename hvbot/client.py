@@ -19,12 +19,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from data.texts import texts_for
 from engine import find_game
 from hvbot import flow, replay, views
 from hvbot.config import Settings
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.repository import GameRow, Repository
 from hvbot.service import BotError, GameService
+from hvbot.translator import Translator
 
 log = logging.getLogger(__name__)
 SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
@@ -98,6 +100,8 @@ class HvBot(commands.Bot):
         await self.add_cog(Sector6Cog(self))
         await self.add_cog(StatsCog(self))
         self.tree.on_error = self.on_app_command_error
+        # Before the sync: the translator gives Discord the commands' names in each language.
+        await self.tree.set_translator(Translator())
         if self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -167,7 +171,10 @@ class HvBot(commands.Bot):
     async def _post_replay(self, game: GameRow) -> None:
         """The replay of a game that just ended, in its channel, after the result."""
         try:
-            post = await replay.replay_post(self.service.repo, game, heading="Replay of the game")
+            texts = texts_for(game.language)
+            post = await replay.replay_post(
+                self.service.repo, game, heading=texts("bot.replay.heading"), texts=texts
+            )
             await flow.announce(self, game, post)
         except replay.NoReplay as exc:
             log.warning("game %s: no replay: %s", game.id, exc)
@@ -181,10 +188,11 @@ class HvBot(commands.Bot):
     ) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, BotError):
-            await flow.reply_error(interaction, str(original))
+            await flow.reply_error(interaction, original)
             return
         if isinstance(error, app_commands.CheckFailure):
-            await flow.reply_error(interaction, str(error) or "You cannot use this command here.")
+            refusal = str(error) or flow.personal(interaction)("bot.error.not_here")
+            await flow.reply_error(interaction, refusal)
             return
         game = None
         with contextlib.suppress(Exception):
@@ -196,4 +204,4 @@ class HvBot(commands.Bot):
             exc_info=original,
         )
         with contextlib.suppress(discord.HTTPException):
-            await flow.reply_error(interaction, flow.APOLOGY)
+            await flow.reply_error(interaction, flow.personal(interaction)("bot.apology"))

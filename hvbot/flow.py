@@ -4,6 +4,11 @@ Bad input is answered ephemerally before anything is shown publicly; a stored ch
 announced with the board picture; private things (a drawn card, the lines you may declare, your
 colour) only ever go to their owner, ephemerally or by DM.
 
+Each message is in the language of whoever reads it: a reply to one person (ephemeral, a
+refusal, a private prompt) in their Discord client's (`interaction.locale`), a public post in
+the game's (the server's preferred locale when the game was opened, stored with it), a direct
+message in the seat's (its person's client, as last seen).
+
 A game may be played in a thread started from its lobby message: then every public post of the
 game goes to the thread (`publish`, `announce`), wherever the command behind it was typed.
 """
@@ -13,10 +18,12 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from data.texts import Texts, language_of, texts_for
 from engine import find_game
 from hvbot import views
 from hvbot.posts import ALLOWED, Post, render_off_loop, send_private
@@ -44,15 +51,55 @@ def can_manage(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_channels)
 
 
-async def reply_error(interaction: discord.Interaction, message: str) -> None:
-    """Every refusal is ephemeral and changes nothing."""
+def personal(interaction: discord.Interaction) -> Texts:
+    """The texts of one person's replies: their Discord client's language."""
+    return texts_for(interaction.locale)
+
+
+def public(game: GameRow) -> Texts:
+    """The texts of a game's public posts: its stored language."""
+    return texts_for(game.language)
+
+
+def language(interaction: discord.Interaction) -> str:
+    """The language code to remember for the person behind an interaction."""
+    return language_of(interaction.locale)
+
+
+def hours_words(texts: Texts, span: timedelta) -> str:
+    """A wait in hours, as a person reads it ("3 hours", "under an hour")."""
+    hours = span.total_seconds() / 3600
+    if hours < 1:
+        return texts("bot.time.under_hour")
+    return texts("bot.time.hours", count=round(hours))
+
+
+def explain(texts: Texts, error: BaseException) -> str:
+    """An error's message in a language; spans of time among its fields are put in words."""
+    fields = dict(getattr(error, "fields", {}) or {})
+    if any(isinstance(value, timedelta) for value in fields.values()):
+        key = getattr(error, "key", None)
+        if key and texts.has(key):
+            words = {
+                name: hours_words(texts, value) if isinstance(value, timedelta) else value
+                for name, value in fields.items()
+            }
+            return texts(key, **words)
+    return texts.explain(error)
+
+
+async def reply_error(interaction: discord.Interaction, message: str | BaseException) -> None:
+    """Every refusal is ephemeral and changes nothing; an error is said in the asker's
+    language."""
+    if isinstance(message, BaseException):
+        message = explain(personal(interaction), message)
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:
         await interaction.response.send_message(message, ephemeral=True)
 
 
-APOLOGY = "Sorry, something went wrong on my side; the game is unchanged. Please try again."
+APOLOGY = texts_for("en")("bot.apology")
 
 
 @contextlib.asynccontextmanager
@@ -65,11 +112,11 @@ async def guarded(interaction: discord.Interaction, game_id: int | None) -> Asyn
     try:
         yield
     except BotError as exc:
-        await reply_error(interaction, str(exc))
+        await reply_error(interaction, exc)
     except Exception:
         log.exception("game %s: unexpected error handling an interaction", game_id)
         with contextlib.suppress(discord.HTTPException):
-            await reply_error(interaction, APOLOGY)
+            await reply_error(interaction, personal(interaction)("bot.apology"))
 
 
 # ---------------------------------------------------------------------- posts
@@ -77,14 +124,15 @@ async def guarded(interaction: discord.Interaction, game_id: int | None) -> Asyn
 
 def is_public(result: ActResult) -> bool:
     """Whether an action gets a public board post (not when only its player saw something)."""
-    presenter = presenter_for(result.game.game)
+    presenter = presenter_for(result.game.game, result.game.language)
     return presenter.is_public(result.applied, result.state.view(None))
 
 
 async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Post | None:
     """The public message after an action, or the board on request (None if only its player
-    saw something, like a card they drew)."""
-    presenter = presenter_for(game.game)
+    saw something, like a card they drew). In the game's language."""
+    presenter = presenter_for(game.game, game.language)
+    texts = public(game)
     view = state.view(None)
     names = names_of(game)
     lines: list[str] = []
@@ -96,7 +144,7 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
     if state.is_terminal():
         picture = await render_off_loop(presenter.end_png, view, names)
         lines.append(presenter.outcome(view, names))
-        lines.append("The game is archived; start a new one any time with /game new.")
+        lines.append(texts("bot.board.archived"))
         files = [("board.png", board)] + ([("result.png", picture)] if picture else [])
         return Post("\n".join(lines), files=files)
     lines.append(presenter.scores(view, names))
@@ -106,20 +154,24 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
     if waiting:
         lines.append(waiting)
     elif game.seats[seat].is_ai:
-        lines.append(f"Next: {who} is thinking…")
+        lines.append(texts("bot.board.next_ai", player=who))
     else:
-        lines.append(f"Next: {who}, your turn{presenter.turn_note(view)}.")
+        lines.append(texts("bot.board.next", player=who, note=presenter.turn_note(view)))
     return Post(
         "\n".join(lines), files=[("board.png", board)], view=presenter.public_buttons(game, view)
     )
 
 
-async def prompt_post(game: GameRow, state: Any, user_id: int) -> Post | None:
-    """The private decision waiting for `user_id`, if it is theirs to make now."""
+async def prompt_post(
+    game: GameRow, state: Any, user_id: int, language: str | None = None
+) -> Post | None:
+    """The private decision waiting for `user_id`, if it is theirs to make now, in their
+    language (by default the one stored for their seat)."""
     seat = state.current_seat()
     if seat is None or game.seats[seat].user_id != user_id:
         return None
-    return await presenter_for(game.game).prompt(game, state.view(seat))
+    spoken = language or game.seats[seat].language
+    return await presenter_for(game.game, spoken).prompt(game, state.view(seat))
 
 
 def posts_here(interaction: discord.Interaction, game: GameRow) -> bool:
@@ -138,7 +190,8 @@ async def publish(interaction: discord.Interaction, game: GameRow, post: Post) -
         return
     await announce(interaction.client, game, post)  # type: ignore[arg-type]
     await interaction.followup.send(
-        f"Posted in <#{game.thread_id}>, where this game is played.", ephemeral=True
+        personal(interaction)("bot.reply.posted_in_thread", thread=f"<#{game.thread_id}>"),
+        ephemeral=True,
     )
 
 
@@ -184,17 +237,20 @@ class Acknowledgement:
         bot: HvBot = self.interaction.client  # type: ignore[assignment]
         try:
             result = await bot.service.act(
-                user_id=self.interaction.user.id, before_store=self, **where
+                user_id=self.interaction.user.id,
+                before_store=self,
+                language=language(self.interaction),
+                **where,
             )
         except BotError as exc:
-            await self.refuse(str(exc))
+            await self.refuse(exc)
             return None
         if not self.answered:
             await self.announce_late(result)
             return None
         return result
 
-    async def refuse(self, message: str) -> None:
+    async def refuse(self, message: str | BaseException) -> None:
         """A refusal after the deferral (the store failed): never left in a public message."""
         interaction = self.interaction
         if self.tried and not self.answered:
@@ -230,11 +286,13 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
         post = await board_post(result.game, result, result.state)
         assert post is not None
         await publish(interaction, result.game, post)
-    prompt = await prompt_post(result.game, result.state, interaction.user.id)
+    prompt = await prompt_post(
+        result.game, result.state, interaction.user.id, language(interaction)
+    )
     if prompt is not None:
         await send_private(interaction, prompt)
     elif not ack.shown:
-        await interaction.followup.send("Done.", ephemeral=True)
+        await interaction.followup.send(personal(interaction)("bot.reply.done"), ephemeral=True)
     bot.after_change(result.game, result.state)
 
 
@@ -249,7 +307,9 @@ async def action_button(
     if result is None:
         return
     message = interaction.message
-    prompt = await prompt_post(result.game, result.state, interaction.user.id)
+    prompt = await prompt_post(
+        result.game, result.state, interaction.user.id, language(interaction)
+    )
     if message is not None and not message.flags.ephemeral:
         await interaction.edit_original_response(view=None)
         if prompt is not None:
@@ -261,7 +321,10 @@ async def action_button(
         await interaction.edit_original_response(attachments=files, **edit)
     else:
         await interaction.edit_original_response(
-            content=f"Done: {action}.", view=None, attachments=[], embed=None
+            content=personal(interaction)("bot.reply.done_action", action=action),
+            view=None,
+            attachments=[],
+            embed=None,
         )
     post = await board_post(result.game, result, result.state)
     if post is not None:
@@ -277,11 +340,8 @@ def vote_text(outcome: VoteOutcome) -> str:
     away = game.seats[vote.seat]
     name = away.display_name if away.user_id is None else mention(game, vote.seat)
     voters = " ".join(f"<@{u}>" for u in vote.asked if u not in vote.votes)
-    cast = len(vote.votes)
-    return (
-        f"{name} has been away a long time. {voters}: let an AI play their seat until they "
-        f"come back (/game return), or end the game? {cast} of {len(vote.asked)} voted; a "
-        "choice wins with more than half, and the next move cancels the vote."
+    return public(game)(
+        "bot.vote.asked", player=name, voters=voters, cast=len(vote.votes), count=len(vote.asked)
     )
 
 
@@ -292,10 +352,12 @@ async def request_takeover(interaction: discord.Interaction) -> None:
             channel_id=interaction.channel_id, user_id=interaction.user.id
         )
     except BotError as exc:
-        await reply_error(interaction, str(exc))
+        await reply_error(interaction, exc)
         return
     await interaction.response.send_message(
-        vote_text(outcome), view=views.vote_view(outcome.vote.id), allowed_mentions=ALLOWED
+        vote_text(outcome),
+        view=views.vote_view(outcome.vote.id, public(outcome.game)),
+        allowed_mentions=ALLOWED,
     )
 
 
@@ -306,40 +368,37 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
             vote_id=vote_id, user_id=interaction.user.id, choice=choice
         )
     except BotError as exc:
-        await reply_error(interaction, str(exc))
+        await reply_error(interaction, exc)
         return
     game = outcome.game
     if outcome.status == "open":
         await interaction.response.edit_message(
-            content=vote_text(outcome), view=views.vote_view(vote_id)
+            content=vote_text(outcome), view=views.vote_view(vote_id, public(game))
         )
     elif outcome.status == "ai":
         name = game.seats[outcome.vote.seat].display_name
         await interaction.response.edit_message(
-            content=f"Decided: {name}. They can take their seat back any time with /game return.",
-            view=None,
+            content=public(game)("bot.vote.ai", player=name), view=None
         )
         bot.after_change(game, bot.service.load_state(game))  # the AI may be to move
     else:
-        await interaction.response.edit_message(
-            content="Decided: the game ends here, unfinished. Start a new one with /game new.",
-            view=None,
-        )
+        await interaction.response.edit_message(content=public(game)("bot.vote.end"), view=None)
 
 
 async def return_seat(interaction: discord.Interaction) -> None:
     bot: HvBot = interaction.client  # type: ignore[assignment]
     try:
-        await bot.service.return_seat(
+        game = await bot.service.return_seat(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
             name=interaction.user.display_name,
+            language=language(interaction),
         )
     except BotError as exc:
-        await reply_error(interaction, str(exc))
+        await reply_error(interaction, exc)
         return
     await interaction.response.send_message(
-        f"<@{interaction.user.id}> is back and plays their own seat again.",
+        public(game)("bot.game.returned", player=f"<@{interaction.user.id}>"),
         allowed_mentions=ALLOWED,
     )
 
@@ -351,9 +410,8 @@ def undo_text(outcome: UndoOutcome) -> str:
     request = outcome.request
     who = f"<@{request.requester_id}>"
     waiting = " ".join(f"<@{u}>" for u in request.waiting_for)
-    return (
-        f"{who} asks to take back their last move ({request.action}). {waiting}: do you "
-        "accept? Everyone asked must accept, and the next move cancels the request."
+    return public(outcome.game)(
+        "bot.undo.asked", player=who, action=request.action, waiting=waiting
     )
 
 
@@ -362,9 +420,12 @@ async def taken_back(outcome: UndoOutcome) -> Post:
     assert outcome.state is not None
     post = await board_post(outcome.game, None, outcome.state)
     assert post is not None
-    post.content = (
-        f"<@{outcome.request.requester_id}> took back {outcome.request.action}.\n" + post.content
+    took = public(outcome.game)(
+        "bot.undo.taken_back",
+        player=f"<@{outcome.request.requester_id}>",
+        action=outcome.request.action,
     )
+    post.content = f"{took}\n{post.content}"
     return post
 
 
@@ -375,7 +436,7 @@ async def request_undo(interaction: discord.Interaction) -> None:
             channel_id=interaction.channel_id, user_id=interaction.user.id
         )
     except BotError as exc:
-        await reply_error(interaction, str(exc))
+        await reply_error(interaction, exc)
         return
     if outcome.status == "done":
         await interaction.response.defer(
@@ -385,7 +446,9 @@ async def request_undo(interaction: discord.Interaction) -> None:
         bot.after_change(outcome.game, outcome.state)
         return
     await interaction.response.send_message(
-        undo_text(outcome), view=views.undo_view(outcome.request.id), allowed_mentions=ALLOWED
+        undo_text(outcome),
+        view=views.undo_view(outcome.request.id, public(outcome.game)),
+        allowed_mentions=ALLOWED,
     )
     message = await interaction.original_response()
     await bot.service.repo.set_undo_message(request_id=outcome.request.id, message_id=message.id)
@@ -398,20 +461,21 @@ async def answer_undo(interaction: discord.Interaction, request_id: int, *, acce
             request_id=request_id, user_id=interaction.user.id, accept=accept
         )
     except BotError as exc:
-        await reply_error(interaction, str(exc))
+        await reply_error(interaction, exc)
         return
     action = outcome.request.action
     if outcome.status == "waiting":
         await interaction.response.edit_message(
-            content=undo_text(outcome), view=views.undo_view(request_id)
+            content=undo_text(outcome), view=views.undo_view(request_id, public(outcome.game))
         )
     elif outcome.status == "refused":
-        await interaction.response.edit_message(
-            content=f"<@{interaction.user.id}> said no: {action} stands.", view=None
+        said = public(outcome.game)(
+            "bot.undo.refused", player=f"<@{interaction.user.id}>", action=action
         )
+        await interaction.response.edit_message(content=said, view=None)
     else:
         await interaction.response.edit_message(
-            content=f"Everyone accepted: {action} is taken back.", view=None
+            content=public(outcome.game)("bot.undo.accepted", action=action), view=None
         )
         await announce(bot, outcome.game, await taken_back(outcome))
         bot.after_change(outcome.game, outcome.state)
@@ -428,22 +492,30 @@ async def announce(bot: HvBot, game: GameRow, post: Post) -> None:
 
 
 def lobby_text(game: GameRow) -> str:
+    """The lobby message, in the game's language."""
+    texts = public(game)
     rules = find_game(game.game)
-    seats = "\n".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats) or "nobody yet"
+    seats = "\n".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats)
+    seats = seats or texts("bot.lobby.nobody")
     if game.status == "lobby":
-        state = (
-            f"Waiting for players ({len(game.seats)}/{rules.max_seats}, at least "
-            f"{rules.min_seats}). The creator starts the game."
+        state = texts(
+            "bot.lobby.waiting",
+            seated=len(game.seats),
+            most=rules.max_seats,
+            count=rules.min_seats,
         )
     elif game.status == "active":
-        state = "Started: good luck!"
+        state = texts("bot.lobby.started")
     else:
-        state = f"This game is {game.status}."
+        state = texts(f"bot.lobby.{game.status}")
     if game.thread_id is not None:
-        state += f"\nThe game is played in <#{game.thread_id}>."
+        state += "\n" + texts("bot.lobby.in_thread", thread=f"<#{game.thread_id}>")
     mode = game.options.get("mode")
-    title = f"{rules.title} ({mode} mode)" if mode else rules.title
-    return f"**{title}**: new game\n{seats}\n{state}"
+    if mode:
+        title = texts("bot.lobby.title_mode", game=rules.title, mode=texts(f"bot.mode.{mode}"))
+    else:
+        title = rules.title
+    return texts("bot.lobby.text", title=title, seats=seats, state=state)
 
 
 async def refresh_lobby(bot: HvBot, game: GameRow) -> None:
@@ -453,7 +525,8 @@ async def refresh_lobby(bot: HvBot, game: GameRow) -> None:
     channel = bot.get_partial_messageable(game.channel_id)
     try:
         await channel.get_partial_message(game.lobby_message_id).edit(
-            content=lobby_text(game), view=views.lobby_view(game.id, open_=game.status == "lobby")
+            content=lobby_text(game),
+            view=views.lobby_view(game.id, public(game), open_=game.status == "lobby"),
         )
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id)
@@ -466,17 +539,18 @@ async def lobby_change(
     from_button: bool,
     confirm: str,
 ) -> GameRow | None:
+    """`confirm`: the key of the private note when the change came from a command."""
     try:
         game = await change()
     except BotError as exc:
-        await reply_error(interaction, str(exc))
+        await reply_error(interaction, exc)
         return None
     if from_button:
         await interaction.response.edit_message(
-            content=lobby_text(game), view=views.lobby_view(game.id)
+            content=lobby_text(game), view=views.lobby_view(game.id, public(game))
         )
     else:
-        await interaction.response.send_message(confirm, ephemeral=True)
+        await interaction.response.send_message(personal(interaction)(confirm), ephemeral=True)
         await refresh_lobby(interaction.client, game)  # type: ignore[arg-type]
     return game
 
@@ -485,7 +559,7 @@ async def lobby_button(interaction: discord.Interaction, game_id: int, what: str
     bot: HvBot = interaction.client  # type: ignore[assignment]
     game = await bot.service.repo.game(game_id=game_id)
     if game is None or game.status != "lobby" or game.channel_id != interaction.channel_id:
-        await reply_error(interaction, "This lobby is closed. Start a new game with /game new.")
+        await reply_error(interaction, personal(interaction)("bot.lobby.closed"))
         return
     await lobby_action(interaction, what, from_button=True)
 
@@ -500,23 +574,28 @@ async def lobby_action(
     if what == "join":
         await lobby_change(
             interaction,
-            lambda: service.join(channel_id=channel_id, user_id=user.id, name=user.display_name),
+            lambda: service.join(
+                channel_id=channel_id,
+                user_id=user.id,
+                name=user.display_name,
+                language=language(interaction),
+            ),
             from_button=from_button,
-            confirm="You joined the game.",
+            confirm="bot.lobby.joined",
         )
     elif what == "leave":
         await lobby_change(
             interaction,
             lambda: service.leave(channel_id=channel_id, user_id=user.id),
             from_button=from_button,
-            confirm="You left the game.",
+            confirm="bot.lobby.left",
         )
     elif what == "addai":
         await lobby_change(
             interaction,
             lambda: service.add_ai(channel_id=channel_id, user_id=user.id, level=level),
             from_button=from_button,
-            confirm="AI player added.",
+            confirm="bot.lobby.ai_added",
         )
     elif what == "start":
         await start_game(interaction, from_button=from_button)
@@ -531,14 +610,16 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
             can_manage=can_manage(interaction),
         )
     except BotError as exc:
-        await reply_error(interaction, str(exc))
+        await reply_error(interaction, exc)
         return
     if from_button:
         await interaction.response.edit_message(
-            content=lobby_text(game), view=views.lobby_view(game.id, open_=False)
+            content=lobby_text(game), view=views.lobby_view(game.id, public(game), open_=False)
         )
     else:
-        await interaction.response.send_message("The game has started.", ephemeral=True)
+        await interaction.response.send_message(
+            personal(interaction)("bot.lobby.game_started"), ephemeral=True
+        )
     # Answered first (Discord's three seconds), then the thread; the lobby says where it is.
     game = await open_thread(interaction, game)
     if not from_button or game.thread_id is not None:
@@ -546,10 +627,10 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
     post = await board_post(game, None, state)
     if post is not None:
         first = state.current_seat()
-        post.content = (
-            f"**{find_game(game.game).title}** begins! {mention(game, first)} goes first.\n"
-            + post.content
+        begins = public(game)(
+            "bot.game.begins", game=find_game(game.game).title, player=mention(game, first)
         )
+        post.content = f"{begins}\n{post.content}"
         await announce(bot, game, post)
     await send_secrets(bot, game, state)
     bot.after_change(game, state)
@@ -606,18 +687,14 @@ async def send_secrets(bot: HvBot, game: GameRow, state: Any) -> None:
         except discord.HTTPException:
             failed.append(f"<@{seat.user_id}>")
     if failed:
-        await announce(
-            bot,
-            game,
-            Post(
-                f"I could not send a direct message to {', '.join(failed)}: use /game mysecret "
-                "here to see your company privately."
-            ),
-        )
+        notice = public(game)("bot.game.dm_failed", players=", ".join(failed))
+        await announce(bot, game, Post(notice))
 
 
-async def secret_post(game: GameRow, state: Any, seat: int) -> Post:
-    presenter = presenter_for(game.game)
+async def secret_post(game: GameRow, state: Any, seat: int, language: str | None = None) -> Post:
+    """What a seat was told privately at the start, in `language` (by default the seat's:
+    a direct message has no interaction to take a language from)."""
+    presenter = presenter_for(game.game, language or game.seats[seat].language)
     title, text, picture = await render_off_loop(presenter.secret, game, state.view(seat), seat)
     embed = discord.Embed(title=title, description=text)
     embed.set_image(url="attachment://secret.png")

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import render
+from data.texts import ENGLISH, Texts
 from engine import find_game
 from hvbot.posts import Post
 from hvbot.presenters import presenter_for
@@ -30,13 +31,23 @@ _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
 
 
 class NoReplay(Exception):
-    """The stored game cannot be dealt again to its stored end; the message says why."""
+    """The stored game cannot be dealt again to its stored end; the message says why (in
+    English; `key` and `fields` name the same text in every language)."""
+
+    def __init__(self, message: str, *, key: str | None = None, **fields: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
 
 
 def public_views(game: GameRow, actions: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
     """The spectators' view after the deal and after each stored action."""
     if game.seed is None or game.state is None:
-        raise NoReplay(f"Game #{game.id} never started, so it has nothing to replay.")
+        raise NoReplay(
+            f"Game #{game.id} never started, so it has nothing to replay.",
+            key="bot.replay.never_started",
+            number=game.id,
+        )
     rules = find_game(game.game)
     state = rules.new_state(len(game.seats), game.seed, game.options)
     views = [state.view(None)]
@@ -45,62 +56,77 @@ def public_views(game: GameRow, actions: Sequence[tuple[int, str]]) -> list[dict
             state.apply(text)
             views.append(state.view(None))
     except Exception as exc:  # any engine error: the log no longer fits these rules
-        raise NoReplay(f"Game #{game.id} cannot be replayed by this version: {exc}") from exc
+        raise NoReplay(
+            f"Game #{game.id} cannot be replayed by this version: {exc}",
+            key="bot.replay.outdated",
+            number=game.id,
+            reason=str(exc),
+        ) from exc
     if json.loads(json.dumps(state.to_dict())) != game.state:  # as stored: tuples are lists
-        raise NoReplay(f"Game #{game.id} cannot be replayed: its moves no longer lead to its end.")
+        raise NoReplay(
+            f"Game #{game.id} cannot be replayed: its moves no longer lead to its end.",
+            key="bot.replay.diverged",
+            number=game.id,
+        )
     return views
 
 
 def build(game: GameRow, actions: Sequence[tuple[int, str]]) -> render.Replay:
     """The replay GIF of a game (slow: a second or more; run it off the event loop)."""
-    presenter = presenter_for(game.game)
+    presenter = presenter_for(game.game, game.language)
     names = [seat.display_name for seat in game.seats]
     views = public_views(game, actions)
     try:
         return render.replay_gif(views, lambda view: presenter.board_image(view, names))
     except render.ReplayTooLarge as exc:
-        raise NoReplay(f"Game #{game.id} is too long to replay in one picture.") from exc
+        raise NoReplay(
+            f"Game #{game.id} is too long to replay in one picture.",
+            key="bot.replay.too_long",
+            number=game.id,
+        ) from exc
 
 
-def _moves(count: int) -> str:
-    return f"{count} move" if count == 1 else f"{count} moves"
-
-
-def caption(heading: str, replay: render.Replay) -> str:
+def caption(heading: str, replay: render.Replay, texts: Texts = ENGLISH) -> str:
     """`heading`, the number of moves, and what was left out if the GIF had to be cut."""
-    text = f"{heading}: {_moves(replay.positions - 1)}"
-    if not replay.complete:
-        text += (
-            f" (too many for one picture: {len(replay.shown)} positions of "
-            f"{replay.positions} shown, evenly spread)"
-        )
-    return text + "."
+    moves = texts("bot.replay.moves", count=replay.positions - 1)
+    if replay.complete:
+        return texts("bot.replay.caption", heading=heading, moves=moves)
+    return texts(
+        "bot.replay.caption_cut",
+        heading=heading,
+        moves=moves,
+        shown=len(replay.shown),
+        positions=replay.positions,
+    )
 
 
-def archived_heading(archived: ArchivedGame) -> str:
+def archived_heading(archived: ArchivedGame, texts: Texts = ENGLISH) -> str:
     """The caption's start for a game looked back at: the reader may not remember it, so it
     names the game, its players and its day, e.g. `Replay of Pylons game #12, Ada vs Bo
     (2026-11-20)`."""
-    return f"Replay of {describe(archived, with_id=False)}"
+    return texts("bot.replay.of", game=describe(archived, with_id=False, texts=texts))
 
 
-def describe(archived: ArchivedGame, *, with_id: bool = True) -> str:
+def describe(archived: ArchivedGame, *, with_id: bool = True, texts: Texts = ENGLISH) -> str:
     """A finished game in a few words. With its number first for the autocomplete list,
     where people pick by number (`#12 Pylons, 2026-11-20, Ada vs Bo`); as a phrase for a
     caption otherwise (`Pylons game #12, Ada vs Bo (2026-11-20)`)."""
     game = archived.game
     title = find_game(game.game).title
-    players = " vs ".join(seat.display_name for seat in game.seats)
+    players = texts("bot.replay.versus").join(seat.display_name for seat in game.seats)
     day = (archived.ended_at or "")[:10]
     if with_id:
         return ", ".join(part for part in (f"#{game.id} {title}", day, players) if part)
     when = f" ({day})" if day else ""
-    return f"{title} game #{game.id}, {players}{when}"
+    return texts("bot.replay.described", game=title, number=game.id, players=players, when=when)
 
 
-async def replay_post(repo: Repository, game: GameRow, *, heading: str) -> Post:
-    """The replay as a message, drawn in the replay worker thread (raises NoReplay)."""
+async def replay_post(
+    repo: Repository, game: GameRow, *, heading: str, texts: Texts = ENGLISH
+) -> Post:
+    """The replay as a message, drawn in the replay worker thread (raises NoReplay); its
+    caption in `texts`."""
     actions = await repo.actions(game_id=game.id)
     loop = asyncio.get_running_loop()
     replay = await loop.run_in_executor(_WORKER, build, game, actions)
-    return Post(caption(heading, replay), files=[(FILENAME, replay.data)])
+    return Post(caption(heading, replay, texts), files=[(FILENAME, replay.data)])

@@ -48,6 +48,7 @@ class SeatRow:
     ai_level: str | None
     display_name: str
     away_user_id: int | None = None  # the person an AI stands in for until they return
+    language: str | None = None  # the person's language as last seen (None: an AI seat)
 
     @property
     def is_ai(self) -> bool:
@@ -74,6 +75,7 @@ class GameRow:
     absent_hours: int | None = None  # None: no votes to replace a person who is away
     wants_thread: bool = False  # asked at /game new for a thread to play in
     thread_id: int | None = None  # the thread its public posts go to, once started
+    language: str = "en"  # of its public posts: the server's when the game was opened
 
     @property
     def post_channel_id(self) -> int:
@@ -284,13 +286,20 @@ class Repository:
 
     async def _seats(self, game_id: int) -> tuple[SeatRow, ...]:
         async with self._conn.execute(
-            "SELECT seat, user_id, ai_level, display_name, away_user_id FROM seats"
+            "SELECT seat, user_id, ai_level, display_name, away_user_id, language FROM seats"
             " WHERE game_id = ? ORDER BY seat",
             (game_id,),
         ) as cur:
             rows = await cur.fetchall()
         return tuple(
-            SeatRow(r["seat"], r["user_id"], r["ai_level"], r["display_name"], r["away_user_id"])
+            SeatRow(
+                r["seat"],
+                r["user_id"],
+                r["ai_level"],
+                r["display_name"],
+                r["away_user_id"],
+                r["language"],
+            )
             for r in rows
         )
 
@@ -316,6 +325,7 @@ class Repository:
             absent_hours=row["absent_hours"],
             wants_thread=bool(row["wants_thread"]),
             thread_id=row["thread_id"],
+            language=row["language"],
         )
         return self._remember(game) if writes == self._writes else game
 
@@ -471,14 +481,17 @@ class Repository:
         remind_minutes: int | None = None,
         absent_hours: int | None = None,
         wants_thread: bool = False,
+        language: str = "en",
+        creator_language: str | None = None,
     ) -> GameRow:
+        """`language`: the game's public posts'; `creator_language`: the creator's own."""
         now = _now()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
-                    " remind_minutes, absent_hours, wants_thread, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                    " remind_minutes, absent_hours, wants_thread, language, created_at,"
+                    " updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game,
                         guild_id,
@@ -488,15 +501,16 @@ class Repository:
                         remind_minutes,
                         absent_hours,
                         int(wants_thread),
+                        language,
                         now,
                         now,
                     ),
                 )
                 game_id = cur.lastrowid
                 await db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name)"
-                    " VALUES (?, 0, ?, NULL, ?)",
-                    (game_id, creator_id, creator_name),
+                    "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, language)"
+                    " VALUES (?, 0, ?, NULL, ?, ?)",
+                    (game_id, creator_id, creator_name, creator_language),
                 )
         except aiosqlite.IntegrityError as exc:
             raise ChannelBusy(str(exc)) from exc
@@ -519,6 +533,23 @@ class Repository:
                 "UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id)
             )
         self._changed(game_id, lobby_message_id=message_id)
+
+    async def set_seat_language(self, *, game_id: int, seat: int, language: str) -> None:
+        """The language a seat's person uses now (not a versioned change: it moves no piece,
+        and a stale prompt stays exactly as valid). Callers write only when it changed."""
+        async with self._change(game_id) as db:
+            await db.execute(
+                "UPDATE seats SET language = ? WHERE game_id = ? AND seat = ?",
+                (language, game_id, seat),
+            )
+        cached = self._open.get(game_id)
+        if cached is None:
+            self._writes += 1
+            return
+        seats = tuple(
+            dataclasses.replace(s, language=language) if s.seat == seat else s for s in cached.seats
+        )
+        self._changed(game_id, seats=seats)
 
     async def set_thread(self, *, game_id: int, thread_id: int) -> None:
         """The thread the game is played in from now on (not a versioned change: it moves no
@@ -875,10 +906,18 @@ class Repository:
     ) -> None:
         await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id,"
+            " language) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                (game_id, s.seat, s.user_id, s.ai_level, s.display_name, s.away_user_id)
+                (
+                    game_id,
+                    s.seat,
+                    s.user_id,
+                    s.ai_level,
+                    s.display_name,
+                    s.away_user_id,
+                    s.language,
+                )
                 for s in seats
             ],
         )

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from data.texts import DEFAULT as DEFAULT_LANGUAGE
+from data.texts import texts_for
 from engine import GameError, State, find_game
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
@@ -159,14 +161,20 @@ class GameService:
     async def open_game(self, channel_id: int) -> GameRow:
         game = await self.repo.open_game_in_channel(channel_id=channel_id)
         if game is None:
-            raise BotError("There is no game in this channel. Start one with /game new.")
+            raise BotError(
+                "There is no game in this channel. Start one with /game new.",
+                key="bot.error.no_game",
+            )
         return game
 
     @staticmethod
     def load_state(game: GameRow) -> State:
         """The game's state, the caller's to change (to apply an action to, say)."""
         if game.state is None:
-            raise BotError("This game has not started yet: the creator can press Start.")
+            raise BotError(
+                "This game has not started yet: the creator can press Start.",
+                key="bot.error.not_started",
+            )
         return find_game(game.game).state_from_dict(game.state)
 
     def peek_state(self, game: GameRow) -> State:
@@ -197,20 +205,30 @@ class GameService:
         remind_minutes: int = DEFAULT_REMIND_MINUTES,
         absent_hours: int = DEFAULT_ABSENT_HOURS,
         wants_thread: bool = False,
+        language: str = DEFAULT_LANGUAGE,
+        creator_language: str | None = None,
     ) -> GameRow:
-        """`remind_minutes`: how long the person to move may take before they are mentioned
-        again (then hourly); `absent_hours`: how long before the others may vote to let an AI
-        play for them or to end the game. 0 turns either off for this game. `wants_thread`:
-        play in a thread started from the lobby message, if the bot may start one."""
+        """`language`: of the game's public posts (the server's); `creator_language`: the
+        creator's own. `remind_minutes`: how long the person to move may take before they
+        are mentioned again (then hourly); `absent_hours`: how long before the others may vote
+        to let an AI play for them or to end the game. 0 turns either off for this game.
+        `wants_thread`: play in a thread started from the lobby message, if the bot may start
+        one."""
         if not 0 <= absent_hours <= MAX_ABSENT_HOURS:
             raise BotError(
                 f"Absence votes come after 1 to {MAX_ABSENT_HOURS} hours, or 0 for never; "
-                f"not {absent_hours}."
+                f"not {absent_hours}.",
+                key="bot.error.absent_range",
+                most=MAX_ABSENT_HOURS,
+                given=absent_hours,
             )
         if not 0 <= remind_minutes <= MAX_REMIND_MINUTES:
             raise BotError(
                 f"Reminders come after 1 to {MAX_REMIND_MINUTES} minutes, or 0 for never; "
-                f"not {remind_minutes}."
+                f"not {remind_minutes}.",
+                key="bot.error.remind_range",
+                most=MAX_REMIND_MINUTES,
+                given=remind_minutes,
             )
         try:
             game = find_game(game_name)
@@ -222,7 +240,8 @@ class GameService:
             raise BotError(str(exc)) from exc
         busy = BotError(
             "This channel already has a game. Join it, wait for it to end, or ask its "
-            "creator to /game abandon it."
+            "creator to /game abandon it.",
+            key="bot.error.busy",
         )
         if await self.repo.open_game_in_channel(channel_id=channel_id) is not None:
             # Also a game's thread: the database only knows one open game per channel.
@@ -238,6 +257,8 @@ class GameService:
                 remind_minutes=remind_minutes or None,
                 absent_hours=absent_hours or None,
                 wants_thread=wants_thread,
+                language=language,
+                creator_language=creator_language,
             )
         except ChannelBusy as exc:
             raise busy from exc
@@ -247,49 +268,73 @@ class GameService:
         async with self.lock(game.id):
             game = await self.open_game(channel_id)
             if game.status != "lobby":
-                raise BotError("The game has started: seats can only change in the lobby.")
+                raise BotError(
+                    "The game has started: seats can only change in the lobby.",
+                    key="bot.error.lobby_only",
+                )
             seats = change(game, list(game.seats))
             await self.repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
             return await self.open_game(channel_id)
 
-    async def join(self, *, channel_id: int, user_id: int, name: str) -> GameRow:
+    async def join(
+        self, *, channel_id: int, user_id: int, name: str, language: str | None = None
+    ) -> GameRow:
         def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
             if game.seat_of(user_id) is not None:
-                raise BotError("You are in this game already.")
+                raise BotError("You are in this game already.", key="bot.error.already_seated")
             limit = find_game(game.game).max_seats
             if len(seats) >= limit:
-                raise BotError(f"The game is full ({limit} seats). Wait for the next one.")
-            return [*seats, SeatRow(len(seats), user_id, None, name)]
+                raise BotError(
+                    f"The game is full ({limit} seats). Wait for the next one.",
+                    key="bot.error.full_wait",
+                    count=limit,
+                )
+            return [*seats, SeatRow(len(seats), user_id, None, name, language=language)]
 
         return await self._change_seats(channel_id, change)
 
     async def leave(self, *, channel_id: int, user_id: int) -> GameRow:
         def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
             if game.seat_of(user_id) is None:
-                raise BotError("You are not in this game's lobby.")
+                raise BotError("You are not in this game's lobby.", key="bot.error.not_in_lobby")
             if user_id == game.creator_id:
                 raise BotError(
-                    "You created this game: to cancel it use /game abandon instead of leaving."
+                    "You created this game: to cancel it use /game abandon instead of leaving.",
+                    key="bot.error.creator_leaves",
                 )
             kept = [s for s in seats if s.user_id != user_id]
-            return [SeatRow(i, s.user_id, s.ai_level, s.display_name) for i, s in enumerate(kept)]
+            return [replace(s, seat=i) for i, s in enumerate(kept)]
 
         return await self._change_seats(channel_id, change)
 
     async def add_ai(self, *, channel_id: int, user_id: int, level: str) -> GameRow:
         if level not in AI_LEVELS:
-            raise BotError(f"AI level must be one of {', '.join(AI_LEVELS)}, not {level!r}.")
+            raise BotError(
+                f"AI level must be one of {', '.join(AI_LEVELS)}, not {level!r}.",
+                key="bot.error.ai_level",
+                levels=", ".join(AI_LEVELS),
+                level=repr(level),
+            )
 
         def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
             if game.seat_of(user_id) is None:
-                raise BotError("Only players seated in the lobby can add AI players. Join first.")
+                raise BotError(
+                    "Only players seated in the lobby can add AI players. Join first.",
+                    key="bot.error.join_first",
+                )
             limit = find_game(game.game).max_seats
             if len(seats) >= limit:
-                raise BotError(f"The game is full ({limit} seats).")
+                raise BotError(
+                    f"The game is full ({limit} seats).", key="bot.error.full", count=limit
+                )
             offered = ai_levels(game.game)
             chosen = level if level in offered else offered[0]
             number = 1 + sum(1 for s in seats if s.is_ai)
-            return [*seats, SeatRow(len(seats), None, chosen, f"AI {number} ({chosen})")]
+            # Named in the game's language: the name is shown in its public posts.
+            texts = texts_for(game.language)
+            word = texts(f"bot.level.{chosen}") if texts.has(f"bot.level.{chosen}") else chosen
+            name = texts("bot.seat.ai", number=number, level=word)
+            return [*seats, SeatRow(len(seats), None, chosen, name)]
 
         return await self._change_seats(channel_id, change)
 
@@ -300,14 +345,20 @@ class GameService:
         async with self.lock(game.id):
             game = await self.open_game(channel_id)
             if game.status != "lobby":
-                raise BotError("The game has started already.")
+                raise BotError("The game has started already.", key="bot.error.started_already")
             if user_id != game.creator_id and not can_manage:
-                raise BotError("Only the game's creator (or a moderator) can start it.")
+                raise BotError(
+                    "Only the game's creator (or a moderator) can start it.",
+                    key="bot.error.only_creator_starts",
+                )
             rules = find_game(game.game)
             if len(game.seats) < rules.min_seats:
                 raise BotError(
                     f"{rules.title} needs at least {rules.min_seats} players: others can Join, "
-                    f"or add an AI player."
+                    f"or add an AI player.",
+                    key="bot.error.too_few",
+                    game=rules.title,
+                    count=rules.min_seats,
                 )
             seed = self._new_seed()
             state = rules.new_state(len(game.seats), seed, game.options)
@@ -334,6 +385,7 @@ class GameService:
         action: str | Any,
         expected_version: int | None = None,
         before_store: Callable[[ActResult], Awaitable[None]] | None = None,
+        language: str | None = None,
     ) -> ActResult:
         """Apply one action of the player `user_id`, after checking it is their turn.
 
@@ -341,21 +393,31 @@ class GameService:
         of the game is refused rather than applied to a position the player did not see.
         `before_store` is called once the action is known to be legal and before it is saved
         (with the game as it was): Discord wants an answer within seconds, and a legal move
-        can be acknowledged without waiting for the database.
+        can be acknowledged without waiting for the database. `language`: the player's now
+        (their Discord client's), remembered for their seat if it changed.
         """
         game = await self._find(channel_id, game_id)
         async with self.lock(game.id):
             game = await self._reload(game.id)
             if expected_version is not None and game.version != expected_version:
-                raise BotError("That prompt is out of date: the game has moved on since.")
+                raise BotError(
+                    "That prompt is out of date: the game has moved on since.",
+                    key="bot.error.stale_prompt",
+                )
             state = self.load_state(game)
             seat = game.seat_of(user_id)
             if seat is None:
-                raise BotError("You are not playing in this game; you can watch it.")
+                raise BotError(
+                    "You are not playing in this game; you can watch it.", key="bot.error.watch"
+                )
             if state.current_seat() != seat:
                 current = state.current_seat()
                 who = game.seats[current].display_name if current is not None else "nobody"
-                raise BotError(f"It is not your turn: {who} is to move.")
+                raise BotError(
+                    f"It is not your turn: {who} is to move.",
+                    key="bot.error.not_your_turn",
+                    player=who,
+                )
             done = len(state.history)
             try:
                 state.apply(action)
@@ -364,7 +426,10 @@ class GameService:
             if before_store is not None:
                 applied = list(state.history[done:])
                 await before_store(ActResult(game, state, seat, applied, state.is_terminal()))
-            return await self._save(game, state, seat, done)
+            result = await self._save(game, state, seat, done)
+            if language is not None and game.seats[seat].language != language:
+                await self.repo.set_seat_language(game_id=game.id, seat=seat, language=language)
+            return result
 
     async def ai_step(self, *, game_id: int) -> ActResult | None:
         """Let the AI seat to move take one action; None when a person is to move.
@@ -406,12 +471,16 @@ class GameService:
             game = await self._reload(game.id)
             seat = game.seat_of(user_id)
             if seat is None:
-                raise BotError("You are not playing in this game.")
+                raise BotError("You are not playing in this game.", key="bot.error.not_playing")
             if game.status != "active":
-                raise BotError("The game has not started: use /game leave to leave the lobby.")
+                raise BotError(
+                    "The game has not started: use /game leave to leave the lobby.",
+                    key="bot.error.resign_lobby",
+                )
             seats = list(game.seats)
             old = seats[seat]
-            seats[seat] = SeatRow(seat, None, "easy", f"{old.display_name} (resigned, AI plays)")
+            name = texts_for(game.language)("bot.seat.resigned", player=old.display_name)
+            seats[seat] = SeatRow(seat, None, "easy", name)
             if all(s.is_ai for s in seats):
                 await self.repo.set_status(
                     game_id=game.id, expected_version=game.version, status="abandoned"
@@ -426,7 +495,8 @@ class GameService:
             game = await self._reload(game.id)
             if user_id != game.creator_id and not can_manage:
                 raise BotError(
-                    "Only the game's creator or a member with Manage Channels can abandon it."
+                    "Only the game's creator or a member with Manage Channels can abandon it.",
+                    key="bot.error.only_creator_abandons",
                 )
             await self.repo.set_status(
                 game_id=game.id, expected_version=game.version, status="abandoned"
@@ -466,13 +536,16 @@ class GameService:
             raise ValueError("a channel or a game is needed")
         game = await self.open_game(channel_id)
         if game.status != "active":
-            raise BotError("The game has not started yet: the creator can press Start.")
+            raise BotError(
+                "The game has not started yet: the creator can press Start.",
+                key="bot.error.not_started",
+            )
         return game
 
     async def _reload(self, game_id: int) -> GameRow:
         game = await self.repo.game(game_id=game_id)
         if game is None:
-            raise BotError("That game no longer exists.")
+            raise BotError("That game no longer exists.", key="bot.error.game_gone")
         return game
 
     async def _save(self, game: GameRow, state: State, seat: int, done: int) -> ActResult:
@@ -494,7 +567,8 @@ class GameService:
         except VersionConflict as exc:
             # Another process changed the game between our read and our write.
             raise BotError(
-                "The game changed at the same moment; look at the board and try again."
+                "The game changed at the same moment; look at the board and try again.",
+                key="bot.error.conflict",
             ) from exc
         saved = await self._reload(game.id)
         log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
@@ -518,23 +592,38 @@ class GameService:
         async with self.lock(game.id):
             game = await self._reload(game.id)
             if game.seat_of(user_id) is None:
-                raise BotError("Only the players of this game can ask for a vote.")
+                raise BotError(
+                    "Only the players of this game can ask for a vote.",
+                    key="bot.error.vote_players_only",
+                )
             state = self.load_state(game)
             seat = state.current_seat()
             if seat is None or game.seats[seat].is_ai:
-                raise BotError("Nobody is being waited for: an AI is to move.")
+                raise BotError(
+                    "Nobody is being waited for: an AI is to move.", key="bot.error.ai_to_move"
+                )
             absent = game.seats[seat]
             if absent.user_id == user_id:
-                raise BotError("It is your own turn: play, or /game resign to leave the game.")
+                raise BotError(
+                    "It is your own turn: play, or /game resign to leave the game.",
+                    key="bot.error.own_turn",
+                )
             if game.absent_hours is None:
-                raise BotError("This game was opened without absence votes (absent:0).")
+                raise BotError(
+                    "This game was opened without absence votes (absent:0).",
+                    key="bot.error.no_absence_votes",
+                )
             since = await self.repo.turn_since(game_id=game.id)
             waited = self.clock() - since if since else timedelta(0)
             limit = timedelta(hours=game.absent_hours)
             if waited < limit:
                 raise BotError(
                     f"{absent.display_name} has been waited for {_hours(waited)}; this game "
-                    f"allows {_hours(limit)} before a vote. Try again after that."
+                    f"allows {_hours(limit)} before a vote. Try again after that.",
+                    key="bot.error.too_early",
+                    player=absent.display_name,
+                    waited=waited,
+                    limit=limit,
                 )
             vote = await self.repo.open_absence_vote(
                 game_id=game.id,
@@ -552,18 +641,23 @@ class GameService:
             raise ValueError(choice)
         found = await self.repo.absence_vote(vote_id=vote_id)
         if found is None:
-            raise BotError("That vote no longer exists.")
+            raise BotError("That vote no longer exists.", key="bot.error.vote_gone")
         async with self.lock(found.game_id):
             vote = await self.repo.absence_vote(vote_id=vote_id)
             assert vote is not None
             game = await self._reload(vote.game_id)
             if vote.status != "open":
-                raise BotError("That vote has been decided already.")
+                raise BotError("That vote has been decided already.", key="bot.error.vote_decided")
             if user_id not in vote.asked:
-                raise BotError("Only the other players of this game vote.")
+                raise BotError(
+                    "Only the other players of this game vote.", key="bot.error.others_vote"
+                )
             if game.version != vote.version or game.status != "active":
                 await self.repo.record_votes(vote_id=vote.id, votes=vote.votes, status="void")
-                raise BotError("Too late: the game has moved on since (they may be back).")
+                raise BotError(
+                    "Too late: the game has moved on since (they may be back).",
+                    key="bot.error.vote_late",
+                )
             votes = {**vote.votes, user_id: choice}
             counts = {c: sum(1 for v in votes.values() if v == c) for c in ("ai", "end")}
             decided = next((c for c, n in counts.items() if 2 * n > len(vote.asked)), None)
@@ -585,13 +679,20 @@ class GameService:
         away = seats[vote.seat]
         level = STAND_IN_LEVEL if STAND_IN_LEVEL in ai_levels(game.game) else "easy"
         seats[vote.seat] = SeatRow(
-            away.seat, None, level, f"{away.display_name} (away, AI plays)", away.user_id
+            away.seat,
+            None,
+            level,
+            texts_for(game.language)("bot.seat.away", player=away.display_name),
+            away.user_id,
+            away.language,
         )
         await self.repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
         log.info("game %s: an AI plays seat %s while its player is away", game.id, vote.seat)
         return await self._reload(game.id)
 
-    async def return_seat(self, *, channel_id: int, user_id: int, name: str) -> GameRow:
+    async def return_seat(
+        self, *, channel_id: int, user_id: int, name: str, language: str | None = None
+    ) -> GameRow:
         """A person an AI stood in for takes their seat back."""
         game = await self._find(channel_id, None)
         async with self.lock(game.id):
@@ -599,8 +700,12 @@ class GameService:
             seats = list(game.seats)
             seat = next((s for s in seats if s.away_user_id == user_id), None)
             if seat is None:
-                raise BotError("No AI is playing a seat of yours in this game.")
-            seats[seat.seat] = SeatRow(seat.seat, user_id, None, name)
+                raise BotError(
+                    "No AI is playing a seat of yours in this game.", key="bot.error.not_away"
+                )
+            seats[seat.seat] = SeatRow(
+                seat.seat, user_id, None, name, language=language or seat.language
+            )
             await self.repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
             return await self._reload(game.id)
 
@@ -615,17 +720,23 @@ class GameService:
             game = await self._reload(game.id)
             last = await self.repo.last_action(game_id=game.id)
             if last is None:
-                raise BotError("Nothing has been played yet, so there is nothing to take back.")
+                raise BotError(
+                    "Nothing has been played yet, so there is nothing to take back.",
+                    key="bot.error.nothing_to_undo",
+                )
             n, seat, text = last
             if game.seats[seat].user_id != user_id:
                 raise BotError(
                     "Only the player who made the last move can ask to take it back, and only "
-                    "until the next player acts."
+                    "until the next player acts.",
+                    key="bot.error.undo_only_last",
                 )
             if find_game(game.game).reveals_hidden(text):
                 raise BotError(
                     f"Your last move ({text}) showed something hidden, so it cannot be taken "
-                    "back: nobody can unsee it."
+                    "back: nobody can unsee it.",
+                    key="bot.error.undo_hidden",
+                    action=text,
                 )
             request = await self.repo.open_undo(
                 game_id=game.id,
@@ -642,20 +753,28 @@ class GameService:
     async def answer_undo(self, *, request_id: int, user_id: int, accept: bool) -> UndoOutcome:
         found = await self.repo.undo_request(request_id=request_id)
         if found is None:
-            raise BotError("That request no longer exists.")
+            raise BotError("That request no longer exists.", key="bot.error.request_gone")
         async with self.lock(found.game_id):
             request = await self.repo.undo_request(request_id=request_id)
             assert request is not None
             game = await self._reload(request.game_id)
             if request.status != "open":
-                raise BotError("That request has been settled already.")
+                raise BotError(
+                    "That request has been settled already.", key="bot.error.request_settled"
+                )
             if user_id not in request.asked:
-                raise BotError("Only the other players at the table answer this request.")
+                raise BotError(
+                    "Only the other players at the table answer this request.",
+                    key="bot.error.others_answer",
+                )
             if game.version != request.version or game.status != "active":
                 await self.repo.answer_undo(
                     request_id=request.id, accepted=request.accepted, status="void"
                 )
-                raise BotError("Too late: the game has moved on since, so that move stands.")
+                raise BotError(
+                    "Too late: the game has moved on since, so that move stands.",
+                    key="bot.error.undo_late",
+                )
             if not accept:
                 await self.repo.answer_undo(
                     request_id=request.id, accepted=request.accepted, status="refused"
@@ -686,7 +805,10 @@ class GameService:
                 wait=self._wait_for(game, state),
             )
         except VersionConflict as exc:
-            raise BotError("Too late: the game has moved on since, so that move stands.") from exc
+            raise BotError(
+                "Too late: the game has moved on since, so that move stands.",
+                key="bot.error.undo_late",
+            ) from exc
         log.info("game %s: action %s taken back", game.id, request.n)
         return UndoOutcome(
             replace(request, status="done"), await self._reload(game.id), "done", state

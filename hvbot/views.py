@@ -5,6 +5,10 @@ game version it was made for and the engine action itself), so after a restart d
 rebuilds it from the custom_id alone and the click works as before. A click on a button made
 for an older version of the game is refused instead of applied to a position the player did
 not see.
+
+Labels are in the language of whoever sees the button: a public post's in the game's, a
+private prompt's in its person's. The custom_id never depends on the language, so a button
+works the same whatever language it was drawn in.
 """
 
 from __future__ import annotations
@@ -14,14 +18,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from data.texts import ENGLISH, Texts
+
 if TYPE_CHECKING:
     from hvbot.client import HvBot
 
-LOBBY_ACTIONS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "addai": ("Add AI", discord.ButtonStyle.primary),
-    "start": ("Start", discord.ButtonStyle.danger),
+LOBBY_ACTIONS = {  # what -> style; the label is the text bot.button.<what>
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "addai": discord.ButtonStyle.primary,
+    "start": discord.ButtonStyle.danger,
 }
 
 
@@ -37,10 +43,13 @@ class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"lobby:(?P<game>[0-9]+):(?P<what>join|leave|addai|start)",
 ):
-    def __init__(self, game_id: int, what: str) -> None:
-        label, style = LOBBY_ACTIONS[what]
+    def __init__(self, game_id: int, what: str, texts: Texts = ENGLISH) -> None:
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"lobby:{game_id}:{what}")
+            discord.ui.Button(
+                label=texts(f"bot.button.{what}"),
+                style=LOBBY_ACTIONS[what],
+                custom_id=f"lobby:{game_id}:{what}",
+            )
         )
         self.game_id = game_id
         self.what = what
@@ -95,58 +104,12 @@ class ActionButton(
             await flow.action_button(interaction, self.game_id, self.version, self.action)
 
 
-def lobby_view(game_id: int, *, open_: bool = True) -> discord.ui.View:
+def lobby_view(game_id: int, texts: Texts = ENGLISH, *, open_: bool = True) -> discord.ui.View:
+    """The lobby's buttons, labelled in the game's language (`texts`)."""
     view = discord.ui.View(timeout=None)
     if open_:
         for what in LOBBY_ACTIONS:
-            view.add_item(LobbyButton(game_id, what))
-    return view
-
-
-def place_view(game_id: int, version: int) -> discord.ui.View:
-    """Eight buttons: where the drawn card goes (row) and how it is turned (column)."""
-    view = discord.ui.View(timeout=None)
-    for row, place in enumerate(("here", "empty")):
-        for rotation in (0, 90, 180, 270):
-            label = f"{'Here' if place == 'here' else 'Empty cell'} {rotation}°"
-            view.add_item(
-                ActionButton(
-                    game_id,
-                    version,
-                    f"place {place} r{rotation}",
-                    label=label,
-                    style=discord.ButtonStyle.primary
-                    if place == "here"
-                    else discord.ButtonStyle.success,
-                    row=row,
-                )
-            )
-    return view
-
-
-def declare_view(game_id: int, version: int, lines: list[dict[str, Any]]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for i, line in enumerate(lines[:20]):
-        view.add_item(
-            ActionButton(
-                game_id,
-                version,
-                f"declare {line['line']}",
-                label=f"Declare {line['line']}",
-                style=discord.ButtonStyle.success,
-                row=i // 5,
-            )
-        )
-    view.add_item(
-        ActionButton(
-            game_id,
-            version,
-            "declare none",
-            label="Declare no more",
-            style=discord.ButtonStyle.secondary,
-            row=min(4, (len(lines[:20]) + 4) // 5),
-        )
-    )
+            view.add_item(LobbyButton(game_id, what, texts))
     return view
 
 
@@ -156,12 +119,14 @@ class _Answer:
     Mixed into a DynamicItem, which needs a template of its own per class."""
 
     prefix: ClassVar[str]
-    choices: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]]  # choice -> label, style
+    choices: ClassVar[dict[str, discord.ButtonStyle]]  # choice -> style
+    # The label of a choice is the text bot.button.<prefix>_<choice>.
 
-    def __init__(self, request_id: int, choice: str) -> None:
-        label, style = self.choices[choice]
+    def __init__(self, request_id: int, choice: str, texts: Texts = ENGLISH) -> None:
         button = discord.ui.Button(
-            label=label, style=style, custom_id=f"{self.prefix}:{request_id}:{choice}"
+            label=texts(f"bot.button.{self.prefix}_{choice}"),
+            style=self.choices[choice],
+            custom_id=f"{self.prefix}:{request_id}:{choice}",
         )
         super().__init__(button)  # type: ignore[call-arg]
         self.request_id = request_id
@@ -174,10 +139,10 @@ class _Answer:
         return cls(int(match["request"]), match["choice"])
 
     @classmethod
-    def view(cls, request_id: int) -> discord.ui.View:
+    def view(cls, request_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         for choice in cls.choices:
-            view.add_item(cls(request_id, choice))  # type: ignore[arg-type]
+            view.add_item(cls(request_id, choice, texts))  # type: ignore[arg-type]
         return view
 
 
@@ -189,9 +154,9 @@ class UndoButton(
     """Accept or refuse a request to take back a move."""
 
     prefix = "undo"
-    choices: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "yes": ("Accept", discord.ButtonStyle.success),
-        "no": ("Refuse", discord.ButtonStyle.danger),
+    choices: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "yes": discord.ButtonStyle.success,
+        "no": discord.ButtonStyle.danger,
     }
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -209,9 +174,9 @@ class VoteButton(
     """A vote on a seat whose person is away: let an AI play it, or end the game."""
 
     prefix = "away"
-    choices: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "ai": ("Let an AI play for them", discord.ButtonStyle.primary),
-        "end": ("End the game", discord.ButtonStyle.danger),
+    choices: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "ai": discord.ButtonStyle.primary,
+        "end": discord.ButtonStyle.danger,
     }
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -221,12 +186,12 @@ class VoteButton(
             await flow.cast_vote(interaction, self.request_id, self.choice)
 
 
-def undo_view(request_id: int) -> discord.ui.View:
-    return UndoButton.view(request_id)
+def undo_view(request_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
+    return UndoButton.view(request_id, texts)
 
 
-def vote_view(vote_id: int) -> discord.ui.View:
-    return VoteButton.view(vote_id)
+def vote_view(vote_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
+    return VoteButton.view(vote_id, texts)
 
 
 def register(bot: HvBot) -> None:

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from data.texts import ENGLISH, language_of
 from engine import all_games, find_game
 from hvbot import flow, replay, views
 from hvbot.posts import ALLOWED, send_private
@@ -23,6 +24,7 @@ from hvbot.service import (
     MAX_REMIND_MINUTES,
     BotError,
 )
+from hvbot.translator import choice
 
 if TYPE_CHECKING:
     from hvbot.client import HvBot
@@ -32,20 +34,19 @@ GAME_CHOICES = [
     for g in all_games()
     if g.name in playable_games()
 ]
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+LEVEL_CHOICES = [choice(level, level, key=f"commands.choices.level.{level}") for level in AI_LEVELS]
 # Every playable game's modes, for /game new (Discord's choices are fixed per command).
 _MODES = {value: label for g in playable_games() for value, label in presenter_for(g).modes.items()}
-MODE_CHOICES = [app_commands.Choice(name=label, value=value) for value, label in _MODES.items()]
+MODE_CHOICES = [
+    choice(label, value, key=f"commands.choices.mode.{value}") for value, label in _MODES.items()
+]
 GAMES_WITH_MODES = ", ".join(
     g.title for g in all_games() if g.name in playable_games() and presenter_for(g.name).modes
 )
 LOG_INLINE_LIMIT = 1800
 MAX_CHOICES = 25  # Discord's limit on autocomplete choices
 CHOICE_NAME_LIMIT = 100  # Discord's limit on a choice's name
-NO_FINISHED_GAME = (
-    "No game has been finished in this channel yet: when one ends its replay is posted here, "
-    "and /game replay shows it again afterwards."
-)
+NO_FINISHED_GAME = ENGLISH("bot.error.no_finished_game")
 
 
 def mode_options(game: str, mode: str | None) -> dict[str, str] | None:
@@ -61,7 +62,10 @@ def mode_options(game: str, mode: str | None) -> dict[str, str] | None:
     if not presenter_for(game).modes:
         raise BotError(
             f"{find_game(game).title} has no modes: leave out mode. "
-            f"Modes are for {GAMES_WITH_MODES}."
+            f"Modes are for {GAMES_WITH_MODES}.",
+            key="bot.error.no_modes",
+            game=find_game(game).title,
+            games=GAMES_WITH_MODES,
         )
     return {"mode": mode}
 
@@ -74,7 +78,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(
         game="Which game to play",
-        mode=f"{GAMES_WITH_MODES} only: how much of the rules to use",
+        mode=app_commands.locale_str(
+            f"{GAMES_WITH_MODES} only: how much of the rules to use", games=GAMES_WITH_MODES
+        ),
         reminder="Minutes before the player to move is reminded, then hourly (0: never)",
         absent="Hours before the others may vote to replace a player who is away (0: never)",
         thread="Play in a thread started from the lobby message, if I may create threads here",
@@ -101,12 +107,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 remind_minutes=reminder,
                 absent_hours=absent,
                 wants_thread=thread,
+                # The server's language for the game's public posts, the creator's own for
+                # what is said to them alone.
+                language=language_of(interaction.guild_locale),
+                creator_language=flow.language(interaction),
             )
         except BotError as exc:
-            await flow.reply_error(interaction, str(exc))
+            await flow.reply_error(interaction, exc)
             return
         await interaction.response.send_message(
-            flow.lobby_text(row), view=views.lobby_view(row.id), allowed_mentions=ALLOWED
+            flow.lobby_text(row),
+            view=views.lobby_view(row.id, flow.public(row)),
+            allowed_mentions=ALLOWED,
         )
         message = await interaction.original_response()
         await self.bot.service.repo.set_lobby_message(game_id=row.id, message_id=message.id)
@@ -155,7 +167,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         post = await flow.board_post(game, None, state)
         assert post is not None
         await flow.publish(interaction, game, post)
-        prompt = await flow.prompt_post(game, state, interaction.user.id)
+        prompt = await flow.prompt_post(
+            game, state, interaction.user.id, flow.language(interaction)
+        )
         if prompt is not None:
             await send_private(interaction, prompt)
 
@@ -165,11 +179,16 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         state = self.bot.service.load_state(game)
         view = state.view(None)
         seat = state.current_seat()
+        texts = flow.personal(interaction)
+        who = flow.mention(game, seat)
         # Not every game's view counts turns (Pylons and Sector 6 do not).
-        number = f"Turn {view['turn']}: " if "turn" in view else ""
-        turn = f"{number}{flow.mention(game, seat)} to move ({view['phase']})."
+        if "turn" in view:
+            turn = texts("bot.status.turn", number=view["turn"], player=who, phase=view["phase"])
+        else:
+            turn = texts("bot.status.to_move", player=who, phase=view["phase"])
+        presenter = presenter_for(game.game, interaction.locale)
         await interaction.response.send_message(
-            turn + "\n" + presenter_for(game.game).status(view, flow.names_of(game)),
+            turn + "\n" + presenter.status(view, flow.names_of(game)),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -181,9 +200,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game = await self.bot.service.open_game(interaction.channel_id)
         seat = game.seat_of(interaction.user.id)
         if seat is None:
-            raise BotError("You are not playing in this game, so you have no secret here.")
+            raise BotError(
+                "You are not playing in this game, so you have no secret here.",
+                key="bot.error.no_secret",
+            )
         state = self.bot.service.load_state(game)
-        post = await flow.secret_post(game, state, seat)
+        post = await flow.secret_post(game, state, seat, flow.language(interaction))
         await send_private(interaction, post)
 
     @app_commands.command(name="rules", description="The rules in short")
@@ -195,15 +217,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 channel_id=interaction.channel_id
             )
             game = row.game if row else GAME_CHOICES[0].value
-        await interaction.response.send_message(presenter_for(game).rules, ephemeral=True)
+        await interaction.response.send_message(
+            presenter_for(game, interaction.locale).rules, ephemeral=True
+        )
 
     @app_commands.command(name="log", description="The moves so far")
     async def log(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.open_game(interaction.channel_id)
         names = flow.names_of(game)
         moves = await self.bot.service.repo.actions(game_id=game.id)
+        texts = flow.personal(interaction)
         if not moves:
-            await interaction.response.send_message("No moves yet.", ephemeral=True)
+            await interaction.response.send_message(texts("bot.log.none"), ephemeral=True)
             return
         lines = [f"{i + 1}. {names[seat]}: {text}" for i, (seat, text) in enumerate(moves)]
         body = "\n".join(lines)
@@ -211,7 +236,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await interaction.response.send_message(f"```\n{body}\n```", ephemeral=True)
         else:
             await interaction.response.send_message(
-                f"{len(lines)} moves so far:",
+                texts("bot.log.count", count=len(lines)),
                 file=discord.File(io.BytesIO(body.encode()), filename="moves.txt"),
                 ephemeral=True,
             )
@@ -223,13 +248,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         )
         if what == "abandoned":
             await interaction.response.send_message(
-                f"{interaction.user.mention} resigned; no players are left, so the game is over "
-                "without a result. The channel is free for /game new.",
+                flow.public(game)("bot.game.resigned_last", player=interaction.user.mention),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
         await interaction.response.send_message(
-            f"{interaction.user.mention} resigned; an AI plays their seat to the end.",
+            flow.public(game)("bot.game.resigned", player=interaction.user.mention),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.bot.after_change(game, self.bot.service.load_state(game))
@@ -242,8 +266,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             can_manage=flow.can_manage(interaction),
         )
         await interaction.response.send_message(
-            f"The {find_game(game.game).title} game was abandoned by {interaction.user.mention}. "
-            "The channel is free for /game new.",
+            flow.public(game)(
+                "bot.game.abandoned",
+                game=find_game(game.game).title,
+                player=interaction.user.mention,
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await flow.refresh_lobby(self.bot, game)
@@ -254,13 +281,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         # Looked up before deferring: a refusal must stay private, and after a public
         # deferral the first follow-up is public whatever it asks.
         archived = await self._archived(interaction.channel_id, game)
+        # A public post: in the game's language, like everything it posted while played.
+        texts = flow.public(archived.game)
         await interaction.response.defer(thinking=True)
         try:
             post = await replay.replay_post(
-                self.bot.service.repo, archived.game, heading=replay.archived_heading(archived)
+                self.bot.service.repo,
+                archived.game,
+                heading=replay.archived_heading(archived, texts),
+                texts=texts,
             )
         except replay.NoReplay as exc:
-            await interaction.followup.send(str(exc))
+            await interaction.followup.send(texts.explain(exc))
             return
         await interaction.followup.send(**post.kwargs())
 
@@ -272,13 +304,16 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         )
         if found:
             return found[0]
+        none = BotError(NO_FINISHED_GAME, key="bot.error.no_finished_game")
         if game_id is None:
-            raise BotError(NO_FINISHED_GAME)
+            raise none
         if not await self.bot.service.repo.finished_games(channel_id=channel_id, limit=1):
-            raise BotError(NO_FINISHED_GAME)
+            raise none
         raise BotError(
             f"Game #{game_id} is not a finished game of this channel: pick one from the "
-            "suggestions of the game option, or leave it out for the latest."
+            "suggestions of the game option, or leave it out for the latest.",
+            key="bot.error.not_finished_here",
+            number=game_id,
         )
 
     @replay_game.autocomplete("game")
@@ -300,7 +335,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             ]
         choices = []
         for archived in games:
-            label = replay.describe(archived)
+            label = replay.describe(archived, texts=flow.personal(interaction))
             if typed and typed not in label.lower():
                 continue
             choices.append(

@@ -12,19 +12,22 @@ from discord.ext import commands
 from hvbot import flow
 from hvbot.posts import send_private
 from hvbot.service import BotError
+from hvbot.translator import choice
 
 if TYPE_CHECKING:
     from hvbot.client import HvBot
 
 ROTATION_CHOICES = [app_commands.Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
 PLACE_CHOICES = [
-    app_commands.Choice(name="here (where it was)", value="here"),
-    app_commands.Choice(name="the empty cell", value="empty"),
+    choice("here (where it was)", "here", key="commands.choices.place.here"),
+    choice("the empty cell", "empty", key="commands.choices.place.empty"),
 ]
 SPECIAL_CHOICES = [
-    app_commands.Choice(name="no", value="no"),
-    app_commands.Choice(name="danger: move or swap a DANGER card", value="danger"),
-    app_commands.Choice(name="double: take a second action this turn", value="double"),
+    choice("no", "no", key="commands.choices.special.no"),
+    choice("danger: move or swap a DANGER card", "danger", key="commands.choices.special.danger"),
+    choice(
+        "double: take a second action this turn", "double", key="commands.choices.special.double"
+    ),
 ]
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 
@@ -102,11 +105,7 @@ class HighVoltageCog(commands.GroupCog, group_name="hv", group_description="High
         special: str = "no",
     ) -> None:
         if (place is None) != (rotation is None):
-            await flow.reply_error(
-                interaction,
-                "Give both place and rotation to lay the card at once, or neither to look at it "
-                "first and choose with buttons.",
-            )
+            await flow.reply_error(interaction, flow.personal(interaction)("bot.hv.place_both"))
             return
         game = await self.bot.service.open_game(interaction.channel_id)
         state = self.bot.service.load_state(game)
@@ -114,7 +113,9 @@ class HighVoltageCog(commands.GroupCog, group_name="hv", group_description="High
         if state.view(None)["phase"] == "placing" and state.current_seat() == seat:
             # The drawer already holds a card: show it again, or lay it as asked.
             if place is None:
-                prompt = await flow.prompt_post(game, state, interaction.user.id)
+                prompt = await flow.prompt_post(
+                    game, state, interaction.user.id, flow.language(interaction)
+                )
                 if prompt is not None:
                     await send_private(interaction, prompt)
                     return

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
+from data.texts import ENGLISH, Texts, texts_for
 from engine import find_game
 from hvbot import flow
 from hvbot.posts import Post
@@ -26,21 +27,24 @@ log = logging.getLogger(__name__)
 CHECK_S = 30.0
 
 
-def waited_words(waited: timedelta) -> str:
+def waited_words(waited: timedelta, texts: Texts = ENGLISH) -> str:
     minutes = max(1, round(waited.total_seconds() / 60))
     if minutes < 120:
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+        return texts("bot.time.minutes", count=minutes)
     hours = round(minutes / 60)
     if hours < 48:
-        return f"{hours} hours"
-    return f"{round(hours / 24)} days"
+        return texts("bot.time.hours", count=hours)
+    return texts("bot.time.days", count=round(hours / 24))
 
 
 def reminder_text(reminder: Reminder) -> str:
-    title = find_game(reminder.game.game).title
-    return (
-        f"<@{reminder.user_id}>, it is your turn in **{title}** (waiting for "
-        f"{waited_words(reminder.waited)}). /game board shows the board and your choices again."
+    """A public post: in the game's language."""
+    texts = texts_for(reminder.game.language)
+    return texts(
+        "bot.game.reminder",
+        player=f"<@{reminder.user_id}>",
+        game=find_game(reminder.game.game).title,
+        waited=waited_words(reminder.waited, texts),
     )
 
 

@@ -20,6 +20,7 @@ from engine.sector6.actions import DEGREES
 from hvbot import flow
 from hvbot.posts import send_private
 from hvbot.service import BotError
+from hvbot.translator import choice
 
 if TYPE_CHECKING:
     from hvbot.client import HvBot
@@ -27,12 +28,19 @@ if TYPE_CHECKING:
 GAME = "sector6"
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 ROTATION_CHOICES = [
-    app_commands.Choice(name=f"r{d}: {d}° clockwise from the tile as shown", value=d)
+    app_commands.Choice(
+        name=app_commands.locale_str(
+            f"r{d}: {d}° clockwise from the tile as shown",
+            key="commands.choices.tile_rotation",
+            degrees=d,
+        ),
+        value=d,
+    )
     for d in DEGREES
 ]
 DIRECTION_CHOICES = [
-    app_commands.Choice(name="left (anticlockwise)", value="left"),
-    app_commands.Choice(name="right (clockwise)", value="right"),
+    choice("left (anticlockwise)", "left", key="commands.choices.direction.left"),
+    choice("right (clockwise)", "right", key="commands.choices.direction.right"),
 ]
 
 Choices = list[app_commands.Choice[str]]
@@ -104,9 +112,7 @@ class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6
         if game.game != GAME:
             title = find_game(game.game).title
             await flow.reply_error(
-                interaction,
-                f"This channel's game is {title}, not Sector 6: use its own commands "
-                "(see /game rules).",
+                interaction, flow.personal(interaction)("bot.s6.other_game", game=title)
             )
             return
         await flow.act_from_command(interaction, action)
@@ -166,7 +172,9 @@ class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6
         game = await self.bot.service.open_game(interaction.channel_id)
         if game.game == GAME and game.status == "active":
             state = self.bot.service.peek_state(game)
-            prompt = await flow.prompt_post(game, state, interaction.user.id)
+            prompt = await flow.prompt_post(
+                game, state, interaction.user.id, flow.language(interaction)
+            )
             if prompt is not None:
                 await send_private(interaction, prompt)
                 return

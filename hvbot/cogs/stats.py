@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from data.texts import ENGLISH, Texts, texts_for
 from engine import find_game
 from hvbot.cogs.game import GAME_CHOICES
 from hvbot.ratings import START
@@ -26,20 +27,11 @@ TOP_PLAYERS = 5
 EMBED_FIELDS = 25  # Discord's limit per embed; one field per game
 NAME_LIMIT = 32  # Discord's own limit on display names; longer ones would crowd the board
 COLOUR = discord.Colour.blurple()
-RATING_NOTE = (
-    f"Ratings are Elo, starting at {START:.0f}, from games between people; "
-    "games against AI players count for everything else."
-)
-NOTHING_YET = "No finished {what}games on this server yet: start one with /game new."
-NOT_YOU_YET = "You have not finished a {what}game on this server yet: start one with /game new."
+# /stats me answers in the asker's language; /stats server posts in the server's.
 
 
 def title_of(game: str) -> str:
     return find_game(game).title
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def name_of(player: PlayerStats) -> str:
@@ -48,59 +40,83 @@ def name_of(player: PlayerStats) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
-def rating_text(player: PlayerStats) -> str:
-    return str(player.rating.shown) if player.rating else "unrated"
+def rating_text(player: PlayerStats, texts: Texts = ENGLISH) -> str:
+    return str(player.rating.shown) if player.rating else texts("bot.stats.unrated")
 
 
-def my_field(player: PlayerStats) -> str:
+def rating_note(texts: Texts = ENGLISH) -> str:
+    return texts("bot.stats.rating_note", start=f"{START:.0f}")
+
+
+def my_field(player: PlayerStats, texts: Texts = ENGLISH) -> str:
     """One person's line for one game in /stats me."""
     best = "-" if player.best is None else str(player.best)
     if player.rating:
-        rating = f"rating **{player.rating.shown}**"
+        rating = texts("bot.stats.rating", rating=player.rating.shown)
     else:
-        rating = "no rating yet (play another person)"
-    return (
-        f"Played {player.played} · won {player.wins} ({player.win_rate:.0%})\n"
-        f"Best score {best} · {rating}"
+        rating = texts("bot.stats.no_rating")
+    return texts(
+        "bot.stats.mine",
+        played=player.played,
+        wins=player.wins,
+        rate=f"{player.win_rate:.0%}",
+        best=best,
+        rating=rating,
     )
 
 
-def server_field(summary: GameSummary) -> str:
+def server_field(summary: GameSummary, texts: Texts = ENGLISH) -> str:
     """One game's board in /stats server: best score ever, then the top players."""
     lines = []
     if summary.best_by is not None:
         best = summary.players[summary.best_by]
-        lines.append(f"Best score ever: **{summary.best}** by {name_of(best)}")
+        lines.append(texts("bot.stats.best_ever", score=summary.best, player=name_of(best)))
     for place, player in enumerate(summary.top(TOP_PLAYERS), start=1):
         lines.append(
-            f"{place}. {name_of(player)}: {rating_text(player)} "
-            f"({plural(player.played, 'game')}, {plural(player.wins, 'win')})"
+            texts(
+                "bot.stats.top",
+                place=place,
+                player=name_of(player),
+                rating=rating_text(player, texts),
+                games=texts("bot.stats.games", count=player.played),
+                wins=texts("bot.stats.wins", count=player.wins),
+            )
         )
-    return "\n".join(lines) or "No people have finished this game yet."
+    return "\n".join(lines) or texts("bot.stats.nobody")
 
 
-def me_embed(found: list[GameSummary], user_id: int) -> discord.Embed:
-    embed = discord.Embed(title="Your stats on this server", colour=COLOUR)
+def me_embed(found: list[GameSummary], user_id: int, texts: Texts = ENGLISH) -> discord.Embed:
+    embed = discord.Embed(title=texts("bot.stats.me_title"), colour=COLOUR)
     for summary in found[:EMBED_FIELDS]:
         embed.add_field(
-            name=title_of(summary.game), value=my_field(summary.players[user_id]), inline=False
+            name=title_of(summary.game),
+            value=my_field(summary.players[user_id], texts),
+            inline=False,
         )
-    embed.set_footer(text=RATING_NOTE)
+    embed.set_footer(text=rating_note(texts))
     return embed
 
 
-def server_embed(found: list[GameSummary]) -> discord.Embed:
-    embed = discord.Embed(title="Stats for this server", colour=COLOUR)
+def server_embed(found: list[GameSummary], texts: Texts = ENGLISH) -> discord.Embed:
+    embed = discord.Embed(title=texts("bot.stats.server_title"), colour=COLOUR)
     for summary in found[:EMBED_FIELDS]:
-        name = f"{title_of(summary.game)}: {plural(summary.finished, 'game')} finished"
-        embed.add_field(name=name, value=server_field(summary), inline=False)
-    embed.set_footer(text=RATING_NOTE)
+        name = texts(
+            "bot.stats.finished",
+            game=title_of(summary.game),
+            games=texts("bot.stats.games", count=summary.finished),
+        )
+        embed.add_field(name=name, value=server_field(summary, texts), inline=False)
+    embed.set_footer(text=rating_note(texts))
     return embed
 
 
-def what(game: str | None) -> str:
-    """The words naming the games asked about, for the 'nothing yet' answers."""
-    return f"{title_of(game)} " if game else ""
+def nothing_yet(texts: Texts, game: str | None, *, anyone: bool = False) -> str:
+    """Nobody (or, with `anyone`, everyone but the asker) has finished such a game here."""
+    if anyone:
+        key = "bot.stats.not_you_game" if game else "bot.stats.not_you"
+    else:
+        key = "bot.stats.nothing_game" if game else "bot.stats.nothing"
+    return texts(key, game=title_of(game)) if game else texts(key)
 
 
 class StatsCog(commands.GroupCog, group_name="stats", group_description="Player statistics"):
@@ -111,7 +127,10 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
     @staticmethod
     def _guild(interaction: discord.Interaction) -> int:
         if interaction.guild_id is None:
-            raise BotError("Stats are kept per server: use /stats in a server channel.")
+            raise BotError(
+                "Stats are kept per server: use /stats in a server channel.",
+                key="bot.error.stats_server_only",
+            )
         return interaction.guild_id
 
     @app_commands.command(name="me", description="Your games, wins and rating here (only to you)")
@@ -119,17 +138,17 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
     @app_commands.choices(game=GAME_CHOICES)
     async def me(self, interaction: discord.Interaction, game: str | None = None) -> None:
         guild_id = self._guild(interaction)
+        texts = texts_for(interaction.locale)
         repo = self.bot.service.repo
         found = await summaries(repo, guild_id=guild_id, user_id=interaction.user.id, game=game)
         if not found:
             played_here = await repo.games_with_results(guild_id=guild_id)
             anyone = game in played_here if game else bool(played_here)
-            template = NOT_YOU_YET if anyone else NOTHING_YET
-            text = template.format(what=what(game))
+            text = nothing_yet(texts, game, anyone=anyone)
             await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.send_message(
-            embed=me_embed(found, interaction.user.id), ephemeral=True
+            embed=me_embed(found, interaction.user.id, texts), ephemeral=True
         )
 
     @app_commands.command(name="server", description="Top players and best scores on this server")
@@ -141,9 +160,10 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
         if not found:
             # Nothing to show the channel: only the person who asked is told.
             await interaction.response.send_message(
-                NOTHING_YET.format(what=what(game)), ephemeral=True
+                nothing_yet(texts_for(interaction.locale), game), ephemeral=True
             )
             return
         await interaction.response.send_message(
-            embed=server_embed(found), allowed_mentions=discord.AllowedMentions.none()
+            embed=server_embed(found, texts_for(interaction.guild_locale)),
+            allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -49,6 +49,7 @@ Predicate = Callable[[], T | Awaitable[T]]
 
 INTERACTION_WINDOW = 3.0  # seconds Discord gives a bot to acknowledge an interaction
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+DEFAULT_LOCALE = "en-US"  # every client's and the server's language unless a test sets one
 
 OPTION_TYPES = {
     "subcommand": 1,
@@ -182,6 +183,10 @@ class DiscordEmulator:
         self.guild_name = guild_name
         self.owner = User(self.ids.next(), "Server Owner", manage_channels=True)
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
+        # Languages: each user's Discord client (an interaction's `locale`) and the server's
+        # preferred one (`guild_locale`, and `preferred_locale` in GUILD_CREATE).
+        self.locales: dict[int, str] = {}
+        self.guild_locale = DEFAULT_LOCALE
         self.channels: dict[int, Channel] = {}
         for position, name in enumerate(channel_names):
             channel = Channel(self.ids.next(), name, self.guild_id, position)
@@ -256,10 +261,27 @@ class DiscordEmulator:
 
     # ------------------------------------------------------------------ world
 
-    def add_user(self, name: str, *, manage_channels: bool = False) -> User:
+    def add_user(
+        self, name: str, *, manage_channels: bool = False, locale: str = DEFAULT_LOCALE
+    ) -> User:
+        """A member of the server whose Discord client is set to `locale`."""
         user = User(self.ids.next(), name, manage_channels=manage_channels)
         self.users[user.id] = user
+        self.locales[user.id] = locale
         return user
+
+    def set_locale(self, user: User, locale: str) -> None:
+        """The user switches their Discord client's language (seen from their next
+        interaction on)."""
+        self.locales[user.id] = locale
+
+    def locale_of(self, user: User) -> str:
+        return self.locales.get(user.id, DEFAULT_LOCALE)
+
+    def set_guild_locale(self, locale: str) -> None:
+        """The server's preferred language (in interactions at once; in GUILD_CREATE, so in
+        discord.py's `guild.preferred_locale`, from the bot's next connection)."""
+        self.guild_locale = locale
 
     def add_channel(self, name: str) -> Channel:
         position = sum(1 for c in self.channels.values() if not c.is_dm and not c.is_thread)
@@ -361,7 +383,7 @@ class DiscordEmulator:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
@@ -641,7 +663,7 @@ class DiscordEmulator:
             "channel_id": str(channel.id),
             "channel": channel.payload(self.users),
             "app_permissions": str(self.app_permissions),
-            "locale": "en-US",
+            "locale": self.locale_of(state.user),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)},
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
@@ -651,8 +673,12 @@ class DiscordEmulator:
             payload["context"] = 1
         else:
             payload["guild_id"] = str(self.guild_id)
-            payload["guild_locale"] = "en-US"
-            payload["guild"] = {"id": str(self.guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = self.guild_locale
+            payload["guild"] = {
+                "id": str(self.guild_id),
+                "locale": self.guild_locale,
+                "features": [],
+            }
             payload["member"] = self.member_payload(state.user)
             payload["context"] = 0
         if message is not None:

@@ -1,0 +1,102 @@
+"""Which language to speak, stored with the game on real SQLite: the game's (for its public
+posts) and each seat's (for what its person is told alone), kept across a restart and updated
+only when a person's language changes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hvbot.repository import Repository
+from hvbot.service import GameService
+
+CHANNEL, ADA, BO = 10, 100, 200
+
+
+@pytest.fixture
+async def service(tmp_path):
+    repo = await Repository.open(tmp_path / "games.sqlite3")
+    yield GameService(repo, seed_source=random.Random(3))
+    await repo.close()
+
+
+async def started(service: GameService) -> None:
+    await service.new_lobby(
+        channel_id=CHANNEL,
+        guild_id=1,
+        user_id=ADA,
+        name="Ada",
+        game_name="high-voltage",
+        language="fr",
+        creator_language="it",
+    )
+    await service.join(channel_id=CHANNEL, user_id=BO, name="Bo", language="de")
+    await service.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
+    await service.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+
+
+async def test_the_game_keeps_the_server_s_language_and_each_seat_its_person_s(
+    service: GameService, tmp_path
+) -> None:
+    await started(service)
+    game = await service.open_game(CHANNEL)
+    assert game.language == "fr"
+    assert [s.language for s in game.seats] == ["it", "de", None]
+    assert game.seats[2].display_name == "IA 1 (facile)", "named in the game's language"
+    # A second connection reads the same from the file, as a restarted bot would.
+    reopened = await Repository.open(tmp_path / "games.sqlite3", cache=False)
+    try:
+        again = await reopened.open_game_in_channel(channel_id=CHANNEL)
+    finally:
+        await reopened.close()
+    assert again is not None
+    assert again.language == "fr" and [s.language for s in again.seats] == ["it", "de", None]
+
+
+async def test_a_move_stores_a_new_language_and_writes_nothing_more_when_it_is_the_same(
+    service: GameService, tmp_path
+) -> None:
+    await started(service)
+    conn = service.repo._conn
+
+    async def move(language: str) -> int:
+        game = await service.open_game(CHANNEL)
+        state = service.load_state(game)
+        seat = state.current_seat()
+        assert seat is not None and game.seats[seat].user_id is not None
+        action = next(a.text() for a in state.legal_actions() if a.text().startswith("rotate"))
+        before = conn.total_changes
+        await service.act(
+            channel_id=CHANNEL,
+            user_id=game.seats[seat].user_id,
+            action=action,
+            language=language,
+        )
+        return conn.total_changes - before
+
+    game = await service.open_game(CHANNEL)
+    mover = service.load_state(game).current_seat()
+    assert mover is not None
+    same = await move(game.seats[mover].language or "")
+    # Play on until the same person is to move again, then move in another language.
+    while True:
+        game = await service.open_game(CHANNEL)
+        state = service.load_state(game)
+        seat = state.current_seat()
+        if seat == mover:
+            break
+        if game.seats[seat].is_ai:
+            await service.ai_step(game_id=game.id)
+        else:
+            await move(game.seats[seat].language or "")
+    changed = await move("en")
+    assert changed == same + 1, "one more row written: the seat's language"
+    game = await service.open_game(CHANNEL)
+    assert game.seats[mover].language == "en"
+    reopened = await Repository.open(tmp_path / "games.sqlite3", cache=False)
+    try:
+        stored = await reopened.open_game_in_channel(channel_id=CHANNEL)
+    finally:
+        await reopened.close()
+    assert stored is not None and stored.seats[mover].language == "en"
