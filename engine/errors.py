@@ -49,3 +49,17 @@ class ActionSyntaxError(GameError):
 
 class IllegalActionError(GameError):
     """The action is well formed but the rules do not allow it now."""
+
+
+def unreadable(
+    game: str, text: str, why: str, reason: str, examples: str, **fields: Any
+) -> ActionSyntaxError:
+    """The refusal of text that is not an action: `why` in English, `reason` its key under
+    engine.<game>.unreadable with the fields it fills, and examples of what would be read."""
+    return ActionSyntaxError(
+        f"I can't read {text!r}: {why}. Examples: {examples}.",
+        key="engine.core.unreadable",
+        text=text,
+        why=Phrase(why, f"engine.{game}.unreadable.{reason}", **fields),
+        examples=examples,
+    )

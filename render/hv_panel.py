@@ -200,40 +200,28 @@ def _players(
                     pip_icon, True, 16, bg, theme.hv_bolt, at=(COL_ACTIONS + i * 20, y + 4)
                 )
         else:
-            label, fg, bold = (
-                (str(actions), theme.text, True)
-                if actions
-                else (texts("picture.hv.none"), theme.text_dim, False)
-            )
-            canvas.text(
+            _count(
+                canvas,
+                theme,
                 (COL_ACTIONS, mid),
-                label,
-                size=18,
-                fg=fg,
-                bg=bg,
-                bold=bold,
-                anchor="lm",
-                max_width=COL_SPECIAL - COL_ACTIONS - 8,
+                actions,
+                texts("picture.hv.none"),
+                bg,
+                width=COL_SPECIAL - COL_ACTIONS - 8,
             )
         special = int(player.get("special_tokens", 0))
         if 0 < special <= 3:
             for i in range(special):
                 canvas.sprite(star_icon, 22, bg, theme.winner, at=(COL_SPECIAL + i * 24, y + 1))
         else:
-            label, fg, bold = (
-                (str(special), theme.text, True)
-                if special
-                else (texts("picture.hv.used"), theme.text_dim, False)
-            )
-            canvas.text(
+            _count(
+                canvas,
+                theme,
                 (COL_SPECIAL, mid),
-                label,
-                size=18,
-                fg=fg,
-                bg=bg,
-                bold=bold,
-                anchor="lm",
-                max_width=COL_POINTS - COL_SPECIAL - 8,
+                special,
+                texts("picture.hv.used"),
+                bg,
+                width=COL_POINTS - COL_SPECIAL - 8,
             )
         canvas.text(
             (COL_POINTS, mid),
@@ -337,3 +325,18 @@ def specimen_text(sheet: Image.Image, at: tuple[int, int], theme: Theme) -> None
     ]
     for i, img in enumerate(icons):
         sheet.paste(img, (x + 4 + i * 40, y + len(samples) * 32 + 4))
+
+
+def _count(
+    canvas: Canvas,
+    theme: Theme,
+    at: tuple[float, float],
+    count: int,
+    none: str,
+    bg: RGB,
+    *,
+    width: float,
+) -> None:
+    """A count too large for icons as a number, or the dimmed word for none left."""
+    label, fg, bold = (str(count), theme.text, True) if count else (none, theme.text_dim, False)
+    canvas.text(at, label, size=18, fg=fg, bg=bg, bold=bold, anchor="lm", max_width=width)

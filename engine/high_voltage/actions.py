@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import ActionSyntaxError, Phrase
+from engine.errors import ActionSyntaxError, unreadable
 
 ROTATIONS = (0, 90, 180, 270)
 SPECIALS = ("danger", "double")
@@ -131,15 +131,7 @@ _STATION_PAIR = re.compile(r"^s?(\d+)\s*[-–]\s*s?(\d+)$")
 
 
 def _bad(text: str, why: str, reason: str, **fields: Any) -> ActionSyntaxError:
-    """The refusal of unreadable text: `why` in English, `reason` its key under
-    engine.high_voltage.unreadable with the fields it fills."""
-    return ActionSyntaxError(
-        f"I can't read {text!r}: {why}. Examples: {EXAMPLES}.",
-        key="engine.core.unreadable",
-        text=text,
-        why=Phrase(why, f"engine.high_voltage.unreadable.{reason}", **fields),
-        examples=EXAMPLES,
-    )
+    return unreadable("high_voltage", text, why, reason, EXAMPLES, **fields)
 
 
 def _cell(word: str, text: str) -> str:

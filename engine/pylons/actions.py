@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import ActionSyntaxError, Phrase
+from engine.errors import ActionSyntaxError, unreadable
 from engine.pylons.board import CELLS, NAMES, parse_cell
 
 EXAMPLES = "place K12 · K12 · keep · mirror"
@@ -52,15 +52,7 @@ MIRROR = Mirror()
 
 
 def _bad(text: str, why: str, reason: str, **fields: Any) -> ActionSyntaxError:
-    """The refusal of unreadable text: `why` in English, `reason` its key under
-    engine.pylons.unreadable with the fields it fills."""
-    return ActionSyntaxError(
-        f"I can't read {text!r}: {why}. Examples: {EXAMPLES}.",
-        key="engine.core.unreadable",
-        text=text,
-        why=Phrase(why, f"engine.pylons.unreadable.{reason}", **fields),
-        examples=EXAMPLES,
-    )
+    return unreadable("pylons", text, why, reason, EXAMPLES, **fields)
 
 
 def _cell(word: str, text: str) -> Place:

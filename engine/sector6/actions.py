@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import ActionSyntaxError, Phrase
+from engine.errors import ActionSyntaxError, unreadable
 
 DEGREES = (0, 60, 120, 180, 240, 300)
 EXAMPLES = (
@@ -115,15 +115,7 @@ DRAW, COLLECT, DONE, PASS = Draw(), Collect(), Done(), Pass()
 
 
 def _bad(text: str, why: str, reason: str, **fields: Any) -> ActionSyntaxError:
-    """The refusal of unreadable text: `why` in English, `reason` its key under
-    engine.sector6.unreadable with the fields it fills."""
-    return ActionSyntaxError(
-        f"I can't read {text!r}: {why}. Examples: {EXAMPLES}.",
-        key="engine.core.unreadable",
-        text=text,
-        why=Phrase(why, f"engine.sector6.unreadable.{reason}", **fields),
-        examples=EXAMPLES,
-    )
+    return unreadable("sector6", text, why, reason, EXAMPLES, **fields)
 
 
 def _cell(word: str, text: str) -> str:
