@@ -20,17 +20,20 @@ import asyncio
 import contextlib
 import dataclasses
 import json
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
+from hvbot.write_queue import WriteQueue
+
 OPEN_STATUSES = ("lobby", "active")
+T = TypeVar("T")
 
 
 class VersionConflict(Exception):
@@ -214,9 +217,9 @@ class Repository:
     def __init__(self, conn: aiosqlite.Connection, *, cache: bool = True) -> None:
         self._conn = conn
         self._cache = cache
-        # One connection carries one transaction at a time; handlers of different games queue.
-        self._write = asyncio.Lock()
-        self._pending = 0  # transactions begun or waiting for their turn
+        # Every change is a function run whole in the database thread, in the order asked.
+        self._queue = WriteQueue(conn)
+        self._pending = 0  # changes asked for and not yet settled
         self._idle = asyncio.Event()
         self._idle.set()
         self._open: dict[int, GameRow] = {}  # open games by id, as last read or written
@@ -242,40 +245,45 @@ class Repository:
             await asyncio.wait_for(self._idle.wait(), grace_s)
         await self._conn.close()
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `work` as one transaction in one trip to the database thread (see WriteQueue):
+        its value, or what it raised, with nothing it did kept."""
         self._pending += 1
         self._idle.clear()
         try:
-            async with self._write:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self._conn
-                except BaseException:
-                    await self._conn.execute("ROLLBACK")
-                    raise
-                await self._conn.execute("COMMIT")
+            return await self._queue.run(work)
         finally:
             self._pending -= 1
             if not self._pending:
                 self._idle.set()
+
+    async def _change(self, game_id: int, work: Callable[[sqlite3.Connection], T]) -> T:
+        """A change to one game; if it fails, the game's copy in memory is dropped, since a
+        failed compare-and-set means another process changed the game."""
+        try:
+            return await self._write(work)
+        except BaseException:
+            self.forget(game_id)
+            raise
 
     async def migrate(self) -> int:
         """Apply every numbered migration not applied yet, in order; return the schema version.
 
         Each number is checked on its own, not just the highest: a database that received a
         later migration first (from a branch, say) still gets the earlier one."""
-        async with self.transaction() as db:
-            await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            async with db.execute("SELECT version FROM schema_version") as cur:
-                applied = {row[0] for row in await cur.fetchall()}
+
+        def work(db: sqlite3.Connection) -> int:
+            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            applied = {row[0] for row in db.execute("SELECT version FROM schema_version")}
             for number, sql in _migrations():
                 if number not in applied:
                     for statement in _split_sql(sql):
-                        await db.execute(statement)
-                    await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+                        db.execute(statement)
+                    db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
                     applied.add(number)
-        return max(applied, default=0)
+            return max(applied, default=0)
+
+        return await self._write(work)
 
     async def schema_version(self) -> int:
         async with self._conn.execute("SELECT MAX(version) FROM schema_version") as cur:
@@ -486,33 +494,37 @@ class Repository:
     ) -> GameRow:
         """`language`: the game's public posts'; `creator_language`: the creator's own."""
         now = _now()
+
+        def work(db: sqlite3.Connection) -> int:
+            cur = db.execute(
+                "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
+                " remind_minutes, absent_hours, wants_thread, language, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game,
+                    guild_id,
+                    channel_id,
+                    creator_id,
+                    json.dumps(options),
+                    remind_minutes,
+                    absent_hours,
+                    int(wants_thread),
+                    language,
+                    now,
+                    now,
+                ),
+            )
+            assert cur.lastrowid is not None
+            db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, language)"
+                " VALUES (?, 0, ?, NULL, ?, ?)",
+                (cur.lastrowid, creator_id, creator_name, creator_language),
+            )
+            return cur.lastrowid
+
         try:
-            async with self.transaction() as db:
-                cur = await db.execute(
-                    "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
-                    " remind_minutes, absent_hours, wants_thread, language, created_at,"
-                    " updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        game,
-                        guild_id,
-                        channel_id,
-                        creator_id,
-                        json.dumps(options),
-                        remind_minutes,
-                        absent_hours,
-                        int(wants_thread),
-                        language,
-                        now,
-                        now,
-                    ),
-                )
-                game_id = cur.lastrowid
-                await db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, language)"
-                    " VALUES (?, 0, ?, NULL, ?, ?)",
-                    (game_id, creator_id, creator_name, creator_language),
-                )
-        except aiosqlite.IntegrityError as exc:
+            game_id = await self._write(work)
+        except sqlite3.IntegrityError as exc:
             raise ChannelBusy(str(exc)) from exc
         found = await self.game(game_id=game_id)
         assert found is not None
@@ -522,26 +534,33 @@ class Repository:
         self, *, game_id: int, expected_version: int, seats: Sequence[SeatRow]
     ) -> None:
         """Replace the lobby's seats (join, leave, add AI) as one versioned change."""
-        async with self._change(game_id) as db:
-            await self._bump(db, game_id, expected_version)
-            await self._replace_seats(db, game_id, seats)
+
+        def work(db: sqlite3.Connection) -> None:
+            _bump(db, game_id, expected_version)
+            _replace_seats(db, game_id, seats)
+
+        await self._change(game_id, work)
         self._changed(game_id, version=expected_version + 1, seats=tuple(seats))
 
     async def set_lobby_message(self, *, game_id: int, message_id: int) -> None:
-        async with self._change(game_id) as db:
-            await db.execute(
-                "UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id)
-            )
+        await self._change(
+            game_id,
+            _statement("UPDATE games SET lobby_message_id = ? WHERE id = ?", message_id, game_id),
+        )
         self._changed(game_id, lobby_message_id=message_id)
 
     async def set_seat_language(self, *, game_id: int, seat: int, language: str) -> None:
         """The language a seat's person uses now (not a versioned change: it moves no piece,
         and a stale prompt stays exactly as valid). Callers write only when it changed."""
-        async with self._change(game_id) as db:
-            await db.execute(
+        await self._change(
+            game_id,
+            _statement(
                 "UPDATE seats SET language = ? WHERE game_id = ? AND seat = ?",
-                (language, game_id, seat),
-            )
+                language,
+                game_id,
+                seat,
+            ),
+        )
         cached = self._open.get(game_id)
         if cached is None:
             self._writes += 1
@@ -554,8 +573,9 @@ class Repository:
     async def set_thread(self, *, game_id: int, thread_id: int) -> None:
         """The thread the game is played in from now on (not a versioned change: it moves no
         piece, and nothing else ever sets it)."""
-        async with self._change(game_id) as db:
-            await db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+        await self._change(
+            game_id, _statement("UPDATE games SET thread_id = ? WHERE id = ?", thread_id, game_id)
+        )
         self._changed(game_id, thread_id=thread_id)
 
     async def start(
@@ -569,15 +589,18 @@ class Repository:
         wait: Wait | None = None,
     ) -> None:
         state_json = json.dumps(state)
-        async with self._change(game_id) as db:
-            await self._bump(
+
+        def work(db: sqlite3.Connection) -> None:
+            _bump(
                 db,
                 game_id,
                 expected_version,
                 "status = 'active', seed = ?, state = ?, " + _TURN_COLUMNS,
                 (seed, state_json, *_turn_values(wait)),
             )
-            await self._replace_seats(db, game_id, seats)
+            _replace_seats(db, game_id, seats)
+
+        await self._change(game_id, work)
         self._changed(
             game_id,
             version=expected_version + 1,
@@ -601,8 +624,7 @@ class Repository:
     ) -> int:
         """Save the new state, append its actions, settle old prompts and open a new one.
 
-        All in one transaction that fails with VersionConflict if someone else got there first,
-        in as few statements as possible: each one is a trip to the database thread and back.
+        All in one transaction that fails with VersionConflict if someone else got there first.
         `wait`: the turn of the person now to move, to remind them (None: nobody to remind).
         `results` come with the finishing move, so a game is never finished without them.
         Returns the new version.
@@ -612,40 +634,35 @@ class Repository:
         now = _now()
         state_json = json.dumps(state)
         ended = now if status in ("finished", "abandoned") else None
-        async with self._change(game_id) as db:
-            await self._bump(
+
+        def work(db: sqlite3.Connection) -> None:
+            _bump(
                 db,
                 game_id,
                 expected_version,
                 "state = ?, status = ?, ended_at = COALESCE(?, ended_at), " + _TURN_COLUMNS,
                 (state_json, status, ended, *_turn_values(wait)),
             )
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO actions (game_id, n, seat, action, created_at)"
                 " SELECT ?, COALESCE(MAX(n) + 1, 0), ?, ?, ? FROM actions WHERE game_id = ?",
                 [(game_id, seat, text, now, game_id) for seat, text in actions],
             )
-            await db.execute(
-                "UPDATE prompts SET resolved = 1 WHERE game_id = ? AND resolved = 0", (game_id,)
-            )
-            if prompt is not None:
-                kind, user_id = prompt
-                await db.execute(
-                    "INSERT INTO prompts (game_id, kind, user_id, version, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (game_id, kind, user_id, expected_version + 1, now),
-                )
+            _open_prompt(db, game_id, prompt, expected_version + 1, now)
             if results:
-                await self._insert_results(db, game_id, results, now)
+                _insert_results(db, game_id, results, now)
+
+        await self._change(game_id, work)
         self._changed(game_id, version=expected_version + 1, status=status, state_json=state_json)
         return expected_version + 1
 
     async def set_status(self, *, game_id: int, expected_version: int, status: str) -> None:
-        async with self._change(game_id) as db:
-            await self._bump(
-                db, game_id, expected_version, "status = ?, ended_at = ?", (status, _now())
-            )
-            await db.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", (game_id,))
+
+        def work(db: sqlite3.Connection) -> None:
+            _bump(db, game_id, expected_version, "status = ?, ended_at = ?", (status, _now()))
+            db.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", (game_id,))
+
+        await self._change(game_id, work)
         self._changed(game_id, version=expected_version + 1, status=status)
 
     # ------------------------------------------------------------------ taking back
@@ -704,19 +721,23 @@ class Repository:
         self, *, request_id: int, accepted: Sequence[int], status: str = "open"
     ) -> bool:
         """Record who has accepted (and the outcome); False if the request was no longer open."""
-        async with self.transaction() as db:
-            cur = await db.execute(
+        changed = await self._write(
+            _statement(
                 "UPDATE undo_requests SET accepted = ?, status = ?"
                 " WHERE id = ? AND status = 'open'",
-                (json.dumps(list(accepted)), status, request_id),
+                json.dumps(list(accepted)),
+                status,
+                request_id,
             )
-            return cur.rowcount == 1
+        )
+        return changed == 1
 
     async def set_undo_message(self, *, request_id: int, message_id: int) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE undo_requests SET message_id = ? WHERE id = ?", (message_id, request_id)
+        await self._write(
+            _statement(
+                "UPDATE undo_requests SET message_id = ? WHERE id = ?", message_id, request_id
             )
+        )
 
     async def take_back(
         self,
@@ -734,36 +755,30 @@ class Repository:
         change that also closes the request; returns the new version."""
         state_json = json.dumps(state)
         now = _now()
-        async with self._change(game_id) as db:
-            await self._bump(
+
+        def work(db: sqlite3.Connection) -> None:
+            _bump(
                 db,
                 game_id,
                 expected_version,
                 "state = ?, " + _TURN_COLUMNS,
                 (state_json, *_turn_values(wait)),
             )
-            cur = await db.execute(
+            cur = db.execute(
                 "DELETE FROM actions WHERE game_id = ? AND n = ?"
                 " AND n = (SELECT MAX(n) FROM actions WHERE game_id = ?)",
                 (game_id, n, game_id),
             )
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id}: action {n} is no longer the latest")
-            await db.execute(
-                "UPDATE prompts SET resolved = 1 WHERE game_id = ? AND resolved = 0", (game_id,)
-            )
-            if prompt is not None:
-                kind, user_id = prompt
-                await db.execute(
-                    "INSERT INTO prompts (game_id, kind, user_id, version, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (game_id, kind, user_id, expected_version + 1, now),
-                )
+            _open_prompt(db, game_id, prompt, expected_version + 1, now)
             if request_id is not None:
-                await db.execute(
+                db.execute(
                     "UPDATE undo_requests SET status = 'done', accepted = ? WHERE id = ?",
                     (json.dumps(list(accepted)), request_id),
                 )
+
+        await self._change(game_id, work)
         self._changed(game_id, version=expected_version + 1, state_json=state_json)
         return expected_version + 1
 
@@ -806,12 +821,15 @@ class Repository:
         self, *, vote_id: int, votes: dict[int, str], status: str = "open"
     ) -> bool:
         """Save the votes cast (and the outcome); False if the vote was no longer open."""
-        async with self.transaction() as db:
-            cur = await db.execute(
+        changed = await self._write(
+            _statement(
                 "UPDATE absence_votes SET votes = ?, status = ? WHERE id = ? AND status = 'open'",
-                (json.dumps({str(k): v for k, v in votes.items()}), status, vote_id),
+                json.dumps({str(k): v for k, v in votes.items()}),
+                status,
+                vote_id,
             )
-            return cur.rowcount == 1
+        )
+        return changed == 1
 
     # Requests that wait for other players' answers (undo_requests, absence_votes): one open
     # request per game and table, each for one version of the game. Table names are constants.
@@ -819,17 +837,20 @@ class Repository:
     async def _open_request(self, table: str, game_id: int, **fields: Any) -> int:
         columns = ", ".join(["game_id", *fields, "created_at"])
         marks = ", ".join("?" * (len(fields) + 2))
-        async with self.transaction() as db:
-            await db.execute(
+
+        def work(db: sqlite3.Connection) -> int:
+            db.execute(
                 f"UPDATE {table} SET status = 'void' WHERE game_id = ? AND status = 'open'",
                 (game_id,),
             )
-            cur = await db.execute(
+            cur = db.execute(
                 f"INSERT INTO {table} ({columns}) VALUES ({marks})",
                 (game_id, *fields.values(), _now()),
             )
             assert cur.lastrowid is not None
             return cur.lastrowid
+
+        return await self._write(work)
 
     async def _request_row(self, table: str, request_id: int) -> aiosqlite.Row | None:
         async with self._conn.execute(f"SELECT * FROM {table} WHERE id = ?", (request_id,)) as cur:
@@ -858,88 +879,96 @@ class Repository:
         """Move a due reminder on to `next_at` (None: no more); False if another process (or a
         move) changed it first, so each reminder is sent at most once. The game's version is
         left alone: a reminder changes nothing on the board, and its buttons stay valid."""
-        async with self.transaction() as db:
-            cur = await db.execute(
+        changed = await self._write(
+            _statement(
                 "UPDATE games SET remind_at = ? WHERE id = ? AND remind_at = ?",
-                (_stamp(next_at) if next_at else None, game_id, due),
+                _stamp(next_at) if next_at else None,
+                game_id,
+                due,
             )
-            return cur.rowcount == 1
+        )
+        return changed == 1
 
     async def save_results(self, *, game_id: int, results: Sequence[SeatResult]) -> None:
         """Store the results of a game finished before results were kept, dated by its end;
         results stored already are left as they are, so filling them twice changes nothing."""
-        async with self.transaction() as db:
-            await self._insert_results(db, game_id, results, None)
+        await self._write(lambda db: _insert_results(db, game_id, results, None))
 
-    @staticmethod
-    async def _insert_results(
-        db: aiosqlite.Connection,
-        game_id: int,
-        results: Sequence[SeatResult],
-        finished_at: str | None,
-    ) -> None:
-        """Copy the game's kind, server and seat names from the rows the same transaction sees,
-        so the results say who sat where at the very end (after any resignation)."""
-        await db.executemany(
-            "INSERT OR IGNORE INTO results (game_id, seat, game, guild_id, user_id,"
-            " display_name, score, won, finished_at)"
-            " SELECT s.game_id, s.seat, g.game, g.guild_id, s.user_id, s.display_name, ?, ?,"
-            " COALESCE(?, g.ended_at, g.updated_at)"
-            " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = ? AND s.seat = ?",
-            [(r.score, int(r.won), finished_at, game_id, r.seat) for r in results],
+
+# ---------------------------------------------------------------------- in the database thread
+# The pieces of the changes above, run by WriteQueue in the database's own thread.
+
+
+def _statement(sql: str, *values: Any) -> Callable[[sqlite3.Connection], int]:
+    """A change of one statement; it returns how many rows the statement changed."""
+    return lambda db: db.execute(sql, values).rowcount
+
+
+def _bump(
+    db: sqlite3.Connection,
+    game_id: int,
+    expected_version: int,
+    also: str = "",
+    values: Sequence[Any] = (),
+) -> int:
+    """Compare and bump the version, setting the columns in `also` in the same statement."""
+    extra = f", {also}" if also else ""
+    cur = db.execute(
+        f"UPDATE games SET version = version + 1, updated_at = ?{extra}"
+        " WHERE id = ? AND version = ?",
+        (_now(), *values, game_id, expected_version),
+    )
+    if cur.rowcount != 1:
+        raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+    return expected_version + 1
+
+
+def _replace_seats(db: sqlite3.Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
+    db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+    db.executemany(
+        "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id,"
+        " language) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (game_id, s.seat, s.user_id, s.ai_level, s.display_name, s.away_user_id, s.language)
+            for s in seats
+        ],
+    )
+
+
+def _open_prompt(
+    db: sqlite3.Connection,
+    game_id: int,
+    prompt: tuple[str, int] | None,
+    version: int,
+    now: str,
+) -> None:
+    """Settle the game's open prompts and open `prompt` (kind, user) for `version`, if any."""
+    db.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ? AND resolved = 0", (game_id,))
+    if prompt is not None:
+        kind, user_id = prompt
+        db.execute(
+            "INSERT INTO prompts (game_id, kind, user_id, version, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (game_id, kind, user_id, version, now),
         )
 
-    @asynccontextmanager
-    async def _change(self, game_id: int) -> AsyncIterator[aiosqlite.Connection]:
-        """A transaction on one game; if it fails, the game's copy in memory is dropped, since
-        a failed compare-and-set means another process changed the game."""
-        try:
-            async with self.transaction() as db:
-                yield db
-        except BaseException:
-            self.forget(game_id)
-            raise
 
-    @staticmethod
-    async def _replace_seats(
-        db: aiosqlite.Connection, game_id: int, seats: Sequence[SeatRow]
-    ) -> None:
-        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-        await db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id,"
-            " language) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    game_id,
-                    s.seat,
-                    s.user_id,
-                    s.ai_level,
-                    s.display_name,
-                    s.away_user_id,
-                    s.language,
-                )
-                for s in seats
-            ],
-        )
-
-    @staticmethod
-    async def _bump(
-        db: aiosqlite.Connection,
-        game_id: int,
-        expected_version: int,
-        also: str = "",
-        values: Sequence[Any] = (),
-    ) -> int:
-        """Compare and bump the version, setting the columns in `also` in the same statement."""
-        extra = f", {also}" if also else ""
-        cur = await db.execute(
-            f"UPDATE games SET version = version + 1, updated_at = ?{extra}"
-            " WHERE id = ? AND version = ?",
-            (_now(), *values, game_id, expected_version),
-        )
-        if cur.rowcount != 1:
-            raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-        return expected_version + 1
+def _insert_results(
+    db: sqlite3.Connection,
+    game_id: int,
+    results: Sequence[SeatResult],
+    finished_at: str | None,
+) -> None:
+    """Copy the game's kind, server and seat names from the rows the same transaction sees,
+    so the results say who sat where at the very end (after any resignation)."""
+    db.executemany(
+        "INSERT OR IGNORE INTO results (game_id, seat, game, guild_id, user_id,"
+        " display_name, score, won, finished_at)"
+        " SELECT s.game_id, s.seat, g.game, g.guild_id, s.user_id, s.display_name, ?, ?,"
+        " COALESCE(?, g.ended_at, g.updated_at)"
+        " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = ? AND s.seat = ?",
+        [(r.score, int(r.won), finished_at, game_id, r.seat) for r in results],
+    )
 
 
 _TURN_COLUMNS = "turn_since = ?, remind_at = ?"
