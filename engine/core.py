@@ -109,6 +109,12 @@ class State(ABC):
     def clone(self) -> State:
         return type(self).from_dict(self.to_dict())
 
+    def copy(self) -> State:
+        """An independent copy, as cheap as the game can make it: the bot copies a game's
+        state for every move. A game whose `clone` goes through its saved form overrides this
+        with a direct copy."""
+        return self.clone()
+
     @classmethod
     @abstractmethod
     def from_dict(cls, data: Mapping[str, Any]) -> State:

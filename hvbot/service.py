@@ -38,7 +38,9 @@ from hvbot.repository import (
 log = logging.getLogger(__name__)
 
 AI_LEVELS = ("easy", "normal", "hard")
-PEEKED_STATES = 32  # states kept for reading (autocomplete), by game and version
+# States kept in memory, by game and version (a few kB each): more than the games a bot
+# usually has in play, so that a move never rebuilds its game's state from the database.
+KEPT_STATES = 512
 MAX_AI_RETRIES = 5  # the game changed under a thinking AI this many times: give up for now
 # Phases (or steps) in which the player to move answers a private prompt, by prompt kind.
 PROMPT_PHASES = {
@@ -140,7 +142,7 @@ class GameService:
         # Reminders are due by this clock; tests move it forward instead of waiting.
         self.clock = clock or (lambda: datetime.now(UTC))
         self._locks: dict[int, asyncio.Lock] = {}
-        self._peeked: OrderedDict[tuple[int, int], State] = OrderedDict()
+        self._states: OrderedDict[tuple[int, int], State] = OrderedDict()
         # Seeds decide the deal, so they come from the OS's secure source unless a test injects one.
         self._seed_source = seed_source
         self._ai_rng = random.Random(seed_source.random() if seed_source else secrets.randbits(64))
@@ -167,29 +169,35 @@ class GameService:
             )
         return game
 
-    @staticmethod
-    def load_state(game: GameRow) -> State:
-        """The game's state, the caller's to change (to apply an action to, say)."""
-        if game.state is None:
+    def load_state(self, game: GameRow) -> State:
+        """The game's state, the caller's to change (to apply an action to, say): a copy of
+        the one kept in memory (see `peek_state`)."""
+        return self.peek_state(game).copy()
+
+    def peek_state(self, game: GameRow) -> State:
+        """The game's state for reading only. The latest states of the games in play are kept
+        in memory by game and version: rebuilding one from its saved form on every move and
+        every autocomplete keystroke was a large part of the bot's work under load (Pylons and
+        Sector 6 even replay their moves). Never change what this returns."""
+        key = (game.id, game.version)
+        found = self._states.get(key)
+        if found is not None:
+            self._states.move_to_end(key)
+            return found
+        saved = game.state
+        if saved is None:
             raise BotError(
                 "This game has not started yet: the creator can press Start.",
                 key="bot.error.not_started",
             )
-        return find_game(game.game).state_from_dict(game.state)
-
-    def peek_state(self, game: GameRow) -> State:
-        """The game's state for reading only, kept for the last few games and versions:
-        autocomplete asks on every keystroke, and some games (Pylons, Sector 6) rebuild a
-        saved state by replaying its moves. Never change what this returns."""
-        key = (game.id, game.version)
-        found = self._peeked.get(key)
-        if found is None:
-            found = self._peeked[key] = self.load_state(game)
-            if len(self._peeked) > PEEKED_STATES:
-                self._peeked.popitem(last=False)
-        else:
-            self._peeked.move_to_end(key)
+        found = find_game(game.game).state_from_dict(saved)
+        self._keep(key, found)
         return found
+
+    def _keep(self, key: tuple[int, int], state: State) -> None:
+        self._states[key] = state
+        if len(self._states) > KEPT_STATES:
+            self._states.popitem(last=False)
 
     # ------------------------------------------------------------------ lobby
 
@@ -570,6 +578,7 @@ class GameService:
                 "The game changed at the same moment; look at the board and try again.",
                 key="bot.error.conflict",
             ) from exc
+        self._keep((game.id, game.version + 1), state.copy())
         saved = await self._reload(game.id)
         log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
         return ActResult(saved, state, seat, applied, finished)
