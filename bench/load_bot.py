@@ -44,6 +44,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--token", default="emulated.bot.token")
     parser.add_argument("--ai-pause", type=float, default=1.5, help="seconds before an AI move")
     parser.add_argument("--log-level", default="INFO", choices=LOG_LEVELS)
+    parser.add_argument(
+        "--drawing-processes", type=int, default=1, help="as DRAWING_PROCESSES (default 1)"
+    )
     return parser.parse_args(argv)
 
 
@@ -70,6 +73,7 @@ async def serve(args: argparse.Namespace) -> int:
         database_url=f"sqlite:///{args.database}",
         guild_id=args.guild_id,
         log_level=args.log_level,
+        drawing_processes=args.drawing_processes,
     )
     # A short guild wait only makes start-up quicker: the emulator sends its one guild at once.
     bot = HvBot(

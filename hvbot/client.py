@@ -21,22 +21,15 @@ from discord.ext import commands
 
 from data.texts import texts_for
 from engine import find_game
-from hvbot import flow, replay, views
+from hvbot import drawing, flow, replay, views
 from hvbot.config import Settings
-from hvbot.presenters import playable_games, presenter_for
+from hvbot.presenters import warm_up
 from hvbot.repository import GameRow, Repository
 from hvbot.service import BotError, GameService
 from hvbot.translator import Translator
 
 log = logging.getLogger(__name__)
 SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
-
-
-def warm_up_pictures() -> None:
-    for name in playable_games():
-        rules = find_game(name)
-        view = rules.new_state(rules.min_seats, 0).view(None)
-        presenter_for(name).board_png(view, [f"Seat {i + 1}" for i in range(rules.min_seats)])
 
 
 class HvBot(commands.Bot):
@@ -69,6 +62,7 @@ class HvBot(commands.Bot):
         self.service: GameService = service  # type: ignore[assignment]  # set in setup_hook
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._replay_tasks: set[asyncio.Task[None]] = set()
+        self.drawing: drawing.Drawing | None = None  # set in setup_hook
 
     async def setup_hook(self) -> None:
         from hvbot.cogs.game import GameCog
@@ -89,9 +83,12 @@ class HvBot(commands.Bot):
         filled = await self.service.backfill_results()
         if filled:
             log.info("stored the results of %d games finished before results were kept", filled)
-        # Draw one board of every game now, so the first board players see is as quick as the
-        # rest (each renderer builds its picture pieces on first use).
-        await asyncio.to_thread(warm_up_pictures)
+        # Pictures are drawn in worker processes (see hvbot.drawing), each warmed up as it
+        # starts; the first is started now, so the first board players see is as quick as the
+        # rest.
+        self.drawing = drawing.Drawing(self.settings.drawing_processes, warm_up=warm_up)
+        drawing.use(self.drawing)
+        await self.drawing.draw(warm_up)
         views.register(self)
         await self.add_cog(GameCog(self))
         await self.add_cog(HighVoltageCog(self))
@@ -125,6 +122,9 @@ class HvBot(commands.Bot):
         await super().close()
         if self.service is not None:
             await self.service.repo.close()
+        if self.drawing is not None:
+            self.drawing.close()
+            drawing.use(drawing.Drawing(0))
 
     # ------------------------------------------------------------------ AI seats
 

@@ -28,6 +28,8 @@ class Settings:
     database_url: str
     guild_id: int | None
     log_level: str
+    # Worker processes that draw the pictures (0: threads of the bot's own process).
+    drawing_processes: int = 1
 
     @property
     def sqlite_path(self) -> Path:
@@ -76,7 +78,13 @@ def load_settings(
     log_level = environ.get("LOG_LEVEL", "").strip().upper() or "INFO"
     if log_level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
-    return Settings(token, database_url, guild_id, log_level)
+    drawing_text = environ.get("DRAWING_PROCESSES", "").strip() or "1"
+    if not drawing_text.isdigit():
+        raise ConfigError(
+            f"DRAWING_PROCESSES must be a number of processes (0 or more), not {drawing_text!r}; "
+            "1 suits most bots, 0 draws inside the bot's own process."
+        )
+    return Settings(token, database_url, guild_id, log_level, int(drawing_text))
 
 
 # At DEBUG, discord.py writes whole request bodies and gateway events (which include the direct

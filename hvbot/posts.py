@@ -1,11 +1,9 @@
 """A message about to be sent, built before sending so one shape fits every way of sending it
-(interaction reply, follow-up, channel message, DM), and pictures drawn off the event loop."""
+(interaction reply, follow-up, channel message, DM)."""
 
 from __future__ import annotations
 
-import asyncio
 import io
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,13 +46,3 @@ async def send_private(interaction: discord.Interaction, post: Post) -> None:
         await interaction.response.send_message(ephemeral=True, **kwargs)
     if post.view is not None:
         post.view.stop()
-
-
-async def render_off_loop(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Pictures are drawn in a worker thread so a render never delays another interaction.
-
-    asyncio's default pool of a few threads, not one thread of their own: a single drawing
-    thread was measured to make answers later (p99 0.6-2.5 s against 0.2-0.8 s at 200 games),
-    as the small pictures in answers queued behind boards and the drawing, which lets go of
-    the interpreter's lock inside Pillow, used one core instead of two."""
-    return await asyncio.to_thread(func, *args, **kwargs)

@@ -96,8 +96,10 @@ class BotHarness:
         *,
         guild_scoped: bool = True,
         seed: int = 7,
+        drawing_processes: int = 0,
     ) -> None:
         self.emu = emu
+        self.drawing_processes = drawing_processes
         self.database = database
         self.guild_scoped = guild_scoped
         self.seed = seed
@@ -115,6 +117,7 @@ class BotHarness:
             database_url=f"sqlite:///{self.database}",
             guild_id=self.emu.guild_id if self.guild_scoped else None,
             log_level="INFO",
+            drawing_processes=self.drawing_processes,
         )
 
     async def start(self) -> HvBot:

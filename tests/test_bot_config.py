@@ -20,6 +20,7 @@ def test_defaults_with_only_a_token():
     assert settings.sqlite_path == Path("hvbot.sqlite3")
     assert settings.guild_id is None
     assert settings.log_level == "INFO"
+    assert settings.drawing_processes == 1
 
 
 def test_all_settings_read():
@@ -29,11 +30,13 @@ def test_all_settings_read():
             "DATABASE_URL": "sqlite:///games/hv.db",
             "HVBOT_GUILD_ID": "1234567890",
             "LOG_LEVEL": "debug",
+            "DRAWING_PROCESSES": "0",
         }
     )
     assert settings.sqlite_path == Path("games/hv.db")
     assert settings.guild_id == 1234567890
     assert settings.log_level == "DEBUG"
+    assert settings.drawing_processes == 0
 
 
 @pytest.mark.parametrize(
@@ -44,6 +47,8 @@ def test_all_settings_read():
         ({"DISCORD_TOKEN": "x", "HVBOT_GUILD_ID": "my server"}, "HVBOT_GUILD_ID"),
         ({"DISCORD_TOKEN": "x", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be one of"),
         ({"DISCORD_TOKEN": "x", "DATABASE_URL": "mysql://db/hv"}, "DATABASE_URL"),
+        ({"DISCORD_TOKEN": "x", "DRAWING_PROCESSES": "two"}, "DRAWING_PROCESSES must be"),
+        ({"DISCORD_TOKEN": "x", "DRAWING_PROCESSES": "-1"}, "DRAWING_PROCESSES must be"),
     ],
 )
 def test_wrong_settings_say_what_to_fix(env, needle):

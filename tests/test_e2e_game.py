@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 
 import pytest
@@ -93,10 +94,14 @@ def debug_log():
         logging.getLogger(name).setLevel(level)
 
 
+@pytest.mark.drawing_processes(1)
 async def test_a_complete_game_from_lobby_to_reveal(
     emulator: DiscordEmulator, hv: BotHarness, debug_log: EveryLine
 ) -> None:
+    """Played with the bot as deployed, drawing its pictures in a worker process."""
     emu = emulator
+    assert hv.bot is not None
+    assert await hv.bot.drawing.draw(os.getpid) != os.getpid(), "drawn in another process"
     ada, bo, lobby, table = await open_three_seat_game(emu, hv, with_buttons=True)
     started = await hv.game()
     assert [s.display_name for s in started.seats] == ["Ada", "Bo", "AI 1 (easy)"]

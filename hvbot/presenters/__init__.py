@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 
 from data.texts import language_of
+from engine import find_game
 from hvbot.presenters.base import Presenter
 from hvbot.presenters.high_voltage import HighVoltagePresenter
 from hvbot.presenters.pylons import PylonsPresenter
@@ -33,3 +34,12 @@ def _presenter(game: str, language: str) -> Presenter:
 def playable_games() -> list[str]:
     """The games that can be played in Discord (a game needs a presenter and a cog)."""
     return list(_PRESENTERS)
+
+
+def warm_up() -> None:
+    """Draw one board of every game, so the first board players see is as quick as the rest
+    (each renderer builds its picture pieces on first use). Run where pictures are drawn."""
+    for name in playable_games():
+        rules = find_game(name)
+        view = rules.new_state(rules.min_seats, 0).view(None)
+        presenter_for(name).board_png(view, [f"Seat {i + 1}" for i in range(rules.min_seats)])

@@ -32,6 +32,13 @@ class Presenter:
     def __init__(self, language: str = DEFAULT) -> None:
         self.texts = texts_for(language)
 
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        """Sent to a drawing process as its game and language, not as its texts: the process
+        has its own presenters (see `hvbot.drawing`)."""
+        from hvbot.presenters import presenter_for
+
+        return presenter_for, (self.game, self.language)
+
     @property
     def language(self) -> str:
         """The language code this presenter speaks, handed to the pictures it draws."""

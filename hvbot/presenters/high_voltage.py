@@ -14,8 +14,8 @@ import discord
 
 import render
 from data.texts import ENGLISH, Texts
-from hvbot import views
-from hvbot.posts import Post, render_off_loop
+from hvbot import drawing, views
+from hvbot.posts import Post
 from hvbot.presenters.base import Presenter, View
 
 if TYPE_CHECKING:
@@ -220,7 +220,7 @@ class HighVoltagePresenter(Presenter):
     async def prompt(self, game: GameRow, view: View) -> Post | None:
         say = self.texts
         if view["phase"] == "placing" and view["drawn"] and "paths" in view["drawn"]:
-            picture = await render_off_loop(render.card_png, view["drawn"], language=self.language)
+            picture = await drawing.draw(render.card_png, view["drawn"], language=self.language)
             cell = view["drawn"]["cell"]
             return Post(
                 say(

@@ -1,0 +1,103 @@
+"""Where pictures are drawn: in worker processes of their own, so drawing never slows the
+event loop that answers Discord.
+
+Drawing is pure Python around Pillow. In threads of the bot's process it shares the
+interpreter's lock with the event loop, and at a few hundred games the loop got the lock a
+third of the time: answers waited seconds behind boards being drawn. A worker process draws on
+another core, and the loop only sends it a game's view and reads back the PNG. The functions
+sent must be importable by name (a presenter's methods are: a presenter is sent as its game and
+language, see `Presenter.__reduce__`), and so must their arguments.
+
+`processes=0` draws in threads of this process, as before: the tests use it, since every bot
+they start would otherwise start its own workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+# Workers draw at a lower priority than the bot: an answer due within Discord's three seconds
+# comes before a picture, and on a busy machine a burst of drawing must not take the cores
+# from the event loop.
+NICENESS = 10
+
+
+def _start_worker(warm_up: Callable[[], None] | None) -> None:
+    with contextlib.suppress(OSError):  # not allowed here: draw at the same priority
+        os.nice(NICENESS)
+    if warm_up is not None:
+        warm_up()
+
+
+class Drawing:
+    """Draws pictures in `processes` worker processes (0: in threads of this process)."""
+
+    def __init__(self, processes: int, *, warm_up: Callable[[], None] | None = None) -> None:
+        if processes < 0:
+            raise ValueError("processes must be 0 or more")
+        self.processes = processes
+        self._warm_up = warm_up
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _start(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # Not fork: the bot's process has threads (aiosqlite's, asyncio's), and a forked
+            # child would inherit whatever locks they held.
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context(
+                "forkserver" if "forkserver" in methods else "spawn"
+            )
+            self._pool = ProcessPoolExecutor(
+                self.processes,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(self._warm_up,),
+            )
+        return self._pool
+
+    async def draw(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """`func(*args, **kwargs)`, run off the event loop."""
+        if not self.processes:
+            return await asyncio.to_thread(func, *args, **kwargs)
+        call = functools.partial(func, *args, **kwargs)
+        loop = asyncio.get_running_loop()
+        pool = self._start()
+        try:
+            return await loop.run_in_executor(pool, call)
+        except BrokenProcessPool:
+            # A worker died (killed for memory, say): start new ones and draw it once more.
+            if self._pool is pool:  # not already replaced by another drawing that failed
+                log.warning("a drawing process stopped; starting new ones")
+                self.close()
+            return await loop.run_in_executor(self._start(), call)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+# The bot sets its drawing at start-up; until then (and in code that runs without a bot, such
+# as the replay benchmark) pictures are drawn in threads.
+_current = Drawing(0)
+
+
+def use(drawing: Drawing) -> None:
+    """Draw with `drawing` from now on (the bot calls this at start-up)."""
+    global _current
+    _current = drawing
+
+
+async def draw(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`func(*args, **kwargs)` drawn the way the bot was set up to draw (see `Drawing`)."""
+    return await _current.draw(func, *args, **kwargs)
