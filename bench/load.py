@@ -2,13 +2,14 @@
 much memory each game costs it, against the product's quality bars.
 
     python bench/load.py [--games 200] [--seconds 30] [--ai-seats 1] [--ai-pause 0.2]
-                         [--think 0] [--bot-log FILE]
+                         [--think 0] [--drawing-processes 1] [--bot-log FILE]
 
 The bot runs alone in a child process (`bench/load_bot.py`: the real client, a fresh SQLite file
-in a temporary folder); this process runs the Discord emulator on 127.0.0.1, with one text
-channel per game, and the scripted players. Each game has two people and `--ai-seats` AI seats
-(whose pause before moving is `--ai-pause`, short but not zero, so AI moves add to the load as
-they do in real use). Each game is opened as people open one: /game new, Join, Add AI, Start.
+in a temporary folder, drawing in its worker processes as deployed); this process runs the
+Discord emulator on 127.0.0.1, with one text channel per game, and the scripted players. Each
+game has two people and `--ai-seats` AI seats (whose pause before moving is `--ai-pause`, short
+but not zero, so AI moves add to the load as they do in real use). Each game is opened as
+people open one: /game new, Join, Add AI, Start.
 
 The people then play legal moves, chosen with the engine from the game as the bot stored it
 (read through a read-only connection to its database), as fast as the bot answers: the next
@@ -19,19 +20,22 @@ private prompts (placing a drawn card, declaring lines); a finished game is foll
 a new one in its channel, so `--games` games stay active. A game that gets no answer for a
 while (the bot stored a move but could not post it) is asked for /game board, as a person would.
 
-Measured over the `--seconds` of play, after every game has started:
+Measured over the `--seconds` of play once every game plays:
 - acknowledgement latency: from the emulator sending INTERACTION_CREATE to the bot's
   interaction callback reaching it (p50, p95, p99, max) over every interaction sent; one never
   acknowledged within Discord's 3 seconds counts as 3 seconds;
 - game actions stored per second (the people's and the AI seats'), from the database;
-- the bot's resident memory (VmRSS) per active game: (RSS with the games - RSS at rest) / games,
+- the bot's resident memory (VmRSS, its process and its drawing workers together) per active
+  game: (RSS with the games - RSS at rest) / games,
   where "at rest" is after start-up and a short warm-up (a few games played at once for a few
   moves, then abandoned), so what a process pays once, such as its first pictures drawn at the
   same moment, is not charged to the games; RSS at most while the games play is the figure, and
   RSS once they are all started (before anyone moves) is shown beside it. Half the games play
-  for `--seconds`/2 before the rest join (latencies are counted only once all play), so the
-  run also prints what each game that joins the play adds: the cost of one more game, without
-  what a process pays once when play begins (caches of picture pieces, pools);
+  for `--seconds`/2 before the rest join, so the run also prints what each game that joins the
+  play adds: the cost of one more game, without what a process pays once when play begins
+  (caches of picture pieces, pools). The rest join all in the same instant, a burst no server
+  sees from its players: the timing starts once each of them has moved and play has run on for
+  a moment (what the burst's answers took is printed apart);
 - CPU use of both processes, and how late this process's event loop ran (on a small machine
   the two processes share the cores: the emulator's delays are part of the latencies).
 
@@ -87,6 +91,11 @@ WARM_UP_TURNS = 8
 WARM_UP_SECONDS = 60.0
 MOVE_TIMEOUT = 10.0  # an acknowledged move that changes nothing by then counts as refused
 STALL_SECONDS = 15.0  # a game waiting this long for the bot is reported as stuck
+# When the second half of the games joins the play, all their people move in the same instant,
+# a burst no server sees: the timing starts once each of them has moved (or this long), and
+# the play has then run on for a moment.
+JOIN_SECONDS = 15.0
+SETTLE_SECONDS = 2.0
 ANNOUNCING_KINDS = frozenset({"response", "followup", "channel_message"})
 KINDS = (
     ("command", "slash commands (moves)"),
@@ -109,19 +118,50 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     return ordered[index]
 
 
+def _stat_fields(pid: int) -> list[str]:
+    """/proc/<pid>/stat after the process name (which, in parentheses, may hold spaces)."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    return text[text.rindex(")") + 2 :].split()
+
+
+def process_tree(pid: int) -> list[int]:
+    """The process and all its descendants (the bot's drawing workers, and the process that
+    starts them): the bot's memory and CPU are theirs together."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                children.setdefault(int(_stat_fields(int(entry.name))[1]), []).append(
+                    int(entry.name)
+                )
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, ()))
+    return found
+
+
 def rss_kb(pid: int) -> int:
-    """Resident memory of a process, from the kernel's own count."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for process {pid}")
+    """Resident memory of a process and its descendants, from the kernel's own count."""
+    total = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError):  # a worker that ended meanwhile
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process (every thread), in seconds."""
-    text = Path(f"/proc/{pid}/stat").read_text()
-    fields = text[text.rindex(")") + 2 :].split()  # the name in parentheses may hold spaces
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User plus system CPU time of a process and its descendants (every thread), in seconds
+    (a descendant's time counts while it runs; one that ended is no longer counted)."""
+    total = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError):
+            fields = _stat_fields(member)
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -198,9 +238,9 @@ def _candidate(state: State, view: dict[str, Any], rng: random.Random) -> str:
 
 
 def _closes_line(state: State, action: str) -> bool:
-    # `copy` (where a game has it) skips the validating round trip of `clone`: the players'
-    # choices run in the emulator's process, and must not delay its answers to the bot.
-    trial = state.copy() if hasattr(state, "copy") else state.clone()
+    # `copy`, not `clone`: the players' choices run in the emulator's process, and must not
+    # delay its answers to the bot.
+    trial = state.copy()
     try:
         trial.apply(action)
     except Exception:
@@ -247,6 +287,7 @@ class Slot:
     finished: int = 0
     stalls: int = 0
     refused: int = 0
+    moves: int = 0  # moves its people sent
 
     def by_id(self, user_id: int) -> User:
         return next(p for p in self.people if p.id == user_id)
@@ -441,6 +482,7 @@ class LoadRun:
             self.refusals.append(f"{action!r}: {message.content if message else '?'}")
             await asyncio.sleep(0.2)
         else:
+            slot.moves += 1
             # Also when the acknowledgement never came: the bot may still store the move late,
             # so sending another one at once would be a second move at the same position.
             slot.moved_from, slot.moved_by = turn.version, time.monotonic() + MOVE_TIMEOUT
@@ -501,6 +543,7 @@ async def start_bot(
         f"--token={emu.token}",
         f"--ai-pause={args.ai_pause}",
         f"--log-level={args.bot_log_level}",
+        f"--drawing-processes={args.drawing_processes}",
     ]
     process = await asyncio.create_subprocess_exec(
         *command,
@@ -630,15 +673,22 @@ async def measure(
         # reserve). Latencies are only counted once all the games play.
         think = args.think > 0
         bench.phase = "ramp"
-        first = playing[: len(playing) // 2]
+        first, second = playing[: len(playing) // 2], playing[len(playing) // 2 :]
         players = [asyncio.create_task(bench.play(s, think=think)) for s in first]
         rss_half = await sample_rss(pid, loop, args.seconds / 2)
+
+        bench.phase = "joining"
+        join_start = loop.time()
+        players += [asyncio.create_task(bench.play(s, think=think)) for s in second]
+        while loop.time() - join_start < JOIN_SECONDS and not all(s.moves for s in second):
+            await asyncio.sleep(0.1)
+        joined_seconds = loop.time() - join_start
+        await asyncio.sleep(SETTLE_SECONDS)
 
         bench.phase = "timed"
         actions_before, people_before = reader.action_counts()
         cpu_bot, cpu_self = cpu_seconds(pid), time.process_time()
         start = loop.time()
-        players += [asyncio.create_task(bench.play(s, think=think)) for s in playing[len(first) :]]
         rss_samples = []
         while loop.time() - start < args.seconds:
             await asyncio.sleep(min(0.5, max(0.0, args.seconds - (loop.time() - start))))
@@ -661,6 +711,7 @@ async def measure(
 
     timed = [s for s in bench.sent if s.phase == "timed"]
     setup = [s for s in bench.sent if s.phase == "set-up"]
+    joining = [s for s in bench.sent if s.phase == "joining"]
     rss_active = max(rss_samples) if rss_samples else rss_kb(pid)
     return {
         "args": args,
@@ -668,6 +719,8 @@ async def measure(
         "timed": timed,
         "setup": setup,
         "setup_seconds": setup_seconds,
+        "joining": joining,
+        "joined_seconds": joined_seconds,
         "playing": playing,
         "elapsed": elapsed,
         "actions": actions,
@@ -745,6 +798,12 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         f"set-up: {len(playing)} of {args.games} games opened and started in "
         f"{found['setup_seconds']:.1f} s ({len(setup_ms)} interactions, "
         f"p99 {percentile(setup_ms, 0.99):.0f} ms)"
+    )
+    joining_ms = latencies_ms(found["joining"])
+    print(
+        f"the second half joining the play at once: every one of them moved within "
+        f"{found['joined_seconds']:.1f} s ({len(joining_ms)} interactions, p99 "
+        f"{percentile(joining_ms, 0.99):.0f} ms; not counted below)"
     )
     head = ("count", 7), ("p50 ms", 9), ("p95 ms", 9), ("p99 ms", 9), ("max ms", 9)
     print(f"{'acknowledged in':<34}" + "".join(f"{name:>{w}}" for name, w in head))
@@ -841,6 +900,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "(default 0: as fast as answered, the load the bar is set for)",
     )
     parser.add_argument("--seed", type=int, default=1, help="for the players' choices")
+    parser.add_argument(
+        "--drawing-processes",
+        type=int,
+        default=1,
+        help="the bot's DRAWING_PROCESSES (default 1, as the bot's own default)",
+    )
     parser.add_argument(
         "--validate",
         action="store_true",
