@@ -38,8 +38,8 @@ from hvbot.repository import (
 log = logging.getLogger(__name__)
 
 AI_LEVELS = ("easy", "normal", "hard")
-# States kept in memory, by game and version (a few kB each): more than the games a bot
-# usually has in play, so that a move never rebuilds its game's state from the database.
+# Games whose latest state is kept in memory (a few kB each): more than a bot usually has in
+# play, so that a move never rebuilds its game's state from the database.
 KEPT_STATES = 512
 MAX_AI_RETRIES = 5  # the game changed under a thinking AI this many times: give up for now
 # Phases (or steps) in which the player to move answers a private prompt, by prompt kind.
@@ -142,7 +142,7 @@ class GameService:
         # Reminders are due by this clock; tests move it forward instead of waiting.
         self.clock = clock or (lambda: datetime.now(UTC))
         self._locks: dict[int, asyncio.Lock] = {}
-        self._states: OrderedDict[tuple[int, int], State] = OrderedDict()
+        self._states: OrderedDict[int, tuple[int, State]] = OrderedDict()  # id -> version, state
         # Seeds decide the deal, so they come from the OS's secure source unless a test injects one.
         self._seed_source = seed_source
         self._ai_rng = random.Random(seed_source.random() if seed_source else secrets.randbits(64))
@@ -176,14 +176,13 @@ class GameService:
 
     def peek_state(self, game: GameRow) -> State:
         """The game's state for reading only. The latest states of the games in play are kept
-        in memory by game and version: rebuilding one from its saved form on every move and
-        every autocomplete keystroke was a large part of the bot's work under load (Pylons and
-        Sector 6 even replay their moves). Never change what this returns."""
-        key = (game.id, game.version)
-        found = self._states.get(key)
-        if found is not None:
-            self._states.move_to_end(key)
-            return found
+        in memory: rebuilding one from its saved form on every move and every autocomplete
+        keystroke was a large part of the bot's work under load (Pylons and Sector 6 even
+        replay their moves). Never change what this returns."""
+        kept = self._states.get(game.id)
+        if kept is not None and kept[0] == game.version:
+            self._states.move_to_end(game.id)
+            return kept[1]
         saved = game.state
         if saved is None:
             raise BotError(
@@ -191,11 +190,16 @@ class GameService:
                 key="bot.error.not_started",
             )
         found = find_game(game.game).state_from_dict(saved)
-        self._keep(key, found)
+        self._keep(game.id, game.version, found)
         return found
 
-    def _keep(self, key: tuple[int, int], state: State) -> None:
-        self._states[key] = state
+    def _keep(self, game_id: int, version: int, state: State) -> None:
+        """Keep the state of a game's latest version (one older than the kept one is not)."""
+        kept = self._states.get(game_id)
+        if kept is not None and kept[0] > version:
+            return
+        self._states[game_id] = (version, state)
+        self._states.move_to_end(game_id)
         if len(self._states) > KEPT_STATES:
             self._states.popitem(last=False)
 
@@ -578,7 +582,7 @@ class GameService:
                 "The game changed at the same moment; look at the board and try again.",
                 key="bot.error.conflict",
             ) from exc
-        self._keep((game.id, game.version + 1), state.copy())
+        self._keep(game.id, game.version + 1, state.copy())
         saved = await self._reload(game.id)
         log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
         return ActResult(saved, state, seat, applied, finished)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from engine import find_game
 from hvbot.repository import Repository
 from hvbot.service import BotError, GameService
 
@@ -497,3 +498,23 @@ async def test_a_state_read_for_autocomplete_is_kept_until_the_game_moves(servic
     moved = service.peek_state(await service.open_game(CHANNEL))
     assert moved is not peeked and moved == result.state
     assert service.load_state(result.game) is not moved, "a state to change is always fresh"
+
+
+async def test_a_move_reuses_the_kept_state_and_hands_out_copies(service):
+    """The state a move leaves is kept (by game, latest version) and the next move starts
+    from a copy of it: nothing a caller does to its copy reaches the kept state, and the kept
+    state is the saved game exactly."""
+    game, state = await _started(service)
+    result = await service.act(
+        channel_id=CHANNEL,
+        user_id=_user_of(game, state.current_seat()),
+        action=state.sample_action(random.Random(1)),
+    )
+    game = result.game
+    kept = service.peek_state(game)
+    assert service.peek_state(game) is kept
+    assert kept == find_game(game.game).state_from_dict(game.state)
+    mine = service.load_state(game)
+    assert mine is not kept and mine == kept
+    mine.apply(mine.sample_action(random.Random(2)))
+    assert service.peek_state(game) == find_game(game.game).state_from_dict(game.state)
