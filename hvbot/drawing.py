@@ -20,6 +20,8 @@ import functools
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,13 +32,28 @@ log = logging.getLogger(__name__)
 # comes before a picture, and on a busy machine a burst of drawing must not take the cores
 # from the event loop.
 NICENESS = 10
+WATCH_S = 2.0  # how often a worker checks that the bot it draws for is still running
 
 
-def _start_worker(warm_up: Callable[[], None] | None) -> None:
+def _start_worker(bot_pid: int, warm_up: Callable[[], None] | None) -> None:
     with contextlib.suppress(OSError):  # not allowed here: draw at the same priority
         os.nice(NICENESS)
+    threading.Thread(target=_end_with, args=(bot_pid,), daemon=True).start()
     if warm_up is not None:
         warm_up()
+
+
+def _end_with(bot_pid: int) -> None:
+    """A worker outlives a bot that was killed (its queues hold both ends of their pipes, so
+    it never reads an end of input): it ends itself once the bot is gone."""
+    while True:
+        time.sleep(WATCH_S)
+        try:
+            os.kill(bot_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # a process of another user took the number: ours is gone
+            os._exit(0)
 
 
 class Drawing:
@@ -61,7 +78,7 @@ class Drawing:
                 self.processes,
                 mp_context=context,
                 initializer=_start_worker,
-                initargs=(self._warm_up,),
+                initargs=(os.getpid(), self._warm_up),
             )
         return self._pool
 

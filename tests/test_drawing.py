@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from engine import find_game
-from hvbot.drawing import Drawing
+from hvbot.drawing import WATCH_S, Drawing
 from hvbot.presenters import presenter_for, warm_up
 
 
@@ -50,3 +54,38 @@ async def test_no_processes_draws_in_a_thread_here():
     assert await drawing.draw(os.getpid) == os.getpid()
     with pytest.raises(ValueError):
         Drawing(-1)
+
+
+KILLED_BOT = """
+import asyncio, os, sys
+from hvbot.drawing import Drawing
+
+async def main():
+    drawing = Drawing(1)
+    print(await drawing.draw(os.getpid), flush=True)
+    os._exit(0)  # killed: nothing is shut down
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_a_worker_ends_when_its_bot_was_killed(tmp_path):
+    script = tmp_path / "killed_bot.py"
+    script.write_text(KILLED_BOT)
+    root = Path(__file__).resolve().parent.parent
+    printed = tmp_path / "printed.txt"
+    with printed.open("w") as out:  # not a pipe: the workers would hold it open
+        subprocess.run(
+            [sys.executable, str(script)],
+            stdout=out,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": str(root)},
+            check=True,
+        )
+    worker = int(printed.read_text().strip())
+    assert Path(f"/proc/{worker}").exists()
+    deadline = time.monotonic() + 10 * WATCH_S
+    while time.monotonic() < deadline and Path(f"/proc/{worker}").exists():
+        time.sleep(0.1)
+    assert not Path(f"/proc/{worker}").exists(), "the drawing worker outlived its bot"
