@@ -29,6 +29,7 @@ from hvbot.service import BotError, GameService
 from hvbot.translator import Translator
 
 log = logging.getLogger(__name__)
+UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
 SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
 
 
@@ -194,14 +195,17 @@ class HvBot(commands.Bot):
             refusal = str(error) or flow.personal(interaction)("bot.error.not_here")
             await flow.reply_error(interaction, refusal)
             return
+        name = interaction.command.qualified_name if interaction.command else "?"
+        if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
+            # Answered after Discord's three seconds (a very busy moment): nothing was changed
+            # by what the command could not answer, and the person's client already said so.
+            log.warning("/%s answered too late: Discord's window had closed", name)
+            return
         game = None
         with contextlib.suppress(Exception):
             game = await self.service.repo.open_game_in_channel(channel_id=interaction.channel_id)
         log.error(
-            "game %s: unexpected error in /%s",
-            game.id if game else "-",
-            interaction.command.qualified_name if interaction.command else "?",
-            exc_info=original,
+            "game %s: unexpected error in /%s", game.id if game else "-", name, exc_info=original
         )
         with contextlib.suppress(discord.HTTPException):
             await flow.reply_error(interaction, flow.personal(interaction)("bot.apology"))

@@ -233,3 +233,26 @@ async def test_a_refusal_after_the_window_closed_is_not_an_error(
     assert await hv.actions(game) == []
     assert {(r.status, r.body.get("code")) for r in emu.rejections} == {(404, 10062)}
     emu.rejections.clear()
+
+
+async def test_a_board_asked_for_after_the_window_closed_is_not_an_error(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """/game board answered only after Discord's window closed (a very busy moment) changes
+    nothing and is not counted as a failure of the bot's own."""
+    emu = emulator
+    ada, _, _, table = await open_three_seat_game(emu, hv, with_buttons=False)
+    game, _ = await table.wait_for_turn()
+    before = await hv.actions(game)
+    window = emu.interaction_window
+    emu.interaction_window = 0.0
+    try:
+        with pytest.raises(InteractionFailed):
+            await emu.slash(ada, "game board")
+    finally:
+        emu.interaction_window = window
+    await emu.settle()
+    assert hv.unexpected_errors() == []
+    assert await hv.actions(game) == before
+    assert {(r.status, r.body.get("code")) for r in emu.rejections} == {(404, 10062)}
+    emu.rejections.clear()
