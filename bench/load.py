@@ -189,6 +189,14 @@ class GameReader:
         ).fetchone()
         return row[0], row[1], row[2]
 
+    def version(self, game_id: int) -> tuple[str, int]:
+        """Status and version only: the players look on every message the bot sends, and the
+        whole state is read only when it changed."""
+        row = self.conn.execute(
+            "SELECT status, version FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        return row[0], row[1]
+
     def seat_users(self, game_id: int) -> list[int | None]:
         rows = self.conn.execute(
             "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
@@ -383,10 +391,11 @@ class LoadRun:
         game's last picture is posted, or None while the bot (or an AI seat) is still busy."""
         if slot.game_id is None:
             return None
-        status, version, raw = self.reader.game(slot.game_id)
-        if raw is None:
-            return None
+        status, version = self.reader.version(slot.game_id)
         if slot.parsed is None or slot.parsed[0] != version:
+            status, version, raw = self.reader.game(slot.game_id)
+            if raw is None:
+                return None
             data = json.loads(raw)
             slot.parsed = (version, data, boards_due(data))
         _, data, due = slot.parsed
