@@ -20,7 +20,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import texts_for
-from engine import find_game
 from hvbot import drawing, flow, replay, views
 from hvbot.config import Settings
 from hvbot.presenters import warm_up
@@ -108,7 +107,7 @@ class HvBot(commands.Bot):
             await self.tree.sync()
         for game in await self.service.repo.open_games():
             if game.status == "active" and game.state is not None:
-                self.after_change(game, find_game(game.game).state_from_dict(game.state))
+                self.after_change(game, self.service.peek_state(game))
         # What start-up built (the libraries, fonts, picture pieces, card data, commands) lives
         # as long as the process. Left to the garbage collector, every full collection walks all
         # of it again, which at a few hundred games took 100-300 ms each time with everything
