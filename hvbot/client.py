@@ -88,7 +88,7 @@ class HvBot(commands.Bot):
         # rest.
         self.drawing = drawing.Drawing(self.settings.drawing_processes, warm_up=warm_up)
         drawing.use(self.drawing)
-        await self.drawing.draw(warm_up)
+        await self.drawing.start()
         views.register(self)
         await self.add_cog(GameCog(self))
         await self.add_cog(HighVoltageCog(self))

@@ -50,9 +50,7 @@ def _end_with(bot_pid: int) -> None:
         time.sleep(WATCH_S)
         try:
             os.kill(bot_pid, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:  # a process of another user took the number: ours is gone
+        except (ProcessLookupError, PermissionError):  # gone, or its number taken by another
             os._exit(0)
 
 
@@ -81,6 +79,14 @@ class Drawing:
                 initargs=(os.getpid(), self._warm_up),
             )
         return self._pool
+
+    async def start(self) -> None:
+        """Be ready to draw at once: a worker started (which warms it up), or in threads the
+        picture pieces of this process built."""
+        if self.processes:
+            await self.draw(os.getpid)
+        elif self._warm_up is not None:
+            await asyncio.to_thread(self._warm_up)
 
     async def draw(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """`func(*args, **kwargs)`, run off the event loop."""
