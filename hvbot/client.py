@@ -30,6 +30,15 @@ from hvbot.translator import Translator
 log = logging.getLogger(__name__)
 UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
 SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
+# discord.py runs each slash command, button and form in a task named like these; the names are
+# not part of its documented interface, so tests/test_e2e_faults.py checks that closing waits.
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord-ui-modal-dispatch-",
+)
+FINISH_S = 10.0  # at most this long to finish answering at shutdown
 
 
 class HvBot(commands.Bot):
@@ -62,6 +71,7 @@ class HvBot(commands.Bot):
         self.service: GameService = service  # type: ignore[assignment]  # set in setup_hook
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._replay_tasks: set[asyncio.Task[None]] = set()
+        self._stopping = False  # once closing: no AI move or replay is started any more
         self.drawing: drawing.Drawing | None = None  # set in setup_hook
 
     async def setup_hook(self) -> None:
@@ -117,14 +127,38 @@ class HvBot(commands.Bot):
         log.info("ready to serve games from %s", self.database_path)
 
     async def close(self) -> None:
-        for task in [*self._ai_tasks.values(), *self._replay_tasks]:
+        await self._finish_answering()
+        self._stopping = True
+        tasks = [*self._ai_tasks.values(), *self._replay_tasks]
+        for task in tasks:
             task.cancel()
+        # Cancelled, they are not left reading a database about to be closed.
+        await asyncio.gather(*tasks, return_exceptions=True)
         await super().close()
         if self.service is not None:
             await self.service.repo.close()
         if self.drawing is not None:
             self.drawing.close()
             drawing.use(drawing.Drawing(0))
+
+    async def _finish_answering(self) -> None:
+        """Let the interactions being handled finish before the connection closes.
+
+        A move is stored before it is announced, so a shutdown in between loses no move, but
+        its player would be left with "thinking…" where their board should be and the bot
+        would log its follow-up failing. Waiting a few seconds (new interactions included:
+        they come until the gateway closes) ends every answer cleanly."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FINISH_S
+        me = asyncio.current_task()
+        while busy := [
+            t for t in asyncio.all_tasks() if t is not me and t.get_name().startswith(HANDLER_TASKS)
+        ]:
+            left = deadline - loop.time()
+            if left <= 0:
+                log.warning("closing with %d interaction(s) still being answered", len(busy))
+                return
+            await asyncio.wait(busy, timeout=left)
 
     # ------------------------------------------------------------------ AI seats
 
@@ -134,6 +168,8 @@ class HvBot(commands.Bot):
 
         Every way a game can end (a command, a button, a late answer, an AI's move) comes
         through here right after the result is posted, so the replay follows the result."""
+        if self._stopping:
+            return
         if state.is_terminal():
             task = asyncio.create_task(self._post_replay(game))
             self._replay_tasks.add(task)
