@@ -28,7 +28,6 @@ from hvbot.service import BotError, GameService
 from hvbot.translator import Translator
 
 log = logging.getLogger(__name__)
-UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
 SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
 # discord.py runs each slash command, button and form in a task named like these; the names are
 # not part of its documented interface, so tests/test_e2e_faults.py checks that closing waits.
@@ -231,7 +230,7 @@ class HvBot(commands.Bot):
             await flow.reply_error(interaction, refusal)
             return
         name = interaction.command.qualified_name if interaction.command else "?"
-        if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
+        if flow.too_late(original):
             # Answered after Discord's three seconds (a very busy moment): nothing was changed
             # by what the command could not answer, and the person's client already said so.
             log.warning("/%s answered too late: Discord's window had closed", name)

@@ -35,6 +35,27 @@ if TYPE_CHECKING:
     from hvbot.client import HvBot
 
 log = logging.getLogger(__name__)
+UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
+
+
+def too_late(error: BaseException) -> bool:
+    """Whether Discord refused an answer because its three-second window had closed."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
+async def answer_after_change(game_id: int, answer: Awaitable[Any]) -> bool:
+    """Give the answer to an interaction whose change is stored already; False if it came
+    too late for Discord (a very busy moment). The person's client has said there was no
+    answer, but the change stands, so whatever follows it (the lobby message, the thread,
+    the board, the secrets) must still happen: the caller carries on either way."""
+    try:
+        await answer
+    except discord.NotFound as exc:
+        if not too_late(exc):
+            raise
+        log.warning("game %s: answered too late; carrying on without the answer", game_id)
+        return False
+    return True
 
 
 def names_of(game: GameRow) -> list[str]:
@@ -113,6 +134,12 @@ async def guarded(interaction: discord.Interaction, game_id: int | None) -> Asyn
         yield
     except BotError as exc:
         await reply_error(interaction, exc)
+    except discord.NotFound as exc:
+        if not too_late(exc):
+            log.exception("game %s: unexpected error handling an interaction", game_id)
+            return
+        # Nothing was announced that is not stored; the person's client already said so.
+        log.warning("game %s: a button answered too late: Discord's window had closed", game_id)
     except Exception:
         log.exception("game %s: unexpected error handling an interaction", game_id)
         with contextlib.suppress(discord.HTTPException):
@@ -546,11 +573,14 @@ async def lobby_change(
         await reply_error(interaction, exc)
         return None
     if from_button:
-        await interaction.response.edit_message(
+        edit = interaction.response.edit_message(
             content=lobby_text(game), view=views.lobby_view(game.id, public(game))
         )
+        if not await answer_after_change(game.id, edit):
+            await refresh_lobby(interaction.client, game)  # type: ignore[arg-type]
     else:
-        await interaction.response.send_message(personal(interaction)(confirm), ephemeral=True)
+        note = interaction.response.send_message(personal(interaction)(confirm), ephemeral=True)
+        await answer_after_change(game.id, note)
         await refresh_lobby(interaction.client, game)  # type: ignore[arg-type]
     return game
 
@@ -613,16 +643,17 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
         await reply_error(interaction, exc)
         return
     if from_button:
-        await interaction.response.edit_message(
+        answer = interaction.response.edit_message(
             content=lobby_text(game), view=views.lobby_view(game.id, public(game), open_=False)
         )
     else:
-        await interaction.response.send_message(
+        answer = interaction.response.send_message(
             personal(interaction)("bot.lobby.game_started"), ephemeral=True
         )
+    answered = await answer_after_change(game.id, answer)
     # Answered first (Discord's three seconds), then the thread; the lobby says where it is.
     game = await open_thread(interaction, game)
-    if not from_button or game.thread_id is not None:
+    if not (from_button and answered) or game.thread_id is not None:
         await refresh_lobby(bot, game)
     post = await board_post(game, None, state)
     if post is not None:

@@ -10,7 +10,14 @@ from pathlib import Path
 import discord
 import pytest
 from discord_emulator import DiscordEmulator, InteractionFailed, Visibility
-from e2e_harness import BotHarness, board_posts, colour_of, open_three_seat_game
+from e2e_harness import (
+    BotHarness,
+    Table,
+    board_posts,
+    colour_of,
+    lobby_button,
+    open_three_seat_game,
+)
 
 import render
 
@@ -279,3 +286,42 @@ async def test_a_bot_stopped_while_answering_a_move_finishes_the_answer_first(
     assert len(moves) == 1 and moves[0].kind == "followup", reply
     assert f"drew {cell}" in moves[0].content
     # The fixture's teardown checks that the bot logged no error while closing.
+
+
+async def test_lobby_buttons_answered_too_late_still_seat_people_and_start_the_game(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """In a very busy moment Discord's window can close before a lobby button is answered.
+    The join and the start are stored all the same, so the lobby message is brought up to
+    date without the answer, and a started game is announced and its secrets sent: no game
+    is left started in silence."""
+    emu = emulator
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    reply = await emu.slash(ada, "game new", game="high-voltage")
+    lobby = reply.where(kind="response", visibility="public")[0]
+    assert lobby.message_id is not None
+    window = emu.interaction_window
+    emu.interaction_window = 0.0  # every answer now arrives too late
+    try:
+        for person, what in ((bo, "join"), (ada, "addai")):
+            with pytest.raises(InteractionFailed):
+                await emu.click(person, lobby_button(lobby, what), message=lobby)
+            await emu.settle()
+        assert "Bo" in emu.messages_by_id[lobby.message_id].content, "the lobby shows Bo seated"
+        with pytest.raises(InteractionFailed):
+            await emu.click(ada, lobby_button(lobby, "start"), message=lobby)
+    finally:
+        emu.interaction_window = window
+    table = Table(emu, hv, [ada, bo])
+    game, state = await table.wait_for_turn()
+    assert game.status == "active" and not state.is_terminal()
+    assert table.secrets_delivered(game)
+    assert any("begins" in r.content for r in board_posts(emu)), "the start was announced"
+    buttons = [
+        c
+        for row in emu.messages_by_id[lobby.message_id].components
+        for c in row.get("components", [])
+    ]
+    assert not buttons, "the lobby of a started game has no buttons left"
+    assert {(r.status, r.body.get("code")) for r in emu.rejections} == {(404, 10062)}
+    emu.rejections.clear()
