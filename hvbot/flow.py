@@ -58,6 +58,30 @@ async def answer_after_change(game_id: int, answer: Awaitable[Any]) -> bool:
     return True
 
 
+async def update_clicked(interaction: discord.Interaction, game_id: int, **fields: Any) -> None:
+    """Answer a click on a public message by editing that message. Too late for Discord, the
+    bot edits it directly, so a settled question never shows its buttons as still open."""
+    edit = interaction.response.edit_message(**fields)
+    if not await answer_after_change(game_id, edit) and interaction.message is not None:
+        try:
+            await interaction.message.edit(**fields)
+        except discord.HTTPException:
+            log.warning("game %s: could not update the message clicked", game_id)
+
+
+async def answer_publicly(
+    interaction: discord.Interaction, game: GameRow, **message: Any
+) -> discord.Message:
+    """Answer with a new public message. Too late for Discord, the message is posted in the
+    game's channel all the same: it may carry buttons (a vote, an undo) that others must
+    still be able to press."""
+    answer = interaction.response.send_message(**message)
+    if await answer_after_change(game.id, answer):
+        return await interaction.original_response()
+    channel = await post_channel(interaction.client, game)  # type: ignore[arg-type]
+    return await channel.send(**message)
+
+
 def names_of(game: GameRow) -> list[str]:
     return [seat.display_name for seat in game.seats]
 
@@ -381,8 +405,10 @@ async def request_takeover(interaction: discord.Interaction) -> None:
     except BotError as exc:
         await reply_error(interaction, exc)
         return
-    await interaction.response.send_message(
-        vote_text(outcome),
+    await answer_publicly(
+        interaction,
+        outcome.game,
+        content=vote_text(outcome),
         view=views.vote_view(outcome.vote.id, public(outcome.game)),
         allowed_mentions=ALLOWED,
     )
@@ -399,17 +425,20 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
         return
     game = outcome.game
     if outcome.status == "open":
-        await interaction.response.edit_message(
-            content=vote_text(outcome), view=views.vote_view(vote_id, public(game))
+        await update_clicked(
+            interaction,
+            game.id,
+            content=vote_text(outcome),
+            view=views.vote_view(vote_id, public(game)),
         )
     elif outcome.status == "ai":
         name = game.seats[outcome.vote.seat].display_name
-        await interaction.response.edit_message(
-            content=public(game)("bot.vote.ai", player=name), view=None
+        await update_clicked(
+            interaction, game.id, content=public(game)("bot.vote.ai", player=name), view=None
         )
         bot.after_change(game, bot.service.load_state(game))  # the AI may be to move
     else:
-        await interaction.response.edit_message(content=public(game)("bot.vote.end"), view=None)
+        await update_clicked(interaction, game.id, content=public(game)("bot.vote.end"), view=None)
 
 
 async def return_seat(interaction: discord.Interaction) -> None:
@@ -424,8 +453,10 @@ async def return_seat(interaction: discord.Interaction) -> None:
     except BotError as exc:
         await reply_error(interaction, exc)
         return
-    await interaction.response.send_message(
-        public(game)("bot.game.returned", player=f"<@{interaction.user.id}>"),
+    await answer_publicly(
+        interaction,
+        game,
+        content=public(game)("bot.game.returned", player=f"<@{interaction.user.id}>"),
         allowed_mentions=ALLOWED,
     )
 
@@ -466,18 +497,22 @@ async def request_undo(interaction: discord.Interaction) -> None:
         await reply_error(interaction, exc)
         return
     if outcome.status == "done":
-        await interaction.response.defer(
+        deferred = interaction.response.defer(
             thinking=True, ephemeral=not posts_here(interaction, outcome.game)
         )
-        await publish(interaction, outcome.game, await taken_back(outcome))
+        if await answer_after_change(outcome.game.id, deferred):
+            await publish(interaction, outcome.game, await taken_back(outcome))
+        else:
+            await announce(bot, outcome.game, await taken_back(outcome))
         bot.after_change(outcome.game, outcome.state)
         return
-    await interaction.response.send_message(
-        undo_text(outcome),
+    message = await answer_publicly(
+        interaction,
+        outcome.game,
+        content=undo_text(outcome),
         view=views.undo_view(outcome.request.id, public(outcome.game)),
         allowed_mentions=ALLOWED,
     )
-    message = await interaction.original_response()
     await bot.service.repo.set_undo_message(request_id=outcome.request.id, message_id=message.id)
 
 
@@ -491,28 +526,32 @@ async def answer_undo(interaction: discord.Interaction, request_id: int, *, acce
         await reply_error(interaction, exc)
         return
     action = outcome.request.action
+    game_id = outcome.game.id
     if outcome.status == "waiting":
-        await interaction.response.edit_message(
-            content=undo_text(outcome), view=views.undo_view(request_id, public(outcome.game))
-        )
+        waiting = views.undo_view(request_id, public(outcome.game))
+        await update_clicked(interaction, game_id, content=undo_text(outcome), view=waiting)
     elif outcome.status == "refused":
         said = public(outcome.game)(
             "bot.undo.refused", player=f"<@{interaction.user.id}>", action=action
         )
-        await interaction.response.edit_message(content=said, view=None)
+        await update_clicked(interaction, game_id, content=said, view=None)
     else:
-        await interaction.response.edit_message(
-            content=public(outcome.game)("bot.undo.accepted", action=action), view=None
-        )
+        said = public(outcome.game)("bot.undo.accepted", action=action)
+        await update_clicked(interaction, game_id, content=said, view=None)
         await announce(bot, outcome.game, await taken_back(outcome))
         bot.after_change(outcome.game, outcome.state)
 
 
+async def post_channel(bot: HvBot, game: GameRow) -> discord.abc.Messageable:
+    """The game's thread if it has one, else its channel."""
+    where = game.post_channel_id
+    return bot.get_channel(where) or await bot.fetch_channel(where)  # type: ignore[return-value]
+
+
 async def announce(bot: HvBot, game: GameRow, post: Post) -> None:
     """Post to the game's thread if it has one, else to its channel."""
-    where = game.post_channel_id
-    channel = bot.get_channel(where) or await bot.fetch_channel(where)
-    await channel.send(**post.kwargs())  # type: ignore[union-attr]
+    channel = await post_channel(bot, game)
+    await channel.send(**post.kwargs())
 
 
 # ---------------------------------------------------------------------- lobby

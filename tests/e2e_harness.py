@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -238,6 +238,22 @@ def is_peek(text: str) -> bool:
     """`draw C3` alone only shows the card to its drawer: nothing public happens."""
     words = [w for w in text.split() if not w.startswith("special=")]
     return len(words) == 2 and words[0] == "draw"
+
+
+@contextlib.contextmanager
+def late_answers(emu: DiscordEmulator) -> Iterator[None]:
+    """Inside, every answer comes after Discord's three seconds (a very busy moment) and is
+    refused with 10062 as Discord would; those refusals are expected, any other still fails
+    the test."""
+    window = emu.interaction_window
+    emu.interaction_window = 0.0
+    try:
+        yield
+    finally:
+        emu.interaction_window = window
+    refused = {(r.status, r.body.get("code")) for r in emu.rejections}
+    assert refused == {(404, 10062)}, emu.rejections
+    emu.rejections.clear()
 
 
 def board_posts(

@@ -3,18 +3,27 @@ moves for them, and they take the seat back with /game return."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from discord_emulator import DiscordEmulator
-from e2e_harness import BotHarness, board_posts
+import pytest
+from discord_emulator import DiscordEmulator, InteractionFailed, User
+from e2e_harness import BotHarness, board_posts, late_answers
 
 from engine import find_game
 
 
-async def test_an_ai_plays_for_a_player_who_is_away_until_they_return(
-    emulator: DiscordEmulator, hv: BotHarness
-) -> None:
-    emu = emulator
+@dataclass
+class Away:
+    """A two-person game (two hours allowed a move) whose player to move has been silent
+    for three."""
+
+    seat: int
+    away: User
+    other: User
+
+
+async def three_hours_away(emu: DiscordEmulator, hv: BotHarness) -> Away:
     ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
     await emu.slash(ada, "game new", game="high-voltage", absent=2)
     await emu.slash(bo, "game join")
@@ -29,10 +38,18 @@ async def test_an_ai_plays_for_a_player_who_is_away_until_they_return(
     assert early.where(kind="response")[0].visibility.kind == "ephemeral"
     assert "allows 2 hours" in early[0].content
 
-    # Three hours pass without a move.
     reader = await hv.reader()
     since = (datetime.now(UTC) - timedelta(hours=3)).isoformat(timespec="seconds")
     await reader._conn.execute("UPDATE games SET turn_since = ? WHERE id = ?", (since, game.id))
+    return Away(seat, away, other)
+
+
+async def test_an_ai_plays_for_a_player_who_is_away_until_they_return(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    table = await three_hours_away(emu, hv)
+    seat, away, other = table.seat, table.away, table.other
     reply = await emu.slash(other, "game takeover")
     (vote,) = reply.where(kind="response", visibility="public")
     assert f"<@{other.id}>" in vote.content
@@ -50,3 +67,27 @@ async def test_an_ai_plays_for_a_player_who_is_away_until_they_return(
     assert back.where(kind="response", visibility="public")
     game = await hv.game()
     assert game.seats[seat].user_id == away.id
+
+
+async def test_a_takeover_answered_too_late_is_still_voted_on_and_the_ai_still_moves(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """In a very busy moment Discord's window can close before /game takeover or a vote is
+    answered: the vote still reaches the channel, and once it is decided the AI plays."""
+    emu = emulator
+    table = await three_hours_away(emu, hv)
+    since = emu.last_seq
+    with late_answers(emu):
+        with pytest.raises(InteractionFailed):
+            await emu.slash(table.other, "game takeover")
+        vote = await emu.wait_for_message(lambda r: bool(r.custom_ids), since=since)
+        assert vote.visibility.kind == "public" and f"<@{table.other.id}>" in vote.content
+        boards = len(board_posts(emu))
+        to_ai = next(i for i in vote.custom_ids if i.endswith(":ai"))
+        with pytest.raises(InteractionFailed):
+            await emu.click(table.other, to_ai, message=vote)
+    await emu.wait_for(lambda: len(board_posts(emu)) > boards, message="the AI's move")
+    assert not emu.message(vote.message_id).buttons, "the vote shows as decided"
+    game = await hv.game()
+    assert game.seats[table.seat].is_ai
+    assert (await hv.actions(game))[0][0] == table.seat

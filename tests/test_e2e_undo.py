@@ -3,16 +3,26 @@ board goes back once they accept; a draw cannot be taken back."""
 
 from __future__ import annotations
 
-from discord_emulator import DiscordEmulator
-from e2e_harness import BotHarness, board_posts
+from dataclasses import dataclass
 
-from engine import find_game
+import pytest
+from discord_emulator import DiscordEmulator, InteractionFailed, User
+from e2e_harness import BotHarness, board_posts, late_answers
+
+from engine import State, find_game
 
 
-async def test_a_rotation_is_taken_back_once_the_other_player_accepts(
-    emulator: DiscordEmulator, hv: BotHarness
-) -> None:
-    emu = emulator
+@dataclass
+class Rotated:
+    """A two-person game in which the first mover has just turned a card."""
+
+    before: State  # the game before the rotation
+    move: str
+    mover: User
+    other: User
+
+
+async def rotated(emu: DiscordEmulator, hv: BotHarness) -> Rotated:
     ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
     await emu.slash(ada, "game new", game="high-voltage")
     await emu.slash(bo, "game join")
@@ -20,11 +30,19 @@ async def test_a_rotation_is_taken_back_once_the_other_player_accepts(
     game = await hv.game()
     before = find_game(game.game).state_from_dict(game.state)
     mover = emu.users[game.seats[before.current_seat()].user_id]
-    other = bo if mover is ada else ada
     move = next(a.text() for a in before.legal_actions() if a.text().startswith("rotate"))
     _, cell, rotation = move.split()
     await emu.slash(mover, "hv rotate", cell=cell, rotation=int(rotation[1:]))
     assert (await hv.actions()) != []
+    return Rotated(before, move, mover, bo if mover is ada else ada)
+
+
+async def test_a_rotation_is_taken_back_once_the_other_player_accepts(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    table = await rotated(emu, hv)
+    mover, other = table.mover, table.other
 
     refused = await emu.slash(other, "game undo")
     assert [r.visibility.kind for r in refused.where(kind="response")] == ["ephemeral"]
@@ -32,7 +50,7 @@ async def test_a_rotation_is_taken_back_once_the_other_player_accepts(
 
     reply = await emu.slash(mover, "game undo")
     (ask,) = reply.where(kind="response", visibility="public")
-    assert f"<@{other.id}>" in ask.content and move in ask.content
+    assert f"<@{other.id}>" in ask.content and table.move in ask.content
     accept = next(i for i in ask.custom_ids if i.endswith(":yes"))
 
     # The request survives a restart; its buttons still work.
@@ -44,7 +62,32 @@ async def test_a_rotation_is_taken_back_once_the_other_player_accepts(
     assert "took back" in board_posts(emu)[-1].content
     game = await hv.game()
     assert await hv.actions(game) == []
-    assert find_game(game.game).state_from_dict(game.state) == before
+    assert find_game(game.game).state_from_dict(game.state) == table.before
+
+
+async def test_an_undo_answered_too_late_is_still_asked_taken_back_and_announced(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """In a very busy moment Discord's window can close before /game undo or its answer is
+    answered: the question still reaches the channel, and the accepted undo still happens
+    in plain sight."""
+    emu = emulator
+    table = await rotated(emu, hv)
+    since = emu.last_seq
+    with late_answers(emu):
+        with pytest.raises(InteractionFailed):
+            await emu.slash(table.mover, "game undo")
+        ask = await emu.wait_for_message(lambda r: bool(r.custom_ids), since=since)
+        assert ask.visibility.kind == "public" and table.move in ask.content
+        boards = len(board_posts(emu))
+        accept = next(i for i in ask.custom_ids if i.endswith(":yes"))
+        with pytest.raises(InteractionFailed):
+            await emu.click(table.other, accept, message=ask.message_id)
+    await emu.wait_for(lambda: len(board_posts(emu)) > boards, message="the undo announced")
+    assert "took back" in board_posts(emu)[-1].content
+    assert not emu.message(ask.message_id).buttons, "the request shows as settled"
+    game = await hv.game()
+    assert find_game(game.game).state_from_dict(game.state) == table.before
 
 
 async def test_a_draw_cannot_be_taken_back(emulator: DiscordEmulator, hv: BotHarness) -> None:
