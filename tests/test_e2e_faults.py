@@ -267,19 +267,21 @@ async def test_a_bot_stopped_while_answering_a_move_finishes_the_answer_first(
     # The fixture's teardown checks that the bot logged no error while closing.
 
 
-async def test_lobby_buttons_answered_too_late_still_seat_people_and_start_the_game(
+async def test_a_lobby_answered_too_late_still_opens_seats_people_and_starts_the_game(
     emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
-    """In a very busy moment Discord's window can close before a lobby button is answered.
-    The join and the start are stored all the same, so the lobby message is brought up to
-    date without the answer, and a started game is announced and its secrets sent: no game
-    is left started in silence."""
+    """In a very busy moment Discord's window can close before /game new or a lobby button
+    is answered. The lobby, the joins and the start are stored all the same, so the lobby
+    message is posted and kept up to date without the answers, and a started game is
+    announced and its secrets sent: no game is left started in silence."""
     emu = emulator
     ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
-    reply = await emu.slash(ada, "game new", game="high-voltage")
-    lobby = reply.where(kind="response", visibility="public")[0]
-    assert lobby.message_id is not None
+    since = emu.last_seq
     with late_answers(emu):
+        with pytest.raises(InteractionFailed):
+            await emu.slash(ada, "game new", game="high-voltage")
+        lobby = await emu.wait_for_message(lambda r: bool(r.custom_ids), since=since)
+        assert lobby.visibility.kind == "public" and lobby.message_id is not None
         for person, what in ((bo, "join"), (ada, "addai")):
             with pytest.raises(InteractionFailed):
                 await emu.click(person, lobby_button(lobby, what), message=lobby)
@@ -298,3 +300,26 @@ async def test_lobby_buttons_answered_too_late_still_seat_people_and_start_the_g
         for c in row.get("components", [])
     ]
     assert not buttons, "the lobby of a started game has no buttons left"
+
+
+async def test_a_resignation_answered_too_late_is_still_announced_and_the_ai_plays_on(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    game, state = await table.wait_for_turn()
+    seat = state.current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+    since = emu.last_seq
+    with late_answers(emu), pytest.raises(InteractionFailed):
+        await emu.slash(mover, "game resign")
+    notice = await emu.wait_for_message(
+        lambda r: "an AI plays their seat" in r.content, since=since
+    )
+    assert notice.visibility.kind == "public"
+
+    async def ai_moved() -> bool:
+        return any(s == seat for s, _ in await hv.actions(await hv.game()))
+
+    await emu.wait_for(ai_moved, message="the AI's move in the resigned seat")

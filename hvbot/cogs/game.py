@@ -115,12 +115,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except BotError as exc:
             await flow.reply_error(interaction, exc)
             return
-        await interaction.response.send_message(
-            flow.lobby_text(row),
+        message = await flow.answer_publicly(
+            interaction,
+            row,
+            content=flow.lobby_text(row),
             view=views.lobby_view(row.id, flow.public(row)),
             allowed_mentions=ALLOWED,
         )
-        message = await interaction.original_response()
         await self.bot.service.repo.set_lobby_message(game_id=row.id, message_id=message.id)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
@@ -246,16 +247,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game, what = await self.bot.service.resign(
             channel_id=interaction.channel_id, user_id=interaction.user.id
         )
-        if what == "abandoned":
-            await interaction.response.send_message(
-                flow.public(game)("bot.game.resigned_last", player=interaction.user.mention),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            return
-        await interaction.response.send_message(
-            flow.public(game)("bot.game.resigned", player=interaction.user.mention),
+        said = "bot.game.resigned_last" if what == "abandoned" else "bot.game.resigned"
+        await flow.answer_publicly(
+            interaction,
+            game,
+            content=flow.public(game)(said, player=interaction.user.mention),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        if what == "abandoned":
+            return
         self.bot.after_change(game, self.bot.service.load_state(game))
 
     @app_commands.command(name="abandon", description="End this channel's game without a result")
@@ -265,8 +265,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             user_id=interaction.user.id,
             can_manage=flow.can_manage(interaction),
         )
-        await interaction.response.send_message(
-            flow.public(game)(
+        await flow.answer_publicly(
+            interaction,
+            game,
+            content=flow.public(game)(
                 "bot.game.abandoned",
                 game=find_game(game.game).title,
                 player=interaction.user.mention,
