@@ -2,7 +2,7 @@
 much memory each game costs it, against the product's quality bars.
 
     python bench/load.py [--games 200] [--seconds 30] [--ai-seats 1] [--ai-pause 0.2]
-                         [--think 0] [--drawing-processes 1] [--bot-log FILE]
+                         [--think 0] [--drawing-processes 1] [--warm-up 20] [--bot-log FILE]
 
 The bot runs alone in a child process (`bench/load_bot.py`: the real client, a fresh SQLite file
 in a temporary folder, drawing in its worker processes as deployed); this process runs the
@@ -27,17 +27,23 @@ Measured over the `--seconds` of play once every game plays:
 - game actions stored per second (the people's and the AI seats'), from the database;
 - the bot's resident memory (VmRSS, its process and its drawing workers together) per active
   game: (RSS with the games - RSS at rest) / games,
-  where "at rest" is after start-up and a short warm-up (a few games played at once for a few
-  moves, then abandoned), so what a process pays once, such as its first pictures drawn at the
-  same moment, is not charged to the games; RSS at most while the games play is the figure, and
-  RSS once they are all started (before anyone moves) is shown beside it. Half the games play
-  for `--seconds`/2 before the rest join, so the run also prints what each game that joins the
-  play adds: the cost of one more game, without what a process pays once when play begins
-  (caches of picture pieces, pools). The rest join all in the same instant, a burst no server
-  sees from its players: the timing starts once each of them has moved and play has run on for
-  a moment (what the burst's answers took is printed apart);
+  where "at rest" is after start-up and a warm-up (ten games played as fast as answered for
+  `--warm-up` seconds, then abandoned), so what a process pays once it has served games for a
+  while is not charged to the games: above all the drawing worker's caches of picture pieces
+  and labels, which fill over the first thousand or so pictures and then stay. RSS at most
+  while the games play is the figure, and RSS once they are all started (before anyone moves)
+  is shown beside it. Half the games play for `--seconds`/2 before the rest join, so the run
+  also prints what each game that joins the play adds: the cost of one more game, without what
+  a process pays once when play begins (pools, the allocator's reserve). The rest join all in
+  the same instant, a burst no server sees from its players: the timing starts once each of
+  them has moved and play has run on for a moment (what the burst's answers took is printed
+  apart);
 - CPU use of both processes, and how late this process's event loop ran (on a small machine
-  the two processes share the cores: the emulator's delays are part of the latencies).
+  the two processes share the cores: the emulator's delays are part of the latencies);
+- the machine's own speed: the CPU time a fixed piece of Python takes, before the run and every
+  few seconds of play. A shared virtual machine can run several times slower for minutes at a
+  time when its host is busy, and every other figure then moves with it; the run says so when
+  its speed changed, so runs are compared only when their machines ran alike.
 
 The bars: p99 under 250 ms at 200 games; under 100 kB per active game. Prints a table for
 people, then as its last line one JSON object of the figures. It reports figures only: it never
@@ -66,6 +72,7 @@ import os  # noqa: E402
 import random  # noqa: E402
 import signal  # noqa: E402
 import sqlite3  # noqa: E402
+import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Awaitable, Sequence  # noqa: E402
@@ -87,14 +94,15 @@ SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
 # abandoned: what the first pictures drawn at the same moment cost (worker threads' memory,
 # picture pieces every board shares) is paid once per process, not per game.
 WARM_UP_GAMES = 10
-WARM_UP_TURNS = 8
-WARM_UP_SECONDS = 60.0
 MOVE_TIMEOUT = 10.0  # an acknowledged move that changes nothing by then counts as refused
 STALL_SECONDS = 15.0  # a game waiting this long for the bot is reported as stuck
 # When the second half of the games joins the play, all their people move in the same instant,
 # a burst no server sees: the timing starts once each of them has moved (or this long), and
 # the play has then run on for a moment.
 JOIN_SECONDS = 15.0
+PROBE_LOOPS = 50_000  # the machine-speed probe: a few milliseconds of Python on a normal core
+PROBE_EVERY = 2.0  # seconds between probes during the timed play
+SLOWED = 1.5  # probes this many times apart: the machine's speed changed during the run
 SETTLE_SECONDS = 2.0
 ANNOUNCING_KINDS = frozenset({"response", "followup", "channel_message"})
 KINDS = (
@@ -605,6 +613,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     main_task = asyncio.current_task()
     assert main_task is not None
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+    before = min(probe_ms() for _ in range(5))
     with tempfile.TemporaryDirectory(prefix="hvbot-load-") as folder:
         database = Path(folder) / "games.sqlite3"
         warm_up = [f"warm-up-{i + 1}" for i in range(min(WARM_UP_GAMES, args.games))]
@@ -615,7 +624,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             process: asyncio.subprocess.Process | None = None
             try:
                 process = await start_bot(emu, database, log, args)
-                return await measure(emu, database, process, log.name, args)
+                found = await measure(emu, database, process, log.name, args)
+                return {**found, "probe_before": before}
             finally:
                 if process is not None:
                     await stop_bot(process)
@@ -642,7 +652,7 @@ async def measure(
 
         async def warm_up(slot: Slot) -> None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(bench.play(slot, turns=WARM_UP_TURNS), WARM_UP_SECONDS)
+                await asyncio.wait_for(bench.play(slot), args.warm_up)
             sending = emu.send_slash(slot.people[0], "game abandon", channel=slot.channel)
             await bench.send("lobby", sending)
 
@@ -699,9 +709,14 @@ async def measure(
         cpu_bot, cpu_self = cpu_seconds(pid), time.process_time()
         start = loop.time()
         rss_samples = []
+        probes: list[float] = []
+        probed = start
         while loop.time() - start < args.seconds:
             await asyncio.sleep(min(0.5, max(0.0, args.seconds - (loop.time() - start))))
             rss_samples.append(rss_kb(pid))
+            if loop.time() - probed >= PROBE_EVERY:
+                probes.append(probe_ms())
+                probed = loop.time()
         elapsed = loop.time() - start
         bench.phase = "stopping"
         actions, people_moves = reader.action_counts()
@@ -743,9 +758,21 @@ async def measure(
         "rss_half": max(rss_half, default=rss_active),
         "half_games": len(first),
         "lags": bench.lags,
+        "probes": probes,
         "refusals": bench.refusals,
         "errors": logged_errors(log_path),
     }
+
+
+def probe_ms() -> float:
+    """This thread's CPU time for a fixed piece of pure Python, in ms. CPU time rather than
+    wall time, so other processes running meanwhile do not count; a host that slows the
+    machine's cores down does."""
+    start = time.thread_time()
+    total = 0
+    for i in range(PROBE_LOOPS):
+        total += i * i
+    return (time.thread_time() - start) * 1000
 
 
 async def sample_rss(pid: int, loop: asyncio.AbstractEventLoop, seconds: float) -> list[int]:
@@ -854,6 +881,22 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         f"{percentile(lag_ms, 0.99):.1f} ms, at most {max(lag_ms, default=0):.1f} ms: "
         f"included in the latencies)"
     )
+    before, probes = found["probe_before"], found["probes"] or [float("nan")]
+    slowest = max(probes)
+    # Against the fastest probe, before the run or during it: the machine may have been slow
+    # already when the run began.
+    fastest = min(before, *probes)
+    varied = slowest / fastest if fastest > 0 else float("nan")
+    print(
+        f"machine speed (CPU ms of a fixed piece of Python): {before:.1f} before the run; "
+        f"during play p50 {statistics.median(probes):.1f}, at most {slowest:.1f}"
+        + (
+            f": its host made it {varied:.1f}x slower at times, so these figures are not "
+            "comparable with a run on a steady machine"
+            if varied >= SLOWED
+            else ""
+        )
+    )
     errors = found["errors"]
     print(f"bot log: {len(errors)} error line(s)")
     for line in errors[:3]:
@@ -888,6 +931,9 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         "emulator_cpu_percent": round(100 * found["cpu_self"] / elapsed),
         "emulator_lag_p99_ms": rounded(percentile(lag_ms, 0.99)),
         "bot_error_lines": len(errors),
+        "probe_ms_before": round(before, 2),
+        "probe_ms_max": rounded(slowest),
+        "machine_slowed": bool(varied >= SLOWED),
         "ai_seats": args.ai_seats,
         "ai_pause_s": args.ai_pause,
         "think_s": args.think,
@@ -907,6 +953,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=0.0,
         help="seconds a person waits after the bot's answer before moving, give or take half "
         "(default 0: as fast as answered, the load the bar is set for)",
+    )
+    parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=20.0,
+        help="seconds a few games play before the bot counts as at rest (default 20)",
     )
     parser.add_argument("--seed", type=int, default=1, help="for the players' choices")
     parser.add_argument(

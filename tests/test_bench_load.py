@@ -21,12 +21,14 @@ KEYS = {
     "ack_p99_ms",
     "actions_per_s",
     "rss_kb_per_game",
+    "probe_ms_before",
+    "machine_slowed",
 }
 
 
 def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--games", "3", "--seconds", "3"],
+        [sys.executable, str(BENCH), "--games", "3", "--seconds", "3", "--warm-up", "2"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -42,3 +44,4 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     assert figures["games_playing"] == 3, done.stdout
     assert figures["interactions"] > 0, "the people moved"
     assert figures["bot_in_own_process"] is True
+    assert figures["probe_ms_before"] > 0, "the machine's speed was measured before the run"
