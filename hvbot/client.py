@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import texts_for
-from hvbot import drawing, flow, replay, views
+from hvbot import flow, replay, views, workers
 from hvbot.config import Settings
 from hvbot.presenters import warm_up
 from hvbot.repository import GameRow, Repository
@@ -71,7 +71,9 @@ class HvBot(commands.Bot):
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._replay_tasks: set[asyncio.Task[None]] = set()
         self._stopping = False  # once closing: no AI move or replay is started any more
-        self.drawing: drawing.Drawing | None = None  # set in setup_hook
+        # Set in setup_hook: the workers drawing pictures, and the one for long work.
+        self.pictures: workers.Workers | None = None
+        self.background: workers.Workers | None = None
 
     async def setup_hook(self) -> None:
         from hvbot.cogs.game import GameCog
@@ -81,23 +83,26 @@ class HvBot(commands.Bot):
         from hvbot.cogs.sector6 import Sector6Cog
         from hvbot.cogs.stats import StatsCog
 
-        # Worker threads draw pictures and let AI seats think while the event loop answers
-        # Discord. Every answer is a string of short socket calls that each give up Python's
-        # global lock and must win it back; by default a busy thread keeps it up to 5 ms each
-        # time, which at a few hundred games adds up to answers late by a fraction of a
-        # second. A shorter turn gives the loop the lock back sooner, for a little overhead.
+        # Threads work beside the event loop: the database's, those feeding the worker
+        # processes, and with DRAWING_PROCESSES=0 the drawing and thinking. Every answer is a
+        # string of short socket calls that each give up Python's global lock and must win it
+        # back; by default a busy thread keeps it up to 5 ms each time, which at a few hundred
+        # games adds up to answers late by a fraction of a second. A shorter turn gives the
+        # loop the lock back sooner, for a little overhead.
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         if self.service is None:
             self.service = GameService(await Repository.open(self.database_path))
         filled = await self.service.backfill_results()
         if filled:
             log.info("stored the results of %d games finished before results were kept", filled)
-        # Pictures are drawn in worker processes (see hvbot.drawing), each warmed up as it
+        # Pictures are drawn in worker processes (see hvbot.workers), each warmed up as it
         # starts; the first is started now, so the first board players see is as quick as the
-        # rest.
-        self.drawing = drawing.Drawing(self.settings.drawing_processes, warm_up=warm_up)
-        drawing.use(self.drawing)
-        await self.drawing.start()
+        # rest. Replays and AI thinking get a worker of their own when first needed.
+        processes = self.settings.drawing_processes
+        self.pictures = workers.Workers(processes, warm_up=warm_up)
+        self.background = workers.Workers(1 if processes else 0)
+        workers.use(self.pictures, self.background)
+        await self.pictures.start()
         views.register(self)
         await self.add_cog(GameCog(self))
         await self.add_cog(HighVoltageCog(self))
@@ -136,9 +141,10 @@ class HvBot(commands.Bot):
         await super().close()
         if self.service is not None:
             await self.service.repo.close()
-        if self.drawing is not None:
-            self.drawing.close()
-            drawing.use(drawing.Drawing(0))
+        for pool in (self.pictures, self.background):
+            if pool is not None:
+                pool.close()
+        workers.use(workers.Workers(0), workers.Workers(0))
 
     async def _finish_answering(self) -> None:
         """Let the interactions being handled finish before the connection closes.

@@ -28,7 +28,8 @@ class Settings:
     database_url: str
     guild_id: int | None
     log_level: str
-    # Worker processes that draw the pictures (0: threads of the bot's own process).
+    # Worker processes that draw the pictures, beside one for replays and AI thinking (0: all
+    # of it in threads of the bot's own process).
     drawing_processes: int = 1
 
     @property

@@ -25,7 +25,7 @@ import discord
 
 from data.texts import Texts, language_of, texts_for
 from engine import find_game
-from hvbot import drawing, views
+from hvbot import views, workers
 from hvbot.posts import ALLOWED, Post, send_private
 from hvbot.presenters import presenter_for
 from hvbot.repository import GameRow
@@ -191,9 +191,9 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
         if not presenter.is_public(result.applied, view):
             return None
         lines += presenter.describe(result.applied, view, names[result.seat])
-    board = await drawing.draw(presenter.board_png, view, names)
+    board = await workers.draw(presenter.board_png, view, names)
     if state.is_terminal():
-        picture = await drawing.draw(presenter.end_png, view, names)
+        picture = await workers.draw(presenter.end_png, view, names)
         lines.append(presenter.outcome(view, names))
         lines.append(texts("bot.board.archived"))
         files = [("board.png", board)] + ([("result.png", picture)] if picture else [])
@@ -765,7 +765,7 @@ async def secret_post(game: GameRow, state: Any, seat: int, language: str | None
     """What a seat was told privately at the start, in `language` (by default the seat's:
     a direct message has no interaction to take a language from)."""
     presenter = presenter_for(game.game, language or game.seats[seat].language)
-    title, text, picture = await drawing.draw(presenter.secret, game, state.view(seat), seat)
+    title, text, picture = await workers.draw(presenter.secret, game, state.view(seat), seat)
     embed = discord.Embed(title=title, description=text)
     embed.set_image(url="attachment://secret.png")
     return Post("", files=[("secret.png", picture)], embed=embed)

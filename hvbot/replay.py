@@ -6,28 +6,30 @@ once for all games, and cannot show what the channel never saw. The dealt-again 
 end in the stored final state; if it does not (a game saved by an engine whose rules have
 changed since), no replay is better than a wrong one.
 
-Drawing a replay takes a second or more, so it runs in one worker thread of its own: the
-threads that draw boards after moves never wait behind a replay, and when several games end
-at once their replays queue instead of competing for the processor.
+Drawing a replay takes a second or more, so it is drawn with the bot's long work
+(`workers.in_background`), never where the boards after moves are drawn: those never wait
+behind a replay, and when several games end at once their replays queue instead of competing
+for the processor. The game is dealt again here, in a thread; the worker receives only the
+views the replay shows.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import render
 from data.texts import ENGLISH, Texts
 from engine import find_game
+from hvbot import workers
 from hvbot.posts import Post
 from hvbot.presenters import presenter_for
 from hvbot.repository import ArchivedGame, GameRow, Repository
 
 FILENAME = "replay.gif"
-_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
 
 
 class NoReplay(Exception):
@@ -73,9 +75,13 @@ def public_views(game: GameRow, actions: Sequence[tuple[int, str]]) -> list[dict
 
 def build(game: GameRow, actions: Sequence[tuple[int, str]]) -> render.Replay:
     """The replay GIF of a game (slow: a second or more; run it off the event loop)."""
+    return draw(game, public_views(game, actions))
+
+
+def draw(game: GameRow, views: list[dict[str, Any]]) -> render.Replay:
+    """The replay GIF of `views`, the spectators' views of `game` in order."""
     presenter = presenter_for(game.game, game.language)
     names = [seat.display_name for seat in game.seats]
-    views = public_views(game, actions)
     try:
         return render.replay_gif(views, lambda view: presenter.board_image(view, names))
     except render.ReplayTooLarge as exc:
@@ -124,9 +130,12 @@ def describe(archived: ArchivedGame, *, with_id: bool = True, texts: Texts = ENG
 async def replay_post(
     repo: Repository, game: GameRow, *, heading: str, texts: Texts = ENGLISH
 ) -> Post:
-    """The replay as a message, drawn in the replay worker thread (raises NoReplay); its
-    caption in `texts`."""
+    """The replay as a message, drawn with the long work (raises NoReplay); its caption in
+    `texts`."""
     actions = await repo.actions(game_id=game.id)
-    loop = asyncio.get_running_loop()
-    replay = await loop.run_in_executor(_WORKER, build, game, actions)
+    views = await asyncio.to_thread(public_views, game, actions)
+    # The drawing is sent the game without what only the engine needs (its seed, its whole
+    # state with the hidden cards): the names, game and language its pictures show.
+    shown = dataclasses.replace(game, seed=None, state_json=None)
+    replay = await workers.in_background(draw, shown, views)
     return Post(caption(heading, replay, texts), files=[(FILENAME, replay.data)])

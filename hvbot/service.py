@@ -23,6 +23,7 @@ from data.texts import texts_for
 from engine import GameError, State, find_game
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
+from hvbot import workers
 from hvbot.repository import (
     AbsenceVote,
     ChannelBusy,
@@ -460,7 +461,8 @@ class GameService:
             level = game.seats[seat].ai_level or "random"
             if level not in ai_levels(game.game):
                 level = ai_levels(game.game)[0]
-            text = await asyncio.to_thread(
+            # Only the seat's own view goes to the worker: what this AI seat may know.
+            text = await workers.in_background(
                 choose_action,
                 state.view(seat),
                 level=level,

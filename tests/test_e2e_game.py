@@ -101,7 +101,8 @@ async def test_a_complete_game_from_lobby_to_reveal(
     """Played with the bot as deployed, drawing its pictures in a worker process."""
     emu = emulator
     assert hv.bot is not None
-    assert await hv.bot.drawing.draw(os.getpid) != os.getpid(), "drawn in another process"
+    assert await hv.bot.pictures.run(os.getpid) != os.getpid(), "drawn in another process"
+    assert await hv.bot.background.run(os.getpid) not in (os.getpid(), None)
     ada, bo, lobby, table = await open_three_seat_game(emu, hv, with_buttons=True)
     started = await hv.game()
     assert [s.display_name for s in started.seats] == ["Ada", "Bo", "AI 1 (easy)"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from discord_emulator import DiscordEmulator, Record, Visibility
 from e2e_harness import BotHarness, board_posts, names_of, replay
 from PIL import Image, ImageChops
@@ -50,9 +51,11 @@ async def test_no_finished_game_is_said_privately(
     assert not replay_posts(emu)
 
 
+@pytest.mark.drawing_processes(1)
 async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
     emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
+    """With the bot as deployed: the replay drawn by its worker for long work."""
     emu = emulator
     ada = emu.add_user("Ada")
     await emu.slash(ada, "game new", game="pylons")

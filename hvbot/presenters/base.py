@@ -34,7 +34,7 @@ class Presenter:
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
         """Sent to a drawing process as its game and language, not as its texts: the process
-        has its own presenters (see `hvbot.drawing`)."""
+        has its own presenters (see `hvbot.workers`)."""
         from hvbot.presenters import presenter_for
 
         return presenter_for, (self.game, self.language)

@@ -14,7 +14,7 @@ import discord
 
 import render
 from data.texts import ENGLISH, Texts
-from hvbot import drawing, views
+from hvbot import views, workers
 from hvbot.posts import Post
 from hvbot.presenters.base import Presenter, View
 
@@ -220,7 +220,7 @@ class HighVoltagePresenter(Presenter):
     async def prompt(self, game: GameRow, view: View) -> Post | None:
         say = self.texts
         if view["phase"] == "placing" and view["drawn"] and "paths" in view["drawn"]:
-            picture = await drawing.draw(render.card_png, view["drawn"], language=self.language)
+            picture = await workers.draw(render.card_png, view["drawn"], language=self.language)
             cell = view["drawn"]["cell"]
             return Post(
                 say(

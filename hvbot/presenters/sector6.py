@@ -18,7 +18,7 @@ import discord
 
 import render
 from data.texts import ENGLISH, Texts
-from hvbot import drawing, views
+from hvbot import views, workers
 from hvbot.posts import Post
 from hvbot.presenters.base import Presenter, View
 
@@ -363,7 +363,7 @@ class Sector6Presenter(Presenter):
         if view["phase"] != "build" or view["step"] != "place" or "walls" not in drawn:
             return None
         say = self.texts
-        picture = await drawing.draw(render.sector6_tile_png, drawn, language=self.language)
+        picture = await workers.draw(render.sector6_tile_png, drawn, language=self.language)
         rule = _placing_rule(len(view["tiles"]), galleries=view["rules"]["galleries"], texts=say)
         return Post(
             say(

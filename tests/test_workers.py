@@ -1,5 +1,5 @@
-"""Pictures drawn in a worker process are the pictures drawn here, and a worker that dies is
-replaced without losing the picture being drawn."""
+"""Pictures drawn and AI moves chosen in a worker process are those made here, and a worker
+that dies is replaced without losing the work it was doing."""
 
 from __future__ import annotations
 
@@ -13,15 +13,16 @@ from pathlib import Path
 import pytest
 
 from engine import find_game
-from hvbot.drawing import WATCH_S, Drawing
+from engine.ai import choose
 from hvbot.presenters import presenter_for, warm_up
+from hvbot.workers import WATCH_S, Workers
 
 
 @pytest.fixture
 async def worker():
-    drawing = Drawing(1, warm_up=warm_up)
-    yield drawing
-    drawing.close()
+    workers = Workers(1, warm_up=warm_up)
+    yield workers
+    workers.close()
 
 
 def _board_args(game: str):
@@ -35,34 +36,42 @@ async def test_a_board_drawn_in_a_worker_is_the_board_drawn_here(worker, game):
     view, names = _board_args(game)
     # A presenter travels as its game and language: the worker's own presenter draws.
     presenter = presenter_for(game, "de")
-    png = await worker.draw(presenter.board_png, view, names)
+    png = await worker.run(presenter.board_png, view, names)
     assert png == presenter.board_png(view, names)
-    assert await worker.draw(os.getpid) != os.getpid()
+    assert await worker.run(os.getpid) != os.getpid()
 
 
 async def test_a_worker_that_dies_is_replaced(worker):
-    first = await worker.draw(os.getpid)
+    first = await worker.run(os.getpid)
     os.kill(first, signal.SIGKILL)
     view, names = _board_args("high-voltage")
     presenter = presenter_for("high-voltage")
-    assert await worker.draw(presenter.board_png, view, names) == presenter.board_png(view, names)
-    assert await worker.draw(os.getpid) not in (first, os.getpid())
+    assert await worker.run(presenter.board_png, view, names) == presenter.board_png(view, names)
+    assert await worker.run(os.getpid) not in (first, os.getpid())
 
 
-async def test_no_processes_draws_in_a_thread_here():
-    drawing = Drawing(0)
-    assert await drawing.draw(os.getpid) == os.getpid()
+async def test_an_ai_move_chosen_in_a_worker_is_the_move_chosen_here(worker):
+    rules = find_game("high-voltage")
+    state = rules.new_state(3, 5)
+    view = state.view(state.current_seat())
+    here = choose(view, level="normal", seed=9, iterations=50)
+    assert await worker.run(choose, view, level="normal", seed=9, iterations=50) == here
+
+
+async def test_no_processes_works_in_a_thread_here():
+    workers = Workers(0)
+    assert await workers.run(os.getpid) == os.getpid()
     with pytest.raises(ValueError):
-        Drawing(-1)
+        Workers(-1)
 
 
 KILLED_BOT = """
 import asyncio, os, sys
-from hvbot.drawing import Drawing
+from hvbot.workers import Workers
 
 async def main():
-    drawing = Drawing(1)
-    print(await drawing.draw(os.getpid), flush=True)
+    workers = Workers(1)
+    print(await workers.run(os.getpid), flush=True)
     os._exit(0)  # killed: nothing is shut down
 
 if __name__ == "__main__":
@@ -88,4 +97,4 @@ def test_a_worker_ends_when_its_bot_was_killed(tmp_path):
     deadline = time.monotonic() + 10 * WATCH_S
     while time.monotonic() < deadline and Path(f"/proc/{worker}").exists():
         time.sleep(0.1)
-    assert not Path(f"/proc/{worker}").exists(), "the drawing worker outlived its bot"
+    assert not Path(f"/proc/{worker}").exists(), "the worker outlived its bot"

@@ -1,0 +1,141 @@
+"""Where slow, pure work runs: in worker processes of their own, so it never slows the event
+loop that answers Discord.
+
+Drawing is pure Python around Pillow, and an AI seat's thinking is pure Python. In threads of
+the bot's process they share the interpreter's lock with the event loop, and at a few hundred
+games the loop got the lock a third of the time: answers waited seconds behind boards being
+drawn. A worker process works on another core, and the loop only sends it what the work needs
+(a game's view, never more than the picture shows or the AI seat may know) and reads back the
+answer. The functions sent must be importable by name (a presenter's methods are: a presenter
+is sent as its game and language, see `Presenter.__reduce__`), and so must their arguments.
+
+Two kinds of work, two sets of workers, so a board never waits behind a long job:
+- `draw`: the pictures after every move (boards, cards, secrets, results), in the bot's
+  DRAWING_PROCESSES workers, warmed up as they start;
+- `in_background`: a finished game's replay (a second or two of drawing) and an AI seat's
+  thinking (up to its time budget), in one worker of their own, started when first needed.
+
+`processes=0` works in threads of this process, as before: the tests use it, since every bot
+they start would otherwise start its own workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+# Workers run at a lower priority than the bot: an answer due within Discord's three seconds
+# comes before a picture, and on a busy machine a burst of drawing must not take the cores
+# from the event loop.
+NICENESS = 10
+WATCH_S = 2.0  # how often a worker checks that the bot it works for is still running
+
+
+def _start_worker(bot_pid: int, warm_up: Callable[[], None] | None) -> None:
+    with contextlib.suppress(OSError):  # not allowed here: work at the same priority
+        os.nice(NICENESS)
+    threading.Thread(target=_end_with, args=(bot_pid,), daemon=True).start()
+    if warm_up is not None:
+        warm_up()
+
+
+def _end_with(bot_pid: int) -> None:
+    """A worker outlives a bot that was killed (its queues hold both ends of their pipes, so
+    it never reads an end of input): it ends itself once the bot is gone."""
+    while True:
+        time.sleep(WATCH_S)
+        try:
+            os.kill(bot_pid, 0)
+        except (ProcessLookupError, PermissionError):  # gone, or its number taken by another
+            os._exit(0)
+
+
+class Workers:
+    """Runs pure functions in `processes` worker processes (0: in threads of this process)."""
+
+    def __init__(self, processes: int, *, warm_up: Callable[[], None] | None = None) -> None:
+        if processes < 0:
+            raise ValueError("processes must be 0 or more")
+        self.processes = processes
+        self._warm_up = warm_up
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _start(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # Not fork: the bot's process has threads (aiosqlite's, asyncio's), and a forked
+            # child would inherit whatever locks they held.
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context(
+                "forkserver" if "forkserver" in methods else "spawn"
+            )
+            self._pool = ProcessPoolExecutor(
+                self.processes,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(os.getpid(), self._warm_up),
+            )
+        return self._pool
+
+    async def start(self) -> None:
+        """Be ready at once: a worker started (which warms it up), or in threads the warm-up
+        (the picture pieces) done in this process."""
+        if self.processes:
+            await self.run(os.getpid)
+        elif self._warm_up is not None:
+            await asyncio.to_thread(self._warm_up)
+
+    async def run(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """`func(*args, **kwargs)`, run off the event loop."""
+        if not self.processes:
+            return await asyncio.to_thread(func, *args, **kwargs)
+        call = functools.partial(func, *args, **kwargs)
+        loop = asyncio.get_running_loop()
+        pool = self._start()
+        try:
+            return await loop.run_in_executor(pool, call)
+        except BrokenProcessPool:
+            # A worker died (killed for memory, say): start new ones and run it once more.
+            if self._pool is pool:  # not already replaced by another call that failed
+                log.warning("a worker process stopped; starting new ones")
+                self.close()
+            return await loop.run_in_executor(self._start(), call)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+# The bot sets its workers at start-up; until then (and in code that runs without a bot, such as
+# the replay benchmark and the service's tests) the work is done in threads.
+_pictures = Workers(0)
+_background = Workers(0)
+
+
+def use(pictures: Workers, background: Workers) -> None:
+    """Draw with `pictures` and run long work on `background` from now on (the bot calls
+    this at start-up)."""
+    global _pictures, _background
+    _pictures, _background = pictures, background
+
+
+async def draw(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`func(*args, **kwargs)` drawn the way the bot was set up to draw (see `Workers`)."""
+    return await _pictures.run(func, *args, **kwargs)
+
+
+async def in_background(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`func(*args, **kwargs)` for long work (a replay, an AI's thinking), beside the
+    pictures, so they never wait behind it."""
+    return await _background.run(func, *args, **kwargs)
