@@ -1,7 +1,9 @@
 """The path of every interaction: check and apply through the service, then tell people.
 
-Bad input is answered ephemerally before anything is shown publicly; a stored change is
-announced with the board picture; private things (a drawn card, the lines you may declare, your
+Bad input is answered ephemerally before anything is shown publicly (a refusal raised by the
+service goes up to what runs the handler, `guarded` for a button and
+`HvBot.on_app_command_error` for a command, which answer it); a stored change is announced
+with the board picture; private things (a drawn card, the lines you may declare, your
 colour) only ever go to their owner, ephemerally or by DM.
 
 Each message is in the language of whoever reads it: a reply to one person (ephemeral, a
@@ -398,13 +400,9 @@ def vote_text(outcome: VoteOutcome) -> str:
 
 async def request_takeover(interaction: discord.Interaction) -> None:
     bot: HvBot = interaction.client  # type: ignore[assignment]
-    try:
-        outcome = await bot.service.request_takeover(
-            channel_id=interaction.channel_id, user_id=interaction.user.id
-        )
-    except BotError as exc:
-        await reply_error(interaction, exc)
-        return
+    outcome = await bot.service.request_takeover(
+        channel_id=interaction.channel_id, user_id=interaction.user.id
+    )
     await answer_publicly(
         interaction,
         outcome.game,
@@ -416,13 +414,9 @@ async def request_takeover(interaction: discord.Interaction) -> None:
 
 async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str) -> None:
     bot: HvBot = interaction.client  # type: ignore[assignment]
-    try:
-        outcome = await bot.service.cast_vote(
-            vote_id=vote_id, user_id=interaction.user.id, choice=choice
-        )
-    except BotError as exc:
-        await reply_error(interaction, exc)
-        return
+    outcome = await bot.service.cast_vote(
+        vote_id=vote_id, user_id=interaction.user.id, choice=choice
+    )
     game = outcome.game
     if outcome.status == "open":
         await update_clicked(
@@ -443,16 +437,12 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
 
 async def return_seat(interaction: discord.Interaction) -> None:
     bot: HvBot = interaction.client  # type: ignore[assignment]
-    try:
-        game = await bot.service.return_seat(
-            channel_id=interaction.channel_id,
-            user_id=interaction.user.id,
-            name=interaction.user.display_name,
-            language=language(interaction),
-        )
-    except BotError as exc:
-        await reply_error(interaction, exc)
-        return
+    game = await bot.service.return_seat(
+        channel_id=interaction.channel_id,
+        user_id=interaction.user.id,
+        name=interaction.user.display_name,
+        language=language(interaction),
+    )
     await answer_publicly(
         interaction,
         game,
@@ -489,13 +479,9 @@ async def taken_back(outcome: UndoOutcome) -> Post:
 
 async def request_undo(interaction: discord.Interaction) -> None:
     bot: HvBot = interaction.client  # type: ignore[assignment]
-    try:
-        outcome = await bot.service.request_undo(
-            channel_id=interaction.channel_id, user_id=interaction.user.id
-        )
-    except BotError as exc:
-        await reply_error(interaction, exc)
-        return
+    outcome = await bot.service.request_undo(
+        channel_id=interaction.channel_id, user_id=interaction.user.id
+    )
     if outcome.status == "done":
         deferred = interaction.response.defer(
             thinking=True, ephemeral=not posts_here(interaction, outcome.game)
@@ -518,13 +504,9 @@ async def request_undo(interaction: discord.Interaction) -> None:
 
 async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:
     bot: HvBot = interaction.client  # type: ignore[assignment]
-    try:
-        outcome = await bot.service.answer_undo(
-            request_id=request_id, user_id=interaction.user.id, accept=accept
-        )
-    except BotError as exc:
-        await reply_error(interaction, exc)
-        return
+    outcome = await bot.service.answer_undo(
+        request_id=request_id, user_id=interaction.user.id, accept=accept
+    )
     action = outcome.request.action
     game_id = outcome.game.id
     if outcome.status == "waiting":

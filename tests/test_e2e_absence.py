@@ -53,8 +53,14 @@ async def test_an_ai_plays_for_a_player_who_is_away_until_they_return(
     reply = await emu.slash(other, "game takeover")
     (vote,) = reply.where(kind="response", visibility="public")
     assert f"<@{other.id}>" in vote.content
+    to_ai = next(i for i in vote.custom_ids if i.endswith(":ai"))
+    # The player who is away has no say: told privately, and the vote stays open.
+    (refusal,) = (await emu.click(away, to_ai, message=vote)).where(kind="response")
+    assert refusal.visibility.kind == "ephemeral"
+    assert "Only the other players of this game vote" in refusal.content
+    assert emu.message(vote.message_id).buttons, "the vote is still open"
     boards = len(board_posts(emu))
-    await emu.click(other, next(i for i in vote.custom_ids if i.endswith(":ai")), message=vote)
+    await emu.click(other, to_ai, message=vote)
     assert not emu.message(vote.message_id).buttons, "the vote is decided"
 
     # The AI standing in moves for the absent player.
