@@ -160,13 +160,11 @@ async def guarded(interaction: discord.Interaction, game_id: int | None) -> Asyn
         yield
     except BotError as exc:
         await reply_error(interaction, exc)
-    except discord.NotFound as exc:
-        if not too_late(exc):
-            log.exception("game %s: unexpected error handling an interaction", game_id)
+    except Exception as exc:
+        if too_late(exc):
+            # Nothing was announced that is not stored; the person's client already said so.
+            log.warning("game %s: a button answered too late: Discord's window closed", game_id)
             return
-        # Nothing was announced that is not stored; the person's client already said so.
-        log.warning("game %s: a button answered too late: Discord's window had closed", game_id)
-    except Exception:
         log.exception("game %s: unexpected error handling an interaction", game_id)
         with contextlib.suppress(discord.HTTPException):
             await reply_error(interaction, personal(interaction)("bot.apology"))
