@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import discord
@@ -17,6 +18,9 @@ def main() -> int:
         print(f"hvbot: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
+    # A service manager (systemd, Docker) stops the bot with SIGTERM: taken as Ctrl-C, the bot
+    # finishes the answers it is giving and closes its connection and database cleanly.
+    signal.signal(signal.SIGTERM, lambda signum, frame: signal.raise_signal(signal.SIGINT))
     bot = HvBot(settings)
     try:
         bot.run(settings.token, log_handler=None)

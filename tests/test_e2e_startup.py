@@ -1,9 +1,11 @@
-"""Starting `bot.py` for real: a token Discord rejects gives one line and exit status 2."""
+"""Starting `bot.py` for real: a token Discord rejects gives one line and exit status 2, and a
+running bot stopped as a service manager stops it (SIGTERM) closes cleanly."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -11,33 +13,44 @@ from discord_emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# bot.py as a user runs it, with only discord.py's API address pointed at the emulator.
+# bot.py as a user runs it, with only discord.py's API and gateway addresses pointed at the
+# emulator.
 LAUNCH = (
-    "import sys, discord.http; discord.http.Route.BASE = sys.argv[1]; "
+    "import sys, discord.http, yarl; from discord.gateway import DiscordWebSocket; "
+    "discord.http.Route.BASE = sys.argv[1]; "
+    "DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2]); "
     "import bot; sys.exit(bot.main())"
 )
 
 
-async def test_a_rejected_token_prints_one_line_and_exits_2(
-    emulator: DiscordEmulator, tmp_path: Path
-) -> None:
+async def launch(
+    emulator: DiscordEmulator, tmp_path: Path, token: str
+) -> asyncio.subprocess.Process:
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
-        "DISCORD_TOKEN": "not-the-right-token",
+        "DISCORD_TOKEN": token,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'games.sqlite3'}",
         "LOG_LEVEL": "WARNING",
+        "DRAWING_PROCESSES": "0",
     }
-    process = await asyncio.create_subprocess_exec(
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
         LAUNCH,
         emulator.api_base,
+        emulator.gateway_url,
         cwd=tmp_path,
         env=env,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
+
+
+async def test_a_rejected_token_prints_one_line_and_exits_2(
+    emulator: DiscordEmulator, tmp_path: Path
+) -> None:
+    process = await launch(emulator, tmp_path, "not-the-right-token")
     _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
     text = stderr.decode()
     assert process.returncode == 2, text
@@ -48,3 +61,21 @@ async def test_a_rejected_token_prints_one_line_and_exits_2(
     # Discord refused the login, exactly as expected here; nothing else was refused.
     assert [(r.path, r.status) for r in emulator.rejections] == [("/api/v10/users/@me", 401)]
     emulator.rejections.clear()
+
+
+async def test_a_bot_stopped_with_sigterm_closes_cleanly(
+    emulator: DiscordEmulator, tmp_path: Path
+) -> None:
+    process = await launch(emulator, tmp_path, emulator.token)
+    try:
+        await emulator.wait_for(lambda: emulator.gateway.connected, 60, message="the bot online")
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    text = stderr.decode()
+    assert process.returncode == 0, text
+    assert "Traceback" not in text
+    await emulator.wait_for(lambda: not emulator.gateway.connected, 5, message="disconnected")
