@@ -73,15 +73,24 @@ async def update_clicked(interaction: discord.Interaction, game_id: int, **field
 
 async def answer_publicly(
     interaction: discord.Interaction, game: GameRow, **message: Any
-) -> discord.Message:
+) -> discord.Message | None:
     """Answer with a new public message. Too late for Discord, the message is posted in the
-    game's channel all the same: it may carry buttons (a vote, an undo) that others must
-    still be able to press."""
+    game's channel all the same (it may carry buttons, a vote or an undo, that others must
+    still be able to press), and that message is returned; None when answered in time."""
     answer = interaction.response.send_message(**message)
     if await answer_after_change(game.id, answer):
-        return await interaction.original_response()
+        return None
     channel = await post_channel(interaction.client, game)  # type: ignore[arg-type]
     return await channel.send(**message)
+
+
+async def ask_publicly(
+    interaction: discord.Interaction, game: GameRow, **message: Any
+) -> discord.Message:
+    """`answer_publicly`, and the message posted either way, for a question whose message
+    is looked up again later (a lobby, an undo request)."""
+    posted = await answer_publicly(interaction, game, **message)
+    return posted or await interaction.original_response()
 
 
 def names_of(game: GameRow) -> list[str]:
@@ -490,7 +499,7 @@ async def request_undo(interaction: discord.Interaction) -> None:
             await announce(bot, outcome.game, await taken_back(outcome))
         bot.after_change(outcome.game, outcome.state)
         return
-    message = await answer_publicly(
+    message = await ask_publicly(
         interaction,
         outcome.game,
         content=undo_text(outcome),

@@ -115,7 +115,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except BotError as exc:
             await flow.reply_error(interaction, exc)
             return
-        message = await flow.answer_publicly(
+        message = await flow.ask_publicly(
             interaction,
             row,
             content=flow.lobby_text(row),
