@@ -25,7 +25,7 @@ Measured over the `--seconds` of play once every game plays:
   interaction callback reaching it (p50, p95, p99, max) over every interaction sent; one never
   acknowledged within Discord's 3 seconds counts as 3 seconds;
 - game actions stored per second (the people's and the AI seats'), from the database;
-- the bot's resident memory (VmRSS, its process and its drawing workers together) per active
+- the bot's resident memory (VmRSS, its process and its worker processes together) per active
   game: (RSS with the games - RSS at rest) / games,
   where "at rest" is after start-up and a warm-up (ten games played as fast as answered for
   `--warm-up` seconds, then abandoned), so what a process pays once it has served games for a
@@ -90,9 +90,9 @@ RULES = find_game("high-voltage")
 P99_TARGET_MS = 250.0
 MEMORY_TARGET_KB = 100.0
 SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
-# Before memory is measured at rest, a few games are played at once for a few moves and
-# abandoned: what the first pictures drawn at the same moment cost (worker threads' memory,
-# picture pieces every board shares) is paid once per process, not per game.
+# Before memory is measured at rest, a few games are played at once for `--warm-up` seconds and
+# abandoned: what a process pays once it has served games for a while (its workers started,
+# the picture pieces and labels every board shares cached) is not charged to the games.
 WARM_UP_GAMES = 10
 MOVE_TIMEOUT = 10.0  # an acknowledged move that changes nothing by then counts as refused
 STALL_SECONDS = 15.0  # a game waiting this long for the bot is reported as stuck
@@ -133,8 +133,8 @@ def _stat_fields(pid: int) -> list[str]:
 
 
 def process_tree(pid: int) -> list[int]:
-    """The process and all its descendants (the bot's drawing workers, and the process that
-    starts them): the bot's memory and CPU are theirs together."""
+    """The process and all its descendants (the bot's workers, and the process that starts
+    them): the bot's memory and CPU are theirs together."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():

@@ -447,8 +447,9 @@ class GameService:
     async def ai_step(self, *, game_id: int) -> ActResult | None:
         """Let the AI seat to move take one action; None when a person is to move.
 
-        The AI thinks in a worker thread from its own seat's view, outside the game's lock,
-        so nobody waits for it; its answer is applied only if the game has not changed since.
+        The AI thinks with the bot's long work (`workers.in_background`) from its own seat's
+        view, outside the game's lock, so nobody waits for it; its answer is applied only if
+        the game has not changed since.
         """
         for _ in range(MAX_AI_RETRIES):
             game = await self._reload(game_id)
