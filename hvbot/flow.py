@@ -185,7 +185,7 @@ async def guarded(interaction: discord.Interaction, game_id: int | None) -> Asyn
 def is_public(result: ActResult) -> bool:
     """Whether an action gets a public board post (not when only its player saw something)."""
     presenter = presenter_for(result.game.game, result.game.language)
-    return presenter.is_public(result.applied, result.state.view(None))
+    return presenter.is_public(result.applied, result.public_view())
 
 
 async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Post | None:
@@ -193,7 +193,7 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
     saw something, like a card they drew). In the game's language."""
     presenter = presenter_for(game.game, game.language)
     texts = public(game)
-    view = state.view(None)
+    view = state.view(None) if result is None else result.public_view()
     names = names_of(game)
     lines: list[str] = []
     if result is not None:

@@ -118,6 +118,16 @@ class ActResult:
     applied: list[str]  # action texts, in order
     finished: bool = False
     events: list[dict[str, Any]] = field(default_factory=list)
+    # What everyone sees now, once asked for: announcing a move needs it several times (is it
+    # public? the board, the scores, who is next), and building it is a fair share of a move.
+    seen: dict[str, Any] | None = field(default=None, repr=False)
+
+    def public_view(self) -> dict[str, Any]:
+        """The spectators' view of the game after the action (built once, then shared: no
+        reader changes a view)."""
+        if self.seen is None:
+            self.seen = self.state.view(None)
+        return self.seen
 
 
 def seat_results(state: State) -> list[SeatResult]:
@@ -436,10 +446,11 @@ class GameService:
                 state.apply(action)
             except GameError as exc:
                 raise BotError(str(exc), key=exc.key, **exc.fields) from exc
+            pending = ActResult(game, state, seat, list(state.history[done:]), state.is_terminal())
             if before_store is not None:
-                applied = list(state.history[done:])
-                await before_store(ActResult(game, state, seat, applied, state.is_terminal()))
+                await before_store(pending)
             result = await self._save(game, state, seat, done)
+            result.seen = pending.seen  # the same position: a view built for the answer serves
             if language is not None and game.seats[seat].language != language:
                 await self.repo.set_seat_language(game_id=game.id, seat=seat, language=language)
             return result

@@ -237,6 +237,22 @@ async def test_a_legal_move_is_acknowledged_before_it_is_stored_and_a_refusal_ne
     assert await service.repo.actions(game_id=game.id) == [(result.seat, f"draw {cell} here r0")]
 
 
+async def test_the_public_view_built_to_answer_a_move_is_the_one_announced(service):
+    game, state = await _started(service)
+    user = _user_of(game, state.current_seat())
+    move = next(a.text() for a in state.legal_actions() if a.text().startswith("rotate"))
+    built = []
+
+    async def acknowledge(pending):
+        built.append(pending.public_view())
+
+    result = await service.act(
+        channel_id=CHANNEL, user_id=user, action=move, before_store=acknowledge
+    )
+    assert result.public_view() is built[0], "built once for the answer and the announcement"
+    assert built[0] == result.state.view(None), "and it is the view after the move"
+
+
 async def test_a_game_changed_by_another_process_is_refused_once_then_read_afresh(tmp_path):
     """Two bot processes on one database: each keeps open games in memory, and the
     compare-and-set catches the stale copy instead of overwriting the other's move."""
