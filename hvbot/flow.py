@@ -601,11 +601,8 @@ async def lobby_change(
         await reply_error(interaction, exc)
         return None
     if from_button:
-        edit = interaction.response.edit_message(
-            content=lobby_text(game), view=views.lobby_view(game.id, public(game))
-        )
-        if not await answer_after_change(game.id, edit):
-            await refresh_lobby(interaction.client, game)  # type: ignore[arg-type]
+        lobby = views.lobby_view(game.id, public(game))
+        await update_clicked(interaction, game.id, content=lobby_text(game), view=lobby)
     else:
         note = interaction.response.send_message(personal(interaction)(confirm), ephemeral=True)
         await answer_after_change(game.id, note)
@@ -671,17 +668,14 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
         await reply_error(interaction, exc)
         return
     if from_button:
-        answer = interaction.response.edit_message(
-            content=lobby_text(game), view=views.lobby_view(game.id, public(game), open_=False)
-        )
+        closed = views.lobby_view(game.id, public(game), open_=False)
+        await update_clicked(interaction, game.id, content=lobby_text(game), view=closed)
     else:
-        answer = interaction.response.send_message(
-            personal(interaction)("bot.lobby.game_started"), ephemeral=True
-        )
-    answered = await answer_after_change(game.id, answer)
+        note = personal(interaction)("bot.lobby.game_started")
+        await answer_after_change(game.id, interaction.response.send_message(note, ephemeral=True))
     # Answered first (Discord's three seconds), then the thread; the lobby says where it is.
     game = await open_thread(interaction, game)
-    if not (from_button and answered) or game.thread_id is not None:
+    if not from_button or game.thread_id is not None:
         await refresh_lobby(bot, game)
     post = await board_post(game, None, state)
     if post is not None:
