@@ -66,6 +66,7 @@ import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import contextlib  # noqa: E402
 import gc  # noqa: E402
+import itertools  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
 import os  # noqa: E402
@@ -102,7 +103,10 @@ STALL_SECONDS = 15.0  # a game waiting this long for the bot is reported as stuc
 JOIN_SECONDS = 15.0
 PROBE_LOOPS = 50_000  # the machine-speed probe: a few milliseconds of Python on a normal core
 PROBE_EVERY = 2.0  # seconds between probes during the timed play
-SLOWED = 1.5  # probes this many times apart: the machine's speed changed during the run
+# Two probes in a row this many times slower than the fastest: the machine's speed changed
+# during the run. One slow probe alone is the run's own processes crowding the two cores; the
+# host's slowdowns last minutes.
+SLOWED = 1.5
 SETTLE_SECONDS = 2.0
 ANNOUNCING_KINDS = frozenset({"response", "followup", "channel_message"})
 KINDS = (
@@ -434,11 +438,21 @@ class LoadRun:
             return Turn(user_id, phase, version, state, prompt[0])
         return Turn(user_id, phase, version, state, None)
 
-    async def next_turn(self, slot: Slot) -> Turn | str | None:
+    def going(self, until: float | None) -> bool:
+        """Whether players go on: until the run stops, or until `until` (the loop's clock).
+
+        A deadline rather than a timeout around `play`: on Python 3.11, `asyncio.wait_for`
+        swallows a cancellation that arrives as the awaited future completes, and the 1 s
+        waits inside `play` make that likely; a warm-up player so cancelled played forever."""
+        return not self.stop.is_set() and (
+            until is None or asyncio.get_running_loop().time() < until
+        )
+
+    async def next_turn(self, slot: Slot, until: float | None = None) -> Turn | str | None:
         """Wait (woken by the bot's messages in the channel) for `turn`; None once stopped."""
         loop = asyncio.get_running_loop()
         since = loop.time()
-        while not self.stop.is_set():
+        while self.going(until):
             slot.changed.clear()
             found = self.turn(slot)
             if found is not None:
@@ -504,23 +518,22 @@ class LoadRun:
             # so sending another one at once would be a second move at the same position.
             slot.moved_from, slot.moved_by = turn.version, time.monotonic() + MOVE_TIMEOUT
 
-    async def play(self, slot: Slot, *, turns: int | None = None, think: bool = False) -> None:
-        """Move whenever it is one of this channel's people's turn, until stopped (or `turns`),
-        after thinking if `think` (see `thought`); a finished game is followed by a new one."""
-        taken = 0
-        while not self.stop.is_set() and (turns is None or taken < turns):
+    async def play(self, slot: Slot, *, until: float | None = None, think: bool = False) -> None:
+        """Move whenever it is one of this channel's people's turn, until stopped (or `until`,
+        see `going`), after thinking if `think` (see `thought`); a finished game is followed by
+        a new one."""
+        while self.going(until):
             if slot.game_id is None:
                 if not await self.open_game(slot):
                     await asyncio.sleep(0.5)
                 continue
-            found = await self.next_turn(slot)
+            found = await self.next_turn(slot, until)
             if found is None:
                 return
             if isinstance(found, Turn):
                 if think and await self.thought(slot):
                     return
                 await self.take_turn(slot, found)
-                taken += 1
             else:
                 slot.finished += 1
                 slot.game_id = None
@@ -651,8 +664,7 @@ async def measure(
         warming = min(WARM_UP_GAMES, args.games)
 
         async def warm_up(slot: Slot) -> None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(bench.play(slot), args.warm_up)
+            await bench.play(slot, until=loop.time() + args.warm_up)
             sending = emu.send_slash(slot.people[0], "game abandon", channel=slot.channel)
             await bench.send("lobby", sending)
 
@@ -886,12 +898,13 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
     # Against the fastest probe, before the run or during it: the machine may have been slow
     # already when the run began.
     fastest = min(before, *probes)
-    varied = slowest / fastest if fastest > 0 else float("nan")
+    held = max(min(pair) for pair in itertools.pairwise([before, *probes]))
+    varied = held / fastest if fastest > 0 else float("nan")
     print(
         f"machine speed (CPU ms of a fixed piece of Python): {before:.1f} before the run; "
         f"during play p50 {statistics.median(probes):.1f}, at most {slowest:.1f}"
         + (
-            f": its host made it {varied:.1f}x slower at times, so these figures are not "
+            f": its host made it {varied:.1f}x slower for a while, so these figures are not "
             "comparable with a run on a steady machine"
             if varied >= SLOWED
             else ""
