@@ -437,7 +437,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
         await update_clicked(
             interaction, game.id, content=public(game)("bot.vote.ai", player=name), view=None
         )
-        bot.after_change(game, bot.service.load_state(game))  # the AI may be to move
+        bot.after_change(game, bot.service.peek_state(game))  # the AI may be to move
     else:
         await update_clicked(interaction, game.id, content=public(game)("bot.vote.end"), view=None)
 

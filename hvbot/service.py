@@ -110,7 +110,10 @@ class UndoOutcome:
 
 @dataclass
 class ActResult:
-    """The outcome of one player's (or AI's) action: stored already, ready to announce."""
+    """The outcome of one player's (or AI's) action: stored already, ready to announce.
+
+    `state` is the game's state after it, the very one the service keeps in memory for the
+    next move (see `GameService.peek_state`): announcing reads it, and nothing changes it."""
 
     game: GameRow
     state: State
@@ -596,7 +599,7 @@ class GameService:
                 "The game changed at the same moment; look at the board and try again.",
                 key="bot.error.conflict",
             ) from exc
-        self._keep(game.id, game.version + 1, state.copy())
+        self._keep(game.id, game.version + 1, state)
         saved = await self._reload(game.id)
         log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
         return ActResult(saved, state, seat, applied, finished)

@@ -512,7 +512,7 @@ async def test_a_state_read_for_autocomplete_is_kept_until_the_game_moves(servic
     mover = _user_of(game, state.current_seat())
     result = await service.act(channel_id=CHANNEL, user_id=mover, action=_rotation(state))
     moved = service.peek_state(await service.open_game(CHANNEL))
-    assert moved is not peeked and moved == result.state
+    assert moved is not peeked and moved is result.state, "the move's own state is kept"
     assert service.load_state(result.game) is not moved, "a state to change is always fresh"
 
 

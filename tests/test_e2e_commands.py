@@ -98,6 +98,16 @@ async def test_draw_autocomplete_offers_only_face_down_cells(
     assert [c["value"] for c in await emu.autocomplete(mover, "hv draw", "cell", "")] == [down[3]]
     assert not any(r.is_public for r in emu.records if r.kind == "autocomplete")
 
+    # Drawn again without a place, the card is shown again to its holder alone; with one,
+    # it is laid.
+    held, done = await hv.game(), len(await hv.actions())
+    reply = await emu.slash(mover, "hv draw", cell=down[3])
+    (shown,) = reply.messages
+    assert shown.visibility == Visibility.ephemeral_to(mover) and shown.has_attachment("card.png")
+    assert (await hv.game()).version == held.version
+    await emu.slash(mover, "hv draw", cell=down[3], place="here", rotation=90)
+    assert (await hv.actions())[done] == (seat, "place here r90")
+
 
 async def test_looking_commands(emulator: DiscordEmulator, hv: BotHarness) -> None:
     emu = emulator

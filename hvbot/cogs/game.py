@@ -161,7 +161,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(name="board", description="Show the current board again")
     async def board(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.open_game(interaction.channel_id)
-        state = self.bot.service.load_state(game)
+        state = self.bot.service.peek_state(game)
         await interaction.response.defer(
             thinking=True, ephemeral=not flow.posts_here(interaction, game)
         )
@@ -177,7 +177,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(name="status", description="Whose turn it is, scores and tokens")
     async def status(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.open_game(interaction.channel_id)
-        state = self.bot.service.load_state(game)
+        state = self.bot.service.peek_state(game)
         view = state.view(None)
         seat = state.current_seat()
         texts = flow.personal(interaction)
@@ -205,7 +205,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 "You are not playing in this game, so you have no secret here.",
                 key="bot.error.no_secret",
             )
-        state = self.bot.service.load_state(game)
+        state = self.bot.service.peek_state(game)
         post = await flow.secret_post(game, state, seat, flow.language(interaction))
         await send_private(interaction, post)
 
@@ -256,7 +256,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         )
         if what == "abandoned":
             return
-        self.bot.after_change(game, self.bot.service.load_state(game))
+        self.bot.after_change(game, self.bot.service.peek_state(game))
 
     @app_commands.command(name="abandon", description="End this channel's game without a result")
     async def abandon(self, interaction: discord.Interaction) -> None:

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine.high_voltage.state import PLACING
 from hvbot import flow
 from hvbot.posts import send_private
 from hvbot.service import BotError
@@ -107,23 +108,38 @@ class HighVoltageCog(commands.GroupCog, group_name="hv", group_description="High
         if (place is None) != (rotation is None):
             await flow.reply_error(interaction, flow.personal(interaction)("bot.hv.place_both"))
             return
+        action = await self._draw_action(interaction, cell, place, rotation, special)
+        if action is not None:
+            await flow.act_from_command(interaction, action)
+
+    async def _draw_action(
+        self,
+        interaction: discord.Interaction,
+        cell: str,
+        place: str | None,
+        rotation: int | None,
+        special: str,
+    ) -> str | None:
+        """The action `/hv draw` stands for; None once answered here instead: the person
+        already holds a drawn card and did not say where it goes, so it is shown again.
+
+        Apart from `draw`, so that the game and its state read here are not held while the
+        move is made and its pictures are drawn (at a few hundred games, every move waits
+        a moment for its board)."""
         game = await self.bot.service.open_game(interaction.channel_id)
-        state = self.bot.service.load_state(game)
+        state = self.bot.service.peek_state(game)
         seat = game.seat_of(interaction.user.id)
-        if state.view(None)["phase"] == "placing" and state.current_seat() == seat:
-            # The drawer already holds a card: show it again, or lay it as asked.
-            if place is None:
-                prompt = await flow.prompt_post(
-                    game, state, interaction.user.id, flow.language(interaction)
-                )
-                if prompt is not None:
-                    await send_private(interaction, prompt)
-                    return
-            else:
-                await flow.act_from_command(interaction, f"place {place} r{rotation}")
-                return
+        if getattr(state, "phase", None) == PLACING and state.current_seat() == seat:
+            if place is not None:
+                return f"place {place} r{rotation}"
+            prompt = await flow.prompt_post(
+                game, state, interaction.user.id, flow.language(interaction)
+            )
+            if prompt is not None:
+                await send_private(interaction, prompt)
+                return None
         where = "" if place is None else f" {place} r{rotation}"
-        await flow.act_from_command(interaction, f"draw {cell}{where}{_special(special)}")
+        return f"draw {cell}{where}{_special(special)}"
 
     @app_commands.command(name="rotate", description="Turn a face-up card in place")
     @app_commands.describe(
