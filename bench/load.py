@@ -154,10 +154,11 @@ def process_tree(pid: int) -> list[int]:
     return found
 
 
-def rss_kb(pid: int) -> int:
-    """Resident memory of a process and its descendants, from the kernel's own count."""
+def rss_kb(pid: int, *, descendants: bool = True) -> int:
+    """Resident memory of a process and (unless told otherwise) its descendants, from the
+    kernel's own count."""
     total = 0
-    for member in process_tree(pid):
+    for member in process_tree(pid) if descendants else [pid]:
         with contextlib.suppress(OSError):  # a worker that ended meanwhile
             for line in Path(f"/proc/{member}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -672,7 +673,7 @@ async def measure(
             *(warm_up(bench.add_slot(ch, -i - 1)) for i, ch in enumerate(channels[:warming]))
         )
         await asyncio.sleep(1.0)
-        rss_rest = rss_kb(pid)
+        rss_rest, own_rest = rss_kb(pid), rss_kb(pid, descendants=False)
 
         bench.phase = "set-up"
         slots = [bench.add_slot(ch, i + 1) for i, ch in enumerate(channels[warming:])]
@@ -720,12 +721,13 @@ async def measure(
         actions_before, people_before = reader.action_counts()
         cpu_bot, cpu_self = cpu_seconds(pid), time.process_time()
         start = loop.time()
-        rss_samples = []
+        rss_samples, own_samples = [], []
         probes: list[float] = []
         probed = start
         while loop.time() - start < args.seconds:
             await asyncio.sleep(min(0.5, max(0.0, args.seconds - (loop.time() - start))))
             rss_samples.append(rss_kb(pid))
+            own_samples.append(rss_kb(pid, descendants=False))
             if loop.time() - probed >= PROBE_EVERY:
                 probes.append(probe_ms())
                 probed = loop.time()
@@ -749,6 +751,7 @@ async def measure(
     setup = [s for s in bench.sent if s.phase == "set-up"]
     joining = [s for s in bench.sent if s.phase == "joining"]
     rss_active = max(rss_samples) if rss_samples else rss_kb(pid)
+    own_active = max(own_samples) if own_samples else rss_kb(pid, descendants=False)
     return {
         "args": args,
         "pid": pid,
@@ -765,6 +768,8 @@ async def measure(
         "cpu_self": cpu_self,
         "rss_started": rss_started,
         "rss_rest": rss_rest,
+        "own_rest": own_rest,
+        "own_active": own_active,
         "rss_setup": rss_setup,
         "rss_active": rss_active,
         "rss_half": max(rss_half, default=rss_active),
@@ -832,6 +837,10 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         else float("nan")
     )
     held_kb = (found["rss_setup"] - found["rss_rest"]) / args.games
+    # The bot's own process apart from its workers: what play adds to the workers is mostly
+    # their caches of picture pieces and labels, bounded in size, filling over the first few
+    # thousand boards a process draws, however many games those come from.
+    own_kb = (found["own_active"] - found["own_rest"]) / args.games
     lag_ms = [x * 1000 for x in found["lags"]]
     setup_ms = latencies_ms(found["setup"])
     ai = f"{args.ai_seats} AI seat{'s' if args.ai_seats != 1 else ''}"
@@ -888,6 +897,11 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         f" what play costs a process once"
     )
     print(
+        f"  the bot's own process: {found['own_rest'] * mb:.1f} MB at rest, "
+        f"{found['own_active'] * mb:.1f} MB at most while they play ({own_kb:.1f} kB a game); "
+        f"the rest is its workers' (pictures, AI seats, replays)"
+    )
+    print(
         f"CPU: bot {100 * found['cpu_bot'] / elapsed:.0f}% of one core; emulator and players "
         f"{100 * found['cpu_self'] / elapsed:.0f}% (their event loop late by p99 "
         f"{percentile(lag_ms, 0.99):.1f} ms, at most {max(lag_ms, default=0):.1f} ms: "
@@ -938,6 +952,7 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         "rss_kb_per_game": round(per_game_kb, 1),
         "rss_kb_per_started_game": round(held_kb, 1),
         "rss_kb_per_added_game": rounded(added_kb),
+        "rss_kb_per_game_bot_process": round(own_kb, 1),
         "rss_kb_at_rest": found["rss_rest"],
         "rss_kb_with_games": found["rss_active"],
         "bot_cpu_percent": round(100 * found["cpu_bot"] / elapsed),

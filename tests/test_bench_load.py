@@ -21,6 +21,7 @@ KEYS = {
     "ack_p99_ms",
     "actions_per_s",
     "rss_kb_per_game",
+    "rss_kb_per_game_bot_process",
     "probe_ms_before",
     "machine_slowed",
 }
