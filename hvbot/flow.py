@@ -17,6 +17,7 @@ game goes to the thread (`publish`, `announce`), wherever the command behind it 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -190,36 +191,45 @@ def is_public(result: ActResult) -> bool:
 
 async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Post | None:
     """The public message after an action, or the board on request (None if only its player
-    saw something, like a card they drew). In the game's language."""
+    saw something, like a card they drew). In the game's language.
+
+    Its text is written before its pictures are drawn, and the view let go meanwhile (the
+    result's copy too: nothing reads it after this): at a few hundred games every board waits
+    its turn to be drawn, and the view is the largest thing a waiting move would hold."""
     presenter = presenter_for(game.game, game.language)
     texts = public(game)
     view = state.view(None) if result is None else result.public_view()
     names = names_of(game)
     lines: list[str] = []
     if result is not None:
+        result.seen = None
         if not presenter.is_public(result.applied, view):
             return None
         lines += presenter.describe(result.applied, view, names[result.seat])
-    board = await workers.draw(presenter.board_png, view, names)
+    buttons = None
+    drawing = [workers.draw(presenter.board_png, view, names)]
     if state.is_terminal():
-        picture = await workers.draw(presenter.end_png, view, names)
+        drawing.append(workers.draw(presenter.end_png, view, names))
         lines.append(presenter.outcome(view, names))
         lines.append(texts("bot.board.archived"))
-        files = [("board.png", board)] + ([("result.png", picture)] if picture else [])
-        return Post("\n".join(lines), files=files)
-    lines.append(presenter.scores(view, names))
-    seat = state.current_seat()
-    who = mention(game, seat)
-    waiting = presenter.waiting(view, who)
-    if waiting:
-        lines.append(waiting)
-    elif game.seats[seat].is_ai:
-        lines.append(texts("bot.board.next_ai", player=who))
     else:
-        lines.append(texts("bot.board.next", player=who, note=presenter.turn_note(view)))
-    return Post(
-        "\n".join(lines), files=[("board.png", board)], view=presenter.public_buttons(game, view)
-    )
+        lines.append(presenter.scores(view, names))
+        seat = state.current_seat()
+        who = mention(game, seat)
+        waiting = presenter.waiting(view, who)
+        if waiting:
+            lines.append(waiting)
+        elif game.seats[seat].is_ai:
+            lines.append(texts("bot.board.next_ai", player=who))
+        else:
+            lines.append(texts("bot.board.next", player=who, note=presenter.turn_note(view)))
+        buttons = presenter.public_buttons(game, view)
+    del view
+    board, *end = await asyncio.gather(*drawing)
+    files = [("board.png", board)]
+    if end and end[0]:
+        files.append(("result.png", end[0]))
+    return Post("\n".join(lines), files=files, view=buttons)
 
 
 async def prompt_post(
@@ -281,6 +291,8 @@ class Acknowledgement:
             # shows its player something (a drawn card) is deferred privately, and so is one
             # whose board goes to the game's thread while the command was typed elsewhere.
             self.shown = is_public(pending)
+            if not self.shown:
+                pending.seen = None  # no board post will read the view (see `board_post`)
             self.public = self.shown and posts_here(self.interaction, pending.game)
             self.defer["ephemeral"] = not self.public
         self.tried = True

@@ -27,9 +27,10 @@ import functools
 import logging
 import multiprocessing
 import os
+import pickle
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -59,6 +60,11 @@ def _end_with(bot_pid: int) -> None:
             os.kill(bot_pid, 0)
         except (ProcessLookupError, PermissionError):  # gone, or its number taken by another
             os._exit(0)
+
+
+def _unpickled_call(packed: bytes) -> Any:
+    func, args, kwargs = pickle.loads(packed)
+    return func(*args, **kwargs)
 
 
 class Workers:
@@ -96,10 +102,15 @@ class Workers:
             await asyncio.to_thread(self._warm_up)
 
     async def run(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """`func(*args, **kwargs)`, run off the event loop."""
+        """`func(*args, **kwargs)`, run off the event loop.
+
+        For a worker process the call is pickled at once and its arguments let go: at a few
+        hundred games every board waits its turn behind others, and a game's view pickled is
+        a few kB where the view itself is tens of kB of dicts."""
         if not self.processes:
             return await asyncio.to_thread(func, *args, **kwargs)
-        call = functools.partial(func, *args, **kwargs)
+        call = functools.partial(_unpickled_call, pickle.dumps((func, args, kwargs), protocol=5))
+        del args, kwargs
         loop = asyncio.get_running_loop()
         pool = self._start()
         try:
@@ -130,12 +141,16 @@ def use(pictures: Workers, background: Workers) -> None:
     _pictures, _background = pictures, background
 
 
-async def draw(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+# These two hand back `Workers.run`'s coroutine rather than awaiting it, so no frame of theirs
+# holds the arguments while the work waits (see `Workers.run`).
+
+
+def draw(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Coroutine[Any, Any, Any]:
     """`func(*args, **kwargs)` drawn the way the bot was set up to draw (see `Workers`)."""
-    return await _pictures.run(func, *args, **kwargs)
+    return _pictures.run(func, *args, **kwargs)
 
 
-async def in_background(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+def in_background(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Coroutine[Any, Any, Any]:
     """`func(*args, **kwargs)` for long work (a replay, an AI's thinking), beside the
     pictures, so they never wait behind it."""
-    return await _background.run(func, *args, **kwargs)
+    return _background.run(func, *args, **kwargs)

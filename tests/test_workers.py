@@ -3,11 +3,14 @@ that dies is replaced without losing the work it was doing."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import os
 import signal
 import subprocess
 import sys
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -39,6 +42,34 @@ async def test_a_board_drawn_in_a_worker_is_the_board_drawn_here(worker, game):
     png = await worker.run(presenter.board_png, view, names)
     assert png == presenter.board_png(view, names)
     assert await worker.run(os.getpid) != os.getpid()
+
+
+class Parcel:
+    """Something handed to a worker that the test can watch for (by a weak reference)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+
+def _size(parcel: Parcel) -> int:
+    return parcel.size
+
+
+async def test_a_call_waiting_its_turn_holds_no_argument_of_its_own(worker):
+    """Boards queue behind each other at a few hundred games: what waits is the pickled call,
+    not the caller's objects (a view is tens of kB of dicts)."""
+    await worker.run(os.getpid)  # started
+    busy = asyncio.create_task(worker.run(time.sleep, 0.5))
+    parcel = Parcel(7)
+    watch = weakref.ref(parcel)
+    waiting = asyncio.create_task(worker.run(_size, parcel))
+    await asyncio.sleep(0)  # the call is made and waits behind the sleep
+    del parcel
+    gc.collect()
+    assert watch() is None, "the waiting call still holds its argument"
+    assert not waiting.done()
+    assert await waiting == 7
+    await busy
 
 
 async def test_a_worker_that_dies_is_replaced(worker):

@@ -220,18 +220,16 @@ class HighVoltagePresenter(Presenter):
     async def prompt(self, game: GameRow, view: View) -> Post | None:
         say = self.texts
         if view["phase"] == "placing" and view["drawn"] and "paths" in view["drawn"]:
-            picture = await workers.draw(render.card_png, view["drawn"], language=self.language)
-            cell = view["drawn"]["cell"]
-            return Post(
-                say(
-                    "high_voltage.prompt.card",
-                    cell=cell,
-                    here=say("high_voltage.buttons.here"),
-                    empty=view["empty_cell"],
-                ),
-                files=[("card.png", picture)],
-                view=self._place_buttons(game),
+            drawn = view["drawn"]
+            text = say(
+                "high_voltage.prompt.card",
+                cell=drawn["cell"],
+                here=say("high_voltage.buttons.here"),
+                empty=view["empty_cell"],
             )
+            del view  # only the card is drawn: the seat's whole view need not wait with it
+            picture = await workers.draw(render.card_png, drawn, language=self.language)
+            return Post(text, files=[("card.png", picture)], view=self._place_buttons(game))
         if view["phase"] == "declaring" and view["closable"]:
             rows = []
             for line in view["closable"]:
