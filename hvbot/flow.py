@@ -760,7 +760,9 @@ async def secret_post(game: GameRow, state: Any, seat: int, language: str | None
     """What a seat was told privately at the start, in `language` (by default the seat's:
     a direct message has no interaction to take a language from)."""
     presenter = presenter_for(game.game, language or game.seats[seat].language)
-    title, text, picture = await workers.draw(presenter.secret, game, state.view(seat), seat)
+    title, text, picture = await workers.draw(
+        presenter.secret, game.channel_id, state.view(seat), seat
+    )
     embed = discord.Embed(title=title, description=text)
     embed.set_image(url="attachment://secret.png")
     return Post("", files=[("secret.png", picture)], embed=embed)

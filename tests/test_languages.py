@@ -118,8 +118,8 @@ def test_the_secret_is_told_in_the_language(game: str, language: str) -> None:
     presenter = presenter_for(game, language)
     for seat in range(2):
         view = state.view(seat)
-        title, text, picture = presenter.secret(row(game, 2), view, seat)
-        en_title, en_text, en_picture = english.secret(row(game, 2), view, seat)
+        title, text, picture = presenter.secret(row(game, 2).channel_id, view, seat)
+        en_title, en_text, en_picture = english.secret(row(game, 2).channel_id, view, seat)
         assert title != en_title and text != en_text
         assert "<#2>" in text, "the channel mention stays a mention"
         assert decode(picture).size == decode(en_picture).size

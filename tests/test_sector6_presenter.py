@@ -274,7 +274,7 @@ def test_a_real_finished_game_is_told_with_its_reason() -> None:
 
 def test_every_player_is_told_their_colour_and_shape() -> None:
     state = GAME.new_state(3, 2)
-    title, text, picture = PRESENTER.secret(row(state), state.view(1), 1)
+    title, text, picture = PRESENTER.secret(row(state).channel_id, state.view(1), 1)
     assert title == "You play PURPLE"
     assert "**purple squares** numbered 2" in text and "<#2>" in text
     assert picture.startswith(b"\x89PNG")

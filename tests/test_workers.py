@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import pickle
+import random
 import signal
 import subprocess
 import sys
@@ -17,7 +19,10 @@ import pytest
 
 from engine import find_game
 from engine.ai import choose
+from hvbot import flow, workers
 from hvbot.presenters import presenter_for, warm_up
+from hvbot.repository import Repository
+from hvbot.service import GameService
 from hvbot.workers import WATCH_S, Workers
 
 
@@ -129,3 +134,40 @@ def test_a_worker_ends_when_its_bot_was_killed(tmp_path):
     while time.monotonic() < deadline and Path(f"/proc/{worker}").exists():
         time.sleep(0.1)
     assert not Path(f"/proc/{worker}").exists(), "the worker outlived its bot"
+
+
+class Recording(Workers):
+    """Works in threads here, and keeps each call as a worker process would be sent it."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.sent: list[bytes] = []
+
+    async def run(self, func, *args, **kwargs):
+        self.sent.append(pickle.dumps((func, args, kwargs), protocol=5))
+        return await super().run(func, *args, **kwargs)
+
+
+async def test_a_secret_picture_is_sent_the_seat_and_channel_never_the_deal(tmp_path):
+    repo = await Repository.open(tmp_path / "games.sqlite3")
+    try:
+        service = GameService(repo, seed_source=random.Random(3))
+        await service.new_lobby(
+            channel_id=5, guild_id=1, user_id=11, name="Ada", game_name="High Voltage"
+        )
+        await service.join(channel_id=5, user_id=12, name="Bo")
+        game, state = await service.start(channel_id=5, user_id=11, can_manage=False)
+        recording = Recording()
+        workers.use(recording, recording)
+        try:
+            post = await flow.secret_post(game, state, 0)
+        finally:
+            workers.use(Workers(0), Workers(0))
+    finally:
+        await repo.close()
+    assert post.files and post.embed is not None
+    (sent,) = recording.sent
+    # The seed as pickle writes an integer (protocol 2 puts no frame around it): present in the
+    # call if the game's row went along.
+    seed = pickle.dumps(game.seed, protocol=2)[2:-1]
+    assert game.seed is not None and seed not in sent, "the deal's seed went to the worker"

@@ -109,6 +109,8 @@ class Presenter:
         """The private decision waiting for the seat whose view this is, if any."""
         return None
 
-    def secret(self, game: GameRow, view: View, seat: int) -> tuple[str, str, bytes]:
-        """(title, text, picture) of what a seat is told privately at the start."""
+    def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:
+        """(title, text, picture) of what a seat is told privately at the start, pointing to
+        the game's channel. Drawn in a worker, so it is sent only the seat's own view and the
+        channel, never the game's row (which holds the deal's seed)."""
         raise NotImplementedError

@@ -296,13 +296,11 @@ class HighVoltagePresenter(Presenter):
         )
         return buttons
 
-    def secret(self, game: GameRow, view: View, seat: int) -> tuple[str, str, bytes]:
+    def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:
         colour = view["players"][seat]["colour"]
         company = self._company(colour)
         return (
             self.texts("high_voltage.secret.title", company=company.upper()),
-            self.texts(
-                "high_voltage.secret.text", channel=f"<#{game.channel_id}>", company=company
-            ),
+            self.texts("high_voltage.secret.text", channel=f"<#{channel_id}>", company=company),
             render.secret_png(colour, language=self.language),
         )

@@ -127,7 +127,7 @@ class PylonsPresenter(Presenter):
             )
         return choice
 
-    def secret(self, game: GameRow, view: View, seat: int) -> tuple[str, str, bytes]:
+    def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:
         player = view["players"][seat]
         colour = self.colour(player["colour"])
         direction = self._direction(player["direction"])
@@ -135,7 +135,7 @@ class PylonsPresenter(Presenter):
             self.texts("pylons.secret.title", colour=colour.upper()),
             self.texts(
                 "pylons.secret.text",
-                channel=f"<#{game.channel_id}>",
+                channel=f"<#{channel_id}>",
                 colour=colour,
                 direction=direction,
             ),

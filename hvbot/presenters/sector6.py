@@ -363,27 +363,26 @@ class Sector6Presenter(Presenter):
         if view["phase"] != "build" or view["step"] != "place" or "walls" not in drawn:
             return None
         say = self.texts
-        picture = await workers.draw(render.sector6_tile_png, drawn, language=self.language)
         rule = _placing_rule(len(view["tiles"]), galleries=view["rules"]["galleries"], texts=say)
-        return Post(
-            say(
-                "sector6.prompt.tile",
-                colour=self.colour(drawn["colour"]),
-                value=drawn["value"],
-                walls=say("sector6.action.walls", count=len(drawn["walls"])),
-                rule=rule,
-            ),
-            files=[("tile.png", picture)],
+        text = say(
+            "sector6.prompt.tile",
+            colour=self.colour(drawn["colour"]),
+            value=drawn["value"],
+            walls=say("sector6.action.walls", count=len(drawn["walls"])),
+            rule=rule,
         )
+        del view  # only the tile is drawn: the seat's whole view need not wait with it
+        picture = await workers.draw(render.sector6_tile_png, drawn, language=self.language)
+        return Post(text, files=[("tile.png", picture)])
 
-    def secret(self, game: GameRow, view: View, seat: int) -> tuple[str, str, bytes]:
+    def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:
         player = view["players"][seat]
         colour = self.colour(player["colour"])
         return (
             self.texts("sector6.secret.title", colour=colour.upper()),
             self.texts(
                 "sector6.secret.text",
-                channel=f"<#{game.channel_id}>",
+                channel=f"<#{channel_id}>",
                 colour=colour,
                 shapes=self._shapes(player["shape"]),
                 number=seat + 1,
