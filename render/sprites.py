@@ -6,6 +6,11 @@ microseconds, which is how a whole board renders in a few milliseconds. Every sp
 their own. Cache keys are small hashable tuples (theme, kind, paths, token...), never a view.
 Caches whose keys combine freely (a card face with a token, a halo and a ring) are bounded, so
 a bot that runs for months keeps a steady footprint; the rest have only a few dozen keys.
+
+The board's cells and score cards are not cached here: the board pastes them through
+`Canvas.sprite`, which keeps each one already mapped onto the board's palette. A second,
+full-colour copy here would be three times its size and almost never read (about 8 MB in a
+drawing process that has drawn a few thousand boards).
 """
 
 from __future__ import annotations
@@ -387,7 +392,6 @@ def draw_face(
         draw_energy_token(draw, c, c, theme.token_radius * p, energy, theme)
 
 
-@lru_cache(maxsize=512)
 def cell_sprite(
     theme: Theme,
     state: str,
@@ -478,7 +482,6 @@ def _marker_slots(side: str, w: float, h: float, r: float, count: int) -> list[P
     return [(x, y0 + i * step) for i in range(count)]
 
 
-@lru_cache(maxsize=512)
 def frame_sprite(
     theme: Theme,
     number: int,
