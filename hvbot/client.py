@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import texts_for
-from hvbot import flow, replay, views, workers
+from hvbot import flow, memory, replay, views, workers
 from hvbot.config import Settings
 from hvbot.presenters import warm_up
 from hvbot.repository import GameRow, Repository
@@ -90,6 +90,7 @@ class HvBot(commands.Bot):
         # games adds up to answers late by a fraction of a second. A shorter turn gives the
         # loop the lock back sooner, for a little overhead.
         sys.setswitchinterval(SWITCH_INTERVAL_S)
+        memory.give_back_large_buffers()  # pictures on their way out (see hvbot.memory)
         if self.service is None:
             self.service = GameService(await Repository.open(self.database_path))
         filled = await self.service.backfill_results()
