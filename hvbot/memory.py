@@ -1,37 +1,73 @@
-"""How the bot's process hands the memory of its pictures back to the system.
+"""How the bot's processes hand memory they no longer use back to the system.
 
 Every public move sends a board picture (75-115 kB of PNG) through the bot's process: read
 back from the drawing worker, then uploaded to Discord. glibc's malloc serves blocks that size
 from its heap, and a heap is given back to the system only from its top, so a busy moment
 leaves it at its high-water mark for good. At a few hundred games, the pictures in flight at
-once left the bot's heap 20-30 MB larger, most of it free but held. Below a fixed threshold of
-64 kB, each picture gets a mapping of its own instead, which goes back to the system as soon as
-it is sent; a fixed threshold also stops malloc raising it as it sees large blocks freed.
+once left the bot's heap 20-30 MB larger, most of it free but held. With malloc's mapping
+threshold fixed at 64 kB, each picture gets a mapping of its own instead, which goes back to the
+system as soon as it is sent (fixed, malloc no longer raises it as it sees large blocks freed).
 
-Only the bot's own process does this, not the drawing workers: drawing a board makes many large
-blocks of its own, and a mapping for each made drawing about 30% slower, to save a few MB that
-a worker holds once and keeps reusing.
+Not so the drawing workers: drawing a board makes many large blocks of its own, and a mapping
+for each made drawing about 30% slower. A worker instead gives back the free pages inside its
+heap now and then (`Trimmer`): a drawing worker that has drawn 6000 boards then holds 72 MB
+instead of 77, at no cost to its speed.
 """
 
 from __future__ import annotations
 
 import ctypes
 import platform
+import time
+from collections.abc import Callable
 
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter (malloc.h)
 LARGE_BYTES = 64 * 1024  # a board picture is larger; a game's stored state is smaller
+TRIM_EVERY_S = 1.0  # a trim takes 2-30 ms: at most a few ms in a second of a worker's time
+
+
+def _glibc() -> ctypes.CDLL | None:
+    """The C library, where it is glibc (not on macOS or Alpine's musl: nothing is tuned there)."""
+    if platform.libc_ver()[0] != "glibc":
+        return None
+    try:
+        return ctypes.CDLL(None)
+    except OSError:
+        return None
 
 
 def give_back_large_buffers(threshold: int = LARGE_BYTES) -> bool:
     """Have every block of `threshold` bytes or more mapped on its own and unmapped when freed.
-
-    False where the C library is not glibc (macOS, Alpine's musl): nothing changes there."""
-    if platform.libc_ver()[0] != "glibc":
+    False where that cannot be set."""
+    libc = _glibc()
+    if libc is None:
         return False
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return False
+    mallopt = libc.mallopt
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     mallopt.restype = ctypes.c_int
     return mallopt(M_MMAP_THRESHOLD, threshold) == 1
+
+
+class Trimmer:
+    """Gives the pages free inside malloc's heap back to the system, at most once every
+    `every_s` seconds however often it is called: a worker calls it after every piece of work.
+
+    A heap is otherwise given back only from its top, so blocks freed below a block still in use
+    stay resident for good: in a drawing worker, pictures freed between the cached pieces."""
+
+    def __init__(
+        self, every_s: float = TRIM_EVERY_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.every_s = every_s
+        self.clock = clock
+        self.last: float | None = None
+        self._libc = _glibc()
+
+    def __call__(self) -> bool:
+        """Whether it trimmed now."""
+        now = self.clock()
+        if self._libc is None or (self.last is not None and now - self.last < self.every_s):
+            return False
+        self.last = now
+        self._libc.malloc_trim(0)
+        return True

@@ -35,6 +35,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from hvbot import memory
+
 log = logging.getLogger(__name__)
 # Workers run at a lower priority than the bot: an answer due within Discord's three seconds
 # comes before a picture, and on a busy machine a burst of drawing must not take the cores
@@ -62,9 +64,15 @@ def _end_with(bot_pid: int) -> None:
             os._exit(0)
 
 
+_trim = memory.Trimmer()  # in a worker process: its own
+
+
 def _unpickled_call(packed: bytes) -> Any:
     func, args, kwargs = pickle.loads(packed)
-    return func(*args, **kwargs)
+    try:
+        return func(*args, **kwargs)
+    finally:
+        _trim()  # what drawing left free in the heap (see hvbot.memory)
 
 
 class Workers:
