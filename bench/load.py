@@ -86,6 +86,7 @@ from discord_emulator.server import INTERACTION_WINDOW, InteractionState  # noqa
 from e2e_harness import BOARD, command_for, is_peek  # noqa: E402
 
 from engine import State, find_game  # noqa: E402
+from hvbot.workers import WATCH_S  # noqa: E402
 
 RULES = find_game("high-voltage")
 P99_TARGET_MS = 250.0
@@ -95,6 +96,9 @@ SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
 # abandoned: what a process pays once it has served games for a while (its workers started,
 # the picture pieces and labels every board shares cached) is not charged to the games.
 WARM_UP_GAMES = 10
+# After the warm-up, long enough for every worker to have given back what its work left free
+# (it does every WATCH_S): at rest means at rest.
+REST_SECONDS = WATCH_S + 1.0
 MOVE_TIMEOUT = 10.0  # an acknowledged move that changes nothing by then counts as refused
 STALL_SECONDS = 15.0  # a game waiting this long for the bot is reported as stuck
 # When the second half of the games joins the play, all their people move in the same instant,
@@ -672,7 +676,7 @@ async def measure(
         await asyncio.gather(
             *(warm_up(bench.add_slot(ch, -i - 1)) for i, ch in enumerate(channels[:warming]))
         )
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(REST_SECONDS)
         rss_rest, own_rest = rss_kb(pid), rss_kb(pid, descendants=False)
 
         bench.phase = "set-up"

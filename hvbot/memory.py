@@ -10,22 +10,21 @@ system as soon as it is sent (fixed, malloc no longer raises it as it sees large
 
 Not so the drawing workers: drawing a board makes many large blocks of its own, and a mapping
 for each made drawing about 30% slower. A worker instead gives back the free pages inside its
-heap now and then (`Trimmer`): a drawing worker that has drawn 6000 boards then holds 72 MB
-instead of 77, at no cost to its speed.
+heap every couple of seconds (`trim`): a drawing worker that has drawn 6000 boards then holds
+72 MB instead of 77, at no cost to its speed.
 """
 
 from __future__ import annotations
 
 import ctypes
+import functools
 import platform
-import time
-from collections.abc import Callable
 
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter (malloc.h)
 LARGE_BYTES = 64 * 1024  # a board picture is larger; a game's stored state is smaller
-TRIM_EVERY_S = 1.0  # a trim takes 2-30 ms: at most a few ms in a second of a worker's time
 
 
+@functools.cache
 def _glibc() -> ctypes.CDLL | None:
     """The C library, where it is glibc (not on macOS or Alpine's musl: nothing is tuned there)."""
     if platform.libc_ver()[0] != "glibc":
@@ -48,26 +47,14 @@ def give_back_large_buffers(threshold: int = LARGE_BYTES) -> bool:
     return mallopt(M_MMAP_THRESHOLD, threshold) == 1
 
 
-class Trimmer:
-    """Gives the pages free inside malloc's heap back to the system, at most once every
-    `every_s` seconds however often it is called: a worker calls it after every piece of work.
+def trim() -> bool:
+    """Give the pages free inside malloc's heap back to the system; False where that cannot be
+    done. It takes 2-30 ms, holding malloc's lock meanwhile: a worker does it every 2 s.
 
     A heap is otherwise given back only from its top, so blocks freed below a block still in use
     stay resident for good: in a drawing worker, pictures freed between the cached pieces."""
-
-    def __init__(
-        self, every_s: float = TRIM_EVERY_S, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.every_s = every_s
-        self.clock = clock
-        self.last: float | None = None
-        self._libc = _glibc()
-
-    def __call__(self) -> bool:
-        """Whether it trimmed now."""
-        now = self.clock()
-        if self._libc is None or (self.last is not None and now - self.last < self.every_s):
-            return False
-        self.last = now
-        self._libc.malloc_trim(0)
-        return True
+    libc = _glibc()
+    if libc is None:
+        return False
+    libc.malloc_trim(0)
+    return True

@@ -42,37 +42,36 @@ log = logging.getLogger(__name__)
 # comes before a picture, and on a busy machine a burst of drawing must not take the cores
 # from the event loop.
 NICENESS = 10
-WATCH_S = 2.0  # how often a worker checks that the bot it works for is still running
+WATCH_S = 2.0  # how often a worker checks on the bot it works for, and gives back free memory
 
 
 def _start_worker(bot_pid: int, warm_up: Callable[[], None] | None) -> None:
     with contextlib.suppress(OSError):  # not allowed here: work at the same priority
         os.nice(NICENESS)
-    threading.Thread(target=_end_with, args=(bot_pid,), daemon=True).start()
+    threading.Thread(target=_look_after, args=(bot_pid,), daemon=True).start()
     if warm_up is not None:
         warm_up()
 
 
-def _end_with(bot_pid: int) -> None:
-    """A worker outlives a bot that was killed (its queues hold both ends of their pipes, so
-    it never reads an end of input): it ends itself once the bot is gone."""
+def _look_after(bot_pid: int) -> None:
+    """A worker's own upkeep, in a thread beside its work, every WATCH_S.
+
+    A worker outlives a bot that was killed (its queues hold both ends of their pipes, so it
+    never reads an end of input): it ends itself once the bot is gone. And it gives back the
+    pages its work left free in its heap (see `hvbot.memory.trim`), busy or not: a worker that
+    goes quiet gives back what its last pictures left too."""
     while True:
         time.sleep(WATCH_S)
         try:
             os.kill(bot_pid, 0)
         except (ProcessLookupError, PermissionError):  # gone, or its number taken by another
             os._exit(0)
-
-
-_trim = memory.Trimmer()  # in a worker process: its own
+        memory.trim()
 
 
 def _unpickled_call(packed: bytes) -> Any:
     func, args, kwargs = pickle.loads(packed)
-    try:
-        return func(*args, **kwargs)
-    finally:
-        _trim()  # what drawing left free in the heap (see hvbot.memory)
+    return func(*args, **kwargs)
 
 
 class Workers:
