@@ -4,9 +4,9 @@ Every public move sends a board picture (75-115 kB of PNG) through the bot's pro
 back from the drawing worker, then uploaded to Discord. glibc's malloc serves blocks that size
 from its heap, and a heap is given back to the system only from its top, so a busy moment
 leaves it at its high-water mark for good. At 200 games, the pictures in flight in a busy spell
-left up to 27 MB free but held in the bot's heap. With malloc's mapping
-threshold fixed at 64 kB, each picture gets a mapping of its own instead, which goes back to the
-system as soon as it is sent (fixed, malloc no longer raises it as it sees large blocks freed).
+left up to 27 MB free but held in the bot's heap. With malloc's mapping threshold fixed at 64 kB,
+each picture gets a mapping of its own instead, which goes back to the system as soon as it is
+sent (fixed, malloc no longer raises the threshold as it sees large blocks freed).
 
 Not so the drawing workers: drawing a board makes many large blocks of its own, and a mapping
 for each made drawing about 30% slower. A worker instead gives back the free pages inside its
