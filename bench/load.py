@@ -28,9 +28,10 @@ Measured over the `--seconds` of play once every game plays:
 - the bot's resident memory (VmRSS, its process and its worker processes together) per active
   game: (RSS with the games - RSS at rest) / games,
   where "at rest" is after start-up and a warm-up (ten games played as fast as answered for
-  `--warm-up` seconds, then abandoned), so what a process pays once it has served games for a
-  while is not charged to the games: above all the drawing worker's caches of picture pieces
-  and labels, which fill over the first thousand or so pictures and then stay. RSS at most
+  `--warm-up` seconds, and on until one of them has finished, then abandoned), so what a
+  process pays once it has served games for a while is not charged to the games: above all the
+  drawing worker's caches of picture pieces and labels, which fill over the first thousand or
+  so pictures and then stay, and what the first replays cost the background worker. RSS at most
   while the games play is the figure, and RSS once they are all started (before anyone moves)
   is shown beside it. Half the games play for `--seconds`/2 before the rest join, so the run
   also prints what each game that joins the play adds: the cost of one more game, without what
@@ -96,6 +97,10 @@ SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
 # abandoned: what a process pays once it has served games for a while (its workers started,
 # the picture pieces and labels every board shares cached) is not charged to the games.
 WARM_UP_GAMES = 10
+# ...and on, for at most this long, until one of them has finished: the first replays a process
+# draws cost its background worker about 20 MB once, which a warm-up that happened to finish no
+# game charged to the timed play (with no game finishing in the play itself).
+WARM_UP_FINISH_S = 30.0
 # After the warm-up, long enough for every worker to have given back what its work left free
 # (it does every WATCH_S): at rest means at rest.
 REST_SECONDS = WATCH_S + 1.0
@@ -668,14 +673,19 @@ async def measure(
         rss_started = rss_kb(pid)
         warming = min(WARM_UP_GAMES, args.games)
 
+        warm_slots = [bench.add_slot(ch, -i - 1) for i, ch in enumerate(channels[:warming])]
+        warm_until = loop.time() + args.warm_up
+        last_call = warm_until + (WARM_UP_FINISH_S if args.warm_up > 0 else 0.0)
+
         async def warm_up(slot: Slot) -> None:
-            await bench.play(slot, until=loop.time() + args.warm_up)
+            await bench.play(slot, until=warm_until)
+            while not any(s.finished for s in warm_slots) and loop.time() < last_call:
+                await bench.play(slot, until=min(loop.time() + 1.0, last_call))
             sending = emu.send_slash(slot.people[0], "game abandon", channel=slot.channel)
             await bench.send("lobby", sending)
 
-        await asyncio.gather(
-            *(warm_up(bench.add_slot(ch, -i - 1)) for i, ch in enumerate(channels[:warming]))
-        )
+        await asyncio.gather(*(warm_up(slot) for slot in warm_slots))
+        warm_up_finished = sum(s.finished for s in warm_slots)
         await asyncio.sleep(REST_SECONDS)
         rss_rest, own_rest = rss_kb(pid), rss_kb(pid, descendants=False)
 
@@ -772,6 +782,7 @@ async def measure(
         "cpu_self": cpu_self,
         "rss_started": rss_started,
         "rss_rest": rss_rest,
+        "warm_up_finished": warm_up_finished,
         "own_rest": own_rest,
         "own_active": own_active,
         "rss_setup": rss_setup,
@@ -890,7 +901,8 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
     mb = 1 / 1024
     print(
         f"bot memory (VmRSS): {found['rss_started'] * mb:.1f} MB started, "
-        f"{found['rss_rest'] * mb:.1f} MB at rest after warm-up, "
+        f"{found['rss_rest'] * mb:.1f} MB at rest after warm-up "
+        f"({found['warm_up_finished']} warm-up game(s) finished), "
         f"{found['rss_setup'] * mb:.1f} MB with the games started ({held_kb:.1f} kB a game), "
         f"{found['rss_active'] * mb:.1f} MB at most while they play "
         f"({per_game_kb:.1f} kB a game)"
@@ -958,6 +970,7 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         "rss_kb_per_added_game": rounded(added_kb),
         "rss_kb_per_game_bot_process": round(own_kb, 1),
         "rss_kb_at_rest": found["rss_rest"],
+        "warm_up_games_finished": found["warm_up_finished"],
         "rss_kb_with_games": found["rss_active"],
         "bot_cpu_percent": round(100 * found["cpu_bot"] / elapsed),
         "emulator_cpu_percent": round(100 * found["cpu_self"] / elapsed),

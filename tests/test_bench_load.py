@@ -23,6 +23,7 @@ KEYS = {
     "rss_kb_per_game",
     "rss_kb_per_game_bot_process",
     "probe_ms_before",
+    "warm_up_games_finished",
     "machine_slowed",
 }
 
