@@ -6,10 +6,14 @@ CI history to read, never a pass/fail line here.
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "load.py"
 KEYS = {
@@ -47,3 +51,30 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     assert figures["interactions"] > 0, "the people moved"
     assert figures["bot_in_own_process"] is True
     assert figures["probe_ms_before"] > 0, "the machine's speed was measured before the run"
+
+
+@functools.cache
+def _bench():
+    spec = importlib.util.spec_from_file_location("load_bench", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("before", "probes", "slowed"),
+    [
+        ([2.2], [2.3, 2.4, 3.4, 2.3, 2.2], False),  # one probe crowded by the run itself
+        ([2.1], [2.2, 3.5, 3.6, 2.2], True),  # two in a row 1.6x slower
+        ([21.4], [2.2, 2.3, 23.3, 2.2], True),  # slow at the start, then a spike
+        ([2.2], [2.4, 25.3, 2.5], True),  # one spike of 10x alone
+        ([2.2], [19.3, 21.6, 20.8], True),  # slowed through the play
+    ],
+)
+def test_the_machine_counts_as_slowed_by_its_probes(before, probes, slowed) -> None:
+    factor = _bench().slowdown(before[0], probes)
+    assert bool(factor) is slowed
+    if slowed:
+        assert factor >= 1.5
