@@ -90,7 +90,10 @@ class HvBot(commands.Bot):
         # games adds up to answers late by a fraction of a second. A shorter turn gives the
         # loop the lock back sooner, for a little overhead.
         sys.setswitchinterval(SWITCH_INTERVAL_S)
-        memory.give_back_large_buffers()  # pictures on their way out (see hvbot.memory)
+        if self.settings.drawing_processes:
+            # Pictures drawn by the workers pass through on their way out (see hvbot.memory).
+            # Drawn in this process's threads, the same setting would slow the drawing.
+            memory.give_back_large_buffers()
         if self.service is None:
             self.service = GameService(await Repository.open(self.database_path))
         filled = await self.service.backfill_results()
