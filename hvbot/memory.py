@@ -10,9 +10,9 @@ sent (fixed, malloc no longer raises the threshold as it sees large blocks freed
 
 Not so where pictures are drawn (the workers, or the bot itself with DRAWING_PROCESSES=0):
 drawing a board makes many large blocks of its own, and a mapping for each made drawing about
-30% slower. A worker instead gives back the free pages inside its
-heap every couple of seconds (`trim`): a drawing worker that has drawn 6000 boards then holds
-72 MB instead of 77, at no cost to its speed.
+30% slower. A worker instead gives back the free pages inside its heap every couple of seconds
+(`trim`): a drawing worker that has drawn 6000 boards then holds 72 MB instead of 77, at no cost
+to its speed.
 """
 
 from __future__ import annotations
