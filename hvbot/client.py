@@ -29,9 +29,11 @@ from hvbot.translator import Translator
 
 log = logging.getLogger(__name__)
 SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
-# discord.py runs each slash command, button and form in a task named like these; the names are
-# not part of its documented interface, so tests/test_e2e_faults.py checks that closing waits.
+# discord.py runs each slash command, button and form in a task named like these (and a move
+# goes on in one of ours, `flow.go_on`); discord.py's names are not part of its documented
+# interface, so tests/test_e2e_faults.py checks that closing waits.
 HANDLER_TASKS = (
+    flow.ANSWER_TASK,
     "CommandTree-invoker",
     "discord-ui-view-dispatch-",
     "discord-ui-dynamic-item-",
@@ -70,6 +72,7 @@ class HvBot(commands.Bot):
         self.service: GameService = service  # type: ignore[assignment]  # set in setup_hook
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._replay_tasks: set[asyncio.Task[None]] = set()
+        self._answering: set[asyncio.Task[None]] = set()  # see keep_until_done
         self._stopping = False  # once closing: no AI move or replay is started any more
         # Set in setup_hook: the workers drawing pictures, and the one for long work.
         self.pictures: workers.Workers | None = None
@@ -149,6 +152,11 @@ class HvBot(commands.Bot):
             if pool is not None:
                 pool.close()
         workers.use(workers.Workers(0), workers.Workers(0))
+
+    def keep_until_done(self, task: asyncio.Task[None]) -> None:
+        """Hold a task of ours until it ends (the event loop keeps only a weak reference)."""
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)
 
     async def _finish_answering(self) -> None:
         """Let the interactions being handled finish before the connection closes.

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ import discord
 from data.texts import Texts, language_of, texts_for
 from engine import find_game
 from hvbot import views, workers
-from hvbot.posts import ALLOWED, Post, send_private
+from hvbot.posts import ALLOWED, Post, follow_up_privately, send_private
 from hvbot.presenters import presenter_for
 from hvbot.repository import GameRow
 from hvbot.service import ActResult, BotError, UndoOutcome, VoteOutcome
@@ -247,7 +248,12 @@ async def prompt_post(
 def posts_here(interaction: discord.Interaction, game: GameRow) -> bool:
     """Whether the game's public posts belong where the interaction was used: not when the
     game is played in a thread and the command came from elsewhere (its channel)."""
-    return game.thread_id is None or interaction.channel_id == game.thread_id
+    return posts_in(interaction.channel_id, game)
+
+
+def posts_in(channel_id: int | None, game: GameRow) -> bool:
+    """`posts_here`, for an interaction used in `channel_id`."""
+    return game.thread_id is None or channel_id == game.thread_id
 
 
 async def publish(interaction: discord.Interaction, game: GameRow, post: Post) -> None:
@@ -255,14 +261,82 @@ async def publish(interaction: discord.Interaction, game: GameRow, post: Post) -
     when it has none, the post is the answer itself; used elsewhere, the post goes to the
     thread and the person gets a short private note pointing there (so an interaction
     answered this way is deferred privately: see `posts_here`)."""
-    if posts_here(interaction, game):
-        await interaction.followup.send(**post.kwargs())
-        return
-    await announce(interaction.client, game, post)  # type: ignore[arg-type]
-    await interaction.followup.send(
-        personal(interaction)("bot.reply.posted_in_thread", thread=f"<#{game.thread_id}>"),
-        ephemeral=True,
-    )
+    await FollowUp.of(interaction).publish(game, post)
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """What answering a deferred interaction further needs, without the interaction.
+
+    A move's announcement waits for its board picture, and at a few hundred games most moves
+    are waiting at any moment. The interaction, with its person, its message and discord.py's
+    frames that dispatched it, is several times the size of this; so a move goes on from here
+    in a task of its own (`go_on`), and the handler that received it returns at once."""
+
+    bot: HvBot
+    webhook: discord.Webhook  # the interaction's follow-up webhook, valid for 15 minutes
+    user_id: int
+    channel_id: int | None
+    locale: discord.Locale
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> FollowUp:
+        return cls(
+            interaction.client,  # type: ignore[arg-type]
+            interaction.followup,
+            interaction.user.id,
+            interaction.channel_id,
+            interaction.locale,
+        )
+
+    @property
+    def texts(self) -> Texts:
+        """The person's language, as `personal`."""
+        return texts_for(self.locale)
+
+    @property
+    def language(self) -> str:
+        return language_of(self.locale)
+
+    async def publish(self, game: GameRow, post: Post) -> None:
+        """See `publish`."""
+        if posts_in(self.channel_id, game):
+            await self.webhook.send(**post.kwargs())
+            return
+        await announce(self.bot, game, post)
+        await self.webhook.send(
+            self.texts("bot.reply.posted_in_thread", thread=f"<#{game.thread_id}>"),
+            ephemeral=True,
+        )
+
+    async def say(self, message: str) -> None:
+        """A private line to the person."""
+        await self.webhook.send(message, ephemeral=True)
+
+
+ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see HvBot._finish_answering
+
+
+def go_on(follow_up: FollowUp, game_id: int, work: Awaitable[None]) -> None:
+    """Finish answering in a task of its own (see `FollowUp`), guarded like the handler it
+    comes from: a failure is logged with its game, and the person gets the apology."""
+    task = asyncio.create_task(_guarded_follow_up(follow_up, game_id, work))
+    task.set_name(f"{ANSWER_TASK}{game_id}")
+    follow_up.bot.keep_until_done(task)
+
+
+async def _guarded_follow_up(follow_up: FollowUp, game_id: int, work: Awaitable[None]) -> None:
+    try:
+        await work
+    except BotError as exc:
+        await follow_up.say(explain(follow_up.texts, exc))
+    except Exception as exc:
+        if too_late(exc):
+            log.warning("game %s: a follow-up came too late: Discord's window closed", game_id)
+            return
+        log.exception("game %s: unexpected error handling an interaction", game_id)
+        with contextlib.suppress(discord.HTTPException):
+            await follow_up.say(follow_up.texts("bot.apology"))
 
 
 # ---------------------------------------------------------------------- acting
@@ -349,23 +423,27 @@ class Acknowledgement:
 
 async def act_from_command(interaction: discord.Interaction, action: str) -> None:
     """A slash command that is an action: errors ephemeral, success is the public board post."""
-    bot: HvBot = interaction.client  # type: ignore[assignment]
     ack = Acknowledgement(interaction, thinking=True)
     result = await ack.act(channel_id=interaction.channel_id, action=action)
     if result is None:
         return
-    if ack.shown:
+    follow_up = FollowUp.of(interaction)
+    go_on(follow_up, result.game.id, _announce_command(follow_up, result, shown=ack.shown))
+
+
+async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bool) -> None:
+    """A command's move, deferred and stored: its board post, then the mover's next private
+    decision if they have one, else a private "done"."""
+    if shown:
         post = await board_post(result.game, result, result.state)
         assert post is not None
-        await publish(interaction, result.game, post)
-    prompt = await prompt_post(
-        result.game, result.state, interaction.user.id, language(interaction)
-    )
+        await follow_up.publish(result.game, post)
+    prompt = await prompt_post(result.game, result.state, follow_up.user_id, follow_up.language)
     if prompt is not None:
-        await send_private(interaction, prompt)
-    elif not ack.shown:
-        await interaction.followup.send(personal(interaction)("bot.reply.done"), ephemeral=True)
-    bot.after_change(result.game, result.state)
+        await follow_up_privately(follow_up.webhook, prompt)
+    elif not shown:
+        await follow_up.say(follow_up.texts("bot.reply.done"))
+    follow_up.bot.after_change(result.game, result.state)
 
 
 async def action_button(
@@ -373,7 +451,6 @@ async def action_button(
 ) -> None:
     """A button on a private prompt (replaced by what comes next) or on a public board post
     (which keeps its picture and loses its buttons): apply, then announce."""
-    bot: HvBot = interaction.client  # type: ignore[assignment]
     ack = Acknowledgement(interaction)
     result = await ack.act(game_id=game_id, action=action, expected_version=version)
     if result is None:
@@ -398,10 +475,16 @@ async def action_button(
             attachments=[],
             embed=None,
         )
+    follow_up = FollowUp.of(interaction)
+    go_on(follow_up, result.game.id, _announce_button(follow_up, result))
+
+
+async def _announce_button(follow_up: FollowUp, result: ActResult) -> None:
+    """A button's move, once its prompt is answered: the board post, if the move shows one."""
     post = await board_post(result.game, result, result.state)
     if post is not None:
-        await publish(interaction, result.game, post)
-    bot.after_change(result.game, result.state)
+        await follow_up.publish(result.game, post)
+    follow_up.bot.after_change(result.game, result.state)
 
 
 # ---------------------------------------------------------------------- absent players

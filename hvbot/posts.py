@@ -39,10 +39,16 @@ async def send_private(interaction: discord.Interaction, post: Post) -> None:
     keeps the view and its buttons alive until then. The bot's buttons find their game through
     their custom id (`hvbot.views`), never through the view they were sent in, so the view is
     stopped once sent: at a few moves a second, that is thousands of views fewer in memory."""
-    kwargs = post.kwargs()
     if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(ephemeral=True, **kwargs)
+        await follow_up_privately(interaction.followup, post)
+        return
+    await interaction.response.send_message(ephemeral=True, **post.kwargs())
+    if post.view is not None:
+        post.view.stop()
+
+
+async def follow_up_privately(webhook: discord.Webhook, post: Post) -> None:
+    """`send_private` once the interaction is answered, through its follow-up webhook."""
+    await webhook.send(ephemeral=True, **post.kwargs())
     if post.view is not None:
         post.view.stop()
