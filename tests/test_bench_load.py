@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -78,3 +79,14 @@ def test_the_machine_counts_as_slowed_by_its_probes(before, probes, slowed) -> N
     assert bool(factor) is slowed
     if slowed:
         assert factor >= 1.5
+
+
+def test_what_an_added_game_costs_is_not_made_up_when_half_the_games_peaked_higher() -> None:
+    found = {"rss_rest": 100_000, "rss_setup": 110_000, "rss_half": 115_000, "rss_active": 125_000}
+    # 10 000 kB more once the second 100 games joined, and 10 000 kB to start all 200.
+    assert _bench().added_game_kb(found, games=200, added=100) == pytest.approx(150.0)
+    # A backlog from a slow set-up left the most memory in use while half of them played:
+    # what the others added cannot be read, and is not a figure below zero.
+    peaked = {**found, "rss_half": 140_000}
+    assert math.isnan(_bench().added_game_kb(peaked, games=200, added=100))
+    assert math.isnan(_bench().added_game_kb(found, games=200, added=0))
