@@ -23,6 +23,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -169,16 +170,30 @@ async def guarded(interaction: discord.Interaction, game_id: int | None) -> Asyn
     """
     try:
         yield
-    except BotError as exc:
-        await reply_error(interaction, exc)
     except Exception as exc:
-        if too_late(exc):
-            # Nothing was announced that is not stored; the person's client already said so.
-            log.warning("game %s: a button answered too late: Discord's window closed", game_id)
-            return
-        log.exception("game %s: unexpected error handling an interaction", game_id)
+        await answer_failure(exc, game_id, personal(interaction), partial(reply_error, interaction))
+
+
+async def answer_failure(
+    error: Exception,
+    game_id: int | None,
+    texts: Texts,
+    say: Callable[[str], Awaitable[Any]],
+    *,
+    apology: str = "bot.apology",
+) -> None:
+    """What `guarded` does with an error: a refusal is said, a failure is logged and
+    apologised for (`say` answers the person, in the language of `texts`; `apology` is the
+    key of the words, which differ once a move is stored)."""
+    if isinstance(error, BotError):
+        await say(explain(texts, error))
+    elif too_late(error):
+        # Nothing was announced that is not stored; the person's client already said so.
+        log.warning("game %s: answered too late: Discord's window closed", game_id)
+    else:
+        log.error("game %s: unexpected error handling an interaction", game_id, exc_info=error)
         with contextlib.suppress(discord.HTTPException):
-            await reply_error(interaction, personal(interaction)("bot.apology"))
+            await say(texts(apology))
 
 
 # ---------------------------------------------------------------------- posts
@@ -328,15 +343,11 @@ def go_on(follow_up: FollowUp, game_id: int, work: Awaitable[None]) -> None:
 async def _guarded_follow_up(follow_up: FollowUp, game_id: int, work: Awaitable[None]) -> None:
     try:
         await work
-    except BotError as exc:
-        await follow_up.say(explain(follow_up.texts, exc))
     except Exception as exc:
-        if too_late(exc):
-            log.warning("game %s: a follow-up came too late: Discord's window closed", game_id)
-            return
-        log.exception("game %s: unexpected error handling an interaction", game_id)
-        with contextlib.suppress(discord.HTTPException):
-            await follow_up.say(follow_up.texts("bot.apology"))
+        # Only a stored move goes on here: "the game is unchanged, try again" would be untrue.
+        await answer_failure(
+            exc, game_id, follow_up.texts, follow_up.say, apology="bot.apology_after_move"
+        )
 
 
 # ---------------------------------------------------------------------- acting
@@ -434,16 +445,20 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
 async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bool) -> None:
     """A command's move, deferred and stored: its board post, then the mover's next private
     decision if they have one, else a private "done"."""
-    if shown:
-        post = await board_post(result.game, result, result.state)
-        assert post is not None
-        await follow_up.publish(result.game, post)
-    prompt = await prompt_post(result.game, result.state, follow_up.user_id, follow_up.language)
-    if prompt is not None:
-        await follow_up_privately(follow_up.webhook, prompt)
-    elif not shown:
-        await follow_up.say(follow_up.texts("bot.reply.done"))
-    follow_up.bot.after_change(result.game, result.state)
+    try:
+        if shown:
+            post = await board_post(result.game, result, result.state)
+            assert post is not None
+            await follow_up.publish(result.game, post)
+        prompt = await prompt_post(result.game, result.state, follow_up.user_id, follow_up.language)
+        if prompt is not None:
+            await follow_up_privately(follow_up.webhook, prompt)
+        elif not shown:
+            await follow_up.say(follow_up.texts("bot.reply.done"))
+    finally:
+        # The move is stored: an AI seat moves next, or the game's replay is posted, even when
+        # telling of the move failed.
+        follow_up.bot.after_change(result.game, result.state)
 
 
 async def action_button(
@@ -481,10 +496,12 @@ async def action_button(
 
 async def _announce_button(follow_up: FollowUp, result: ActResult) -> None:
     """A button's move, once its prompt is answered: the board post, if the move shows one."""
-    post = await board_post(result.game, result, result.state)
-    if post is not None:
-        await follow_up.publish(result.game, post)
-    follow_up.bot.after_change(result.game, result.state)
+    try:
+        post = await board_post(result.game, result, result.state)
+        if post is not None:
+            await follow_up.publish(result.game, post)
+    finally:
+        follow_up.bot.after_change(result.game, result.state)  # as in `_announce_command`
 
 
 # ---------------------------------------------------------------------- absent players

@@ -11,6 +11,8 @@ import discord
 from discord_emulator import DiscordEmulator
 from e2e_harness import BotHarness, board_posts, open_three_seat_game
 
+from data.texts import texts_for
+
 
 def interactions_alive(interaction_id: int) -> list[discord.Interaction]:
     gc.collect()
@@ -50,3 +52,50 @@ async def test_a_move_waiting_to_be_announced_holds_no_interaction(
     posts = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)]
     assert len(posts) == 1 and posts[0].kind == "followup"
     assert f"drew {cell}" in posts[0].content
+
+
+async def test_a_move_whose_board_post_fails_is_logged_apologised_for_and_played_on(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    ai_seat = next(s.seat for s in (await hv.game()).seats if s.is_ai)
+    # Play on until the person to move is the one before the AI seat.
+    for _ in range(30):
+        game, state = await table.wait_for_turn()
+        if state.current_seat() == (ai_seat - 1) % len(game.seats):
+            break
+        await table.play(game, state)
+    else:
+        raise AssertionError("the person before the AI seat never came to move")
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    refused = emu.faults.fail(
+        "POST /webhooks/{application_id}/{token}", status=400, code=50035, message="Invalid"
+    )
+    hv.allowed_errors.append(f"game {game.id}: unexpected error handling an interaction")
+    since = emu.last_seq
+    await table.play(game, state, f"draw {cell} here r90")
+
+    # Discord refused the board post: the failure is logged with its game...
+    await emu.wait_for(lambda: refused.fired == 1, 10, message="the board post refused")
+    await emu.wait_for(lambda: hv.errors.records, 10, message="the failure logged")
+    assert [f"game {game.id}:" in r.getMessage() for r in hv.errors.records] == [True]
+    # ...its mover is told the move stands though it could not be shown (not to try again)...
+    told = texts_for("en")("bot.apology_after_move")
+    answers = await emu.wait_for(
+        lambda: [r for r in emu.messages(kind="followup", since=since) if r.text == told],
+        10,
+        message="the apology",
+    )
+    assert len(answers) == 1
+    # ...and the move stands: the AI seat, next, plays on and its board is posted.
+    moved = await hv.game()
+    assert moved.version > game.version
+    await emu.wait_for(
+        lambda: any(
+            r.content.startswith(moved.seats[ai_seat].display_name)
+            for r in board_posts(emu, since=since)
+        ),
+        20,
+        message="the AI seat's move",
+    )
