@@ -16,6 +16,7 @@ import contextlib
 import logging
 import random
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +34,12 @@ from discord_emulator import (
     User,
     Visibility,
 )
+from discord_emulator.faults import ArmedFault
 
 from engine import State, find_game
 from hvbot.client import HvBot
 from hvbot.config import Settings
-from hvbot.repository import GameRow, Repository
+from hvbot.repository import GameRow, Repository, SeatRow
 from hvbot.service import GameService
 
 REMIND_CHECK_S = 0.1  # how often the bot looks for due turn reminders in tests
@@ -458,3 +460,38 @@ async def open_three_seat_game(
     table = Table(emu, hv, [ada, bo])
     await table.wait_for_turn()
     return ada, bo, lobby, table
+
+
+@dataclass
+class HeldMove:
+    """A person's move whose board post Discord holds back (a rate limit): stored and
+    acknowledged, its picture drawn, its post waiting to go out."""
+
+    game: GameRow  # before the move
+    mover: SeatRow
+    cell: str  # the face-down card drawn and placed where it lay
+    since: int  # the last record before the move
+    held: ArmedFault
+    moving: asyncio.Task[Reply]
+
+    def posts(self, emu: DiscordEmulator) -> list[Record]:
+        """The move's board posts so far."""
+        return [
+            r
+            for r in board_posts(emu, since=self.since)
+            if r.content.startswith(self.mover.display_name)
+        ]
+
+
+async def move_with_post_held(emu: DiscordEmulator, hv: BotHarness, pause: float) -> HeldMove:
+    """Open a game of two people and an AI, and have the first to move draw a card while the
+    follow-ups that announce moves answer 429 once, with a pause of `pause` seconds."""
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    game, state = await table.wait_for_turn()
+    mover = game.seats[state.current_seat() or 0]
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    held = emu.faults.rate_limit("POST /webhooks/{application_id}/{token}", retry_after=pause)
+    since = emu.last_seq
+    moving = asyncio.create_task(table.play(game, state, f"draw {cell} here r90"))
+    await emu.wait_for(lambda: held.fired == 1, 5, message="the board's follow-up held back")
+    return HeldMove(game, mover, cell, since, held, moving)

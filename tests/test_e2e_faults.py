@@ -17,6 +17,7 @@ from e2e_harness import (
     colour_of,
     late_answers,
     lobby_button,
+    move_with_post_held,
     open_three_seat_game,
 )
 
@@ -247,23 +248,15 @@ async def test_a_board_asked_for_after_the_window_closed_is_not_an_error(
 async def test_a_bot_stopped_while_answering_a_move_finishes_the_answer_first(
     emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
-    emu = emulator
-    _, _, _, table = await open_three_seat_game(emu, hv)
-    game, state = await table.wait_for_turn()
-    mover = game.seats[state.current_seat() or 0]
-    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
     # The board's follow-up is held back for a moment, so the move is stored and acknowledged
     # but not yet announced when the bot is told to stop.
-    held = emu.faults.rate_limit("POST /webhooks/{application_id}/{token}", retry_after=0.5)
-    since = emu.last_seq
-    moving = asyncio.create_task(table.play(game, state, f"draw {cell} here r90"))
-    await emu.wait_for(lambda: held.fired == 1, 5, message="the board's follow-up held back")
+    move = await move_with_post_held(emulator, hv, pause=0.5)
     await hv.stop()
 
-    reply = await moving
-    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)]
-    assert len(moves) == 1 and moves[0].kind == "followup", reply
-    assert f"drew {cell}" in moves[0].content
+    reply = await move.moving
+    posts = move.posts(emulator)
+    assert len(posts) == 1 and posts[0].kind == "followup", reply
+    assert f"drew {move.cell}" in posts[0].content
     # The fixture's teardown checks that the bot logged no error while closing.
 
 
