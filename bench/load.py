@@ -28,17 +28,17 @@ Measured over the `--seconds` of play once every game plays:
 - the bot's resident memory (VmRSS, its process and its worker processes together) per active
   game: (RSS with the games - RSS at rest) / games,
   where "at rest" is after start-up and a warm-up (ten games played as fast as answered for
-  `--warm-up` seconds, and on until one of them has finished, then abandoned), so what a
-  process pays once it has served games for a while is not charged to the games: above all the
-  drawing worker's caches of picture pieces and labels, which fill over the first thousand or
-  so pictures and then stay, and what the first replays cost the background worker. RSS at most
-  while the games play is the figure, and RSS once they are all started (before anyone moves)
-  is shown beside it. Half the games play for `--seconds`/2 before the rest join, so the run
-  also prints what each game that joins the play adds: the cost of one more game, without what
-  a process pays once when play begins (pools, the allocator's reserve). The rest join all in
-  the same instant, a burst no server sees from its players: the timing starts once each of
-  them has moved and play has run on for a moment (what the burst's answers took is printed
-  apart);
+  `--warm-up` seconds, and on until one of them has finished and 1500 boards have been drawn,
+  then abandoned), so what a process pays once it has served games for a while is not charged
+  to the games: above all the drawing worker's caches of picture pieces and labels, which fill
+  over the first thousand or so pictures and then stay, and what the first replays cost the
+  background worker. RSS at most while the games play is the figure, and RSS once they are
+  all started (before anyone moves) is shown beside it. Half the games play for `--seconds`/2
+  before the rest join, so the run also prints what each game that joins the play adds: the
+  cost of one more game, without what a process pays once when play begins (pools, the
+  allocator's reserve). The rest join all in the same instant, a burst no server sees from its
+  players: the timing starts once each of them has moved and play has run on for a moment
+  (what the burst's answers took is printed apart);
 - CPU use of both processes, and how late this process's event loop ran (on a small machine
   the two processes share the cores: the emulator's delays are part of the latencies);
 - the machine's own speed: the CPU time a fixed piece of Python takes, before the run and every
@@ -99,8 +99,12 @@ SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
 WARM_UP_GAMES = 10
 # ...and on, for at most this long, until one of them has finished: the first replays a process
 # draws cost its background worker about 20 MB once, which a warm-up that happened to finish no
-# game charged to the timed play (with no game finishing in the play itself).
+# game charged to the timed play (with no game finishing in the play itself)...
 WARM_UP_FINISH_S = 30.0
+# ...and until this many boards have been drawn: the drawing worker's cache of picture pieces
+# fills with the boards it draws, not with the seconds, and a warm-up the host slowed down drew
+# a few hundred, leaving up to 10 MB of filling to be charged to the games.
+WARM_UP_BOARDS = 1500
 # After the warm-up, long enough for every worker to have given back what its work left free
 # (it does every WATCH_S): at rest means at rest.
 REST_SECONDS = WATCH_S + 1.0
@@ -311,6 +315,7 @@ class Slot:
     game_id: int | None = None
     seat_users: list[int | None] = field(default_factory=list)
     boards: int = 0  # public board pictures posted for the current game
+    pictures: int = 0  # ...and for all its games so far
     prompts: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> (message, ver)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     parsed: tuple[int, dict[str, Any], int] | None = None  # version, state dict, boards due
@@ -330,6 +335,7 @@ class Slot:
         keep each person's latest private prompt, then wake the player waiting for the bot."""
         if record.kind in ANNOUNCING_KINDS and record.is_public and record.has_attachment(BOARD):
             self.boards += 1
+            self.pictures += 1
         if record.visibility.kind == "ephemeral" and record.message_id is not None:
             ids = [c for c in record.custom_ids if c.startswith("act:")]
             if ids and record.visibility.user_id is not None:
@@ -680,15 +686,22 @@ async def measure(
         warm_until = loop.time() + args.warm_up
         last_call = warm_until + (WARM_UP_FINISH_S if args.warm_up > 0 else 0.0)
 
+        def warm() -> bool:
+            return (
+                any(s.finished for s in warm_slots)
+                and sum(s.pictures for s in warm_slots) >= WARM_UP_BOARDS
+            )
+
         async def warm_up(slot: Slot) -> None:
             await bench.play(slot, until=warm_until)
-            while not any(s.finished for s in warm_slots) and loop.time() < last_call:
+            while not warm() and loop.time() < last_call:
                 await bench.play(slot, until=min(loop.time() + 1.0, last_call))
             sending = emu.send_slash(slot.people[0], "game abandon", channel=slot.channel)
             await bench.send("lobby", sending)
 
         await asyncio.gather(*(warm_up(slot) for slot in warm_slots))
         warm_up_finished = sum(s.finished for s in warm_slots)
+        warm_up_boards = sum(s.pictures for s in warm_slots)
         await asyncio.sleep(REST_SECONDS)
         rss_rest, own_rest = rss_kb(pid), rss_kb(pid, descendants=False)
 
@@ -786,6 +799,7 @@ async def measure(
         "rss_started": rss_started,
         "rss_rest": rss_rest,
         "warm_up_finished": warm_up_finished,
+        "warm_up_boards": warm_up_boards,
         "own_rest": own_rest,
         "own_active": own_active,
         "rss_setup": rss_setup,
@@ -927,7 +941,8 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
     print(
         f"bot memory (VmRSS): {found['rss_started'] * mb:.1f} MB started, "
         f"{found['rss_rest'] * mb:.1f} MB at rest after warm-up "
-        f"({found['warm_up_finished']} warm-up game(s) finished), "
+        f"({found['warm_up_boards']} boards drawn and {found['warm_up_finished']} game(s) "
+        "finished in the warm-up), "
         f"{found['rss_setup'] * mb:.1f} MB with the games started ({held_kb:.1f} kB a game), "
         f"{found['rss_active'] * mb:.1f} MB at most while they play "
         f"({per_game_kb:.1f} kB a game)"
@@ -996,6 +1011,7 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         "rss_kb_per_game_bot_process": round(own_kb, 1),
         "rss_kb_at_rest": found["rss_rest"],
         "warm_up_games_finished": found["warm_up_finished"],
+        "warm_up_boards": found["warm_up_boards"],
         "rss_kb_with_games": found["rss_active"],
         "bot_cpu_percent": round(100 * found["cpu_bot"] / elapsed),
         "emulator_cpu_percent": round(100 * found["cpu_self"] / elapsed),

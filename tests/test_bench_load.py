@@ -29,6 +29,7 @@ KEYS = {
     "rss_kb_per_game_bot_process",
     "probe_ms_before",
     "warm_up_games_finished",
+    "warm_up_boards",
     "machine_slowed",
 }
 
