@@ -4,7 +4,9 @@ Bad input is answered ephemerally before anything is shown publicly (a refusal r
 service goes up to what runs the handler, `guarded` for a button and
 `HvBot.on_app_command_error` for a command, which answer it); a stored change is announced
 with the board picture; private things (a drawn card, the lines you may declare, your
-colour) only ever go to their owner, ephemerally or by DM.
+colour) only ever go to their owner, ephemerally or by DM. Once a move is acknowledged and
+stored, its announcement goes on in a task of its own (`go_on`), so the many moves waiting
+for their pictures at a busy moment do not each hold their interaction.
 
 Each message is in the language of whoever reads it: a reply to one person (ephemeral, a
 refusal, a private prompt) in their Discord client's (`interaction.locale`), a public post in
