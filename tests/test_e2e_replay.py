@@ -78,7 +78,9 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
 
     rng = random.Random(3)
     for _ in range(250):
-        game, state = await emu.wait_for(adas_turn_or_the_end)
+        # Generous: an AI move is thought and drawn in worker processes, which a host slowing
+        # the machine down ten-fold keeps longer than the usual ten seconds.
+        game, state = await emu.wait_for(adas_turn_or_the_end, 60, message="Ada's turn or the end")
         if state.is_terminal():
             break
         assert not replay_posts(emu), "no replay while the game is on"
