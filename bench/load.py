@@ -2,7 +2,8 @@
 much memory each game costs it, against the product's quality bars.
 
     python bench/load.py [--games 200] [--seconds 30] [--ai-seats 1] [--ai-pause 0.2]
-                         [--think 0] [--drawing-processes 1] [--warm-up 20] [--bot-log FILE]
+                         [--think 0] [--drawing-processes 1] [--warm-up 20]
+                         [--warm-up-boards 1500] [--bot-log FILE]
 
 The bot runs alone in a child process (`bench/load_bot.py`: the real client, a fresh SQLite file
 in a temporary folder, drawing in its worker processes as deployed); this process runs the
@@ -28,17 +29,18 @@ Measured over the `--seconds` of play once every game plays:
 - the bot's resident memory (VmRSS, its process and its worker processes together) per active
   game: (RSS with the games - RSS at rest) / games,
   where "at rest" is after start-up and a warm-up (ten games played as fast as answered for
-  `--warm-up` seconds, and on until one of them has finished and 1500 boards have been drawn,
-  then abandoned), so what a process pays once it has served games for a while is not charged
-  to the games: above all the drawing worker's caches of picture pieces and labels, which fill
-  over the first thousand or so pictures and then stay, and what the first replays cost the
-  background worker. RSS at most while the games play is the figure, and RSS once they are
-  all started (before anyone moves) is shown beside it. Half the games play for `--seconds`/2
-  before the rest join, so the run also prints what each game that joins the play adds: the
-  cost of one more game, without what a process pays once when play begins (pools, the
-  allocator's reserve). The rest join all in the same instant, a burst no server sees from its
-  players: the timing starts once each of them has moved and play has run on for a moment
-  (what the burst's answers took is printed apart);
+  `--warm-up` seconds, and on until one of them has finished and `--warm-up-boards` boards
+  have been drawn, then abandoned, and the replays of those finished posted), so what a
+  process pays once it has served games for a while is not charged to the games: above all
+  the drawing worker's caches of picture pieces and labels, which fill over the first thousand
+  or so pictures and then stay, and what the first replays cost the background worker. RSS at
+  most while the games play is the figure, and RSS once they are all started (before anyone
+  moves) is shown beside it. Half the games play for `--seconds`/2 before the rest join, so
+  the run also prints what each game that joins the play adds: the cost of one more game,
+  without what a process pays once when play begins (pools, the allocator's reserve). The rest
+  join all in the same instant, a burst no server sees from its players: the timing starts
+  once each of them has moved and play has run on for a moment (what the burst's answers took
+  is printed apart);
 - CPU use of both processes, and how late this process's event loop ran (on a small machine
   the two processes share the cores: the emulator's delays are part of the latencies);
 - the machine's own speed: the CPU time a fixed piece of Python takes, before the run and every
@@ -87,6 +89,7 @@ from discord_emulator.server import INTERACTION_WINDOW, InteractionState  # noqa
 from e2e_harness import BOARD, command_for, is_peek  # noqa: E402
 
 from engine import State, find_game  # noqa: E402
+from hvbot.replay import FILENAME as REPLAY  # noqa: E402
 from hvbot.workers import WATCH_S  # noqa: E402
 
 RULES = find_game("high-voltage")
@@ -105,6 +108,8 @@ WARM_UP_FINISH_S = 30.0
 # fills with the boards it draws, not with the seconds, and a warm-up the host slowed down drew
 # a few hundred, leaving up to 10 MB of filling to be charged to the games.
 WARM_UP_BOARDS = 1500
+# ...then the replays of the games it finished are waited for, at most this long.
+REPLAYS_S = 60.0
 # After the warm-up, long enough for every worker to have given back what its work left free
 # (it does every WATCH_S): at rest means at rest.
 REST_SECONDS = WATCH_S + 1.0
@@ -316,6 +321,7 @@ class Slot:
     seat_users: list[int | None] = field(default_factory=list)
     boards: int = 0  # public board pictures posted for the current game
     pictures: int = 0  # ...and for all its games so far
+    replays: int = 0  # replays of its finished games posted
     prompts: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> (message, ver)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     parsed: tuple[int, dict[str, Any], int] | None = None  # version, state dict, boards due
@@ -336,6 +342,8 @@ class Slot:
         if record.kind in ANNOUNCING_KINDS and record.is_public and record.has_attachment(BOARD):
             self.boards += 1
             self.pictures += 1
+        if record.kind in ANNOUNCING_KINDS and record.is_public and record.has_attachment(REPLAY):
+            self.replays += 1
         if record.visibility.kind == "ephemeral" and record.message_id is not None:
             ids = [c for c in record.custom_ids if c.startswith("act:")]
             if ids and record.visibility.user_id is not None:
@@ -689,7 +697,7 @@ async def measure(
         def warm() -> bool:
             return (
                 any(s.finished for s in warm_slots)
-                and sum(s.pictures for s in warm_slots) >= WARM_UP_BOARDS
+                and sum(s.pictures for s in warm_slots) >= args.warm_up_boards
             )
 
         async def warm_up(slot: Slot) -> None:
@@ -701,6 +709,11 @@ async def measure(
 
         await asyncio.gather(*(warm_up(slot) for slot in warm_slots))
         warm_up_finished = sum(s.finished for s in warm_slots)
+        # A finished game's replay is drawn after it, in the worker that also thinks for the AI
+        # seats: at rest is once the last of them is posted.
+        replays_due = loop.time() + REPLAYS_S
+        while sum(s.replays for s in warm_slots) < warm_up_finished and loop.time() < replays_due:
+            await asyncio.sleep(0.2)
         warm_up_boards = sum(s.pictures for s in warm_slots)
         await asyncio.sleep(REST_SECONDS)
         rss_rest, own_rest = rss_kb(pid), rss_kb(pid, descendants=False)
@@ -1045,6 +1058,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=float,
         default=20.0,
         help="seconds a few games play before the bot counts as at rest (default 20)",
+    )
+    parser.add_argument(
+        "--warm-up-boards",
+        type=int,
+        default=WARM_UP_BOARDS,
+        help=f"...and boards they draw at least, if they can (default {WARM_UP_BOARDS})",
     )
     parser.add_argument("--seed", type=int, default=1, help="for the players' choices")
     parser.add_argument(

@@ -36,7 +36,10 @@ KEYS = {
 
 def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--games", "3", "--seconds", "3", "--warm-up", "2"],
+        [
+            *(sys.executable, str(BENCH), "--games", "3", "--seconds", "3"),
+            *("--warm-up", "2", "--warm-up-boards", "50"),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
