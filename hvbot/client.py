@@ -42,6 +42,12 @@ HANDLER_TASKS = (
 FINISH_S = 10.0  # at most this long to finish answering at shutdown
 
 
+def _hold(tasks: set[asyncio.Task[None]], task: asyncio.Task[None]) -> None:
+    """Keep `task` in `tasks` until it ends: the event loop keeps only a weak reference."""
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
+
+
 class HvBot(commands.Bot):
     def __init__(
         self,
@@ -154,9 +160,8 @@ class HvBot(commands.Bot):
         workers.use(workers.Workers(0), workers.Workers(0))
 
     def keep_until_done(self, task: asyncio.Task[None]) -> None:
-        """Hold a task of ours until it ends (the event loop keeps only a weak reference)."""
-        self._answering.add(task)
-        task.add_done_callback(self._answering.discard)
+        """Hold a task answering an interaction until it ends (see `_hold`)."""
+        _hold(self._answering, task)
 
     async def _finish_answering(self) -> None:
         """Let the interactions being handled finish before the connection closes.
@@ -188,9 +193,7 @@ class HvBot(commands.Bot):
         if self._stopping:
             return
         if state.is_terminal():
-            task = asyncio.create_task(self._post_replay(game))
-            self._replay_tasks.add(task)
-            task.add_done_callback(self._replay_tasks.discard)
+            _hold(self._replay_tasks, asyncio.create_task(self._post_replay(game)))
             return
         seat = state.current_seat()
         if game.status != "active" or seat is None or not game.seats[seat].is_ai:

@@ -34,7 +34,6 @@ from discord_emulator import (
     User,
     Visibility,
 )
-from discord_emulator.faults import ArmedFault
 
 from engine import State, find_game
 from hvbot.client import HvBot
@@ -467,11 +466,9 @@ class HeldMove:
     """A person's move whose board post Discord holds back (a rate limit): stored and
     acknowledged, its picture drawn, its post waiting to go out."""
 
-    game: GameRow  # before the move
     mover: SeatRow
     cell: str  # the face-down card drawn and placed where it lay
     since: int  # the last record before the move
-    held: ArmedFault
     moving: asyncio.Task[Reply]
 
     def posts(self, emu: DiscordEmulator) -> list[Record]:
@@ -494,4 +491,4 @@ async def move_with_post_held(emu: DiscordEmulator, hv: BotHarness, pause: float
     since = emu.last_seq
     moving = asyncio.create_task(table.play(game, state, f"draw {cell} here r90"))
     await emu.wait_for(lambda: held.fired == 1, 5, message="the board's follow-up held back")
-    return HeldMove(game, mover, cell, since, held, moving)
+    return HeldMove(mover, cell, since, moving)
