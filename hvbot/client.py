@@ -113,7 +113,7 @@ class HvBot(commands.Bot):
         # rest. Replays and AI thinking get a worker of their own when first needed.
         processes = self.settings.drawing_processes
         self.pictures = workers.Workers(processes, warm_up=warm_up)
-        self.background = workers.Workers(1 if processes else 0)
+        self.background = workers.Workers(1 if processes else 0, ordered=True)
         workers.use(self.pictures, self.background)
         await self.pictures.start()
         views.register(self)

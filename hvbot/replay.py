@@ -7,10 +7,10 @@ end in the stored final state; if it does not (a game saved by an engine whose r
 changed since), no replay is better than a wrong one.
 
 Drawing a replay takes a second or more, so it is drawn with the bot's long work
-(`workers.in_background`), never where the boards after moves are drawn: those never wait
-behind a replay, and when several games end at once their replays queue instead of competing
-for the processor. The game is dealt again here, in a thread; the worker receives only the
-views the replay shows.
+(`workers.when_free`), never where the boards after moves are drawn: those never wait behind a
+replay, and when several games end at once their replays queue instead of competing for the
+processor, behind the AI seats' thinking that games wait for. The game is dealt again here, in a
+thread; the worker receives only the views the replay shows.
 """
 
 from __future__ import annotations
@@ -137,5 +137,5 @@ async def replay_post(
     # The drawing is sent the game without what only the engine needs (its seed, its whole
     # state with the hidden cards): the names, game and language its pictures show.
     shown = dataclasses.replace(game, seed=None, state_json=None)
-    replay = await workers.in_background(draw, shown, views)
+    replay = await workers.when_free(draw, shown, views)
     return Post(caption(heading, replay, texts), files=[(FILENAME, replay.data)])

@@ -12,8 +12,13 @@ is sent as its game and language, see `Presenter.__reduce__`), and so must their
 Two kinds of work, two sets of workers, so a board never waits behind a long job:
 - `draw`: the pictures after every move (boards, cards, secrets, results), in the bot's
   DRAWING_PROCESSES workers, warmed up as they start;
-- `in_background`: a finished game's replay (a second or two of drawing) and an AI seat's
-  thinking (up to its time budget), in one worker of their own, started when first needed.
+- `in_background`: an AI seat's thinking (up to its time budget), and `when_free`: a finished
+  game's replay (a second or two of drawing), in one worker of their own, started when first
+  needed. A game waits for its AI seat's move, and nobody waits for a replay from one move to
+  the next: when several games end at once, their replays would otherwise hold up the AI seats
+  of every other game for seconds. So the worker takes the call whose time is due first, a
+  replay being due REPLAY_LEEWAY_S after it was asked for: it waits for the thinking asked for
+  within that time, and never longer.
 
 `processes=0` works in threads of this process, as before: the tests use it, since every bot
 they start would otherwise start its own workers.
@@ -24,13 +29,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
 import pickle
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -43,6 +50,7 @@ log = logging.getLogger(__name__)
 # from the event loop.
 NICENESS = 10
 WATCH_S = 2.0  # how often a worker checks on the bot it works for, and gives back free memory
+REPLAY_LEEWAY_S = 10.0  # how long a replay may wait for the AI seats' thinking (`when_free`)
 
 
 def _start_worker(bot_pid: int, warm_up: Callable[[], None] | None) -> None:
@@ -74,15 +82,66 @@ def _unpickled_call(packed: bytes) -> Any:
     return func(*args, **kwargs)
 
 
-class Workers:
-    """Runs pure functions in `processes` worker processes (0: in threads of this process)."""
+class Turns:
+    """Who of the calls waiting for a worker goes next: the one due first.
 
-    def __init__(self, processes: int, *, warm_up: Callable[[], None] | None = None) -> None:
+    A call is due `leeway` seconds after it asks for its turn; among calls due at the same
+    moment, the first to ask goes first. The process pool would take its calls in the order
+    they came, so a call is handed to it only when a worker is free."""
+
+    def __init__(self, at_once: int) -> None:
+        self._free = at_once
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    @contextlib.asynccontextmanager
+    async def turn(self, leeway: float) -> AsyncIterator[None]:
+        if self._free and not self._waiting:
+            self._free -= 1
+        else:
+            loop = asyncio.get_running_loop()
+            given: asyncio.Future[None] = loop.create_future()
+            heapq.heappush(self._waiting, (loop.time() + leeway, next(self._order), given))
+            try:
+                await given
+            except asyncio.CancelledError:
+                if given.done() and not given.cancelled():  # given the turn as it was cancelled
+                    self._pass_on()
+                raise
+        try:
+            yield
+        finally:
+            self._pass_on()
+
+    def _pass_on(self) -> None:
+        while self._waiting:
+            _, _, given = heapq.heappop(self._waiting)
+            if not given.done():  # not cancelled while it waited
+                given.set_result(None)
+                return
+        self._free += 1
+
+
+class Workers:
+    """Runs pure functions in `processes` worker processes (0: in threads of this process).
+
+    `ordered`: a call is handed to the pool only when a worker is free, the one due first
+    (see `Turns`, `run_within`). Not for pictures: all are due at once, and a worker would
+    only stand idle between two of them while the next is handed over."""
+
+    def __init__(
+        self,
+        processes: int,
+        *,
+        warm_up: Callable[[], None] | None = None,
+        ordered: bool = False,
+    ) -> None:
         if processes < 0:
             raise ValueError("processes must be 0 or more")
         self.processes = processes
         self._warm_up = warm_up
         self._pool: ProcessPoolExecutor | None = None
+        self._turns = Turns(processes) if ordered and processes else None
 
     def _start(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -108,16 +167,30 @@ class Workers:
         elif self._warm_up is not None:
             await asyncio.to_thread(self._warm_up)
 
-    async def run(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def run(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Coroutine[Any, Any, Any]:
         """`func(*args, **kwargs)`, run off the event loop.
 
         For a worker process the call is pickled at once and its arguments let go: at a few
         hundred games every board waits its turn behind others, and a game's view pickled is
-        a few kB where the view itself is tens of kB of dicts."""
+        a few kB where the view itself is tens of kB of dicts. (Hence `run_within`'s coroutine
+        handed back, not awaited here: this frame would hold them.)"""
+        return self.run_within(0.0, func, *args, **kwargs)
+
+    async def run_within(
+        self, leeway: float, func: Callable[..., Any], *args: Any, **kwargs: Any
+    ) -> Any:
+        """`run`, for a call that may let others go first for `leeway` seconds (when
+        `ordered`; otherwise calls go in the order they come)."""
         if not self.processes:
             return await asyncio.to_thread(func, *args, **kwargs)
         call = functools.partial(_unpickled_call, pickle.dumps((func, args, kwargs), protocol=5))
         del args, kwargs
+        if self._turns is None:
+            return await self._run_now(call)
+        async with self._turns.turn(leeway):
+            return await self._run_now(call)
+
+    async def _run_now(self, call: Callable[[], Any]) -> Any:
         loop = asyncio.get_running_loop()
         pool = self._start()
         try:
@@ -158,6 +231,12 @@ def draw(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Coroutine[Any, 
 
 
 def in_background(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Coroutine[Any, Any, Any]:
-    """`func(*args, **kwargs)` for long work (a replay, an AI's thinking), beside the
+    """`func(*args, **kwargs)` for long work a game waits for (an AI's thinking), beside the
     pictures, so they never wait behind it."""
     return _background.run(func, *args, **kwargs)
+
+
+def when_free(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Coroutine[Any, Any, Any]:
+    """`in_background` for long work no game waits for (a replay): the thinking asked for
+    within REPLAY_LEEWAY_S after it goes first."""
+    return _background.run_within(REPLAY_LEEWAY_S, func, *args, **kwargs)

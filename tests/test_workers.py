@@ -77,6 +77,50 @@ async def test_a_call_waiting_its_turn_holds_no_argument_of_its_own(worker):
     await busy
 
 
+@pytest.fixture
+async def ordered():
+    workers = Workers(1, ordered=True)
+    await workers.run(os.getpid)  # started
+    yield workers
+    workers.close()
+
+
+async def test_a_call_due_first_goes_first_when_the_worker_is_free(ordered):
+    """An AI seat's thinking goes before a replay asked for a moment earlier: a game waits for
+    the one, nobody for the other. `time.monotonic` tells when each call ran (the same clock in
+    every process)."""
+    busy = asyncio.create_task(ordered.run(time.sleep, 0.5))
+    await asyncio.sleep(0.1)
+    replay = asyncio.create_task(ordered.run_within(10.0, time.monotonic))
+    await asyncio.sleep(0.05)
+    thinking = asyncio.create_task(ordered.run(time.monotonic))
+    assert await thinking < await replay
+    await busy
+
+
+async def test_a_call_that_may_wait_waits_no_longer_than_it_may(ordered):
+    busy = asyncio.create_task(ordered.run(time.sleep, 0.5))
+    await asyncio.sleep(0.1)
+    replay = asyncio.create_task(ordered.run_within(0.05, time.monotonic))
+    await asyncio.sleep(0.2)  # past the replay's leeway
+    thinking = asyncio.create_task(ordered.run(time.monotonic))
+    assert await replay < await thinking
+    await busy
+
+
+async def test_a_call_given_up_while_it_waits_holds_up_nobody(ordered):
+    busy = asyncio.create_task(ordered.run(time.sleep, 0.3))
+    await asyncio.sleep(0.05)
+    given_up = asyncio.create_task(ordered.run(os.getpid))
+    await asyncio.sleep(0.05)
+    given_up.cancel()
+    after = asyncio.create_task(ordered.run(os.getpid))
+    assert await asyncio.wait_for(after, 30) != os.getpid()
+    assert given_up.cancelled()
+    await busy
+    assert await asyncio.wait_for(ordered.run(os.getpid), 30) != os.getpid()
+
+
 async def test_a_worker_that_dies_is_replaced(worker):
     first = await worker.run(os.getpid)
     os.kill(first, signal.SIGKILL)
