@@ -17,6 +17,7 @@ from discord_emulator import (
     InteractionFailed,
     Visibility,
     locate_spec,
+    rules,
 )
 from discord_emulator.openapi import ENV_VAR
 from PIL import Image
@@ -152,6 +153,47 @@ async def test_a_message_with_a_picture_is_recorded_with_the_decoded_image(
     assert image is not None and image.size == (12, 7)
     async with http.get(message["attachments"][0]["url"]) as download:
         assert await download.read() == record.attachment("board.png").data
+
+
+async def post_files(
+    http: aiohttp.ClientSession, emu: DiscordEmulator, sizes: list[int]
+) -> tuple[int, dict[str, Any]]:
+    form = aiohttp.FormData(quote_fields=False)
+    names = [f"part{i}.bin" for i in range(len(sizes))]
+    attachments = [{"id": i, "filename": name} for i, name in enumerate(names)]
+    form.add_field("payload_json", json.dumps({"content": "files", "attachments": attachments}))
+    for i, (name, size) in enumerate(zip(names, sizes, strict=True)):
+        form.add_field(f"files[{i}]", b"x" * size, filename=name)
+    async with http.post(f"/api/v10/channels/{emu.channel.id}/messages", data=form) as answer:
+        return answer.status, await answer.json()
+
+
+async def test_ten_files_within_the_upload_limit_are_sent(
+    emu: DiscordEmulator, http: aiohttp.ClientSession
+) -> None:
+    share = rules.FILE_SIZE_LIMIT // rules.FILES_LIMIT
+    status, message = await post_files(http, emu, [share] * rules.FILES_LIMIT)
+    assert status == 200, message
+    assert len(message["attachments"]) == rules.FILES_LIMIT
+
+
+async def test_an_eleventh_file_is_an_invalid_form_body(
+    emu: DiscordEmulator, http: aiohttp.ClientSession
+) -> None:
+    status, answer = await post_files(http, emu, [10] * (rules.FILES_LIMIT + 1))
+    assert (status, answer["code"]) == (400, 50035)
+    assert "BASE_TYPE_BAD_LENGTH" in [e["code"] for e in answer["errors"]["attachments"]["_errors"]]
+    assert not emu.records
+
+
+async def test_files_over_the_upload_limit_together_are_too_large(
+    emu: DiscordEmulator, http: aiohttp.ClientSession
+) -> None:
+    """Each under the limit, not together: Discord counts a message's files as one upload."""
+    half = rules.FILE_SIZE_LIMIT // 2
+    status, answer = await post_files(http, emu, [half, half + 1])
+    assert (status, answer["code"]) == (413, 40005)
+    assert not emu.records and len(emu.rejections) == 1
 
 
 @needs_spec

@@ -234,9 +234,9 @@ class Rest:
         creating: bool = True,
     ) -> web.Response | None:
         violations = rules.check_message(body, files=len(files), base=base, creating=creating)
-        for index, (_, data, _) in files.items():
-            if len(data) > rules.FILE_SIZE_LIMIT:
-                return self.error(request, 413, 40005, f"Request entity too large (files[{index}])")
+        # Discord's upload limit is on all of a message's files together, not each.
+        if sum(len(data) for _, data, _ in files.values()) > rules.FILE_SIZE_LIMIT:
+            return self.error(request, 413, 40005, "Request entity too large")
         if not violations:
             return None
         if any(v.code == "MESSAGE_EMPTY" for v in violations):

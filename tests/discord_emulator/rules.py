@@ -29,7 +29,7 @@ EMBED_FOOTER_LIMIT = 2048
 EMBED_AUTHOR_LIMIT = 256
 REQUIRED = "This field is required"
 FILES_LIMIT = 10
-FILE_SIZE_LIMIT = 10 * 1024 * 1024
+FILE_SIZE_LIMIT = 10 * 1024 * 1024  # of all a message's files together
 LINK_STYLE = 5
 PREMIUM_STYLE = 6
 
