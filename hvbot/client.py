@@ -112,8 +112,8 @@ class HvBot(commands.Bot):
         # starts; the first is started now, so the first board players see is as quick as the
         # rest. Replays and AI thinking get a worker of their own when first needed.
         processes = self.settings.drawing_processes
-        self.pictures = workers.Workers(processes, warm_up=warm_up)
-        self.background = workers.Workers(1 if processes else 0, ordered=True)
+        self.pictures = workers.Workers(processes, warm_up=warm_up, ahead=workers.PICTURES_AHEAD)
+        self.background = workers.Workers(1 if processes else 0)
         workers.use(self.pictures, self.background)
         await self.pictures.start()
         views.register(self)

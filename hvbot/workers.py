@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 NICENESS = 10
 WATCH_S = 2.0  # how often a worker checks on the bot it works for, and gives back free memory
 REPLAY_LEEWAY_S = 10.0  # how long a replay may wait for the AI seats' thinking (`when_free`)
+PICTURES_AHEAD = 2  # pictures handed to the drawing workers beyond one each (see `Workers`)
 
 
 def _start_worker(bot_pid: int, warm_up: Callable[[], None] | None) -> None:
@@ -86,8 +87,7 @@ class Turns:
     """Who of the calls waiting for a worker goes next: the one due first.
 
     A call is due `leeway` seconds after it asks for its turn; among calls due at the same
-    moment, the first to ask goes first. The process pool would take its calls in the order
-    they came, so a call is handed to it only when a worker is free."""
+    moment, the first to ask goes first. At most `at_once` calls have their turn at a time."""
 
     def __init__(self, at_once: int) -> None:
         self._free = at_once
@@ -125,23 +125,27 @@ class Turns:
 class Workers:
     """Runs pure functions in `processes` worker processes (0: in threads of this process).
 
-    `ordered`: a call is handed to the pool only when a worker is free, the one due first
-    (see `Turns`, `run_within`). Not for pictures: all are due at once, and a worker would
-    only stand idle between two of them while the next is handed over."""
+    The process pool takes every call it is handed, in the order it comes, and its workers
+    work through them whatever the event loop does. So the pool is handed at most `ahead`
+    calls beyond one a worker; the others wait here for their turn (`Turns`), the one due
+    first going first (`run_within`). A few ahead keep the workers busy while the loop is
+    elsewhere; and when the loop is held up (a burst of answers, a slow moment of the
+    machine) only those few results wait for it, not every picture the workers could draw
+    meanwhile, each 75-115 kB."""
 
     def __init__(
         self,
         processes: int,
         *,
         warm_up: Callable[[], None] | None = None,
-        ordered: bool = False,
+        ahead: int = 0,
     ) -> None:
-        if processes < 0:
-            raise ValueError("processes must be 0 or more")
+        if processes < 0 or ahead < 0:
+            raise ValueError("processes and ahead must be 0 or more")
         self.processes = processes
         self._warm_up = warm_up
         self._pool: ProcessPoolExecutor | None = None
-        self._turns = Turns(processes) if ordered and processes else None
+        self._turns = Turns(processes + ahead)
 
     def _start(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -179,14 +183,12 @@ class Workers:
     async def run_within(
         self, leeway: float, func: Callable[..., Any], *args: Any, **kwargs: Any
     ) -> Any:
-        """`run`, for a call that may let others go first for `leeway` seconds (when
-        `ordered`; otherwise calls go in the order they come)."""
+        """`run`, for a call that lets the others asked for within `leeway` seconds after it
+        go first."""
         if not self.processes:
             return await asyncio.to_thread(func, *args, **kwargs)
         call = functools.partial(_unpickled_call, pickle.dumps((func, args, kwargs), protocol=5))
         del args, kwargs
-        if self._turns is None:
-            return await self._run_now(call)
         async with self._turns.turn(leeway):
             return await self._run_now(call)
 

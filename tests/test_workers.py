@@ -78,47 +78,72 @@ async def test_a_call_waiting_its_turn_holds_no_argument_of_its_own(worker):
 
 
 @pytest.fixture
-async def ordered():
-    workers = Workers(1, ordered=True)
+async def started_worker():
+    workers = Workers(1)
     await workers.run(os.getpid)  # started
     yield workers
     workers.close()
 
 
-async def test_a_call_due_first_goes_first_when_the_worker_is_free(ordered):
+async def test_a_call_due_first_goes_first_when_the_worker_is_free(started_worker):
     """An AI seat's thinking goes before a replay asked for a moment earlier: a game waits for
     the one, nobody for the other. `time.monotonic` tells when each call ran (the same clock in
     every process)."""
-    busy = asyncio.create_task(ordered.run(time.sleep, 0.5))
+    busy = asyncio.create_task(started_worker.run(time.sleep, 0.5))
     await asyncio.sleep(0.1)
-    replay = asyncio.create_task(ordered.run_within(10.0, time.monotonic))
+    replay = asyncio.create_task(started_worker.run_within(10.0, time.monotonic))
     await asyncio.sleep(0.05)
-    thinking = asyncio.create_task(ordered.run(time.monotonic))
+    thinking = asyncio.create_task(started_worker.run(time.monotonic))
     assert await thinking < await replay
     await busy
 
 
-async def test_a_call_that_may_wait_waits_no_longer_than_it_may(ordered):
-    busy = asyncio.create_task(ordered.run(time.sleep, 0.5))
+async def test_a_call_that_may_wait_waits_no_longer_than_it_may(started_worker):
+    busy = asyncio.create_task(started_worker.run(time.sleep, 0.5))
     await asyncio.sleep(0.1)
-    replay = asyncio.create_task(ordered.run_within(0.05, time.monotonic))
+    replay = asyncio.create_task(started_worker.run_within(0.05, time.monotonic))
     await asyncio.sleep(0.2)  # past the replay's leeway
-    thinking = asyncio.create_task(ordered.run(time.monotonic))
+    thinking = asyncio.create_task(started_worker.run(time.monotonic))
     assert await replay < await thinking
     await busy
 
 
-async def test_a_call_given_up_while_it_waits_holds_up_nobody(ordered):
-    busy = asyncio.create_task(ordered.run(time.sleep, 0.3))
+async def test_a_call_given_up_while_it_waits_holds_up_nobody(started_worker):
+    busy = asyncio.create_task(started_worker.run(time.sleep, 0.3))
     await asyncio.sleep(0.05)
-    given_up = asyncio.create_task(ordered.run(os.getpid))
+    given_up = asyncio.create_task(started_worker.run(os.getpid))
     await asyncio.sleep(0.05)
     given_up.cancel()
-    after = asyncio.create_task(ordered.run(os.getpid))
+    after = asyncio.create_task(started_worker.run(os.getpid))
     assert await asyncio.wait_for(after, 30) != os.getpid()
     assert given_up.cancelled()
     await busy
-    assert await asyncio.wait_for(ordered.run(os.getpid), 30) != os.getpid()
+    assert await asyncio.wait_for(started_worker.run(os.getpid), 30) != os.getpid()
+
+
+def _drawn_after(seconds: float) -> float:
+    time.sleep(seconds)
+    return time.monotonic()
+
+
+async def test_while_the_event_loop_is_held_up_only_a_few_results_wait_for_it():
+    """A board picture is 75-115 kB: a bot held up for a moment must not find every picture
+    the worker could draw meanwhile waiting for it in memory."""
+    ahead = 2
+    pictures = Workers(1, ahead=ahead)
+    try:
+        await pictures.run(os.getpid)  # started
+        calls = [asyncio.create_task(pictures.run(_drawn_after, 0.02)) for _ in range(30)]
+        await asyncio.sleep(0)  # all asked for
+        held_from = time.monotonic()
+        time.sleep(0.8)  # the event loop held up: time for all 30
+        held_until = time.monotonic()
+        drawn = await asyncio.gather(*calls)
+    finally:
+        pictures.close()
+    assert sorted(drawn) == drawn, "calls due at once go in the order they came"
+    meanwhile = [at for at in drawn if held_from <= at <= held_until]
+    assert 1 <= len(meanwhile) <= 1 + ahead
 
 
 async def test_a_worker_that_dies_is_replaced(worker):
