@@ -85,26 +85,23 @@ async def started_worker():
     workers.close()
 
 
-async def test_a_call_due_first_goes_first_when_the_worker_is_free(started_worker):
-    """An AI seat's thinking goes before a replay asked for a moment earlier: a game waits for
-    the one, nobody for the other. `time.monotonic` tells when each call ran (the same clock in
-    every process)."""
-    busy = asyncio.create_task(started_worker.run(time.sleep, 0.5))
+@pytest.mark.parametrize(
+    ("leeway", "then", "replay_first"),
+    [(10.0, 0.05, False), (0.05, 0.3, True)],
+    ids=["thinking-within-the-leeway", "thinking-after-it"],
+)
+async def test_a_replay_lets_thinking_go_first_within_its_leeway_only(
+    started_worker, leeway, then, replay_first
+):
+    """An AI seat's thinking goes before a replay asked for a moment earlier (a game waits for
+    the one, nobody for the other), but not before one asked for longer ago than its leeway.
+    `time.monotonic` tells when each call ran (the same clock in every process)."""
+    busy = asyncio.create_task(started_worker.run(time.sleep, 1.0))
     await asyncio.sleep(0.1)
-    replay = asyncio.create_task(started_worker.run_within(10.0, time.monotonic))
-    await asyncio.sleep(0.05)
+    replay = asyncio.create_task(started_worker.run_within(leeway, time.monotonic))
+    await asyncio.sleep(then)
     thinking = asyncio.create_task(started_worker.run(time.monotonic))
-    assert await thinking < await replay
-    await busy
-
-
-async def test_a_call_that_may_wait_waits_no_longer_than_it_may(started_worker):
-    busy = asyncio.create_task(started_worker.run(time.sleep, 0.5))
-    await asyncio.sleep(0.1)
-    replay = asyncio.create_task(started_worker.run_within(0.05, time.monotonic))
-    await asyncio.sleep(0.2)  # past the replay's leeway
-    thinking = asyncio.create_task(started_worker.run(time.monotonic))
-    assert await replay < await thinking
+    assert (await replay < await thinking) == replay_first
     await busy
 
 
