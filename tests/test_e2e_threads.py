@@ -81,10 +81,12 @@ async def test_a_game_in_a_thread_from_start_to_replay(
             await hv.restart()
             restarted = True
 
+    # A whole game's replay is a second or two of drawing, ten times that on a slowed machine.
     await emu.wait_for(
         lambda: [
             r for r in emu.messages(visibility="public", channel=thread) if r.has_attachment(REPLAY)
-        ]
+        ],
+        timeout=60,
     )
     assert restarted and moves > 2
     game = await hv.game()
