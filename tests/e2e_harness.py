@@ -479,11 +479,21 @@ class HeldMove:
             if r.content.startswith(self.mover.display_name)
         ]
 
+    async def announced(self, emu: DiscordEmulator) -> list[Record]:
+        """The move's board posts, once its command is answered and the first is out."""
+        await self.moving
+        await emu.wait_for(lambda: self.posts(emu), 10, message="the move's board post")
+        return self.posts(emu)
 
-async def move_with_post_held(emu: DiscordEmulator, hv: BotHarness, pause: float) -> HeldMove:
-    """Open a game of two people and an AI, and have the first to move draw a card while the
-    follow-ups that announce moves answer 429 once, with a pause of `pause` seconds."""
-    _, _, _, table = await open_three_seat_game(emu, hv)
+
+async def move_with_post_held(
+    emu: DiscordEmulator, hv: BotHarness, pause: float, table: Table | None = None
+) -> HeldMove:
+    """Have the person to move at `table` (by default a new game of two people and an AI)
+    draw a card while the follow-ups that announce moves answer 429 once, with a pause of
+    `pause` seconds."""
+    if table is None:
+        _, _, _, table = await open_three_seat_game(emu, hv)
     game, state = await table.wait_for_turn()
     mover = game.seats[state.current_seat() or 0]
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")

@@ -68,21 +68,10 @@ async def test_rate_limited_posts_are_sent_again_after_the_pause(
     starts = [r for r in board_posts(emu) if "begins!" in r.content]
     assert len(starts) == 1, "the start was announced once, not lost and not doubled"
 
-    game, state = await table.wait_for_turn()
-    seat = state.current_seat()
-    assert seat is not None
-    mover = game.seats[seat]
-    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    followup_fault = emu.faults.rate_limit(
-        "POST /webhooks/{application_id}/{token}", retry_after=pause
-    )
-    since = emu.last_seq
-    await table.play(game, state, f"draw {cell} here r90")
-    await table.wait_for_turn()
-    assert followup_fault.fired == 1
-    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)]
+    move = await move_with_post_held(emu, hv, pause, table)
+    moves = await move.announced(emu)
     assert len(moves) == 1 and moves[0].kind == "followup"
-    assert f"drew {cell}" in moves[0].content
+    assert f"drew {move.cell}" in moves[0].content
 
 
 async def test_a_dropped_gateway_connection_is_resumed_without_losing_an_interaction(

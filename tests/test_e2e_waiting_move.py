@@ -31,9 +31,7 @@ async def test_a_move_waiting_to_be_announced_holds_no_interaction(
     assert interactions_alive(sent.id) == []
 
     # ...and the move is announced all the same, as the answer to its command.
-    await move.moving
-    await emu.wait_for(lambda: move.posts(emu), 10, message="the move's board post")
-    posts = move.posts(emu)
+    posts = await move.announced(emu)
     assert len(posts) == 1 and posts[0].kind == "followup"
     assert f"drew {move.cell}" in posts[0].content
 
