@@ -76,9 +76,7 @@ async def serve(args: argparse.Namespace) -> int:
         drawing_processes=args.drawing_processes,
     )
     # A short guild wait only makes start-up quicker: the emulator sends its one guild at once.
-    bot = HvBot(
-        settings, database_path=args.database, ai_pause=args.ai_pause, guild_ready_timeout=0.1
-    )
+    bot = HvBot(settings, database=args.database, ai_pause=args.ai_pause, guild_ready_timeout=0.1)
     runner: asyncio.Task[None] | None = None
     try:
         await bot.login(args.token)

@@ -53,7 +53,7 @@ class HvBot(commands.Bot):
         self,
         settings: Settings,
         *,
-        database_path: str | Path | None = None,
+        database: str | Path | None = None,
         ai_pause: float = 1.5,
         remind_check_s: float = 30.0,
         service: GameService | None = None,
@@ -72,7 +72,8 @@ class HvBot(commands.Bot):
             **options,
         )
         self.settings = settings
-        self.database_path = Path(database_path) if database_path else settings.sqlite_path
+        # A DATABASE_URL (SQLite or PostgreSQL) or a SQLite file's path.
+        self.database = database or settings.database_url
         self.ai_pause = ai_pause
         self.remind_check_s = remind_check_s
         self.service: GameService = service  # type: ignore[assignment]  # set in setup_hook
@@ -104,7 +105,7 @@ class HvBot(commands.Bot):
             # Drawn in this process's threads, the same setting would slow the drawing.
             memory.give_back_large_buffers()
         if self.service is None:
-            self.service = GameService(await Repository.open(self.database_path))
+            self.service = GameService(await Repository.open(self.database))
         filled = await self.service.backfill_results()
         if filled:
             log.info("stored the results of %d games finished before results were kept", filled)
@@ -141,7 +142,7 @@ class HvBot(commands.Bot):
         # else waiting; frozen, a collection only walks what games create.
         gc.collect()
         gc.freeze()
-        log.info("ready to serve games from %s", self.database_path)
+        log.info("ready to serve games from %s", self.service.repo.db)
 
     async def close(self) -> None:
         await self._finish_answering()

@@ -11,10 +11,12 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
 
 DEFAULT_DATABASE_URL = "sqlite:///hvbot.sqlite3"
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
@@ -34,7 +36,7 @@ class Settings:
 
     @property
     def sqlite_path(self) -> Path:
-        """The SQLite file named by `database_url`."""
+        """The SQLite file named by `database_url` (a SQLite URL only)."""
         return sqlite_path(self.database_url)
 
 
@@ -43,12 +45,36 @@ def sqlite_path(url: str) -> Path:
     if url.startswith("sqlite:///"):
         return Path(url.removeprefix("sqlite:///"))
     if "://" in url:
-        scheme = url.split("://", 1)[0]
-        raise ConfigError(
-            f"DATABASE_URL uses {scheme!r}, which this version cannot store games in yet; "
-            f"use a SQLite URL such as {DEFAULT_DATABASE_URL}."
-        )
+        raise ConfigError(f"DATABASE_URL {url.split('://', 1)[0]!r} is not a SQLite URL.")
     return Path(url)
+
+
+def check_database_url(url: str) -> None:
+    """A SQLite file or a PostgreSQL server, or one line that says what would work."""
+    scheme = url.split("://", 1)[0] if "://" in url else ""
+    if scheme in ("", "sqlite"):
+        if scheme and not url.startswith("sqlite:///"):
+            raise ConfigError(
+                f"DATABASE_URL {url!r} names no file: write sqlite:///file.db (three slashes, "
+                "four for an absolute path)."
+            )
+        return
+    if scheme in POSTGRES_SCHEMES:
+        parts = urlsplit(url)
+        try:
+            parts.port  # noqa: B018  (reading it checks it)
+        except ValueError as exc:
+            raise ConfigError(f"DATABASE_URL has a bad port: {exc}.") from exc
+        if not parts.path.strip("/"):
+            raise ConfigError(
+                "DATABASE_URL names no database: postgresql://user:password@host:5432/dbname."
+            )
+        return
+    raise ConfigError(
+        f"DATABASE_URL uses {scheme!r}, which the bot cannot store games in; use "
+        f"{DEFAULT_DATABASE_URL} (one process) or postgresql://user:password@host:5432/dbname "
+        "(several processes)."
+    )
 
 
 def load_settings(
@@ -66,7 +92,7 @@ def load_settings(
             "the environment; it is on the Discord developer portal under Bot -> Reset Token."
         )
     database_url = environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
-    sqlite_path(database_url)  # validates the scheme
+    check_database_url(database_url)
     guild_text = environ.get("HVBOT_GUILD_ID", "").strip()
     guild_id = None
     if guild_text:

@@ -16,21 +16,15 @@ both ids map to it in memory, and both are looked up in the database.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
 import json
-import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-import aiosqlite
-
-from hvbot.write_queue import WriteQueue
+from hvbot.database import Database, Duplicate, Row, Transaction, Work, open_database
 
 OPEN_STATUSES = ("lobby", "active")
 T = TypeVar("T")
@@ -201,63 +195,33 @@ class DueReminder:
     turn_since: datetime | None
 
 
-def _migrations() -> list[tuple[int, str]]:
-    folder = resources.files("hvbot").joinpath("migrations")
-    found = []
-    for item in folder.iterdir():
-        name = item.name
-        if name.endswith(".sql") and name[:4].isdigit():
-            found.append((int(name[:4]), item.read_text(encoding="utf-8")))
-    return sorted(found)
-
-
 class Repository:
-    """One aiosqlite connection, opened at start-up, shared by every handler."""
+    """The games' database (SQLite or PostgreSQL, see `hvbot.database`), opened at start-up and
+    shared by every handler."""
 
-    def __init__(self, conn: aiosqlite.Connection, *, cache: bool = True) -> None:
-        self._conn = conn
+    def __init__(self, db: Database, *, cache: bool = True) -> None:
+        self.db = db
         self._cache = cache
-        # Every change is a function run whole in the database thread, in the order asked.
-        self._queue = WriteQueue(conn)
-        self._pending = 0  # changes asked for and not yet settled
-        self._idle = asyncio.Event()
-        self._idle.set()
         self._open: dict[int, GameRow] = {}  # open games by id, as last read or written
         self._writes = 0  # changes committed so far: a read that overlaps one is not kept
         self._by_channel: dict[int, int] = {}  # channel id -> id of its open game
 
     @classmethod
-    async def open(cls, path: str | Path, *, cache: bool = True) -> Repository:
-        """`cache=False` for a reader that watches games another process is changing."""
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA busy_timeout = 5000")
-        repo = cls(conn, cache=cache)
-        await repo.migrate()
-        return repo
+    async def open(cls, where: str | Path, *, cache: bool = True) -> Repository:
+        """The database at a URL (`sqlite:///...`, `postgresql://...`) or a SQLite file's path,
+        migrated. `cache=False` for a reader that watches games another process is changing."""
+        return cls(await open_database(where), cache=cache)
 
     async def close(self, *, grace_s: float = 5.0) -> None:
         """Close once the changes already under way are saved (for at most `grace_s`): a move
         acknowledged just before shutdown is stored, not lost with the connection."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._idle.wait(), grace_s)
-        await self._conn.close()
+        await self.db.close(grace_s=grace_s)
 
-    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `work` as one transaction in one trip to the database thread (see WriteQueue):
-        its value, or what it raised, with nothing it did kept."""
-        self._pending += 1
-        self._idle.clear()
-        try:
-            return await self._queue.run(work)
-        finally:
-            self._pending -= 1
-            if not self._pending:
-                self._idle.set()
+    async def _write(self, work: Work[T]) -> T:
+        """Run `work` as one transaction: its value, or what it raised, with nothing kept."""
+        return await self.db.transact(work)
 
-    async def _change(self, game_id: int, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def _change(self, game_id: int, work: Work[T]) -> T:
         """A change to one game; if it fails, the game's copy in memory is dropped, since a
         failed compare-and-set means another process changed the game."""
         try:
@@ -267,38 +231,20 @@ class Repository:
             raise
 
     async def migrate(self) -> int:
-        """Apply every numbered migration not applied yet, in order; return the schema version.
-
-        Each number is checked on its own, not just the highest: a database that received a
-        later migration first (from a branch, say) still gets the earlier one."""
-
-        def work(db: sqlite3.Connection) -> int:
-            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            applied = {row[0] for row in db.execute("SELECT version FROM schema_version")}
-            for number, sql in _migrations():
-                if number not in applied:
-                    for statement in _split_sql(sql):
-                        db.execute(statement)
-                    db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
-                    applied.add(number)
-            return max(applied, default=0)
-
-        return await self._write(work)
+        """Apply every numbered migration not applied yet, in order; return the schema version."""
+        return await self.db.migrate()
 
     async def schema_version(self) -> int:
-        async with self._conn.execute("SELECT MAX(version) FROM schema_version") as cur:
-            row = await cur.fetchone()
-        return row[0] or 0
+        return await self.db.fetchval("SELECT MAX(version) FROM schema_version") or 0
 
     # ------------------------------------------------------------------ reading
 
     async def _seats(self, game_id: int) -> tuple[SeatRow, ...]:
-        async with self._conn.execute(
+        rows = await self.db.fetch(
             "SELECT seat, user_id, ai_level, display_name, away_user_id, language FROM seats"
             " WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+            game_id,
+        )
         return tuple(
             SeatRow(
                 r["seat"],
@@ -311,7 +257,7 @@ class Repository:
             for r in rows
         )
 
-    async def _row(self, row: aiosqlite.Row | None, *, writes: int) -> GameRow | None:
+    async def _row(self, row: Row | None, *, writes: int) -> GameRow | None:
         """A game read from the database; kept in memory only if no change was committed
         since the read began (`writes`), as the row might predate it."""
         if row is None:
@@ -370,8 +316,15 @@ class Repository:
         if cached is not None:
             return cached
         writes = self._writes
-        async with self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            return await self._row(await cur.fetchone(), writes=writes)
+        row = await self.db.fetchrow("SELECT * FROM games WHERE id = ?", game_id)
+        return await self._row(row, writes=writes)
+
+    async def _existing(self, game_id: int) -> GameRow:
+        """A game this process has just written."""
+        found = await self.game(game_id=game_id)
+        if found is None:
+            raise LookupError(f"game {game_id} vanished as it was made")
+        return found
 
     async def open_game_in_channel(self, *, channel_id: int) -> GameRow | None:
         """The open game of a channel, or of a thread a game is played in (`channel_id` is
@@ -380,36 +333,35 @@ class Repository:
         if game_id is not None:
             return self._open[game_id]
         writes = self._writes
-        async with self._conn.execute(
+        row = await self.db.fetchrow(
             "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?)"
             " AND status IN ('lobby', 'active') ORDER BY id LIMIT 1",
-            (channel_id, channel_id),
-        ) as cur:
-            return await self._row(await cur.fetchone(), writes=writes)
+            channel_id,
+            channel_id,
+        )
+        return await self._row(row, writes=writes)
 
     async def open_games(self) -> list[GameRow]:
         """Every game in a lobby or in play: what the bot reloads at start-up."""
         writes = self._writes
-        async with self._conn.execute(
+        rows = await self.db.fetch(
             "SELECT * FROM games WHERE status IN ('lobby', 'active') ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [g for g in [await self._row(r, writes=writes) for r in rows] if g is not None]
 
     async def actions(self, *, game_id: int) -> list[tuple[int, str]]:
-        async with self._conn.execute(
-            "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY n", (game_id,)
-        ) as cur:
-            return [(r["seat"], r["action"]) for r in await cur.fetchall()]
+        rows = await self.db.fetch(
+            "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY n", game_id
+        )
+        return [(r["seat"], r["action"]) for r in rows]
 
     async def finished_games_without_results(self) -> list[GameRow]:
         """Games that finished before results were stored (or whose results were lost)."""
         writes = self._writes
-        async with self._conn.execute(
+        rows = await self.db.fetch(
             "SELECT * FROM games WHERE status = 'finished'"
             " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [g for g in [await self._row(r, writes=writes) for r in rows] if g is not None]
 
     async def games_with_results(self, *, guild_id: int, user_id: int | None = None) -> list[str]:
@@ -419,18 +371,17 @@ class Repository:
         else:
             sql = "SELECT DISTINCT game FROM results WHERE user_id = ? AND guild_id = ?"
             values = (user_id, guild_id)
-        async with self._conn.execute(sql + " ORDER BY game", values) as cur:
-            return [r["game"] for r in await cur.fetchall()]
+        return [r["game"] for r in await self.db.fetch(sql + " ORDER BY game", *values)]
 
     async def results(self, *, guild_id: int, game: str) -> list[ResultRow]:
         """Every seat of one kind of game finished on a server, in finishing order: ratings
         replay them in this order, so ties are broken by game id to keep it the same always."""
-        async with self._conn.execute(
+        rows = await self.db.fetch(
             "SELECT * FROM results WHERE guild_id = ? AND game = ?"
             " ORDER BY finished_at, game_id, seat",
-            (guild_id, game),
-        ) as cur:
-            rows = await cur.fetchall()
+            guild_id,
+            game,
+        )
         return [
             ResultRow(
                 game_id=r["game_id"],
@@ -455,25 +406,24 @@ class Repository:
         only = " AND id = ?" if game_id is not None else ""
         values = (channel_id, channel_id, *(() if game_id is None else (game_id,)), limit)
         writes = self._writes
-        async with self._conn.execute(
+        rows = await self.db.fetch(
             "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?) AND status = 'finished'"
             f"{only} ORDER BY id DESC LIMIT ?",
-            values,
-        ) as cur:
-            rows = await cur.fetchall()
+            *values,
+        )
         found = []
         for row in rows:
             game = await self._row(row, writes=writes)
-            assert game is not None
-            found.append(ArchivedGame(game, row["ended_at"]))
+            if game is not None:
+                found.append(ArchivedGame(game, row["ended_at"]))
         return found
 
     async def open_prompts(self, *, game_id: int) -> list[dict[str, Any]]:
-        async with self._conn.execute(
+        rows = await self.db.fetch(
             "SELECT id, kind, user_id, version FROM prompts WHERE game_id = ? AND resolved = 0",
-            (game_id,),
-        ) as cur:
-            return [dict(r) for r in await cur.fetchall()]
+            game_id,
+        )
+        return [dict(r) for r in rows]
 
     # ------------------------------------------------------------------ writing
 
@@ -495,49 +445,47 @@ class Repository:
         """`language`: the game's public posts'; `creator_language`: the creator's own."""
         now = _now()
 
-        def work(db: sqlite3.Connection) -> int:
-            cur = db.execute(
+        async def work(tx: Transaction) -> int:
+            game_id: int = await tx.fetchval(
                 "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
                 " remind_minutes, absent_hours, wants_thread, language, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game,
-                    guild_id,
-                    channel_id,
-                    creator_id,
-                    json.dumps(options),
-                    remind_minutes,
-                    absent_hours,
-                    int(wants_thread),
-                    language,
-                    now,
-                    now,
-                ),
+                " updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                game,
+                guild_id,
+                channel_id,
+                creator_id,
+                json.dumps(options),
+                remind_minutes,
+                absent_hours,
+                int(wants_thread),
+                language,
+                now,
+                now,
             )
-            assert cur.lastrowid is not None
-            db.execute(
+            await tx.execute(
                 "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, language)"
                 " VALUES (?, 0, ?, NULL, ?, ?)",
-                (cur.lastrowid, creator_id, creator_name, creator_language),
+                game_id,
+                creator_id,
+                creator_name,
+                creator_language,
             )
-            return cur.lastrowid
+            return game_id
 
         try:
             game_id = await self._write(work)
-        except sqlite3.IntegrityError as exc:
+        except Duplicate as exc:
             raise ChannelBusy(str(exc)) from exc
-        found = await self.game(game_id=game_id)
-        assert found is not None
-        return found
+        return await self._existing(game_id)
 
     async def set_seats(
         self, *, game_id: int, expected_version: int, seats: Sequence[SeatRow]
     ) -> None:
         """Replace the lobby's seats (join, leave, add AI) as one versioned change."""
 
-        def work(db: sqlite3.Connection) -> None:
-            _bump(db, game_id, expected_version)
-            _replace_seats(db, game_id, seats)
+        async def work(tx: Transaction) -> None:
+            await _bump(tx, game_id, expected_version)
+            await _replace_seats(tx, game_id, seats)
 
         await self._change(game_id, work)
         self._changed(game_id, version=expected_version + 1, seats=tuple(seats))
@@ -590,15 +538,15 @@ class Repository:
     ) -> None:
         state_json = json.dumps(state)
 
-        def work(db: sqlite3.Connection) -> None:
-            _bump(
-                db,
+        async def work(tx: Transaction) -> None:
+            await _bump(
+                tx,
                 game_id,
                 expected_version,
                 "status = 'active', seed = ?, state = ?, " + _TURN_COLUMNS,
                 (seed, state_json, *_turn_values(wait)),
             )
-            _replace_seats(db, game_id, seats)
+            await _replace_seats(tx, game_id, seats)
 
         await self._change(game_id, work)
         self._changed(
@@ -635,22 +583,24 @@ class Repository:
         state_json = json.dumps(state)
         ended = now if status in ("finished", "abandoned") else None
 
-        def work(db: sqlite3.Connection) -> None:
-            _bump(
-                db,
+        async def work(tx: Transaction) -> None:
+            await _bump(
+                tx,
                 game_id,
                 expected_version,
-                "state = ?, status = ?, ended_at = COALESCE(?, ended_at), " + _TURN_COLUMNS,
+                "state = ?, status = ?, ended_at = COALESCE(CAST(? AS TEXT), ended_at), "
+                + _TURN_COLUMNS,
                 (state_json, status, ended, *_turn_values(wait)),
             )
-            db.executemany(
+            await tx.executemany(
                 "INSERT INTO actions (game_id, n, seat, action, created_at)"
-                " SELECT ?, COALESCE(MAX(n) + 1, 0), ?, ?, ? FROM actions WHERE game_id = ?",
+                " SELECT CAST(? AS BIGINT), COALESCE(MAX(n) + 1, 0), CAST(? AS INTEGER),"
+                " CAST(? AS TEXT), CAST(? AS TEXT) FROM actions WHERE game_id = ?",
                 [(game_id, seat, text, now, game_id) for seat, text in actions],
             )
-            _open_prompt(db, game_id, prompt, expected_version + 1, now)
+            await _open_prompt(tx, game_id, prompt, expected_version + 1, now)
             if results:
-                _insert_results(db, game_id, results, now)
+                await _insert_results(tx, game_id, results, now)
 
         await self._change(game_id, work)
         self._changed(game_id, version=expected_version + 1, status=status, state_json=state_json)
@@ -658,9 +608,9 @@ class Repository:
 
     async def set_status(self, *, game_id: int, expected_version: int, status: str) -> None:
 
-        def work(db: sqlite3.Connection) -> None:
-            _bump(db, game_id, expected_version, "status = ?, ended_at = ?", (status, _now()))
-            db.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", (game_id,))
+        async def work(tx: Transaction) -> None:
+            await _bump(tx, game_id, expected_version, "status = ?, ended_at = ?", (status, _now()))
+            await tx.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", game_id)
 
         await self._change(game_id, work)
         self._changed(game_id, version=expected_version + 1, status=status)
@@ -669,11 +619,10 @@ class Repository:
 
     async def last_action(self, *, game_id: int) -> tuple[int, int, str] | None:
         """(number, seat, text) of the game's latest stored action, if any."""
-        async with self._conn.execute(
+        row = await self.db.fetchrow(
             "SELECT n, seat, action FROM actions WHERE game_id = ? ORDER BY n DESC LIMIT 1",
-            (game_id,),
-        ) as cur:
-            row = await cur.fetchone()
+            game_id,
+        )
         return (row["n"], row["seat"], row["action"]) if row else None
 
     async def open_undo(
@@ -697,7 +646,8 @@ class Repository:
             asked=json.dumps(list(asked)),
         )
         found = await self.undo_request(request_id=request_id)
-        assert found is not None
+        if found is None:
+            raise LookupError(f"undo request {request_id} vanished as it was made")
         return found
 
     async def undo_request(self, *, request_id: int) -> UndoRequest | None:
@@ -756,26 +706,29 @@ class Repository:
         state_json = json.dumps(state)
         now = _now()
 
-        def work(db: sqlite3.Connection) -> None:
-            _bump(
-                db,
+        async def work(tx: Transaction) -> None:
+            await _bump(
+                tx,
                 game_id,
                 expected_version,
                 "state = ?, " + _TURN_COLUMNS,
                 (state_json, *_turn_values(wait)),
             )
-            cur = db.execute(
+            deleted = await tx.execute(
                 "DELETE FROM actions WHERE game_id = ? AND n = ?"
                 " AND n = (SELECT MAX(n) FROM actions WHERE game_id = ?)",
-                (game_id, n, game_id),
+                game_id,
+                n,
+                game_id,
             )
-            if cur.rowcount != 1:
+            if deleted != 1:
                 raise VersionConflict(f"game {game_id}: action {n} is no longer the latest")
-            _open_prompt(db, game_id, prompt, expected_version + 1, now)
+            await _open_prompt(tx, game_id, prompt, expected_version + 1, now)
             if request_id is not None:
-                db.execute(
+                await tx.execute(
                     "UPDATE undo_requests SET status = 'done', accepted = ? WHERE id = ?",
-                    (json.dumps(list(accepted)), request_id),
+                    json.dumps(list(accepted)),
+                    request_id,
                 )
 
         await self._change(game_id, work)
@@ -786,11 +739,8 @@ class Repository:
 
     async def turn_since(self, *, game_id: int) -> datetime | None:
         """Since when the person to move has been waited for (None: nobody is)."""
-        async with self._conn.execute(
-            "SELECT turn_since FROM games WHERE id = ?", (game_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return datetime.fromisoformat(row[0]) if row and row[0] else None
+        since = await self.db.fetchval("SELECT turn_since FROM games WHERE id = ?", game_id)
+        return datetime.fromisoformat(since) if since else None
 
     async def open_absence_vote(
         self, *, game_id: int, version: int, seat: int, asked: Sequence[int]
@@ -800,7 +750,8 @@ class Repository:
             "absence_votes", game_id, version=version, seat=seat, asked=json.dumps(list(asked))
         )
         found = await self.absence_vote(vote_id=vote_id)
-        assert found is not None
+        if found is None:
+            raise LookupError(f"absence vote {vote_id} vanished as it was made")
         return found
 
     async def absence_vote(self, *, vote_id: int) -> AbsenceVote | None:
@@ -838,34 +789,33 @@ class Repository:
         columns = ", ".join(["game_id", *fields, "created_at"])
         marks = ", ".join("?" * (len(fields) + 2))
 
-        def work(db: sqlite3.Connection) -> int:
-            db.execute(
+        async def work(tx: Transaction) -> int:
+            await tx.execute(
                 f"UPDATE {table} SET status = 'void' WHERE game_id = ? AND status = 'open'",
-                (game_id,),
+                game_id,
             )
-            cur = db.execute(
-                f"INSERT INTO {table} ({columns}) VALUES ({marks})",
-                (game_id, *fields.values(), _now()),
+            request_id: int = await tx.fetchval(
+                f"INSERT INTO {table} ({columns}) VALUES ({marks}) RETURNING id",
+                game_id,
+                *fields.values(),
+                _now(),
             )
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+            return request_id
 
         return await self._write(work)
 
-    async def _request_row(self, table: str, request_id: int) -> aiosqlite.Row | None:
-        async with self._conn.execute(f"SELECT * FROM {table} WHERE id = ?", (request_id,)) as cur:
-            return await cur.fetchone()
+    async def _request_row(self, table: str, request_id: int) -> Row | None:
+        return await self.db.fetchrow(f"SELECT * FROM {table} WHERE id = ?", request_id)
 
     # ------------------------------------------------------------------ reminders
 
     async def due_reminders(self, *, now: datetime) -> list[DueReminder]:
         """Games in play whose person to move has waited past their reminder."""
-        async with self._conn.execute(
+        rows = await self.db.fetch(
             "SELECT id, remind_at, turn_since FROM games"
             " WHERE status = 'active' AND remind_at IS NOT NULL AND remind_at <= ? ORDER BY id",
-            (_stamp(now),),
-        ) as cur:
-            rows = await cur.fetchall()
+            _stamp(now),
+        )
         return [
             DueReminder(
                 r["id"],
@@ -892,20 +842,24 @@ class Repository:
     async def save_results(self, *, game_id: int, results: Sequence[SeatResult]) -> None:
         """Store the results of a game finished before results were kept, dated by its end;
         results stored already are left as they are, so filling them twice changes nothing."""
-        await self._write(lambda db: _insert_results(db, game_id, results, None))
+        await self._write(lambda tx: _insert_results(tx, game_id, results, None))
 
 
-# ---------------------------------------------------------------------- in the database thread
-# The pieces of the changes above, run by WriteQueue in the database's own thread.
+# ---------------------------------------------------------------------- inside a transaction
+# The pieces of the changes above: SQL both backends accept (see hvbot.database).
 
 
-def _statement(sql: str, *values: Any) -> Callable[[sqlite3.Connection], int]:
+def _statement(sql: str, *values: Any) -> Work[int]:
     """A change of one statement; it returns how many rows the statement changed."""
-    return lambda db: db.execute(sql, values).rowcount
+
+    async def work(tx: Transaction) -> int:
+        return await tx.execute(sql, *values)
+
+    return work
 
 
-def _bump(
-    db: sqlite3.Connection,
+async def _bump(
+    tx: Transaction,
     game_id: int,
     expected_version: int,
     also: str = "",
@@ -913,19 +867,22 @@ def _bump(
 ) -> int:
     """Compare and bump the version, setting the columns in `also` in the same statement."""
     extra = f", {also}" if also else ""
-    cur = db.execute(
+    changed = await tx.execute(
         f"UPDATE games SET version = version + 1, updated_at = ?{extra}"
         " WHERE id = ? AND version = ?",
-        (_now(), *values, game_id, expected_version),
+        _now(),
+        *values,
+        game_id,
+        expected_version,
     )
-    if cur.rowcount != 1:
+    if changed != 1:
         raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
     return expected_version + 1
 
 
-def _replace_seats(db: sqlite3.Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
-    db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-    db.executemany(
+async def _replace_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRow]) -> None:
+    await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
+    await tx.executemany(
         "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id,"
         " language) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
@@ -935,38 +892,45 @@ def _replace_seats(db: sqlite3.Connection, game_id: int, seats: Sequence[SeatRow
     )
 
 
-def _open_prompt(
-    db: sqlite3.Connection,
+async def _open_prompt(
+    tx: Transaction,
     game_id: int,
     prompt: tuple[str, int] | None,
     version: int,
     now: str,
 ) -> None:
     """Settle the game's open prompts and open `prompt` (kind, user) for `version`, if any."""
-    db.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ? AND resolved = 0", (game_id,))
+    await tx.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ? AND resolved = 0", game_id)
     if prompt is not None:
         kind, user_id = prompt
-        db.execute(
+        await tx.execute(
             "INSERT INTO prompts (game_id, kind, user_id, version, created_at)"
             " VALUES (?, ?, ?, ?, ?)",
-            (game_id, kind, user_id, version, now),
+            game_id,
+            kind,
+            user_id,
+            version,
+            now,
         )
 
 
-def _insert_results(
-    db: sqlite3.Connection,
+async def _insert_results(
+    tx: Transaction,
     game_id: int,
     results: Sequence[SeatResult],
     finished_at: str | None,
 ) -> None:
     """Copy the game's kind, server and seat names from the rows the same transaction sees,
-    so the results say who sat where at the very end (after any resignation)."""
-    db.executemany(
-        "INSERT OR IGNORE INTO results (game_id, seat, game, guild_id, user_id,"
+    so the results say who sat where at the very end (after any resignation). Results
+    stored already stay as they are."""
+    await tx.executemany(
+        "INSERT INTO results (game_id, seat, game, guild_id, user_id,"
         " display_name, score, won, finished_at)"
-        " SELECT s.game_id, s.seat, g.game, g.guild_id, s.user_id, s.display_name, ?, ?,"
-        " COALESCE(?, g.ended_at, g.updated_at)"
-        " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = ? AND s.seat = ?",
+        " SELECT s.game_id, s.seat, g.game, g.guild_id, s.user_id, s.display_name,"
+        " CAST(? AS INTEGER), CAST(? AS INTEGER), COALESCE(CAST(? AS TEXT), g.ended_at,"
+        " g.updated_at)"
+        " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = ? AND s.seat = ?"
+        " ON CONFLICT DO NOTHING",
         [(r.score, int(r.won), finished_at, game_id, r.seat) for r in results],
     )
 
@@ -979,9 +943,3 @@ def _turn_values(wait: Wait | None) -> tuple[str | None, str | None]:
     if wait is None:
         return None, None
     return _stamp(wait.since), _stamp(wait.remind_at) if wait.remind_at else None
-
-
-def _split_sql(script: str) -> list[str]:
-    """Statements of a migration file (no semicolons inside string literals in ours)."""
-    lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

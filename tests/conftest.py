@@ -11,12 +11,16 @@ assertions passed.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import itertools
+import os
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 from discord_emulator import DiscordEmulator
 from e2e_harness import BotHarness, pointed_at
+from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 
 
 @pytest.fixture
@@ -45,3 +49,41 @@ async def hv(
         await harness.close()
     unexpected = harness.unexpected_errors()
     assert not unexpected, "the bot logged errors:\n" + harness.errors.summary()
+
+
+# ---------------------------------------------------------------------- databases
+# Store tests run on both backends: a SQLite file, and a database of its own on a PostgreSQL
+# server that the tests start themselves (one per test process, see postgres_server).
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    try:
+        with postgres_server() as server:
+            yield server
+    except PostgresUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL could not be started: {exc}", pytrace=False)
+        pytest.skip(f"PostgreSQL could not be started (apt-get install postgresql): {exc}")
+
+
+_databases = itertools.count()
+
+
+async def new_postgres_database(server: PostgresServer) -> str:
+    """A fresh empty database on the test server, named uniquely for this test process."""
+    name = f"t_{os.getpid()}_{next(_databases)}"
+    conn = await asyncpg.connect(server.database_url("postgres"))
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return server.database_url(name)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database on each backend in turn, as the bot's DATABASE_URL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    return await new_postgres_database(request.getfixturevalue("postgres"))

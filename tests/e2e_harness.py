@@ -129,7 +129,7 @@ class BotHarness:
         service = GameService(repo, seed_source=random.Random(self.seed + self.starts))
         bot = HvBot(
             self.settings,
-            database_path=self.database,
+            database=self.database,
             ai_pause=AI_PAUSE,
             remind_check_s=REMIND_CHECK_S,
             service=service,
@@ -192,11 +192,15 @@ class BotHarness:
     async def latest_game(self, channel_id: int | None = None) -> GameRow | None:
         repo = await self.reader()
         channel = channel_id or self.emu.channel.id
-        async with repo._conn.execute(
-            "SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel,)
-        ) as cur:
-            row = await cur.fetchone()
-        return await repo.game(game_id=row[0]) if row else None
+        game_id = await repo.db.fetchval(
+            "SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", channel
+        )
+        return await repo.game(game_id=game_id) if game_id is not None else None
+
+    async def sql(self, statement: str, *args: Any) -> int:
+        """Change the database behind the bot's back (a clock moved on, another process)."""
+        repo = await self.reader()
+        return await repo.db.transact(lambda tx: tx.execute(statement, *args))
 
     async def state(self, game: GameRow | None = None) -> State:
         game = game or await self.game()

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine import State, find_game
-from hvbot import repository
+from hvbot.database import base, postgres, sqlite
 from hvbot.repository import GameRow, Repository
 from hvbot.service import GameService
 
@@ -59,16 +59,14 @@ RESULTS_MIGRATION = 3  # the migration that began keeping results
 def schema_before_results(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Open repositories as the bot did before results were kept: without that migration (the
     others, older or newer, as the code of today needs them)."""
-    every_migration = repository._migrations
-    monkeypatch.setattr(
-        repository,
-        "_migrations",
-        lambda: [m for m in every_migration() if m[0] != RESULTS_MIGRATION],
-    )
-    try:
+
+    def without_results(backend: str) -> list[tuple[int, str]]:
+        return [m for m in base.migrations(backend) if m[0] != RESULTS_MIGRATION]
+
+    with monkeypatch.context() as patched:
+        for backend in (sqlite, postgres):
+            patched.setattr(backend, "migrations", without_results)
         yield
-    finally:
-        monkeypatch.setattr(repository, "_migrations", every_migration)
 
 
 def played_out(seed: int) -> State:

@@ -18,8 +18,8 @@ ADA, BO = 101, 102
 
 
 @pytest.fixture
-async def service(tmp_path):
-    repo = await Repository.open(tmp_path / "games.sqlite3")
+async def service(database_url):
+    repo = await Repository.open(database_url)
     yield GameService(repo, seed_source=random.Random(7))
     await repo.close()
 
@@ -146,8 +146,8 @@ async def test_a_stale_button_is_refused(service):
         )
 
 
-async def test_restart_mid_draw_continues_identically(tmp_path):
-    path = tmp_path / "restart.sqlite3"
+async def test_restart_mid_draw_continues_identically(database_url):
+    path = database_url
     repo = await Repository.open(path)
     service = GameService(repo, seed_source=random.Random(11))
     game, state = await _started(service)
@@ -186,8 +186,8 @@ async def test_resign_hands_the_seat_to_an_ai_and_abandon_frees_the_channel(serv
     assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
 
 
-async def test_ai_seats_play_at_their_level_from_their_own_view(tmp_path):
-    repo = await Repository.open(tmp_path / "ai.sqlite3")
+async def test_ai_seats_play_at_their_level_from_their_own_view(database_url):
+    repo = await Repository.open(database_url)
     service = GameService(repo, seed_source=random.Random(3), ai_budget_s=0.2)
     await service.new_lobby(
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="pylons"
@@ -253,10 +253,10 @@ async def test_the_public_view_built_to_answer_a_move_is_the_one_announced(servi
     assert built[0] == result.state.view(None), "and it is the view after the move"
 
 
-async def test_a_game_changed_by_another_process_is_refused_once_then_read_afresh(tmp_path):
+async def test_a_game_changed_by_another_process_is_refused_once_then_read_afresh(database_url):
     """Two bot processes on one database: each keeps open games in memory, and the
     compare-and-set catches the stale copy instead of overwriting the other's move."""
-    path = tmp_path / "shared.sqlite3"
+    path = database_url
     first_repo, second_repo = await Repository.open(path), await Repository.open(path)
     try:
         first = GameService(first_repo, seed_source=random.Random(7))
@@ -294,8 +294,10 @@ class Clock:
         self.now += timedelta(**delta)
 
 
-async def test_the_person_to_move_is_reminded_after_the_wait_then_hourly_until_they_move(tmp_path):
-    path = tmp_path / "remind.sqlite3"
+async def test_the_person_to_move_is_reminded_after_the_wait_then_hourly_until_they_move(
+    database_url,
+):
+    path = database_url
     clock = Clock()
     repo = await Repository.open(path)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
@@ -331,9 +333,9 @@ async def test_the_person_to_move_is_reminded_after_the_wait_then_hourly_until_t
     await repo.close()
 
 
-async def test_no_reminders_when_turned_off_or_when_an_ai_is_to_move(tmp_path):
+async def test_no_reminders_when_turned_off_or_when_an_ai_is_to_move(database_url):
     clock = Clock()
-    repo = await Repository.open(tmp_path / "quiet.sqlite3")
+    repo = await Repository.open(database_url)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
     with pytest.raises(BotError, match="0 for never"):
         await service.new_lobby(
@@ -376,9 +378,9 @@ def _rotation(state) -> str:
 
 
 async def test_a_move_is_taken_back_when_every_other_person_accepts_even_after_a_restart(
-    tmp_path,
+    database_url,
 ):
-    path = tmp_path / "undo.sqlite3"
+    path = database_url
     repo = await Repository.open(path)
     service = GameService(repo, seed_source=random.Random(7))
     game, before = await _started(service)
@@ -435,8 +437,8 @@ async def test_a_draw_a_refusal_or_the_next_move_keeps_a_move(service):
 CY = 103
 
 
-async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(tmp_path):
-    path = tmp_path / "away.sqlite3"
+async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(database_url):
+    path = database_url
     clock = Clock()
     repo = await Repository.open(path)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
@@ -477,9 +479,9 @@ async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(
     await repo.close()
 
 
-async def test_a_vote_can_end_the_game_and_a_move_cancels_it(tmp_path):
+async def test_a_vote_can_end_the_game_and_a_move_cancels_it(database_url):
     clock = Clock()
-    repo = await Repository.open(tmp_path / "end.sqlite3")
+    repo = await Repository.open(database_url)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
     game, state = await _started(service)
     away = _user_of(game, state.current_seat())

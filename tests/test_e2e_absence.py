@@ -38,9 +38,8 @@ async def three_hours_away(emu: DiscordEmulator, hv: BotHarness) -> Away:
     assert early.where(kind="response")[0].visibility.kind == "ephemeral"
     assert "allows 2 hours" in early[0].content
 
-    reader = await hv.reader()
     since = (datetime.now(UTC) - timedelta(hours=3)).isoformat(timespec="seconds")
-    await reader._conn.execute("UPDATE games SET turn_since = ? WHERE id = ?", (since, game.id))
+    await hv.sql("UPDATE games SET turn_since = ? WHERE id = ?", since, game.id)
     return Away(seat, away, other)
 
 

@@ -179,8 +179,7 @@ async def test_a_move_that_loses_a_race_is_refused_privately_and_leaves_no_trace
     )
     move = asyncio.create_task(emu.slash(mover, "hv draw", cell=cell, place="here", rotation=0))
     await emu.wait_for(lambda: ack_fault.fired == 1)
-    reader = await hv.reader()
-    await reader._conn.execute("UPDATE games SET version = version + 1 WHERE id = ?", (game.id,))
+    await hv.sql("UPDATE games SET version = version + 1 WHERE id = ?", game.id)
     reply = await move
     await emu.settle()
 

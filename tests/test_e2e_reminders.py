@@ -11,15 +11,13 @@ from e2e_harness import BotHarness, open_three_seat_game
 
 async def _wait_is_over(hv: BotHarness, game_id: int) -> None:
     """Move the reminder into the past, as if the person had been away for a while."""
-    reader = await hv.reader()
     past = (datetime.now(UTC) - timedelta(minutes=1)).isoformat(timespec="seconds")
-    await reader._conn.execute("UPDATE games SET remind_at = ? WHERE id = ?", (past, game_id))
+    await hv.sql("UPDATE games SET remind_at = ? WHERE id = ?", past, game_id)
 
 
 async def _remind_at(hv: BotHarness, game_id: int) -> datetime:
     reader = await hv.reader()
-    async with reader._conn.execute("SELECT remind_at FROM games WHERE id = ?", (game_id,)) as cur:
-        (stamp,) = await cur.fetchone()
+    stamp = await reader.db.fetchval("SELECT remind_at FROM games WHERE id = ?", game_id)
     return datetime.fromisoformat(stamp)
 
 
@@ -74,8 +72,7 @@ async def test_a_game_opened_with_reminders_off_never_reminds(
     game = await hv.game()
     assert game.remind_minutes is None
     reader = await hv.reader()
-    async with reader._conn.execute("SELECT remind_at FROM games WHERE id = ?", (game.id,)) as cur:
-        assert (await cur.fetchone())[0] is None
+    assert await reader.db.fetchval("SELECT remind_at FROM games WHERE id = ?", game.id) is None
 
 
 def test_a_wait_is_told_in_words_a_person_reads_at_a_glance() -> None:

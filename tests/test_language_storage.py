@@ -1,22 +1,57 @@
-"""Which language to speak, stored with the game on real SQLite: the game's (for its public
+"""Which language to speak, stored with the game (on both backends): the game's (for its public
 posts) and each seat's (for what its person is told alone), kept across a restart and updated
 only when a person's language changes."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
+from hvbot.database import Database, Transaction
 from hvbot.repository import Repository
 from hvbot.service import GameService
 
 CHANNEL, ADA, BO = 10, 100, 200
 
 
+class WriteCounter:
+    """Counts the rows the database's transactions change, whatever the backend."""
+
+    def __init__(self, db: Database) -> None:
+        self.rows = 0
+        transact = db.transact
+
+        async def counted(work: Any) -> Any:
+            async def counting(tx: Transaction) -> Any:
+                return await work(_Counting(tx, self))
+
+            return await transact(counting)
+
+        db.transact = counted  # type: ignore[method-assign]
+
+
+class _Counting:
+    def __init__(self, tx: Transaction, counter: WriteCounter) -> None:
+        self._tx, self._counter = tx, counter
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        changed = await self._tx.execute(sql, *args)
+        self._counter.rows += changed
+        return changed
+
+    async def executemany(self, sql: str, rows: Any) -> None:
+        await self._tx.executemany(sql, rows)
+        self._counter.rows += len(rows)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tx, name)
+
+
 @pytest.fixture
-async def service(tmp_path):
-    repo = await Repository.open(tmp_path / "games.sqlite3")
+async def service(database_url):
+    repo = await Repository.open(database_url)
     yield GameService(repo, seed_source=random.Random(3))
     await repo.close()
 
@@ -37,7 +72,7 @@ async def started(service: GameService) -> None:
 
 
 async def test_the_game_keeps_the_server_s_language_and_each_seat_its_person_s(
-    service: GameService, tmp_path
+    service: GameService, database_url: str
 ) -> None:
     await started(service)
     game = await service.open_game(CHANNEL)
@@ -45,7 +80,7 @@ async def test_the_game_keeps_the_server_s_language_and_each_seat_its_person_s(
     assert [s.language for s in game.seats] == ["it", "de", None]
     assert game.seats[2].display_name == "IA 1 (facile)", "named in the game's language"
     # A second connection reads the same from the file, as a restarted bot would.
-    reopened = await Repository.open(tmp_path / "games.sqlite3", cache=False)
+    reopened = await Repository.open(database_url, cache=False)
     try:
         again = await reopened.open_game_in_channel(channel_id=CHANNEL)
     finally:
@@ -55,10 +90,10 @@ async def test_the_game_keeps_the_server_s_language_and_each_seat_its_person_s(
 
 
 async def test_a_move_stores_a_new_language_and_writes_nothing_more_when_it_is_the_same(
-    service: GameService, tmp_path
+    service: GameService, database_url: str
 ) -> None:
     await started(service)
-    conn = service.repo._conn
+    writes = WriteCounter(service.repo.db)
 
     async def move(language: str) -> int:
         game = await service.open_game(CHANNEL)
@@ -66,14 +101,14 @@ async def test_a_move_stores_a_new_language_and_writes_nothing_more_when_it_is_t
         seat = state.current_seat()
         assert seat is not None and game.seats[seat].user_id is not None
         action = next(a.text() for a in state.legal_actions() if a.text().startswith("rotate"))
-        before = conn.total_changes
+        before = writes.rows
         await service.act(
             channel_id=CHANNEL,
             user_id=game.seats[seat].user_id,
             action=action,
             language=language,
         )
-        return conn.total_changes - before
+        return writes.rows - before
 
     game = await service.open_game(CHANNEL)
     mover = service.load_state(game).current_seat()
@@ -94,7 +129,7 @@ async def test_a_move_stores_a_new_language_and_writes_nothing_more_when_it_is_t
     assert changed == same + 1, "one more row written: the seat's language"
     game = await service.open_game(CHANNEL)
     assert game.seats[mover].language == "en"
-    reopened = await Repository.open(tmp_path / "games.sqlite3", cache=False)
+    reopened = await Repository.open(database_url, cache=False)
     try:
         stored = await reopened.open_game_in_channel(channel_id=CHANNEL)
     finally:

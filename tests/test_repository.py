@@ -1,18 +1,45 @@
-"""The database layer on a real SQLite file: migrations, one open game per channel, and the
-compare-and-set that keeps two writers from both changing the same old version."""
+"""The database layer on both backends (a real SQLite file, a real PostgreSQL server):
+migrations, one open game per channel, and the compare-and-set that keeps two writers from both
+changing the same old version."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
+from collections.abc import Iterator
 
 import pytest
 
+from hvbot.database import migrations, split_sql
 from hvbot.repository import ChannelBusy, Repository, SeatRow, VersionConflict
 
 
+@contextlib.contextmanager
+def recording_reads(repo: Repository, statements: list[str]) -> Iterator[None]:
+    """Note every statement the repository reads with, whatever the backend."""
+    db = repo.db
+    originals = {name: getattr(db, name) for name in ("fetch", "fetchrow", "fetchval")}
+
+    def recorded(read):
+        async def read_and_note(sql, *args):
+            statements.append(sql)
+            return await read(sql, *args)
+
+        return read_and_note
+
+    for name, read in originals.items():
+        setattr(db, name, recorded(read))
+    try:
+        yield
+    finally:
+        for name in originals:
+            delattr(db, name)
+
+
 @pytest.fixture
-async def repo(tmp_path):
-    repository = await Repository.open(tmp_path / "games.sqlite3")
+async def repo(database_url):
+    repository = await Repository.open(database_url)
     yield repository
     await repository.close()
 
@@ -28,8 +55,8 @@ async def _lobby(repo: Repository, channel: int = 10):
     )
 
 
-async def test_migrations_apply_once(tmp_path):
-    path = tmp_path / "m.sqlite3"
+async def test_migrations_apply_once(database_url):
+    path = database_url
     first = await Repository.open(path)
     version = await first.schema_version()
     await first.close()
@@ -101,13 +128,12 @@ async def test_a_move_reads_nothing_once_its_game_is_in_memory(repo):
         game_id=game.id, expected_version=game.version, seed=42, state={"x": 1}, seats=game.seats
     )
     statements: list[str] = []
-    await repo._conn.set_trace_callback(statements.append)
-    version = await repo.record_actions(
-        game_id=game.id, expected_version=game.version + 1, state={"x": 2}, actions=[(0, "a")]
-    )
-    by_id = await repo.game(game_id=game.id)
-    by_channel = await repo.open_game_in_channel(channel_id=10)
-    await repo._conn.set_trace_callback(None)
+    with recording_reads(repo, statements):
+        version = await repo.record_actions(
+            game_id=game.id, expected_version=game.version + 1, state={"x": 2}, actions=[(0, "a")]
+        )
+        by_id = await repo.game(game_id=game.id)
+        by_channel = await repo.open_game_in_channel(channel_id=10)
     assert by_id == by_channel and by_id.state == {"x": 2} and by_id.version == version
     assert not [s for s in statements if s.lstrip().upper().startswith("SELECT")], statements
     # An ended game leaves memory: it is read from the database again.
@@ -116,29 +142,31 @@ async def test_a_move_reads_nothing_once_its_game_is_in_memory(repo):
     assert (await repo.game(game_id=game.id)).status == "finished"
 
 
-async def test_closing_waits_for_changes_already_under_way(tmp_path):
+async def test_closing_waits_for_changes_already_under_way(database_url):
     """A move acknowledged just before shutdown is saved before the connection closes."""
-    repo = await Repository.open(tmp_path / "closing.sqlite3")
-    game = await _lobby(repo)
-    await repo.start(
-        game_id=game.id, expected_version=game.version, seed=1, state={"x": 0}, seats=game.seats
-    )
+    repo = await Repository.open(database_url)
+    games = [await _lobby(repo, channel) for channel in range(10, 15)]
+    for game in games:
+        await repo.start(
+            game_id=game.id, expected_version=game.version, seed=1, state={"x": 0}, seats=game.seats
+        )
     saves = [
         asyncio.create_task(
             repo.record_actions(
                 game_id=game.id,
-                expected_version=game.version + 1 + i,
-                state={"x": i + 1},
-                actions=[(0, f"move {i}")],
+                expected_version=game.version + 1,
+                state={"x": 1},
+                actions=[(0, f"move in {game.channel_id}")],
             )
         )
-        for i in range(5)
+        for game in games
     ]
-    await asyncio.sleep(0)  # every save has begun waiting for its turn
+    await asyncio.sleep(0)  # every save has begun
     await repo.close()
-    assert [await s for s in saves] == [game.version + 2 + i for i in range(5)]
-    again = await Repository.open(tmp_path / "closing.sqlite3")
-    assert len(await again.actions(game_id=game.id)) == 5
+    assert [await s for s in saves] == [game.version + 2 for game in games]
+    again = await Repository.open(database_url)
+    for game in games:
+        assert await again.actions(game_id=game.id) == [(0, f"move in {game.channel_id}")]
     await again.close()
 
 
@@ -152,8 +180,7 @@ async def test_a_read_that_overlaps_a_change_is_not_kept_in_memory(repo):
     )
     repo.forget(game.id)
     writes_before = repo._writes
-    async with repo._conn.execute("SELECT * FROM games WHERE id = ?", (game.id,)) as cur:
-        old_row = await cur.fetchone()
+    old_row = await repo.db.fetchrow("SELECT * FROM games WHERE id = ?", game.id)
     version = await repo.record_actions(
         game_id=game.id, expected_version=game.version + 1, state={"x": 2}, actions=[(0, "a")]
     )
@@ -165,26 +192,21 @@ async def test_a_read_that_overlaps_a_change_is_not_kept_in_memory(repo):
 
 async def test_a_migration_skipped_by_a_later_one_is_still_applied(tmp_path):
     """A database that got migration 3 before migration 2 existed gets 2 at the next start."""
-    import sqlite3
-
-    from hvbot.repository import _migrations, _split_sql
-
     path = tmp_path / "branch.sqlite3"
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-    for number, sql in _migrations():
+    for number, sql in migrations("sqlite"):
         if number != 2:
-            for statement in _split_sql(sql):
+            for statement in split_sql(sql):
                 conn.execute(statement)
             conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
     conn.commit()
     conn.close()
 
     repo = await Repository.open(path)
-    async with repo._conn.execute("PRAGMA table_info(games)") as cur:
-        columns = {row[1] for row in await cur.fetchall()}
+    columns = set((await repo.db.columns())["games"])
     assert {"remind_minutes", "turn_since", "remind_at"} <= columns
-    assert await repo.migrate() == max(n for n, _ in _migrations())
+    assert await repo.migrate() == max(n for n, _ in migrations("sqlite"))
     await repo.close()
 
 

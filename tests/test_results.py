@@ -5,7 +5,6 @@ into the numbers /stats shows."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
@@ -23,8 +22,8 @@ SEATS = (SeatRow(0, ADA, None, "Ada"), SeatRow(1, BO, None, "Bo"), SeatRow(2, No
 
 
 @pytest.fixture
-async def repo(tmp_path: Path):
-    repository = await Repository.open(tmp_path / "games.sqlite3")
+async def repo(database_url: str):
+    repository = await Repository.open(database_url)
     yield repository
     await repository.close()
 
@@ -118,8 +117,8 @@ async def test_abandoned_games_have_no_results(repo: Repository) -> None:
     assert await repo.games_with_results(guild_id=GUILD) == []
 
 
-async def test_results_survive_a_restart_and_are_found_per_person(tmp_path: Path) -> None:
-    path = tmp_path / "restart.sqlite3"
+async def test_results_survive_a_restart_and_are_found_per_person(database_url: str) -> None:
+    path = database_url
     repo = await Repository.open(path)
     game = await _started(repo)
     await repo.record_actions(
@@ -147,8 +146,8 @@ async def test_results_survive_a_restart_and_are_found_per_person(tmp_path: Path
 # ---------------------------------------------------------------------- the service
 
 
-async def test_a_finished_game_gets_its_results_from_the_service(tmp_path: Path) -> None:
-    repo = await Repository.open(tmp_path / "service.sqlite3")
+async def test_a_finished_game_gets_its_results_from_the_service(database_url: str) -> None:
+    repo = await Repository.open(database_url)
     try:
         service = GameService(repo, seed_source=random.Random(4))
         game = await finished_pylons(
@@ -178,15 +177,12 @@ async def test_a_finished_game_gets_its_results_from_the_service(tmp_path: Path)
 
 
 async def test_games_finished_before_results_were_kept_are_filled_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "old.sqlite3"
+    path = database_url
     with schema_before_results(monkeypatch):
         old = await Repository.open(path)
-        async with old._conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'results'"
-        ) as cur:
-            assert await cur.fetchone() is None
+        assert "results" not in await old.db.columns()
         dealt = find_game("pylons").new_state(2, 8).to_dict()
         finished = await _started(old, channel=10, state=dealt, seats=SEATS[:2])
         final = await finish_as_before_results(old, finished, seed=8)

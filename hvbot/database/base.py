@@ -1,0 +1,84 @@
+"""The interface every backend implements, and what the backends share (migrations)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from importlib import resources
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+Row = Mapping[str, Any]  # a row read: by column name (and by position)
+
+
+class DatabaseError(Exception):
+    """The database cannot be used as configured; the message is one line saying what to fix."""
+
+
+class Duplicate(Exception):
+    """A row broke a uniqueness rule (a second open game in one channel, say)."""
+
+
+class Transaction(Protocol):
+    """The statements of one transaction, all or nothing."""
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        """Run one statement; how many rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None: ...
+
+    async def fetchval(self, sql: str, *args: Any) -> Any: ...
+
+
+Work = Callable[[Transaction], Awaitable[T]]
+
+
+class Database(Protocol):
+    """An open database: reads, whole transactions, migrations, and a clean close."""
+
+    backend: str  # "sqlite" or "postgresql"
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None: ...
+
+    async def fetchval(self, sql: str, *args: Any) -> Any: ...
+
+    async def transact(self, work: Work[T]) -> T:
+        """Run `work` as one transaction: its value, or what it raised with nothing kept."""
+        ...
+
+    async def migrate(self) -> int:
+        """Apply the migrations not applied yet, once even if several processes start
+        together; the schema version."""
+        ...
+
+    async def columns(self) -> dict[str, list[str]]:
+        """Every table's column names, in order: the schema, for comparing the backends."""
+        ...
+
+    async def close(self, *, grace_s: float = 5.0) -> None:
+        """Close once the changes under way are saved (for at most `grace_s`)."""
+        ...
+
+
+def migrations(backend: str) -> list[tuple[int, str]]:
+    """The numbered migrations of one backend, in order (`NNNN_name.sql`)."""
+    folder = resources.files("hvbot").joinpath("migrations", backend)
+    found = []
+    for item in folder.iterdir():
+        name = item.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), item.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def split_sql(script: str) -> list[str]:
+    """Statements of a migration file, without comments (ours have neither semicolons nor
+    `--` inside string literals). PostgreSQL refuses a statement that is only a comment."""
+    lines = [line.split("--", 1)[0] for line in script.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

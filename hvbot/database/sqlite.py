@@ -1,0 +1,162 @@
+"""The embedded default: one SQLite file through aiosqlite, written in batches.
+
+Reads are single statements sent to aiosqlite's thread. Writes go through `WriteQueue`, which
+commits the transactions that arrive together in one batch, each in a savepoint of its own.
+A transaction here is the same `async` function PostgreSQL awaits; since its statements are
+plain `sqlite3` calls that never suspend, the database thread runs it to the end by stepping
+the coroutine once (`run_to_end`). Several processes may share the file: `BEGIN IMMEDIATE` and
+the busy timeout put their writes one after another, and migrations run in one such write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import Coroutine, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from hvbot.database.base import DatabaseError, Duplicate, Row, Work, migrations, split_sql
+from hvbot.write_queue import WriteQueue
+
+T = TypeVar("T")
+BUSY_TIMEOUT_MS = 5000  # another process's write in progress: wait this long for it
+
+
+def run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Drive a coroutine that never suspends (a transaction of `SqliteTransaction`)."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coroutine.close()
+    raise RuntimeError("a SQLite transaction awaited something other than its own statements")
+
+
+class SqliteTransaction:
+    """Statements on the `sqlite3` connection, in the database thread."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def _run(self, sql: str, args: Sequence[Any]) -> sqlite3.Cursor:
+        try:
+            return self._db.execute(sql, args)
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" in str(exc):
+                raise Duplicate(str(exc)) from exc
+            raise
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return self._run(sql, args).rowcount
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        for row in rows:
+            self._run(sql, row)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        return self._run(sql, args).fetchall()
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None:
+        row: Row | None = self._run(sql, args).fetchone()
+        return row
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        row = self._run(sql, args).fetchone()
+        return None if row is None else row[0]
+
+
+class SqliteDatabase:
+    """One aiosqlite connection, opened at start-up, shared by every handler."""
+
+    backend = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self.path = path
+        self.conn = conn
+        self._queue = WriteQueue(conn)
+        self._pending = 0  # transactions asked for and not yet settled
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SqliteDatabase:
+        path = Path(path)
+        if path.parent and not path.parent.exists():
+            raise DatabaseError(
+                f"DATABASE_URL names a SQLite file in {str(path.parent)!r}, which does not "
+                "exist: create the folder or name another file."
+            )
+        try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as exc:
+            raise DatabaseError(f"cannot open the SQLite file {str(path)!r}: {exc}") from exc
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        database = cls(conn, path)
+        await database.migrate()
+        return database
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        async with self.conn.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None:
+        async with self.conn.execute(sql, args) as cur:
+            row: Row | None = await cur.fetchone()
+            return row
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        row = await self.fetchrow(sql, *args)
+        return None if row is None else row[0]
+
+    async def transact(self, work: Work[T]) -> T:
+        self._pending += 1
+        self._idle.clear()
+        try:
+            return await self._queue.run(lambda db: run_to_end(work(SqliteTransaction(db))))
+        finally:
+            self._pending -= 1
+            if not self._pending:
+                self._idle.set()
+
+    async def migrate(self) -> int:
+        """Each number is checked on its own, not just the highest: a database that received
+        a later migration first (from a branch, say) still gets the earlier one. The write
+        lock of the transaction keeps a second process out until it is done."""
+
+        async def work(tx: SqliteTransaction) -> int:
+            await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            applied = {row[0] for row in await tx.fetch("SELECT version FROM schema_version")}
+            for number, sql in migrations(self.backend):
+                if number not in applied:
+                    for statement in split_sql(sql):
+                        await tx.execute(statement)
+                    await tx.execute("INSERT INTO schema_version (version) VALUES (?)", number)
+                    applied.add(number)
+            return max(applied, default=0)
+
+        return await self.transact(work)  # type: ignore[arg-type]
+
+    async def columns(self) -> dict[str, list[str]]:
+        tables = await self.fetch(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+        found = {}
+        for table in tables:
+            info = await self.fetch(f"PRAGMA table_info({table['name']})")
+            found[table["name"]] = [column["name"] for column in info]
+        return found
+
+    async def close(self, *, grace_s: float = 5.0) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), grace_s)
+        await self.conn.close()

@@ -1,0 +1,156 @@
+"""A throwaway PostgreSQL server from Debian's `postgresql` package, for tests and benchmarks.
+
+`initdb` refuses to run as root, so when this process is root the server's folder is given to
+the `postgres` user and every server program is run as that user (`runuser -u postgres --`).
+The server listens on a free loopback port and on a unix socket inside its own folder, with
+trust authentication for loopback only; it is stopped (immediate mode) and its folder removed
+when the context ends. Nothing here is used by the bot itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+DEBIAN_BIN = Path("/usr/lib/postgresql")
+DATABASE = "hvbot"
+
+
+class PostgresUnavailable(RuntimeError):
+    """PostgreSQL could not be started here; the message says why and what to install."""
+
+
+@dataclass(frozen=True)
+class PostgresServer:
+    folder: Path
+    port: int
+
+    @property
+    def url(self) -> str:
+        """The bot's DATABASE_URL for the test database of this server."""
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{DATABASE}"
+
+    def database_url(self, name: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def create_database(self, name: str) -> str:
+        """A new empty database on this server; its URL."""
+        createdb = [str(_bin("createdb")), "-h", str(self.folder), "-p", str(self.port)]
+        _run(_as_postgres([*createdb, "-U", "postgres", name]))
+        return self.database_url(name)
+
+
+def _bin(name: str) -> Path:
+    """The newest installed PostgreSQL's program `name`."""
+    versions = sorted(
+        (p for p in DEBIAN_BIN.glob("*/bin") if (p / name).exists()),
+        key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+    )
+    if versions:
+        return versions[-1] / name
+    found = shutil.which(name)
+    if found:
+        return Path(found)
+    raise PostgresUnavailable(
+        f"PostgreSQL's {name} was not found: install Debian's package (apt-get install postgresql)"
+    )
+
+
+def _as_postgres(argv: list[str]) -> list[str]:
+    if os.geteuid() != 0:
+        return argv
+    return ["runuser", "-u", "postgres", "--", *argv]
+
+
+def _run(argv: list[str]) -> None:
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise PostgresUnavailable(
+            f"{Path(argv[argv.index('--') + 1] if '--' in argv else argv[0]).name} failed "
+            f"({done.returncode}): {(done.stderr or done.stdout).strip()[-800:]}"
+        )
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[PostgresServer]:
+    """Start a fresh PostgreSQL cluster with an empty `hvbot` database; stop it afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="hvbot-pg-"))
+    data = folder / "data"
+    try:
+        if os.geteuid() == 0:
+            shutil.chown(folder, "postgres", "postgres")
+        _run(
+            _as_postgres(
+                [
+                    str(_bin("initdb")),
+                    "-D",
+                    str(data),
+                    "-U",
+                    "postgres",
+                    "--auth=trust",
+                    "--encoding=UTF8",
+                    "--locale=C",
+                    "--no-sync",
+                ]
+            )
+        )
+        for attempt in range(5):
+            port = _free_port()
+            options = (
+                f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} "
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+                "-c max_connections=200 -c shared_buffers=64MB"
+            )
+            try:
+                _run(
+                    _as_postgres(
+                        [
+                            str(_bin("pg_ctl")),
+                            "-D",
+                            str(data),
+                            "-o",
+                            options,
+                            "-l",
+                            str(folder / "server.log"),
+                            "-w",
+                            "-t",
+                            "60",
+                            "start",
+                        ]
+                    )
+                )
+                break
+            except PostgresUnavailable:
+                if attempt == 4:
+                    log = folder / "server.log"
+                    raise PostgresUnavailable(
+                        "pg_ctl could not start PostgreSQL: "
+                        + (log.read_text()[-800:] if log.exists() else "no server log")
+                    ) from None
+        server = PostgresServer(folder, port)
+        server.create_database(DATABASE)
+        try:
+            yield server
+        finally:
+            subprocess.run(
+                _as_postgres(
+                    [str(_bin("pg_ctl")), "-D", str(data), "-m", "immediate", "-w", "stop"]
+                ),
+                capture_output=True,
+                check=False,
+            )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
