@@ -2,13 +2,40 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import signal
 import sys
 
 import discord
 
 from hvbot.client import HvBot
-from hvbot.config import ConfigError, configure_logging, load_settings
+from hvbot.config import ConfigError, Settings, configure_logging, load_settings
+from hvbot.database import DatabaseError
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+async def serve(settings: Settings) -> None:
+    """Run the bot until Discord closes on it or a stop signal comes.
+
+    A service manager (systemd, Docker) stops the bot with SIGTERM, a person with Ctrl-C: both
+    close the bot from inside its event loop, so it finishes the answers it is giving and closes
+    its connection and database cleanly. (Raised as KeyboardInterrupt instead, the signal could
+    land anywhere, and the cancel it becomes was sometimes lost: the bot never exited.)"""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for number in STOP_SIGNALS:
+        loop.add_signal_handler(number, stop.set)
+    async with HvBot(settings) as bot:
+        running = asyncio.create_task(bot.start(settings.token))
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            await bot.close()
+        stopping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running  # its error, if it ended with one
 
 
 def main() -> int:
@@ -18,12 +45,11 @@ def main() -> int:
         print(f"hvbot: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
-    # A service manager (systemd, Docker) stops the bot with SIGTERM: taken as Ctrl-C, the bot
-    # finishes the answers it is giving and closes its connection and database cleanly.
-    signal.signal(signal.SIGTERM, lambda signum, frame: signal.raise_signal(signal.SIGINT))
-    bot = HvBot(settings)
     try:
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(serve(settings))
+    except DatabaseError as exc:
+        print(f"hvbot: {exc}", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print(
             "hvbot: Discord rejected DISCORD_TOKEN; copy a fresh token from the developer portal "

@@ -48,7 +48,7 @@ def _hold(tasks: set[asyncio.Task[None]], task: asyncio.Task[None]) -> None:
     task.add_done_callback(tasks.discard)
 
 
-class HvBot(commands.Bot):
+class HvBot(commands.AutoShardedBot):
     def __init__(
         self,
         settings: Settings,
@@ -65,6 +65,10 @@ class HvBot(commands.Bot):
         # The bot never looks messages up in discord.py's cache (buttons carry their own game
         # and version), so it keeps none: a thousand board posts would otherwise stay in memory.
         options.setdefault("max_messages", None)
+        # Several processes may share the bot's shards (SHARD_COUNT, SHARD_IDS); each runs the
+        # ones it is given, and any process may be handed any game: the database is the truth.
+        options.setdefault("shard_count", settings.shard_count)
+        options.setdefault("shard_ids", list(settings.shard_ids) if settings.shard_ids else None)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),

@@ -33,6 +33,10 @@ class Settings:
     # Worker processes that draw the pictures, beside one for replays and AI thinking (0: all
     # of it in threads of the bot's own process).
     drawing_processes: int = 1
+    # Discord's shards: how many the bot runs in all (None: as many as Discord recommends), and
+    # which of them this process runs (None: all of them).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     @property
     def sqlite_path(self) -> Path:
@@ -111,7 +115,38 @@ def load_settings(
             f"DRAWING_PROCESSES must be a number of processes (0 or more), not {drawing_text!r}; "
             "1 suits most bots, 0 draws inside the bot's own process."
         )
-    return Settings(token, database_url, guild_id, log_level, int(drawing_text))
+    shard_count, shard_ids = read_shards(environ)
+    return Settings(
+        token, database_url, guild_id, log_level, int(drawing_text), shard_count, shard_ids
+    )
+
+
+def read_shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS: a process runs the shards listed out of the count."""
+    count_text = environ.get("SHARD_COUNT", "").strip()
+    ids_text = environ.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError(
+                "SHARD_IDS needs SHARD_COUNT: how many shards the bot runs in all (say 2, with "
+                "SHARD_IDS=0 in one process and SHARD_IDS=1 in the other)."
+            )
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(
+            f"SHARD_COUNT must be a number of shards (1 or more), not {count_text!r}."
+        )
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    words = [w.strip() for w in ids_text.split(",")]
+    if not all(w.isdigit() and int(w) < count for w in words):
+        raise ConfigError(
+            f"SHARD_IDS must list shard numbers from 0 to {count - 1} separated by commas "
+            f"(SHARD_COUNT is {count}), not {ids_text!r}."
+        )
+    ids = tuple(sorted({int(w) for w in words}))
+    return count, ids
 
 
 # At DEBUG, discord.py writes whole request bodies and gateway events (which include the direct

@@ -49,6 +49,13 @@ def test_all_settings_read():
         ({"DISCORD_TOKEN": "x", "DATABASE_URL": "mysql://db/hv"}, "DATABASE_URL"),
         ({"DISCORD_TOKEN": "x", "DRAWING_PROCESSES": "two"}, "DRAWING_PROCESSES must be"),
         ({"DISCORD_TOKEN": "x", "DRAWING_PROCESSES": "-1"}, "DRAWING_PROCESSES must be"),
+        ({"DISCORD_TOKEN": "x", "DATABASE_URL": "sqlite://hv.db"}, "three slashes"),
+        ({"DISCORD_TOKEN": "x", "DATABASE_URL": "postgresql://db:54x/hv"}, "bad port"),
+        ({"DISCORD_TOKEN": "x", "DATABASE_URL": "postgresql://bot@db"}, "names no database"),
+        ({"DISCORD_TOKEN": "x", "SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "0"}, "SHARD_COUNT must be"),
+        ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "from 0 to 1"),
+        ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "2", "SHARD_IDS": "one"}, "SHARD_IDS must"),
     ],
 )
 def test_wrong_settings_say_what_to_fix(env, needle):
@@ -57,6 +64,20 @@ def test_wrong_settings_say_what_to_fix(env, needle):
     message = str(info.value)
     assert needle in message
     assert "\n" not in message
+
+
+def test_shards_and_a_postgresql_url_are_read():
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": "x",
+            "DATABASE_URL": "postgresql://bot:secret@db.internal:5432/games",
+            "SHARD_COUNT": "4",
+            "SHARD_IDS": "3, 1",
+        }
+    )
+    assert settings.database_url == "postgresql://bot:secret@db.internal:5432/games"
+    assert (settings.shard_count, settings.shard_ids) == (4, (1, 3))
+    assert load_settings({"DISCORD_TOKEN": "x"}).shard_count is None
 
 
 def test_absolute_sqlite_url():

@@ -1,15 +1,18 @@
-"""Starting `bot.py` for real: a token Discord rejects gives one line and exit status 2, and a
-running bot stopped as a service manager stops it (SIGTERM) closes cleanly."""
+"""Starting `bot.py` for real: a token Discord rejects or a database out of reach gives one line
+and exit status 2, and a running bot stopped as a service manager stops it (SIGTERM) closes
+cleanly."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 
 from discord_emulator import DiscordEmulator
+from postgres_server import PostgresServer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,13 +27,13 @@ LAUNCH = (
 
 
 async def launch(
-    emulator: DiscordEmulator, tmp_path: Path, token: str
+    emulator: DiscordEmulator, tmp_path: Path, token: str, *, database: str | None = None
 ) -> asyncio.subprocess.Process:
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "DISCORD_TOKEN": token,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        "DATABASE_URL": database or f"sqlite:///{tmp_path / 'games.sqlite3'}",
         "LOG_LEVEL": "WARNING",
         "DRAWING_PROCESSES": "0",
     }
@@ -80,3 +83,23 @@ async def test_a_bot_stopped_with_sigterm_closes_cleanly(
     assert process.returncode == 0, text
     assert "Traceback" not in text
     await emulator.wait_for(lambda: not emulator.gateway.connected, 5, message="disconnected")
+
+
+async def test_a_bot_that_cannot_reach_its_database_prints_one_line_and_exits_2(
+    emulator: DiscordEmulator, tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """A PostgreSQL URL with nobody listening on its port: one line saying what to check."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # free, and left closed: nothing listens there
+    process = await launch(
+        emulator, tmp_path, emulator.token, database=f"postgresql://bot:pw@127.0.0.1:{port}/games"
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
+    text = stderr.decode()
+    assert process.returncode == 2, text
+    assert "Traceback" not in text
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 1, text
+    assert f"cannot reach PostgreSQL at 127.0.0.1:{port}/games" in lines[0]
+    assert "pw" not in lines[0], "the password stays out of the message"
