@@ -18,6 +18,7 @@ from discord_emulator import (
     Visibility,
     locate_spec,
     rules,
+    shard_of,
 )
 from discord_emulator.openapi import ENV_VAR
 from PIL import Image
@@ -455,3 +456,43 @@ async def test_deferred_replies_follow_ups_and_clicks_behave_as_on_discord() -> 
         with pytest.raises(EmulatorUsageError):
             await emu.slash(ada, "look")  # a required option is missing
         assert not emu.rejections
+
+
+# ---------------------------------------------------------------------- guilds and shards
+
+
+def test_guilds_can_be_made_on_a_chosen_shard(emu: DiscordEmulator) -> None:
+    """A sharding test needs guilds on known shards; Discord's rule decides, not the clock."""
+    for count in (1, 2, 3, 16):
+        for shard in range(count):
+            guild = emu.add_guild(f"club {shard} of {count}", shard=(shard, count))
+            assert shard_of(guild, count) == shard
+            assert guild in emu.guilds_on_shard(shard, count)
+    chosen = (4242 << 22) | 7
+    assert emu.add_guild("Chosen", guild_id=chosen) == chosen
+    with pytest.raises(EmulatorUsageError):
+        emu.add_guild("Twice", guild_id=chosen)
+    with pytest.raises(ValueError):
+        emu.add_guild("Nowhere", shard=(2, 2))
+
+
+def test_a_new_guild_has_its_own_channels_and_the_first_is_unchanged(
+    emu: DiscordEmulator,
+) -> None:
+    other = emu.add_guild("Chess club")
+    general = emu.default_channel(other)
+    extra = emu.add_channel("tournament", guild_id=other)
+    lounge2 = emu.add_channel("lounge 2")
+    assert (general.guild_id, general.position) == (other, 0)
+    assert (extra.guild_id, extra.position) == (other, 1)
+    assert (lounge2.guild_id, lounge2.position) == (emu.guild_id, 2)
+    assert emu.default_channel() == emu.channel
+    payload = emu.guild_payload(other)
+    assert (payload["id"], payload["name"]) == (str(other), "Chess club")
+    assert [c["name"] for c in payload["channels"]] == ["general", "tournament"]
+    assert {m["user"]["id"] for m in payload["members"]} == {str(u) for u in emu.users}
+    first = emu.guild_payload()
+    assert (first["id"], first["name"]) == (str(emu.guild_id), emu.guild_name)
+    assert [c["name"] for c in first["channels"]] == ["games", "lounge", "lounge 2"]
+    emu.set_guild_locale("de", other)
+    assert (emu.guild_payload(other)["preferred_locale"], emu.guild_locale) == ("de", "en-US")

@@ -16,12 +16,25 @@ sent, with who could see it. See `DiscordEmulator`.
     emu.faults.close_dms(ada.id)            # 403 / 50007, like a user who blocks DMs
     emu.faults.rate_limit("POST /channels/{channel_id}/messages")   # one 429, then fine
     await emu.gateway.drop()                # the bot reconnects and RESUMEs
+    other = emu.add_guild("Chess club", shard=(1, 2))   # on shard 1 of 2
+    await emu.slash(ada, "game new", channel=emu.default_channel(other), game="pylons")
 
 `tests/e2e_harness.py` does the pointing and runs the project's bot for the tests.
 """
 
 from .faults import Faults
-from .models import Attachment, Button, Channel, Record, Rejection, StoredMessage, User, Visibility
+from .models import (
+    Attachment,
+    Button,
+    Channel,
+    Guild,
+    Record,
+    Rejection,
+    StoredMessage,
+    User,
+    Visibility,
+    shard_of,
+)
 from .openapi import SpecValidator, locate_spec
 from .server import DiscordEmulator, EmulatorUsageError, InteractionFailed, Reply
 
@@ -32,6 +45,7 @@ __all__ = [
     "DiscordEmulator",
     "EmulatorUsageError",
     "Faults",
+    "Guild",
     "InteractionFailed",
     "Record",
     "Rejection",
@@ -41,4 +55,5 @@ __all__ = [
     "User",
     "Visibility",
     "locate_spec",
+    "shard_of",
 ]

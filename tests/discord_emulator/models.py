@@ -1,4 +1,4 @@
-"""What the emulated Discord knows: users, a guild with text channels, messages, and the records
+"""What the emulated Discord knows: users, guilds with text channels, messages, and the records
 of everything the bot sent.
 
 Records are the point of the emulator: each one says who could see a message (everyone in the
@@ -54,6 +54,14 @@ MEMBER_PERMISSIONS = (
 )
 
 
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The gateway shard that carries a guild's events: Discord's rule, which bots use too
+    (discord.py's `Guild.shard_id`). Events without a guild (DMs) go to shard 0."""
+    if guild_id is None:
+        return 0
+    return (guild_id >> 22) % shard_count
+
+
 class Snowflakes:
     """Discord-shaped ids: milliseconds since the Discord epoch, then a counter."""
 
@@ -63,6 +71,20 @@ class Snowflakes:
     def next(self) -> int:
         millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
         return (millis << 22) | (next(self._counter) & 0x3FFFFF)
+
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new id of a guild on shard `shard_id` of `shard_count`.
+
+        The shard depends only on the id's milliseconds, so tests that need a guild on a given
+        shard would otherwise depend on the clock; the milliseconds are moved back to the
+        nearest fitting value instead (the counter bits keep the id unique).
+        """
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"there is no shard {shard_id} of {shard_count}")
+        ident = self.next()
+        millis = ident >> 22
+        millis -= (millis - shard_id) % shard_count
+        return (millis << 22) | (ident & 0x3FFFFF)
 
 
 def iso(moment: datetime) -> str:
@@ -102,6 +124,18 @@ class User:
             "public_flags": 0,
             "flags": 0,
         }
+
+
+@dataclass
+class Guild:
+    """A server the bot is in: its name, its preferred language (`guild_locale` in
+    interactions, `preferred_locale` in GUILD_CREATE) and the text channel tests use in it
+    when they name none."""
+
+    id: int
+    name: str
+    locale: str
+    channel_id: int = 0
 
 
 @dataclass(frozen=True)

@@ -311,7 +311,7 @@ class Rest:
                 "bot": emu.bot_user.payload(),
                 "interactions_endpoint_url": None,
                 "redirect_uris": [],
-                "approximate_guild_count": 1,
+                "approximate_guild_count": len(emu.guilds),
             }
         )
 
@@ -335,7 +335,7 @@ class Rest:
         if int(request.match_info["app_id"]) != self.emu.application_id:
             return None, self.error(request, 403, 50001, "Missing Access")
         guild = request.match_info.get("guild_id")
-        if guild is not None and int(guild) != self.emu.guild_id:
+        if guild is not None and int(guild) not in self.emu.guilds:
             return None, self.error(request, 403, 50001, "Missing Access")
         return (int(guild) if guild else None), None
 

@@ -31,6 +31,7 @@ from .models import (
     THREAD_PERMISSIONS,
     Attachment,
     Channel,
+    Guild,
     Record,
     Rejection,
     RequestLog,
@@ -40,6 +41,7 @@ from .models import (
     Visibility,
     iso,
     now,
+    shard_of,
 )
 from .openapi import SpecValidator, load_validator, locate_spec
 from .rest import Rest
@@ -162,6 +164,8 @@ class DiscordEmulator:
     `spec_path`: True finds Discord's OpenAPI file by itself (see `openapi.locate_spec`) and
     skips the schema check when there is none; a path uses that file; None turns it off.
     Discord's message limits (`rules`) are checked either way.
+
+    It starts with one guild (`guild_id`, `channel`); `add_guild` adds more.
     """
 
     def __init__(
@@ -179,19 +183,22 @@ class DiscordEmulator:
         self.interaction_window = interaction_window
         self.bot_user = User(self.ids.next(), "High Voltage Bot", bot=True)
         self.application_id = self.bot_user.id
+        # The first guild is the one most tests need; its id, name and language are also
+        # plain attributes (`guild_id`, `guild_name`, `guild_locale`).
         self.guild_id = self.ids.next()
-        self.guild_name = guild_name
+        self.guilds: dict[int, Guild] = {
+            self.guild_id: Guild(self.guild_id, guild_name, DEFAULT_LOCALE)
+        }
         self.owner = User(self.ids.next(), "Server Owner", manage_channels=True)
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
-        # Languages: each user's Discord client (an interaction's `locale`) and the server's
-        # preferred one (`guild_locale`, and `preferred_locale` in GUILD_CREATE).
+        # Languages: each user's Discord client (an interaction's `locale`); a server's
+        # preferred one is its guild's `locale`.
         self.locales: dict[int, str] = {}
-        self.guild_locale = DEFAULT_LOCALE
         self.channels: dict[int, Channel] = {}
-        for position, name in enumerate(channel_names):
-            channel = Channel(self.ids.next(), name, self.guild_id, position)
-            self.channels[channel.id] = channel
+        for name in channel_names:
+            self.add_channel(name)
         self.channel = next(iter(self.channels.values()))
+        self.guilds[self.guild_id].channel_id = self.channel.id
         self.dm_channels: dict[int, Channel] = {}
         # The bot's permissions in every channel (an interaction's app_permissions, and what
         # the REST routes allow it): a plain member's unless a test grants more.
@@ -278,14 +285,70 @@ class DiscordEmulator:
     def locale_of(self, user: User) -> str:
         return self.locales.get(user.id, DEFAULT_LOCALE)
 
-    def set_guild_locale(self, locale: str) -> None:
-        """The server's preferred language (in interactions at once; in GUILD_CREATE, so in
-        discord.py's `guild.preferred_locale`, from the bot's next connection)."""
-        self.guild_locale = locale
+    @property
+    def guild_name(self) -> str:
+        return self.guilds[self.guild_id].name
 
-    def add_channel(self, name: str) -> Channel:
-        position = sum(1 for c in self.channels.values() if not c.is_dm and not c.is_thread)
-        channel = Channel(self.ids.next(), name, self.guild_id, position)
+    @guild_name.setter
+    def guild_name(self, name: str) -> None:
+        self.guilds[self.guild_id].name = name
+
+    @property
+    def guild_locale(self) -> str:
+        return self.guilds[self.guild_id].locale
+
+    @guild_locale.setter
+    def guild_locale(self, locale: str) -> None:
+        self.guilds[self.guild_id].locale = locale
+
+    def set_guild_locale(self, locale: str, guild_id: int | None = None) -> None:
+        """A server's preferred language (the first one's unless `guild_id` says otherwise): in
+        interactions at once; in GUILD_CREATE, so in discord.py's `guild.preferred_locale`, from
+        the bot's next connection."""
+        self.guilds[guild_id or self.guild_id].locale = locale
+
+    def add_guild(
+        self,
+        name: str,
+        *,
+        shard: tuple[int, int] | None = None,
+        guild_id: int | None = None,
+        channel_name: str = "general",
+    ) -> int:
+        """Another server with the bot in it, and with a text channel `channel_name` (see
+        `default_channel`); returns its id.
+
+        Discord serves a guild's events on shard `(guild_id >> 22) % shard_count`: pass
+        `shard=(k, n)` for a guild on shard k of n, or the exact `guild_id`. Every user is a
+        member, with the same permissions as in the first guild.
+        """
+        if guild_id is None:
+            guild_id = self.ids.on_shard(*shard) if shard is not None else self.ids.next()
+        if guild_id in self.guilds or guild_id in self.channels or guild_id in self.users:
+            raise EmulatorUsageError(f"the id {guild_id} is taken")
+        self.guilds[guild_id] = Guild(guild_id, name, DEFAULT_LOCALE)
+        self.guilds[guild_id].channel_id = self.add_channel(channel_name, guild_id).id
+        return guild_id
+
+    def default_channel(self, guild_id: int | None = None) -> Channel:
+        """The text channel a guild was created with (`channel` for the first guild)."""
+        return self.channels[self.guilds[guild_id or self.guild_id].channel_id]
+
+    def guilds_on_shard(self, shard_id: int, shard_count: int) -> list[int]:
+        """The ids of the guilds whose events go to shard `shard_id` of `shard_count`."""
+        return [g for g in self.guilds if shard_of(g, shard_count) == shard_id]
+
+    def add_channel(self, name: str, guild_id: int | None = None) -> Channel:
+        """A text channel at the end of a guild's list (the first guild's by default)."""
+        guild = guild_id or self.guild_id
+        if guild not in self.guilds:
+            raise EmulatorUsageError(f"there is no guild {guild}")
+        position = sum(
+            1
+            for c in self.channels.values()
+            if c.guild_id == guild and not c.is_dm and not c.is_thread
+        )
+        channel = Channel(self.ids.next(), name, guild, position)
         self.channels[channel.id] = channel
         return channel
 
@@ -345,9 +408,11 @@ class DiscordEmulator:
             "permissions": str(user.permissions),
         }
 
-    def guild_payload(self) -> dict[str, Any]:
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        """A guild as GUILD_CREATE carries it (the first guild's by default)."""
+        guild = self.guilds[guild_id or self.guild_id]
         everyone = {
-            "id": str(self.guild_id),
+            "id": str(guild.id),
             "name": "@everyone",
             "permissions": str(MEMBER_PERMISSIONS),
             "position": 0,
@@ -359,8 +424,8 @@ class DiscordEmulator:
         }
         members = [self.member_payload(u) for u in self.users.values()]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild.id),
+            "name": guild.name,
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -383,7 +448,7 @@ class DiscordEmulator:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": self.guild_locale,
+            "preferred_locale": guild.locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
@@ -394,9 +459,11 @@ class DiscordEmulator:
             "voice_states": [],
             "members": members,
             "channels": [
-                c.payload() for c in self.channels.values() if not c.is_dm and not c.is_thread
+                c.payload()
+                for c in self.channels.values()
+                if c.guild_id == guild.id and not c.is_dm and not c.is_thread
             ],
-            "threads": [c.payload() for c in self.threads()],
+            "threads": [c.payload() for c in self.threads() if c.guild_id == guild.id],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -557,8 +624,11 @@ class DiscordEmulator:
 
     # ------------------------------------------------------------------ acting as users
 
-    def _find_command(self, name: str) -> tuple[dict[str, Any], int | None]:
-        for scope in (self.guild_id, None):
+    def _find_command(self, name: str, guild_id: int | None) -> tuple[dict[str, Any], int | None]:
+        """A command as a user in `guild_id` sees it: the guild's own, then the global ones.
+        In a DM the first guild's commands are offered too, so tests can run guild-scoped
+        commands there."""
+        for scope in (guild_id or self.guild_id, None):
             found = self.commands.get(scope, {}).get(name)
             if found is not None:
                 return found, scope
@@ -605,9 +675,10 @@ class DiscordEmulator:
         options: dict[str, Any],
         *,
         focused: tuple[str, str] | None = None,
+        guild_id: int | None = None,
     ) -> dict[str, Any]:
         words = command.strip().lstrip("/").split()
-        top, scope = self._find_command(words[0])
+        top, scope = self._find_command(words[0], guild_id)
         resolved: dict[str, Any] = {}
         node_options = top.get("options") or []
         path: list[tuple[str, int]] = []
@@ -665,20 +736,17 @@ class DiscordEmulator:
             "app_permissions": str(self.app_permissions),
             "locale": self.locale_of(state.user),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(channel.guild_id or self.guild_id)},
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
         if channel.is_dm:
             payload["user"] = state.user.payload()
             payload["context"] = 1
         else:
-            payload["guild_id"] = str(self.guild_id)
-            payload["guild_locale"] = self.guild_locale
-            payload["guild"] = {
-                "id": str(self.guild_id),
-                "locale": self.guild_locale,
-                "features": [],
-            }
+            guild = self.guilds[channel.guild_id or self.guild_id]
+            payload["guild_id"] = str(guild.id)
+            payload["guild_locale"] = guild.locale
+            payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
             payload["member"] = self.member_payload(state.user)
             payload["context"] = 0
         if message is not None:
@@ -748,7 +816,7 @@ class DiscordEmulator:
         quiet for a moment, so follow-ups, channel posts and DMs it caused are included.
         """
         target = channel or self.channel
-        data = self._command_data(command, options)
+        data = self._command_data(command, options, guild_id=target.guild_id)
         state = self._new_interaction(2, user, target.id)
         payload = self._interaction_payload(state, data)
         return await self._deliver(state, payload, settle=settle, timeout=timeout)
@@ -796,7 +864,9 @@ class DiscordEmulator:
     ) -> list[dict[str, Any]]:
         """Type `typed` into `option` of `/command`; return the choices the bot offered."""
         target = channel or self.channel
-        data = self._command_data(command, options, focused=(option, typed))
+        data = self._command_data(
+            command, options, focused=(option, typed), guild_id=target.guild_id
+        )
         state = self._new_interaction(4, user, target.id)
         payload = self._interaction_payload(state, data)
         await self._deliver(state, payload, settle=False, timeout=5.0)
