@@ -4,13 +4,17 @@ refuse what Discord refuses, or the end-to-end tests could pass with a bot Disco
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
+from discord import app_commands
 from discord_emulator import (
     DiscordEmulator,
     EmulatorUsageError,
@@ -496,3 +500,354 @@ def test_a_new_guild_has_its_own_channels_and_the_first_is_unchanged(
     assert [c["name"] for c in first["channels"]] == ["games", "lounge", "lounge 2"]
     emu.set_guild_locale("de", other)
     assert (emu.guild_payload(other)["preferred_locale"], emu.guild_locale) == ("de", "en-US")
+
+
+async def identify_raw(
+    http: aiohttp.ClientSession, emu: DiscordEmulator, shard: list[int] | None = None
+) -> tuple[aiohttp.ClientWebSocketResponse, dict[str, Any], list[dict[str, Any]]]:
+    """Connect and IDENTIFY by hand; return the socket, READY's data and the GUILD_CREATEs."""
+    socket = await http.ws_connect(emu.gateway_url)
+    assert (await receive(socket))["op"] == 10
+    data: dict[str, Any] = {"token": emu.token}
+    if shard is not None:
+        data["shard"] = shard
+    await socket.send_json({"op": 2, "d": data})
+    ready = await receive(socket)
+    assert ready.get("t") == "READY", ready
+    creates = [await receive(socket) for _ in ready["d"]["guilds"]]
+    assert {c["t"] for c in creates} <= {"GUILD_CREATE"}
+    return socket, ready["d"], creates
+
+
+async def test_each_shard_gets_its_guilds_and_their_events_and_resumes_alone(
+    emu: DiscordEmulator,
+) -> None:
+    on_one = emu.add_guild("Chess club", shard=(1, 2))
+    on_zero = emu.add_guild("Go club", shard=(0, 2))
+    expected = {shard: set(emu.guilds_on_shard(shard, 2)) for shard in (0, 1)}
+    assert on_zero in expected[0] and on_one in expected[1]
+    assert expected[0] | expected[1] == set(emu.guilds)
+    dm = emu.dm_channel(emu.add_user("Ada").id)
+    emu.gateway.max_concurrency = 2  # so both shards may identify at once
+    async with aiohttp.ClientSession() as http:
+        zero, ready0, creates0 = await identify_raw(http, emu, [0, 2])
+        one, ready1, creates1 = await identify_raw(http, emu, [1, 2])
+        for shard, ready, creates in ((0, ready0, creates0), (1, ready1, creates1)):
+            assert ready["shard"] == [shard, 2]
+            assert {int(g["id"]) for g in ready["guilds"]} == expected[shard]
+            assert {int(c["d"]["id"]) for c in creates} == expected[shard]
+        assert emu.gateway.connected_shards == {0, 1}
+
+        # A guild's event goes to its shard only; one without a guild goes to shard 0.
+        pins_in = {"guild_id": str(on_one), "channel_id": str(emu.default_channel(on_one).id)}
+        await emu.gateway.dispatch("CHANNEL_PINS_UPDATE", pins_in)
+        await emu.gateway.dispatch("CHANNEL_PINS_UPDATE", {"channel_id": str(dm.id)})
+        guild_event, dm_event = await receive(one), await receive(zero)
+        assert guild_event["d"] == pins_in
+        assert dm_event["d"] == {"channel_id": str(dm.id)}, "shard 0 got shard 1's event"
+
+        # Shard 1 goes away: its events wait for its resume, shard 0 stays connected.
+        await emu.gateway.drop(shard_id=1)
+        await emu.wait_for(lambda: emu.gateway.connected_shards == {0}, 5)
+        await emu.gateway.dispatch("CHANNEL_PINS_UPDATE", pins_in)
+        again = await http.ws_connect(ready1["resume_gateway_url"])
+        assert (await receive(again))["op"] == 10
+        resume = {"token": emu.token, "session_id": ready1["session_id"], "seq": guild_event["s"]}
+        await again.send_json({"op": 6, "d": resume})
+        missed, resumed = await receive(again), await receive(again)
+        assert (missed["d"], missed["s"]) == (pins_in, guild_event["s"] + 1)
+        assert (resumed["t"], resumed["s"]) == ("RESUMED", guild_event["s"] + 2)
+        assert emu.gateway.connected_shards == {0, 1}
+        assert emu.gateway.shards[(1, 2)].id == ready1["session_id"]
+
+        # Shard 0 saw none of it: its next frame is the next event without a guild.
+        await emu.gateway.dispatch("CHANNEL_PINS_UPDATE", {"channel_id": str(dm.id)})
+        following = await receive(zero)
+        assert (following["d"], following["s"]) == ({"channel_id": str(dm.id)}, dm_event["s"] + 1)
+        for socket in (zero, one, again):
+            await socket.close()
+    assert (emu.gateway.identifies, emu.gateway.resumes) == (2, 1)
+
+
+async def test_identifies_are_limited_per_bucket_as_gateway_bot_says() -> None:
+    """Discord admits one IDENTIFY per bucket (shard_id % max_concurrency) per interval and
+    answers one too early with Invalid Session; an impossible shard closes with 4010."""
+    async with (
+        DiscordEmulator(recommended_shards=2, identify_interval=60) as emu,
+        aiohttp.ClientSession() as http,
+    ):
+        headers = {"Authorization": f"Bot {emu.token}"}
+
+        async def gateway_bot() -> dict[str, Any]:
+            async with http.get(f"{emu.api_base}/gateway/bot", headers=headers) as answer:
+                assert answer.status == 200
+                found: dict[str, Any] = await answer.json()
+                return found
+
+        first = await gateway_bot()
+        assert (first["url"], first["shards"]) == (emu.gateway_url, 2)
+        limit = first["session_start_limit"]
+        assert (limit["total"], limit["remaining"], limit["max_concurrency"]) == (1000, 1000, 1)
+        assert limit["reset_after"] > 0
+
+        zero, _, _ = await identify_raw(http, emu, [0, 2])
+        hasty = await http.ws_connect(emu.gateway_url)
+        await receive(hasty)
+        await hasty.send_json({"op": 2, "d": {"token": emu.token, "shard": [1, 2]}})
+        assert await receive(hasty) == {"op": 9, "d": False}
+        assert [(a.shard_id, a.accepted) for a in emu.gateway.identify_log] == [
+            (0, True),
+            (1, False),
+        ]
+        assert emu.gateway.identify_times(1) == [] and emu.gateway.connected_shards == {0}
+
+        # With two buckets shard 1 has one of its own; shard 3 of 4 shares it.
+        emu.gateway.max_concurrency = 2
+        one, ready, _ = await identify_raw(http, emu, [1, 2])
+        assert ready["shard"] == [1, 2] and emu.gateway.connected_shards == {0, 1}
+        late = await http.ws_connect(emu.gateway_url)
+        await receive(late)
+        await late.send_json({"op": 2, "d": {"token": emu.token, "shard": [3, 4]}})
+        assert await receive(late) == {"op": 9, "d": False}
+        limit = (await gateway_bot())["session_start_limit"]
+        assert (limit["remaining"], limit["max_concurrency"]) == (998, 2)
+
+        for bad in ([2, 2], [0, 0], [-1, 2], [0]):
+            wrong = await http.ws_connect(emu.gateway_url)
+            await receive(wrong)
+            await wrong.send_json({"op": 2, "d": {"token": emu.token, "shard": bad}})
+            closed = await asyncio.wait_for(wrong.receive(), 5)
+            assert (closed.type, closed.data) == (aiohttp.WSMsgType.CLOSE, 4010), bad
+        assert emu.gateway.identifies == 2
+        for socket in (zero, one, hasty, late):
+            await socket.close()
+
+
+# ---------------------------------------------------------------------- sharded discord.py
+
+SHARD_FRAME_LOG = "For Shard ID %s: WebSocket Event: %s"
+
+
+class ShardFrames(logging.Handler):
+    """The gateway frames discord.py received, with the shard whose websocket each came in
+    on: discord.py's gateway logs every frame so, at DEBUG. That is the bot's own account of
+    where an event arrived, independent of the emulator's routing."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.frames: list[tuple[int, dict[str, Any]]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.msg == SHARD_FRAME_LOG and isinstance(record.args, tuple):
+            shard, frame = record.args
+            self.frames.append((int(shard), dict(frame)))
+
+    def events(self, shard: int, event: str) -> list[dict[str, Any]]:
+        return [f["d"] for s, f in self.frames if s == shard and f.get("t") == event]
+
+    def shards_of_interaction(self, interaction_id: int | None) -> list[int]:
+        return [
+            s
+            for s, f in self.frames
+            if f.get("t") == "INTERACTION_CREATE" and f["d"]["id"] == str(interaction_id)
+        ]
+
+    @classmethod
+    @contextlib.contextmanager
+    def watching(cls) -> Iterator[ShardFrames]:
+        logger = logging.getLogger("discord.gateway")
+        handler, level = cls(), logger.level
+        logger.setLevel(logging.DEBUG)
+        logger.addHandler(handler)
+        try:
+            yield handler
+        finally:
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+
+
+IDENTIFY_MARGIN = 0.05  # seconds a paced bot adds, since Discord times IDENTIFYs on arrival
+
+
+class ShardedBot(discord.AutoShardedClient):
+    """A bot process running some shards of a sharded bot. /where answers with its name.
+
+    Like a real sharded bot it spaces its IDENTIFYs the way GET /gateway/bot asks: one per
+    identify interval in each bucket `shard_id % max_concurrency` (Discord's interval is five
+    seconds; the emulator's is the one it is told). With `pace=False` it identifies each
+    shard at once, as a bot that ignores the limit would.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        interval: float,
+        *,
+        shard_ids: list[int] | None = None,
+        shard_count: int | None = None,
+        pace: bool = True,
+    ) -> None:
+        super().__init__(
+            intents=discord.Intents.default(),
+            shard_ids=shard_ids,
+            shard_count=shard_count,
+            guild_ready_timeout=0.05,
+        )
+        self.name = name
+        self.interval = interval
+        self.pace = pace
+        self.max_concurrency = 1
+        self.bucket_opens: dict[int, float] = {}
+        self.tree = app_commands.CommandTree(self)
+
+        @self.tree.command(name="where", description="Say which process answers")
+        async def where(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(self.name)
+
+    async def setup_hook(self) -> None:
+        self.max_concurrency = (await self.fetch_session_start_limits()).max_concurrency
+        await self.tree.sync()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if not self.pace:
+            return
+        loop = asyncio.get_running_loop()
+        bucket = (shard_id or 0) % self.max_concurrency
+        wait = self.bucket_opens.get(bucket, 0.0) - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)  # the bot's own pacing, as discord.py's default does
+        self.bucket_opens[bucket] = loop.time() + self.interval + IDENTIFY_MARGIN
+
+
+@contextlib.asynccontextmanager
+async def running(*bots: ShardedBot, token: str) -> AsyncIterator[None]:
+    """Start the bots together (each logs in, syncs /where and connects its shards), wait
+    until each has all its shards ready, and close them afterwards."""
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        for bot in bots:
+            await bot.login(token)
+            tasks.append(asyncio.create_task(bot.connect(reconnect=True)))
+        await asyncio.wait_for(asyncio.gather(*(b.wait_until_ready() for b in bots)), 15)
+        yield
+    finally:
+        for bot in bots:
+            await bot.close()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(task, 10)
+
+
+async def test_a_sharded_bot_gets_each_guilds_events_on_that_guilds_shard(
+    emulator: DiscordEmulator,
+) -> None:
+    emu = emulator
+    for shard in (0, 1, 1):
+        emu.add_guild(f"club on {shard}", shard=(shard, 2))
+    on_shard = {shard: emu.guilds_on_shard(shard, 2) for shard in (0, 1)}
+    ada = emu.add_user("Ada")
+    bot = ShardedBot("both shards", emu.gateway.identify_interval, shard_ids=[0, 1], shard_count=2)
+    with ShardFrames.watching() as seen:
+        async with running(bot, token=emu.token):
+            assert emu.gateway.connected_shards == {0, 1}
+            assert {g.id: g.shard_id for g in bot.guilds} == {g: shard_of(g, 2) for g in emu.guilds}
+            for shard in (0, 1):
+                (ready,) = seen.events(shard, "READY")
+                assert ready["shard"] == [shard, 2]
+                assert {int(g["id"]) for g in ready["guilds"]} == set(on_shard[shard])
+                created = {int(g["id"]) for g in seen.events(shard, "GUILD_CREATE")}
+                assert created == set(on_shard[shard])
+
+            places = [
+                (emu.default_channel(on_shard[1][-1]), 1),
+                (emu.default_channel(on_shard[0][-1]), 0),
+                (emu.dm_channel(ada.id), 0),
+            ]
+            for channel, shard in places:
+                reply = await emu.slash(ada, "where", channel=channel)
+                assert reply.texts == ["both shards"]
+                assert seen.shards_of_interaction(reply[0].interaction_id) == [shard], channel
+
+
+async def test_two_processes_with_a_shard_each_see_only_their_own_guilds(
+    emulator: DiscordEmulator,
+) -> None:
+    """Two bot processes, as a sharded deployment runs them, sharing one emulated Discord.
+    With max_concurrency 2 the shards are in different buckets and may identify together."""
+    emu = emulator
+    emu.gateway.max_concurrency = 2
+    for shard in (0, 1, 1):
+        emu.add_guild(f"club on {shard}", shard=(shard, 2))
+    ada = emu.add_user("Ada")
+    interval = emu.gateway.identify_interval
+    first = ShardedBot("first", interval, shard_ids=[0], shard_count=2)
+    second = ShardedBot("second", interval, shard_ids=[1], shard_count=2)
+    async with running(first, second, token=emu.token):
+        assert {g.id for g in first.guilds} == set(emu.guilds_on_shard(0, 2))
+        assert {g.id for g in second.guilds} == set(emu.guilds_on_shard(1, 2))
+        assert all(attempt.accepted for attempt in emu.gateway.identify_log)
+        in_one = emu.default_channel(emu.guilds_on_shard(1, 2)[0])
+        in_zero = emu.default_channel(emu.guilds_on_shard(0, 2)[0])
+        for channel, answerer in (
+            (in_one, "second"),
+            (in_zero, "first"),
+            (emu.dm_channel(ada.id), "first"),
+        ):
+            assert (await emu.slash(ada, "where", channel=channel)).texts == [answerer]
+
+        # The second process loses its connection: it resumes its own session, the first
+        # process is not disturbed, and shard 1's guilds are served again.
+        session = emu.gateway.shards[(1, 2)].id
+        await emu.gateway.drop(shard_id=1)
+        await emu.wait_for(lambda: emu.gateway.resumes == 1, 10, message="shard 1 resumed")
+        await emu.wait_for(lambda: emu.gateway.connected_shards == {0, 1}, 5)
+        assert emu.gateway.shards[(1, 2)].id == session and emu.gateway.identifies == 2
+        assert (await emu.slash(ada, "where", channel=in_one)).texts == ["second"]
+
+
+@pytest.mark.parametrize("max_concurrency", [1, 2])
+async def test_a_bot_spaces_identifies_within_a_bucket_only(
+    emulator: DiscordEmulator, max_concurrency: int
+) -> None:
+    """Shards 0 and 1 share a bucket when max_concurrency is 1 and must identify an interval
+    apart; with 2 they need not wait for each other. No IDENTIFY is refused either way."""
+    emu = emulator
+    emu.gateway.max_concurrency = max_concurrency
+    emu.gateway.identify_interval = interval = 0.5
+    bot = ShardedBot("paced", interval, shard_ids=[0, 1], shard_count=2)
+    async with running(bot, token=emu.token):
+        assert emu.gateway.connected_shards == {0, 1}
+    assert all(attempt.accepted for attempt in emu.gateway.identify_log)
+    (zero,), (one,) = emu.gateway.identify_times(0), emu.gateway.identify_times(1)
+    if max_concurrency == 1:
+        assert one - zero >= interval
+    else:
+        assert one - zero < interval
+
+
+async def test_an_identify_too_early_is_refused_and_the_bot_identifies_again(
+    emulator: DiscordEmulator,
+) -> None:
+    """A bot that ignores max_concurrency gets Invalid Session for its hasty shard, and
+    discord.py identifies that shard again until its bucket opens."""
+    emu = emulator
+    emu.gateway.identify_interval = interval = 0.3
+    bot = ShardedBot("hasty", interval, shard_ids=[0, 1], shard_count=2, pace=False)
+    async with running(bot, token=emu.token):
+        assert emu.gateway.connected_shards == {0, 1}
+    refused = [a for a in emu.gateway.identify_log if not a.accepted]
+    assert refused and {a.shard_id for a in refused} == {1}
+    (zero,), (one,) = emu.gateway.identify_times(0), emu.gateway.identify_times(1)
+    assert one - zero >= interval
+
+
+async def test_a_bot_runs_as_many_shards_as_gateway_bot_recommends(
+    emulator: DiscordEmulator,
+) -> None:
+    emu = emulator
+    emu.gateway.recommended_shards = 3
+    bot = ShardedBot("auto", emu.gateway.identify_interval)
+    async with running(bot, token=emu.token):
+        assert bot.shard_count == 3
+        assert emu.gateway.connected_shards == {0, 1, 2}
+        assert sorted(emu.gateway.shards) == [(0, 3), (1, 3), (2, 3)]

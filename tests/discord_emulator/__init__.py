@@ -16,8 +16,9 @@ sent, with who could see it. See `DiscordEmulator`.
     emu.faults.close_dms(ada.id)            # 403 / 50007, like a user who blocks DMs
     emu.faults.rate_limit("POST /channels/{channel_id}/messages")   # one 429, then fine
     await emu.gateway.drop()                # the bot reconnects and RESUMEs
-    other = emu.add_guild("Chess club", shard=(1, 2))   # on shard 1 of 2
+    other = emu.add_guild("Chess club", shard=(1, 2))   # its events go to shard 1 of 2
     await emu.slash(ada, "game new", channel=emu.default_channel(other), game="pylons")
+    await emu.wait_for(lambda: emu.gateway.connected_shards >= {0, 1})
 
 `tests/e2e_harness.py` does the pointing and runs the project's bot for the tests.
 """

@@ -54,9 +54,9 @@ class LoadEmulator(DiscordEmulator):
             listener(found)
         if len(self.records) > 2 * self.keep_records:
             del self.records[: -self.keep_records]
-        session = self.gateway.current
-        if session is not None and len(session.sent) > 2 * self.keep_records:
-            del session.sent[: -self.keep_records]
+        for session in self.gateway.shards.values():
+            if len(session.sent) > 2 * self.keep_records:
+                del session.sent[: -self.keep_records]
         if not self.keep_files and found.message_id is not None:
             self._drop_file_bytes(found.message_id)
         return found

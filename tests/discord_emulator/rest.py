@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import rules
+from .gateway import SESSION_START_RESET_MS
 from .models import (
     EPHEMERAL,
     GUILD_TEXT,
@@ -263,15 +264,17 @@ class Rest:
         return _json({"url": self.emu.gateway_url})
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        """Where to connect, how many shards to run, and how fast they may IDENTIFY."""
+        gateway = self.emu.gateway
         return _json(
             {
                 "url": self.emu.gateway_url,
-                "shards": 1,
+                "shards": gateway.recommended_shards,
                 "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 999,
-                    "reset_after": 14_400_000,
-                    "max_concurrency": 1,
+                    "total": gateway.session_start_total,
+                    "remaining": gateway.session_starts_remaining,
+                    "reset_after": SESSION_START_RESET_MS,
+                    "max_concurrency": gateway.max_concurrency,
                 },
             }
         )
@@ -686,7 +689,7 @@ class Rest:
             return self.invalid(request, problems)
         thread = emu.start_thread(channel, message, str(name), auto_archive_duration=archive)
         data = thread.payload(emu.users)
-        if emu.gateway.current is not None:
+        if emu.gateway.sessions_for(thread.guild_id):
             await emu.gateway.dispatch("THREAD_CREATE", {**data, "newly_created": True})
         emu.record("thread_create", request, channel_id=thread.id, payload=body)
         return _json(data, 201)

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from .faults import Faults
-from .gateway import Gateway
+from .gateway import IDENTIFY_INTERVAL, Gateway
 from .models import (
     HAS_THREAD,
     MEMBER_PERMISSIONS,
@@ -165,7 +165,11 @@ class DiscordEmulator:
     skips the schema check when there is none; a path uses that file; None turns it off.
     Discord's message limits (`rules`) are checked either way.
 
-    It starts with one guild (`guild_id`, `channel`); `add_guild` adds more.
+    It starts with one guild (`guild_id`, `channel`); `add_guild` adds more, for bots that
+    shard. `recommended_shards` and `max_concurrency` are what `GET /gateway/bot` tells the
+    bot; `identify_interval` is how long each identify bucket stays closed after an IDENTIFY
+    (Discord's five seconds, made short so tests stay fast). All three can be changed later on
+    `gateway`.
     """
 
     def __init__(
@@ -177,6 +181,9 @@ class DiscordEmulator:
         heartbeat_interval_ms: float = 41_250,
         guild_name: str = "Board game club",
         channel_names: Iterable[str] = ("games", "lounge"),
+        recommended_shards: int = 1,
+        max_concurrency: int = 1,
+        identify_interval: float = IDENTIFY_INTERVAL,
     ) -> None:
         self.ids = Snowflakes()
         self.token = token
@@ -219,7 +226,13 @@ class DiscordEmulator:
             self.validator = load_validator(str(found)) if found else None
         elif spec_path:
             self.validator = load_validator(str(spec_path))
-        self.gateway = Gateway(self, heartbeat_interval=heartbeat_interval_ms)
+        self.gateway = Gateway(
+            self,
+            heartbeat_interval=heartbeat_interval_ms,
+            recommended_shards=recommended_shards,
+            max_concurrency=max_concurrency,
+            identify_interval=identify_interval,
+        )
         self.rest = Rest(self)
         self.in_flight = 0
         self._activity = asyncio.Event()
@@ -320,7 +333,10 @@ class DiscordEmulator:
 
         Discord serves a guild's events on shard `(guild_id >> 22) % shard_count`: pass
         `shard=(k, n)` for a guild on shard k of n, or the exact `guild_id`. Every user is a
-        member, with the same permissions as in the first guild.
+        member, with the same permissions as in the first guild. Add guilds before the bot
+        connects; one added later reaches a connected bot with
+        `await emu.gateway.dispatch("GUILD_CREATE", emu.guild_payload(guild_id))`, as when a
+        bot is invited to a server.
         """
         if guild_id is None:
             guild_id = self.ids.on_shard(*shard) if shard is not None else self.ids.next()
