@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import texts_for
-from hvbot import flow, memory, replay, views, workers
+from hvbot import claims, flow, memory, outbox, replay, views, workers
 from hvbot.config import Settings
 from hvbot.presenters import warm_up
 from hvbot.repository import GameRow, Repository
@@ -203,31 +203,70 @@ class HvBot(commands.AutoShardedBot):
         seat = state.current_seat()
         if game.status != "active" or seat is None or not game.seats[seat].is_ai:
             return
-        running = self._ai_tasks.get(game.id)
+        self._start_ai(game.id)
+
+    def _start_ai(self, game_id: int, *, claimed: bool = False) -> None:
+        running = self._ai_tasks.get(game_id)
         if running is not None and not running.done():
             return
-        self._ai_tasks[game.id] = asyncio.create_task(self._run_ai(game.id))
+        self._ai_tasks[game_id] = asyncio.create_task(self._run_ai(game_id, claimed=claimed))
 
-    async def _run_ai(self, game_id: int) -> None:
+    async def _run_ai(self, game_id: int, *, claimed: bool = False) -> None:
+        """Play the AI seats of a game while one is to move, holding the claim of their
+        thinking (see hvbot.claims): another process does not think for them meanwhile, and
+        takes over if this one dies."""
         await self.wait_until_ready()
+        db = self.service.repo.db
+        if not claimed and not await claims.claim_ai(db, game_id):
+            return  # another process is thinking for this game
         for _ in range(256):
             await asyncio.sleep(self.ai_pause)
             try:
+                await claims.renew_ai(db, game_id)
                 result = await self.service.ai_step(game_id=game_id)
             except Exception:
                 log.exception("game %s: the AI seat failed to move", game_id)
                 return
             if result is None:
-                return
+                break
             post = await flow.board_post(result.game, result, result.state)
             if post is not None:
                 try:
                     await flow.announce(self, result.game, post)
                 except discord.HTTPException:
                     log.exception("game %s: could not post the AI's move", game_id)
+            await self.posted(result.game)
             # While this task runs no other AI task starts for the game: this only matters
             # when the AI's move ended the game.
             self.after_change(result.game, result.state)
+        with contextlib.suppress(Exception):
+            await claims.release_ai(db, game_id)
+
+    # ------------------------------------------------------------------ the outbox
+
+    async def posted(self, game: GameRow) -> None:
+        """The board post of the move that made the game's version is out (or was never to
+        be made): the outbox no longer owes it (see hvbot.claims)."""
+        try:
+            await claims.move_sent(self.service.repo.db, game_id=game.id, version=game.version)
+        except Exception:
+            # Posted, but still owed: another process may post it again after the lease.
+            log.exception("game %s: could not mark the move's post as made", game.id)
+
+    async def do_duties(self) -> None:
+        """Take over what another process left undone (it died, say): posts owed by stored
+        changes, and AI seats nobody is thinking for. Every process runs this now and then."""
+        repo = self.service.repo
+        for owed in await claims.claim_announcements(repo.db):
+            try:
+                await outbox.post(self, owed)
+            except Exception:
+                log.exception("game %s: could not make an owed post", owed.game_id)
+                continue
+            await claims.sent(repo.db, owed.id)
+        if not self._stopping:
+            for game_id in await claims.claim_ai_turns(repo.db):
+                self._start_ai(game_id, claimed=True)
 
     async def _post_replay(self, game: GameRow) -> None:
         """The replay of a game that just ended, in its channel, after the result."""

@@ -431,6 +431,7 @@ class Acknowledgement:
         post = await board_post(result.game, result, result.state)
         if post is not None:
             await announce(bot, result.game, post)
+        await bot.posted(result.game)
         bot.after_change(result.game, result.state)
 
 
@@ -459,7 +460,9 @@ async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bo
             await follow_up.say(follow_up.texts("bot.reply.done"))
     finally:
         # The move is stored: an AI seat moves next, or the game's replay is posted, even when
-        # telling of the move failed.
+        # telling of the move failed (then the post is not owed any longer either: retried
+        # by another process, Discord would most likely refuse it again).
+        await follow_up.bot.posted(result.game)
         follow_up.bot.after_change(result.game, result.state)
 
 
@@ -503,7 +506,8 @@ async def _announce_button(follow_up: FollowUp, result: ActResult) -> None:
         if post is not None:
             await follow_up.publish(result.game, post)
     finally:
-        follow_up.bot.after_change(result.game, result.state)  # as in `_announce_command`
+        await follow_up.bot.posted(result.game)  # as in `_announce_command`
+        follow_up.bot.after_change(result.game, result.state)
 
 
 # ---------------------------------------------------------------------- absent players

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hvbot import claims
 from hvbot.database import Database, Duplicate, Row, Transaction, Work, open_database
 
 OPEN_STATUSES = ("lobby", "active")
@@ -479,12 +480,21 @@ class Repository:
         return await self._existing(game_id)
 
     async def set_seats(
-        self, *, game_id: int, expected_version: int, seats: Sequence[SeatRow]
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        seats: Sequence[SeatRow],
+        ai_turn: bool | None = None,
     ) -> None:
-        """Replace the lobby's seats (join, leave, add AI) as one versioned change."""
+        """Replace the seats (join, leave, add AI; in play: resign, an AI for a person away)
+        as one versioned change. `ai_turn`: whether an AI seat is to move now, if that changed."""
 
         async def work(tx: Transaction) -> None:
-            await _bump(tx, game_id, expected_version)
+            if ai_turn is None:
+                await _bump(tx, game_id, expected_version)
+            else:
+                await _bump(tx, game_id, expected_version, "ai_turn = ?", (int(ai_turn),))
             await _replace_seats(tx, game_id, seats)
 
         await self._change(game_id, work)
@@ -535,6 +545,7 @@ class Repository:
         state: dict[str, Any],
         seats: Sequence[SeatRow],
         wait: Wait | None = None,
+        ai_turn: bool = False,
     ) -> None:
         state_json = json.dumps(state)
 
@@ -543,8 +554,8 @@ class Repository:
                 tx,
                 game_id,
                 expected_version,
-                "status = 'active', seed = ?, state = ?, " + _TURN_COLUMNS,
-                (seed, state_json, *_turn_values(wait)),
+                "status = 'active', seed = ?, state = ?, ai_turn = ?, " + _TURN_COLUMNS,
+                (seed, state_json, int(ai_turn), *_turn_values(wait)),
             )
             await _replace_seats(tx, game_id, seats)
 
@@ -569,13 +580,16 @@ class Repository:
         prompt: tuple[str, int] | None = None,
         wait: Wait | None = None,
         results: Sequence[SeatResult] | None = None,
+        ai_turn: bool = False,
+        announce: bool = True,
     ) -> int:
         """Save the new state, append its actions, settle old prompts and open a new one.
 
         All in one transaction that fails with VersionConflict if someone else got there first.
         `wait`: the turn of the person now to move, to remind them (None: nobody to remind).
         `results` come with the finishing move, so a game is never finished without them.
-        Returns the new version.
+        `ai_turn`: an AI seat is to move now. With `announce`, the move's board post is owed
+        in the outbox (see `hvbot.claims`) until `claims.move_sent`. Returns the new version.
         """
         if results and status != "finished":
             raise ValueError("results belong to a finished game only")
@@ -589,8 +603,11 @@ class Repository:
                 game_id,
                 expected_version,
                 "state = ?, status = ?, ended_at = COALESCE(CAST(? AS TEXT), ended_at), "
-                + _TURN_COLUMNS,
-                (state_json, status, ended, *_turn_values(wait)),
+                "ai_turn = ?, " + _TURN_COLUMNS,
+                (state_json, status, ended, int(ai_turn), *_turn_values(wait)),
+            )
+            first = await tx.fetchval(
+                "SELECT COALESCE(MAX(n) + 1, 0) FROM actions WHERE game_id = ?", game_id
             )
             await tx.executemany(
                 "INSERT INTO actions (game_id, n, seat, action, created_at)"
@@ -601,6 +618,14 @@ class Repository:
             await _open_prompt(tx, game_id, prompt, expected_version + 1, now)
             if results:
                 await _insert_results(tx, game_id, results, now)
+            if announce and actions:
+                await claims.announce(
+                    tx,
+                    game_id=game_id,
+                    version=expected_version + 1,
+                    kind="move",
+                    body={"seat": actions[0][0], "first": first, "count": len(actions)},
+                )
 
         await self._change(game_id, work)
         self._changed(game_id, version=expected_version + 1, status=status, state_json=state_json)
@@ -700,6 +725,7 @@ class Repository:
         accepted: Sequence[int] = (),
         prompt: tuple[str, int] | None = None,
         wait: Wait | None = None,
+        ai_turn: bool = False,
     ) -> int:
         """Remove action `n` (the latest) and save the state from before it, as one versioned
         change that also closes the request; returns the new version."""
@@ -711,8 +737,8 @@ class Repository:
                 tx,
                 game_id,
                 expected_version,
-                "state = ?, " + _TURN_COLUMNS,
-                (state_json, *_turn_values(wait)),
+                "state = ?, ai_turn = ?, " + _TURN_COLUMNS,
+                (state_json, int(ai_turn), *_turn_values(wait)),
             )
             deleted = await tx.execute(
                 "DELETE FROM actions WHERE game_id = ? AND n = ?"
@@ -825,19 +851,31 @@ class Repository:
             for r in rows
         ]
 
-    async def claim_reminder(self, *, game_id: int, due: str, next_at: datetime | None) -> bool:
-        """Move a due reminder on to `next_at` (None: no more); False if another process (or a
-        move) changed it first, so each reminder is sent at most once. The game's version is
+    async def claim_reminder(
+        self, *, game_id: int, due: str, next_at: datetime | None, text: str | None = None
+    ) -> int | None:
+        """Move a due reminder on to `next_at` (None: no more) and owe its `text` in the outbox,
+        in one transaction: the announcement's id (0 with no text), or None if another process
+        (or a move) changed it first, so each reminder is sent once. The game's version is
         left alone: a reminder changes nothing on the board, and its buttons stay valid."""
-        changed = await self._write(
-            _statement(
+
+        async def work(tx: Transaction) -> int | None:
+            changed = await tx.execute(
                 "UPDATE games SET remind_at = ? WHERE id = ? AND remind_at = ?",
                 _stamp(next_at) if next_at else None,
                 game_id,
                 due,
             )
-        )
-        return changed == 1
+            if changed != 1:
+                return None
+            if text is None:
+                return 0
+            version = await tx.fetchval("SELECT version FROM games WHERE id = ?", game_id)
+            return await claims.announce(
+                tx, game_id=game_id, version=version, kind="text", body={"content": text}
+            )
+
+        return await self._write(work)
 
     async def save_results(self, *, game_id: int, results: Sequence[SeatResult]) -> None:
         """Store the results of a game finished before results were kept, dated by its end;

@@ -85,6 +85,7 @@ class Reminder:
     seat: int
     user_id: int
     waited: timedelta
+    announcement_id: int = 0  # its post, owed in the outbox (see hvbot.claims)
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,13 @@ class ActResult:
         if self.seen is None:
             self.seen = self.state.view(None)
         return self.seen
+
+
+def ai_turn(game: GameRow, state: State, seats: tuple[SeatRow, ...] | None = None) -> bool:
+    """Whether an AI seat is to move (with `seats`, as they are about to be)."""
+    seat = state.current_seat()
+    at_table = seats if seats is not None else game.seats
+    return not state.is_terminal() and seat is not None and at_table[seat].is_ai
 
 
 def seat_results(state: State) -> list[SeatResult]:
@@ -395,6 +403,7 @@ class GameService:
                 state=state.to_dict(),
                 seats=game.seats,
                 wait=self._wait_for(game, state),
+                ai_turn=ai_turn(game, state),
             )
             started = await self.repo.game(game_id=game.id)
             assert started is not None
@@ -515,7 +524,12 @@ class GameService:
                     game_id=game.id, expected_version=game.version, status="abandoned"
                 )
                 return await self._reload(game.id), "abandoned"
-            await self.repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+            await self.repo.set_seats(
+                game_id=game.id,
+                expected_version=game.version,
+                seats=seats,
+                ai_turn=ai_turn(game, self.peek_state(game), tuple(seats)),
+            )
             return await self._reload(game.id), "resigned"
 
     async def abandon(self, *, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
@@ -592,6 +606,7 @@ class GameService:
                 prompt=prompt,
                 wait=self._wait_for(game, state),
                 results=seat_results(state) if finished else None,
+                ai_turn=ai_turn(game, state),
             )
         except VersionConflict as exc:
             # Another process changed the game between our read and our write.
@@ -716,7 +731,12 @@ class GameService:
             away.user_id,
             away.language,
         )
-        await self.repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+        await self.repo.set_seats(
+            game_id=game.id,
+            expected_version=game.version,
+            seats=seats,
+            ai_turn=ai_turn(game, self.peek_state(game), tuple(seats)),
+        )
         log.info("game %s: an AI plays seat %s while its player is away", game.id, vote.seat)
         return await self._reload(game.id)
 
@@ -736,7 +756,12 @@ class GameService:
             seats[seat.seat] = SeatRow(
                 seat.seat, user_id, None, name, language=language or seat.language
             )
-            await self.repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+            await self.repo.set_seats(
+                game_id=game.id,
+                expected_version=game.version,
+                seats=seats,
+                ai_turn=ai_turn(game, self.peek_state(game), tuple(seats)),
+            )
             return await self._reload(game.id)
 
     # ------------------------------------------------------------------ taking back
@@ -833,6 +858,7 @@ class GameService:
                 accepted=request.accepted,
                 prompt=self._prompt_for(game, state),
                 wait=self._wait_for(game, state),
+                ai_turn=ai_turn(game, state),
             )
         except VersionConflict as exc:
             raise BotError(
@@ -846,9 +872,13 @@ class GameService:
 
     # ------------------------------------------------------------------ reminders
 
-    async def due_reminders(self) -> list[Reminder]:
-        """The people to remind now, each claimed so no other process reminds them too; the
-        next reminder for the same wait comes an hour later, and a move starts a new wait."""
+    async def due_reminders(
+        self, words: Callable[[Reminder], str] = lambda reminder: ""
+    ) -> list[Reminder]:
+        """The people to remind now, each claimed so no other process reminds them too, with
+        its `words` owed in the outbox in the same transaction (so a process that dies before
+        posting it leaves it to another); the next reminder for the same wait comes an hour
+        later, and a move starts a new wait."""
         now = self.clock()
         found = []
         for due in await self.repo.due_reminders(now=now):
@@ -857,13 +887,18 @@ class GameService:
                 continue
             state = self.load_state(game)
             seat = state.current_seat()
-            person = seat is not None and not game.seats[seat].is_ai
-            next_at = now + REMIND_AGAIN if person else None
-            if not await self.repo.claim_reminder(game_id=game.id, due=due.due, next_at=next_at):
-                continue
-            if person and seat is not None:
+            reminder = None
+            if seat is not None and not game.seats[seat].is_ai:
                 waited = now - (due.turn_since or now)
-                found.append(Reminder(game, seat, game.seats[seat].user_id or 0, waited))
+                reminder = Reminder(game, seat, game.seats[seat].user_id or 0, waited)
+            announced = await self.repo.claim_reminder(
+                game_id=game.id,
+                due=due.due,
+                next_at=now + REMIND_AGAIN if reminder else None,
+                text=words(reminder) if reminder else None,
+            )
+            if announced is not None and reminder is not None:
+                found.append(replace(reminder, announcement_id=announced))
         return found
 
     @staticmethod

@@ -2,7 +2,9 @@
 chosen at /game new, then hourly, until they move.
 
 What is due lives in the database, not in a timer, so a restarted bot reminds on time too;
-the check runs every `check_s` seconds.
+the check runs every `check_s` seconds. Each reminder is claimed with its words owed in the
+outbox, so with several processes it is sent once; the same check takes over the duties other
+processes left undone (`HvBot.do_duties`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from discord.ext import commands, tasks
 
 from data.texts import ENGLISH, Texts, texts_for
 from engine import find_game
-from hvbot import flow
+from hvbot import claims, flow
 from hvbot.posts import Post
 from hvbot.service import Reminder
 
@@ -62,16 +64,21 @@ class RemindersCog(commands.Cog):
     @tasks.loop(seconds=CHECK_S)
     async def check(self) -> None:
         try:
-            due = await self.bot.service.due_reminders()
+            due = await self.bot.service.due_reminders(reminder_text)
         except Exception:
             # Logged, and the checks go on: the next round finds what is still due.
             log.exception("turn reminders: a check failed")
-            return
+            due = []
         for reminder in due:
             try:
                 await flow.announce(self.bot, reminder.game, Post(reminder_text(reminder)))
             except discord.HTTPException:
                 log.warning("game %s: could not post a turn reminder", reminder.game.id)
+            await claims.sent(self.bot.service.repo.db, reminder.announcement_id)
+        try:
+            await self.bot.do_duties()
+        except Exception:
+            log.exception("duties left by other processes: a check failed")
 
     @check.before_loop
     async def _ready(self) -> None:

@@ -1,0 +1,178 @@
+"""Duties that any bot process may do, claimed by one at a time with a lease that expires.
+
+Several processes share one database (see `hvbot.database`). What must happen after a change,
+posting its announcement or letting an AI seat think, is written down in the database in the
+change's own transaction, then claimed: a claim is a lease (`claimed_until`, `ai_until`), so a
+process that dies mid-duty has it taken over by another once the lease runs out, and a live
+process is never second-guessed before then. On PostgreSQL the claims skip rows another
+process holds locked (`FOR UPDATE SKIP LOCKED`); SQLite lets one writer in at a time anyway.
+
+The outbox (`announcements`): a move's public board post or a reminder's text, in the order
+stored. The process that stored a move holds its lease and posts it as the answer to the
+person's command; if it dies first, another process posts it to the game's channel.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from hvbot.database import Database, Transaction
+
+LEASE = timedelta(seconds=30)  # how long a claimed duty is left to the process that claimed it
+CLAIM_BATCH = 50  # duties claimed at a time
+
+
+def stamp(moment: datetime) -> str:
+    """UTC ISO text: stamps in this form compare correctly as strings in SQL."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def _lease_from_now(lease: timedelta) -> tuple[str, str]:
+    now = datetime.now(UTC)
+    return stamp(now), stamp(now + lease)
+
+
+def _skip_locked(db_or_backend: Database | str) -> str:
+    backend = db_or_backend if isinstance(db_or_backend, str) else db_or_backend.backend
+    return " FOR UPDATE SKIP LOCKED" if backend == "postgresql" else ""
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A public post owed by a stored change: a move (`seat` and the stored actions number
+    `first` to `first + count - 1`) or a plain text."""
+
+    id: int
+    game_id: int
+    version: int
+    kind: str
+    body: dict[str, Any]
+
+    @property
+    def is_move(self) -> bool:
+        return self.kind == "move"
+
+
+async def announce(
+    tx: Transaction,
+    *,
+    game_id: int,
+    version: int,
+    kind: str,
+    body: dict[str, Any],
+    lease: timedelta = LEASE,
+) -> int:
+    """Owe a post, inside the transaction of the change it tells of; held by the caller's
+    process for `lease` while it posts it itself. Returns the announcement's id."""
+    now, until = _lease_from_now(lease)
+    announcement_id: int = await tx.fetchval(
+        "INSERT INTO announcements (game_id, version, kind, body, created_at, claimed_until)"
+        " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+        game_id,
+        version,
+        kind,
+        json.dumps(body),
+        now,
+        until,
+    )
+    return announcement_id
+
+
+async def sent(db: Database, announcement_id: int) -> None:
+    """The post is out: nobody posts it again."""
+    await db.transact(
+        lambda tx: tx.execute(
+            "UPDATE announcements SET sent_at = ? WHERE id = ?",
+            stamp(datetime.now(UTC)),
+            announcement_id,
+        )
+    )
+
+
+async def move_sent(db: Database, *, game_id: int, version: int) -> None:
+    """The board post of the move that made `version` is out."""
+    await db.transact(
+        lambda tx: tx.execute(
+            "UPDATE announcements SET sent_at = ? WHERE game_id = ? AND version = ?"
+            " AND kind = 'move' AND sent_at IS NULL",
+            stamp(datetime.now(UTC)),
+            game_id,
+            version,
+        )
+    )
+
+
+async def claim_announcements(db: Database, *, lease: timedelta = LEASE) -> list[Announcement]:
+    """Unsent posts whose lease has run out (their process died, or never held one), claimed
+    for this process, oldest first."""
+    now, until = _lease_from_now(lease)
+
+    async def work(tx: Transaction) -> list[Announcement]:
+        rows = await tx.fetch(
+            "UPDATE announcements SET claimed_until = ? WHERE id IN (SELECT id FROM announcements"
+            " WHERE sent_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)"
+            f" ORDER BY id LIMIT {CLAIM_BATCH}{_skip_locked(db)})"
+            " RETURNING id, game_id, version, kind, body",
+            until,
+            now,
+        )
+        return sorted(
+            (
+                Announcement(r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["body"]))
+                for r in rows
+            ),
+            key=lambda a: a.id,
+        )
+
+    return await db.transact(work)
+
+
+async def claim_ai(db: Database, game_id: int, *, lease: timedelta = LEASE) -> bool:
+    """Claim (or renew) the thinking of a game's AI seat; False while another process holds
+    it. A claim ends with its lease: the AI's move is stored with a compare-and-set, so even
+    a process that outlived its lease cannot store a second move for the same turn."""
+    now, until = _lease_from_now(lease)
+    changed = await db.transact(
+        lambda tx: tx.execute(
+            "UPDATE games SET ai_until = ? WHERE id = ? AND (ai_until IS NULL OR ai_until <= ?)",
+            until,
+            game_id,
+            now,
+        )
+    )
+    return changed == 1
+
+
+async def renew_ai(db: Database, game_id: int, *, lease: timedelta = LEASE) -> None:
+    """Keep the claim of a game's AI seat while this process goes on thinking for it."""
+    _, until = _lease_from_now(lease)
+    await db.transact(
+        lambda tx: tx.execute("UPDATE games SET ai_until = ? WHERE id = ?", until, game_id)
+    )
+
+
+async def release_ai(db: Database, game_id: int) -> None:
+    await db.transact(
+        lambda tx: tx.execute("UPDATE games SET ai_until = NULL WHERE id = ?", game_id)
+    )
+
+
+async def claim_ai_turns(db: Database, *, lease: timedelta = LEASE) -> list[int]:
+    """Games in play whose AI seat is to move and whose thinking nobody holds (its process
+    died, say): claimed for this process, by game id."""
+    now, until = _lease_from_now(lease)
+
+    async def work(tx: Transaction) -> list[int]:
+        rows = await tx.fetch(
+            "UPDATE games SET ai_until = ? WHERE id IN (SELECT id FROM games"
+            " WHERE status = 'active' AND ai_turn = 1 AND (ai_until IS NULL OR ai_until <= ?)"
+            f" ORDER BY id LIMIT {CLAIM_BATCH}{_skip_locked(db)}) RETURNING id",
+            until,
+            now,
+        )
+        return sorted(r["id"] for r in rows)
+
+    return await db.transact(work)

@@ -1,0 +1,139 @@
+"""Several bot processes on one database (SQLite and PostgreSQL): reminders sent once, AI seats
+thought for by one process at a time and taken over when its lease runs out, conflicting moves
+stored once, a move's post owed in the outbox until it is made. Each "process" here is a
+repository with connections of its own, as a bot process has."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from hvbot import claims
+from hvbot.repository import Repository
+from hvbot.service import BotError, GameService
+
+GUILD, ADA, BO = 1, 101, 102
+
+
+@pytest.fixture
+async def processes(database_url: str) -> AsyncIterator[list[GameService]]:
+    repos = [await Repository.open(database_url) for _ in range(3)]
+    try:
+        yield [GameService(repo, seed_source=random.Random(i)) for i, repo in enumerate(repos)]
+    finally:
+        for repo in repos:
+            await repo.close()
+
+
+async def _started(service: GameService, channel: int, *, ai: bool = False):
+    await service.new_lobby(
+        channel_id=channel, guild_id=GUILD, user_id=ADA, name="Ada", game_name="High Voltage"
+    )
+    if ai:
+        await service.add_ai(channel_id=channel, user_id=ADA, level="easy")
+    else:
+        await service.join(channel_id=channel, user_id=BO, name="Bo")
+    return await service.start(channel_id=channel, user_id=ADA, can_manage=False)
+
+
+async def test_reminders_due_in_the_same_second_are_each_sent_once(
+    processes: list[GameService],
+) -> None:
+    first = processes[0]
+    games = [(await _started(first, channel))[0] for channel in range(1000, 1200)]
+    now = datetime.now(UTC) + timedelta(hours=1)  # every reminder is due
+    for service in processes:
+        service.clock = lambda: now
+    found = await asyncio.gather(
+        *(s.due_reminders(lambda r: f"<@{r.user_id}>, your turn") for s in processes)
+    )
+    reminded = sorted(r.game.id for batch in found for r in batch)
+    assert reminded == sorted(g.id for g in games), "each game reminded, and only once"
+    # Each is owed once in the outbox, held by the process that claimed it.
+    texts = await first.repo.db.fetch("SELECT game_id FROM announcements WHERE kind = 'text'")
+    assert sorted(r["game_id"] for r in texts) == reminded
+    assert await claims.claim_announcements(first.repo.db) == []
+
+
+async def test_conflicting_moves_from_two_processes_store_exactly_one(
+    processes: list[GameService],
+) -> None:
+    first, second = processes[:2]
+    game, state = await _started(first, 2000)
+    await second.open_game(2000)  # both have the game in memory
+    user = game.seats[state.current_seat()].user_id
+    down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
+    outcomes = await asyncio.gather(
+        first.act(channel_id=2000, user_id=user, action=f"draw {down[0]} here r0"),
+        second.act(channel_id=2000, user_id=user, action=f"draw {down[1]} here r90"),
+        return_exceptions=True,
+    )
+    stored = [o for o in outcomes if not isinstance(o, BaseException)]
+    refused = [o for o in outcomes if isinstance(o, BotError)]
+    assert len(stored) == 1 and len(refused) == 1, outcomes
+    actions = await first.repo.actions(game_id=game.id)
+    assert [text for _, text in actions] == stored[0].applied
+    owed = await first.repo.db.fetch("SELECT version FROM announcements WHERE kind = 'move'")
+    assert [r["version"] for r in owed] == [stored[0].game.version], "one post owed, not two"
+
+
+async def test_an_ai_turn_is_claimed_by_one_process_and_taken_over_after_its_lease(
+    processes: list[GameService],
+) -> None:
+    first = processes[0]
+    games = []
+    for channel in range(3000, 3010):
+        game, state = await _started(first, channel, ai=True)
+        if state.current_seat() != 0:  # the AI seat begins
+            games.append(game.id)
+    # Nobody holds them yet: three processes looking at once share them out, each game once.
+    found = await asyncio.gather(*(claims.claim_ai_turns(s.repo.db) for s in processes))
+    claimed = sorted(g for batch in found for g in batch)
+    assert claimed == sorted(games)
+    # While the leases run, nobody takes them again, nor can claim one of them.
+    assert await claims.claim_ai_turns(processes[1].repo.db) == []
+    if games:
+        assert not await claims.claim_ai(processes[2].repo.db, games[0])
+    # The process holding them dies; once its leases run out, another takes them over.
+    past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
+    await first.repo.db.transact(lambda tx: tx.execute("UPDATE games SET ai_until = ?", past))
+    assert sorted(await claims.claim_ai_turns(processes[2].repo.db)) == sorted(games)
+
+
+async def test_a_move_s_post_is_owed_until_made_and_taken_over_after_the_lease(
+    processes: list[GameService],
+) -> None:
+    first, second = processes[:2]
+    game, state = await _started(first, 4000)
+    user = game.seats[state.current_seat()].user_id
+    down = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    result = await first.act(channel_id=4000, user_id=user, action=f"draw {down} here r0")
+    # The storing process holds it: nobody else posts it meanwhile.
+    assert await claims.claim_announcements(second.repo.db) == []
+    # It died before posting; the lease runs out, and one other process claims the post.
+    past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
+    await first.repo.db.transact(
+        lambda tx: tx.execute("UPDATE announcements SET claimed_until = ?", past)
+    )
+    found = await asyncio.gather(*(claims.claim_announcements(s.repo.db) for s in processes[1:]))
+    (owed,) = [a for batch in found for a in batch]
+    assert (owed.kind, owed.version) == ("move", result.game.version)
+    assert owed.body == {"seat": result.seat, "first": 0, "count": len(result.applied)}
+    await claims.sent(second.repo.db, owed.id)
+    # Made: after any lease, nobody owes it any more.
+    await first.repo.db.transact(
+        lambda tx: tx.execute("UPDATE announcements SET claimed_until = ?", past)
+    )
+    assert await claims.claim_announcements(processes[2].repo.db) == []
+    # A move posted by its own process is marked made by its version.
+    again = first.load_state(await first.open_game(4000))
+    user = game.seats[again.current_seat()].user_id
+    down = next(c["cell"] for c in again.view(None)["cells"] if c["state"] == "down")
+    moved = await first.act(channel_id=4000, user_id=user, action=f"draw {down} here r0")
+    await claims.move_sent(first.repo.db, game_id=game.id, version=moved.game.version)
+    unsent = await first.repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
+    assert unsent == []

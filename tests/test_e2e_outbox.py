@@ -1,0 +1,66 @@
+"""A move stored by a bot process that died before announcing it is announced by the bot that
+carries on (here: the same bot restarted), once, in the game's channel, and the game goes on."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+from discord_emulator import DiscordEmulator
+from e2e_harness import BotHarness, board_posts, open_three_seat_game
+
+from hvbot.repository import Repository
+from hvbot.service import GameService
+
+
+async def test_a_move_whose_process_died_before_its_post_is_posted_once_by_another(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    game, state = await table.wait_for_turn()
+    mover = game.seats[state.current_seat() or 0]
+    down = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    await hv.stop()
+
+    # Another process stores the person's move, and dies before it can post anything.
+    dying = await Repository.open(hv.database)
+    stored = await GameService(dying, seed_source=random.Random(1)).act(
+        game_id=game.id, user_id=mover.user_id or 0, action=f"draw {down} here r90"
+    )
+    await dying.close()
+    since = emu.last_seq
+    await hv.start()
+    # Its lease has not run out: the bot leaves the post to it meanwhile.
+    await hv.bot.do_duties()  # type: ignore[union-attr]
+    assert board_posts(emu, since=since) == []
+    # It has (as if 30 s went by): the bot posts the move, once.
+    past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
+    await hv.sql("UPDATE announcements SET claimed_until = ? WHERE sent_at IS NULL", past)
+    posts = await emu.wait_for(
+        lambda: [
+            p for p in board_posts(emu, since=since) if p.content.startswith(mover.display_name)
+        ],
+        10,
+        message="the dead process's move announced",
+    )
+    (post,) = posts
+    assert down in post.content and post.channel_id == emu.channel.id
+    reader = await hv.reader()
+
+    async def made() -> bool:
+        row = await reader.db.fetchrow(
+            "SELECT sent_at FROM announcements WHERE kind = 'move' AND version = ?",
+            stored.game.version,
+        )
+        return row is not None and row["sent_at"] is not None
+
+    await emu.wait_for(made, 10, message="the owed post marked as made")
+    # The game goes on from there (the AI seat, if it is next, moves), and nothing twice.
+    game, state = await table.wait_for_turn()
+    assert game.version >= stored.game.version
+    await emu.settle()
+    assert (
+        len([p for p in board_posts(emu, since=since) if p.content.startswith(mover.display_name)])
+        == 1
+    )
