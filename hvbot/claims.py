@@ -130,47 +130,50 @@ async def claim_announcements(db: Database, *, lease: timedelta = LEASE) -> list
     return await db.transact(work)
 
 
-async def claim_ai(db: Database, game_id: int, *, lease: timedelta = LEASE) -> bool:
-    """Claim (or renew) the thinking of a game's AI seat; False while another process holds
-    it. A claim ends with its lease: the AI's move is stored with a compare-and-set, so even
-    a process that outlived its lease cannot store a second move for the same turn."""
+async def claim_ai(db: Database, game_id: int, owner: str, *, lease: timedelta = LEASE) -> bool:
+    """Claim (or renew) the thinking of a game's AI seat for the process `owner`; False while
+    another process holds it. A claim ends with its lease: the AI's move is stored with a
+    compare-and-set, so even a process that outlived its lease cannot store a second move for
+    the same turn."""
     now, until = _lease_from_now(lease)
     changed = await db.transact(
         lambda tx: tx.execute(
-            "UPDATE games SET ai_until = ? WHERE id = ? AND (ai_until IS NULL OR ai_until <= ?)",
+            "UPDATE games SET ai_until = ?, ai_by = ? WHERE id = ?"
+            " AND (ai_until IS NULL OR ai_until <= ? OR ai_by = ?)",
             until,
+            owner,
             game_id,
             now,
+            owner,
         )
     )
     return changed == 1
 
 
-async def renew_ai(db: Database, game_id: int, *, lease: timedelta = LEASE) -> None:
-    """Keep the claim of a game's AI seat while this process goes on thinking for it."""
-    _, until = _lease_from_now(lease)
+async def release_ai(db: Database, game_id: int, owner: str) -> None:
+    """Let go of the claim (a person is to move now), so any process may claim the next AI
+    turn at once, not only once the lease has run out."""
     await db.transact(
-        lambda tx: tx.execute("UPDATE games SET ai_until = ? WHERE id = ?", until, game_id)
+        lambda tx: tx.execute(
+            "UPDATE games SET ai_until = NULL, ai_by = NULL WHERE id = ? AND ai_by = ?",
+            game_id,
+            owner,
+        )
     )
 
 
-async def release_ai(db: Database, game_id: int) -> None:
-    await db.transact(
-        lambda tx: tx.execute("UPDATE games SET ai_until = NULL WHERE id = ?", game_id)
-    )
-
-
-async def claim_ai_turns(db: Database, *, lease: timedelta = LEASE) -> list[int]:
+async def claim_ai_turns(db: Database, owner: str, *, lease: timedelta = LEASE) -> list[int]:
     """Games in play whose AI seat is to move and whose thinking nobody holds (its process
-    died, say): claimed for this process, by game id."""
+    died, say): claimed for the process `owner`, by game id."""
     now, until = _lease_from_now(lease)
 
     async def work(tx: Transaction) -> list[int]:
         rows = await tx.fetch(
-            "UPDATE games SET ai_until = ? WHERE id IN (SELECT id FROM games"
+            "UPDATE games SET ai_until = ?, ai_by = ? WHERE id IN (SELECT id FROM games"
             " WHERE status = 'active' AND ai_turn = 1 AND (ai_until IS NULL OR ai_until <= ?)"
             f" ORDER BY id LIMIT {CLAIM_BATCH}{_skip_locked(db)}) RETURNING id",
             until,
+            owner,
             now,
         )
         return sorted(r["id"] for r in rows)

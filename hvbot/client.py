@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import secrets
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from hvbot import claims, flow, memory, outbox, replay, views, workers
 from hvbot.config import Settings
 from hvbot.presenters import warm_up
 from hvbot.repository import GameRow, Repository
-from hvbot.service import BotError, GameService
+from hvbot.service import BotError, GameService, ai_turn
 from hvbot.translator import Translator
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,9 @@ class HvBot(commands.AutoShardedBot):
         self._replay_tasks: set[asyncio.Task[None]] = set()
         self._answering: set[asyncio.Task[None]] = set()  # see keep_until_done
         self._stopping = False  # once closing: no AI move or replay is started any more
+        self._connected = False  # see close
+        # Who holds this process's claims in the database (see hvbot.claims).
+        self.owner = secrets.token_hex(8)
         # Set in setup_hook: the workers drawing pictures, and the one for long work.
         self.pictures: workers.Workers | None = None
         self.background: workers.Workers | None = None
@@ -156,13 +160,22 @@ class HvBot(commands.AutoShardedBot):
             task.cancel()
         # Cancelled, they are not left reading a database about to be closed.
         await asyncio.gather(*tasks, return_exceptions=True)
-        await super().close()
+        if self._connected:
+            await super().close()
+        else:
+            # Never connected (a test, or a start-up that failed): discord.py's sharded close
+            # expects the queue its connect makes.
+            await self.http.close()
         if self.service is not None:
             await self.service.repo.close()
         for pool in (self.pictures, self.background):
             if pool is not None:
                 pool.close()
         workers.use(workers.Workers(0), workers.Workers(0))
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        self._connected = True
+        await super().connect(reconnect=reconnect)
 
     def keep_until_done(self, task: asyncio.Task[None]) -> None:
         """Hold a task answering an interaction until it ends (see `_hold`)."""
@@ -217,18 +230,33 @@ class HvBot(commands.AutoShardedBot):
         takes over if this one dies."""
         await self.wait_until_ready()
         db = self.service.repo.db
-        if not claimed and not await claims.claim_ai(db, game_id):
+        if not claimed and not await claims.claim_ai(db, game_id, self.owner):
             return  # another process is thinking for this game
+        while await self._play_ai(game_id):
+            await claims.release_ai(db, game_id, self.owner)
+            # A person may have moved while this task was letting go, handing the turn to an
+            # AI again: `after_change` left that to this task, so look once more.
+            game = await self.service.repo.game(game_id=game_id)
+            if game is None or not ai_turn(game, self.service.peek_state(game)):
+                return
+            if not await claims.claim_ai(db, game_id, self.owner):
+                return
+
+    async def _play_ai(self, game_id: int) -> bool:
+        """Play the AI seats' moves in a row; True once a person is to move (or the game is
+        over), False if the AI failed or played the most moves in a row allowed."""
+        db = self.service.repo.db
         for _ in range(256):
             await asyncio.sleep(self.ai_pause)
             try:
-                await claims.renew_ai(db, game_id)
+                if not await claims.claim_ai(db, game_id, self.owner):  # renewed
+                    return False  # taken over by another process: this one was too slow
                 result = await self.service.ai_step(game_id=game_id)
             except Exception:
                 log.exception("game %s: the AI seat failed to move", game_id)
-                return
+                return False
             if result is None:
-                break
+                return True
             post = await flow.board_post(result.game, result, result.state)
             if post is not None:
                 try:
@@ -239,8 +267,7 @@ class HvBot(commands.AutoShardedBot):
             # While this task runs no other AI task starts for the game: this only matters
             # when the AI's move ended the game.
             self.after_change(result.game, result.state)
-        with contextlib.suppress(Exception):
-            await claims.release_ai(db, game_id)
+        return False
 
     # ------------------------------------------------------------------ the outbox
 
@@ -265,7 +292,7 @@ class HvBot(commands.AutoShardedBot):
                 continue
             await claims.sent(repo.db, owed.id)
         if not self._stopping:
-            for game_id in await claims.claim_ai_turns(repo.db):
+            for game_id in await claims.claim_ai_turns(repo.db, self.owner):
                 self._start_ai(game_id, claimed=True)
 
     async def _post_replay(self, game: GameRow) -> None:

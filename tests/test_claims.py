@@ -91,17 +91,27 @@ async def test_an_ai_turn_is_claimed_by_one_process_and_taken_over_after_its_lea
         if state.current_seat() != 0:  # the AI seat begins
             games.append(game.id)
     # Nobody holds them yet: three processes looking at once share them out, each game once.
-    found = await asyncio.gather(*(claims.claim_ai_turns(s.repo.db) for s in processes))
+    owners = ["first", "second", "third"]
+    found = await asyncio.gather(
+        *(claims.claim_ai_turns(s.repo.db, o) for s, o in zip(processes, owners, strict=True))
+    )
     claimed = sorted(g for batch in found for g in batch)
     assert claimed == sorted(games)
     # While the leases run, nobody takes them again, nor can claim one of them.
-    assert await claims.claim_ai_turns(processes[1].repo.db) == []
-    if games:
-        assert not await claims.claim_ai(processes[2].repo.db, games[0])
+    assert await claims.claim_ai_turns(processes[1].repo.db, "second") == []
+    for game_id in games:
+        holder = next(o for o, batch in zip(owners, found, strict=True) if game_id in batch)
+        other = next(o for o in owners if o != holder)
+        assert not await claims.claim_ai(processes[2].repo.db, game_id, other)
+        assert await claims.claim_ai(processes[2].repo.db, game_id, holder), "renewed"
     # The process holding them dies; once its leases run out, another takes them over.
     past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
     await first.repo.db.transact(lambda tx: tx.execute("UPDATE games SET ai_until = ?", past))
-    assert sorted(await claims.claim_ai_turns(processes[2].repo.db)) == sorted(games)
+    assert sorted(await claims.claim_ai_turns(processes[2].repo.db, "third")) == sorted(games)
+    # Let go (a person is to move): anyone may claim the next turn at once.
+    if games:
+        await claims.release_ai(processes[2].repo.db, games[0], "third")
+        assert await claims.claim_ai(processes[1].repo.db, games[0], "second")
 
 
 async def test_a_move_s_post_is_owed_until_made_and_taken_over_after_the_lease(

@@ -16,4 +16,5 @@ CREATE INDEX announcements_by_version ON announcements (game_id, version);
 -- AI seats: whether an AI is to move, and until when a process has claimed its thinking.
 ALTER TABLE games ADD COLUMN ai_turn INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN ai_until TEXT;
+ALTER TABLE games ADD COLUMN ai_by TEXT;  -- the process holding that claim (a random token)
 CREATE INDEX games_ai_turns ON games (id) WHERE status = 'active' AND ai_turn = 1;
