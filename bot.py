@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+from typing import Any
 
 import discord
 
@@ -16,18 +17,19 @@ from hvbot.database import DatabaseError
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-async def serve(settings: Settings) -> None:
+async def serve(settings: Settings, **options: Any) -> None:
     """Run the bot until Discord closes on it or a stop signal comes.
 
     A service manager (systemd, Docker) stops the bot with SIGTERM, a person with Ctrl-C: both
     close the bot from inside its event loop, so it finishes the answers it is giving and closes
     its connection and database cleanly. (Raised as KeyboardInterrupt instead, the signal could
-    land anywhere, and the cancel it becomes was sometimes lost: the bot never exited.)"""
+    land anywhere, and the cancel it becomes was sometimes lost: the bot never exited.)
+    `options` go to the bot (tests run it with shorter pauses)."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for number in STOP_SIGNALS:
         loop.add_signal_handler(number, stop.set)
-    async with HvBot(settings) as bot:
+    async with HvBot(settings, **options) as bot:
         running = asyncio.create_task(bot.start(settings.token))
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)

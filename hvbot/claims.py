@@ -63,11 +63,11 @@ async def announce(
     version: int,
     kind: str,
     body: dict[str, Any],
-    lease: timedelta = LEASE,
+    lease: timedelta | None = None,
 ) -> int:
     """Owe a post, inside the transaction of the change it tells of; held by the caller's
     process for `lease` while it posts it itself. Returns the announcement's id."""
-    now, until = _lease_from_now(lease)
+    now, until = _lease_from_now(lease or LEASE)
     announcement_id: int = await tx.fetchval(
         "INSERT INTO announcements (game_id, version, kind, body, created_at, claimed_until)"
         " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
@@ -105,10 +105,12 @@ async def move_sent(db: Database, *, game_id: int, version: int) -> None:
     )
 
 
-async def claim_announcements(db: Database, *, lease: timedelta = LEASE) -> list[Announcement]:
+async def claim_announcements(
+    db: Database, *, lease: timedelta | None = None
+) -> list[Announcement]:
     """Unsent posts whose lease has run out (their process died, or never held one), claimed
     for this process, oldest first."""
-    now, until = _lease_from_now(lease)
+    now, until = _lease_from_now(lease or LEASE)
 
     async def work(tx: Transaction) -> list[Announcement]:
         rows = await tx.fetch(
@@ -130,12 +132,14 @@ async def claim_announcements(db: Database, *, lease: timedelta = LEASE) -> list
     return await db.transact(work)
 
 
-async def claim_ai(db: Database, game_id: int, owner: str, *, lease: timedelta = LEASE) -> bool:
+async def claim_ai(
+    db: Database, game_id: int, owner: str, *, lease: timedelta | None = None
+) -> bool:
     """Claim (or renew) the thinking of a game's AI seat for the process `owner`; False while
     another process holds it. A claim ends with its lease: the AI's move is stored with a
     compare-and-set, so even a process that outlived its lease cannot store a second move for
     the same turn."""
-    now, until = _lease_from_now(lease)
+    now, until = _lease_from_now(lease or LEASE)
     changed = await db.transact(
         lambda tx: tx.execute(
             "UPDATE games SET ai_until = ?, ai_by = ? WHERE id = ?"
@@ -162,10 +166,10 @@ async def release_ai(db: Database, game_id: int, owner: str) -> None:
     )
 
 
-async def claim_ai_turns(db: Database, owner: str, *, lease: timedelta = LEASE) -> list[int]:
+async def claim_ai_turns(db: Database, owner: str, *, lease: timedelta | None = None) -> list[int]:
     """Games in play whose AI seat is to move and whose thinking nobody holds (its process
     died, say): claimed for the process `owner`, by game id."""
-    now, until = _lease_from_now(lease)
+    now, until = _lease_from_now(lease or LEASE)
 
     async def work(tx: Transaction) -> list[int]:
         rows = await tx.fetch(

@@ -135,7 +135,9 @@ class HvBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error
         # Before the sync: the translator gives Discord the commands' names in each language.
         await self.tree.set_translator(Translator())
-        if self.settings.guild_id:
+        if self.shard_ids is not None and 0 not in self.shard_ids:
+            pass  # of several processes, the one running shard 0 registers the commands
+        elif self.settings.guild_id:
             guild = discord.Object(id=self.settings.guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)

@@ -93,7 +93,7 @@ class BotHarness:
     def __init__(
         self,
         emu: DiscordEmulator,
-        database: Path,
+        database: Path | str,
         *,
         guild_scoped: bool = True,
         seed: int = 7,

@@ -1,0 +1,146 @@
+"""Real bot processes (`bot.py`'s `serve`), sharded, against the emulator and one database.
+
+Each process is the bot as deployed: its own interpreter, its own database connections, its
+own shards of Discord's gateway, stopped with SIGTERM or killed with SIGKILL. Only discord.py's
+API and gateway addresses are pointed at the emulator, and the pauses a test would otherwise
+wait for are shortened: the AI's pause, how often duties are checked, and the claims' lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from discord_emulator import DiscordEmulator
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LAUNCH = """
+import asyncio, datetime, sys
+import discord.http, yarl
+from discord.gateway import DiscordWebSocket
+discord.http.Route.BASE = sys.argv[1]
+DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
+import bot, hvbot.claims
+from hvbot.config import configure_logging, load_settings
+hvbot.claims.LEASE = datetime.timedelta(seconds=float(sys.argv[3]))
+settings = load_settings()
+configure_logging(settings.log_level)
+asyncio.run(bot.serve(settings, remind_check_s=float(sys.argv[4]), ai_pause=float(sys.argv[5])))
+"""
+
+
+@dataclass
+class BotProcess:
+    """One bot process running `shard_ids` of `shard_count` shards."""
+
+    shard_ids: tuple[int, ...]
+    shard_count: int
+    process: asyncio.subprocess.Process
+    log: Path
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def alive(self) -> bool:
+        return self.process.returncode is None
+
+    def kill(self) -> None:
+        """As a machine that loses power: no cleanup at all."""
+        self.process.send_signal(signal.SIGKILL)
+
+    async def stop(self, timeout: float = 60.0) -> int:
+        if self.alive:
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            return await asyncio.wait_for(self.process.wait(), timeout)
+        except TimeoutError:
+            self.process.kill()
+            return await self.process.wait()
+
+    def logged(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+async def start_bot_process(
+    emu: DiscordEmulator,
+    folder: Path,
+    *,
+    database_url: str,
+    shard_ids: tuple[int, ...],
+    shard_count: int,
+    lease_s: float = 2.0,
+    duty_check_s: float = 0.2,
+    ai_pause: float = 0.05,
+    wait: bool = True,
+) -> BotProcess:
+    """Start a bot process; with `wait`, return once its shards are connected."""
+    log = folder / f"bot-{'-'.join(map(str, shard_ids))}-{len(list(folder.glob('bot-*')))}.log"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_TOKEN": emu.token,
+        "DATABASE_URL": database_url,
+        "SHARD_COUNT": str(shard_count),
+        "SHARD_IDS": ",".join(map(str, shard_ids)),
+        "HVBOT_GUILD_ID": "",
+        "LOG_LEVEL": "INFO",
+        "DRAWING_PROCESSES": "0",
+    }
+    handle = log.open("wb")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        LAUNCH,
+        emu.api_base,
+        emu.gateway_url,
+        str(lease_s),
+        str(duty_check_s),
+        str(ai_pause),
+        cwd=folder,
+        env=env,
+        stdout=handle,
+        stderr=handle,
+    )
+    handle.close()
+    bot = BotProcess(shard_ids, shard_count, process, log)
+    if wait:
+        await emu.wait_for(
+            lambda: set(shard_ids) <= emu.gateway.connected_shards or not bot.alive,
+            60,
+            message=f"shards {shard_ids} connected",
+        )
+        assert bot.alive, bot.logged()
+    return bot
+
+
+@contextlib.asynccontextmanager
+async def bot_processes(
+    emu: DiscordEmulator, folder: Path, database_url: str, shard_count: int
+) -> AsyncIterator[list[BotProcess]]:
+    """One process per shard, started together; stopped with SIGTERM at the end, failing the
+    test if any logged an error or a traceback it did not expect."""
+    emu.gateway.max_concurrency = shard_count  # each shard identifies in a bucket of its own
+    started = await asyncio.gather(
+        *(
+            start_bot_process(
+                emu, folder, database_url=database_url, shard_ids=(k,), shard_count=shard_count
+            )
+            for k in range(shard_count)
+        )
+    )
+    running = list(started)
+    try:
+        yield running
+    finally:
+        for bot in running:
+            await bot.stop()
+    for bot in running:
+        text = bot.logged()
+        bad = [line for line in text.splitlines() if " ERROR " in line or "Traceback" in line]
+        assert not bad, f"shards {bot.shard_ids} logged:\n{text[-4000:]}"
