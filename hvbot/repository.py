@@ -202,6 +202,8 @@ class Repository:
 
     def __init__(self, db: Database, *, cache: bool = True) -> None:
         self.db = db
+        # Other processes may change games behind this one's back (see `game`).
+        self.shared = db.backend == "postgresql"
         self._cache = cache
         self._open: dict[int, GameRow] = {}  # open games by id, as last read or written
         self._writes = 0  # changes committed so far: a read that overlaps one is not kept
@@ -312,10 +314,19 @@ class Repository:
             if channel_id is not None and self._by_channel.get(channel_id) == game_id:
                 del self._by_channel[channel_id]
 
-    async def game(self, *, game_id: int) -> GameRow | None:
+    async def game(self, *, game_id: int, fresh: bool = False) -> GameRow | None:
+        """The game, from memory if it is there. `fresh`: about to change it, so when other
+        processes share the database (PostgreSQL), the copy in memory is checked against the
+        stored version first (one small read), and read again if another process changed it:
+        a stale copy would refuse a good click as out of date, or fail its compare-and-set."""
         cached = self._open.get(game_id)
         if cached is not None:
-            return cached
+            if not (fresh and self.shared):
+                return cached
+            stored = await self.db.fetchval("SELECT version FROM games WHERE id = ?", game_id)
+            if stored == cached.version:
+                return cached
+            self.forget(game_id)
         writes = self._writes
         row = await self.db.fetchrow("SELECT * FROM games WHERE id = ?", game_id)
         return await self._row(row, writes=writes)

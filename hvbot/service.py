@@ -300,7 +300,7 @@ class GameService:
     async def _change_seats(self, channel_id: int, change) -> GameRow:
         game = await self.open_game(channel_id)
         async with self.lock(game.id):
-            game = await self.open_game(channel_id)
+            game = await self._reload(game.id)
             if game.status != "lobby":
                 raise BotError(
                     "The game has started: seats can only change in the lobby.",
@@ -377,7 +377,7 @@ class GameService:
     ) -> tuple[GameRow, State]:
         game = await self.open_game(channel_id)
         async with self.lock(game.id):
-            game = await self.open_game(channel_id)
+            game = await self._reload(game.id)
             if game.status != "lobby":
                 raise BotError("The game has started already.", key="bot.error.started_already")
             if user_id != game.creator_id and not can_manage:
@@ -434,6 +434,11 @@ class GameService:
         game = await self._find(channel_id, game_id)
         async with self.lock(game.id):
             game = await self._reload(game.id)
+            if expected_version is not None and game.version < expected_version:
+                # A prompt from a version this process has not seen: another process moved
+                # the game on, so the copy in memory is stale.
+                self.repo.forget(game.id)
+                game = await self._reload(game.id)
             if expected_version is not None and game.version != expected_version:
                 raise BotError(
                     "That prompt is out of date: the game has moved on since.",
@@ -586,7 +591,8 @@ class GameService:
         return game
 
     async def _reload(self, game_id: int) -> GameRow:
-        game = await self.repo.game(game_id=game_id)
+        """The game as stored, read under its lock before a change (see `Repository.game`)."""
+        game = await self.repo.game(game_id=game_id, fresh=True)
         if game is None:
             raise BotError("That game no longer exists.", key="bot.error.game_gone")
         return game

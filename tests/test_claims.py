@@ -147,3 +147,27 @@ async def test_a_move_s_post_is_owed_until_made_and_taken_over_after_the_lease(
     await claims.move_sent(first.repo.db, game_id=game.id, version=moved.game.version)
     unsent = await first.repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
     assert unsent == []
+
+
+async def test_a_click_handled_by_a_process_that_missed_the_last_move_is_accepted(
+    processes: list[GameService],
+) -> None:
+    """A prompt's button carries the version it was made for: a process whose copy is older
+    (another process made the move that showed the prompt) reads the game again instead of
+    refusing the click as out of date."""
+    first, second = processes[:2]
+    game, state = await _started(first, 5000)
+    await second.open_game(5000)  # kept in memory at the start
+    user = game.seats[state.current_seat()].user_id
+    down = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    drawn = await first.act(channel_id=5000, user_id=user, action=f"draw {down}")
+    assert drawn.state.view(None)["phase"] == "placing", "the drawer's prompt is open"
+    placed = await second.act(
+        game_id=game.id,
+        user_id=user,
+        action="place here r0",
+        expected_version=drawn.game.version,
+    )
+    assert placed.game.version == drawn.game.version + 1
+    texts = [text for _, text in await first.repo.actions(game_id=game.id)]
+    assert texts == [f"draw {down}", "place here r0"]
