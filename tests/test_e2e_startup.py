@@ -50,17 +50,22 @@ async def launch(
     )
 
 
-async def test_a_rejected_token_prints_one_line_and_exits_2(
-    emulator: DiscordEmulator, tmp_path: Path
-) -> None:
-    process = await launch(emulator, tmp_path, "not-the-right-token")
+async def one_line_refusal(process: asyncio.subprocess.Process) -> str:
+    """The single line a bot that cannot start prints, once it has exited with status 2."""
     _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
     text = stderr.decode()
     assert process.returncode == 2, text
     assert "Traceback" not in text
     lines = [line for line in text.splitlines() if line.strip()]
     assert len(lines) == 1, text
-    assert "rejected DISCORD_TOKEN" in lines[0]
+    return lines[0]
+
+
+async def test_a_rejected_token_prints_one_line_and_exits_2(
+    emulator: DiscordEmulator, tmp_path: Path
+) -> None:
+    line = await one_line_refusal(await launch(emulator, tmp_path, "not-the-right-token"))
+    assert "rejected DISCORD_TOKEN" in line
     # Discord refused the login, exactly as expected here; nothing else was refused.
     assert [(r.path, r.status) for r in emulator.rejections] == [("/api/v10/users/@me", 401)]
     emulator.rejections.clear()
@@ -85,21 +90,19 @@ async def test_a_bot_stopped_with_sigterm_closes_cleanly(
     await emulator.wait_for(lambda: not emulator.gateway.connected, 5, message="disconnected")
 
 
-async def test_a_bot_that_cannot_reach_its_database_prints_one_line_and_exits_2(
+async def test_a_database_out_of_reach_prints_one_line_and_exits_2(
     emulator: DiscordEmulator, tmp_path: Path, postgres: PostgresServer
 ) -> None:
-    """A PostgreSQL URL with nobody listening on its port: one line saying what to check."""
+    """Nobody listening on the URL's port, or a server without that database: one line that
+    says what to check, without the password."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # free, and left closed: nothing listens there
-    process = await launch(
-        emulator, tmp_path, emulator.token, database=f"postgresql://bot:pw@127.0.0.1:{port}/games"
-    )
-    _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
-    text = stderr.decode()
-    assert process.returncode == 2, text
-    assert "Traceback" not in text
-    lines = [line for line in text.splitlines() if line.strip()]
-    assert len(lines) == 1, text
-    assert f"cannot reach PostgreSQL at 127.0.0.1:{port}/games" in lines[0]
-    assert "pw" not in lines[0], "the password stays out of the message"
+    nobody = f"postgresql://bot:pw@127.0.0.1:{port}/games"
+    line = await one_line_refusal(await launch(emulator, tmp_path, emulator.token, database=nobody))
+    assert f"cannot reach PostgreSQL at 127.0.0.1:{port}/games" in line
+    assert "pw" not in line, "the password stays out of the message"
+    missing = postgres.database_url("no_such_games")
+    launched = await launch(emulator, tmp_path, emulator.token, database=missing)
+    line = await one_line_refusal(launched)
+    assert "has no such database" in line and "no_such_games" in line

@@ -77,6 +77,22 @@ def migrations(backend: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
+async def apply_migrations(tx: Transaction, backend: str) -> int:
+    """Apply, in the caller's transaction, every numbered migration of `backend` not applied
+    yet; the schema version. Each number is checked on its own, not just the highest: a
+    database that received a later migration first (from a branch, say) still gets the
+    earlier one."""
+    await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    applied = {row[0] for row in await tx.fetch("SELECT version FROM schema_version")}
+    for number, sql in migrations(backend):
+        if number not in applied:
+            for statement in split_sql(sql):
+                await tx.execute(statement)
+            await tx.execute("INSERT INTO schema_version (version) VALUES (?)", number)
+            applied.add(number)
+    return max(applied, default=0)
+
+
 def split_sql(script: str) -> list[str]:
     """Statements of a migration file, without comments (ours have neither semicolons nor
     `--` inside string literals). PostgreSQL refuses a statement that is only a comment."""

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from hvbot.database.base import DatabaseError, Duplicate, Row, Work, migrations, split_sql
+from hvbot.database.base import DatabaseError, Duplicate, Row, Work, apply_migrations
 
 T = TypeVar("T")
 POOL_SIZE = 10  # connections per process: a move holds one for a few milliseconds
@@ -168,17 +168,9 @@ class PostgresDatabase:
     async def migrate(self) -> int:
         async def work(tx: PostgresTransaction) -> int:
             await tx.fetchval("SELECT pg_advisory_xact_lock(?)", MIGRATION_LOCK)
-            await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            applied = {row[0] for row in await tx.fetch("SELECT version FROM schema_version")}
-            for number, sql in migrations(self.backend):
-                if number not in applied:
-                    for statement in split_sql(sql):
-                        await tx.execute(statement)
-                    await tx.execute("INSERT INTO schema_version (version) VALUES (?)", number)
-                    applied.add(number)
-            return max(applied, default=0)
+            return await apply_migrations(tx, self.backend)
 
-        return await self.transact(work)  # type: ignore[arg-type]
+        return await self.transact(work)
 
     async def columns(self) -> dict[str, list[str]]:
         rows = await self.fetch(

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from hvbot.database.base import DatabaseError, Duplicate, Row, Work, migrations, split_sql
+from hvbot.database.base import DatabaseError, Duplicate, Row, Work, apply_migrations
 from hvbot.write_queue import WriteQueue
 
 T = TypeVar("T")
@@ -129,22 +129,8 @@ class SqliteDatabase:
                 self._idle.set()
 
     async def migrate(self) -> int:
-        """Each number is checked on its own, not just the highest: a database that received
-        a later migration first (from a branch, say) still gets the earlier one. The write
-        lock of the transaction keeps a second process out until it is done."""
-
-        async def work(tx: SqliteTransaction) -> int:
-            await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            applied = {row[0] for row in await tx.fetch("SELECT version FROM schema_version")}
-            for number, sql in migrations(self.backend):
-                if number not in applied:
-                    for statement in split_sql(sql):
-                        await tx.execute(statement)
-                    await tx.execute("INSERT INTO schema_version (version) VALUES (?)", number)
-                    applied.add(number)
-            return max(applied, default=0)
-
-        return await self.transact(work)  # type: ignore[arg-type]
+        """The write lock of the transaction keeps a second process out until it is done."""
+        return await self.transact(lambda tx: apply_migrations(tx, self.backend))
 
     async def columns(self) -> dict[str, list[str]]:
         tables = await self.fetch(
