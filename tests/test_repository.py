@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Iterator
 
 import pytest
+from conftest import new_postgres_database
 
 from hvbot.database import migrations, split_sql
 from hvbot.repository import ChannelBusy, Repository, SeatRow, VersionConflict
@@ -240,3 +241,43 @@ async def test_finished_games_of_a_channel_latest_first(repo):
     assert [a.game.id for a in only] == [first]
     assert await repo.finished_games(channel_id=11, game_id=first) == []
     assert await repo.finished_games(channel_id=12) == []
+
+
+async def test_both_backends_migrate_from_empty_to_the_same_schema(tmp_path, postgres):
+    """The same tables with the same columns in the same order, at the same schema version."""
+    lite = await Repository.open(tmp_path / "empty.sqlite3")
+    pg = await Repository.open(await new_postgres_database(postgres))
+    try:
+        assert await lite.db.columns() == await pg.db.columns()
+        newest = max(n for n, _ in migrations("sqlite"))
+        assert [n for n, _ in migrations("sqlite")] == [n for n, _ in migrations("postgresql")]
+        assert await lite.schema_version() == await pg.schema_version() == newest
+    finally:
+        await lite.close()
+        await pg.close()
+
+
+async def test_processes_starting_together_migrate_once(database_url):
+    opened = await asyncio.gather(*(Repository.open(database_url) for _ in range(4)))
+    try:
+        rows = await opened[0].db.fetch("SELECT version FROM schema_version ORDER BY version")
+        assert [r["version"] for r in rows] == [n for n, _ in migrations(opened[0].db.backend)]
+    finally:
+        for repo in opened:
+            await repo.close()
+
+
+async def test_discord_ids_beyond_32_bits_are_kept_exactly(repo):
+    """Snowflakes are 64-bit: a server, channel or person id of today does not fit in 32."""
+    big = 1_234_567_890_123_456_789
+    game = await repo.create_lobby(
+        game="pylons",
+        guild_id=big,
+        channel_id=big + 1,
+        creator_id=big + 2,
+        creator_name="Ada",
+        options={},
+    )
+    again = await repo.open_game_in_channel(channel_id=big + 1)
+    assert (again.guild_id, again.creator_id, again.seats[0].user_id) == (big, big + 2, big + 2)
+    assert game.id == again.id
