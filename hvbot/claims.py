@@ -21,7 +21,8 @@ from typing import Any
 
 from hvbot.database import Database, Transaction
 
-LEASE = timedelta(seconds=30)  # how long a claimed duty is left to the process that claimed it
+LEASE = timedelta(seconds=20)  # how long a claimed duty is left to the process that claimed it
+KEEP_SENT = timedelta(days=1)  # how long a post made stays in the outbox (to look into)
 CLAIM_BATCH = 50  # duties claimed at a time
 
 
@@ -101,6 +102,16 @@ async def move_sent(db: Database, *, game_id: int, version: int) -> None:
             stamp(datetime.now(UTC)),
             game_id,
             version,
+        )
+    )
+
+
+async def forget_sent(db: Database, *, older_than: timedelta = KEEP_SENT) -> int:
+    """Drop posts made long ago: the outbox holds what is owed, not a history."""
+    before = stamp(datetime.now(UTC) - older_than)
+    return await db.transact(
+        lambda tx: tx.execute(
+            "DELETE FROM announcements WHERE sent_at IS NOT NULL AND sent_at < ?", before
         )
     )
 

@@ -41,6 +41,7 @@ HANDLER_TASKS = (
     "discord-ui-modal-dispatch-",
 )
 FINISH_S = 10.0  # at most this long to finish answering at shutdown
+OUTBOX_SWEEP_S = 3600.0  # how often posts made long ago are dropped from the outbox
 
 
 def _hold(tasks: set[asyncio.Task[None]], task: asyncio.Task[None]) -> None:
@@ -56,7 +57,7 @@ class HvBot(commands.AutoShardedBot):
         *,
         database: str | Path | None = None,
         ai_pause: float = 1.5,
-        remind_check_s: float = 30.0,
+        remind_check_s: float = 5.0,
         service: GameService | None = None,
         **options: Any,
     ) -> None:
@@ -87,6 +88,7 @@ class HvBot(commands.AutoShardedBot):
         self._answering: set[asyncio.Task[None]] = set()  # see keep_until_done
         self._stopping = False  # once closing: no AI move or replay is started any more
         self._connected = False  # see close
+        self._outbox_swept = float("-inf")  # when posts made long ago were last dropped
         # Who holds this process's claims in the database (see hvbot.claims).
         self.owner = secrets.token_hex(8)
         # Set in setup_hook: the workers drawing pictures, and the one for long work.
@@ -296,6 +298,10 @@ class HvBot(commands.AutoShardedBot):
         if not self._stopping:
             for game_id in await claims.claim_ai_turns(repo.db, self.owner):
                 self._start_ai(game_id, claimed=True)
+        now = asyncio.get_running_loop().time()
+        if now >= self._outbox_swept + OUTBOX_SWEEP_S:
+            self._outbox_swept = now
+            await claims.forget_sent(repo.db)
 
     async def _post_replay(self, game: GameRow) -> None:
         """The replay of a game that just ended, in its channel, after the result."""

@@ -171,3 +171,28 @@ async def test_a_click_handled_by_a_process_that_missed_the_last_move_is_accepte
     assert placed.game.version == drawn.game.version + 1
     texts = [text for _, text in await first.repo.actions(game_id=game.id)]
     assert texts == [f"draw {down}", "place here r0"]
+
+
+async def test_posts_made_long_ago_leave_the_outbox_and_owed_ones_stay(
+    processes: list[GameService],
+) -> None:
+    first = processes[0]
+    game, state = await _started(first, 6000)
+    user = game.seats[state.current_seat()].user_id
+    down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
+    made = await first.act(channel_id=6000, user_id=user, action=f"draw {down[0]} here r0")
+    await claims.move_sent(first.repo.db, game_id=game.id, version=made.game.version)
+    user = game.seats[made.state.current_seat()].user_id
+    owed = await first.act(channel_id=6000, user_id=user, action=f"draw {down[1]} here r0")
+    assert await claims.forget_sent(first.repo.db) == 0, "made just now: kept a while"
+    old = (datetime.now(UTC) - timedelta(days=2)).isoformat(timespec="milliseconds")
+    await first.repo.db.transact(
+        lambda tx: tx.execute(
+            "UPDATE announcements SET created_at = ?, sent_at = ? WHERE sent_at IS NOT NULL",
+            old,
+            old,
+        )
+    )
+    assert await claims.forget_sent(first.repo.db) == 1
+    left = await first.repo.db.fetch("SELECT version, sent_at FROM announcements")
+    assert [(r["version"], r["sent_at"]) for r in left] == [(owed.game.version, None)]
