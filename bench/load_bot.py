@@ -1,13 +1,20 @@
 """The bot process of `bench/load.py`: the real bot, alone in its own process, pointed at the
 Discord emulator the benchmark runs, so its resident memory can be read without the emulator's.
 
-    python bench/load_bot.py --api-base URL --gateway URL --database FILE --guild-id ID
+    python bench/load_bot.py --api-base URL --gateway URL --database FILE|URL [--guild-id ID]
+                             [--shard-count N --shard-ids K[,K...]]
 
 It is the bot as `bot.py` runs it (same client, same database code, logging at INFO unless told
 otherwise), except for where it connects: discord.py's REST base and gateway URL are pointed at
-the emulator, exactly as the end-to-end tests do. It prints `ready` on stdout once it is
-connected, and stops cleanly on SIGTERM or SIGINT, or when its stdin closes: the benchmark
-keeps a pipe open, so a benchmark that dies, however it dies, does not leave a bot running.
+the emulator, exactly as the end-to-end tests do. The database is a SQLite file or a
+DATABASE_URL (PostgreSQL, shared by several of these processes, each given its shards as
+SHARD_COUNT and SHARD_IDS would give them). With `--guild-id` the commands are registered in
+that server alone, as a single-server bot does; without it they are registered for every
+server, which a bot whose games are spread over several servers needs.
+
+It prints `ready` on stdout once it is connected, and stops cleanly on SIGTERM or SIGINT, or
+when its stdin closes: the benchmark keeps a pipe open, so a benchmark that dies, however it
+dies, does not leave a bot running.
 """
 
 from __future__ import annotations
@@ -39,8 +46,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--api-base", required=True, help="the emulator's REST base (/api/v10)")
     parser.add_argument("--gateway", required=True, help="the emulator's gateway websocket URL")
-    parser.add_argument("--database", required=True, type=Path, help="a SQLite file")
-    parser.add_argument("--guild-id", required=True, type=int, help="where to register commands")
+    parser.add_argument(
+        "--database", required=True, help="a SQLite file, or a DATABASE_URL (postgresql://...)"
+    )
+    parser.add_argument(
+        "--guild-id", type=int, help="where to register commands (default: every server)"
+    )
+    parser.add_argument("--shard-count", type=int, help="as SHARD_COUNT (default: as Discord says)")
+    parser.add_argument(
+        "--shard-ids",
+        type=_shard_ids,
+        help="as SHARD_IDS: this process's shards, comma-separated (default: all of them)",
+    )
     parser.add_argument("--token", default="emulated.bot.token")
     parser.add_argument("--ai-pause", type=float, default=1.5, help="seconds before an AI move")
     parser.add_argument("--log-level", default="INFO", choices=LOG_LEVELS)
@@ -48,6 +65,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--drawing-processes", type=int, default=1, help="as DRAWING_PROCESSES (default 1)"
     )
     return parser.parse_args(argv)
+
+
+def _shard_ids(text: str) -> tuple[int, ...]:
+    return tuple(sorted({int(word) for word in text.split(",")}))
+
+
+def _database(text: str) -> tuple[str, str | Path]:
+    """The settings' DATABASE_URL and what the client opens: a URL as it is, a file's path as
+    the SQLite URL naming it (the path itself is opened, as before URLs were accepted)."""
+    if "://" in text:
+        return text, text
+    return f"sqlite:///{text}", Path(text)
 
 
 def _stop_when_stdin_closes(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
@@ -68,15 +97,18 @@ async def serve(args: argparse.Namespace) -> int:
         loop.add_signal_handler(signum, stop.set)
     threading.Thread(target=_stop_when_stdin_closes, args=(loop, stop), daemon=True).start()
 
+    database_url, database = _database(args.database)
     settings = Settings(
         token=args.token,
-        database_url=f"sqlite:///{args.database}",
+        database_url=database_url,
         guild_id=args.guild_id,
         log_level=args.log_level,
         drawing_processes=args.drawing_processes,
+        shard_count=args.shard_count,
+        shard_ids=args.shard_ids,
     )
-    # A short guild wait only makes start-up quicker: the emulator sends its one guild at once.
-    bot = HvBot(settings, database=args.database, ai_pause=args.ai_pause, guild_ready_timeout=0.1)
+    # A short guild wait only makes start-up quicker: the emulator sends its guilds at once.
+    bot = HvBot(settings, database=database, ai_pause=args.ai_pause, guild_ready_timeout=0.1)
     runner: asyncio.Task[None] | None = None
     try:
         await bot.login(args.token)
