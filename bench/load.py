@@ -1,33 +1,45 @@
-"""How quickly one bot process acknowledges interactions while many games run at once, and how
-much memory each game costs it, against the product's quality bars.
+"""How quickly the bot acknowledges interactions while many games run at once, how much
+memory each game costs it, and how many actions it stores per second for its CPU, against the
+product's quality bars: one bot process on SQLite, or several sharing PostgreSQL.
 
     python bench/load.py [--games 200] [--seconds 30] [--ai-seats 1] [--ai-pause 0.2]
                          [--think 0] [--drawing-processes 1] [--warm-up 20]
                          [--warm-up-boards 1500] [--bot-log FILE]
+                         [--database sqlite|postgresql|both] [--processes 1] [--scaling]
 
-The bot runs alone in a child process (`bench/load_bot.py`: the real client, a fresh SQLite file
-in a temporary folder, drawing in its worker processes as deployed); this process runs the
-Discord emulator on 127.0.0.1, with one text channel per game, and the scripted players. Each
-game has two people and `--ai-seats` AI seats (whose pause before moving is `--ai-pause`, short
-but not zero, so AI moves add to the load as they do in real use). Each game is opened as
-people open one: /game new, Join, Add AI, Start.
+The bot runs in child processes (`bench/load_bot.py`: the real client, drawing in its worker
+processes as deployed); this process runs the Discord emulator on 127.0.0.1, with one text
+channel per game, and the scripted players. With `--database sqlite` (the default) one bot
+process stores the games in a fresh SQLite file in a temporary folder. With `postgresql` this
+script starts a throwaway PostgreSQL server as the tests do (`tests/postgres_server.py`), and
+`--processes` bot processes share a fresh database on it, each running one shard of as many
+(SHARD_COUNT, SHARD_IDS); the games are dealt out in turn over one Discord server per shard,
+so each process serves its share, as Discord would route them. `both` measures SQLite, then
+PostgreSQL, each in full with the same arguments (SQLite with one process: a SQLite file is
+served by one), and prints them side by side; `--scaling`, with several processes, measures
+PostgreSQL with one process too, so the run reports what N processes store over one.
+
+Each game has two people and `--ai-seats` AI seats (whose pause before moving is `--ai-pause`,
+short but not zero, so AI moves add to the load as they do in real use). Each game is opened
+as people open one: /game new, Join, Add AI, Start.
 
 The people then play legal moves, chosen with the engine from the game as the bot stored it
-(read through a read-only connection to its database), as fast as the bot answers: the next
-move is sent once everything the previous one caused has been posted (the board picture, and
-the private prompt when the next move is a button), or after `--think` seconds more to see a
-human pace. Moves are slash commands (/hv draw, rotate, move, swap) and the buttons of the
-private prompts (placing a drawn card, declaring lines); a finished game is followed at once by
-a new one in its channel, so `--games` games stay active. A game that gets no answer for a
-while (the bot stored a move but could not post it) is asked for /game board, as a person would.
+(read from its database: SQLite through a read-only connection, PostgreSQL through a few pooled
+connections), as fast as the bot answers: the next move is sent once everything the previous
+one caused has been posted (the board picture, and the private prompt when the next move is a
+button), or after `--think` seconds more to see a human pace. Moves are slash commands (/hv
+draw, rotate, move, swap) and the buttons of the private prompts (placing a drawn card,
+declaring lines); a finished game is followed at once by a new one in its channel, so `--games`
+games stay active. A game that gets no answer for a while (the bot stored a move but could not
+post it) is asked for /game board, as a person would.
 
 Measured over the `--seconds` of play once every game plays:
 - acknowledgement latency: from the emulator sending INTERACTION_CREATE to the bot's
   interaction callback reaching it (p50, p95, p99, max) over every interaction sent; one never
   acknowledged within Discord's 3 seconds counts as 3 seconds;
 - game actions stored per second (the people's and the AI seats'), from the database;
-- the bot's resident memory (VmRSS, its process and its worker processes together) per active
-  game: (RSS with the games - RSS at rest) / games,
+- the bot's resident memory (VmRSS, its processes and their worker processes together) per
+  active game: (RSS with the games - RSS at rest) / games,
   where "at rest" is after start-up and a warm-up (ten games played as fast as answered for
   `--warm-up` seconds, and on until one of them has finished and `--warm-up-boards` boards
   have been drawn, then abandoned, and the replays of those finished posted), so what a
@@ -41,15 +53,24 @@ Measured over the `--seconds` of play once every game plays:
   join all in the same instant, a burst no server sees from its players: the timing starts
   once each of them has moved and play has run on for a moment (what the burst's answers took
   is printed apart);
-- CPU use of both processes, and how late this process's event loop ran (on a small machine
-  the two processes share the cores: the emulator's delays are part of the latencies);
+- CPU use of the bot processes (with their workers) and of this one, and how late this
+  process's event loop ran (on a small machine they share the cores: the emulator's delays
+  are part of the latencies); the bots' CPU milliseconds per action stored (PostgreSQL's server
+  is processes of its own: its CPU is shown apart, where SQLite's work is the bot's own);
+- with several processes, each one's figures beside the total: the acknowledgements of its
+  games' interactions, the actions stored in its games, its CPU. On a 2-core machine the
+  emulator and the scripted players share the machine with the bots, so the speed-up several
+  processes show is a lower bound;
 - the machine's own speed: the CPU time a fixed piece of Python takes, before the run and every
   few seconds of play. A shared virtual machine can run several times slower for minutes at a
   time when its host is busy, and every other figure then moves with it; the run says so when
   its speed changed, so runs are compared only when their machines ran alike.
 
-The bars: p99 under 250 ms at 200 games; under 100 kB per active game. Prints a table for
-people, then as its last line one JSON object of the figures. It reports figures only: it never
+The bars: p99 under 250 ms at 200 games in one process (on PostgreSQL as on SQLite); under
+100 kB per active game; two processes on PostgreSQL together store at least 1.5x the actions
+per second of one. Prints a table for people, then as its last line one JSON object of the
+figures (with `both`, PostgreSQL's, SQLite's under `sqlite`; `scaling` is N processes' actions
+per second over one's, null unless both were measured). It reports figures only: it never
 fails because a machine is slow.
 """
 
@@ -83,18 +104,28 @@ from collections.abc import Awaitable, Sequence  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from typing import IO, Any  # noqa: E402
 
+import asyncpg  # noqa: E402
 from discord_emulator import Channel, EmulatorUsageError, Record, User  # noqa: E402
 from discord_emulator.load import LoadEmulator  # noqa: E402
+from discord_emulator.models import shard_of  # noqa: E402
 from discord_emulator.server import INTERACTION_WINDOW, InteractionState  # noqa: E402
 from e2e_harness import BOARD, command_for, is_peek  # noqa: E402
+from postgres_server import PostgresServer, PostgresUnavailable, postgres_server  # noqa: E402
 
 from engine import State, find_game  # noqa: E402
+from hvbot.database.postgres import numbered  # noqa: E402
 from hvbot.replay import FILENAME as REPLAY  # noqa: E402
 from hvbot.workers import WATCH_S  # noqa: E402
 
 RULES = find_game("high-voltage")
 P99_TARGET_MS = 250.0
+P99_BAR_GAMES = 200  # the p99 bar is set for this many games in one process
+# Two processes together store at least this many times the actions per second of one.
+SCALING_TARGET = 1.5
 MEMORY_TARGET_KB = 100.0
+# The players' connections to PostgreSQL: many channels read at the same moment, and a
+# connection runs one query at a time.
+READER_CONNECTIONS = 4
 SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
 # Before memory is measured at rest, a few games are played at once for `--warm-up` seconds and
 # abandoned: what a process pays once it has served games for a while (its workers started,
@@ -175,11 +206,12 @@ def process_tree(pid: int) -> list[int]:
     return found
 
 
-def rss_kb(pid: int, *, descendants: bool = True) -> int:
-    """Resident memory of a process and (unless told otherwise) its descendants, from the
-    kernel's own count."""
+def rss_kb(*pids: int, descendants: bool = True) -> int:
+    """Resident memory of processes (the bot's) and (unless told otherwise) their
+    descendants, together, from the kernel's own count."""
     total = 0
-    for member in process_tree(pid) if descendants else [pid]:
+    members = [m for pid in pids for m in (process_tree(pid) if descendants else [pid])]
+    for member in members:
         with contextlib.suppress(OSError):  # a worker that ended meanwhile
             for line in Path(f"/proc/{member}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -211,42 +243,89 @@ class Sent:
 
 
 class GameReader:
-    """Reads games from the bot's SQLite file, read-only: the bot's writes are the truth the
-    players choose from (the file is in WAL mode, so reading never blocks the bot)."""
+    """What the players read of the bot's games: the bot's writes are the truth they choose
+    from. SQLite and PostgreSQL answer the same queries behind these few methods.
+
+    They are coroutines so that a read of PostgreSQL, a round trip over a socket, lets the
+    emulator's event loop answer the bots meanwhile; SQLite's reads are made at once inside
+    them, without giving the loop a turn, just as before there was a choice."""
+
+    async def rows(self, sql: str, *args: Any) -> list[Sequence[Any]]:
+        """The rows of one query (`?` placeholders)."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def game(self, game_id: int) -> tuple[str, int, str | None]:
+        rows = await self.rows("SELECT status, version, state FROM games WHERE id = ?", game_id)
+        return rows[0][0], rows[0][1], rows[0][2]
+
+    async def version(self, game_id: int) -> tuple[str, int]:
+        """Status and version only: the players look on every message the bot sends, and the
+        whole state is read only when it changed."""
+        rows = await self.rows("SELECT status, version FROM games WHERE id = ?", game_id)
+        return rows[0][0], rows[0][1]
+
+    async def seat_users(self, game_id: int) -> list[int | None]:
+        rows = await self.rows("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", game_id)
+        return [r[0] for r in rows]
+
+    async def action_counts(self) -> dict[int | None, tuple[int, int]]:
+        """Actions stored so far by the server (guild) of their game, which says which shard,
+        so which bot process, served it: all of them, and those of people's seats (not AI
+        seats)."""
+        rows = await self.rows(
+            "SELECT g.guild_id, COUNT(*), COUNT(s.user_id) FROM actions AS a"
+            " JOIN seats AS s ON s.game_id = a.game_id AND s.seat = a.seat"
+            " JOIN games AS g ON g.id = a.game_id GROUP BY g.guild_id"
+        )
+        return {r[0]: (int(r[1]), int(r[2])) for r in rows}
+
+
+class SqliteReader(GameReader):
+    """The bot's SQLite file, read-only (it is in WAL mode, so reading never blocks the bot)."""
 
     def __init__(self, path: Path) -> None:
         self.conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
 
-    def game(self, game_id: int) -> tuple[str, int, str | None]:
-        row = self.conn.execute(
-            "SELECT status, version, state FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-        return row[0], row[1], row[2]
+    async def rows(self, sql: str, *args: Any) -> list[Sequence[Any]]:
+        return self.conn.execute(sql, args).fetchall()
 
-    def version(self, game_id: int) -> tuple[str, int]:
-        """Status and version only: the players look on every message the bot sends, and the
-        whole state is read only when it changed."""
-        row = self.conn.execute(
-            "SELECT status, version FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-        return row[0], row[1]
-
-    def seat_users(self, game_id: int) -> list[int | None]:
-        rows = self.conn.execute(
-            "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        ).fetchall()
-        return [r[0] for r in rows]
-
-    def action_counts(self) -> tuple[int, int]:
-        """Actions stored so far: all of them, and those of people's seats (not AI seats)."""
-        row = self.conn.execute(
-            "SELECT COUNT(*), COUNT(s.user_id) FROM actions AS a"
-            " JOIN seats AS s ON s.game_id = a.game_id AND s.seat = a.seat"
-        ).fetchone()
-        return int(row[0]), int(row[1])
-
-    def close(self) -> None:
+    async def close(self) -> None:
         self.conn.close()
+
+
+class PostgresReader(GameReader):
+    """The bots' PostgreSQL database, through a few pooled asyncpg connections: the players
+    of many channels read at the same moment, and one connection runs one query at a time.
+    There is no synchronous PostgreSQL driver among the project's packages."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresReader:
+        return cls(await asyncpg.create_pool(url, min_size=1, max_size=READER_CONNECTIONS))
+
+    async def rows(self, sql: str, *args: Any) -> list[Sequence[Any]]:
+        return list(await self.pool.fetch(numbered(sql), *args))
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+
+def totals(counts: dict[int | None, tuple[int, int]]) -> tuple[int, int]:
+    """All actions and people's moves in `action_counts`, whatever their server."""
+    return sum(c[0] for c in counts.values()), sum(c[1] for c in counts.values())
+
+
+def on_shard(
+    counts: dict[int | None, tuple[int, int]], shard: int, shard_count: int
+) -> tuple[int, int]:
+    """The part of `action_counts` whose games are in servers on shard `shard`."""
+    mine = [c for guild, c in counts.items() if shard_of(guild, shard_count) == shard]
+    return sum(c[0] for c in mine), sum(c[1] for c in mine)
 
 
 # ---------------------------------------------------------------------- choosing moves
@@ -332,6 +411,10 @@ class Slot:
     stalls: int = 0
     refused: int = 0
     moves: int = 0  # moves its people sent
+
+    def shard(self, shard_count: int) -> int:
+        """The shard of this channel's server: which of the bot processes serves it."""
+        return shard_of(self.channel.guild_id, shard_count)
 
     def by_id(self, user_id: int) -> User:
         return next(p for p in self.people if p.id == user_id)
@@ -420,19 +503,19 @@ class LoadRun:
             if state is None or state.callback_type != 7:
                 return False
         slot.game_id = game_id
-        slot.seat_users = self.reader.seat_users(game_id)
+        slot.seat_users = await self.reader.seat_users(game_id)
         return True
 
     # ------------------------------------------------------------------ play
 
-    def turn(self, slot: Slot) -> Turn | str | None:
+    async def turn(self, slot: Slot) -> Turn | str | None:
         """The next person's turn once the bot has posted everything due, FINISHED once the
         game's last picture is posted, or None while the bot (or an AI seat) is still busy."""
         if slot.game_id is None:
             return None
-        status, version = self.reader.version(slot.game_id)
+        status, version = await self.reader.version(slot.game_id)
         if slot.parsed is None or slot.parsed[0] != version:
-            status, version, raw = self.reader.game(slot.game_id)
+            status, version, raw = await self.reader.game(slot.game_id)
             if raw is None:
                 return None
             data = json.loads(raw)
@@ -481,7 +564,7 @@ class LoadRun:
         since = loop.time()
         while self.going(until):
             slot.changed.clear()
-            found = self.turn(slot)
+            found = await self.turn(slot)
             if found is not None:
                 return found
             with contextlib.suppress(TimeoutError):
@@ -499,7 +582,7 @@ class LoadRun:
         as posted, since the bot will not post it any more."""
         if slot.game_id is None:
             return
-        raw = self.reader.game(slot.game_id)[2]
+        raw = (await self.reader.game(slot.game_id))[2]
         asking = slot.people[0]
         if raw is not None:
             state = RULES.state_from_dict(json.loads(raw))
@@ -585,23 +668,47 @@ class LoadRun:
 # ---------------------------------------------------------------------- the bot process
 
 
+@dataclass(frozen=True)
+class Plan:
+    """One measurement: where the bot stores its games, and how many processes serve them."""
+
+    database: str  # "sqlite" or "postgresql"
+    processes: int
+
+    @property
+    def label(self) -> str:
+        name = "SQLite" if self.database == "sqlite" else "PostgreSQL"
+        return f"{name}, {self.processes} process{'' if self.processes == 1 else 'es'}"
+
+
 async def start_bot(
-    emu: LoadEmulator, database: Path, log: IO[bytes], args: argparse.Namespace
+    emu: LoadEmulator,
+    database: str,
+    log: IO[bytes],
+    args: argparse.Namespace,
+    *,
+    guild_id: int | None,
+    shard: tuple[int, int] | None,
 ) -> asyncio.subprocess.Process:
     """The bot in its own process (its own session, so a Ctrl-C here reaches only us and we
-    stop it cleanly); it prints `ready` once connected."""
+    stop it cleanly); it prints `ready` once connected. `database` is a SQLite file or a
+    PostgreSQL URL; `shard` is (k, n) for shard k of n, None for the bot's own choice;
+    without `guild_id` the commands are registered for every server."""
     command = [
         sys.executable,
         str(_HERE / "load_bot.py"),
         f"--api-base={emu.api_base}",
         f"--gateway={emu.gateway_url}",
         f"--database={database}",
-        f"--guild-id={emu.guild_id}",
         f"--token={emu.token}",
         f"--ai-pause={args.ai_pause}",
         f"--log-level={args.bot_log_level}",
         f"--drawing-processes={args.drawing_processes}",
     ]
+    if guild_id is not None:
+        command.append(f"--guild-id={guild_id}")
+    if shard is not None:
+        command += [f"--shard-count={shard[1]}", f"--shard-ids={shard[0]}"]
     process = await asyncio.create_subprocess_exec(
         *command,
         stdin=asyncio.subprocess.PIPE,
@@ -634,6 +741,74 @@ async def stop_bot(process: asyncio.subprocess.Process) -> None:
         process.stdin.close()
 
 
+async def start_bots(
+    emu: LoadEmulator,
+    database: str,
+    logs: list[IO[bytes]],
+    args: argparse.Namespace,
+    plan: Plan,
+) -> list[asyncio.subprocess.Process]:
+    """The plan's bot processes, started together as a deployment starts them. One process
+    registers its commands in the one server, as before there could be several; several
+    processes each run one shard (SHARD_COUNT and SHARD_IDS) and register them for every
+    server, since the games are spread over one server per shard."""
+    n = plan.processes
+    guild_id = emu.guild_id if n == 1 else None
+    shards: list[tuple[int, int] | None] = (
+        [None] if plan.database == "sqlite" else [(k, n) for k in range(n)]
+    )
+    started = await asyncio.gather(
+        *(
+            start_bot(emu, database, log, args, guild_id=guild_id, shard=shard)
+            for log, shard in zip(logs, shards, strict=True)
+        ),
+        return_exceptions=True,
+    )
+    processes = [p for p in started if isinstance(p, asyncio.subprocess.Process)]
+    failed = [p for p in started if isinstance(p, BaseException)]
+    if failed:
+        await asyncio.gather(*(stop_bot(p) for p in processes))
+        raise failed[0]
+    return processes
+
+
+def lay_out(
+    args: argparse.Namespace, plan: Plan
+) -> tuple[LoadEmulator, list[Channel], list[Channel]]:
+    """The emulator, and the channels of the warm-up games and of the games, one each.
+
+    One process: one server holds them all, as before there could be several processes.
+    Several: one server per shard, and the channels dealt out among them in turn, so each
+    process serves its share of the games (and of the warm-up, so each is warm)."""
+    warm_names = [f"warm-up-{i + 1}" for i in range(min(WARM_UP_GAMES, args.games))]
+    game_names = [f"game-{i + 1}" for i in range(args.games)]
+    spec = True if args.validate else None
+    n = plan.processes
+    if n == 1:
+        emu = LoadEmulator(spec_path=spec, channel_names=[*warm_names, *game_names])
+        channels = list(emu.channels.values())
+        return emu, channels[: len(warm_names)], channels[len(warm_names) :]
+    # Discord lets a bot this size identify as many shards at once as it runs.
+    emu = LoadEmulator(spec_path=spec, channel_names=["general"], max_concurrency=n)
+    guilds = [emu.add_guild(f"Board game club {k + 1}", shard=(k, n)) for k in range(n)]
+
+    def deal(names: list[str]) -> list[Channel]:
+        return [emu.add_channel(name, guilds[i % n]) for i, name in enumerate(names)]
+
+    return emu, deal(warm_names), deal(game_names)
+
+
+def bot_log_path(args: argparse.Namespace, plan: Plan, k: int, folder: Path, several: bool) -> Path:
+    """Where process `k` of the plan logs: `--bot-log` itself for the one process of a run
+    that measures once, a name made from it otherwise, so no run's log overwrites another's."""
+    if args.bot_log is None:
+        return folder / ("bot.log" if plan.processes == 1 else f"bot-{k}.log")
+    if plan.processes == 1 and not several:
+        return args.bot_log
+    stem, suffix = args.bot_log.stem, args.bot_log.suffix
+    return args.bot_log.with_name(f"{stem}-{plan.database}-{plan.processes}p-{k}{suffix}")
+
+
 def tail(path: str, lines: int = 20) -> str:
     return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
 
@@ -647,57 +822,93 @@ def logged_errors(path: str) -> list[str]:
 # ---------------------------------------------------------------------- main
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+async def run(
+    args: argparse.Namespace,
+    plan: Plan,
+    postgres_url: str | None,
+    *,
+    database_pid: int | None = None,
+    several: bool = False,
+) -> dict[str, Any]:
+    """One measurement: the plan's bot processes on a fresh database (the SQLite file in a
+    temporary folder, or the empty PostgreSQL database `postgres_url`, whose server's main
+    process is `database_pid`)."""
     # Ctrl-C cancels this task (asyncio.run sees to that); make a plain `kill` do the same, so
-    # the bot process, the emulator and the temporary folder are cleaned up either way.
+    # the bot processes, the emulator and the temporary folder are cleaned up either way.
     main_task = asyncio.current_task()
     assert main_task is not None
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
     before = min(probe_ms() for _ in range(5))
     with tempfile.TemporaryDirectory(prefix="hvbot-load-") as folder:
-        database = Path(folder) / "games.sqlite3"
-        warm_up = [f"warm-up-{i + 1}" for i in range(min(WARM_UP_GAMES, args.games))]
-        names = [*warm_up, *(f"game-{i + 1}" for i in range(args.games))]
-        emu = LoadEmulator(spec_path=True if args.validate else None, channel_names=names)
+        sqlite_file = Path(folder) / "games.sqlite3"
+        database = postgres_url or str(sqlite_file)
+        emu, warm_channels, game_channels = lay_out(args, plan)
         await emu.start()
-        with open(args.bot_log or Path(folder) / "bot.log", "wb") as log:
-            process: asyncio.subprocess.Process | None = None
+        paths = [bot_log_path(args, plan, k, Path(folder), several) for k in range(plan.processes)]
+        with contextlib.ExitStack() as logs:
+            handles = [logs.enter_context(open(path, "wb")) for path in paths]
+            processes: list[asyncio.subprocess.Process] = []
+            reader: GameReader | None = None
             try:
-                process = await start_bot(emu, database, log, args)
-                found = await measure(emu, database, process, log.name, args)
+                processes = await start_bots(emu, database, handles, args, plan)
+                reader = (
+                    await PostgresReader.open(postgres_url)
+                    if postgres_url
+                    else SqliteReader(sqlite_file)
+                )
+                found = await measure(
+                    emu,
+                    reader,
+                    processes,
+                    paths,
+                    args,
+                    plan,
+                    warm_channels,
+                    game_channels,
+                    database_pid=database_pid,
+                )
                 return {**found, "probe_before": before}
             finally:
-                if process is not None:
-                    await stop_bot(process)
+                if reader is not None:
+                    await reader.close()
+                await asyncio.gather(*(stop_bot(p) for p in processes))
                 await emu.close()
+                # What this measurement kept frozen (see `measure`) is not the next one's.
+                gc.unfreeze()
 
 
 async def measure(
     emu: LoadEmulator,
-    database: Path,
-    process: asyncio.subprocess.Process,
-    log_path: str,
+    reader: GameReader,
+    processes: list[asyncio.subprocess.Process],
+    log_paths: list[Path],
     args: argparse.Namespace,
+    plan: Plan,
+    warm_channels: list[Channel],
+    game_channels: list[Channel],
+    *,
+    database_pid: int | None = None,
 ) -> dict[str, Any]:
-    pid = process.pid
+    pids = [process.pid for process in processes]
+    n = plan.processes
     loop = asyncio.get_running_loop()
-    reader = GameReader(database)
     bench = LoadRun(emu, reader, args)
     lag_watch = asyncio.create_task(bench.watch_loop_lag())
-    channels = list(emu.channels.values())
     players: list[asyncio.Task[None]] = []
     try:
-        rss_started = rss_kb(pid)
-        warming = min(WARM_UP_GAMES, args.games)
+        rss_started = rss_kb(*pids)
 
-        warm_slots = [bench.add_slot(ch, -i - 1) for i, ch in enumerate(channels[:warming])]
+        warm_slots = [bench.add_slot(ch, -i - 1) for i, ch in enumerate(warm_channels)]
         warm_until = loop.time() + args.warm_up
         last_call = warm_until + (WARM_UP_FINISH_S if args.warm_up > 0 else 0.0)
 
         def warm() -> bool:
-            return (
-                any(s.finished for s in warm_slots)
-                and sum(s.pictures for s in warm_slots) >= args.warm_up_boards
+            """Every process has finished a game and drawn its boards: each pays once."""
+            return all(
+                any(s.finished for s in mine)
+                and sum(s.pictures for s in mine) >= args.warm_up_boards
+                for k in range(n)
+                if (mine := [s for s in warm_slots if s.shard(n) == k])
             )
 
         async def warm_up(slot: Slot) -> None:
@@ -716,10 +927,10 @@ async def measure(
             await asyncio.sleep(0.2)
         warm_up_boards = sum(s.pictures for s in warm_slots)
         await asyncio.sleep(REST_SECONDS)
-        rss_rest, own_rest = rss_kb(pid), rss_kb(pid, descendants=False)
+        rss_rest, own_rest = rss_kb(*pids), rss_kb(*pids, descendants=False)
 
         bench.phase = "set-up"
-        slots = [bench.add_slot(ch, i + 1) for i, ch in enumerate(channels[warming:])]
+        slots = [bench.add_slot(ch, i + 1) for i, ch in enumerate(game_channels)]
         at_once = asyncio.Semaphore(SETUP_AT_ONCE)
 
         setup_start = loop.time()
@@ -736,7 +947,7 @@ async def measure(
         opened = await asyncio.gather(*(set_up(s) for s in slots))
         setup_seconds = loop.time() - setup_start
         playing = [s for s, ok in zip(slots, opened, strict=True) if ok]
-        rss_setup = rss_kb(pid)
+        rss_setup = rss_kb(*pids)
         # This process holds every record of the run; left to the collector, a full pass over
         # them stalls the emulator for a few hundred ms, which would be counted as the bot's.
         gc.collect()
@@ -750,7 +961,7 @@ async def measure(
         bench.phase = "ramp"
         first, second = playing[: len(playing) // 2], playing[len(playing) // 2 :]
         players = [asyncio.create_task(bench.play(s, think=think)) for s in first]
-        rss_half = await sample_rss(pid, loop, args.seconds / 2)
+        rss_half = await sample_rss(pids, loop, args.seconds / 2)
 
         bench.phase = "joining"
         join_start = loop.time()
@@ -761,25 +972,43 @@ async def measure(
         await asyncio.sleep(SETTLE_SECONDS)
 
         bench.phase = "timed"
-        actions_before, people_before = reader.action_counts()
-        cpu_bot, cpu_self = cpu_seconds(pid), time.process_time()
+        counts_before = await reader.action_counts()
+        cpu_before, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
+        cpu_database = cpu_seconds(database_pid) if database_pid else 0.0
         start = loop.time()
         rss_samples, own_samples = [], []
         probes: list[float] = []
         probed = start
         while loop.time() - start < args.seconds:
             await asyncio.sleep(min(0.5, max(0.0, args.seconds - (loop.time() - start))))
-            rss_samples.append(rss_kb(pid))
-            own_samples.append(rss_kb(pid, descendants=False))
+            rss_samples.append(rss_kb(*pids))
+            own_samples.append(rss_kb(*pids, descendants=False))
             if loop.time() - probed >= PROBE_EVERY:
                 probes.append(probe_ms())
                 probed = loop.time()
         elapsed = loop.time() - start
         bench.phase = "stopping"
-        actions, people_moves = reader.action_counts()
-        actions, people_moves = actions - actions_before, people_moves - people_before
-        cpu_bot = cpu_seconds(pid) - cpu_bot
+        counts = await reader.action_counts()
+        cpu_bots = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
         cpu_self = time.process_time() - cpu_self
+        if database_pid:
+            cpu_database = cpu_seconds(database_pid) - cpu_database
+        (actions, people_moves), (actions_was, people_was) = totals(counts), totals(counts_before)
+        actions, people_moves = actions - actions_was, people_moves - people_was
+        # Each process's share: the actions of the games in the servers on its shard (an AI
+        # seat's move may be thought out by whichever process claimed it; it is the game's).
+        per_process = []
+        for k, (pid, cpu) in enumerate(zip(pids, cpu_bots, strict=True)):
+            mine, mine_before = on_shard(counts, k, n), on_shard(counts_before, k, n)
+            per_process.append(
+                {
+                    "shard": k,
+                    "pid": pid,
+                    "cpu": cpu,
+                    "actions": mine[0] - mine_before[0],
+                    "people_moves": mine[1] - mine_before[1],
+                }
+            )
         bench.stop.set()
         if players:
             await asyncio.wait(players, timeout=INTERACTION_WINDOW + 5)
@@ -788,16 +1017,17 @@ async def measure(
         for task in [*players, lag_watch]:
             task.cancel()
         await asyncio.gather(*players, lag_watch, return_exceptions=True)
-        reader.close()
 
     timed = [s for s in bench.sent if s.phase == "timed"]
     setup = [s for s in bench.sent if s.phase == "set-up"]
     joining = [s for s in bench.sent if s.phase == "joining"]
-    rss_active = max(rss_samples) if rss_samples else rss_kb(pid)
-    own_active = max(own_samples) if own_samples else rss_kb(pid, descendants=False)
+    rss_active = max(rss_samples) if rss_samples else rss_kb(*pids)
+    own_active = max(own_samples) if own_samples else rss_kb(*pids, descendants=False)
     return {
         "args": args,
-        "pid": pid,
+        "plan": plan,
+        "pids": pids,
+        "per_process": per_process,
         "timed": timed,
         "setup": setup,
         "setup_seconds": setup_seconds,
@@ -807,8 +1037,9 @@ async def measure(
         "elapsed": elapsed,
         "actions": actions,
         "people_moves": people_moves,
-        "cpu_bot": cpu_bot,
+        "cpu_bot": sum(cpu_bots),
         "cpu_self": cpu_self,
+        "cpu_database": cpu_database if database_pid else None,
         "rss_started": rss_started,
         "rss_rest": rss_rest,
         "warm_up_finished": warm_up_finished,
@@ -822,7 +1053,7 @@ async def measure(
         "lags": bench.lags,
         "probes": probes,
         "refusals": bench.refusals,
-        "errors": logged_errors(log_path),
+        "errors": [line for path in log_paths for line in logged_errors(path)],
     }
 
 
@@ -854,13 +1085,13 @@ def probe_ms() -> float:
     return (time.thread_time() - start) * 1000
 
 
-async def sample_rss(pid: int, loop: asyncio.AbstractEventLoop, seconds: float) -> list[int]:
-    """The bot's resident memory every half second for `seconds`."""
+async def sample_rss(pids: list[int], loop: asyncio.AbstractEventLoop, seconds: float) -> list[int]:
+    """The bots' resident memory every half second for `seconds`."""
     samples = []
     end = loop.time() + seconds
     while loop.time() < end:
         await asyncio.sleep(min(0.5, max(0.0, end - loop.time())))
-        samples.append(rss_kb(pid))
+        samples.append(rss_kb(*pids))
     return samples
 
 
@@ -873,9 +1104,83 @@ def latencies_ms(sent: list[Sent]) -> list[float]:
     ]
 
 
-def rounded(value: float) -> float | None:
+def rounded(value: float, digits: int = 1) -> float | None:
     """For the JSON line: NaN (no sample at all) is not JSON, so it becomes null."""
-    return None if math.isnan(value) else round(value, 1)
+    return None if math.isnan(value) else round(value, digits)
+
+
+def per_action_ms(cpu_seconds: float, actions: int) -> float:
+    """CPU milliseconds the bots spent per action they stored; NaN if they stored none."""
+    return 1000 * cpu_seconds / actions if actions else float("nan")
+
+
+def process_figures(found: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each bot process's figures: its games (those in the servers on its shard), the
+    acknowledgements of their interactions, the actions stored in them, and its CPU."""
+    n, elapsed = found["plan"].processes, found["elapsed"]
+    rows = []
+    for each in found["per_process"]:
+        k = each["shard"]
+        acks = latencies_ms([s for s in found["timed"] if shard_of(s.state.guild_id, n) == k])
+        rows.append(
+            {
+                "shard": k,
+                "pid": each["pid"],
+                "games": sum(1 for s in found["playing"] if s.shard(n) == k),
+                "interactions": len(acks),
+                "ack_p50_ms": rounded(percentile(acks, 0.50)),
+                "ack_p99_ms": rounded(percentile(acks, 0.99)),
+                "actions": each["actions"],
+                "actions_per_s": round(each["actions"] / elapsed, 1),
+                "people_moves_per_s": round(each["people_moves"] / elapsed, 1),
+                "bot_cpu_percent": round(100 * each["cpu"] / elapsed),
+                "cpu_ms_per_action": rounded(per_action_ms(each["cpu"], each["actions"]), 2),
+            }
+        )
+    return rows
+
+
+def print_processes(rows: list[dict[str, Any]], total: dict[str, Any]) -> None:
+    """The figures of each process and of all of them, one line each."""
+    head = (
+        ("games", 7),
+        ("acks", 7),
+        ("p50 ms", 9),
+        ("p99 ms", 9),
+        ("actions/s", 11),
+        ("CPU %", 7),
+        ("CPU ms/action", 15),
+    )
+    print(f"{'each bot process':<34}" + "".join(f"{name:>{w}}" for name, w in head))
+    for row in rows:
+        print_process_row(f"shard {row['shard']} (pid {row['pid']})", row, head)
+    print_process_row("all processes", total, head)
+    print(
+        f"  on a 2-core machine (this one has {os.cpu_count()}) the emulator and the scripted "
+        f"players share the machine with the bots, so the speed-up of {len(rows)} processes "
+        "shown here is a lower bound"
+    )
+
+
+def print_process_row(label: str, row: dict[str, Any], head: Sequence[tuple[str, int]]) -> None:
+    keys = (
+        ("games", "d"),
+        ("interactions", "d"),
+        ("ack_p50_ms", ".1f"),
+        ("ack_p99_ms", ".1f"),
+        ("actions_per_s", ".1f"),
+        ("bot_cpu_percent", "d"),
+        ("cpu_ms_per_action", ".2f"),
+    )
+    cells = [
+        cell(row[key], spec, width) for (key, spec), (_, width) in zip(keys, head, strict=True)
+    ]
+    print(f"{label:<34}" + "".join(cells))
+
+
+def cell(value: float | None, spec: str, width: int) -> str:
+    """One figure of a table, right-aligned; a dash for one that could not be measured."""
+    return f"{'-':>{width}}" if value is None else f"{value:>{width}{spec}}"
 
 
 def added_game_kb(found: dict[str, Any], games: int, added: int) -> float:
@@ -913,8 +1218,17 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
     ai = f"{args.ai_seats} AI seat{'s' if args.ai_seats != 1 else ''}"
     pace = f"after thinking {args.think:g} s (give or take half)" if args.think else "at once"
 
+    plan: Plan = found["plan"]
+    pids = found["pids"]
+    where = (
+        f"one bot process (pid {pids[0]})"
+        if plan.processes == 1
+        else f"{plan.processes} bot processes (pids {', '.join(map(str, pids))}), one shard "
+        "each, the games spread over one server per shard"
+    )
+    stored = "SQLite" if plan.database == "sqlite" else "PostgreSQL"
     print(
-        f"High Voltage load: {args.games} games at once in one bot process (pid {found['pid']}),"
+        f"High Voltage load: {args.games} games at once in {where}, stored in {stored},"
         f" each 2 people + {ai} (AI pause {args.ai_pause:g} s); people move {pace} once the"
         f" bot has answered; {elapsed:.1f} s of play"
     )
@@ -978,6 +1292,32 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         f"{percentile(lag_ms, 0.99):.1f} ms, at most {max(lag_ms, default=0):.1f} ms: "
         f"included in the latencies)"
     )
+    cpu_ms = per_action_ms(found["cpu_bot"], found["actions"])
+    print(
+        f"bot CPU per stored action: {cpu_ms:.2f} ms (the CPU of the bot processes and their "
+        "workers over the timed play, divided by the actions stored in it)"
+    )
+    cpu_database = found["cpu_database"]
+    if cpu_database is not None:
+        # SQLite works inside the bot's own process, so its CPU is in the figure above;
+        # PostgreSQL's server is processes of its own, shown apart to be compared fairly.
+        print(
+            f"PostgreSQL server CPU: {100 * cpu_database / elapsed:.0f}% of one core, "
+            f"{per_action_ms(cpu_database, found['actions']):.2f} ms per stored action (not in "
+            "the bot's figure; SQLite's work is inside the bot's)"
+        )
+    processes = process_figures(found)
+    if plan.processes > 1:
+        all_acks = {
+            "games": len(playing),
+            "interactions": len(timed),
+            "ack_p50_ms": rounded(p50),
+            "ack_p99_ms": rounded(p99),
+            "actions_per_s": round(found["actions"] / elapsed, 1),
+            "bot_cpu_percent": round(100 * found["cpu_bot"] / elapsed),
+            "cpu_ms_per_action": rounded(cpu_ms, 2),
+        }
+        print_processes(processes, all_acks)
     before, probes = found["probe_before"], found["probes"] or [float("nan")]
     varied = slowdown(before, probes)
     print(
@@ -996,7 +1336,11 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         print(f"  {line[:160]}")
     p99_verdict = "within" if p99 < P99_TARGET_MS else "OVER"
     kb_verdict = "within" if per_game_kb < MEMORY_TARGET_KB else "OVER"
-    print(f"ack p99 {p99:.1f} ms: {p99_verdict} the {P99_TARGET_MS:g} ms bar")
+    bar_run = args.games == P99_BAR_GAMES and plan.processes == 1
+    print(
+        f"ack p99 {p99:.1f} ms: {p99_verdict} the {P99_TARGET_MS:g} ms bar"
+        + ("" if bar_run else f" (set for {P99_BAR_GAMES} games in one process)")
+    )
     print(f"{per_game_kb:.1f} kB per game: {kb_verdict} the {MEMORY_TARGET_KB:g} kB bar")
     if math.isnan(added_kb):
         print("per added game: not measurable in this run")
@@ -1037,6 +1381,15 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         "ai_pause_s": args.ai_pause,
         "think_s": args.think,
         "bot_in_own_process": True,
+        "database": plan.database,
+        "processes": plan.processes,
+        "cpu_ms_per_action": rounded(cpu_ms, 2),
+        "database_cpu_ms_per_action": (
+            None
+            if cpu_database is None
+            else rounded(per_action_ms(cpu_database, found["actions"]), 2)
+        ),
+        "per_process": processes,
     }
 
 
@@ -1065,6 +1418,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=WARM_UP_BOARDS,
         help=f"...and boards they draw at least, if they can (default {WARM_UP_BOARDS})",
     )
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgresql", "both"),
+        default="sqlite",
+        help="where the bot stores its games: a SQLite file (default), a PostgreSQL server "
+        "this script starts, or both one after the other, each a full measurement",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes sharing the games on PostgreSQL, one shard each (default 1; "
+        "SQLite is served by one process, so with --database both it runs one)",
+    )
+    parser.add_argument(
+        "--scaling",
+        action="store_true",
+        help="with --processes N > 1, also measure PostgreSQL with one process first, so the "
+        "run reports what N processes store per second over one",
+    )
     parser.add_argument("--seed", type=int, default=1, help="for the players' choices")
     parser.add_argument(
         "--drawing-processes",
@@ -1086,17 +1459,125 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0:
         parser.error("--games and --seconds must be positive")
+    if args.processes < 1:
+        parser.error("--processes must be 1 or more")
+    if args.database == "sqlite" and args.processes > 1:
+        parser.error(
+            "a SQLite file is served by one bot process: several need --database postgresql "
+            "(or both)"
+        )
+    if args.scaling and args.processes == 1:
+        parser.error("--scaling compares several processes with one: give --processes 2 or more")
     return args
+
+
+def measurements(args: argparse.Namespace) -> list[Plan]:
+    """What the run measures, in order: SQLite, then PostgreSQL with one process (for
+    --scaling), then PostgreSQL with --processes."""
+    plans = []
+    if args.database in ("sqlite", "both"):
+        plans.append(Plan("sqlite", 1))
+    if args.database in ("postgresql", "both"):
+        if args.scaling:
+            plans.append(Plan("postgresql", 1))
+        plans.append(Plan("postgresql", args.processes))
+    return plans
+
+
+def compare(results: list[tuple[Plan, dict[str, Any]]], args: argparse.Namespace) -> dict[str, Any]:
+    """Print the measurements side by side and the scaling against its bar; return the JSON
+    figures: the last measurement's (PostgreSQL's when it was measured), with SQLite's under
+    `sqlite` and one PostgreSQL process's under `one_process` when they were measured too."""
+    found = {(plan.database, plan.processes): figures for plan, figures in results}
+    if len(results) > 1:
+        print()
+        head = (("ack p50 ms", 12), ("ack p99 ms", 12), ("actions/s", 11), ("CPU ms/action", 15))
+        print(f"{'side by side':<34}" + "".join(f"{name:>{w}}" for name, w in head))
+        keys = (
+            ("ack_p50_ms", ".1f"),
+            ("ack_p99_ms", ".1f"),
+            ("actions_per_s", ".1f"),
+            ("cpu_ms_per_action", ".2f"),
+        )
+        for plan, figures in results:
+            cells = [
+                cell(figures[key], spec, w) for (key, spec), (_, w) in zip(keys, head, strict=True)
+            ]
+            print(f"{plan.label:<34}" + "".join(cells))
+    one = found.get(("postgresql", 1))
+    many = found.get(("postgresql", args.processes)) if args.processes > 1 else None
+    scaling = None
+    if one is not None and many is not None and one["actions_per_s"] > 0:
+        scaling = round(many["actions_per_s"] / one["actions_per_s"], 2)
+    if scaling is not None:
+        verdict = "within" if scaling >= SCALING_TARGET else "UNDER"
+        bar = f"{SCALING_TARGET:g}x bar" + ("" if args.processes == 2 else ", set for two")
+        print(
+            f"{args.processes} processes together store {scaling:.2f}x the actions per second "
+            f"of one: {verdict} the {bar} (a lower bound on a machine the emulator and the "
+            "players share with the bots)"
+        )
+    elif args.processes > 1:
+        print(
+            f"the {SCALING_TARGET:g}x bar for two processes over one: not measured in this run "
+            "(--scaling measures one process too)"
+        )
+    figures = dict(results[-1][1])
+    if args.database == "both":
+        figures["sqlite"] = found.get(("sqlite", 1))
+    if args.scaling:
+        figures["one_process"] = one
+    figures["scaling"] = scaling
+    return figures
+
+
+def postmaster_pid(server: PostgresServer) -> int | None:
+    """The PostgreSQL server's main process, whose children do the work (the first line of
+    its data folder's postmaster.pid); None if it cannot be read."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        return int((server.folder / "data" / "postmaster.pid").read_text().split()[0])
+    return None
+
+
+def _interrupt_on_sigterm() -> None:
+    """A plain `kill` outside a measurement's event loop (while PostgreSQL starts, or between
+    two measurements) ends the run as Ctrl-C does, so the server and its folder are removed
+    too. Each measurement's event loop sets its own handler, and resets this one as it ends."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    plans = measurements(args)
+    several = len(plans) > 1
+    results: list[tuple[Plan, dict[str, Any]]] = []
     try:
-        found = asyncio.run(run(args))
+        _interrupt_on_sigterm()
+        with contextlib.ExitStack() as stack:
+            server: PostgresServer | None = None
+            if any(plan.database == "postgresql" for plan in plans):
+                server = stack.enter_context(postgres_server())
+            for index, plan in enumerate(plans, 1):
+                url = None
+                if server is not None and plan.database == "postgresql":
+                    url = server.create_database(f"load_{index}")
+                if several:
+                    print(f"\n== {plan.label} ({index} of {len(plans)}) ==")
+                pid = postmaster_pid(server) if url and server is not None else None
+                found = asyncio.run(run(args, plan, url, database_pid=pid, several=several))
+                _interrupt_on_sigterm()
+                results.append((plan, report(found)))
+    except PostgresUnavailable as exc:
+        print(f"PostgreSQL could not be started: {exc}", file=sys.stderr)
+        return 2
     except (KeyboardInterrupt, asyncio.CancelledError):
-        print("interrupted: the bot process and the temporary files are cleaned up")
+        print("interrupted: the bot processes and the temporary files are cleaned up")
         return 130
-    print(json.dumps(report(found)))
+    print(json.dumps(compare(results, args)))
     return 0
 
 

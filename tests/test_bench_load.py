@@ -34,6 +34,9 @@ KEYS = {
 }
 
 
+NEW_KEYS = {"database", "processes", "cpu_ms_per_action", "scaling", "per_process"}
+
+
 def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     done = subprocess.run(
         [
@@ -49,7 +52,9 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     lines = done.stdout.strip().splitlines()
     assert len(lines) > 1, "a table for people comes before the JSON line"
     figures = json.loads(lines[-1])
-    assert figures.keys() >= KEYS, sorted(KEYS - figures.keys())
+    assert figures.keys() >= KEYS | NEW_KEYS, sorted(KEYS | NEW_KEYS - figures.keys())
+    assert figures["database"] == "sqlite" and figures["processes"] == 1
+    assert figures["scaling"] is None, "one process only: nothing to scale against"
     # Half the games played first (what each game that joined then added may not be readable
     # in so short a run: see test_what_an_added_game_costs_...).
     assert "with half of them playing first" in done.stdout
@@ -59,6 +64,36 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     assert figures["interactions"] > 0, "the people moved"
     assert figures["bot_in_own_process"] is True
     assert figures["probe_ms_before"] > 0, "the machine's speed was measured before the run"
+
+
+def test_two_processes_on_postgresql_each_store_their_share() -> None:
+    """A PostgreSQL server started by the benchmark, two bot processes with a shard each, and
+    the games spread over a server per shard: both processes serve games. (About 30 s: the
+    server, two bots and their warm-up.)"""
+    done = subprocess.run(
+        [
+            *(sys.executable, str(BENCH), "--database", "postgresql", "--processes", "2"),
+            *("--games", "4", "--seconds", "3", "--warm-up", "2", "--warm-up-boards", "50"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if done.returncode == 2 and "PostgreSQL could not be started" in done.stderr:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures.keys() >= KEYS | NEW_KEYS, sorted(KEYS | NEW_KEYS - figures.keys())
+    assert figures["database"] == "postgresql" and figures["processes"] == 2
+    assert figures["games_playing"] == 4, done.stdout
+    assert figures["scaling"] is None, "one process was not measured in this run"
+    each = figures["per_process"]
+    assert [p["shard"] for p in each] == [0, 1]
+    assert all(p["games"] == 2 for p in each), each
+    assert all(p["actions"] > 0 for p in each), f"both processes store actions: {each}"
+    assert sum(p["actions_per_s"] for p in each) == pytest.approx(figures["actions_per_s"], abs=0.2)
+    assert "lower bound" in done.stdout, "the speed-up of two processes is said to be a floor"
 
 
 @functools.cache
