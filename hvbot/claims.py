@@ -143,6 +143,14 @@ async def claim_announcements(
     return await db.transact(work)
 
 
+async def owes_posts(db: Database, game_id: int) -> bool:
+    """Whether a change to the game is still to be told."""
+    owed = await db.fetchval(
+        "SELECT 1 FROM announcements WHERE game_id = ? AND sent_at IS NULL LIMIT 1", game_id
+    )
+    return owed is not None
+
+
 async def claim_ai(
     db: Database, game_id: int, owner: str, *, lease: timedelta | None = None
 ) -> bool:

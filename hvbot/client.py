@@ -236,6 +236,11 @@ class HvBot(commands.AutoShardedBot):
         db = self.service.repo.db
         if not claimed and not await claims.claim_ai(db, game_id, self.owner):
             return  # another process is thinking for this game
+        if await claims.owes_posts(db, game_id):
+            # A move before the AI's is still to be told (its process died, say): the AI plays
+            # once it is, from the outbox (`outbox.post`), so the channel reads them in order.
+            await claims.release_ai(db, game_id, self.owner)
+            return
         while await self._play_ai(game_id):
             await claims.release_ai(db, game_id, self.owner)
             # A person may have moved while this task was letting go, handing the turn to an
@@ -293,8 +298,6 @@ class HvBot(commands.AutoShardedBot):
                 await outbox.post(self, owed)
             except Exception:
                 log.exception("game %s: could not make an owed post", owed.game_id)
-                continue
-            await claims.sent(repo.db, owed.id)
         if not self._stopping:
             for game_id in await claims.claim_ai_turns(repo.db, self.owner):
                 self._start_ai(game_id, claimed=True)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import find_game
-from hvbot import flow
+from engine import State, find_game
+from hvbot import claims, flow
 from hvbot.claims import Announcement
 from hvbot.posts import Post
+from hvbot.repository import GameRow, Repository
 from hvbot.service import ActResult
 
 if TYPE_CHECKING:
@@ -23,25 +24,38 @@ if TYPE_CHECKING:
 
 
 async def post(bot: HvBot, owed: Announcement) -> None:
-    """Make one owed post (nothing, if its game or its move is gone)."""
+    """Make one owed post (nothing, if its game or its move is gone), mark it made, then
+    carry the game on from it: in that order, since an AI seat waits for its game's owed
+    posts before it plays (`HvBot._run_ai`)."""
     repo = bot.service.repo
     game = await repo.game(game_id=owed.game_id)
-    if game is None:
-        return
-    if not owed.is_move:
+    after: State | None = None
+    if game is not None and not owed.is_move:
         await flow.announce(bot, game, Post(str(owed.body["content"])))
-        return
+    elif game is not None:
+        after = await _after_move(repo, game, owed)
+        if after is not None:
+            board = await flow.board_post(game, _moved(game, owed, after), after)
+            if board is not None:
+                await flow.announce(bot, game, board)
+    await claims.sent(repo.db, owed.id)
+    goes_on = game is not None and game.version == owed.version and game.is_open
+    if game is not None and after is not None and (goes_on or after.is_terminal()):
+        bot.after_change(game, after)
+
+
+async def _after_move(repo: Repository, game: GameRow, owed: Announcement) -> State | None:
+    """The game as it was right after the owed move (None if it was taken back since)."""
     texts = [text for _, text in await repo.actions(game_id=game.id)]
     first, count = int(owed.body["first"]), int(owed.body["count"])
     if game.seed is None or len(texts) < first + count:
-        return  # taken back since: there is nothing to tell
+        return None
     rules = find_game(game.game)
-    state = rules.replay(len(game.seats), game.seed, texts[: first + count], game.options)
-    moved = ActResult(
-        game, state, int(owed.body["seat"]), texts[first : first + count], state.is_terminal()
-    )
-    board = await flow.board_post(game, moved, state)
-    if board is not None:
-        await flow.announce(bot, game, board)
-    if (game.version == owed.version and game.is_open) or state.is_terminal():
-        bot.after_change(game, state)
+    return rules.replay(len(game.seats), game.seed, texts[: first + count], game.options)
+
+
+def _moved(game: GameRow, owed: Announcement, after: State) -> ActResult:
+    """The owed move as the service handed it over when it was stored."""
+    first, count = int(owed.body["first"]), int(owed.body["count"])
+    applied = list(after.history[first : first + count])
+    return ActResult(game, after, int(owed.body["seat"]), applied, after.is_terminal())

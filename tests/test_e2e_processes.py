@@ -83,8 +83,9 @@ async def test_two_processes_share_the_shards_and_one_killed_loses_nothing(
             game, state = await emu.wait_for(
                 table.settled, 60, message="the AI's move made by the other process"
             )
-            ai_moves = [p for p in board_posts(emu, since=held.since) if "AI 1" in p.content]
+            ai_moves = _posts_of(emu, held.since, "AI 1")
             assert len(ai_moves) == len({p.content for p in ai_moves}), "no AI move twice"
+            assert all(p.seq > post.seq for p in ai_moves), "the AI moved after, in order"
 
             # A reminder falls due while the shard's process is away: sent once.
             await reader.sql(
