@@ -250,8 +250,16 @@ class GameReader:
     emulator's event loop answer the bots meanwhile; SQLite's reads are made at once inside
     them, without giving the loop a turn, just as before there was a choice."""
 
+    # Queries made: on PostgreSQL the players' reads are work for the server too, and the
+    # report says how many there were beside the server's CPU.
+    reads = 0
+
     async def rows(self, sql: str, *args: Any) -> list[Sequence[Any]]:
         """The rows of one query (`?` placeholders)."""
+        self.reads += 1
+        return await self.fetch(sql, *args)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Sequence[Any]]:
         raise NotImplementedError
 
     async def close(self) -> None:
@@ -289,7 +297,7 @@ class SqliteReader(GameReader):
     def __init__(self, path: Path) -> None:
         self.conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
 
-    async def rows(self, sql: str, *args: Any) -> list[Sequence[Any]]:
+    async def fetch(self, sql: str, *args: Any) -> list[Sequence[Any]]:
         return self.conn.execute(sql, args).fetchall()
 
     async def close(self) -> None:
@@ -308,7 +316,7 @@ class PostgresReader(GameReader):
     async def open(cls, url: str) -> PostgresReader:
         return cls(await asyncpg.create_pool(url, min_size=1, max_size=READER_CONNECTIONS))
 
-    async def rows(self, sql: str, *args: Any) -> list[Sequence[Any]]:
+    async def fetch(self, sql: str, *args: Any) -> list[Sequence[Any]]:
         return list(await self.pool.fetch(numbered(sql), *args))
 
     async def close(self) -> None:
@@ -973,6 +981,7 @@ async def measure(
 
         bench.phase = "timed"
         counts_before = await reader.action_counts()
+        reads_before = reader.reads
         cpu_before, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
         cpu_database = cpu_seconds(database_pid) if database_pid else 0.0
         start = loop.time()
@@ -989,6 +998,7 @@ async def measure(
         elapsed = loop.time() - start
         bench.phase = "stopping"
         counts = await reader.action_counts()
+        reads = reader.reads - reads_before
         cpu_bots = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
         cpu_self = time.process_time() - cpu_self
         if database_pid:
@@ -1040,6 +1050,7 @@ async def measure(
         "cpu_bot": sum(cpu_bots),
         "cpu_self": cpu_self,
         "cpu_database": cpu_database if database_pid else None,
+        "reads": reads,
         "rss_started": rss_started,
         "rss_rest": rss_rest,
         "warm_up_finished": warm_up_finished,
@@ -1304,7 +1315,8 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         print(
             f"PostgreSQL server CPU: {100 * cpu_database / elapsed:.0f}% of one core, "
             f"{per_action_ms(cpu_database, found['actions']):.2f} ms per stored action (not in "
-            "the bot's figure; SQLite's work is inside the bot's)"
+            "the bot's figure; SQLite's work is inside the bot's), the players' own reads "
+            f"included: {found['reads'] / elapsed:.0f} queries a second"
         )
     processes = process_figures(found)
     if plan.processes > 1:
