@@ -56,7 +56,8 @@ Measured over the `--seconds` of play once every game plays:
 - CPU use of the bot processes (with their workers) and of this one, and how late this
   process's event loop ran (on a small machine they share the cores: the emulator's delays
   are part of the latencies); the bots' CPU milliseconds per action stored (PostgreSQL's server
-  is processes of its own: its CPU is shown apart, where SQLite's work is the bot's own);
+  is processes of its own: its CPU is shown apart, where SQLite's work is the bot's own); how
+  busy the machine's cores were with all of it (when all are busy, the machine sets the pace);
 - with several processes, each one's figures beside the total: the acknowledgements of its
   games' interactions, the actions stored in its games, its CPU. On a 2-core machine the
   emulator and the scripted players share the machine with the bots, so the speed-up several
@@ -1318,6 +1319,14 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
             "the bot's figure; SQLite's work is inside the bot's), the players' own reads "
             f"included: {found['reads'] / elapsed:.0f} queries a second"
         )
+    # When the whole machine is busy, its cores and not the bots set the pace: a second
+    # process can then add no throughput, whatever it could do on cores of its own.
+    busy = found["cpu_bot"] + found["cpu_self"] + (cpu_database or 0.0)
+    busy_percent = 100 * busy / elapsed / (os.cpu_count() or 1)
+    print(
+        f"the machine's {os.cpu_count()} cores: {busy_percent:.0f}% busy with the bots, the "
+        f"database, the emulator and the players together"
+    )
     processes = process_figures(found)
     if plan.processes > 1:
         all_acks = {
@@ -1402,6 +1411,7 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
             else rounded(per_action_ms(cpu_database, found["actions"]), 2)
         ),
         "per_process": processes,
+        "machine_busy_percent": round(busy_percent),
     }
 
 
@@ -1527,7 +1537,8 @@ def compare(results: list[tuple[Plan, dict[str, Any]]], args: argparse.Namespace
         print(
             f"{args.processes} processes together store {scaling:.2f}x the actions per second "
             f"of one: {verdict} the {bar} (a lower bound on a machine the emulator and the "
-            "players share with the bots)"
+            f"players share with the bots: its cores were {one['machine_busy_percent']}% busy "
+            f"with one process, {many['machine_busy_percent']}% with {args.processes})"
         )
     elif args.processes > 1:
         print(
