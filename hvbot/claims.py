@@ -22,6 +22,9 @@ from typing import Any
 from hvbot.database import Database, Transaction
 
 LEASE = timedelta(seconds=20)  # how long a claimed duty is left to the process that claimed it
+# A finished game's replay takes its process seconds to draw (a long Sector 6 game, more on a
+# busy machine): it is left to that process longer before another one draws it instead.
+REPLAY_LEASE = timedelta(minutes=5)
 KEEP_SENT = timedelta(days=1)  # how long a post made stays in the outbox (to look into)
 CLAIM_BATCH = 50  # duties claimed at a time
 
@@ -44,7 +47,7 @@ def _skip_locked(db_or_backend: Database | str) -> str:
 @dataclass(frozen=True)
 class Announcement:
     """A public post owed by a stored change: a move (`seat` and the stored actions number
-    `first` to `first + count - 1`) or a plain text."""
+    `first` to `first + count - 1`), a plain text, or a finished game's replay."""
 
     id: int
     game_id: int
@@ -89,6 +92,18 @@ async def sent(db: Database, announcement_id: int) -> None:
             "UPDATE announcements SET sent_at = ? WHERE id = ?",
             stamp(datetime.now(UTC)),
             announcement_id,
+        )
+    )
+
+
+async def replay_sent(db: Database, game_id: int) -> None:
+    """The replay of a finished game is out (or could not be made)."""
+    await db.transact(
+        lambda tx: tx.execute(
+            "UPDATE announcements SET sent_at = ? WHERE game_id = ? AND kind = 'replay'"
+            " AND sent_at IS NULL",
+            stamp(datetime.now(UTC)),
+            game_id,
         )
     )
 

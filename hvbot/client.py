@@ -307,17 +307,29 @@ class HvBot(commands.AutoShardedBot):
             await claims.forget_sent(repo.db)
 
     async def _post_replay(self, game: GameRow) -> None:
-        """The replay of a game that just ended, in its channel, after the result."""
+        """The replay of a game that just ended, in its channel, after the result; then the
+        outbox no longer owes it (see hvbot.claims)."""
         try:
-            texts = texts_for(game.language)
+            await self.post_replay(game)
+        except Exception:
+            log.exception("game %s: could not post the replay", game.id)
+        try:
+            await claims.replay_sent(self.service.repo.db, game.id)
+        except Exception:
+            log.exception("game %s: could not mark the replay as posted", game.id)
+
+    async def post_replay(self, game: GameRow) -> None:
+        """Draw and post a finished game's replay (a warning, not a failure, when it has
+        none: a game abandoned before any move, say)."""
+        texts = texts_for(game.language)
+        try:
             post = await replay.replay_post(
                 self.service.repo, game, heading=texts("bot.replay.heading"), texts=texts
             )
-            await flow.announce(self, game, post)
         except replay.NoReplay as exc:
             log.warning("game %s: no replay: %s", game.id, exc)
-        except Exception:
-            log.exception("game %s: could not post the replay", game.id)
+            return
+        await flow.announce(self, game, post)
 
     # ------------------------------------------------------------------ errors
 

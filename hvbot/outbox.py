@@ -1,11 +1,12 @@
-"""Posting what another process owed: a stored move's board post, or a reminder's words.
+"""Posting what another process owed: a stored move's board post, a reminder's words, or a
+finished game's replay.
 
 A move and its announcement are stored together (see `hvbot.claims`). Normally the process that
 stored the move posts it at once as the answer to the person. When that process died first,
 the post is made here, by whichever process claims it, in the game's channel (or thread): the
 board is rebuilt from the deal and the action log, as it was right after the move, so the post
 says what the original would have said. If the game has not moved on since, what follows the
-move follows here too (the AI seat to move, or the replay of a finished game).
+move follows here too (the AI seat to move); a finished game's replay is owed on its own.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ async def post(bot: HvBot, owed: Announcement) -> None:
     repo = bot.service.repo
     game = await repo.game(game_id=owed.game_id)
     after: State | None = None
-    if game is not None and not owed.is_move:
+    if game is not None and owed.kind == "replay":
+        await bot.post_replay(game)
+    elif game is not None and not owed.is_move:
         await flow.announce(bot, game, Post(str(owed.body["content"])))
     elif game is not None:
         after = await _after_move(repo, game, owed)
@@ -39,8 +42,9 @@ async def post(bot: HvBot, owed: Announcement) -> None:
             if board is not None:
                 await flow.announce(bot, game, board)
     await claims.sent(repo.db, owed.id)
+    # A finished game's replay is owed on its own, after the last move's post.
     goes_on = game is not None and game.version == owed.version and game.is_open
-    if game is not None and after is not None and (goes_on or after.is_terminal()):
+    if game is not None and after is not None and goes_on and not after.is_terminal():
         bot.after_change(game, after)
 
 

@@ -637,6 +637,15 @@ class Repository:
                     kind="move",
                     body={"seat": actions[0][0], "first": first, "count": len(actions)},
                 )
+            if announce and status == "finished":
+                await claims.announce(
+                    tx,
+                    game_id=game_id,
+                    version=expected_version + 1,
+                    kind="replay",
+                    body={},
+                    lease=claims.REPLAY_LEASE,
+                )
 
         await self._change(game_id, work)
         self._changed(game_id, version=expected_version + 1, status=status, state_json=state_json)

@@ -1,5 +1,6 @@
 """A move stored by a bot process that died before announcing it is announced by the bot that
-carries on (here: the same bot restarted), once, in the game's channel, and the game goes on."""
+carries on (here: the same bot restarted), once, in the game's channel, and the game goes on;
+a game it finished gets its last board and its replay."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 from discord_emulator import DiscordEmulator
 from e2e_harness import BotHarness, board_posts, open_three_seat_game
+from played_games import finished_pylons
 
+from hvbot.replay import FILENAME as REPLAY
 from hvbot.repository import Repository
 from hvbot.service import GameService
 
@@ -64,3 +67,49 @@ async def test_a_move_whose_process_died_before_its_post_is_posted_once_by_anoth
         len([p for p in board_posts(emu, since=since) if p.content.startswith(mover.display_name)])
         == 1
     )
+
+
+async def test_a_game_finished_by_a_process_that_died_gets_its_last_move_and_replay_once(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """The finishing move's post and the game's replay are both owed with the move: the bot
+    that carries on posts the last board, then the replay, each once."""
+    emu = emulator
+    await hv.stop()
+    dying = await Repository.open(hv.database)
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    finished = await finished_pylons(
+        GameService(dying, seed_source=random.Random(2)),
+        channel_id=emu.channel.id,
+        guild_id=emu.guild_id,
+        players=[(ada.id, "Ada"), (bo.id, "Bo")],
+    )
+    await dying.close()
+    assert finished.status == "finished"
+    # Only the last move's post and the replay are left owed (every earlier one was made).
+    await hv.sql(
+        "UPDATE announcements SET sent_at = created_at WHERE kind = 'move' AND version < ?",
+        finished.version,
+    )
+    past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
+    await hv.sql("UPDATE announcements SET claimed_until = ? WHERE sent_at IS NULL", past)
+    since = emu.last_seq
+    await hv.start()
+
+    def replays() -> list:
+        return [
+            r for r in emu.messages(visibility="public", since=since) if r.has_attachment(REPLAY)
+        ]
+
+    (replay,) = await emu.wait_for(replays, 60, message="the replay")
+    (last,) = board_posts(emu, since=since)
+    assert last.seq < replay.seq, "the last board first, then the replay"
+    assert "The game is archived" in last.content, "the last board tells the result"
+    reader = await hv.reader()
+
+    async def nothing_owed() -> bool:
+        return not await reader.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
+
+    await emu.wait_for(nothing_owed, 10, message="both marked as made")
+    await emu.settle()
+    assert len(replays()) == 1 and len(board_posts(emu, since=since)) == 1

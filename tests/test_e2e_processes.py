@@ -26,6 +26,7 @@ from e2e_harness import (
 )
 from postgres_server import PostgresServer
 
+from hvbot.replay import FILENAME as REPLAY
 from hvbot.repository import Repository
 from hvbot.service import GameService
 
@@ -116,10 +117,19 @@ async def test_two_processes_share_the_shards_and_one_killed_loses_nothing(
             actions = await reader.actions(game)
             shown = [text for _, text in actions if not is_peek(text)]
             assert len(board_posts(emu)) == 1 + len(shown), "each move posted once, the deal too"
-            owed = await (await reader.reader()).db.fetch(
-                "SELECT id FROM announcements WHERE sent_at IS NULL"
-            )
-            assert owed == []
+            # The replay follows, and then nothing is owed any more.
+            repo = await reader.reader()
+
+            async def nothing_owed() -> bool:
+                return not await repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
+
+            await emu.wait_for(nothing_owed, 60, message="the replay posted")
+            replays = [
+                r
+                for r in emu.messages(visibility="public", channel=emu.channel)
+                if r.has_attachment(REPLAY)
+            ]
+            assert len(replays) == 1
     finally:
         await reader.close()
 

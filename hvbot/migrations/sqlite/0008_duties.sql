@@ -5,8 +5,8 @@ CREATE TABLE announcements (
     id            INTEGER PRIMARY KEY,
     game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     version       INTEGER NOT NULL,                -- the game version the change made
-    kind          TEXT    NOT NULL CHECK (kind IN ('move', 'text')),
-    body          TEXT    NOT NULL,                -- JSON: the move's seat and actions, or a text
+    kind          TEXT    NOT NULL CHECK (kind IN ('move', 'text', 'replay')),
+    body          TEXT    NOT NULL,                -- JSON: the move's seat and actions, a text
     created_at    TEXT    NOT NULL,
     claimed_until TEXT,                            -- a process is posting it until then
     sent_at       TEXT
