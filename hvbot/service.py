@@ -529,12 +529,7 @@ class GameService:
                     game_id=game.id, expected_version=game.version, status="abandoned"
                 )
                 return await self._reload(game.id), "abandoned"
-            await self.repo.set_seats(
-                game_id=game.id,
-                expected_version=game.version,
-                seats=seats,
-                ai_turn=ai_turn(game, self.peek_state(game), tuple(seats)),
-            )
+            await self._seat_in_play(game, seats)
             return await self._reload(game.id), "resigned"
 
     async def abandon(self, *, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
@@ -589,6 +584,16 @@ class GameService:
                 key="bot.error.not_started",
             )
         return game
+
+    async def _seat_in_play(self, game: GameRow, seats: list[SeatRow]) -> None:
+        """Change who sits where in a game in play (a resignation, an AI for a person away, a
+        return), storing whether an AI is now to move."""
+        await self.repo.set_seats(
+            game_id=game.id,
+            expected_version=game.version,
+            seats=seats,
+            ai_turn=ai_turn(game, self.peek_state(game), tuple(seats)),
+        )
 
     async def _reload(self, game_id: int) -> GameRow:
         """The game as stored, read under its lock before a change (see `Repository.game`)."""
@@ -737,12 +742,7 @@ class GameService:
             away.user_id,
             away.language,
         )
-        await self.repo.set_seats(
-            game_id=game.id,
-            expected_version=game.version,
-            seats=seats,
-            ai_turn=ai_turn(game, self.peek_state(game), tuple(seats)),
-        )
+        await self._seat_in_play(game, seats)
         log.info("game %s: an AI plays seat %s while its player is away", game.id, vote.seat)
         return await self._reload(game.id)
 
@@ -762,12 +762,7 @@ class GameService:
             seats[seat.seat] = SeatRow(
                 seat.seat, user_id, None, name, language=language or seat.language
             )
-            await self.repo.set_seats(
-                game_id=game.id,
-                expected_version=game.version,
-                seats=seats,
-                ai_turn=ai_turn(game, self.peek_state(game), tuple(seats)),
-            )
+            await self._seat_in_play(game, seats)
             return await self._reload(game.id)
 
     # ------------------------------------------------------------------ taking back
@@ -878,13 +873,11 @@ class GameService:
 
     # ------------------------------------------------------------------ reminders
 
-    async def due_reminders(
-        self, words: Callable[[Reminder], str] = lambda reminder: ""
-    ) -> list[Reminder]:
+    async def due_reminders(self, words: Callable[[Reminder], str] | None = None) -> list[Reminder]:
         """The people to remind now, each claimed so no other process reminds them too, with
-        its `words` owed in the outbox in the same transaction (so a process that dies before
-        posting it leaves it to another); the next reminder for the same wait comes an hour
-        later, and a move starts a new wait."""
+        its `words` (if given) owed in the outbox in the same transaction (so a process that
+        dies before posting it leaves it to another); the next reminder for the same wait
+        comes an hour later, and a move starts a new wait."""
         now = self.clock()
         found = []
         for due in await self.repo.due_reminders(now=now):
@@ -901,7 +894,7 @@ class GameService:
                 game_id=game.id,
                 due=due.due,
                 next_at=now + REMIND_AGAIN if reminder else None,
-                text=words(reminder) if reminder else None,
+                text=words(reminder) if reminder and words else None,
             )
             if announced is not None and reminder is not None:
                 found.append(replace(reminder, announcement_id=announced))
