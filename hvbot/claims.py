@@ -85,40 +85,30 @@ async def announce(
     return announcement_id
 
 
-async def sent(db: Database, announcement_id: int) -> None:
-    """The post is out: nobody posts it again."""
+async def _made(db: Database, which: str, *args: Any) -> None:
+    """Mark the owed posts `which` (an SQL condition) as made: nobody posts them again."""
     await db.transact(
         lambda tx: tx.execute(
-            "UPDATE announcements SET sent_at = ? WHERE id = ?",
+            f"UPDATE announcements SET sent_at = ? WHERE sent_at IS NULL AND {which}",
             stamp(datetime.now(UTC)),
-            announcement_id,
+            *args,
         )
     )
+
+
+async def sent(db: Database, announcement_id: int) -> None:
+    """The post is out."""
+    await _made(db, "id = ?", announcement_id)
 
 
 async def replay_sent(db: Database, game_id: int) -> None:
     """The replay of a finished game is out (or could not be made)."""
-    await db.transact(
-        lambda tx: tx.execute(
-            "UPDATE announcements SET sent_at = ? WHERE game_id = ? AND kind = 'replay'"
-            " AND sent_at IS NULL",
-            stamp(datetime.now(UTC)),
-            game_id,
-        )
-    )
+    await _made(db, "game_id = ? AND kind = 'replay'", game_id)
 
 
 async def move_sent(db: Database, *, game_id: int, version: int) -> None:
     """The board post of the move that made `version` is out."""
-    await db.transact(
-        lambda tx: tx.execute(
-            "UPDATE announcements SET sent_at = ? WHERE game_id = ? AND version = ?"
-            " AND kind = 'move' AND sent_at IS NULL",
-            stamp(datetime.now(UTC)),
-            game_id,
-            version,
-        )
-    )
+    await _made(db, "game_id = ? AND version = ? AND kind = 'move'", game_id, version)
 
 
 async def forget_sent(db: Database, *, older_than: timedelta = KEEP_SENT) -> int:

@@ -621,10 +621,8 @@ class Repository:
                 "SELECT COALESCE(MAX(n) + 1, 0) FROM actions WHERE game_id = ?", game_id
             )
             await tx.executemany(
-                "INSERT INTO actions (game_id, n, seat, action, created_at)"
-                " SELECT CAST(? AS BIGINT), COALESCE(MAX(n) + 1, 0), CAST(? AS INTEGER),"
-                " CAST(? AS TEXT), CAST(? AS TEXT) FROM actions WHERE game_id = ?",
-                [(game_id, seat, text, now, game_id) for seat, text in actions],
+                "INSERT INTO actions (game_id, n, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, first + i, seat, text, now) for i, (seat, text) in enumerate(actions)],
             )
             await _open_prompt(tx, game_id, prompt, expected_version + 1, now)
             if results:

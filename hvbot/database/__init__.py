@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hvbot.config import sqlite_path
+from hvbot.config import POSTGRES_SCHEMES, sqlite_path
 from hvbot.database.base import (
     Database,
     DatabaseError,
@@ -44,7 +44,7 @@ __all__ = [
 
 
 def is_postgresql(url: str) -> bool:
-    return url.startswith(("postgresql://", "postgres://"))
+    return "://" in url and url.split("://", 1)[0] in POSTGRES_SCHEMES
 
 
 async def open_database(where: str | Path) -> Database:
