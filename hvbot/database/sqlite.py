@@ -36,6 +36,24 @@ def run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:
     raise RuntimeError("a SQLite transaction awaited something other than its own statements")
 
 
+async def _use_wal(conn: aiosqlite.Connection) -> None:
+    """Switch the file to write-ahead logging. The switch needs the file to itself, and SQLite
+    answers "database is locked" at once, without waiting its busy timeout, while another
+    process opening the same new file holds it: so the switch is tried again for as long."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.01
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or loop.time() >= deadline:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.2)
+
+
 class SqliteTransaction:
     """Statements on the `sqlite3` connection, in the database thread."""
 
@@ -91,13 +109,15 @@ class SqliteDatabase:
                 "exist: create the folder or name another file."
             )
         try:
-            conn = await aiosqlite.connect(str(path), isolation_level=None)
+            # The busy timeout from the first statement on: another process may be writing.
+            conn = await aiosqlite.connect(
+                str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
+            )
         except sqlite3.Error as exc:
             raise DatabaseError(f"cannot open the SQLite file {str(path)!r}: {exc}") from exc
         conn.row_factory = sqlite3.Row
-        await conn.execute("PRAGMA journal_mode = WAL")
+        await _use_wal(conn)
         await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         database = cls(conn, path)
         await database.migrate()
         return database
