@@ -1,24 +1,37 @@
-"""How strong and how fast the High Voltage AI levels are: a tournament.
+"""How strong the AI levels of every game are, against each other and against outside opponents.
 
-    python bench/ai.py                       # the full run: 200 games per pairing
-    python bench/ai.py --games 20            # a quick look (a few minutes)
-    python bench/ai.py --games 20 --only hard_vs_normal_2p
+    python bench/ai.py                                  # every game's default pairings
+    python bench/ai.py --game pylons --games 100        # one game
+    python bench/ai.py --only pylons:hard_vs_mcts1000_2p_classic --games 20
+    python bench/ai.py --endings --games 1000           # do AI games always end by the rules?
+    python bench/ai.py --list                           # the pairings there are
 
-Every pairing plays `--games` games with the seats rotated: in 2-player games each deal is
-played twice with the seats swapped; in 4-player games the two levels alternate round the
-table (A B A B) and the deal is played from all four rotations. A level's result in one game is
-its share of the winners (1 for a win, 1/2 for a shared win in a 2-player game; in a 4-player
-game, the fraction of winning seats that are its own), so 0.5 means "as good as the other".
-Win rates come with 95% confidence intervals (normal approximation over games).
+**Tournament.** Every pairing plays `--games` games with the seats rotated: in 2-player games
+each deal is played twice with the seats swapped; in 4-player games the two sides alternate
+round the table (A B A B) and each deal is played from all four rotations. A side's result in
+one game is its share of the winners (1 for a win, 1/2 for a shared win in 2 players; in 4
+players the fraction of winning seats that are its own), so 0.5 means "as good as the other".
+Rates come with 95% Wilson score intervals, which stay inside [0, 1] near 0 and 1, where the
+targets are.
 
-The hard level searches within a time budget per decision; its default of 1 s would make this
-tournament take hours on a small machine, so it runs here with `--hard-budget` (printed with
-the results), and its mean and maximum decision times are measured at that budget. Games run
-in `--workers` processes (2 by default).
+Outside opponents are players that are not the project's AI levels, so a level cannot look
+strong only against its own family:
+- `runner` (Pylons): builds its shortest own chain and never blocks.
+- `reference` (High Voltage): a fixed greedy player kept for regressions.
+- `mcts1000` (Pylons, classic board): OpenSpiel's C++ MCTS bot with random rollouts, 1,000
+  simulations a move. A random 24x24 rollout costs ~7 ms, so a move takes seconds: it is not
+  in the default run (ask for it with --only) and needs `pip install .[bench]`.
 
-Targets (2-player games): hard beats normal at least 60% of the time, normal beats random at
-least 80%, and hard's mean decision time is at most 1 s. The figures are reported, never
-asserted: a slow machine does not fail a run. The last line is one JSON object of the figures.
+**Endings** (`--endings`). Games with AI players in every seat, at every level and in mixed
+seats, for every player count (and every Sector 6 mode), counting those that end by the
+rules; a game that reaches a backstop (Sector 6's turn limit, or `MAX_ACTIONS` here) is a
+stall. Searching levels think with a small `--endings-iterations` bound so a thousand games
+stay affordable; stalls come from how a level values positions, not from how long it thinks.
+
+Searching levels (`hard`) are bounded per game with `--hard GAME=SPEC`, SPEC being seconds
+(`1.5s`) or a count of the level's own search units (`200i`, deterministic). Targets (2
+players) are printed beside the figures, which are reported, never asserted: a slow machine
+does not fail a run. The last line is one JSON object of the figures.
 """
 
 from __future__ import annotations
@@ -37,169 +50,321 @@ import json  # noqa: E402
 import math  # noqa: E402
 import multiprocessing  # noqa: E402
 import random  # noqa: E402
+import statistics  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
+from collections.abc import Callable, Mapping, Sequence  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 from typing import Any  # noqa: E402
 
 from engine import find_game  # noqa: E402
-from engine.ai import choose  # noqa: E402
+from engine.ai import choose, levels  # noqa: E402
+from engine.core import State  # noqa: E402
 
-GAME = find_game("high-voltage")
-MAX_ACTIONS = 1500  # a game still running after this many actions is stopped and scored
-SEARCHING = ("hard",)  # levels that take a time budget
+MAX_ACTIONS = 3000  # a game still running after this many actions has stalled
+BACKSTOPS = {"sector6": frozenset({"turn_limit"})}  # end reasons that are not the rules'
+SEARCHING = frozenset({"hard"})
+SHORT = {"high-voltage": "hv", "pylons": "pylons", "sector6": "s6"}
+Z95 = 1.959964
+
+# A player decides for `seat` of a live state; it is built fresh inside the process that
+# plays the game (players hold caches and C++ objects that cannot be pickled).
+Player = Callable[[State, int, int], str]  # (state, seat, seed of this decision) -> action text
 
 
 @dataclass(frozen=True)
 class Pairing:
+    game: str
     first: str
     second: str
-    players: int
+    players: int = 2
+    options: Mapping[str, str] = field(default_factory=dict)
+    suffix: str = ""  # names the options: "_classic", "_novice"
+    target: float | None = None  # the first side's share asked for
 
     @property
     def name(self) -> str:
-        return f"{self.first}_vs_{self.second}_{self.players}p"
+        return f"{SHORT[self.game]}:{self.first}_vs_{self.second}_{self.players}p{self.suffix}"
 
 
-# Each level against the next weaker one and against random, in 2- and 4-player games; hard
-# against random is left out of the default run to keep it near 30 minutes on 2 cores (hard
-# beats normal, which beats random every time): ask for it with --only hard_vs_random_2p.
+CLASSIC = {"swamps": "off"}
 PAIRINGS = (
-    Pairing("hard", "normal", 2),
-    Pairing("normal", "random", 2),
-    Pairing("normal", "easy", 2),
-    Pairing("easy", "random", 2),
-    Pairing("hard", "normal", 4),
-    Pairing("normal", "random", 4),
-    Pairing("easy", "random", 4),
+    Pairing("high-voltage", "hard", "normal", target=0.80),
+    Pairing("high-voltage", "normal", "random", target=0.80),
+    Pairing("high-voltage", "normal", "reference"),
+    Pairing("high-voltage", "hard", "reference"),
+    Pairing("high-voltage", "hard", "normal", 4),
+    Pairing("pylons", "normal", "runner", target=0.95),
+    Pairing("pylons", "normal", "runner", options=CLASSIC, suffix="_classic", target=0.95),
+    Pairing("pylons", "hard", "runner"),
+    Pairing("pylons", "hard", "normal"),
+    Pairing("pylons", "normal", "random"),
+    Pairing("sector6", "hard", "normal", target=0.70),
+    Pairing("sector6", "normal", "random", target=0.90),
 )
-EXTRA = (Pairing("hard", "random", 2), Pairing("hard", "easy", 2), Pairing("normal", "easy", 4))
+EXTRA = (
+    Pairing("pylons", "hard", "mcts1000", options=CLASSIC, suffix="_classic", target=0.90),
+    Pairing("pylons", "normal", "mcts1000", options=CLASSIC, suffix="_classic"),
+    Pairing("high-voltage", "normal", "random", 4),
+    Pairing("high-voltage", "easy", "random"),
+    Pairing("sector6", "hard", "normal", options={"mode": "veteran"}, suffix="_veteran"),
+    Pairing("sector6", "hard", "normal", options={"mode": "novice"}, suffix="_novice"),
+)
 
 
-def seats_for(pairing: Pairing, game: int) -> list[str]:
-    """Seat levels for the `game`-th game of a pairing: rotated so each level sits everywhere."""
-    pattern = [pairing.first, pairing.second] * (pairing.players // 2)
-    shift = game % pairing.players
+def outside_player(game: str, name: str, seed: int) -> Player:
+    """An opponent from outside the project's levels (imported only when a pairing needs it)."""
+    if (game, name) == ("pylons", "runner"):
+        from engine.pylons.reference import runner
+
+        return lambda state, seat, s: runner(state.view(seat), random.Random(s))
+    if (game, name) == ("high-voltage", "reference"):
+        from engine.high_voltage.ai.reference import decide
+
+        return lambda state, seat, s: decide(state.view(seat), random.Random(s))
+    if (game, name) == ("pylons", "mcts1000"):
+        from bench.openspiel_pylons import OpenSpielMCTS
+
+        mcts = OpenSpielMCTS(simulations=1000, seed=seed)
+        return lambda state, seat, s: mcts(state, seat)
+    raise ValueError(f"No player {name!r} for {game}: levels {levels(game)} or an outside one.")
+
+
+def make_player(game: str, name: str, bound: Mapping[str, Any], seed: int) -> Player:
+    if name not in levels(game):
+        return outside_player(game, name, seed)
+    kwargs = dict(bound) if name in SEARCHING else {}
+    return lambda state, seat, s: choose(state.view(seat), level=name, seed=s, **kwargs)
+
+
+def seats_for(first: str, second: str, players: int, game: int) -> list[str]:
+    """Seat names for the `game`-th game of a pairing: rotated so each side sits everywhere."""
+    pattern = [first, second] * (players // 2) + [first] * (players % 2)
+    shift = game % players
     return pattern[shift:] + pattern[:shift]
 
 
-def play(job: tuple[Pairing, int, int, float, int | None]) -> dict[str, Any]:
-    """One game; returns the first level's share of the win and every decision's time."""
-    pairing, game, first_seed, hard_budget, hard_iterations = job
-    seed = first_seed + game // pairing.players  # each deal is played from every rotation
-    levels = seats_for(pairing, game)
-    state = GAME.new_state(pairing.players, seed)
+def play_game(
+    game_name: str,
+    names: Sequence[str],
+    seed: int,
+    options: Mapping[str, str],
+    bound: Mapping[str, Any],
+) -> dict[str, Any]:
+    """One game with the named player in each seat: how it ended and each decision's time."""
+    game = find_game(game_name)
+    state = game.new_state(len(names), seed, dict(options))
+    players = {name: make_player(game_name, name, bound, seed) for name in set(names)}
     times: dict[str, list[float]] = {}
     actions = 0
     while not state.is_terminal() and actions < MAX_ACTIONS:
         seat = state.current_seat()
-        level = levels[seat]
-        bounds: dict[str, Any] = {}
-        if level in SEARCHING:
-            bounds = (
-                {"iterations": hard_iterations} if hard_iterations else {"budget_s": hard_budget}
-            )
+        assert seat is not None
+        name = names[seat]
         started = time.perf_counter()
-        text = choose(state.view(seat), level=level, seed=seed * 10_007 + actions, **bounds)
-        times.setdefault(level, []).append(time.perf_counter() - started)
+        text = players[name](state, seat, seed * 10_007 + actions)
+        times.setdefault(name, []).append(time.perf_counter() - started)
         state.apply(text)
         actions += 1
-    scores = state.final_scores()
-    best = max(scores)
-    winners = [s for s, v in enumerate(scores) if v == best]
-    share = sum(1 for s in winners if levels[s] == pairing.first) / len(winners)
+    outcome = state.outcome()
+    reason = outcome.reason if outcome else "cap"
     return {
-        "pairing": pairing.name,
-        "share": share,
-        "times": times,
         "actions": actions,
-        "capped": not state.is_terminal(),
-        "lines": len(state.declared),
+        "reason": reason,
+        "by_rules": outcome is not None and reason not in BACKSTOPS.get(game_name, ()),
+        "winners": list(outcome.winners) if outcome else [],
+        "times": times,
     }
 
 
-def interval(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% confidence interval."""
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
+def tournament_game(job: tuple[Pairing, int, int, dict[str, Any]]) -> dict[str, Any]:
+    pairing, index, first_seed, bound = job
+    seed = first_seed + index // pairing.players  # each deal is played from every rotation
+    names = seats_for(pairing.first, pairing.second, pairing.players, index)
+    result = play_game(pairing.game, names, seed, pairing.options, bound)
+    winners = result["winners"]
+    mine = sum(1 for s in winners if names[s] == pairing.first)
+    result["share"] = mine / len(winners) if winners else 0.5
+    result["pairing"] = pairing.name
+    return result
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate: honest near 0 and 1, unlike mean ± 1.96 sd."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def parse_bound(spec: str) -> dict[str, Any]:
+    """`1.5s` -> a time budget; `200i` -> an iteration count."""
+    if spec.endswith("s"):
+        return {"budget_s": float(spec[:-1])}
+    if spec.endswith("i"):
+        return {"iterations": int(spec[:-1])}
+    raise ValueError(f"A search bound is seconds or iterations, like 1.5s or 200i, not {spec!r}.")
+
+
+def run(jobs: list[Any], worker: Callable[[Any], dict[str, Any]], workers: int) -> list[dict]:
+    random.Random(0).shuffle(jobs)  # mix slow and fast games across the workers
+    if workers <= 1:
+        return [worker(job) for job in jobs]
+    with multiprocessing.Pool(workers) as pool:
+        return list(pool.imap_unordered(worker, jobs, chunksize=1))
+
+
+def report_tournament(pairings: Sequence[Pairing], results: list[dict]) -> dict[str, Any]:
+    figures: dict[str, Any] = {}
+    times: dict[str, list[float]] = {}
+    print(f"{'pairing':36} {'games':>5} {'rate':>6} {'95% interval':>15} {'target':>6} {'ends':>5}")
+    for pairing in pairings:
+        rows = [r for r in results if r["pairing"] == pairing.name]
+        shares = sum(r["share"] for r in rows)
+        rate = shares / len(rows)
+        low, high = wilson(shares, len(rows))
+        target = f"{pairing.target:.2f}" if pairing.target is not None else ""
+        by_rules = sum(r["by_rules"] for r in rows)
+        print(
+            f"{pairing.name:36} {len(rows):5d} {rate:6.3f} [{low:5.3f}, {high:5.3f}] "
+            f"{target:>6} {by_rules:5d}"
+        )
+        figures[pairing.name] = {
+            "rate": round(rate, 4),
+            "wilson95": [round(low, 4), round(high, 4)],
+            "games": len(rows),
+            "ended_by_rules": by_rules,
+            "target": pairing.target,
+        }
+        for r in rows:
+            for name, ts in r["times"].items():
+                times.setdefault(f"{SHORT[pairing.game]}:{name}", []).extend(ts)
+    print(f"{'player':18} {'decisions':>9} {'mean s':>9} {'max s':>8}")
+    for key in sorted(times):
+        ts = times[key]
+        mean_t, max_t = sum(ts) / len(ts), max(ts)
+        print(f"{key:18} {len(ts):9d} {mean_t:9.4f} {max_t:8.4f}")
+        figures[f"{key}_decision_s"] = {"mean": round(mean_t, 5), "max": round(max_t, 5)}
+    return figures
+
+
+@dataclass(frozen=True)
+class Table:
+    """A kind of AI-only game for the endings check: one game, player count, options, seats."""
+
+    game: str
+    players: int
+    options: Mapping[str, str]
+    seats: str  # a level name for every seat, or "mixed": a random level in each seat
+
+    @property
+    def name(self) -> str:
+        mode = "".join(f"_{v}" for v in self.options.values())
+        return f"{SHORT[self.game]}_{self.players}p{mode}:{self.seats}"
+
+
+def endings_tables(games: Sequence[str]) -> list[Table]:
+    tables = []
+    for game_name in games:
+        game = find_game(game_name)
+        option_sets: list[dict[str, str]] = [{}]
+        if game_name == "sector6":
+            option_sets = [{"mode": m} for m in ("full", "veteran", "novice")]
+        for players in range(game.min_seats, game.max_seats + 1):
+            for options in option_sets:
+                for seats in [*levels(game_name), "mixed"]:
+                    tables.append(Table(game_name, players, options, seats))
+    return tables
+
+
+def endings_game(job: tuple[Table, int, dict[str, Any]]) -> dict[str, Any]:
+    table, seed, bound = job
+    choices = levels(table.game)
+    rng = random.Random(f"seats:{seed}")
+    names = [
+        rng.choice(choices) if table.seats == "mixed" else table.seats for _ in range(table.players)
+    ]
+    result = play_game(table.game, names, seed, table.options, bound)
+    result["table"] = table.name
+    return result
+
+
+def report_endings(tables: Sequence[Table], results: list[dict]) -> dict[str, Any]:
+    figures: dict[str, Any] = {}
+    print(f"{'table':32} {'games':>5} {'by rules':>8} {'stalled':>7} {'median actions':>14}")
+    for table in tables:
+        rows = [r for r in results if r["table"] == table.name]
+        ended = sum(r["by_rules"] for r in rows)
+        median = statistics.median(r["actions"] for r in rows)
+        print(f"{table.name:32} {len(rows):5d} {ended:8d} {len(rows) - ended:7d} {median:14.0f}")
+        figures[table.name] = {
+            "games": len(rows),
+            "ended_by_rules": ended,
+            "median_actions": median,
+        }
+    figures["stalled_total"] = sum(f["games"] - f["ended_by_rules"] for f in figures.values())
+    return figures
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="games per pairing (200)")
+    parser.add_argument("--games", type=int, default=100, help="games per pairing or table")
+    parser.add_argument("--game", action="append", default=[], help="only this game (repeatable)")
+    parser.add_argument("--only", action="append", default=[], help="only this pairing")
     parser.add_argument(
-        "--hard-budget", type=float, default=0.1, help="hard's seconds per decision (0.1)"
+        "--hard",
+        action="append",
+        default=[],
+        metavar="GAME=SPEC",
+        help="hard's bound in one game: seconds (1s) or iterations (200i)",
     )
+    parser.add_argument("--endings", action="store_true", help="count games that end by rules")
     parser.add_argument(
-        "--hard-iterations",
-        type=int,
-        default=None,
-        help="bound hard's search by determinizations instead of time (reproducible)",
+        "--endings-iterations", type=int, default=8, help="searching levels' bound in --endings"
     )
     parser.add_argument("--workers", type=int, default=2, help="processes (2)")
     parser.add_argument("--seed", type=int, default=1, help="first deal's seed (1)")
-    parser.add_argument(
-        "--only", action="append", default=[], help="run only this pairing (repeatable)"
-    )
+    parser.add_argument("--list", action="store_true", help="list the pairings and stop")
     args = parser.parse_args(argv)
-    pairings = [p for p in PAIRINGS + EXTRA if p.name in args.only] if args.only else PAIRINGS
-    if not pairings:
-        names = ", ".join(p.name for p in PAIRINGS + EXTRA)
-        parser.error(f"no pairing matches {args.only}; pairings: {names}")
-    jobs = [
-        (p, g, args.seed, args.hard_budget, args.hard_iterations)
-        for p in pairings
-        for g in range(args.games)
-    ]
-    random.Random(0).shuffle(jobs)  # mix slow and fast games across the workers
-    bound = (
-        f"{args.hard_iterations} determinizations"
-        if args.hard_iterations
-        else f"{args.hard_budget:g} s"
-    )
-    print(
-        f"High Voltage AI tournament: {args.games} games per pairing, hard searches "
-        f"{bound} per decision, {args.workers} workers"
-    )
+    games = [find_game(g).name for g in args.game] or list(SHORT)
+    if args.list:
+        for pairing in PAIRINGS + EXTRA:
+            print(pairing.name, "" if pairing in PAIRINGS else "(only on request)")
+        return 0
     started = time.perf_counter()
-    results: list[dict[str, Any]] = []
-    if args.workers > 1:
-        with multiprocessing.Pool(args.workers) as pool:
-            results = list(pool.imap_unordered(play, jobs, chunksize=1))
-    else:
-        results = [play(job) for job in jobs]
-    elapsed = time.perf_counter() - started
-    figures: dict[str, Any] = {"games_per_pairing": args.games, "hard_budget_s": args.hard_budget}
-    if args.hard_iterations:
-        figures = {**figures, "hard_budget_s": None, "hard_iterations": args.hard_iterations}
-    times: dict[str, list[float]] = {}
-    print(f"{'pairing':26} {'games':>5} {'win rate':>16} {'actions':>8} {'lines':>6} {'capped':>6}")
-    for pairing in pairings:
-        rows = [r for r in results if r["pairing"] == pairing.name]
-        mean, half = interval([r["share"] for r in rows])
-        actions = sum(r["actions"] for r in rows) / len(rows)
-        lines = sum(r["lines"] for r in rows) / len(rows)
-        capped = sum(r["capped"] for r in rows)
+    if args.endings:
+        bound = {"iterations": args.endings_iterations}
+        tables = endings_tables(games)
+        jobs = [(t, args.seed + g, bound) for t in tables for g in range(args.games)]
         print(
-            f"{pairing.name:26} {len(rows):5d} {mean:7.3f} ± {half:5.3f}  "
-            f"{actions:8.1f} {lines:6.2f} {capped:6d}"
+            f"AI endings: {args.games} games per table, hard thinks {args.endings_iterations} "
+            f"iterations, {args.workers} workers"
         )
-        figures[pairing.name] = round(mean, 4)
-        figures[f"{pairing.name}_ci95"] = round(half, 4)
-        for r in rows:
-            for level, ts in r["times"].items():
-                times.setdefault(level, []).extend(ts)
-    print(f"{'level':8} {'decisions':>9} {'mean s':>9} {'max s':>8}")
-    for level in ("random", "easy", "normal", "hard"):
-        ts = times.get(level)
-        if not ts:
-            continue
-        mean_t, max_t = sum(ts) / len(ts), max(ts)
-        print(f"{level:8} {len(ts):9d} {mean_t:9.4f} {max_t:8.4f}")
-        figures[f"{level}_decision_s_mean"] = round(mean_t, 5)
-        figures[f"{level}_decision_s_max"] = round(max_t, 5)
+        figures = report_endings(tables, run(jobs, endings_game, args.workers))
+    else:
+        chosen = PAIRINGS + EXTRA if args.only else PAIRINGS
+        pairings = [
+            p
+            for p in chosen
+            if (not args.only or p.name in args.only) and (args.only or p.game in games)
+        ]
+        if not pairings:
+            names = ", ".join(p.name for p in PAIRINGS + EXTRA)
+            parser.error(f"no pairing matches {args.only}; pairings: {names}")
+        bounds = {find_game(k).name: parse_bound(v) for k, v in (h.split("=") for h in args.hard)}
+        jobs = [
+            (p, g, args.seed, bounds.get(p.game, {})) for p in pairings for g in range(args.games)
+        ]
+        told = ", ".join(f"{SHORT[g]} {b}" for g, b in bounds.items()) or "its default budget"
+        print(
+            f"AI tournament: {args.games} games per pairing, hard thinks with {told}, "
+            f"{args.workers} workers"
+        )
+        figures = report_tournament(pairings, run(jobs, tournament_game, args.workers))
+        figures["hard_bounds"] = {g: b for g, b in bounds.items()}
+    elapsed = time.perf_counter() - started
+    figures["games_per_row"] = args.games
     figures["elapsed_s"] = round(elapsed, 1)
     print(f"elapsed {elapsed:.0f} s")
     print(json.dumps(figures, sort_keys=True))

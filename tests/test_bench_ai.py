@@ -1,0 +1,94 @@
+"""The AI tournament runs end to end at a tiny size, and its intervals are the Wilson intervals.
+
+The strength figures depend on many games and are for people and CI history to read, never a
+pass/fail line here; what is checked is that the tournament counts what it says it counts.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "ai.py"
+
+
+@functools.cache
+def _bench():
+    spec = importlib.util.spec_from_file_location("ai_bench", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("successes", "n", "low", "high"),
+    [
+        (0, 10, 0.0, 0.2775),  # the Wilson interval of no success is not the empty [0, 0]
+        (5, 10, 0.2366, 0.7634),
+        (10, 10, 0.7225, 1.0),
+        (95, 100, 0.8882, 0.9785),
+    ],
+)
+def test_the_wilson_interval_matches_published_values(
+    successes: int, n: int, low: float, high: float
+) -> None:
+    got = _bench().wilson(successes, n)
+    assert got == pytest.approx((low, high), abs=5e-4)
+
+
+def test_seats_rotate_so_each_side_sits_in_every_seat() -> None:
+    bench = _bench()
+    two = [bench.seats_for("a", "b", 2, g) for g in range(2)]
+    assert two == [["a", "b"], ["b", "a"]]
+    four = [bench.seats_for("a", "b", 4, g) for g in range(4)]
+    for seat in range(4):
+        assert {rotation[seat] for rotation in four} == {"a", "b"}
+    three = [bench.seats_for("a", "b", 3, g) for g in range(3)]
+    assert all(sorted(r) == ["a", "a", "b"] for r in three)
+
+
+def test_a_short_tournament_prints_its_figures_as_one_json_line_last() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH),
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--only",
+            "hv:normal_vs_random_2p",
+            "--only",
+            "pylons:normal_vs_random_2p",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    for name in ("hv:normal_vs_random_2p", "pylons:normal_vs_random_2p"):
+        row = figures[name]
+        assert row["games"] == 2
+        assert 0.0 <= row["wilson95"][0] <= row["rate"] <= row["wilson95"][1] <= 1.0
+        assert row["ended_by_rules"] == 2  # neither game has a backstop to reach in two games
+    assert figures["hv:normal_decision_s"]["mean"] > 0
+
+
+def test_an_unknown_pairing_is_refused_with_the_list_of_pairings() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--only", "hv:nobody_vs_random_2p"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "hv:hard_vs_normal_2p" in done.stderr
