@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.pylons import GAME, PylonsState
+from engine.pylons.actions import PLACE
 from engine.pylons.board import (
+    CELL_INDEX,
     CELLS,
     COL,
     CORNERS,
@@ -92,19 +94,34 @@ def test_bookkeeping_equals_a_recount(game):
     present = set(state.links)
     for link in range(LINKS):
         assert state.crossed[link] == sum(1 for other in CROSSES[link] if other in present)
-    # the free cells of each seat
+    assert_free_cells_recounted(state)
+
+
+def free_from_scratch(state: PylonsState, seat: int) -> list[int]:
+    """The cells `seat` may build on, by the rules, from the board alone."""
+    return [
+        c
+        for c in range(CELLS)
+        if c not in CORNERS
+        and not state.swamp[c]
+        and not state.owner[c]
+        and border_owner(c) in (None, seat)
+    ]
+
+
+def assert_free_cells_recounted(state: PylonsState) -> None:
+    """The legal cells kept move by move are the rules' cells, in cell order, for both seats,
+    and `legal_actions` hands out exactly those of the seat to move."""
     for seat in (0, 1):
-        expected = sorted(
-            c
-            for c in range(CELLS)
-            if c not in CORNERS
-            and not state.swamp[c]
-            and not state.owner[c]
-            and border_owner(c) in (None, seat)
-        )
+        expected = free_from_scratch(state, seat)
         assert state.free_cells(seat) == expected
-        for k, c in enumerate(state.free[seat]):
-            assert state.free_pos[seat][c] == k
+        assert state.moves[seat] == [PLACE[c] for c in expected]
+        assert [state.can_place(seat, c) for c in range(CELLS)] == [
+            c in set(expected) for c in range(CELLS)
+        ]
+    if state.phase == "play":
+        expected = free_from_scratch(state, state.seat)
+        assert state.legal_actions() == [PLACE[c] for c in expected]
 
 
 @settings(max_examples=40, deadline=None)
@@ -142,6 +159,41 @@ def test_replay_json_and_clone_give_the_same_game(game):
         rng = random.Random(1)
         copy.apply(copy.sample_action(rng))
         assert copy != state and copy.history[:-1] == state.history
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.booleans(), st.integers(0, 10_000), st.lists(st.floats(0, 1, exclude_max=True)))
+def test_legal_cells_kept_move_by_move_equal_a_recount(swamps, seed, picks):
+    """Any sequence of legal moves (chosen from `legal_actions`, the board choice included),
+    on both swamp settings: after every move the kept lists equal a recount, a clone's lists
+    are its own, and a save or a view rebuilds the same lists."""
+    state = GAME.new_state(2, seed, {"swamps": "on" if swamps else "off"})
+    for pick in picks[:220]:
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        before = state.clone()
+        state.apply(legal[int(pick * len(legal))])
+        assert before.legal_actions() == legal  # the copy did not move with the original
+        assert_free_cells_recounted(state)
+    for again in (
+        GAME.state_from_dict(json.loads(json.dumps(state.to_dict()))),
+        PylonsState.from_view(json.loads(json.dumps(state.view(None)))),
+        state.clone(),
+    ):
+        assert again.free == state.free and again.moves == state.moves
+        assert again.legal_actions() == state.legal_actions()
+
+
+def test_legal_actions_are_a_fresh_list_in_cell_order():
+    """Callers may keep or change the list they are given without touching the game."""
+    state = GAME.new_state(2, 3, {"swamps": "off"})
+    first = state.legal_actions()
+    first.clear()
+    names = [a.text() for a in state.legal_actions()]
+    assert names[:3] == ["place A2", "place B2", "place C2"]  # row 1 is red's border
+    assert len(names) == 24 * 24 - 4 - 2 * 22  # no corners, not red's two border rows
+    assert names == sorted(names, key=lambda t: CELL_INDEX[t.split()[1]])
 
 
 def test_random_games_always_end_by_a_rule():

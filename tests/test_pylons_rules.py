@@ -381,18 +381,22 @@ def test_after_200_pylons_the_higher_score_wins():
 
 
 def test_a_player_without_a_legal_cell_is_skipped_and_it_shows_in_the_view():
-    """Cannot happen within 200 pylons on this board, so the free list is emptied by hand."""
+    """Cannot happen within 200 pylons on a real board, so swamp is laid by hand over every
+    cell but the ones the test plays, and the legal cells are recounted."""
     state = play(open_game(), "K12", "M12")
-    state.free[1] = []
-    state.free_pos[1] = [-1] * len(state.free_pos[1])
+    for c in state.free_cells(1):
+        state.swamp[c] = c != CELL_INDEX["K14"]
+    state._count_free()
+    assert state.free_cells(1) == [CELL_INDEX["K14"]]
     play(state, "K14")
     assert state.current_seat() == 0
     view = state.view(None)
     assert view["skipped"] == [{"seat": 1, "after": 3}]
     assert view["history"] == ["place K12", "place M12", "place K14"]
-    state.free[0] = [state.free[0][0]]  # one legal cell left for seat 0, then none at all
-    state.free_pos[0] = [-1] * len(state.free_pos[0])
-    state.free_pos[0][state.free[0][0]] = 0
+    for c in state.free_cells(0):
+        state.swamp[c] = c != CELL_INDEX["A9"]
+    state._count_free()
+    assert [a.text() for a in state.legal_actions()] == ["place A9"]  # then none at all
     state.apply(state.legal_actions()[0])
     outcome = state.outcome()
     assert outcome is not None and outcome.reason == END_STUCK

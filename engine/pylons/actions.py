@@ -47,6 +47,7 @@ PylonsAction = Place | Keep | Mirror
 # One shared, immutable action per cell: random seats and playouts hand these out without
 # building a new object per move.
 PLACE: tuple[Place, ...] = tuple(Place(NAMES[c]) for c in range(CELLS))
+PLACE_TEXT: tuple[str, ...] = tuple(action.text() for action in PLACE)
 KEEP = Keep()
 MIRROR = Mirror()
 

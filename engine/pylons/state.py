@@ -22,6 +22,7 @@ Choices this project made where the rules leave room:
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -31,6 +32,7 @@ from engine.pylons.actions import (
     KEEP,
     MIRROR,
     PLACE,
+    PLACE_TEXT,
     Keep,
     Mirror,
     Place,
@@ -114,8 +116,11 @@ class PylonsState(State):
         self.hi = [0] * CELLS  # largest
         self.scores = [0, 0]
         self.placed = [0, 0]
-        self.free: list[list[int]] = [[], []]  # legal cells per seat, in no particular order
-        self.free_pos: list[list[int]] = [[-1] * CELLS, [-1] * CELLS]  # index in `free`, or -1
+        # Per seat: 1 for every cell it may ever build on here (no corner, swamp or border of
+        # the opponent); fixed once the swamps lie, so copies share it.
+        self.open: tuple[bytes, bytes] = (USABLE[0], USABLE[1])
+        self.free: list[list[int]] = [[], []]  # legal cells per seat, sorted
+        self.moves: list[list[Place]] = [[], []]  # the same as actions, for `legal_actions`
         self.phase = CHOOSE if swamps else PLAY
         self.seat = 0
         self.skipped: list[tuple[int, int]] = []  # (seat, pylons on the board then)
@@ -142,14 +147,23 @@ class PylonsState(State):
         self.swamp = bytearray(CELLS)
         for c in swamp_cells(patches):
             self.swamp[c] = 1
+        self._count_free()
+
+    def _count_free(self) -> None:
+        """Every seat's legal cells from scratch, from the swamps, borders and pylons.
+
+        Done when the swamps are laid; after that each move only takes its cell out of the
+        sorted lists (a bisection and a deletion), so `legal_actions` is a copy of a list
+        kept ready, never a sort."""
+        swamp, owner = self.swamp, self.owner
+        opened = tuple(
+            bytes(int(usable[c] and not swamp[c]) for c in range(CELLS)) for usable in USABLE
+        )
+        self.open = (opened[0], opened[1])
         for seat in (0, 1):
-            usable = USABLE[seat]
-            cells = [c for c in range(CELLS) if usable[c] and not self.swamp[c]]
+            cells = [c for c in range(CELLS) if opened[seat][c] and not owner[c]]
             self.free[seat] = cells
-            pos = [-1] * CELLS
-            for k, c in enumerate(cells):
-                pos[c] = k
-            self.free_pos[seat] = pos
+            self.moves[seat] = [PLACE[c] for c in cells]
 
     # ------------------------------------------------------------------ interface
 
@@ -213,12 +227,21 @@ class PylonsState(State):
         own = self.owner[c]
         return [p for p in self.order if self.owner[p] == own and self.find(p) == root]
 
+    def apply(self, action: Any) -> None:
+        """`State.apply`, with a short way for the common case: a legal pylon during play."""
+        if action.__class__ is Place and self.phase == PLAY:
+            c = CELL_INDEX.get(action.cell)
+            if c is not None and self.open[self.seat][c] and not self.owner[c]:
+                self._place(c)
+                return
+        super().apply(action)
+
     def can_place(self, seat: int, c: int) -> bool:
-        return self.free_pos[seat][c] >= 0
+        return bool(self.open[seat][c]) and not self.owner[c]
 
     def free_cells(self, seat: int) -> list[int]:
         """The cells `seat` may build on now, in cell order."""
-        return sorted(self.free[seat])
+        return self.free[seat][:]
 
     # ------------------------------------------------------------------ applying actions
 
@@ -233,7 +256,7 @@ class PylonsState(State):
                 )
             if self.phase != PLAY:
                 raise self._choose_first()
-            if self.free_pos[self.seat][c] < 0:
+            if not self.open[self.seat][c] or self.owner[c]:
                 raise self._why_not(c)
             self._place(c)
         elif isinstance(action, Keep | Mirror):
@@ -326,74 +349,87 @@ class PylonsState(State):
         self.last_blocked = []
 
     def _place(self, c: int) -> None:
-        """Build on `c` (already checked), link, merge networks, score, and pass the turn."""
+        """Build on `c` (already checked), link, merge networks, score, and pass the turn.
+
+        The hot path of every playout and search: locals instead of attribute lookups, and
+        the networks merged only when a link is made (most random pylons make none)."""
         seat = self.seat
+        other = 1 - seat
         own = seat + 1
         owner = self.owner
         owner[c] = own
-        for p in (0, 1):
-            pos = self.free_pos[p]
-            k = pos[c]
-            if k >= 0:
-                cells = self.free[p]
-                moved = cells.pop()
-                if moved != c:
-                    cells[k] = moved
-                    pos[moved] = k
-                pos[c] = -1
-        self.order.append(c)
+        free, moves = self.free, self.moves
+        cells = free[seat]
+        k = bisect_left(cells, c)
+        del cells[k]
+        del moves[seat][k]
+        if self.open[other][c]:  # an inner cell: the opponent loses it too
+            cells = free[other]
+            k = bisect_left(cells, c)
+            del cells[k]
+            del moves[other][k]
+        order = self.order
+        order.append(c)
         self.placed[seat] += 1
-        parent, weight, lo, hi = self.parent, self.weight, self.lo, self.hi
-        value = COL[c] if seat == 0 else ROW[c]
-        lo[c] = hi[c] = value
-        root = c
+        lo, hi = self.lo, self.hi
+        lo[c] = hi[c] = (ROW if seat else COL)[c]
         made: list[int] = []
         blocked: list[int] = []
-        crossed, link_on, links = self.crossed, self.link_on, self.links
+        span = 0
         for n, link in NEIGHBOURS[c]:
-            if owner[n] != own:
-                continue
-            if crossed[link]:
-                blocked.append(link)
-                continue
-            link_on[link] = own
-            links.append(link)
-            made.append(link)
-            for other in CROSSES[link]:
-                crossed[other] += 1
-            r = n
-            while parent[r] != r:
-                parent[r] = parent[parent[r]]
-                r = parent[r]
-            if r != root:
-                if weight[r] > weight[root]:
-                    r, root = root, r
-                parent[r] = root
-                weight[root] += weight[r]
-                if lo[r] < lo[root]:
-                    lo[root] = lo[r]
-                if hi[r] > hi[root]:
-                    hi[root] = hi[r]
-        span = hi[root] - lo[root]
+            if owner[n] == own:
+                span = self._link(c, n, link, own, made, blocked)
         if span > self.scores[seat]:
             self.scores[seat] = span
-        self._history.append(PLACE[c].text())
+        self._history.append(PLACE_TEXT[c])
         self.last_seat = seat
         self.last_cell = c
         self.last_links = made
         self.last_blocked = blocked
         if span == LAST:
             self._end(END_CONNECTED, seat)
-        elif len(self.order) >= MAX_PYLONS:
+        elif len(order) >= MAX_PYLONS:
             self._end(END_LIMIT)
+        elif free[other]:
+            self.seat = other
+        elif free[seat]:
+            self.skipped.append((other, len(order)))
         else:
-            other = 1 - seat
-            if self.free[other]:
-                self.seat = other
-            elif self.free[seat]:
-                self.skipped.append((other, len(self.order)))
-            else:
-                self._end(END_STUCK)
+            self._end(END_STUCK)
+
+    def _link(
+        self, c: int, n: int, link: int, own: int, made: list[int], blocked: list[int]
+    ) -> int:
+        """Link the new pylon `c` to its own neighbour `n` unless a link crosses the way,
+        merging their networks; the span of the network holding `c` afterwards."""
+        crossed, parent = self.crossed, self.parent
+        lo, hi = self.lo, self.hi
+        root = c
+        while parent[root] != root:
+            root = parent[root]
+        if crossed[link]:
+            blocked.append(link)
+            return hi[root] - lo[root]
+        self.link_on[link] = own
+        self.links.append(link)
+        made.append(link)
+        for k in CROSSES[link]:
+            crossed[k] += 1
+        r = n
+        while parent[r] != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        if r != root:
+            weight = self.weight
+            if weight[r] > weight[root]:
+                r, root = root, r
+            parent[r] = root
+            weight[root] += weight[r]
+            if lo[r] < lo[root]:
+                lo[root] = lo[r]
+            if hi[r] > hi[root]:
+                hi[root] = hi[r]
+        return hi[root] - lo[root]
 
     def _end(self, reason: str, winner: int | None = None) -> None:
         self.phase = OVER
@@ -407,7 +443,7 @@ class PylonsState(State):
             return []
         if self.phase == CHOOSE:
             return [KEEP, MIRROR]
-        return [PLACE[c] for c in sorted(self.free[self.seat])]
+        return self.moves[self.seat][:]
 
     def sample_action(self, rng: random.Random) -> PylonsAction:
         """A uniformly random legal action, in constant time: one pick from the free list."""
@@ -516,7 +552,7 @@ class PylonsState(State):
         ):
             setattr(copy, name, getattr(self, name)[:])
         copy.free = [self.free[0][:], self.free[1][:]]
-        copy.free_pos = [self.free_pos[0][:], self.free_pos[1][:]]
+        copy.moves = [self.moves[0][:], self.moves[1][:]]
         return copy
 
     def to_dict(self) -> dict[str, Any]:
