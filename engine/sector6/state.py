@@ -27,9 +27,10 @@ Choices this project made where the rules leave room:
   owner included. What is left of each supply by value is public, since the table of supplies
   and the placed tiles are.
 - A drawn tile must be placed: a player who wants to place an entry point does so instead of
-  drawing. If no cell satisfies the galleries rule for the piece in hand, that rule is waived
-  for this placement; if no cell touches two pieces, one will do (neither happens on a table
-  this size in practice, but a game must never get stuck).
+  drawing. If no cell touching two pieces satisfies the galleries rule for the piece in hand,
+  a cell touching one piece will do, galleries kept; only if that is impossible too is the
+  galleries rule waived for this placement (waiving it first could wall off part of a novice
+  maze for good). If no cell touches two pieces, one will do. A game must never get stuck.
 - After a move the player may also do nothing (`done`): the rulebook says the player *may*
   act on the tile left. When nothing but `done` is possible (novice mode, no marker there),
   the turn ends by itself after the move.
@@ -360,11 +361,14 @@ class Sector6State(State):
         frontier = self.frontier()
         touching = [c for c in frontier if self._touching(c) >= need]
         if self.galleries:
-            joined = [
-                (c, r) for c in touching for r in rotations if self._joins(c, turn_mask(base, r))
-            ]
-            if joined:
-                return joined
+            # Galleries first, touching two; then galleries touching one (every frontier cell
+            # touches one); waiving galleries would wall tiles off for good in novice mode.
+            for cells in (touching, frontier) if need == 2 else (touching,):
+                joined = [
+                    (c, r) for c in cells for r in rotations if self._joins(c, turn_mask(base, r))
+                ]
+                if joined:
+                    return joined
         cells = touching or frontier
         return [(c, r) for c in cells for r in rotations]
 
