@@ -81,6 +81,9 @@ def broken(index: int, change) -> str:
         (3, lambda d: d["seats"].pop(), ENTRIES_FILE, "4 players need 4 seats"),
         (4, lambda d: d.update(max_rounds=0), SETUP_FILE, "at least 1"),
         (4, lambda d: d.update(tie_break=[4, 4]), SETUP_FILE, "distinct values"),
+        (4, lambda d: d.pop("oxygen_clock_rounds"), SETUP_FILE, "'oxygen_clock_rounds' must"),
+        (4, lambda d: d.update(oxygen_clock_rounds=100), SETUP_FILE, "below max_rounds"),
+        (4, lambda d: d.update(oxygen_clock_shown_from=13), SETUP_FILE, "1 to oxygen_clock"),
         (4, lambda d: d.update(columns=40), SETUP_FILE, "cannot be labelled"),
     ],
 )

@@ -12,6 +12,15 @@ from hypothesis import strategies as st
 
 from engine.sector6 import GAME, Sector6State
 from engine.sector6.board import sides_of
+from engine.sector6.ending import (
+    END_CLOCK,
+    END_DEAD,
+    END_HELD,
+    END_LIMIT,
+    END_REASONS,
+    dead_markers,
+    quiet_turns,
+)
 from engine.sector6.state import BUILD, MODES, OVER, PLAY
 
 
@@ -47,7 +56,12 @@ def check_books(state: Sector6State) -> None:
             assert state.prisoner[cell] == seat + 1 and state.piece_at[cell] >= 0
     assert sum(1 for p in state.prisoner if p) == len(cells)
     if state.phase == OVER:
-        assert state.free_markers() == 0 or state.end_reason != "all_oxygen_held"
+        free = state.free_markers()
+        assert free == 0 or state.end_reason != END_HELD
+        if state.end_reason == END_DEAD:
+            assert free > 0 and len(dead_markers(state)) == free
+        if state.end_reason == END_CLOCK:
+            assert quiet_turns(state) == state.rules.clock_rounds * state.seats
 
 
 def check_views(state: Sector6State) -> None:
@@ -91,12 +105,8 @@ def test_random_games_end_replay_and_survive_json(seed, seats, mode):
     state = play(seats, seed, mode, checks_every=11)
     check_books(state)
     outcome = state.outcome()
-    assert outcome is not None and outcome.reason in (
-        "all_oxygen_held",
-        "no_one_can_move",
-        "turn_limit",
-    )
-    assert state.play_turns <= state.max_turns
+    assert outcome is not None and outcome.reason in END_REASONS
+    assert outcome.reason != END_LIMIT  # the backstop: the end rules come first
     assert GAME.replay(seats, seed, state.history, {"mode": mode}) == state
     assert GAME.state_from_dict(json.loads(json.dumps(state.to_dict()))) == state
     assert state.legal_actions() == [] and state.current_seat() is None
@@ -158,6 +168,7 @@ def test_competition_phases_are_reached_in_every_mode():
         ("collected", [[0, 9, 0, 0, 0], [0, 0, 0, 0, 0]], "disagrees with its history"),
         ("format", "pylons-state", "Not a Sector 6 state"),
         ("version", 99, "version 99 is not supported"),
+        ("quiet_since", 3, "disagrees with its history"),
         ("supplies", [[0, 0], [1]], "supply 0"),
     ],
 )

@@ -1,9 +1,10 @@
 """The Sector 6 components, read from `data/sector6/` once and checked.
 
 Every number the design reconstructs from the rulebook (wall layouts, the supply table, the
-markers, the entry points, the size of the table, the safety limit on turns) lives in those
-files, so an owner of the physical game can correct one without touching code. Any problem is
-a `DataError` naming the file, raised at start-up instead of a subtly wrong game.
+markers, the entry points, the size of the table) or decides itself (the oxygen clock, the
+backstop on turns) lives in those files, so an owner of the physical game can correct one
+without touching code. Any problem is a `DataError` naming the file, raised at start-up
+instead of a subtly wrong game.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ class Rules:
     grid: Grid
     min_players: int
     max_players: int
-    max_rounds: int
+    max_rounds: int  # the backstop: competition turns per player
+    clock_rounds: int  # full rounds without a collection that end the competition
+    clock_shown_from: int  # the round of such a stretch from which the board shows the clock
     tie_break: tuple[int, ...]
 
     def entry(self, seat: int, k: int) -> int:
@@ -150,6 +153,12 @@ def build_rules(
     max_rounds = _need(setup_doc, "max_rounds", int, path)
     if max_rounds < 1:
         raise DataError(path, "max_rounds must be at least 1")
+    clock_rounds = _need(setup_doc, "oxygen_clock_rounds", int, path)
+    if not 1 <= clock_rounds < max_rounds:
+        raise DataError(path, "oxygen_clock_rounds must be at least 1 and below max_rounds")
+    shown_from = _need(setup_doc, "oxygen_clock_shown_from", int, path)
+    if not 1 <= shown_from <= clock_rounds:
+        raise DataError(path, "oxygen_clock_shown_from must be 1 to oxygen_clock_rounds")
     tie_break = tuple(_need(setup_doc, "tie_break", list, path))
     if any(v not in colours for v in tie_break) or len(set(tie_break)) != len(tie_break):
         raise DataError(path, f"tie_break must list distinct values among {list(values)}")
@@ -231,5 +240,7 @@ def build_rules(
         min_players=low,
         max_players=high,
         max_rounds=max_rounds,
+        clock_rounds=clock_rounds,
+        clock_shown_from=shown_from,
         tie_break=tie_break,
     )

@@ -15,7 +15,8 @@ of: `collect` the marker of the tile just left, `rotate` that tile one side eith
 full mode, tiles whose closed side meets a closed side of the turned tile turn the other way,
 judged before the turn, one level deep), or `done`. A player whose prisoners cannot move
 makes two rotations of the tiles under them instead (in novice mode: `pass`). The game ends
-as soon as every marker left on the board lies under a prisoner; each player then takes the
+as soon as every marker left on the board lies under a prisoner or is out of reach for good,
+or when the oxygen clock runs out (see `engine.sector6.ending`); each player then takes the
 markers under their own prisoners. Highest total wins; ties go to more blue (4), then green
 (3), then yellow (2) markers, else the win is shared.
 
@@ -38,9 +39,12 @@ Choices this project made where the rules leave room:
 - Blocked players make both rotations even if the first one frees a prisoner.
 - Novice mode: a blocked player types `pass`; if no player at all can move, nothing can ever
   change again, so the game ends at once as if every marker left were under a prisoner.
-- Safety limit: rotations let prisoners circle for ever, so the competition ends after
-  `max_rounds` turns per player (data), again as if every marker left were under a prisoner;
-  markers still free then go to no one.
+- Markers no prisoner can ever reach again are out of play (`engine.sector6.ending`), and
+  `oxygen_clock_rounds` full rounds without a collection end the competition (data); free
+  markers then go to no one. `max_rounds` turns per player (data) remain a last backstop.
+- Games saved before those two rules replay their saved actions as they were played and
+  follow the rules from there on (`ending_from`); their clock counts from their last
+  collection.
 - The first player is drawn from the seed.
 """
 
@@ -70,10 +74,24 @@ from engine.sector6.actions import (
     parse_action,
 )
 from engine.sector6.board import SIDES, opposite, sides_of, turn_mask
+from engine.sector6.ending import (
+    END_CLOCK,
+    END_DEAD,
+    END_HELD,
+    END_LIMIT,
+    END_REASONS,
+    END_STUCK,
+    clock_ran_out,
+    clock_view,
+    dead_markers,
+    marker_counts,
+    rule_end,
+)
 from engine.sector6.rules_data import Rules, default_rules
 
 STATE_FORMAT = "sector6-state"
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: the end rules (the oxygen clock, markers out of reach)
+READ_VERSIONS = (1, STATE_VERSION)
 VIEW_VERSION = 1
 
 FULL, VETERAN, NOVICE = "full", "veteran", "novice"
@@ -88,11 +106,6 @@ MOVE_STEP = "move"  # competition: move a prisoner
 ACT_STEP = "act"  # competition: collect, rotate or done, on the tile just left
 BLOCKED_STEP = "blocked"  # competition: no prisoner can move: rotate (or pass)
 STEPS = (DRAW_STEP, PLACE_STEP, MOVE_STEP, ACT_STEP, BLOCKED_STEP)
-
-END_HELD = "all_oxygen_held"  # the rule: every marker left lies under a prisoner
-END_STUCK = "no_one_can_move"  # novice mode: every prisoner is blocked for good
-END_LIMIT = "turn_limit"  # this project's safety limit
-END_REASONS = (END_HELD, END_STUCK, END_LIMIT)
 
 BLOCKED_ROTATIONS = 2
 EMPTY = -1
@@ -156,6 +169,10 @@ class Sector6State(State):
         self.turns_played = 0
         self.play_turns = 0
         self.max_turns = rules.max_rounds * seats
+        self.quiet_since = 0  # `play_turns` when the stretch without a collection began
+        # Actions of the history played before the end rules of `engine.sector6.ending`
+        # existed (games saved by version 1 only): they replay under the old ending.
+        self.ending_from = 0
         self.last: dict[str, Any] = _fresh_last(None)
         self._fresh = True
         self._history: list[str] = []
@@ -252,6 +269,7 @@ class Sector6State(State):
                 "collected": [self._counts(s) for s in range(self.seats)],
                 "taken_at_end": [list(t) for t in self.taken],
                 "left_on_board": left,
+                "out_of_reach": len(dead_markers(self)),
                 "tie_break": [self.rules.colours[v] for v in self.rules.tie_break],
                 "decided_by": decided,
             },
@@ -565,9 +583,29 @@ class Sector6State(State):
         elif not any(self.can_move(s) for s in range(self.seats)):
             self._finish(END_STUCK)
 
+    def _new_ending(self) -> bool:
+        """Whether the end rules of `engine.sector6.ending` apply to the action just logged
+        (always, but in the replay of a game saved before they existed)."""
+        return len(self._history) > self.ending_from
+
+    def _ended_by_rule(self) -> bool:
+        """End the game if every marker left is held (or, under the end rules, held or out of
+        reach): after a move or a collection, and after a rotation, which may seal tiles."""
+        if self._new_ending():
+            reason = rule_end(self)
+        else:
+            reason = END_HELD if self.free_markers() == 0 else None
+        if reason is None:
+            return False
+        self._finish(reason)
+        return True
+
     def _end_turn(self) -> None:
         self.turns_played += 1
         self.play_turns += 1
+        if self._new_ending() and clock_ran_out(self):
+            self._finish(END_CLOCK)
+            return
         if self.play_turns >= self.max_turns:
             self._finish(END_LIMIT)
             return
@@ -746,8 +784,7 @@ class Sector6State(State):
         self._record(
             Move(self.name(a), self.name(b)).text(), **{"from": self.name(a), "to": self.name(b)}
         )
-        if self.free_markers() == 0:
-            self._finish(END_HELD)
+        if self._ended_by_rule():
             return
         self.step = ACT_STEP
         if not self.rotations and not self.marker[a]:
@@ -824,9 +861,9 @@ class Sector6State(State):
             raise self._refuse(self._act_hint(lead))
         self.collected[self.seat][value] += 1
         self.marker[self.pending] = 0
+        self.quiet_since = self.play_turns + 1  # the clock starts again after this turn
         self._record(COLLECT.text(), collected=self.name(self.pending))
-        if self.free_markers() == 0:
-            self._finish(END_HELD)
+        if self._ended_by_rule():
             return
         self._end_turn()
 
@@ -875,6 +912,8 @@ class Sector6State(State):
         geared = self._turn(cell, action.clockwise)
         text = Rotate(self.name(cell), action.clockwise).text()
         self._record(text, rotated=[self.name(cell)], geared=[self.name(c) for c in geared])
+        if self._new_ending() and self._ended_by_rule():  # a rotation may seal the last ones
+            return
         if self.step == ACT_STEP:
             self._end_turn()
         else:
@@ -1098,6 +1137,9 @@ class Sector6State(State):
             "rotations_left": self.rotations_left,
             "markers_on_board": on_board,
             "free_markers": self.free_markers(),
+            "markers": marker_counts(self),
+            "oxygen_clock": clock_view(self),
+            "ending_rules_from": self.ending_from,
             "players": players,
             "scores": scores,
             "last": {
@@ -1163,6 +1205,7 @@ class Sector6State(State):
             supplies,
             int(view["first_seat"]),
         )
+        state.ending_from = int(view.get("ending_rules_from") or 0)
         for text in view["history"]:
             state.apply(text)
         return state
@@ -1219,6 +1262,8 @@ class Sector6State(State):
             "taken": [list(t) for t in self.taken],
             "turns_played": self.turns_played,
             "competition_turns": self.play_turns,
+            "quiet_since": self.quiet_since,
+            "ending_rules_from": self.ending_from,
             "last": _copy_last(self.last),
             "end_reason": self.end_reason,
         }
@@ -1226,8 +1271,19 @@ class Sector6State(State):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Sector6State:
         """Rebuild by replaying the saved history on the saved supplies, then check that the
-        stored position agrees with the replay (a hand-edited or corrupt save is refused)."""
-        check_saved_format(data, format=STATE_FORMAT, version=STATE_VERSION, title="Sector 6")
+        stored position agrees with the replay (a hand-edited or corrupt save is refused).
+
+        A version 1 save comes from before the end rules of `engine.sector6.ending`: its
+        actions replay under the old ending (a rule that ends games sooner could otherwise
+        end it halfway through its own history), and the rules apply from its next action
+        on, the oxygen clock counting from its last collection."""
+        version = data.get("version")
+        check_saved_format(
+            data,
+            format=STATE_FORMAT,
+            version=version if version in READ_VERSIONS else STATE_VERSION,
+            title="Sector 6",
+        )
         try:
             state = cls(
                 default_rules(),
@@ -1237,21 +1293,26 @@ class Sector6State(State):
                 [[int(p) for p in s] for s in data["supplies"]],
                 int(data["first_seat"]),
             )
+            if version == 1:
+                state.ending_from = len(data["history"])
+            else:
+                state.ending_from = int(data["ending_rules_from"])
             for text in data["history"]:
                 state.apply(str(text))
-            stored = {key: data[key] for key in _CHECKED}
+            checked = _CHECKED if version == STATE_VERSION else _CHECKED_V1
+            stored = {key: data[key] for key in checked}
         except (KeyError, TypeError, IndexError, AttributeError) as exc:
             raise ValueError(f"Saved Sector 6 state is incomplete or malformed: {exc!r}") from exc
         except GameError as exc:
             raise ValueError(f"Saved Sector 6 history does not replay: {exc}") from exc
         replayed = state.to_dict()
-        for key in _CHECKED:
+        for key in checked:
             if stored[key] != replayed[key]:
                 raise ValueError(f"Saved Sector 6 state disagrees with its history on {key!r}.")
         return state
 
 
-_CHECKED = (
+_CHECKED_V1 = (
     "phase",
     "step",
     "seat",
@@ -1266,6 +1327,7 @@ _CHECKED = (
     "last",
     "end_reason",
 )
+_CHECKED = (*_CHECKED_V1, "quiet_since")
 
 
 def _fresh_last(seat: int | None) -> dict[str, Any]:
@@ -1287,6 +1349,8 @@ def _copy_last(last: Mapping[str, Any]) -> dict[str, Any]:
 
 
 __all__ = [
+    "END_CLOCK",
+    "END_DEAD",
     "END_HELD",
     "END_LIMIT",
     "END_REASONS",
