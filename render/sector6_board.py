@@ -12,7 +12,10 @@ are grey tiles ringed in their owner's colour. The last turn is ringed: where a 
 from and went to (joined by an arrow) or the piece just placed in magenta, tiles turned by the
 player in cyan and tiles turned by gears in pale cyan. While the maze is being built, the free
 cells next to it show their labels in dashed outlines, so the player to move sees where a
-piece may go.
+piece may go. A marker no prisoner can ever reach again (out of play by the end rules) is a
+grey disc; the panel counts the markers free, held and out of reach, and once a stretch
+without a collection has lasted long enough, a badge shows the rounds the oxygen clock has
+left.
 
 A render copies a cached ground and pastes cached pieces through one-bit masks (pieces are
 drawn supersampled once per process and size, then mapped onto a fixed palette), which keeps
@@ -36,6 +39,7 @@ from render.canvas import (
     finish_piece,
     rounded_band,
     shorten_names,
+    shrink,
     text_rgb,
     to_indexed,
 )
@@ -54,6 +58,8 @@ RADIUS_STEP = 4
 MIN_SPAN = (7, 6)  # the smallest window shown, in columns and rows (an empty table)
 PAD = 20
 CARD_H = 84
+CLOCK_H = 36  # the oxygen clock's badge, beside the status line
+CLOCK_MAX = 380  # its widest, in pixels: a long translation shrinks, then is cut
 SHAPES = ("circle", "square", "triangle", "diamond")
 
 
@@ -99,6 +105,9 @@ class Sector6Theme(Theme):
     move_ring: RGB = (255, 79, 216)
     turn_ring: RGB = (0, 196, 232)
     gear_ring: RGB = (150, 228, 244)
+    dead_marker: RGB = (128, 132, 144)  # a marker out of reach: grey, whatever its value
+    dead_ink: RGB = (232, 234, 240)
+    clock: RGB = (255, 120, 96)  # the oxygen clock's badge
 
     def sector6_colours(self) -> tuple[RGB, ...]:
         """Flat colours that must survive palette reduction exactly (tests sample them)."""
@@ -117,6 +126,9 @@ class Sector6Theme(Theme):
             self.move_ring,
             self.turn_ring,
             self.gear_ring,
+            self.dead_marker,
+            self.dead_ink,
+            self.clock,
             self.coordinate_text,
             self.panel,
             self.panel_row,
@@ -331,12 +343,13 @@ def sector6_board_image(
         _arrow(image, theme, lay, last["from"], last["to"])
     small = max(8, round(radius * 0.3))
     half = token_half(small)
+    dead = set((view.get("markers") or {}).get("dead_cells") or ())
     for name, tile in tiles.items():
         x, y = lay.centre(name)
         has_prisoner = tile.get("prisoner") is not None
         if tile.get("marker"):
             dx, dy = MARKER_WITH_PRISONER if has_prisoner else MARKER_ALONE
-            sprite, mask = marker_piece(theme, small, int(tile["marker"]))
+            sprite, mask = marker_piece(theme, small, int(tile["marker"]), dead=name in dead)
             image.paste(
                 sprite,
                 (round(x + dx * radius) - half, round(y + dy * radius) - half),
@@ -429,10 +442,25 @@ def status_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH)
             left = int(view.get("rotations_left") or 0)
             return say("picture.sector6.blocked", player=who, count=left)
         return say("picture.sector6.blocked_pass", player=who)
-    turn = int(view.get("competition_turns") or 0) + 1
-    return say(
-        "picture.sector6.to_move", player=who, turn=turn, turns=view.get("max_competition_turns")
-    )
+    return say("picture.sector6.to_move", player=who)
+
+
+def clock_text(view: View, texts: Texts = ENGLISH) -> str:
+    """The oxygen clock's badge ("Oxygen clock: 4 rounds left"), or "" while it is hidden."""
+    clock = view.get("oxygen_clock") or {}
+    if not clock.get("shown") or view.get("phase") != "play":
+        return ""
+    return texts("picture.sector6.clock", count=int(clock.get("rounds_left") or 0))
+
+
+def markers_text(view: View, texts: Texts = ENGLISH) -> str:
+    """Markers free, held and out of reach ("Markers: 6 free · 1 held · 1 out of reach"),
+    while the competition runs; the out-of-reach part only when there are some."""
+    counts = view.get("markers")
+    if not counts or view.get("phase") != "play":  # at the end the outcome says it all
+        return ""
+    key = "picture.sector6.markers_dead" if counts.get("dead") else "picture.sector6.markers"
+    return texts(key, free=counts["free"], held=counts["held"], dead=counts.get("dead", 0))
 
 
 def last_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
@@ -514,16 +542,44 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, texts: Texts
             )
             cx += (card_w - 20) // 4
     y = top + 14 + CARD_H + 18
+    room = theme.width - 2 * PAD
+    clock = clock_text(view, texts)
+    if clock:
+        label, size = shrink(clock, 19, CLOCK_MAX - 28)
+        w = math.ceil((font(size).getlength(label) + 30) / 10) * 10  # few band sizes
+        x = theme.width - PAD - w
+        canvas.sprite(card_band, w, CLOCK_H, theme.clock, at=(x, y - 7))
+        canvas.text(
+            (x + w / 2, y - 7 + CLOCK_H / 2),
+            label,
+            size=size,
+            fg=theme.clock,
+            bg=theme.panel_row,
+            anchor="mm",
+        )
+        room -= w + 20
     canvas.text(
         (PAD, y),
-        shorten_names(
-            lambda shown: status_line(view, shown, texts), names, 21, theme.width - 2 * PAD
-        ),
+        shorten_names(lambda shown: status_line(view, shown, texts), names, 21, room),
         size=21,
         fg=theme.text,
         bg=theme.panel,
-        max_width=theme.width - 2 * PAD,
+        max_width=room,
     )
+    room = theme.width - 2 * PAD
+    counts = markers_text(view, texts)
+    if counts:
+        label, size = shrink(counts, 16, room / 2, bold=False)
+        room -= canvas.text(
+            (theme.width - PAD, y + 36),
+            label,
+            size=size,
+            bold=False,
+            fg=theme.text_dim,
+            bg=theme.panel,
+            anchor="ra",
+        )
+        room -= 24
     canvas.text(
         (PAD, y + 36),
         last_line(view, names, texts),
@@ -531,7 +587,7 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, texts: Texts
         bold=False,
         fg=theme.text_dim,
         bg=theme.panel,
-        max_width=theme.width - 2 * PAD,
+        max_width=room,
     )
 
 
@@ -704,28 +760,31 @@ def _disc_canvas(size: int) -> tuple[int, float]:
 
 
 def _marker_rgb(
-    theme: Sector6Theme, size: int, value: int, bg: RGB | None
+    theme: Sector6Theme, size: int, value: int, bg: RGB | None, dead: bool = False
 ) -> tuple[Image.Image, Image.Image]:
     side, c = _disc_canvas(size)
-    img = Image.new("RGB", (side, side), bg or theme.markers[value])
+    fill = theme.dead_marker if dead else theme.markers[value]
+    ink = theme.dead_ink if dead else theme.marker_ink[value]
+    img = Image.new("RGB", (side, side), bg or fill)
     cover = Image.new("L", (side, side), 0)
     r = size * SS
     box = (c - r, c - r, c + r, c + r)
     ImageDraw.Draw(img).ellipse(
-        box, fill=theme.markers[value], outline=theme.ink, width=max(SS, round(size * 0.12 * SS))
+        box, fill=fill, outline=theme.ink, width=max(SS, round(size * 0.12 * SS))
     )
     ImageDraw.Draw(cover).ellipse(box, fill=255)
     f = font(round(size * 1.25 * SS))
-    ImageDraw.Draw(img).text(
-        (c, c + 0.04 * r), str(value), fill=theme.marker_ink[value], font=f, anchor="mm"
-    )
+    ImageDraw.Draw(img).text((c, c + 0.04 * r), str(value), fill=ink, font=f, anchor="mm")
     return img, cover
 
 
 @cache
-def marker_piece(theme: Sector6Theme, size: int, value: int, bg: RGB | None = None) -> Piece:
-    """An oxygen marker: a disc of radius `size` in its value's colour with the value on it."""
-    img, cover = _marker_rgb(theme, size, value, bg)
+def marker_piece(
+    theme: Sector6Theme, size: int, value: int, bg: RGB | None = None, dead: bool = False
+) -> Piece:
+    """An oxygen marker: a disc of radius `size` in its value's colour with the value on it;
+    `dead`, out of reach for good: grey, so the eye skips it, its value still readable."""
+    img, cover = _marker_rgb(theme, size, value, bg, dead)
     if bg is not None:
         cover = Image.new("L", cover.size, 255)
     return _finish(theme, img, cover)
@@ -850,11 +909,13 @@ def _specimen(theme: Sector6Theme) -> Image.Image:
     for value in (1, 2, 3, 4):
         for bg in (None, theme.panel, theme.panel_row):
             tiles.append(_marker_rgb(theme, size, value, bg)[0].reduce(SS))
+        tiles.append(_marker_rgb(theme, size, value, None, dead=True)[0].reduce(SS))
     for seat in range(4):
         for bg in (None, theme.panel, theme.panel_row):
             tiles.append(_prisoner_rgb(theme, size, seat, bg)[0].reduce(SS))
     for seat in range(4):
         tiles.append(card_band(theme, 200, CARD_H, theme.seat_fill[seat]))
+    tiles.append(card_band(theme, 200, CLOCK_H, theme.clock))
     width = theme.width
     placed, x, y, row_h = [], 0, 0, 0
     for tile in tiles:
@@ -873,6 +934,7 @@ def _specimen(theme: Sector6Theme) -> Image.Image:
         ("×0123456789 tiles entries to place", 16, False, theme.text_dim, theme.panel_row),
         ("×0123456789 tiles entries to place", 16, False, theme.text_dim, theme.panel),
         ("move C4 C7, rotate right (gears)", 16, False, theme.text_dim, theme.panel),
+        ("Oxygen clock: 0123456789 rounds left", 19, True, theme.clock, theme.panel_row),
     ]
     for floor in theme.floors:
         texts.append(("ABCDEFGHIJKLMNOPQRST 0123456789", 18, True, theme.label_ink, floor))

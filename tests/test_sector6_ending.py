@@ -187,6 +187,7 @@ def test_a_tile_showing_only_walls_and_gaps_is_dead_without_gears():
     """D3's only wall faces C3 and its open sides face gaps: nothing can ever walk in. With
     gears, C3 can be turned until its wall meets D3's and turns it: D3 is live."""
     assert dead_names(sealed("novice")) == {"D3"}
+    assert sealed("novice").view(None)["markers"]["dead_cells"] == ["D3"]
     assert dead_names(sealed("veteran")) == {"D3"}
     assert dead_names(sealed("full")) == set()
 
@@ -238,7 +239,7 @@ def test_with_gears_the_same_move_does_not_end_the_game():
     state = sealed("full")
     state.apply("move C2 C3")
     assert state.phase == PLAY
-    assert state.view(None)["markers"] == {"free": 1, "held": 1, "dead": 0}
+    assert state.view(None)["markers"] == {"free": 1, "held": 1, "dead": 0, "dead_cells": []}
 
 
 @pytest.mark.parametrize("mode", ["full", "veteran"])
@@ -409,4 +410,4 @@ def test_seed_1035_novice_keeps_the_galleries_rule_and_the_maze_whole():
         tiles += action.text().startswith("place ") and "entry" not in action.text()
     assert tiles == 28
     assert dead_markers(state) == []
-    assert state.view(None)["markers"] == {"free": 28, "held": 0, "dead": 0}
+    assert state.view(None)["markers"] == {"free": 28, "held": 0, "dead": 0, "dead_cells": []}

@@ -19,6 +19,7 @@ from hvbot.repository import GameRow, SeatRow
 from hvbot.service import BotError, GameService
 
 NAMES = ["Ada", "Bo"]
+LANGUAGES = ("en", "de", "fr", "it")
 PRESENTER = Sector6Presenter()
 
 
@@ -269,6 +270,68 @@ def test_a_real_finished_game_is_told_with_its_reason() -> None:
     assert "Game over: every oxygen marker left" in text and "**Ada wins!**" in text
 
 
+def ended_by(reason: str) -> Sector6State:
+    """A finished game of two for each end reason, from small hand-built positions."""
+    if reason == "rest_out_of_reach":  # C3 the last marker in reach; D3 sealed off
+        tiles = {"C2": ("entry", 0), "C3": ("single", 2), "D3": ("single", 5)}
+        state = position(tiles | {"H8": ("entry", 1)}, prisoners={0: ["C2"], 1: ["H8"]})
+        state.gears = False  # veteran rules: without gears nothing can turn D3
+        state.apply("move C2 C3")
+        return state
+    tiles = {f"C{row}": ("single", 1) for row in range(2, 8)} | {"A2": ("entry", 1)}
+    state = position(tiles, prisoners={0: ["C2"], 1: ["A2"]})
+    if reason == "turn_limit":
+        state.max_turns = 2
+    while not state.is_terminal():  # seat 0 steps between C2 and C3, seat 1 turns A2
+        here = state.name(state.prisoners[state.seat][0])
+        if state.seat == 0:
+            state.apply(f"move {here} {'C3' if here == 'C2' else 'C2'}")
+            state.apply("done")
+        else:
+            state.apply(f"rotate {here} left")
+            state.apply(f"rotate {here} left")
+    return state
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [
+        (
+            "rest_out_of_reach",
+            "every oxygen marker left lies under a prisoner or out of reach for good "
+            "(1 marker out of reach goes to no one).",
+        ),
+        ("oxygen_clock", "the oxygen clock ran out (12 rounds without a collection)."),
+        ("turn_limit", "the turn limit was reached (2 turns, a backstop"),
+    ],
+)
+def test_the_result_says_why_the_game_ended(reason: str, words: str) -> None:
+    state = ended_by(reason)
+    assert state.end_reason == reason
+    view = state.view(None)
+    assert PRESENTER.outcome(view, NAMES).startswith("Game over: " + words)
+    told = {
+        language: presenter_for("sector6", language).outcome(view, NAMES) for language in LANGUAGES
+    }
+    assert len(set(told.values())) == len(LANGUAGES)  # each in its own words
+    for language, text in told.items():
+        first = text.splitlines()[0]
+        assert "{" not in first and "end_reasons" not in first and "outcome." not in first, language
+        assert re.search(r"\b(1|12|2)\b", first), (language, first)
+
+
+def test_the_scores_line_counts_markers_and_shows_the_clock_when_it_runs() -> None:
+    tiles = {f"C{row}": ("single", 1) for row in range(2, 8)} | {"A2": ("entry", 1)}
+    state = position(tiles, prisoners={0: ["C2"], 1: ["A2"]})
+    state.apply("move C2 C3")
+    state.apply("done")
+    line = PRESENTER.scores(state.view(None), NAMES)
+    assert line.endswith("5 free, 1 under prisoners") and "clock" not in line
+    state.quiet_since = state.play_turns - 7 * 2  # seven quiet rounds behind: the eighth runs
+    line = PRESENTER.scores(state.view(None), NAMES)
+    assert line.endswith("5 free, 1 under prisoners · oxygen clock: 5 rounds left")
+
+
 # ---------------------------------------------------------------------- the start
 
 
@@ -378,6 +441,6 @@ def test_the_rules_text_fits_a_message_and_names_every_command() -> None:
     assert len(rules) <= 2000, "Discord refuses longer messages"
     for command in Sector6Cog.__cog_app_commands__:
         assert f"/s6 {command.name}" in rules, command.name
-    assert f"{GAME.new_state(2, 1).rules.max_rounds} turns each" in rules
+    assert f"after {GAME.new_state(2, 1).rules.clock_rounds} rounds with no collection" in rules
     for mode in GAME.options[0].choices:
         assert f"**{mode}**" in rules

@@ -175,7 +175,7 @@ def test_panel_texts_say_whose_turn_and_how_it_ended():
     state.apply("rotate E6 left")
     assert status_line(state.view(None), None) == "Player 2 is blocked: 1 rotation to make"
     state.apply("rotate E6 left")
-    assert status_line(state.view(None), None) == "Player 1 to move · turn 3 of 200"
+    assert status_line(state.view(None), None) == "Player 1 to move"
     over = dict(view, outcome={"reason": "all_oxygen_held", "winners": [0, 1], "scores": [5, 5]})
     assert status_line(over, ["Ada", "Bruno"]) == (
         "Game over (all oxygen held): Ada & Bruno share the win"

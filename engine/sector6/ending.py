@@ -91,16 +91,21 @@ def live_cells(state: Sector6State, stop_at_free_marker: bool = False) -> bytear
     return live
 
 
-def marker_counts(state: Sector6State) -> dict[str, int]:
+def marker_counts(state: Sector6State) -> dict[str, Any]:
     """Markers on the board: `free` still in play (no prisoner on them, one may come), `held`
-    under a prisoner, `dead` out of play (no prisoner can ever reach them)."""
+    under a prisoner, `dead` out of play (no prisoner can ever reach them), and the labels of
+    the dead ones' cells (`dead_cells`, in cell order) for the picture to grey them out."""
     marker, prisoner = state.marker, state.prisoner
     live = live_cells(state)
-    counts = {"free": 0, "held": 0, "dead": 0}
-    for cell in state.maze_cells:
+    counts: dict[str, Any] = {"free": 0, "held": 0, "dead": 0}
+    dead = []
+    for cell in sorted(state.maze_cells):
         if marker[cell]:
             kind = "held" if prisoner[cell] else "free" if live[cell] else "dead"
             counts[kind] += 1
+            if kind == "dead":
+                dead.append(state.name(cell))
+    counts["dead_cells"] = dead
     return counts
 
 

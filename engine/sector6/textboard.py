@@ -188,6 +188,16 @@ def status_lines(view: Mapping[str, Any]) -> list[str]:
         out.append(f"Last: {_player(int(last['seat']))} " + ", ".join(last["actions"]))
         if last.get("geared"):
             out.append("  gears turned " + ", ".join(last["geared"]))
+    counts = view.get("markers")
+    if counts and view.get("phase") == "play":
+        line = f"Markers: {counts['free']} free, {counts['held']} held"
+        if counts["dead"]:
+            line += f", {counts['dead']} out of reach (" + " ".join(counts["dead_cells"]) + ")"
+        clock = view.get("oxygen_clock") or {}
+        if clock.get("shown"):
+            left = clock["rounds_left"]
+            line += f". Oxygen clock: {left} round{'' if left == 1 else 's'} left"
+        out.append(line + ".")
     outcome = view.get("outcome")
     if outcome:
         reason = outcome["reason"].replace("_", " ")
@@ -203,10 +213,7 @@ def status_lines(view: Mapping[str, Any]) -> list[str]:
     elif step == "place":
         out.append(f"{who} to place the drawn tile.")
     elif step == "move":
-        turn = int(view.get("competition_turns", 0)) + 1
-        out.append(
-            f"{who} to move a prisoner (turn {turn} of {view.get('max_competition_turns')})."
-        )
+        out.append(f"{who} to move a prisoner.")
     elif step == "act":
         out.append(f"{who}: collect, rotate left/right or done, on {view.get('pending')}.")
     elif step == "blocked":

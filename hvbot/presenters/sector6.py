@@ -220,8 +220,19 @@ class Sector6Presenter(Presenter):
         if view["phase"] == "build":
             extra = say("sector6.pieces_left", count=view["pieces_to_place"])
         else:
-            extra = say("sector6.free_markers", count=view["free_markers"])
+            extra = self._markers_left(view)
         return say("sector6.scores", scores=" · ".join(parts), extra=extra)
+
+    def _markers_left(self, view: View) -> str:
+        """Markers free, held and out of reach, and the oxygen clock once the board shows it."""
+        say = self.texts
+        counts = view["markers"]
+        key = "sector6.markers_dead" if counts["dead"] else "sector6.markers"
+        text = say(key, free=counts["free"], held=counts["held"], dead=counts["dead"])
+        clock = view["oxygen_clock"]
+        if clock["shown"]:
+            text += " · " + say("sector6.clock", count=clock["rounds_left"])
+        return text
 
     def status(self, view: View, names: Sequence[str]) -> str:
         say = self.texts
@@ -268,11 +279,27 @@ class Sector6Presenter(Presenter):
                     held=extra,
                 )
             )
-        why = self.word("sector6.end_reasons", outcome["reason"])
-        if outcome["reason"] == "turn_limit":
-            why = say("sector6.outcome.turn_limit", reason=why, count=view["max_competition_turns"])
-        over = say("sector6.outcome.over", reason=why)
+        over = say("sector6.outcome.over", reason=self._why(view, outcome))
         return over + "\n" + "\n".join(rows) + "\n" + self._verdict(outcome, names)
+
+    def _why(self, view: View, outcome: Mapping[str, Any]) -> str:
+        """Why the game ended, with what the reason leaves open: how many markers out of
+        reach went to no one, how long the clock ran, or that the backstop was hit."""
+        say = self.texts
+        reason = outcome["reason"]
+        why = self.word("sector6.end_reasons", reason)
+        if reason == "rest_out_of_reach":
+            count = outcome["details"].get("out_of_reach", 0)
+            return say("sector6.outcome.out_of_reach", reason=why, count=count)
+        if reason == "oxygen_clock":
+            return say(
+                "sector6.outcome.oxygen_clock", reason=why, count=view["oxygen_clock"]["rounds"]
+            )
+        if reason == "turn_limit":
+            return say(
+                "sector6.outcome.turn_limit", reason=why, count=view["max_competition_turns"]
+            )
+        return why
 
     def _verdict(self, outcome: Mapping[str, Any], names: Sequence[str]) -> str:
         say = self.texts
