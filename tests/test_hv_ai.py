@@ -24,7 +24,7 @@ from engine.high_voltage import Declare, DeclareNone, parse_action
 from engine.high_voltage.ai import agents
 from engine.high_voltage.ai.belief import colour_belief, colour_marginals
 from engine.high_voltage.ai.evaluate import Evaluator, Perspective
-from engine.high_voltage.ai.search import actions_since_draw, recently_turned
+from engine.high_voltage.ai.progress import actions_since_draw, recently_turned
 from engine.high_voltage.determinize import Determinizer, sample_state
 from engine.high_voltage.state import HighVoltageState
 

@@ -2,7 +2,8 @@
 
 Use `engine.ai.choose(view, level=..., seed=...)`; the modules here are the parts:
 `evaluate` (what a position is worth to one seat), `search` (the one-ply player),
-`belief` (colours guessed from public play), `agents` (the levels).
+`progress` (the rules that keep games between AI seats finite), `belief` (colours guessed
+from public play), `agents` (the levels).
 """
 
 from __future__ import annotations

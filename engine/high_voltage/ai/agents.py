@@ -13,6 +13,9 @@
   opponent answers as a one-ply player who knows only its own colour, and the position after
   that answer is valued with the sampled colours. Candidates that fall clearly behind are
   dropped; the search stops when one is left, at an iteration cap, or at the time budget.
+
+The searching levels obey the anti-stalling rules of `progress` (through the one-ply player),
+and the hard search adds the same draw bonus to its draws' simulated values.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 from engine.high_voltage.actions import Declare, DeclareNone, Draw, HvAction, Place, Rotate
 from engine.high_voltage.ai.belief import colour_belief, colour_marginals
 from engine.high_voltage.ai.evaluate import DEFAULT_WEIGHTS, Evaluator, Perspective, Weights
+from engine.high_voltage.ai.progress import draw_bonus
 from engine.high_voltage.ai.search import MODEL, OnePly, Scored, distinct_rotations
 from engine.high_voltage.determinize import Determinizer, sample_state
 from engine.high_voltage.state import ACTION, DECLARING, OVER, PLACING, HighVoltageState
@@ -277,6 +281,10 @@ def decide_hard(
     candidates = [a for _, a in valued]
     if len(candidates) == 1 or valued[0][0] - valued[1][0] > HARD_OBVIOUS:
         return candidates[0].text()
+    # The simulations value positions; a draw also moves the game on, which the one-ply values
+    # of the candidates already count: the search must count it too, or it would stall.
+    bonus = draw_bonus(root, DEFAULT_WEIGHTS)
+    extra = [bonus if isinstance(a, Draw) else 0.0 for a in candidates]
     values: list[list[float]] = [[] for _ in candidates]
     alive = list(range(len(candidates)))
     # A running mean of what one simulation costs: a simulation starts only if it can end
@@ -290,7 +298,7 @@ def decide_hard(
             now = time.perf_counter()
             if deadline is not None and now + per_sim > deadline:
                 break
-            row.append(_simulate(sample, candidates[i], models))
+            row.append(_simulate(sample, candidates[i], models) + extra[i])
             sims += 1
             per_sim += (time.perf_counter() - now - per_sim) / min(sims, 8)
         if len(row) < len(alive):

@@ -34,6 +34,7 @@ from engine.high_voltage.actions import (
     Swap,
 )
 from engine.high_voltage.ai.evaluate import Base, Evaluator
+from engine.high_voltage.ai.progress import Guard, draw_bonus, recently_turned
 from engine.high_voltage.rules_data import CardSet
 from engine.high_voltage.state import ACTION, DECLARING, EMPTY, PLACING, HighVoltageState
 
@@ -188,14 +189,22 @@ class OnePly:
         base = ev.base(state)
         work = state.copy()
         found: list[Scored] = []
-        self._rotations(state, work, base, found)
+        guard = Guard(state)
+        self._declaring: set[int] = set()  # orders of actions that close a line and declare it
+        self._rotations(state, work, base, found, guard)
         self._draws(state, work, base, found, detail or self.detail)
         self._moves(state, work, base, found)
+        if guard.forced:  # too long without a draw: only progress now (see `progress`)
+            progress = [
+                s for s in found if isinstance(s.action, Draw) or s.order in self._declaring
+            ]
+            found = progress or found
         found.sort(key=lambda s: (-s.value, s.order))
         if with_double is None:
             with_double = self.full
         if (
             with_double
+            and not guard.forced
             and state.special_tokens[state.seat] > 0
             and state.actions_taken == 0
             and found
@@ -214,15 +223,30 @@ class OnePly:
         cells: list[int],
         action: HvAction,
         cost: float,
+        order: int,
     ) -> float:
         value = self.ev.delta(work, base, cells)
         if value is None:
-            return self.after(state, action)[1]
+            return self._played_out(state, action, order)
         return value - cost
 
+    def _played_out(self, state: HighVoltageState, action: HvAction, order: int) -> float:
+        """Value of an action that closes a line, played out; notes whether it declares one."""
+        s, value = self.after(state, action)
+        if len(s.declared) > len(state.declared):
+            self._declaring.add(order)
+        return value
+
     def _rotations(
-        self, state: HighVoltageState, work: HighVoltageState, base: Base, found: list[Scored]
+        self,
+        state: HighVoltageState,
+        work: HighVoltageState,
+        base: Base,
+        found: list[Scored],
+        guard: Guard,
     ) -> None:
+        """Every legal rotation, except those that bring back a position seen since the last
+        other action without declaring a line (`progress.Guard`)."""
         names = state.geo.names
         legal_turns = state.cards.legal_turns
         recent = recently_turned(state)
@@ -233,14 +257,17 @@ class OnePly:
             old = state.rot[card]
             for q in legal_turns[card][old]:
                 action = Rotate(names[cell], 90 * q)
+                order = len(found)
                 work.rot[card] = q
                 value = self.ev.delta(work, base, [cell])
+                work.rot[card] = old
                 if value is None:
-                    value = self.after(state, action)[1]
+                    value = self._played_out(state, action, order)
                 elif names[cell] in recent:
                     value -= penalty
-                work.rot[card] = old
-                found.append(Scored(value, len(found), action))
+                if order not in self._declaring and guard.repeats(names[cell], q):
+                    continue
+                found.append(Scored(value, order, action))
 
     def _moves(
         self, state: HighVoltageState, work: HighVoltageState, base: Base, found: list[Scored]
@@ -274,7 +301,7 @@ class OnePly:
             for q in distinct_rotations(state, card):
                 work.rot[card] = q
                 action = Move(names[cell], 90 * q, how)
-                value = self._valued(state, work, base, [cell, empty], action, cost)
+                value = self._valued(state, work, base, [cell, empty], action, cost, len(found))
                 found.append(Scored(value, len(found), action))
             work.grid[cell], work.grid[empty] = card, EMPTY
             work.pos[card] = cell
@@ -312,7 +339,7 @@ class OnePly:
                     if a > b:
                         a, b, ra, rb = b, a, rb, ra
                     action = Swap(names[a], names[b], 90 * ra, 90 * rb, how)
-                    value = self._valued(state, work, base, [cell, gap], action, cost)
+                    value = self._valued(state, work, base, [cell, gap], action, cost, len(found))
                     found.append(Scored(value, len(found), action))
                 work.grid[cell], work.grid[gap] = card, other
                 work.pos[card], work.pos[other] = cell, gap
@@ -335,6 +362,7 @@ class OnePly:
             self._groups = face_groups(state)
         groups = self._groups
         down_cells = [c for c, k in enumerate(state.grid) if k != EMPTY and not state.card_up[k]]
+        bonus = draw_bonus(state, self.ev.w)
         if state.face_down == 1:
             # The last card: drawing it ends the game, which only a full play-out values (the
             # one face left is the true one in this determinization).
@@ -345,7 +373,7 @@ class OnePly:
                 for p in ("here", "empty")
                 for q in distinct_rotations(state, card)
             )
-            found.append(Scored(best, len(found), Draw(names[cell])))
+            found.append(Scored(best + bonus, len(found), Draw(names[cell])))
             return
         members: dict[int, list[int]] = {}
         for c in down_cells:
@@ -360,9 +388,6 @@ class OnePly:
             g: self._placed_value(state, work, base, origin, ks[0], empty, g, seen)
             for g, ks in members.items()
         }
-        bonus = self.ev.w.draw_bonus + self.ev.w.stall_step * max(
-            0, actions_since_draw(state) - 2 * state.seats
-        )
         reveal = base.total  # a card turned up where no line waits changes no chain
         generic = sum(len(ks) * max(reveal, into_empty[g]) for g, ks in members.items()) / count
         for cell in down_cells:
@@ -475,40 +500,6 @@ class OnePly:
                 value = self.ev.value(s)
             out.append(Scored(value, len(ranked) + len(out), doubled))
         return out
-
-
-def recently_turned(state: HighVoltageState) -> set[str]:
-    """Cells rotated during the last round of actions (two per seat).
-
-    Rotations are free, so two players who each prefer another orientation of one card could
-    turn it back and forth for ever. The AI players are reluctant to turn such a card again
-    (a penalty, waived when the turn completes a line at once), and value drawing more the
-    longer nobody has drawn (`actions_since_draw`): together these keep games between AI seats
-    finite.
-    """
-    out: set[str] = set()
-    seen = 0
-    for text in reversed(state._history):
-        verb = text.split(" ", 1)[0]
-        if verb in ("place", "declare"):
-            continue
-        seen += 1
-        if seen > 2 * state.seats:
-            break
-        if verb == "rotate":
-            out.add(text.split(" ")[1])
-    return out
-
-
-def actions_since_draw(state: HighVoltageState) -> int:
-    """Actions (not placements or declarations) taken since the last card was drawn."""
-    count = 0
-    for text in reversed(state._history):
-        if text.startswith("draw"):
-            break
-        if not text.startswith(("place", "declare")):
-            count += 1
-    return count
 
 
 def _with_special(action: HvAction, special: str) -> HvAction:
