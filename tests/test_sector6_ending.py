@@ -380,7 +380,7 @@ def test_a_game_saved_before_the_end_rules_loads_and_follows_them_from_there():
 
 def test_a_game_finished_before_the_end_rules_still_loads_as_it_ended():
     state = played(11, "full", 10**6, legacy=True)
-    assert state.end_reason == END_LIMIT
+    assert state.end_reason == END_LIMIT and state.play_turns == 2 * 100  # the old backstop
     loaded = GAME.state_from_dict(as_version_1(json.loads(json.dumps(state.to_dict()))))
     assert loaded.phase == OVER and loaded.outcome() == state.outcome()
 

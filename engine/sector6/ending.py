@@ -12,7 +12,10 @@ circle. This project adds two rules (design: sector6.md, "Dead markers do not co
   the competition ends the same way (`clock_ran_out`); stepping onto a marker is not progress,
   collecting it is.
 
-The per-player turn limit (`max_rounds`) stays behind both as a last backstop.
+The per-player turn limit (`max_rounds`) stays behind both as a last backstop against a bug.
+Every collection sets the clock back, so no game outlasts (markers + 1) x `clock_rounds`
+rounds; the data must put the backstop at or above that, or it could cut short a game that
+is still collecting.
 
 The dead test must be sound: it may miss a marker that is in truth unreachable (the game then
 goes on until the clock ends it), but it must never call dead a marker a prisoner could still

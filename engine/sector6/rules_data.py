@@ -58,7 +58,7 @@ class Rules:
     grid: Grid
     min_players: int
     max_players: int
-    max_rounds: int  # the backstop: competition turns per player
+    max_rounds: int  # the backstop: competition turns per player, never reached by the rules
     clock_rounds: int  # full rounds without a collection that end the competition
     clock_shown_from: int  # the round of such a stretch from which the board shows the clock
     tie_break: tuple[int, ...]
@@ -154,8 +154,8 @@ def build_rules(
     if max_rounds < 1:
         raise DataError(path, "max_rounds must be at least 1")
     clock_rounds = _need(setup_doc, "oxygen_clock_rounds", int, path)
-    if not 1 <= clock_rounds < max_rounds:
-        raise DataError(path, "oxygen_clock_rounds must be at least 1 and below max_rounds")
+    if clock_rounds < 1:
+        raise DataError(path, "oxygen_clock_rounds must be at least 1")
     shown_from = _need(setup_doc, "oxygen_clock_shown_from", int, path)
     if not 1 <= shown_from <= clock_rounds:
         raise DataError(path, "oxygen_clock_shown_from must be 1 to oxygen_clock_rounds")
@@ -205,6 +205,18 @@ def build_rules(
             raise DataError(
                 path, f"{players} players place {pieces} pieces: the table is too small"
             )
+
+    # Every collection sets the oxygen clock back, so a game lasts at most (markers + 1) x
+    # oxygen_clock_rounds rounds: a backstop below that could cut short a game still in
+    # progress, one at or above it only catches a bug.
+    most = max(players * sum(supplies[players].values()) for players in supplies)
+    if max_rounds < (most + 1) * clock_rounds:
+        raise DataError(
+            SETUP_FILE,
+            f"max_rounds must be at least {(most + 1) * clock_rounds}: (the {most} markers of "
+            f"the largest game + 1) x oxygen_clock_rounds, or it may end a game the end rules "
+            f"are still ending",
+        )
 
     path = MARKERS_FILE
     markers: dict[int, int] = {}

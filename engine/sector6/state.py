@@ -42,9 +42,9 @@ Choices this project made where the rules leave room:
 - Markers no prisoner can ever reach again are out of play (`engine.sector6.ending`), and
   `oxygen_clock_rounds` full rounds without a collection end the competition (data); free
   markers then go to no one. `max_rounds` turns per player (data) remain a last backstop.
-- Games saved before those two rules replay their saved actions as they were played and
-  follow the rules from there on (`ending_from`); their clock counts from their last
-  collection.
+- Games saved before those two rules replay their saved actions as they were played (with
+  the backstop of then, `V1_MAX_ROUNDS`) and follow the rules from there on (`ending_from`);
+  their clock counts from their last collection.
 - The first player is drawn from the seed.
 """
 
@@ -108,6 +108,7 @@ BLOCKED_STEP = "blocked"  # competition: no prisoner can move: rotate (or pass)
 STEPS = (DRAW_STEP, PLACE_STEP, MOVE_STEP, ACT_STEP, BLOCKED_STEP)
 
 BLOCKED_ROTATIONS = 2
+V1_MAX_ROUNDS = 100  # the backstop version 1 saves were played under (their replay keeps it)
 EMPTY = -1
 
 
@@ -606,7 +607,8 @@ class Sector6State(State):
         if self._new_ending() and clock_ran_out(self):
             self._finish(END_CLOCK)
             return
-        if self.play_turns >= self.max_turns:
+        limit = self.max_turns if self._new_ending() else V1_MAX_ROUNDS * self.seats
+        if self.play_turns >= limit:
             self._finish(END_LIMIT)
             return
         self._start_turn((self.seat + 1) % self.seats)
