@@ -7,12 +7,15 @@
 A table is one mode (full, veteran, novice), one player count (2, 3, 4) and the AI levels in
 the seats: one level in every seat, or `mixed` (a level drawn per seat, from `random` and
 `normal`, by the game's seed). Every game is played to its end through `engine.ai.choose` on
-the seat's own view, as the bot plays AI seats. A game that ends by the per-player turn limit
-reached the backstop: the rules (every marker collected, held or out of reach, or the oxygen
-clock) should have ended it first. The table gives the backstop count, the median length in
-actions and in competition rounds over all games and over the games the rules ended, and the
-median number of rounds played after the last collection (the idling the end rules exist to
-cut short).
+the seat's own view, as the bot plays AI seats. That rebuilds the position from the view's
+history at every decision, which makes long games slow; `sample` seats instead take the
+engine's own random action (`sample_action`, what the `random` level plays on the position it
+rebuilds) on the game itself, for runs of thousands of games. A game that ends by the per-
+player turn limit reached the backstop: the rules (every marker collected, held or out of
+reach, or the oxygen clock) should have ended it first. The table gives the backstop count, the
+median length in actions and in competition rounds over all games and over the games the rules
+ended, and the median number of rounds played after the last collection (the idling the end
+rules exist to cut short).
 
 Works on any version of the engine that has `play_turns` and an outcome reason, so the same
 file measures the code before and after a rules change. Prints a table for people, then as its
@@ -46,6 +49,7 @@ from engine.sector6 import GAME  # noqa: E402
 MODES = ("full", "veteran", "novice")
 BACKSTOP = "turn_limit"
 SEARCHING = frozenset({"hard"})  # levels that take an `iterations` bound
+SAMPLE = "sample"  # the engine's random action on the game itself, without a view
 MIXED_FROM = ("random", "normal")
 MAX_ACTIONS = 20_000  # far past any backstop: a guard against an engine that never ends
 
@@ -61,6 +65,7 @@ def play_to_end(
     if len(levels) != players:
         raise ValueError(f"{players} players need {players} levels, found {len(levels)}")
     state = GAME.new_state(players, seed, {"mode": mode})
+    dice = random.Random(f"sample:{seed}")
     actions = 0
     last_collect_turns = 0  # competition turns completed when the last marker was collected
     while not state.is_terminal() and actions < MAX_ACTIONS:
@@ -68,7 +73,11 @@ def play_to_end(
         assert seat is not None
         level = levels[seat]
         bound = iterations if level in SEARCHING else None
-        text = choose(state.view(seat), level=level, seed=seed * 10_007 + actions, iterations=bound)
+        if level == SAMPLE:
+            text = state.sample_action(dice).text()
+        else:
+            seat_seed = seed * 10_007 + actions
+            text = choose(state.view(seat), level=level, seed=seat_seed, iterations=bound)
         state.apply(text)
         actions += 1
         if text == "collect":
@@ -136,8 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--seats",
         action="append",
-        help="levels in the seats: random, normal, hard or mixed (repeatable; default "
-        "random, normal and mixed)",
+        help="levels in the seats: random, normal, hard, sample or mixed (repeatable; "
+        "default random, normal and mixed)",
     )
     parser.add_argument("--iterations", type=int, default=8, help="hard's search bound (8)")
     parser.add_argument("--seed", type=int, default=1, help="first deal's seed (1)")
