@@ -5,189 +5,65 @@
 
 Levels:
 - `random`: a uniformly random legal action.
-- `normal`: one move deep. The heart is a connection distance: how many more pylons a
-  player needs to link their two borders, found by a 0-1 breadth-first search over knight
+- `normal`: two moves deep over a few candidates. The heart is a connection distance: how
+  many more pylons a player needs to link their two borders, a 0-1 shortest path over knight
   steps where an own pylon costs nothing, an empty usable cell costs one, and a step is
-  allowed only if no link on the board crosses it (such a link can never be built). Each
-  candidate move is tried and the one that most increases "opponent's distance minus own
-  distance" is played.
-- `hard`: two moves deep: each candidate is searched against the opponent's strongest reply
-  (alpha-beta), and positions are judged more finely: equal distance differences are told
-  apart by how many cells lie on each side's shortest connections (more cells, more ways
-  round a block). It stops at `budget_s` seconds (default 1.5) or after `iterations`
-  evaluations, whichever the caller gives (`iterations` alone makes it deterministic, for
-  tests); a search cut short keeps the best move found so far. Against `normal` it won 32
-  games of 32 in measurement (bench/pylons.py reports the current figure).
+  allowed only if no link on the board crosses it (such a link can never be built; see
+  `engine.pylons.reach`). A position is worth "opponent's distance minus own distance", with
+  equal differences told apart by how many cells lie on each side's shortest connections
+  (more cells, more ways round a block). Each candidate is searched against the opponent's
+  best reply (alpha-beta). One move deep was not enough: a player judging only its own next
+  pylon builds separate groups, counts the gaps between them as nearly free and never sees
+  that a racing opponent's next pylon cuts them, so it lost about three games in ten to a
+  player that only races (`engine.pylons.reference.runner`).
+- `hard`: the same search over more candidates and more replies for each, within
+  `budget_s` seconds (default 1.5) or `iterations` evaluations, whichever the caller gives
+  (`iterations` alone makes it deterministic, for tests); a search cut short keeps the best
+  move found so far.
 
 Pylons has no secrets, so a view holds the whole position and the players are fair by
 construction; they still read only the view, like every other seat. Candidate moves are the
 cells on a shortest connection of either player (found from a search from each border) plus
 the cells round the opponent's last pylon, ranked so that cells serving both purposes come
-first: trying every free cell would cost a second per move for little gain.
+first: trying every free cell would cost far more for little gain.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
 from engine.ai import register_agent
-from engine.pylons.board import (
-    CELLS,
-    COL,
-    CROSSES,
-    LAST,
-    NAMES,
-    NEIGHBOURS,
-    ROW,
-    SIZE,
-    USABLE,
-)
+from engine.pylons.board import CELLS, COL, LAST, NAMES, NEIGHBOURS, ROW, SIZE
+from engine.pylons.reach import FAR, Board, cells_of
 from engine.pylons.state import CHOOSE, PylonsState
 
 DEFAULT_BUDGET_S = 1.5
-FAR = 1000  # the distance of a player who can no longer connect
 WIN = 10_000  # a won position's value: beyond any distance difference
 
-NORMAL_CANDIDATES = 24
-HARD_CANDIDATES = 20  # moves tried at the root of the search
-INNER_CANDIDATES = 10  # replies tried for each of them
+# (moves tried at the root of the search, replies tried for each of them) per level
+NORMAL_WIDTHS = (8, 10)
+HARD_WIDTHS = (20, 10)
 BUDGET_SHARE = 0.9  # of the budget spent searching; the rest is room to answer in time
 
-# Border cells each seat starts from and ends at (corners are never usable).
-_START = (
-    tuple(c for c in range(CELLS) if COL[c] == 0 and USABLE[0][c]),
-    tuple(c for c in range(CELLS) if ROW[c] == 0 and USABLE[1][c]),
-)
-_END = (
-    tuple(c for c in range(CELLS) if COL[c] == LAST and USABLE[0][c]),
-    tuple(c for c in range(CELLS) if ROW[c] == LAST and USABLE[1][c]),
-)
-_IS_END = tuple(bytes(int(c in ends) for c in range(CELLS)) for ends in _END)
 _CENTRE = tuple(abs(2 * COL[c] - LAST) + abs(2 * ROW[c] - LAST) for c in range(CELLS))
+
+
+# The cells within two rows and two columns of each cell, as a set: round a last pylon.
+_AROUND = tuple(
+    sum(
+        1 << (j * SIZE + i)
+        for j in range(max(0, ROW[c] - 2), min(SIZE, ROW[c] + 3))
+        for i in range(max(0, COL[c] - 2), min(SIZE, COL[c] + 3))
+    )
+    for c in range(CELLS)
+)
 
 
 class OutOfBudget(Exception):
     """The search has used its time or its evaluations; the caller keeps what it has."""
-
-
-class Board:
-    """The part of a position the players reason about, with cheap place and undo.
-
-    `crossed[link]` counts the links on the board that cross `link`; a link with a non-zero
-    count can never be built, which is all the search needs to know about links."""
-
-    __slots__ = ("crossed", "open", "owner")
-
-    def __init__(self, state: PylonsState) -> None:
-        self.owner = bytearray(state.owner)
-        self.crossed = list(state.crossed)
-        swamp = state.swamp
-        self.open = tuple(
-            bytes(int(USABLE[seat][c] and not swamp[c]) for c in range(CELLS)) for seat in (0, 1)
-        )
-
-    def legal(self, seat: int, c: int) -> bool:
-        return bool(self.open[seat][c]) and not self.owner[c]
-
-    def place(self, c: int, seat: int) -> list[int]:
-        """Build for `seat` on `c` and make its links; returns them, for `undo`."""
-        own = seat + 1
-        owner, crossed = self.owner, self.crossed
-        owner[c] = own
-        made = []
-        for n, link in NEIGHBOURS[c]:
-            if owner[n] == own and not crossed[link]:
-                made.append(link)
-                for other in CROSSES[link]:
-                    crossed[other] += 1
-        return made
-
-    def undo(self, c: int, made: list[int]) -> None:
-        crossed = self.crossed
-        for link in made:
-            for other in CROSSES[link]:
-                crossed[other] -= 1
-        self.owner[c] = 0
-
-    def distance(self, seat: int) -> int:
-        """Pylons `seat` still needs to link both borders (0: linked; FAR: impossible)."""
-        own = seat + 1
-        owner, crossed, usable, is_end = self.owner, self.crossed, self.open[seat], _IS_END[seat]
-        dist = [FAR] * CELLS
-        queue: deque[int] = deque()
-        for c in _START[seat]:
-            o = owner[c]
-            if not usable[c] or (o and o != own):
-                continue
-            d = 0 if o else 1
-            if d < dist[c]:
-                dist[c] = d
-                if d:
-                    queue.append(c)
-                else:
-                    queue.appendleft(c)
-        pop, push, push_front = queue.popleft, queue.append, queue.appendleft
-        while queue:
-            u = pop()
-            du = dist[u]
-            if is_end[u]:
-                return du
-            for v, link in NEIGHBOURS[u]:
-                if crossed[link] or not usable[v]:
-                    continue
-                o = owner[v]
-                if o == own:
-                    if du < dist[v]:
-                        dist[v] = du
-                        push_front(v)
-                elif not o and du + 1 < dist[v]:
-                    dist[v] = du + 1
-                    push(v)
-        return FAR
-
-    def field(self, seat: int, backwards: bool) -> list[int]:
-        """The distance of every cell from one of `seat`'s borders (each cell's own cost
-        included), for finding the cells on shortest connections."""
-        own = seat + 1
-        owner, crossed, usable = self.owner, self.crossed, self.open[seat]
-        dist = [FAR] * CELLS
-        queue: deque[int] = deque()
-        for c in (_END if backwards else _START)[seat]:
-            o = owner[c]
-            if usable[c] and (not o or o == own):
-                dist[c] = 0 if o else 1
-                queue.append(c)
-        while queue:
-            u = queue.popleft()
-            du = dist[u]
-            for v, link in NEIGHBOURS[u]:
-                if crossed[link] or not usable[v]:
-                    continue
-                o = owner[v]
-                if o and o != own:
-                    continue
-                nd = du if o else du + 1
-                if nd < dist[v]:
-                    dist[v] = nd
-                    if o:
-                        queue.appendleft(v)
-                    else:
-                        queue.append(v)
-        return dist
-
-    def on_shortest(self, seat: int) -> tuple[int, set[int]]:
-        """(distance, empty cells on some shortest connection of `seat`)."""
-        ahead, behind = self.field(seat, False), self.field(seat, True)
-        best = min(ahead[c] for c in _END[seat])
-        if best >= FAR:
-            return FAR, set()
-        owner = self.owner
-        cells = {c for c in range(CELLS) if not owner[c] and ahead[c] + behind[c] - 1 == best}
-        return best, cells
 
 
 # ---------------------------------------------------------------------- evaluation
@@ -203,9 +79,9 @@ class Search:
         rng: random.Random,
         deadline: float | None,
         evaluations: int | None,
-        rich: bool = False,
+        replies: int = HARD_WIDTHS[1],
     ) -> None:
-        self.rich = rich
+        self.replies = replies
         self.board = board
         self.seat = seat
         self.rng = rng
@@ -232,47 +108,37 @@ class Search:
     def rest(self, seat: int, mine: int) -> float:
         """The value for `seat`, whose distance `mine` is known and not zero.
 
-        With `rich`, equal differences are told apart by how many cells lie on each side's
-        shortest connections: more of them means more ways round a block. The share is
-        below one half, so it never outweighs a whole pylon of distance."""
+        Equal differences are told apart by how many cells lie on each side's shortest
+        connections: more of them means more ways round a block. The share is below one
+        half, so it never outweighs a whole pylon of distance."""
         board = self.board
-        if not self.rich:
-            theirs = board.distance(1 - seat)
-            return -WIN if theirs == 0 else theirs - mine
-        theirs, their_cells = board.on_shortest(1 - seat)
+        theirs, their_cells = board.on_shortest_bits(1 - seat)
         if theirs == 0:
             return -WIN
-        _, my_cells = board.on_shortest(seat)
-        ways, their_ways = len(my_cells), len(their_cells)
+        _, my_cells = board.on_shortest_bits(seat)
+        ways, their_ways = my_cells.bit_count(), their_cells.bit_count()
         return theirs - mine + 0.45 * (ways - their_ways) / (ways + their_ways + 1)
 
     def candidates(self, seat: int, near: int, limit: int) -> list[int]:
         """Promising cells for `seat`: on a shortest connection of either player, or round
         the opponent's last pylon; cells doing both first, then towards the centre."""
         board = self.board
-        _, mine = board.on_shortest(seat)
-        _, theirs = board.on_shortest(1 - seat)
-        around: set[int] = set()
-        if near >= 0:
-            ni, nj = COL[near], ROW[near]
-            for dj in range(-2, 3):
-                for di in range(-2, 3):
-                    i, j = ni + di, nj + dj
-                    if 0 <= i < SIZE and 0 <= j < SIZE:
-                        around.add(j * SIZE + i)
-        pool = [c for c in mine | theirs | around if board.legal(seat, c)]
-        if not pool:
-            pool = [c for c in range(CELLS) if board.legal(seat, c)]
+        _, mine = board.on_shortest_bits(seat)
+        _, theirs = board.on_shortest_bits(1 - seat)
+        around = _AROUND[near] if near >= 0 else 0
+        legal = board.open_bits[seat] & ~board.mine[0] & ~board.mine[1]
+        pool = cells_of((mine | theirs | around) & legal) or cells_of(legal)
         own = seat + 1
         owner = board.owner
 
         def prior(c: int) -> float:
             linked = any(owner[n] == own for n, _ in NEIGHBOURS[c])
+            m, t = mine >> c & 1, theirs >> c & 1
             return (
-                3 * (c in mine and c in theirs)
-                + 2 * (c in theirs)
-                + 2 * (c in mine)
-                + (c in around)
+                3 * (m & t)
+                + 2 * t
+                + 2 * m
+                + (around >> c & 1)
                 + linked
                 - 0.02 * _CENTRE[c]
                 + self.noise[c]
@@ -299,7 +165,7 @@ class Search:
 
     def negamax(self, seat: int, depth: int, alpha: float, beta: float, last: int) -> float:
         """Alpha-beta over candidate moves; the value is for `seat`, the side to move."""
-        cells = self.candidates(seat, last, INNER_CANDIDATES)
+        cells = self.candidates(seat, last, self.replies)
         if not cells:
             return self.value(seat)
         best = -float("inf")
@@ -329,26 +195,18 @@ class Search:
         return scored
 
 
-def _pick_normal(search: Search, last: int) -> int:
+def _two_ply(search: Search, last: int, width: int) -> int:
+    """Two moves deep: `width` candidates ordered by their one-move value, then each searched
+    against the opponent's replies (alpha-beta: a reply that already refutes a move ends its
+    search).
+
+    Deeper searches (three or four moves, iteratively deepened within the budget) measured
+    clearly weaker against this one: with a handful of candidates a node, the deeper leaves
+    miss the opponent's real answers more often than they find new ideas. A search cut short
+    keeps the best move whose replies were all searched, and every move after the first was
+    searched against the best one found before it, so that is sound."""
     seat = search.seat
-    cells = search.candidates(seat, last, NORMAL_CANDIDATES)
-    try:
-        scored = search.one_ply(seat, cells)
-    except OutOfBudget:
-        return cells[0]
-    return scored[0][1]
-
-
-def _pick_hard(search: Search, last: int) -> int:
-    """Two moves deep: candidates ordered by their one-move value, then each searched against
-    the opponent's replies (alpha-beta: a reply that already refutes a move ends its search).
-
-    Searching four moves deep, or keeping to the plain distance at the leaves, measured weaker
-    against `normal` than this (see bench/pylons.py); the budget is a ceiling, not a target.
-    A search cut short keeps the best move whose replies were all searched, and every move
-    after the first was searched against the best one found before it, so that is sound."""
-    seat = search.seat
-    cells = search.candidates(seat, last, HARD_CANDIDATES)
+    cells = search.candidates(seat, last, width)
     best = cells[0]
     try:
         order = search.one_ply(seat, cells)
@@ -415,9 +273,10 @@ def _decide(
     if hard and budget is None and iterations is None:
         budget = DEFAULT_BUDGET_S
     deadline = None if budget is None else started + BUDGET_SHARE * budget
-    search = Search(Board(state), state.seat, local, deadline, iterations, rich=hard)
+    width, replies = HARD_WIDTHS if hard else NORMAL_WIDTHS
+    search = Search(Board(state), state.seat, local, deadline, iterations, replies=replies)
     last = state.order[-1] if state.order else -1
-    cell = _pick_hard(search, last) if hard else _pick_normal(search, last)
+    cell = _two_ply(search, last, width)
     return f"place {NAMES[cell]}"
 
 
@@ -428,7 +287,7 @@ def decide_normal(
     budget_s: float | None = None,
     iterations: int | None = None,
 ) -> str:
-    """The candidate that leaves the best connection-distance difference, one move deep."""
+    """The candidate that stands best against the opponent's best reply, among a few."""
     return _decide(view, rng, budget_s, iterations, hard=False)
 
 
@@ -439,7 +298,7 @@ def decide_hard(
     budget_s: float | None = None,
     iterations: int | None = None,
 ) -> str:
-    """Two-move alpha-beta over candidate moves with the finer evaluation."""
+    """The same two-move search as `normal` over more candidates and replies, in a budget."""
     return _decide(view, rng, budget_s, iterations, hard=True)
 
 
@@ -447,6 +306,8 @@ GAME_NAME = "pylons"
 
 register_agent(GAME_NAME, "random", decide_random, "random legal pylons")
 register_agent(
-    GAME_NAME, "normal", decide_normal, "greedy: shortens its own connection, lengthens yours"
+    GAME_NAME, "normal", decide_normal, "weighs a few moves against your best reply to each"
 )
-register_agent(GAME_NAME, "hard", decide_hard, "searches its move and your best reply")
+register_agent(GAME_NAME, "hard", decide_hard, "weighs many moves against your best replies")
+
+__all__ = ["FAR", "Board", "decide_hard", "decide_normal", "decide_random"]
