@@ -25,6 +25,9 @@
    out), PNG under 150 kB.
 3. The `hard` player against `normal` over `--games` games with swamps on, seats alternating
    and each deal played from both seats; `hard` thinks up to `--budget` seconds a move.
+4. `normal` against the racing reference player (`engine.pylons.reference.runner`) over
+   `--runner-games` games, each deal from both seats, swamps on and off, with a 95% Wilson
+   interval (bench/ai.py plays the same pairings at tournament size).
 
 Prints a table for people, then as its last line one JSON object for scripts and CI history
 (`openspiel_ratio_same_work`, `hard_vs_normal` and the figures behind them). It reports
@@ -44,6 +47,7 @@ sys.path.insert(0, str(_HERE.parent))
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import math  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
@@ -52,6 +56,7 @@ from typing import Any  # noqa: E402
 from engine import find_game  # noqa: E402
 from engine.ai import choose  # noqa: E402
 from engine.cli import seat_rng  # noqa: E402
+from engine.pylons.reference import runner  # noqa: E402
 from render import pylons_board_png  # noqa: E402
 
 GAME = find_game("pylons")
@@ -228,6 +233,43 @@ def pictures(runs: int) -> dict[str, Any]:
     }
 
 
+def wilson(rate: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate over `games`: stays inside [0, 1] near the ends."""
+    if not games:
+        return 0.0, 1.0
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    half /= 1 + z * z / games
+    return round(centre - half, 3), round(centre + half, 3)
+
+
+def normal_against_runner(games: int) -> dict[str, Any]:
+    """`normal` against the racing reference player (`engine.pylons.reference.runner`):
+    each deal from both seats, with swamps and without, in turn."""
+    points = 0.0
+    for k in range(games):
+        seed, normal_seat = 2000 + k // 4, k % 2
+        state = GAME.new_state(2, seed, {"swamps": "on" if k % 4 < 2 else "off"})
+        while not state.is_terminal():
+            seat = state.current_seat()
+            if seat == normal_seat:
+                text = choose(state.view(seat), level="normal", seed=seed)
+            else:
+                text = runner(state.view(seat), random.Random(seed))
+            state.apply(text)
+        outcome = state.outcome()
+        assert outcome is not None
+        points += 0.5 if len(outcome.winners) == 2 else outcome.winners[0] == normal_seat
+    rate = points / games if games else None
+    low, high = wilson(rate or 0.0, games)
+    return {
+        "normal_vs_runner": round(rate, 3) if rate is not None else None,
+        "runner_games": games,
+        "normal_vs_runner_low": low if games else None,
+        "normal_vs_runner_high": high if games else None,
+    }
+
+
 def hard_against_normal(games: int, budget: float) -> dict[str, Any]:
     """Play `games` games, `hard` taking seat 0 in even games and seat 1 in odd ones."""
     points = 0.0
@@ -307,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=30, help="timed renders per position")
     parser.add_argument("--games", type=int, default=8, help="hard-against-normal games")
     parser.add_argument("--budget", type=float, default=1.0, help="hard's seconds per move")
+    parser.add_argument("--runner-games", type=int, default=8, help="normal-against-runner games")
     args = parser.parse_args(argv)
 
     print(
@@ -330,7 +373,14 @@ def main(argv: list[str] | None = None) -> int:
             f"  hard scored {ai['hard_vs_normal']} "
             f"({ai['hard_wins']} wins, {ai['normal_wins']} losses, {ai['draws']} draws)"
         )
-    print(json.dumps({"bench": "pylons", **speed, **picture, **ai}))
+    print(f"normal against the runner, {args.runner_games} games, swamps on and off")
+    race = normal_against_runner(args.runner_games)
+    if race["runner_games"]:
+        print(
+            f"  normal scored {race['normal_vs_runner']} (95% interval "
+            f"{race['normal_vs_runner_low']}-{race['normal_vs_runner_high']})"
+        )
+    print(json.dumps({"bench": "pylons", **speed, **picture, **ai, **race}))
     return 0
 
 
