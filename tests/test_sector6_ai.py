@@ -12,7 +12,8 @@ from sector6_positions import position
 
 from engine.ai import choose, levels
 from engine.sector6 import GAME, Sector6State
-from engine.sector6.ai import evaluate, turns
+from engine.sector6.ai import evaluate, greedy_turn, turns
+from engine.sector6.ai_position import Position, root_turns, turn_actions
 from engine.sector6.state import ACT_STEP, BLOCKED_STEP, BUILD, DRAW_STEP, MOVE_STEP, PLACE_STEP
 
 
@@ -113,15 +114,64 @@ def _after(state: Sector6State, turn) -> Sector6State:
     return copy
 
 
+def _clock_position(mine: int, theirs: int) -> Sector6State:
+    """Seat 0 on a 1 with a 4 down the corridor, one turn left on the oxygen clock; `mine`
+    and `theirs` points collected already (in blue markers)."""
+    tiles = {f"C{row}": ("single", 1) for row in range(2, 7)}
+    tiles |= {"C7": ("straight", 1), "A2": ("entry", 1)}
+    state = position(tiles, prisoners={0: ["C3"], 1: ["A2"]}, markers={"C2": 0})
+    state.collected[0][4], state.collected[1][4] = mine // 4, theirs // 4
+    state.play_turns = state.rules.clock_rounds * 2 - 1
+    return state
+
+
+@pytest.mark.parametrize(("mine", "theirs", "ends"), [(12, 0, True), (0, 20, False)])
+def test_normal_plays_the_oxygen_clock(mine, theirs, ends):
+    """With one turn left on the clock, a leader steps onto the 4 and lets the clock stop
+    (collecting would start it again); a trailing player collects to keep the game going."""
+    state = _clock_position(mine, theirs)
+    position_ = Position(state)
+    turn = greedy_turn(position_, root_turns(state, position_), random.Random(1))
+    actions = [a.text() for a in turn_actions(state, turn)]
+    assert actions[0] == "move C3 C7"
+    after = state.clone()
+    for text in actions:
+        after.apply(text)
+    assert after.is_terminal() == ends
+    assert (actions[1] == "collect") != ends
+
+
+def _match(levels_: tuple[str, str], deals: range, iterations: int) -> tuple[float, int]:
+    """(wins of the first level, its total score margin) over `deals` played from both seats."""
+    wins, margin = 0.0, 0
+    for seed in deals:
+        for first in (0, 1):
+            seats = levels_ if first == 0 else levels_[::-1]
+            state = GAME.new_state(2, seed)
+            k = 0
+            while not state.is_terminal():
+                seat = state.current_seat()
+                level = seats[seat]
+                state.apply(choose(state.view(seat), level=level, seed=k, iterations=iterations))
+                k += 1
+            outcome = state.outcome()
+            me = seats.index(levels_[0])
+            if me in outcome.winners:
+                wins += 1 / len(outcome.winners)
+            margin += outcome.scores[me] - outcome.scores[1 - me]
+    return wins, margin
+
+
 def test_normal_beats_random():
-    wins = 0.0
-    for seed in range(3):
-        seats = ["normal", "random"] if seed % 2 == 0 else ["random", "normal"]
-        state = GAME.new_state(2, seed)
-        while not state.is_terminal():
-            seat = state.current_seat()
-            state.apply(choose(state.view(seat), level=seats[seat], seed=seed))
-        outcome = state.outcome()
-        if seats.index("normal") in outcome.winners:
-            wins += 1 / len(outcome.winners)
-    assert wins >= 2.5
+    """Every game of a fixed set, each deal from both seats, by a wide margin."""
+    wins, margin = _match(("normal", "random"), range(1), 1)
+    assert wins == 2
+    assert margin >= 2 * 20
+
+
+def test_hard_beats_normal():
+    """Two rounds of play-outs already win most of a fixed set of games against the greedy
+    player, each deal from both seats."""
+    wins, margin = _match(("hard", "normal"), range(2), 2000)
+    assert wins >= 3
+    assert margin > 0

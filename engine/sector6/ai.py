@@ -17,12 +17,13 @@ Levels:
   While building (`ai_build`), tiles go where they open the most oxygen to the seat's own
   entry points and the least to the others', and an entry point is placed once a spot is
   worth it.
-- `hard`: looks ahead (`ai_search`): an alpha-beta search over whole turns with the same
-  measure, deepening one turn at a time, every seat answering with the turn best for itself,
-  the most promising turns followed. It stops at `budget_s` seconds (default 1.5) or after
-  `iterations` positions scored, whichever the caller gives (`iterations` alone makes it
-  deterministic, for tests); a search cut short keeps the best result it has. It builds like
-  `normal`.
+- `hard`: looks ahead (`ai_search`). The best turns by the `normal` measure are each played
+  out for a round or more of replies, every seat answering with its own greedy turn, and the
+  turn whose outcome scores best is played; deeper rounds follow while the budget lasts. It
+  stops at `budget_s` seconds (default 1.5) or after `iterations` positions scored,
+  whichever the caller gives (`iterations` alone makes it deterministic, for tests); a
+  search cut short keeps the result of the last complete round. The act after a move gets a
+  quarter of the budget: the move's search weighed it already. It builds like `normal`.
 
 A view hides each supply's order (and other seats' drawn tile); the players rebuild a full
 position with `Sector6State.from_view`, which draws the unseen layouts at random from those
@@ -41,10 +42,11 @@ from engine.sector6.actions import Sector6Action
 from engine.sector6.ai_build import build_action
 from engine.sector6.ai_position import Position, evaluate_position, root_turns, turn_actions
 from engine.sector6.ai_search import Budget, OutOfBudget, greedy_turn, search_turn
-from engine.sector6.state import BUILD, OVER, Sector6State
+from engine.sector6.state import ACT_STEP, BUILD, OVER, Sector6State
 
 GAME_NAME = "sector6"
 DEFAULT_BUDGET_S = 1.5
+ACT_SHARE = 0.25  # of the budget, for the act that follows a move
 
 
 def evaluate(state: Sector6State, seat: int) -> float:
@@ -99,6 +101,11 @@ def _decide(
         budget = budget_s
         if budget is None and iterations is None:
             budget = DEFAULT_BUDGET_S
+        if state.step == ACT_STEP:
+            # The move was chosen by a full search that weighed what follows it already;
+            # what to do on the tile just left needs a shorter one.
+            budget = None if budget is None else budget * ACT_SHARE
+            iterations = None if iterations is None else max(1, int(iterations * ACT_SHARE))
         deadline = None if budget is None else started + budget * 0.9
         turn, _ = search_turn(position, options, local, Budget(deadline, iterations))
     else:

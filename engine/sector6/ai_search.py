@@ -1,14 +1,15 @@
 """How the Sector 6 computer players choose a competition turn: greedy (`normal`) and a
-bounded look-ahead (`hard`), both on `ai_position.Position` and its `evaluate_position`.
+look-ahead by play-outs (`hard`), both on `ai_position.Position` and its `evaluate_position`.
 
-The look-ahead is an alpha-beta search over whole turns, each seat in turn picking the turn
-best for itself by the same measure (against one opponent that is exactly the turn worst for
-us; with more, a pessimistic guess that keeps the search small). It deepens one turn at a
-time: depth 1 is the greedy choice, depth 2 adds every reply of the next seat, and so on.
-Beyond the first reply only the most promising turns of each seat are followed (`WIDTH`),
-ordered by their one-turn score, so a deeper search stays affordable. Each position scored
-spends one unit of the `Budget`; when it runs out the result of the last complete depth is
-kept.
+The look-ahead takes the best turns by the greedy measure and plays each out: a round of
+replies first (every seat answering with its own greedy turn, itself included once the
+round comes back), then deeper rounds while the budget lasts, and plays the turn whose
+outcome scores best. Greedy replies are what a `normal` opponent plays and a fair guess at
+what a person grabs; following them deep (up to five rounds) shows what a turn starts, a
+race for the markers or a clock run out, which a wide but shallow search does not see for
+the same work (measured: a two-seat alpha-beta over whole turns did no better against
+`normal` and cost more). Each position scored spends one unit of the `Budget`; when it runs
+out, the result of the last complete round is kept.
 """
 
 from __future__ import annotations
@@ -18,10 +19,8 @@ import time
 
 from engine.sector6.ai_position import Position, Turn, evaluate_position
 
-INF = float("inf")
-MAX_DEPTH = 8  # turns; the budget runs out long before in a real game
-ROOT_WIDTH = 12  # own turns searched beyond the first reply at the root
-WIDTH = 6  # turns followed at every deeper node
+CANDIDATES = 8  # the best greedy turns that are played out
+MAX_ROUNDS = 5  # rounds of replies looked ahead at most
 
 
 class OutOfBudget(Exception):
@@ -78,74 +77,43 @@ def greedy_turn(position: Position, turns: list[Turn], rng: random.Random) -> Tu
     return scored_turns(position, turns, position.seat, rng)[0][2]
 
 
-def _search(
-    position: Position,
-    me: int,
-    depth: int,
-    alpha: float,
-    beta: float,
-    budget: Budget,
-    rng: random.Random,
+def _play_out(
+    position: Position, me: int, replies: int, budget: Budget, rng: random.Random
 ) -> float:
-    """The value for `me` of `position` (not over) with `depth` more turns looked at."""
-    mover = position.seat
-    kids = scored_turns(position, position.turns(), mover, rng, budget)
-    if depth == 1:
-        value, _, _, after = kids[0]
-        if mover == me:
-            return value
-        if position.seats == 2 and not after.over:
-            return -value  # with two seats the measure is zero-sum
-        return evaluate_position(after, me)
-    mine = mover == me
-    best = -INF if mine else INF
-    for _, _, _, after in kids[:WIDTH]:
-        if after.over:
-            value = evaluate_position(after, me)
-        else:
-            value = _search(after, me, depth - 1, alpha, beta, budget, rng)
-        if mine:
-            best = max(best, value)
-            alpha = max(alpha, value)
-        else:
-            best = min(best, value)
-            beta = min(beta, value)
-        if alpha >= beta:
+    """Let the next `replies` turns be played greedily, then score the position for `me`."""
+    for _ in range(replies):
+        if position.over:
             break
-    return best
+        position = scored_turns(position, position.turns(), position.seat, rng, budget)[0][3]
+    budget.spend()
+    return evaluate_position(position, me)
 
 
 def search_turn(
     position: Position, turns: list[Turn], rng: random.Random, budget: Budget
 ) -> tuple[Turn, int]:
-    """The hard player's turn and the depth (in turns) it was chosen at."""
+    """The hard player's turn and the depth (in rounds) it was chosen at (0: greedy)."""
     me = position.seat
     ranked = scored_turns(position, turns, me, rng)
     best = ranked[0][2]
     if len(ranked) == 1:
-        return best, 1
-    depth = 1
-    order = ranked[:ROOT_WIDTH]
-    for deeper in range(2, MAX_DEPTH + 1):
-        values: list[Scored] = []
-        alpha = -INF
-        try:
-            for value, tie, turn, after in order:
+        return best, 0
+    candidates = ranked[:CANDIDATES]
+    depth = 0
+    try:
+        for rounds in range(1, MAX_ROUNDS + 1):
+            replies = rounds * position.seats - 1
+            values = []
+            for value, tie, turn, after in candidates:
                 if not after.over:
-                    value = _search(after, me, deeper - 1, alpha, INF, budget, rng)
-                values.append((value, tie, turn, after))
-                alpha = max(alpha, value)
-        except OutOfBudget:
-            # The previous best is searched first: a turn that beat it at this depth is
-            # better founded than the previous depth's choice.
-            if values:
-                best = max(values, key=lambda item: (item[0], -item[1]))[2]
-            break
-        values.sort(key=lambda item: (-item[0], item[1]))
-        order = values
-        best, depth = values[0][2], deeper
-        if all(after.over for *_, after in order):
-            break
+                    value = _play_out(after, me, replies, budget, rng)
+                values.append((value, tie, turn))
+            values.sort(key=lambda item: (-item[0], item[1]))
+            best, depth = values[0][2], rounds
+            if all(after.over for *_, after in candidates):
+                break
+    except OutOfBudget:
+        pass
     return best, depth
 
 
