@@ -51,12 +51,13 @@ import math  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 from engine import find_game  # noqa: E402
 from engine.ai import choose  # noqa: E402
 from engine.cli import seat_rng  # noqa: E402
-from engine.pylons.reference import runner  # noqa: E402
+from engine.pylons.reference import race  # noqa: E402
 from render import pylons_board_png  # noqa: E402
 
 GAME = find_game("pylons")
@@ -102,10 +103,12 @@ class Tally:
         return self.games / self.seconds, self.moves / self.seconds
 
 
-def ours_same_work(seconds: float, rng: random.Random) -> tuple[int, int, float]:
-    """Games of at most SAME_WORK_MOVES moves from a cloned start, choosing each move from the
-    full legal list, as OpenSpiel's side does."""
-    start = GAME.new_state(2, 1, {"swamps": "off"})
+def same_work(
+    start: Any, apply: Callable[[Any, Any], None], seconds: float, rng: random.Random
+) -> tuple[int, int, float]:
+    """(games, moves, elapsed) of games of at most SAME_WORK_MOVES moves from clones of
+    `start`, each move a random entry of the full legal list: one loop for both engines, so
+    they do exactly the same work; `apply(state, action)` is the one call that differs."""
     games = moves = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
@@ -113,24 +116,7 @@ def ours_same_work(seconds: float, rng: random.Random) -> tuple[int, int, float]
         n = 0
         while n < SAME_WORK_MOVES and not state.is_terminal():
             legal = state.legal_actions()
-            state.apply(legal[int(rng.random() * len(legal))])
-            n += 1
-        moves += n
-        games += 1
-    return games, moves, time.perf_counter() - started
-
-
-def openspiel_same_work(spiel: Any, seconds: float, rng: random.Random) -> tuple[int, int, float]:
-    """The same loop on OpenSpiel's TwixT."""
-    start = spiel.new_initial_state()
-    games = moves = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        state = start.clone()
-        n = 0
-        while n < SAME_WORK_MOVES and not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
+            apply(state, legal[int(rng.random() * len(legal))])
             n += 1
         moves += n
         games += 1
@@ -181,10 +167,19 @@ def playouts(seconds: float) -> dict[str, Any]:
     share = seconds / (2 * ROUNDS)
     tallies = {key: Tally() for key in ("ours_same", "theirs_same", "ours_cheap", "theirs_cheap")}
     rng = random.Random(1)
+    ours_start = GAME.new_state(2, 1, {"swamps": "off"})
+    spiel_start = spiel.new_initial_state() if spiel is not None else None
+
+    def ours_apply(state: Any, action: Any) -> None:
+        state.apply(action)
+
+    def spiel_apply(state: Any, action: Any) -> None:
+        state.apply_action(action)
+
     for _ in range(ROUNDS):
-        tallies["ours_same"].add(*ours_same_work(share, rng))
+        tallies["ours_same"].add(*same_work(ours_start, ours_apply, share, rng))
         if spiel is not None:
-            tallies["theirs_same"].add(*openspiel_same_work(spiel, share, rng))
+            tallies["theirs_same"].add(*same_work(spiel_start, spiel_apply, share, rng))
         tallies["ours_cheap"].add(*ours_cheapest(share, rng))
         if spiel is not None:
             tallies["theirs_cheap"].add(*openspiel_cheapest(spiel, share, rng))
@@ -249,17 +244,8 @@ def normal_against_runner(games: int) -> dict[str, Any]:
     points = 0.0
     for k in range(games):
         seed, normal_seat = 2000 + k // 4, k % 2
-        state = GAME.new_state(2, seed, {"swamps": "on" if k % 4 < 2 else "off"})
-        while not state.is_terminal():
-            seat = state.current_seat()
-            if seat == normal_seat:
-                text = choose(state.view(seat), level="normal", seed=seed)
-            else:
-                text = runner(state.view(seat), random.Random(seed))
-            state.apply(text)
-        outcome = state.outcome()
-        assert outcome is not None
-        points += 0.5 if len(outcome.winners) == 2 else outcome.winners[0] == normal_seat
+        winners = race("normal", seed, "on" if k % 4 < 2 else "off", normal_seat)
+        points += 0.5 if len(winners) == 2 else winners[0] == normal_seat
     rate = points / games if games else None
     low, high = wilson(rate or 0.0, games)
     return {

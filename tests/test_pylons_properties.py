@@ -10,6 +10,7 @@ from collections import deque
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pylons_positions import random_game
 
 from engine.pylons import GAME, PylonsState
 from engine.pylons.actions import PLACE
@@ -27,16 +28,6 @@ from engine.pylons.board import (
     border_owner,
     segments_cross,
 )
-
-
-def random_game(seed: int, moves: int, swamps: bool) -> PylonsState:
-    state = GAME.new_state(2, seed, {"swamps": "on" if swamps else "off"})
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_terminal():
-            break
-        state.apply(state.sample_action(rng))
-    return state
 
 
 def components(state: PylonsState) -> list[set[int]]:

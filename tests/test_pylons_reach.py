@@ -9,8 +9,8 @@ from collections import deque
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pylons_positions import random_game
 
-from engine.pylons import GAME, PylonsState
 from engine.pylons.board import CELLS, COL, LAST, NEIGHBOURS, ROW
 from engine.pylons.reach import FAR, Board
 
@@ -53,20 +53,10 @@ def plain_answer(board: Board, seat: int) -> tuple[int, set[int]]:
     return best, cells
 
 
-def position(seed: int, moves: int, swamps: bool) -> PylonsState:
-    state = GAME.new_state(2, seed, {"swamps": "on" if swamps else "off"})
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_terminal():
-            break
-        state.apply(state.sample_action(rng))
-    return state
-
-
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 160), st.booleans())
 def test_bitboard_distances_equal_a_plain_search(seed, moves, swamps):
-    state = position(seed, moves, swamps)
+    state = random_game(seed, moves, swamps)
     board = Board(state)
     rng = random.Random(seed)
     trail = []

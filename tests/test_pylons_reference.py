@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from engine.ai import choose, levels
+from engine.ai import levels
 from engine.pylons import GAME
-from engine.pylons.reference import Racer, runner
+from engine.pylons.reference import Racer, race, runner
 
 
 def test_the_runner_is_not_a_level_players_can_choose():
@@ -51,21 +51,9 @@ def test_every_runner_pylon_shortens_its_own_connection_by_one(swamps):
     assert runner_moves <= 30
 
 
-def play_against_runner(seed: int, swamps: str, normal_seat: int) -> tuple[int, ...]:
-    state = GAME.new_state(2, seed, {"swamps": swamps})
-    while not state.is_terminal():
-        seat = state.current_seat()
-        if seat == normal_seat:
-            text = choose(state.view(seat), level="normal", seed=seed)
-        else:
-            text = runner(state.view(seat), random.Random(seed))
-        state.apply(text)
-    return state.outcome().winners
-
-
 @pytest.mark.parametrize("normal_seat", [0, 1])
 @pytest.mark.parametrize("seed", [504, 1025, 1028])
 def test_normal_beats_the_runner(seed, normal_seat):
     """Seed 504 is where a one-move-deep `normal` was first seen losing to a racing chain
     down columns H-L; 1025 and 1028 are deals it lost from both seats."""
-    assert play_against_runner(seed, "on", normal_seat) == (normal_seat,)
+    assert race("normal", seed, "on", normal_seat) == (normal_seat,)

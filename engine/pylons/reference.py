@@ -139,4 +139,25 @@ def runner(view: Mapping[str, Any], rng: random.Random) -> str:
     return f"place {NAMES[chosen]}"
 
 
-__all__ = ["runner"]
+def race(level: str, seed: int, swamps: str, level_seat: int) -> tuple[int, ...]:
+    """The winners of one game between the AI `level` (through `engine.ai.choose`, as the bot
+    plays it) in `level_seat` and the runner in the other seat: the one game that benchmarks
+    and tests replay."""
+    from engine.ai import choose
+    from engine.pylons import GAME
+
+    state = GAME.new_state(2, seed, {"swamps": swamps})
+    while not state.is_terminal():
+        seat = state.current_seat()
+        assert seat is not None
+        if seat == level_seat:
+            text = choose(state.view(seat), level=level, seed=seed)
+        else:
+            text = runner(state.view(seat), random.Random(seed))
+        state.apply(text)
+    outcome = state.outcome()
+    assert outcome is not None
+    return outcome.winners
+
+
+__all__ = ["race", "runner"]
