@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.sector6.actions import COLLECT, DONE, PASS, Move, Rotate, Sector6Action
-from engine.sector6.board import opposite, turn_mask
+from engine.sector6.board import opposite, straight_moves, turn_mask
 from engine.sector6.ending import rule_end
 from engine.sector6.state import ACT_STEP, BLOCKED_STEP, MOVE_STEP, OVER
 
@@ -125,25 +125,7 @@ class Position:
 
     def reach(self, cell: int) -> list[int]:
         """Cells a prisoner on `cell` may move to (as `Sector6State.reach`)."""
-        walls, piece_at, prisoner, neighbour = (
-            self.walls,
-            self.piece_at,
-            self.prisoner,
-            self.neighbour,
-        )
-        out = []
-        here = walls[cell]
-        for side in range(6):
-            if here >> side & 1:
-                continue
-            back = (side + 3) % 6
-            n = neighbour[cell][side]
-            while n >= 0 and piece_at[n] >= 0 and not walls[n] >> back & 1 and not prisoner[n]:
-                out.append(n)
-                if walls[n] >> side & 1:
-                    break
-                n = neighbour[n][side]
-        return out
+        return straight_moves(cell, self.walls, self.piece_at, self.prisoner, self.neighbour)
 
     def can_move(self, seat: int) -> bool:
         return any(self.reach(c) for c in self.prisoners[seat])

@@ -18,6 +18,7 @@ tables; `axial` and `cell_of` convert. The grid's size comes from `data/sector6/
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
 SIDES = ("N", "NE", "SE", "S", "SW", "NW")
@@ -118,3 +119,28 @@ class Grid:
 def grid(columns: int, rows: int) -> Grid:
     """The one grid of a size per process (its tables are immutable)."""
     return Grid(columns, rows)
+
+
+def straight_moves(
+    cell: int,
+    walls: Sequence[int],
+    piece_at: Sequence[int],
+    prisoner: Sequence[int],
+    neighbour: Sequence[Sequence[int]],
+) -> list[int]:
+    """Cells a prisoner on `cell` may move to: straight out through an open side, on through
+    tiles open on both sides of each step, never past or onto a prisoner. One function for the
+    rules and for the AI's lean copy of a position, so the two can never disagree."""
+    out = []
+    here = walls[cell]
+    for side in range(6):
+        if here >> side & 1:
+            continue
+        back = (side + 3) % 6
+        n = neighbour[cell][side]
+        while n >= 0 and piece_at[n] >= 0 and not walls[n] >> back & 1 and not prisoner[n]:
+            out.append(n)
+            if walls[n] >> side & 1:
+                break
+            n = neighbour[n][side]
+    return out

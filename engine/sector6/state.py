@@ -73,7 +73,7 @@ from engine.sector6.actions import (
     Sector6Action,
     parse_action,
 )
-from engine.sector6.board import SIDES, opposite, sides_of, turn_mask
+from engine.sector6.board import SIDES, opposite, sides_of, straight_moves, turn_mask
 from engine.sector6.ending import (
     END_CLOCK,
     END_DEAD,
@@ -544,23 +544,8 @@ class Sector6State(State):
     # ------------------------------------------------------------------ competition
 
     def reach(self, cell: int) -> list[int]:
-        """Cells a prisoner on `cell` may move to: straight out through an open side, on
-        through tiles open on both sides of each step, never past or onto a prisoner."""
-        walls, piece_at, prisoner = self.walls, self.piece_at, self.prisoner
-        neighbour = self.table.neighbour
-        out = []
-        here = walls[cell]
-        for side in range(6):
-            if here >> side & 1:
-                continue
-            back = (side + 3) % 6
-            n = neighbour[cell][side]
-            while n >= 0 and piece_at[n] >= 0 and not walls[n] >> back & 1 and not prisoner[n]:
-                out.append(n)
-                if walls[n] >> side & 1:
-                    break
-                n = neighbour[n][side]
-        return out
+        """Cells a prisoner on `cell` may move to (`board.straight_moves`)."""
+        return straight_moves(cell, self.walls, self.piece_at, self.prisoner, self.table.neighbour)
 
     def can_move(self, seat: int) -> bool:
         return any(self.reach(c) for c in self.prisoners[seat])
