@@ -112,21 +112,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=2, help="hard's bound (2)")
     parser.add_argument("--first-seed", type=int, default=1, help="first deal's seed (1)")
     parser.add_argument("--workers", type=int, default=2, help="processes (2)")
+    parser.add_argument("--log", type=Path, help="also write each game as a JSON line here")
     args = parser.parse_args(argv)
     counts = args.players or [2, 3, 4]
     levels = args.level or list(LEVELS)
-    jobs = [
+    jobs = [  # deal by deal, so that a run stopped early has every row's first deals
         (p, level, args.first_seed + g, args.iterations)
+        for g in range(args.games)
         for p in counts
         for level in levels
-        for g in range(args.games)
     ]
     started = time.perf_counter()
-    if args.workers > 1:
-        with multiprocessing.Pool(args.workers) as pool:
-            results = list(pool.imap_unordered(_job, jobs, chunksize=4))
-    else:
-        results = [_job(job) for job in jobs]
+    results = []
+    log = args.log.open("a") if args.log else None
+    with multiprocessing.Pool(args.workers) as pool:
+        for result in pool.imap_unordered(_job, jobs, chunksize=4):
+            results.append(result)
+            if log is not None:  # a long run can be read while it lasts
+                print(json.dumps({k: v for k, v in result.items() if k != "times"}), file=log)
+                log.flush()
+    if log is not None:
+        log.close()
     elapsed = time.perf_counter() - started
     print(
         f"High Voltage endings: {args.games} games per row from seed {args.first_seed}, "
