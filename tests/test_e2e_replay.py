@@ -125,7 +125,9 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
     assert choices == [{"name": f"#{game.id} Pylons, {day}, {players}", "value": game.id}]
     assert await emu.autocomplete(cy, "game replay", "game", "sector") == []
     for options in ({}, {"game": game.id}):
-        reply = await emu.slash(cy, "game replay", **options)
+        # Each request draws the whole game again in a worker, as slow as the first replay
+        # above, so it gets the same allowance.
+        reply = await emu.slash(cy, "game replay", timeout=60, **options)
         (again,) = [r for r in reply.messages if r.has_attachment(REPLAY)]
         assert again.is_public, emu.describe(reply)
         assert again.content == (
