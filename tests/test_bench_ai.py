@@ -6,26 +6,19 @@ pass/fail line here; what is checked is that the tournament counts what it says 
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from bench_modules import bench_module
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "ai.py"
 
 
-@functools.cache
 def _bench():
-    spec = importlib.util.spec_from_file_location("ai_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("ai")
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,6 @@ CI history to read, never a pass/fail line here.
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import json
 import math
 import subprocess
@@ -15,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from bench_modules import bench_module
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "load.py"
 KEYS = {
@@ -96,14 +95,8 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     assert "lower bound" in done.stdout, "the speed-up of two processes is said to be a floor"
 
 
-@functools.cache
 def _bench():
-    spec = importlib.util.spec_from_file_location("load_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("load")
 
 
 @pytest.mark.parametrize(
