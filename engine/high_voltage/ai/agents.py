@@ -11,8 +11,9 @@
   and plays each of them out in many determinizations (hidden cards and colours sampled
   consistently with the view and the belief): its own turn is finished greedily, the next
   opponent answers as a one-ply player who knows only its own colour, and the position after
-  that answer is valued with the sampled colours. Candidates that fall clearly behind are
-  dropped; the search stops when one is left, at an iteration cap, or at the time budget.
+  that answer is valued, with the sampled colours, by the AI's own best next action.
+  Candidates that fall clearly behind are dropped; the search stops when one is left, at an
+  iteration cap, or at the time budget.
 
 The searching levels obey the anti-stalling rules of `progress` (through the one-ply player),
 and the hard search adds the same draw bonus to its draws' simulated values.
@@ -35,18 +36,19 @@ from engine.high_voltage.determinize import Determinizer, sample_state
 from engine.high_voltage.state import ACTION, DECLARING, OVER, PLACING, HighVoltageState
 
 HARD_BUDGET_S = 1.0  # default wall-clock budget per decision
-# Determinizations at most. Tournaments against the normal player won as often with 3, 4 or
-# 6 of them (about 80% of 2-player games), so the search stops here, well inside the budget.
-HARD_MAX_ITERATIONS = 4
+# Determinizations at most. With the leaf reply (below) 6 of them take about 0.15 s of one
+# core for a decision of the middle game, so the search stops here, well inside the budget;
+# more did not win more often against the normal player.
+HARD_MAX_ITERATIONS = 6
 HARD_MIN_ITERATIONS = 2  # before any candidate may be dropped
 HARD_OBVIOUS = 3.0  # a one-ply lead this large (in points) is taken without searching
 HARD_CANDIDATES = 6  # the normal player's best actions kept for the search
 HARD_Z = 1.6  # how clearly (in standard errors) a candidate must trail to be dropped
 REPLY_TURNS = 1  # opponent turns simulated after the AI's own turn
-# True: value a leaf by the AI's own best next action (a third ply). In tournaments it won
-# more often against the normal player (about 90% instead of 80% of 2-player games with 3
-# determinizations) but costs 2.5 times as much per determinization, so it is off.
-LEAF_REPLY = False
+# True: value a leaf by the AI's own best next action (a third ply). It costs about 2.5 times
+# as much per determinization, which the 1 s budget affords many times over, and wins more
+# often against the normal player (see bench/hv_match.py).
+LEAF_REPLY = True
 
 # The leaf evaluation when the AI itself is next to move: its prospects are nearly sure.
 MY_MOVE_WEIGHTS = Weights(prospect_good=0.85, prospect_bad=0.45)
