@@ -4,6 +4,7 @@ blocked rule, construction, the end, who takes what, and the tie-breaks."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from sector6_positions import position, walls_after
@@ -306,6 +307,42 @@ def test_meshing_gears_turn_the_other_way_one_level_deep_judged_before():
     last = state.view(None)["last"]
     assert last["rotated"] == ["C4"] and sorted(last["geared"]) == ["C3", "D4"]
     assert state.history[-1] == "rotate C4 right"
+
+
+def test_the_view_lists_each_rotation_of_the_last_turn_with_its_way_and_gears():
+    state = position(GEARS, prisoners={0: ["C4"], 1: ["A1"]})
+    state.apply("move C4 D3")
+    state.apply("rotate right")
+    (turn,) = state.view(None)["last"]["turns"]
+    assert turn["cell"] == "C4" and turn["clockwise"] is True
+    assert sorted(turn["geared"]) == ["C3", "D4"]
+    assert state.clone().view(None)["last"]["turns"] == [turn]
+    state.apply("rotate A1 left")  # player 2 is blocked: a new turn starts a new list
+    assert [t["cell"] for t in state.view(None)["last"]["turns"]] == ["A1"]
+
+
+def test_a_loaded_game_shows_its_last_rotations_as_played():
+    """Saves do not store the list: the replay rebuilds it."""
+    state, rng = GAME.new_state(3, 11), random.Random(11)
+    while not state.view(None)["last"]["geared"]:
+        state.apply(state.sample_action(rng))
+    turns = state.view(None)["last"]["turns"]
+    assert turns and turns[-1]["geared"] == state.view(None)["last"]["geared"]
+    again = Sector6State.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert again.view(None)["last"]["turns"] == turns
+
+
+def test_a_blocked_turn_lists_both_rotations_in_order():
+    state = position(GEARS, prisoners={0: ["C4"], 1: ["A1"]}, mode="veteran")
+    state.apply("move C4 D3")
+    state.apply("rotate left")
+    state.apply("rotate A1 left")
+    state.apply("rotate A1 right")
+    turns = state.view(None)["last"]["turns"]
+    assert [(t["cell"], t["clockwise"], t["geared"]) for t in turns] == [
+        ("A1", False, []),
+        ("A1", True, []),
+    ]
 
 
 def test_gears_turn_the_other_way_for_an_anticlockwise_turn_too():
@@ -692,6 +729,22 @@ def test_a_drawn_tile_shows_to_its_drawer_alone():
     assert mine["seat"] == drawer and {"value", "walls", "layout"} <= set(mine)
     for seat in [None, *(s for s in range(3) if s != drawer)]:
         assert state.view(seat)["drawn"] == {"seat": drawer}
+
+
+def test_the_view_names_the_cells_where_the_next_piece_may_go():
+    """The same cells as the legal placements, for the drawn tile and for an entry point, in
+    every mode, from the first piece (anywhere) to the last; none once the maze is done."""
+    for mode in ("full", "veteran", "novice"):
+        state = GAME.new_state(3, 7, {"mode": mode})
+        rng = random.Random(7)
+        checked = 0
+        while state.phase == "build":
+            legal = {a.cell for a in state.legal_actions() if isinstance(a, Place | PlaceEntry)}
+            if legal:
+                assert set(state.view(None)["build_cells"]) == legal, mode
+                checked += 1
+            state.apply(state.sample_action(rng))
+        assert checked > 30 and state.view(None)["build_cells"] == []
 
 
 def test_supply_order_never_reaches_a_view():

@@ -175,6 +175,9 @@ class Sector6State(State):
         # existed (games saved by version 1 only): they replay under the old ending.
         self.ending_from = 0
         self.last: dict[str, Any] = _fresh_last(None)
+        # The last turn's rotations as (cell, clockwise, cells turned by gears), in order, for
+        # the picture's arrows; rebuilt by replaying, so saves do not carry it.
+        self.last_turns: list[tuple[int, bool, tuple[int, ...]]] = []
         self._fresh = True
         self._history: list[str] = []
         self.end_reason: str | None = None
@@ -332,6 +335,7 @@ class Sector6State(State):
         """Log an action; the first action of a turn starts a new `last` record."""
         if self._fresh:
             self.last = _fresh_last(self.seat)
+            self.last_turns = []
             self._fresh = False
         self.last["actions"].append(text)
         for key, value in marks.items():
@@ -369,13 +373,22 @@ class Sector6State(State):
                     out.add(n)
         return sorted(out)
 
-    def placements(self, piece: int) -> list[tuple[int, int]]:
-        """Every (cell, rotation) where `piece` may go now, with the fallbacks of the module
-        docstring; an entry point has one rotation only (it looks the same every way)."""
-        base = self.rules.tiles[piece].walls
-        rotations = range(6) if base else range(1)
+    def _opens_onto(self, cell: int) -> bool:
+        """True if a placed neighbour has an open side facing `cell`: every piece has an open
+        side and may be turned (an entry point is open all round), so any piece can join it
+        there by the galleries rule."""
+        walls, piece_at = self.walls, self.piece_at
+        for side, n in enumerate(self.table.neighbour[cell]):
+            if n >= 0 and piece_at[n] >= 0 and not walls[n] >> opposite(side) & 1:
+                return True
+        return False
+
+    def _build_cells(self) -> tuple[list[int], bool]:
+        """(the cells where the next piece may go, whether it must open onto a neighbour
+        there), with the fallbacks of the module docstring. The same for every piece, since
+        each one can be turned to open onto any open side: only the rotations differ."""
         if not self.order:
-            return [(c, r) for c in range(self.table.cells) for r in rotations]
+            return list(range(self.table.cells)), False
         need = 1 if len(self.order) == 1 else 2
         frontier = self.frontier()
         touching = [c for c in frontier if self._touching(c) >= need]
@@ -383,12 +396,24 @@ class Sector6State(State):
             # Galleries first, touching two; then galleries touching one (every frontier cell
             # touches one); waiving galleries would wall tiles off for good in novice mode.
             for cells in (touching, frontier) if need == 2 else (touching,):
-                joined = [
-                    (c, r) for c in cells for r in rotations if self._joins(c, turn_mask(base, r))
-                ]
+                joined = [c for c in cells if self._opens_onto(c)]
                 if joined:
-                    return joined
-        cells = touching or frontier
+                    return joined, True
+        return touching or frontier, False
+
+    def build_cells(self) -> list[int]:
+        """The cells where the next piece may go, whichever piece it is (public: it follows
+        from the maze alone); empty once the maze is complete."""
+        return self._build_cells()[0] if self.phase == BUILD else []
+
+    def placements(self, piece: int) -> list[tuple[int, int]]:
+        """Every (cell, rotation) where `piece` may go now, with the fallbacks of the module
+        docstring; an entry point has one rotation only (it looks the same every way)."""
+        base = self.rules.tiles[piece].walls
+        rotations = range(6) if base else range(1)
+        cells, galleries = self._build_cells()
+        if galleries:
+            return [(c, r) for c in cells for r in rotations if self._joins(c, turn_mask(base, r))]
         return [(c, r) for c in cells for r in rotations]
 
     def _why_not_placed(self, piece: int, cell: int, rotation: int) -> IllegalActionError:
@@ -899,6 +924,7 @@ class Sector6State(State):
         geared = self._turn(cell, action.clockwise)
         text = Rotate(self.name(cell), action.clockwise).text()
         self._record(text, rotated=[self.name(cell)], geared=[self.name(c) for c in geared])
+        self.last_turns.append((cell, action.clockwise, tuple(geared)))
         if self._new_ending() and self._ended_by_rule():  # a rotation may seal the last ones
             return
         if self.step == ACT_STEP:
@@ -1120,6 +1146,7 @@ class Sector6State(State):
             )
             + (1 if self.drawn != EMPTY else 0),
             "drawn": drawn,
+            "build_cells": [self.name(c) for c in self.build_cells()],
             "pending": None if self.step != ACT_STEP or over else self.name(self.pending),
             "rotations_left": self.rotations_left,
             "markers_on_board": on_board,
@@ -1138,6 +1165,14 @@ class Sector6State(State):
                 "collected": last["collected"],
                 "rotated": list(last["rotated"]),
                 "geared": list(last["geared"]),
+                "turns": [
+                    {
+                        "cell": self.name(cell),
+                        "clockwise": clockwise,
+                        "geared": [self.name(c) for c in geared],
+                    }
+                    for cell, clockwise, geared in self.last_turns
+                ],
             },
             "history": list(self._history),
             "outcome": result.to_dict() if result else None,
@@ -1222,6 +1257,7 @@ class Sector6State(State):
         copy.collected = [c[:] for c in self.collected]
         copy.taken = [t[:] for t in self.taken]
         copy.last = _copy_last(self.last)
+        copy.last_turns = self.last_turns[:]
         return copy
 
     def to_dict(self) -> dict[str, Any]:
