@@ -51,11 +51,37 @@ class IllegalActionError(GameError):
     """The action is well formed but the rules do not allow it now."""
 
 
+# No action of any game is near this long; longer input is refused before it is read, so a
+# refusal never quotes a page of text back.
+MAX_ACTION_CHARS = 100
+ECHO_CHARS = 40  # how much of what was typed a refusal quotes
+
+
+def echo(typed: str) -> str:
+    """What a refusal quotes of a player's input: as typed, cut if long."""
+    return typed if len(typed) <= ECHO_CHARS else typed[: ECHO_CHARS - 1] + "…"
+
+
+def check_length(text: str, examples: str) -> None:
+    """Refuse input longer than any action, before reading it."""
+    if len(text) > MAX_ACTION_CHARS:
+        raise ActionSyntaxError(
+            f"That is {len(text)} characters long, and no move is longer than "
+            f"{MAX_ACTION_CHARS}: {echo(text)!r}. Examples: {examples}.",
+            key="engine.core.too_long",
+            length=len(text),
+            limit=MAX_ACTION_CHARS,
+            text=echo(text),
+            examples=examples,
+        )
+
+
 def unreadable(
     game: str, text: str, why: str, reason: str, examples: str, **fields: Any
 ) -> ActionSyntaxError:
     """The refusal of text that is not an action: `why` in English, `reason` its key under
-    engine.<game>.unreadable with the fields it fills, and examples of what would be read."""
+    engine.<game>.unreadable with the fields it fills, and examples of what would be read.
+    What was typed is quoted as typed: `check_length` has refused anything long."""
     return ActionSyntaxError(
         f"I can't read {text!r}: {why}. Examples: {examples}.",
         key="engine.core.unreadable",

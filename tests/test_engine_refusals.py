@@ -52,6 +52,13 @@ UNREACHABLE = {
 }
 
 GARBAGE = ["", "   ", "fly away", "special=double", "special=maybe draw C3", "42", "r90", "xyz 1"]
+# Typed text no action is made of, tried once in every game.
+ODD_INPUT = [
+    "rotate D3 r\u00b2",  # a superscript two: a digit to str.isdigit(), not a number
+    "declare S1-S" + "9" * 5000,  # longer than Python turns into an int by default
+    "rotate C3 r\u0669\u0660",  # Arabic-Indic digits
+    "rotate " + "C" * 900 + " r90",
+]
 
 
 def _phrases(value: Any) -> Iterator[Phrase]:
@@ -256,6 +263,7 @@ def test_every_refusal_has_its_text_in_every_language() -> None:
     # A seat that always draws empties its supply before placing its entry points.
     _collect(SECTOR6, 2, {}, range(1), _draw_from_empty, 1, found, _draw_first)
     check_cells_and_stations(found)
+    check_odd_input(found)
     check_hv_positions(found)
     engine_keys = {key for key in catalogue("en") if key.startswith("engine.")}
     assert set(UNREACHABLE) <= engine_keys
@@ -300,6 +308,16 @@ def check_cells_and_stations(found: set[str]) -> None:
             read()
         check_refusal(caught.value)
         found.add(caught.value.key or "")
+
+
+def check_odd_input(found: set[str]) -> None:
+    for game in (HIGH_VOLTAGE, PYLONS, SECTOR6):
+        state = game.new_state(2, 1)
+        for text in ODD_INPUT:
+            with pytest.raises(GameError) as caught:
+                state.parse_action(text)
+            check_refusal(caught.value)
+            found.add(caught.value.key or "")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import ActionSyntaxError, unreadable
+from engine.errors import ActionSyntaxError, check_length, unreadable
 
 ROTATIONS = (0, 90, 180, 270)
 SPECIALS = ("danger", "double")
@@ -126,8 +126,9 @@ class DeclareNone:
 
 HvAction = Draw | Place | Rotate | Move | Swap | Declare | DeclareNone
 
-_CELL = re.compile(r"^[a-z][0-9]{1,2}$")
-_STATION_PAIR = re.compile(r"^s?(\d+)\s*[-–]\s*s?(\d+)$")
+_CELL = re.compile(r"[a-z][0-9]{1,2}", re.ASCII)
+_STATION_PAIR = re.compile(r"s?([0-9]{1,3})\s*[-–]\s*s?([0-9]{1,3})", re.ASCII)
+_ROTATION = re.compile(r"[0-9]{1,3}", re.ASCII)
 
 
 def _bad(text: str, why: str, reason: str, **fields: Any) -> ActionSyntaxError:
@@ -135,15 +136,20 @@ def _bad(text: str, why: str, reason: str, **fields: Any) -> ActionSyntaxError:
 
 
 def _cell(word: str, text: str) -> str:
-    if not _CELL.match(word):
+    if not _CELL.fullmatch(word.lower()):
         raise _bad(text, f"{word!r} is not a cell like C3", "cell", word=word)
     return word.upper()
+
+
+def _place(word: str, text: str) -> str:
+    """Where a drawn card goes: here, empty, or (read as one of those) a cell."""
+    return word.lower() if word.lower() in PLACES else _cell(word, text)
 
 
 def parse_rotation(word: str, text: str | None = None) -> int:
     """Read r90, 90 or 90° as 90; anything else names the four orientations."""
     value = word.lower().removeprefix("r").removesuffix("°").removesuffix("deg")
-    if value.isdigit() and int(value) in ROTATIONS:
+    if _ROTATION.fullmatch(value) and int(value) in ROTATIONS:
         return int(value)
     raise _bad(
         text or word,
@@ -154,34 +160,34 @@ def parse_rotation(word: str, text: str | None = None) -> int:
 
 
 def parse_action(text: str) -> HvAction:
-    """The one reader of High Voltage action text (case and extra spaces ignored)."""
-    words = text.strip().lower().replace(",", " ").split()
+    """The one reader of High Voltage action text (case and extra spaces ignored; what a
+    refusal quotes is as typed)."""
+    check_length(text, EXAMPLES)
+    words = text.strip().replace(",", " ").split()
     if not words:
         raise _bad(text, "it is empty", "empty")
     special = None
     rest = []
     for word in words:
-        if word.startswith("special="):
+        if word.lower().startswith("special="):
             value = word.split("=", 1)[1]
-            if value in ("no", "none", ""):
+            if value.lower() in ("no", "none", ""):
                 continue
-            if value not in SPECIALS:
+            if value.lower() not in SPECIALS:
                 raise _bad(
                     text, f"special must be danger or double, not {value!r}", "special", value=value
                 )
-            special = value
+            special = value.lower()
         else:
             rest.append(word)
     if not rest:
         raise _bad(text, "it names no action, only a special token", "only_special")
-    verb, args = rest[0], rest[1:]
+    verb, args = rest[0].lower(), [word for word in rest[1:] if word.lower() != "to"]
     if verb in ("draw", "pick"):
-        if "to" in args:
-            args.remove("to")
         if len(args) == 1:
             return Draw(_cell(args[0], text), special=special)
         if len(args) == 3:
-            place = args[1] if args[1] in PLACES else _cell(args[1], text)
+            place = _place(args[1], text)
             return Draw(_cell(args[0], text), place, parse_rotation(args[2], text), special)
         raise _bad(
             text, "draw takes a cell, then optionally where (here or empty) and r0-r270", "draw"
@@ -191,11 +197,9 @@ def parse_action(text: str) -> HvAction:
             raise _bad(
                 text, "announce special tokens with the draw, not the placement", "place_special"
             )
-        if "to" in args:
-            args.remove("to")
         if len(args) != 2:
             raise _bad(text, "place takes where (here or empty) and an orientation", "place")
-        place = args[0] if args[0] in PLACES else _cell(args[0], text)
+        place = _place(args[0], text)
         return Place(place, parse_rotation(args[1], text))
     if verb in ("rotate", "turn", "move"):
         if len(args) != 2:
@@ -215,11 +219,11 @@ def parse_action(text: str) -> HvAction:
     if verb in ("declare", "close"):
         if special:
             raise _bad(text, "declaring a line takes no special token", "declare_special")
-        joined = " ".join(args)
+        joined = " ".join(args).lower()
         if joined in ("none", "no", "nothing", "pass", "done"):
             return DeclareNone()
-        match = _STATION_PAIR.match(joined)
+        match = _STATION_PAIR.fullmatch(joined)
         if not match:
             raise _bad(text, "declare takes two stations like S3-S17, or none", "declare")
         return Declare(int(match.group(1)), int(match.group(2)))
-    raise _bad(text, f"{verb!r} is not an action", "verb", verb=verb)
+    raise _bad(text, f"{rest[0]!r} is not an action", "verb", verb=rest[0])

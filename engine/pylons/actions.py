@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import ActionSyntaxError, unreadable
+from engine.errors import ActionSyntaxError, check_length, unreadable
 from engine.pylons.board import CELLS, NAMES, parse_cell
 
 EXAMPLES = "place K12 · K12 · keep · mirror"
@@ -64,11 +64,13 @@ def _cell(word: str, text: str) -> Place:
 
 
 def parse_action(text: str) -> PylonsAction:
-    """The one reader of Pylons action text (case and extra spaces ignored)."""
-    words = text.strip().lower().split()
+    """The one reader of Pylons action text (case and extra spaces ignored; what a refusal
+    quotes is as typed)."""
+    check_length(text, EXAMPLES)
+    words = text.strip().split()
     if not words:
         raise _bad(text, "it is empty", "empty")
-    verb, args = words[0], words[1:]
+    verb, args = words[0].lower(), words[1:]
     if verb in ("place", "put", "build", "pylon"):
         if len(args) != 1:
             raise _bad(text, "place takes one cell", "place")
@@ -81,6 +83,6 @@ def parse_action(text: str) -> PylonsAction:
         if args:
             raise _bad(text, "mirror takes nothing after it", "mirror")
         return MIRROR
-    if len(words) == 1 and verb[:1].isalpha() and verb[1:].isdigit():
+    if len(words) == 1 and parse_cell(verb) is not None:
         return _cell(verb, text)
-    raise _bad(text, f"{verb!r} is not an action", "verb", verb=verb)
+    raise _bad(text, f"{words[0]!r} is not an action", "verb", verb=words[0])

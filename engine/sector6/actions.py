@@ -37,14 +37,17 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import ActionSyntaxError, unreadable
+from engine.errors import ActionSyntaxError, check_length, unreadable
 
 DEGREES = (0, 60, 120, 180, 240, 300)
 EXAMPLES = (
     "draw · place C4 r120 · place entry C4 · move C4 C7 · collect · rotate right · "
     "rotate C4 left · done · pass"
 )
-_CELL = re.compile(r"^[a-z]\d{1,2}$")
+_CELL = re.compile(r"[a-z][0-9]{1,2}", re.ASCII)
+_NUMBER = re.compile(r"[0-9]{1,3}", re.ASCII)
+_LETTER = re.compile(r"[a-zA-Z]", re.ASCII)
+_FILLERS = ("to", "tile", "at", "on")
 _RIGHT = ("right", "cw", "clockwise", "r")
 _LEFT = ("left", "ccw", "anticlockwise", "counterclockwise", "l")
 
@@ -119,7 +122,7 @@ def _bad(text: str, why: str, reason: str, **fields: Any) -> ActionSyntaxError:
 
 
 def _cell(word: str, text: str) -> str:
-    if not _CELL.match(word):
+    if not _CELL.fullmatch(word.lower()):
         raise _bad(text, f"{word!r} is not a cell like C4", "cell", word=word)
     return f"{word[0].upper()}{int(word[1:])}"
 
@@ -127,7 +130,7 @@ def _cell(word: str, text: str) -> str:
 def parse_rotation(word: str, text: str | None = None) -> int:
     """Sixths of a turn from r120, 120, 120° or r2; anything else names the six choices."""
     value = word.lower().removeprefix("r").removesuffix("°").removesuffix("deg")
-    if value.isdigit():
+    if _NUMBER.fullmatch(value):
         n = int(value)
         if n in DEGREES:
             return DEGREES.index(n)
@@ -142,9 +145,9 @@ def parse_rotation(word: str, text: str | None = None) -> int:
 
 
 def _way(word: str, text: str) -> bool:
-    if word in _RIGHT:
+    if word.lower() in _RIGHT:
         return True
-    if word in _LEFT:
+    if word.lower() in _LEFT:
         return False
     raise _bad(
         text,
@@ -158,7 +161,7 @@ def _join_cells(words: list[str]) -> list[str]:
     """`C 4` typed with a space is one cell."""
     out: list[str] = []
     for word in words:
-        if word.isdigit() and out and out[-1].isalpha() and len(out[-1]) == 1:
+        if _NUMBER.fullmatch(word) and out and _LETTER.fullmatch(out[-1]):
             out[-1] += word
         else:
             out.append(word)
@@ -166,11 +169,13 @@ def _join_cells(words: list[str]) -> list[str]:
 
 
 def parse_action(text: str) -> Sector6Action:
-    """The one reader of Sector 6 action text."""
-    words = _join_cells(text.strip().lower().replace(",", " ").split())
+    """The one reader of Sector 6 action text (case and extra spaces ignored; what a refusal
+    quotes is as typed)."""
+    check_length(text, EXAMPLES)
+    words = _join_cells(text.strip().replace(",", " ").split())
     if not words:
         raise _bad(text, "it is empty", "empty")
-    verb, args = words[0], [w for w in words[1:] if w not in ("to", "tile", "at", "on")]
+    verb, args = words[0].lower(), [w for w in words[1:] if w.lower() not in _FILLERS]
     if verb == "draw":
         if args:
             raise _bad(text, "draw takes nothing after it; place the tile next", "draw")
@@ -178,7 +183,7 @@ def parse_action(text: str) -> Sector6Action:
     if verb == "entry":
         verb, args = "place", ["entry", *args]
     if verb in ("place", "put"):
-        if args[:1] == ["entry"]:
+        if [w.lower() for w in args[:1]] == ["entry"]:
             if len(args) != 2:
                 raise _bad(text, "place entry takes one cell", "entry")
             return PlaceEntry(_cell(args[1], text))
@@ -211,4 +216,4 @@ def parse_action(text: str) -> Sector6Action:
         if args:
             raise _bad(text, "pass takes nothing after it", "pass")
         return PASS
-    raise _bad(text, f"{verb!r} is not an action", "verb", verb=verb)
+    raise _bad(text, f"{words[0]!r} is not an action", "verb", verb=words[0])
