@@ -33,6 +33,7 @@ import discord
 from data.texts import Texts, language_of, texts_for
 from engine import find_game
 from hvbot import views, workers
+from hvbot.limits import CONTENT, fit_text
 from hvbot.posts import ALLOWED, Post, follow_up_privately, send_private
 from hvbot.presenters import presenter_for
 from hvbot.repository import GameRow
@@ -154,6 +155,7 @@ async def reply_error(interaction: discord.Interaction, message: str | BaseExcep
     language."""
     if isinstance(message, BaseException):
         message = explain(personal(interaction), message)
+    message = fit_text(message, CONTENT)
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:
@@ -328,7 +330,7 @@ class FollowUp:
 
     async def say(self, message: str) -> None:
         """A private line to the person."""
-        await self.webhook.send(message, ephemeral=True)
+        await self.webhook.send(fit_text(message, CONTENT), ephemeral=True)
 
 
 ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see HvBot._finish_answering

@@ -9,6 +9,8 @@ from typing import Any
 
 import discord
 
+from hvbot.limits import fitted
+
 ALLOWED = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
@@ -29,7 +31,7 @@ class Post:
             out["view"] = self.view
         if self.embed is not None:
             out["embed"] = self.embed
-        return out
+        return fitted(**out)
 
 
 async def send_private(interaction: discord.Interaction, post: Post) -> None:

@@ -13,6 +13,7 @@ from discord.ext import commands
 from data.texts import ENGLISH, language_of
 from engine import all_games, find_game
 from hvbot import flow, replay, views
+from hvbot.limits import fitted
 from hvbot.posts import ALLOWED, send_private
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.repository import ArchivedGame
@@ -189,9 +190,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             turn = texts("bot.status.to_move", player=who, phase=view["phase"])
         presenter = presenter_for(game.game, interaction.locale)
         await interaction.response.send_message(
-            turn + "\n" + presenter.status(view, flow.names_of(game)),
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
+            **fitted(
+                content=turn + "\n" + presenter.status(view, flow.names_of(game)),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         )
 
     @app_commands.command(
@@ -219,7 +222,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             )
             game = row.game if row else GAME_CHOICES[0].value
         await interaction.response.send_message(
-            presenter_for(game, interaction.locale).rules, ephemeral=True
+            **fitted(content=presenter_for(game, interaction.locale).rules, ephemeral=True)
         )
 
     @app_commands.command(name="log", description="The moves so far")

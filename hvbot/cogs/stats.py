@@ -16,6 +16,7 @@ from discord.ext import commands
 from data.texts import ENGLISH, Texts, texts_for
 from engine import find_game
 from hvbot.cogs.game import GAME_CHOICES
+from hvbot.limits import fitted
 from hvbot.ratings import START
 from hvbot.service import BotError
 from hvbot.stats import GameSummary, PlayerStats, summaries
@@ -148,7 +149,7 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
             await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.send_message(
-            embed=me_embed(found, interaction.user.id, texts), ephemeral=True
+            **fitted(embed=me_embed(found, interaction.user.id, texts), ephemeral=True)
         )
 
     @app_commands.command(name="server", description="Top players and best scores on this server")
@@ -164,6 +165,8 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
             )
             return
         await interaction.response.send_message(
-            embed=server_embed(found, texts_for(interaction.guild_locale)),
-            allowed_mentions=discord.AllowedMentions.none(),
+            **fitted(
+                embed=server_embed(found, texts_for(interaction.guild_locale)),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         )

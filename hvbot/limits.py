@@ -1,0 +1,79 @@
+"""Discord's limits on a message, applied in one place before anything is sent.
+
+Discord refuses a whole message with one part too long, and a refused answer leaves the person
+with nothing but their client's "the application did not respond". The bot's own texts stay well
+inside the limits; what can grow is what people typed, names, and lists (a long game's moves), so
+every message is cut to fit here, at a line break where there is one, and marked as cut.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+CONTENT = 2000
+# Discord's limits on the parts of an embed, and on all its text together.
+TITLE = 256
+DESCRIPTION = 4096
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+FOOTER = 2048
+AUTHOR = 256
+EMBED_TOTAL = 6000
+CUT = "…"
+
+
+def fit_text(text: str, limit: int) -> str:
+    """`text` if it fits in `limit` characters, else its start up to the last line break that
+    leaves at least half (else a plain cut), marked as cut."""
+    if len(text) <= limit:
+        return text
+    room = limit - len(CUT)
+    head = text[:room]
+    line_end = head.rfind("\n")
+    if line_end >= room // 2:
+        head = head[: line_end + 1]
+    return head + CUT
+
+
+def fit_embed(embed: discord.Embed) -> discord.Embed:
+    """The embed with every part cut to Discord's limits, and the whole to its total. Parts
+    are shortened in place (the embed is the message's own, built for this send)."""
+    if embed.title:
+        embed.title = fit_text(embed.title, TITLE)
+    if embed.description:
+        embed.description = fit_text(embed.description, DESCRIPTION)
+    for at, each in enumerate(embed.fields):
+        embed.set_field_at(
+            at,
+            name=fit_text(each.name or "", FIELD_NAME),
+            value=fit_text(each.value or "", FIELD_VALUE),
+            inline=bool(each.inline),
+        )
+    if embed.footer.text:
+        embed.set_footer(text=fit_text(embed.footer.text, FOOTER), icon_url=embed.footer.icon_url)
+    if embed.author.name:
+        embed.set_author(
+            name=fit_text(embed.author.name, AUTHOR),
+            url=embed.author.url,
+            icon_url=embed.author.icon_url,
+        )
+    while len(embed) > EMBED_TOTAL and embed.fields:
+        embed.remove_field(-1)
+    if len(embed) > EMBED_TOTAL and embed.description:
+        over = len(embed) - EMBED_TOTAL
+        embed.description = fit_text(embed.description, len(embed.description) - over)
+    return embed
+
+
+def fitted(**message: Any) -> dict[str, Any]:
+    """The keyword arguments of a send or an edit, with content and embeds cut to fit."""
+    content = message.get("content")
+    if isinstance(content, str):
+        message["content"] = fit_text(content, CONTENT)
+    if isinstance(message.get("embed"), discord.Embed):
+        message["embed"] = fit_embed(message["embed"])
+    if message.get("embeds"):
+        message["embeds"] = [fit_embed(each) for each in message["embeds"]]
+    return message
