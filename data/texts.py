@@ -23,6 +23,7 @@ import functools
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol
 
@@ -101,6 +102,55 @@ def fields_of(template: str | dict[str, str]) -> set[str]:
     return {match.group(1) for form in forms for match in _FIELD.finditer(form)}
 
 
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A slash command named in a text, by its English path ("game board", or a group such as
+    "hv" for all its commands).
+
+    Said as a Discord command mention once the bot knows its commands' ids (`mention_commands`):
+    each client shows a mention in its own language and makes it clickable. Until then, and
+    outside Discord, it is the typed form ("/game board")."""
+
+    path: str
+
+
+# The ids of the bot's commands by top-level name, as Discord registered them; empty until
+# known (see `mention_commands`). One bot application per process, so one table.
+_COMMAND_IDS: dict[str, int] = {}
+# A command as texts write it: "/game board", "`/s6 place cell:<cell> rotation:<turn>`".
+_TYPED_COMMAND = re.compile(
+    r"(?P<tick>`?)/(?P<group>[a-z0-9_-]+)(?P<rest>(?: [a-z0-9_-]+)?"
+    r"(?: [a-z_]+:(?:<[^>`]*>|[^\s`,;)]*[^\s`.,;)]))*)(?P=tick)"
+)
+_OPTION = re.compile(r"(?P<name>[a-z_]+):(?P<value><[^>`]*>|\S+)")
+
+
+def mention_commands(ids: Mapping[str, int]) -> None:
+    """From now on, name commands in texts as Discord mentions (`</game board:123>`): `ids`
+    are the registered commands' ids by top-level name, as a sync or a fetch returns them."""
+    _COMMAND_IDS.clear()
+    _COMMAND_IDS.update(ids)
+    for language in LANGUAGES:
+        _texts(language)._mentioned.clear()
+
+
+@functools.cache
+def _command_tree() -> dict[str, dict[str, frozenset[str]]]:
+    """The bot's commands as the English texts name them: group -> command -> option names."""
+    tree: dict[str, dict[str, set[str]]] = {}
+    for key in catalogue(DEFAULT):
+        parts = key.split(".")
+        if parts[0] != "commands" or parts[-1] != "name" or parts[1] == "choices":
+            continue
+        if len(parts) == 3:
+            tree.setdefault(parts[1], {})
+        elif len(parts) == 4:
+            tree.setdefault(parts[1], {}).setdefault(parts[2], set())
+        elif len(parts) == 5:
+            tree.setdefault(parts[1], {}).setdefault(parts[2], set()).add(parts[3])
+    return {g: {c: frozenset(o) for c, o in cmds.items()} for g, cmds in tree.items()}
+
+
 class Explained(Protocol):
     """An error that can be said in any language: a key into the texts and its fields.
 
@@ -118,6 +168,7 @@ class Texts:
         self.language = language
         self._own = catalogue(language)
         self._english = catalogue(DEFAULT)
+        self._mentioned: dict[str, str | dict[str, str]] = {}
 
     def __repr__(self) -> str:
         return f"Texts({self.language!r})"
@@ -127,7 +178,59 @@ class Texts:
         found = self._own.get(key)
         if found is None:
             found = self._english[key]
-        return found
+        if not _COMMAND_IDS:
+            return found
+        mentioned = self._mentioned.get(key)
+        if mentioned is None:
+            if isinstance(found, dict):
+                mentioned = {form: self._mention_in(text) for form, text in found.items()}
+            else:
+                mentioned = self._mention_in(found)
+            self._mentioned[key] = mentioned
+        return mentioned
+
+    def command(self, command: Command) -> str:
+        """A command for a person to use: a mention (a group as all its commands), or as typed
+        while the commands' ids are unknown."""
+        group, _, name = command.path.partition(" ")
+        commands = _command_tree().get(group, {})
+        if group not in _COMMAND_IDS:
+            return f"/{command.path}"
+        if name or not commands:
+            return f"</{command.path}:{_COMMAND_IDS[group]}>"
+        return ", ".join(f"</{group} {each}:{_COMMAND_IDS[group]}>" for each in commands)
+
+    def _mention_in(self, template: str) -> str:
+        """A template with its typed commands as mentions, and the option names after each in
+        this language (a mention shows the command's name in the reader's client language)."""
+
+        def replace(match: re.Match[str]) -> str:
+            group, rest = match["group"], match["rest"]
+            commands = _command_tree().get(group)
+            if commands is None or group not in _COMMAND_IDS:
+                return match[0]
+            words = rest.split(" ")[1:] if rest else []
+            name = words[0] if words and words[0] in commands else ""
+            if commands and not name:
+                return match[0]  # a group in prose ("/stats in a channel"): left as typed
+            options = words[1:] if name else words
+            said = [self.command(Command(f"{group} {name}".strip()))]
+            if options:
+                typed = " ".join(self._option(group, name, option) for option in options)
+                said.append(f"`{typed}`" if match["tick"] else typed)
+            return " ".join(said)
+
+        return _TYPED_COMMAND.sub(replace, template)
+
+    def _option(self, group: str, command: str, typed: str) -> str:
+        """`name:value` with the option's name as this language's client shows it."""
+        found = _OPTION.fullmatch(typed)
+        if found is None:
+            return typed
+        key = f"commands.{group}.{command}.{found['name']}.name"
+        if not self.has(key):
+            return typed
+        return f"{self(key)}:{found['value']}"
 
     def __call__(self, key: str, /, **fields: Any) -> str:
         template = self.template(key)
@@ -141,6 +244,8 @@ class Texts:
     def _said(self, value: Any) -> Any:
         """A field that is a text itself (a part of a refusal with its own key and fields, such
         as a compass side) is said in this language too; any other value is filled in as it is."""
+        if isinstance(value, Command):
+            return self.command(value)
         key = getattr(value, "key", None)
         if isinstance(key, str) and key in self._english:
             return self(key, **dict(getattr(value, "fields", {}) or {}))

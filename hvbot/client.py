@@ -20,8 +20,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.texts import texts_for
-from hvbot import claims, flow, memory, outbox, replay, views, workers
+from data.texts import mention_commands, texts_for
+from hvbot import board_buttons, claims, flow, memory, outbox, replay, views, workers
 from hvbot.config import Settings
 from hvbot.presenters import warm_up
 from hvbot.repository import GameRow, Repository
@@ -137,14 +137,18 @@ class HvBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error
         # Before the sync: the translator gives Discord the commands' names in each language.
         await self.tree.set_translator(Translator())
+        guild = discord.Object(id=self.settings.guild_id) if self.settings.guild_id else None
         if self.shard_ids is not None and 0 not in self.shard_ids:
-            pass  # of several processes, the one running shard 0 registers the commands
-        elif self.settings.guild_id:
-            guild = discord.Object(id=self.settings.guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            # Of several processes, the one running shard 0 registers the commands; the
+            # others learn their ids (if it has not registered them yet, texts name the
+            # commands as typed).
+            registered = await self.tree.fetch_commands(guild=guild)
         else:
-            await self.tree.sync()
+            if guild is not None:
+                self.tree.copy_global_to(guild=guild)
+            registered = await self.tree.sync(guild=guild)
+        # Texts name commands as mentions, which each client shows in its own language.
+        mention_commands({command.name: command.id for command in registered})
         for game in await self.service.repo.open_games():
             if game.status == "active" and game.state is not None:
                 self.after_change(game, self.service.peek_state(game))
@@ -158,6 +162,7 @@ class HvBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await self._finish_answering()
+        mention_commands({})  # this application's commands are no longer served from here
         self._stopping = True
         tasks = [*self._ai_tasks.values(), *self._replay_tasks]
         for task in tasks:
@@ -211,9 +216,12 @@ class HvBot(commands.AutoShardedBot):
         the AI seat's move if it is an AI's turn and none is running for this game.
 
         Every way a game can end (a command, a button, a late answer, an AI's move) comes
-        through here right after the result is posted, so the replay follows the result."""
+        through here right after the result is posted, so the replay follows the result.
+        So does every change that moves the turn on: a board post's buttons it made stale
+        are taken off here (see hvbot.board_buttons)."""
         if self._stopping:
             return
+        board_buttons.moved_on(self, game)
         if state.is_terminal():
             _hold(self._replay_tasks, asyncio.create_task(self._post_replay(game)))
             return
@@ -339,6 +347,9 @@ class HvBot(commands.AutoShardedBot):
         original = getattr(error, "original", error)
         if isinstance(original, BotError):
             await flow.reply_error(interaction, original)
+            return
+        if isinstance(error, app_commands.CheckFailure) and getattr(error, "key", None):
+            await flow.reply_error(interaction, error)  # said in the asker's language
             return
         if isinstance(error, app_commands.CheckFailure):
             refusal = str(error) or flow.personal(interaction)("bot.error.not_here")

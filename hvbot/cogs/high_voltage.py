@@ -3,20 +3,17 @@ the checks and the messages for bad input all come from the engine through the s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from engine.high_voltage.state import PLACING
 from hvbot import flow
+from hvbot.cogs.moves import GameMoves
 from hvbot.posts import send_private
 from hvbot.service import BotError
 from hvbot.translator import choice
-
-if TYPE_CHECKING:
-    from hvbot.client import HvBot
 
 ROTATION_CHOICES = [app_commands.Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
 PLACE_CHOICES = [
@@ -58,10 +55,8 @@ def cells_for(view: dict[str, Any], kind: str, seat: int | None) -> list[str]:
     return sorted(result, key=lambda name: (name[1:], name[0]))
 
 
-class HighVoltageCog(commands.GroupCog, group_name="hv", group_description="High Voltage moves"):
-    def __init__(self, bot: HvBot) -> None:
-        self.bot = bot
-        super().__init__()
+class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage moves"):
+    game = "high-voltage"
 
     async def _complete(
         self, interaction: discord.Interaction, current: str, kind: str
@@ -121,7 +116,8 @@ class HighVoltageCog(commands.GroupCog, group_name="hv", group_description="High
         special: str,
     ) -> str | None:
         """The action `/hv draw` stands for; None once answered here instead: the person
-        already holds a drawn card and did not say where it goes, so it is shown again.
+        already holds the card drawn from `cell` and did not say where it goes, so it is shown
+        again (any other cell is read as a draw, which the rules refuse while a card is held).
 
         Apart from `draw`, so that the game and its state read here are not held while the
         move is made and its pictures are drawn (at a few hundred games, every move waits
@@ -132,6 +128,8 @@ class HighVoltageCog(commands.GroupCog, group_name="hv", group_description="High
         if getattr(state, "phase", None) == PLACING and state.current_seat() == seat:
             if place is not None:
                 return f"place {place} r{rotation}"
+            if cell.strip().upper() != state.view(None)["drawn"]["cell"]:
+                return f"draw {cell}"
             prompt = await flow.prompt_post(
                 game, state, interaction.user.id, flow.language(interaction)
             )

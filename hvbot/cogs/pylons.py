@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from hvbot import flow
+from hvbot.cogs.moves import GameMoves
 from hvbot.service import BotError
-
-if TYPE_CHECKING:
-    from hvbot.client import HvBot
 
 MAX_CHOICES = 25
 
 
-class PylonsCog(commands.GroupCog, group_name="pylons", group_description="Pylons moves"):
-    def __init__(self, bot: HvBot) -> None:
-        self.bot = bot
-        super().__init__()
+class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"):
+    game = "pylons"
 
     async def _free_cells(
         self, interaction: discord.Interaction, current: str

@@ -9,21 +9,18 @@ autocomplete with the cells where the caller may act right now.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from engine import State, find_game
+from engine import State
 from engine.sector6.actions import DEGREES
 from hvbot import flow
+from hvbot.cogs.moves import GameMoves
 from hvbot.posts import send_private
 from hvbot.service import BotError
 from hvbot.translator import choice
-
-if TYPE_CHECKING:
-    from hvbot.client import HvBot
 
 GAME = "sector6"
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
@@ -100,22 +97,8 @@ def move_cells(legal: list[str], origin: str | None) -> tuple[list[str], list[st
     return froms, targets
 
 
-class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6 moves"):
-    def __init__(self, bot: HvBot) -> None:
-        self.bot = bot
-        super().__init__()
-
-    async def _act(self, interaction: discord.Interaction, action: str) -> None:
-        """Refuse /s6 in a channel whose game is another one (its words would be read by
-        that game's rules and answered confusingly); otherwise the shared flow acts."""
-        game = await self.bot.service.open_game(interaction.channel_id)
-        if game.game != GAME:
-            title = find_game(game.game).title
-            await flow.reply_error(
-                interaction, flow.personal(interaction)("bot.s6.other_game", game=title)
-            )
-            return
-        await flow.act_from_command(interaction, action)
+class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves"):
+    game = GAME
 
     async def _state(self, interaction: discord.Interaction) -> State | None:
         """The game's state if it is the caller's turn in a Sector 6 game, else None
@@ -178,7 +161,7 @@ class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6
             if prompt is not None:
                 await send_private(interaction, prompt)
                 return
-        await self._act(interaction, "draw")
+        await flow.act_from_command(interaction, "draw")
 
     @app_commands.command(name="place", description="Lay the tile you drew on a cell, turned")
     @app_commands.describe(
@@ -188,7 +171,7 @@ class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6
     @app_commands.choices(rotation=ROTATION_CHOICES)
     @app_commands.autocomplete(cell=_place_cells)
     async def place(self, interaction: discord.Interaction, cell: str, rotation: int) -> None:
-        await self._act(interaction, f"place {cell} r{rotation}")
+        await flow.act_from_command(interaction, f"place {cell} r{rotation}")
 
     @app_commands.command(
         name="entry", description="Lay one of your entry points instead of drawing"
@@ -196,7 +179,7 @@ class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6
     @app_commands.describe(cell="A free cell next to the maze, e.g. K10 (suggested: where it fits)")
     @app_commands.autocomplete(cell=_entry_cells)
     async def entry(self, interaction: discord.Interaction, cell: str) -> None:
-        await self._act(interaction, f"place entry {cell}")
+        await flow.act_from_command(interaction, f"place entry {cell}")
 
     # ------------------------------------------------------------------ competition
 
@@ -208,13 +191,13 @@ class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6
     )
     @app_commands.autocomplete(origin=_move_from, target=_move_to)
     async def move(self, interaction: discord.Interaction, origin: str, target: str) -> None:
-        await self._act(interaction, f"move {origin} {target}")
+        await flow.act_from_command(interaction, f"move {origin} {target}")
 
     @app_commands.command(
         name="collect", description="Take the oxygen marker of the tile your prisoner just left"
     )
     async def collect(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "collect")
+        await flow.act_from_command(interaction, "collect")
 
     @app_commands.command(name="rotate", description="Turn a tile one side (60°)")
     @app_commands.describe(
@@ -227,14 +210,14 @@ class Sector6Cog(commands.GroupCog, group_name="s6", group_description="Sector 6
         self, interaction: discord.Interaction, direction: str, cell: str | None = None
     ) -> None:
         where = f" {cell}" if cell else ""
-        await self._act(interaction, f"rotate{where} {direction}")
+        await flow.act_from_command(interaction, f"rotate{where} {direction}")
 
     @app_commands.command(name="done", description="End your turn without collecting or turning")
     async def done(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "done")
+        await flow.act_from_command(interaction, "done")
 
     @app_commands.command(
         name="pass", description="Novice mode: let your turn go when neither prisoner can move"
     )
     async def pass_(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "pass")
+        await flow.act_from_command(interaction, "pass")

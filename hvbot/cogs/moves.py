@@ -1,0 +1,60 @@
+"""What every game's move commands (/hv, /pylons, /s6) share: they act only in a channel that
+plays their game.
+
+Each game's commands build that game's action text, and another game's rules would read it
+in their own way (a Pylons cell typed in a High Voltage channel reads as placing a drawn card),
+so the check comes before anything is parsed: a Discord check on every command of the group,
+answered with one refusal that names the channel's game and its commands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from data.texts import Command
+from engine import find_game
+from hvbot.service import BotError
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+# The group of move commands of each game: where a refusal sends a person.
+GROUP_OF_GAME = {"high-voltage": "hv", "pylons": "pylons", "sector6": "s6"}
+
+
+class OtherGame(app_commands.CheckFailure):
+    """A game's command used in a channel that plays another game. Like the bot's other
+    refusals it carries a text key and its fields, to be said in the asker's language."""
+
+    def __init__(self, game: str, used: str) -> None:
+        title = find_game(game).title
+        group = GROUP_OF_GAME.get(game)
+        where = Command(group) if group else Command("game board")
+        super().__init__(f"This channel plays {title}: use /{where.path}, not /{used}.")
+        self.key = "bot.error.other_game"
+        self.fields = {"game": title, "commands": where, "used": Command(used)}
+
+
+class GameMoves(commands.GroupCog):
+    """The move commands of one game (`game`, its engine name)."""
+
+    game: ClassVar[str]
+
+    def __init__(self, bot: HvBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Before any option is read: refuse in a channel whose game is another. With no game
+        here, the command goes on and is told so by the service, as every command is."""
+        try:
+            game = await self.bot.service.open_game(interaction.channel_id)
+        except BotError:
+            return True
+        if game.game != self.game:
+            raise OtherGame(game.game, self.__cog_group_name__)
+        return True

@@ -1,0 +1,58 @@
+"""Texts name commands as Discord mentions once the bot knows their ids: each client shows a
+mention in its own language, clickable. Until then (and in the CLI), as typed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from data.texts import Command, catalogue, mention_commands, texts_for
+
+IDS = {"game": 11, "hv": 22, "pylons": 33, "s6": 44, "stats": 55}
+
+
+@pytest.fixture
+def mentioned() -> Iterator[None]:
+    mention_commands(IDS)
+    try:
+        yield
+    finally:
+        mention_commands({})
+
+
+def test_commands_are_typed_until_their_ids_are_known() -> None:
+    texts = texts_for("de")
+    assert "/game board" in texts("bot.apology_after_move")
+    assert texts.command(Command("game board")) == "/game board"
+
+
+def test_commands_in_texts_become_mentions(mentioned: None) -> None:
+    for language in ("en", "it", "fr", "de"):
+        said = texts_for(language)("bot.apology_after_move")
+        assert "</game board:11>" in said and "/game board " not in said, said
+
+
+def test_options_after_a_mention_are_named_in_the_readers_language(mentioned: None) -> None:
+    said = texts_for("de")("sector6.prompt.tile", colour="x", value=1, walls="", rule="")
+    assert "</s6 place:44>" in said
+    german = {catalogue("de")[f"commands.s6.place.{o}.name"] for o in ("cell", "rotation")}
+    assert all(f"`{name}:" in said or f" {name}:" in said for name in german), said
+
+
+def test_a_group_is_named_as_all_its_commands(mentioned: None) -> None:
+    said = texts_for("en").command(Command("hv"))
+    assert said == "</hv draw:22>, </hv rotate:22>, </hv move:22>, </hv swap:22>"
+
+
+def test_a_group_in_prose_is_left_as_typed(mentioned: None) -> None:
+    said = texts_for("en")("bot.error.stats_server_only")
+    assert "/stats in" in said
+
+
+def test_no_mention_is_left_in_a_code_span(mentioned: None) -> None:
+    for language in ("en", "it", "fr", "de"):
+        for key, template in catalogue(language).items():
+            if isinstance(template, str) and "/" in template:
+                said = texts_for(language).template(key)
+                assert "`</" not in said, (language, key, said)
