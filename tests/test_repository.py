@@ -281,3 +281,39 @@ async def test_discord_ids_beyond_32_bits_are_kept_exactly(repo):
     again = await repo.open_game_in_channel(channel_id=big + 1)
     assert (again.guild_id, again.creator_id, again.seats[0].user_id) == (big, big + 2, big + 2)
     assert game.id == again.id
+
+
+async def test_the_post_with_live_buttons_is_kept_until_the_game_moves_past_it(repo):
+    """One board post per game has live buttons, for one version: a newer post replaces it,
+    a post for a version the game is past never becomes it, and once the game moves on it is
+    handed out once, for its buttons to go. Message ids are 64-bit snowflakes."""
+    game = await _lobby(repo)
+    first, second, late = 1_300_000_000_000_000_001, 1_300_000_000_000_000_002, 1_300_000_003
+    assert await repo.keep_buttons(game_id=game.id, message_id=first, version=game.version) == []
+    assert await repo.drop_stale_buttons(game_id=game.id) is None, "still live"
+    # The same version shown again (/game board): the newer post has the live buttons.
+    kept = await repo.keep_buttons(game_id=game.id, message_id=second, version=game.version)
+    assert kept == [first]
+    seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
+    await repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+    # A post made for the old version after the game moved on: its own buttons must go.
+    assert await repo.keep_buttons(game_id=game.id, message_id=late, version=game.version) == [late]
+    assert await repo.drop_stale_buttons(game_id=game.id) == second
+    assert await repo.drop_stale_buttons(game_id=game.id) is None, "handed out once"
+
+
+async def test_two_processes_take_stale_buttons_off_once(database_url):
+    first = await Repository.open(database_url)
+    second = await Repository.open(database_url)
+    try:
+        game = await _lobby(first)
+        await first.keep_buttons(game_id=game.id, message_id=77, version=game.version)
+        seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
+        await first.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+        found = await asyncio.gather(
+            *(r.drop_stale_buttons(game_id=game.id) for r in (first, second, first, second))
+        )
+        assert sorted(found, key=str) == [77, None, None, None]
+    finally:
+        for repository in (first, second):
+            await repository.close()
