@@ -32,7 +32,7 @@ import discord
 
 from data.texts import Texts, language_of, texts_for
 from engine import find_game
-from hvbot import views, workers
+from hvbot import board_buttons, views, workers
 from hvbot.limits import CONTENT, fit_text
 from hvbot.posts import ALLOWED, Post, follow_up_privately, send_private
 from hvbot.presenters import presenter_for
@@ -249,7 +249,7 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
     files = [("board.png", board)]
     if end and end[0]:
         files.append(("result.png", end[0]))
-    return Post("\n".join(lines), files=files, view=buttons)
+    return Post("\n".join(lines), files=files, view=buttons, version=game.version)
 
 
 async def prompt_post(
@@ -320,7 +320,8 @@ class FollowUp:
     async def publish(self, game: GameRow, post: Post) -> None:
         """See `publish`."""
         if posts_in(self.channel_id, game):
-            await self.webhook.send(**post.kwargs())
+            sent = await self.webhook.send(wait=True, **post.kwargs())
+            board_buttons.shown(self.bot, game, post, sent)
             return
         await announce(self.bot, game, post)
         await self.webhook.send(
@@ -483,6 +484,7 @@ async def action_button(
     )
     if message is not None and not message.flags.ephemeral:
         await interaction.edit_original_response(view=None)
+        await board_buttons.clicked(interaction.client, result.game, message.id)  # type: ignore[arg-type]
         if prompt is not None:
             await send_private(interaction, prompt)
     elif prompt is not None:
@@ -560,6 +562,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
         bot.after_change(game, bot.service.peek_state(game))  # the AI may be to move
     else:
         await update_clicked(interaction, game.id, content=public(game)("bot.vote.end"), view=None)
+        board_buttons.moved_on(bot, game)
 
 
 async def return_seat(interaction: discord.Interaction) -> None:
@@ -576,6 +579,7 @@ async def return_seat(interaction: discord.Interaction) -> None:
         content=public(game)("bot.game.returned", player=f"<@{interaction.user.id}>"),
         allowed_mentions=ALLOWED,
     )
+    board_buttons.moved_on(bot, game)  # a change of seat moves the game's version on
 
 
 # ---------------------------------------------------------------------- taking back
@@ -660,7 +664,8 @@ async def post_channel(bot: HvBot, game: GameRow) -> discord.abc.Messageable:
 async def announce(bot: HvBot, game: GameRow, post: Post) -> None:
     """Post to the game's thread if it has one, else to its channel."""
     channel = await post_channel(bot, game)
-    await channel.send(**post.kwargs())
+    sent = await channel.send(**post.kwargs())
+    board_buttons.shown(bot, game, post, sent)
 
 
 # ---------------------------------------------------------------------- lobby

@@ -40,6 +40,8 @@ async def post(bot: HvBot, owed: Announcement) -> None:
         if after is not None:
             board = await flow.board_post(game, _moved(game, owed, after), after)
             if board is not None:
+                if game.version != owed.version:
+                    board.view = None  # the game has moved on: its buttons are not this board's
                 await flow.announce(bot, game, board)
     await claims.sent(repo.db, owed.id)
     # A finished game's replay is owed on its own, after the last move's post.

@@ -20,6 +20,8 @@ class Post:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     view: discord.ui.View | None = None
     embed: discord.Embed | None = None
+    # A board post: the game's version it shows, which its buttons are for (hvbot.board_buttons).
+    version: int | None = None
 
     def kwargs(self) -> dict[str, Any]:
         out: dict[str, Any] = {"content": self.content, "allowed_mentions": ALLOWED}

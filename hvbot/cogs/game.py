@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from data.texts import ENGLISH, language_of
 from engine import all_games, find_game
-from hvbot import flow, replay, views
+from hvbot import board_buttons, flow, replay, views
 from hvbot.limits import fitted
 from hvbot.posts import ALLOWED, send_private
 from hvbot.presenters import playable_games, presenter_for
@@ -258,6 +258,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if what == "abandoned":
+            board_buttons.moved_on(self.bot, game)
             return
         self.bot.after_change(game, self.bot.service.peek_state(game))
 
@@ -278,6 +279,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        board_buttons.moved_on(self.bot, game)
         await flow.refresh_lobby(self.bot, game)
 
     @app_commands.command(name="replay", description="An animated replay of a finished game here")
