@@ -1,13 +1,22 @@
-"""Redraw the Sector 6 example picture in this folder from one recorded game.
+"""Redraw the Sector 6 example pictures in this folder from three recorded games.
 
     python docs/make_sector6_pictures.py [--out FOLDER]
 
 Writes sector6-board.png: a three-player game in full mode, in the competition phase, just
-after a rotation that turned two more tiles through their gears. The game is stored here as
-its actions, played once by the bot's own `normal` (players 1 and 3) and `hard` (player 2)
-levels on the tiles dealt from seed 24; keeping the actions rather than replaying the players
-means a change to the players never changes the picture, while the same engine and renderer
-always give the same file.
+after a rotation that turned another tile through its gears. It was played once by the bot's
+own `normal` (players 1 and 3) and `hard` (player 2) levels on the tiles dealt from seed 24.
+
+Writes the sector6-after-*.png pictures too (see pictures.md), from that game and two more
+played by the `normal` level on seed 1: four players in full mode and three in veteran mode.
+  - after-panel: the panel of the four-player game, collected markers counted by value;
+  - after-building: the four-player maze being built, the cells where a piece may go;
+  - after-rotation: the four-player game just after a rotation that turned two tiles by gears;
+  - after-full-vs-veteran: the three-player full game beside the veteran one, both at half
+    size, as a chat's preview shows them.
+
+The games are stored here as their actions: keeping the actions rather than replaying the
+players means a change to the players never changes the pictures, while the same engine and
+renderer always give the same files.
 """
 
 from __future__ import annotations
@@ -19,9 +28,13 @@ _HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(_HERE.parent))
 
 import argparse  # noqa: E402
+import io  # noqa: E402
+
+from PIL import Image  # noqa: E402
 
 from engine import find_game  # noqa: E402
 from render import sector6_board_png  # noqa: E402
+from render.sector6_board import SECTOR6_THEME  # noqa: E402
 
 SEED = 24
 PLAYERS = 3
@@ -64,13 +77,81 @@ ACTIONS = (
 IN_PROGRESS = 142  # actions into the game for the picture
 NAMES = ["Ada", "Bruno", "Chiara"]
 
+_FOUR = (
+    "draw, place J10 r180, draw, place I10 r300, draw, place J9 r300, draw, place I11 r0, draw, "
+    "place H10 r240, draw, place I9 r180, draw, place H9 r0, draw, place K10 r0, draw, "
+    "place J8 r300, draw, place K9 r300, draw, place I8 r240, draw, place H8 r0, draw, "
+    "place G9 r0, draw, place G10 r0, draw, place H11 r120, draw, place G11 r0, draw, "
+    "place K8 r180, draw, place J7 r0, draw, place L8 r60, draw, place L9 r60, draw, "
+    "place M9 r300, draw, place I7 r0, draw, place H7 r60, draw, place G8 r240, draw, "
+    "place L10 r180, draw, place K11 r60, draw, place M10 r60, draw, place J11 r300, draw, "
+    "place I12 r240, draw, place F9 r180, draw, place F8 r120, place entry E9, place entry F10, "
+    "place entry M11, place entry J12, draw, place E10 r60, place entry E11, place entry H6, "
+    "place entry E8, place entry D8, move F10 H9, done, move M11 K10, rotate M11 left, "
+    "move J12 I12, rotate J12 left, move E9 E10, done, move E11 G10, rotate E11 right, "
+    "move K10 L10, collect, move E8 E9, rotate E8 left, move E10 E11, collect, move G10 I11, "
+    "collect, move H6 J7, rotate H6 right, move E9 F8, rotate E9 left, move D8 H10, done, "
+    "move H9 F10, collect, move J7 I8, collect, move I12 J12, collect, move H10 I10, collect, "
+    "move F10 G11, done, move I8 I9, collect, move J12 J11, rotate J12 right, move I10 H10, "
+    "collect, move G11 H11, collect, move L10 M10, rotate L10 left, move F8 E9, collect, "
+    "move H10 F9, rotate H10 left, move I11 H10, collect, move M10 K11, collect, "
+    "move J11 J12, rotate J11 left"
+)
+FOUR = _FOUR.split(", ")
+FOUR_BUILDING = 9  # four tiles placed, the fifth drawn
+FOUR_NAMES = ["Ada", "Bruno", "Chiara", "Dario"]
+_VETERAN = (
+    "draw, place J10 r60, draw, place I10 r60, draw, place J9 r60, draw, place I9 r300, draw, "
+    "place H9 r120, draw, place H10 r240, draw, place I11 r180, place entry G10, draw, "
+    "place H11 r60, draw, place G11 r0, place entry F10, draw, place G12 r0, draw, "
+    "place F11 r0, draw, place E11 r180, draw, place J8 r300, draw, place E12 r180, draw, "
+    "place D11 r0, draw, place F12 r240, draw, place K9 r0, draw, place F9 r240, draw, "
+    "place K10 r240, draw, place E10 r60, draw, place G9 r300, draw, place D10 r240, "
+    "place entry E9, draw, place F8 r240, place entry E8, place entry G13, draw, place F7 r60, "
+    "place entry E7, move G13 G12, done, move G10 H9, rotate G10 right, rotate E7 left, "
+    "rotate E7 left, move G12 D10, collect, move H9 I9, collect, rotate E7 right, "
+    "rotate E7 right, move D10 E11, collect, move I9 I10, collect, rotate E7 left, "
+    "rotate E7 right, move E9 F9, rotate E9 right"
+)
+VETERAN = _VETERAN.split(", ")
 
-def position(actions: int) -> dict:
-    """The public view after the first `actions` recorded actions."""
-    state = find_game("sector6").new_state(PLAYERS, SEED, {"mode": "full"})
-    for text in ACTIONS[:actions]:
+
+def position(actions: int, recorded=ACTIONS, players=PLAYERS, seed=SEED, mode="full") -> dict:
+    """The public view after the first `actions` of a recorded game."""
+    state = find_game("sector6").new_state(players, seed, {"mode": mode})
+    for text in recorded[:actions]:
         state.apply(text)
     return state.view(None)
+
+
+def picture(view: dict, names: list[str]) -> Image.Image:
+    return Image.open(io.BytesIO(sector6_board_png(view, names=names))).convert("RGB")
+
+
+def png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def after_pictures() -> dict[str, bytes]:
+    """The pictures that show how the board reads (file name: PNG bytes)."""
+    theme = SECTOR6_THEME
+    four = picture(position(len(FOUR), FOUR, 4, 1), FOUR_NAMES)
+    panel = four.crop((0, theme.board_height, theme.width, four.height))
+    building = picture(position(FOUR_BUILDING, FOUR, 4, 1), FOUR_NAMES)
+    half = (theme.width // 2, (theme.board_height + theme.panel_height) // 2)
+    full = picture(position(IN_PROGRESS), NAMES).resize(half, Image.Resampling.LANCZOS)
+    veteran = picture(position(len(VETERAN), VETERAN, 3, 1, "veteran"), NAMES)
+    both = Image.new("RGB", (2 * half[0], half[1]), theme.background)
+    both.paste(full, (0, 0))
+    both.paste(veteran.resize(half, Image.Resampling.LANCZOS), (half[0], 0))
+    return {
+        "sector6-after-panel.png": png(panel),
+        "sector6-after-building.png": png(building),
+        "sector6-after-rotation.png": png(four),
+        "sector6-after-full-vs-veteran.png": png(both),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     view = position(IN_PROGRESS)
     assert view["last"]["geared"], "the picture is meant to show gears at work"
     (args.out / "sector6-board.png").write_bytes(sector6_board_png(view, names=NAMES))
+    for name, data in after_pictures().items():
+        (args.out / name).write_bytes(data)
     end = position(len(ACTIONS))
     assert end["outcome"] and end["outcome"]["reason"] == "all_oxygen_held"
     return 0

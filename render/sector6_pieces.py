@@ -18,14 +18,9 @@ from data.texts import DEFAULT, Texts, texts_for
 from render.canvas import fit, shrink
 from render.encode import png_bytes
 from render.fonts import font
-from render.sector6_board import (
-    SECTOR6_THEME,
-    SIDES,
-    Sector6Theme,
-    prisoner_piece,
-    tile_piece,
-    token_half,
-)
+from render.sector6_style import SECTOR6_THEME, SIDES, Sector6Theme, token_half
+from render.sector6_tiles import tile_piece
+from render.sector6_tokens import prisoner_piece, seat_letters
 
 TURNS = (0, 60, 120, 180, 240, 300)  # the rotations a drawn tile may be placed at
 TILE_RADIUS = 74
@@ -122,15 +117,16 @@ def sector6_seat_png(
     theme: Sector6Theme = SECTOR6_THEME,
     language: str = DEFAULT,
 ) -> bytes:
-    """A seat's prisoner token as the board shows it, with its colour and shape named."""
+    """A seat's prisoner pawn as the board shows it, with its colour, shape and letter named."""
     player = view["players"][seat]
     width, height = SEAT_SIZE
     img = Image.new("RGB", (width, height), theme.background)
     draw = ImageDraw.Draw(img)
-    half = token_half(SEAT_TOKEN)
-    _paste(img, prisoner_piece(theme, SEAT_TOKEN, seat), (PAD + half, height // 2))
-    x = 2 * PAD + 2 * half
     texts = texts_for(language)
+    letter = seat_letters([str(p["colour"]) for p in view["players"]], texts)[seat]
+    half = token_half(SEAT_TOKEN)
+    _paste(img, prisoner_piece(theme, SEAT_TOKEN, seat, letter), (PAD + half, height // 2))
+    x = 2 * PAD + 2 * half
     room = width - x - PAD
     heading = fit(texts("picture.sector6.your_prisoners"), 22, room, bold=False)
     draw.text((x, 44), heading, fill=theme.text_dim, font=font(22, False))
@@ -138,7 +134,7 @@ def sector6_seat_png(
     name, name_size = shrink(name[:1].upper() + name[1:], 46, room)
     draw.text((x, 76), name, fill=theme.text, font=font(name_size))
     shapes = _word(texts, "picture.sector6.shapes", str(player["shape"]))
-    numbered = texts("picture.sector6.numbered", shapes=shapes, number=seat + 1)
+    numbered = texts("picture.sector6.pawns", shapes=shapes, letter=letter)
     numbered, numbered_size = shrink(numbered, 18, room, bold=False)
     draw.text((x, 136), numbered, fill=theme.text_dim, font=font(numbered_size, False))
     return png_bytes(img)

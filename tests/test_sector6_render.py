@@ -15,6 +15,7 @@ from sector6_positions import position
 
 from engine.sector6 import GAME, Sector6State
 from render import sector6_board_png
+from render.canvas import text_rgb, to_indexed
 from render.sector6_board import (
     SECTOR6_THEME,
     cell_centre,
@@ -22,9 +23,14 @@ from render.sector6_board import (
     last_line,
     layout,
     marker_centre,
+    meshes,
     prisoner_centre,
     status_line,
 )
+from render.sector6_overlays import GEARS, PLAYER, TURN_RADIUS, turn_piece
+from render.sector6_palette import sector6_palette
+from render.sector6_panel import COUNT_DISC, cards, counts_on_card
+from render.sector6_tokens import marker_piece, prisoner_piece, seat_letters
 
 ROOT = Path(__file__).resolve().parent.parent
 T = SECTOR6_THEME
@@ -71,15 +77,17 @@ def test_prisoners_stand_in_their_players_colours(picture):
     size = max(8, round(radius * 0.3))
     for cell, seat in (("C5", 0), ("D6", 0), ("A2", 1), ("E6", 1)):
         x, y = prisoner_centre(view, cell)
-        spot = (x - round(size * 0.6), y)  # beside the seat number, inside the shape
+        spot = (x - round(size * 0.55), y + round(size * 0.85))  # the pawn's body, by its letter
         assert near(img.getpixel(spot), T.seat_fill[seat]), cell
-    # a circle leaves the corner of its box bare; a square fills it
+    # the head has the seat's shape: a circle leaves the corner of its box bare, a square
+    # covers it
+    head = round(size * 0.74)
     x, y = prisoner_centre(view, "C5")
-    corner = (x - round(size * 0.8), y - round(size * 0.8))
+    corner = (x - round(size * 0.45), y - head - round(size * 0.45))
     assert near(img.getpixel(corner), T.floors[1])
     x, y = prisoner_centre(view, "A2")
-    corner = (x - round(size * 0.6), y - round(size * 0.6))
-    assert near(img.getpixel(corner), T.seat_fill[1])
+    corner = (x - round(size * 0.45), y - head - round(size * 0.45))
+    assert not near(img.getpixel(corner), T.floors[0], 40)
 
 
 def test_markers_show_their_values_colour(picture):
@@ -130,6 +138,25 @@ def test_a_drawn_tile_never_shows_in_the_picture():
     drawer = state.current_seat()
     assert "walls" in state.view(drawer)["drawn"]
     assert sector6_board_png(state.view(drawer)) == sector6_board_png(state.view(None))
+
+
+def played(players: int, seed: int, mode: str = "full", until=None) -> Sector6State:
+    """A random game from `seed`, played until `until(state)` holds (default: the maze is
+    complete)."""
+    state, rng = GAME.new_state(players, seed, {"mode": mode}), random.Random(seed)
+    until = until or (lambda s: s.phase != "build")
+    while not until(state):
+        state.apply(state.sample_action(rng))
+    return state
+
+
+def colours(img: Image.Image) -> set:
+    return {c for _, c in img.getcolors(1 << 16)}
+
+
+def label_pixels(text: str, size: int, bold: bool, fg, bg) -> Image.Image:
+    """A label exactly as the board pastes it: drawn alone, mapped onto the board palette."""
+    return to_indexed(text_rgb(text, size, bold, fg, bg), sector6_palette(T)).convert("RGB")
 
 
 def test_while_building_free_cells_next_to_the_maze_are_offered():
@@ -183,7 +210,7 @@ def test_panel_texts_say_whose_turn_and_how_it_ended():
 
 
 def test_the_docs_example_is_redrawn_identically(tmp_path):
-    """The committed example comes from a deterministic script."""
+    """The committed examples come from a deterministic script."""
     script = ROOT / "docs" / "make_sector6_pictures.py"
     done = subprocess.run(
         [sys.executable, str(script), "--out", str(tmp_path)],
@@ -192,6 +219,167 @@ def test_the_docs_example_is_redrawn_identically(tmp_path):
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "sector6-board.png").read_bytes() == (
-        ROOT / "docs" / "sector6-board.png"
-    ).read_bytes()
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == [
+        "sector6-after-building.png",
+        "sector6-after-full-vs-veteran.png",
+        "sector6-after-panel.png",
+        "sector6-after-rotation.png",
+        "sector6-board.png",
+    ]
+    for name in written:
+        assert (tmp_path / name).read_bytes() == (ROOT / "docs" / name).read_bytes(), name
+
+
+# ---------------------------------------------------------------------- the panel's counts
+
+
+@pytest.mark.parametrize(
+    ("players", "counts"),
+    [(2, (3, 0, 8, 1)), (3, (0, 10, 2, 7)), (4, (0, 1, 2, 3)), (4, (10, 11, 12, 18))],
+)
+def test_collected_counts_are_never_overdrawn(players, counts):
+    """Every count label on the panel is exactly the label drawn alone: no marker disc is
+    pasted over it, with any number of players and two digits."""
+    view = played(players, 3).view(None)
+    for player in view["players"]:
+        player["collected"] = {str(v): n for v, n in zip((1, 2, 3, 4), counts, strict=True)}
+    img = decode(sector6_board_png(view))
+    current = view["current_seat"]
+    for player, card in zip(view["players"], cards(T, players), strict=True):
+        bg = T.panel_row if player["seat"] == current else T.panel
+        placed = counts_on_card(card, player["collected"])
+        assert [c.text.lstrip("×") for c in placed] == [str(n) for n in counts]
+        for count, after in zip(placed, [*placed[1:], None], strict=True):
+            alone = label_pixels(count.text, count.size, False, T.text_dim, bg)
+            x, y = count.at[0] - 1, count.at[1]
+            shown = img.crop((x, y, x + alone.width, y + alone.height))
+            assert shown.tobytes() == alone.tobytes(), (players, count)
+            if after is not None:  # the next disc starts right of the label
+                assert x + alone.width <= after.disc[0] - COUNT_DISC, (players, count)
+
+
+# ---------------------------------------------------------------------- free cells
+
+
+@pytest.mark.parametrize("mode", ["full", "veteran", "novice"])
+def test_free_cells_are_the_engines_legal_cells(mode):
+    """From the third piece on, a cell touching one piece is not offered: the cells marked
+    free are those the engine accepts, and no other empty cell next to the maze shows."""
+    for pieces in (3, 5, 9):
+        state = played(3, 8, mode, lambda s, n=pieces: len(s.view(None)["tiles"]) >= n)
+        view = state.view(None)
+        legal = {a.cell for a in state.legal_actions() if hasattr(a, "cell")}
+        if not legal:  # the seat to move can only draw: the drawn tile's cells then
+            state.apply("draw")
+            legal = {a.cell for a in state.legal_actions()}
+            view = state.view(None)
+        assert set(free_cells(view)) == legal
+        img = decode(sector6_board_png(view))
+        single = [state.name(c) for c in state.frontier() if state.name(c) not in legal]
+        assert single or pieces == 3  # a picture that shows the difference
+        radius = layout(view).radius
+        for name in single:  # no dashed outline, no label: the dark ground only
+            x, y = cell_centre(view, name)
+            box = img.crop((x - radius // 2, y - radius // 3, x + radius // 2, y + radius // 3))
+            assert colours(box) == {T.background}, name
+
+
+# ---------------------------------------------------------------------- prisoners and markers
+
+
+def test_a_prisoner_differs_from_a_marker_by_shape_alone():
+    """A pawn is taller than wide and covers a different area from a disc of the same size,
+    whatever the seat; its mark is a letter, never a digit."""
+    for seat in range(4):
+        _, pawn = prisoner_piece(T, 18, seat, "OPWB"[seat])
+        left, top, right, bottom = pawn.getbbox()
+        assert bottom - top > 1.15 * (right - left), seat
+        pawn_on = pawn.convert("L").tobytes()
+        for value in (1, 2, 3, 4):
+            disc_on = marker_piece(T, 18, value)[1].convert("L").tobytes()
+            both = sum(1 for a, b in zip(pawn_on, disc_on, strict=True) if a and b)
+            either = sum(1 for a, b in zip(pawn_on, disc_on, strict=True) if a or b)
+            assert both / either < 0.6, (seat, value)
+    assert seat_letters(["orange", "purple", "white", "black"]) == ["O", "P", "W", "B"]
+    assert not any(letter.isdigit() for letter in seat_letters(["orange", "purple"]))
+
+
+# ---------------------------------------------------------------------- rotations and gears
+
+
+def arc_point(view, name: str) -> tuple[int, int]:
+    """A point in the middle of the band of a curved arrow on `name`, lower left."""
+    x, y = cell_centre(view, name)
+    r = layout(view).radius * (TURN_RADIUS - 0.035)
+    angle = math.radians(150)
+    return round(x + r * math.cos(angle)), round(y + r * math.sin(angle))
+
+
+def test_rotations_show_their_way_on_the_turned_tile_and_the_gear_turned_ones():
+    state = scene()
+    state.apply("rotate right")  # C2, which the move left: ringed for the move as well
+    view = state.view(None)
+    img = decode(sector6_board_png(view))
+    x, y = arc_point(view, "C2")  # the move's arrow leaves C2 downwards: look lower left
+    assert near(img.getpixel((x, y)), T.turn_ring, 30)
+    # clockwise and anticlockwise arrows are mirror images, not the same picture
+    _, right = turn_piece(T, 60, PLAYER, frozenset({True}))
+    _, left = turn_piece(T, 60, PLAYER, frozenset({False}))
+    assert right.tobytes() != left.tobytes()
+    mirrored = right.transpose(Image.Transpose.FLIP_LEFT_RIGHT).convert("L").tobytes()
+    same = sum(a == b for a, b in zip(mirrored, left.convert("L").tobytes(), strict=True))
+    assert same / len(mirrored) > 0.99
+
+
+def test_gear_turned_tiles_carry_a_curved_arrow_too():
+    state = played(3, 11, until=lambda s: bool(s.view(None)["last"]["geared"]))
+    view = state.view(None)
+    img = decode(sector6_board_png(view))
+    for name in view["last"]["geared"]:
+        assert near(img.getpixel(arc_point(view, name)), T.gear_ring, 30), name
+    _, gear = turn_piece(T, 60, GEARS, frozenset({False}))
+    assert gear.getbbox()
+
+
+def test_gears_show_in_full_mode_only():
+    """Full mode: gear teeth on the walls and a cog where two gears meet, in the gear colour;
+    veteran and novice modes have no gears, so not one pixel of that colour."""
+    for mode in ("full", "veteran", "novice"):
+        view = played(4, 4, mode).view(None)
+        img = decode(sector6_board_png(view))
+        gear = dict((c, n) for n, c in img.getcolors(1 << 16)).get(T.gear, 0)
+        if mode == "full":
+            assert meshes(view) and gear > 500
+            cell, side = meshes(view)[0]
+            x, y = cell_centre(view, cell)
+            angle = math.radians(270 + 60 * side)
+            apothem = layout(view).radius * math.sqrt(3) / 2
+            mx, my = x + apothem * math.cos(angle), y + apothem * math.sin(angle)
+            size = round(layout(view).radius * 0.24)
+            ring = [  # the cog's body, between its hole and its teeth
+                img.getpixel(
+                    (round(mx + size * 0.5 * math.cos(a)), round(my + size * 0.5 * math.sin(a)))
+                )
+                for a in (0.3, 1.9, 3.5, 5.1)
+            ]
+            assert all(near(p, T.gear, 30) for p in ring), ring
+        else:
+            assert not meshes(view) and gear == 0, mode
+
+
+# ---------------------------------------------------------------------- arrows under labels
+
+
+def test_the_move_arrow_runs_under_the_labels_it_crosses():
+    state = scene()  # C2 -> C5: the arrow crosses C3 and C4 through their labels
+    view = state.view(None)
+    img = decode(sector6_board_png(view))
+    radius = layout(view).radius
+    size = max(12, round(radius * 0.27))
+    for name in ("C3", "C4", "C5"):
+        alone = label_pixels(name, size, True, T.label_ink, T.floors[1])
+        x, y = cell_centre(view, name)
+        x, y = round(x - alone.width // 2), round(y - radius * 0.5 - alone.height // 2)
+        shown = img.crop((x, y, x + alone.width, y + alone.height))
+        assert shown.tobytes() == alone.tobytes(), name
