@@ -136,9 +136,19 @@ def hours_words(texts: Texts, span: timedelta) -> str:
     return texts("bot.time.hours", count=round(hours))
 
 
+def move_words(game: str, action: str, language: str) -> str:
+    """A stored action of `game` in words, in a language."""
+    return presenter_for(game, language).move_words(action)
+
+
 def explain(texts: Texts, error: BaseException) -> str:
-    """An error's message in a language; spans of time among its fields are put in words."""
+    """An error's message in a language; spans of time among its fields are put in words,
+    and so is a move (the field `action`, with the engine name of its game in `game_name`)."""
     fields = dict(getattr(error, "fields", {}) or {})
+    key = getattr(error, "key", None)
+    if "game_name" in fields and "action" in fields and key and texts.has(key):
+        action = move_words(fields["game_name"], fields["action"], texts.language)
+        return texts(key, **{**fields, "action": action})
     if any(isinstance(value, timedelta) for value in fields.values()):
         key = getattr(error, "key", None)
         if key and texts.has(key):
@@ -494,7 +504,10 @@ async def action_button(
         await interaction.edit_original_response(attachments=files, **edit)
     else:
         await interaction.edit_original_response(
-            content=personal(interaction)("bot.reply.done_action", action=action),
+            content=personal(interaction)(
+                "bot.reply.done_action",
+                action=move_words(result.game.game, action, language(interaction)),
+            ),
             view=None,
             attachments=[],
             embed=None,
@@ -589,9 +602,9 @@ def undo_text(outcome: UndoOutcome) -> str:
     request = outcome.request
     who = f"<@{request.requester_id}>"
     waiting = " ".join(f"<@{u}>" for u in request.waiting_for)
-    return public(outcome.game)(
-        "bot.undo.asked", player=who, action=request.action, waiting=waiting
-    )
+    game = outcome.game
+    action = move_words(game.game, request.action, game.language)
+    return public(game)("bot.undo.asked", player=who, action=action, waiting=waiting)
 
 
 async def taken_back(outcome: UndoOutcome) -> Post:
@@ -602,7 +615,7 @@ async def taken_back(outcome: UndoOutcome) -> Post:
     took = public(outcome.game)(
         "bot.undo.taken_back",
         player=f"<@{outcome.request.requester_id}>",
-        action=outcome.request.action,
+        action=move_words(outcome.game.game, outcome.request.action, outcome.game.language),
     )
     post.content = f"{took}\n{post.content}"
     return post
@@ -638,7 +651,7 @@ async def answer_undo(interaction: discord.Interaction, request_id: int, *, acce
     outcome = await bot.service.answer_undo(
         request_id=request_id, user_id=interaction.user.id, accept=accept
     )
-    action = outcome.request.action
+    action = move_words(outcome.game.game, outcome.request.action, outcome.game.language)
     game_id = outcome.game.id
     if outcome.status == "waiting":
         waiting = views.undo_view(request_id, public(outcome.game))
@@ -865,7 +878,8 @@ async def send_secrets(bot: HvBot, game: GameRow, state: Any) -> None:
         except discord.HTTPException:
             failed.append(f"<@{seat.user_id}>")
     if failed:
-        notice = public(game)("bot.game.dm_failed", players=", ".join(failed))
+        secret = presenter_for(game.game, game.language).secret_words()
+        notice = public(game)("bot.game.dm_failed", players=", ".join(failed), secret=secret)
         await announce(bot, game, Post(notice))
 
 

@@ -793,6 +793,7 @@ class GameService:
                     "back: nobody can unsee it.",
                     key="bot.error.undo_hidden",
                     action=text,
+                    game_name=game.game,
                 )
             request = await self.repo.open_undo(
                 game_id=game.id,

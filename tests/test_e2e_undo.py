@@ -10,6 +10,14 @@ from discord_emulator import DiscordEmulator, InteractionFailed, User
 from e2e_harness import BotHarness, board_posts, late_answers
 
 from engine import State, find_game
+from hvbot.presenters import presenter_for
+
+
+def in_words(move: str) -> str:
+    """A High Voltage move as the bot's texts say it (the engine's typed form never shows)."""
+    words = presenter_for("high-voltage").move_words(move)
+    assert move not in words
+    return words
 
 
 @dataclass
@@ -50,7 +58,7 @@ async def test_a_rotation_is_taken_back_once_the_other_player_accepts(
 
     reply = await emu.slash(mover, "game undo")
     (ask,) = reply.where(kind="response", visibility="public")
-    assert f"<@{other.id}>" in ask.content and table.move in ask.content
+    assert f"<@{other.id}>" in ask.content and in_words(table.move) in ask.content
     accept = next(i for i in ask.custom_ids if i.endswith(":yes"))
 
     # The request survives a restart; its buttons still work.
@@ -78,7 +86,7 @@ async def test_an_undo_answered_too_late_is_still_asked_taken_back_and_announced
         with pytest.raises(InteractionFailed):
             await emu.slash(table.mover, "game undo")
         ask = await emu.wait_for_message(lambda r: bool(r.custom_ids), since=since)
-        assert ask.visibility.kind == "public" and table.move in ask.content
+        assert ask.visibility.kind == "public" and in_words(table.move) in ask.content
         boards = len(board_posts(emu))
         accept = next(i for i in ask.custom_ids if i.endswith(":yes"))
         with pytest.raises(InteractionFailed):

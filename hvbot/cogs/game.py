@@ -144,7 +144,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await flow.start_game(interaction, from_button=False)
 
     @app_commands.command(
-        name="undo", description="Ask the others to take back your last move (not a draw)"
+        name="undo",
+        description=(
+            "Ask the others to take back your last move (not one that revealed something hidden)"
+        ),
     )
     async def undo(self, interaction: discord.Interaction) -> None:
         await flow.request_undo(interaction)
@@ -175,7 +178,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         if prompt is not None:
             await send_private(interaction, prompt)
 
-    @app_commands.command(name="status", description="Whose turn it is, scores and tokens")
+    @app_commands.command(name="status", description="Whose turn it is and where the game stands")
     async def status(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.open_game(interaction.channel_id)
         state = self.bot.service.peek_state(game)
@@ -184,11 +187,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         texts = flow.personal(interaction)
         who = flow.mention(game, seat)
         # Not every game's view counts turns (Pylons and Sector 6 do not).
-        if "turn" in view:
-            turn = texts("bot.status.turn", number=view["turn"], player=who, phase=view["phase"])
-        else:
-            turn = texts("bot.status.to_move", player=who, phase=view["phase"])
         presenter = presenter_for(game.game, interaction.locale)
+        phase = presenter.phase_words(view)
+        if "turn" in view:
+            turn = texts("bot.status.turn", number=view["turn"], player=who, phase=phase)
+        else:
+            turn = texts("bot.status.to_move", player=who, phase=phase)
         await interaction.response.send_message(
             **fitted(
                 content=turn + "\n" + presenter.status(view, flow.names_of(game)),
@@ -234,7 +238,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         if not moves:
             await interaction.response.send_message(texts("bot.log.none"), ephemeral=True)
             return
-        lines = [f"{i + 1}. {names[seat]}: {text}" for i, (seat, text) in enumerate(moves)]
+        words = presenter_for(game.game, interaction.locale).move_words
+        lines = [f"{i + 1}. {names[seat]}: {words(text)}" for i, (seat, text) in enumerate(moves)]
         body = "\n".join(lines)
         if len(body) <= LOG_INLINE_LIMIT:
             await interaction.response.send_message(f"```\n{body}\n```", ephemeral=True)

@@ -67,6 +67,24 @@ class Presenter:
         """Lines saying what just happened, from public information only."""
         raise NotImplementedError
 
+    @property
+    def table(self) -> str:
+        """The game's table in the texts ("high_voltage"), named like its data folder."""
+        return self.rules_path.split("/")[0]
+
+    def phase_words(self, view: View) -> str:
+        """What the game is at, in words ("placing a drawn card"), for /game status."""
+        return self.word(f"{self.table}.phase", view["phase"])
+
+    def secret_words(self) -> str:
+        """What each player is told privately at the start ("your company")."""
+        return self.texts(f"{self.table}.secret.what")
+
+    def move_words(self, action: str) -> str:
+        """A stored action in words, without who made it ("rotated E4 to 90°"), for the
+        move log, undo requests and confirmations: never the engine's typed form."""
+        raise NotImplementedError
+
     def scores(self, view: View, names: Sequence[str]) -> str:
         raise NotImplementedError
 

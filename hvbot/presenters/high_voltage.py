@@ -14,6 +14,15 @@ import discord
 
 import render
 from data.texts import ENGLISH, Texts
+from engine.high_voltage.actions import (
+    Declare,
+    Draw,
+    Move,
+    Place,
+    Rotate,
+    Swap,
+    parse_action,
+)
 from hvbot import views, workers
 from hvbot.posts import Post
 from hvbot.presenters.base import Presenter, View
@@ -118,6 +127,40 @@ def describe_line(record: Mapping[str, Any], texts: Texts = ENGLISH) -> str:
 class HighVoltagePresenter(Presenter):
     game = "high-voltage"
     rules_path = "high_voltage/rules.md"
+
+    def move_words(self, action: str) -> str:
+        say = self.texts
+        move = parse_action(action)
+        special = ""
+        if getattr(move, "special", None):
+            kind = "special_double" if move.special == "double" else "special"
+            special = say(f"high_voltage.action.{kind}")
+
+        def where(place: str) -> str:
+            if place in ("here", "empty"):
+                return say(f"high_voltage.action.where_{place}")
+            return place
+
+        match move:
+            case Draw(cell=cell, place=None):
+                words = say("high_voltage.move.peek", cell=cell)
+            case Draw(cell=cell, place=str(place), rotation=rotation):
+                words = say(
+                    "high_voltage.move.drew", cell=cell, where=where(place), degrees=rotation
+                )
+            case Place(place=place, rotation=rotation):
+                words = say("high_voltage.move.place", where=where(place), degrees=rotation)
+            case Rotate(cell=cell, rotation=rotation):
+                words = say("high_voltage.move.rotate", cell=cell, degrees=rotation)
+            case Move(cell=cell, rotation=rotation):
+                words = say("high_voltage.move.move", cell=cell, degrees=rotation)
+            case Swap(a=a, b=b):
+                words = say("high_voltage.move.swap", first=a, second=b)
+            case Declare():
+                words = say("high_voltage.move.declare", line=move.name)
+            case _:
+                words = say("high_voltage.move.declare_none")
+        return words + special
 
     def is_public(self, applied: Sequence[str], view: View) -> bool:
         return not (view["phase"] == "placing" and all(is_peek(t) for t in applied))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import render
+from engine.pylons.actions import Place, parse_action
 from hvbot import views
 from hvbot.presenters.base import Presenter, View
 
@@ -25,6 +26,12 @@ class PylonsPresenter(Presenter):
 
     def _direction(self, direction: str) -> str:
         return self.word("pylons.directions", direction)
+
+    def move_words(self, action: str) -> str:
+        move = parse_action(action)
+        if isinstance(move, Place):
+            return self.texts("pylons.move.place", cell=move.cell)
+        return self.texts(f"pylons.move.{move.text()}")
 
     def describe(self, applied: Sequence[str], view: View, actor: str) -> list[str]:
         say = self.texts

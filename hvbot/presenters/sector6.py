@@ -18,6 +18,7 @@ import discord
 
 import render
 from data.texts import ENGLISH, Texts
+from engine.sector6.actions import Move, Place, PlaceEntry, Rotate, parse_action
 from hvbot import views, workers
 from hvbot.posts import Post
 from hvbot.presenters.base import Presenter, View
@@ -132,6 +133,24 @@ class Sector6Presenter(Presenter):
         return self.word("sector6.shapes", shape)
 
     # ------------------------------------------------------------------ what happened
+
+    def move_words(self, action: str) -> str:
+        say = self.texts
+        move = parse_action(action)
+        match move:
+            case Place(cell=cell):
+                return say("sector6.move.place", cell=cell)
+            case PlaceEntry(cell=cell):
+                return say("sector6.move.entry", cell=cell)
+            case Move(origin=origin, target=target):
+                return say("sector6.move.move", origin=origin, target=target)
+            case Rotate(cell=cell, clockwise=clockwise):
+                direction = say("sector6.move.right" if clockwise else "sector6.move.left")
+                if cell is None:
+                    return say("sector6.move.rotate_behind", direction=direction)
+                return say("sector6.move.rotate", cell=cell, direction=direction)
+            case _:
+                return say(f"sector6.move.{move.text()}")
 
     def describe(self, applied: Sequence[str], view: View, actor: str) -> list[str]:
         lines = [line for text in applied if (line := self._describe_one(text, view, actor))]

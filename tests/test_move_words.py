@@ -1,0 +1,56 @@
+"""Moves are told in words in every language (the move log, undo requests, /game status),
+never in the engine's typed form that no slash command takes."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from data.texts import LANGUAGES
+from engine import HIGH_VOLTAGE, PYLONS, SECTOR6, Game
+from hvbot.presenters import presenter_for
+
+TYPED = re.compile(r"\br[0-9]+\b|special=|\b(declare|place|draw|rotate|swap) [A-Z][0-9]")
+
+
+def played(game: Game, seats: int, options: dict[str, str], seed: int) -> list[tuple[str, str]]:
+    """(action text, phase before it) of a random game, up to 300 actions."""
+    rng = random.Random(seed)
+    state = game.new_state(seats, seed, options)
+    out = []
+    while not state.is_terminal() and len(out) < 300:
+        action = rng.choice(state.legal_actions())
+        out.append((action.text(), state.view(None)["phase"]))
+        state.apply(action)
+    return out
+
+
+CASES = [
+    (HIGH_VOLTAGE, 3, {}),
+    (PYLONS, 2, {"swamps": "on"}),
+    (SECTOR6, 2, {"mode": "full"}),
+    (SECTOR6, 3, {"mode": "novice"}),
+]
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), CASES, ids=lambda c: str(c))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_move_and_phase_is_said_in_words(
+    game: Game, seats: int, options: dict[str, str], language: str
+) -> None:
+    presenter = presenter_for(game.name, language)
+    for text, phase in played(game, seats, options, seed=7):
+        words = presenter.move_words(text)
+        assert words and not TYPED.search(words), (text, words)
+        said = presenter.phase_words({"phase": phase})
+        assert said != phase, (language, phase)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_closed_dm_notice_names_each_games_own_secret(language: str) -> None:
+    """A Pylons or Sector 6 player has a colour, not a company."""
+    said = {g: presenter_for(g, language).secret_words() for g in ("high-voltage", "pylons")}
+    assert said["high-voltage"] != said["pylons"]
+    assert presenter_for("sector6", language).secret_words() == said["pylons"]
