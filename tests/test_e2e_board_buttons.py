@@ -174,3 +174,21 @@ async def test_pylons_opening_choice_goes_when_the_game_is_abandoned(
     await emu.slash(ada, "game abandon")
     assert (await hv.game()).status == "abandoned"
     await wait_without_buttons(emu, opening, "once the game is abandoned")
+
+
+async def test_sector6_choices_go_when_the_move_is_taken_back(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    people = await sector6_between(emu, hv)
+    state = await build_the_maze(hv, await hv.game())
+    mover = people[state.current_seat() or 0]
+    other = people[1 - (state.current_seat() or 0)]
+    moved = await move_a_prisoner(emu, mover, state)
+
+    reply = await emu.slash(mover, "game undo")
+    (ask,) = reply.where(kind="response", visibility="public")
+    accept = next(i for i in ask.custom_ids if i.endswith(":yes"))
+    await emu.click(other, accept, message=ask.message_id)
+    await wait_without_buttons(emu, moved, "once the move is taken back")
+    assert await hv.state() == state, "the move is taken back"
