@@ -339,7 +339,9 @@ def test_every_player_is_told_their_colour_and_shape() -> None:
     state = GAME.new_state(3, 2)
     title, text, picture = PRESENTER.secret(row(state).channel_id, state.view(1), 1)
     assert title == "You play PURPLE"
-    assert "**purple squares** numbered 2" in text and "<#2>" in text
+    # Told by shape and letter, as the pawns are drawn, never by a number a marker shares.
+    assert "**purple** pawns" in text and "squares for heads" in text and "<#2>" in text
+    assert "letter P" in text
     assert picture.startswith(b"\x89PNG")
 
 

@@ -22,6 +22,7 @@ from engine.sector6.actions import Move, Place, PlaceEntry, Rotate, parse_action
 from hvbot import views, workers
 from hvbot.posts import Post
 from hvbot.presenters.base import Presenter, View
+from render.sector6_tokens import seat_letters
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -431,7 +432,7 @@ class Sector6Presenter(Presenter):
                 channel=f"<#{channel_id}>",
                 colour=colour,
                 shapes=self._shapes(player["shape"]),
-                number=seat + 1,
+                letter=seat_letters([p["colour"] for p in view["players"]], self.texts)[seat],
             ),
             render.sector6_seat_png(view, seat, language=self.language),
         )
