@@ -1,0 +1,136 @@
+"""One word per thing in each language: every text and rules summary uses the glossary's term
+for each concept of its game (data/locales/glossary.toml) and none of the variants it forbids."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from data import load_text
+from data.texts import DEFAULT, LANGUAGES, catalogue, long_text
+
+GLOSSARY: dict[str, Any] = tomllib.loads(load_text("locales/glossary.toml"))
+RULES = {
+    "rules.high_voltage": "high_voltage/rules.md",
+    "rules.pylons": "pylons/rules.md",
+    "rules.sector6": "sector6/rules.md",
+}
+
+# Taken out before matching: the same in every language, and not words of the language.
+_FIELD = re.compile(r"\{[^{}]*\}")
+_CODE = re.compile(r"`[^`]*`")
+_TYPED_COMMAND = re.compile(r"/[a-z0-9_-]+(?: [a-z0-9_-]+)?(?: [a-z_]+:\S*)*")
+
+
+def clean(text: str) -> str:
+    """A text without what is the same in every language: its fields (each leaves a § behind,
+    so that a pattern can tell "link {goal}" from "{count} link"), code and typed commands."""
+    return _TYPED_COMMAND.sub(" ", _CODE.sub(" ", _FIELD.sub("§", text)))
+
+
+def texts_of(
+    language: str,
+    texts: Mapping[str, str | Mapping[str, str]] | None = None,
+    rules: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """Every text of a language by key, plural forms joined, with the rules summaries as keys
+    "rules.<game>"; `texts` and `rules` stand in for the files (to check other versions)."""
+    texts = catalogue(language) if texts is None else texts
+    rules = (
+        {key: long_text(path, language) for key, path in RULES.items()} if rules is None else rules
+    )
+    flat = {
+        key: "\n".join(value.values()) if isinstance(value, Mapping) else value
+        for key, value in texts.items()
+    }
+    return {**flat, **rules}
+
+
+def in_scope(key: str, scopes: list[str], glossary: Mapping[str, Any] = GLOSSARY) -> bool:
+    return any(key.startswith(prefix) for s in scopes for prefix in glossary["scopes"][s])
+
+
+def _search(pattern: str, text: str) -> re.Match[str] | None:
+    return re.search(pattern, text, re.IGNORECASE)
+
+
+def violations(
+    language: str,
+    texts: Mapping[str, str],
+    english: Mapping[str, str],
+    glossary: Mapping[str, Any] = GLOSSARY,
+) -> list[str]:
+    """What breaks the glossary in one language's texts: a forbidden variant anywhere in a
+    term's scope, or a text whose English says the concept while it does not use the term."""
+    found = []
+    for concept, term in glossary["terms"].items():
+        ours, theirs = term[language], term[DEFAULT]
+        for key, text in texts.items():
+            if not in_scope(key, term["scope"], glossary):
+                continue
+            said = clean(text)
+            for pattern in ours.get("forbid", ()):
+                if match := _search(pattern, said):
+                    found.append(
+                        f"{key}: {match.group(0)!r} where the {concept} is {ours['term']!r}"
+                    )
+            if (
+                language != DEFAULT
+                and "use" in ours
+                and key not in ours.get("except", ())
+                and key in english
+                and _search(theirs["use"], clean(english[key]))
+                and not _search(ours["use"], said)
+            ):
+                found.append(f"{key}: says no {ours['term']!r} where English says the {concept}")
+    return found
+
+
+def test_the_glossary_is_complete_and_its_patterns_work() -> None:
+    keys = set(texts_of(DEFAULT))
+    for concept, term in GLOSSARY["terms"].items():
+        assert term.get("about"), f"{concept}: say what the concept is"
+        assert term["scope"] and set(term["scope"]) <= set(GLOSSARY["scopes"]), concept
+        assert any(in_scope(key, term["scope"]) for key in keys), f"{concept}: empty scope"
+        assert set(term) >= set(LANGUAGES), f"{concept}: a term for every language"
+        for language in LANGUAGES:
+            entry = term[language]
+            assert entry["term"], f"{concept}: the {language} term"
+            assert not set(entry) - {"term", "use", "forbid", "except"}, (concept, language)
+            if "use" in entry and language != DEFAULT:
+                assert "use" in term[DEFAULT], f"{concept}: English says when {language} must"
+            for pattern in entry.get("forbid", ()):
+                re.compile(pattern)
+                assert not _search(pattern, entry["term"]), f"{concept}: {language} forbids itself"
+            assert set(entry.get("except", ())) <= keys, f"{concept}: unknown keys in except"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_text_uses_the_glossary_terms(language: str) -> None:
+    english = texts_of(DEFAULT)
+    assert violations(language, texts_of(language), english) == []
+
+
+def test_a_forbidden_variant_is_found_by_word_not_inside_other_words() -> None:
+    english = {"high_voltage.x": "Draw a card.", "sector6.x": "Draw a tile."}
+    assert violations("it", {"high_voltage.x": "Pesca una carta."}, english) == [
+        "high_voltage.x: 'carta' where the card is 'tessera'",
+        "high_voltage.x: says no 'tessera' where English says the card",
+    ]
+    assert violations("it", {"high_voltage.x": "Pesca le tessere, non scartarle."}, english) == []
+    # a term belongs to its game: Sector 6 tiles may be called as High Voltage cards are
+    assert violations("it", {"sector6.x": "Pesca una tessera."}, english) == []
+
+
+def test_a_translation_that_avoids_the_term_is_found() -> None:
+    english = {"bot.x": "Open a lobby in this channel."}
+    said = {"bot.x": "Ouvrir un salon dans ce canal."}
+    assert violations("fr", said, english) == [
+        'bot.x: says no "salle d\'attente" where English says the lobby',
+        "bot.x: 'canal' where the channel is 'salon'",
+    ]
+    assert violations("fr", {"bot.x": "Ouvrir une salle d'attente dans ce salon."}, english) == []
