@@ -45,14 +45,20 @@ def face_down(state: Any) -> list[str]:
     return [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
 
 
+async def holding_a_card(emu: DiscordEmulator, hv: BotHarness) -> tuple[User, str]:
+    """A started High Voltage game whose person to move has drawn a card (from the cell
+    returned) and holds it, to be placed."""
+    mover, table, state = await high_voltage_turn(emu, hv)
+    cell = face_down(state)[0]
+    await table.play(await hv.game(), state, f"draw {cell}")
+    return mover, cell
+
+
 async def test_another_games_commands_are_refused_in_a_high_voltage_channel(
     emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
     emu = emulator
-    mover, table, state = await high_voltage_turn(emu, hv)
-    game = await hv.game()
-    cell = face_down(state)[0]
-    await table.play(game, state, f"draw {cell}")  # holding a drawn card
+    mover, cell = await holding_a_card(emu, hv)
 
     for command, options in [
         ("pylons place", {"cell": "here r90"}),
@@ -114,10 +120,7 @@ async def test_a_held_card_is_not_shown_again_for_another_cell(
     emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
     emu = emulator
-    mover, table, state = await high_voltage_turn(emu, hv)
-    game = await hv.game()
-    cell = face_down(state)[0]
-    await table.play(game, state, f"draw {cell}")
+    mover, cell = await holding_a_card(emu, hv)
     answer = await refused(emu, hv, mover, "hv draw", cell="Z9")
     assert cell in answer.content and not answer.has_attachment("card.png"), answer.content
 
