@@ -35,7 +35,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "seats", "options"), CASES, ids=lambda c: str(c))
+@pytest.mark.parametrize(
+    ("game", "seats", "options"), CASES, ids=[f"{g.name}-{n}" for g, n, _ in CASES]
+)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_move_and_phase_is_said_in_words(
     game: Game, seats: int, options: dict[str, str], language: str
