@@ -192,3 +192,24 @@ async def test_sector6_choices_go_when_the_move_is_taken_back(
     await emu.click(other, accept, message=ask.message_id)
     await wait_without_buttons(emu, moved, "once the move is taken back")
     assert await hv.state() == state, "the move is taken back"
+
+
+async def test_a_post_deleted_meanwhile_is_let_be(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """Someone deleted the post with the old buttons: the game goes on, nothing is logged as
+    an error (the `hv` fixture fails the test on any), and the next post is made as ever."""
+    emu = emulator
+    people = await sector6_between(emu, hv)
+    state = await build_the_maze(hv, await hv.game())
+    mover = people[state.current_seat() or 0]
+    moved = await move_a_prisoner(emu, mover, state)
+    del emu.messages_by_id[moved.message_id]
+
+    reply = await emu.slash(mover, "s6 done")
+    assert [r for r in reply.public if r.kind == "followup"], "the next board is posted"
+    path = f"/messages/{moved.message_id}"
+    await emu.wait_for(lambda: emu.requests_to("PATCH", path), message="tried to edit it")
+    await emu.settle()
+    assert [(r.status, r.body["code"]) for r in emu.rejections] == [(404, 10008)]
+    emu.rejections.clear()  # Discord's answer to an edit of a deleted message: expected here
