@@ -14,6 +14,7 @@ from discord_emulator import DiscordEmulator, Record, User
 from e2e_harness import BOARD, BotHarness, board_posts
 
 from engine import State
+from hvbot import board_buttons, flow
 from hvbot.repository import GameRow
 
 
@@ -213,3 +214,8 @@ async def test_a_post_deleted_meanwhile_is_let_be(
     await emu.settle()
     assert [(r.status, r.body["code"]) for r in emu.rejections] == [(404, 10008)]
     emu.rejections.clear()  # Discord's answer to an edit of a deleted message: expected here
+
+
+def test_closing_waits_for_buttons_being_taken_off() -> None:
+    """HvBot.close lets the tasks answering interactions finish, found by their names."""
+    assert board_buttons.TASK.startswith(flow.ANSWER_TASK)
