@@ -144,20 +144,17 @@ def move_words(game: str, action: str, language: str) -> str:
 def explain(texts: Texts, error: BaseException) -> str:
     """An error's message in a language; spans of time among its fields are put in words,
     and so is a move (the field `action`, with the engine name of its game in `game_name`)."""
-    fields = dict(getattr(error, "fields", {}) or {})
     key = getattr(error, "key", None)
-    if "game_name" in fields and "action" in fields and key and texts.has(key):
-        action = move_words(fields["game_name"], fields["action"], texts.language)
-        return texts(key, **{**fields, "action": action})
-    if any(isinstance(value, timedelta) for value in fields.values()):
-        key = getattr(error, "key", None)
-        if key and texts.has(key):
-            words = {
-                name: hours_words(texts, value) if isinstance(value, timedelta) else value
-                for name, value in fields.items()
-            }
-            return texts(key, **words)
-    return texts.explain(error)
+    if not (key and texts.has(key)):
+        return texts.explain(error)
+    fields = dict(getattr(error, "fields", {}) or {})
+    words = {
+        name: hours_words(texts, value) if isinstance(value, timedelta) else value
+        for name, value in fields.items()
+    }
+    if "game_name" in words and "action" in words:
+        words["action"] = move_words(words["game_name"], words["action"], texts.language)
+    return texts(key, **words)
 
 
 async def reply_error(interaction: discord.Interaction, message: str | BaseException) -> None:
@@ -598,13 +595,19 @@ async def return_seat(interaction: discord.Interaction) -> None:
 # ---------------------------------------------------------------------- taking back
 
 
+def undo_move(outcome: UndoOutcome) -> str:
+    """The move an undo request is about, in words, in the game's language."""
+    game = outcome.game
+    return move_words(game.game, outcome.request.action, game.language)
+
+
 def undo_text(outcome: UndoOutcome) -> str:
     request = outcome.request
     who = f"<@{request.requester_id}>"
     waiting = " ".join(f"<@{u}>" for u in request.waiting_for)
-    game = outcome.game
-    action = move_words(game.game, request.action, game.language)
-    return public(game)("bot.undo.asked", player=who, action=action, waiting=waiting)
+    return public(outcome.game)(
+        "bot.undo.asked", player=who, action=undo_move(outcome), waiting=waiting
+    )
 
 
 async def taken_back(outcome: UndoOutcome) -> Post:
@@ -615,7 +618,7 @@ async def taken_back(outcome: UndoOutcome) -> Post:
     took = public(outcome.game)(
         "bot.undo.taken_back",
         player=f"<@{outcome.request.requester_id}>",
-        action=move_words(outcome.game.game, outcome.request.action, outcome.game.language),
+        action=undo_move(outcome),
     )
     post.content = f"{took}\n{post.content}"
     return post
@@ -651,7 +654,7 @@ async def answer_undo(interaction: discord.Interaction, request_id: int, *, acce
     outcome = await bot.service.answer_undo(
         request_id=request_id, user_id=interaction.user.id, accept=accept
     )
-    action = move_words(outcome.game.game, outcome.request.action, outcome.game.language)
+    action = undo_move(outcome)
     game_id = outcome.game.id
     if outcome.status == "waiting":
         waiting = views.undo_view(request_id, public(outcome.game))
