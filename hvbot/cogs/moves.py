@@ -22,17 +22,14 @@ from hvbot.service import BotError
 if TYPE_CHECKING:
     from hvbot.client import HvBot
 
-# The group of move commands of each game: where a refusal sends a person.
-GROUP_OF_GAME = {"high-voltage": "hv", "pylons": "pylons", "sector6": "s6"}
-
 
 class OtherGame(app_commands.CheckFailure):
     """A game's command used in a channel that plays another game. Like the bot's other
     refusals it carries a text key and its fields, to be said in the asker's language."""
 
-    def __init__(self, game: str, used: str) -> None:
+    def __init__(self, game: str, used: str, group: str | None) -> None:
+        """`group`: the commands of the channel's game (None if it has none)."""
         title = find_game(game).title
-        group = GROUP_OF_GAME.get(game)
         where = Command(group) if group else Command("game board")
         super().__init__(f"This channel plays {title}: use /{where.path}, not /{used}.")
         self.key = "bot.error.other_game"
@@ -56,5 +53,12 @@ class GameMoves(commands.GroupCog):
         except BotError:
             return True
         if game.game != self.game:
-            raise OtherGame(game.game, self.__cog_group_name__)
+            raise OtherGame(game.game, self.__cog_group_name__, self._group_of(game.game))
         return True
+
+    def _group_of(self, game: str) -> str | None:
+        """The command group the bot plays `game` with: the group of its loaded cog."""
+        for cog in self.bot.cogs.values():
+            if isinstance(cog, GameMoves) and cog.game == game:
+                return cog.__cog_group_name__
+        return None
