@@ -56,9 +56,9 @@ from collections.abc import Callable, Mapping, Sequence  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from typing import Any  # noqa: E402
 
-from engine import find_game  # noqa: E402
 from engine.ai import choose, levels  # noqa: E402
 from engine.core import State  # noqa: E402
+from games import find_game  # noqa: E402
 
 MAX_ACTIONS = 3000  # a game still running after this many actions has stalled
 BACKSTOPS = {"sector6": frozenset({"turn_limit"})}  # end reasons that are not the rules'

@@ -34,9 +34,9 @@ import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
-from engine import find_game  # noqa: E402
 from engine.cli import seat_rng  # noqa: E402
 from engine.high_voltage import Declare, DeclareNone, Draw, HighVoltageState  # noqa: E402
+from games import find_game  # noqa: E402
 
 GAME = find_game("high-voltage")
 GAME_TARGET_MS = 20.0

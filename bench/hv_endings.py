@@ -35,8 +35,8 @@ import time  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
-from engine import find_game  # noqa: E402
 from engine.ai import choose  # noqa: E402
+from games import find_game  # noqa: E402
 
 GAME = find_game("high-voltage")
 MAX_ACTIONS = 3000  # a game still running after this many actions has stalled

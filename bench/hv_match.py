@@ -78,9 +78,9 @@ def determinizations(decisions: int, seed: int) -> dict[str, Any]:
     import os
     import random
 
-    from engine import find_game
     from engine.ai import choose
     from engine.high_voltage.ai import agents
+    from games import find_game
 
     game = find_game("high-voltage")
     counts: list[int] = []

@@ -113,7 +113,8 @@ from discord_emulator.server import INTERACTION_WINDOW, InteractionState  # noqa
 from e2e_harness import BOARD, command_for, is_peek  # noqa: E402
 from postgres_server import PostgresServer, PostgresUnavailable, postgres_server  # noqa: E402
 
-from engine import State, find_game  # noqa: E402
+from engine import State  # noqa: E402
+from games import find_game  # noqa: E402
 from hvbot.database.postgres import numbered  # noqa: E402
 from hvbot.replay import FILENAME as REPLAY  # noqa: E402
 from hvbot.workers import WATCH_S  # noqa: E402

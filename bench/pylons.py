@@ -54,10 +54,10 @@ import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
-from engine import find_game  # noqa: E402
 from engine.ai import choose  # noqa: E402
 from engine.cli import seat_rng  # noqa: E402
 from engine.pylons.reference import race  # noqa: E402
+from games import find_game  # noqa: E402
 from render import pylons_board_png  # noqa: E402
 
 GAME = find_game("pylons")

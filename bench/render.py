@@ -33,8 +33,8 @@ from typing import Any  # noqa: E402
 
 from PIL import Image  # noqa: E402
 
-from engine import find_game  # noqa: E402
 from engine.high_voltage import Declare  # noqa: E402
+from games import find_game  # noqa: E402
 from render import board_png  # noqa: E402
 
 MEDIAN_TARGET_MS = 10.0

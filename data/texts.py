@@ -67,21 +67,50 @@ def _flatten(table: Mapping[str, Any], prefix: str, path: str) -> Iterator[tuple
             raise DataError(path, f"{key}: a text must be a string, found {type(value).__name__}")
 
 
-@functools.cache
-def catalogue(language: str) -> dict[str, str | dict[str, str]]:
-    """Every text of one language by dotted key (plural texts as {'one': ..., 'other': ...})."""
-    if language not in LANGUAGES:
-        raise ValueError(f"no texts for language {language!r}; the bot speaks {LANGUAGES}")
+# The packages holding each game's texts (`<package>/locales/<language>.toml`), in the order
+# the games were registered (see `games`); the bot's own texts are in `data/locales/`.
+_GAME_TEXTS: list[str] = []
+
+
+def add_game_texts(package: str) -> None:
+    """Add a game's texts to every language's catalogue (its manifest does, see `games`)."""
+    if package not in _GAME_TEXTS:
+        _GAME_TEXTS.append(package)
+        catalogue.cache_clear()
+        _texts.cache_clear()
+
+
+def _read_catalogue(package: str, language: str) -> dict[str, str | dict[str, str]]:
     path = f"locales/{language}.toml"
+    where = path if package == "data" else f"{package.replace('.', '/')}/{path}"
     try:
-        raw = resources.files("data").joinpath(path).read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError) as exc:
-        raise DataError(path, f"cannot be read ({exc.__class__.__name__})") from exc
+        raw = resources.files(package).joinpath(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if package != "data":
+            return {}  # a game whose texts are all in the bot's files (or not yet written)
+        raise DataError(where, "cannot be read (FileNotFoundError)") from None
+    except OSError as exc:
+        raise DataError(where, f"cannot be read ({exc.__class__.__name__})") from exc
     try:
         doc = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
-        raise DataError(path, f"is not valid TOML ({exc})") from exc
-    return dict(_flatten(doc, "", path))
+        raise DataError(where, f"is not valid TOML ({exc})") from exc
+    return dict(_flatten(doc, "", where))
+
+
+@functools.cache
+def catalogue(language: str) -> dict[str, str | dict[str, str]]:
+    """Every text of one language by dotted key (plural texts as {'one': ..., 'other': ...}):
+    the bot's own and every registered game's."""
+    if language not in LANGUAGES:
+        raise ValueError(f"no texts for language {language!r}; the bot speaks {LANGUAGES}")
+    texts = _read_catalogue("data", language)
+    for package in _GAME_TEXTS:
+        for key, text in _read_catalogue(package, language).items():
+            if key in texts:
+                raise DataError(package, f"{key}: the text is defined twice")
+            texts[key] = text
+    return texts
 
 
 @functools.cache

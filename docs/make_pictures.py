@@ -20,8 +20,8 @@ import random  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
-from engine import find_game  # noqa: E402
 from engine.high_voltage import Declare, Draw, HighVoltageState, Place, Rotate  # noqa: E402
+from games import find_game  # noqa: E402
 from render import board_png, card_png, end_png  # noqa: E402
 
 NAMES = ["Ada", "Bruno", "Chen", "Dara"]

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TextIO
 
-from engine import all_games, find_game
 from engine.core import Game, State
 from engine.errors import GameError
+from games import all_games, find_game
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 # Random High Voltage games take about 150-250 actions; a game still running after this many

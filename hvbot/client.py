@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import mention_commands, texts_for
+from games import plugins
 from hvbot import board_buttons, claims, flow, memory, outbox, replay, views, workers
 from hvbot.config import Settings
 from hvbot.presenters import warm_up
@@ -40,6 +41,8 @@ HANDLER_TASKS = (
     "discord-ui-dynamic-item-",
     "discord-ui-modal-dispatch-",
 )
+# The commands of the bot itself, loaded as discord.py extensions before each game's own.
+EXTENSIONS = ("hvbot.cogs.game", "hvbot.cogs.reminders", "hvbot.cogs.stats")
 FINISH_S = 10.0  # at most this long to finish answering at shutdown
 OUTBOX_SWEEP_S = 3600.0  # how often posts made long ago are dropped from the outbox
 
@@ -96,13 +99,6 @@ class HvBot(commands.AutoShardedBot):
         self.background: workers.Workers | None = None
 
     async def setup_hook(self) -> None:
-        from hvbot.cogs.game import GameCog
-        from hvbot.cogs.high_voltage import HighVoltageCog
-        from hvbot.cogs.pylons import PylonsCog
-        from hvbot.cogs.reminders import RemindersCog
-        from hvbot.cogs.sector6 import Sector6Cog
-        from hvbot.cogs.stats import StatsCog
-
         # Threads work beside the event loop: the database's, those feeding the worker
         # processes, and with DRAWING_PROCESSES=0 the drawing and thinking. Every answer is a
         # string of short socket calls that each give up Python's global lock and must win it
@@ -128,12 +124,9 @@ class HvBot(commands.AutoShardedBot):
         workers.use(self.pictures, self.background)
         await self.pictures.start()
         views.register(self)
-        await self.add_cog(GameCog(self))
-        await self.add_cog(HighVoltageCog(self))
-        await self.add_cog(PylonsCog(self))
-        await self.add_cog(RemindersCog(self, check_s=self.remind_check_s))
-        await self.add_cog(Sector6Cog(self))
-        await self.add_cog(StatsCog(self))
+        # The commands every game shares, then each registered game's own (see `games`).
+        for extension in (*EXTENSIONS, *(game.commands for game in plugins())):
+            await self.load_extension(extension)
         self.tree.on_error = self.on_app_command_error
         # Before the sync: the translator gives Discord the commands' names in each language.
         await self.tree.set_translator(Translator())

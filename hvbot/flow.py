@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from data.texts import Texts, language_of, texts_for
-from engine import find_game
+from games import find_game
 from hvbot import board_buttons, views, workers
 from hvbot.limits import CONTENT, fit_text
 from hvbot.posts import ALLOWED, Post, follow_up_privately, send_private

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import State, find_game
+from engine import State
+from games import find_game
 from hvbot import claims, flow
 from hvbot.claims import Announcement
 from hvbot.posts import Post

@@ -23,7 +23,7 @@ from typing import Any
 
 import render
 from data.texts import ENGLISH, Texts
-from engine import find_game
+from games import find_game
 from hvbot import workers
 from hvbot.posts import Post
 from hvbot.presenters import presenter_for

@@ -20,9 +20,10 @@ from typing import Any
 
 from data.texts import DEFAULT as DEFAULT_LANGUAGE
 from data.texts import texts_for
-from engine import GameError, State, find_game
+from engine import GameError, State
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
+from games import find_game
 from hvbot import workers
 from hvbot.repository import (
     AbsenceVote,

@@ -35,7 +35,8 @@ from discord_emulator import (
     Visibility,
 )
 
-from engine import State, find_game
+from engine import State
+from games import find_game
 from hvbot.client import HvBot
 from hvbot.config import Settings
 from hvbot.repository import GameRow, Repository, SeatRow

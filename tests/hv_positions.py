@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import find_game
 from engine.high_voltage.state import ACTION, HighVoltageState
+from games import find_game
 
 GAME = find_game("high-voltage")
 SIZE = 7

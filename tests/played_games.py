@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import State, find_game
+from engine import State
+from games import find_game
 from hvbot.database import base
 from hvbot.repository import GameRow, Repository
 from hvbot.service import GameService

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engine import find_game
+from games import find_game
 from hvbot.repository import Repository
 from hvbot.service import BotError, GameService
 
@@ -105,7 +105,7 @@ async def test_a_whole_game_with_an_ai_seat_is_stored_and_archived(service):
     logged = [text for _, text in await service.repo.actions(game_id=game.id)]
     assert logged == final.history
     # The stored seed and log replay to the stored state: the audit trail is complete.
-    from engine import find_game
+    from games import find_game
 
     assert find_game(game.game).replay(final.seats, game.seed, logged) == final
     # The channel is free again.

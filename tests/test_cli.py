@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import find_game
 from engine.high_voltage.state import END_DECK, END_ENERGY, END_NO_LINES, END_STUCK
+from games import find_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_ENDINGS = {END_ENERGY, END_DECK, END_NO_LINES, END_STUCK}

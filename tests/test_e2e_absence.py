@@ -10,7 +10,7 @@ import pytest
 from discord_emulator import DiscordEmulator, InteractionFailed, User
 from e2e_harness import BotHarness, board_posts, late_answers
 
-from engine import find_game
+from games import find_game
 
 
 @dataclass

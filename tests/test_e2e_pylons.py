@@ -8,7 +8,7 @@ import random
 from discord_emulator import DiscordEmulator, Visibility
 from e2e_harness import BotHarness, board_posts, replay
 
-from engine import find_game
+from games import find_game
 
 
 async def test_a_pylons_game_from_lobby_to_result(

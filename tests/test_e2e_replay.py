@@ -10,7 +10,8 @@ from discord_emulator import DiscordEmulator, Record, Visibility
 from e2e_harness import BotHarness, board_posts, names_of, replay
 from PIL import Image, ImageChops
 
-from engine import State, find_game
+from engine import State
+from games import find_game
 from hvbot.presenters import presenter_for
 from hvbot.repository import GameRow
 

@@ -12,7 +12,8 @@ from typing import Any
 from discord_emulator import DiscordEmulator, Record, User, Visibility
 from e2e_harness import BOARD, BotHarness, board_posts, replay
 
-from engine import State, find_game
+from engine import State
+from games import find_game
 from hvbot.presenters import presenter_for
 from hvbot.repository import GameRow
 

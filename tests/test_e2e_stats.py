@@ -12,7 +12,7 @@ from discord_emulator import DiscordEmulator, Record, User, Visibility
 from e2e_harness import BotHarness
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
 
-from engine import find_game
+from games import find_game
 from hvbot.repository import Repository, SeatRow
 
 # Commands are named as Discord mentions of the registered command, shown localised.

@@ -11,7 +11,7 @@ import random
 from discord_emulator import DiscordEmulator, Visibility
 from e2e_harness import BotHarness, board_posts
 
-from engine import find_game
+from games import find_game
 from hvbot.repository import GameRow
 
 REPLAY = "replay.gif"

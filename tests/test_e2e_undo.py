@@ -9,7 +9,8 @@ import pytest
 from discord_emulator import DiscordEmulator, InteractionFailed, User
 from e2e_harness import BotHarness, board_posts, late_answers
 
-from engine import State, find_game
+from engine import State
+from games import find_game
 from hvbot.presenters import presenter_for
 
 

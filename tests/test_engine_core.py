@@ -8,14 +8,9 @@ import random
 
 import pytest
 
-from engine import (
-    HIGH_VOLTAGE,
-    ActionSyntaxError,
-    GameError,
-    IllegalActionError,
-    all_games,
-    find_game,
-)
+from engine import ActionSyntaxError, GameError, IllegalActionError
+from engine.high_voltage import GAME as HIGH_VOLTAGE
+from games import all_games, find_game
 
 
 @pytest.mark.parametrize(
@@ -118,7 +113,7 @@ def test_states_are_not_hashable():
 
 
 def test_which_actions_show_something_hidden_and_so_cannot_be_taken_back():
-    from engine import find_game
+    from games import find_game
 
     hv, pylons, sector6 = find_game("high-voltage"), find_game("pylons"), find_game("sector6")
     assert hv.reveals_hidden("draw C3") and hv.reveals_hidden("draw C3 here r90")

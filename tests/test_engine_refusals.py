@@ -18,8 +18,9 @@ import pytest
 from hv_positions import DANGER, build, close_by_rotating, route
 
 from data.texts import ENGLISH, LANGUAGES, catalogue, texts_for
-from engine import HIGH_VOLTAGE, GameError, State
+from engine import GameError, State
 from engine.errors import Phrase
+from engine.high_voltage import GAME as HIGH_VOLTAGE
 from engine.high_voltage.actions import Move as HvMove
 from engine.pylons import GAME as PYLONS
 from engine.pylons.actions import Place as PylonsPlace

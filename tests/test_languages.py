@@ -19,8 +19,8 @@ from PIL import Image, ImageDraw
 
 import render
 from data.texts import DEFAULT, LANGUAGES, catalogue
-from engine import find_game
 from engine.core import State as GameState
+from games import find_game
 from hvbot.presenters import presenter_for
 from hvbot.presenters.base import Presenter
 from hvbot.repository import GameRow, SeatRow

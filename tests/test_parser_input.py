@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from data.texts import LANGUAGES, texts_for
-from engine import HIGH_VOLTAGE, ActionSyntaxError, GameError
+from engine import ActionSyntaxError, GameError
 from engine.errors import MAX_ACTION_CHARS, Phrase
+from engine.high_voltage import GAME as HIGH_VOLTAGE
 from engine.pylons import GAME as PYLONS
 from engine.sector6 import GAME as SECTOR6
 

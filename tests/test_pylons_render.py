@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from engine import find_game
 from engine.pylons import PylonsState
+from games import find_game
 from render import PYLONS_THEME, pylons_board_png
 from render.pylons_board import board_side, cell_centre, last_line, status_line
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import ActionSyntaxError, IllegalActionError, find_game
+from engine import ActionSyntaxError, IllegalActionError
 from engine.pylons import GAME, Keep, Mirror, Place, PylonsState, parse_action
 from engine.pylons.board import (
     CELL_INDEX,
@@ -28,6 +28,7 @@ from engine.pylons.board import (
     segments_cross,
 )
 from engine.pylons.state import END_CONNECTED, END_LIMIT, END_STUCK, MAX_PYLONS
+from games import find_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from engine import find_game
 from engine.high_voltage import Declare, Draw
 from engine.high_voltage.state import HighVoltageState
+from games import find_game
 from render import THEME, board_png, card_png, end_png, secret_png
 from render.hv_board import traced
 from render.hv_card import SECRET_DISC, SECRET_SIZE, card_slot, rotate_paths
@@ -233,7 +233,7 @@ def test_bytes_are_identical_in_a_fresh_process() -> None:
     """Caches and the palette are rebuilt per process; the bytes must not depend on them."""
     script = (
         "import hashlib, random\n"
-        "from engine import find_game\n"
+        "from games import find_game\n"
         "from engine.high_voltage import Declare\n"
         "from render import board_png\n"
         "s = find_game('high-voltage').new_state(4, 11); rng = random.Random(11)\n"

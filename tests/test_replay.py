@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from engine import State, find_game
+from engine import State
 from engine.high_voltage import Declare
+from games import find_game
 from hvbot import replay as replays
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.presenters.base import Presenter

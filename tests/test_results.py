@@ -9,7 +9,7 @@ import random
 import pytest
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
 
-from engine import find_game
+from games import find_game
 from hvbot.cogs.stats import NAME_LIMIT, server_embed
 from hvbot.ratings import Rating
 from hvbot.repository import GameRow, Repository, ResultRow, SeatResult, SeatRow, VersionConflict

@@ -47,7 +47,7 @@ def test_each_turn_shows_the_walls_where_the_engine_turns_them() -> None:
 
 
 def test_the_seat_picture_shows_the_prisoner_in_its_colour() -> None:
-    from engine import find_game
+    from games import find_game
 
     view = find_game("sector6").new_state(4, 1).view(3)
     img = decode(render.sector6_seat_png(view, 1))

@@ -9,7 +9,7 @@ import random
 import pytest
 from sector6_positions import position, walls_after
 
-from engine import ActionSyntaxError, IllegalActionError, find_game
+from engine import ActionSyntaxError, IllegalActionError
 from engine.sector6 import GAME, Sector6State
 from engine.sector6.actions import (
     Collect,
@@ -25,6 +25,7 @@ from engine.sector6.actions import (
 from engine.sector6.board import DIRECTIONS, grid, opposite
 from engine.sector6.rules_data import default_rules
 from engine.sector6.state import ACT_STEP, BLOCKED_STEP, MOVE_STEP, OVER, PLAY
+from games import find_game
 
 
 def names(state: Sector6State, cells) -> set[str]:

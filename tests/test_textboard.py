@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from engine import find_game
 from engine.high_voltage.textboard import (
     FACE_DOWN,
     board_lines,
@@ -19,6 +18,7 @@ from engine.high_voltage.textboard import (
     status_lines,
     text_board,
 )
+from games import find_game
 
 SIZE = 7
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import find_game
 from engine.ai import choose
+from games import find_game
 from hvbot import flow, workers
 from hvbot.presenters import presenter_for, warm_up
 from hvbot.repository import Repository

@@ -52,12 +52,14 @@ class AgentInfo:
 
 
 _AGENTS: dict[tuple[str, str], AgentInfo] = {}
-# Where each game's agents live; imported on first use (they register themselves).
-_PROVIDERS: dict[str, str] = {
-    "high-voltage": "engine.high_voltage.ai",
-    "pylons": "engine.pylons.ai",
-    "sector6": "engine.sector6.ai",
-}
+# Where each game's agents live (see `register_provider`); imported on first use.
+_PROVIDERS: dict[str, str] = {}
+
+
+def register_provider(game: str, module: str) -> None:
+    """Name the module whose import registers `game`'s agents (done by the game's manifest,
+    see `games`): it is imported the first time an agent of the game is asked for."""
+    _PROVIDERS[game] = module
 
 
 def register_agent(game: str, level: str, decide: Agent, about: str = "") -> None:
@@ -118,4 +120,12 @@ def choose(
     return info.decide(view, rng=rng, budget_s=budget_s, iterations=iterations)
 
 
-__all__ = ["Agent", "AgentInfo", "agent", "choose", "levels", "register_agent"]
+__all__ = [
+    "Agent",
+    "AgentInfo",
+    "agent",
+    "choose",
+    "levels",
+    "register_agent",
+    "register_provider",
+]

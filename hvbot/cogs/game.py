@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import ENGLISH, language_of
-from engine import all_games, find_game
+from games import all_games, find_game
 from hvbot import board_buttons, flow, replay, views
 from hvbot.limits import fitted
 from hvbot.posts import ALLOWED, send_private
@@ -354,3 +354,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 app_commands.Choice(name=label[:CHOICE_NAME_LIMIT], value=archived.game.id)
             )
         return choices[:MAX_CHOICES]
+
+
+async def setup(bot: HvBot) -> None:
+    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+    await bot.add_cog(GameCog(bot))

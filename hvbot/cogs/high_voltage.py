@@ -3,7 +3,7 @@ the checks and the messages for bad input all come from the engine through the s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -14,6 +14,9 @@ from hvbot.cogs.moves import GameMoves
 from hvbot.posts import send_private
 from hvbot.service import BotError
 from hvbot.translator import choice
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
 
 ROTATION_CHOICES = [app_commands.Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
 PLACE_CHOICES = [
@@ -187,3 +190,8 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
         await flow.act_from_command(
             interaction, f"swap {a} {b} r{rotation_a} r{rotation_b}{_special(special)}"
         )
+
+
+async def setup(bot: HvBot) -> None:
+    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+    await bot.add_cog(HighVoltageCog(bot))

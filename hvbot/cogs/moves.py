@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import Command
-from engine import find_game
+from games import find_game
 from hvbot.service import BotError
 
 if TYPE_CHECKING:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 
 from hvbot import flow
 from hvbot.cogs.moves import GameMoves
 from hvbot.service import BotError
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
 
 MAX_CHOICES = 25
 
@@ -37,3 +42,8 @@ class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"
     @app_commands.autocomplete(cell=_free_cells)
     async def place(self, interaction: discord.Interaction, cell: str) -> None:
         await flow.act_from_command(interaction, f"place {cell}")
+
+
+async def setup(bot: HvBot) -> None:
+    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+    await bot.add_cog(PylonsCog(bot))

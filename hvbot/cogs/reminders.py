@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands, tasks
 
 from data.texts import ENGLISH, Texts, texts_for
-from engine import find_game
+from games import find_game
 from hvbot import claims, flow
 from hvbot.posts import Post
 from hvbot.service import Reminder
@@ -85,3 +85,8 @@ class RemindersCog(commands.Cog):
     @check.before_loop
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
+
+
+async def setup(bot: HvBot) -> None:
+    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+    await bot.add_cog(RemindersCog(bot, check_s=bot.remind_check_s))

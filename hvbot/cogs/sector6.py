@@ -9,7 +9,7 @@ autocomplete with the cells where the caller may act right now.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -21,6 +21,9 @@ from hvbot.cogs.moves import GameMoves
 from hvbot.posts import send_private
 from hvbot.service import BotError
 from hvbot.translator import choice
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
 
 GAME = "sector6"
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
@@ -221,3 +224,8 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     )
     async def pass_(self, interaction: discord.Interaction) -> None:
         await flow.act_from_command(interaction, "pass")
+
+
+async def setup(bot: HvBot) -> None:
+    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+    await bot.add_cog(Sector6Cog(bot))

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import ENGLISH, Texts, texts_for
-from engine import find_game
+from games import find_game
 from hvbot.cogs.game import GAME_CHOICES
 from hvbot.limits import fitted
 from hvbot.ratings import START
@@ -170,3 +170,8 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         )
+
+
+async def setup(bot: HvBot) -> None:
+    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+    await bot.add_cog(StatsCog(bot))

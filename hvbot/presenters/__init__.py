@@ -1,39 +1,21 @@
 """How each game is shown in Discord: its wording, its pictures and its private prompts.
 
 The turn flow (`hvbot.flow`) is the same for every game; everything that depends on a game's
-rules or vocabulary lives in one presenter per game, found by the engine's game name.
+rules or vocabulary lives in one presenter per game, named by the game's manifest (see
+`games`) and found by the engine's game name.
 """
 
 from __future__ import annotations
 
-import functools
+from games import find_game, plugins
+from hvbot.presenters.base import Presenter, presenter_for
 
-from data.texts import language_of
-from engine import find_game
-from hvbot.presenters.base import Presenter
-from hvbot.presenters.high_voltage import HighVoltagePresenter
-from hvbot.presenters.pylons import PylonsPresenter
-from hvbot.presenters.sector6 import Sector6Presenter
-
-_PRESENTERS: dict[str, type[Presenter]] = {
-    p.game: p for p in (HighVoltagePresenter, PylonsPresenter, Sector6Presenter)
-}
-
-
-def presenter_for(game: str, language: object | None = None) -> Presenter:
-    """The presenter of a game speaking a language (a code or a Discord locale; English for
-    any other): public posts use the server's language, private ones the person's."""
-    return _presenter(game, language_of(language))
-
-
-@functools.cache
-def _presenter(game: str, language: str) -> Presenter:
-    return _PRESENTERS[game](language)
+__all__ = ["Presenter", "playable_games", "presenter_for", "warm_up"]
 
 
 def playable_games() -> list[str]:
-    """The games that can be played in Discord (a game needs a presenter and a cog)."""
-    return list(_PRESENTERS)
+    """The games that can be played in Discord: every registered game (see `games`)."""
+    return [p.name for p in plugins()]
 
 
 def warm_up() -> None:

@@ -3,13 +3,15 @@ and no private prompts."""
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from PIL import Image
 
-from data.texts import DEFAULT, long_text, texts_for
+from data.texts import DEFAULT, language_of, long_text, texts_for
+from games import plugin
 
 if TYPE_CHECKING:
     import discord
@@ -35,8 +37,6 @@ class Presenter:
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
         """Sent to a drawing process as its game and language, not as its texts: the process
         has its own presenters (see `hvbot.workers`)."""
-        from hvbot.presenters import presenter_for
-
         return presenter_for, (self.game, self.language)
 
     @property
@@ -132,3 +132,15 @@ class Presenter:
         the game's channel. Drawn in a worker, so it is sent only the seat's own view and the
         channel, never the game's row (which holds the deal's seed)."""
         raise NotImplementedError
+
+
+def presenter_for(game: str, language: object | None = None) -> Presenter:
+    """The presenter of a game speaking a language (a code or a Discord locale; English for
+    any other): public posts use the server's language, private ones the person's."""
+    return _presenter(game, language_of(language))
+
+
+@functools.cache
+def _presenter(game: str, language: str) -> Presenter:
+    presenter: Presenter = plugin(game).presenter_class()(language)
+    return presenter
