@@ -1,6 +1,6 @@
 """Buttons on a public board post are taken off once the game has moved past them.
 
-Some board posts carry buttons (`Presenter.public_buttons`: the choices after a Sector 6 move,
+Some board posts carry buttons (`Presenter.public_choices`: the choices after a Sector 6 move,
 a blocked player's rotations, the Pylons opening choice), made for one version of the game. A
 click on one takes them off its post (`flow.action_button`, then `clicked`). But the turn may
 move on otherwise (a command, an AI seat, an undo, a resignation, the game's end), and then
@@ -68,7 +68,7 @@ async def clicked(bot: HvBot, game: GameRow, message_id: int) -> None:
 def has_buttons(game: GameRow) -> bool:
     """Whether the game ever puts buttons on its board posts."""
     presenter = type(presenter_for(game.game))
-    return presenter.public_buttons is not Presenter.public_buttons
+    return presenter.public_choices is not Presenter.public_choices
 
 
 def _in_background(bot: HvBot, game: GameRow, work: Awaitable[None]) -> None:

@@ -202,6 +202,24 @@ class HvBot(commands.AutoShardedBot):
                 return
             await asyncio.wait(busy, timeout=left)
 
+    async def until_idle(self) -> None:
+        """Return once nothing is under way here: no interaction being answered, no AI seat
+        moving, no replay being posted. What a task starts before it ends is waited for too,
+        so the tests know when everything an action caused is done, without waiting on
+        silence."""
+        me = asyncio.current_task()
+        while busy := [
+            t
+            for t in asyncio.all_tasks()
+            if t is not me
+            and (
+                t.get_name().startswith(HANDLER_TASKS)
+                or t in self._ai_tasks.values()
+                or t in self._replay_tasks
+            )
+        ]:
+            await asyncio.wait(busy)
+
     # ------------------------------------------------------------------ AI seats
 
     def after_change(self, game: GameRow, state: Any) -> None:
@@ -331,6 +349,33 @@ class HvBot(commands.AutoShardedBot):
             log.warning("game %s: no replay: %s", game.id, exc)
             return
         await flow.announce(self, game, post)
+
+    # ------------------------------------------------------------------ buttons
+
+    # A click on one of the bot's buttons (see hvbot.views) reaches its handler through these,
+    # guarded like a command: a refusal is said to the clicker, an unexpected error logged.
+
+    async def on_lobby_button(
+        self, interaction: discord.Interaction, game_id: int, what: str
+    ) -> None:
+        async with flow.guarded(interaction, game_id):
+            await flow.lobby_button(interaction, game_id, what)
+
+    async def on_action_button(
+        self, interaction: discord.Interaction, game_id: int, version: int, action: str
+    ) -> None:
+        async with flow.guarded(interaction, game_id):
+            await flow.action_button(interaction, game_id, version, action)
+
+    async def on_undo_answer(
+        self, interaction: discord.Interaction, request_id: int, accept: bool
+    ) -> None:
+        async with flow.guarded(interaction, None):
+            await flow.answer_undo(interaction, request_id, accept=accept)
+
+    async def on_vote(self, interaction: discord.Interaction, vote_id: int, choice: str) -> None:
+        async with flow.guarded(interaction, None):
+            await flow.cast_vote(interaction, vote_id, choice)
 
     # ------------------------------------------------------------------ errors
 

@@ -250,7 +250,8 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
             lines.append(texts("bot.board.next_ai", player=who))
         else:
             lines.append(texts("bot.board.next", player=who, note=presenter.turn_note(view)))
-        buttons = presenter.public_buttons(game, view)
+        if not game.seats[seat].is_ai:  # an AI seat's choice comes by itself
+            buttons = views.choice_view(game.id, game.version, presenter.public_choices(view))
     del view
     board, *end = await asyncio.gather(*drawing)
     files = [("board.png", board)]
@@ -268,7 +269,10 @@ async def prompt_post(
     if seat is None or game.seats[seat].user_id != user_id:
         return None
     spoken = language or game.seats[seat].language
-    return await presenter_for(game.game, spoken).prompt(game, state.view(seat))
+    post = await presenter_for(game.game, spoken).prompt(state.view(seat))
+    if post is not None and post.choices:
+        post.view = views.choice_view(game.id, game.version, post.choices)
+    return post
 
 
 def posts_here(interaction: discord.Interaction, game: GameRow) -> bool:

@@ -1,11 +1,15 @@
 """A message about to be sent, built before sending so one shape fits every way of sending it
-(interaction reply, follow-up, channel message, DM)."""
+(interaction reply, follow-up, channel message, DM).
+
+What a game offers to click is plain data here (`Choice`): the presenters say which actions a
+post offers and how they read, and `hvbot.views` alone turns them into Discord's persistent
+buttons, for the game and version they belong to."""
 
 from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
@@ -14,11 +18,28 @@ from hvbot.limits import fitted
 ALLOWED = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
+Look = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One engine action offered as a button: the action's text, the label its reader sees,
+    its colour (Discord's button styles) and the row it sits on (None: Discord's layout)."""
+
+    action: str
+    label: str
+    look: Look = "secondary"
+    row: int | None = None
+
+
 @dataclass
 class Post:
     content: str
     files: list[tuple[str, bytes]] = field(default_factory=list)
     view: discord.ui.View | None = None
+    # The actions the post offers (a game's presenter says which); made into `view` by the
+    # flow, which knows the game and version they are for (see `hvbot.views.choice_view`).
+    choices: tuple[Choice, ...] = ()
     embed: discord.Embed | None = None
     # A board post: the game's version it shows, which its buttons are for (hvbot.board_buttons).
     version: int | None = None

@@ -9,16 +9,22 @@ not see.
 Labels are in the language of whoever sees the button: a public post's in the game's, a
 private prompt's in its person's. The custom_id never depends on the language, so a button
 works the same whatever language it was drawn in.
+
+A click reaches its handler through the client (`HvBot.on_lobby_button` and its siblings), so
+this module needs nothing from the modules that answer clicks: the presenters say what a post
+offers as plain `Choice`s, this module makes them buttons, the client routes the clicks.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 
 from data.texts import ENGLISH, Texts
+from hvbot.posts import Choice
 
 if TYPE_CHECKING:
     from hvbot.client import HvBot
@@ -29,6 +35,18 @@ LOBBY_ACTIONS = {  # what -> style; the label is the text bot.button.<what>
     "addai": discord.ButtonStyle.primary,
     "start": discord.ButtonStyle.danger,
 }
+
+
+STYLES = {  # a Choice's look -> Discord's button style
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def _bot(interaction: discord.Interaction) -> HvBot:
+    return cast("HvBot", interaction.client)
 
 
 def encode_action(text: str) -> str:
@@ -61,10 +79,7 @@ class LobbyButton(
         return cls(int(match["game"]), match["what"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from hvbot import flow
-
-        async with flow.guarded(interaction, self.game_id):
-            await flow.lobby_button(interaction, self.game_id, self.what)
+        await _bot(interaction).on_lobby_button(interaction, self.game_id, self.what)
 
 
 class ActionButton(
@@ -98,10 +113,9 @@ class ActionButton(
         return cls(int(match["game"]), int(match["ver"]), decode_action(match["action"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from hvbot import flow
-
-        async with flow.guarded(interaction, self.game_id):
-            await flow.action_button(interaction, self.game_id, self.version, self.action)
+        await _bot(interaction).on_action_button(
+            interaction, self.game_id, self.version, self.action
+        )
 
 
 def lobby_view(game_id: int, texts: Texts = ENGLISH, *, open_: bool = True) -> discord.ui.View:
@@ -111,6 +125,23 @@ def lobby_view(game_id: int, texts: Texts = ENGLISH, *, open_: bool = True) -> d
         for what in LOBBY_ACTIONS:
             view.add_item(LobbyButton(game_id, what, texts))
     return view
+
+
+def choice_view(game_id: int, version: int, choices: Iterable[Choice]) -> discord.ui.View | None:
+    """The buttons of a game's choices, made for the game's `version` (None if it offers none)."""
+    view = discord.ui.View(timeout=None)
+    for choice in choices:
+        view.add_item(
+            ActionButton(
+                game_id,
+                version,
+                choice.action,
+                label=choice.label,
+                style=STYLES[choice.look],
+                row=choice.row,
+            )
+        )
+    return view if view.children else None
 
 
 class _Answer:
@@ -160,10 +191,7 @@ class UndoButton(
     }
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from hvbot import flow
-
-        async with flow.guarded(interaction, None):
-            await flow.answer_undo(interaction, self.request_id, accept=self.choice == "yes")
+        await _bot(interaction).on_undo_answer(interaction, self.request_id, self.choice == "yes")
 
 
 class VoteButton(
@@ -180,10 +208,7 @@ class VoteButton(
     }
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from hvbot import flow
-
-        async with flow.guarded(interaction, None):
-            await flow.cast_vote(interaction, self.request_id, self.choice)
+        await _bot(interaction).on_vote(interaction, self.request_id, self.choice)
 
 
 def undo_view(request_id: int, texts: Texts = ENGLISH) -> discord.ui.View:

@@ -42,6 +42,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import games
 from hvbot import memory
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,14 @@ REPLAY_LEEWAY_S = 10.0  # how long a replay may wait for the AI seats' thinking 
 PICTURES_AHEAD = 2  # pictures handed to the drawing workers beyond one each (see `Workers`)
 
 
-def _start_worker(bot_pid: int, warm_up: Callable[[], None] | None) -> None:
+def _start_worker(
+    bot_pid: int, warm_up: Callable[[], None] | None, known: tuple[games.GamePlugin, ...]
+) -> None:
+    # A worker starts as a fresh interpreter: it knows the games the bot registered (the
+    # built-in ones by importing `games`, any other one by its manifest).
+    for plugin in known:
+        if plugin not in games.plugins():
+            games.register(plugin)
     with contextlib.suppress(OSError):  # not allowed here: work at the same priority
         os.nice(NICENESS)
     threading.Thread(target=_look_after, args=(bot_pid,), daemon=True).start()
@@ -159,7 +167,7 @@ class Workers:
                 self.processes,
                 mp_context=context,
                 initializer=_start_worker,
-                initargs=(os.getpid(), self._warm_up),
+                initargs=(os.getpid(), self._warm_up, tuple(games.plugins())),
             )
         return self._pool
 

@@ -204,11 +204,11 @@ def test_the_high_voltage_prompts_speak_the_language() -> None:
     view = state.view(seat)
     for language in LANGUAGES:
         presenter = presenter_for("high-voltage", language)
-        post = asyncio.run(presenter.prompt(row("high-voltage", 2), view))
-        assert post is not None and post.view is not None
+        post = asyncio.run(presenter.prompt(view))
+        assert post is not None and post.choices
         here = presenter.texts("high_voltage.buttons.here")
         assert f"**{here}**" in post.content
-        labels = labels_of(post.view)
+        labels = [choice.label for choice in post.choices]
         assert f"{here} 90°" in labels
         if language != DEFAULT:
             assert "Here 90°" not in labels
@@ -221,14 +221,13 @@ def test_sector6_buttons_speak_the_language() -> None:
             break
     else:
         pytest.fail("no move was made")
-    game = row("sector6", 2)
-    english = presenter_for("sector6", DEFAULT).public_buttons(game, view)
-    assert english is not None
-    en_labels = labels_of(english)
+    english = presenter_for("sector6", DEFAULT).public_choices(view)
+    assert english
+    en_labels = [choice.label for choice in english]
     for language in OTHERS:
-        buttons = presenter_for("sector6", language).public_buttons(game, view)
-        assert buttons is not None
-        labels = labels_of(buttons)
+        labels = [
+            choice.label for choice in presenter_for("sector6", language).public_choices(view)
+        ]
         assert len(labels) == len(en_labels)
         assert all(ours != theirs for ours, theirs in zip(labels, en_labels, strict=True))
 

@@ -13,6 +13,7 @@ from sector6_positions import position
 from engine.sector6 import GAME, Sector6State
 from hvbot.cogs.game import MODE_CHOICES, mode_options
 from hvbot.cogs.sector6 import Sector6Cog, middle_first, move_cells, place_cells
+from hvbot.flow import board_post
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.presenters.sector6 import Sector6Presenter, act_choices
 from hvbot.repository import GameRow, SeatRow
@@ -58,11 +59,13 @@ def public_texts(state: Sector6State, applied: list[str]) -> str:
 
 
 def button_actions(state: Sector6State, **kw: Any) -> list[str] | None:
-    buttons = PRESENTER.public_buttons(row(state, **kw), state.view(None))
-    if buttons is None:
+    """The actions of the buttons on the board post of `state`, as the players get them."""
+    post = asyncio.run(board_post(row(state, **kw), None, state))
+    assert post is not None
+    if post.view is None:
         return None
     prefix = "act:7:12:"
-    return [item.custom_id.removeprefix(prefix).replace("_", " ") for item in buttons.children]
+    return [item.custom_id.removeprefix(prefix).replace("_", " ") for item in post.view.children]
 
 
 def legal(state: Sector6State) -> list[str]:
@@ -86,13 +89,13 @@ def test_a_drawn_tile_stays_private_until_it_is_placed() -> None:
     assert mine["drawn"]["colour"] not in text
     assert "has drawn a tile and is placing it" in text
 
-    prompt = asyncio.run(PRESENTER.prompt(row(state), mine))
+    prompt = asyncio.run(PRESENTER.prompt(mine))
     assert prompt is not None
     assert f"**{mine['drawn']['colour']}**, worth {mine['drawn']['value']}" in prompt.content
     assert "/s6 place" in prompt.content and "any cell" in prompt.content
     ((name, picture),) = prompt.files
     assert name == "tile.png" and picture.startswith(b"\x89PNG")
-    assert asyncio.run(PRESENTER.prompt(row(state), public)) is None, "only its drawer sees it"
+    assert asyncio.run(PRESENTER.prompt(public)) is None, "only its drawer sees it"
 
     cell, turn = legal(state)[0].split()[1:]
     state.apply(f"place {cell} {turn}")
@@ -113,7 +116,7 @@ def test_the_prompt_states_the_placing_rule_of_the_mode() -> None:
             state.apply("draw")
             state.apply(legal(state)[0])
         state.apply("draw")
-        prompt = asyncio.run(PRESENTER.prompt(row(state), state.view(state.current_seat())))
+        prompt = asyncio.run(PRESENTER.prompt(state.view(state.current_seat())))
         assert prompt is not None and "touch at least two pieces" in prompt.content
         assert ("open side of a neighbour" in prompt.content) is galleries
 

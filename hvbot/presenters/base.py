@@ -14,10 +14,7 @@ from data.texts import DEFAULT, language_of, long_text, texts_for
 from games import plugin
 
 if TYPE_CHECKING:
-    import discord
-
-    from hvbot.posts import Post
-    from hvbot.repository import GameRow
+    from hvbot.posts import Choice, Post
 
 View = dict[str, Any]
 
@@ -119,12 +116,14 @@ class Presenter:
         """A picture of the result, or None when the final board says it all."""
         return None
 
-    def public_buttons(self, game: GameRow, view: View) -> discord.ui.View | None:
-        """Buttons on the public board post, for decisions that hide nothing."""
-        return None
+    def public_choices(self, view: View) -> tuple[Choice, ...]:
+        """Buttons on the public board post, for decisions that hide nothing (asked only when
+        a person is to move: an AI seat's choice comes by itself)."""
+        return ()
 
-    async def prompt(self, game: GameRow, view: View) -> Post | None:
-        """The private decision waiting for the seat whose view this is, if any."""
+    async def prompt(self, view: View) -> Post | None:
+        """The private decision waiting for the seat whose view this is, if any (its buttons
+        as `Post.choices`)."""
         return None
 
     def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:

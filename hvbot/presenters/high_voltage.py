@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import discord
-
 import render
 from data.texts import ENGLISH, Texts
 from engine.high_voltage.actions import (
@@ -23,14 +21,13 @@ from engine.high_voltage.actions import (
     Swap,
     parse_action,
 )
-from hvbot import views, workers
-from hvbot.posts import Post
+from hvbot import workers
+from hvbot.posts import Choice, Look, Post
 from hvbot.presenters.base import Presenter, View
 
 if TYPE_CHECKING:
     from PIL import Image
 
-    from hvbot.repository import GameRow
 
 ROTATIONS = (0, 90, 180, 270)
 
@@ -260,7 +257,7 @@ class HighVoltagePresenter(Presenter):
     def end_png(self, view: View, names: Sequence[str]) -> bytes:
         return render.end_png(view, names=names, language=self.language)
 
-    async def prompt(self, game: GameRow, view: View) -> Post | None:
+    async def prompt(self, view: View) -> Post | None:
         say = self.texts
         if view["phase"] == "placing" and view["drawn"] and "paths" in view["drawn"]:
             drawn = view["drawn"]
@@ -272,7 +269,7 @@ class HighVoltagePresenter(Presenter):
             )
             del view  # only the card is drawn: the seat's whole view need not wait with it
             picture = await workers.draw(render.card_png, drawn, language=self.language)
-            return Post(text, files=[("card.png", picture)], view=self._place_buttons(game))
+            return Post(text, files=[("card.png", picture)], choices=self._place_choices())
         if view["phase"] == "declaring" and view["closable"]:
             rows = []
             for line in view["closable"]:
@@ -289,55 +286,35 @@ class HighVoltagePresenter(Presenter):
                 )
             return Post(
                 say("high_voltage.prompt.declare") + "\n" + "\n".join(rows),
-                view=self._declare_buttons(game, view["closable"]),
+                choices=self._declare_choices(view["closable"]),
             )
         return None
 
-    def _place_buttons(self, game: GameRow) -> discord.ui.View:
+    def _place_choices(self) -> tuple[Choice, ...]:
         """Eight buttons: where the drawn card goes (row) and how it is turned (column)."""
-        buttons = discord.ui.View(timeout=None)
+        choices = []
         for row, place in enumerate(("here", "empty")):
             word = self.texts(f"high_voltage.buttons.{place}")
             for rotation in ROTATIONS:
-                buttons.add_item(
-                    views.ActionButton(
-                        game.id,
-                        game.version,
-                        f"place {place} r{rotation}",
-                        label=f"{word} {rotation}°",
-                        style=discord.ButtonStyle.primary
-                        if place == "here"
-                        else discord.ButtonStyle.success,
-                        row=row,
-                    )
-                )
-        return buttons
+                look: Look = "primary" if place == "here" else "success"
+                label = f"{word} {rotation}°"
+                choices.append(Choice(f"place {place} r{rotation}", label, look, row))
+        return tuple(choices)
 
-    def _declare_buttons(self, game: GameRow, lines: list[dict[str, Any]]) -> discord.ui.View:
+    def _declare_choices(self, lines: list[dict[str, Any]]) -> tuple[Choice, ...]:
         """A button per closable line (Discord shows at most 25), then "no more"."""
-        buttons = discord.ui.View(timeout=None)
-        for i, line in enumerate(lines[:20]):
-            buttons.add_item(
-                views.ActionButton(
-                    game.id,
-                    game.version,
-                    f"declare {line['line']}",
-                    label=self.texts("high_voltage.buttons.declare", line=line["line"]),
-                    style=discord.ButtonStyle.success,
-                    row=i // 5,
-                )
+        choices = [
+            Choice(
+                f"declare {line['line']}",
+                self.texts("high_voltage.buttons.declare", line=line["line"]),
+                "success",
+                i // 5,
             )
-        buttons.add_item(
-            views.ActionButton(
-                game.id,
-                game.version,
-                "declare none",
-                label=self.texts("high_voltage.buttons.declare_none"),
-                style=discord.ButtonStyle.secondary,
-                row=min(4, (len(lines[:20]) + 4) // 5),
-            )
-        )
-        return buttons
+            for i, line in enumerate(lines[:20])
+        ]
+        none = self.texts("high_voltage.buttons.declare_none")
+        choices.append(Choice("declare none", none, "secondary", min(4, (len(choices) + 4) // 5)))
+        return tuple(choices)
 
     def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:
         colour = view["players"][seat]["colour"]

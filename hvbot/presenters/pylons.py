@@ -7,17 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import discord
-
 import render
 from engine.pylons.actions import Place, parse_action
-from hvbot import views
+from hvbot.posts import Choice
 from hvbot.presenters.base import Presenter, View
 
 if TYPE_CHECKING:
     from PIL import Image
-
-    from hvbot.repository import GameRow
 
 
 class PylonsPresenter(Presenter):
@@ -118,21 +114,15 @@ class PylonsPresenter(Presenter):
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
         return render.pylons_board_image(view, names=names, language=self.language)
 
-    def public_buttons(self, game: GameRow, view: View) -> discord.ui.View | None:
+    def public_choices(self, view: View) -> tuple[Choice, ...]:
         """The opening choice hides nothing, so its buttons sit on the board for all to see;
         only the opening player's click is accepted."""
         if view["phase"] != "choose":
-            return None
-        choice = discord.ui.View(timeout=None)
-        for action, style in (
-            ("keep", discord.ButtonStyle.primary),
-            ("mirror", discord.ButtonStyle.secondary),
-        ):
-            label = self.texts(f"pylons.buttons.{action}")
-            choice.add_item(
-                views.ActionButton(game.id, game.version, action, label=label, style=style)
-            )
-        return choice
+            return ()
+        return (
+            Choice("keep", self.texts("pylons.buttons.keep"), "primary"),
+            Choice("mirror", self.texts("pylons.buttons.mirror"), "secondary"),
+        )
 
     def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:
         player = view["players"][seat]

@@ -14,20 +14,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import discord
-
 import render
 from data.texts import ENGLISH, Texts
 from engine.sector6.actions import Move, Place, PlaceEntry, Rotate, parse_action
-from hvbot import views, workers
-from hvbot.posts import Post
+from hvbot import workers
+from hvbot.posts import Choice, Look, Post
 from hvbot.presenters.base import Presenter, View
 from render.sector6_tokens import seat_letters
 
 if TYPE_CHECKING:
     from PIL import Image
 
-    from hvbot.repository import GameRow
 
 MODES = {
     "full": "full (life sentence): rotations turn meshing gears too",
@@ -36,6 +33,8 @@ MODES = {
 }
 MAX_BUTTONS = 25  # Discord's limit per message
 PER_ROW = 5  # Discord's limit per row
+# How a choice's button looks: collecting stands out, ending the turn is quiet; moves are blue.
+_LOOKS: dict[str, Look] = {"collect": "success", "done": "secondary", "pass": "secondary"}
 
 
 def _tile_at(view: View, cell: str | None) -> Mapping[str, Any] | None:
@@ -378,33 +377,18 @@ class Sector6Presenter(Presenter):
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
         return render.sector6_board_image(view, names=names, language=self.language)
 
-    def public_buttons(self, game: GameRow, view: View) -> discord.ui.View | None:
+    def public_choices(self, view: View) -> tuple[Choice, ...]:
         """The choices after a move (and a blocked player's rotations) hide nothing, so they
-        sit on the board post for all to see; only the player to move's click is accepted.
-        No buttons for an AI seat, whose choice comes by itself."""
-        seat = view["current_seat"]
-        if seat is None or game.seats[seat].is_ai:
-            return None
+        sit on the board post for all to see; only the player to move's click is accepted."""
         choices = act_choices(view, self.texts)
         if not choices or not buttons_fit(view):
-            return None
-        buttons = discord.ui.View(timeout=None)
-        for i, (action, label) in enumerate(choices):
-            style = (
-                discord.ButtonStyle.success
-                if action == "collect"
-                else discord.ButtonStyle.secondary
-                if action in ("done", "pass")
-                else discord.ButtonStyle.primary
-            )
-            buttons.add_item(
-                views.ActionButton(
-                    game.id, game.version, action, label=label, style=style, row=i // PER_ROW
-                )
-            )
-        return buttons
+            return ()
+        return tuple(
+            Choice(action, label, _LOOKS.get(action, "primary"), i // PER_ROW)
+            for i, (action, label) in enumerate(choices)
+        )
 
-    async def prompt(self, game: GameRow, view: View) -> Post | None:
+    async def prompt(self, view: View) -> Post | None:
         """The drawn tile, for its drawer alone, with how to place it."""
         drawn = view.get("drawn") or {}
         if view["phase"] != "build" or view["step"] != "place" or "walls" not in drawn:
