@@ -13,7 +13,6 @@ import io
 import random
 from collections.abc import Iterator
 
-import discord
 import pytest
 from PIL import Image, ImageDraw
 
@@ -131,10 +130,6 @@ def test_the_rules_come_in_the_language_or_in_english(language: str) -> None:
     for game in ("high-voltage", "pylons", "sector6"):
         rules = presenter_for(game, language).rules
         assert rules and len(rules) <= 2000, "Discord refuses longer messages"
-
-
-def labels_of(buttons: discord.ui.View) -> list[str]:
-    return [str(child.item.label) for child in buttons.children]  # type: ignore[attr-defined]
 
 
 def decode(data: bytes) -> Image.Image:
