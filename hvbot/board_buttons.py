@@ -2,7 +2,7 @@
 
 Some board posts carry buttons (`Presenter.public_choices`: the choices after a Sector 6 move,
 a blocked player's rotations, the Pylons opening choice), made for one version of the game. A
-click on one takes them off its post (`flow.action_button`, then `clicked`). But the turn may
+click on one takes them off its post (`moves.action_button`, then `clicked`). But the turn may
 move on otherwise (a command, an AI seat, an undo, a resignation, the game's end), and then
 they could only be refused as out of date. So the game remembers its one post with live
 buttons and the version they are for (`Repository.keep_buttons`, stored with the game: any
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from hvbot.client import HvBot
 
 log = logging.getLogger(__name__)
-# Named like the tasks answering interactions (`flow.ANSWER_TASK`), which closing waits for.
+# Named like the tasks answering interactions (`answering.ANSWER_TASK`), which closing waits for.
 TASK = "hvbot-answer-buttons-"
 
 

@@ -22,8 +22,20 @@ from discord.ext import commands
 
 from data.texts import mention_commands, texts_for
 from games import plugins
-from hvbot import board_buttons, claims, flow, memory, outbox, replay, views, workers
+from hvbot import (
+    announcing,
+    answering,
+    board_buttons,
+    claims,
+    memory,
+    outbox,
+    replay,
+    views,
+    wording,
+    workers,
+)
 from hvbot.config import Settings
+from hvbot.handlers import lobby, moves, requests
 from hvbot.presenters import warm_up
 from hvbot.repository import GameRow, Repository
 from hvbot.service import BotError, GameService, ai_turn
@@ -32,10 +44,10 @@ from hvbot.translator import Translator
 log = logging.getLogger(__name__)
 SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
 # discord.py runs each slash command, button and form in a task named like these (and a move
-# goes on in one of ours, `flow.go_on`); discord.py's names are not part of its documented
+# goes on in one of ours, `answering.go_on`); discord.py's names are not part of its documented
 # interface, so tests/test_e2e_faults.py checks that closing waits.
 HANDLER_TASKS = (
-    flow.ANSWER_TASK,
+    answering.ANSWER_TASK,
     "CommandTree-invoker",
     "discord-ui-view-dispatch-",
     "discord-ui-dynamic-item-",
@@ -285,10 +297,10 @@ class HvBot(commands.AutoShardedBot):
                 return False
             if result is None:
                 return True
-            post = await flow.board_post(result.game, result, result.state)
+            post = await announcing.board_post(result.game, result, result.state)
             if post is not None:
                 try:
-                    await flow.announce(self, result.game, post)
+                    await announcing.announce(self, result.game, post)
                 except discord.HTTPException:
                     log.exception("game %s: could not post the AI's move", game_id)
             await self.posted(result.game)
@@ -348,7 +360,7 @@ class HvBot(commands.AutoShardedBot):
         except replay.NoReplay as exc:
             log.warning("game %s: no replay: %s", game.id, exc)
             return
-        await flow.announce(self, game, post)
+        await announcing.announce(self, game, post)
 
     # ------------------------------------------------------------------ buttons
 
@@ -358,24 +370,24 @@ class HvBot(commands.AutoShardedBot):
     async def on_lobby_button(
         self, interaction: discord.Interaction, game_id: int, what: str
     ) -> None:
-        async with flow.guarded(interaction, game_id):
-            await flow.lobby_button(interaction, game_id, what)
+        async with answering.guarded(interaction, game_id):
+            await lobby.lobby_button(interaction, game_id, what)
 
     async def on_action_button(
         self, interaction: discord.Interaction, game_id: int, version: int, action: str
     ) -> None:
-        async with flow.guarded(interaction, game_id):
-            await flow.action_button(interaction, game_id, version, action)
+        async with answering.guarded(interaction, game_id):
+            await moves.action_button(interaction, game_id, version, action)
 
     async def on_undo_answer(
         self, interaction: discord.Interaction, request_id: int, accept: bool
     ) -> None:
-        async with flow.guarded(interaction, None):
-            await flow.answer_undo(interaction, request_id, accept=accept)
+        async with answering.guarded(interaction, None):
+            await requests.answer_undo(interaction, request_id, accept=accept)
 
     async def on_vote(self, interaction: discord.Interaction, vote_id: int, choice: str) -> None:
-        async with flow.guarded(interaction, None):
-            await flow.cast_vote(interaction, vote_id, choice)
+        async with answering.guarded(interaction, None):
+            await requests.cast_vote(interaction, vote_id, choice)
 
     # ------------------------------------------------------------------ errors
 
@@ -384,17 +396,17 @@ class HvBot(commands.AutoShardedBot):
     ) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, BotError):
-            await flow.reply_error(interaction, original)
+            await answering.reply_error(interaction, original)
             return
         if isinstance(error, app_commands.CheckFailure) and getattr(error, "key", None):
-            await flow.reply_error(interaction, error)  # said in the asker's language
+            await answering.reply_error(interaction, error)  # said in the asker's language
             return
         if isinstance(error, app_commands.CheckFailure):
-            refusal = str(error) or flow.personal(interaction)("bot.error.not_here")
-            await flow.reply_error(interaction, refusal)
+            refusal = str(error) or wording.personal(interaction)("bot.error.not_here")
+            await answering.reply_error(interaction, refusal)
             return
         name = interaction.command.qualified_name if interaction.command else "?"
-        if flow.too_late(original):
+        if answering.too_late(original):
             # Answered after Discord's three seconds (a very busy moment): nothing was changed
             # by what the command could not answer, and the person's client already said so.
             log.warning("/%s answered too late: Discord's window had closed", name)
@@ -406,4 +418,4 @@ class HvBot(commands.AutoShardedBot):
             "game %s: unexpected error in /%s", game.id if game else "-", name, exc_info=original
         )
         with contextlib.suppress(discord.HTTPException):
-            await flow.reply_error(interaction, flow.personal(interaction)("bot.apology"))
+            await answering.reply_error(interaction, wording.personal(interaction)("bot.apology"))

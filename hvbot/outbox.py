@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from engine import State
 from games import find_game
-from hvbot import claims, flow
+from hvbot import announcing, claims
 from hvbot.claims import Announcement
 from hvbot.posts import Post
 from hvbot.repository import GameRow, Repository
@@ -35,15 +35,15 @@ async def post(bot: HvBot, owed: Announcement) -> None:
     if game is not None and owed.kind == "replay":
         await bot.post_replay(game)
     elif game is not None and not owed.is_move:
-        await flow.announce(bot, game, Post(str(owed.body["content"])))
+        await announcing.announce(bot, game, Post(str(owed.body["content"])))
     elif game is not None:
         after = await _after_move(repo, game, owed)
         if after is not None:
-            board = await flow.board_post(game, _moved(game, owed, after), after)
+            board = await announcing.board_post(game, _moved(game, owed, after), after)
             if board is not None:
                 if game.version != owed.version:
                     board.view = None  # the game has moved on: its buttons are not this board's
-                await flow.announce(bot, game, board)
+                await announcing.announce(bot, game, board)
     await claims.sent(repo.db, owed.id)
     # A finished game's replay is owed on its own, after the last move's post.
     goes_on = game is not None and game.version == owed.version and game.is_open

@@ -38,7 +38,7 @@ class Post:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     view: discord.ui.View | None = None
     # The actions the post offers (a game's presenter says which); made into `view` by the
-    # flow, which knows the game and version they are for (see `hvbot.views.choice_view`).
+    # handlers, which know the game and version they are for (see `hvbot.views.choice_view`).
     choices: tuple[Choice, ...] = ()
     embed: discord.Embed | None = None
     # A board post: the game's version it shows, which its buttons are for (hvbot.board_buttons).

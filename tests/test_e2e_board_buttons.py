@@ -14,7 +14,7 @@ from discord_emulator import DiscordEmulator, Record, User
 from e2e_harness import BOARD, BotHarness, board_posts
 
 from engine import State
-from hvbot import board_buttons, flow
+from hvbot import answering, board_buttons
 from hvbot.repository import GameRow
 
 
@@ -218,4 +218,4 @@ async def test_a_post_deleted_meanwhile_is_let_be(
 
 def test_closing_waits_for_buttons_being_taken_off() -> None:
     """HvBot.close lets the tasks answering interactions finish, found by their names."""
-    assert board_buttons.TASK.startswith(flow.ANSWER_TASK)
+    assert board_buttons.TASK.startswith(answering.ANSWER_TASK)

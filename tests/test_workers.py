@@ -19,7 +19,7 @@ import pytest
 
 from engine.ai import choose
 from games import find_game
-from hvbot import flow, workers
+from hvbot import announcing, workers
 from hvbot.presenters import presenter_for, warm_up
 from hvbot.repository import Repository
 from hvbot.service import GameService
@@ -234,7 +234,7 @@ async def test_a_secret_picture_is_sent_the_seat_and_channel_never_the_deal(tmp_
         recording = Recording()
         workers.use(recording, recording)
         try:
-            post = await flow.secret_post(game, state, 0)
+            post = await announcing.secret_post(game, state, 0)
         finally:
             workers.use(Workers(0), Workers(0))
     finally:

@@ -12,7 +12,8 @@ from discord.ext import commands
 
 from data.texts import ENGLISH, language_of
 from games import all_games, find_game
-from hvbot import board_buttons, flow, replay, views
+from hvbot import announcing, answering, board_buttons, replay, views, wording
+from hvbot.handlers import lobby, requests
 from hvbot.limits import fitted
 from hvbot.posts import ALLOWED, send_private
 from hvbot.presenters import playable_games, presenter_for
@@ -111,37 +112,37 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 # The server's language for the game's public posts, the creator's own for
                 # what is said to them alone.
                 language=language_of(interaction.guild_locale),
-                creator_language=flow.language(interaction),
+                creator_language=wording.language(interaction),
             )
         except BotError as exc:
-            await flow.reply_error(interaction, exc)
+            await answering.reply_error(interaction, exc)
             return
-        message = await flow.ask_publicly(
+        message = await answering.ask_publicly(
             interaction,
             row,
-            content=flow.lobby_text(row),
-            view=views.lobby_view(row.id, flow.public(row)),
+            content=announcing.lobby_text(row),
+            view=views.lobby_view(row.id, wording.public(row)),
             allowed_mentions=ALLOWED,
         )
         await self.bot.service.repo.set_lobby_message(game_id=row.id, message_id=message.id)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
-        await flow.lobby_action(interaction, "join", from_button=False)
+        await lobby.lobby_action(interaction, "join", from_button=False)
 
     @app_commands.command(name="leave", description="Leave this channel's lobby")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await flow.lobby_action(interaction, "leave", from_button=False)
+        await lobby.lobby_action(interaction, "leave", from_button=False)
 
     @app_commands.command(name="addai", description="Seat an AI player in the lobby")
     @app_commands.describe(level="How strong the AI plays")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def addai(self, interaction: discord.Interaction, level: str = "easy") -> None:
-        await flow.lobby_action(interaction, "addai", from_button=False, level=level)
+        await lobby.lobby_action(interaction, "addai", from_button=False, level=level)
 
     @app_commands.command(name="start", description="Start the game (creator or moderators)")
     async def start(self, interaction: discord.Interaction) -> None:
-        await flow.start_game(interaction, from_button=False)
+        await lobby.start_game(interaction, from_button=False)
 
     @app_commands.command(
         name="undo",
@@ -150,30 +151,30 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         ),
     )
     async def undo(self, interaction: discord.Interaction) -> None:
-        await flow.request_undo(interaction)
+        await requests.request_undo(interaction)
 
     @app_commands.command(
         name="takeover", description="Vote on a player who is away: an AI plays, or the game ends"
     )
     async def takeover(self, interaction: discord.Interaction) -> None:
-        await flow.request_takeover(interaction)
+        await requests.request_takeover(interaction)
 
     @app_commands.command(name="return", description="Take your seat back from the AI")
     async def return_(self, interaction: discord.Interaction) -> None:
-        await flow.return_seat(interaction)
+        await requests.return_seat(interaction)
 
     @app_commands.command(name="board", description="Show the current board again")
     async def board(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.open_game(interaction.channel_id)
         state = self.bot.service.peek_state(game)
         await interaction.response.defer(
-            thinking=True, ephemeral=not flow.posts_here(interaction, game)
+            thinking=True, ephemeral=not announcing.posts_here(interaction, game)
         )
-        post = await flow.board_post(game, None, state)
+        post = await announcing.board_post(game, None, state)
         assert post is not None
-        await flow.publish(interaction, game, post)
-        prompt = await flow.prompt_post(
-            game, state, interaction.user.id, flow.language(interaction)
+        await answering.publish(interaction, game, post)
+        prompt = await announcing.prompt_post(
+            game, state, interaction.user.id, wording.language(interaction)
         )
         if prompt is not None:
             await send_private(interaction, prompt)
@@ -184,8 +185,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         state = self.bot.service.peek_state(game)
         view = state.view(None)
         seat = state.current_seat()
-        texts = flow.personal(interaction)
-        who = flow.mention(game, seat)
+        texts = wording.personal(interaction)
+        who = wording.mention(game, seat)
         # Not every game's view counts turns (Pylons and Sector 6 do not).
         presenter = presenter_for(game.game, interaction.locale)
         phase = presenter.phase_words(view)
@@ -195,7 +196,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             turn = texts("bot.status.to_move", player=who, phase=phase)
         await interaction.response.send_message(
             **fitted(
-                content=turn + "\n" + presenter.status(view, flow.names_of(game)),
+                content=turn + "\n" + presenter.status(view, wording.names_of(game)),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -213,7 +214,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 key="bot.error.no_secret",
             )
         state = self.bot.service.peek_state(game)
-        post = await flow.secret_post(game, state, seat, flow.language(interaction))
+        post = await announcing.secret_post(game, state, seat, wording.language(interaction))
         await send_private(interaction, post)
 
     @app_commands.command(name="rules", description="The rules in short")
@@ -232,9 +233,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(name="log", description="The moves so far")
     async def log(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.open_game(interaction.channel_id)
-        names = flow.names_of(game)
+        names = wording.names_of(game)
         moves = await self.bot.service.repo.actions(game_id=game.id)
-        texts = flow.personal(interaction)
+        texts = wording.personal(interaction)
         if not moves:
             await interaction.response.send_message(texts("bot.log.none"), ephemeral=True)
             return
@@ -256,10 +257,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             channel_id=interaction.channel_id, user_id=interaction.user.id
         )
         said = "bot.game.resigned_last" if what == "abandoned" else "bot.game.resigned"
-        await flow.answer_publicly(
+        await answering.answer_publicly(
             interaction,
             game,
-            content=flow.public(game)(said, player=interaction.user.mention),
+            content=wording.public(game)(said, player=interaction.user.mention),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if what == "abandoned":
@@ -272,12 +273,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game = await self.bot.service.abandon(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
-            can_manage=flow.can_manage(interaction),
+            can_manage=lobby.can_manage(interaction),
         )
-        await flow.answer_publicly(
+        await answering.answer_publicly(
             interaction,
             game,
-            content=flow.public(game)(
+            content=wording.public(game)(
                 "bot.game.abandoned",
                 game=find_game(game.game).title,
                 player=interaction.user.mention,
@@ -285,7 +286,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=discord.AllowedMentions.none(),
         )
         board_buttons.moved_on(self.bot, game)
-        await flow.refresh_lobby(self.bot, game)
+        await announcing.refresh_lobby(self.bot, game)
 
     @app_commands.command(name="replay", description="An animated replay of a finished game here")
     @app_commands.describe(game="Which finished game of this channel (default: the latest)")
@@ -294,7 +295,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         # deferral the first follow-up is public whatever it asks.
         archived = await self._archived(interaction.channel_id, game)
         # A public post: in the game's language, like everything it posted while played.
-        texts = flow.public(archived.game)
+        texts = wording.public(archived.game)
         await interaction.response.defer(thinking=True)
         try:
             post = await replay.replay_post(
@@ -347,7 +348,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             ]
         choices = []
         for archived in games:
-            label = replay.describe(archived, texts=flow.personal(interaction))
+            label = replay.describe(archived, texts=wording.personal(interaction))
             if typed and typed not in label.lower():
                 continue
             choices.append(

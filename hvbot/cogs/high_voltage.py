@@ -1,5 +1,6 @@
 """/hv: the High Voltage actions. Each command only builds the engine's action text; the rules,
-the checks and the messages for bad input all come from the engine through the shared flow."""
+the checks and the messages for bad input all come from the engine through the shared
+handlers (`hvbot.handlers`)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import discord
 from discord import app_commands
 
 from engine.high_voltage.state import PLACING
-from hvbot import flow
+from hvbot import announcing, answering, wording
 from hvbot.cogs.moves import GameMoves
+from hvbot.handlers import moves
 from hvbot.posts import send_private
 from hvbot.service import BotError
 from hvbot.translator import choice
@@ -104,11 +106,13 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
         special: str = "no",
     ) -> None:
         if (place is None) != (rotation is None):
-            await flow.reply_error(interaction, flow.personal(interaction)("bot.hv.place_both"))
+            await answering.reply_error(
+                interaction, wording.personal(interaction)("bot.hv.place_both")
+            )
             return
         action = await self._draw_action(interaction, cell, place, rotation, special)
         if action is not None:
-            await flow.act_from_command(interaction, action)
+            await moves.act_from_command(interaction, action)
 
     async def _draw_action(
         self,
@@ -133,8 +137,8 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
                 return f"place {place} r{rotation}"
             if cell.strip().upper() != state.view(None)["drawn"]["cell"]:
                 return f"draw {cell}"
-            prompt = await flow.prompt_post(
-                game, state, interaction.user.id, flow.language(interaction)
+            prompt = await announcing.prompt_post(
+                game, state, interaction.user.id, wording.language(interaction)
             )
             if prompt is not None:
                 await send_private(interaction, prompt)
@@ -151,7 +155,7 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
     async def rotate(
         self, interaction: discord.Interaction, cell: str, rotation: int, special: str = "no"
     ) -> None:
-        await flow.act_from_command(interaction, f"rotate {cell} r{rotation}{_special(special)}")
+        await moves.act_from_command(interaction, f"rotate {cell} r{rotation}{_special(special)}")
 
     @app_commands.command(
         name="move", description="Move a face-up card to the empty cell (an action token)"
@@ -164,7 +168,7 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
     async def move(
         self, interaction: discord.Interaction, cell: str, rotation: int, special: str = "no"
     ) -> None:
-        await flow.act_from_command(interaction, f"move {cell} r{rotation}{_special(special)}")
+        await moves.act_from_command(interaction, f"move {cell} r{rotation}{_special(special)}")
 
     @app_commands.command(name="swap", description="Swap two face-up cards (an action token)")
     @app_commands.describe(
@@ -187,7 +191,7 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
         rotation_b: int,
         special: str = "no",
     ) -> None:
-        await flow.act_from_command(
+        await moves.act_from_command(
             interaction, f"swap {a} {b} r{rotation_a} r{rotation_b}{_special(special)}"
         )
 

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from hvbot import flow
 from hvbot.cogs.moves import GameMoves
+from hvbot.handlers import moves
 from hvbot.service import BotError
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"
     @app_commands.describe(cell="A free cell such as K12 (columns A-X, rows 1-24)")
     @app_commands.autocomplete(cell=_free_cells)
     async def place(self, interaction: discord.Interaction, cell: str) -> None:
-        await flow.act_from_command(interaction, f"place {cell}")
+        await moves.act_from_command(interaction, f"place {cell}")
 
 
 async def setup(bot: HvBot) -> None:

@@ -18,7 +18,7 @@ from discord.ext import commands, tasks
 
 from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
-from hvbot import claims, flow
+from hvbot import announcing, claims
 from hvbot.posts import Post
 from hvbot.service import Reminder
 
@@ -73,7 +73,7 @@ class RemindersCog(commands.Cog):
             due = []
         for reminder in due:
             try:
-                await flow.announce(self.bot, reminder.game, Post(reminder_text(reminder)))
+                await announcing.announce(self.bot, reminder.game, Post(reminder_text(reminder)))
             except discord.HTTPException:
                 log.warning("game %s: could not post a turn reminder", reminder.game.id)
             await claims.sent(self.bot.service.repo.db, reminder.announcement_id)

@@ -1,5 +1,6 @@
 """/s6: the Sector 6 actions. Each command only builds the engine's action text; the rules,
-the checks and the messages for bad input all come from the engine through the shared flow.
+the checks and the messages for bad input all come from the engine through the shared
+handlers (`hvbot.handlers`).
 
 The choices after a move (and a blocked player's rotations) are also buttons on the board
 post; the commands here make every action reachable by typing as well, and their cell options
@@ -16,8 +17,9 @@ from discord import app_commands
 
 from engine import State
 from engine.sector6.actions import DEGREES
-from hvbot import flow
+from hvbot import announcing, wording
 from hvbot.cogs.moves import GameMoves
+from hvbot.handlers import moves
 from hvbot.posts import send_private
 from hvbot.service import BotError
 from hvbot.translator import choice
@@ -158,13 +160,13 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
         game = await self.bot.service.open_game(interaction.channel_id)
         if game.game == GAME and game.status == "active":
             state = self.bot.service.peek_state(game)
-            prompt = await flow.prompt_post(
-                game, state, interaction.user.id, flow.language(interaction)
+            prompt = await announcing.prompt_post(
+                game, state, interaction.user.id, wording.language(interaction)
             )
             if prompt is not None:
                 await send_private(interaction, prompt)
                 return
-        await flow.act_from_command(interaction, "draw")
+        await moves.act_from_command(interaction, "draw")
 
     @app_commands.command(name="place", description="Lay the tile you drew on a cell, turned")
     @app_commands.describe(
@@ -174,7 +176,7 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     @app_commands.choices(rotation=ROTATION_CHOICES)
     @app_commands.autocomplete(cell=_place_cells)
     async def place(self, interaction: discord.Interaction, cell: str, rotation: int) -> None:
-        await flow.act_from_command(interaction, f"place {cell} r{rotation}")
+        await moves.act_from_command(interaction, f"place {cell} r{rotation}")
 
     @app_commands.command(
         name="entry", description="Lay one of your entry points instead of drawing"
@@ -182,7 +184,7 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     @app_commands.describe(cell="A free cell next to the maze, e.g. K10 (suggested: where it fits)")
     @app_commands.autocomplete(cell=_entry_cells)
     async def entry(self, interaction: discord.Interaction, cell: str) -> None:
-        await flow.act_from_command(interaction, f"place entry {cell}")
+        await moves.act_from_command(interaction, f"place entry {cell}")
 
     # ------------------------------------------------------------------ competition
 
@@ -194,13 +196,13 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     )
     @app_commands.autocomplete(origin=_move_from, target=_move_to)
     async def move(self, interaction: discord.Interaction, origin: str, target: str) -> None:
-        await flow.act_from_command(interaction, f"move {origin} {target}")
+        await moves.act_from_command(interaction, f"move {origin} {target}")
 
     @app_commands.command(
         name="collect", description="Take the oxygen marker of the tile your prisoner just left"
     )
     async def collect(self, interaction: discord.Interaction) -> None:
-        await flow.act_from_command(interaction, "collect")
+        await moves.act_from_command(interaction, "collect")
 
     @app_commands.command(name="rotate", description="Turn a tile one side (60°)")
     @app_commands.describe(
@@ -213,17 +215,17 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
         self, interaction: discord.Interaction, direction: str, cell: str | None = None
     ) -> None:
         where = f" {cell}" if cell else ""
-        await flow.act_from_command(interaction, f"rotate{where} {direction}")
+        await moves.act_from_command(interaction, f"rotate{where} {direction}")
 
     @app_commands.command(name="done", description="End your turn without collecting or turning")
     async def done(self, interaction: discord.Interaction) -> None:
-        await flow.act_from_command(interaction, "done")
+        await moves.act_from_command(interaction, "done")
 
     @app_commands.command(
         name="pass", description="Novice mode: let your turn go when neither prisoner can move"
     )
     async def pass_(self, interaction: discord.Interaction) -> None:
-        await flow.act_from_command(interaction, "pass")
+        await moves.act_from_command(interaction, "pass")
 
 
 async def setup(bot: HvBot) -> None:

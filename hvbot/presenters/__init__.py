@@ -1,8 +1,8 @@
 """How each game is shown in Discord: its wording, its pictures and its private prompts.
 
-The turn flow (`hvbot.flow`) is the same for every game; everything that depends on a game's
-rules or vocabulary lives in one presenter per game, named by the game's manifest (see
-`games`) and found by the engine's game name.
+The turn (`hvbot.handlers`, `hvbot.announcing`) is the same for every game; everything that
+depends on a game's rules or vocabulary lives in one presenter per game, named by the game's
+manifest (see `games`) and found by the engine's game name.
 """
 
 from __future__ import annotations

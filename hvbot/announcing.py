@@ -1,0 +1,189 @@
+"""What people are told after a change: the board post with its picture, the private
+decision waiting for the player to move, the lobby message, each seat's secret.
+
+Private things (a drawn card, the lines you may declare, your colour) only ever go to their
+owner, ephemerally or by DM. A game may be played in a thread started from its lobby message:
+then every public post of the game goes to the thread (`announce`, and
+`hvbot.answering.publish`), wherever the command behind it was typed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from games import find_game
+from hvbot import board_buttons, views, workers
+from hvbot.posts import Post
+from hvbot.presenters import presenter_for
+from hvbot.repository import GameRow
+from hvbot.service import ActResult
+from hvbot.wording import mention, names_of, public
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+log = logging.getLogger(__name__)
+
+
+def is_public(result: ActResult) -> bool:
+    """Whether an action gets a public board post (not when only its player saw something)."""
+    presenter = presenter_for(result.game.game, result.game.language)
+    return presenter.is_public(result.applied, result.public_view())
+
+
+async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Post | None:
+    """The public message after an action, or the board on request (None if only its player
+    saw something, like a card they drew). In the game's language.
+
+    Its text is written before its pictures are drawn, and the view let go meanwhile (the
+    result's copy too: nothing reads it after this): at a few hundred games every board waits
+    its turn to be drawn, and the view is the largest thing a waiting move would hold."""
+    presenter = presenter_for(game.game, game.language)
+    texts = public(game)
+    view = state.view(None) if result is None else result.public_view()
+    names = names_of(game)
+    lines: list[str] = []
+    if result is not None:
+        result.seen = None
+        if not presenter.is_public(result.applied, view):
+            return None
+        lines += presenter.describe(result.applied, view, names[result.seat])
+    buttons = None
+    drawing = [workers.draw(presenter.board_png, view, names)]
+    if state.is_terminal():
+        drawing.append(workers.draw(presenter.end_png, view, names))
+        lines.append(presenter.outcome(view, names))
+        lines.append(texts("bot.board.archived"))
+    else:
+        lines.append(presenter.scores(view, names))
+        seat = state.current_seat()
+        who = mention(game, seat)
+        waiting = presenter.waiting(view, who)
+        if waiting:
+            lines.append(waiting)
+        elif game.seats[seat].is_ai:
+            lines.append(texts("bot.board.next_ai", player=who))
+        else:
+            lines.append(texts("bot.board.next", player=who, note=presenter.turn_note(view)))
+        if not game.seats[seat].is_ai:  # an AI seat's choice comes by itself
+            buttons = views.choice_view(game.id, game.version, presenter.public_choices(view))
+    del view
+    board, *end = await asyncio.gather(*drawing)
+    files = [("board.png", board)]
+    if end and end[0]:
+        files.append(("result.png", end[0]))
+    return Post("\n".join(lines), files=files, view=buttons, version=game.version)
+
+
+async def prompt_post(
+    game: GameRow, state: Any, user_id: int, language: str | None = None
+) -> Post | None:
+    """The private decision waiting for `user_id`, if it is theirs to make now, in their
+    language (by default the one stored for their seat)."""
+    seat = state.current_seat()
+    if seat is None or game.seats[seat].user_id != user_id:
+        return None
+    spoken = language or game.seats[seat].language
+    post = await presenter_for(game.game, spoken).prompt(state.view(seat))
+    if post is not None and post.choices:
+        post.view = views.choice_view(game.id, game.version, post.choices)
+    return post
+
+
+def posts_here(interaction: discord.Interaction, game: GameRow) -> bool:
+    """Whether the game's public posts belong where the interaction was used: not when the
+    game is played in a thread and the command came from elsewhere (its channel)."""
+    return posts_in(interaction.channel_id, game)
+
+
+def posts_in(channel_id: int | None, game: GameRow) -> bool:
+    """`posts_here`, for an interaction used in `channel_id`."""
+    return game.thread_id is None or channel_id == game.thread_id
+
+
+async def post_channel(bot: HvBot, game: GameRow) -> discord.abc.Messageable:
+    """The game's thread if it has one, else its channel."""
+    where = game.post_channel_id
+    return bot.get_channel(where) or await bot.fetch_channel(where)  # type: ignore[return-value]
+
+
+async def announce(bot: HvBot, game: GameRow, post: Post) -> None:
+    """Post to the game's thread if it has one, else to its channel."""
+    channel = await post_channel(bot, game)
+    sent = await channel.send(**post.kwargs())
+    board_buttons.shown(bot, game, post, sent)
+
+
+def lobby_text(game: GameRow) -> str:
+    """The lobby message, in the game's language."""
+    texts = public(game)
+    rules = find_game(game.game)
+    seats = "\n".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats)
+    seats = seats or texts("bot.lobby.nobody")
+    if game.status == "lobby":
+        state = texts(
+            "bot.lobby.waiting",
+            seated=len(game.seats),
+            most=rules.max_seats,
+            count=rules.min_seats,
+        )
+    elif game.status == "active":
+        state = texts("bot.lobby.started")
+    else:
+        state = texts(f"bot.lobby.{game.status}")
+    if game.thread_id is not None:
+        state += "\n" + texts("bot.lobby.in_thread", thread=f"<#{game.thread_id}>")
+    mode = game.options.get("mode")
+    if mode:
+        title = texts("bot.lobby.title_mode", game=rules.title, mode=texts(f"bot.mode.{mode}"))
+    else:
+        title = rules.title
+    return texts("bot.lobby.text", title=title, seats=seats, state=state)
+
+
+async def refresh_lobby(bot: HvBot, game: GameRow) -> None:
+    """Edit the one lobby message in place (after a slash command changed the seats)."""
+    if game.lobby_message_id is None:
+        return
+    channel = bot.get_partial_messageable(game.channel_id)
+    try:
+        await channel.get_partial_message(game.lobby_message_id).edit(
+            content=lobby_text(game),
+            view=views.lobby_view(game.id, public(game), open_=game.status == "lobby"),
+        )
+    except discord.HTTPException:
+        log.warning("game %s: could not update the lobby message", game.id)
+
+
+async def send_secrets(bot: HvBot, game: GameRow, state: Any) -> None:
+    """Each person's colour by DM; a closed DM is reported without saying anything secret."""
+    failed = []
+    for seat in game.seats:
+        if seat.user_id is None:
+            continue
+        post = await secret_post(game, state, seat.seat)
+        try:
+            user = bot.get_user(seat.user_id) or await bot.fetch_user(seat.user_id)
+            await user.send(**post.kwargs())
+        except discord.HTTPException:
+            failed.append(f"<@{seat.user_id}>")
+    if failed:
+        secret = presenter_for(game.game, game.language).secret_words()
+        notice = public(game)("bot.game.dm_failed", players=", ".join(failed), secret=secret)
+        await announce(bot, game, Post(notice))
+
+
+async def secret_post(game: GameRow, state: Any, seat: int, language: str | None = None) -> Post:
+    """What a seat was told privately at the start, in `language` (by default the seat's:
+    a direct message has no interaction to take a language from)."""
+    presenter = presenter_for(game.game, language or game.seats[seat].language)
+    title, text, picture = await workers.draw(
+        presenter.secret, game.channel_id, state.view(seat), seat
+    )
+    embed = discord.Embed(title=title, description=text)
+    embed.set_image(url="attachment://secret.png")
+    return Post("", files=[("secret.png", picture)], embed=embed)

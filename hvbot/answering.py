@@ -1,0 +1,218 @@
+"""Answering an interaction within Discord's rules: three seconds to acknowledge, refusals
+only the asker sees, follow-ups through the interaction's webhook for 15 minutes.
+
+Bad input is answered ephemerally before anything is shown publicly (a refusal raised by the
+service goes up to what runs the handler, `guarded` for a button and
+`HvBot.on_app_command_error` for a command, which answer it). Once a move is acknowledged and
+stored, its announcement goes on in a task of its own (`go_on`), so the many moves waiting for
+their pictures at a busy moment do not each hold their interaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from data.texts import Texts, language_of, texts_for
+from hvbot import board_buttons
+from hvbot.announcing import announce, post_channel, posts_in
+from hvbot.limits import CONTENT, fit_text
+from hvbot.posts import Post
+from hvbot.repository import GameRow
+from hvbot.service import BotError
+from hvbot.wording import explain, personal
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+log = logging.getLogger(__name__)
+
+
+UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
+
+
+def too_late(error: BaseException) -> bool:
+    """Whether Discord refused an answer because its three-second window had closed."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
+async def answer_after_change(game_id: int, answer: Awaitable[Any]) -> bool:
+    """Give the answer to an interaction whose change is stored already; False if it came
+    too late for Discord (a very busy moment). The person's client has said there was no
+    answer, but the change stands, so whatever follows it (the lobby message, the thread,
+    the board, the secrets) must still happen: the caller carries on either way."""
+    try:
+        await answer
+    except discord.NotFound as exc:
+        if not too_late(exc):
+            raise
+        log.warning("game %s: answered too late; carrying on without the answer", game_id)
+        return False
+    return True
+
+
+async def update_clicked(interaction: discord.Interaction, game_id: int, **fields: Any) -> None:
+    """Answer a click on a public message by editing that message. Too late for Discord, the
+    bot edits it directly, so a settled question never shows its buttons as still open."""
+    edit = interaction.response.edit_message(**fields)
+    if not await answer_after_change(game_id, edit) and interaction.message is not None:
+        try:
+            await interaction.message.edit(**fields)
+        except discord.HTTPException:
+            log.warning("game %s: could not update the message clicked", game_id)
+
+
+async def answer_publicly(
+    interaction: discord.Interaction, game: GameRow, **message: Any
+) -> discord.Message | None:
+    """Answer with a new public message. Too late for Discord, the message is posted in the
+    game's channel all the same (it may carry buttons, a vote or an undo, that others must
+    still be able to press), and that message is returned; None when answered in time."""
+    answer = interaction.response.send_message(**message)
+    if await answer_after_change(game.id, answer):
+        return None
+    channel = await post_channel(interaction.client, game)  # type: ignore[arg-type]
+    return await channel.send(**message)
+
+
+async def ask_publicly(
+    interaction: discord.Interaction, game: GameRow, **message: Any
+) -> discord.Message:
+    """`answer_publicly`, and the message posted either way, for a question whose message
+    is looked up again later (a lobby, an undo request)."""
+    posted = await answer_publicly(interaction, game, **message)
+    return posted or await interaction.original_response()
+
+
+async def reply_error(interaction: discord.Interaction, message: str | BaseException) -> None:
+    """Every refusal is ephemeral and changes nothing; an error is said in the asker's
+    language."""
+    if isinstance(message, BaseException):
+        message = explain(personal(interaction), message)
+    message = fit_text(message, CONTENT)
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True)
+    else:
+        await interaction.response.send_message(message, ephemeral=True)
+
+
+@contextlib.asynccontextmanager
+async def guarded(interaction: discord.Interaction, game_id: int | None) -> AsyncIterator[None]:
+    """Log an unexpected failure with its game and answer with a short apology.
+
+    The game stays consistent because nothing is announced before it is stored, and a failed
+    store rolls back whole.
+    """
+    try:
+        yield
+    except Exception as exc:
+        await answer_failure(exc, game_id, personal(interaction), partial(reply_error, interaction))
+
+
+async def answer_failure(
+    error: Exception,
+    game_id: int | None,
+    texts: Texts,
+    say: Callable[[str], Awaitable[Any]],
+    *,
+    apology: str = "bot.apology",
+) -> None:
+    """What `guarded` does with an error: a refusal is said, a failure is logged and
+    apologised for (`say` answers the person, in the language of `texts`; `apology` is the
+    key of the words, which differ once a move is stored)."""
+    if isinstance(error, BotError):
+        await say(explain(texts, error))
+    elif too_late(error):
+        # Nothing was announced that is not stored; the person's client already said so.
+        log.warning("game %s: answered too late: Discord's window closed", game_id)
+    else:
+        log.error("game %s: unexpected error handling an interaction", game_id, exc_info=error)
+        with contextlib.suppress(discord.HTTPException):
+            await say(texts(apology))
+
+
+async def publish(interaction: discord.Interaction, game: GameRow, post: Post) -> None:
+    """A public post answering a deferred interaction. In the game's thread, or in its channel
+    when it has none, the post is the answer itself; used elsewhere, the post goes to the
+    thread and the person gets a short private note pointing there (so an interaction
+    answered this way is deferred privately: see `posts_here`)."""
+    await FollowUp.of(interaction).publish(game, post)
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """What answering a deferred interaction further needs, without the interaction.
+
+    A move's announcement waits for its board picture, and at a few hundred games most moves
+    are waiting at any moment. The interaction, with its person, its message and discord.py's
+    frames that dispatched it, is several times the size of this; so a move goes on from here
+    in a task of its own (`go_on`), and the handler that received it returns at once."""
+
+    bot: HvBot
+    webhook: discord.Webhook  # the interaction's follow-up webhook, valid for 15 minutes
+    user_id: int
+    channel_id: int | None
+    locale: discord.Locale
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> FollowUp:
+        return cls(
+            interaction.client,  # type: ignore[arg-type]
+            interaction.followup,
+            interaction.user.id,
+            interaction.channel_id,
+            interaction.locale,
+        )
+
+    @property
+    def texts(self) -> Texts:
+        """The person's language, as `personal`."""
+        return texts_for(self.locale)
+
+    @property
+    def language(self) -> str:
+        return language_of(self.locale)
+
+    async def publish(self, game: GameRow, post: Post) -> None:
+        """See `publish`."""
+        if posts_in(self.channel_id, game):
+            sent = await self.webhook.send(wait=True, **post.kwargs())
+            board_buttons.shown(self.bot, game, post, sent)
+            return
+        await announce(self.bot, game, post)
+        await self.webhook.send(
+            self.texts("bot.reply.posted_in_thread", thread=f"<#{game.thread_id}>"),
+            ephemeral=True,
+        )
+
+    async def say(self, message: str) -> None:
+        """A private line to the person."""
+        await self.webhook.send(fit_text(message, CONTENT), ephemeral=True)
+
+
+ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see HvBot._finish_answering
+
+
+def go_on(follow_up: FollowUp, game_id: int, work: Awaitable[None]) -> None:
+    """Finish answering in a task of its own (see `FollowUp`), guarded like the handler it
+    comes from: a failure is logged with its game, and the person gets the apology."""
+    task = asyncio.create_task(_guarded_follow_up(follow_up, game_id, work))
+    task.set_name(f"{ANSWER_TASK}{game_id}")
+    follow_up.bot.keep_until_done(task)
+
+
+async def _guarded_follow_up(follow_up: FollowUp, game_id: int, work: Awaitable[None]) -> None:
+    try:
+        await work
+    except Exception as exc:
+        # Only a stored move goes on here: "the game is unchanged, try again" would be untrue.
+        await answer_failure(
+            exc, game_id, follow_up.texts, follow_up.say, apology="bot.apology_after_move"
+        )

@@ -1,0 +1,168 @@
+"""The lobby: joining, leaving, AI seats and the start, from slash commands or the lobby
+message's buttons; at the start, the game's thread if it asked for one."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from games import find_game
+from hvbot import views
+from hvbot.announcing import announce, board_post, lobby_text, refresh_lobby, send_secrets
+from hvbot.answering import answer_after_change, reply_error, update_clicked
+from hvbot.repository import GameRow
+from hvbot.service import BotError
+from hvbot.wording import language, mention, personal, public
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+log = logging.getLogger(__name__)
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_channels)
+
+
+async def lobby_change(
+    interaction: discord.Interaction,
+    change: Callable[[], Awaitable[GameRow]],
+    *,
+    from_button: bool,
+    confirm: str,
+) -> GameRow | None:
+    """`confirm`: the key of the private note when the change came from a command."""
+    try:
+        game = await change()
+    except BotError as exc:
+        await reply_error(interaction, exc)
+        return None
+    if from_button:
+        lobby = views.lobby_view(game.id, public(game))
+        await update_clicked(interaction, game.id, content=lobby_text(game), view=lobby)
+    else:
+        note = interaction.response.send_message(personal(interaction)(confirm), ephemeral=True)
+        await answer_after_change(game.id, note)
+        await refresh_lobby(interaction.client, game)  # type: ignore[arg-type]
+    return game
+
+
+async def lobby_button(interaction: discord.Interaction, game_id: int, what: str) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    game = await bot.service.repo.game(game_id=game_id)
+    if game is None or game.status != "lobby" or game.channel_id != interaction.channel_id:
+        await reply_error(interaction, personal(interaction)("bot.lobby.closed"))
+        return
+    await lobby_action(interaction, what, from_button=True)
+
+
+async def lobby_action(
+    interaction: discord.Interaction, what: str, *, from_button: bool, level: str = "easy"
+) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    service = bot.service
+    channel_id = interaction.channel_id
+    user = interaction.user
+    if what == "join":
+        await lobby_change(
+            interaction,
+            lambda: service.join(
+                channel_id=channel_id,
+                user_id=user.id,
+                name=user.display_name,
+                language=language(interaction),
+            ),
+            from_button=from_button,
+            confirm="bot.lobby.joined",
+        )
+    elif what == "leave":
+        await lobby_change(
+            interaction,
+            lambda: service.leave(channel_id=channel_id, user_id=user.id),
+            from_button=from_button,
+            confirm="bot.lobby.left",
+        )
+    elif what == "addai":
+        await lobby_change(
+            interaction,
+            lambda: service.add_ai(channel_id=channel_id, user_id=user.id, level=level),
+            from_button=from_button,
+            confirm="bot.lobby.ai_added",
+        )
+    elif what == "start":
+        await start_game(interaction, from_button=from_button)
+
+
+async def start_game(interaction: discord.Interaction, *, from_button: bool) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    try:
+        game, state = await bot.service.start(
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            can_manage=can_manage(interaction),
+        )
+    except BotError as exc:
+        await reply_error(interaction, exc)
+        return
+    if from_button:
+        closed = views.lobby_view(game.id, public(game), open_=False)
+        await update_clicked(interaction, game.id, content=lobby_text(game), view=closed)
+    else:
+        note = personal(interaction)("bot.lobby.game_started")
+        await answer_after_change(game.id, interaction.response.send_message(note, ephemeral=True))
+    # Answered first (Discord's three seconds), then the thread; the lobby says where it is.
+    game = await open_thread(interaction, game)
+    if not from_button or game.thread_id is not None:
+        await refresh_lobby(bot, game)
+    post = await board_post(game, None, state)
+    if post is not None:
+        first = state.current_seat()
+        begins = public(game)(
+            "bot.game.begins", game=find_game(game.game).title, player=mention(game, first)
+        )
+        post.content = f"{begins}\n{post.content}"
+        await announce(bot, game, post)
+    await send_secrets(bot, game, state)
+    bot.after_change(game, state)
+
+
+THREAD_ARCHIVE_MINUTES = 10080  # a week without a post before Discord hides the thread
+
+
+def may_open_thread(interaction: discord.Interaction) -> bool:
+    """The bot may start a public thread where the interaction was used and post in it
+    (never in a thread or a DM: threads hang off text channels)."""
+    perms = interaction.app_permissions
+    kind = getattr(interaction.channel, "type", None)
+    return (
+        kind in (discord.ChannelType.text, discord.ChannelType.news)
+        and perms.create_public_threads
+        and perms.send_messages_in_threads
+    )
+
+
+async def open_thread(interaction: discord.Interaction, game: GameRow) -> GameRow:
+    """Start the game's thread from its lobby message if the game asked for one and the bot
+    may; return the game as it is now. Without a thread the game stays in its channel."""
+    if not game.wants_thread or game.lobby_message_id is None or game.thread_id is not None:
+        return game
+    if not may_open_thread(interaction):
+        return game
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    lobby = bot.get_partial_messageable(
+        game.channel_id, guild_id=game.guild_id
+    ).get_partial_message(game.lobby_message_id)
+    try:
+        thread = await lobby.create_thread(
+            name=f"{find_game(game.game).title} #{game.id}",
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        )
+    except (discord.HTTPException, ValueError):
+        log.warning("game %s: could not start a thread; playing in the channel", game.id)
+        return game
+    await bot.service.repo.set_thread(game_id=game.id, thread_id=thread.id)
+    return await bot.service.repo.game(game_id=game.id) or game

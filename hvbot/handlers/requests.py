@@ -1,0 +1,165 @@
+"""Requests other players answer: taking back a move, and what becomes of the seat of a
+player who is away (an AI plays it, or the game ends)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from hvbot import board_buttons, views
+from hvbot.announcing import announce, board_post, posts_here
+from hvbot.answering import (
+    answer_after_change,
+    answer_publicly,
+    ask_publicly,
+    publish,
+    update_clicked,
+)
+from hvbot.posts import ALLOWED, Post
+from hvbot.service import UndoOutcome, VoteOutcome
+from hvbot.wording import language, mention, move_words, public
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+
+def vote_text(outcome: VoteOutcome) -> str:
+    vote, game = outcome.vote, outcome.game
+    away = game.seats[vote.seat]
+    name = away.display_name if away.user_id is None else mention(game, vote.seat)
+    voters = " ".join(f"<@{u}>" for u in vote.asked if u not in vote.votes)
+    return public(game)(
+        "bot.vote.asked", player=name, voters=voters, cast=len(vote.votes), count=len(vote.asked)
+    )
+
+
+async def request_takeover(interaction: discord.Interaction) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    outcome = await bot.service.request_takeover(
+        channel_id=interaction.channel_id, user_id=interaction.user.id
+    )
+    await answer_publicly(
+        interaction,
+        outcome.game,
+        content=vote_text(outcome),
+        view=views.vote_view(outcome.vote.id, public(outcome.game)),
+        allowed_mentions=ALLOWED,
+    )
+
+
+async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    outcome = await bot.service.cast_vote(
+        vote_id=vote_id, user_id=interaction.user.id, choice=choice
+    )
+    game = outcome.game
+    if outcome.status == "open":
+        await update_clicked(
+            interaction,
+            game.id,
+            content=vote_text(outcome),
+            view=views.vote_view(vote_id, public(game)),
+        )
+    elif outcome.status == "ai":
+        name = game.seats[outcome.vote.seat].display_name
+        await update_clicked(
+            interaction, game.id, content=public(game)("bot.vote.ai", player=name), view=None
+        )
+        bot.after_change(game, bot.service.peek_state(game))  # the AI may be to move
+    else:
+        await update_clicked(interaction, game.id, content=public(game)("bot.vote.end"), view=None)
+        board_buttons.moved_on(bot, game)
+
+
+async def return_seat(interaction: discord.Interaction) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    game = await bot.service.return_seat(
+        channel_id=interaction.channel_id,
+        user_id=interaction.user.id,
+        name=interaction.user.display_name,
+        language=language(interaction),
+    )
+    await answer_publicly(
+        interaction,
+        game,
+        content=public(game)("bot.game.returned", player=f"<@{interaction.user.id}>"),
+        allowed_mentions=ALLOWED,
+    )
+    board_buttons.moved_on(bot, game)  # a change of seat moves the game's version on
+
+
+def undo_move(outcome: UndoOutcome) -> str:
+    """The move an undo request is about, in words, in the game's language."""
+    game = outcome.game
+    return move_words(game.game, outcome.request.action, game.language)
+
+
+def undo_text(outcome: UndoOutcome) -> str:
+    request = outcome.request
+    who = f"<@{request.requester_id}>"
+    waiting = " ".join(f"<@{u}>" for u in request.waiting_for)
+    return public(outcome.game)(
+        "bot.undo.asked", player=who, action=undo_move(outcome), waiting=waiting
+    )
+
+
+async def taken_back(outcome: UndoOutcome) -> Post:
+    """The board as it was before the move, announced like any change to the game."""
+    assert outcome.state is not None
+    post = await board_post(outcome.game, None, outcome.state)
+    assert post is not None
+    took = public(outcome.game)(
+        "bot.undo.taken_back",
+        player=f"<@{outcome.request.requester_id}>",
+        action=undo_move(outcome),
+    )
+    post.content = f"{took}\n{post.content}"
+    return post
+
+
+async def request_undo(interaction: discord.Interaction) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    outcome = await bot.service.request_undo(
+        channel_id=interaction.channel_id, user_id=interaction.user.id
+    )
+    if outcome.status == "done":
+        deferred = interaction.response.defer(
+            thinking=True, ephemeral=not posts_here(interaction, outcome.game)
+        )
+        if await answer_after_change(outcome.game.id, deferred):
+            await publish(interaction, outcome.game, await taken_back(outcome))
+        else:
+            await announce(bot, outcome.game, await taken_back(outcome))
+        bot.after_change(outcome.game, outcome.state)
+        return
+    message = await ask_publicly(
+        interaction,
+        outcome.game,
+        content=undo_text(outcome),
+        view=views.undo_view(outcome.request.id, public(outcome.game)),
+        allowed_mentions=ALLOWED,
+    )
+    await bot.service.repo.set_undo_message(request_id=outcome.request.id, message_id=message.id)
+
+
+async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:
+    bot: HvBot = interaction.client  # type: ignore[assignment]
+    outcome = await bot.service.answer_undo(
+        request_id=request_id, user_id=interaction.user.id, accept=accept
+    )
+    action = undo_move(outcome)
+    game_id = outcome.game.id
+    if outcome.status == "waiting":
+        waiting = views.undo_view(request_id, public(outcome.game))
+        await update_clicked(interaction, game_id, content=undo_text(outcome), view=waiting)
+    elif outcome.status == "refused":
+        said = public(outcome.game)(
+            "bot.undo.refused", player=f"<@{interaction.user.id}>", action=action
+        )
+        await update_clicked(interaction, game_id, content=said, view=None)
+    else:
+        said = public(outcome.game)("bot.undo.accepted", action=action)
+        await update_clicked(interaction, game_id, content=said, view=None)
+        await announce(bot, outcome.game, await taken_back(outcome))
+        bot.after_change(outcome.game, outcome.state)

@@ -1,0 +1,71 @@
+"""Whose language a message is in, and the words for what it names.
+
+Each message is in the language of whoever reads it: a reply to one person (ephemeral, a
+refusal, a private prompt) in their Discord client's (`interaction.locale`), a public post in
+the game's (the server's preferred locale when the game was opened, stored with it), a direct
+message in the seat's (its person's client, as last seen). Hidden information never passes
+through here by itself: the callers decide what fills the texts.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import discord
+
+from data.texts import Texts, language_of, texts_for
+from hvbot.presenters import presenter_for
+from hvbot.repository import GameRow
+
+
+def names_of(game: GameRow) -> list[str]:
+    return [seat.display_name for seat in game.seats]
+
+
+def mention(game: GameRow, seat: int) -> str:
+    row = game.seats[seat]
+    return f"<@{row.user_id}>" if row.user_id is not None else f"**{row.display_name}**"
+
+
+def personal(interaction: discord.Interaction) -> Texts:
+    """The texts of one person's replies: their Discord client's language."""
+    return texts_for(interaction.locale)
+
+
+def public(game: GameRow) -> Texts:
+    """The texts of a game's public posts: its stored language."""
+    return texts_for(game.language)
+
+
+def language(interaction: discord.Interaction) -> str:
+    """The language code to remember for the person behind an interaction."""
+    return language_of(interaction.locale)
+
+
+def hours_words(texts: Texts, span: timedelta) -> str:
+    """A wait in hours, as a person reads it ("3 hours", "under an hour")."""
+    hours = span.total_seconds() / 3600
+    if hours < 1:
+        return texts("bot.time.under_hour")
+    return texts("bot.time.hours", count=round(hours))
+
+
+def move_words(game: str, action: str, language: str) -> str:
+    """A stored action of `game` in words, in a language."""
+    return presenter_for(game, language).move_words(action)
+
+
+def explain(texts: Texts, error: BaseException) -> str:
+    """An error's message in a language; spans of time among its fields are put in words,
+    and so is a move (the field `action`, with the engine name of its game in `game_name`)."""
+    key = getattr(error, "key", None)
+    if not (key and texts.has(key)):
+        return texts.explain(error)
+    fields = dict(getattr(error, "fields", {}) or {})
+    words = {
+        name: hours_words(texts, value) if isinstance(value, timedelta) else value
+        for name, value in fields.items()
+    }
+    if "game_name" in words and "action" in words:
+        words["action"] = move_words(words["game_name"], words["action"], texts.language)
+    return texts(key, **words)
