@@ -12,7 +12,8 @@ from sector6_positions import position
 
 from engine.sector6 import GAME, Sector6State
 from hvbot.announcing import board_post
-from hvbot.cogs.game import MODE_CHOICES, mode_options
+from hvbot.cogs.game import mode_options
+from hvbot.cogs.options import MODE_CHOICES
 from hvbot.cogs.sector6 import Sector6Cog, middle_first, move_cells, place_cells
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.presenters.sector6 import Sector6Presenter, act_choices

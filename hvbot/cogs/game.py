@@ -11,40 +11,25 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import ENGLISH, language_of
-from games import all_games, find_game
+from games import find_game
 from hvbot import announcing, answering, board_buttons, replay, views, wording
+from hvbot.cogs.options import GAME_CHOICES, GAMES_WITH_MODES, LEVEL_CHOICES, MODE_CHOICES
 from hvbot.handlers import lobby, requests
 from hvbot.limits import fitted
 from hvbot.posts import ALLOWED, send_private
-from hvbot.presenters import playable_games, presenter_for
+from hvbot.presenters import presenter_for
 from hvbot.repository import ArchivedGame
 from hvbot.service import (
-    AI_LEVELS,
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
     MAX_ABSENT_HOURS,
     MAX_REMIND_MINUTES,
     BotError,
 )
-from hvbot.translator import choice
 
 if TYPE_CHECKING:
     from hvbot.client import HvBot
 
-GAME_CHOICES = [
-    app_commands.Choice(name=g.title, value=g.name)
-    for g in all_games()
-    if g.name in playable_games()
-]
-LEVEL_CHOICES = [choice(level, level, key=f"commands.choices.level.{level}") for level in AI_LEVELS]
-# Every playable game's modes, for /game new (Discord's choices are fixed per command).
-_MODES = {value: label for g in playable_games() for value, label in presenter_for(g).modes.items()}
-MODE_CHOICES = [
-    choice(label, value, key=f"commands.choices.mode.{value}") for value, label in _MODES.items()
-]
-GAMES_WITH_MODES = ", ".join(
-    g.title for g in all_games() if g.name in playable_games() and presenter_for(g.name).modes
-)
 LOG_INLINE_LIMIT = 1800
 MAX_CHOICES = 25  # Discord's limit on autocomplete choices
 CHOICE_NAME_LIMIT = 100  # Discord's limit on a choice's name

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
-from hvbot.cogs.game import GAME_CHOICES
+from hvbot.cogs.options import GAME_CHOICES
 from hvbot.limits import fitted
 from hvbot.ratings import START
 from hvbot.service import BotError
