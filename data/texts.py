@@ -25,7 +25,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any
 
 from data import DataError, load_text
 
@@ -178,16 +178,6 @@ def _command_tree() -> dict[str, dict[str, frozenset[str]]]:
         elif len(parts) == 5:
             tree.setdefault(parts[1], {}).setdefault(parts[2], set()).add(parts[3])
     return {g: {c: frozenset(o) for c, o in cmds.items()} for g, cmds in tree.items()}
-
-
-class Explained(Protocol):
-    """An error that can be said in any language: a key into the texts and its fields.
-
-    `engine.errors.GameError` and `hvbot.service.BotError` carry these; their `str()` stays the
-    English text, for logs and for callers that have no language at hand."""
-
-    key: str | None
-    fields: Mapping[str, Any]
 
 
 class Texts:
