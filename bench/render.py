@@ -35,7 +35,7 @@ from PIL import Image  # noqa: E402
 
 from engine.high_voltage import Declare  # noqa: E402
 from games import find_game  # noqa: E402
-from render import board_png  # noqa: E402
+from render import hv_board_png  # noqa: E402
 
 MEDIAN_TARGET_MS = 10.0
 SIZE_TARGET_KB = 150.0
@@ -67,19 +67,19 @@ def main(argv: list[str] | None = None) -> int:
 
     views = [(label, position(seed, steps)) for label, seed, steps in POSITIONS]
     start = time.perf_counter()
-    board_png(views[0][1])
+    hv_board_png(views[0][1])
     cold_ms = (time.perf_counter() - start) * 1000
 
     every: list[float] = []
     rows = []
     width = height = 0
     for label, view in views:
-        board_png(view)  # this position's sprites, once
+        hv_board_png(view)  # this position's sprites, once
         times = []
         png = b""
         for _ in range(args.runs):
             t0 = time.perf_counter()
-            png = board_png(view)
+            png = hv_board_png(view)
             times.append((time.perf_counter() - t0) * 1000)
         every += times
         width, height = Image.open(io.BytesIO(png)).size

@@ -22,7 +22,7 @@ from typing import Any  # noqa: E402
 
 from engine.high_voltage import Declare, Draw, HighVoltageState, Place, Rotate  # noqa: E402
 from games import find_game  # noqa: E402
-from render import board_png, card_png, end_png  # noqa: E402
+from render import hv_board_png, hv_card_png, hv_end_png  # noqa: E402
 
 NAMES = ["Ada", "Bruno", "Chen", "Dara"]
 GAME = find_game("high-voltage")
@@ -96,7 +96,7 @@ def drawn_face(seed: int) -> dict[str, Any]:
 
 def main() -> int:
     early = opening(7, 14).view(None)
-    (_HERE / "board-early.png").write_bytes(board_png(early, names=NAMES))
+    (_HERE / "board-early.png").write_bytes(hv_board_png(early, names=NAMES))
 
     for seed in range(4, 40):
         final, kept = play(seed, lively)
@@ -105,9 +105,9 @@ def main() -> int:
     else:
         raise SystemExit("no seeded game scored a line with both token sides on the board")
     late = kept[-1]
-    (_HERE / "board-late.png").write_bytes(board_png(late, names=NAMES))
-    (_HERE / "end.png").write_bytes(end_png(final.view(None), names=NAMES))
-    (_HERE / "card-draw.png").write_bytes(card_png(drawn_face(5)))
+    (_HERE / "board-late.png").write_bytes(hv_board_png(late, names=NAMES))
+    (_HERE / "end.png").write_bytes(hv_end_png(final.view(None), names=NAMES))
+    (_HERE / "card-draw.png").write_bytes(hv_card_png(drawn_face(5)))
     line = late["last"]["lines"][0]["line"]
     print(f"late board: game seed {seed}, turn {late['turn']}, line {line}")
     return 0

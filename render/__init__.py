@@ -6,24 +6,25 @@ function takes an optional `theme` (see `render.palette`) and `language` (a lang
 `data.texts`, English by default) for the words drawn on it; the same input always gives the
 same bytes.
 
-- `board_png(view, names=...)`: the board and status panel, posted after every move.
-- `card_png(face)`: a drawn card in its four orientations, for its drawer alone.
-- `end_png(view, names=...)`: revealed companies, final scores and winners.
-- `secret_png(colour)`: one company colour, for the message that tells a player theirs.
+- `hv_board_png(view, names=...)`: the High Voltage board and status panel, posted after
+  every move.
+- `hv_card_png(face)`: a drawn card in its four orientations, for its drawer alone.
+- `hv_end_png(view, names=...)`: revealed companies, final scores and winners.
+- `hv_secret_png(colour)`: one company colour, for the message that tells a player theirs.
 - `pylons_board_png(view, names=...)`: the Pylons board and its panel, after every move;
   `pylons_seat_png(seat, colour, goal)`: a player's pylon, for the start-of-game message.
 - `sector6_board_png(view, names=...)`: the Sector 6 maze and its panel, after every move.
 - `sector6_tile_png(drawn)`: a drawn Sector 6 tile in its six turns, for its drawer alone.
 - `sector6_seat_png(view, seat)`: a Sector 6 player's prisoner colour and shape.
-- `board_image`, `pylons_board_image`, `sector6_board_image`: the same boards as palette
+- `hv_board_image`, `pylons_board_image`, `sector6_board_image`: the same boards as palette
   images before PNG encoding, for pictures made of many boards.
 - `replay_gif(views, paint)`: an animated GIF of a whole game from its public views, one
   frame per position, kept under `REPLAY_BUDGET` bytes.
 """
 
-from render.hv_board import board_image, board_png
-from render.hv_card import card_png, secret_png
-from render.hv_end import end_png
+from render.hv_board import board_palette, hv_board_image, hv_board_png
+from render.hv_card import hv_card_png, hv_secret_png
+from render.hv_end import hv_end_png
 from render.palette import PYLONS_THEME, THEME, PylonsTheme, Theme
 from render.pylons_board import pylons_board_image, pylons_board_png, pylons_seat_png
 from render.replay import REPLAY_BUDGET, Replay, ReplayTooLarge, replay_gif
@@ -38,15 +39,15 @@ __all__ = [
     "Replay",
     "ReplayTooLarge",
     "Theme",
-    "board_image",
-    "board_png",
-    "card_png",
-    "end_png",
+    "hv_board_image",
+    "hv_board_png",
+    "hv_card_png",
+    "hv_end_png",
+    "hv_secret_png",
     "pylons_board_image",
     "pylons_board_png",
     "pylons_seat_png",
     "replay_gif",
-    "secret_png",
     "sector6_board_image",
     "sector6_board_png",
     "sector6_seat_png",
@@ -58,6 +59,4 @@ __all__ = [
 def warm_up(theme: Theme = THEME) -> None:
     """Build the board palette and the common sprites now (about a second), so the first
     board a player sees is as quick as the rest. Optional: without it the first board pays."""
-    from render.hv_board import board_palette
-
     board_palette(theme)

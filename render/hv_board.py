@@ -46,7 +46,7 @@ View = Mapping[str, Any]
 _SIDE_OF_EDGE = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
-def board_png(
+def hv_board_png(
     view: View,
     *,
     names: Sequence[str] | None = None,
@@ -55,10 +55,10 @@ def board_png(
 ) -> bytes:
     """The board as PNG bytes. `names` are display names by seat (default 'Seat 1'...);
     `language` is a language code of `data.texts` for the panel's words."""
-    return png_bytes(board_image(view, names=names, theme=theme, language=language), FAST)
+    return png_bytes(hv_board_image(view, names=names, theme=theme, language=language), FAST)
 
 
-def board_image(
+def hv_board_image(
     view: View,
     *,
     names: Sequence[str] | None = None,

@@ -55,7 +55,7 @@ def _word(texts: Texts, table: str, name: str) -> str:
     return texts(key) if texts.has(key) else name.replace("_", " ")
 
 
-def card_png(
+def hv_card_png(
     face: Mapping[str, Any],
     *,
     theme: Theme = THEME,
@@ -121,7 +121,7 @@ SECRET_DISC = (118, 125, 78)  # centre x, centre y, radius of the company disc
 
 
 @lru_cache(maxsize=64)
-def secret_png(colour: str, *, theme: Theme = THEME, language: str = DEFAULT) -> bytes:
+def hv_secret_png(colour: str, *, theme: Theme = THEME, language: str = DEFAULT) -> bytes:
     """A player's company: its disc and letter, its name, and how its paths look."""
     texts = texts_for(language)
     company = theme.company(colour)

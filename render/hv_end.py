@@ -26,7 +26,7 @@ ROW = 58
 COL_NAME, COL_COMPANY, COL_POINTS, COL_TOKENS, COL_TOTAL = 84, 350, 620, 730, 850
 
 
-def end_png(
+def hv_end_png(
     view: Mapping[str, Any],
     *,
     names: Sequence[str] | None = None,

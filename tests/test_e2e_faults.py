@@ -49,7 +49,7 @@ async def test_a_player_with_closed_dms_is_sent_to_mysecret_without_a_leak(
     (answer,) = reply.messages
     assert answer.kind == "response" and answer.visibility == Visibility.ephemeral_to(bo)
     assert answer.embeds[0]["title"] == f"Your company: {colour.upper()}"
-    assert answer.attachment("secret.png").data == render.secret_png(colour)
+    assert answer.attachment("secret.png").data == render.hv_secret_png(colour)
     assert not reply.public
 
 

@@ -167,10 +167,10 @@ def test_private_pictures_are_labelled_in_the_language() -> None:
     for path in (("N", "E", "red"), ("S", "W", "blue")):
         card["paths"].append({"edges": list(path[:2]), "colour": path[2]})
     tile = {"walls": ["N", "S"], "value": 3, "colour": "green"}
-    english = (render.card_png(card), render.sector6_tile_png(tile))
+    english = (render.hv_card_png(card), render.sector6_tile_png(tile))
     for language in OTHERS:
         ours = (
-            render.card_png(card, language=language),
+            render.hv_card_png(card, language=language),
             render.sector6_tile_png(tile, language=language),
         )
         for mine, theirs in zip(ours, english, strict=True):
@@ -181,11 +181,11 @@ def test_private_pictures_are_labelled_in_the_language() -> None:
 def test_cached_pictures_are_kept_per_language() -> None:
     """The caches of secret and card pictures are keyed by language: asking in English after
     Italian gives the English picture again."""
-    italian = render.secret_png("green", language="it")
-    english = render.secret_png("green")
+    italian = render.hv_secret_png("green", language="it")
+    english = render.hv_secret_png("green")
     assert italian != english
-    assert render.secret_png("green", language="it") == italian
-    assert render.secret_png("green", language="en") == english
+    assert render.hv_secret_png("green", language="it") == italian
+    assert render.hv_secret_png("green", language="en") == english
 
 
 def test_the_high_voltage_prompts_speak_the_language() -> None:

@@ -22,7 +22,7 @@ from PIL import Image
 from engine.high_voltage import Declare, Draw
 from engine.high_voltage.state import HighVoltageState
 from games import find_game
-from render import THEME, board_png, card_png, end_png, secret_png
+from render import THEME, hv_board_png, hv_card_png, hv_end_png, hv_secret_png
 from render.hv_board import traced
 from render.hv_card import SECRET_DISC, SECRET_SIZE, card_slot, rotate_paths
 from render.hv_layout import board_side, cell_box, frame_box, token_centre
@@ -103,7 +103,7 @@ BLUE = THEME.company("blue").fill
 
 
 def test_board_size_and_mode() -> None:
-    img = decode(board_png(new_view()))
+    img = decode(hv_board_png(new_view()))
     side = board_side(THEME)
     assert img.format == "PNG"
     assert img.mode == "P"  # an indexed PNG: small and quick to encode
@@ -114,7 +114,7 @@ def test_board_size_and_mode() -> None:
 
 def test_red_path_runs_through_its_card_in_its_orientation() -> None:
     view = put(new_view(), "B2", **straight("red", ("N", "S")))
-    img = rgb(board_png(view))
+    img = rgb(hv_board_png(view))
     x0, y0, x1, y1 = cell_box("B2", THEME)
     cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
     assert near(img.getpixel((cx, y0 + 20)), RED)  # along the N-S path, away from tokens
@@ -122,7 +122,7 @@ def test_red_path_runs_through_its_card_in_its_orientation() -> None:
     assert near(img.getpixel((x0 + 20, cy)), THEME.card_face)  # west half is bare card
 
     turned = put(new_view(), "B2", **straight("red", ("E", "W")))
-    img = rgb(board_png(turned))
+    img = rgb(hv_board_png(turned))
     assert near(img.getpixel((x1 - 12, cy)), RED)
     assert near(img.getpixel((cx, y1 - 12)), THEME.card_face)
 
@@ -130,20 +130,20 @@ def test_red_path_runs_through_its_card_in_its_orientation() -> None:
 def test_paths_join_across_the_gutter_between_two_cards() -> None:
     view = put(new_view(), "B2", **straight("red", ("E", "W")))
     view = put(view, "C2", **straight("red", ("E", "W")))
-    img = rgb(board_png(view))
+    img = rgb(hv_board_png(view))
     _, y0, x1, y1 = cell_box("B2", THEME)
     cy = (y0 + y1) // 2
     for x in range(x1 - 4, x1 + 4):  # the dark gap between the two card bodies
         assert near(img.getpixel((x, cy)), RED), x
     # with the neighbour face down, the gutter stays dark past the path's end
-    alone = rgb(board_png(put(new_view(), "B2", **straight("red", ("E", "W")))))
+    alone = rgb(hv_board_png(put(new_view(), "B2", **straight("red", ("E", "W")))))
     assert not near(alone.getpixel((x1 + 2, cy)), RED)
 
 
 def test_empty_cell_has_the_empty_colour() -> None:
     view = new_view()
     assert view["empty_cell"] == "D4"
-    img = rgb(board_png(view))
+    img = rgb(hv_board_png(view))
     x0, y0, x1, y1 = cell_box("D4", THEME)
     assert img.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) == THEME.empty_cell
 
@@ -157,9 +157,9 @@ def _token_box(name: str) -> tuple[int, int, int, int]:
 def test_energy_tokens_show_on_their_cards_with_distinct_colours() -> None:
     card = straight("blue", ("N", "S"))
     base = put(new_view(), "B2", **card)
-    danger = rgb(board_png(put(base, "B2", **{**card, "energy": "danger"})))
-    high = rgb(board_png(put(base, "B2", **{**card, "energy": "high_voltage"})))
-    bare = rgb(board_png(base))
+    danger = rgb(hv_board_png(put(base, "B2", **{**card, "energy": "danger"})))
+    high = rgb(hv_board_png(put(base, "B2", **{**card, "energy": "high_voltage"})))
+    bare = rgb(hv_board_png(base))
     box = _token_box("B2")
     area = (box[2] - box[0]) * (box[3] - box[1])
     assert count_near(danger, box, THEME.danger_token) > area // 6
@@ -171,7 +171,7 @@ def test_energy_tokens_show_on_their_cards_with_distinct_colours() -> None:
 
 def test_danger_card_looks_unlike_a_line_card() -> None:
     view = put(new_view(), "B2", kind="danger", rotation=0, paths=[])
-    img = rgb(board_png(view))
+    img = rgb(hv_board_png(view))
     box = cell_box("B2", THEME)
     assert count_near(img, box, THEME.danger_stripe) > 500
     assert count_near(img, box, THEME.card_face) == 0
@@ -180,7 +180,7 @@ def test_danger_card_looks_unlike_a_line_card() -> None:
 def test_cells_changed_by_the_last_action_are_outlined() -> None:
     view = new_view()
     view["last"] = {"seat": 0, "actions": ["rotate D3 r90"], "cells": ["D3"], "lines": []}
-    img = rgb(board_png(view))
+    img = rgb(hv_board_png(view))
     x0, y0, x1, _ = cell_box("D3", THEME)
     top_middle = ((x0 + x1) // 2, y0 + 1)
     assert near(img.getpixel(top_middle), THEME.changed_outline, 30)
@@ -191,7 +191,7 @@ def test_cells_changed_by_the_last_action_are_outlined() -> None:
 def test_scored_line_is_traced_with_its_stations() -> None:
     view = put(new_view(), "A1", **straight("red", ("E", "W")))
     view = put(view, "B1", **straight("blue", ("E", "W")))
-    plain = rgb(board_png(view))
+    plain = rgb(hv_board_png(view))
     view["last"] = {
         "seat": 1,
         "actions": ["rotate B1 r90"],
@@ -201,7 +201,7 @@ def test_scored_line_is_traced_with_its_stations() -> None:
     cells, stations = traced(view)
     assert cells == {"A1": frozenset({("E", "W")}), "B1": frozenset({("E", "W")})}
     assert stations == {31}  # B1's east edge faces C1, not a station
-    lit = rgb(board_png(view))
+    lit = rgb(hv_board_png(view))
     for name in ("A1", "B1"):
         assert count_near(lit, cell_box(name, THEME), THEME.trace_glow, 40) > 50
         assert count_near(plain, cell_box(name, THEME), THEME.trace_glow, 40) == 0
@@ -211,22 +211,22 @@ def test_scored_line_is_traced_with_its_stations() -> None:
 def test_company_markers_stand_on_their_score_card() -> None:
     view = new_view()
     view["company_scores"] = {"red": 0, "yellow": 0, "green": 0, "blue": 42}  # 42 mod 32 = 10
-    img = rgb(board_png(view))
+    img = rgb(hv_board_png(view))
     assert count_near(img, frame_box(10, THEME), BLUE, 10) > 100  # station 10 itself is red
-    before = rgb(board_png(new_view()))
+    before = rgb(hv_board_png(new_view()))
     assert count_near(before, frame_box(10, THEME), BLUE, 10) == 0
 
 
 def test_names_appear_in_the_panel() -> None:
     view = new_view()
-    plain = board_png(view)
-    named = board_png(view, names=["Ada", "Bo", "Cy", "Di"])
+    plain = hv_board_png(view)
+    named = hv_board_png(view, names=["Ada", "Bo", "Cy", "Di"])
     assert plain != named
 
 
 def test_same_view_gives_identical_bytes() -> None:
     view = play(11, 80).view(None)
-    assert board_png(view) == board_png(copy.deepcopy(view))
+    assert hv_board_png(view) == hv_board_png(copy.deepcopy(view))
 
 
 def test_bytes_are_identical_in_a_fresh_process() -> None:
@@ -235,20 +235,20 @@ def test_bytes_are_identical_in_a_fresh_process() -> None:
         "import hashlib, random\n"
         "from games import find_game\n"
         "from engine.high_voltage import Declare\n"
-        "from render import board_png\n"
+        "from render import hv_board_png\n"
         "s = find_game('high-voltage').new_state(4, 11); rng = random.Random(11)\n"
         "for _ in range(80):\n"
         "    if s.is_terminal(): break\n"
         "    d = [a for a in s.legal_actions() if isinstance(a, Declare)]\n"
         "    s.apply(d[0] if d else s.sample_action(rng))\n"
-        "print(hashlib.sha256(board_png(s.view(None))).hexdigest())\n"
+        "print(hashlib.sha256(hv_board_png(s.view(None))).hexdigest())\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
     import hashlib
 
-    here = hashlib.sha256(board_png(play(11, 80).view(None))).hexdigest()
+    here = hashlib.sha256(hv_board_png(play(11, 80).view(None))).hexdigest()
     assert out.stdout.strip() == here
 
 
@@ -273,7 +273,7 @@ def test_public_board_does_not_depend_on_hidden_information(steps: int) -> None:
     assert not a.is_terminal()
     b = _hidden_twin(a)
     assert a.to_dict() != b.to_dict()
-    assert board_png(a.view(None)) == board_png(b.view(None))
+    assert hv_board_png(a.view(None)) == hv_board_png(b.view(None))
 
 
 def test_drawn_face_never_reaches_the_board() -> None:
@@ -285,8 +285,8 @@ def test_drawn_face_never_reaches_the_board() -> None:
     own = state.view(seat)
     assert "paths" in own["drawn"]  # the drawer's view holds the face...
     own["players"][seat]["colour"] = None  # (their own colour is theirs to see)
-    public = board_png(state.view(None))
-    assert board_png(own) == public  # ...but the board does not show it
+    public = hv_board_png(state.view(None))
+    assert hv_board_png(own) == public  # ...but the board does not show it
 
 
 # ----------------------------------------------------------------------------- end picture
@@ -294,36 +294,36 @@ def test_drawn_face_never_reaches_the_board() -> None:
 
 def test_end_picture_shows_the_outcome() -> None:
     a = finish(21)
-    png = end_png(a.view(None), names=["Ada", "Bo", "Cy", "Di"])
+    png = hv_end_png(a.view(None), names=["Ada", "Bo", "Cy", "Di"])
     img = decode(png)
     assert img.mode == "P" and img.width == 900 and img.height > 300
-    assert end_png(a.view(None), names=["Ada", "Bo", "Cy", "Di"]) == png
+    assert hv_end_png(a.view(None), names=["Ada", "Bo", "Cy", "Di"]) == png
 
 
 def test_end_picture_changes_with_the_result() -> None:
     a = finish(21)
     b = finish(22)
     assert a.outcome() != b.outcome()
-    assert end_png(a.view(None)) != end_png(b.view(None))
+    assert hv_end_png(a.view(None)) != hv_end_png(b.view(None))
     # the same scores with the companies dealt differently: the revealed colours differ
     view = a.view(None)
     swapped = copy.deepcopy(view)
     colours = swapped["outcome"]["details"]["colours"]
     swapped["outcome"]["details"]["colours"] = colours[1:] + colours[:1]
-    assert end_png(view) != end_png(swapped)
+    assert hv_end_png(view) != hv_end_png(swapped)
 
 
 def test_end_picture_names_colours_held_by_no_one() -> None:
     view = finish(3, seats=2).view(None)
     assert len(view["outcome"]["details"]["unowned"]) == 2
-    two = decode(end_png(view))
-    four = decode(end_png(finish(3, seats=4).view(None)))
+    two = decode(hv_end_png(view))
+    four = decode(hv_end_png(finish(3, seats=4).view(None)))
     assert two.height > four.height - 2 * 58  # two 'no one's' rows in place of two seats
 
 
 def test_end_picture_needs_a_finished_game() -> None:
     with pytest.raises(ValueError, match="not over"):
-        end_png(new_view())
+        hv_end_png(new_view())
 
 
 # ----------------------------------------------------------------------------- card, secret
@@ -342,7 +342,7 @@ def test_card_picture_shows_four_orientations() -> None:
         "rotation": 0,
         "paths": [{"edges": ["N", "E"], "colour": "red"}],
     }
-    img = rgb(card_png(face))
+    img = rgb(hv_card_png(face))
     assert img.width >= 4 * 190
     # r0 joins N-E, r90 E-S, r180 S-W, r270 W-N: look at each edge midpoint
     ends = {0: "NE", 1: "ES", 2: "SW", 3: "WN"}
@@ -359,20 +359,20 @@ def test_card_picture_shows_four_orientations() -> None:
 
 
 def test_danger_card_picture_renders() -> None:
-    img = decode(card_png({"kind": "danger", "rotation": 0, "paths": []}))
+    img = decode(hv_card_png({"kind": "danger", "rotation": 0, "paths": []}))
     assert img.width >= 4 * 190
 
 
 @pytest.mark.parametrize("colour", ["red", "yellow", "green", "blue"])
 def test_secret_picture_shows_the_colour(colour: str) -> None:
-    img = rgb(secret_png(colour))
+    img = rgb(hv_secret_png(colour))
     assert img.size == SECRET_SIZE
     cx, cy, r = SECRET_DISC
     assert near(img.getpixel((cx - r // 2, cy)), THEME.company(colour).fill)
 
 
 def test_secret_pictures_differ_by_colour() -> None:
-    pictures = {secret_png(c) for c in ("red", "yellow", "green", "blue")}
+    pictures = {hv_secret_png(c) for c in ("red", "yellow", "green", "blue")}
     assert len(pictures) == 4
 
 
@@ -390,17 +390,17 @@ def test_random_positions_render(seed: int, steps: int, seats: int, viewer: int)
     state = play(seed, steps, seats)
     seat = viewer if 0 <= viewer < seats else None
     view = state.view(seat)
-    img = decode(board_png(view))
+    img = decode(hv_board_png(view))
     assert img.size == (board_side(THEME), board_side(THEME) + THEME.panel_height)
     if state.is_terminal():
-        assert decode(end_png(view)).width == 900
+        assert decode(hv_end_png(view)).width == 900
     if view["drawn"] and "paths" in view["drawn"]:
-        assert decode(card_png(view["drawn"])).width >= 4 * 190
+        assert decode(hv_card_png(view["drawn"])).width >= 4 * 190
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_finished_games_render(seed: int) -> None:
     view = finish(seed).view(None)
     assert view["phase"] == "over"
-    assert decode(board_png(view)).mode == "P"
-    assert decode(end_png(view)).mode == "P"
+    assert decode(hv_board_png(view)).mode == "P"
+    assert decode(hv_end_png(view)).mode == "P"

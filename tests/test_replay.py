@@ -25,7 +25,7 @@ from hvbot import replay as replays
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.presenters.base import Presenter
 from hvbot.repository import ArchivedGame, GameRow, SeatRow
-from render import REPLAY_BUDGET, THEME, Replay, ReplayTooLarge, board_image, replay_gif
+from render import REPLAY_BUDGET, THEME, Replay, ReplayTooLarge, hv_board_image, replay_gif
 from render.hv_layout import cell_box
 from render.replay import FIRST_MS, LAST_MS, MIN_SCALE, MOVE_MS, spread
 
@@ -55,7 +55,7 @@ def public(states: Sequence[State]) -> list[View]:
 
 
 def hv_paint(view: View) -> Image.Image:
-    return board_image(view, names=NAMES[: view["seats"]])
+    return hv_board_image(view, names=NAMES[: view["seats"]])
 
 
 @cache
@@ -281,15 +281,15 @@ def test_no_frame_before_the_end_shows_a_players_secret_colour() -> None:
     checked = 0
     for index in range(0, last, 7):
         state = states[index]
-        seen = board_image(state.view(None), names=names).convert("RGB")
+        seen = hv_board_image(state.view(None), names=names).convert("RGB")
         for seat in range(state.seats):
-            own = board_image(state.view(seat), names=names).convert("RGB")
+            own = hv_board_image(state.view(seat), names=names).convert("RGB")
             where = ImageChops.difference(seen, own).getbbox()
             assert where is not None, "a seat's own board shows its colour"
             assert same(decoded[index].crop(where), seen.crop(where)), (index, seat)
             checked += 1
     assert checked >= 80
-    final = board_image(states[-1].view(None), names=names)
+    final = hv_board_image(states[-1].view(None), names=names)
     assert same(decoded[last], final), "colours are revealed at the end, as on the board"
 
 

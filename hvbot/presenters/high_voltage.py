@@ -249,13 +249,13 @@ class HighVoltagePresenter(Presenter):
         return self.texts("high_voltage.turn_note") if view["actions_taken"] else ""
 
     def board_png(self, view: View, names: Sequence[str]) -> bytes:
-        return render.board_png(view, names=names, language=self.language)
+        return render.hv_board_png(view, names=names, language=self.language)
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
-        return render.board_image(view, names=names, language=self.language)
+        return render.hv_board_image(view, names=names, language=self.language)
 
     def end_png(self, view: View, names: Sequence[str]) -> bytes:
-        return render.end_png(view, names=names, language=self.language)
+        return render.hv_end_png(view, names=names, language=self.language)
 
     async def prompt(self, view: View) -> Post | None:
         say = self.texts
@@ -268,7 +268,7 @@ class HighVoltagePresenter(Presenter):
                 empty=view["empty_cell"],
             )
             del view  # only the card is drawn: the seat's whole view need not wait with it
-            picture = await workers.draw(render.card_png, drawn, language=self.language)
+            picture = await workers.draw(render.hv_card_png, drawn, language=self.language)
             return Post(text, files=[("card.png", picture)], choices=self._place_choices())
         if view["phase"] == "declaring" and view["closable"]:
             rows = []
@@ -322,5 +322,5 @@ class HighVoltagePresenter(Presenter):
         return (
             self.texts("high_voltage.secret.title", company=company.upper()),
             self.texts("high_voltage.secret.text", channel=f"<#{channel_id}>", company=company),
-            render.secret_png(colour, language=self.language),
+            render.hv_secret_png(colour, language=self.language),
         )
