@@ -48,7 +48,7 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
     names = names_of(game)
     lines: list[str] = []
     if result is not None:
-        result.seen = None
+        result.let_go_of_view()
         if not presenter.is_public(result.applied, view):
             return None
         lines += presenter.describe(result.applied, view, names[result.seat])

@@ -5,7 +5,7 @@ a blocked player's rotations, the Pylons opening choice), made for one version o
 click on one takes them off its post (`moves.action_button`, then `clicked`). But the turn may
 move on otherwise (a command, an AI seat, an undo, a resignation, the game's end), and then
 they could only be refused as out of date. So the game remembers its one post with live
-buttons and the version they are for (`Repository.keep_buttons`, stored with the game: any
+buttons and the version they are for (`LiveButtons.keep`, stored with the game: any
 process, and the same one after a restart, sees it), and the buttons are taken off as soon as
 the game is past their version: after each board post (`shown`: the post before it), and after
 each change (`moved_on`, from `HvBot.after_change` and the changes that end a game without a
@@ -59,7 +59,7 @@ def moved_on(bot: HvBot, game: GameRow) -> None:
 async def clicked(bot: HvBot, game: GameRow, message_id: int) -> None:
     """A click took the buttons off the post `message_id`: nothing is left to take off there."""
     try:
-        await bot.service.repo.forget_buttons(game_id=game.id, message_id=message_id)
+        await bot.service.repo.buttons.forget(game_id=game.id, message_id=message_id)
     except Exception:
         # At worst the post's buttons are taken off a second time.
         log.warning("game %s: could not forget the buttons clicked", game.id, exc_info=True)
@@ -86,7 +86,7 @@ async def _quietly(game: GameRow, work: Awaitable[None]) -> None:
 
 
 async def _keep(bot: HvBot, game: GameRow, message_id: int, version: int) -> None:
-    stale = await bot.service.repo.keep_buttons(
+    stale = await bot.service.repo.buttons.keep(
         game_id=game.id, message_id=message_id, version=version
     )
     for old in stale:
@@ -94,7 +94,7 @@ async def _keep(bot: HvBot, game: GameRow, message_id: int, version: int) -> Non
 
 
 async def _drop_stale(bot: HvBot, game: GameRow) -> None:
-    old = await bot.service.repo.drop_stale_buttons(game_id=game.id)
+    old = await bot.service.repo.buttons.drop_stale(game_id=game.id)
     if old is not None:
         await _take_off(bot, game, old)
 

@@ -64,5 +64,5 @@ async def _after_move(repo: Repository, game: GameRow, owed: Announcement) -> St
 def _moved(game: GameRow, owed: Announcement, after: State) -> ActResult:
     """The owed move as the service handed it over when it was stored."""
     first, count = int(owed.body["first"]), int(owed.body["count"])
-    applied = list(after.history[first : first + count])
+    applied = tuple(after.history[first : first + count])
     return ActResult(game, after, int(owed.body["seat"]), applied, after.is_terminal())

@@ -82,7 +82,7 @@ async def summaries(
 ) -> list[GameSummary]:
     """The summaries of every game finished on a server (only those the person played, if
     `user_id` is given; only `game`, if given), in the order of their names."""
-    names = await repo.games_with_results(guild_id=guild_id, user_id=user_id)
+    names = await repo.results.kinds_played(guild_id=guild_id, user_id=user_id)
     if game is not None:
         names = [n for n in names if n == game]
-    return [summarise(n, await repo.results(guild_id=guild_id, game=n)) for n in names]
+    return [summarise(n, await repo.results.of_kind(guild_id=guild_id, game=n)) for n in names]

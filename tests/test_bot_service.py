@@ -219,7 +219,7 @@ async def test_a_legal_move_is_acknowledged_before_it_is_stored_and_a_refusal_ne
     game, state = await _started(service)
     user = _user_of(game, state.current_seat())
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    seen: list[tuple[list[str], int]] = []
+    seen: list[tuple[tuple[str, ...], int]] = []
 
     async def acknowledge(pending):
         stored = await service.repo.actions(game_id=game.id)
@@ -227,13 +227,13 @@ async def test_a_legal_move_is_acknowledged_before_it_is_stored_and_a_refusal_ne
 
     with pytest.raises(BotError, match="face down"):
         await service.act(
-            channel_id=CHANNEL, user_id=user, action=f"rotate {cell} r90", before_store=acknowledge
+            channel_id=CHANNEL, user_id=user, action=f"rotate {cell} r90", acknowledge=acknowledge
         )
     assert seen == [], "an illegal move is refused, not acknowledged"
     result = await service.act(
-        channel_id=CHANNEL, user_id=user, action=f"draw {cell} here r0", before_store=acknowledge
+        channel_id=CHANNEL, user_id=user, action=f"draw {cell} here r0", acknowledge=acknowledge
     )
-    assert seen == [([f"draw {cell} here r0"], 0)], "acknowledged while nothing was stored yet"
+    assert seen == [((f"draw {cell} here r0",), 0)], "acknowledged while nothing was stored yet"
     assert await service.repo.actions(game_id=game.id) == [(result.seat, f"draw {cell} here r0")]
 
 
@@ -247,7 +247,7 @@ async def test_the_public_view_built_to_answer_a_move_is_the_one_announced(servi
         built.append(pending.public_view())
 
     result = await service.act(
-        channel_id=CHANNEL, user_id=user, action=move, before_store=acknowledge
+        channel_id=CHANNEL, user_id=user, action=move, acknowledge=acknowledge
     )
     assert result.public_view() is built[0], "built once for the answer and the announcement"
     assert built[0] == result.state.view(None), "and it is the view after the move"

@@ -76,7 +76,7 @@ async def test_conflicting_moves_from_two_processes_store_exactly_one(
     refused = [o for o in outcomes if isinstance(o, BotError)]
     assert len(stored) == 1 and len(refused) == 1, outcomes
     actions = await first.repo.actions(game_id=game.id)
-    assert [text for _, text in actions] == stored[0].applied
+    assert tuple(text for _, text in actions) == stored[0].applied
     owed = await first.repo.db.fetch("SELECT version FROM announcements WHERE kind = 'move'")
     assert [r["version"] for r in owed] == [stored[0].game.version], "one post owed, not two"
 

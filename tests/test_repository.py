@@ -180,12 +180,12 @@ async def test_a_read_that_overlaps_a_change_is_not_kept_in_memory(repo):
         game_id=game.id, expected_version=game.version, seed=1, state={"x": 1}, seats=game.seats
     )
     repo.forget(game.id)
-    writes_before = repo._writes
+    writes_before = repo.cache.writes
     old_row = await repo.db.fetchrow("SELECT * FROM games WHERE id = ?", game.id)
     version = await repo.record_actions(
         game_id=game.id, expected_version=game.version + 1, state={"x": 2}, actions=[(0, "a")]
     )
-    stale = await repo._row(old_row, writes=writes_before)
+    stale = await repo._read(old_row, since=writes_before)
     assert stale is not None and stale.version == version - 1
     kept = await repo.game(game_id=game.id)
     assert (kept.version, kept.state) == (version, {"x": 2})
@@ -289,17 +289,17 @@ async def test_the_post_with_live_buttons_is_kept_until_the_game_moves_past_it(r
     handed out once, for its buttons to go. Message ids are 64-bit snowflakes."""
     game = await _lobby(repo)
     first, second, late = 1_300_000_000_000_000_001, 1_300_000_000_000_000_002, 1_300_000_003
-    assert await repo.keep_buttons(game_id=game.id, message_id=first, version=game.version) == []
-    assert await repo.drop_stale_buttons(game_id=game.id) is None, "still live"
+    assert await repo.buttons.keep(game_id=game.id, message_id=first, version=game.version) == []
+    assert await repo.buttons.drop_stale(game_id=game.id) is None, "still live"
     # The same version shown again (/game board): the newer post has the live buttons.
-    kept = await repo.keep_buttons(game_id=game.id, message_id=second, version=game.version)
+    kept = await repo.buttons.keep(game_id=game.id, message_id=second, version=game.version)
     assert kept == [first]
     seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
     await repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
     # A post made for the old version after the game moved on: its own buttons must go.
-    assert await repo.keep_buttons(game_id=game.id, message_id=late, version=game.version) == [late]
-    assert await repo.drop_stale_buttons(game_id=game.id) == second
-    assert await repo.drop_stale_buttons(game_id=game.id) is None, "handed out once"
+    assert await repo.buttons.keep(game_id=game.id, message_id=late, version=game.version) == [late]
+    assert await repo.buttons.drop_stale(game_id=game.id) == second
+    assert await repo.buttons.drop_stale(game_id=game.id) is None, "handed out once"
 
 
 async def test_two_processes_take_stale_buttons_off_once(database_url):
@@ -307,11 +307,11 @@ async def test_two_processes_take_stale_buttons_off_once(database_url):
     second = await Repository.open(database_url)
     try:
         game = await _lobby(first)
-        await first.keep_buttons(game_id=game.id, message_id=77, version=game.version)
+        await first.buttons.keep(game_id=game.id, message_id=77, version=game.version)
         seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
         await first.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
         found = await asyncio.gather(
-            *(r.drop_stale_buttons(game_id=game.id) for r in (first, second, first, second))
+            *(r.buttons.drop_stale(game_id=game.id) for r in (first, second, first, second))
         )
         assert sorted(found, key=str) == [77, None, None, None]
     finally:

@@ -64,7 +64,7 @@ async def test_results_are_stored_with_the_finishing_move(repo: Repository) -> N
     version = await repo.record_actions(
         game_id=game.id, expected_version=game.version, state={"x": 1}, actions=[(0, "a")]
     )
-    assert await repo.results(guild_id=GUILD, game="pylons") == []
+    assert await repo.results.of_kind(guild_id=GUILD, game="pylons") == []
     await repo.record_actions(
         game_id=game.id,
         expected_version=version,
@@ -73,7 +73,7 @@ async def test_results_are_stored_with_the_finishing_move(repo: Repository) -> N
         status="finished",
         results=FINAL,
     )
-    rows = await repo.results(guild_id=GUILD, game="pylons")
+    rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
     assert [(r.seat, r.user_id, r.display_name, r.score, r.won) for r in rows] == [
         (0, ADA, "Ada", 9, True),
         (1, BO, "Bo", 4, False),
@@ -82,8 +82,8 @@ async def test_results_are_stored_with_the_finishing_move(repo: Repository) -> N
     assert {(r.game_id, r.game, r.guild_id) for r in rows} == {(game.id, "pylons", GUILD)}
     assert len({r.finished_at for r in rows}) == 1 and rows[0].finished_at
     assert rows[2].is_ai and not rows[0].is_ai
-    assert await repo.results(guild_id=OTHER_GUILD, game="pylons") == []
-    assert await repo.results(guild_id=GUILD, game="high-voltage") == []
+    assert await repo.results.of_kind(guild_id=OTHER_GUILD, game="pylons") == []
+    assert await repo.results.of_kind(guild_id=GUILD, game="high-voltage") == []
 
 
 async def test_a_refused_finishing_move_stores_no_results(repo: Repository) -> None:
@@ -97,7 +97,7 @@ async def test_a_refused_finishing_move_stores_no_results(repo: Repository) -> N
             status="finished",
             results=FINAL,
         )
-    assert await repo.results(guild_id=GUILD, game="pylons") == []
+    assert await repo.results.of_kind(guild_id=GUILD, game="pylons") == []
     with pytest.raises(ValueError, match="finished"):
         await repo.record_actions(
             game_id=game.id,
@@ -112,9 +112,9 @@ async def test_a_refused_finishing_move_stores_no_results(repo: Repository) -> N
 async def test_abandoned_games_have_no_results(repo: Repository) -> None:
     game = await _started(repo)
     await repo.set_status(game_id=game.id, expected_version=game.version, status="abandoned")
-    assert await repo.results(guild_id=GUILD, game="pylons") == []
+    assert await repo.results.of_kind(guild_id=GUILD, game="pylons") == []
     assert await repo.finished_games_without_results() == []
-    assert await repo.games_with_results(guild_id=GUILD) == []
+    assert await repo.results.kinds_played(guild_id=GUILD) == []
 
 
 async def test_results_survive_a_restart_and_are_found_per_person(database_url: str) -> None:
@@ -133,11 +133,11 @@ async def test_results_survive_a_restart_and_are_found_per_person(database_url: 
 
     again = await Repository.open(path)
     try:
-        assert len(await again.results(guild_id=GUILD, game="pylons")) == 3
-        assert await again.games_with_results(guild_id=GUILD) == ["pylons"]
-        assert await again.games_with_results(guild_id=GUILD, user_id=BO) == ["pylons"]
-        assert await again.games_with_results(guild_id=GUILD, user_id=999) == []
-        assert await again.games_with_results(guild_id=OTHER_GUILD, user_id=BO) == []
+        assert len(await again.results.of_kind(guild_id=GUILD, game="pylons")) == 3
+        assert await again.results.kinds_played(guild_id=GUILD) == ["pylons"]
+        assert await again.results.kinds_played(guild_id=GUILD, user_id=BO) == ["pylons"]
+        assert await again.results.kinds_played(guild_id=GUILD, user_id=999) == []
+        assert await again.results.kinds_played(guild_id=OTHER_GUILD, user_id=BO) == []
         assert await again.finished_games_without_results() == []
     finally:
         await again.close()
@@ -156,7 +156,7 @@ async def test_a_finished_game_gets_its_results_from_the_service(database_url: s
         assert game.status == "finished"
         outcome = service.load_state(game).outcome()
         assert outcome is not None
-        rows = await repo.results(guild_id=GUILD, game="pylons")
+        rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
         assert [r.score for r in rows] == list(outcome.scores)
         assert [r.seat for r in rows if r.won] == list(outcome.winners)
         assert [r.user_id for r in rows] == [ADA, BO]
@@ -164,7 +164,7 @@ async def test_a_finished_game_gets_its_results_from_the_service(database_url: s
         second = await finished_pylons(
             service, channel_id=10, guild_id=GUILD, players=[(BO, "Bo"), (ADA, "Ada")], seed=2
         )
-        rows = await repo.results(guild_id=GUILD, game="pylons")
+        rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
         assert [r.game_id for r in rows] == [game.id, game.id, second.id, second.id]
         (summary,) = await summaries(repo, guild_id=GUILD)
         assert summary.finished == 2
@@ -205,21 +205,21 @@ async def test_games_finished_before_results_were_kept_are_filled_once(
         assert await repo.schema_version() >= 3
         service = GameService(repo)
         assert await service.backfill_results() == 1
-        rows = await repo.results(guild_id=GUILD, game="pylons")
+        rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
         expected = seat_results(final)
         assert [SeatResult(r.seat, r.score, r.won) for r in rows] == expected
         assert {r.game_id for r in rows} == {finished.id}, "abandoned and unreadable: none"
         # Only the unreadable game is left waiting, and filling again changes nothing.
         assert [g.id for g in await repo.finished_games_without_results()] == [unreadable.id]
         assert await service.backfill_results() == 0
-        assert await repo.results(guild_id=GUILD, game="pylons") == rows
+        assert await repo.results.of_kind(guild_id=GUILD, game="pylons") == rows
     finally:
         await repo.close()
 
     reopened = await Repository.open(path)
     try:
         assert await GameService(reopened).backfill_results() == 0
-        assert await reopened.results(guild_id=GUILD, game="pylons") == rows
+        assert await reopened.results.of_kind(guild_id=GUILD, game="pylons") == rows
     finally:
         await reopened.close()
 

@@ -143,7 +143,7 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
         repo = self.bot.service.repo
         found = await summaries(repo, guild_id=guild_id, user_id=interaction.user.id, game=game)
         if not found:
-            played_here = await repo.games_with_results(guild_id=guild_id)
+            played_here = await repo.results.kinds_played(guild_id=guild_id)
             anyone = game in played_here if game else bool(played_here)
             text = nothing_yet(texts, game, anyone=anyone)
             await interaction.response.send_message(text, ephemeral=True)

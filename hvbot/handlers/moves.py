@@ -46,7 +46,7 @@ class Acknowledgement:
             # whose board goes to the game's thread while the command was typed elsewhere.
             self.shown = is_public(pending)
             if not self.shown:
-                pending.seen = None  # no board post will read the view (see `board_post`)
+                pending.let_go_of_view()  # no board post will read the view (see `board_post`)
             self.public = self.shown and posts_here(self.interaction, pending.game)
             self.defer["ephemeral"] = not self.public
         self.tried = True
@@ -64,7 +64,7 @@ class Acknowledgement:
         try:
             result = await bot.service.act(
                 user_id=self.interaction.user.id,
-                before_store=self,
+                acknowledge=self,
                 language=language(self.interaction),
                 **where,
             )

@@ -140,7 +140,7 @@ async def request_undo(interaction: discord.Interaction) -> None:
         view=views.undo_view(outcome.request.id, public(outcome.game)),
         allowed_mentions=ALLOWED,
     )
-    await bot.service.repo.set_undo_message(request_id=outcome.request.id, message_id=message.id)
+    await bot.service.repo.undo.set_message(request_id=outcome.request.id, message_id=message.id)
 
 
 async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:

@@ -1,0 +1,114 @@
+"""What every feature service needs: finding a game, reading it under its lock, its state,
+and the facts about whose turn it is that each change stores with it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+
+from engine import State
+from hvbot.services.errors import BotError
+from hvbot.store import GameRow, GameStore, NotStarted, SeatRow, Wait
+
+# Phases (or steps) in which the player to move answers a private prompt, by prompt kind.
+PROMPT_PHASES = {
+    "placing": "place",
+    "declaring": "declare",
+    "choose": "choose",
+    "place": "place",
+}
+
+
+def ai_turn(game: GameRow, state: State, seats: Sequence[SeatRow] | None = None) -> bool:
+    """Whether an AI seat is to move (with `seats`, as they are about to be)."""
+    seat = state.current_seat()
+    at_table = seats if seats is not None else game.seats
+    return not state.is_terminal() and seat is not None and at_table[seat].is_ai
+
+
+def prompt_for(game: GameRow, state: State) -> tuple[str, int] | None:
+    """A prompt waits for a person when they must place a drawn card or pick lines."""
+    seat = state.current_seat()
+    if seat is None or game.seats[seat].is_ai:
+        return None
+    # A game with steps inside its phases (Sector 6: a drawn tile waits in the "place"
+    # step of its "build" phase) names the waiting decision by its step.
+    stage = getattr(state, "step", None) or getattr(state, "phase", None)
+    if stage in PROMPT_PHASES:
+        return (PROMPT_PHASES[stage], game.seats[seat].user_id or 0)
+    return None
+
+
+class GameAccess:
+    """The store and the clock the feature services share, with the lookups they all make.
+
+    Reminders are due by `clock`; tests move it forward instead of waiting."""
+
+    def __init__(self, store: GameStore, clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self.clock = clock
+
+    async def open_game(self, channel_id: int) -> GameRow:
+        game = await self.store.open_game_in_channel(channel_id=channel_id)
+        if game is None:
+            raise BotError(
+                "There is no game in this channel. Start one with /game new.",
+                key="bot.error.no_game",
+            )
+        return game
+
+    async def in_play(self, channel_id: int | None, game_id: int | None) -> GameRow:
+        """The game by id, or the channel's game if it has started."""
+        if game_id is not None:
+            return await self.reload(game_id)
+        if channel_id is None:
+            raise ValueError("a channel or a game is needed")
+        game = await self.open_game(channel_id)
+        if game.status != "active":
+            raise _not_started()
+        return game
+
+    async def reload(self, game_id: int) -> GameRow:
+        """The game as stored, read under its lock before a change (see `GameStore.game`)."""
+        game = await self.store.game(game_id=game_id, fresh=True)
+        if game is None:
+            raise BotError("That game no longer exists.", key="bot.error.game_gone")
+        return game
+
+    def peek_state(self, game: GameRow) -> State:
+        """The game's state for reading only (kept in memory: never change it)."""
+        try:
+            return self.store.peek_state(game)
+        except NotStarted as exc:
+            raise _not_started() from exc
+
+    def load_state(self, game: GameRow) -> State:
+        """The game's state, the caller's to change (to apply an action to, say)."""
+        return self.peek_state(game).copy()
+
+    def wait_for(self, game: GameRow, state: State) -> Wait | None:
+        """The turn that starts now, if a person is to move: the wait is what reminders and
+        absence votes are measured by."""
+        seat = state.current_seat()
+        if seat is None or game.seats[seat].is_ai:
+            return None
+        now = self.clock()
+        minutes = game.remind_minutes
+        return Wait(now, now + timedelta(minutes=minutes) if minutes else None)
+
+    async def seat_in_play(self, game: GameRow, seats: Sequence[SeatRow]) -> GameRow:
+        """Change who sits where in a game in play (a resignation, an AI for a person away, a
+        return), storing whether an AI is now to move; the game as it is then."""
+        await self.store.set_seats(
+            game_id=game.id,
+            expected_version=game.version,
+            seats=seats,
+            ai_turn=ai_turn(game, self.peek_state(game), seats),
+        )
+        return await self.reload(game.id)
+
+
+def _not_started() -> BotError:
+    return BotError(
+        "The game has not started yet: the creator can press Start.", key="bot.error.not_started"
+    )

@@ -1,0 +1,224 @@
+"""A game's lobby: opening it, taking and leaving seats, adding AI players, and the start."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from data.texts import DEFAULT as DEFAULT_LANGUAGE
+from data.texts import texts_for
+from engine import State
+from engine.ai import levels as ai_levels
+from games import find_game
+from hvbot.services.access import GameAccess, ai_turn
+from hvbot.services.errors import BotError
+from hvbot.store import ChannelBusy, GameRow, SeatRow
+
+AI_LEVELS = ("easy", "normal", "hard")
+DEFAULT_REMIND_MINUTES = 10
+DEFAULT_ABSENT_HOURS = 24
+MAX_ABSENT_HOURS = 30 * 24
+MAX_REMIND_MINUTES = 7 * 24 * 60
+
+SeatChange = Callable[[GameRow, list[SeatRow]], list[SeatRow]]
+
+
+class Lobby:
+    """/game new, join, leave, addai and start."""
+
+    def __init__(self, games: GameAccess, *, seed_source: random.Random | None = None) -> None:
+        self.games = games
+        # Seeds decide the deal, so they come from the OS's secure source unless a test injects one.
+        self._seed_source = seed_source
+
+    async def new_lobby(
+        self,
+        *,
+        channel_id: int,
+        guild_id: int | None,
+        user_id: int,
+        name: str,
+        game_name: str,
+        options: dict[str, Any] | None = None,
+        remind_minutes: int = DEFAULT_REMIND_MINUTES,
+        absent_hours: int = DEFAULT_ABSENT_HOURS,
+        wants_thread: bool = False,
+        language: str = DEFAULT_LANGUAGE,
+        creator_language: str | None = None,
+    ) -> GameRow:
+        """`language`: of the game's public posts (the server's); `creator_language`: the
+        creator's own. `remind_minutes`: how long the person to move may take before they
+        are mentioned again (then hourly); `absent_hours`: how long before the others may vote
+        to let an AI play for them or to end the game. 0 turns either off for this game.
+        `wants_thread`: play in a thread started from the lobby message, if the bot may start
+        one."""
+        if not 0 <= absent_hours <= MAX_ABSENT_HOURS:
+            raise BotError(
+                f"Absence votes come after 1 to {MAX_ABSENT_HOURS} hours, or 0 for never; "
+                f"not {absent_hours}.",
+                key="bot.error.absent_range",
+                most=MAX_ABSENT_HOURS,
+                given=absent_hours,
+            )
+        if not 0 <= remind_minutes <= MAX_REMIND_MINUTES:
+            raise BotError(
+                f"Reminders come after 1 to {MAX_REMIND_MINUTES} minutes, or 0 for never; "
+                f"not {remind_minutes}.",
+                key="bot.error.remind_range",
+                most=MAX_REMIND_MINUTES,
+                given=remind_minutes,
+            )
+        try:
+            game = find_game(game_name)
+        except KeyError as exc:
+            raise BotError(str(exc.args[0])) from exc
+        try:
+            resolved = game.resolve_options(options)
+        except ValueError as exc:
+            raise BotError(str(exc)) from exc
+        busy = BotError(
+            "This channel already has a game. Join it, wait for it to end, or ask its "
+            "creator to /game abandon it.",
+            key="bot.error.busy",
+        )
+        store = self.games.store
+        if await store.open_game_in_channel(channel_id=channel_id) is not None:
+            # Also a game's thread: the database only knows one open game per channel.
+            raise busy
+        try:
+            return await store.create_lobby(
+                game=game.name,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator_id=user_id,
+                creator_name=name,
+                options=resolved,
+                remind_minutes=remind_minutes or None,
+                absent_hours=absent_hours or None,
+                wants_thread=wants_thread,
+                language=language,
+                creator_language=creator_language,
+            )
+        except ChannelBusy as exc:
+            raise busy from exc
+
+    async def join(
+        self, *, channel_id: int, user_id: int, name: str, language: str | None = None
+    ) -> GameRow:
+        def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
+            if game.seat_of(user_id) is not None:
+                raise BotError("You are in this game already.", key="bot.error.already_seated")
+            limit = find_game(game.game).max_seats
+            if len(seats) >= limit:
+                raise BotError(
+                    f"The game is full ({limit} seats). Wait for the next one.",
+                    key="bot.error.full_wait",
+                    count=limit,
+                )
+            return [*seats, SeatRow(len(seats), user_id, None, name, language=language)]
+
+        return await self._change_seats(channel_id, change)
+
+    async def leave(self, *, channel_id: int, user_id: int) -> GameRow:
+        def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
+            if game.seat_of(user_id) is None:
+                raise BotError("You are not in this game's lobby.", key="bot.error.not_in_lobby")
+            if user_id == game.creator_id:
+                raise BotError(
+                    "You created this game: to cancel it use /game abandon instead of leaving.",
+                    key="bot.error.creator_leaves",
+                )
+            kept = [s for s in seats if s.user_id != user_id]
+            return [replace(s, seat=i) for i, s in enumerate(kept)]
+
+        return await self._change_seats(channel_id, change)
+
+    async def add_ai(self, *, channel_id: int, user_id: int, level: str) -> GameRow:
+        if level not in AI_LEVELS:
+            raise BotError(
+                f"AI level must be one of {', '.join(AI_LEVELS)}, not {level!r}.",
+                key="bot.error.ai_level",
+                levels=", ".join(AI_LEVELS),
+                level=repr(level),
+            )
+
+        def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
+            if game.seat_of(user_id) is None:
+                raise BotError(
+                    "Only players seated in the lobby can add AI players. Join first.",
+                    key="bot.error.join_first",
+                )
+            limit = find_game(game.game).max_seats
+            if len(seats) >= limit:
+                raise BotError(
+                    f"The game is full ({limit} seats).", key="bot.error.full", count=limit
+                )
+            offered = ai_levels(game.game)
+            chosen = level if level in offered else offered[0]
+            number = 1 + sum(1 for s in seats if s.is_ai)
+            # Named in the game's language: the name is shown in its public posts.
+            texts = texts_for(game.language)
+            word = texts(f"bot.level.{chosen}") if texts.has(f"bot.level.{chosen}") else chosen
+            name = texts("bot.seat.ai", number=number, level=word)
+            return [*seats, SeatRow(len(seats), None, chosen, name)]
+
+        return await self._change_seats(channel_id, change)
+
+    async def start(
+        self, *, channel_id: int, user_id: int, can_manage: bool
+    ) -> tuple[GameRow, State]:
+        """Deal the game from a new seed; the game as started, and its first state."""
+        game = await self.games.open_game(channel_id)
+        async with self.games.store.lock(game.id):
+            game = await self.games.reload(game.id)
+            if game.status != "lobby":
+                raise BotError("The game has started already.", key="bot.error.started_already")
+            if user_id != game.creator_id and not can_manage:
+                raise BotError(
+                    "Only the game's creator (or a moderator) can start it.",
+                    key="bot.error.only_creator_starts",
+                )
+            rules = find_game(game.game)
+            if len(game.seats) < rules.min_seats:
+                raise BotError(
+                    f"{rules.title} needs at least {rules.min_seats} players: others can Join, "
+                    f"or add an AI player.",
+                    key="bot.error.too_few",
+                    game=rules.title,
+                    count=rules.min_seats,
+                )
+            seed = self._new_seed()
+            state = rules.new_state(len(game.seats), seed, game.options)
+            await self.games.store.start(
+                game_id=game.id,
+                expected_version=game.version,
+                seed=seed,
+                state=state.copy(),  # kept for the next move; the caller's stays theirs
+                seats=game.seats,
+                wait=self.games.wait_for(game, state),
+                ai_turn=ai_turn(game, state),
+            )
+            return await self.games.reload(game.id), state
+
+    async def _change_seats(self, channel_id: int, change: SeatChange) -> GameRow:
+        game = await self.games.open_game(channel_id)
+        async with self.games.store.lock(game.id):
+            game = await self.games.reload(game.id)
+            if game.status != "lobby":
+                raise BotError(
+                    "The game has started: seats can only change in the lobby.",
+                    key="bot.error.lobby_only",
+                )
+            seats = change(game, list(game.seats))
+            await self.games.store.set_seats(
+                game_id=game.id, expected_version=game.version, seats=seats
+            )
+            return await self.games.open_game(channel_id)
+
+    def _new_seed(self) -> int:
+        if self._seed_source is not None:
+            return self._seed_source.getrandbits(63)
+        return secrets.randbits(63)

@@ -1,0 +1,212 @@
+"""Playing a started game: a person's action, an AI seat's, resigning and abandoning."""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+from data.texts import texts_for
+from engine import GameError, State
+from engine.ai import choose as choose_action
+from engine.ai import levels as ai_levels
+from hvbot import workers
+from hvbot.services.access import GameAccess, ai_turn, prompt_for
+from hvbot.services.errors import BotError
+from hvbot.services.outcomes import ActResult
+from hvbot.services.results import seat_results
+from hvbot.store import GameRow, SeatRow, VersionConflict
+
+log = logging.getLogger(__name__)
+
+MAX_AI_RETRIES = 5  # the game changed under a thinking AI this many times: give up for now
+
+# Told a legal action before it is stored (see `Play.act`).
+Acknowledge = Callable[[ActResult], Awaitable[None]]
+
+
+class Play:
+    """The moves of a game in play, each applied under the game's lock and stored with a
+    compare-and-set on its version before it is returned."""
+
+    def __init__(
+        self,
+        games: GameAccess,
+        *,
+        seed_source: random.Random | None = None,
+        ai_budget_s: float = 1.0,
+    ) -> None:
+        self.games = games
+        self.ai_budget_s = ai_budget_s
+        self._ai_rng = random.Random(seed_source.random() if seed_source else secrets.randbits(64))
+
+    async def act(
+        self,
+        *,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        user_id: int,
+        action: str | Any,
+        expected_version: int | None = None,
+        acknowledge: Acknowledge | None = None,
+        language: str | None = None,
+    ) -> ActResult:
+        """Apply one action of the player `user_id`, after checking it is their turn.
+
+        `expected_version` comes from a button: a click on a prompt made for an older version
+        of the game is refused rather than applied to a position the player did not see.
+        `acknowledge` answers the person's interaction: it is called once the action is known
+        to be legal and before it is saved (with the game as it was), since Discord wants an
+        answer within seconds and a legal move can be acknowledged without waiting for the
+        database. `language`: the player's now (their Discord client's), remembered for their
+        seat if it changed.
+        """
+        games, store = self.games, self.games.store
+        game = await games.in_play(channel_id, game_id)
+        async with store.lock(game.id):
+            game = await games.reload(game.id)
+            if expected_version is not None and game.version < expected_version:
+                # A prompt from a version this process has not seen: another process moved
+                # the game on, so the copy in memory is stale.
+                store.forget(game.id)
+                game = await games.reload(game.id)
+            if expected_version is not None and game.version != expected_version:
+                raise BotError(
+                    "That prompt is out of date: the game has moved on since.",
+                    key="bot.error.stale_prompt",
+                )
+            state = games.load_state(game)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise BotError(
+                    "You are not playing in this game; you can watch it.", key="bot.error.watch"
+                )
+            current = state.current_seat()
+            if current != seat:
+                who = game.seats[current].display_name if current is not None else "nobody"
+                raise BotError(
+                    f"It is not your turn: {who} is to move.",
+                    key="bot.error.not_your_turn",
+                    player=who,
+                )
+            done = len(state.history)
+            try:
+                state.apply(action)
+            except GameError as exc:
+                raise BotError(str(exc), key=exc.key, **exc.fields) from exc
+            pending = ActResult(game, state, seat, tuple(state.history[done:]), state.is_terminal())
+            if acknowledge is not None:
+                await acknowledge(pending)
+            # The same position: a view built for the acknowledgement serves the announcement.
+            result = replace(pending, game=await self._save(game, state, seat, pending.applied))
+            if language is not None and game.seats[seat].language != language:
+                await store.set_seat_language(game_id=game.id, seat=seat, language=language)
+            return result
+
+    async def ai_step(self, *, game_id: int) -> ActResult | None:
+        """Let the AI seat to move take one action; None when a person is to move.
+
+        The AI thinks with the bot's long work (`workers.in_background`) from its own seat's
+        view, outside the game's lock, so nobody waits for it; its answer is applied only if
+        the game has not changed since.
+        """
+        games = self.games
+        for _ in range(MAX_AI_RETRIES):
+            game = await games.reload(game_id)
+            if game.status != "active":
+                return None
+            state = games.load_state(game)
+            seat = state.current_seat()
+            if seat is None or not game.seats[seat].is_ai:
+                return None
+            level = game.seats[seat].ai_level or "random"
+            if level not in ai_levels(game.game):
+                level = ai_levels(game.game)[0]
+            # Only the seat's own view goes to the worker: what this AI seat may know.
+            text = await workers.in_background(
+                choose_action,
+                state.view(seat),
+                level=level,
+                seed=self._ai_rng.getrandbits(63),
+                budget_s=self.ai_budget_s,
+            )
+            async with games.store.lock(game_id):
+                fresh = await games.reload(game_id)
+                if fresh.version == game.version:
+                    done = len(state.history)
+                    state.apply(text)
+                    applied = tuple(state.history[done:])
+                    saved = await self._save(fresh, state, seat, applied)
+                    return ActResult(saved, state, seat, applied, state.is_terminal())
+            # The game changed while the AI was thinking (a resignation, say): think again.
+        return None
+
+    async def resign(self, *, channel_id: int, user_id: int) -> tuple[GameRow, str]:
+        """A resigning player's seat is handed to an AI so the others can finish the game;
+        the game, and "resigned" (or "abandoned" if nobody is left)."""
+        games = self.games
+        game = await games.open_game(channel_id)
+        async with games.store.lock(game.id):
+            game = await games.reload(game.id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise BotError("You are not playing in this game.", key="bot.error.not_playing")
+            if game.status != "active":
+                raise BotError(
+                    "The game has not started: use /game leave to leave the lobby.",
+                    key="bot.error.resign_lobby",
+                )
+            seats = list(game.seats)
+            name = texts_for(game.language)("bot.seat.resigned", player=seats[seat].display_name)
+            seats[seat] = SeatRow(seat, None, "easy", name)
+            if all(s.is_ai for s in seats):
+                await games.store.set_status(
+                    game_id=game.id, expected_version=game.version, status="abandoned"
+                )
+                return await games.reload(game.id), "abandoned"
+            return await games.seat_in_play(game, seats), "resigned"
+
+    async def abandon(self, *, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
+        games = self.games
+        game = await games.open_game(channel_id)
+        async with games.store.lock(game.id):
+            game = await games.reload(game.id)
+            if user_id != game.creator_id and not can_manage:
+                raise BotError(
+                    "Only the game's creator or a member with Manage Channels can abandon it.",
+                    key="bot.error.only_creator_abandons",
+                )
+            await games.store.set_status(
+                game_id=game.id, expected_version=game.version, status="abandoned"
+            )
+            return await games.reload(game.id)
+
+    async def _save(
+        self, game: GameRow, state: State, seat: int, applied: tuple[str, ...]
+    ) -> GameRow:
+        """Store the actions `applied` to `state` (kept in memory with the game from now on,
+        so it is never to change again); the game as stored then."""
+        finished = state.is_terminal()
+        try:
+            await self.games.store.record_actions(
+                game_id=game.id,
+                expected_version=game.version,
+                state=state,
+                actions=[(seat, text) for text in applied],
+                status="finished" if finished else "active",
+                prompt=prompt_for(game, state),
+                wait=self.games.wait_for(game, state),
+                results=seat_results(state) if finished else None,
+                ai_turn=ai_turn(game, state),
+            )
+        except VersionConflict as exc:
+            # Another process changed the game between our read and our write.
+            raise BotError(
+                "The game changed at the same moment; look at the board and try again.",
+                key="bot.error.conflict",
+            ) from exc
+        log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
+        return await self.games.reload(game.id)

@@ -1,0 +1,39 @@
+"""The game store: every game's truth in the database, and the games in play in memory.
+
+`GameStore` is what the services and the bot hold; the rows it hands out are frozen values
+(`hvbot.store.rows`). Its SQL sits by concern in this package: reading games (`games`),
+changing them (`changes`), requests that wait for answers (`requests`), reminders, results and
+board buttons; the numbered migrations are SQL files under `hvbot/migrations/<backend>/`.
+"""
+
+from hvbot.store.game_store import GameStore, NotStarted
+from hvbot.store.rows import (
+    OPEN_STATUSES,
+    AbsenceVote,
+    ArchivedGame,
+    DueReminder,
+    GameRow,
+    ResultRow,
+    SeatResult,
+    SeatRow,
+    UndoRequest,
+    Wait,
+)
+from hvbot.store.sql import ChannelBusy, VersionConflict
+
+__all__ = [
+    "OPEN_STATUSES",
+    "AbsenceVote",
+    "ArchivedGame",
+    "ChannelBusy",
+    "DueReminder",
+    "GameRow",
+    "GameStore",
+    "NotStarted",
+    "ResultRow",
+    "SeatResult",
+    "SeatRow",
+    "UndoRequest",
+    "VersionConflict",
+    "Wait",
+]

@@ -1,0 +1,111 @@
+"""Open games in memory: each game's row and its engine state, as one versioned entry.
+
+A move costs no read at all when its game is here: under load every trip to the database
+waits its turn on a busy event loop, and rebuilding an engine state from its saved form on
+every move and every autocomplete keystroke was a large part of the bot's work (Pylons and
+Sector 6 even replay their moves). The row and the state are kept and dropped together, so
+there is one thing to invalidate: after a failed compare-and-set (another process changed the
+game) the entry goes, and the next read fetches the game afresh.
+
+Nothing here reads the database; `hvbot.store.GameStore` fills and updates it.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import replace
+from typing import Any
+
+from engine import State
+from hvbot.store.rows import GameRow
+
+# Engine states kept (a few kB each): more than a bot usually has in play, so that a move
+# never rebuilds its game's state from the database. Rows of open games are all kept.
+KEPT_STATES = 512
+
+
+class GameCache:
+    """Open games by id (and by channel and thread), each at one version, with the engine
+    state of that version once it was built. States handed out are never to be changed."""
+
+    def __init__(self, *, enabled: bool = True, kept_states: int = KEPT_STATES) -> None:
+        self.enabled = enabled
+        self.kept_states = kept_states
+        self._rows: dict[int, GameRow] = {}
+        self._states: OrderedDict[int, State] = OrderedDict()  # least recently used first
+        self._by_channel: dict[int, int] = {}  # channel or thread id -> id of its open game
+        # Changes committed so far: a read that began before one may predate it (see `read`).
+        self.writes = 0
+
+    def row(self, game_id: int) -> GameRow | None:
+        return self._rows.get(game_id)
+
+    def in_channel(self, channel_id: int) -> GameRow | None:
+        """The open game of a channel or of its thread, if it is here."""
+        game_id = self._by_channel.get(channel_id)
+        return self._rows[game_id] if game_id is not None else None
+
+    def read(self, game: GameRow, *, since: int) -> GameRow:
+        """A game read from the database, kept only if no change was committed since the read
+        began (`since`, the `writes` of then): the row might predate it."""
+        if since == self.writes:
+            self._put(game, self.state(game))
+        return game
+
+    def changed(self, game_id: int, state: State | None = None, **changes: Any) -> None:
+        """A committed change: the game's copy in memory follows it, if there is one. With a
+        new `version` and `state_json`, `state` is the engine state saved (or None); a change
+        that leaves the saved state as it was keeps the built one."""
+        self.writes += 1
+        cached = self._rows.get(game_id)
+        if cached is None:
+            return
+        if state is None and "state_json" not in changes:
+            state = self._states.get(game_id)
+        self._put(replace(cached, **changes), state)
+
+    def forget(self, game_id: int) -> None:
+        """Drop a game's entry, e.g. after another process changed it."""
+        self.writes += 1
+        self._states.pop(game_id, None)
+        cached = self._rows.pop(game_id, None)
+        if cached is None:
+            return
+        for channel_id in (cached.channel_id, cached.thread_id):
+            if channel_id is not None and self._by_channel.get(channel_id) == game_id:
+                del self._by_channel[channel_id]
+
+    def state(self, game: GameRow) -> State | None:
+        """The engine state kept for exactly this version of the game, if any."""
+        cached = self._rows.get(game.id)
+        if cached is None or cached.version != game.version:
+            return None
+        found = self._states.get(game.id)
+        if found is not None:
+            self._states.move_to_end(game.id)
+        return found
+
+    def keep_state(self, game: GameRow, state: State) -> None:
+        """Keep the state built for a game, if this version of it is the one here."""
+        cached = self._rows.get(game.id)
+        if cached is not None and cached.version == game.version:
+            self._keep(game.id, state)
+
+    def _put(self, game: GameRow, state: State | None) -> None:
+        if not (game.is_open and self.enabled):
+            self.forget(game.id)
+            return
+        self._rows[game.id] = game
+        self._by_channel[game.channel_id] = game.id
+        if game.thread_id is not None:
+            self._by_channel[game.thread_id] = game.id
+        if state is None:
+            self._states.pop(game.id, None)
+        else:
+            self._keep(game.id, state)
+
+    def _keep(self, game_id: int, state: State) -> None:
+        self._states[game_id] = state
+        self._states.move_to_end(game_id)
+        while len(self._states) > self.kept_states:
+            self._states.popitem(last=False)

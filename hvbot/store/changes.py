@@ -1,0 +1,237 @@
+"""The changes to a game, each one transaction (a `Work` for `Database.transact`).
+
+Every change to a game's position or seats compares and bumps its version (`sql.bump`) in
+the same transaction, so it fails whole with VersionConflict if another click or process got
+there first. `hvbot.store.GameStore` runs them and keeps its copy in memory in step.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from hvbot import claims
+from hvbot.database import Transaction, Work
+from hvbot.store.requests import close_undo
+from hvbot.store.results import insert_results
+from hvbot.store.rows import SeatResult, SeatRow, Wait
+from hvbot.store.sql import TURN_COLUMNS, VersionConflict, bump, now, turn_values
+
+Prompt = tuple[str, int]  # (kind, user id) of a private prompt waiting for a person
+
+
+def create_lobby(
+    *,
+    game: str,
+    guild_id: int | None,
+    channel_id: int,
+    creator_id: int,
+    creator_name: str,
+    options: dict[str, Any],
+    remind_minutes: int | None,
+    absent_hours: int | None,
+    wants_thread: bool,
+    language: str,
+    creator_language: str | None,
+) -> Work[int]:
+    """A new game in its lobby with its creator seated; the work returns the game's id (and
+    fails with `Duplicate` if the channel has an open game)."""
+    stamp = now()
+
+    async def work(tx: Transaction) -> int:
+        game_id: int = await tx.fetchval(
+            "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
+            " remind_minutes, absent_hours, wants_thread, language, created_at,"
+            " updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            game,
+            guild_id,
+            channel_id,
+            creator_id,
+            json.dumps(options),
+            remind_minutes,
+            absent_hours,
+            int(wants_thread),
+            language,
+            stamp,
+            stamp,
+        )
+        await tx.execute(
+            "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, language)"
+            " VALUES (?, 0, ?, NULL, ?, ?)",
+            game_id,
+            creator_id,
+            creator_name,
+            creator_language,
+        )
+        return game_id
+
+    return work
+
+
+def set_seats(
+    game_id: int, expected_version: int, seats: Sequence[SeatRow], ai_turn: bool | None
+) -> Work[None]:
+    async def work(tx: Transaction) -> None:
+        if ai_turn is None:
+            await bump(tx, game_id, expected_version)
+        else:
+            await bump(tx, game_id, expected_version, "ai_turn = ?", (int(ai_turn),))
+        await _replace_seats(tx, game_id, seats)
+
+    return work
+
+
+def start(
+    game_id: int,
+    expected_version: int,
+    *,
+    seed: int,
+    state_json: str,
+    seats: Sequence[SeatRow],
+    wait: Wait | None,
+    ai_turn: bool,
+) -> Work[None]:
+    async def work(tx: Transaction) -> None:
+        await bump(
+            tx,
+            game_id,
+            expected_version,
+            "status = 'active', seed = ?, state = ?, ai_turn = ?, " + TURN_COLUMNS,
+            (seed, state_json, int(ai_turn), *turn_values(wait)),
+        )
+        await _replace_seats(tx, game_id, seats)
+
+    return work
+
+
+def record_actions(
+    game_id: int,
+    expected_version: int,
+    *,
+    state_json: str,
+    actions: Sequence[tuple[int, str]],
+    status: str,
+    prompt: Prompt | None,
+    wait: Wait | None,
+    results: Sequence[SeatResult] | None,
+    ai_turn: bool,
+    announce: bool,
+) -> Work[None]:
+    """The new state, its actions appended, old prompts settled and a new one opened, the
+    results with a finishing move, and with `announce` its posts owed in the outbox."""
+    stamp = now()
+    ended = stamp if status in ("finished", "abandoned") else None
+    version = expected_version + 1
+
+    async def work(tx: Transaction) -> None:
+        await bump(
+            tx,
+            game_id,
+            expected_version,
+            "state = ?, status = ?, ended_at = COALESCE(CAST(? AS TEXT), ended_at), "
+            "ai_turn = ?, " + TURN_COLUMNS,
+            (state_json, status, ended, int(ai_turn), *turn_values(wait)),
+        )
+        first = await tx.fetchval(
+            "SELECT COALESCE(MAX(n) + 1, 0) FROM actions WHERE game_id = ?", game_id
+        )
+        await tx.executemany(
+            "INSERT INTO actions (game_id, n, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, first + i, seat, text, stamp) for i, (seat, text) in enumerate(actions)],
+        )
+        await _open_prompt(tx, game_id, prompt, version, stamp)
+        if results:
+            await insert_results(tx, game_id, results, stamp)
+        if announce and actions:
+            body = {"seat": actions[0][0], "first": first, "count": len(actions)}
+            await claims.announce(tx, game_id=game_id, version=version, kind="move", body=body)
+        if announce and status == "finished":
+            await claims.announce(
+                tx,
+                game_id=game_id,
+                version=version,
+                kind="replay",
+                body={},
+                lease=claims.REPLAY_LEASE,
+            )
+
+    return work
+
+
+def set_status(game_id: int, expected_version: int, status: str) -> Work[None]:
+    async def work(tx: Transaction) -> None:
+        await bump(tx, game_id, expected_version, "status = ?, ended_at = ?", (status, now()))
+        await tx.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", game_id)
+
+    return work
+
+
+def take_back(
+    game_id: int,
+    expected_version: int,
+    *,
+    n: int,
+    state_json: str,
+    request_id: int | None,
+    accepted: Sequence[int],
+    prompt: Prompt | None,
+    wait: Wait | None,
+    ai_turn: bool,
+) -> Work[None]:
+    """Action `n` removed (only if it is still the latest), the state from before it saved,
+    and the request that asked for it closed."""
+    stamp = now()
+
+    async def work(tx: Transaction) -> None:
+        await bump(
+            tx,
+            game_id,
+            expected_version,
+            "state = ?, ai_turn = ?, " + TURN_COLUMNS,
+            (state_json, int(ai_turn), *turn_values(wait)),
+        )
+        deleted = await tx.execute(
+            "DELETE FROM actions WHERE game_id = ? AND n = ?"
+            " AND n = (SELECT MAX(n) FROM actions WHERE game_id = ?)",
+            game_id,
+            n,
+            game_id,
+        )
+        if deleted != 1:
+            raise VersionConflict(f"game {game_id}: action {n} is no longer the latest")
+        await _open_prompt(tx, game_id, prompt, expected_version + 1, stamp)
+        if request_id is not None:
+            await close_undo(tx, request_id, accepted)
+
+    return work
+
+
+async def _replace_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRow]) -> None:
+    await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
+    await tx.executemany(
+        "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id,"
+        " language) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (game_id, s.seat, s.user_id, s.ai_level, s.display_name, s.away_user_id, s.language)
+            for s in seats
+        ],
+    )
+
+
+async def _open_prompt(
+    tx: Transaction, game_id: int, prompt: Prompt | None, version: int, stamp: str
+) -> None:
+    """Settle the game's open prompts and open `prompt` (kind, user) for `version`, if any."""
+    await tx.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ? AND resolved = 0", game_id)
+    if prompt is not None:
+        kind, user_id = prompt
+        await tx.execute(
+            "INSERT INTO prompts (game_id, kind, user_id, version, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            game_id,
+            kind,
+            user_id,
+            version,
+            stamp,
+        )

@@ -1,0 +1,384 @@
+"""The one store of games: the database behind it, a lock per game, the games in memory.
+
+The database is the only source of truth for a game; memory is a cache checked by version.
+Every change to a game's position or seats is one transaction that compares and bumps the
+game's version (a compare-and-set), so two processes, or two clicks, can never both apply an
+action to the same old state: the second fails with `VersionConflict`, its copy in memory is
+dropped, and the following read fetches the game afresh. Changes are made under the game's
+`lock`, so within one process they follow one another.
+
+A game played in a thread (`thread_id`) is found from its channel and from its thread alike.
+The SQL lives by concern in the modules next to this one; the store runs it and keeps the
+game's row and engine state in memory in step with what it committed (`hvbot.store.cache`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from engine import State
+from games import find_game
+from hvbot.database import Database, Duplicate, Row, Work, open_database
+from hvbot.store import changes, games
+from hvbot.store.buttons import LiveButtons
+from hvbot.store.cache import GameCache
+from hvbot.store.reminders import Reminders
+from hvbot.store.requests import AbsenceVotes, UndoRequests
+from hvbot.store.results import Results
+from hvbot.store.rows import ArchivedGame, GameRow, SeatResult, SeatRow, Wait
+from hvbot.store.sql import ChannelBusy, statement
+
+T = TypeVar("T")
+
+
+class NotStarted(LookupError):
+    """The game is in its lobby: it has no engine state yet."""
+
+
+class GameStore:
+    """The games' database (SQLite or PostgreSQL, see `hvbot.database`), opened at start-up and
+    shared by every handler. Its other tables are reached by concern: `undo`, `votes`,
+    `reminders`, `results`, `buttons`."""
+
+    def __init__(self, db: Database, *, cache: bool = True) -> None:
+        self.db = db
+        # Other processes may change games behind this one's back (see `game`).
+        self.shared = db.backend == "postgresql"
+        self.cache = GameCache(enabled=cache)
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.undo = UndoRequests(db)
+        self.votes = AbsenceVotes(db)
+        self.reminders = Reminders(db)
+        self.results = Results(db)
+        self.buttons = LiveButtons(db)
+
+    @classmethod
+    async def open(cls, where: str | Path, *, cache: bool = True) -> GameStore:
+        """The database at a URL (`sqlite:///...`, `postgresql://...`) or a SQLite file's path,
+        migrated. `cache=False` for a reader that watches games another process is changing."""
+        return cls(await open_database(where), cache=cache)
+
+    async def close(self, *, grace_s: float = 5.0) -> None:
+        """Close once the changes already under way are saved (for at most `grace_s`): a move
+        acknowledged just before shutdown is stored, not lost with the connection."""
+        await self.db.close(grace_s=grace_s)
+
+    async def migrate(self) -> int:
+        """Apply every numbered migration not applied yet, in order; return the schema version."""
+        return await self.db.migrate()
+
+    async def schema_version(self) -> int:
+        return await self.db.fetchval("SELECT MAX(version) FROM schema_version") or 0
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """Held while a game is read and changed, so one process applies one change at a time."""
+        found = self._locks.get(game_id)
+        if found is None:
+            found = self._locks[game_id] = asyncio.Lock()
+        return found
+
+    def forget(self, game_id: int) -> None:
+        """Drop a game's copy in memory, e.g. after another process changed it."""
+        self.cache.forget(game_id)
+
+    # ------------------------------------------------------------------ games
+
+    async def game(self, *, game_id: int, fresh: bool = False) -> GameRow | None:
+        """The game, from memory if it is there. `fresh`: about to change it, so when other
+        processes share the database (PostgreSQL), the copy in memory is checked against the
+        stored version first (one small read), and read again if another process changed it:
+        a stale copy would refuse a good click as out of date, or fail its compare-and-set."""
+        cached = self.cache.row(game_id)
+        if cached is not None:
+            if not (fresh and self.shared):
+                return cached
+            if await games.version_of(self.db, game_id) == cached.version:
+                return cached
+            self.cache.forget(game_id)
+        since = self.cache.writes
+        row = await games.by_id(self.db, game_id)
+        return await self._read(row, since=since) if row is not None else None
+
+    async def open_game_in_channel(self, *, channel_id: int) -> GameRow | None:
+        """The open game of a channel, or of a thread a game is played in (`channel_id` is
+        then the thread's id)."""
+        cached = self.cache.in_channel(channel_id)
+        if cached is not None:
+            return cached
+        since = self.cache.writes
+        row = await games.open_in_channel(self.db, channel_id)
+        return await self._read(row, since=since) if row is not None else None
+
+    async def open_games(self) -> list[GameRow]:
+        """Every game in a lobby or in play: what the bot reloads at start-up."""
+        since = self.cache.writes
+        return await self._read_all(await games.all_open(self.db), since=since)
+
+    async def finished_games_without_results(self) -> list[GameRow]:
+        """Games that finished before results were stored (or whose results were lost)."""
+        since = self.cache.writes
+        return await self._read_all(await games.finished_without_results(self.db), since=since)
+
+    async def finished_games(
+        self, *, channel_id: int, game_id: int | None = None, limit: int = 25
+    ) -> list[ArchivedGame]:
+        """The channel's finished games, latest first (only `game_id`, if given): what
+        /game replay offers."""
+        since = self.cache.writes
+        rows = await games.finished_in_channel(self.db, channel_id, game_id, limit)
+        return [ArchivedGame(await self._read(r, since=since), r["ended_at"]) for r in rows]
+
+    async def actions(self, *, game_id: int) -> list[tuple[int, str]]:
+        return await games.actions(self.db, game_id)
+
+    async def last_action(self, *, game_id: int) -> tuple[int, int, str] | None:
+        """(number, seat, text) of the game's latest stored action, if any."""
+        return await games.last_action(self.db, game_id)
+
+    async def open_prompts(self, *, game_id: int) -> list[dict[str, Any]]:
+        return await games.open_prompts(self.db, game_id)
+
+    async def _read(self, row: Row, *, since: int) -> GameRow:
+        """A game read from the database, kept in memory unless a change was committed since
+        the read began (`since`: the cache's count of writes then)."""
+        return self.cache.read(await games.game_of(self.db, row), since=since)
+
+    async def _read_all(self, rows: list[Row], *, since: int) -> list[GameRow]:
+        return [self.cache.read(await games.game_of(self.db, r), since=since) for r in rows]
+
+    # ------------------------------------------------------------------ engine states
+
+    def peek_state(self, game: GameRow) -> State:
+        """The game's engine state for reading only: kept with the game's row for its version,
+        built from the saved form if it is not. Never change what this returns."""
+        kept = self.cache.state(game)
+        if kept is not None:
+            return kept
+        saved = game.state
+        if saved is None:
+            raise NotStarted(f"game {game.id} has not started")
+        built = find_game(game.game).state_from_dict(saved)
+        self.cache.keep_state(game, built)
+        return built
+
+    def load_state(self, game: GameRow) -> State:
+        """The game's state, the caller's to change (to apply an action to, say)."""
+        return self.peek_state(game).copy()
+
+    # ------------------------------------------------------------------ changing games
+
+    async def _save(self, game_id: int, work: Work[T], state: State | None = None, **row: Any) -> T:
+        """Run one change to a game; its copy in memory then follows (`row`: the columns it
+        set, `state`: the engine state it saved), row and state together. If the change
+        fails, the copy is dropped: a failed compare-and-set means the game changed elsewhere."""
+        try:
+            value = await self.db.transact(work)
+        except BaseException:
+            self.cache.forget(game_id)
+            raise
+        self.cache.changed(game_id, state, **row)
+        return value
+
+    async def create_lobby(
+        self,
+        *,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        creator_id: int,
+        creator_name: str,
+        options: dict[str, Any],
+        remind_minutes: int | None = None,
+        absent_hours: int | None = None,
+        wants_thread: bool = False,
+        language: str = "en",
+        creator_language: str | None = None,
+    ) -> GameRow:
+        """`language`: the game's public posts'; `creator_language`: the creator's own.
+        ChannelBusy if the channel (or thread) has an open game already."""
+        work = changes.create_lobby(
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            creator_id=creator_id,
+            creator_name=creator_name,
+            options=options,
+            remind_minutes=remind_minutes,
+            absent_hours=absent_hours,
+            wants_thread=wants_thread,
+            language=language,
+            creator_language=creator_language,
+        )
+        try:
+            game_id = await self.db.transact(work)
+        except Duplicate as exc:
+            raise ChannelBusy(str(exc)) from exc
+        made = await self.game(game_id=game_id)
+        if made is None:
+            raise LookupError(f"game {game_id} vanished as it was made")
+        return made
+
+    async def set_seats(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        seats: Sequence[SeatRow],
+        ai_turn: bool | None = None,
+    ) -> None:
+        """Replace the seats (join, leave, add AI; in play: resign, an AI for a person away)
+        as one versioned change. `ai_turn`: whether an AI seat is to move now, if that changed."""
+        work = changes.set_seats(game_id, expected_version, seats, ai_turn)
+        await self._save(game_id, work, version=expected_version + 1, seats=tuple(seats))
+
+    async def start(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        seed: int,
+        state: State | dict[str, Any],
+        seats: Sequence[SeatRow],
+        wait: Wait | None = None,
+        ai_turn: bool = False,
+    ) -> None:
+        """The game leaves its lobby with its first `state` (an engine state is kept in memory
+        with the game's row; its saved form alone is read again when needed)."""
+        state_json, built = _saved(state)
+        work = changes.start(
+            game_id,
+            expected_version,
+            seed=seed,
+            state_json=state_json,
+            seats=seats,
+            wait=wait,
+            ai_turn=ai_turn,
+        )
+        await self._save(
+            game_id,
+            work,
+            built,
+            version=expected_version + 1,
+            status="active",
+            seed=seed,
+            state_json=state_json,
+            seats=tuple(seats),
+        )
+
+    async def record_actions(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        state: State | dict[str, Any],
+        actions: Sequence[tuple[int, str]],
+        status: str = "active",
+        prompt: tuple[str, int] | None = None,
+        wait: Wait | None = None,
+        results: Sequence[SeatResult] | None = None,
+        ai_turn: bool = False,
+        announce: bool = True,
+    ) -> int:
+        """Save the new state, append its actions, settle old prompts and open a new one.
+
+        All in one transaction that fails with VersionConflict if someone else got there first.
+        `wait`: the turn of the person now to move, to remind them (None: nobody to remind).
+        `results` come with the finishing move, so a game is never finished without them.
+        `ai_turn`: an AI seat is to move now. With `announce`, the move's board post is owed
+        in the outbox (see `hvbot.claims`) until `claims.move_sent`. Returns the new version.
+        """
+        if results and status != "finished":
+            raise ValueError("results belong to a finished game only")
+        state_json, built = _saved(state)
+        work = changes.record_actions(
+            game_id,
+            expected_version,
+            state_json=state_json,
+            actions=actions,
+            status=status,
+            prompt=prompt,
+            wait=wait,
+            results=results,
+            ai_turn=ai_turn,
+            announce=announce,
+        )
+        version = expected_version + 1
+        await self._save(
+            game_id, work, built, version=version, status=status, state_json=state_json
+        )
+        return version
+
+    async def set_status(self, *, game_id: int, expected_version: int, status: str) -> None:
+        """End a game without a move (abandoned, say): its prompts are settled with it."""
+        work = changes.set_status(game_id, expected_version, status)
+        await self._save(game_id, work, version=expected_version + 1, status=status)
+
+    async def take_back(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        n: int,
+        state: State | dict[str, Any],
+        request_id: int | None,
+        accepted: Sequence[int] = (),
+        prompt: tuple[str, int] | None = None,
+        wait: Wait | None = None,
+        ai_turn: bool = False,
+    ) -> int:
+        """Remove action `n` (the latest) and save the state from before it, as one versioned
+        change that also closes the request; returns the new version."""
+        state_json, built = _saved(state)
+        work = changes.take_back(
+            game_id,
+            expected_version,
+            n=n,
+            state_json=state_json,
+            request_id=request_id,
+            accepted=accepted,
+            prompt=prompt,
+            wait=wait,
+            ai_turn=ai_turn,
+        )
+        version = expected_version + 1
+        await self._save(game_id, work, built, version=version, state_json=state_json)
+        return version
+
+    # Not versioned changes: they move no piece, and a prompt made before stays as valid.
+
+    async def set_lobby_message(self, *, game_id: int, message_id: int) -> None:
+        work = statement("UPDATE games SET lobby_message_id = ? WHERE id = ?", message_id, game_id)
+        await self._save(game_id, work, lobby_message_id=message_id)
+
+    async def set_thread(self, *, game_id: int, thread_id: int) -> None:
+        """The thread the game is played in from now on (nothing else ever sets it)."""
+        work = statement("UPDATE games SET thread_id = ? WHERE id = ?", thread_id, game_id)
+        await self._save(game_id, work, thread_id=thread_id)
+
+    async def set_seat_language(self, *, game_id: int, seat: int, language: str) -> None:
+        """The language a seat's person uses now. Callers write only when it changed."""
+        work = statement(
+            "UPDATE seats SET language = ? WHERE game_id = ? AND seat = ?",
+            language,
+            game_id,
+            seat,
+        )
+        await self._save(game_id, work)
+        cached = self.cache.row(game_id)
+        if cached is not None:
+            seats = tuple(
+                replace(s, language=language) if s.seat == seat else s for s in cached.seats
+            )
+            self.cache.changed(game_id, seats=seats)
+
+
+def _saved(state: State | dict[str, Any]) -> tuple[str, State | None]:
+    """The saved form of a state, and the engine state itself if that is what was given."""
+    if isinstance(state, State):
+        return json.dumps(state.to_dict()), state
+    return json.dumps(state), None

@@ -1,0 +1,120 @@
+"""Reading games: their rows and seats, their actions, their open prompts.
+
+Plain reads of the database; `hvbot.store.GameStore` keeps what they return in memory.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hvbot.database import Database, Row
+from hvbot.store.rows import GameRow, SeatRow
+
+
+async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
+    rows = await db.fetch(
+        "SELECT seat, user_id, ai_level, display_name, away_user_id, language FROM seats"
+        " WHERE game_id = ? ORDER BY seat",
+        game_id,
+    )
+    return tuple(
+        SeatRow(
+            r["seat"],
+            r["user_id"],
+            r["ai_level"],
+            r["display_name"],
+            r["away_user_id"],
+            r["language"],
+        )
+        for r in rows
+    )
+
+
+async def game_of(db: Database, row: Row) -> GameRow:
+    """A `games` row with its seats."""
+    return GameRow(
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        creator_id=row["creator_id"],
+        status=row["status"],
+        seed=row["seed"],
+        options=json.loads(row["options"]),
+        state_json=row["state"] or None,
+        version=row["version"],
+        lobby_message_id=row["lobby_message_id"],
+        seats=await seats(db, row["id"]),
+        remind_minutes=row["remind_minutes"],
+        absent_hours=row["absent_hours"],
+        wants_thread=bool(row["wants_thread"]),
+        thread_id=row["thread_id"],
+        language=row["language"],
+    )
+
+
+async def by_id(db: Database, game_id: int) -> Row | None:
+    return await db.fetchrow("SELECT * FROM games WHERE id = ?", game_id)
+
+
+async def version_of(db: Database, game_id: int) -> int | None:
+    """The stored version alone: one small read to check a copy in memory against."""
+    version: int | None = await db.fetchval("SELECT version FROM games WHERE id = ?", game_id)
+    return version
+
+
+async def open_in_channel(db: Database, channel_id: int) -> Row | None:
+    """The open game of a channel, or of the thread a game is played in."""
+    return await db.fetchrow(
+        "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?)"
+        " AND status IN ('lobby', 'active') ORDER BY id LIMIT 1",
+        channel_id,
+        channel_id,
+    )
+
+
+async def all_open(db: Database) -> list[Row]:
+    return await db.fetch("SELECT * FROM games WHERE status IN ('lobby', 'active') ORDER BY id")
+
+
+async def finished_without_results(db: Database) -> list[Row]:
+    return await db.fetch(
+        "SELECT * FROM games WHERE status = 'finished'"
+        " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
+    )
+
+
+async def finished_in_channel(
+    db: Database, channel_id: int, game_id: int | None, limit: int
+) -> list[Row]:
+    """Latest first: games of one channel are played one after another, so the latest
+    created is the latest finished. In a game's thread: that game."""
+    only = " AND id = ?" if game_id is not None else ""
+    values = (channel_id, channel_id, *(() if game_id is None else (game_id,)), limit)
+    return await db.fetch(
+        "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?) AND status = 'finished'"
+        f"{only} ORDER BY id DESC LIMIT ?",
+        *values,
+    )
+
+
+async def actions(db: Database, game_id: int) -> list[tuple[int, str]]:
+    rows = await db.fetch("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY n", game_id)
+    return [(r["seat"], r["action"]) for r in rows]
+
+
+async def last_action(db: Database, game_id: int) -> tuple[int, int, str] | None:
+    """(number, seat, text) of the game's latest stored action, if any."""
+    row = await db.fetchrow(
+        "SELECT n, seat, action FROM actions WHERE game_id = ? ORDER BY n DESC LIMIT 1", game_id
+    )
+    return (row["n"], row["seat"], row["action"]) if row else None
+
+
+async def open_prompts(db: Database, game_id: int) -> list[dict[str, Any]]:
+    rows = await db.fetch(
+        "SELECT id, kind, user_id, version FROM prompts WHERE game_id = ? AND resolved = 0",
+        game_id,
+    )
+    return [dict(r) for r in rows]

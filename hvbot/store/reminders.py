@@ -1,0 +1,69 @@
+"""When the person to move has been waited for since, and their reminders, claimed once.
+
+A turn's wait is written with each move (`turn_since`, `remind_at`, see
+`hvbot.store.changes`); here it is read, and a due reminder is moved on by whichever process
+claims it first.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from hvbot import claims
+from hvbot.database import Database, Transaction
+from hvbot.store.rows import DueReminder
+from hvbot.store.sql import stamp
+
+
+class Reminders:
+    """The `turn_since` and `remind_at` columns of the games in play."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def turn_since(self, *, game_id: int) -> datetime | None:
+        """Since when the person to move has been waited for (None: nobody is)."""
+        since = await self.db.fetchval("SELECT turn_since FROM games WHERE id = ?", game_id)
+        return datetime.fromisoformat(since) if since else None
+
+    async def due(self, *, now: datetime) -> list[DueReminder]:
+        """Games in play whose person to move has waited past their reminder."""
+        rows = await self.db.fetch(
+            "SELECT id, remind_at, turn_since FROM games"
+            " WHERE status = 'active' AND remind_at IS NOT NULL AND remind_at <= ? ORDER BY id",
+            stamp(now),
+        )
+        return [
+            DueReminder(
+                r["id"],
+                r["remind_at"],
+                datetime.fromisoformat(r["turn_since"]) if r["turn_since"] else None,
+            )
+            for r in rows
+        ]
+
+    async def claim(
+        self, *, game_id: int, due: str, next_at: datetime | None, text: str | None = None
+    ) -> int | None:
+        """Move a due reminder on to `next_at` (None: no more) and owe its `text` in the outbox,
+        in one transaction: the announcement's id (0 with no text), or None if another process
+        (or a move) changed it first, so each reminder is sent once. The game's version is
+        left alone: a reminder changes nothing on the board, and its buttons stay valid."""
+
+        async def work(tx: Transaction) -> int | None:
+            changed = await tx.execute(
+                "UPDATE games SET remind_at = ? WHERE id = ? AND remind_at = ?",
+                stamp(next_at) if next_at else None,
+                game_id,
+                due,
+            )
+            if changed != 1:
+                return None
+            if text is None:
+                return 0
+            version = await tx.fetchval("SELECT version FROM games WHERE id = ?", game_id)
+            return await claims.announce(
+                tx, game_id=game_id, version=version, kind="text", body={"content": text}
+            )
+
+        return await self.db.transact(work)

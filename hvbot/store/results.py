@@ -1,0 +1,74 @@
+"""Finished games' results, one row per seat: what statistics and ratings are made of."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hvbot.database import Database, Transaction
+from hvbot.store.rows import ResultRow, SeatResult
+
+
+class Results:
+    """The `results` table: written with a game's finishing move, read by /game stats."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def kinds_played(self, *, guild_id: int, user_id: int | None = None) -> list[str]:
+        """The kinds of game finished on a server (by one person, if given), by name."""
+        if user_id is None:
+            sql, values = "SELECT DISTINCT game FROM results WHERE guild_id = ?", (guild_id,)
+        else:
+            sql = "SELECT DISTINCT game FROM results WHERE user_id = ? AND guild_id = ?"
+            values = (user_id, guild_id)
+        return [r["game"] for r in await self.db.fetch(sql + " ORDER BY game", *values)]
+
+    async def of_kind(self, *, guild_id: int, game: str) -> list[ResultRow]:
+        """Every seat of one kind of game finished on a server, in finishing order: ratings
+        replay them in this order, so ties are broken by game id to keep it the same always."""
+        rows = await self.db.fetch(
+            "SELECT * FROM results WHERE guild_id = ? AND game = ?"
+            " ORDER BY finished_at, game_id, seat",
+            guild_id,
+            game,
+        )
+        return [
+            ResultRow(
+                game_id=r["game_id"],
+                seat=r["seat"],
+                game=r["game"],
+                guild_id=r["guild_id"],
+                user_id=r["user_id"],
+                display_name=r["display_name"],
+                score=r["score"],
+                won=bool(r["won"]),
+                finished_at=r["finished_at"],
+            )
+            for r in rows
+        ]
+
+    async def fill(self, *, game_id: int, results: Sequence[SeatResult]) -> None:
+        """Store the results of a game finished before results were kept, dated by its end;
+        results stored already are left as they are, so filling them twice changes nothing."""
+        await self.db.transact(lambda tx: insert_results(tx, game_id, results, None))
+
+
+async def insert_results(
+    tx: Transaction,
+    game_id: int,
+    results: Sequence[SeatResult],
+    finished_at: str | None,
+) -> None:
+    """Copy the game's kind, server and seat names from the rows the same transaction sees,
+    so the results say who sat where at the very end (after any resignation). Results
+    stored already stay as they are."""
+    await tx.executemany(
+        "INSERT INTO results (game_id, seat, game, guild_id, user_id,"
+        " display_name, score, won, finished_at)"
+        " SELECT s.game_id, s.seat, g.game, g.guild_id, s.user_id, s.display_name,"
+        " CAST(? AS INTEGER), CAST(? AS INTEGER), COALESCE(CAST(? AS TEXT), g.ended_at,"
+        " g.updated_at)"
+        " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = ? AND s.seat = ?"
+        " ON CONFLICT DO NOTHING",
+        [(r.score, int(r.won), finished_at, game_id, r.seat) for r in results],
+    )

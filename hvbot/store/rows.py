@@ -1,0 +1,162 @@
+"""The rows the game store hands out: plain frozen values, read once and never changed.
+
+A change to a game is a new row (`dataclasses.replace`), saved with a compare-and-set on its
+version by `hvbot.store.GameStore`; nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+OPEN_STATUSES = ("lobby", "active")
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int | None
+    ai_level: str | None
+    display_name: str
+    away_user_id: int | None = None  # the person an AI stands in for until they return
+    language: str | None = None  # the person's language as last seen (None: an AI seat)
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    creator_id: int
+    status: str
+    seed: int | None
+    options: dict[str, Any]
+    # Kept as stored: a few kB of text cost less memory than the decoded dict, and the engine
+    # decodes it in well under a millisecond when a move needs it.
+    state_json: str | None
+    version: int
+    lobby_message_id: int | None
+    seats: tuple[SeatRow, ...]
+    remind_minutes: int | None = None  # None: the person to move is never reminded
+    absent_hours: int | None = None  # None: no votes to replace a person who is away
+    wants_thread: bool = False  # asked at /game new for a thread to play in
+    thread_id: int | None = None  # the thread its public posts go to, once started
+    language: str = "en"  # of its public posts: the server's when the game was opened
+
+    @property
+    def post_channel_id(self) -> int:
+        """Where the game's public posts go: its thread if it has one, else its channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        """The engine state as saved (a fresh dict on every call: callers may change it)."""
+        return json.loads(self.state_json) if self.state_json is not None else None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def people_but(self, user_id: int | None) -> list[int]:
+        """The people seated here other than `user_id` (AI seats are nobody's)."""
+        return [s.user_id for s in self.seats if s.user_id is not None and s.user_id != user_id]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How one seat ended a finished game: what the service hands over with the last move."""
+
+    seat: int
+    score: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat of one finished game as stored for statistics (public facts only)."""
+
+    game_id: int
+    seat: int
+    game: str
+    guild_id: int | None
+    user_id: int | None
+    display_name: str
+    score: int
+    won: bool
+    finished_at: str
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class ArchivedGame:
+    """A finished game and when it ended (ISO 8601, UTC), for choosing one to look back at."""
+
+    game: GameRow
+    ended_at: str | None
+
+
+@dataclass(frozen=True)
+class UndoRequest:
+    """A request to take back action number `n` of a game at `version`."""
+
+    id: int
+    game_id: int
+    version: int
+    n: int
+    requester_id: int
+    action: str
+    asked: tuple[int, ...]
+    accepted: tuple[int, ...]
+    status: str
+    message_id: int | None
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]:
+        return tuple(u for u in self.asked if u not in self.accepted)
+
+
+@dataclass(frozen=True)
+class AbsenceVote:
+    """The others' vote on a seat whose person is away: "ai" plays for them, or "end"."""
+
+    id: int
+    game_id: int
+    version: int
+    seat: int
+    asked: tuple[int, ...]
+    votes: dict[int, str]
+    status: str
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A person's turn: since when they have been waiting and when to remind them (None: this
+    game does not remind)."""
+
+    since: datetime
+    remind_at: datetime | None
+
+
+@dataclass(frozen=True)
+class DueReminder:
+    """A game whose person to move is due a reminder (as stored: `due` is the claim key)."""
+
+    game_id: int
+    due: str
+    turn_since: datetime | None

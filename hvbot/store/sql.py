@@ -1,0 +1,75 @@
+"""What the store's SQL modules share: the version compare-and-set, time stamps, and the
+two errors a change can end in.
+
+Every statement is written once, with `?` placeholders and only what both backends accept (see
+`hvbot.database`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from hvbot.database import Transaction, Work
+from hvbot.store.rows import Wait
+
+
+class VersionConflict(Exception):
+    """The game changed since it was read; the caller reloads and tries again or reports."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has a game in its lobby or in play."""
+
+
+def now() -> str:
+    return stamp(datetime.now(UTC))
+
+
+def stamp(moment: datetime) -> str:
+    """UTC ISO text: stamps in this form compare correctly as strings in SQL."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def statement(sql: str, *values: Any) -> Work[int]:
+    """A change of one statement; it returns how many rows the statement changed."""
+
+    async def work(tx: Transaction) -> int:
+        return await tx.execute(sql, *values)
+
+    return work
+
+
+async def bump(
+    tx: Transaction,
+    game_id: int,
+    expected_version: int,
+    also: str = "",
+    values: Sequence[Any] = (),
+) -> int:
+    """Compare and bump the version, setting the columns in `also` in the same statement:
+    the one way a game's stored position changes, so two writers never both change the same
+    old version. VersionConflict if the game is no longer at `expected_version`."""
+    extra = f", {also}" if also else ""
+    changed = await tx.execute(
+        f"UPDATE games SET version = version + 1, updated_at = ?{extra}"
+        " WHERE id = ? AND version = ?",
+        now(),
+        *values,
+        game_id,
+        expected_version,
+    )
+    if changed != 1:
+        raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+    return expected_version + 1
+
+
+TURN_COLUMNS = "turn_since = ?, remind_at = ?"
+
+
+def turn_values(wait: Wait | None) -> tuple[str | None, str | None]:
+    """With nobody to remind (an AI to move, the end, reminders off), both are cleared."""
+    if wait is None:
+        return None, None
+    return stamp(wait.since), stamp(wait.remind_at) if wait.remind_at else None

@@ -1,0 +1,117 @@
+"""The game store keeps a game's row and its engine state as one entry, on both backends: a
+move leaves both, a change of seats keeps the state it did not touch, and a compare-and-set
+that fails drops both, so no stale state outlives its row."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import State
+from games import find_game
+from hvbot.store import GameRow, GameStore, SeatRow, VersionConflict
+from hvbot.store.cache import GameCache
+
+CHANNEL = 40
+
+
+@pytest.fixture
+async def store(database_url):
+    opened = await GameStore.open(database_url)
+    yield opened
+    await opened.close()
+
+
+async def _started(store: GameStore) -> tuple[GameRow, State]:
+    lobby = await store.create_lobby(
+        game="high-voltage",
+        guild_id=1,
+        channel_id=CHANNEL,
+        creator_id=100,
+        creator_name="Ada",
+        options={},
+    )
+    seats = [*lobby.seats, SeatRow(1, 200, None, "Bo")]
+    state = find_game("high-voltage").new_state(2, 5)
+    await store.start(
+        game_id=lobby.id, expected_version=lobby.version, seed=5, state=state, seats=seats
+    )
+    game = await store.game(game_id=lobby.id)
+    assert game is not None
+    return game, state
+
+
+def _moved(state: State, seed: int) -> State:
+    after = state.copy()
+    after.apply(after.sample_action(random.Random(seed)))
+    return after
+
+
+async def test_a_stored_move_leaves_its_state_with_its_row(store):
+    game, state = await _started(store)
+    assert store.peek_state(game) is state, "the started state is kept, not rebuilt"
+    after = _moved(state, 1)
+    version = await store.record_actions(
+        game_id=game.id, expected_version=game.version, state=after, actions=[(0, "a")]
+    )
+    moved = await store.open_game_in_channel(channel_id=CHANNEL)
+    assert moved is not None and moved.version == version
+    assert store.peek_state(moved) is after
+    assert store.load_state(moved) is not after and store.load_state(moved) == after
+    # The row of before is out of date: its state is rebuilt from its own saved form.
+    assert store.peek_state(game) == state and store.peek_state(game) is not state
+
+
+async def test_a_change_of_seats_keeps_the_state_it_left_alone(store):
+    game, state = await _started(store)
+    seats = [game.seats[0], SeatRow(1, None, "easy", "AI 1")]
+    await store.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+    reseated = await store.game(game_id=game.id)
+    assert reseated is not None and reseated.version == game.version + 1
+    assert store.peek_state(reseated) is state
+
+
+async def test_a_failed_compare_and_set_drops_the_row_and_the_state_together(database_url):
+    """Two processes on one database: the one that lost the race forgets its copy whole, and
+    reads the other's move, state included, afresh."""
+    first, second = await GameStore.open(database_url), await GameStore.open(database_url)
+    try:
+        game, state = await _started(first)
+        seen = await second.game(game_id=game.id)
+        assert seen is not None and second.peek_state(seen) == state
+        theirs = _moved(state, 1)
+        await first.record_actions(
+            game_id=game.id, expected_version=game.version, state=theirs, actions=[(0, "a")]
+        )
+        with pytest.raises(VersionConflict):
+            await second.record_actions(
+                game_id=game.id,
+                expected_version=seen.version,
+                state=_moved(state, 2),
+                actions=[(0, "b")],
+            )
+        assert second.cache.row(game.id) is None and second.cache.state(seen) is None
+        fresh = await second.game(game_id=game.id)
+        assert fresh is not None and fresh.version == game.version + 1
+        assert second.peek_state(fresh) == theirs
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_only_the_latest_used_states_are_kept_but_every_open_row_is(store):
+    game, state = await _started(store)
+    cache = GameCache(kept_states=2)
+    rows = [
+        cache.read(GameRow(**{**game.__dict__, "id": n, "channel_id": n}), since=0)
+        for n in (1, 2, 3)
+    ]
+    for row in rows:
+        cache.keep_state(row, state.copy())
+    assert [cache.row(r.id) for r in rows] == rows
+    assert cache.state(rows[0]) is None, "the least recently used state went"
+    assert cache.state(rows[1]) is not None and cache.state(rows[2]) is not None
+    assert cache.in_channel(3) == rows[2]
+    cache.forget(3)
+    assert cache.row(3) is None and cache.state(rows[2]) is None and cache.in_channel(3) is None
