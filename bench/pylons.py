@@ -7,7 +7,7 @@
    choice); OpenSpiel's `twixt` (board size 24) has no swamps either, but a swap rule and no
    200-pylon limit. Both are driven from Python, the way the bot and the AI drive ours.
    a. The same work on both: games of at most 200 moves (ours can be no longer), each started
-      from a clone of a start state made once (ours `clone()`, OpenSpiel's `state.clone()`:
+      from a copy of a start state made once (ours `copy()`, OpenSpiel's `state.clone()`:
       a fresh OpenSpiel state costs milliseconds), the full legal list built every move and a
       random entry of it applied. `openspiel_ratio_same_work` is ours / OpenSpiel in moves a
       second; the target is 1.0.
@@ -104,15 +104,20 @@ class Tally:
 
 
 def same_work(
-    start: Any, apply: Callable[[Any, Any], None], seconds: float, rng: random.Random
+    start: Any,
+    fresh: Callable[[Any], Any],
+    apply: Callable[[Any, Any], None],
+    seconds: float,
+    rng: random.Random,
 ) -> tuple[int, int, float]:
     """(games, moves, elapsed) of games of at most SAME_WORK_MOVES moves from clones of
     `start`, each move a random entry of the full legal list: one loop for both engines, so
-    they do exactly the same work; `apply(state, action)` is the one call that differs."""
+    they do exactly the same work; `fresh(start)` (a copy) and `apply(state, action)` are the
+    calls that differ."""
     games = moves = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        state = start.clone()
+        state = fresh(start)
         n = 0
         while n < SAME_WORK_MOVES and not state.is_terminal():
             legal = state.legal_actions()
@@ -130,7 +135,7 @@ def ours_cheapest(seconds: float, rng: random.Random) -> tuple[int, int, float]:
     games = moves = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        state = start.clone()
+        state = start.copy()
         while not state.is_terminal():
             state.apply(state.sample_action(rng))
             moves += 1
@@ -177,9 +182,11 @@ def playouts(seconds: float) -> dict[str, Any]:
         state.apply_action(action)
 
     for _ in range(ROUNDS):
-        tallies["ours_same"].add(*same_work(ours_start, ours_apply, share, rng))
+        tallies["ours_same"].add(*same_work(ours_start, lambda s: s.copy(), ours_apply, share, rng))
         if spiel is not None:
-            tallies["theirs_same"].add(*same_work(spiel_start, spiel_apply, share, rng))
+            tallies["theirs_same"].add(
+                *same_work(spiel_start, lambda s: s.clone(), spiel_apply, share, rng)
+            )
         tallies["ours_cheap"].add(*ours_cheapest(share, rng))
         if spiel is not None:
             tallies["theirs_cheap"].add(*openspiel_cheapest(spiel, share, rng))

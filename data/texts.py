@@ -1,17 +1,25 @@
 """Every word the bot says, in English, Italian, French and German: the languages of the
 rulebooks.
 
-The texts are data (`data/locales/<language>.toml`, one file per language) so that a player who
-speaks the language can correct a sentence without reading code. A key is a dotted path into the
-file ("lobby.waiting"); its text is a `str.format` template whose fields are named
-("{player} placed a pylon on {cell}"). A text that depends on a number is a table of plural
-forms (`one`, `other`) chosen by the `count` field with each language's rule.
+The texts are data, one file per language, so that a player who speaks the language can
+correct a sentence without reading code. What the bot says in every game (the lobby, votes,
+stats, the /game commands) is in `data/locales/<language>.toml`; what only one game says (its
+moves, prompts, refusals, picture labels and slash commands) is in the game's own folder,
+`<package>/locales/<language>.toml` with the package its manifest names (`data/pylons/locales/`
+for Pylons), so that a game's words come and go with the game. Registering a game (`games`)
+adds its files to the catalogue of each language; a key is defined once, in one file, and a
+key found in two files is an error.
+
+A key is a dotted path into the file ("lobby.waiting"), the same whichever file it is in; its
+text is a `str.format` template whose fields are named ("{player} placed a pylon on {cell}").
+A text that depends on a number is a table of plural forms (`one`, `other`) chosen by the
+`count` field with each language's rule.
 
 Which language to use is the caller's decision: a reply to one person follows their Discord
 client (`interaction.locale`), a public post the server's preferred locale, a direct message the
 language the person last used with the bot. Any locale the bot does not speak falls back to
-English, as does any key a translation lacks (a test keeps the four files complete, so that
-fallback is only a safety net).
+English, as does any key a translation lacks (a test keeps every file complete in the four
+languages, so that fallback is only a safety net).
 
 Hidden information never passes through here by itself: the texts are templates, and the
 callers decide what fills them.
@@ -20,11 +28,13 @@ callers decide what fills them.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from data import DataError, load_text
@@ -77,17 +87,47 @@ def add_game_texts(package: str) -> None:
     if package not in _GAME_TEXTS:
         _GAME_TEXTS.append(package)
         catalogue.cache_clear()
-        _texts.cache_clear()
+        _command_tree.cache_clear()  # the game's commands are named in its files
+        for language in LANGUAGES:
+            _texts(language)._mentioned.clear()
 
 
-def _read_catalogue(package: str, language: str) -> dict[str, str | dict[str, str]]:
-    path = f"locales/{language}.toml"
-    where = path if package == "data" else f"{package.replace('.', '/')}/{path}"
+def text_packages() -> list[str]:
+    """The packages whose `locales/<language>.toml` hold texts: "data" (the bot's own), then
+    every registered game's, in the order registered."""
+    return ["data", *_GAME_TEXTS]
+
+
+# The `data` package's folder: a DataError names its file from there ("data/<path>").
+_DATA = os.path.dirname(os.path.abspath(__file__))
+
+
+def _file(package: str, language: str) -> Traversable:
+    return resources.files(package).joinpath("locales", f"{language}.toml")
+
+
+def _from_data(package: str, language: str) -> str:
+    """A file of texts as a DataError names it: its path from the `data` folder."""
+    found = _file(package, language)
+    if isinstance(found, os.PathLike):
+        return os.path.relpath(found, _DATA).replace(os.sep, "/")
+    return f"{package.removeprefix('data').replace('.', '/').lstrip('/')}/locales/{language}.toml"
+
+
+def file_name(package: str, language: str) -> str:
+    """Where one file of texts is, from the project's folder: "data/pylons/locales/it.toml"."""
+    return os.path.normpath(f"data/{_from_data(package, language)}").replace(os.sep, "/")
+
+
+def file_texts(package: str, language: str) -> dict[str, str | dict[str, str]]:
+    """The texts of one file, `<package>/locales/<language>.toml`, by dotted key: the bot's
+    own (package "data") or one game's. A game without the file has no texts of its own."""
+    where = _from_data(package, language)
     try:
-        raw = resources.files(package).joinpath(path).read_text(encoding="utf-8")
+        raw = _file(package, language).read_text(encoding="utf-8")
     except FileNotFoundError:
         if package != "data":
-            return {}  # a game whose texts are all in the bot's files (or not yet written)
+            return {}
         raise DataError(where, "cannot be read (FileNotFoundError)") from None
     except OSError as exc:
         raise DataError(where, f"cannot be read ({exc.__class__.__name__})") from exc
@@ -104,12 +144,17 @@ def catalogue(language: str) -> dict[str, str | dict[str, str]]:
     the bot's own and every registered game's."""
     if language not in LANGUAGES:
         raise ValueError(f"no texts for language {language!r}; the bot speaks {LANGUAGES}")
-    texts = _read_catalogue("data", language)
+    texts = file_texts("data", language)
+    where = {key: "data" for key in texts}
     for package in _GAME_TEXTS:
-        for key, text in _read_catalogue(package, language).items():
+        for key, text in file_texts(package, language).items():
             if key in texts:
-                raise DataError(package, f"{key}: the text is defined twice")
+                raise DataError(
+                    _from_data(package, language),
+                    f"{key}: the text is defined in {file_name(where[key], language)} already",
+                )
             texts[key] = text
+            where[key] = package
     return texts
 
 
@@ -181,13 +226,22 @@ def _command_tree() -> dict[str, dict[str, frozenset[str]]]:
 
 
 class Texts:
-    """The texts of one language, called like a function: `texts("lobby.waiting", seats=2)`."""
+    """The texts of one language, called like a function: `texts("lobby.waiting", seats=2)`.
+
+    It reads the catalogues when asked, not when made: a `Texts` made before a game is
+    registered (`ENGLISH`, made on import) says that game's texts too."""
 
     def __init__(self, language: str) -> None:
         self.language = language
-        self._own = catalogue(language)
-        self._english = catalogue(DEFAULT)
         self._mentioned: dict[str, str | dict[str, str]] = {}
+
+    @property
+    def _own(self) -> Mapping[str, str | dict[str, str]]:
+        return catalogue(self.language)
+
+    @property
+    def _english(self) -> Mapping[str, str | dict[str, str]]:
+        return catalogue(DEFAULT)
 
     def __repr__(self) -> str:
         return f"Texts({self.language!r})"

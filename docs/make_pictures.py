@@ -38,7 +38,7 @@ def line_seeker(state: HighVoltageState, rng: random.Random) -> Any:
     if state.phase in ("placing", "action") and len(legal) < 400 and rng.random() < 0.7:
         closing = []
         for action in legal:
-            trial = state.clone()
+            trial = state.copy()
             trial.apply(action)
             if trial.phase == "declaring":
                 closing.append(action)

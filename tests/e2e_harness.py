@@ -218,10 +218,10 @@ def replay(game: GameRow, actions: list[tuple[int, str]]) -> list[State]:
     assert game.seed is not None
     rules = find_game(game.game)
     state = rules.new_state(len(game.seats), game.seed, game.options)
-    states = [state.clone()]
+    states = [state.copy()]
     for _, text in actions:
         state.apply(text)
-        states.append(state.clone())
+        states.append(state.copy())
     return states
 
 
@@ -398,7 +398,7 @@ class Table:
 
     @staticmethod
     def _closes_line(state: State, action: str) -> bool:
-        trial = state.clone()
+        trial = state.copy()
         trial.apply(action)
         return bool(trial.closable_lines())
 

@@ -133,7 +133,7 @@ class Race:
         marker = {t["cell"]: t["marker"] or 0 for t in state.view(None)["tiles"]}
 
         def worth(text: str) -> tuple[int, int, float]:
-            trial = state.clone()
+            trial = state.copy()
             trial.apply(text)
             _, origin, target = text.split()
             return (trial.is_terminal(), marker[origin] + marker[target], self.rng.random())

@@ -97,9 +97,9 @@ def test_conformance_random_playouts(game, seed):
         state.apply(state.history[-1])
 
 
-def test_clone_is_independent():
+def test_copy_is_independent():
     state = HIGH_VOLTAGE.new_state(2, 9)
-    copy = state.clone()
+    copy = state.copy()
     assert copy == state and copy is not state
     copy.apply(copy.sample_action(random.Random(1)))
     assert copy != state
@@ -116,9 +116,25 @@ def test_which_actions_show_something_hidden_and_so_cannot_be_taken_back():
     from games import find_game
 
     hv, pylons, sector6 = find_game("high-voltage"), find_game("pylons"), find_game("sector6")
-    assert hv.reveals_hidden("draw C3") and hv.reveals_hidden("draw C3 here r90")
-    assert hv.reveals_hidden("declare 1")
-    assert not any(hv.reveals_hidden(a) for a in ("rotate C3 r90", "move C3 D4", "swap A1 B1"))
-    assert not pylons.reveals_hidden("place K12") and not pylons.reveals_hidden("mirror")
-    assert sector6.reveals_hidden("draw")
-    assert not sector6.reveals_hidden("move C4 C7") and not sector6.reveals_hidden("collect")
+
+    def hidden(game, text):
+        action = game.parse_action(text)
+        assert action.undoable is not action.reveals_hidden
+        return action.reveals_hidden
+
+    assert hidden(hv, "draw C3") and hidden(hv, "draw C3 here r90")
+    assert hidden(hv, "declare S1-S5") and hidden(hv, "declare none")
+    assert not any(hidden(hv, a) for a in ("rotate C3 r90", "move C3 r0", "swap A1 B1 r0 r0"))
+    assert not hidden(pylons, "place K12") and not hidden(pylons, "mirror")
+    assert hidden(sector6, "draw")
+    assert not hidden(sector6, "move C4 C7") and not hidden(sector6, "collect")
+
+
+def test_a_draw_alone_opens_the_drawers_prompt():
+    from games import find_game
+
+    hv, sector6 = find_game("high-voltage"), find_game("sector6")
+    assert hv.parse_action("draw C3").prompt == "place"
+    assert hv.parse_action("draw C3 empty r90").prompt is None
+    assert sector6.parse_action("draw").prompt == "place"
+    assert sector6.parse_action("place entry C4").prompt is None

@@ -1,5 +1,6 @@
 """One word per thing in each language: every text and rules summary uses the glossary's term
-for each concept of its game (data/locales/glossary.toml) and none of the variants it forbids."""
+for each concept of its game (data/locales/glossary.toml) and none of the variants it forbids.
+A game's terms apply to every text in its own files (data/<game>/locales/)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from typing import Any
 import pytest
 
 from data import load_text
-from data.texts import DEFAULT, LANGUAGES, catalogue, long_text
+from data.texts import DEFAULT, LANGUAGES, catalogue, file_name, file_texts, long_text
+from games import GamePlugin, plugins
 
 GLOSSARY: dict[str, Any] = tomllib.loads(load_text("locales/glossary.toml"))
 RULES = {
@@ -107,6 +109,24 @@ def test_the_glossary_is_complete_and_its_patterns_work() -> None:
                 re.compile(pattern)
                 assert not _search(pattern, entry["term"]), f"{concept}: {language} forbids itself"
             assert set(entry.get("except", ())) <= keys, f"{concept}: unknown keys in except"
+
+
+def scope_of(game: GamePlugin) -> str:
+    """The glossary's scope of a game: named as its texts package ("data.pylons": "pylons")."""
+    return game.texts.rpartition(".")[2]
+
+
+@pytest.mark.parametrize(
+    "game",
+    [game for game in plugins() if scope_of(game) in GLOSSARY["scopes"]],
+    ids=lambda game: game.name,
+)
+def test_a_game_s_scope_covers_every_text_in_its_files(game: GamePlugin) -> None:
+    """So a table added to a game's files is held to the game's terms from the start."""
+    keys = file_texts(game.texts, DEFAULT)
+    assert keys, f"{file_name(game.texts, DEFAULT)} has no texts"
+    outside = [key for key in keys if not in_scope(key, [scope_of(game)])]
+    assert outside == [], f"{file_name(game.texts, DEFAULT)}: keys outside its glossary scope"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -61,7 +61,7 @@ def hidden_variant(state: HighVoltageState, viewer: int, rng: random.Random) -> 
     """The same game as `viewer` sees it, with every secret dealt again: face-down cards
     shuffled among their cells (a card the viewer is holding stays), the other seats'
     colours changed, another seed."""
-    other = state.clone()
+    other = state.copy()
     keep = {state.drawn} if state.phase == "placing" and viewer == state.seat else set()
     hidden = [k for k in range(48) if not state.card_up[k] and k not in keep]
     cells = [state.pos[k] for k in hidden]

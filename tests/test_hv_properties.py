@@ -43,7 +43,7 @@ def choose(state: HighVoltageState, rng: random.Random, seek_lines: bool = False
     if seek_lines and state.phase == "action" and rng.random() < 0.7:
         candidates = _some_rotations(state, rng, 4)
         for action in candidates:
-            trial = state.clone()
+            trial = state.copy()
             trial.apply(action)
             if trial.phase == "declaring":
                 return action
@@ -129,7 +129,7 @@ def hidden_variant(state: HighVoltageState, viewer: int | None, rng: random.Rand
     """The same game as `viewer` sees it with every secret changed: face-down cards shuffled
     among their cells (the drawn card stays put for its drawer), the other seats' colours
     dealt again, another seed."""
-    other = state.clone()
+    other = state.copy()
     keep = {state.drawn} if state.phase == "placing" and viewer == state.seat else set()
     hidden = [card for card in range(48) if not state.card_up[card] and card not in keep]
     cells = [state.pos[card] for card in hidden]
@@ -166,7 +166,7 @@ def check_legal_actions(state: HighVoltageState, rng: random.Random, limit: int 
         assert state.sample_action(rng) in listed
     for action in actions if len(actions) <= limit else rng.sample(actions, limit):
         assert parse_action(action.text()) == action
-        state.clone().apply(action)
+        state.copy().apply(action)
 
 
 # ---------------------------------------------------------------- the properties

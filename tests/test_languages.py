@@ -38,7 +38,7 @@ def played(game: str, seats: int = 2, seed: int | None = None) -> Iterator[GameS
     rng = random.Random(seed)
     while not state.is_terminal():
         state.apply(state.sample_action(rng))
-        yield state.clone()
+        yield state.copy()
 
 
 _FINAL: dict[tuple[str, int], GameState] = {}

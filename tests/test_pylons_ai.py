@@ -102,7 +102,7 @@ def test_hard_blocks_a_win_in_one():
         board.undo(c, made)
     assert winning == [CELL_INDEX["K12"]]
     for level in ("normal", "hard"):
-        after = state.clone()
+        after = state.copy()
         after.apply(choose(state.view(1), level=level, seed=1, iterations=3000))
         assert Board(after).distance(0) >= 2, level  # no win in one any more
 

@@ -42,11 +42,11 @@ def played(game: str, seats: int, seed: int, limit: int = 1000) -> tuple[State, 
     High Voltage declares every line it can, so scored lines appear in the replay."""
     state = find_game(game).new_state(seats, seed)
     rng = random.Random(seed)
-    states = [state.clone()]
+    states = [state.copy()]
     while not state.is_terminal() and len(states) <= limit:
         declare = [a for a in state.legal_actions() if isinstance(a, Declare)]
         state.apply(declare[0] if declare else state.sample_action(rng))
-        states.append(state.clone())
+        states.append(state.copy())
     return tuple(states)
 
 

@@ -108,7 +108,7 @@ def test_normal_takes_oxygen_in_reach():
 
 
 def _after(state: Sector6State, turn) -> Sector6State:
-    copy = state.clone()
+    copy = state.copy()
     for action in turn:
         copy.apply(action)
     return copy
@@ -134,7 +134,7 @@ def test_normal_plays_the_oxygen_clock(mine, theirs, ends):
     turn = greedy_turn(position_, root_turns(state, position_), random.Random(1))
     actions = [a.text() for a in turn_actions(state, turn)]
     assert actions[0] == "move C3 C7"
-    after = state.clone()
+    after = state.copy()
     for text in actions:
         after.apply(text)
     assert after.is_terminal() == ends

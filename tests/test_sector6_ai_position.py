@@ -21,7 +21,7 @@ def _engine_turns(state: Sector6State) -> set[tuple[str, ...]]:
             out.add(done)
             return
         for action in s.legal_actions():
-            after = s.clone()
+            after = s.copy()
             after.apply(action)
             walk(after, (*done, action.text()))
 
@@ -31,7 +31,7 @@ def _engine_turns(state: Sector6State) -> set[tuple[str, ...]]:
 
 def _played(state: Sector6State, turn: tuple[int, int, int]) -> tuple[str, ...]:
     """The texts of a turn's actions, up to the one that ends the game."""
-    real = state.clone()
+    real = state.copy()
     texts = []
     for action in turn_actions(state, turn):
         if real.is_terminal():
@@ -71,7 +71,7 @@ def test_position_plays_every_turn_as_the_engine(mode, seats):
             for turn in rng.sample(options, min(4, len(options))):
                 after = position.copy()
                 after.play(turn)
-                real = state.clone()
+                real = state.copy()
                 for action in turn_actions(state, turn):
                     if not real.is_terminal():  # a move may end the game before its act
                         real.apply(action)

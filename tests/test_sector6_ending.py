@@ -347,7 +347,7 @@ def test_the_clock_survives_saving_cloning_and_views():
     again = GAME.state_from_dict(json.loads(json.dumps(state.to_dict())))
     assert again.quiet_since == state.quiet_since
     assert again.view(None)["oxygen_clock"] == state.view(None)["oxygen_clock"]
-    copy = state.clone()
+    copy = state.copy()
     assert copy.view(1)["oxygen_clock"] == state.view(1)["oxygen_clock"]
     rebuilt = Sector6State.from_view(state.view(0), random.Random(0))
     assert rebuilt.quiet_since == state.quiet_since

@@ -130,7 +130,7 @@ def test_positions_mid_game_round_trip_and_keep_secrets(seed, seats, mode, stop)
     check_views(state)
     again = GAME.state_from_dict(json.loads(json.dumps(state.to_dict())))
     assert again == state and again.view(None) == state.view(None)
-    copy = state.clone()
+    copy = state.copy()
     assert copy == state
     if not copy.is_terminal():
         copy.apply(copy.sample_action(random.Random(1)))

@@ -317,7 +317,7 @@ def test_the_view_lists_each_rotation_of_the_last_turn_with_its_way_and_gears():
     (turn,) = state.view(None)["last"]["turns"]
     assert turn["cell"] == "C4" and turn["clockwise"] is True
     assert sorted(turn["geared"]) == ["C3", "D4"]
-    assert state.clone().view(None)["last"]["turns"] == [turn]
+    assert state.copy().view(None)["last"]["turns"] == [turn]
     state.apply("rotate A1 left")  # player 2 is blocked: a new turn starts a new list
     assert [t["cell"] for t in state.view(None)["last"]["turns"]] == ["A1"]
 

@@ -3,6 +3,7 @@ each secretly working for one of four power companies."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +19,7 @@ from engine.high_voltage.actions import (
     Swap,
     parse_action,
 )
+from engine.high_voltage.determinize import sample_state
 from engine.high_voltage.state import HighVoltageState
 
 
@@ -28,11 +30,6 @@ class HighVoltageGame(Game):
     min_seats = 2
     max_seats = 4
 
-    def reveals_hidden(self, action: str) -> bool:
-        """A draw shows a face-down card; a declaration shows which company its player backs
-        (and which they do not), a hint at their secret colour."""
-        return action.split()[:1] in (["draw"], ["declare"])
-
     def new_state(
         self, seats: int, seed: int, options: Mapping[str, Any] | None = None
     ) -> HighVoltageState:
@@ -42,6 +39,13 @@ class HighVoltageGame(Game):
 
     def state_from_dict(self, data: Mapping[str, Any]) -> HighVoltageState:
         return HighVoltageState.from_dict(data)
+
+    def parse_action(self, text: str) -> HvAction:
+        return parse_action(text)
+
+    def from_view(self, view: Mapping[str, Any], rng: random.Random) -> HighVoltageState:
+        """The face-down cards shuffled and the unseen colours drawn (`determinize`)."""
+        return sample_state(view, rng)
 
 
 GAME = HighVoltageGame()

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import Action
 from engine.errors import ActionSyntaxError, check_length, unreadable
 
 ROTATIONS = (0, 90, 180, 270)
@@ -44,11 +45,22 @@ def _special_suffix(special: str | None) -> str:
 
 
 @dataclass(frozen=True)
-class Draw:
+class Draw(Action):
+    kind = "draw"
     cell: str
     place: str | None = None  # None: only look at the card; "here", "empty" or a cell name
     rotation: int | None = None
     special: str | None = None
+
+    @property
+    def reveals_hidden(self) -> bool:
+        """The drawer sees a face-down card."""
+        return True
+
+    @property
+    def prompt(self) -> str | None:
+        """Drawn without saying where it goes: its drawer is asked where to place it."""
+        return "place" if self.place is None else None
 
     def text(self) -> str:
         where = "" if self.place is None else f" {self.place} r{self.rotation}"
@@ -56,7 +68,8 @@ class Draw:
 
 
 @dataclass(frozen=True)
-class Place:
+class Place(Action):
+    kind = "place"
     place: str  # "here", "empty" or a cell name
     rotation: int
 
@@ -65,7 +78,8 @@ class Place:
 
 
 @dataclass(frozen=True)
-class Rotate:
+class Rotate(Action):
+    kind = "rotate"
     cell: str
     rotation: int
     special: str | None = None
@@ -75,7 +89,8 @@ class Rotate:
 
 
 @dataclass(frozen=True)
-class Move:
+class Move(Action):
+    kind = "move"
     cell: str
     rotation: int
     special: str | None = None
@@ -85,7 +100,8 @@ class Move:
 
 
 @dataclass(frozen=True)
-class Swap:
+class Swap(Action):
+    kind = "swap"
     a: str
     b: str
     rotation_a: int
@@ -100,9 +116,17 @@ class Swap:
 
 
 @dataclass(frozen=True)
-class Declare:
+class Declare(Action):
+    """Declaring a line shows which companies its player chose to score (a hint at their
+    secret colour), so it cannot be taken back; declaring none as well."""
+
+    kind = "declare"
     first: int  # station numbers, lower first
     second: int
+
+    @property
+    def reveals_hidden(self) -> bool:
+        return True
 
     def __post_init__(self) -> None:
         if self.first > self.second:
@@ -119,7 +143,13 @@ class Declare:
 
 
 @dataclass(frozen=True)
-class DeclareNone:
+class DeclareNone(Action):
+    kind = "declare_none"
+
+    @property
+    def reveals_hidden(self) -> bool:
+        return True
+
     def text(self) -> str:
         return "declare none"
 

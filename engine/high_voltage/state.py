@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import Outcome, State, check_saved_format
+from engine.core import OVER, Outcome, State, check_saved_format
 from engine.errors import IllegalActionError, Phrase
 from engine.high_voltage.actions import (
     ROTATIONS,
@@ -24,7 +24,6 @@ from engine.high_voltage.actions import (
     Place,
     Rotate,
     Swap,
-    parse_action,
 )
 from engine.high_voltage.board import SIDE_NAMES, Geometry, geometry
 from engine.high_voltage.lines import DANGER, HIGH_VOLTAGE, NO_TOKEN, Board, Line
@@ -34,7 +33,7 @@ STATE_FORMAT = "high-voltage-state"
 STATE_VERSION = 1
 VIEW_VERSION = 1
 
-ACTION, PLACING, DECLARING, OVER = "action", "placing", "declaring", "over"
+ACTION, PLACING, DECLARING = "action", "placing", "declaring"
 PHASES = (ACTION, PLACING, DECLARING, OVER)
 EMPTY = -1
 ENERGY_NAMES = ("none", "high_voltage", "danger")
@@ -54,12 +53,13 @@ class HighVoltageState(State):
     """A High Voltage game. Create with `HighVoltageGame().new_state(...)`."""
 
     game: ClassVar[Any]
+    view_version = VIEW_VERSION
+    target_options = ("draw.cell", "rotate.cell", "move.cell", "swap.a", "swap.b")
 
     def __init__(self, setup: Setup, cards: CardSet, seats: int, seed: int) -> None:
+        super().__init__(seats, seed)
         self.setup = setup
         self.cards = cards
-        self._seats = seats
-        self.seed = seed
         self.geo: Geometry = geometry(
             setup.grid_size,
             tuple(setup.colours.index(c) for c in setup.station_colour_cycle),
@@ -92,8 +92,6 @@ class HighVoltageState(State):
         # decliner's colour (an AI seat reads it from the view).
         self.declined: list[dict[str, Any]] = []
         self.last: dict[str, Any] = {"seat": None, "actions": [], "cells": [], "lines": []}
-        self._history: list[str] = []
-        self.end_reason: str | None = None
         self._board = Board(
             self.geo,
             self.grid,
@@ -140,22 +138,9 @@ class HighVoltageState(State):
 
     # ------------------------------------------------------------------ interface
 
-    @property
-    def seats(self) -> int:
-        return self._seats
-
-    @property
-    def history(self) -> list[str]:
-        return list(self._history)
-
-    def current_seat(self) -> int | None:
-        return None if self.phase == OVER else self.seat
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def parse_action(self, text: str) -> HvAction:
-        return parse_action(text)
+    def prompt(self) -> str | None:
+        """A drawn card waits to be placed, or closable lines to be declared."""
+        return _PROMPTS.get(self.phase)
 
     def final_scores(self) -> list[int]:
         """Each seat's company points plus point tokens (meaningful at any time, final at end)."""
@@ -834,11 +819,9 @@ class HighVoltageState(State):
             "point_tokens": tokens,
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may know (None: a spectator). Never holds the seed, a face-down face or
         another seat's colour before the end; the drawn card's face only for its drawer."""
-        if seat is not None and not 0 <= seat < self.seats:
-            raise ValueError(f"No seat {seat}: seats are 0-{self.seats - 1}.")
         over = self.phase == OVER
         colours = self.setup.colours
         cells = []
@@ -870,15 +853,8 @@ class HighVoltageState(State):
             drawn = {"cell": self._name(self.pos[self.drawn])}
             if seat == self.seat:
                 drawn.update(self._card_face(self.drawn, 0))
-        result = self.outcome()
         return {
-            "game": "high-voltage",
-            "view_version": VIEW_VERSION,
-            "viewer": seat,
-            "seats": self.seats,
             "grid_size": self.geo.size,
-            "phase": self.phase,
-            "current_seat": self.current_seat(),
             "turn": self.turns_played + (0 if over else 1),
             "double_turn": self.double_turn,
             "actions_taken": self.actions_taken,
@@ -913,18 +889,79 @@ class HighVoltageState(State):
                 "cells": [self._name(c) for c in self.last["cells"]],
                 "lines": [dict(rec) for rec in self.last["lines"]],
             },
-            "history": list(self._history),
-            "outcome": result.to_dict() if result else None,
         }
+
+    # ------------------------------------------------------------------ for the bot and tests
+
+    def targets(
+        self, seat: int | None, option: str, chosen: Mapping[str, Any] | None = None
+    ) -> list[Any]:
+        """`State.targets`, without listing every swap of the turn (thousands of them, four
+        orientations each) for each letter typed in a cell option."""
+        if chosen or self.phase != ACTION or seat is None or seat != self.current_seat():
+            return super().targets(seat, option, chosen)
+        names, grid = self.geo.names, self.grid
+        normal, danger = self._up_cells()
+        tokens = self.action_tokens[seat] > 0
+        special = self.special_tokens[seat] > 0
+        if option == "draw.cell":
+            return [names[c] for c, k in enumerate(grid) if k != EMPTY and not self.card_up[k]]
+        if option == "rotate.cell":
+            turns = self.cards.legal_turns
+            return [names[c] for c in normal if turns[grid[c]][self.rot[grid[c]]]]
+        if option == "move.cell":
+            return [names[c] for c in (normal if tokens else []) + (danger if special else [])]
+        if option in ("swap.a", "swap.b"):
+            pairs = set()
+            if tokens:
+                pairs |= {(a, b) for i, a in enumerate(normal) for b in normal[i + 1 :]}
+            if special and danger:
+                risky = set(danger)
+                everyone = sorted(normal + danger)
+                pairs |= {
+                    (a, b)
+                    for i, a in enumerate(everyone)
+                    for b in everyone[i + 1 :]
+                    if a in risky or b in risky
+                }
+            end = 0 if option == "swap.a" else 1
+            return [names[c] for c in sorted({pair[end] for pair in pairs})]
+        return super().targets(seat, option, chosen)
+
+    def redeal(self, seat: int | None, rng: random.Random) -> HighVoltageState:
+        """The cards face down shuffled among their cells (but a card `seat` is holding after
+        drawing it) and, before the end, the colours `seat` cannot see drawn again from those
+        it does not hold; a new seed."""
+        other = self.copy()
+        other.seed = rng.getrandbits(62)
+        held = self.drawn if self.phase == PLACING and seat == self.seat else EMPTY
+        cells = [c for c, k in enumerate(self.grid) if k not in (EMPTY, held)]
+        cells = [c for c in cells if not self.card_up[self.grid[c]]]
+        cards = [self.grid[c] for c in cells]
+        rng.shuffle(cards)
+        for cell, card in zip(cells, cards, strict=True):
+            other.grid[cell] = card
+            other.pos[card] = cell
+        if self.drawn not in (EMPTY, held):
+            other.drawn = other.grid[self.pos[self.drawn]]
+        if self.phase != OVER:
+            own = None if seat is None else self.seat_colour[seat]
+            free = [c for c in range(len(self.setup.colours)) if c != own]
+            rng.shuffle(free)
+            for s in range(self.seats):
+                if s != seat:
+                    other.seat_colour[s] = free.pop()
+        return other
 
     # ------------------------------------------------------------------ copying
 
     def copy(self) -> HighVoltageState:
-        """An independent copy, much cheaper than `clone` (no JSON round trip, no validation).
+        """An independent copy, made directly (no JSON round trip, no validation).
 
-        For searches that try thousands of actions on one position. The board lists are new
-        lists with a new `Board` over them, so changing the copy never touches the original;
-        line and record objects are shared because they are never changed once made.
+        The bot copies a state for every move, and searches try thousands of actions on one
+        position. The board lists are new lists with a new `Board` over them, so changing the
+        copy never touches the original; line and record objects are shared because they are
+        never changed once made.
         """
         new = object.__new__(type(self))
         new.setup, new.cards, new._seats, new.seed, new.geo = (
@@ -934,6 +971,7 @@ class HighVoltageState(State):
             self.seed,
             self.geo,
         )
+        new.options = {}
         new.grid, new.pos, new.card_up = self.grid[:], self.pos[:], self.card_up[:]
         new.rot, new.energy = self.rot[:], self.energy[:]
         new.seat_colour = self.seat_colour[:]
@@ -1080,6 +1118,9 @@ class HighVoltageState(State):
         if state.phase == DECLARING:
             state.closable = state._find_closable()
         return state
+
+
+_PROMPTS = {PLACING: "place", DECLARING: "declare"}
 
 
 def _swap_in_order(

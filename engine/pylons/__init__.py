@@ -7,6 +7,7 @@ apart from the High Voltage card game. See `engine.pylons.state` for the rules a
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -43,6 +44,13 @@ class PylonsGame(Game):
 
     def state_from_dict(self, data: Mapping[str, Any]) -> PylonsState:
         return PylonsState.from_dict(data)
+
+    def parse_action(self, text: str) -> PylonsAction:
+        return parse_action(text)
+
+    def from_view(self, view: Mapping[str, Any], rng: random.Random) -> PylonsState:
+        """Nothing is hidden: the swamps shown and the history rebuild the game exactly."""
+        return PylonsState.from_view(view)
 
 
 GAME = PylonsGame()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import Action
 from engine.errors import ActionSyntaxError, check_length, unreadable
 from engine.pylons.board import CELLS, NAMES, parse_cell
 
@@ -23,7 +24,8 @@ EXAMPLES = "place K12 · K12 · keep · mirror"
 
 
 @dataclass(frozen=True)
-class Place:
+class Place(Action):
+    kind = "place"
     cell: str  # a cell name such as "K12"
 
     def text(self) -> str:
@@ -31,13 +33,17 @@ class Place:
 
 
 @dataclass(frozen=True)
-class Keep:
+class Keep(Action):
+    kind = "keep"
+
     def text(self) -> str:
         return "keep"
 
 
 @dataclass(frozen=True)
-class Mirror:
+class Mirror(Action):
+    kind = "mirror"
+
     def text(self) -> str:
         return "mirror"
 

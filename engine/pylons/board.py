@@ -49,10 +49,6 @@ CELL_INDEX = {name: c for c, name in enumerate(NAMES)}
 CORNERS = frozenset(cell_of(i, j) for i in (0, LAST) for j in (0, LAST))
 
 
-def is_corner(c: int) -> bool:
-    return c in CORNERS
-
-
 def border_owner(c: int) -> int | None:
     """The seat whose border line holds cell `c` (None: an inner cell or a corner)."""
     if c in CORNERS:

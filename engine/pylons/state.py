@@ -26,7 +26,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Outcome, State, check_saved_format
+from engine.core import OVER, Outcome, State, check_saved_format
 from engine.errors import GameError, IllegalActionError, Phrase
 from engine.pylons.actions import (
     KEEP,
@@ -37,7 +37,6 @@ from engine.pylons.actions import (
     Mirror,
     Place,
     PylonsAction,
-    parse_action,
 )
 from engine.pylons.board import (
     CELL_INDEX,
@@ -70,7 +69,7 @@ STATE_FORMAT = "pylons-state"
 STATE_VERSION = 1
 VIEW_VERSION = 1
 
-CHOOSE, PLAY, OVER = "choose", "play", "over"
+CHOOSE, PLAY = "choose", "play"
 PHASES = (CHOOSE, PLAY, OVER)
 MAX_PYLONS = 200  # on the board in all, 100 per player
 
@@ -87,18 +86,15 @@ BORDER_TEXT = (
 )
 
 
-def _axis(seat: int) -> tuple[int, ...]:
-    """The coordinate a seat scores along: columns for player 1, rows for player 2."""
-    return COL if seat == 0 else ROW
-
-
 class PylonsState(State):
     """A Pylons game. Create with `PylonsGame().new_state(...)`."""
 
     game: ClassVar[Any]
+    view_version = VIEW_VERSION
+    target_options = ("place.cell",)
 
     def __init__(self, seed: int, swamps: bool, dealt: Sequence[Patch]) -> None:
-        self.seed = seed
+        super().__init__(2, seed, {"swamps": "on" if swamps else "off"})
         self.swamps_on = swamps
         self.dealt: tuple[Patch, ...] = tuple(tuple(p) for p in dealt)  # type: ignore[misc]
         self.patches: tuple[Patch, ...] = self.dealt  # as they lie now (after a mirror)
@@ -128,9 +124,7 @@ class PylonsState(State):
         self.last_cell = -1
         self.last_links: list[int] = []
         self.last_blocked: list[int] = []
-        self.end_reason: str | None = None
         self.winner: int | None = None
-        self._history: list[str] = []
         self._lay_swamps(self.dealt)
 
     # ------------------------------------------------------------------ creation
@@ -168,26 +162,13 @@ class PylonsState(State):
     # ------------------------------------------------------------------ interface
 
     @property
-    def seats(self) -> int:
-        return 2
-
-    @property
-    def history(self) -> list[str]:
-        return list(self._history)
-
-    @property
     def turns_played(self) -> int:
         """Pylons placed so far (the board choice is not a turn)."""
         return len(self.order)
 
-    def current_seat(self) -> int | None:
-        return None if self.phase == OVER else self.seat
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def parse_action(self, text: str) -> PylonsAction:
-        return parse_action(text)
+    def prompt(self) -> str | None:
+        """Player 1's opening choice of the board (keep or mirror) is their prompt."""
+        return "choose" if self.phase == CHOOSE else None
 
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
@@ -235,9 +216,6 @@ class PylonsState(State):
                 self._place(c)
                 return
         super().apply(action)
-
-    def can_place(self, seat: int, c: int) -> bool:
-        return bool(self.open[seat][c]) and not self.owner[c]
 
     def free_cells(self, seat: int) -> list[int]:
         """The cells `seat` may build on now, in cell order."""
@@ -464,11 +442,8 @@ class PylonsState(State):
             "seat": self.link_on[link] - 1 if self.link_on[link] else self.owner[LINK_A[link]] - 1,
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """Everything about the game (it has no secrets) except the seed, as JSON-ready data."""
-        if seat is not None and not 0 <= seat < 2:
-            raise ValueError(f"No seat {seat}: seats are 0-1.")
-        result = self.outcome()
         over = self.phase == OVER
         players = [
             {
@@ -489,14 +464,7 @@ class PylonsState(State):
             "blocked": [self._link_view(k)["cells"] for k in self.last_blocked],
         }
         return {
-            "game": "pylons",
-            "view_version": VIEW_VERSION,
-            "viewer": seat,
-            "seats": 2,
             "size": SIZE,
-            "options": {"swamps": "on" if self.swamps_on else "off"},
-            "phase": self.phase,
-            "current_seat": self.current_seat(),
             "move": len(self.order) + (0 if over else 1),
             "mirrored": self.mirrored,
             "first_seat": self.first_seat,
@@ -510,8 +478,6 @@ class PylonsState(State):
             "pylons_left": MAX_PYLONS - len(self.order),
             "last": last,
             "skipped": [{"seat": s, "after": n} for s, n in self.skipped],
-            "history": list(self._history),
-            "outcome": result.to_dict() if result else None,
         }
 
     @classmethod
@@ -528,10 +494,11 @@ class PylonsState(State):
 
     # ------------------------------------------------------------------ saving
 
-    def clone(self) -> PylonsState:
-        """A fast independent copy (flat lists only), for AI search."""
+    def copy(self) -> PylonsState:
+        """An independent copy, made directly (flat lists only): AI searches make thousands."""
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
+        copy.options = dict(self.options)
         for name in (
             "swamp",
             "owner",

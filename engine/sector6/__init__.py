@@ -8,6 +8,7 @@ cell labels.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,10 +47,6 @@ class Sector6Game(Game):
         ),
     )
 
-    def reveals_hidden(self, action: str) -> bool:
-        """A draw shows its player a tile nobody else has seen."""
-        return action.split()[:1] == ["draw"]
-
     def new_state(
         self, seats: int, seed: int, options: Mapping[str, Any] | None = None
     ) -> Sector6State:
@@ -59,6 +56,13 @@ class Sector6Game(Game):
 
     def state_from_dict(self, data: Mapping[str, Any]) -> Sector6State:
         return Sector6State.from_dict(data)
+
+    def parse_action(self, text: str) -> Sector6Action:
+        return parse_action(text)
+
+    def from_view(self, view: Mapping[str, Any], rng: random.Random) -> Sector6State:
+        """The unseen tiles of every supply drawn again by value (`Sector6State.from_view`)."""
+        return Sector6State.from_view(view, rng)
 
 
 GAME = Sector6Game()

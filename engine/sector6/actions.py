@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import Action
 from engine.errors import ActionSyntaxError, check_length, unreadable
 
 DEGREES = (0, 60, 120, 180, 240, 300)
@@ -53,22 +54,41 @@ _LEFT = ("left", "ccw", "anticlockwise", "counterclockwise", "l")
 
 
 @dataclass(frozen=True)
-class Draw:
+class Draw(Action):
+    """Its drawer alone sees the tile, then is asked where to place it."""
+
+    kind = "draw"
+
+    @property
+    def reveals_hidden(self) -> bool:
+        return True
+
+    @property
+    def prompt(self) -> str | None:
+        return "place"
+
     def text(self) -> str:
         return "draw"
 
 
 @dataclass(frozen=True)
-class Place:
+class Place(Action):
+    kind = "place"
     cell: str
     rotation: int  # sixths of a turn clockwise, 0-5
+
+    @property
+    def degrees(self) -> int:
+        """The rotation in degrees clockwise, as the text and the commands give it."""
+        return DEGREES[self.rotation]
 
     def text(self) -> str:
         return f"place {self.cell} r{DEGREES[self.rotation]}"
 
 
 @dataclass(frozen=True)
-class PlaceEntry:
+class PlaceEntry(Action):
+    kind = "entry"
     cell: str
 
     def text(self) -> str:
@@ -76,7 +96,8 @@ class PlaceEntry:
 
 
 @dataclass(frozen=True)
-class Move:
+class Move(Action):
+    kind = "move"
     origin: str
     target: str
 
@@ -85,13 +106,16 @@ class Move:
 
 
 @dataclass(frozen=True)
-class Collect:
+class Collect(Action):
+    kind = "collect"
+
     def text(self) -> str:
         return "collect"
 
 
 @dataclass(frozen=True)
-class Rotate:
+class Rotate(Action):
+    kind = "rotate"
     cell: str | None  # None: the tile the prisoner just left (after a move only)
     clockwise: bool
 
@@ -101,13 +125,17 @@ class Rotate:
 
 
 @dataclass(frozen=True)
-class Done:
+class Done(Action):
+    kind = "done"
+
     def text(self) -> str:
         return "done"
 
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(Action):
+    kind = "pass"
+
     def text(self) -> str:
         return "pass"
 

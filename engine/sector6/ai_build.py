@@ -91,7 +91,7 @@ def build_action(state: Sector6State, rng: random.Random) -> Sector6Action:
         if (cell, mask) in seen:
             continue
         seen.add((cell, mask))
-        trial = state.clone()
+        trial = state.copy()
         trial._put(state.drawn, cell, rotation)  # scoring only: the copy is thrown away
         value = build_score(trial, seat) + 0.05 * trial._touching(cell)
         key = (value, rng.random(), cell, rotation)

@@ -110,10 +110,6 @@ class Grid:
         dq, dr = self.q[b] - self.q[a], self.r[b] - self.r[a]
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
-    @property
-    def last_name(self) -> str:
-        return self.names[-1]
-
 
 @cache
 def grid(columns: int, rows: int) -> Grid:

@@ -54,7 +54,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Outcome, State, check_saved_format
+from engine.core import OVER, Outcome, State, check_saved_format
 from engine.errors import GameError, IllegalActionError, Phrase
 from engine.sector6.actions import (
     COLLECT,
@@ -71,7 +71,6 @@ from engine.sector6.actions import (
     PlaceEntry,
     Rotate,
     Sector6Action,
-    parse_action,
 )
 from engine.sector6.board import SIDES, opposite, sides_of, straight_moves, turn_mask
 from engine.sector6.ending import (
@@ -97,7 +96,7 @@ VIEW_VERSION = 1
 FULL, VETERAN, NOVICE = "full", "veteran", "novice"
 MODES = (FULL, VETERAN, NOVICE)
 
-BUILD, PLAY, OVER = "build", "play", "over"
+BUILD, PLAY = "build", "play"
 PHASES = (BUILD, PLAY, OVER)
 # Steps: what the seat to move does next.
 DRAW_STEP = "draw"  # construction: draw a tile or place an entry point
@@ -105,7 +104,6 @@ PLACE_STEP = "place"  # construction: place the drawn tile
 MOVE_STEP = "move"  # competition: move a prisoner
 ACT_STEP = "act"  # competition: collect, rotate or done, on the tile just left
 BLOCKED_STEP = "blocked"  # competition: no prisoner can move: rotate (or pass)
-STEPS = (DRAW_STEP, PLACE_STEP, MOVE_STEP, ACT_STEP, BLOCKED_STEP)
 
 BLOCKED_ROTATIONS = 2
 V1_MAX_ROUNDS = 100  # the backstop version 1 saves were played under (their replay keeps it)
@@ -116,6 +114,15 @@ class Sector6State(State):
     """A Sector 6 game. Create with `Sector6Game().new_state(...)` (engine.sector6.GAME)."""
 
     game: ClassVar[Any]
+    view_version = VIEW_VERSION
+    target_options = (
+        "place.cell",
+        "place.degrees",
+        "entry.cell",
+        "move.origin",
+        "move.target",
+        "rotate.cell",
+    )
 
     def __init__(
         self,
@@ -135,10 +142,9 @@ class Sector6State(State):
         if not 0 <= first_seat < seats:
             raise ValueError(f"first seat {first_seat} is not one of the {seats} seats")
         self._check_supplies(rules, seats, supplies)
+        super().__init__(seats, seed, {"mode": mode})
         self.rules = rules
         self.table = rules.grid
-        self._seats = seats
-        self.seed = seed
         self.mode = mode
         self.gears = mode == FULL
         self.rotations = mode != NOVICE
@@ -179,8 +185,6 @@ class Sector6State(State):
         # the picture's arrows; rebuilt by replaying, so saves do not carry it.
         self.last_turns: list[tuple[int, bool, tuple[int, ...]]] = []
         self._fresh = True
-        self._history: list[str] = []
-        self.end_reason: str | None = None
 
     @staticmethod
     def _check_supplies(rules: Rules, seats: int, supplies: Sequence[Sequence[int]]) -> None:
@@ -225,22 +229,9 @@ class Sector6State(State):
 
     # ------------------------------------------------------------------ interface
 
-    @property
-    def seats(self) -> int:
-        return self._seats
-
-    @property
-    def history(self) -> list[str]:
-        return list(self._history)
-
-    def current_seat(self) -> int | None:
-        return None if self.phase == OVER else self.seat
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def parse_action(self, text: str) -> Sector6Action:
-        return parse_action(text)
+    def prompt(self) -> str | None:
+        """A drawn tile waits, seen by its drawer alone, to be placed."""
+        return "place" if self.phase == BUILD and self.step == PLACE_STEP else None
 
     def scores(self) -> list[int]:
         """Collected oxygen per seat (public at any time; final at the end)."""
@@ -1081,12 +1072,9 @@ class Sector6State(State):
                 counts[str(tile.value)] -= 1
         return counts
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may know (None: a spectator). Never the seed nor any supply's order;
         the drawn tile's face only for its drawer."""
-        if seat is not None and not 0 <= seat < self.seats:
-            raise ValueError(f"No seat {seat}: seats are 0-{self.seats - 1}.")
-        result = self.outcome()
         over = self.phase == OVER
         drawn = None
         if self.drawn != EMPTY:
@@ -1122,20 +1110,13 @@ class Sector6State(State):
                 on_board[str(self.marker[c])] += 1
         last = self.last
         return {
-            "game": "sector6",
-            "view_version": VIEW_VERSION,
-            "viewer": seat,
-            "seats": self.seats,
-            "options": {"mode": self.mode},
             "rules": {
                 "gears": self.gears,
                 "rotations": self.rotations,
                 "galleries": self.galleries,
             },
             "table": {"columns": self.table.columns, "rows": self.table.rows},
-            "phase": self.phase,
             "step": None if over else self.step,
-            "current_seat": self.current_seat(),
             "first_seat": self.first_seat,
             "turns_played": self.turns_played,
             "competition_turns": self.play_turns,
@@ -1174,8 +1155,6 @@ class Sector6State(State):
                     for cell, clockwise, geared in self.last_turns
                 ],
             },
-            "history": list(self._history),
-            "outcome": result.to_dict() if result else None,
         }
 
     @classmethod
@@ -1206,7 +1185,7 @@ class Sector6State(State):
             if tile["kind"] == "tile":
                 supplies[int(tile["placed_by"])].append(take(str(tile["layout"])))
         drawn = view.get("drawn") or {}
-        if "layout" in drawn:
+        if "layout" in drawn and drawn.get("seat") == view.get("viewer"):
             supplies[int(drawn["seat"])].append(take(str(drawn["layout"])))
         for seat in range(seats):
             rest: list[int] = []
@@ -1232,12 +1211,45 @@ class Sector6State(State):
             state.apply(text)
         return state
 
+    def redeal(self, seat: int | None, rng: random.Random) -> Sector6State:
+        """Every tile `seat` has not seen drawn again from the box by value (the tiles placed
+        and the one `seat` holds after drawing it are kept), every supply's order shuffled
+        again, a new seed; the same actions replayed on it."""
+        rules = self.rules
+        known = [self.supplies[p][: self.drawn_count[p]] for p in range(self.seats)]
+        if self.drawn != EMPTY and seat != self.seat:
+            known[self.seat] = known[self.seat][:-1]
+        used = {piece for pieces in known for piece in pieces}
+        pool: dict[int, list[int]] = {v: [] for v in rules.values}
+        for tile in rules.tiles[: rules.maze_tiles]:
+            if tile.id not in used:
+                pool[tile.value].append(tile.id)
+        supplies = []
+        for pieces in known:
+            want = dict(rules.supplies[self.seats])
+            for piece in pieces:
+                want[rules.tiles[piece].value] -= 1
+            rest: list[int] = []
+            for value, n in want.items():
+                rng.shuffle(pool[value])
+                rest += [pool[value].pop() for _ in range(n)]
+            rng.shuffle(rest)
+            supplies.append(list(pieces) + rest)
+        other = type(self)(
+            rules, self.seats, rng.getrandbits(62), self.mode, supplies, self.first_seat
+        )
+        other.ending_from = self.ending_from
+        for text in self._history:
+            other.apply(text)
+        return other
+
     # ------------------------------------------------------------------ saving
 
-    def clone(self) -> Sector6State:
-        """A fast independent copy (flat lists only), for AI search."""
+    def copy(self) -> Sector6State:
+        """An independent copy, made directly (flat lists only): AI searches make thousands."""
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
+        copy.options = dict(self.options)
         for name in (
             "piece_at",
             "walls",

@@ -10,14 +10,6 @@ from engine import State
 from hvbot.services.errors import BotError
 from hvbot.store import GameRow, GameStore, NotStarted, SeatRow, Wait
 
-# Phases (or steps) in which the player to move answers a private prompt, by prompt kind.
-PROMPT_PHASES = {
-    "placing": "place",
-    "declaring": "declare",
-    "choose": "choose",
-    "place": "place",
-}
-
 
 def ai_turn(game: GameRow, state: State, seats: Sequence[SeatRow] | None = None) -> bool:
     """Whether an AI seat is to move (with `seats`, as they are about to be)."""
@@ -27,16 +19,13 @@ def ai_turn(game: GameRow, state: State, seats: Sequence[SeatRow] | None = None)
 
 
 def prompt_for(game: GameRow, state: State) -> tuple[str, int] | None:
-    """A prompt waits for a person when they must place a drawn card or pick lines."""
+    """A prompt waits for a person when they must place a drawn card or pick lines: the
+    kind the game names (`State.prompt`), and who answers it."""
     seat = state.current_seat()
     if seat is None or game.seats[seat].is_ai:
         return None
-    # A game with steps inside its phases (Sector 6: a drawn tile waits in the "place"
-    # step of its "build" phase) names the waiting decision by its step.
-    stage = getattr(state, "step", None) or getattr(state, "phase", None)
-    if stage in PROMPT_PHASES:
-        return (PROMPT_PHASES[stage], game.seats[seat].user_id or 0)
-    return None
+    kind = state.prompt()
+    return None if kind is None else (kind, game.seats[seat].user_id or 0)
 
 
 class GameAccess:

@@ -47,7 +47,7 @@ class Undo:
                     "until the next player acts.",
                     key="bot.error.undo_only_last",
                 )
-            if find_game(game.game).reveals_hidden(text):
+            if not find_game(game.game).parse_action(text).undoable:
                 raise BotError(
                     f"Your last move ({text}) showed something hidden, so it cannot be taken "
                     "back: nobody can unsee it.",
