@@ -2,7 +2,8 @@
 command, option and choice, given to Discord when the commands are synced.
 
 The code's own strings are the English ones; every other language's text lives under
-`[commands]` in its locale file, found by where the string sits in the command tree:
+`[commands]` in its locale files (a game's commands in the game's own, see `data.texts`), found
+by where the string sits in the command tree:
 `commands.<group>.name` and `.description` for a group, `commands.<group>.<command>.name` and
 `.description` for a command, `commands.<group>.<command>.<option>.name` and `.description`
 for an option (by the name players see, so `/s6 move from` is `commands.s6.move.from`).
