@@ -20,8 +20,9 @@ of reach, and once a stretch without a collection has lasted long enough, a badg
 rounds the oxygen clock has left.
 
 A render copies a cached ground and pastes cached pieces through one-bit masks (pieces are
-drawn supersampled once per process and size, then mapped onto a fixed palette,
-`render.sector6_palette`), which keeps a board at a few milliseconds once its pieces exist.
+drawn supersampled once per process and size, then mapped onto a fixed palette:
+`render.sector6_sprites`, `render.sector6_palette`), which keeps a board at a few
+milliseconds once its pieces exist.
 Only the view is read: the picture shows nothing the view does not (in particular never a
 drawn tile's face: that is private).
 """
@@ -38,7 +39,7 @@ from PIL import Image, ImageDraw
 from data.texts import DEFAULT, Texts, texts_for
 from render.canvas import Canvas
 from render.encode import FAST, png_bytes
-from render.sector6_overlays import move_arrow, turn_piece, turned_tiles
+from render.sector6_overlays import move_arrow, turned_tiles
 from render.sector6_palette import ground, sector6_palette, sector6_palette_index
 from render.sector6_panel import (
     clock_text,
@@ -46,6 +47,16 @@ from render.sector6_panel import (
     last_line,
     markers_text,
     status_line,
+)
+from render.sector6_sprites import (
+    cog_piece,
+    door_piece,
+    free_piece,
+    marker_piece,
+    prisoner_piece,
+    ring_piece,
+    tile_piece,
+    turn_piece,
 )
 from render.sector6_style import (
     PAD,
@@ -57,8 +68,8 @@ from render.sector6_style import (
     hex_half,
     token_half,
 )
-from render.sector6_tiles import cog_piece, cog_size, free_piece, ring_piece, tile_piece
-from render.sector6_tokens import door_piece, marker_piece, prisoner_piece, seat_letters
+from render.sector6_tiles import cog_size
+from render.sector6_tokens import seat_letters
 
 __all__ = [
     "SECTOR6_THEME",
@@ -204,11 +215,6 @@ def prisoner_centre(view: View, name: str, theme: Sector6Theme = SECTOR6_THEME) 
     lay = layout(view, theme)
     x, y = lay.centre(name)
     return round(x + PRISONER[0] * lay.radius), round(y + PRISONER[1] * lay.radius)
-
-
-MARKER_ALONE = (0.0, 0.16)
-MARKER_WITH_PRISONER = (-0.34, 0.2)
-PRISONER = (0.3, 0.14)
 
 
 MARKER_ALONE = (0.0, 0.16)

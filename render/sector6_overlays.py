@@ -2,23 +2,26 @@
 and a curved arrow on every tile a rotation turned, clockwise or anticlockwise (cyan on the
 tile the player turned, pale cyan on the tiles its gears turned the other way).
 
-Both are drawn before the tile labels and tokens, so they never hide a label.
+Both are drawn before the tile labels and tokens, so they never hide a label. The move's
+arrow is drawn straight onto the board in a palette colour; the curved arrow is drawn here in
+RGB, supersampled, with its coverage mask, for the palette to be built from
+(`render.sector6_palette`) and the board to paste once mapped onto it
+(`render.sector6_sprites.turn_piece`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.sector6_style import SS, Piece, Sector6Theme, finish, hex_canvas
+from render.sector6_style import SS, Sector6Theme, hex_canvas
 
 TURN_RADIUS = 0.6  # the curved arrow's radius, in hexagon radii: between tokens and walls
 TURN_GAP = (-117.0, -63.0)  # degrees (y down) left open above the centre for the label
-PLAYER, GEARS = 1, 2  # who turned a tile: as the ring numbers of `sector6_tiles.ring_piece`
+PLAYER, GEARS = 1, 2  # who turned a tile: as the ring numbers of `sector6_tiles.ring_rgb`
 
 
 def move_arrow(
@@ -65,6 +68,8 @@ def turned_tiles(last: Mapping[str, Any]) -> dict[str, tuple[int, frozenset[bool
 def turn_rgb(
     theme: Sector6Theme, radius: int, who: int, ways: frozenset[bool]
 ) -> tuple[Image.Image, Image.Image]:
+    """A curved arrow round a tile's middle: clockwise (True in `ways`), anticlockwise
+    (False), or both heads for a tile turned both ways in one turn; `who` PLAYER or GEARS."""
     w, h, cx, cy = hex_canvas(radius)
     colour = theme.turn_ring if who == PLAYER else theme.gear_ring
     img = Image.new("RGB", (w, h), theme.ink)
@@ -106,10 +111,3 @@ def turn_rgb(
                 grown.append((px + (px - mx) * 2 * grow / d, py + (py - my) * 2 * grow / d))
             draw.polygon(grown, fill=fill)
     return img, cover
-
-
-@cache
-def turn_piece(theme: Sector6Theme, radius: int, who: int, ways: frozenset[bool]) -> Piece:
-    """A curved arrow round a tile's middle: clockwise (True in `ways`), anticlockwise
-    (False), or both heads for a tile turned both ways in one turn; `who` PLAYER or GEARS."""
-    return finish(theme, *turn_rgb(theme, radius, who, ways))

@@ -1,5 +1,10 @@
 """The fixed palette Sector 6 boards are encoded with, built once per process from a specimen
-of every piece (so it holds their edge shades), and the empty ground a board starts from."""
+of every piece (so it holds their edge shades), the empty ground a board starts from, and
+`finish`, which maps a piece's drawing onto that palette.
+
+It sits above the drawings it is built from (`render.sector6_tiles`, `sector6_tokens`,
+`sector6_overlays`, `sector6_panel_layout`) and below the cached pieces that use it
+(`render.sector6_sprites`), so no drawing module needs the palette."""
 
 from __future__ import annotations
 
@@ -7,14 +12,16 @@ from functools import cache
 
 from PIL import Image
 
-from render.canvas import text_rgb, to_indexed
+from render.canvas import finish_piece, text_rgb, to_indexed
 from render.encode import build_palette
 from render.palette import RGB
 from render.sector6_overlays import GEARS, PLAYER, turn_rgb
-from render.sector6_panel import CARD_H, CLOCK_H, card_band
+from render.sector6_panel_layout import CARD_H, CLOCK_H, card_band
 from render.sector6_style import SS, Sector6Theme
 from render.sector6_tiles import cog_rgb, ring_rgb, tile_rgb
 from render.sector6_tokens import door_rgb, marker_rgb, prisoner_rgb
+
+Piece = tuple[Image.Image, Image.Image]  # ('P' picture, '1' mask)
 
 
 def _ground_rgb(theme: Sector6Theme) -> Image.Image:
@@ -44,6 +51,11 @@ def sector6_palette_index(theme: Sector6Theme, colour: RGB) -> int:
         if tuple(flat[i : i + 3]) == colour:
             return i // 3
     raise ValueError(f"{colour} is not an exact colour of the Sector 6 palette")
+
+
+def finish(theme: Sector6Theme, img: Image.Image, mask: Image.Image) -> Piece:
+    """Reduce a supersampled piece and its coverage mask; map the piece onto the palette."""
+    return finish_piece(img, mask, sector6_palette(theme), supersample=SS, cover_at=100)
 
 
 def _specimen(theme: Sector6Theme) -> Image.Image:

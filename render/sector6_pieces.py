@@ -18,9 +18,9 @@ from data.texts import DEFAULT, Texts, texts_for
 from render.canvas import fit, shrink
 from render.encode import png_bytes
 from render.fonts import font
+from render.sector6_sprites import prisoner_piece, tile_piece
 from render.sector6_style import SECTOR6_THEME, SIDES, Sector6Theme, token_half
-from render.sector6_tiles import tile_piece
-from render.sector6_tokens import prisoner_piece, seat_letters
+from render.sector6_tokens import seat_letters
 
 TURNS = (0, 60, 120, 180, 240, 300)  # the rotations a drawn tile may be placed at
 TILE_RADIUS = 74

@@ -1,5 +1,10 @@
 """What every part of the Sector 6 pictures shares: the theme, the sizes and the geometry of
-a piece (a sprite drawn supersampled, reduced and mapped onto the board's palette)."""
+a piece (a sprite drawn supersampled, reduced and mapped onto the board's palette).
+
+The bottom of the Sector 6 pictures: the drawings (`render.sector6_tiles`, `sector6_tokens`,
+`sector6_overlays`, `sector6_panel_layout`) need only this, the palette is built from the
+drawings, and the pieces (`render.sector6_sprites`) map a drawing onto the palette, so the
+imports point one way."""
 
 from __future__ import annotations
 
@@ -8,13 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image
-
-from render.canvas import finish_piece
 from render.palette import RGB, Theme
 
 View = Mapping[str, Any]
-Piece = tuple[Image.Image, Image.Image]  # ('P' picture, '1' mask)
 
 SS = 4  # supersampling of the pieces
 SQ3 = math.sqrt(3.0)
@@ -104,13 +105,6 @@ class Sector6Theme(Theme):
 
 SECTOR6_THEME = Sector6Theme()
 """The theme of the Sector 6 board picture."""
-
-
-def finish(theme: Sector6Theme, img: Image.Image, mask: Image.Image) -> Piece:
-    """Reduce a supersampled piece and its coverage mask; map the piece onto the palette."""
-    from render.sector6_palette import sector6_palette  # the palette is built from the pieces
-
-    return finish_piece(img, mask, sector6_palette(theme), supersample=SS, cover_at=100)
 
 
 def hex_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:

@@ -6,24 +6,19 @@ A wall is a steel bar along a closed side. In full mode every wall is also a gea
 teeth in the gear colour, and where two walls meet (their gears turn each other) a cog sits on
 the shared side, large enough to see when a chat shows the picture at half size. The veteran
 and novice modes have no gears, so their walls are plain bars.
+
+Drawn here in RGB, supersampled, each with its coverage mask: the palette is built from these
+drawings (`render.sector6_palette`) and the board pastes them once reduced and mapped onto it
+(`render.sector6_sprites`).
 """
 
 from __future__ import annotations
 
 import math
-from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.sector6_style import (
-    SS,
-    Piece,
-    Sector6Theme,
-    finish,
-    hex_canvas,
-    hex_points,
-    token_canvas,
-)
+from render.sector6_style import SS, Sector6Theme, hex_canvas, hex_points, token_canvas
 
 COG = 0.24  # the cog's outer radius, in hexagon radii
 
@@ -86,6 +81,9 @@ def _wall(
 def tile_rgb(
     theme: Sector6Theme, radius: int, kind: int, mask: int, gears: bool = True
 ) -> tuple[Image.Image, Image.Image]:
+    """A hexagon: kind 0-3 an entry point ringed in that seat's colour, 4-7 a maze tile
+    worth 1-4 tinted by value; `mask` has a bit per closed side (N first, clockwise);
+    `gears`: its walls carry gear teeth (full mode)."""
     w, h, cx, cy = hex_canvas(radius)
     img = Image.new("RGB", (w, h), theme.background)
     cover = Image.new("L", (w, h), 0)
@@ -106,15 +104,9 @@ def tile_rgb(
     return img, cover
 
 
-@lru_cache(maxsize=1024)  # up to ~30 kB a piece: a few radii of every tile kept
-def tile_piece(theme: Sector6Theme, radius: int, kind: int, mask: int, gears: bool = True) -> Piece:
-    """A hexagon: kind 0-3 an entry point ringed in that seat's colour, 4-7 a maze tile
-    worth 1-4 tinted by value; `mask` has a bit per closed side (N first, clockwise);
-    `gears`: its walls carry gear teeth (full mode)."""
-    return finish(theme, *tile_rgb(theme, radius, kind, mask, gears))
-
-
 def ring_rgb(theme: Sector6Theme, radius: int, ring: int) -> tuple[Image.Image, Image.Image]:
+    """An outline just inside a hexagon's edge: 0 the last move or placement, 1 a tile the
+    player turned, 2 a tile turned by gears."""
     w, h, cx, cy = hex_canvas(radius)
     colour = (theme.move_ring, theme.turn_ring, theme.gear_ring)[ring]
     img = Image.new("RGB", (w, h), colour)
@@ -125,14 +117,8 @@ def ring_rgb(theme: Sector6Theme, radius: int, ring: int) -> tuple[Image.Image, 
     return img, cover
 
 
-@lru_cache(maxsize=256)
-def ring_piece(theme: Sector6Theme, radius: int, ring: int) -> Piece:
-    """An outline just inside a hexagon's edge: 0 the last move or placement, 1 a tile the
-    player turned, 2 a tile turned by gears."""
-    return finish(theme, *ring_rgb(theme, radius, ring))
-
-
-def _free_rgb(theme: Sector6Theme, radius: int) -> tuple[Image.Image, Image.Image]:
+def free_rgb(theme: Sector6Theme, radius: int) -> tuple[Image.Image, Image.Image]:
+    """A dashed outline of a cell where the next piece may go."""
     w, h, cx, cy = hex_canvas(radius)
     img = Image.new("RGB", (w, h), theme.free_edge)
     cover = Image.new("L", (w, h), 0)
@@ -154,18 +140,13 @@ def _free_rgb(theme: Sector6Theme, radius: int) -> tuple[Image.Image, Image.Imag
     return img, cover
 
 
-@cache
-def free_piece(theme: Sector6Theme, radius: int) -> Piece:
-    """A dashed outline of a cell where the next piece may go."""
-    return finish(theme, *_free_rgb(theme, radius))
-
-
 def cog_size(radius: int) -> int:
     """The token size a cog is drawn at on hexagons of `radius` (see `token_canvas`)."""
     return max(5, round(radius * COG))
 
 
 def cog_rgb(theme: Sector6Theme, size: int) -> tuple[Image.Image, Image.Image]:
+    """A cog wheel: pasted on the middle of a side where two gears meet (full mode)."""
     side, c = token_canvas(size)
     img = Image.new("RGB", (side, side), theme.gear)
     cover = Image.new("L", (side, side), 0)
@@ -183,9 +164,3 @@ def cog_rgb(theme: Sector6Theme, size: int) -> tuple[Image.Image, Image.Image]:
     box = (c - hole, c - hole, c + hole, c + hole)
     draw.ellipse(box, fill=theme.wall, outline=theme.ink, width=line)
     return img, cover
-
-
-@cache
-def cog_piece(theme: Sector6Theme, size: int) -> Piece:
-    """A cog wheel: pasted on the middle of a side where two gears meet (full mode)."""
-    return finish(theme, *cog_rgb(theme, size))

@@ -5,12 +5,15 @@ on a flared body on a base: a shape no marker has) in its player's colour, its h
 player's shape (circle, square, triangle, diamond) and the initial of the player's colour on
 its body, so a prisoner never reads as a marker, and players are told apart in greyscale and
 by colour-blind players. An empty entry point shows the outline of its owner's pawn.
+
+Drawn here in RGB, supersampled, each with its coverage mask: the palette is built from these
+drawings (`render.sector6_palette`) and the pictures paste them once reduced and mapped onto
+it (`render.sector6_sprites`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -18,7 +21,7 @@ from PIL import Image, ImageDraw
 from data.texts import ENGLISH, Texts
 from render.fonts import font
 from render.palette import RGB
-from render.sector6_style import SHAPES, SS, Piece, Sector6Theme, finish, token_canvas
+from render.sector6_style import SHAPES, SS, Sector6Theme, token_canvas
 
 SEAT_LETTERS = "ABCD"  # when two colours of a language share an initial
 
@@ -39,6 +42,9 @@ def seat_letters(colours: Sequence[str], texts: Texts = ENGLISH) -> list[str]:
 def marker_rgb(
     theme: Sector6Theme, size: int, value: int, bg: RGB | None, dead: bool = False
 ) -> tuple[Image.Image, Image.Image]:
+    """An oxygen marker: a disc of radius `size` in its value's colour with the value on it
+    (`bg`: drawn on that ground, for the panel; the mask is the disc either way); `dead`, out
+    of reach for good: grey, so the eye skips it, its value still readable."""
     side, c = token_canvas(size)
     fill = theme.dead_marker if dead else theme.markers[value]
     ink = theme.dead_ink if dead else theme.marker_ink[value]
@@ -53,16 +59,6 @@ def marker_rgb(
     f = font(round(size * 1.25 * SS))
     ImageDraw.Draw(img).text((c, c + 0.04 * r), str(value), fill=ink, font=f, anchor="mm")
     return img, cover
-
-
-@cache
-def marker_piece(
-    theme: Sector6Theme, size: int, value: int, bg: RGB | None = None, dead: bool = False
-) -> Piece:
-    """An oxygen marker: a disc of radius `size` in its value's colour with the value on it
-    (`bg`: drawn on that ground, for the panel; the mask is the disc either way); `dead`, out
-    of reach for good: grey, so the eye skips it, its value still readable."""
-    return finish(theme, *marker_rgb(theme, size, value, bg, dead))
 
 
 def _shape(draw: ImageDraw.ImageDraw, shape: str, x: float, y: float, r: float, **kw: Any) -> None:
@@ -103,6 +99,8 @@ def _pawn(draw: ImageDraw.ImageDraw, shape: str, c: float, r: float, grow: float
 def prisoner_rgb(
     theme: Sector6Theme, size: int, seat: int, letter: str, bg: RGB | None
 ) -> tuple[Image.Image, Image.Image]:
+    """A prisoner: a pawn in the seat's colour, its head in the seat's shape, `letter` on its
+    body (`bg`: drawn on that ground, for the panel; the mask is the pawn either way)."""
     side, c = token_canvas(size)
     img = Image.new("RGB", (side, side), bg or theme.seat_fill[seat])
     cover = Image.new("L", (side, side), 0)
@@ -119,16 +117,8 @@ def prisoner_rgb(
     return img, cover
 
 
-@cache
-def prisoner_piece(
-    theme: Sector6Theme, size: int, seat: int, letter: str, bg: RGB | None = None
-) -> Piece:
-    """A prisoner: a pawn in the seat's colour, its head in the seat's shape, `letter` on its
-    body (`bg`: drawn on that ground, for the panel; the mask is the pawn either way)."""
-    return finish(theme, *prisoner_rgb(theme, size, seat, letter, bg))
-
-
 def door_rgb(theme: Sector6Theme, size: int, seat: int) -> tuple[Image.Image, Image.Image]:
+    """An empty entry point: the outline of its owner's pawn."""
     side, c = token_canvas(size)
     img = Image.new("RGB", (side, side), theme.seat_fill[seat])
     cover = Image.new("L", (side, side), 0)
@@ -139,9 +129,3 @@ def door_rgb(theme: Sector6Theme, size: int, seat: int) -> tuple[Image.Image, Im
     _pawn(draw, shape, c, r, line / 2, fill=255)
     _pawn(draw, shape, c, r, -line / 2, fill=0)
     return img, cover
-
-
-@cache
-def door_piece(theme: Sector6Theme, size: int, seat: int) -> Piece:
-    """An empty entry point: the outline of its owner's pawn."""
-    return finish(theme, *door_rgb(theme, size, seat))

@@ -27,10 +27,11 @@ from render.sector6_board import (
     prisoner_centre,
     status_line,
 )
-from render.sector6_overlays import GEARS, PLAYER, TURN_RADIUS, turn_piece
+from render.sector6_overlays import GEARS, PLAYER, TURN_RADIUS
 from render.sector6_palette import sector6_palette
-from render.sector6_panel import COUNT_DISC, cards, counts_on_card
-from render.sector6_tokens import marker_piece, prisoner_piece, seat_letters
+from render.sector6_panel_layout import COUNT_DISC, cards, counts_on_card
+from render.sector6_sprites import marker_piece, prisoner_piece, turn_piece
+from render.sector6_tokens import seat_letters
 
 ROOT = Path(__file__).resolve().parent.parent
 T = SECTOR6_THEME
