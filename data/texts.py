@@ -77,9 +77,21 @@ def _flatten(table: Mapping[str, Any], prefix: str, path: str) -> Iterator[tuple
             raise DataError(path, f"{key}: a text must be a string, found {type(value).__name__}")
 
 
-# The packages holding each game's texts (`<package>/locales/<language>.toml`), in the order
-# the games were registered (see `games`); the bot's own texts are in `data/locales/`.
-_GAME_TEXTS: list[str] = []
+def _shipped() -> list[str]:
+    """The games' text packages shipped inside `data` (`data/<game>/locales/`): known from the
+    start, so the pictures and texts of the bot's own games need no registration first (a
+    process that only draws, say)."""
+    return sorted(
+        f"data.{entry.name}"
+        for entry in resources.files("data").iterdir()
+        if entry.is_dir() and entry.joinpath("locales").is_dir()
+    )
+
+
+# The packages holding each game's texts (`<package>/locales/<language>.toml`): those shipped
+# in `data`, then any other game's, as its manifest registers it (see `games`). The bot's own
+# texts are in `data/locales/`.
+_GAME_TEXTS: list[str] = _shipped()
 
 
 def add_game_texts(package: str) -> None:
@@ -94,7 +106,7 @@ def add_game_texts(package: str) -> None:
 
 def text_packages() -> list[str]:
     """The packages whose `locales/<language>.toml` hold texts: "data" (the bot's own), then
-    every registered game's, in the order registered."""
+    the games' shipped in `data`, then any other registered game's, in the order registered."""
     return ["data", *_GAME_TEXTS]
 
 

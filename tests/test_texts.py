@@ -3,6 +3,8 @@ in their fields, merged into one catalogue per language, and chosen by locale.""
 
 from __future__ import annotations
 
+import hashlib
+import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -11,6 +13,7 @@ import discord
 import pytest
 
 import data.texts
+import render
 from data import DataError
 from data.texts import (
     DEFAULT,
@@ -29,6 +32,7 @@ from data.texts import (
     texts_for,
 )
 from engine.errors import IllegalActionError
+from engine.high_voltage import GAME as HIGH_VOLTAGE
 from games import plugins
 
 ENGLISH_KEYS = set(catalogue(DEFAULT))
@@ -245,3 +249,26 @@ def test_a_game_registered_later_is_said_by_texts_made_before(game_files: GameFi
     assert ENGLISH("made_up.hello") == "Hello"
     assert italian("made_up.hello") == "Ciao"
     assert texts_for("de")("made_up.hello") == "Hello"  # no German file: English
+
+
+def test_the_shipped_games_texts_are_known_before_any_game_is_registered() -> None:
+    """A process that only draws (a picture worker, a script) imports the pictures and the
+    texts, not the games' registry: the words of the games shipped in `data` are there all the
+    same, and a High Voltage board drawn in Italian is the one the bot draws."""
+    view = HIGH_VOLTAGE.new_state(2, 3).view(None)
+    script = (
+        "import hashlib, sys\n"
+        "import render\n"
+        "from engine.high_voltage import GAME\n"
+        "assert 'games' not in sys.modules\n"
+        "png = render.hv_board_png(GAME.new_state(2, 3).view(None), language='it')\n"
+        "print(hashlib.sha256(png).hexdigest())\n"
+    )
+    alone = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert alone == hashlib.sha256(render.hv_board_png(view, language="it")).hexdigest()
