@@ -104,7 +104,8 @@ def test_the_same_seed_and_actions_give_the_same_states_and_views(
     again, again_actions = playout(game, seats, options, seed)
     assert again_actions == actions, "a seeded random game plays the same actions"
     assert [twin.to_dict() for twin in again] == [state.to_dict() for state in states]
-    for state, twin in zip(checked(states, VIEWED_POSITIONS), checked(again, VIEWED_POSITIONS)):
+    pairs = zip(checked(states, VIEWED_POSITIONS), checked(again, VIEWED_POSITIONS), strict=True)
+    for state, twin in pairs:
         for seat in viewers(state):
             assert twin.view(seat) == state.view(seat)
     last = states[-1]
@@ -211,9 +212,7 @@ def test_no_view_holds_the_seed(played, game, seats, options, seed):
 
 
 @pytest.mark.parametrize(("game", "seats", "options", "seed"), CASES)
-def test_a_view_does_not_change_with_what_its_seat_cannot_see(
-    played, game, seats, options, seed
-):
+def test_a_view_does_not_change_with_what_its_seat_cannot_see(played, game, seats, options, seed):
     """Everything hidden from a seat dealt afresh (the seed included) leaves that seat's view
     as it was; so does the game's own guess of the hidden part from that view. A view that
     shows something hidden from its seat fails here."""

@@ -4,17 +4,18 @@ private, the cog's autocomplete helpers, the /game new mode and the rules text."
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from typing import Any
 
 import pytest
 from sector6_positions import position
 
-from engine.sector6 import GAME, Sector6State
+from engine.sector6 import GAME, Move, Place, Sector6State
 from hvbot.announcing import board_post
 from hvbot.cogs.game import mode_options
 from hvbot.cogs.options import MODE_CHOICES
-from hvbot.cogs.sector6 import Sector6Cog, middle_first, move_cells, place_cells
+from hvbot.cogs.sector6 import Sector6Cog, middle_first, move_cells, place_cells, turns_note
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.presenters.sector6 import Sector6Presenter, act_choices
 from hvbot.repository import GameRow, SeatRow
@@ -414,13 +415,31 @@ async def test_a_drawn_tile_is_recorded_as_a_prompt_waiting_for_its_drawer(tmp_p
 # ---------------------------------------------------------------------- the cog's helpers
 
 
+def played_until(done: Any, mode: str = "veteran") -> Sector6State:
+    """A random 2-player game played until `done(state)`."""
+    state = GAME.new_state(2, 4, {"mode": mode})
+    rng = random.Random(4)
+    while not done(state):
+        state.apply(state.sample_action(rng))
+    return state
+
+
 def test_place_choices_are_the_legal_cells_with_their_turns() -> None:
-    legal_texts = ["place C4 r0", "place C4 r60", "place D5 r60", "place entry E2"]
-    cells, notes = place_cells(legal_texts, None)
-    assert cells == ["C4", "D5"] and notes == {"C4": "r0, r60", "D5": "r60"}
-    assert place_cells(legal_texts, 0) == (["C4"], {"C4": "r0, r60"})
-    every = [f"place B2 r{d}" for d in (0, 60, 120, 180, 240, 300)]
-    assert place_cells(every, None)[1] == {"B2": "any turn"}
+    state = played_until(lambda s: s.prompt() == "place" and len(s.order) >= 4)
+    seat = state.current_seat()
+    places = [a for a in state.legal_actions() if isinstance(a, Place)]
+    assert place_cells(state, seat, None) == list(dict.fromkeys(a.cell for a in places))
+    some = places[-1].degrees
+    turned = [a.cell for a in places if a.degrees == some]
+    assert place_cells(state, seat, some) == turned
+    for cell in place_cells(state, seat, None):
+        turns = [f"r{a.degrees}" for a in places if a.cell == cell]
+        assert turns_note(state, seat, cell) == (
+            "any turn" if len(turns) == 6 else ", ".join(turns)
+        )
+    assert place_cells(state, 1 - seat, None) == [], "only the person to move is offered cells"
+    first = played_until(lambda s: s.prompt() == "place", mode="full")
+    assert turns_note(first, first.current_seat(), "K11") == "any turn"
 
 
 def test_the_first_piece_is_suggested_in_the_middle_of_the_table() -> None:
@@ -437,9 +456,20 @@ def test_the_first_piece_is_suggested_in_the_middle_of_the_table() -> None:
 
 
 def test_move_choices_narrow_to_the_chosen_prisoner() -> None:
-    legal_texts = ["move C4 C5", "move C4 C6", "move E2 E3", "collect"]
-    assert move_cells(legal_texts, None) == (["C4", "C4", "E2"], ["C5", "C6", "E3"])
-    assert move_cells(legal_texts, "e2")[1] == ["E3"]
+    state = played_until(
+        lambda s: (
+            s.phase == "play" and len({a.origin for a in s.legal_actions() if a.kind == "move"}) > 1
+        )
+    )
+    seat = state.current_seat()
+    moves = [a for a in state.legal_actions() if isinstance(a, Move)]
+    froms, targets = move_cells(state, seat, None)
+    assert froms == list(dict.fromkeys(m.origin for m in moves))
+    assert targets == list(dict.fromkeys(m.target for m in moves))
+    origin = froms[-1]
+    assert move_cells(state, seat, origin.lower())[1] == [
+        m.target for m in moves if m.origin == origin
+    ]
 
 
 def test_the_rules_text_fits_a_message_and_names_every_command() -> None:

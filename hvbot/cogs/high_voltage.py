@@ -4,12 +4,12 @@ handlers (`hvbot.handlers`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
-from engine.high_voltage.state import PLACING
+from engine import State
 from hvbot import announcing, answering, wording
 from hvbot.cogs.moves import GameMoves
 from hvbot.handlers import moves
@@ -39,25 +39,19 @@ def _special(special: str) -> str:
     return "" if special in ("", "no") else f" special={special}"
 
 
-def cells_for(view: dict[str, Any], kind: str, seat: int | None) -> list[str]:
-    """Cells where `kind` may apply now, from the public view alone (no secret is needed)."""
-    cells = view["cells"]
-    if kind == "draw":
-        if view["phase"] == "placing" and view["drawn"]:
-            return [view["drawn"]["cell"]]
-        return [c["cell"] for c in cells if c["state"] == "down"]
-    up = [c for c in cells if c["state"] == "up"]
-    ordinary = [c["cell"] for c in up if c["kind"] != "danger" and c["energy"] != "danger"]
-    if kind == "rotate":
-        return ordinary
-    player = view["players"][seat] if seat is not None else None
-    dangerous = [c["cell"] for c in up if c["kind"] == "danger" or c["energy"] == "danger"]
-    result = []
-    if player is None or player["action_tokens"] > 0:
-        result += ordinary
-    if player is None or player["special_tokens"] > 0:
-        result += dangerous
-    return sorted(result, key=lambda name: (name[1:], name[0]))
+def cells_for(state: State, kind: str) -> list[str]:
+    """Cells where `kind` (draw, rotate, move or swap) is legal now for the player to move, as
+    the engine lists them (anyone may look). While a drawn card waits, `draw` offers its cell:
+    drawing it again shows the card again."""
+    seat = state.current_seat()
+    if kind == "draw" and state.prompt() == "place":
+        return [state.view(None)["drawn"]["cell"]]
+    if kind in ("draw", "rotate"):
+        return state.targets(seat, f"{kind}.cell")
+    found = state.targets(seat, f"{kind}.cell" if kind == "move" else "swap.a")
+    if kind == "swap":
+        found += state.targets(seat, "swap.b")
+    return sorted(set(found), key=lambda name: (name[1:], name[0]))
 
 
 class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage moves"):
@@ -72,8 +66,9 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
             state = self.bot.service.peek_state(game)
         except BotError:
             return []
-        seat = game.seat_of(interaction.user.id)
-        names = cells_for(state.view(None), kind, seat)
+        if game.game != self.game:
+            return []
+        names = cells_for(state, kind)
         typed = current.strip().upper()
         return [app_commands.Choice(name=n, value=n) for n in names if n.startswith(typed)][
             :MAX_CHOICES
@@ -87,6 +82,9 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
 
     async def _move_cells(self, interaction: discord.Interaction, current: str):
         return await self._complete(interaction, current, "move")
+
+    async def _swap_cells(self, interaction: discord.Interaction, current: str):
+        return await self._complete(interaction, current, "swap")
 
     @app_commands.command(name="draw", description="Draw a face-down card (you alone see it)")
     @app_commands.describe(
@@ -132,7 +130,7 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
         game = await self.bot.service.open_game(interaction.channel_id)
         state = self.bot.service.peek_state(game)
         seat = game.seat_of(interaction.user.id)
-        if getattr(state, "phase", None) == PLACING and state.current_seat() == seat:
+        if state.prompt() == "place" and state.current_seat() == seat:
             if place is not None:
                 return f"place {place} r{rotation}"
             if cell.strip().upper() != state.view(None)["drawn"]["cell"]:
@@ -181,7 +179,7 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
     @app_commands.choices(
         rotation_a=ROTATION_CHOICES, rotation_b=ROTATION_CHOICES, special=SPECIAL_CHOICES
     )
-    @app_commands.autocomplete(a=_move_cells, b=_move_cells)
+    @app_commands.autocomplete(a=_swap_cells, b=_swap_cells)
     async def swap(
         self,
         interaction: discord.Interaction,

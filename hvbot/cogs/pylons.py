@@ -32,7 +32,7 @@ class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"
         if game.game != "pylons" or state.current_seat() != game.seat_of(interaction.user.id):
             return []
         typed = current.strip().upper()
-        cells = [a.text().split()[1] for a in state.legal_actions() if a.text().startswith("place")]
+        cells = state.targets(state.current_seat(), "place.cell")
         return [app_commands.Choice(name=c, value=c) for c in cells if c.startswith(typed)][
             :MAX_CHOICES
         ]

@@ -9,7 +9,7 @@ autocomplete with the cells where the caller may act right now.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -48,15 +48,16 @@ DIRECTION_CHOICES = [
 Choices = list[app_commands.Choice[str]]
 
 
-def _choices(cells: Iterable[str], typed: str, notes: dict[str, str] | None = None) -> Choices:
-    """Distinct cells starting with what is typed, in the engine's order, each with a note."""
+def _choices(cells: Iterable[str], typed: str, note: Callable[[str], str] | None = None) -> Choices:
+    """Distinct cells starting with what is typed, in the engine's order, each with its note
+    (worked out only for the cells shown)."""
     prefix = typed.strip().upper()
+    shown = [cell for cell in dict.fromkeys(cells) if cell.startswith(prefix)][:MAX_CHOICES]
     out = []
-    for cell in dict.fromkeys(cells):
-        if cell.startswith(prefix):
-            note = (notes or {}).get(cell)
-            out.append(app_commands.Choice(name=f"{cell} ({note})" if note else cell, value=cell))
-    return out[:MAX_CHOICES]
+    for cell in shown:
+        said = note(cell) if note else ""
+        out.append(app_commands.Choice(name=f"{cell} ({said})" if said else cell, value=cell))
+    return out
 
 
 def _option(interaction: discord.Interaction, name: str) -> Any:
@@ -64,18 +65,15 @@ def _option(interaction: discord.Interaction, name: str) -> Any:
     return getattr(interaction.namespace, name, None)
 
 
-def place_cells(legal: list[str], rotation: int | None) -> tuple[list[str], dict[str, str]]:
-    """Cells where the drawn tile may go (with that rotation, if chosen), and for each the
-    rotations that fit there."""
-    turns: dict[str, list[str]] = {}
-    for text in legal:
-        words = text.split()
-        if words[0] == "place" and words[1] != "entry":
-            turns.setdefault(words[1], []).append(words[2])
-    if rotation is not None:
-        turns = {c: r for c, r in turns.items() if f"r{rotation}" in r}
-    notes = {c: "any turn" if len(r) == 6 else ", ".join(r) for c, r in turns.items()}
-    return list(turns), notes
+def place_cells(state: State, seat: int, rotation: int | None) -> list[str]:
+    """Cells where `seat`'s drawn tile may go now (turned `rotation` degrees, if chosen)."""
+    return state.targets(seat, "place.cell", {} if rotation is None else {"degrees": rotation})
+
+
+def turns_note(state: State, seat: int, cell: str) -> str:
+    """The rotations of `seat`'s drawn tile that fit on `cell`, as its choice notes them."""
+    turns = state.targets(seat, "place.degrees", {"cell": cell})
+    return "any turn" if len(turns) == len(DEGREES) else ", ".join(f"r{d}" for d in turns)
 
 
 def middle_first(cells: list[str], view: dict[str, Any]) -> list[str]:
@@ -92,14 +90,12 @@ def middle_first(cells: list[str], view: dict[str, Any]) -> list[str]:
     return sorted(cells, key=off_centre)
 
 
-def move_cells(legal: list[str], origin: str | None) -> tuple[list[str], list[str]]:
+def move_cells(state: State, seat: int, origin: str | None) -> tuple[list[str], list[str]]:
     """(prisoners that can move, cells they can reach); the reach from `origin` only, if
     the caller has chosen which prisoner moves."""
-    pairs = [text.split()[1:] for text in legal if text.startswith("move ")]
     chosen = (origin or "").strip().upper()
-    froms = [a for a, _ in pairs]
-    targets = [b for a, b in pairs if not chosen or a == chosen]
-    return froms, targets
+    targets = state.targets(seat, "move.target", {"origin": chosen} if chosen else {})
+    return state.targets(seat, "move.origin"), targets
 
 
 class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves"):
@@ -118,37 +114,43 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
             return None
         return state
 
-    async def _legal(self, interaction: discord.Interaction) -> list[str]:
-        state = await self._state(interaction)
-        return [a.text() for a in state.legal_actions()] if state else []
-
     async def _place_cells(self, interaction: discord.Interaction, current: str) -> Choices:
         state = await self._state(interaction)
         if state is None:
             return []
-        legal = [a.text() for a in state.legal_actions()]
-        cells, notes = place_cells(legal, _option(interaction, "rotation"))
-        return _choices(middle_first(cells, state.view(None)), current, notes)
+        seat = state.current_seat()
+        cells = place_cells(state, seat, _option(interaction, "rotation"))
+        return _choices(
+            middle_first(cells, state.view(None)),
+            current,
+            lambda cell: turns_note(state, seat, cell),
+        )
 
     async def _entry_cells(self, interaction: discord.Interaction, current: str) -> Choices:
         state = await self._state(interaction)
         if state is None:
             return []
-        legal = [a.text() for a in state.legal_actions()]
-        cells = [t.split()[2] for t in legal if t.startswith("place entry ")]
+        cells = state.targets(state.current_seat(), "entry.cell")
         return _choices(middle_first(cells, state.view(None)), current)
 
     async def _move_from(self, interaction: discord.Interaction, current: str) -> Choices:
-        froms, _ = move_cells(await self._legal(interaction), None)
-        return _choices(froms, current)
+        state = await self._state(interaction)
+        if state is None:
+            return []
+        return _choices(move_cells(state, state.current_seat(), None)[0], current)
 
     async def _move_to(self, interaction: discord.Interaction, current: str) -> Choices:
-        _, targets = move_cells(await self._legal(interaction), _option(interaction, "from"))
-        return _choices(targets, current)
+        state = await self._state(interaction)
+        if state is None:
+            return []
+        origin = _option(interaction, "from")
+        return _choices(move_cells(state, state.current_seat(), origin)[1], current)
 
     async def _rotate_cells(self, interaction: discord.Interaction, current: str) -> Choices:
-        legal = await self._legal(interaction)
-        return _choices((t.split()[1] for t in legal if t.startswith("rotate ")), current)
+        state = await self._state(interaction)
+        if state is None:
+            return []
+        return _choices(state.targets(state.current_seat(), "rotate.cell"), current)
 
     # ------------------------------------------------------------------ construction
 

@@ -14,6 +14,7 @@ import render
 from data.texts import ENGLISH, Texts
 from engine.high_voltage.actions import (
     Declare,
+    DeclareNone,
     Draw,
     Move,
     Place,
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
 ROTATIONS = (0, 90, 180, 270)
 
 
-def _degrees(word: str) -> str:
-    return word.removeprefix("r") + "°"
+def _degrees(rotation: int | None) -> str:
+    return f"{rotation}°"
 
 
 def _word(texts: Texts, table: str, name: str) -> str:
@@ -49,60 +50,65 @@ def company_name(colour: str, texts: Texts = ENGLISH) -> str:
 
 def is_peek(action: str) -> bool:
     """`draw C3` alone: the drawer looks at a card; nothing public has happened yet."""
-    words = [w for w in action.split() if not w.startswith("special=")]
-    return len(words) == 2 and words[0] == "draw"
+    move = parse_action(action)
+    return isinstance(move, Draw) and move.place is None
 
 
 def describe_action(
     action: str, actor: str, *, last_cells: Sequence[str] = (), texts: Texts = ENGLISH
 ) -> str:
     """One line saying what an action did, for the public post after it."""
-    words = action.split()
+    move = parse_action(action)
     special = ""
-    if words and words[-1].startswith("special="):
-        kind = words.pop().split("=", 1)[1]
+    kind = getattr(move, "special", None)
+    if kind:
         special = texts(
             "high_voltage.action.special_double"
             if kind == "double"
             else "high_voltage.action.special"
         )
-    verb, args = words[0], words[1:]
     said = {"actor": actor, "special": special}
-    if verb == "draw" and len(args) == 3:
-        target = args[1]
-        if target == "here":
-            where = texts("high_voltage.action.where_here")
-        elif target == "empty":
-            dest = [c for c in last_cells if c != args[0]] if len(last_cells) == 2 else []
-            where = (
-                texts("high_voltage.action.where_empty_cell", cell=dest[0])
-                if dest
-                else texts("high_voltage.action.where_empty")
+    match move:
+        case Draw(cell=cell, place=None):
+            return texts("high_voltage.action.peek", cell=cell, **said)
+        case Draw(cell=cell, place=place, rotation=rotation):
+            if place == "here":
+                where = texts("high_voltage.action.where_here")
+            elif place == "empty":
+                dest = [c for c in last_cells if c != cell] if len(last_cells) == 2 else []
+                where = (
+                    texts("high_voltage.action.where_empty_cell", cell=dest[0])
+                    if dest
+                    else texts("high_voltage.action.where_empty")
+                )
+            else:
+                where = place
+            return texts(
+                "high_voltage.action.drew",
+                card=cell,
+                where=where,
+                degrees=_degrees(rotation),
+                **said,
             )
-        else:
-            where = target
-        return texts(
-            "high_voltage.action.drew", card=args[0], where=where, degrees=_degrees(args[2]), **said
-        )
-    if verb == "draw":
-        return texts("high_voltage.action.peek", cell=args[0], **said)
-    if verb == "rotate":
-        return texts("high_voltage.action.rotate", cell=args[0], degrees=_degrees(args[1]), **said)
-    if verb == "move":
-        return texts("high_voltage.action.move", cell=args[0], degrees=_degrees(args[1]), **said)
-    if verb == "swap":
-        return texts(
-            "high_voltage.action.swap",
-            first=args[0],
-            second=args[1],
-            first_degrees=_degrees(args[2]),
-            second_degrees=_degrees(args[3]),
-            **said,
-        )
-    if verb == "declare" and args == ["none"]:
-        return texts("high_voltage.action.declare_none", actor=actor)
-    if verb == "declare":
-        return texts("high_voltage.action.declare", actor=actor, line=args[0])
+        case Rotate(cell=cell, rotation=rotation):
+            return texts(
+                "high_voltage.action.rotate", cell=cell, degrees=_degrees(rotation), **said
+            )
+        case Move(cell=cell, rotation=rotation):
+            return texts("high_voltage.action.move", cell=cell, degrees=_degrees(rotation), **said)
+        case Swap(a=a, b=b, rotation_a=rotation_a, rotation_b=rotation_b):
+            return texts(
+                "high_voltage.action.swap",
+                first=a,
+                second=b,
+                first_degrees=_degrees(rotation_a),
+                second_degrees=_degrees(rotation_b),
+                **said,
+            )
+        case DeclareNone():
+            return texts("high_voltage.action.declare_none", actor=actor)
+        case Declare():
+            return texts("high_voltage.action.declare", actor=actor, line=move.name)
     return texts("high_voltage.action.other", actor=actor, action=action)
 
 

@@ -45,7 +45,7 @@ class PylonsPresenter(Presenter):
                     say(
                         "pylons.action.place",
                         actor=actor,
-                        cell=text.split()[1],
+                        cell=parse_action(text).cell,
                         links=say("pylons.action.links", count=links),
                         blocked=say("pylons.action.blocked", count=blocked) if blocked else "",
                     )

@@ -16,7 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 import render
 from data.texts import ENGLISH, Texts
-from engine.sector6.actions import Move, Place, PlaceEntry, Rotate, parse_action
+from engine.sector6.actions import (
+    Collect,
+    Done,
+    Draw,
+    Move,
+    Pass,
+    Place,
+    PlaceEntry,
+    Rotate,
+    parse_action,
+)
 from hvbot import workers
 from hvbot.posts import Choice, Look, Post
 from hvbot.presenters.base import Presenter, View
@@ -161,58 +171,58 @@ class Sector6Presenter(Presenter):
 
     def _describe_one(self, text: str, view: View, actor: str) -> str:
         say = self.texts
-        words = text.split()
-        verb, args = words[0], words[1:]
-        if verb == "draw":
-            return ""  # told with the placement, which shows the tile to everyone
-        if verb == "place" and args[:1] == ["entry"]:
-            return say("sector6.action.entry", actor=actor, cell=args[1])
-        if verb == "place":
-            tile = _tile_at(view, args[0]) or {}
-            walls = len(tile.get("walls") or ())
-            return say(
-                "sector6.action.place",
-                actor=actor,
-                colour=self.colour(tile.get("colour", "")),
-                walls=say("sector6.action.walls", count=walls),
-                cell=args[0],
-            )
-        if verb == "move":
-            return self._describe_move(args, view, actor)
-        if verb == "collect":
-            cell = view["last"]["collected"]
-            tile = _tile_at(view, cell) or {}
-            return say(
-                "sector6.action.collect",
-                actor=actor,
-                colour=self.colour(tile.get("colour", "")),
-                value=tile.get("value", "?"),
-                cell=cell,
-            )
-        if verb == "rotate":
-            return self._describe_rotation(args, view, actor)
-        if verb == "done":
-            return say("sector6.action.done", actor=actor)
-        if verb == "pass":
-            return say("sector6.action.pass", actor=actor)
+        action = parse_action(text)
+        match action:
+            case Draw():
+                return ""  # told with the placement, which shows the tile to everyone
+            case PlaceEntry(cell=cell):
+                return say("sector6.action.entry", actor=actor, cell=cell)
+            case Place(cell=cell):
+                tile = _tile_at(view, cell) or {}
+                walls = len(tile.get("walls") or ())
+                return say(
+                    "sector6.action.place",
+                    actor=actor,
+                    colour=self.colour(tile.get("colour", "")),
+                    walls=say("sector6.action.walls", count=walls),
+                    cell=cell,
+                )
+            case Move():
+                return self._describe_move(action, view, actor)
+            case Collect():
+                cell = view["last"]["collected"]
+                tile = _tile_at(view, cell) or {}
+                return say(
+                    "sector6.action.collect",
+                    actor=actor,
+                    colour=self.colour(tile.get("colour", "")),
+                    value=tile.get("value", "?"),
+                    cell=cell,
+                )
+            case Rotate():
+                return self._describe_rotation(action, view, actor)
+            case Done():
+                return say("sector6.action.done", actor=actor)
+            case Pass():
+                return say("sector6.action.pass", actor=actor)
         return say("sector6.action.other", actor=actor, action=text)
 
-    def _describe_move(self, args: Sequence[str], view: View, actor: str) -> str:
-        line = self.texts("sector6.action.move", actor=actor, start=args[0], end=args[1])
+    def _describe_move(self, move: Move, view: View, actor: str) -> str:
+        line = self.texts("sector6.action.move", actor=actor, start=move.origin, end=move.target)
         turn_over = view["phase"] == "play" and view["step"] != "act"
-        if turn_over and view["last"]["actions"][-1:] == [f"move {args[0]} {args[1]}"]:
-            line += self.texts("sector6.action.move_over", cell=args[0])
+        if turn_over and view["last"]["actions"][-1:] == [move.text()]:
+            line += self.texts("sector6.action.move_over", cell=move.origin)
         return line
 
-    def _describe_rotation(self, args: Sequence[str], view: View, actor: str) -> str:
+    def _describe_rotation(self, rotation: Rotate, view: View, actor: str) -> str:
         say = self.texts
         last = view["last"]
         # The engine logs the cell even when the player left it out ("rotate left").
-        if len(args) == 2:
-            cell = args[0]
+        if rotation.cell is not None:
+            cell = rotation.cell
         else:
             cell = (last["rotated"] or [say("sector6.action.the_tile")])[-1]
-        way = args[-1]
+        way = "right" if rotation.clockwise else "left"
         line = say(
             "sector6.action.rotate", actor=actor, cell=cell, way=self.word("sector6.action", way)
         )
