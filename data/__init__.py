@@ -33,10 +33,11 @@ def load_json(path: str, *, expected_format: str, expected_version: int) -> dict
     )
 
 
-def load_text(path: str) -> str:
-    """Read a text file under `data/` (help and rules texts live there, not in code)."""
+def load_text(path: str, package: str = __name__) -> str:
+    """Read a text file under `data/` (help and rules texts live there, not in code), or under
+    another package's folder (a game's own)."""
     try:
-        return resources.files(__name__).joinpath(path).read_text(encoding="utf-8")
+        return resources.files(package).joinpath(path).read_text(encoding="utf-8")
     except (FileNotFoundError, OSError) as exc:
         raise DataError(path, f"cannot be read ({exc.__class__.__name__})") from exc
 

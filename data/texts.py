@@ -171,15 +171,16 @@ def catalogue(language: str) -> dict[str, str | dict[str, str]]:
 
 
 @functools.cache
-def long_text(path: str, language: str) -> str:
-    """A long text (a game's rules) in a language: `data/<dir>/<name>.<language>.md` beside the
-    English `<name>.md`, which is used when no translation exists."""
+def long_text(path: str, language: str, package: str = "data") -> str:
+    """A long text (a game's rules) in a language: `<package>/<dir>/<name>.<language>.md`
+    beside the English `<name>.md`, which is used when no translation exists. A game's rules
+    are in its texts package (see `games.GamePlugin.texts`), wherever that is."""
     stem, dot, suffix = path.rpartition(".")
     if language != DEFAULT:
         translated = f"{stem}.{language}{dot}{suffix}"
-        if resources.files("data").joinpath(translated).is_file():
-            return load_text(translated)
-    return load_text(path)
+        if resources.files(package).joinpath(translated).is_file():
+            return load_text(translated, package)
+    return load_text(path, package)
 
 
 def fields_of(template: str | dict[str, str]) -> set[str]:

@@ -16,11 +16,8 @@ from data.texts import DEFAULT, LANGUAGES, catalogue, file_name, file_texts, lon
 from games import GamePlugin, plugins
 
 GLOSSARY: dict[str, Any] = tomllib.loads(load_text("locales/glossary.toml"))
-RULES = {
-    "rules.high_voltage": "high_voltage/rules.md",
-    "rules.pylons": "pylons/rules.md",
-    "rules.sector6": "sector6/rules.md",
-}
+# Every registered game's rules summary, by key "rules.<game>": its texts package's rules.md.
+RULES = {f"rules.{game.texts.rpartition('.')[2]}": game.texts for game in plugins()}
 
 # Taken out before matching: the same in every language, and not words of the language.
 _FIELD = re.compile(r"\{[^{}]*\}")
@@ -43,7 +40,9 @@ def texts_of(
     "rules.<game>"; `texts` and `rules` stand in for the files (to check other versions)."""
     texts = catalogue(language) if texts is None else texts
     rules = (
-        {key: long_text(path, language) for key, path in RULES.items()} if rules is None else rules
+        {key: long_text("rules.md", language, package) for key, package in RULES.items()}
+        if rules is None
+        else rules
     )
     flat = {
         key: "\n".join(value.values()) if isinstance(value, Mapping) else value

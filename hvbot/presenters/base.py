@@ -23,8 +23,6 @@ class Presenter:
     """The defaults suit a game with one public action per turn and no private prompts."""
 
     game: ClassVar[str]
-    # The rules text in `data/`, English; a translation sits beside it (see `long_text`).
-    rules_path: ClassVar[str]
     # The game's modes as /game new offers them (engine option "mode"): value -> label.
     modes: ClassVar[dict[str, str]] = {}
 
@@ -43,8 +41,9 @@ class Presenter:
 
     @property
     def rules(self) -> str:
-        """The game's rules in this presenter's language (English until translated)."""
-        return long_text(self.rules_path, self.texts.language)
+        """The game's rules in this presenter's language (English until translated):
+        `rules.md` in the game's texts package, its translations beside it."""
+        return long_text("rules.md", self.texts.language, plugin(self.game).texts)
 
     def word(self, table: str, name: str) -> str:
         """A game word by its data name (a colour, a shape, an end reason) in this language;
@@ -66,8 +65,8 @@ class Presenter:
 
     @property
     def table(self) -> str:
-        """The game's table in the texts ("high_voltage"), named like its data folder."""
-        return self.rules_path.split("/")[0]
+        """The game's table in the texts ("high_voltage"), named like its texts package."""
+        return plugin(self.game).texts.rpartition(".")[2]
 
     def phase_words(self, view: View) -> str:
         """What the game is at, in words ("placing a drawn card"), for /game status."""
