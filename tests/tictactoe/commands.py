@@ -1,0 +1,46 @@
+"""/ttt: marking a cell, the game's one move."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from hvbot.cogs.moves import GameMoves
+from hvbot.handlers import moves
+from hvbot.service import BotError
+from tictactoe.rules import GAME_NAME
+
+if TYPE_CHECKING:
+    from hvbot.client import HvBot
+
+
+class TicTacToeCog(GameMoves, group_name="ttt", group_description="Tic-tac-toe moves"):
+    game = GAME_NAME
+
+    async def _free_cells(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The free cells, matching what is typed so far, offered to the player to move only."""
+        try:
+            game = await self.bot.service.open_game(interaction.channel_id)
+            state = self.bot.service.peek_state(game)
+        except BotError:
+            return []
+        if game.game != GAME_NAME or state.current_seat() != game.seat_of(interaction.user.id):
+            return []
+        typed = current.strip().upper()
+        cells = [action.cell for action in state.legal_actions()]
+        return [app_commands.Choice(name=c, value=c) for c in cells if c.startswith(typed)]
+
+    @app_commands.command(name="mark", description="Put your mark on a free cell")
+    @app_commands.describe(cell="A free cell such as B2 (columns A-C, rows 1-3)")
+    @app_commands.autocomplete(cell=_free_cells)
+    async def mark(self, interaction: discord.Interaction, cell: str) -> None:
+        await moves.act_from_command(interaction, f"mark {cell}")
+
+
+async def setup(bot: HvBot) -> None:
+    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+    await bot.add_cog(TicTacToeCog(bot))
