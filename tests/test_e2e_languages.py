@@ -24,7 +24,7 @@ async def test_synced_commands_carry_italian_french_and_german_names(
     emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
     synced = emulator.commands[emulator.guild_id]
-    assert set(synced) == {"game", "hv", "pylons", "s6", "stats"}
+    assert {"game", "hv", "pylons", "s6", "stats"} <= set(synced)  # and any other game's
     missing = []
 
     def check(node: dict[str, Any], path: str) -> None:

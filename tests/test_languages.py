@@ -20,20 +20,21 @@ import render
 from data.texts import DEFAULT, LANGUAGES, catalogue
 from engine.core import State as GameState
 from games import find_game
-from hvbot.presenters import presenter_for
+from hvbot.presenters import playable_games, presenter_for
 from hvbot.presenters.base import Presenter
 from hvbot.repository import GameRow, SeatRow
 from render.fonts import Font, font
 
 NAMES = ["Ada", "Bruno", "Chiara", "Dieter"]
 OTHERS = [lang for lang in LANGUAGES if lang != DEFAULT]
-SEEDS = {"high-voltage": 5, "pylons": 3, "sector6": 2}
+SEEDS = {"high-voltage": 5, "pylons": 3, "sector6": 2}  # any other game: seed 1
+GAMES = playable_games()  # every registered game
 
 
 def played(game: str, seats: int = 2, seed: int | None = None) -> Iterator[GameState]:
     """The state after every action of a game the engine plays to its end by itself (each a
     copy of its own, so a list of them is the game's whole story)."""
-    seed = SEEDS[game] if seed is None else seed
+    seed = SEEDS.get(game, 1) if seed is None else seed
     state = find_game(game).new_state(seats, seed)
     rng = random.Random(seed)
     while not state.is_terminal():
@@ -81,7 +82,7 @@ def public_words(presenter: Presenter, state: GameState, names: list[str]) -> li
     return words
 
 
-@pytest.mark.parametrize("game", ["high-voltage", "pylons", "sector6"])
+@pytest.mark.parametrize("game", GAMES)
 def test_every_step_of_a_game_is_told_in_every_language(game: str) -> None:
     """No key or field is missing anywhere along a whole game, and what each language says
     is its own: not a single sentence of the scores and status is left in English."""
@@ -98,7 +99,7 @@ def test_every_step_of_a_game_is_told_in_every_language(game: str) -> None:
 
 
 @pytest.mark.parametrize("language", OTHERS)
-@pytest.mark.parametrize("game", ["high-voltage", "pylons", "sector6"])
+@pytest.mark.parametrize("game", GAMES)
 def test_the_outcome_is_told_in_the_language(game: str, language: str) -> None:
     view = final(game).view(None)
     english = presenter_for(game, DEFAULT).outcome(view, NAMES[:2])
@@ -110,7 +111,7 @@ def test_the_outcome_is_told_in_the_language(game: str, language: str) -> None:
 
 
 @pytest.mark.parametrize("language", OTHERS)
-@pytest.mark.parametrize("game", ["high-voltage", "pylons", "sector6"])
+@pytest.mark.parametrize("game", GAMES)
 def test_the_secret_is_told_in_the_language(game: str, language: str) -> None:
     state = final(game)
     english = presenter_for(game, DEFAULT)
@@ -127,7 +128,7 @@ def test_the_secret_is_told_in_the_language(game: str, language: str) -> None:
 
 @pytest.mark.parametrize("language", OTHERS)
 def test_the_rules_come_in_the_language_or_in_english(language: str) -> None:
-    for game in ("high-voltage", "pylons", "sector6"):
+    for game in GAMES:
         rules = presenter_for(game, language).rules
         assert rules and len(rules) <= 2000, "Discord refuses longer messages"
 
@@ -152,7 +153,7 @@ def boards(game: str, language: str) -> list[bytes]:
     return pictures + ([end] if end else [])
 
 
-@pytest.mark.parametrize("game", ["high-voltage", "pylons", "sector6"])
+@pytest.mark.parametrize("game", GAMES)
 def test_pictures_are_labelled_in_the_language(game: str) -> None:
     english = boards(game, DEFAULT)
     for language in OTHERS:

@@ -13,6 +13,7 @@ import pytest
 from discord import app_commands
 
 from data.texts import catalogue
+from games import plugins
 from hvbot.client import HvBot
 from hvbot.config import Settings
 from hvbot.translator import Translator, key_of
@@ -25,9 +26,6 @@ NAME = re.compile(r"^[-_\w]{1,32}$")  # Discord's ^[-_\p{L}\p{N}]{1,32}$, lowerc
 async def payloads() -> AsyncIterator[list[dict[str, Any]]]:
     """The commands as the bot syncs them, translated (no connection to Discord needed)."""
     from hvbot.cogs.game import GameCog
-    from hvbot.cogs.high_voltage import HighVoltageCog
-    from hvbot.cogs.pylons import PylonsCog
-    from hvbot.cogs.sector6 import Sector6Cog
     from hvbot.cogs.stats import StatsCog
 
     bot = HvBot(
@@ -35,8 +33,10 @@ async def payloads() -> AsyncIterator[list[dict[str, Any]]]:
             token="unused", database_url="sqlite:///unused.sqlite3", guild_id=None, log_level="INFO"
         )
     )
-    for cog in (GameCog, HighVoltageCog, PylonsCog, Sector6Cog, StatsCog):
+    for cog in (GameCog, StatsCog):
         await bot.add_cog(cog(bot))
+    for game in plugins():  # every registered game's own commands, as the bot loads them
+        await bot.load_extension(game.commands)
     translator = Translator()
     yield [await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()]
     await bot.close()
@@ -121,9 +121,6 @@ async def test_the_english_texts_are_the_code_s_own_strings() -> None:
             return None
 
     from hvbot.cogs.game import GameCog
-    from hvbot.cogs.high_voltage import HighVoltageCog
-    from hvbot.cogs.pylons import PylonsCog
-    from hvbot.cogs.sector6 import Sector6Cog
     from hvbot.cogs.stats import StatsCog
 
     bot = HvBot(
@@ -131,8 +128,10 @@ async def test_the_english_texts_are_the_code_s_own_strings() -> None:
             token="unused", database_url="sqlite:///unused.sqlite3", guild_id=None, log_level="INFO"
         )
     )
-    for cog in (GameCog, HighVoltageCog, PylonsCog, Sector6Cog, StatsCog):
+    for cog in (GameCog, StatsCog):
         await bot.add_cog(cog(bot))
+    for game in plugins():  # every registered game's own commands, as the bot loads them
+        await bot.load_extension(game.commands)
     english = English()
     for command in bot.tree.get_commands():
         await command.get_translated_payload(bot.tree, english)

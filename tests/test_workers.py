@@ -20,7 +20,7 @@ import pytest
 from engine.ai import choose
 from games import find_game
 from hvbot import announcing, workers
-from hvbot.presenters import presenter_for, warm_up
+from hvbot.presenters import playable_games, presenter_for, warm_up
 from hvbot.repository import Repository
 from hvbot.service import GameService
 from hvbot.workers import WATCH_S, Workers
@@ -39,7 +39,7 @@ def _board_args(game: str):
     return state.view(None), [f"Player {i + 1}" for i in range(rules.min_seats)]
 
 
-@pytest.mark.parametrize("game", ["high-voltage", "pylons", "sector6"])
+@pytest.mark.parametrize("game", playable_games())
 async def test_a_board_drawn_in_a_worker_is_the_board_drawn_here(worker, game):
     view, names = _board_args(game)
     # A presenter travels as its game and language: the worker's own presenter draws.
