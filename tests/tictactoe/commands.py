@@ -28,10 +28,11 @@ class TicTacToeCog(GameMoves, group_name="ttt", group_description="Tic-tac-toe m
             state = self.bot.service.peek_state(game)
         except BotError:
             return []
-        if game.game != GAME_NAME or state.current_seat() != game.seat_of(interaction.user.id):
+        if game.game != GAME_NAME:
             return []
         typed = current.strip().upper()
-        cells = [action.cell for action in state.legal_actions()]
+        # The engine's answer: none for anyone but the seat to move.
+        cells = state.targets(game.seat_of(interaction.user.id), "mark.cell")
         return [app_commands.Choice(name=c, value=c) for c in cells if c.startswith(typed)]
 
     @app_commands.command(name="mark", description="Put your mark on a free cell")
