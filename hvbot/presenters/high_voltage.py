@@ -129,7 +129,6 @@ def describe_line(record: Mapping[str, Any], texts: Texts = ENGLISH) -> str:
 
 class HighVoltagePresenter(Presenter):
     game = "high-voltage"
-    rules_path = "high_voltage/rules.md"
 
     def move_words(self, action: str) -> str:
         say = self.texts

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 class PylonsPresenter(Presenter):
     game = "pylons"
-    rules_path = "pylons/rules.md"
 
     def _direction(self, direction: str) -> str:
         return self.word("pylons.directions", direction)

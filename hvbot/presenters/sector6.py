@@ -132,7 +132,6 @@ def buttons_fit(view: View) -> bool:
 
 class Sector6Presenter(Presenter):
     game = "sector6"
-    rules_path = "sector6/rules.md"
     modes = MODES
 
     def is_public(self, applied: Sequence[str], view: View) -> bool:
