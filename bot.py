@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from hvbot.client import HvBot
+from hvbot.client import GameBot
 from hvbot.config import ConfigError, Settings, configure_logging, load_settings
 from hvbot.database import DatabaseError
 
@@ -29,7 +29,7 @@ async def serve(settings: Settings, **options: Any) -> None:
     stop = asyncio.Event()
     for number in STOP_SIGNALS:
         loop.add_signal_handler(number, stop.set)
-    async with HvBot(settings, **options) as bot:
+    async with GameBot(settings, **options) as bot:
         running = asyncio.create_task(bot.start(settings.token))
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)

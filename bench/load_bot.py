@@ -38,7 +38,7 @@ import discord.http  # noqa: E402
 import yarl  # noqa: E402
 from discord.gateway import DiscordWebSocket  # noqa: E402
 
-from hvbot.client import HvBot  # noqa: E402
+from hvbot.client import GameBot  # noqa: E402
 from hvbot.config import LOG_LEVELS, Settings, configure_logging  # noqa: E402
 
 
@@ -108,7 +108,7 @@ async def serve(args: argparse.Namespace) -> int:
         shard_ids=args.shard_ids,
     )
     # A short guild wait only makes start-up quicker: the emulator sends its guilds at once.
-    bot = HvBot(settings, database=database, ai_pause=args.ai_pause, guild_ready_timeout=0.1)
+    bot = GameBot(settings, database=database, ai_pause=args.ai_pause, guild_ready_timeout=0.1)
     runner: asyncio.Task[None] | None = None
     try:
         await bot.login(args.token)

@@ -24,7 +24,7 @@ from hvbot.service import ActResult
 from hvbot.wording import mention, names_of, public
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -105,13 +105,13 @@ def posts_in(channel_id: int | None, game: GameRow) -> bool:
     return game.thread_id is None or channel_id == game.thread_id
 
 
-async def post_channel(bot: HvBot, game: GameRow) -> discord.abc.Messageable:
+async def post_channel(bot: GameBot, game: GameRow) -> discord.abc.Messageable:
     """The game's thread if it has one, else its channel."""
     where = game.post_channel_id
     return bot.get_channel(where) or await bot.fetch_channel(where)  # type: ignore[return-value]
 
 
-async def announce(bot: HvBot, game: GameRow, post: Post) -> None:
+async def announce(bot: GameBot, game: GameRow, post: Post) -> None:
     """Post to the game's thread if it has one, else to its channel."""
     channel = await post_channel(bot, game)
     sent = await channel.send(**post.kwargs())
@@ -145,7 +145,7 @@ def lobby_text(game: GameRow) -> str:
     return texts("bot.lobby.text", title=title, seats=seats, state=state)
 
 
-async def refresh_lobby(bot: HvBot, game: GameRow) -> None:
+async def refresh_lobby(bot: GameBot, game: GameRow) -> None:
     """Edit the one lobby message in place (after a slash command changed the seats)."""
     if game.lobby_message_id is None:
         return
@@ -159,7 +159,7 @@ async def refresh_lobby(bot: HvBot, game: GameRow) -> None:
         log.warning("game %s: could not update the lobby message", game.id)
 
 
-async def send_secrets(bot: HvBot, game: GameRow, state: Any) -> None:
+async def send_secrets(bot: GameBot, game: GameRow, state: Any) -> None:
     """Each person's colour by DM; a closed DM is reported without saying anything secret."""
     failed = []
     for seat in game.seats:

@@ -3,7 +3,7 @@ only the asker sees, follow-ups through the interaction's webhook for 15 minutes
 
 Bad input is answered ephemerally before anything is shown publicly (a refusal raised by the
 service goes up to what runs the handler, `guarded` for a button and
-`HvBot.on_app_command_error` for a command, which answer it). Once a move is acknowledged and
+`GameBot.on_app_command_error` for a command, which answer it). Once a move is acknowledged and
 stored, its announcement goes on in a task of its own (`go_on`), so the many moves waiting for
 their pictures at a busy moment do not each hold their interaction.
 """
@@ -30,7 +30,7 @@ from hvbot.service import BotError
 from hvbot.wording import explain, personal
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +155,7 @@ class FollowUp:
     frames that dispatched it, is several times the size of this; so a move goes on from here
     in a task of its own (`go_on`), and the handler that received it returns at once."""
 
-    bot: HvBot
+    bot: GameBot
     webhook: discord.Webhook  # the interaction's follow-up webhook, valid for 15 minutes
     user_id: int
     channel_id: int | None
@@ -197,7 +197,7 @@ class FollowUp:
         await self.webhook.send(fit_text(message, CONTENT), ephemeral=True)
 
 
-ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see HvBot._finish_answering
+ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see GameBot._finish_answering
 
 
 def go_on(follow_up: FollowUp, game_id: int, work: Awaitable[None]) -> None:

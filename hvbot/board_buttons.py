@@ -8,7 +8,7 @@ they could only be refused as out of date. So the game remembers its one post wi
 buttons and the version they are for (`LiveButtons.keep`, stored with the game: any
 process, and the same one after a restart, sees it), and the buttons are taken off as soon as
 the game is past their version: after each board post (`shown`: the post before it), and after
-each change (`moved_on`, from `HvBot.after_change` and the changes that end a game without a
+each change (`moved_on`, from `GameBot.after_change` and the changes that end a game without a
 board).
 
 It never holds up what it follows: it runs in a task of its own once the new post is out. A
@@ -31,14 +31,14 @@ from hvbot.presenters.base import Presenter
 from hvbot.repository import GameRow
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 log = logging.getLogger(__name__)
 # Named like the tasks answering interactions (`answering.ANSWER_TASK`), which closing waits for.
 TASK = "hvbot-answer-buttons-"
 
 
-def shown(bot: HvBot, game: GameRow, post: Post, message: discord.Message | None) -> None:
+def shown(bot: GameBot, game: GameRow, post: Post, message: discord.Message | None) -> None:
     """`post` went out as `message`: if it is a board post (`Post.version`), remember it when
     it has buttons, and take off the buttons the game is past."""
     if post.version is None or not has_buttons(game):
@@ -50,13 +50,13 @@ def shown(bot: HvBot, game: GameRow, post: Post, message: discord.Message | None
     _in_background(bot, game, work)
 
 
-def moved_on(bot: HvBot, game: GameRow) -> None:
+def moved_on(bot: GameBot, game: GameRow) -> None:
     """The game changed: take off the buttons it is past, if some post still shows them."""
     if has_buttons(game):
         _in_background(bot, game, _drop_stale(bot, game))
 
 
-async def clicked(bot: HvBot, game: GameRow, message_id: int) -> None:
+async def clicked(bot: GameBot, game: GameRow, message_id: int) -> None:
     """A click took the buttons off the post `message_id`: nothing is left to take off there."""
     try:
         await bot.service.repo.buttons.forget(game_id=game.id, message_id=message_id)
@@ -71,7 +71,7 @@ def has_buttons(game: GameRow) -> bool:
     return presenter.public_choices is not Presenter.public_choices
 
 
-def _in_background(bot: HvBot, game: GameRow, work: Awaitable[None]) -> None:
+def _in_background(bot: GameBot, game: GameRow, work: Awaitable[None]) -> None:
     task = asyncio.create_task(_quietly(game, work))
     task.set_name(f"{TASK}{game.id}")
     bot.keep_until_done(task)
@@ -85,7 +85,7 @@ async def _quietly(game: GameRow, work: Awaitable[None]) -> None:
         log.warning("game %s: could not take old buttons off", game.id, exc_info=True)
 
 
-async def _keep(bot: HvBot, game: GameRow, message_id: int, version: int) -> None:
+async def _keep(bot: GameBot, game: GameRow, message_id: int, version: int) -> None:
     stale = await bot.service.repo.buttons.keep(
         game_id=game.id, message_id=message_id, version=version
     )
@@ -93,13 +93,13 @@ async def _keep(bot: HvBot, game: GameRow, message_id: int, version: int) -> Non
         await _take_off(bot, game, old)
 
 
-async def _drop_stale(bot: HvBot, game: GameRow) -> None:
+async def _drop_stale(bot: GameBot, game: GameRow) -> None:
     old = await bot.service.repo.buttons.drop_stale(game_id=game.id)
     if old is not None:
         await _take_off(bot, game, old)
 
 
-async def _take_off(bot: HvBot, game: GameRow, message_id: int) -> None:
+async def _take_off(bot: GameBot, game: GameRow, message_id: int) -> None:
     """Edit a board post to drop its buttons, keeping its text and pictures."""
     channel = bot.get_partial_messageable(game.post_channel_id, guild_id=game.guild_id)
     try:

@@ -65,7 +65,7 @@ def _hold(tasks: set[asyncio.Task[None]], task: asyncio.Task[None]) -> None:
     task.add_done_callback(tasks.discard)
 
 
-class HvBot(commands.AutoShardedBot):
+class GameBot(commands.AutoShardedBot):
     def __init__(
         self,
         settings: Settings,

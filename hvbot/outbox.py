@@ -22,13 +22,13 @@ from hvbot.repository import GameRow, Repository
 from hvbot.service import ActResult
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 
-async def post(bot: HvBot, owed: Announcement) -> None:
+async def post(bot: GameBot, owed: Announcement) -> None:
     """Make one owed post (nothing, if its game or its move is gone), mark it made, then
     carry the game on from it: in that order, since an AI seat waits for its game's owed
-    posts before it plays (`HvBot._run_ai`)."""
+    posts before it plays (`GameBot._run_ai`)."""
     repo = bot.service.repo
     game = await repo.game(game_id=owed.game_id)
     after: State | None = None

@@ -10,7 +10,7 @@ Labels are in the language of whoever sees the button: a public post's in the ga
 private prompt's in its person's. The custom_id never depends on the language, so a button
 works the same whatever language it was drawn in.
 
-A click reaches its handler through the client (`HvBot.on_lobby_button` and its siblings), so
+A click reaches its handler through the client (`GameBot.on_lobby_button` and its siblings), so
 this module needs nothing from the modules that answer clicks: the presenters say what a post
 offers as plain `Choice`s, this module makes them buttons, the client routes the clicks.
 """
@@ -27,7 +27,7 @@ from data.texts import ENGLISH, Texts
 from hvbot.posts import Choice
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 LOBBY_ACTIONS = {  # what -> style; the label is the text bot.button.<what>
     "join": discord.ButtonStyle.success,
@@ -45,8 +45,8 @@ STYLES = {  # a Choice's look -> Discord's button style
 }
 
 
-def _bot(interaction: discord.Interaction) -> HvBot:
-    return cast("HvBot", interaction.client)
+def _bot(interaction: discord.Interaction) -> GameBot:
+    return cast("GameBot", interaction.client)
 
 
 def encode_action(text: str) -> str:
@@ -219,5 +219,5 @@ def vote_view(vote_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
     return VoteButton.view(vote_id, texts)
 
 
-def register(bot: HvBot) -> None:
+def register(bot: GameBot) -> None:
     bot.add_dynamic_items(LobbyButton, ActionButton, UndoButton, VoteButton)

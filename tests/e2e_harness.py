@@ -37,7 +37,7 @@ from discord_emulator import (
 
 from engine import State
 from games import find_game
-from hvbot.client import HvBot
+from hvbot.client import GameBot
 from hvbot.config import Settings
 from hvbot.repository import GameRow, Repository, SeatRow
 from hvbot.service import GameService
@@ -105,7 +105,7 @@ class BotHarness:
         self.database = database
         self.guild_scoped = guild_scoped
         self.seed = seed
-        self.bot: HvBot | None = None
+        self.bot: GameBot | None = None
         self._task: asyncio.Task[None] | None = None
         self._reader: Repository | None = None
         self.starts = 0
@@ -122,13 +122,13 @@ class BotHarness:
             drawing_processes=self.drawing_processes,
         )
 
-    async def start(self) -> HvBot:
+    async def start(self) -> GameBot:
         """Log in (which syncs the commands) and connect; return once the bot is ready."""
         assert self.bot is None, "the bot is running already"
         # Seeds decide the deal: a fixed source makes every run of a test deal the same games.
         repo = await Repository.open(self.database)
         service = GameService(repo, seed_source=random.Random(self.seed + self.starts))
-        bot = HvBot(
+        bot = GameBot(
             self.settings,
             database=self.database,
             ai_pause=AI_PAUSE,
@@ -155,7 +155,7 @@ class BotHarness:
                 await asyncio.wait_for(task, 10)
         logging.getLogger().removeHandler(self.errors)
 
-    async def restart(self) -> HvBot:
+    async def restart(self) -> GameBot:
         await self.stop()
         return await self.start()
 

@@ -217,5 +217,5 @@ async def test_a_post_deleted_meanwhile_is_let_be(
 
 
 def test_closing_waits_for_buttons_being_taken_off() -> None:
-    """HvBot.close lets the tasks answering interactions finish, found by their names."""
+    """GameBot.close lets the tasks answering interactions finish, found by their names."""
     assert board_buttons.TASK.startswith(answering.ANSWER_TASK)

@@ -408,8 +408,8 @@ def test_a_player_without_a_legal_cell_is_skipped_and_it_shows_in_the_view():
 
 VIEW_KEYS = {
     "game", "view_version", "viewer", "seats", "size", "options", "phase", "current_seat",
-    "prompt", "move", "mirrored", "first_seat", "swamps", "swamp_cells", "players", "scores", "pylons",
-    "links", "max_pylons", "pylons_left", "last", "skipped", "history", "outcome",
+    "prompt", "move", "mirrored", "first_seat", "swamps", "swamp_cells", "players", "scores",
+    "pylons", "links", "max_pylons", "pylons_left", "last", "skipped", "history", "outcome",
 }  # fmt: skip
 
 

@@ -14,7 +14,7 @@ from discord import app_commands
 
 from data.texts import catalogue
 from games import plugins
-from hvbot.client import HvBot
+from hvbot.client import GameBot
 from hvbot.config import Settings
 from hvbot.translator import Translator, key_of
 
@@ -28,7 +28,7 @@ async def payloads() -> AsyncIterator[list[dict[str, Any]]]:
     from hvbot.cogs.game import GameCog
     from hvbot.cogs.stats import StatsCog
 
-    bot = HvBot(
+    bot = GameBot(
         Settings(
             token="unused", database_url="sqlite:///unused.sqlite3", guild_id=None, log_level="INFO"
         )
@@ -123,7 +123,7 @@ async def test_the_english_texts_are_the_code_s_own_strings() -> None:
     from hvbot.cogs.game import GameCog
     from hvbot.cogs.stats import StatsCog
 
-    bot = HvBot(
+    bot = GameBot(
         Settings(
             token="unused", database_url="sqlite:///unused.sqlite3", guild_id=None, log_level="INFO"
         )

@@ -28,7 +28,7 @@ from hvbot.service import (
 )
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 LOG_INLINE_LIMIT = 1800
 MAX_CHOICES = 25  # Discord's limit on autocomplete choices
@@ -58,7 +58,7 @@ def mode_options(game: str, mode: str | None) -> dict[str, str] | None:
 
 
 class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
-    def __init__(self, bot: HvBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         super().__init__()
 
@@ -342,6 +342,6 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         return choices[:MAX_CHOICES]
 
 
-async def setup(bot: HvBot) -> None:
-    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
     await bot.add_cog(GameCog(bot))

@@ -18,7 +18,7 @@ from hvbot.service import BotError
 from hvbot.translator import choice
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 ROTATION_CHOICES = [app_commands.Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
 PLACE_CHOICES = [
@@ -194,6 +194,6 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
         )
 
 
-async def setup(bot: HvBot) -> None:
-    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
     await bot.add_cog(HighVoltageCog(bot))

@@ -20,7 +20,7 @@ from games import find_game
 from hvbot.service import BotError
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 
 class OtherGame(app_commands.CheckFailure):
@@ -41,7 +41,7 @@ class GameMoves(commands.GroupCog):
 
     game: ClassVar[str]
 
-    def __init__(self, bot: HvBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         super().__init__()
 

@@ -12,7 +12,7 @@ from hvbot.handlers import moves
 from hvbot.service import BotError
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 MAX_CHOICES = 25
 
@@ -44,6 +44,6 @@ class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"
         await moves.act_from_command(interaction, f"place {cell}")
 
 
-async def setup(bot: HvBot) -> None:
-    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
     await bot.add_cog(PylonsCog(bot))

@@ -4,7 +4,7 @@ chosen at /game new, then hourly, until they move.
 What is due lives in the database, not in a timer, so a restarted bot reminds on time too;
 the check runs every `check_s` seconds. Each reminder is claimed with its words owed in the
 outbox, so with several processes it is sent once; the same check takes over the duties other
-processes left undone (`HvBot.do_duties`).
+processes left undone (`GameBot.do_duties`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from hvbot.posts import Post
 from hvbot.service import Reminder
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 log = logging.getLogger(__name__)
 # How often reminders and other processes' unfinished duties are looked for: with a claim's
@@ -53,7 +53,7 @@ def reminder_text(reminder: Reminder) -> str:
 
 
 class RemindersCog(commands.Cog):
-    def __init__(self, bot: HvBot, *, check_s: float = CHECK_S) -> None:
+    def __init__(self, bot: GameBot, *, check_s: float = CHECK_S) -> None:
         self.bot = bot
         self.check.change_interval(seconds=check_s)
 
@@ -87,6 +87,6 @@ class RemindersCog(commands.Cog):
         await self.bot.wait_until_ready()
 
 
-async def setup(bot: HvBot) -> None:
-    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
     await bot.add_cog(RemindersCog(bot, check_s=bot.remind_check_s))

@@ -25,7 +25,7 @@ from hvbot.service import BotError
 from hvbot.translator import choice
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 GAME = "sector6"
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
@@ -230,6 +230,6 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
         await moves.act_from_command(interaction, "pass")
 
 
-async def setup(bot: HvBot) -> None:
-    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
     await bot.add_cog(Sector6Cog(bot))

@@ -22,7 +22,7 @@ from hvbot.service import BotError
 from hvbot.stats import GameSummary, PlayerStats, summaries
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 TOP_PLAYERS = 5
 EMBED_FIELDS = 25  # Discord's limit per embed; one field per game
@@ -121,7 +121,7 @@ def nothing_yet(texts: Texts, game: str | None, *, anyone: bool = False) -> str:
 
 
 class StatsCog(commands.GroupCog, group_name="stats", group_description="Player statistics"):
-    def __init__(self, bot: HvBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         super().__init__()
 
@@ -172,6 +172,6 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
         )
 
 
-async def setup(bot: HvBot) -> None:
-    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
     await bot.add_cog(StatsCog(bot))

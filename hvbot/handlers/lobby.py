@@ -18,7 +18,7 @@ from hvbot.service import BotError
 from hvbot.wording import language, mention, personal, public
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ async def lobby_change(
 
 
 async def lobby_button(interaction: discord.Interaction, game_id: int, what: str) -> None:
-    bot: HvBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]
     game = await bot.service.repo.game(game_id=game_id)
     if game is None or game.status != "lobby" or game.channel_id != interaction.channel_id:
         await reply_error(interaction, personal(interaction)("bot.lobby.closed"))
@@ -63,7 +63,7 @@ async def lobby_button(interaction: discord.Interaction, game_id: int, what: str
 async def lobby_action(
     interaction: discord.Interaction, what: str, *, from_button: bool, level: str = "easy"
 ) -> None:
-    bot: HvBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]
     service = bot.service
     channel_id = interaction.channel_id
     user = interaction.user
@@ -98,7 +98,7 @@ async def lobby_action(
 
 
 async def start_game(interaction: discord.Interaction, *, from_button: bool) -> None:
-    bot: HvBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]
     try:
         game, state = await bot.service.start(
             channel_id=interaction.channel_id,
@@ -152,7 +152,7 @@ async def open_thread(interaction: discord.Interaction, game: GameRow) -> GameRo
         return game
     if not may_open_thread(interaction):
         return game
-    bot: HvBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]
     lobby = bot.get_partial_messageable(
         game.channel_id, guild_id=game.guild_id
     ).get_partial_message(game.lobby_message_id)

@@ -17,7 +17,7 @@ from hvbot.service import ActResult, BotError
 from hvbot.wording import language, move_words, personal
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ class Acknowledgement:
         """Apply the person's action through the service, acknowledging it once legal. None
         when there is nothing more to do here: refused (they were told) or answered too late
         (the channel was told)."""
-        bot: HvBot = self.interaction.client  # type: ignore[assignment]
+        bot: GameBot = self.interaction.client  # type: ignore[assignment]
         try:
             result = await bot.service.act(
                 user_id=self.interaction.user.id,
@@ -94,7 +94,7 @@ class Acknowledgement:
 
     async def announce_late(self, result: ActResult) -> None:
         """The window closed before the answer: tell the channel rather than leave it silent."""
-        bot: HvBot = self.interaction.client  # type: ignore[assignment]
+        bot: GameBot = self.interaction.client  # type: ignore[assignment]
         post = await board_post(result.game, result, result.state)
         if post is not None:
             await announce(bot, result.game, post)

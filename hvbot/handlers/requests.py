@@ -21,7 +21,7 @@ from hvbot.service import UndoOutcome, VoteOutcome
 from hvbot.wording import language, mention, move_words, public
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 
 def vote_text(outcome: VoteOutcome) -> str:
@@ -35,7 +35,7 @@ def vote_text(outcome: VoteOutcome) -> str:
 
 
 async def request_takeover(interaction: discord.Interaction) -> None:
-    bot: HvBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]
     outcome = await bot.service.request_takeover(
         channel_id=interaction.channel_id, user_id=interaction.user.id
     )
@@ -49,7 +49,7 @@ async def request_takeover(interaction: discord.Interaction) -> None:
 
 
 async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str) -> None:
-    bot: HvBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]
     outcome = await bot.service.cast_vote(
         vote_id=vote_id, user_id=interaction.user.id, choice=choice
     )
@@ -73,7 +73,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
 
 
 async def return_seat(interaction: discord.Interaction) -> None:
-    bot: HvBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]
     game = await bot.service.return_seat(
         channel_id=interaction.channel_id,
         user_id=interaction.user.id,
@@ -119,7 +119,7 @@ async def taken_back(outcome: UndoOutcome) -> Post:
 
 
 async def request_undo(interaction: discord.Interaction) -> None:
-    bot: HvBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]
     outcome = await bot.service.request_undo(
         channel_id=interaction.channel_id, user_id=interaction.user.id
     )
@@ -144,7 +144,7 @@ async def request_undo(interaction: discord.Interaction) -> None:
 
 
 async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:
-    bot: HvBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]
     outcome = await bot.service.answer_undo(
         request_id=request_id, user_id=interaction.user.id, accept=accept
     )

@@ -13,7 +13,7 @@ from hvbot.service import BotError
 from tictactoe.rules import GAME_NAME
 
 if TYPE_CHECKING:
-    from hvbot.client import HvBot
+    from hvbot.client import GameBot
 
 
 class TicTacToeCog(GameMoves, group_name="ttt", group_description="Tic-tac-toe moves"):
@@ -42,6 +42,6 @@ class TicTacToeCog(GameMoves, group_name="ttt", group_description="Tic-tac-toe m
         await moves.act_from_command(interaction, f"mark {cell}")
 
 
-async def setup(bot: HvBot) -> None:
-    """Loaded as a discord.py extension (see `HvBot.setup_hook`)."""
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
     await bot.add_cog(TicTacToeCog(bot))
