@@ -36,6 +36,7 @@ KEYS = {
 NEW_KEYS = {"database", "processes", "cpu_ms_per_action", "scaling", "per_process"}
 
 
+@pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
 def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     done = subprocess.run(
         [
@@ -65,6 +66,7 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     assert figures["probe_ms_before"] > 0, "the machine's speed was measured before the run"
 
 
+@pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
 def test_two_processes_on_postgresql_each_store_their_share() -> None:
     """A PostgreSQL server started by the benchmark, two bot processes with a shard each, and
     the games spread over a server per shard: both processes serve games. (About 30 s: the

@@ -169,6 +169,7 @@ def test_normal_beats_random():
     assert margin >= 2 * 20
 
 
+@pytest.mark.slow  # a strength comparison: thousands of play-outs a move
 def test_hard_beats_normal():
     """Two rounds of play-outs already win most of a fixed set of games against the greedy
     player, each deal from both seats."""
