@@ -142,6 +142,8 @@ class BotHarness:
         await asyncio.wait_for(bot.wait_until_ready(), 10)
         self.bot = bot
         self.starts += 1
+        # The emulator's `settle` waits for this bot to be done, not for silence.
+        self.emu.idle_checks.append(bot.until_idle)
         return bot
 
     async def stop(self) -> None:
@@ -149,6 +151,7 @@ class BotHarness:
         bot, task = self.bot, self._task
         self.bot, self._task = None, None
         if bot is not None:
+            self.emu.idle_checks.remove(bot.until_idle)
             await bot.close()
         if task is not None:
             with contextlib.suppress(asyncio.CancelledError):
@@ -164,6 +167,20 @@ class BotHarness:
         if self._reader is not None:
             await self._reader.close()
             self._reader = None
+
+    async def caught_up(self, timeout: float = 10.0) -> None:
+        """Return once the bot has done all it had to: a whole round of its periodic check
+        (turn reminders, posts owed in the outbox, AI seats nobody thinks for) has run since
+        the call, and then nothing is under way. What it has not sent by then it would never
+        send unprompted, so a test can assert that nothing more came."""
+        assert self.bot is not None, "the bot is not running"
+        check = self.bot.get_cog("RemindersCog").check  # type: ignore[union-attr]
+        # The round under way when called may have looked before what the test waits for.
+        rounds = check.current_loop + 2
+        await self.emu.wait_for(
+            lambda: check.current_loop >= rounds, timeout, message="a whole round of duties"
+        )
+        await self.emu.settle(timeout=timeout)
 
     def unexpected_errors(self) -> list[logging.LogRecord]:
         return [

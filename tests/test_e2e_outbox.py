@@ -62,7 +62,7 @@ async def test_a_move_whose_process_died_before_its_post_is_posted_once_by_anoth
     # The game goes on from there (the AI seat, if it is next, moves), and nothing twice.
     game, state = await table.wait_for_turn()
     assert game.version >= stored.game.version
-    await emu.settle()
+    await hv.caught_up()
     assert (
         len([p for p in board_posts(emu, since=since) if p.content.startswith(mover.display_name)])
         == 1
@@ -111,5 +111,5 @@ async def test_a_game_finished_by_a_process_that_died_gets_its_last_move_and_rep
         return not await reader.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
 
     await emu.wait_for(nothing_owed, 10, message="both marked as made")
-    await emu.settle()
+    await hv.caught_up()
     assert len(replays()) == 1 and len(board_posts(emu, since=since)) == 1

@@ -48,7 +48,7 @@ async def test_the_person_to_move_is_reminded_in_the_channel_also_after_a_restar
     assert first.channel_id == emu.channel.id
     # The next one is an hour away, and nothing else was said.
     assert timedelta(minutes=59) < await _remind_at(hv, game.id) - datetime.now(UTC)
-    await emu.settle()
+    await hv.caught_up()
     assert len(_reminders(emu, mover)) == 1
 
     await hv.restart()

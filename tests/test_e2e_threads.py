@@ -5,7 +5,6 @@ stays in the channel."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 from discord_emulator import DiscordEmulator, Visibility
@@ -19,16 +18,15 @@ REPLAY = "replay.gif"
 
 async def ada_to_move(hv: BotHarness, timeout: float = 30.0) -> tuple[GameRow, object]:
     """The game once it is Ada's turn (or over), after the AI seat's moves and their posts."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
+
+    async def found() -> tuple[GameRow, object] | None:
         game = await hv.game()
         state = find_game(game.game).state_from_dict(game.state)
-        if state.is_terminal() or state.current_seat() == 0:
-            await hv.emu.settle()
-            return game, state
-        await asyncio.sleep(0.05)
-    raise AssertionError("the AI did not move")
+        return (game, state) if state.is_terminal() or state.current_seat() == 0 else None
+
+    found_now = await hv.emu.wait_for(found, timeout, message="the AI's move")
+    await hv.emu.settle()
+    return found_now
 
 
 async def test_a_game_in_a_thread_from_start_to_replay(

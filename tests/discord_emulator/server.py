@@ -138,6 +138,12 @@ class Reply(list[Record]):
         return "\n".join(str(r) for r in self) or "(nothing)"
 
 
+def _running_tasks() -> str:
+    """The names of the tasks still running, to say what a bot was busy with."""
+    me = asyncio.current_task()
+    return ", ".join(sorted(t.get_name() for t in asyncio.all_tasks() if t is not me))
+
+
 def _matches(
     record: Record,
     visibility: str | Visibility | None,
@@ -235,6 +241,9 @@ class DiscordEmulator:
         )
         self.rest = Rest(self)
         self.in_flight = 0
+        # How `settle` knows that bots running in this process are done: each registers a
+        # coroutine function that returns once it has nothing under way (`GameBot.until_idle`).
+        self.idle_checks: list[Callable[[], Awaitable[None]]] = []
         self._activity = asyncio.Event()
         self._last_activity = 0.0
         self._runner: web.AppRunner | None = None
@@ -521,17 +530,47 @@ class DiscordEmulator:
             await self._wait_activity(min(0.05, remaining))
 
     async def settle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
-        """Wait until the bot has made no request for `quiet` seconds and no deferred reply
-        still shows "thinking…" (bounded by `timeout`): a user sees such a reply as unfinished.
+        """Wait until the bot has finished what it was doing, and no deferred reply still shows
+        "thinking…" (a user sees such a reply as unfinished); bounded by `timeout`.
+
+        For bots running in this process, registered in `idle_checks`, that is an event: each
+        says when it has nothing under way, then no request of theirs is in flight. A bot in
+        another process has no such event: then it is a guess, no request for `quiet` seconds.
         """
+        if self.idle_checks:
+            await self._until_idle(timeout)
+        else:
+            await self._until_quiet(quiet, timeout)
+
+    def _thinking(self) -> bool:
+        return any(s.placeholder_pending and not s.expired for s in self.interactions.values())
+
+    async def _until_idle(self, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            for check in list(self.idle_checks):
+                try:
+                    await asyncio.wait_for(check(), max(0.0, deadline - loop.time()))
+                except TimeoutError:
+                    raise TimeoutError(
+                        f"the bot was still busy after {timeout:.1f}s: {_running_tasks()}"
+                    ) from None
+            if self.in_flight == 0 and not self._thinking():
+                return
+            if loop.time() >= deadline:
+                raise TimeoutError(
+                    f"after {timeout:.1f}s the bot is idle but {self.in_flight} request(s) are "
+                    f"in flight or a reply still shows 'thinking…'"
+                )
+            await self._wait_activity(min(0.05, deadline - loop.time()))
+
+    async def _until_quiet(self, quiet: float, timeout: float) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             idle_for = loop.time() - self._last_activity
-            thinking = any(
-                s.placeholder_pending and not s.expired for s in self.interactions.values()
-            )
-            if self.in_flight == 0 and idle_for >= quiet and not thinking:
+            if self.in_flight == 0 and idle_for >= quiet and not self._thinking():
                 return
             if loop.time() >= deadline:
                 raise TimeoutError(f"the bot was still busy after {timeout:.1f}s")
@@ -828,8 +867,8 @@ class DiscordEmulator:
     ) -> Reply:
         """Run `/command` as `user` and return what the bot did in answer.
 
-        Waits until the interaction is acknowledged, then (with `settle`) until the bot has been
-        quiet for a moment, so follow-ups, channel posts and DMs it caused are included.
+        Waits until the interaction is acknowledged, then (with `settle`) until the bot is done
+        (see `settle`), so follow-ups, channel posts and DMs it caused are included.
         """
         target = channel or self.channel
         data = self._command_data(command, options, guild_id=target.guild_id)
