@@ -36,6 +36,7 @@ from discord_emulator import (
 )
 
 from engine import State
+from engine.pylons.reference import runner
 from games import find_game
 from hvbot.client import GameBot
 from hvbot.config import Settings
@@ -240,6 +241,17 @@ def replay(game: GameRow, actions: list[tuple[int, str]]) -> list[State]:
         state.apply(text)
         states.append(state.copy())
     return states
+
+
+def racing_cell(state: State, rng: random.Random) -> str:
+    """Where a Pylons player racing to connect their borders places next (the reference
+    `runner`, from the seat's own view): against a random AI seat the game ends within a few
+    dozen moves and boards, where random play takes about two hundred."""
+    seat = state.current_seat()
+    assert seat is not None, "the game is over"
+    action = runner(state.view(seat), rng)
+    assert action.startswith("place "), action
+    return action.split()[1]
 
 
 def names_of(game: GameRow) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from discord_emulator import DiscordEmulator, Visibility
-from e2e_harness import BotHarness, board_posts
+from e2e_harness import BotHarness, board_posts, racing_cell
 
 from games import find_game
 from hvbot.repository import GameRow
@@ -62,7 +62,7 @@ async def test_a_game_in_a_thread_from_start_to_replay(
         game, state = await ada_to_move(hv)
         if state.is_terminal():
             break
-        cell = rng.choice([a.text().split()[1] for a in state.legal_actions()])
+        cell = racing_cell(state, rng)
         seen = len(board_posts(emu, channel=thread))
         if moves == 1:
             # Typed in the channel: the board goes to the thread, Ada gets a private pointer.
