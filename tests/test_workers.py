@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import weakref
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,11 +27,23 @@ from hvbot.service import GameService
 from hvbot.workers import WATCH_S, Workers
 
 
-@pytest.fixture
-async def worker():
+@pytest.fixture(scope="module")
+def worker() -> Iterator[Workers]:
+    """One worker process for the module's tests: starting and warming up one takes seconds.
+    A test that kills it leaves its replacement to the next."""
     workers = Workers(1, warm_up=warm_up)
     yield workers
     workers.close()
+
+
+def _held_until(gate: str) -> None:
+    """In a worker: be busy until the test opens `gate` (makes the file), so the test decides
+    how long, whatever the machine's speed."""
+    deadline = time.monotonic() + 60
+    while not os.path.exists(gate):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{gate} was never opened")
+        time.sleep(0.002)
 
 
 def _board_args(game: str):
@@ -60,29 +73,25 @@ def _size(parcel: Parcel) -> int:
     return parcel.size
 
 
-async def test_a_call_waiting_its_turn_holds_no_argument_of_its_own(worker):
+async def test_a_call_waiting_its_turn_holds_no_argument_of_its_own(worker, tmp_path):
     """Boards queue behind each other at a few hundred games: what waits is the pickled call,
     not the caller's objects (a view is tens of kB of dicts)."""
     await worker.run(os.getpid)  # started
-    busy = asyncio.create_task(worker.run(time.sleep, 0.5))
-    parcel = Parcel(7)
-    watch = weakref.ref(parcel)
-    waiting = asyncio.create_task(worker.run(_size, parcel))
-    await asyncio.sleep(0)  # the call is made and waits behind the sleep
-    del parcel
-    gc.collect()
-    assert watch() is None, "the waiting call still holds its argument"
-    assert not waiting.done()
+    gate = tmp_path / "gate"
+    busy = asyncio.create_task(worker.run(_held_until, str(gate)))
+    try:
+        parcel = Parcel(7)
+        watch = weakref.ref(parcel)
+        waiting = asyncio.create_task(worker.run(_size, parcel))
+        await asyncio.sleep(0)  # the call is made and waits behind the busy one
+        del parcel
+        gc.collect()
+        assert watch() is None, "the waiting call still holds its argument"
+        assert not waiting.done()
+    finally:
+        gate.touch()
     assert await waiting == 7
     await busy
-
-
-@pytest.fixture
-async def started_worker():
-    workers = Workers(1)
-    await workers.run(os.getpid)  # started
-    yield workers
-    workers.close()
 
 
 @pytest.mark.parametrize(
@@ -91,31 +100,42 @@ async def started_worker():
     ids=["thinking-within-the-leeway", "thinking-after-it"],
 )
 async def test_a_replay_lets_thinking_go_first_within_its_leeway_only(
-    started_worker, leeway, then, replay_first
+    worker, tmp_path, leeway, then, replay_first
 ):
     """An AI seat's thinking goes before a replay asked for a moment earlier (a game waits for
     the one, nobody for the other), but not before one asked for longer ago than its leeway.
     `time.monotonic` tells when each call ran (the same clock in every process)."""
-    busy = asyncio.create_task(started_worker.run(time.sleep, 1.0))
-    await asyncio.sleep(0.1)
-    replay = asyncio.create_task(started_worker.run_within(leeway, time.monotonic))
-    await asyncio.sleep(then)
-    thinking = asyncio.create_task(started_worker.run(time.monotonic))
+    gate = tmp_path / "gate"
+    busy = asyncio.create_task(worker.run(_held_until, str(gate)))
+    try:
+        await asyncio.sleep(0)  # the busy call has the worker's one turn
+        replay = asyncio.create_task(worker.run_within(leeway, time.monotonic))
+        await asyncio.sleep(then)  # how long before the thinking the replay asked: the point
+        thinking = asyncio.create_task(worker.run(time.monotonic))
+        await asyncio.sleep(0)  # both wait for their turn
+        assert not replay.done() and not thinking.done()
+    finally:
+        gate.touch()
     assert (await replay < await thinking) == replay_first
     await busy
 
 
-async def test_a_call_given_up_while_it_waits_holds_up_nobody(started_worker):
-    busy = asyncio.create_task(started_worker.run(time.sleep, 0.3))
-    await asyncio.sleep(0.05)
-    given_up = asyncio.create_task(started_worker.run(os.getpid))
-    await asyncio.sleep(0.05)
-    given_up.cancel()
-    after = asyncio.create_task(started_worker.run(os.getpid))
+async def test_a_call_given_up_while_it_waits_holds_up_nobody(worker, tmp_path):
+    gate = tmp_path / "gate"
+    busy = asyncio.create_task(worker.run(_held_until, str(gate)))
+    try:
+        given_up = asyncio.create_task(worker.run(os.getpid))
+        await asyncio.sleep(0)  # the busy call has the turn, the other waits for it
+        given_up.cancel()
+        after = asyncio.create_task(worker.run(os.getpid))
+        await asyncio.sleep(0)  # asked for, behind the busy one
+        assert not after.done()
+    finally:
+        gate.touch()
     assert await asyncio.wait_for(after, 30) != os.getpid()
     assert given_up.cancelled()
     await busy
-    assert await asyncio.wait_for(started_worker.run(os.getpid), 30) != os.getpid()
+    assert await asyncio.wait_for(worker.run(os.getpid), 30) != os.getpid()
 
 
 def _drawn_after(seconds: float, marks: str) -> float:
