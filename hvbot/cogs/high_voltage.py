@@ -14,7 +14,6 @@ from hvbot import announcing, answering, wording
 from hvbot.cogs.moves import GameMoves
 from hvbot.handlers import moves
 from hvbot.posts import send_private
-from hvbot.service import BotError
 from hvbot.translator import choice
 
 if TYPE_CHECKING:
@@ -32,7 +31,6 @@ SPECIAL_CHOICES = [
         "double: take a second action this turn", "double", key="commands.choices.special.double"
     ),
 ]
-MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 
 
 def _special(special: str) -> str:
@@ -61,18 +59,8 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
         self, interaction: discord.Interaction, current: str, kind: str
     ) -> list[app_commands.Choice[str]]:
         """Cells where the command is legal right now, filtered by what is typed so far."""
-        try:
-            game = await self.bot.service.open_game(interaction.channel_id)
-            state = self.bot.service.peek_state(game)
-        except BotError:
-            return []
-        if game.game != self.game:
-            return []
-        names = cells_for(state, kind)
-        typed = current.strip().upper()
-        return [app_commands.Choice(name=n, value=n) for n in names if n.startswith(typed)][
-            :MAX_CHOICES
-        ]
+        found = await self.in_play(interaction)
+        return [] if found is None else self.offered(cells_for(found[1], kind), current)
 
     async def _draw_cells(self, interaction: discord.Interaction, current: str):
         return await self._complete(interaction, current, "draw")

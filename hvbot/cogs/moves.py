@@ -9,6 +9,7 @@ answered with one refusal that names the channel's game and its commands.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 import discord
@@ -16,11 +17,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import Command
+from engine import State
 from games import find_game
 from hvbot.service import BotError
+from hvbot.store import GameRow
 
 if TYPE_CHECKING:
     from hvbot.client import GameBot
+
+
+MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 
 
 class OtherGame(app_commands.CheckFailure):
@@ -55,6 +61,24 @@ class GameMoves(commands.GroupCog):
         if game.game != self.game:
             raise OtherGame(game.game, self.__cog_group_name__, self._group_of(game.game))
         return True
+
+    async def in_play(self, interaction: discord.Interaction) -> tuple[GameRow, State] | None:
+        """The channel's game and its state, for autocomplete: None if there is none here or it
+        is another game (autocomplete answers quietly; a command would be told why)."""
+        try:
+            game = await self.bot.service.open_game(interaction.channel_id)
+            state = self.bot.service.peek_state(game)
+        except BotError:
+            return None
+        return (game, state) if game.game == self.game else None
+
+    @staticmethod
+    def offered(names: Iterable[str], typed: str) -> list[app_commands.Choice[str]]:
+        """Autocomplete choices: the legal values matching what is typed so far, as many as
+        Discord shows."""
+        prefix = typed.strip().upper()
+        matching = [name for name in names if name.startswith(prefix)]
+        return [app_commands.Choice(name=name, value=name) for name in matching][:MAX_CHOICES]
 
     def _group_of(self, game: str) -> str | None:
         """The command group the bot plays `game` with: the group of its loaded cog."""

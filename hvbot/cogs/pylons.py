@@ -9,12 +9,9 @@ from discord import app_commands
 
 from hvbot.cogs.moves import GameMoves
 from hvbot.handlers import moves
-from hvbot.service import BotError
 
 if TYPE_CHECKING:
     from hvbot.client import GameBot
-
-MAX_CHOICES = 25
 
 
 class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"):
@@ -23,19 +20,12 @@ class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"
     async def _free_cells(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Cells where the caller may place a pylon now, matching what is typed so far."""
-        try:
-            game = await self.bot.service.open_game(interaction.channel_id)
-            state = self.bot.service.peek_state(game)
-        except BotError:
+        """Cells where the caller may place a pylon now (none unless it is their turn)."""
+        found = await self.in_play(interaction)
+        if found is None:
             return []
-        if game.game != "pylons" or state.current_seat() != game.seat_of(interaction.user.id):
-            return []
-        typed = current.strip().upper()
-        cells = state.targets(state.current_seat(), "place.cell")
-        return [app_commands.Choice(name=c, value=c) for c in cells if c.startswith(typed)][
-            :MAX_CHOICES
-        ]
+        game, state = found
+        return self.offered(state.targets(game.seat_of(interaction.user.id), "place.cell"), current)
 
     @app_commands.command(name="place", description="Put a pylon on a free cell")
     @app_commands.describe(cell="A free cell such as K12 (columns A-X, rows 1-24)")

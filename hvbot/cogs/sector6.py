@@ -21,7 +21,6 @@ from hvbot import announcing, wording
 from hvbot.cogs.moves import GameMoves
 from hvbot.handlers import moves
 from hvbot.posts import send_private
-from hvbot.service import BotError
 from hvbot.translator import choice
 
 if TYPE_CHECKING:
@@ -104,15 +103,12 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     async def _state(self, interaction: discord.Interaction) -> State | None:
         """The game's state if it is the caller's turn in a Sector 6 game, else None
         (autocomplete answers only the person to move; others may watch, not act)."""
-        try:
-            game = await self.bot.service.open_game(interaction.channel_id)
-            state = self.bot.service.peek_state(game)
-        except BotError:
+        found = await self.in_play(interaction)
+        if found is None:
             return None
+        game, state = found
         seat = game.seat_of(interaction.user.id)
-        if game.game != GAME or seat is None or state.current_seat() != seat:
-            return None
-        return state
+        return state if seat is not None and state.current_seat() == seat else None
 
     async def _place_cells(self, interaction: discord.Interaction, current: str) -> Choices:
         state = await self._state(interaction)

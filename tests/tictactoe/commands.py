@@ -9,7 +9,6 @@ from discord import app_commands
 
 from hvbot.cogs.moves import GameMoves
 from hvbot.handlers import moves
-from hvbot.service import BotError
 from tictactoe.rules import GAME_NAME
 
 if TYPE_CHECKING:
@@ -22,18 +21,13 @@ class TicTacToeCog(GameMoves, group_name="ttt", group_description="Tic-tac-toe m
     async def _free_cells(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The free cells, matching what is typed so far, offered to the player to move only."""
-        try:
-            game = await self.bot.service.open_game(interaction.channel_id)
-            state = self.bot.service.peek_state(game)
-        except BotError:
+        """The free cells, matching what is typed so far, offered to the player to move only
+        (the engine answers none for anyone else)."""
+        found = await self.in_play(interaction)
+        if found is None:
             return []
-        if game.game != GAME_NAME:
-            return []
-        typed = current.strip().upper()
-        # The engine's answer: none for anyone but the seat to move.
-        cells = state.targets(game.seat_of(interaction.user.id), "mark.cell")
-        return [app_commands.Choice(name=c, value=c) for c in cells if c.startswith(typed)]
+        game, state = found
+        return self.offered(state.targets(game.seat_of(interaction.user.id), "mark.cell"), current)
 
     @app_commands.command(name="mark", description="Put your mark on a free cell")
     @app_commands.describe(cell="A free cell such as B2 (columns A-C, rows 1-3)")
