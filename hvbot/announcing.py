@@ -19,8 +19,8 @@ from games import find_game
 from hvbot import board_buttons, views, workers
 from hvbot.posts import Post
 from hvbot.presenters import presenter_for
-from hvbot.repository import GameRow
 from hvbot.service import ActResult
+from hvbot.store import GameRow
 from hvbot.wording import mention, names_of, public
 
 if TYPE_CHECKING:

@@ -25,8 +25,8 @@ from hvbot import board_buttons
 from hvbot.announcing import announce, post_channel, posts_in
 from hvbot.limits import CONTENT, fit_text
 from hvbot.posts import Post
-from hvbot.repository import GameRow
 from hvbot.service import BotError
+from hvbot.store import GameRow
 from hvbot.wording import explain, personal
 
 if TYPE_CHECKING:

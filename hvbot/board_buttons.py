@@ -28,7 +28,7 @@ import discord
 from hvbot.posts import Post
 from hvbot.presenters import presenter_for
 from hvbot.presenters.base import Presenter
-from hvbot.repository import GameRow
+from hvbot.store import GameRow
 
 if TYPE_CHECKING:
     from hvbot.client import GameBot

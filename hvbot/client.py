@@ -37,8 +37,8 @@ from hvbot import (
 from hvbot.config import Settings
 from hvbot.handlers import lobby, moves, requests
 from hvbot.presenters import warm_up
-from hvbot.repository import GameRow, Repository
 from hvbot.service import BotError, GameService, ai_turn
+from hvbot.store import GameRow, GameStore
 from hvbot.translator import Translator
 
 log = logging.getLogger(__name__)
@@ -123,8 +123,8 @@ class GameBot(commands.AutoShardedBot):
             # Drawn in this process's threads, the same setting would slow the drawing.
             memory.give_back_large_buffers()
         if self.service is None:
-            self.service = GameService(await Repository.open(self.database))
-        filled = await self.service.backfill_results()
+            self.service = GameService(await GameStore.open(self.database))
+        filled = await self.service.results.backfill_results()
         if filled:
             log.info("stored the results of %d games finished before results were kept", filled)
         # Pictures are drawn in worker processes (see hvbot.workers), each warmed up as it
@@ -156,7 +156,7 @@ class GameBot(commands.AutoShardedBot):
         mention_commands({command.name: command.id for command in registered})
         for game in await self.service.repo.open_games():
             if game.status == "active" and game.state is not None:
-                self.after_change(game, self.service.peek_state(game))
+                self.after_change(game, self.service.games.peek_state(game))
         # What start-up built (the libraries, fonts, picture pieces, card data, commands) lives
         # as long as the process. Left to the garbage collector, every full collection walks all
         # of it again, which at a few hundred games took 100-300 ms each time with everything
@@ -277,7 +277,7 @@ class GameBot(commands.AutoShardedBot):
             # A person may have moved while this task was letting go, handing the turn to an
             # AI again: `after_change` left that to this task, so look once more.
             game = await self.service.repo.game(game_id=game_id)
-            if game is None or not ai_turn(game, self.service.peek_state(game)):
+            if game is None or not ai_turn(game, self.service.games.peek_state(game)):
                 return
             if not await claims.claim_ai(db, game_id, self.owner):
                 return
@@ -291,7 +291,7 @@ class GameBot(commands.AutoShardedBot):
             try:
                 if not await claims.claim_ai(db, game_id, self.owner):  # renewed
                     return False  # taken over by another process: this one was too slow
-                result = await self.service.ai_step(game_id=game_id)
+                result = await self.service.play.ai_step(game_id=game_id)
             except Exception:
                 log.exception("game %s: the AI seat failed to move", game_id)
                 return False

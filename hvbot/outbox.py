@@ -18,8 +18,8 @@ from games import find_game
 from hvbot import announcing, claims
 from hvbot.claims import Announcement
 from hvbot.posts import Post
-from hvbot.repository import GameRow, Repository
 from hvbot.service import ActResult
+from hvbot.store import GameRow, GameStore
 
 if TYPE_CHECKING:
     from hvbot.client import GameBot
@@ -51,7 +51,7 @@ async def post(bot: GameBot, owed: Announcement) -> None:
         bot.after_change(game, after)
 
 
-async def _after_move(repo: Repository, game: GameRow, owed: Announcement) -> State | None:
+async def _after_move(repo: GameStore, game: GameRow, owed: Announcement) -> State | None:
     """The game as it was right after the owed move (None if it was taken back since)."""
     texts = [text for _, text in await repo.actions(game_id=game.id)]
     first, count = int(owed.body["first"]), int(owed.body["count"])

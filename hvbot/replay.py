@@ -27,7 +27,7 @@ from games import find_game
 from hvbot import workers
 from hvbot.posts import Post
 from hvbot.presenters import presenter_for
-from hvbot.repository import ArchivedGame, GameRow, Repository
+from hvbot.store import ArchivedGame, GameRow, GameStore
 
 FILENAME = "replay.gif"
 
@@ -128,7 +128,7 @@ def describe(archived: ArchivedGame, *, with_id: bool = True, texts: Texts = ENG
 
 
 async def replay_post(
-    repo: Repository, game: GameRow, *, heading: str, texts: Texts = ENGLISH
+    repo: GameStore, game: GameRow, *, heading: str, texts: Texts = ENGLISH
 ) -> Post:
     """The replay as a message, drawn with the long work (raises NoReplay); its caption in
     `texts`."""

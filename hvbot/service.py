@@ -1,7 +1,7 @@
 """The game service the bot holds, without any Discord in it.
 
-The cogs call its methods and turn their results into messages; tests call them directly on a
-real database. Each method belongs to one feature service (`hvbot.services`); all of them work
+The cogs call its feature services and turn their results into messages; tests call them
+directly on a real database. Each feature is a service of its own (`hvbot.services`); all work
 on the one game store (`hvbot.store.GameStore`), where every change runs under the game's lock
 and is saved with a compare-and-set on the game's version before it is returned, so it is
 never announced unless it is stored, and two simultaneous clicks are applied one after the
@@ -54,9 +54,9 @@ __all__ = [
 class GameService:
     """The feature services around one game store, as one object.
 
-    `repo` is the store; `lobby`, `play`, `undo`, `absence`, `reminders` and `results` are the
-    features, and the methods the bot calls are reachable here by their own names as well
-    (`service.act` is `service.play.act`)."""
+    `repo` is the store; `games` (finding a channel's game and its state), `lobby`, `play`,
+    `undo`, `absence`, `reminders` and `results` are the features, each called by its own
+    name (`service.play.act`, `service.lobby.join`)."""
 
     def __init__(
         self,
@@ -74,26 +74,6 @@ class GameService:
         self.absence = Absence(self.games)
         self.reminders = Reminders(self.games)
         self.results = ResultsBackfill(self.games)
-
-        self.open_game = self.games.open_game
-        self.peek_state = self.games.peek_state
-        self.load_state = self.games.load_state
-        self.new_lobby = self.lobby.new_lobby
-        self.join = self.lobby.join
-        self.leave = self.lobby.leave
-        self.add_ai = self.lobby.add_ai
-        self.start = self.lobby.start
-        self.act = self.play.act
-        self.ai_step = self.play.ai_step
-        self.resign = self.play.resign
-        self.abandon = self.play.abandon
-        self.request_undo = self.undo.request_undo
-        self.answer_undo = self.undo.answer_undo
-        self.request_takeover = self.absence.request_takeover
-        self.cast_vote = self.absence.cast_vote
-        self.return_seat = self.absence.return_seat
-        self.due_reminders = self.reminders.due_reminders
-        self.backfill_results = self.results.backfill_results
 
     @property
     def clock(self) -> Callable[[], datetime]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hvbot.ratings import Placing, Rating, rate_games
-from hvbot.repository import Repository, ResultRow
+from hvbot.store import GameStore, ResultRow
 
 
 @dataclass
@@ -59,7 +59,8 @@ class GameSummary:
 
 
 def summarise(game: str, rows: Sequence[ResultRow]) -> GameSummary:
-    """Sum up one game's results, given in finishing order (as `Repository.results` gives)."""
+    """Sum up one game's results, given in finishing order (as
+    `GameStore.results.of_kind` gives them)."""
     summary = GameSummary(game)
     tables: list[list[Placing]] = []
     for _, seats in itertools.groupby(rows, key=lambda r: r.game_id):
@@ -78,7 +79,7 @@ def summarise(game: str, rows: Sequence[ResultRow]) -> GameSummary:
 
 
 async def summaries(
-    repo: Repository, *, guild_id: int, user_id: int | None = None, game: str | None = None
+    repo: GameStore, *, guild_id: int, user_id: int | None = None, game: str | None = None
 ) -> list[GameSummary]:
     """The summaries of every game finished on a server (only those the person played, if
     `user_id` is given; only `game`, if given), in the order of their names."""

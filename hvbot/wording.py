@@ -15,7 +15,7 @@ import discord
 
 from data.texts import Texts, language_of, texts_for
 from hvbot.presenters import presenter_for
-from hvbot.repository import GameRow
+from hvbot.store import GameRow
 
 
 def names_of(game: GameRow) -> list[str]:

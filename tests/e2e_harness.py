@@ -40,8 +40,8 @@ from engine.pylons.reference import runner
 from games import find_game
 from hvbot.client import GameBot
 from hvbot.config import Settings
-from hvbot.repository import GameRow, Repository, SeatRow
 from hvbot.service import GameService
+from hvbot.store import GameRow, GameStore, SeatRow
 
 REMIND_CHECK_S = 0.1  # how often the bot looks for due turn reminders in tests
 AI_PAUSE = 0.01
@@ -108,7 +108,7 @@ class BotHarness:
         self.seed = seed
         self.bot: GameBot | None = None
         self._task: asyncio.Task[None] | None = None
-        self._reader: Repository | None = None
+        self._reader: GameStore | None = None
         self.starts = 0
         self.errors = ErrorLog()
         self.allowed_errors: list[str] = []
@@ -127,7 +127,7 @@ class BotHarness:
         """Log in (which syncs the commands) and connect; return once the bot is ready."""
         assert self.bot is None, "the bot is running already"
         # Seeds decide the deal: a fixed source makes every run of a test deal the same games.
-        repo = await Repository.open(self.database)
+        repo = await GameStore.open(self.database)
         service = GameService(repo, seed_source=random.Random(self.seed + self.starts))
         bot = GameBot(
             self.settings,
@@ -192,9 +192,9 @@ class BotHarness:
 
     # ------------------------------------------------------------------ the database
 
-    async def reader(self) -> Repository:
+    async def reader(self) -> GameStore:
         if self._reader is None:
-            self._reader = await Repository.open(self.database, cache=False)
+            self._reader = await GameStore.open(self.database, cache=False)
         return self._reader
 
     async def game(self, channel_id: int | None = None) -> GameRow:

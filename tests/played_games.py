@@ -12,8 +12,8 @@ import pytest
 from engine import State
 from games import find_game
 from hvbot.database import base
-from hvbot.repository import GameRow, Repository
 from hvbot.service import GameService
+from hvbot.store import GameRow, GameStore
 
 MAX_MOVES = 2000
 
@@ -25,12 +25,12 @@ async def play_to_the_end(service: GameService, game_id: int, rng: random.Random
         assert game is not None
         if game.status != "active":
             return game
-        state = service.load_state(game)
+        state = service.games.load_state(game)
         seat = state.current_seat()
         assert seat is not None
         user = game.seats[seat].user_id
         assert user is not None, "only games between people are played out here"
-        await service.act(game_id=game_id, user_id=user, action=state.sample_action(rng))
+        await service.play.act(game_id=game_id, user_id=user, action=state.sample_action(rng))
     raise AssertionError("the game did not end")
 
 
@@ -44,12 +44,12 @@ async def finished_pylons(
 ) -> GameRow:
     """A Pylons game between `players` (user id, name), from lobby to the end."""
     (creator, name), *others = players
-    await service.new_lobby(
+    await service.lobby.new_lobby(
         channel_id=channel_id, guild_id=guild_id, user_id=creator, name=name, game_name="pylons"
     )
     for user_id, other_name in others:
-        await service.join(channel_id=channel_id, user_id=user_id, name=other_name)
-    game, _ = await service.start(channel_id=channel_id, user_id=creator, can_manage=False)
+        await service.lobby.join(channel_id=channel_id, user_id=user_id, name=other_name)
+    game, _ = await service.lobby.start(channel_id=channel_id, user_id=creator, can_manage=False)
     return await play_to_the_end(service, game.id, random.Random(seed))
 
 
@@ -80,7 +80,7 @@ def played_out(seed: int) -> State:
     return state
 
 
-async def finish_as_before_results(repo: Repository, game: GameRow, seed: int) -> State:
+async def finish_as_before_results(repo: GameStore, game: GameRow, seed: int) -> State:
     """Store a started two-player Pylons game, dealt from `seed`, as finished the way the bot
     did before results were kept: the finishing move and nothing more."""
     final = played_out(seed)

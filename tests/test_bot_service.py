@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from games import find_game
-from hvbot.repository import Repository
 from hvbot.service import BotError, GameService
+from hvbot.store import GameStore
 
 CHANNEL, GUILD = 500, 1
 ADA, BO = 101, 102
@@ -19,19 +19,19 @@ ADA, BO = 101, 102
 
 @pytest.fixture
 async def service(database_url):
-    repo = await Repository.open(database_url)
+    repo = await GameStore.open(database_url)
     yield GameService(repo, seed_source=random.Random(7))
     await repo.close()
 
 
 async def _started(service: GameService, *, ai: bool = False):
-    await service.new_lobby(
+    await service.lobby.new_lobby(
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="High Voltage"
     )
-    await service.join(channel_id=CHANNEL, user_id=BO, name="Bo")
+    await service.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
     if ai:
-        await service.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
-    return await service.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+        await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
+    return await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
 
 
 def _user_of(game, seat):
@@ -39,28 +39,28 @@ def _user_of(game, seat):
 
 
 async def test_lobby_rules(service):
-    await service.new_lobby(
+    await service.lobby.new_lobby(
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"
     )
     with pytest.raises(BotError, match="already has a game"):
-        await service.new_lobby(
+        await service.lobby.new_lobby(
             channel_id=CHANNEL, guild_id=GUILD, user_id=BO, name="Bo", game_name="hv"
         )
     with pytest.raises(BotError, match="at least 2 players"):
-        await service.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
-    await service.join(channel_id=CHANNEL, user_id=BO, name="Bo")
+        await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    await service.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
     with pytest.raises(BotError, match="already"):
-        await service.join(channel_id=CHANNEL, user_id=BO, name="Bo")
+        await service.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
     with pytest.raises(BotError, match="Only the game's creator"):
-        await service.start(channel_id=CHANNEL, user_id=BO, can_manage=False)
+        await service.lobby.start(channel_id=CHANNEL, user_id=BO, can_manage=False)
     for user in (103, 104):
-        await service.join(channel_id=CHANNEL, user_id=user, name=str(user))
+        await service.lobby.join(channel_id=CHANNEL, user_id=user, name=str(user))
     with pytest.raises(BotError, match="full"):
-        await service.join(channel_id=CHANNEL, user_id=105, name="late")
-    game = await service.leave(channel_id=CHANNEL, user_id=103)
+        await service.lobby.join(channel_id=CHANNEL, user_id=105, name="late")
+    game = await service.lobby.leave(channel_id=CHANNEL, user_id=103)
     assert [s.seat for s in game.seats] == [0, 1, 2]
     assert [s.display_name for s in game.seats] == ["Ada", "Bo", "104"]
-    game, state = await service.start(channel_id=CHANNEL, user_id=BO, can_manage=True)
+    game, state = await service.lobby.start(channel_id=CHANNEL, user_id=BO, can_manage=True)
     assert game.status == "active" and state.seats == 3
 
 
@@ -70,13 +70,15 @@ async def test_only_the_player_to_move_acts_and_refusals_change_nothing(service)
     other = 1 - mover
     before = (await service.repo.game(game_id=game.id)).version
     with pytest.raises(BotError, match="not your turn"):
-        await service.act(channel_id=CHANNEL, user_id=_user_of(game, other), action="draw A1")
+        await service.play.act(channel_id=CHANNEL, user_id=_user_of(game, other), action="draw A1")
     with pytest.raises(BotError, match="not playing"):
-        await service.act(channel_id=CHANNEL, user_id=999, action="draw A1")
+        await service.play.act(channel_id=CHANNEL, user_id=999, action="draw A1")
     with pytest.raises(BotError, match="face down"):
-        await service.act(channel_id=CHANNEL, user_id=_user_of(game, mover), action="rotate A1 r90")
+        await service.play.act(
+            channel_id=CHANNEL, user_id=_user_of(game, mover), action="rotate A1 r90"
+        )
     with pytest.raises(BotError, match="I can't read"):
-        await service.act(channel_id=CHANNEL, user_id=_user_of(game, mover), action="jump A1")
+        await service.play.act(channel_id=CHANNEL, user_id=_user_of(game, mover), action="jump A1")
     after = await service.repo.game(game_id=game.id)
     assert after.version == before
     assert await service.repo.actions(game_id=game.id) == []
@@ -89,18 +91,18 @@ async def test_a_whole_game_with_an_ai_seat_is_stored_and_archived(service):
         game = await service.repo.game(game_id=game.id)
         if game.status != "active":
             break
-        state = service.load_state(game)
+        state = service.games.load_state(game)
         seat = state.current_seat()
         if game.seats[seat].is_ai:
-            assert await service.ai_step(game_id=game.id) is not None
+            assert await service.play.ai_step(game_id=game.id) is not None
             continue
-        result = await service.act(
+        result = await service.play.act(
             channel_id=CHANNEL, user_id=_user_of(game, seat), action=state.sample_action(rng)
         )
         assert result.applied
     game = await service.repo.game(game_id=game.id)
     assert game.status == "finished"
-    final = service.load_state(game)
+    final = service.games.load_state(game)
     assert final.is_terminal()
     logged = [text for _, text in await service.repo.actions(game_id=game.id)]
     assert logged == final.history
@@ -117,8 +119,8 @@ async def test_two_simultaneous_actions_are_applied_one_after_the_other(service)
     user = _user_of(game, state.current_seat())
     face_down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
     results = await asyncio.gather(
-        service.act(channel_id=CHANNEL, user_id=user, action=f"draw {face_down[0]} here r0"),
-        service.act(channel_id=CHANNEL, user_id=user, action=f"draw {face_down[1]} here r0"),
+        service.play.act(channel_id=CHANNEL, user_id=user, action=f"draw {face_down[0]} here r0"),
+        service.play.act(channel_id=CHANNEL, user_id=user, action=f"draw {face_down[1]} here r0"),
         return_exceptions=True,
     )
     ok = [r for r in results if not isinstance(r, Exception)]
@@ -135,36 +137,36 @@ async def test_a_stale_button_is_refused(service):
     game, state = await _started(service)
     user = _user_of(game, state.current_seat())
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    result = await service.act(channel_id=CHANNEL, user_id=user, action=f"draw {cell}")
+    result = await service.play.act(channel_id=CHANNEL, user_id=user, action=f"draw {cell}")
     version = result.game.version
-    await service.act(
+    await service.play.act(
         game_id=game.id, user_id=user, action="place here r90", expected_version=version
     )
     with pytest.raises(BotError, match="out of date"):
-        await service.act(
+        await service.play.act(
             game_id=game.id, user_id=user, action="place here r0", expected_version=version
         )
 
 
 async def test_restart_mid_draw_continues_identically(database_url):
     path = database_url
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     service = GameService(repo, seed_source=random.Random(11))
     game, state = await _started(service)
     user = _user_of(game, state.current_seat())
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    result = await service.act(channel_id=CHANNEL, user_id=user, action=f"draw {cell}")
+    result = await service.play.act(channel_id=CHANNEL, user_id=user, action=f"draw {cell}")
     prompt_version = result.game.version
-    expected = service.load_state(result.game)
+    expected = service.games.load_state(result.game)
     expected.apply("place empty r270")
     await repo.close()
 
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     service = GameService(repo)
     [reloaded] = await repo.open_games()
     assert [p["kind"] for p in await repo.open_prompts(game_id=reloaded.id)] == ["place"]
     # The button of the prompt shown before the restart still works.
-    done = await service.act(
+    done = await service.play.act(
         game_id=reloaded.id,
         user_id=user,
         action="place empty r270",
@@ -177,36 +179,36 @@ async def test_restart_mid_draw_continues_identically(database_url):
 async def test_resign_hands_the_seat_to_an_ai_and_abandon_frees_the_channel(service):
     game, _ = await _started(service)
     with pytest.raises(BotError, match="Only the game's creator"):
-        await service.abandon(channel_id=CHANNEL, user_id=BO, can_manage=False)
-    game, what = await service.resign(channel_id=CHANNEL, user_id=BO)
+        await service.play.abandon(channel_id=CHANNEL, user_id=BO, can_manage=False)
+    game, what = await service.play.resign(channel_id=CHANNEL, user_id=BO)
     assert what == "resigned"
     assert game.seats[1].is_ai and "resigned" in game.seats[1].display_name
-    game = await service.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    game = await service.play.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
     assert game.status == "abandoned"
     assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
 
 
 async def test_ai_seats_play_at_their_level_from_their_own_view(database_url):
-    repo = await Repository.open(database_url)
+    repo = await GameStore.open(database_url)
     service = GameService(repo, seed_source=random.Random(3), ai_budget_s=0.2)
-    await service.new_lobby(
+    await service.lobby.new_lobby(
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="pylons"
     )
     # Pylons has no "easy" AI: the weakest level it offers stands in.
-    game = await service.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
+    game = await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
     assert (game.seats[1].ai_level, game.seats[1].display_name) == ("random", "AI 1 (random)")
-    await service.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    await service.play.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
 
-    await service.new_lobby(
+    await service.lobby.new_lobby(
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"
     )
-    game = await service.add_ai(channel_id=CHANNEL, user_id=ADA, level="normal")
+    game = await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="normal")
     assert game.seats[1].ai_level == "normal"
-    game, state = await service.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    game, state = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
     if state.current_seat() == 0:
         cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-        await service.act(channel_id=CHANNEL, user_id=ADA, action=f"draw {cell} here r0")
-    result = await service.ai_step(game_id=game.id)
+        await service.play.act(channel_id=CHANNEL, user_id=ADA, action=f"draw {cell} here r0")
+    result = await service.play.ai_step(game_id=game.id)
     assert result is not None and result.seat == 1 and result.applied
     # Whatever it chose was stored as a legal move of the AI's seat.
     assert (await repo.actions(game_id=game.id))[-len(result.applied) :] == [
@@ -226,11 +228,11 @@ async def test_a_legal_move_is_acknowledged_before_it_is_stored_and_a_refusal_ne
         seen.append((pending.applied, len(stored)))
 
     with pytest.raises(BotError, match="face down"):
-        await service.act(
+        await service.play.act(
             channel_id=CHANNEL, user_id=user, action=f"rotate {cell} r90", acknowledge=acknowledge
         )
     assert seen == [], "an illegal move is refused, not acknowledged"
-    result = await service.act(
+    result = await service.play.act(
         channel_id=CHANNEL, user_id=user, action=f"draw {cell} here r0", acknowledge=acknowledge
     )
     assert seen == [((f"draw {cell} here r0",), 0)], "acknowledged while nothing was stored yet"
@@ -246,7 +248,7 @@ async def test_the_public_view_built_to_answer_a_move_is_the_one_announced(servi
     async def acknowledge(pending):
         built.append(pending.public_view())
 
-    result = await service.act(
+    result = await service.play.act(
         channel_id=CHANNEL, user_id=user, action=move, acknowledge=acknowledge
     )
     assert result.public_view() is built[0], "built once for the answer and the announcement"
@@ -257,23 +259,29 @@ async def test_a_game_changed_by_another_process_is_refused_once_then_read_afres
     """Two bot processes on one database: each keeps open games in memory, and the
     compare-and-set catches the stale copy instead of overwriting the other's move."""
     path = database_url
-    first_repo, second_repo = await Repository.open(path), await Repository.open(path)
+    first_repo, second_repo = await GameStore.open(path), await GameStore.open(path)
     try:
         first = GameService(first_repo, seed_source=random.Random(7))
         second = GameService(second_repo, seed_source=random.Random(8))
         game, state = await _started(first)
-        await second.open_game(CHANNEL)  # the second process has the game in memory too
+        await second.games.open_game(CHANNEL)  # the second process has the game in memory too
         user = _user_of(game, state.current_seat())
         down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
-        await first.act(channel_id=CHANNEL, user_id=user, action=f"draw {down[0]} here r0")
-        next_user = _user_of(game, first.load_state(await first.open_game(CHANNEL)).current_seat())
+        await first.play.act(channel_id=CHANNEL, user_id=user, action=f"draw {down[0]} here r0")
+        next_user = _user_of(
+            game, first.games.load_state(await first.games.open_game(CHANNEL)).current_seat()
+        )
         # Shared by design (PostgreSQL), the copy is checked before acting and found stale;
         # a SQLite file is one process's, where the compare-and-set is what catches it.
         expected = "not your turn" if second_repo.shared else "changed at the same moment"
         with pytest.raises(BotError, match=expected):
-            await second.act(channel_id=CHANNEL, user_id=user, action=f"draw {down[1]} here r0")
+            await second.play.act(
+                channel_id=CHANNEL, user_id=user, action=f"draw {down[1]} here r0"
+            )
         # Refused once; then the second process reads the game as stored.
-        await second.act(channel_id=CHANNEL, user_id=next_user, action=f"draw {down[1]} here r0")
+        await second.play.act(
+            channel_id=CHANNEL, user_id=next_user, action=f"draw {down[1]} here r0"
+        )
         actions = await first_repo.actions(game_id=game.id)
         assert [text for _, text in actions] == [
             f"draw {down[0]} here r0",
@@ -302,35 +310,37 @@ async def test_the_person_to_move_is_reminded_after_the_wait_then_hourly_until_t
 ):
     path = database_url
     clock = Clock()
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
     game, state = await _started(service)
     mover = _user_of(game, state.current_seat())
 
     clock.advance(minutes=9, seconds=59)
-    assert await service.due_reminders() == []
+    assert await service.reminders.due_reminders() == []
     clock.advance(seconds=1)
-    (first,) = await service.due_reminders()
+    (first,) = await service.reminders.due_reminders()
     assert (first.user_id, first.waited) == (mover, timedelta(minutes=10))
-    assert await service.due_reminders() == [], "each reminder is sent once"
+    assert await service.reminders.due_reminders() == [], "each reminder is sent once"
     clock.advance(minutes=59)
-    assert await service.due_reminders() == [], "never more often than hourly"
+    assert await service.reminders.due_reminders() == [], "never more often than hourly"
 
     # The bot restarts: what is due is in the database, not in a timer.
     await repo.close()
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
     clock.advance(minutes=1)
-    (second,) = await service.due_reminders()
+    (second,) = await service.reminders.due_reminders()
     assert (second.user_id, second.waited) == (mover, timedelta(minutes=70))
 
     # A move starts a new wait for the next person, with the game's ten minutes again.
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    result = await service.act(channel_id=CHANNEL, user_id=mover, action=f"draw {cell} here r0")
+    result = await service.play.act(
+        channel_id=CHANNEL, user_id=mover, action=f"draw {cell} here r0"
+    )
     clock.advance(minutes=9)
-    assert await service.due_reminders() == []
+    assert await service.reminders.due_reminders() == []
     clock.advance(minutes=1)
-    (third,) = await service.due_reminders()
+    (third,) = await service.reminders.due_reminders()
     assert third.user_id == _user_of(game, result.state.current_seat())
     assert third.waited == timedelta(minutes=10)
     await repo.close()
@@ -338,10 +348,10 @@ async def test_the_person_to_move_is_reminded_after_the_wait_then_hourly_until_t
 
 async def test_no_reminders_when_turned_off_or_when_an_ai_is_to_move(database_url):
     clock = Clock()
-    repo = await Repository.open(database_url)
+    repo = await GameStore.open(database_url)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
     with pytest.raises(BotError, match="0 for never"):
-        await service.new_lobby(
+        await service.lobby.new_lobby(
             channel_id=CHANNEL,
             guild_id=GUILD,
             user_id=ADA,
@@ -349,7 +359,7 @@ async def test_no_reminders_when_turned_off_or_when_an_ai_is_to_move(database_ur
             game_name="hv",
             remind_minutes=-1,
         )
-    await service.new_lobby(
+    await service.lobby.new_lobby(
         channel_id=CHANNEL,
         guild_id=GUILD,
         user_id=ADA,
@@ -357,22 +367,22 @@ async def test_no_reminders_when_turned_off_or_when_an_ai_is_to_move(database_ur
         game_name="hv",
         remind_minutes=0,
     )
-    await service.join(channel_id=CHANNEL, user_id=BO, name="Bo")
-    await service.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    await service.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
+    await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
     clock.advance(days=3)
-    assert await service.due_reminders() == []
+    assert await service.reminders.due_reminders() == []
 
     # With reminders on, a wait ends when the seat passes to an AI (a resignation, say).
-    await service.new_lobby(
+    await service.lobby.new_lobby(
         channel_id=CHANNEL + 1, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"
     )
-    await service.join(channel_id=CHANNEL + 1, user_id=BO, name="Bo")
-    game, state = await service.start(channel_id=CHANNEL + 1, user_id=ADA, can_manage=False)
-    await service.resign(channel_id=CHANNEL + 1, user_id=_user_of(game, state.current_seat()))
+    await service.lobby.join(channel_id=CHANNEL + 1, user_id=BO, name="Bo")
+    game, state = await service.lobby.start(channel_id=CHANNEL + 1, user_id=ADA, can_manage=False)
+    await service.play.resign(channel_id=CHANNEL + 1, user_id=_user_of(game, state.current_seat()))
     clock.advance(minutes=10)
-    assert await service.due_reminders() == []
+    assert await service.reminders.due_reminders() == []
     clock.advance(hours=2)
-    assert await service.due_reminders() == [], "the AI's turn is not reminded again"
+    assert await service.reminders.due_reminders() == [], "the AI's turn is not reminded again"
     await repo.close()
 
 
@@ -384,31 +394,31 @@ async def test_a_move_is_taken_back_when_every_other_person_accepts_even_after_a
     database_url,
 ):
     path = database_url
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     service = GameService(repo, seed_source=random.Random(7))
     game, before = await _started(service)
     mover = _user_of(game, before.current_seat())
     other = BO if mover == ADA else ADA
     move = _rotation(before)
-    await service.act(channel_id=CHANNEL, user_id=mover, action=move)
+    await service.play.act(channel_id=CHANNEL, user_id=mover, action=move)
 
     with pytest.raises(BotError, match="Only the player who made the last move"):
-        await service.request_undo(channel_id=CHANNEL, user_id=other)
-    asked = await service.request_undo(channel_id=CHANNEL, user_id=mover)
+        await service.undo.request_undo(channel_id=CHANNEL, user_id=other)
+    asked = await service.undo.request_undo(channel_id=CHANNEL, user_id=mover)
     assert (asked.status, asked.request.asked, asked.request.action) == ("asked", (other,), move)
     with pytest.raises(BotError, match="Only the other players"):
-        await service.answer_undo(request_id=asked.request.id, user_id=mover, accept=True)
+        await service.undo.answer_undo(request_id=asked.request.id, user_id=mover, accept=True)
 
     # The request waits in the database across a restart.
     await repo.close()
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     service = GameService(repo, seed_source=random.Random(7))
-    done = await service.answer_undo(request_id=asked.request.id, user_id=other, accept=True)
+    done = await service.undo.answer_undo(request_id=asked.request.id, user_id=other, accept=True)
     assert done.status == "done" and done.state == before
     assert await repo.actions(game_id=game.id) == []
-    assert service.load_state(await service.open_game(CHANNEL)) == before
+    assert service.games.load_state(await service.games.open_game(CHANNEL)) == before
     with pytest.raises(BotError, match="settled already"):
-        await service.answer_undo(request_id=asked.request.id, user_id=other, accept=True)
+        await service.undo.answer_undo(request_id=asked.request.id, user_id=other, accept=True)
     await repo.close()
 
 
@@ -417,23 +427,27 @@ async def test_a_draw_a_refusal_or_the_next_move_keeps_a_move(service):
     mover = _user_of(game, state.current_seat())
     other = BO if mover == ADA else ADA
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    result = await service.act(channel_id=CHANNEL, user_id=mover, action=f"draw {cell} here r0")
+    result = await service.play.act(
+        channel_id=CHANNEL, user_id=mover, action=f"draw {cell} here r0"
+    )
     with pytest.raises(BotError, match="showed something hidden"):
-        await service.request_undo(channel_id=CHANNEL, user_id=mover)
+        await service.undo.request_undo(channel_id=CHANNEL, user_id=mover)
 
     # Bo's rotation: refused by Ada, it stands.
     move = _rotation(result.state)
-    result = await service.act(channel_id=CHANNEL, user_id=other, action=move)
-    asked = await service.request_undo(channel_id=CHANNEL, user_id=other)
-    refused = await service.answer_undo(request_id=asked.request.id, user_id=mover, accept=False)
+    result = await service.play.act(channel_id=CHANNEL, user_id=other, action=move)
+    asked = await service.undo.request_undo(channel_id=CHANNEL, user_id=other)
+    refused = await service.undo.answer_undo(
+        request_id=asked.request.id, user_id=mover, accept=False
+    )
     assert refused.status == "refused"
     assert [t for _, t in await service.repo.actions(game_id=game.id)][-1] == move
 
     # Asked again, but Ada moves on instead of answering: the request is void.
-    asked = await service.request_undo(channel_id=CHANNEL, user_id=other)
-    await service.act(channel_id=CHANNEL, user_id=mover, action=_rotation(result.state))
+    asked = await service.undo.request_undo(channel_id=CHANNEL, user_id=other)
+    await service.play.act(channel_id=CHANNEL, user_id=mover, action=_rotation(result.state))
     with pytest.raises(BotError, match="Too late"):
-        await service.answer_undo(request_id=asked.request.id, user_id=mover, accept=True)
+        await service.undo.answer_undo(request_id=asked.request.id, user_id=mover, accept=True)
     assert len(await service.repo.actions(game_id=game.id)) == 3
 
 
@@ -443,66 +457,68 @@ CY = 103
 async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(database_url):
     path = database_url
     clock = Clock()
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
-    await service.new_lobby(
+    await service.lobby.new_lobby(
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"
     )
     for user, name in ((BO, "Bo"), (CY, "Cy")):
-        await service.join(channel_id=CHANNEL, user_id=user, name=name)
-    game, state = await service.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+        await service.lobby.join(channel_id=CHANNEL, user_id=user, name=name)
+    game, state = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
     seat = state.current_seat()
     away = _user_of(game, seat)
     voters = [u for u in (ADA, BO, CY) if u != away]
 
     clock.advance(hours=23)
     with pytest.raises(BotError, match="allows 24 hours"):
-        await service.request_takeover(channel_id=CHANNEL, user_id=voters[0])
+        await service.absence.request_takeover(channel_id=CHANNEL, user_id=voters[0])
     clock.advance(hours=1)
     with pytest.raises(BotError, match="your own turn"):
-        await service.request_takeover(channel_id=CHANNEL, user_id=away)
-    opened = await service.request_takeover(channel_id=CHANNEL, user_id=voters[0])
+        await service.absence.request_takeover(channel_id=CHANNEL, user_id=away)
+    opened = await service.absence.request_takeover(channel_id=CHANNEL, user_id=voters[0])
     assert sorted(opened.vote.asked) == sorted(voters)
-    first = await service.cast_vote(vote_id=opened.vote.id, user_id=voters[0], choice="ai")
+    first = await service.absence.cast_vote(vote_id=opened.vote.id, user_id=voters[0], choice="ai")
     assert first.status == "open", "one of two is not more than half"
 
     await repo.close()  # the vote waits in the database across a restart
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
-    decided = await service.cast_vote(vote_id=opened.vote.id, user_id=voters[1], choice="ai")
+    decided = await service.absence.cast_vote(
+        vote_id=opened.vote.id, user_id=voters[1], choice="ai"
+    )
     stand_in = decided.game.seats[seat]
     assert decided.status == "ai" and stand_in.is_ai and stand_in.away_user_id == away
     with pytest.raises(BotError, match="not playing"):
-        await service.act(channel_id=CHANNEL, user_id=away, action=_rotation(state))
+        await service.play.act(channel_id=CHANNEL, user_id=away, action=_rotation(state))
 
-    back = await service.return_seat(channel_id=CHANNEL, user_id=away, name="Back")
+    back = await service.absence.return_seat(channel_id=CHANNEL, user_id=away, name="Back")
     assert back.seats[seat].user_id == away and back.seats[seat].away_user_id is None
     with pytest.raises(BotError, match="No AI is playing"):
-        await service.return_seat(channel_id=CHANNEL, user_id=away, name="Back")
+        await service.absence.return_seat(channel_id=CHANNEL, user_id=away, name="Back")
     await repo.close()
 
 
 async def test_a_vote_can_end_the_game_and_a_move_cancels_it(database_url):
     clock = Clock()
-    repo = await Repository.open(database_url)
+    repo = await GameStore.open(database_url)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
     game, state = await _started(service)
     away = _user_of(game, state.current_seat())
     other = BO if away == ADA else ADA
     clock.advance(hours=25)
-    opened = await service.request_takeover(channel_id=CHANNEL, user_id=other)
-    await service.act(channel_id=CHANNEL, user_id=away, action=_rotation(state))
+    opened = await service.absence.request_takeover(channel_id=CHANNEL, user_id=other)
+    await service.play.act(channel_id=CHANNEL, user_id=away, action=_rotation(state))
     with pytest.raises(BotError, match="Too late"):
-        await service.cast_vote(vote_id=opened.vote.id, user_id=other, choice="end")
+        await service.absence.cast_vote(vote_id=opened.vote.id, user_id=other, choice="end")
 
-    game = await service.open_game(CHANNEL)
-    state = service.load_state(game)
+    game = await service.games.open_game(CHANNEL)
+    state = service.games.load_state(game)
     now_away = _user_of(game, state.current_seat())
     clock.advance(hours=25)
-    opened = await service.request_takeover(
+    opened = await service.absence.request_takeover(
         channel_id=CHANNEL, user_id=BO if now_away == ADA else ADA
     )
-    ended = await service.cast_vote(
+    ended = await service.absence.cast_vote(
         vote_id=opened.vote.id, user_id=BO if now_away == ADA else ADA, choice="end"
     )
     assert ended.status == "end" and ended.game.status == "abandoned"
@@ -511,14 +527,16 @@ async def test_a_vote_can_end_the_game_and_a_move_cancels_it(database_url):
 
 async def test_a_state_read_for_autocomplete_is_kept_until_the_game_moves(service):
     game, state = await _started(service)
-    peeked = service.peek_state(game)
+    peeked = service.games.peek_state(game)
     assert peeked == state
-    assert service.peek_state(await service.open_game(CHANNEL)) is peeked, "kept, not rebuilt"
+    assert service.games.peek_state(await service.games.open_game(CHANNEL)) is peeked, (
+        "kept, not rebuilt"
+    )
     mover = _user_of(game, state.current_seat())
-    result = await service.act(channel_id=CHANNEL, user_id=mover, action=_rotation(state))
-    moved = service.peek_state(await service.open_game(CHANNEL))
+    result = await service.play.act(channel_id=CHANNEL, user_id=mover, action=_rotation(state))
+    moved = service.games.peek_state(await service.games.open_game(CHANNEL))
     assert moved is not peeked and moved is result.state, "the move's own state is kept"
-    assert service.load_state(result.game) is not moved, "a state to change is always fresh"
+    assert service.games.load_state(result.game) is not moved, "a state to change is always fresh"
 
 
 async def test_a_move_reuses_the_kept_state_and_hands_out_copies(service):
@@ -526,16 +544,16 @@ async def test_a_move_reuses_the_kept_state_and_hands_out_copies(service):
     from a copy of it: nothing a caller does to its copy reaches the kept state, and the kept
     state is the saved game exactly."""
     game, state = await _started(service)
-    result = await service.act(
+    result = await service.play.act(
         channel_id=CHANNEL,
         user_id=_user_of(game, state.current_seat()),
         action=state.sample_action(random.Random(1)),
     )
     game = result.game
-    kept = service.peek_state(game)
-    assert service.peek_state(game) is kept
+    kept = service.games.peek_state(game)
+    assert service.games.peek_state(game) is kept
     assert kept == find_game(game.game).state_from_dict(game.state)
-    mine = service.load_state(game)
+    mine = service.games.load_state(game)
     assert mine is not kept and mine == kept
     mine.apply(mine.sample_action(random.Random(2)))
-    assert service.peek_state(game) == find_game(game.game).state_from_dict(game.state)
+    assert service.games.peek_state(game) == find_game(game.game).state_from_dict(game.state)

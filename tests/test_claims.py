@@ -13,15 +13,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from hvbot import claims
-from hvbot.repository import Repository
 from hvbot.service import BotError, GameService
+from hvbot.store import GameStore
 
 GUILD, ADA, BO = 1, 101, 102
 
 
 @pytest.fixture
 async def processes(database_url: str) -> AsyncIterator[list[GameService]]:
-    repos = [await Repository.open(database_url) for _ in range(3)]
+    repos = [await GameStore.open(database_url) for _ in range(3)]
     try:
         yield [GameService(repo, seed_source=random.Random(i)) for i, repo in enumerate(repos)]
     finally:
@@ -30,14 +30,14 @@ async def processes(database_url: str) -> AsyncIterator[list[GameService]]:
 
 
 async def _started(service: GameService, channel: int, *, ai: bool = False):
-    await service.new_lobby(
+    await service.lobby.new_lobby(
         channel_id=channel, guild_id=GUILD, user_id=ADA, name="Ada", game_name="High Voltage"
     )
     if ai:
-        await service.add_ai(channel_id=channel, user_id=ADA, level="easy")
+        await service.lobby.add_ai(channel_id=channel, user_id=ADA, level="easy")
     else:
-        await service.join(channel_id=channel, user_id=BO, name="Bo")
-    return await service.start(channel_id=channel, user_id=ADA, can_manage=False)
+        await service.lobby.join(channel_id=channel, user_id=BO, name="Bo")
+    return await service.lobby.start(channel_id=channel, user_id=ADA, can_manage=False)
 
 
 async def test_reminders_due_in_the_same_second_are_each_sent_once(
@@ -49,7 +49,7 @@ async def test_reminders_due_in_the_same_second_are_each_sent_once(
     for service in processes:
         service.clock = lambda: now
     found = await asyncio.gather(
-        *(s.due_reminders(lambda r: f"<@{r.user_id}>, your turn") for s in processes)
+        *(s.reminders.due_reminders(lambda r: f"<@{r.user_id}>, your turn") for s in processes)
     )
     reminded = sorted(r.game.id for batch in found for r in batch)
     assert reminded == sorted(g.id for g in games), "each game reminded, and only once"
@@ -64,12 +64,12 @@ async def test_conflicting_moves_from_two_processes_store_exactly_one(
 ) -> None:
     first, second = processes[:2]
     game, state = await _started(first, 2000)
-    await second.open_game(2000)  # both have the game in memory
+    await second.games.open_game(2000)  # both have the game in memory
     user = game.seats[state.current_seat()].user_id
     down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
     outcomes = await asyncio.gather(
-        first.act(channel_id=2000, user_id=user, action=f"draw {down[0]} here r0"),
-        second.act(channel_id=2000, user_id=user, action=f"draw {down[1]} here r90"),
+        first.play.act(channel_id=2000, user_id=user, action=f"draw {down[0]} here r0"),
+        second.play.act(channel_id=2000, user_id=user, action=f"draw {down[1]} here r90"),
         return_exceptions=True,
     )
     stored = [o for o in outcomes if not isinstance(o, BaseException)]
@@ -121,7 +121,7 @@ async def test_a_move_s_post_is_owed_until_made_and_taken_over_after_the_lease(
     game, state = await _started(first, 4000)
     user = game.seats[state.current_seat()].user_id
     down = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    result = await first.act(channel_id=4000, user_id=user, action=f"draw {down} here r0")
+    result = await first.play.act(channel_id=4000, user_id=user, action=f"draw {down} here r0")
     # The storing process holds it: nobody else posts it meanwhile.
     assert await claims.claim_announcements(second.repo.db) == []
     # It died before posting; the lease runs out, and one other process claims the post.
@@ -140,10 +140,10 @@ async def test_a_move_s_post_is_owed_until_made_and_taken_over_after_the_lease(
     )
     assert await claims.claim_announcements(processes[2].repo.db) == []
     # A move posted by its own process is marked made by its version.
-    again = first.load_state(await first.open_game(4000))
+    again = first.games.load_state(await first.games.open_game(4000))
     user = game.seats[again.current_seat()].user_id
     down = next(c["cell"] for c in again.view(None)["cells"] if c["state"] == "down")
-    moved = await first.act(channel_id=4000, user_id=user, action=f"draw {down} here r0")
+    moved = await first.play.act(channel_id=4000, user_id=user, action=f"draw {down} here r0")
     await claims.move_sent(first.repo.db, game_id=game.id, version=moved.game.version)
     unsent = await first.repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
     assert unsent == []
@@ -157,12 +157,12 @@ async def test_a_click_handled_by_a_process_that_missed_the_last_move_is_accepte
     refusing the click as out of date."""
     first, second = processes[:2]
     game, state = await _started(first, 5000)
-    await second.open_game(5000)  # kept in memory at the start
+    await second.games.open_game(5000)  # kept in memory at the start
     user = game.seats[state.current_seat()].user_id
     down = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    drawn = await first.act(channel_id=5000, user_id=user, action=f"draw {down}")
+    drawn = await first.play.act(channel_id=5000, user_id=user, action=f"draw {down}")
     assert drawn.state.view(None)["phase"] == "placing", "the drawer's prompt is open"
-    placed = await second.act(
+    placed = await second.play.act(
         game_id=game.id,
         user_id=user,
         action="place here r0",
@@ -180,10 +180,10 @@ async def test_posts_made_long_ago_leave_the_outbox_and_owed_ones_stay(
     game, state = await _started(first, 6000)
     user = game.seats[state.current_seat()].user_id
     down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
-    made = await first.act(channel_id=6000, user_id=user, action=f"draw {down[0]} here r0")
+    made = await first.play.act(channel_id=6000, user_id=user, action=f"draw {down[0]} here r0")
     await claims.move_sent(first.repo.db, game_id=game.id, version=made.game.version)
     user = game.seats[made.state.current_seat()].user_id
-    owed = await first.act(channel_id=6000, user_id=user, action=f"draw {down[1]} here r0")
+    owed = await first.play.act(channel_id=6000, user_id=user, action=f"draw {down[1]} here r0")
     assert await claims.forget_sent(first.repo.db) == 0, "made just now: kept a while"
     old = (datetime.now(UTC) - timedelta(days=2)).isoformat(timespec="milliseconds")
     await first.repo.db.transact(

@@ -15,7 +15,7 @@ from e2e_harness import BOARD, BotHarness, board_posts
 
 from engine import State
 from hvbot import answering, board_buttons
-from hvbot.repository import GameRow
+from hvbot.store import GameRow
 
 
 async def wait_without_buttons(emu: DiscordEmulator, post: Record, why: str) -> None:
@@ -36,13 +36,13 @@ async def build_the_maze(hv: BotHarness, game: GameRow) -> State:
     service, rng = hv.bot.service, random.Random(2)
     for _ in range(500):
         game = await service.repo.game(game_id=game.id) or game
-        state = service.load_state(game)
+        state = service.games.load_state(game)
         view = state.view(None)
         if view["phase"] == "play" and view["step"] == "move":
             return state
         seat = state.current_seat()
         assert seat is not None and game.seats[seat].user_id is not None
-        result = await service.act(
+        result = await service.play.act(
             game_id=game.id, user_id=game.seats[seat].user_id, action=state.sample_action(rng)
         )
         await hv.bot.posted(result.game)  # nobody owes these moves' posts

@@ -31,7 +31,7 @@ from e2e_harness import (
 
 import render
 from hvbot.config import WIRE_LOGGERS, configure_logging
-from hvbot.repository import GameRow
+from hvbot.store import GameRow
 
 PUBLIC_FILES = {"board.png", "result.png"}
 

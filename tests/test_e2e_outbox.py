@@ -12,8 +12,8 @@ from e2e_harness import BotHarness, board_posts, open_three_seat_game
 from played_games import finished_pylons
 
 from hvbot.replay import FILENAME as REPLAY
-from hvbot.repository import Repository
 from hvbot.service import GameService
+from hvbot.store import GameStore
 
 
 async def test_a_move_whose_process_died_before_its_post_is_posted_once_by_another(
@@ -27,8 +27,8 @@ async def test_a_move_whose_process_died_before_its_post_is_posted_once_by_anoth
     await hv.stop()
 
     # Another process stores the person's move, and dies before it can post anything.
-    dying = await Repository.open(hv.database)
-    stored = await GameService(dying, seed_source=random.Random(1)).act(
+    dying = await GameStore.open(hv.database)
+    stored = await GameService(dying, seed_source=random.Random(1)).play.act(
         game_id=game.id, user_id=mover.user_id or 0, action=f"draw {down} here r90"
     )
     await dying.close()
@@ -76,7 +76,7 @@ async def test_a_game_finished_by_a_process_that_died_gets_its_last_move_and_rep
     that carries on posts the last board, then the replay, each once."""
     emu = emulator
     await hv.stop()
-    dying = await Repository.open(hv.database)
+    dying = await GameStore.open(hv.database)
     ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
     finished = await finished_pylons(
         GameService(dying, seed_source=random.Random(2)),

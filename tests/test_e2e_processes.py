@@ -27,8 +27,8 @@ from e2e_harness import (
 from postgres_server import PostgresServer
 
 from hvbot.replay import FILENAME as REPLAY
-from hvbot.repository import Repository
 from hvbot.service import GameService
+from hvbot.store import GameStore
 
 
 def _posts_of(emu: DiscordEmulator, since: int, name: str, channel=None) -> list:
@@ -140,19 +140,19 @@ async def test_reminders_due_at_once_are_sent_once_by_three_processes(
     emu = emulator
     url = await new_postgres_database(postgres)
     channels = [emu.add_channel(f"table-{n}") for n in range(200)]
-    repo = await Repository.open(url)
+    repo = await GameStore.open(url)
     service = GameService(repo, seed_source=random.Random(5))
     try:
         for n, channel in enumerate(channels):
-            await service.new_lobby(
+            await service.lobby.new_lobby(
                 channel_id=channel.id,
                 guild_id=emu.guild_id,
                 user_id=1000 + n,
                 name=f"P{n}",
                 game_name="high-voltage",
             )
-            await service.join(channel_id=channel.id, user_id=5000 + n, name=f"Q{n}")
-            await service.start(channel_id=channel.id, user_id=1000 + n, can_manage=False)
+            await service.lobby.join(channel_id=channel.id, user_id=5000 + n, name=f"Q{n}")
+            await service.lobby.start(channel_id=channel.id, user_id=1000 + n, can_manage=False)
         # All 200 due in the same second.
         await repo.db.transact(
             lambda tx: tx.execute(
@@ -170,7 +170,7 @@ async def test_reminders_due_at_once_are_sent_once_by_three_processes(
                 sent[r.channel_id] = sent.get(r.channel_id, 0) + 1
         return sent
 
-    reader = await Repository.open(url)
+    reader = await GameStore.open(url)
 
     async def nothing_owed() -> bool:
         return not await reader.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")

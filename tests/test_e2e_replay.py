@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 from engine import State
 from games import find_game
 from hvbot.presenters import presenter_for
-from hvbot.repository import GameRow
+from hvbot.store import GameRow
 
 REPLAY = "replay.gif"
 

@@ -15,7 +15,7 @@ from e2e_harness import BOARD, BotHarness, board_posts, replay
 from engine import State
 from games import find_game
 from hvbot.presenters import presenter_for
-from hvbot.repository import GameRow
+from hvbot.store import GameRow
 
 TILE = "tile.png"
 

@@ -13,7 +13,7 @@ from e2e_harness import BotHarness
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
 
 from games import find_game
-from hvbot.repository import Repository, SeatRow
+from hvbot.store import GameStore, SeatRow
 
 # Commands are named as Discord mentions of the registered command, shown localised.
 NOTHING = re.compile(r"No finished games on this server yet: start one with </game new:\d+>\.")
@@ -96,7 +96,7 @@ async def test_games_finished_before_stats_existed_count_after_start_up(
     ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
     path = tmp_path / "games.sqlite3"
     with schema_before_results(monkeypatch):
-        old = await Repository.open(path)
+        old = await GameStore.open(path)
         lobby = await old.create_lobby(
             game="pylons",
             guild_id=emu.guild_id,

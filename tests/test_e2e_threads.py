@@ -11,7 +11,7 @@ from discord_emulator import DiscordEmulator, Visibility
 from e2e_harness import BotHarness, board_posts, racing_cell
 
 from games import find_game
-from hvbot.repository import GameRow
+from hvbot.store import GameRow
 
 REPLAY = "replay.gif"
 

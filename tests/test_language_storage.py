@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from hvbot.database import Database, Transaction
-from hvbot.repository import Repository
 from hvbot.service import GameService
+from hvbot.store import GameStore
 
 CHANNEL, ADA, BO = 10, 100, 200
 
@@ -51,13 +51,13 @@ class _Counting:
 
 @pytest.fixture
 async def service(database_url):
-    repo = await Repository.open(database_url)
+    repo = await GameStore.open(database_url)
     yield GameService(repo, seed_source=random.Random(3))
     await repo.close()
 
 
 async def started(service: GameService) -> None:
-    await service.new_lobby(
+    await service.lobby.new_lobby(
         channel_id=CHANNEL,
         guild_id=1,
         user_id=ADA,
@@ -66,21 +66,21 @@ async def started(service: GameService) -> None:
         language="fr",
         creator_language="it",
     )
-    await service.join(channel_id=CHANNEL, user_id=BO, name="Bo", language="de")
-    await service.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
-    await service.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    await service.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo", language="de")
+    await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
+    await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
 
 
 async def test_the_game_keeps_the_server_s_language_and_each_seat_its_person_s(
     service: GameService, database_url: str
 ) -> None:
     await started(service)
-    game = await service.open_game(CHANNEL)
+    game = await service.games.open_game(CHANNEL)
     assert game.language == "fr"
     assert [s.language for s in game.seats] == ["it", "de", None]
     assert game.seats[2].display_name == "IA 1 (facile)", "named in the game's language"
     # A second connection reads the same from the file, as a restarted bot would.
-    reopened = await Repository.open(database_url, cache=False)
+    reopened = await GameStore.open(database_url, cache=False)
     try:
         again = await reopened.open_game_in_channel(channel_id=CHANNEL)
     finally:
@@ -96,13 +96,13 @@ async def test_a_move_stores_a_new_language_and_writes_nothing_more_when_it_is_t
     writes = WriteCounter(service.repo.db)
 
     async def move(language: str) -> int:
-        game = await service.open_game(CHANNEL)
-        state = service.load_state(game)
+        game = await service.games.open_game(CHANNEL)
+        state = service.games.load_state(game)
         seat = state.current_seat()
         assert seat is not None and game.seats[seat].user_id is not None
         action = next(a.text() for a in state.legal_actions() if a.text().startswith("rotate"))
         before = writes.rows
-        await service.act(
+        await service.play.act(
             channel_id=CHANNEL,
             user_id=game.seats[seat].user_id,
             action=action,
@@ -110,26 +110,26 @@ async def test_a_move_stores_a_new_language_and_writes_nothing_more_when_it_is_t
         )
         return writes.rows - before
 
-    game = await service.open_game(CHANNEL)
-    mover = service.load_state(game).current_seat()
+    game = await service.games.open_game(CHANNEL)
+    mover = service.games.load_state(game).current_seat()
     assert mover is not None
     same = await move(game.seats[mover].language or "")
     # Play on until the same person is to move again, then move in another language.
     while True:
-        game = await service.open_game(CHANNEL)
-        state = service.load_state(game)
+        game = await service.games.open_game(CHANNEL)
+        state = service.games.load_state(game)
         seat = state.current_seat()
         if seat == mover:
             break
         if game.seats[seat].is_ai:
-            await service.ai_step(game_id=game.id)
+            await service.play.ai_step(game_id=game.id)
         else:
             await move(game.seats[seat].language or "")
     changed = await move("en")
     assert changed == same + 1, "one more row written: the seat's language"
-    game = await service.open_game(CHANNEL)
+    game = await service.games.open_game(CHANNEL)
     assert game.seats[mover].language == "en"
-    reopened = await Repository.open(database_url, cache=False)
+    reopened = await GameStore.open(database_url, cache=False)
     try:
         stored = await reopened.open_game_in_channel(channel_id=CHANNEL)
     finally:

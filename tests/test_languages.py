@@ -22,7 +22,7 @@ from engine.core import State as GameState
 from games import find_game
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.presenters.base import Presenter
-from hvbot.repository import GameRow, SeatRow
+from hvbot.store import GameRow, SeatRow
 from render.fonts import Font, font
 
 NAMES = ["Ada", "Bruno", "Chiara", "Dieter"]

@@ -24,7 +24,7 @@ from games import find_game
 from hvbot import replay as replays
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.presenters.base import Presenter
-from hvbot.repository import ArchivedGame, GameRow, SeatRow
+from hvbot.store import ArchivedGame, GameRow, SeatRow
 from render import REPLAY_BUDGET, THEME, Replay, ReplayTooLarge, hv_board_image, replay_gif
 from render.hv_layout import cell_box
 from render.replay import FIRST_MS, LAST_MS, MIN_SCALE, MOVE_MS, spread

@@ -13,11 +13,11 @@ import pytest
 from conftest import new_postgres_database
 
 from hvbot.database import migrations, split_sql
-from hvbot.repository import ChannelBusy, Repository, SeatRow, VersionConflict
+from hvbot.store import ChannelBusy, GameStore, SeatRow, VersionConflict
 
 
 @contextlib.contextmanager
-def recording_reads(repo: Repository, statements: list[str]) -> Iterator[None]:
+def recording_reads(repo: GameStore, statements: list[str]) -> Iterator[None]:
     """Note every statement the repository reads with, whatever the backend."""
     db = repo.db
     originals = {name: getattr(db, name) for name in ("fetch", "fetchrow", "fetchval")}
@@ -40,12 +40,12 @@ def recording_reads(repo: Repository, statements: list[str]) -> Iterator[None]:
 
 @pytest.fixture
 async def repo(database_url):
-    repository = await Repository.open(database_url)
+    repository = await GameStore.open(database_url)
     yield repository
     await repository.close()
 
 
-async def _lobby(repo: Repository, channel: int = 10):
+async def _lobby(repo: GameStore, channel: int = 10):
     return await repo.create_lobby(
         game="high-voltage",
         guild_id=1,
@@ -58,10 +58,10 @@ async def _lobby(repo: Repository, channel: int = 10):
 
 async def test_migrations_apply_once(database_url):
     path = database_url
-    first = await Repository.open(path)
+    first = await GameStore.open(path)
     version = await first.schema_version()
     await first.close()
-    again = await Repository.open(path)
+    again = await GameStore.open(path)
     assert await again.schema_version() == version >= 1
     await again.close()
 
@@ -145,7 +145,7 @@ async def test_a_move_reads_nothing_once_its_game_is_in_memory(repo):
 
 async def test_closing_waits_for_changes_already_under_way(database_url):
     """A move acknowledged just before shutdown is saved before the connection closes."""
-    repo = await Repository.open(database_url)
+    repo = await GameStore.open(database_url)
     games = [await _lobby(repo, channel) for channel in range(10, 15)]
     for game in games:
         await repo.start(
@@ -165,7 +165,7 @@ async def test_closing_waits_for_changes_already_under_way(database_url):
     await asyncio.sleep(0)  # every save has begun
     await repo.close()
     assert [await s for s in saves] == [game.version + 2 for game in games]
-    again = await Repository.open(database_url)
+    again = await GameStore.open(database_url)
     for game in games:
         assert await again.actions(game_id=game.id) == [(0, f"move in {game.channel_id}")]
     await again.close()
@@ -204,14 +204,14 @@ async def test_a_migration_skipped_by_a_later_one_is_still_applied(tmp_path):
     conn.commit()
     conn.close()
 
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     columns = set((await repo.db.columns())["games"])
     assert {"remind_minutes", "turn_since", "remind_at"} <= columns
     assert await repo.migrate() == max(n for n, _ in migrations("sqlite"))
     await repo.close()
 
 
-async def _finish(repo: Repository, channel: int, status: str = "finished") -> int:
+async def _finish(repo: GameStore, channel: int, status: str = "finished") -> int:
     game = await _lobby(repo, channel)
     await repo.start(
         game_id=game.id, expected_version=game.version, seed=42, state={"x": 1}, seats=game.seats
@@ -245,8 +245,8 @@ async def test_finished_games_of_a_channel_latest_first(repo):
 
 async def test_both_backends_migrate_from_empty_to_the_same_schema(tmp_path, postgres):
     """The same tables with the same columns in the same order, at the same schema version."""
-    lite = await Repository.open(tmp_path / "empty.sqlite3")
-    pg = await Repository.open(await new_postgres_database(postgres))
+    lite = await GameStore.open(tmp_path / "empty.sqlite3")
+    pg = await GameStore.open(await new_postgres_database(postgres))
     try:
         assert await lite.db.columns() == await pg.db.columns()
         newest = max(n for n, _ in migrations("sqlite"))
@@ -258,7 +258,7 @@ async def test_both_backends_migrate_from_empty_to_the_same_schema(tmp_path, pos
 
 
 async def test_processes_starting_together_migrate_once(database_url):
-    opened = await asyncio.gather(*(Repository.open(database_url) for _ in range(4)))
+    opened = await asyncio.gather(*(GameStore.open(database_url) for _ in range(4)))
     try:
         rows = await opened[0].db.fetch("SELECT version FROM schema_version ORDER BY version")
         assert [r["version"] for r in rows] == [n for n, _ in migrations(opened[0].db.backend)]
@@ -303,8 +303,8 @@ async def test_the_post_with_live_buttons_is_kept_until_the_game_moves_past_it(r
 
 
 async def test_two_processes_take_stale_buttons_off_once(database_url):
-    first = await Repository.open(database_url)
-    second = await Repository.open(database_url)
+    first = await GameStore.open(database_url)
+    second = await GameStore.open(database_url)
     try:
         game = await _lobby(first)
         await first.buttons.keep(game_id=game.id, message_id=77, version=game.version)

@@ -12,9 +12,9 @@ from played_games import finish_as_before_results, finished_pylons, schema_befor
 from games import find_game
 from hvbot.cogs.stats import NAME_LIMIT, server_embed
 from hvbot.ratings import Rating
-from hvbot.repository import GameRow, Repository, ResultRow, SeatResult, SeatRow, VersionConflict
 from hvbot.service import GameService, seat_results
 from hvbot.stats import summaries, summarise
+from hvbot.store import GameRow, GameStore, ResultRow, SeatResult, SeatRow, VersionConflict
 
 GUILD, OTHER_GUILD = 1, 2
 ADA, BO = 100, 200
@@ -23,13 +23,13 @@ SEATS = (SeatRow(0, ADA, None, "Ada"), SeatRow(1, BO, None, "Bo"), SeatRow(2, No
 
 @pytest.fixture
 async def repo(database_url: str):
-    repository = await Repository.open(database_url)
+    repository = await GameStore.open(database_url)
     yield repository
     await repository.close()
 
 
 async def _started(
-    repo: Repository,
+    repo: GameStore,
     *,
     channel: int = 10,
     guild: int = GUILD,
@@ -59,7 +59,7 @@ async def _started(
 FINAL = [SeatResult(0, 9, True), SeatResult(1, 4, False), SeatResult(2, 9, True)]
 
 
-async def test_results_are_stored_with_the_finishing_move(repo: Repository) -> None:
+async def test_results_are_stored_with_the_finishing_move(repo: GameStore) -> None:
     game = await _started(repo)
     version = await repo.record_actions(
         game_id=game.id, expected_version=game.version, state={"x": 1}, actions=[(0, "a")]
@@ -86,7 +86,7 @@ async def test_results_are_stored_with_the_finishing_move(repo: Repository) -> N
     assert await repo.results.of_kind(guild_id=GUILD, game="high-voltage") == []
 
 
-async def test_a_refused_finishing_move_stores_no_results(repo: Repository) -> None:
+async def test_a_refused_finishing_move_stores_no_results(repo: GameStore) -> None:
     game = await _started(repo)
     with pytest.raises(VersionConflict):
         await repo.record_actions(
@@ -109,7 +109,7 @@ async def test_a_refused_finishing_move_stores_no_results(repo: Repository) -> N
     assert (await repo.game(game_id=game.id)).version == game.version
 
 
-async def test_abandoned_games_have_no_results(repo: Repository) -> None:
+async def test_abandoned_games_have_no_results(repo: GameStore) -> None:
     game = await _started(repo)
     await repo.set_status(game_id=game.id, expected_version=game.version, status="abandoned")
     assert await repo.results.of_kind(guild_id=GUILD, game="pylons") == []
@@ -119,7 +119,7 @@ async def test_abandoned_games_have_no_results(repo: Repository) -> None:
 
 async def test_results_survive_a_restart_and_are_found_per_person(database_url: str) -> None:
     path = database_url
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     game = await _started(repo)
     await repo.record_actions(
         game_id=game.id,
@@ -131,7 +131,7 @@ async def test_results_survive_a_restart_and_are_found_per_person(database_url: 
     )
     await repo.close()
 
-    again = await Repository.open(path)
+    again = await GameStore.open(path)
     try:
         assert len(await again.results.of_kind(guild_id=GUILD, game="pylons")) == 3
         assert await again.results.kinds_played(guild_id=GUILD) == ["pylons"]
@@ -147,14 +147,14 @@ async def test_results_survive_a_restart_and_are_found_per_person(database_url: 
 
 
 async def test_a_finished_game_gets_its_results_from_the_service(database_url: str) -> None:
-    repo = await Repository.open(database_url)
+    repo = await GameStore.open(database_url)
     try:
         service = GameService(repo, seed_source=random.Random(4))
         game = await finished_pylons(
             service, channel_id=10, guild_id=GUILD, players=[(ADA, "Ada"), (BO, "Bo")]
         )
         assert game.status == "finished"
-        outcome = service.load_state(game).outcome()
+        outcome = service.games.load_state(game).outcome()
         assert outcome is not None
         rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
         assert [r.score for r in rows] == list(outcome.scores)
@@ -181,7 +181,7 @@ async def test_games_finished_before_results_were_kept_are_filled_once(
 ) -> None:
     path = database_url
     with schema_before_results(monkeypatch):
-        old = await Repository.open(path)
+        old = await GameStore.open(path)
         assert "results" not in await old.db.columns()
         dealt = find_game("pylons").new_state(2, 8).to_dict()
         finished = await _started(old, channel=10, state=dealt, seats=SEATS[:2])
@@ -200,25 +200,25 @@ async def test_games_finished_before_results_were_kept_are_filled_once(
         )
         await old.close()
 
-    repo = await Repository.open(path)
+    repo = await GameStore.open(path)
     try:
         assert await repo.schema_version() >= 3
         service = GameService(repo)
-        assert await service.backfill_results() == 1
+        assert await service.results.backfill_results() == 1
         rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
         expected = seat_results(final)
         assert [SeatResult(r.seat, r.score, r.won) for r in rows] == expected
         assert {r.game_id for r in rows} == {finished.id}, "abandoned and unreadable: none"
         # Only the unreadable game is left waiting, and filling again changes nothing.
         assert [g.id for g in await repo.finished_games_without_results()] == [unreadable.id]
-        assert await service.backfill_results() == 0
+        assert await service.results.backfill_results() == 0
         assert await repo.results.of_kind(guild_id=GUILD, game="pylons") == rows
     finally:
         await repo.close()
 
-    reopened = await Repository.open(path)
+    reopened = await GameStore.open(path)
     try:
-        assert await GameService(reopened).backfill_results() == 0
+        assert await GameService(reopened).results.backfill_results() == 0
         assert await reopened.results.of_kind(guild_id=GUILD, game="pylons") == rows
     finally:
         await reopened.close()

@@ -18,8 +18,8 @@ from hvbot.cogs.options import MODE_CHOICES
 from hvbot.cogs.sector6 import Sector6Cog, middle_first, move_cells, place_cells, turns_note
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.presenters.sector6 import Sector6Presenter, act_choices
-from hvbot.repository import GameRow, SeatRow
 from hvbot.service import BotError, GameService
+from hvbot.store import GameRow, SeatRow
 
 NAMES = ["Ada", "Bo"]
 LANGUAGES = ("en", "de", "fr", "it")
@@ -362,11 +362,11 @@ def test_sector6_is_playable_and_offers_its_modes_at_game_new() -> None:
 
 
 async def test_the_mode_reaches_the_engine_and_a_wrong_one_is_refused(tmp_path) -> None:
-    from hvbot.repository import Repository
+    from hvbot.store import GameStore
 
-    service = GameService(await Repository.open(tmp_path / "s6.sqlite3"))
+    service = GameService(await GameStore.open(tmp_path / "s6.sqlite3"))
     try:
-        game = await service.new_lobby(
+        game = await service.lobby.new_lobby(
             channel_id=1,
             guild_id=2,
             user_id=3,
@@ -375,9 +375,9 @@ async def test_the_mode_reaches_the_engine_and_a_wrong_one_is_refused(tmp_path) 
             options=mode_options("sector6", "veteran"),
         )
         assert game.options == {"mode": "veteran"}
-        await service.abandon(channel_id=1, user_id=3, can_manage=False)
+        await service.play.abandon(channel_id=1, user_id=3, can_manage=False)
         with pytest.raises(BotError, match="must be one of full, veteran, novice"):
-            await service.new_lobby(
+            await service.lobby.new_lobby(
                 channel_id=1,
                 guild_id=2,
                 user_id=3,
@@ -390,23 +390,23 @@ async def test_the_mode_reaches_the_engine_and_a_wrong_one_is_refused(tmp_path) 
 
 
 async def test_a_drawn_tile_is_recorded_as_a_prompt_waiting_for_its_drawer(tmp_path) -> None:
-    from hvbot.repository import Repository
+    from hvbot.store import GameStore
 
-    repo = await Repository.open(tmp_path / "s6.sqlite3")
+    repo = await GameStore.open(tmp_path / "s6.sqlite3")
     service = GameService(repo)
     try:
-        await service.new_lobby(
+        await service.lobby.new_lobby(
             channel_id=1, guild_id=2, user_id=3, name="Ada", game_name="sector6"
         )
-        await service.join(channel_id=1, user_id=4, name="Bo")
-        game, state = await service.start(channel_id=1, user_id=3, can_manage=False)
+        await service.lobby.join(channel_id=1, user_id=4, name="Bo")
+        game, state = await service.lobby.start(channel_id=1, user_id=3, can_manage=False)
         drawer = game.seats[state.current_seat()].user_id
-        result = await service.act(channel_id=1, user_id=drawer, action="draw")
+        result = await service.play.act(channel_id=1, user_id=drawer, action="draw")
         assert await repo.open_prompts(game_id=game.id) == [
             {"id": 1, "kind": "place", "user_id": drawer, "version": result.game.version}
         ]
         place = legal(result.state)[0]
-        result = await service.act(channel_id=1, user_id=drawer, action=place)
+        result = await service.play.act(channel_id=1, user_id=drawer, action=place)
         assert await repo.open_prompts(game_id=game.id) == []
     finally:
         await repo.close()

@@ -22,8 +22,8 @@ from engine.ai import choose
 from games import find_game
 from hvbot import announcing, workers
 from hvbot.presenters import playable_games, presenter_for, warm_up
-from hvbot.repository import Repository
 from hvbot.service import GameService
+from hvbot.store import GameStore
 from hvbot.workers import WATCH_S, Workers
 
 
@@ -243,14 +243,14 @@ class Recording(Workers):
 
 
 async def test_a_secret_picture_is_sent_the_seat_and_channel_never_the_deal(tmp_path):
-    repo = await Repository.open(tmp_path / "games.sqlite3")
+    repo = await GameStore.open(tmp_path / "games.sqlite3")
     try:
         service = GameService(repo, seed_source=random.Random(3))
-        await service.new_lobby(
+        await service.lobby.new_lobby(
             channel_id=5, guild_id=1, user_id=11, name="Ada", game_name="High Voltage"
         )
-        await service.join(channel_id=5, user_id=12, name="Bo")
-        game, state = await service.start(channel_id=5, user_id=11, can_manage=False)
+        await service.lobby.join(channel_id=5, user_id=12, name="Bo")
+        game, state = await service.lobby.start(channel_id=5, user_id=11, can_manage=False)
         recording = Recording()
         workers.use(recording, recording)
         try:

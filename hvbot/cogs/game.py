@@ -18,7 +18,6 @@ from hvbot.handlers import lobby, requests
 from hvbot.limits import fitted
 from hvbot.posts import ALLOWED, send_private
 from hvbot.presenters import presenter_for
-from hvbot.repository import ArchivedGame
 from hvbot.service import (
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
@@ -26,6 +25,7 @@ from hvbot.service import (
     MAX_REMIND_MINUTES,
     BotError,
 )
+from hvbot.store import ArchivedGame
 
 if TYPE_CHECKING:
     from hvbot.client import GameBot
@@ -84,7 +84,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         thread: bool = True,
     ) -> None:
         try:
-            row = await self.bot.service.new_lobby(
+            row = await self.bot.service.lobby.new_lobby(
                 channel_id=interaction.channel_id,
                 guild_id=interaction.guild_id,
                 user_id=interaction.user.id,
@@ -150,8 +150,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="board", description="Show the current board again")
     async def board(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.open_game(interaction.channel_id)
-        state = self.bot.service.peek_state(game)
+        game = await self.bot.service.games.open_game(interaction.channel_id)
+        state = self.bot.service.games.peek_state(game)
         await interaction.response.defer(
             thinking=True, ephemeral=not announcing.posts_here(interaction, game)
         )
@@ -166,8 +166,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="status", description="Whose turn it is and where the game stands")
     async def status(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.open_game(interaction.channel_id)
-        state = self.bot.service.peek_state(game)
+        game = await self.bot.service.games.open_game(interaction.channel_id)
+        state = self.bot.service.games.peek_state(game)
         view = state.view(None)
         seat = state.current_seat()
         texts = wording.personal(interaction)
@@ -191,14 +191,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         name="mysecret", description="Show what you were told privately at the start (only to you)"
     )
     async def mysecret(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.open_game(interaction.channel_id)
+        game = await self.bot.service.games.open_game(interaction.channel_id)
         seat = game.seat_of(interaction.user.id)
         if seat is None:
             raise BotError(
                 "You are not playing in this game, so you have no secret here.",
                 key="bot.error.no_secret",
             )
-        state = self.bot.service.peek_state(game)
+        state = self.bot.service.games.peek_state(game)
         post = await announcing.secret_post(game, state, seat, wording.language(interaction))
         await send_private(interaction, post)
 
@@ -217,7 +217,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="log", description="The moves so far")
     async def log(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.open_game(interaction.channel_id)
+        game = await self.bot.service.games.open_game(interaction.channel_id)
         names = wording.names_of(game)
         moves = await self.bot.service.repo.actions(game_id=game.id)
         texts = wording.personal(interaction)
@@ -238,7 +238,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="resign", description="Give up your seat; an AI finishes for you")
     async def resign(self, interaction: discord.Interaction) -> None:
-        game, what = await self.bot.service.resign(
+        game, what = await self.bot.service.play.resign(
             channel_id=interaction.channel_id, user_id=interaction.user.id
         )
         said = "bot.game.resigned_last" if what == "abandoned" else "bot.game.resigned"
@@ -251,11 +251,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         if what == "abandoned":
             board_buttons.moved_on(self.bot, game)
             return
-        self.bot.after_change(game, self.bot.service.peek_state(game))
+        self.bot.after_change(game, self.bot.service.games.peek_state(game))
 
     @app_commands.command(name="abandon", description="End this channel's game without a result")
     async def abandon(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.abandon(
+        game = await self.bot.service.play.abandon(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
             can_manage=lobby.can_manage(interaction),

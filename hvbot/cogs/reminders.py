@@ -66,7 +66,7 @@ class RemindersCog(commands.Cog):
     @tasks.loop(seconds=CHECK_S)
     async def check(self) -> None:
         try:
-            due = await self.bot.service.due_reminders(reminder_text)
+            due = await self.bot.service.reminders.due_reminders(reminder_text)
         except Exception:
             # Logged, and the checks go on: the next round finds what is still due.
             log.exception("turn reminders: a check failed")

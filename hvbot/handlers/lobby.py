@@ -13,8 +13,8 @@ from games import find_game
 from hvbot import views
 from hvbot.announcing import announce, board_post, lobby_text, refresh_lobby, send_secrets
 from hvbot.answering import answer_after_change, reply_error, update_clicked
-from hvbot.repository import GameRow
 from hvbot.service import BotError
+from hvbot.store import GameRow
 from hvbot.wording import language, mention, personal, public
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ async def lobby_action(
     if what == "join":
         await lobby_change(
             interaction,
-            lambda: service.join(
+            lambda: service.lobby.join(
                 channel_id=channel_id,
                 user_id=user.id,
                 name=user.display_name,
@@ -82,14 +82,14 @@ async def lobby_action(
     elif what == "leave":
         await lobby_change(
             interaction,
-            lambda: service.leave(channel_id=channel_id, user_id=user.id),
+            lambda: service.lobby.leave(channel_id=channel_id, user_id=user.id),
             from_button=from_button,
             confirm="bot.lobby.left",
         )
     elif what == "addai":
         await lobby_change(
             interaction,
-            lambda: service.add_ai(channel_id=channel_id, user_id=user.id, level=level),
+            lambda: service.lobby.add_ai(channel_id=channel_id, user_id=user.id, level=level),
             from_button=from_button,
             confirm="bot.lobby.ai_added",
         )
@@ -100,7 +100,7 @@ async def lobby_action(
 async def start_game(interaction: discord.Interaction, *, from_button: bool) -> None:
     bot: GameBot = interaction.client  # type: ignore[assignment]
     try:
-        game, state = await bot.service.start(
+        game, state = await bot.service.lobby.start(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
             can_manage=can_manage(interaction),

@@ -62,7 +62,7 @@ class Acknowledgement:
         (the channel was told)."""
         bot: GameBot = self.interaction.client  # type: ignore[assignment]
         try:
-            result = await bot.service.act(
+            result = await bot.service.play.act(
                 user_id=self.interaction.user.id,
                 acknowledge=self,
                 language=language(self.interaction),

@@ -36,7 +36,7 @@ def vote_text(outcome: VoteOutcome) -> str:
 
 async def request_takeover(interaction: discord.Interaction) -> None:
     bot: GameBot = interaction.client  # type: ignore[assignment]
-    outcome = await bot.service.request_takeover(
+    outcome = await bot.service.absence.request_takeover(
         channel_id=interaction.channel_id, user_id=interaction.user.id
     )
     await answer_publicly(
@@ -50,7 +50,7 @@ async def request_takeover(interaction: discord.Interaction) -> None:
 
 async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str) -> None:
     bot: GameBot = interaction.client  # type: ignore[assignment]
-    outcome = await bot.service.cast_vote(
+    outcome = await bot.service.absence.cast_vote(
         vote_id=vote_id, user_id=interaction.user.id, choice=choice
     )
     game = outcome.game
@@ -66,7 +66,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
         await update_clicked(
             interaction, game.id, content=public(game)("bot.vote.ai", player=name), view=None
         )
-        bot.after_change(game, bot.service.peek_state(game))  # the AI may be to move
+        bot.after_change(game, bot.service.games.peek_state(game))  # the AI may be to move
     else:
         await update_clicked(interaction, game.id, content=public(game)("bot.vote.end"), view=None)
         board_buttons.moved_on(bot, game)
@@ -74,7 +74,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
 
 async def return_seat(interaction: discord.Interaction) -> None:
     bot: GameBot = interaction.client  # type: ignore[assignment]
-    game = await bot.service.return_seat(
+    game = await bot.service.absence.return_seat(
         channel_id=interaction.channel_id,
         user_id=interaction.user.id,
         name=interaction.user.display_name,
@@ -120,7 +120,7 @@ async def taken_back(outcome: UndoOutcome) -> Post:
 
 async def request_undo(interaction: discord.Interaction) -> None:
     bot: GameBot = interaction.client  # type: ignore[assignment]
-    outcome = await bot.service.request_undo(
+    outcome = await bot.service.undo.request_undo(
         channel_id=interaction.channel_id, user_id=interaction.user.id
     )
     if outcome.status == "done":
@@ -145,7 +145,7 @@ async def request_undo(interaction: discord.Interaction) -> None:
 
 async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:
     bot: GameBot = interaction.client  # type: ignore[assignment]
-    outcome = await bot.service.answer_undo(
+    outcome = await bot.service.undo.answer_undo(
         request_id=request_id, user_id=interaction.user.id, accept=accept
     )
     action = undo_move(outcome)
