@@ -7,21 +7,15 @@ from __future__ import annotations
 from discord import app_commands
 
 from games import all_games
-from hvbot.presenters import playable_games, presenter_for
+from hvbot.presenters import presenter_for
 from hvbot.service import AI_LEVELS
 from hvbot.translator import choice
 
-GAME_CHOICES = [
-    app_commands.Choice(name=g.title, value=g.name)
-    for g in all_games()
-    if g.name in playable_games()
-]
+GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in all_games()]
 LEVEL_CHOICES = [choice(level, level, key=f"commands.choices.level.{level}") for level in AI_LEVELS]
-# Every playable game's modes, for /game new (Discord's choices are fixed per command).
-_MODES = {value: label for g in playable_games() for value, label in presenter_for(g).modes.items()}
+# Every game's modes, for /game new (Discord's choices are fixed per command).
+_MODES = {value: label for g in all_games() for value, label in presenter_for(g.name).modes.items()}
 MODE_CHOICES = [
     choice(label, value, key=f"commands.choices.mode.{value}") for value, label in _MODES.items()
 ]
-GAMES_WITH_MODES = ", ".join(
-    g.title for g in all_games() if g.name in playable_games() and presenter_for(g.name).modes
-)
+GAMES_WITH_MODES = ", ".join(g.title for g in all_games() if presenter_for(g.name).modes)
