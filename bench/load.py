@@ -106,10 +106,6 @@ from dataclasses import dataclass, field  # noqa: E402
 from typing import IO, Any  # noqa: E402
 
 import asyncpg  # noqa: E402
-from discord_emulator import Channel, EmulatorUsageError, Record, User  # noqa: E402
-from discord_emulator.load import LoadEmulator  # noqa: E402
-from discord_emulator.models import shard_of  # noqa: E402
-from discord_emulator.server import INTERACTION_WINDOW, InteractionState  # noqa: E402
 from e2e_harness import BOARD, command_for, is_peek  # noqa: E402
 from postgres_server import PostgresServer, PostgresUnavailable, postgres_server  # noqa: E402
 
@@ -118,6 +114,10 @@ from games import find_game  # noqa: E402
 from hvbot.database.postgres import numbered  # noqa: E402
 from hvbot.replay import FILENAME as REPLAY  # noqa: E402
 from hvbot.workers import WATCH_S  # noqa: E402
+from sandbox.emulator import Channel, EmulatorUsageError, Record, User  # noqa: E402
+from sandbox.emulator.load import LoadEmulator  # noqa: E402
+from sandbox.emulator.models import shard_of  # noqa: E402
+from sandbox.emulator.server import INTERACTION_WINDOW, InteractionState  # noqa: E402
 
 RULES = find_game("high-voltage")
 P99_TARGET_MS = 250.0

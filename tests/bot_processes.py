@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from discord_emulator import DiscordEmulator
+from sandbox.emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parent.parent
 

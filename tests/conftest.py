@@ -19,11 +19,11 @@ from pathlib import Path
 import asyncpg
 import pytest
 import tictactoe
-from discord_emulator import DiscordEmulator
 from e2e_harness import BotHarness, pointed_at
 from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 
 import games
+from sandbox.emulator import DiscordEmulator
 
 # A fourth game that only the tests play, registered as any game is: every test that goes over
 # the registered games covers it too (see tests/tictactoe).

@@ -25,15 +25,6 @@ import discord
 import discord.http
 import yarl
 from discord.gateway import DiscordWebSocket
-from discord_emulator import (
-    Channel,
-    DiscordEmulator,
-    Record,
-    Reply,
-    StoredMessage,
-    User,
-    Visibility,
-)
 
 from engine import State
 from engine.pylons.reference import runner
@@ -42,6 +33,15 @@ from hvbot.client import GameBot
 from hvbot.config import Settings
 from hvbot.service import GameService
 from hvbot.store import GameRow, GameStore, SeatRow
+from sandbox.emulator import (
+    Channel,
+    DiscordEmulator,
+    Record,
+    Reply,
+    StoredMessage,
+    User,
+    Visibility,
+)
 
 REMIND_CHECK_S = 0.1  # how often the bot looks for due turn reminders in tests
 AI_PAUSE = 0.01

@@ -15,7 +15,9 @@ import aiohttp
 import discord
 import pytest
 from discord import app_commands
-from discord_emulator import (
+from PIL import Image
+
+from sandbox.emulator import (
     DiscordEmulator,
     EmulatorUsageError,
     InteractionFailed,
@@ -24,8 +26,7 @@ from discord_emulator import (
     rules,
     shard_of,
 )
-from discord_emulator.openapi import ENV_VAR
-from PIL import Image
+from sandbox.emulator.openapi import ENV_VAR
 
 SPEC = locate_spec()
 needs_spec = pytest.mark.skipif(SPEC is None, reason="Discord's OpenAPI file is not available")

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from discord_emulator import DiscordEmulator, InteractionFailed, User
 from e2e_harness import BotHarness, board_posts, late_answers
 
 from games import find_game
+from sandbox.emulator import DiscordEmulator, InteractionFailed, User
 
 
 @dataclass

@@ -10,12 +10,12 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from discord_emulator import DiscordEmulator, Record, User
 from e2e_harness import BOARD, BotHarness, board_posts
 
 from engine import State
 from hvbot import answering, board_buttons
 from hvbot.store import GameRow
+from sandbox.emulator import DiscordEmulator, Record, User
 
 
 async def wait_without_buttons(emu: DiscordEmulator, post: Record, why: str) -> None:

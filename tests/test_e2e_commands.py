@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from discord_emulator import DiscordEmulator, Record, User, Visibility
 from e2e_harness import BOARD, BotHarness, Table, board_posts, open_three_seat_game
 
 from games import plugins
+from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 
 async def only_private_answer(

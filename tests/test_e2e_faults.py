@@ -9,7 +9,6 @@ from pathlib import Path
 
 import discord
 import pytest
-from discord_emulator import DiscordEmulator, InteractionFailed, Visibility
 from e2e_harness import (
     BotHarness,
     Table,
@@ -22,6 +21,7 @@ from e2e_harness import (
 )
 
 import render
+from sandbox.emulator import DiscordEmulator, InteractionFailed, Visibility
 
 
 async def test_a_player_with_closed_dms_is_sent_to_mysecret_without_a_leak(

@@ -15,7 +15,6 @@ import os
 import re
 
 import pytest
-from discord_emulator import DiscordEmulator, Record, Visibility
 from e2e_harness import (
     BOARD,
     BotHarness,
@@ -32,6 +31,7 @@ from e2e_harness import (
 import render
 from hvbot.config import WIRE_LOGGERS, configure_logging
 from hvbot.store import GameRow
+from sandbox.emulator import DiscordEmulator, Record, Visibility
 
 PUBLIC_FILES = {"board.png", "result.png"}
 

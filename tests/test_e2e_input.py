@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from discord_emulator import DiscordEmulator, Record, User, Visibility
 from e2e_harness import BotHarness, Table, open_three_seat_game
 
 from hvbot.limits import CONTENT
+from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 
 async def refused(

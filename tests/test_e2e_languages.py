@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from discord_emulator import DiscordEmulator, Record, User, Visibility
 from e2e_harness import BotHarness, Table, lobby_button
 
 from data.texts import texts_for
 from hvbot.presenters import presenter_for
+from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 FR, IT, DE = texts_for("fr"), texts_for("it"), texts_for("de")
 LANGUAGES = ("it", "fr", "de")

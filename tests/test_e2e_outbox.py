@@ -7,13 +7,13 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from discord_emulator import DiscordEmulator
 from e2e_harness import BotHarness, board_posts, open_three_seat_game
 from played_games import finished_pylons
 
 from hvbot.replay import FILENAME as REPLAY
 from hvbot.service import GameService
 from hvbot.store import GameStore
+from sandbox.emulator import DiscordEmulator
 
 
 async def test_a_move_whose_process_died_before_its_post_is_posted_once_by_another(

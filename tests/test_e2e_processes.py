@@ -15,7 +15,6 @@ from pathlib import Path
 
 from bot_processes import bot_processes, start_bot_process
 from conftest import new_postgres_database
-from discord_emulator import DiscordEmulator, shard_of
 from e2e_harness import (
     BotHarness,
     Table,
@@ -29,6 +28,7 @@ from postgres_server import PostgresServer
 from hvbot.replay import FILENAME as REPLAY
 from hvbot.service import GameService
 from hvbot.store import GameStore
+from sandbox.emulator import DiscordEmulator, shard_of
 
 
 def _posts_of(emu: DiscordEmulator, since: int, name: str, channel=None) -> list:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from discord_emulator import DiscordEmulator, Visibility
 from e2e_harness import BotHarness, board_posts, racing_cell, replay
 
 from games import find_game
+from sandbox.emulator import DiscordEmulator, Visibility
 
 
 async def test_a_pylons_game_from_lobby_to_result(

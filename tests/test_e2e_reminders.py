@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from discord_emulator import DiscordEmulator
 from e2e_harness import BotHarness, open_three_seat_game
+
+from sandbox.emulator import DiscordEmulator
 
 
 async def _wait_is_over(hv: BotHarness, game_id: int) -> None:

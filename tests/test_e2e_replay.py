@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from discord_emulator import DiscordEmulator, Record, Visibility
 from e2e_harness import BotHarness, board_posts, names_of, racing_cell, replay
 from PIL import Image, ImageChops
 
@@ -14,6 +13,7 @@ from engine import State
 from games import find_game
 from hvbot.presenters import presenter_for
 from hvbot.store import GameRow
+from sandbox.emulator import DiscordEmulator, Record, Visibility
 
 REPLAY = "replay.gif"
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from discord_emulator import DiscordEmulator, Record, User, Visibility
 from e2e_harness import BOARD, BotHarness, board_posts, replay
 
 from engine import State
 from games import find_game
 from hvbot.presenters import presenter_for
 from hvbot.store import GameRow
+from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 TILE = "tile.png"
 

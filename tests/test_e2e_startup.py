@@ -11,8 +11,9 @@ import socket
 import sys
 from pathlib import Path
 
-from discord_emulator import DiscordEmulator
 from postgres_server import PostgresServer
+
+from sandbox.emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parent.parent
 

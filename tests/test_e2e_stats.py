@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-from discord_emulator import DiscordEmulator, Record, User, Visibility
 from e2e_harness import BotHarness
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
 
 from games import find_game
 from hvbot.store import GameStore, SeatRow
+from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 # Commands are named as Discord mentions of the registered command, shown localised.
 NOTHING = re.compile(r"No finished games on this server yet: start one with </game new:\d+>\.")

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 
-from discord_emulator import DiscordEmulator, Visibility
 from e2e_harness import BotHarness, board_posts, racing_cell
 
 from games import find_game
 from hvbot.store import GameRow
+from sandbox.emulator import DiscordEmulator, Visibility
 
 REPLAY = "replay.gif"
 

@@ -9,12 +9,12 @@ import io
 import random
 from typing import Any
 
-from discord_emulator import DiscordEmulator, Record, User, Visibility
 from e2e_harness import BOARD, BotHarness, board_posts
 from PIL import Image
 
 from engine.core import State
 from games import find_game
+from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 TITLE = "Tic-tac-toe"
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from discord_emulator import DiscordEmulator, InteractionFailed, User
 from e2e_harness import BotHarness, board_posts, late_answers
 
 from engine import State
 from games import find_game
 from hvbot.presenters import presenter_for
+from sandbox.emulator import DiscordEmulator, InteractionFailed, User
 
 
 def in_words(move: str) -> str:

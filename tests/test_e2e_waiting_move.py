@@ -7,10 +7,10 @@ from __future__ import annotations
 import gc
 
 import discord
-from discord_emulator import DiscordEmulator
 from e2e_harness import BotHarness, board_posts, move_with_post_held, open_three_seat_game
 
 from data.texts import texts_for
+from sandbox.emulator import DiscordEmulator
 
 
 def interactions_alive(interaction_id: int) -> list[discord.Interaction]:

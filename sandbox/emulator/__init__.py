@@ -20,7 +20,7 @@ sent, with who could see it. See `DiscordEmulator`.
     await emu.slash(ada, "game new", channel=emu.default_channel(other), game="pylons")
     await emu.wait_for(lambda: emu.gateway.connected_shards >= {0, 1})
 
-`tests/e2e_harness.py` does the pointing and runs the project's bot for the tests.
+The tests point the project's bot at it from `tests/e2e_harness.py`.
 """
 
 from .faults import Faults
