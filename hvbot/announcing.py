@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 def is_public(result: ActResult) -> bool:
     """Whether an action gets a public board post (not when only its player saw something)."""
-    presenter = presenter_for(result.game.game, result.game.language)
+    presenter = presenter_for(result.game.game_name, result.game.language)
     return presenter.is_public(result.applied, result.public_view())
 
 
@@ -42,7 +42,7 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
     Its text is written before its pictures are drawn, and the view let go meanwhile (the
     result's copy too: nothing reads it after this): at a few hundred games every board waits
     its turn to be drawn, and the view is the largest thing a waiting move would hold."""
-    presenter = presenter_for(game.game, game.language)
+    presenter = presenter_for(game.game_name, game.language)
     texts = public(game)
     view = state.view(None) if result is None else result.public_view()
     names = names_of(game)
@@ -88,7 +88,7 @@ async def prompt_post(
     if seat is None or game.seats[seat].user_id != user_id:
         return None
     spoken = language or game.seats[seat].language
-    post = await presenter_for(game.game, spoken).prompt(state.view(seat))
+    post = await presenter_for(game.game_name, spoken).prompt(state.view(seat))
     if post is not None and post.choices:
         post.view = views.choice_view(game.id, game.version, post.choices)
     return post
@@ -121,7 +121,7 @@ async def announce(bot: GameBot, game: GameRow, post: Post) -> None:
 def lobby_text(game: GameRow) -> str:
     """The lobby message, in the game's language."""
     texts = public(game)
-    rules = find_game(game.game)
+    rules = find_game(game.game_name)
     seats = "\n".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats)
     seats = seats or texts("bot.lobby.nobody")
     if game.status == "lobby":
@@ -172,7 +172,7 @@ async def send_secrets(bot: GameBot, game: GameRow, state: Any) -> None:
         except discord.HTTPException:
             failed.append(f"<@{seat.user_id}>")
     if failed:
-        secret = presenter_for(game.game, game.language).secret_words()
+        secret = presenter_for(game.game_name, game.language).secret_words()
         notice = public(game)("bot.game.dm_failed", players=", ".join(failed), secret=secret)
         await announce(bot, game, Post(notice))
 
@@ -180,7 +180,7 @@ async def send_secrets(bot: GameBot, game: GameRow, state: Any) -> None:
 async def secret_post(game: GameRow, state: Any, seat: int, language: str | None = None) -> Post:
     """What a seat was told privately at the start, in `language` (by default the seat's:
     a direct message has no interaction to take a language from)."""
-    presenter = presenter_for(game.game, language or game.seats[seat].language)
+    presenter = presenter_for(game.game_name, language or game.seats[seat].language)
     title, text, picture = await workers.draw(
         presenter.secret, game.channel_id, state.view(seat), seat
     )

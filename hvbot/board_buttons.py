@@ -67,7 +67,7 @@ async def clicked(bot: GameBot, game: GameRow, message_id: int) -> None:
 
 def has_buttons(game: GameRow) -> bool:
     """Whether the game ever puts buttons on its board posts."""
-    presenter = type(presenter_for(game.game))
+    presenter = type(presenter_for(game.game_name))
     return presenter.public_choices is not Presenter.public_choices
 
 

@@ -57,7 +57,7 @@ async def _after_move(repo: GameStore, game: GameRow, owed: Announcement) -> Sta
     first, count = int(owed.body["first"]), int(owed.body["count"])
     if game.seed is None or len(texts) < first + count:
         return None
-    rules = find_game(game.game)
+    rules = find_game(game.game_name)
     return rules.replay(len(game.seats), game.seed, texts[: first + count], game.options)
 
 

@@ -50,7 +50,7 @@ def public_views(game: GameRow, actions: Sequence[tuple[int, str]]) -> list[dict
             key="bot.replay.never_started",
             number=game.id,
         )
-    rules = find_game(game.game)
+    rules = find_game(game.game_name)
     state = rules.new_state(len(game.seats), game.seed, game.options)
     views = [state.view(None)]
     try:
@@ -80,7 +80,7 @@ def build(game: GameRow, actions: Sequence[tuple[int, str]]) -> render.Replay:
 
 def draw(game: GameRow, views: list[dict[str, Any]]) -> render.Replay:
     """The replay GIF of `views`, the spectators' views of `game` in order."""
-    presenter = presenter_for(game.game, game.language)
+    presenter = presenter_for(game.game_name, game.language)
     names = [seat.display_name for seat in game.seats]
     try:
         return render.replay_gif(views, lambda view: presenter.board_image(view, names))
@@ -118,7 +118,7 @@ def describe(archived: ArchivedGame, *, with_id: bool = True, texts: Texts = ENG
     where people pick by number (`#12 Pylons, 2026-11-20, Ada vs Bo`); as a phrase for a
     caption otherwise (`Pylons game #12, Ada vs Bo (2026-11-20)`)."""
     game = archived.game
-    title = find_game(game.game).title
+    title = find_game(game.game_name).title
     players = texts("bot.replay.versus").join(seat.display_name for seat in game.seats)
     day = (archived.ended_at or "")[:10]
     if with_id:

@@ -224,7 +224,7 @@ class BotHarness:
     async def state(self, game: GameRow | None = None) -> State:
         game = game or await self.game()
         assert game.state is not None, "the game has not started"
-        return find_game(game.game).state_from_dict(game.state)
+        return find_game(game.game_name).state_from_dict(game.state)
 
     async def actions(self, game: GameRow | None = None) -> list[tuple[int, str]]:
         game = game or await self.game()
@@ -234,7 +234,7 @@ class BotHarness:
 def replay(game: GameRow, actions: list[tuple[int, str]]) -> list[State]:
     """Every state of a game from its deal, after each stored action (index 0: the deal)."""
     assert game.seed is not None
-    rules = find_game(game.game)
+    rules = find_game(game.game_name)
     state = rules.new_state(len(game.seats), game.seed, game.options)
     states = [state.copy()]
     for _, text in actions:
@@ -366,7 +366,7 @@ class Table:
             return None
         if not self.secrets_delivered(game):
             return None
-        state = find_game(game.game).state_from_dict(game.state)
+        state = find_game(game.game_name).state_from_dict(game.state)
         if state.is_terminal():
             return game, state
         seat = state.current_seat()

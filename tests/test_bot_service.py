@@ -109,7 +109,7 @@ async def test_a_whole_game_with_an_ai_seat_is_stored_and_archived(service):
     # The stored seed and log replay to the stored state: the audit trail is complete.
     from games import find_game
 
-    assert find_game(game.game).replay(final.seats, game.seed, logged) == final
+    assert find_game(game.game_name).replay(final.seats, game.seed, logged) == final
     # The channel is free again.
     assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
 
@@ -552,8 +552,8 @@ async def test_a_move_reuses_the_kept_state_and_hands_out_copies(service):
     game = result.game
     kept = service.games.peek_state(game)
     assert service.games.peek_state(game) is kept
-    assert kept == find_game(game.game).state_from_dict(game.state)
+    assert kept == find_game(game.game_name).state_from_dict(game.state)
     mine = service.games.load_state(game)
     assert mine is not kept and mine == kept
     mine.apply(mine.sample_action(random.Random(2)))
-    assert service.games.peek_state(game) == find_game(game.game).state_from_dict(game.state)
+    assert service.games.peek_state(game) == find_game(game.game_name).state_from_dict(game.state)

@@ -29,7 +29,7 @@ async def three_hours_away(emu: DiscordEmulator, hv: BotHarness) -> Away:
     await emu.slash(bo, "game join")
     await emu.slash(ada, "game start")
     game = await hv.game()
-    state = find_game(game.game).state_from_dict(game.state)
+    state = find_game(game.game_name).state_from_dict(game.state)
     seat = state.current_seat()
     away = emu.users[game.seats[seat].user_id]
     other = bo if away is ada else ada

@@ -184,4 +184,4 @@ async def test_random_input_to_every_option_is_refused_privately_or_read(
                     (answer,) = reply
                     assert answer.visibility == Visibility.ephemeral_to(user), answer.content
                     assert 0 < len(answer.content) <= CONTENT
-        assert row.game == game
+        assert row.game_name == game

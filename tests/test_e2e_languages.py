@@ -95,7 +95,7 @@ async def test_each_person_is_answered_in_their_language_and_the_channel_in_the_
     for person, language in ((ada, "it"), (bo, "de")):
         seat = game.seat_of(person.id)
         assert seat is not None
-        title, text, _ = presenter_for(game.game, language).secret(
+        title, text, _ = presenter_for(game.game_name, language).secret(
             game.channel_id, state.view(seat), seat
         )
         dm = emu.messages(visibility=Visibility.dm_to(person))

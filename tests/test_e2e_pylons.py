@@ -20,7 +20,7 @@ async def test_a_pylons_game_from_lobby_to_result(
     await emu.slash(ada, "game addai")
     await emu.slash(ada, "game start")
     game = await hv.game()
-    assert game.game == "pylons" and game.seats[0].user_id == ada.id
+    assert game.game_name == "pylons" and game.seats[0].user_id == ada.id
 
     # Ada is told her side privately; Pylons has no secret, but every game starts this way.
     await emu.wait_for(lambda: board_posts(emu) and emu.messages(visibility=Visibility.dm_to(ada)))
@@ -39,7 +39,7 @@ async def test_a_pylons_game_from_lobby_to_result(
     rng = random.Random(5)
     for _ in range(250):
         game = await hv.game()
-        state = find_game(game.game).state_from_dict(game.state)
+        state = find_game(game.game_name).state_from_dict(game.state)
         if state.is_terminal():
             break
         if state.current_seat() != 0:

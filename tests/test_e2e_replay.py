@@ -74,7 +74,7 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
         game = await hv.game()
         if len(board_posts(emu)) < 1 + len(await hv.actions(game)):
             return None
-        state = find_game(game.game).state_from_dict(game.state)
+        state = find_game(game.game_name).state_from_dict(game.state)
         return (game, state) if state.is_terminal() or state.current_seat() == 0 else None
 
     rng = random.Random(3)

@@ -45,7 +45,7 @@ class Race:
         actions = await self.hv.actions(game)
         if len(board_posts(self.emu)) < 1 + public_count(actions):
             return None
-        state = find_game(game.game).state_from_dict(game.state)
+        state = find_game(game.game_name).state_from_dict(game.state)
         if not state.is_terminal() and state.current_seat() != 0:
             return None
         return game, state
@@ -194,7 +194,7 @@ async def test_a_sector6_game_from_lobby_to_result(
     await emu.slash(ada, "game addai", level="normal")
     await emu.slash(ada, "game start")
     game = await hv.game()
-    assert game.game == "sector6" and game.options == {"mode": "veteran"}
+    assert game.game_name == "sector6" and game.options == {"mode": "veteran"}
     assert game.seats[0].user_id == ada.id and game.seats[1].ai_level == "normal"
 
     # Sector 6 has no secret, but every game starts by telling each player their colour.

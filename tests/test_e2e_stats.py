@@ -46,7 +46,9 @@ async def test_stats_before_and_after_a_finished_game(
     )
     rows = {
         r.user_id: r
-        for r in await (await hv.reader()).results.of_kind(guild_id=emu.guild_id, game=game.game)
+        for r in await (await hv.reader()).results.of_kind(
+            guild_id=emu.guild_id, game=game.game_name
+        )
     }
     assert set(rows) == {ada.id, bo.id}
     ada_won = rows[ada.id].won

@@ -21,7 +21,7 @@ async def ada_to_move(hv: BotHarness, timeout: float = 30.0) -> tuple[GameRow, o
 
     async def found() -> tuple[GameRow, object] | None:
         game = await hv.game()
-        state = find_game(game.game).state_from_dict(game.state)
+        state = find_game(game.game_name).state_from_dict(game.state)
         return (game, state) if state.is_terminal() or state.current_seat() == 0 else None
 
     found_now = await hv.emu.wait_for(found, timeout, message="the AI's move")

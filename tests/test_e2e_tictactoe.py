@@ -45,7 +45,7 @@ async def offered(emu: DiscordEmulator, user: User, typed: str) -> list[str]:
 
 async def state_now(hv: BotHarness) -> State:
     game = await hv.game()
-    return find_game(game.game).state_from_dict(game.state)
+    return find_game(game.game_name).state_from_dict(game.state)
 
 
 async def test_two_people_play_tic_tac_toe_to_a_win_that_is_counted(
@@ -57,7 +57,7 @@ async def test_two_people_play_tic_tac_toe_to_a_win_that_is_counted(
     await emu.slash(bo, "game join")
     await emu.slash(ada, "game start")
     game = await hv.game()
-    assert game.game == "tic-tac-toe" and [s.user_id for s in game.seats] == [ada.id, bo.id]
+    assert game.game_name == "tic-tac-toe" and [s.user_id for s in game.seats] == [ada.id, bo.id]
 
     # Each player is told their mark privately, as every game starts.
     for user, mark in ((ada, "X"), (bo, "O")):

@@ -37,7 +37,7 @@ async def rotated(emu: DiscordEmulator, hv: BotHarness) -> Rotated:
     await emu.slash(bo, "game join")
     await emu.slash(ada, "game start")
     game = await hv.game()
-    before = find_game(game.game).state_from_dict(game.state)
+    before = find_game(game.game_name).state_from_dict(game.state)
     mover = emu.users[game.seats[before.current_seat()].user_id]
     move = next(a.text() for a in before.legal_actions() if a.text().startswith("rotate"))
     _, cell, rotation = move.split()
@@ -71,7 +71,7 @@ async def test_a_rotation_is_taken_back_once_the_other_player_accepts(
     assert "took back" in board_posts(emu)[-1].content
     game = await hv.game()
     assert await hv.actions(game) == []
-    assert find_game(game.game).state_from_dict(game.state) == table.before
+    assert find_game(game.game_name).state_from_dict(game.state) == table.before
 
 
 async def test_an_undo_answered_too_late_is_still_asked_taken_back_and_announced(
@@ -96,7 +96,7 @@ async def test_an_undo_answered_too_late_is_still_asked_taken_back_and_announced
     assert "took back" in board_posts(emu)[-1].content
     assert not emu.message(ask.message_id).buttons, "the request shows as settled"
     game = await hv.game()
-    assert find_game(game.game).state_from_dict(game.state) == table.before
+    assert find_game(game.game_name).state_from_dict(game.state) == table.before
 
 
 async def test_a_draw_cannot_be_taken_back(emulator: DiscordEmulator, hv: BotHarness) -> None:
@@ -106,7 +106,7 @@ async def test_a_draw_cannot_be_taken_back(emulator: DiscordEmulator, hv: BotHar
     await emu.slash(bo, "game join")
     await emu.slash(ada, "game start")
     game = await hv.game()
-    state = find_game(game.game).state_from_dict(game.state)
+    state = find_game(game.game_name).state_from_dict(game.state)
     mover = emu.users[game.seats[state.current_seat()].user_id]
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
     await emu.slash(mover, "hv draw", cell=cell, place="here", rotation=0)

@@ -55,7 +55,7 @@ def final(game: str, seats: int = 2) -> GameState:
 def row(game: str, seats: int) -> GameRow:
     return GameRow(
         id=7,
-        game=game,
+        game_name=game,
         guild_id=1,
         channel_id=2,
         creator_id=100,

@@ -113,7 +113,7 @@ def game_row(game: str, states: Sequence[State], *, seed: int) -> tuple[GameRow,
     )
     row = GameRow(
         id=12,
-        game=game,
+        game_name=game,
         guild_id=1,
         channel_id=2,
         creator_id=100,

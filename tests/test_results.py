@@ -79,7 +79,7 @@ async def test_results_are_stored_with_the_finishing_move(repo: GameStore) -> No
         (1, BO, "Bo", 4, False),
         (2, None, "AI 1", 9, True),
     ]
-    assert {(r.game_id, r.game, r.guild_id) for r in rows} == {(game.id, "pylons", GUILD)}
+    assert {(r.game_id, r.game_name, r.guild_id) for r in rows} == {(game.id, "pylons", GUILD)}
     assert len({r.finished_at for r in rows}) == 1 and rows[0].finished_at
     assert rows[2].is_ai and not rows[0].is_ai
     assert await repo.results.of_kind(guild_id=OTHER_GUILD, game="pylons") == []
@@ -231,7 +231,7 @@ def _row(game_id: int, seat: int, user_id: int | None, name: str, score: int, wo
     return ResultRow(
         game_id=game_id,
         seat=seat,
-        game="pylons",
+        game_name="pylons",
         guild_id=GUILD,
         user_id=user_id,
         display_name=name,

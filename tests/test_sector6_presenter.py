@@ -33,7 +33,7 @@ def row(state: Sector6State, *, ai_seats: tuple[int, ...] = ()) -> GameRow:
     )
     return GameRow(
         id=7,
-        game="sector6",
+        game_name="sector6",
         guild_id=1,
         channel_id=2,
         creator_id=100,

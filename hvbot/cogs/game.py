@@ -173,7 +173,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         texts = wording.personal(interaction)
         who = wording.mention(game, seat)
         # Not every game's view counts turns (Pylons and Sector 6 do not).
-        presenter = presenter_for(game.game, interaction.locale)
+        presenter = presenter_for(game.game_name, interaction.locale)
         phase = presenter.phase_words(view)
         if "turn" in view:
             turn = texts("bot.status.turn", number=view["turn"], player=who, phase=phase)
@@ -210,7 +210,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             row = await self.bot.service.repo.open_game_in_channel(
                 channel_id=interaction.channel_id
             )
-            game = row.game if row else GAME_CHOICES[0].value
+            game = row.game_name if row else GAME_CHOICES[0].value
         await interaction.response.send_message(
             **fitted(content=presenter_for(game, interaction.locale).rules, ephemeral=True)
         )
@@ -224,7 +224,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         if not moves:
             await interaction.response.send_message(texts("bot.log.none"), ephemeral=True)
             return
-        words = presenter_for(game.game, interaction.locale).move_words
+        words = presenter_for(game.game_name, interaction.locale).move_words
         lines = [f"{i + 1}. {names[seat]}: {words(text)}" for i, (seat, text) in enumerate(moves)]
         body = "\n".join(lines)
         if len(body) <= LOG_INLINE_LIMIT:
@@ -265,7 +265,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             game,
             content=wording.public(game)(
                 "bot.game.abandoned",
-                game=find_game(game.game).title,
+                game=find_game(game.game_name).title,
                 player=interaction.user.mention,
             ),
             allowed_mentions=discord.AllowedMentions.none(),

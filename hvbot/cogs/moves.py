@@ -58,8 +58,8 @@ class GameMoves(commands.GroupCog):
             game = await self.bot.service.games.open_game(interaction.channel_id)
         except BotError:
             return True
-        if game.game != self.game:
-            raise OtherGame(game.game, self.__cog_group_name__, self._group_of(game.game))
+        if game.game_name != self.game:
+            raise OtherGame(game.game_name, self.__cog_group_name__, self._group_of(game.game_name))
         return True
 
     async def in_play(self, interaction: discord.Interaction) -> tuple[GameRow, State] | None:
@@ -70,7 +70,7 @@ class GameMoves(commands.GroupCog):
             state = self.bot.service.games.peek_state(game)
         except BotError:
             return None
-        return (game, state) if game.game == self.game else None
+        return (game, state) if game.game_name == self.game else None
 
     @staticmethod
     def offered(names: Iterable[str], typed: str) -> list[app_commands.Choice[str]]:

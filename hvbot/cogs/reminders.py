@@ -47,7 +47,7 @@ def reminder_text(reminder: Reminder) -> str:
     return texts(
         "bot.game.reminder",
         player=f"<@{reminder.user_id}>",
-        game=find_game(reminder.game.game).title,
+        game=find_game(reminder.game.game_name).title,
         waited=waited_words(reminder.waited, texts),
     )
 

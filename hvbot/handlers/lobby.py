@@ -122,7 +122,7 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
     if post is not None:
         first = state.current_seat()
         begins = public(game)(
-            "bot.game.begins", game=find_game(game.game).title, player=mention(game, first)
+            "bot.game.begins", game=find_game(game.game_name).title, player=mention(game, first)
         )
         post.content = f"{begins}\n{post.content}"
         await announce(bot, game, post)
@@ -158,7 +158,7 @@ async def open_thread(interaction: discord.Interaction, game: GameRow) -> GameRo
     ).get_partial_message(game.lobby_message_id)
     try:
         thread = await lobby.create_thread(
-            name=f"{find_game(game.game).title} #{game.id}",
+            name=f"{find_game(game.game_name).title} #{game.id}",
             auto_archive_duration=THREAD_ARCHIVE_MINUTES,
         )
     except (discord.HTTPException, ValueError):

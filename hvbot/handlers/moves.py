@@ -160,7 +160,7 @@ async def action_button(
         await interaction.edit_original_response(
             content=personal(interaction)(
                 "bot.reply.done_action",
-                action=move_words(result.game.game, action, language(interaction)),
+                action=move_words(result.game.game_name, action, language(interaction)),
             ),
             view=None,
             attachments=[],

@@ -92,7 +92,7 @@ async def return_seat(interaction: discord.Interaction) -> None:
 def undo_move(outcome: UndoOutcome) -> str:
     """The move an undo request is about, in words, in the game's language."""
     game = outcome.game
-    return move_words(game.game, outcome.request.action, game.language)
+    return move_words(game.game_name, outcome.request.action, game.language)
 
 
 def undo_text(outcome: UndoOutcome) -> str:

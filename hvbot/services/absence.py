@@ -143,7 +143,7 @@ class Absence:
     async def _stand_in(self, game: GameRow, vote: AbsenceVote) -> GameRow:
         seats = list(game.seats)
         away = seats[vote.seat]
-        level = STAND_IN_LEVEL if STAND_IN_LEVEL in ai_levels(game.game) else "easy"
+        level = STAND_IN_LEVEL if STAND_IN_LEVEL in ai_levels(game.game_name) else "easy"
         seats[vote.seat] = SeatRow(
             away.seat,
             None,

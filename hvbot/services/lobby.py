@@ -111,7 +111,7 @@ class Lobby:
         def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
             if game.seat_of(user_id) is not None:
                 raise BotError("You are in this game already.", key="bot.error.already_seated")
-            limit = find_game(game.game).max_seats
+            limit = find_game(game.game_name).max_seats
             if len(seats) >= limit:
                 raise BotError(
                     f"The game is full ({limit} seats). Wait for the next one.",
@@ -151,12 +151,12 @@ class Lobby:
                     "Only players seated in the lobby can add AI players. Join first.",
                     key="bot.error.join_first",
                 )
-            limit = find_game(game.game).max_seats
+            limit = find_game(game.game_name).max_seats
             if len(seats) >= limit:
                 raise BotError(
                     f"The game is full ({limit} seats).", key="bot.error.full", count=limit
                 )
-            offered = ai_levels(game.game)
+            offered = ai_levels(game.game_name)
             chosen = level if level in offered else offered[0]
             number = 1 + sum(1 for s in seats if s.is_ai)
             # Named in the game's language: the name is shown in its public posts.
@@ -181,7 +181,7 @@ class Lobby:
                     "Only the game's creator (or a moderator) can start it.",
                     key="bot.error.only_creator_starts",
                 )
-            rules = find_game(game.game)
+            rules = find_game(game.game_name)
             if len(game.seats) < rules.min_seats:
                 raise BotError(
                     f"{rules.title} needs at least {rules.min_seats} players: others can Join, "

@@ -123,8 +123,8 @@ class Play:
             if seat is None or not game.seats[seat].is_ai:
                 return None
             level = game.seats[seat].ai_level or "random"
-            if level not in ai_levels(game.game):
-                level = ai_levels(game.game)[0]
+            if level not in ai_levels(game.game_name):
+                level = ai_levels(game.game_name)[0]
             # Only the seat's own view goes to the worker: what this AI seat may know.
             text = await workers.in_background(
                 choose_action,

@@ -47,13 +47,13 @@ class Undo:
                     "until the next player acts.",
                     key="bot.error.undo_only_last",
                 )
-            if not find_game(game.game).parse_action(text).undoable:
+            if not find_game(game.game_name).parse_action(text).undoable:
                 raise BotError(
                     f"Your last move ({text}) showed something hidden, so it cannot be taken "
                     "back: nobody can unsee it.",
                     key="bot.error.undo_hidden",
                     action=text,
-                    game_name=game.game,
+                    game_name=game.game_name,
                 )
             request = await store.undo.open(
                 game_id=game.id,
@@ -113,7 +113,7 @@ class Undo:
                 key="bot.error.not_started",
             )
         texts = [text for _, text in await store.actions(game_id=game.id)][: request.n]
-        state = find_game(game.game).replay(len(game.seats), game.seed, texts, game.options)
+        state = find_game(game.game_name).replay(len(game.seats), game.seed, texts, game.options)
         try:
             await store.take_back(
                 game_id=game.id,

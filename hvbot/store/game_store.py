@@ -162,7 +162,7 @@ class GameStore:
         saved = game.state
         if saved is None:
             raise NotStarted(f"game {game.id} has not started")
-        built = find_game(game.game).state_from_dict(saved)
+        built = find_game(game.game_name).state_from_dict(saved)
         self.cache.keep_state(game, built)
         return built
 

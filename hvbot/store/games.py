@@ -35,7 +35,7 @@ async def game_of(db: Database, row: Row) -> GameRow:
     """A `games` row with its seats."""
     return GameRow(
         id=row["id"],
-        game=row["game"],
+        game_name=row["game"],
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
         creator_id=row["creator_id"],

@@ -36,7 +36,7 @@ class Results:
             ResultRow(
                 game_id=r["game_id"],
                 seat=r["seat"],
-                game=r["game"],
+                game_name=r["game"],
                 guild_id=r["guild_id"],
                 user_id=r["user_id"],
                 display_name=r["display_name"],

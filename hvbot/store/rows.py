@@ -31,7 +31,7 @@ class SeatRow:
 @dataclass(frozen=True)
 class GameRow:
     id: int
-    game: str
+    game_name: str  # the engine name of its game ("high-voltage"); its column is `game`
     guild_id: int | None
     channel_id: int
     creator_id: int
@@ -90,7 +90,7 @@ class ResultRow:
 
     game_id: int
     seat: int
-    game: str
+    game_name: str  # as in `GameRow`
     guild_id: int | None
     user_id: int | None
     display_name: str
