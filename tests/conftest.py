@@ -19,11 +19,12 @@ from pathlib import Path
 import asyncpg
 import pytest
 import tictactoe
-from e2e_harness import BotHarness, pointed_at
+from e2e_harness import BotHarness
 from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 
 import games
 from sandbox.emulator import DiscordEmulator
+from sandbox.emulator.pointing import point_discord_py
 
 # A fourth game that only the tests play, registered as any game is: every test that goes over
 # the registered games covers it too (see tests/tictactoe).
@@ -34,7 +35,7 @@ games.register(tictactoe.PLUGIN)
 async def emulator() -> AsyncIterator[DiscordEmulator]:
     emu = await DiscordEmulator().start()
     try:
-        async with pointed_at(emu):
+        async with point_discord_py(emu):
             yield emu
     finally:
         await emu.close()

@@ -1,9 +1,8 @@
 """Run the real bot against the Discord emulator, inside the test's event loop.
 
-The bot is pointed at the emulator only from here: `discord.http.Route.BASE` becomes the
-emulator's API base, and the gateway URL is taken from the emulator's `GET /gateway/bot` answer
-(discord.py's plain `Client` connects to `DiscordWebSocket.DEFAULT_GATEWAY`, so that is where
-it goes). Both are restored afterwards; the bot's own code paths are untouched.
+The bot is pointed at the emulator as `python bot.py --sandbox` points it
+(`sandbox.emulator.pointing`): discord.py's API base and gateway address, nothing else; the
+bot's own code paths are untouched.
 
 The harness also reads the game straight from the bot's SQLite file (a second connection; the
 file is in WAL mode), because the database is the source of truth the tests check against.
@@ -15,16 +14,10 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import aiohttp
-import discord
-import discord.http
-import yarl
-from discord.gateway import DiscordWebSocket
 
 from engine import State
 from engine.pylons.reference import runner
@@ -46,27 +39,6 @@ from sandbox.emulator import (
 REMIND_CHECK_S = 0.1  # how often the bot looks for due turn reminders in tests
 AI_PAUSE = 0.01
 WATCHED_LOGGERS = ("discord", "hvbot")
-
-
-@contextlib.asynccontextmanager
-async def pointed_at(emu: DiscordEmulator) -> AsyncIterator[None]:
-    """Send discord.py's REST calls and its gateway connection to the emulator, then undo it."""
-    async with (
-        aiohttp.ClientSession() as session,
-        session.get(
-            f"{emu.api_base}/gateway/bot", headers={"Authorization": f"Bot {emu.token}"}
-        ) as answer,
-    ):
-        answer.raise_for_status()
-        gateway_url = (await answer.json())["url"]
-    old_base, old_gateway = discord.http.Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
-    discord.http.Route.BASE = emu.api_base
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-    try:
-        yield
-    finally:
-        discord.http.Route.BASE = old_base
-        DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
 
 class ErrorLog(logging.Handler):
