@@ -93,7 +93,8 @@ def load_settings(
     if not token:
         raise ConfigError(
             "DISCORD_TOKEN is not set: put your bot's token in .env (DISCORD_TOKEN=...) or in "
-            "the environment; it is on the Discord developer portal under Bot -> Reset Token."
+            "the environment; it is on the Discord developer portal under Bot -> Reset Token. "
+            "To try the bot first with no Discord account, run: python bot.py --sandbox"
         )
     database_url = environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
     check_database_url(database_url)
