@@ -85,16 +85,11 @@ class Absence:
         if choice not in CHOICES:
             raise ValueError(choice)
         store = self.games.store
-        found = await store.votes.get(vote_id=vote_id)
-        if found is None:
-            raise BotError("That vote no longer exists.", key="bot.error.vote_gone")
-        async with store.lock(found.game_id):
-            vote = await store.votes.get(vote_id=vote_id)
-            if vote is None:
-                raise BotError("That vote no longer exists.", key="bot.error.vote_gone")
-            game = await self.games.reload(vote.game_id)
-            if vote.status != "open":
-                raise BotError("That vote has been decided already.", key="bot.error.vote_decided")
+        async with self.games.open_request(
+            lambda: store.votes.get(vote_id=vote_id),
+            gone=BotError("That vote no longer exists.", key="bot.error.vote_gone"),
+            settled=BotError("That vote has been decided already.", key="bot.error.vote_decided"),
+        ) as (vote, game):
             if user_id not in vote.asked:
                 raise BotError(
                     "Only the other players of this game vote.", key="bot.error.others_vote"

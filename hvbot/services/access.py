@@ -3,12 +3,27 @@ and the facts about whose turn it is that each change stores with it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
+from typing import Protocol, TypeVar
 
 from engine import State
 from hvbot.services.errors import BotError
 from hvbot.store import GameRow, GameStore, NotStarted, SeatRow, Wait
+
+
+class Pending(Protocol):
+    """A request that waits for the other players' answers (an undo request, an absence vote)."""
+
+    @property
+    def game_id(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+P = TypeVar("P", bound=Pending)
 
 
 def ai_turn(game: GameRow, state: State, seats: Sequence[SeatRow] | None = None) -> bool:
@@ -63,6 +78,26 @@ class GameAccess:
         if game is None:
             raise BotError("That game no longer exists.", key="bot.error.game_gone")
         return game
+
+    @asynccontextmanager
+    async def open_request(
+        self, read: Callable[[], Awaitable[P | None]], *, gone: BotError, settled: BotError
+    ) -> AsyncIterator[tuple[P, GameRow]]:
+        """A request that is still open, and its game, for the block to answer it under the
+        game's lock. It is read once to know which game to lock, then again under the lock: an
+        answer given meanwhile may have settled it. `gone` (it no longer exists) and `settled`
+        (it is no longer open) are what the person is told otherwise."""
+        found = await read()
+        if found is None:
+            raise gone
+        async with self.store.lock(found.game_id):
+            request = await read()
+            if request is None:
+                raise gone
+            game = await self.reload(request.game_id)
+            if request.status != "open":
+                raise settled
+            yield request, game
 
     def peek_state(self, game: GameRow) -> State:
         """The game's state for reading only (kept in memory: never change it)."""

@@ -69,18 +69,13 @@ class Undo:
 
     async def answer_undo(self, *, request_id: int, user_id: int, accept: bool) -> UndoOutcome:
         store = self.games.store
-        found = await store.undo.get(request_id=request_id)
-        if found is None:
-            raise BotError("That request no longer exists.", key="bot.error.request_gone")
-        async with store.lock(found.game_id):
-            request = await store.undo.get(request_id=request_id)
-            if request is None:
-                raise BotError("That request no longer exists.", key="bot.error.request_gone")
-            game = await self.games.reload(request.game_id)
-            if request.status != "open":
-                raise BotError(
-                    "That request has been settled already.", key="bot.error.request_settled"
-                )
+        async with self.games.open_request(
+            lambda: store.undo.get(request_id=request_id),
+            gone=BotError("That request no longer exists.", key="bot.error.request_gone"),
+            settled=BotError(
+                "That request has been settled already.", key="bot.error.request_settled"
+            ),
+        ) as (request, game):
             if user_id not in request.asked:
                 raise BotError(
                     "Only the other players at the table answer this request.",
