@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
+from aiohttp import web
 from discord import app_commands
 from PIL import Image
 
@@ -852,3 +853,104 @@ async def test_a_bot_runs_as_many_shards_as_gateway_bot_recommends(
         assert bot.shard_count == 3
         assert emu.gateway.connected_shards == {0, 1, 2}
         assert sorted(emu.gateway.shards) == [(0, 3), (1, 3), (2, 3)]
+
+
+# ---------------------------------------------------------------------- hooks for clients
+
+
+async def test_the_change_feed_tells_what_people_would_notice(
+    emu: DiscordEmulator, http: aiohttp.ClientSession
+) -> None:
+    """Posts, edits, deletes, threads, command syncs, a person's language and chat: each one
+    reaches a watcher at once, in order, with the message as it is (or was, once deleted)."""
+    ada = emu.add_user("Ada")
+    emu.allow_threads()
+    messages = f"/api/v10/channels/{emu.channel.id}/messages"
+    with emu.watch() as changes:
+        _, sent = await post_message(http, emu, {"content": "first"})
+        async with http.patch(f"{messages}/{sent['id']}", json={"content": "edited"}) as answer:
+            assert answer.status == 200
+        async with http.post(f"{messages}/{sent['id']}/threads", json={"name": "talk"}) as answer:
+            assert answer.status == 201
+        async with http.delete(f"{messages}/{sent['id']}") as answer:
+            assert answer.status == 204
+        commands = [{"name": "ping", "description": "Answer", "type": 1}]
+        path = f"/api/v10/applications/{emu.application_id}/commands"
+        async with http.put(path, json=commands) as answer:
+            assert answer.status == 200
+        emu.set_locale(ada, "fr")
+        said = emu.say(ada, "hello all")
+        seen = [changes.get_nowait() for _ in range(changes.qsize())]
+    ident = int(sent["id"])
+    assert [(c.kind, c.message.id if c.message else None) for c in seen] == [
+        ("message", ident),
+        ("message", ident),
+        ("channel", None),
+        ("delete", ident),
+        ("commands", None),
+        ("user", None),
+        ("message", said.id),
+    ]
+    assert seen[2].channel_id == ident  # a thread started from a message takes its id
+    assert seen[3].message is not None and seen[3].message.content == "edited"
+    assert seen[5].user_id == ada.id
+    assert (said.author, said.visibility.kind, said.channel_id) == (ada, "public", emu.channel.id)
+    assert emu.message(said.id).content == "hello all"
+    assert not emu.watchers  # leaving `watch` stops the feed
+    with pytest.raises(EmulatorUsageError):
+        emu.say(ada, "")
+    with pytest.raises(EmulatorUsageError):
+        emu.say(ada, "psst", channel=emu.dm_channel(emu.add_user("Bo").id))
+
+
+async def test_installed_routes_are_served_on_the_chosen_port_apart_from_discords_routes() -> None:
+    """A page installed next to the emulated Discord answers on the same port; its requests,
+    even one that stays open, are not requests of the bot's that `settle` waits for."""
+    async with DiscordEmulator() as first:
+        port = first.port
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(request: web.Request) -> web.Response:
+        entered.set()
+        await release.wait()
+        return web.Response(text="done")
+
+    emu = DiscordEmulator()
+    emu.route_installers.append(lambda app: app.router.add_get("/slow", slow))
+    await emu.start(port=port)
+    try:
+        assert emu.port == port
+        async with aiohttp.ClientSession() as session:
+            pending = asyncio.create_task(session.get(f"{emu.base_url}/slow"))
+            await entered.wait()
+            assert emu.in_flight == 0
+            await emu.settle(timeout=1)
+            release.set()
+            async with await pending as answer:
+                assert (answer.status, await answer.text()) == (200, "done")
+        assert not emu.unhandled
+    finally:
+        await emu.close()
+
+
+async def test_an_interaction_remembers_the_command_it_ran() -> None:
+    """What a client shows above a reply ("Ada used /look"): the command, for slash
+    commands only."""
+    async with DiscordEmulator() as emu, aiohttp.ClientSession() as session:
+        bot = HandBot(emu, session)
+        await bot.connect([{"name": "look", "description": "Look", "type": 1}])
+        ada = emu.add_user("Ada")
+
+        async def answer() -> None:
+            interaction = await bot.next_interaction()
+            body = {"type": 4, "data": {"content": "seen", "components": rows(1)}}
+            await bot.send("POST", bot.callback(interaction), body)
+
+        answering = asyncio.create_task(answer())
+        (reply,) = await emu.slash(ada, "/look ")
+        await answering
+        assert emu.interactions[reply.interaction_id or 0].command == "look"
+        answering = asyncio.create_task(answer())
+        (clicked,) = await emu.click(ada, "b0-0", message=reply)
+        await answering
+        assert emu.interactions[clicked.interaction_id or 0].command is None

@@ -27,6 +27,7 @@ from .faults import Faults
 from .models import (
     Attachment,
     Button,
+    Change,
     Channel,
     Guild,
     Record,
@@ -42,6 +43,7 @@ from .server import DiscordEmulator, EmulatorUsageError, InteractionFailed, Repl
 __all__ = [
     "Attachment",
     "Button",
+    "Change",
     "Channel",
     "DiscordEmulator",
     "EmulatorUsageError",

@@ -380,6 +380,23 @@ class StoredMessage:
 
 
 @dataclass(frozen=True)
+class Change:
+    """Something people would notice in their Discord client: the emulator's change feed
+    (`DiscordEmulator.watch`), which a client such as the sandbox's page follows.
+
+    `kind` is "message" (a new message, or one edited: `message` as it is now), "delete"
+    (`message` as it was, so a watcher can tell who could see it), "channel" (a thread was
+    started: `channel_id`), "commands" (the bot synced its commands) or "user" (`user_id`
+    changed, e.g. their client's language).
+    """
+
+    kind: str
+    message: StoredMessage | None = None
+    channel_id: int | None = None
+    user_id: int | None = None
+
+
+@dataclass(frozen=True)
 class Record:
     """One thing the bot did that a user could notice, as Discord accepted it.
 

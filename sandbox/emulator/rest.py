@@ -29,6 +29,7 @@ from .models import (
     LOADING,
     PERM_CREATE_PUBLIC_THREADS,
     PERM_SEND_MESSAGES_IN_THREADS,
+    Change,
     Channel,
     Rejection,
     StoredMessage,
@@ -46,6 +47,10 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # Interaction type -> callback types Discord accepts for it.
 ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 NO_AUTH_PREFIXES = (f"{API}/interactions/", f"{API}/webhooks/", f"{API}/gateway")
+# Discord's own paths, which the middleware looks after; the gateway's socket and any pages
+# installed next to them (`DiscordEmulator.route_installers`) are passed straight through, so
+# that a page's long-lived socket is not a request the bot has in flight.
+DISCORD_PREFIXES = ("/api/", "/attachments/")
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes Discord accepts
 # The locales Discord accepts in name_localizations and description_localizations.
@@ -140,7 +145,7 @@ class Rest:
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        if request.path == "/gateway-ws":
+        if not request.path.startswith(DISCORD_PREFIXES):
             return await handler(request)
         emu = self.emu
         emu.in_flight += 1
@@ -378,6 +383,7 @@ class Rest:
             new[command["name"]] = stored
         emu.commands[scope] = new
         emu.command_syncs += 1
+        emu.notify(Change("commands"))
         return _json(list(new.values()))
 
     # ------------------------------------------------------------------ interactions

@@ -14,13 +14,14 @@ import asyncio
 import contextlib
 import inspect
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from aiohttp import web
 
+from . import rules
 from .faults import Faults
 from .gateway import IDENTIFY_INTERVAL, Gateway
 from .models import (
@@ -30,6 +31,7 @@ from .models import (
     PUBLIC_THREAD,
     THREAD_PERMISSIONS,
     Attachment,
+    Change,
     Channel,
     Guild,
     Record,
@@ -48,6 +50,8 @@ from .rest import Rest
 
 T = TypeVar("T")
 Predicate = Callable[[], T | Awaitable[T]]
+Watcher = Callable[[Change], None]
+RouteInstaller = Callable[[web.Application], None]
 
 INTERACTION_WINDOW = 3.0  # seconds Discord gives a bot to acknowledge an interaction
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
@@ -97,6 +101,8 @@ class InteractionState:
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     acknowledged_at: float | None = None
     expired: bool = False
+    # The slash command it ran ("game new"), shown above its reply as "Ada used /game new".
+    command: str | None = None
 
     @property
     def ack_latency(self) -> float | None:
@@ -246,18 +252,27 @@ class DiscordEmulator:
         self.idle_checks: list[Callable[[], Awaitable[None]]] = []
         self._activity = asyncio.Event()
         self._last_activity = 0.0
+        # The change feed: each watcher is called at once with every `Change` (see `watch`).
+        self.watchers: list[Watcher] = []
+        # More routes on the same server (the sandbox's page), each a function given the
+        # application before Discord's routes are added: called by `start`.
+        self.route_installers: list[RouteInstaller] = []
         self._runner: web.AppRunner | None = None
         self.port = 0
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def start(self) -> DiscordEmulator:
+    async def start(self, port: int = 0) -> DiscordEmulator:
+        """Listen on 127.0.0.1, on `port` (0: any free port, see `port` afterwards)."""
         app = web.Application(middlewares=[self.rest.middleware], client_max_size=64 * 1024**2)
         app.router.add_get("/gateway-ws", self.gateway.handle)
+        # Before Discord's routes, which end with a catch-all for the routes Discord lacks.
+        for install in self.route_installers:
+            install(app)
         self.rest.add_routes(app)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         self.port = int(self._runner.addresses[0][1])  # the free port the OS picked
         self._last_activity = asyncio.get_running_loop().time()
@@ -303,6 +318,7 @@ class DiscordEmulator:
         """The user switches their Discord client's language (seen from their next
         interaction on)."""
         self.locales[user.id] = locale
+        self.notify(Change("user", user_id=user.id))
 
     def locale_of(self, user: User) -> str:
         return self.locales.get(user.id, DEFAULT_LOCALE)
@@ -495,6 +511,35 @@ class DiscordEmulator:
             "soundboard_sounds": [],
         }
 
+    # ------------------------------------------------------------------ the change feed
+
+    def notify(self, change: Change) -> None:
+        """Tell every watcher, at once and in order, inside the request that made the change
+        (a watcher must be quick and must not fail: its failure fails that request)."""
+        for watcher in list(self.watchers):
+            watcher(change)
+
+    @contextlib.contextmanager
+    def watch(self) -> Iterator[asyncio.Queue[Change]]:
+        """Every change from now on, queued, while inside (`with emu.watch() as changes:`,
+        then `await changes.get()`): for tests and clients that wait on what people see."""
+        queue: asyncio.Queue[Change] = asyncio.Queue()
+        self.watchers.append(queue.put_nowait)
+        try:
+            yield queue
+        finally:
+            self.watchers.remove(queue.put_nowait)
+
+    def _announce(self, record: Record, message: StoredMessage | None) -> None:
+        """The change a record means for people: a message shown, changed or gone, or a
+        thread started."""
+        if record.kind == "delete" and message is not None:
+            self.notify(Change("delete", message=message, channel_id=message.channel_id))
+        elif record.kind in MESSAGE_KINDS and message is not None:
+            self.notify(Change("message", message=message, channel_id=message.channel_id))
+        elif record.kind == "thread_create":
+            self.notify(Change("channel", channel_id=record.channel_id))
+
     # ------------------------------------------------------------------ activity
 
     def touch(self) -> None:
@@ -669,6 +714,7 @@ class DiscordEmulator:
         )
         self.records.append(record)
         self.touch()
+        self._announce(record, message)
         return record
 
     def log_request(self, method: str, path: str, status: int) -> None:
@@ -873,6 +919,7 @@ class DiscordEmulator:
         target = channel or self.channel
         data = self._command_data(command, options, guild_id=target.guild_id)
         state = self._new_interaction(2, user, target.id)
+        state.command = " ".join(command.strip().lstrip("/").split())
         payload = self._interaction_payload(state, data)
         return await self._deliver(state, payload, settle=settle, timeout=timeout)
 
@@ -928,6 +975,30 @@ class DiscordEmulator:
         if state.callback_type != 8 or state.choices is None:
             raise InteractionFailed(f"autocomplete answered with type {state.callback_type}")
         return state.choices
+
+    def say(self, user: User, content: str, *, channel: Channel | None = None) -> StoredMessage:
+        """`user` types a plain message in `channel` (the first guild's by default, or their
+        DM channel with the bot): it shows there for everyone who can see it. The bot is not
+        told (no MESSAGE_CREATE): it reads no messages."""
+        target = channel or self.channel
+        if target.is_dm and target.recipient_id != user.id:
+            raise EmulatorUsageError(f"{user.name} cannot write in another person's DMs")
+        if not content.strip() or len(content) > rules.CONTENT_LIMIT:
+            raise EmulatorUsageError(
+                f"a message holds 1 to {rules.CONTENT_LIMIT} characters, not {len(content)}"
+            )
+        message = StoredMessage(
+            id=self.ids.next(),
+            channel_id=target.id,
+            author=user,
+            visibility=Visibility.dm_to(user) if target.is_dm else Visibility.public(),
+            content=content,
+            guild_id=target.guild_id,
+        )
+        self.messages_by_id[message.id] = message
+        self.touch()
+        self.notify(Change("message", message=message, channel_id=target.id))
+        return message
 
     # ------------------------------------------------------------------ messages (for Rest)
 
