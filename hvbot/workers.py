@@ -35,6 +35,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+import signal
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -65,6 +66,9 @@ def _start_worker(
             games.register(plugin)
     with contextlib.suppress(OSError):  # not allowed here: work at the same priority
         os.nice(NICENESS)
+    # Ctrl-C in a terminal signals every process of the group: the bot, which closes its
+    # pools, and each worker, which would otherwise die mid-wait printing a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_look_after, args=(bot_pid,), daemon=True).start()
     if warm_up is not None:
         warm_up()
