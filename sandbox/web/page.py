@@ -1,0 +1,256 @@
+"""`SandboxPage`: the people, and the HTTP and WebSocket routes of the page, served by the
+emulator's own server (same port, loopback only).
+
+The page acts through a small JSON API as its people: a slash command, a button press,
+autocomplete, a chat message, a change of language. Each runs through the emulator exactly as
+a test's `slash` / `click` would, so the bot cannot tell a person at the page from a test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from sandbox.emulator import (
+    Channel,
+    DiscordEmulator,
+    EmulatorUsageError,
+    InteractionFailed,
+    StoredMessage,
+    User,
+)
+
+from .commands import Refused, typed_options
+from .sockets import Hub
+from .views import LOCALES, channel_shown, may_see, view_json
+
+DEFAULT_PEOPLE = ("Ada", "Bruno", "Chiara", "Dieter")
+STATIC = Path(__file__).resolve().parent / "static"
+STATIC_NAME = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
+CONTENT_TYPES = {
+    ".html": "text/html",
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+}
+NO_RESPONSE = "The application did not respond"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class PageError(Exception):
+    """A request the page's API refuses: answered with `status` and `{"error": message}`."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _answer(data: Any, status: int = 200) -> web.Response:
+    return web.json_response(data, status=status)
+
+
+def _guarded(handler: Handler) -> Handler:
+    async def guarded(request: web.Request) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except PageError as refusal:
+            return _answer({"error": refusal.message}, refusal.status)
+
+    return guarded
+
+
+class SandboxPage:
+    """The browser page for `emu`: adds `people` as members of the server (before the bot
+    connects, so they are in its member list), then `install()` before `await emu.start()`."""
+
+    def __init__(self, emu: DiscordEmulator, people: Iterable[str | User] = DEFAULT_PEOPLE):
+        self.emu = emu
+        self.people: list[User] = [
+            person if isinstance(person, User) else emu.add_user(person) for person in people
+        ]
+        self.hub = Hub(emu, self.people)
+
+    def install(self) -> None:
+        """Have the emulator serve the page's routes and feed its sockets (before `start`)."""
+        self.emu.route_installers.append(self.add_routes)
+        self.emu.watchers.append(self.hub.on_change)
+
+    @property
+    def url(self) -> str:
+        return f"{self.emu.base_url}/"
+
+    def add_routes(self, app: web.Application) -> None:
+        r = app.router
+        r.add_get("/", self.index)
+        r.add_get("/favicon.ico", self.no_icon)
+        r.add_get("/sandbox/static/{name}", self.static)
+        r.add_get("/sandbox/api/view", _guarded(self.view))
+        r.add_post("/sandbox/api/command", _guarded(self.command))
+        r.add_post("/sandbox/api/autocomplete", _guarded(self.autocomplete))
+        r.add_post("/sandbox/api/click", _guarded(self.click))
+        r.add_post("/sandbox/api/say", _guarded(self.say))
+        r.add_post("/sandbox/api/locale", _guarded(self.locale))
+        r.add_get("/sandbox/ws", _guarded(self.socket))
+        # Anything else under /sandbox is the page's, not a Discord route the bot missed.
+        r.add_route("*", "/sandbox/{tail:.*}", _guarded(self.unknown))
+        app.on_shutdown.append(self.hub.close)
+
+    # ------------------------------------------------------------------ files
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        return self._file("index.html")
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        return self._file(request.match_info["name"])
+
+    async def no_icon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    @staticmethod
+    def _file(name: str) -> web.StreamResponse:
+        path = STATIC / name
+        if not STATIC_NAME.match(name) or not path.is_file():
+            return web.Response(status=404, text=f"The page has no file {name!r}.")
+        content_type = CONTENT_TYPES.get(path.suffix, "application/octet-stream")
+        return web.FileResponse(path, headers={"Content-Type": f"{content_type}; charset=utf-8"})
+
+    # ------------------------------------------------------------------ finding things
+
+    def person(self, ident: Any) -> User:
+        found = next((p for p in self.people if str(p.id) == str(ident)), None)
+        if found is None:
+            people = ", ".join(f"{p.name} ({p.id})" for p in self.people)
+            raise PageError(404, f"There is no person {ident!r} here. The people: {people}.")
+        return found
+
+    def channel(self, person: User, ident: Any) -> Channel:
+        try:
+            found = self.emu.channels.get(int(str(ident)))
+        except ValueError:
+            found = None
+        if found is None or not channel_shown(self.emu, person, found):
+            shown = [c for c in self.emu.channels.values() if channel_shown(self.emu, person, c)]
+            names = ", ".join(f"{'DM' if c.is_dm else '#' + c.name} ({c.id})" for c in shown)
+            raise PageError(404, f"{person.name} has no channel {ident!r}. Channels: {names}.")
+        return found
+
+    def message(self, person: User, ident: Any) -> StoredMessage:
+        try:
+            found = self.emu.messages_by_id.get(int(str(ident)))
+        except ValueError:
+            found = None
+        # Another person's ephemeral message or DM does not exist as far as this one knows.
+        if found is None or not may_see(self.emu, person, found):
+            raise PageError(404, f"{person.name} sees no message {ident!r}.")
+        return found
+
+    @staticmethod
+    async def body(request: web.Request, *fields: str) -> dict[str, Any]:
+        """The request's JSON object, with `fields` present."""
+        try:
+            data = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            data = None
+        if not isinstance(data, dict):
+            raise PageError(400, "The request body must be a JSON object.")
+        missing = [f for f in fields if data.get(f) in (None, "")]
+        if missing:
+            raise PageError(400, f"Missing field(s): {', '.join(missing)}.")
+        return data
+
+    # ------------------------------------------------------------------ the API
+
+    async def view(self, request: web.Request) -> web.Response:
+        person = self.person(request.query.get("person"))
+        return _answer(view_json(self.emu, self.people, person))
+
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        person = self.person(request.query.get("person"))
+        return await self.hub.serve(request, person)
+
+    async def command(self, request: web.Request) -> web.Response:
+        """Run a slash command as a person; answer once the bot acknowledged it."""
+        data = await self.body(request, "person", "channel_id", "command")
+        person = self.person(data["person"])
+        channel = self.channel(person, data["channel_id"])
+        given = data.get("options") or {}
+        if not isinstance(given, dict):
+            raise PageError(400, "options must be an object of option name to value.")
+        try:
+            options = typed_options(self.emu, self.people, str(data["command"]), given)
+            await self.emu.slash(
+                person, str(data["command"]), channel=channel, settle=False, timeout=0, **options
+            )
+        except Refused as refusal:
+            raise PageError(400, str(refusal)) from None
+        except EmulatorUsageError as refusal:
+            raise PageError(400, str(refusal)) from None
+        except InteractionFailed:
+            return _answer({"ok": False, "error": NO_RESPONSE})
+        return _answer({"ok": True})
+
+    async def autocomplete(self, request: web.Request) -> web.Response:
+        """The bot's live choices for the option being typed, in the person's language."""
+        data = await self.body(request, "person", "channel_id", "command", "option")
+        person = self.person(data["person"])
+        channel = self.channel(person, data["channel_id"])
+        option, typed = str(data["option"]), str(data.get("typed") or "")
+        given = data.get("options") or {}
+        if not isinstance(given, dict):
+            raise PageError(400, "options must be an object of option name to value.")
+        try:
+            filled = typed_options(self.emu, self.people, str(data["command"]), given, partial=True)
+            filled.pop(option, None)
+            choices = await self.emu.autocomplete(
+                person, str(data["command"]), option, typed, channel=channel, **filled
+            )
+        except (Refused, EmulatorUsageError) as refusal:
+            raise PageError(400, str(refusal)) from None
+        except InteractionFailed:
+            return _answer({"choices": [], "error": NO_RESPONSE})
+        return _answer({"choices": [{"name": c["name"], "value": c["value"]} for c in choices]})
+
+    async def click(self, request: web.Request) -> web.Response:
+        """Press a button of a message the person sees; answer once the bot acknowledged."""
+        data = await self.body(request, "person", "message_id", "custom_id")
+        person = self.person(data["person"])
+        message = self.message(person, data["message_id"])
+        try:
+            await self.emu.click(
+                person, str(data["custom_id"]), message=message.id, settle=False, timeout=0
+            )
+        except EmulatorUsageError as refusal:
+            raise PageError(400, str(refusal)) from None
+        except InteractionFailed:
+            return _answer({"ok": False, "error": NO_RESPONSE})
+        return _answer({"ok": True})
+
+    async def say(self, request: web.Request) -> web.Response:
+        data = await self.body(request, "person", "channel_id", "content")
+        person = self.person(data["person"])
+        channel = self.channel(person, data["channel_id"])
+        try:
+            message = self.emu.say(person, str(data["content"]), channel=channel)
+        except EmulatorUsageError as refusal:
+            raise PageError(400, str(refusal)) from None
+        return _answer({"ok": True, "id": str(message.id)})
+
+    async def locale(self, request: web.Request) -> web.Response:
+        data = await self.body(request, "person", "locale")
+        person = self.person(data["person"])
+        codes = [code for code, _ in LOCALES]
+        if data["locale"] not in codes:
+            raise PageError(400, f"No language {data['locale']!r}; languages: {', '.join(codes)}.")
+        self.emu.set_locale(person, str(data["locale"]))
+        return _answer({"ok": True})
+
+    async def unknown(self, request: web.Request) -> web.Response:
+        raise PageError(404, f"The sandbox has no {request.method} {request.path}.")

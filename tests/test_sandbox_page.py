@@ -1,0 +1,516 @@
+"""The sandbox page's server side, with the real bot behind it: each person's view, their live
+events, and the API through which they act, spoken to over real HTTP and WebSockets.
+
+The leak test is the point: whatever the bot sends one person alone (their company by DM, an
+ephemeral answer) must never reach another person's browser, in the view or on the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import aiohttp
+import pytest
+from e2e_harness import BotHarness, Table
+
+from sandbox.emulator import DiscordEmulator, User, Visibility
+from sandbox.emulator.pointing import point_discord_py
+from sandbox.web import DEFAULT_PEOPLE, SandboxPage
+from sandbox.web.page import STATIC
+
+Frame = dict[str, Any]
+
+
+@pytest.fixture
+async def page() -> AsyncIterator[SandboxPage]:
+    """An emulated Discord with the page installed, the way `bot.py --sandbox` runs it."""
+    emu = DiscordEmulator()
+    sandbox = SandboxPage(emu)
+    sandbox.install()
+    await emu.start()
+    try:
+        async with point_discord_py(emu):
+            yield sandbox
+    finally:
+        await emu.close()
+    assert not emu.rejections, "Discord would have refused:\n" + "\n".join(map(str, emu.rejections))
+    assert not emu.unhandled, f"routes Discord does not have: {emu.unhandled}"
+
+
+@pytest.fixture
+def emulator(page: SandboxPage) -> DiscordEmulator:
+    """The `hv` fixture's bot connects to the emulator that serves the page."""
+    return page.emu
+
+
+@pytest.fixture
+async def http(page: SandboxPage) -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession(base_url=page.emu.base_url) as session:
+        yield session
+
+
+class PageSocket:
+    """One person's open page: every frame it received, oldest first."""
+
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self.socket = socket
+        self.frames: list[Frame] = []
+        self._arrived = asyncio.Condition()
+
+    async def read(self) -> None:
+        async for message in self.socket:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            async with self._arrived:
+                self.frames.append(json.loads(message.data))
+                self._arrived.notify_all()
+
+    async def wait_for(self, found: Callable[[Frame], bool], timeout: float = 10.0) -> Frame:
+        """The first frame received (so far or next) for which `found` holds."""
+
+        def first() -> Frame | None:
+            return next((f for f in self.frames if found(f)), None)
+
+        async with self._arrived:
+            await asyncio.wait_for(self._arrived.wait_for(lambda: first() is not None), timeout)
+        frame = first()
+        assert frame is not None
+        return frame
+
+    def messages(self) -> list[Frame]:
+        """Every message the page was sent: in its first view and in its live events."""
+        out: list[Frame] = []
+        for frame in self.frames:
+            if frame["type"] == "view":
+                out += [m for shown in frame["messages"].values() for m in shown]
+            elif frame["type"] == "message":
+                out.append(frame["message"])
+        return out
+
+
+@contextlib.asynccontextmanager
+async def opened(http: aiohttp.ClientSession, person: User) -> AsyncIterator[PageSocket]:
+    async with http.ws_connect(f"/sandbox/ws?person={person.id}") as socket:
+        page = PageSocket(socket)
+        reading = asyncio.create_task(page.read())
+        try:
+            await page.wait_for(lambda f: f["type"] == "view")
+            yield page
+        finally:
+            await socket.close()
+            await reading
+
+
+async def call(
+    http: aiohttp.ClientSession, path: str, body: Any = None, *, expect: int = 200
+) -> dict[str, Any]:
+    """POST (or GET without a body) to the page's API; check the status, return the JSON."""
+    method = http.get if body is None else http.post
+    async with method(f"/sandbox/api/{path}", json=body) as answer:
+        data = await answer.json()
+        assert answer.status == expect, data
+        return data
+
+
+def person_named(page: SandboxPage, name: str) -> User:
+    return next(p for p in page.people if p.name == name)
+
+
+def is_message(found: Callable[[Frame], bool]) -> Callable[[Frame], bool]:
+    return lambda f: f["type"] == "message" and found(f["message"])
+
+
+def button(message: Frame, what: str) -> str:
+    """The custom_id of the lobby's Join / Add AI / Start button on a message frame."""
+    ids = [
+        c["custom_id"]
+        for row in message["components"]
+        for c in row.get("components", [])
+        if c.get("custom_id", "").endswith(f":{what}")
+    ]
+    assert len(ids) == 1, message["components"]
+    return str(ids[0])
+
+
+def text_of(message: Frame) -> str:
+    """What a reader reads of a message: its content and every text of its embeds."""
+    parts = [message["content"]]
+    for embed in message["embeds"]:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [(embed.get("footer") or {}).get("text") or ""]
+        parts += [(embed.get("author") or {}).get("name") or ""]
+        for field in embed.get("fields") or []:
+            parts += [field.get("name") or "", field.get("value") or ""]
+    return "\n".join(p for p in parts if p)
+
+
+def find_command(tree: list[Frame], *path: str) -> Frame:
+    nodes, node = tree, None
+    for name in path:
+        node = next(n for n in nodes if n["name"] == name)
+        nodes = node["options"]
+    assert node is not None
+    return node
+
+
+# ---------------------------------------------------------------------- the view
+
+
+async def test_a_persons_view_has_the_server_their_dm_the_people_and_localised_commands(
+    page: SandboxPage, hv: BotHarness, http: aiohttp.ClientSession
+) -> None:
+    emu = page.emu
+    ada, bruno = person_named(page, "Ada"), person_named(page, "Bruno")
+    view = await call(http, f"view?person={ada.id}")
+    assert view["guild"] == {"id": str(emu.guild_id), "name": emu.guild_name}
+    assert view["bot"] == {"id": str(emu.bot_user.id), "name": emu.bot_user.name}
+    assert view["person"] == {"id": str(ada.id), "name": "Ada", "locale": "en-US"}
+    assert [p["name"] for p in view["people"]] == list(DEFAULT_PEOPLE)
+    assert [loc["code"] for loc in view["locales"]] == ["en-US", "fr", "de", "it"]
+    assert [(c["name"], c["kind"], c["parent_id"]) for c in view["channels"]] == [
+        ("games", "text", None),
+        ("lounge", "text", None),
+    ]
+    assert view["dm_channel_id"] == str(emu.dm_channel(ada.id).id)
+    assert view["dm_channel_id"] != (await call(http, f"view?person={bruno.id}"))["dm_channel_id"]
+    assert set(view["messages"]) == {c["id"] for c in view["channels"]} | {view["dm_channel_id"]}
+    assert not any(view["messages"].values())
+
+    new = find_command(view["commands"], "game", "new")
+    assert (new["type"], new["label"]) == ("subcommand", "new")
+    game = find_command(view["commands"], "game", "new", "game")
+    assert (game["type"], game["required"], game["autocomplete"]) == ("string", False, False)
+    assert {"value": "high-voltage", "label": "High Voltage"} in game["choices"]
+    cell = find_command(view["commands"], "hv", "draw", "cell")
+    assert (cell["required"], cell["autocomplete"]) == (True, True)
+    rotation = find_command(view["commands"], "hv", "draw", "rotation")
+    assert rotation["type"] == "integer"
+    assert [c["value"] for c in rotation["choices"]] == [0, 90, 180, 270]
+
+    # Ada switches her Discord to French: her commands are labelled as the bot named them.
+    registered = emu.commands[emu.guild_id]["game"]
+    async with opened(http, ada) as ada_page, opened(http, bruno) as bruno_page:
+        assert await call(http, "locale", {"person": str(ada.id), "locale": "fr"}) == {"ok": True}
+        frame = await ada_page.wait_for(lambda f: f["type"] == "commands")
+        people = await bruno_page.wait_for(lambda f: f["type"] == "people")
+    french = find_command(frame["commands"], "game")
+    assert french["label"] == registered["name_localizations"]["fr"] != "game"
+    assert french["description"] == registered["description_localizations"]["fr"]
+    assert {"id": str(ada.id), "name": "Ada", "locale": "fr"} in people["people"]
+    assert not any(f["type"] == "commands" for f in bruno_page.frames)  # his stay English
+    view = await call(http, f"view?person={ada.id}")
+    assert view["person"]["locale"] == "fr"
+    assert find_command(view["commands"], "game")["label"] == french["label"]
+    assert find_command(view["commands"], "game", "new", "game")["label"] != "game"
+    english = await call(http, f"view?person={bruno.id}")
+    assert find_command(english["commands"], "game")["label"] == "game"
+
+
+# ---------------------------------------------------------------------- acting
+
+
+async def test_a_command_opens_a_lobby_on_every_page_and_a_click_joins_it(
+    page: SandboxPage, hv: BotHarness, http: aiohttp.ClientSession
+) -> None:
+    emu = page.emu
+    ada, bruno = person_named(page, "Ada"), person_named(page, "Bruno")
+    games = str(emu.channel.id)
+    async with opened(http, ada) as ada_page, opened(http, bruno) as bruno_page:
+        asked = {"game": "high-voltage"}
+        answer = await call(
+            http,
+            "command",
+            {"person": str(ada.id), "channel_id": games, "command": "game new", "options": asked},
+        )
+        assert answer == {"ok": True}
+        lobbies = []
+        for socket in (ada_page, bruno_page):
+            frame = await socket.wait_for(
+                is_message(lambda m: m["visibility"] == "public" and m["components"])
+            )
+            lobbies.append(frame["message"])
+        lobby = lobbies[0]
+        assert lobbies[1] == lobby
+        assert lobby["channel_id"] == games
+        assert lobby["interaction"] == {"user": "Ada", "command": "game new"}
+        assert lobby["author"] == {
+            "id": str(emu.bot_user.id),
+            "name": emu.bot_user.name,
+            "bot": True,
+        }
+
+        join = {
+            "person": str(bruno.id),
+            "message_id": lobby["id"],
+            "custom_id": button(lobby, "join"),
+        }
+        assert await call(http, "click", join) == {"ok": True}
+        await emu.settle()
+        game = await hv.game()
+        assert [s.display_name for s in game.seats] == ["Ada", "Bruno"]
+        for socket in (ada_page, bruno_page):
+            edited = await socket.wait_for(
+                is_message(lambda m: m["id"] == lobby["id"] and "Bruno" in text_of(m))
+            )
+            assert edited["message"]["edited"]
+
+
+async def test_a_command_the_schema_refuses_is_a_400_that_names_what_is_legal(
+    page: SandboxPage, hv: BotHarness, http: aiohttp.ClientSession
+) -> None:
+    emu = page.emu
+    ada = person_named(page, "Ada")
+    games = str(emu.channel.id)
+    before = (emu.last_seq, len(emu.interactions), len(emu.messages_by_id))
+
+    def command(name: str, **options: Any) -> dict[str, Any]:
+        return {"person": str(ada.id), "channel_id": games, "command": name, "options": options}
+
+    refused = await call(http, "command", command("game new", game="chess"), expect=400)
+    assert "chess" in refused["error"]
+    assert all(g in refused["error"] for g in ("high-voltage", "pylons", "sector6"))
+    refused = await call(http, "command", command("game new", colour="red"), expect=400)
+    assert "colour" in refused["error"] and "game" in refused["error"]
+    refused = await call(http, "command", command("hv draw", rotation="90"), expect=400)
+    assert "cell" in refused["error"]
+    refused = await call(http, "command", command("hv draw", cell="C3", rotation="45"), expect=400)
+    assert "rotation" in refused["error"] and "270" in refused["error"]
+    refused = await call(http, "command", command("hv draw", cell="C3", rotation="r9"), expect=400)
+    assert "whole number" in refused["error"]
+    refused = await call(http, "command", command("chess move"), expect=400)
+    assert "/game new" in refused["error"]
+    refused = await call(http, "command", command("game"), expect=400)
+    assert "/game new" in refused["error"]
+    assert (emu.last_seq, len(emu.interactions), len(emu.messages_by_id)) == before
+    assert await hv.latest_game() is None
+
+
+# ---------------------------------------------------------------------- secrets stay private
+
+
+async def test_one_persons_dms_and_ephemeral_answers_never_reach_another_persons_page(
+    page: SandboxPage, hv: BotHarness, http: aiohttp.ClientSession
+) -> None:
+    """A whole opening through the page's API: lobby, join, an AI seat, start, the secrets
+    dealt by DM, an ephemeral answer, autocomplete. Bruno's page receives none of what went to
+    Ada alone, and Ada's page receives all of it."""
+    emu = page.emu
+    ada, bruno = person_named(page, "Ada"), person_named(page, "Bruno")
+    games = str(emu.channel.id)
+    async with opened(http, ada) as ada_page, opened(http, bruno) as bruno_page:
+        new = {"person": str(ada.id), "channel_id": games, "command": "game new"}
+        await call(http, "command", {**new, "options": {"game": "high-voltage"}})
+        lobby = (await ada_page.wait_for(is_message(lambda m: bool(m["components"]))))["message"]
+        for person, what in ((bruno, "join"), (ada, "addai"), (ada, "start")):
+            press = {"person": str(person.id), "message_id": lobby["id"]}
+            assert await call(http, "click", {**press, "custom_id": button(lobby, what)}) == {
+                "ok": True
+            }
+            await emu.settle()
+        game, state = await Table(emu, hv, [ada, bruno]).wait_for_turn()
+        assert [s.display_name for s in game.seats if s.user_id] == ["Ada", "Bruno"]
+        assert len(game.seats) == 3
+
+        mine = {"person": str(ada.id), "channel_id": games, "command": "game mysecret"}
+        assert await call(http, "command", mine) == {"ok": True}
+        await emu.settle()
+        mover = next(
+            p for p in (ada, bruno) if p.id == game.seats[state.current_seat() or 0].user_id
+        )
+        typed = {"person": str(mover.id), "channel_id": games, "command": "hv draw"}
+        choices = await call(http, "autocomplete", {**typed, "option": "cell", "typed": ""})
+        assert choices["choices"], "the bot offered no cell to draw"
+        assert all(set(c) == {"name", "value"} for c in choices["choices"])
+
+        def private_to(person: User) -> list[Any]:
+            return [
+                r
+                for r in emu.records
+                if r.message_id is not None
+                and r.visibility in (Visibility.dm_to(person), Visibility.ephemeral_to(person))
+            ]
+
+        adas = private_to(ada)
+        assert any(r.visibility.kind == "dm" for r in adas), "Ada got no secret by DM"
+        assert any(r.visibility.kind == "ephemeral" for r in adas), "Ada got no ephemeral answer"
+        ada_ids = {str(r.message_id) for r in adas}
+        # Bruno's page is sent its frames in order: once his own chat line is there, everything
+        # before it that was his to see is there too.
+        await emu.settle()
+        said = await call(
+            http, "say", {"person": str(bruno.id), "channel_id": games, "content": "gl"}
+        )
+        await bruno_page.wait_for(is_message(lambda m: m["id"] == said["id"]))
+        await ada_page.wait_for(is_message(lambda m: m["id"] == said["id"]))
+        bruno_view = await call(http, f"view?person={bruno.id}")
+
+    assert ada_ids <= {m["id"] for m in ada_page.messages()}
+    assert {str(r.message_id) for r in private_to(bruno)} <= {
+        m["id"] for m in bruno_page.messages()
+    }
+    # Texts Bruno may read anyway (the same words in his own DMs) prove nothing either way.
+    his_texts = {r.text for r in private_to(bruno)}
+    ada_texts = {r.text for r in adas if r.text} - his_texts
+    assert ada_texts, "nothing that Ada alone was told"
+    seen_by_bruno = [*bruno_page.frames, {"type": "view", **bruno_view}]
+    for frame in seen_by_bruno:
+        dumped = json.dumps(frame)
+        assert not [i for i in ada_ids if i in dumped], f"Ada's message ids in {frame['type']}"
+    bruno_read = {text_of(m) for m in bruno_page.messages()}
+    bruno_read |= {text_of(m) for shown in bruno_view["messages"].values() for m in shown}
+    assert not ada_texts & bruno_read
+    his_ids = {str(r.message_id) for r in private_to(bruno)}
+    assert {m["id"] for m in bruno_page.messages() if m["visibility"] != "public"} <= his_ids
+
+
+# ---------------------------------------------------------------------- the change feed
+
+
+async def test_edits_deletes_threads_and_chat_reach_the_pages_that_may_see_them(
+    page: SandboxPage, http: aiohttp.ClientSession
+) -> None:
+    """What a bot does through Discord's REST API (here sent by hand, with the bot's token)
+    shows on the open pages as it happens; a DM and its deletion only on its reader's."""
+    emu = page.emu
+    emu.allow_threads()
+    ada, bruno = person_named(page, "Ada"), person_named(page, "Bruno")
+    bot = {"Authorization": f"Bot {emu.token}"}
+    api = "/api/v10"
+
+    async def send(method: str, path: str, body: Any = None, status: int = 200) -> Any:
+        async with http.request(method, api + path, json=body, headers=bot) as answer:
+            assert answer.status == status, await answer.text()
+            return await answer.json() if answer.status != 204 else None
+
+    channel = f"/channels/{emu.channel.id}/messages"
+    async with opened(http, ada) as ada_page, opened(http, bruno) as bruno_page:
+        posted = await send("POST", channel, {"content": "first words"})
+        dm = await send("POST", "/users/@me/channels", {"recipient_id": str(ada.id)})
+        whisper = await send("POST", f"/channels/{dm['id']}/messages", {"content": "for Ada"})
+        await send("PATCH", f"{channel}/{posted['id']}", {"content": "second words"})
+        thread = await send("POST", f"{channel}/{posted['id']}/threads", {"name": "chat"}, 201)
+        await send("DELETE", f"/channels/{dm['id']}/messages/{whisper['id']}", status=204)
+        await send("DELETE", f"{channel}/{posted['id']}", status=204)
+        said = await call(
+            http, "say", {"person": str(bruno.id), "channel_id": thread["id"], "content": "hi"}
+        )
+        for socket in (ada_page, bruno_page):
+            await socket.wait_for(is_message(lambda m: m["id"] == said["id"]))
+
+    def events(socket: PageSocket) -> list[tuple[str, str]]:
+        out = []
+        for frame in socket.frames[1:]:
+            if frame["type"] == "message":
+                out.append(("message", frame["message"]["content"]))
+            elif frame["type"] == "delete":
+                out.append(("delete", frame["id"]))
+            elif frame["type"] == "channels":
+                out.append(("channels", frame["channels"][1]["name"]))
+        return out
+
+    assert events(bruno_page) == [
+        ("message", "first words"),
+        ("message", "second words"),
+        ("channels", "chat"),
+        ("delete", posted["id"]),
+        ("message", "hi"),
+    ]
+    assert events(ada_page) == [
+        ("message", "first words"),
+        ("message", "for Ada"),
+        ("message", "second words"),
+        ("channels", "chat"),
+        ("delete", whisper["id"]),
+        ("delete", posted["id"]),
+        ("message", "hi"),
+    ]
+    edited = [f["message"] for f in ada_page.frames if f["type"] == "message"][2]
+    assert (edited["id"], edited["edited"]) == (posted["id"], True)
+    (threads,) = [f["channels"] for f in ada_page.frames if f["type"] == "channels"]
+    assert threads[1] == {
+        "id": thread["id"],
+        "name": "chat",
+        "kind": "thread",
+        "parent_id": str(emu.channel.id),
+    }
+    chat = [f["message"] for f in bruno_page.frames if f["type"] == "message"][-1]
+    assert chat["author"] == {"id": str(bruno.id), "name": "Bruno", "bot": False}
+    assert (chat["channel_id"], chat["visibility"], chat["interaction"]) == (
+        thread["id"],
+        "public",
+        None,
+    )
+
+
+# ---------------------------------------------------------------------- bad input
+
+
+async def test_unknown_people_channels_and_messages_are_refused_and_change_nothing(
+    page: SandboxPage, hv: BotHarness, http: aiohttp.ClientSession
+) -> None:
+    emu = page.emu
+    ada, bruno = person_named(page, "Ada"), person_named(page, "Bruno")
+    games = str(emu.channel.id)
+    # Something Ada alone sees: the answer to asking for her secret where no game is.
+    (hidden,) = (await emu.slash(ada, "game mysecret")).ephemeral
+    before = (emu.last_seq, len(emu.interactions), len(emu.messages_by_id), dict(emu.locales))
+
+    refused = await call(http, "view?person=12345", expect=404)
+    assert "Ada" in refused["error"] and "12345" in refused["error"]
+    async with http.get("/sandbox/ws?person=nobody") as answer:
+        assert answer.status == 404
+    command = {"person": "12345", "channel_id": games, "command": "game new"}
+    assert "Ada" in (await call(http, "command", command, expect=404))["error"]
+    command["person"] = str(ada.id)
+    for channel in ("999", "games", str(emu.dm_channel(bruno.id).id)):
+        refused = await call(http, "command", {**command, "channel_id": channel}, expect=404)
+        assert "#games" in refused["error"] and "#lounge" in refused["error"]
+    say = {"person": str(ada.id), "channel_id": str(emu.dm_channel(bruno.id).id), "content": "hi"}
+    await call(http, "say", say, expect=404)
+    await call(http, "say", {**say, "channel_id": games, "content": " "}, expect=400)
+    click = {"person": str(bruno.id), "message_id": "999", "custom_id": "x"}
+    assert "999" in (await call(http, "click", click, expect=404))["error"]
+    click["message_id"] = str(hidden.message_id)
+    await call(http, "click", click, expect=404)  # Ada's, so not there for Bruno
+    await call(http, "locale", {"person": str(ada.id), "locale": "xx"}, expect=400)
+    await call(http, "command", {"person": str(ada.id)}, expect=400)
+    async with http.post("/sandbox/api/command", data=b"{not json") as answer:
+        assert answer.status == 400
+        assert "JSON" in (await answer.json())["error"]
+    async with http.get("/sandbox/api/nothing") as answer:
+        assert answer.status == 404
+    assert (
+        emu.last_seq,
+        len(emu.interactions),
+        len(emu.messages_by_id),
+        dict(emu.locales),
+    ) == before
+    assert not emu.unhandled
+
+
+async def test_the_pages_files_are_served_and_nothing_outside_them(
+    page: SandboxPage, http: aiohttp.ClientSession
+) -> None:
+    files = sorted(p.name for p in STATIC.iterdir() if p.is_file())
+    assert files, "the page has no static files"
+    for name in files:
+        async with http.get(f"/sandbox/static/{name}") as answer:
+            assert answer.status == 200
+            assert (await answer.read()) == (STATIC / name).read_bytes()
+            if name.endswith(".js"):
+                assert answer.content_type == "text/javascript"
+    async with http.get("/") as answer:
+        assert answer.status == (200 if (STATIC / "index.html").is_file() else 404)
+    for path in (
+        "/sandbox/static/..%2Fpage.py",
+        "/sandbox/static/.hidden",
+        "/sandbox/static/nope.js",
+    ):
+        async with http.get(path) as answer:
+            assert answer.status == 404
+    async with http.get("/favicon.ico") as answer:
+        assert answer.status == 204
