@@ -9,7 +9,10 @@ process holds locked (`FOR UPDATE SKIP LOCKED`); SQLite lets one writer in at a 
 
 The outbox (`announcements`): a move's public board post or a reminder's text, in the order
 stored. The process that stored a move holds its lease and posts it as the answer to the
-person's command; if it dies first, another process posts it to the game's channel.
+person's command; if it dies first, another process posts it to the game's channel. A process
+that claimed posts takes each one (`take`) right before making it, which fails if its lease ran
+out and another process claimed the post meanwhile: a slow process never makes a post that
+another has taken over.
 """
 
 from __future__ import annotations
@@ -47,13 +50,15 @@ def _skip_locked(db_or_backend: Database | str) -> str:
 @dataclass(frozen=True)
 class Announcement:
     """A public post owed by a stored change: a move (`seat` and the stored actions number
-    `first` to `first + count - 1`), a plain text, or a finished game's replay."""
+    `first` to `first + count - 1`), a plain text, or a finished game's replay; `held_until`
+    is the lease of the claim that handed it over, which tells it from any later claim."""
 
     id: int
     game_id: int
     version: int
     kind: str
     body: dict[str, Any]
+    held_until: str
 
     @property
     def is_move(self) -> bool:
@@ -68,9 +73,9 @@ async def announce(
     kind: str,
     body: dict[str, Any],
     lease: timedelta | None = None,
-) -> int:
+) -> Announcement:
     """Owe a post, inside the transaction of the change it tells of; held by the caller's
-    process for `lease` while it posts it itself. Returns the announcement's id."""
+    process for `lease` while it posts it itself. Returns it as claimed, to `take`."""
     now, until = _lease_from_now(lease or LEASE)
     announcement_id: int = await tx.fetchval(
         "INSERT INTO announcements (game_id, version, kind, body, created_at, claimed_until)"
@@ -82,7 +87,31 @@ async def announce(
         now,
         until,
     )
-    return announcement_id
+    return Announcement(announcement_id, game_id, version, kind, body, until)
+
+
+async def take(db: Database, owed: Announcement) -> bool:
+    """Take a claimed post right before making it: False if it must not be made here, as
+    another process claimed it once this one's lease ran out (or it was made already).
+
+    A text (a turn reminder) is marked made as it is taken, so a post that outlasts the lease
+    cannot be claimed and made again by another process; a crash in between loses that one
+    reminder, and the next comes within the hour. A move's board or a replay stays owed until
+    made, since a game needs its board: its lease starts again from now instead (a replay's
+    longer one, as it takes a while to draw)."""
+    moment, until = _lease_from_now(REPLAY_LEASE if owed.kind == "replay" else LEASE)
+    made = moment if owed.kind == "text" else None
+    taken = await db.transact(
+        lambda tx: tx.execute(
+            "UPDATE announcements SET claimed_until = ?, sent_at = ?"
+            " WHERE id = ? AND sent_at IS NULL AND claimed_until = ?",
+            until,
+            made,
+            owed.id,
+            owed.held_until,
+        )
+    )
+    return taken == 1
 
 
 async def _made(db: Database, which: str, *args: Any) -> None:
@@ -139,7 +168,9 @@ async def claim_announcements(
         )
         return sorted(
             (
-                Announcement(r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["body"]))
+                Announcement(
+                    r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["body"]), until
+                )
                 for r in rows
             ),
             key=lambda a: a.id,

@@ -28,8 +28,11 @@ if TYPE_CHECKING:
 async def post(bot: GameBot, owed: Announcement) -> None:
     """Make one owed post (nothing, if its game or its move is gone), mark it made, then
     carry the game on from it: in that order, since an AI seat waits for its game's owed
-    posts before it plays (`GameBot._run_ai`)."""
+    posts before it plays (`GameBot._run_ai`). Nothing at all if another process took the post
+    over meanwhile (see `claims.take`)."""
     repo = bot.service.repo
+    if not await claims.take(repo.db, owed):
+        return
     game = await repo.game(game_id=owed.game_id)
     after: State | None = None
     if game is not None and owed.kind == "replay":

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from hvbot import claims
-from hvbot.service import BotError, GameService
+from hvbot.service import BotError, GameService, Reminder
 from hvbot.store import GameStore
 
 GUILD, ADA, BO = 1, 101, 102
@@ -57,6 +57,48 @@ async def test_reminders_due_in_the_same_second_are_each_sent_once(
     texts = await first.repo.db.fetch("SELECT game_id FROM announcements WHERE kind = 'text'")
     assert sorted(r["game_id"] for r in texts) == reminded
     assert await claims.claim_announcements(first.repo.db) == []
+
+
+async def test_a_reminder_is_sent_once_when_its_process_outlives_its_claim(
+    processes: list[GameService],
+) -> None:
+    """The first process claims the reminders due and is held up posting the first of them
+    (Discord is slow, the machine busy) until its claims' leases have run out; meanwhile the
+    second takes over what it owed, as its periodic duties do (`GameBot.do_duties`,
+    `outbox.post`). Each reminder is posted once, by one of them."""
+    first, second = processes[:2]
+    games = [(await _started(first, channel))[0] for channel in range(1300, 1304)]
+    now = datetime.now(UTC) + timedelta(hours=1)  # every reminder is due
+    for service in processes:
+        service.clock = lambda: now
+    posted: list[tuple[str, int]] = []
+    held, go_on = asyncio.Event(), asyncio.Event()
+
+    async def first_posts(reminder: Reminder) -> None:
+        posted.append(("first", reminder.game.id))
+        if not held.is_set():
+            held.set()
+            await go_on.wait()
+
+    sending = asyncio.create_task(
+        first.reminders.send_due(lambda r: f"<@{r.user_id}>, your turn", first_posts)
+    )
+    await asyncio.wait_for(held.wait(), 10)
+    # The leases of the first process's claims run out while it is held up.
+    past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
+    await first.repo.db.transact(
+        lambda tx: tx.execute("UPDATE announcements SET claimed_until = ?", past)
+    )
+    for owed in await claims.claim_announcements(second.repo.db):
+        if await claims.take(second.repo.db, owed):
+            posted.append(("second", owed.game_id))
+            await claims.sent(second.repo.db, owed.id)
+    go_on.set()
+    await asyncio.wait_for(sending, 10)
+    assert sorted(game_id for _, game_id in posted) == sorted(g.id for g in games), posted
+    assert {who for who, _ in posted} == {"first", "second"}, "the second took some over"
+    unsent = await first.repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
+    assert unsent == [], "every reminder is marked as posted"
 
 
 async def test_conflicting_moves_from_two_processes_store_exactly_one(

@@ -3,8 +3,9 @@ chosen at /game new, then hourly, until they move.
 
 What is due lives in the database, not in a timer, so a restarted bot reminds on time too;
 the check runs every `check_s` seconds. Each reminder is claimed with its words owed in the
-outbox, so with several processes it is sent once; the same check takes over the duties other
-processes left undone (`GameBot.do_duties`).
+outbox, a few at a time right before they are posted, so with several processes it is sent
+once (`Reminders.send_due`); the same check takes over the duties other processes left undone
+(`GameBot.do_duties`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from discord.ext import commands, tasks
 
 from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
-from hvbot import announcing, claims
+from hvbot import announcing
 from hvbot.posts import Post
 from hvbot.service import Reminder
 
@@ -66,21 +67,20 @@ class RemindersCog(commands.Cog):
     @tasks.loop(seconds=CHECK_S)
     async def check(self) -> None:
         try:
-            due = await self.bot.service.reminders.due_reminders(reminder_text)
+            await self.bot.service.reminders.send_due(reminder_text, self._post)
         except Exception:
             # Logged, and the checks go on: the next round finds what is still due.
             log.exception("turn reminders: a check failed")
-            due = []
-        for reminder in due:
-            try:
-                await announcing.announce(self.bot, reminder.game, Post(reminder_text(reminder)))
-            except discord.HTTPException:
-                log.warning("game %s: could not post a turn reminder", reminder.game.id)
-            await claims.sent(self.bot.service.repo.db, reminder.announcement_id)
         try:
             await self.bot.do_duties()
         except Exception:
             log.exception("duties left by other processes: a check failed")
+
+    async def _post(self, reminder: Reminder) -> None:
+        try:
+            await announcing.announce(self.bot, reminder.game, Post(reminder_text(reminder)))
+        except discord.HTTPException:
+            log.warning("game %s: could not post a turn reminder", reminder.game.id)
 
     @check.before_loop
     async def _ready(self) -> None:

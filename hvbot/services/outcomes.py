@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from engine import State
+from hvbot.claims import Announcement
 from hvbot.store import AbsenceVote, GameRow, UndoRequest
 
 
@@ -76,4 +77,4 @@ class Reminder:
     seat: int
     user_id: int
     waited: timedelta
-    announcement_id: int = 0  # its post, owed in the outbox (see hvbot.claims)
+    owed: Announcement | None = None  # its post, owed in the outbox (see hvbot.claims)

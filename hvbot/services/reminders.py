@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import timedelta
 
+from hvbot import claims
 from hvbot.services.access import GameAccess
 from hvbot.services.outcomes import Reminder
 
 REMIND_AGAIN = timedelta(hours=1)  # after the first reminder, never more often than this
+# Reminders claimed at a time, right before they are posted: a claim's lease (hvbot.claims)
+# has to cover only the posts of its own few, not of every reminder due at a busy moment.
+REMIND_BATCH = 10
 
 
 class Reminders:
@@ -18,15 +22,35 @@ class Reminders:
     def __init__(self, games: GameAccess) -> None:
         self.games = games
 
-    async def due_reminders(self, words: Callable[[Reminder], str] | None = None) -> list[Reminder]:
-        """The people to remind now, each claimed so no other process reminds them too, with
-        its `words` (if given) owed in the outbox in the same transaction (so a process that
-        dies before posting it leaves it to another); the next reminder for the same wait
-        comes an hour later, and a move starts a new wait."""
+    async def send_due(
+        self, words: Callable[[Reminder], str], post: Callable[[Reminder], Awaitable[None]]
+    ) -> int:
+        """Post the reminders due now with `post`, claimed a few at a time and each taken right
+        before it is posted (`claims.take`): one that another process took over while this one
+        was slow (its lease ran out) is left to that process, so no reminder is posted twice.
+        Returns how many this process posted."""
+        db = self.games.store.db
+        posted = 0
+        while due := await self.due_reminders(words, most=REMIND_BATCH):
+            for reminder in due:
+                if reminder.owed is None or not await claims.take(db, reminder.owed):
+                    continue
+                await post(reminder)
+                await claims.sent(db, reminder.owed.id)
+                posted += 1
+        return posted
+
+    async def due_reminders(
+        self, words: Callable[[Reminder], str] | None = None, *, most: int | None = None
+    ) -> list[Reminder]:
+        """The people to remind now (the first `most` found, if given), each claimed so no
+        other process reminds them too, with its `words` (if given) owed in the outbox in the
+        same transaction (so a process that dies before posting it leaves it to another); the
+        next reminder for the same wait comes an hour later, and a move starts a new wait."""
         store = self.games.store
         now = self.games.clock()
         found = []
-        for due in await store.reminders.due(now=now):
+        for due in await store.reminders.due(now=now, most=most):
             game = await store.game(game_id=due.game_id)
             if game is None or game.status != "active":
                 continue
@@ -36,12 +60,12 @@ class Reminders:
             if seat is not None and not game.seats[seat].is_ai:
                 waited = now - (due.turn_since or now)
                 reminder = Reminder(game, seat, game.seats[seat].user_id or 0, waited)
-            announced = await store.reminders.claim(
+            claimed = await store.reminders.claim(
                 game_id=game.id,
                 due=due.due,
                 next_at=now + REMIND_AGAIN if reminder else None,
                 text=words(reminder) if reminder and words else None,
             )
-            if announced is not None and reminder is not None:
-                found.append(replace(reminder, announcement_id=announced))
+            if claimed is not None and reminder is not None:
+                found.append(replace(reminder, owed=claimed.owed))
         return found

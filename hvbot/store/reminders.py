@@ -7,12 +7,22 @@ claims it first.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from hvbot import claims
+from hvbot.claims import Announcement
 from hvbot.database import Database, Transaction
 from hvbot.store.rows import DueReminder
 from hvbot.store.sql import stamp
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A due reminder this process moved on, with its post owed in the outbox if it had words
+    (held by this process, see `hvbot.claims.take`)."""
+
+    owed: Announcement | None
 
 
 class Reminders:
@@ -26,11 +36,14 @@ class Reminders:
         since = await self.db.fetchval("SELECT turn_since FROM games WHERE id = ?", game_id)
         return datetime.fromisoformat(since) if since else None
 
-    async def due(self, *, now: datetime) -> list[DueReminder]:
-        """Games in play whose person to move has waited past their reminder."""
+    async def due(self, *, now: datetime, most: int | None = None) -> list[DueReminder]:
+        """Games in play whose person to move has waited past their reminder (the first
+        `most` of them, if given)."""
+        limit = f" LIMIT {int(most)}" if most is not None else ""
         rows = await self.db.fetch(
             "SELECT id, remind_at, turn_since FROM games"
-            " WHERE status = 'active' AND remind_at IS NOT NULL AND remind_at <= ? ORDER BY id",
+            " WHERE status = 'active' AND remind_at IS NOT NULL AND remind_at <= ?"
+            f" ORDER BY id{limit}",
             stamp(now),
         )
         return [
@@ -44,13 +57,13 @@ class Reminders:
 
     async def claim(
         self, *, game_id: int, due: str, next_at: datetime | None, text: str | None = None
-    ) -> int | None:
+    ) -> Claimed | None:
         """Move a due reminder on to `next_at` (None: no more) and owe its `text` in the outbox,
-        in one transaction: the announcement's id (0 with no text), or None if another process
-        (or a move) changed it first, so each reminder is sent once. The game's version is
-        left alone: a reminder changes nothing on the board, and its buttons stay valid."""
+        in one transaction: None if another process (or a move) changed it first, so each
+        reminder is claimed once. The game's version is left alone: a reminder changes nothing
+        on the board, and its buttons stay valid."""
 
-        async def work(tx: Transaction) -> int | None:
+        async def work(tx: Transaction) -> Claimed | None:
             changed = await tx.execute(
                 "UPDATE games SET remind_at = ? WHERE id = ? AND remind_at = ?",
                 stamp(next_at) if next_at else None,
@@ -60,10 +73,12 @@ class Reminders:
             if changed != 1:
                 return None
             if text is None:
-                return 0
+                return Claimed(None)
             version = await tx.fetchval("SELECT version FROM games WHERE id = ?", game_id)
-            return await claims.announce(
-                tx, game_id=game_id, version=version, kind="text", body={"content": text}
+            return Claimed(
+                await claims.announce(
+                    tx, game_id=game_id, version=version, kind="text", body={"content": text}
+                )
             )
 
         return await self.db.transact(work)
