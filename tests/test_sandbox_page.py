@@ -176,6 +176,9 @@ async def test_a_persons_view_has_the_server_their_dm_the_people_and_localised_c
         ("lounge", "text", None),
     ]
     assert view["dm_channel_id"] == str(emu.dm_channel(ada.id).id)
+    # A page opened plainly shows the first person; `?as=bruno` names a person by name.
+    assert (await call(http, "view"))["person"]["name"] == "Ada"
+    assert (await call(http, "view?person=bruno"))["person"]["id"] == str(bruno.id)
     assert view["dm_channel_id"] != (await call(http, f"view?person={bruno.id}"))["dm_channel_id"]
     assert set(view["messages"]) == {c["id"] for c in view["channels"]} | {view["dm_channel_id"]}
     assert not any(view["messages"].values())

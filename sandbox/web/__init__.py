@@ -12,10 +12,12 @@ ephemeral answers or DMs; the page (`static/`) only draws what it is sent and ac
 JSON API (`page.py` lists the routes). It knows nothing of the bot's games: it shows whatever
 commands the bot registered, in each person's language.
 
-Beyond the shared contract: `POST /sandbox/api/say` answers `{"ok": true, "id": ...}` with
-the new message's id; autocomplete answers `{"choices": [], "error": ...}` when the bot does
-not answer; the "interaction" of a message is null unless it answers a slash command (a reply
-to a button press names no command); `GET /favicon.ico` answers 204.
+Beyond the shared contract: a person may be named by id or by name (any case), and
+`GET /sandbox/api/view` without `person` is the first person's view; `POST /sandbox/api/say`
+answers `{"ok": true, "id": ...}` with the new message's id; autocomplete answers
+`{"choices": [], "error": ...}` when the bot does not answer; the "interaction" of a message
+is null unless it answers a slash command (a reply to a button press names no command);
+`GET /favicon.ico` answers 204.
 """
 
 from .page import DEFAULT_PEOPLE, SandboxPage

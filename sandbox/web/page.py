@@ -120,12 +120,16 @@ class SandboxPage:
         if not STATIC_NAME.match(name) or not path.is_file():
             return web.Response(status=404, text=f"The page has no file {name!r}.")
         content_type = CONTENT_TYPES.get(path.suffix, "application/octet-stream")
-        return web.FileResponse(path, headers={"Content-Type": f"{content_type}; charset=utf-8"})
+        if content_type.startswith("text/"):
+            content_type += "; charset=utf-8"
+        return web.FileResponse(path, headers={"Content-Type": content_type})
 
     # ------------------------------------------------------------------ finding things
 
     def person(self, ident: Any) -> User:
-        found = next((p for p in self.people if str(p.id) == str(ident)), None)
+        """One of the page's people, by id (or by name, as in the page's `?as=Ada`)."""
+        wanted = str(ident).strip().lower()
+        found = next((p for p in self.people if wanted in (str(p.id), p.name.lower())), None)
         if found is None:
             people = ", ".join(f"{p.name} ({p.id})" for p in self.people)
             raise PageError(404, f"There is no person {ident!r} here. The people: {people}.")
@@ -169,7 +173,9 @@ class SandboxPage:
     # ------------------------------------------------------------------ the API
 
     async def view(self, request: web.Request) -> web.Response:
-        person = self.person(request.query.get("person"))
+        """One person's view; the first person's when none is named (a page opened plainly)."""
+        named = request.query.get("person")
+        person = self.person(named) if named else self.people[0]
         return _answer(view_json(self.emu, self.people, person))
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
