@@ -292,6 +292,23 @@ async def test_a_command_the_schema_refuses_is_a_400_that_names_what_is_legal(
     assert await hv.latest_game() is None
 
 
+async def test_a_command_nobody_answers_tells_the_page_the_application_did_not_respond(
+    page: SandboxPage, hv: BotHarness, http: aiohttp.ClientSession
+) -> None:
+    """The bot's commands stay registered while it is away, as on Discord: running one gets
+    Discord's own words back, once its window for an answer has passed."""
+    emu = page.emu
+    ada = person_named(page, "Ada")
+    await hv.stop()
+    emu.interaction_window = 0.2
+    command = {"person": str(ada.id), "channel_id": str(emu.channel.id), "command": "game new"}
+    answer = await call(http, "command", command)
+    assert answer == {"ok": False, "error": "The application did not respond"}
+    typed = {**command, "command": "hv draw", "option": "cell", "typed": "C"}
+    answer = await call(http, "autocomplete", typed)
+    assert answer == {"choices": [], "error": "The application did not respond"}
+
+
 # ---------------------------------------------------------------------- secrets stay private
 
 
