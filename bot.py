@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import signal
 import sys
 from typing import Any
 
@@ -13,31 +11,16 @@ import discord
 from hvbot.client import GameBot
 from hvbot.config import ConfigError, Settings, configure_logging, load_settings
 from hvbot.database import DatabaseError
-
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+from hvbot.running import run_until_stopped, stop_on_signals
 
 
 async def serve(settings: Settings, **options: Any) -> None:
-    """Run the bot until Discord closes on it or a stop signal comes.
+    """Run the bot until Discord closes on it, SIGTERM or Ctrl-C (see `hvbot.running`).
 
-    A service manager (systemd, Docker) stops the bot with SIGTERM, a person with Ctrl-C: both
-    close the bot from inside its event loop, so it finishes the answers it is giving and closes
-    its connection and database cleanly. (Raised as KeyboardInterrupt instead, the signal could
-    land anywhere, and the cancel it becomes was sometimes lost: the bot never exited.)
     `options` go to the bot (tests run it with shorter pauses)."""
-    loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    for number in STOP_SIGNALS:
-        loop.add_signal_handler(number, stop.set)
+    stop = stop_on_signals()
     async with GameBot(settings, **options) as bot:
-        running = asyncio.create_task(bot.start(settings.token))
-        stopping = asyncio.create_task(stop.wait())
-        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        if stop.is_set():
-            await bot.close()
-        stopping.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await running  # its error, if it ended with one
+        await run_until_stopped(bot, settings.token, stop)
 
 
 def main() -> int:

@@ -107,3 +107,24 @@ async def test_a_database_out_of_reach_prints_one_line_and_exits_2(
     launched = await launch(emulator, tmp_path, emulator.token, database=missing)
     line = await one_line_refusal(launched)
     assert "has no such database" in line and "no_such_games" in line
+
+
+async def test_a_bot_stopped_while_it_sets_up_closes_cleanly_once_set_up(
+    emulator: DiscordEmulator, tmp_path: Path
+) -> None:
+    """SIGTERM while the bot is still syncing its commands (held up here by a rate limit):
+    it stops once set up, rather than failing in the middle of the sync with a traceback."""
+    held = emulator.faults.rate_limit("PUT /applications/{app_id}/commands", retry_after=3)
+    process = await launch(emulator, tmp_path, emulator.token)
+    try:
+        await emulator.wait_for(lambda: held.fired, 60, message="the commands' sync")
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=90)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    text = stderr.decode()
+    assert process.returncode == 0, text
+    assert "Traceback" not in text
+    assert not emulator.gateway.connected
