@@ -238,3 +238,25 @@ async def test_posts_made_long_ago_leave_the_outbox_and_owed_ones_stay(
     assert await claims.forget_sent(first.repo.db) == 1
     left = await first.repo.db.fetch("SELECT version, sent_at FROM announcements")
     assert [(r["version"], r["sent_at"]) for r in left] == [(owed.game.version, None)]
+
+
+async def test_a_reminder_names_whoever_is_to_move_now_in_the_shared_database(
+    processes: list[GameService],
+) -> None:
+    """A process that kept a game in memory, while another process made the moves that passed
+    the turn, reminds the person whose turn it is now, not the one of its old copy."""
+    first, second = processes[:2]
+    if not second.repo.shared:
+        pytest.skip("a SQLite file belongs to one bot process")
+    game, state = await _started(first, 6000)
+    await second.games.open_game(6000)  # kept in memory at the start
+    mover = game.seats[state.current_seat()].user_id
+    down = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    await first.play.act(channel_id=6000, user_id=mover, action=f"draw {down}")
+    placed = await first.play.act(channel_id=6000, user_id=mover, action="place here r0")
+    now_to_move = placed.game.seats[placed.state.current_seat()].user_id
+    assert now_to_move != mover, "placing the card passed the turn"
+    later = datetime.now(UTC) + timedelta(hours=1)
+    second.clock = lambda: later
+    reminded = await second.reminders.due_reminders(lambda r: f"<@{r.user_id}>, your turn")
+    assert [r.user_id for r in reminded] == [now_to_move]

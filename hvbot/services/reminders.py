@@ -51,7 +51,8 @@ class Reminders:
         now = self.games.clock()
         found = []
         for due in await store.reminders.due(now=now, most=most):
-            game = await store.game(game_id=due.game_id)
+            # Fresh: another process may have passed the turn since this one kept the game.
+            game = await store.game(game_id=due.game_id, fresh=True)
             if game is None or game.status != "active":
                 continue
             state = self.games.peek_state(game)
