@@ -1,0 +1,542 @@
+// The sandbox page: one person's Discord client against the local emulator.
+//
+// The server decides what this person may see (their own ephemeral answers and DMs, never
+// anyone else's); the page only draws what its WebSocket carries and sends what the person does.
+
+import { initComposer, leaves } from "./composer.js";
+import { formatTimestamp, inline, lookup, renderMarkdown, safeLink } from "./markdown.js";
+
+const $ = (id) => document.getElementById(id);
+const AVATAR_COLOURS = ["#5865f2", "#3ba55c", "#faa61a", "#ed4245", "#eb459e", "#757e8a"];
+const GROUP_WINDOW_MS = 7 * 60 * 1000;
+const MAX_RETRY_MS = 10000;
+const state = {
+  view: null,
+  person: null, // id of the person this page acts as
+  channelId: null,
+  socket: null,
+  generation: 0, // bumps on every new socket, so an old socket's events and retries are ignored
+  retries: 0,
+  unread: new Set(),
+  dismissed: new Set(),
+  pendingClicks: new Set(),
+  stick: true, // the message list is scrolled to the bottom and follows new messages
+};
+
+function el(tag, className, ...children) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+/** POSTs `body` as JSON (or GETs without one); resolves to `{status, data}`, never throws. */
+async function api(path, body) {
+  const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  try {
+    const response = await fetch(path, init);
+    const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    return { status: response.status, data };
+  } catch {
+    return { status: 0, data: { error: "The sandbox is not reachable." } };
+  }
+}
+
+const composer = initComposer({ api, view: () => state.view, person: () => state.person, channelId: () => state.channelId });
+
+function compareIds(a, b) {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function initials(name) {
+  const words = String(name).split(/\s+/).filter(Boolean);
+  return words.length > 1 ? (words[0][0] + words[1][0]).toUpperCase() : String(name).slice(0, 1).toUpperCase();
+}
+
+function avatar(user, className = "avatar") {
+  let hash = 0;
+  for (const ch of String(user.id)) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  const circle = el("div", className, initials(user.name));
+  circle.style.background = user.bot ? "#5865f2" : AVATAR_COLOURS[hash % AVATAR_COLOURS.length];
+  circle.setAttribute("aria-hidden", "true");
+  return circle;
+}
+
+function setStatus(text) {
+  $("connection-status").textContent = text;
+  $("connection-status").hidden = !text;
+}
+
+/** Rewrites the address so a reload, or a copy opened in another tab, lands on the same place. */
+function remember() {
+  const me = state.view?.people.find((p) => p.id === state.person);
+  const params = new URLSearchParams({ as: me ? me.name : state.person });
+  if (state.channelId) params.set("channel", state.channelId);
+  history.replaceState(null, "", `?${params}`);
+}
+
+// --- connection -----------------------------------------------------------------------------
+
+/** The person `wanted` names (an id or a name, any case), else the sandbox's first person. */
+async function resolvePerson(wanted) {
+  if (wanted) {
+    const direct = await api(`/sandbox/api/view?person=${encodeURIComponent(wanted)}`);
+    if (direct.status === 200) return direct.data.person.id;
+  }
+  const any = await api("/sandbox/api/view");
+  const people = any.data.people || [];
+  const named = wanted && people.find((p) => p.id === wanted || p.name.toLowerCase() === wanted.toLowerCase());
+  return (named || any.data.person || people[0])?.id ?? null;
+}
+
+function connect(personId, channelWanted) {
+  const generation = ++state.generation;
+  state.socket?.close();
+  state.person = personId;
+  document.body.dataset.personId = personId;
+  document.body.dataset.connected = "false";
+  const url = new URL(`/sandbox/ws?person=${encodeURIComponent(personId)}`, location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(url);
+  state.socket = socket;
+  socket.addEventListener("message", (event) => {
+    if (generation === state.generation) handle(JSON.parse(event.data), channelWanted);
+  });
+  socket.addEventListener("close", () => {
+    if (generation !== state.generation) return;
+    document.body.dataset.connected = "false";
+    setStatus("Reconnecting…");
+    const delay = Math.min(MAX_RETRY_MS, 500 * 2 ** state.retries++);
+    setTimeout(() => generation === state.generation && connect(personId, state.channelId), delay);
+  });
+}
+
+function handle(event, channelWanted) {
+  const view = state.view;
+  if (event.type === "view") return drawView(event, channelWanted);
+  if (!view) return;
+  if (event.type === "message") upsert(event.message);
+  else if (event.type === "delete") remove(event.id, event.channel_id);
+  else if (event.type === "channels") {
+    view.channels = event.channels;
+    updateLookup();
+    drawSidebar();
+  } else if (event.type === "commands") {
+    view.commands = event.commands;
+    composer.refresh();
+  } else if (event.type === "people") {
+    view.people = event.people;
+    updateLookup();
+    drawSelects();
+  }
+}
+
+function drawView(view, channelWanted) {
+  delete view.type;
+  state.view = view;
+  state.retries = 0;
+  setStatus("");
+  updateLookup();
+  drawSelects();
+  $("guild-name").textContent = view.guild.name;
+  $("guild-icon").textContent = initials(view.guild.name);
+  $("guild-icon").title = view.guild.name;
+  const visible = (id) => id && (id === view.dm_channel_id || view.channels.some((c) => c.id === id));
+  const wanted = channelWanted === "dm" ? view.dm_channel_id : channelWanted;
+  const first = view.channels.find((c) => c.kind === "text") || view.channels[0];
+  openChannel([wanted, state.channelId, first?.id].find(visible) || view.dm_channel_id);
+  document.body.dataset.connected = "true";
+}
+
+function updateLookup() {
+  const view = state.view;
+  lookup.people = new Map([...view.people, { ...view.bot, bot: true }].map((p) => [p.id, p]));
+  lookup.channels = new Map(view.channels.map((c) => [c.id, c]));
+}
+
+function drawSelects() {
+  const view = state.view;
+  $("person-select").replaceChildren(...view.people.map((p) => new Option(p.name, p.id, false, p.id === state.person)));
+  const locale = view.person.locale;
+  $("locale-select").replaceChildren(...view.locales.map((l) => new Option(l.name, l.code, false, l.code === locale)));
+  document.documentElement.lang = locale;
+}
+
+// --- channels ---------------------------------------------------------------------------------
+
+function channelName(id) {
+  if (id === state.view.dm_channel_id) return state.view.bot.name;
+  return lookup.channels.get(id)?.name ?? "unknown";
+}
+
+const GROUP_LABELS = [el("h2", "group-label", "Text channels"), el("h2", "group-label", "Direct messages")];
+
+/**
+ * The sidebar, updated in place: a link stays the same element while its channel is listed, so
+ * a pointer on it (or a script holding it) is not lost when a message or a thread arrives.
+ */
+function drawSidebar() {
+  const view = state.view;
+  const old = new Map([...$("channels").querySelectorAll("a[data-channel-id]")].map((a) => [a.dataset.key, a]));
+  const link = (key, id, className, build) => {
+    const a = old.get(key) || el("a", className, ...build());
+    Object.assign(a.dataset, { key, channelId: id });
+    a.href = `?${new URLSearchParams({ as: state.person, channel: id })}`;
+    a.classList.toggle("active", id === state.channelId);
+    a.toggleAttribute("aria-current", id === state.channelId);
+    const unread = state.unread.has(id) && id !== state.channelId;
+    a.classList.toggle("unread", unread);
+    if (unread && !a.querySelector("span.unread")) a.append(el("span", "unread", el("span", "visually-hidden", " (new messages)")));
+    if (!unread) a.querySelector("span.unread")?.remove();
+    return a;
+  };
+  const links = view.channels.map((c) => {
+    const thread = c.kind === "thread";
+    const key = `${c.kind}:${c.id}:${c.name}`;
+    const a = link(key, c.id, thread ? "channel thread" : "channel", () => [el("span", "channel-icon", thread ? "" : "#"), el("span", "channel-name", c.name)]);
+    a.dataset.name = c.name;
+    return a;
+  });
+  const dm = link(`dm:${view.dm_channel_id}`, view.dm_channel_id, "dm-link", () => [avatar({ ...view.bot, bot: true }, "avatar small"), el("span", "channel-name", view.bot.name)]);
+  dm.id = "dm-link";
+  const wanted = [GROUP_LABELS[0], ...links, GROUP_LABELS[1], dm];
+  const nav = $("channels");
+  wanted.forEach((node, i) => nav.children[i] !== node && nav.insertBefore(node, nav.children[i] || null));
+  while (nav.children.length > wanted.length) nav.lastElementChild.remove();
+}
+
+function openChannel(id) {
+  state.channelId = id;
+  state.unread.delete(id);
+  drawSidebar();
+  const dm = id === state.view.dm_channel_id;
+  const thread = lookup.channels.get(id)?.kind === "thread";
+  $("channel-icon").textContent = dm ? "@" : thread ? "⤷" : "#";
+  $("channel-title").textContent = channelName(id);
+  document.title = `${dm ? "@" : "#"}${channelName(id)} · ${state.view.guild.name}`;
+  composer.reset(dm ? `Message @${channelName(id)}` : `Message #${channelName(id)}`);
+  drawMessages();
+  remember();
+}
+
+// --- messages ---------------------------------------------------------------------------------
+
+function drawMessages() {
+  const list = (state.view.messages[state.channelId] || []).filter((m) => !state.dismissed.has(m.id));
+  const name = channelName(state.channelId);
+  const dm = state.channelId === state.view.dm_channel_id;
+  const welcome = el(
+    "div",
+    "channel-welcome",
+    el("h3", "", dm ? name : `Welcome to #${name}!`),
+    el("p", "", dm ? `This is the beginning of your direct message history with @${name}.` : `This is the start of the #${name} channel.`),
+  );
+  $("messages").replaceChildren(welcome, ...list.map(messageElement));
+  regroup();
+  scrollToBottom();
+}
+
+/** Consecutive messages by one author within a few minutes share one header, as in Discord. */
+function regroup() {
+  let previous = null;
+  for (const node of $("messages").querySelectorAll(".message")) {
+    const grouped =
+      previous &&
+      !node.querySelector(".interaction-line") &&
+      previous.dataset.authorId === node.dataset.authorId &&
+      previous.dataset.visibility === node.dataset.visibility &&
+      Date.parse(node.dataset.time) - Date.parse(previous.dataset.time) < GROUP_WINDOW_MS;
+    node.classList.toggle("grouped", Boolean(grouped));
+    previous = node;
+  }
+}
+
+function nearBottom() {
+  const box = $("messages");
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 48;
+}
+
+function scrollToBottom() {
+  const box = $("messages");
+  box.scrollTop = box.scrollHeight;
+  state.stick = true;
+}
+
+function upsert(message) {
+  const list = (state.view.messages[message.channel_id] ||= []);
+  const index = list.findIndex((m) => m.id === message.id);
+  if (index >= 0) list[index] = message;
+  else list.push(message);
+  if (state.dismissed.has(message.id)) return;
+  if (message.channel_id !== state.channelId) {
+    if (index < 0) {
+      state.unread.add(message.channel_id);
+      drawSidebar();
+    }
+    return;
+  }
+  const follow = state.stick || (index < 0 && message.interaction?.user === lookup.people.get(state.person)?.name);
+  const old = $("messages").querySelector(`.message[data-message-id="${CSS.escape(message.id)}"]`);
+  if (old && old.json === JSON.stringify(message)) return; // nothing to redraw: keep the elements
+  const node = messageElement(message);
+  if (old) old.replaceWith(node);
+  else {
+    const later = [...$("messages").querySelectorAll(".message")].find((n) => compareIds(n.dataset.messageId, message.id) > 0);
+    $("messages").insertBefore(node, later || null);
+  }
+  regroup();
+  if (follow) scrollToBottom();
+}
+
+function remove(id, channelId) {
+  const list = state.view.messages[channelId];
+  if (list) state.view.messages[channelId] = list.filter((m) => m.id !== id);
+  $("messages").querySelector(`.message[data-message-id="${CSS.escape(id)}"]`)?.remove();
+  regroup();
+}
+
+function timeLabel(iso) {
+  const date = new Date(iso);
+  const today = new Date().toDateString() === date.toDateString();
+  return formatTimestamp(date.getTime() / 1000, today ? "t" : "f");
+}
+
+/** "Ada used /game new", with the command named in this person's language. */
+function interactionLine(interaction) {
+  const leaf = leaves(state.view.commands).find((l) => l.command === interaction.command);
+  const person = [...lookup.people.values()].find((p) => p.name === interaction.user) || { id: interaction.user, name: interaction.user };
+  return el("div", "interaction-line", avatar(person, "avatar tiny"), el("span", "who", interaction.user), " used ", el("span", "command-mention", `/${leaf ? leaf.label : interaction.command}`));
+}
+
+function messageElement(m) {
+  const node = el("div", "message");
+  node.json = JSON.stringify(m);
+  Object.assign(node.dataset, { messageId: m.id, visibility: m.visibility, authorId: m.author.id, time: m.timestamp });
+  node.classList.toggle("ephemeral", m.visibility === "ephemeral");
+  node.classList.toggle("thinking", Boolean(m.thinking));
+  if (m.interaction) node.append(interactionLine(m.interaction));
+  const time = el("time", "time", timeLabel(m.timestamp));
+  time.dateTime = m.timestamp;
+  time.title = formatTimestamp(Date.parse(m.timestamp) / 1000, "F");
+  const header = el("div", "message-header", el("span", "author", m.author.name), m.author.bot ? el("span", "bot-tag", "APP") : null, time);
+  const body = el("div", "message-body", header);
+  if (m.thinking) {
+    body.append(el("div", "content thinking-text", `${m.author.name} is thinking`, el("span", "dots", "…")));
+  } else if (m.content) {
+    const content = el("div", "content", renderMarkdown(m.content));
+    if (m.edited) (content.lastElementChild?.matches(".md-line") ? content.lastElementChild : content).append(el("span", "edited", " (edited)"));
+    body.append(content);
+  }
+  const embedded = new Set();
+  for (const embed of m.embeds || []) {
+    for (const part of [embed.image, embed.thumbnail]) if (part?.url) embedded.add(part.url);
+    body.append(embedElement(embed));
+  }
+  for (const attachment of m.attachments || []) if (!embedded.has(attachment.url)) body.append(attachmentElement(attachment));
+  if (m.components?.length) body.append(componentsElement(m));
+  if (m.visibility === "ephemeral") {
+    const dismiss = el("button", "link-button", "Dismiss");
+    dismiss.type = "button";
+    dismiss.dataset.dismiss = m.id;
+    body.append(el("div", "ephemeral-note", eyeIcon(), " Only you can see this · ", dismiss));
+  }
+  node.append(avatar(m.author), body);
+  return node;
+}
+
+/** The eye Discord shows by ephemeral messages, drawn here (no emoji font is assumed). */
+function eyeIcon() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", "M12 5C5.6 5 2 12 2 12s3.6 7 10 7 10-7 10-7-3.6-7-10-7Zm0 11a4 4 0 1 1 0-8 4 4 0 0 1 0 8Zm0-2a2 2 0 1 0 0-4 2 2 0 0 0 0 4Z");
+  svg.append(path);
+  return svg;
+}
+
+function picture(url, className, alt, width, height) {
+  const img = el("img", className);
+  Object.assign(img, { src: url, alt: alt || "", tabIndex: 0 });
+  if (width && height) Object.assign(img, { width, height });
+  img.addEventListener("load", () => state.stick && scrollToBottom());
+  return img;
+}
+
+function attachmentElement(a) {
+  if ((a.content_type || "").startsWith("image/")) return picture(a.url, "attachment-image", a.filename, a.width, a.height);
+  return el("div", "attachment-file", safeLink(a.url, [a.filename]));
+}
+
+function colourOf(value) {
+  return typeof value === "number" ? `#${value.toString(16).padStart(6, "0")}` : "";
+}
+
+function embedElement(e) {
+  const box = el("article", "embed");
+  box.style.borderLeftColor = colourOf(e.color);
+  const main = el("div", "embed-main");
+  if (e.author?.name) {
+    const name = e.author.url ? safeLink(e.author.url, [e.author.name]) : e.author.name;
+    main.append(el("div", "embed-author", e.author.icon_url ? picture(e.author.icon_url, "embed-author-icon") : null, name));
+  }
+  if (e.title) main.append(el("div", "embed-title", e.url ? safeLink(e.url, inline(e.title)) : el("span", "", ...inline(e.title))));
+  if (e.description) main.append(el("div", "embed-description", renderMarkdown(e.description)));
+  if (e.fields?.length) main.append(fieldsElement(e.fields, e.thumbnail?.url ? 2 : 3));
+  if (e.image?.url) main.append(picture(e.image.url, "embed-image", e.title || "", e.image.width, e.image.height));
+  box.append(main);
+  if (e.thumbnail?.url) box.append(picture(e.thumbnail.url, "embed-thumbnail", "", e.thumbnail.width, e.thumbnail.height));
+  if (e.footer?.text || e.timestamp) {
+    const parts = [e.footer?.text, e.timestamp ? timeLabel(e.timestamp) : null].filter(Boolean).join(" • ");
+    box.append(el("div", "embed-footer", e.footer?.icon_url ? picture(e.footer.icon_url, "embed-footer-icon") : null, parts));
+  }
+  return box;
+}
+
+/** Inline fields sit side by side, up to `perRow` in a row, the others take the whole row. */
+function fieldsElement(fields, perRow) {
+  const grid = el("div", "embed-fields");
+  let row = [];
+  const flush = () => {
+    row.forEach((node) => (node.style.gridColumn = `span ${12 / row.length}`));
+    row = [];
+  };
+  for (const field of fields) {
+    const node = el("div", "embed-field", el("div", "embed-field-name", ...inline(field.name)), el("div", "embed-field-value", renderMarkdown(field.value)));
+    grid.append(node);
+    if (!field.inline) {
+      flush();
+      node.style.gridColumn = "1 / -1";
+      continue;
+    }
+    row.push(node);
+    if (row.length === perRow) flush();
+  }
+  flush();
+  return grid;
+}
+
+function componentsElement(m) {
+  const wrap = el("div", "components");
+  for (const row of m.components) {
+    const line = el("div", "component-row");
+    for (const c of row.type === 1 ? row.components || [] : [row]) {
+      if (c.type === 2) line.append(buttonElement(m.id, c));
+      else line.append(el("div", "component-unsupported", c.placeholder || "(a menu this sandbox cannot show)"));
+    }
+    wrap.append(line);
+  }
+  return wrap;
+}
+
+function buttonElement(messageId, c) {
+  const emoji = c.emoji ? (c.emoji.id ? `:${c.emoji.name}:` : c.emoji.name) : null;
+  const label = [emoji, c.label].filter(Boolean).join(" ");
+  if (c.style === 5) {
+    const link = safeLink(c.url, [label, el("span", "external", " ↗")]);
+    link.className = "component-button style-5";
+    return link;
+  }
+  const button = el("button", `component-button style-${c.style || 2}`, label);
+  button.type = "button";
+  button.dataset.customId = c.custom_id;
+  button.dataset.disabled = String(Boolean(c.disabled));
+  button.disabled = Boolean(c.disabled);
+  if (state.pendingClicks.has(`${messageId}\n${c.custom_id}`)) busy(button, true);
+  return button;
+}
+
+function busy(button, on) {
+  button.classList.toggle("loading", on);
+  button.disabled = on || button.dataset.disabled === "true";
+  if (on) button.setAttribute("aria-busy", "true");
+  else button.removeAttribute("aria-busy");
+  if (on && !button.querySelector(".spinner")) button.append(el("span", "spinner"));
+  if (!on) button.querySelector(".spinner")?.remove();
+}
+
+async function click(button) {
+  const message = button.closest(".message");
+  const messageId = message.dataset.messageId;
+  const customId = button.dataset.customId;
+  const key = `${messageId}\n${customId}`;
+  state.pendingClicks.add(key);
+  busy(button, true);
+  const { status, data } = await api("/sandbox/api/click", { person: state.person, message_id: messageId, custom_id: customId });
+  state.pendingClicks.delete(key);
+  const live = $("messages").querySelector(`.message[data-message-id="${CSS.escape(messageId)}"]`);
+  live?.querySelectorAll("button.component-button.loading").forEach((b) => b.dataset.customId === customId && busy(b, false));
+  if (status === 200 && data.ok) return;
+  live?.querySelector(".message-error")?.remove();
+  const note = el("div", "message-error", data.error || "The application did not respond");
+  note.setAttribute("role", "alert");
+  live?.querySelector(".message-body").append(note);
+}
+
+// --- page events ----------------------------------------------------------------------------
+
+$("messages").addEventListener("scroll", () => (state.stick = nearBottom()));
+$("messages").addEventListener("click", (event) => {
+  const button = event.target.closest("button.component-button");
+  if (button && !button.disabled) return click(button);
+  const dismiss = event.target.closest("button[data-dismiss]");
+  if (dismiss) {
+    state.dismissed.add(dismiss.dataset.dismiss);
+    dismiss.closest(".message").remove();
+    return regroup();
+  }
+  const img = event.target.closest("img.attachment-image, img.embed-image, img.embed-thumbnail");
+  if (img) openLightbox(img);
+});
+$("messages").addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && event.target.matches("img")) openLightbox(event.target);
+});
+
+/** The picture at full size over the page; its <img> exists only while it is shown. */
+function openLightbox(img) {
+  const box = $("lightbox");
+  const full = el("img");
+  Object.assign(full, { src: img.src, alt: img.alt });
+  box.querySelector("img")?.remove();
+  box.prepend(full);
+  box.querySelector("a").href = img.src;
+  box.showModal();
+}
+$("lightbox").addEventListener("click", (event) => {
+  if (!event.target.closest("a")) $("lightbox").close();
+});
+$("lightbox").addEventListener("close", () => $("lightbox").querySelector("img")?.remove());
+
+$("channels").addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-channel-id]");
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  openChannel(link.dataset.channelId);
+});
+
+$("person-select").addEventListener("change", (event) => {
+  const inDm = state.channelId === state.view?.dm_channel_id;
+  state.unread.clear();
+  state.dismissed.clear();
+  state.pendingClicks.clear();
+  state.view = null;
+  connect(event.target.value, inDm ? "dm" : state.channelId);
+});
+
+$("locale-select").addEventListener("change", async (event) => {
+  const { status, data } = await api("/sandbox/api/locale", { person: state.person, locale: event.target.value });
+  if (status !== 200) return setStatus(data.error || "The language could not be changed.");
+  state.view.person.locale = event.target.value;
+  document.documentElement.lang = event.target.value;
+});
+
+async function start() {
+  const params = new URLSearchParams(location.search);
+  setStatus("Connecting…");
+  const person = await resolvePerson(params.get("as"));
+  if (!person) return setStatus("The sandbox has nobody to play as: is the server running?");
+  connect(person, params.get("channel"));
+}
+
+start();

@@ -1,0 +1,201 @@
+// Discord's markdown subset, rendered to DOM nodes.
+//
+// Nothing here touches innerHTML: every piece of text becomes a text node, so whatever a bot or a
+// person writes is shown as written and never interpreted as HTML. Formatting is recognised on
+// the raw text and turned into elements around those text nodes.
+
+/** Names and labels the renderer needs to turn ids into words (mentions, channels). */
+export const lookup = { people: new Map(), channels: new Map() };
+
+const INLINE = new RegExp(
+  [
+    String.raw`\\([*_~\x60|\\<>#\[\]()\-])`, // 1 escaped character
+    String.raw`\x60\x60([^\x60]+?)\x60\x60|\x60([^\x60\n]+?)\x60`, // 2,3 code
+    String.raw`\*\*\*([^*]+?)\*\*\*`, // 4 bold italic
+    String.raw`\*\*([\s\S]+?)\*\*(?!\*)`, // 5 bold
+    String.raw`__([\s\S]+?)__(?!_)`, // 6 underline
+    String.raw`\*([^*\s](?:[^*]*?[^*\s])?)\*`, // 7 italic
+    String.raw`\b_([^_\s](?:[^_]*?[^_\s])?)_\b`, // 8 italic
+    String.raw`~~([\s\S]+?)~~`, // 9 strike
+    String.raw`\|\|([\s\S]+?)\|\|`, // 10 spoiler
+    String.raw`\[([^\]\n]+)\]\(<?(https?:\/\/[^\s)>]+)>?\)`, // 11,12 link
+    String.raw`<@!?(\d+)>`, // 13 user mention
+    String.raw`<@&(\d+)>`, // 14 role mention
+    String.raw`<#(\d+)>`, // 15 channel mention
+    String.raw`<\/([\w\- ]+):\d+>`, // 16 command mention
+    String.raw`<t:(-?\d+)(?::([tTdDfFR]))?>`, // 17,18 timestamp
+    String.raw`<a?:(\w+):\d+>`, // 19 custom emoji
+    String.raw`(https?:\/\/[^\s<]+[^\s<.,:;"')\]])`, // 20 bare link
+  ].join("|"),
+  "g",
+);
+
+function el(tag, className, children = []) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** A link that can only lead to http(s) pages, opened outside the sandbox tab. */
+export function safeLink(url, children) {
+  const a = el("a", "link", children);
+  try {
+    const parsed = new URL(url, location.href);
+    if (parsed.protocol === "http:" || parsed.protocol === "https:") a.href = parsed.href;
+  } catch {
+    /* not a URL: leave it as plain text in an anchor without href */
+  }
+  a.target = "_blank";
+  a.rel = "noopener noreferrer";
+  return a;
+}
+
+/** Discord's timestamp styles (<t:unix:R> and friends) in the reader's language. */
+export function formatTimestamp(seconds, style = "f") {
+  const date = new Date(seconds * 1000);
+  const lang = document.documentElement.lang || undefined;
+  if (style === "R") {
+    const diff = (date.getTime() - Date.now()) / 1000;
+    const units = [["year", 31536000], ["month", 2592000], ["day", 86400], ["hour", 3600], ["minute", 60]];
+    const rtf = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+    for (const [unit, size] of units) {
+      if (Math.abs(diff) >= size) return rtf.format(Math.round(diff / size), unit);
+    }
+    return rtf.format(Math.round(diff), "second");
+  }
+  const options = {
+    t: { timeStyle: "short" },
+    T: { timeStyle: "medium" },
+    d: { dateStyle: "short" },
+    D: { dateStyle: "long" },
+    f: { dateStyle: "long", timeStyle: "short" },
+    F: { dateStyle: "full", timeStyle: "short" },
+  }[style] || { dateStyle: "long", timeStyle: "short" };
+  return new Intl.DateTimeFormat(lang, options).format(date);
+}
+
+/** Inline formatting of one stretch of text, as a list of nodes. */
+export function inline(text) {
+  const nodes = [];
+  const re = new RegExp(INLINE); // own state: formatting nests, so this is re-entered
+  let last = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index > last) nodes.push(document.createTextNode(text.slice(last, m.index)));
+    last = re.lastIndex;
+    nodes.push(inlineNode(m));
+  }
+  if (last < text.length) nodes.push(document.createTextNode(text.slice(last)));
+  return nodes;
+}
+
+function inlineNode(m) {
+  const nested = inline;
+  if (m[1] !== undefined) return document.createTextNode(m[1]);
+  if (m[2] !== undefined || m[3] !== undefined) return el("code", "inline-code", [m[2] ?? m[3]]);
+  if (m[4] !== undefined) return el("strong", "", [el("em", "", nested(m[4]))]);
+  if (m[5] !== undefined) return el("strong", "", nested(m[5]));
+  if (m[6] !== undefined) return el("u", "", nested(m[6]));
+  if (m[7] !== undefined) return el("em", "", nested(m[7]));
+  if (m[8] !== undefined) return el("em", "", nested(m[8]));
+  if (m[9] !== undefined) return el("s", "", nested(m[9]));
+  if (m[10] !== undefined) {
+    const spoiler = el("span", "spoiler", nested(m[10]));
+    spoiler.tabIndex = 0;
+    spoiler.title = "Spoiler: click to reveal";
+    spoiler.addEventListener("click", () => spoiler.classList.add("revealed"));
+    return spoiler;
+  }
+  if (m[11] !== undefined) return safeLink(m[12], nested(m[11]));
+  if (m[13] !== undefined) {
+    const person = lookup.people.get(m[13]);
+    return el("span", "mention", ["@" + (person ? person.name : "unknown-user")]);
+  }
+  if (m[14] !== undefined) return el("span", "mention", ["@role"]);
+  if (m[15] !== undefined) {
+    const channel = lookup.channels.get(m[15]);
+    return el("span", "mention", ["#" + (channel ? channel.name : "unknown")]);
+  }
+  if (m[16] !== undefined) return el("span", "mention command-mention", ["/" + m[16]]);
+  if (m[17] !== undefined) {
+    const time = el("time", "timestamp-mention", [formatTimestamp(Number(m[17]), m[18] || "f")]);
+    time.dateTime = new Date(Number(m[17]) * 1000).toISOString();
+    return time;
+  }
+  if (m[19] !== undefined) return document.createTextNode(`:${m[19]}:`);
+  return safeLink(m[20], [m[20]]);
+}
+
+function lineNodes(lines) {
+  const nodes = [];
+  lines.forEach((line, i) => {
+    if (i > 0) nodes.push(el("br"));
+    nodes.push(...inline(line));
+  });
+  return nodes;
+}
+
+/**
+ * Block structure (code blocks, quotes, headings, subtext, lists) of a whole text, as a
+ * fragment; inline formatting inside each block.
+ */
+export function renderMarkdown(text) {
+  const fragment = document.createDocumentFragment();
+  const parts = String(text ?? "").split(/```/);
+  parts.forEach((part, i) => {
+    if (i % 2 === 1 && i < parts.length - 1) {
+      const body = part.replace(/^[\w+-]*\n/, "").replace(/\n$/, "");
+      fragment.append(el("pre", "code-block", [el("code", "", [body])]));
+    } else {
+      const prose = (i % 2 === 1 ? "```" + part : part).replace(/^\n/, "").replace(/\n$/, "");
+      if (prose) fragment.append(renderBlocks(prose));
+    }
+  });
+  return fragment;
+}
+
+function renderBlocks(text) {
+  const fragment = document.createDocumentFragment();
+  let paragraph = [];
+  let list = null;
+  const flush = () => {
+    if (paragraph.length) fragment.append(el("div", "md-line", lineNodes(paragraph)));
+    paragraph = [];
+    list = null;
+  };
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    let m;
+    if ((m = /^>>> ?([\s\S]*)$/.exec(line))) {
+      flush();
+      fragment.append(el("blockquote", "", lineNodes([m[1], ...lines.slice(i + 1)])));
+      break;
+    } else if ((m = /^> ?(.*)$/.exec(line))) {
+      flush();
+      const quoted = [m[1]];
+      while (i + 1 < lines.length && /^> ?/.test(lines[i + 1])) quoted.push(lines[++i].replace(/^> ?/, ""));
+      fragment.append(el("blockquote", "", lineNodes(quoted)));
+    } else if ((m = /^(#{1,3}) (.+)$/.exec(line))) {
+      flush();
+      fragment.append(el(`h${m[1].length + 2}`, "md-heading", inline(m[2])));
+    } else if ((m = /^-# (.+)$/.exec(line))) {
+      flush();
+      fragment.append(el("small", "subtext", inline(m[1])));
+    } else if ((m = /^(\s*)[-*] (.+)$/.exec(line))) {
+      if (paragraph.length) flush();
+      if (!list) {
+        list = el("ul", "md-list");
+        fragment.append(list);
+      }
+      const item = el("li", "", inline(m[2]));
+      if (m[1].length >= 2) item.classList.add("nested");
+      list.append(item);
+    } else {
+      list = null;
+      paragraph.push(line);
+    }
+  }
+  flush();
+  return fragment;
+}
