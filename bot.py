@@ -1,13 +1,20 @@
-"""Start the bot: `python bot.py` (settings from the environment or `.env`)."""
+"""Start the bot: `python bot.py` (settings from the environment or `.env`).
+
+`python bot.py --sandbox` runs it instead against a local Discord on this machine, played in
+a web browser, with no Discord account (see `hvbot.sandbox_run`).
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
+from hvbot import sandbox_run
 from hvbot.client import GameBot
 from hvbot.config import ConfigError, Settings, configure_logging, load_settings
 from hvbot.database import DatabaseError
@@ -23,7 +30,41 @@ async def serve(settings: Settings, **options: Any) -> None:
         await run_until_stopped(bot, settings.token, stop)
 
 
-def main() -> int:
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="bot.py",
+        description="Run the bot in Discord (settings from the environment or .env), or try "
+        "it on this machine with --sandbox.",
+    )
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run the bot against a local Discord, played in a web browser: no Discord "
+        "account or token needed, and a fresh database that is removed on exit",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        help=f"the sandbox page's port on 127.0.0.1 (default {sandbox_run.DEFAULT_PORT}, or "
+        "any free one if that is taken; 0 for any free one)",
+    )
+    parser.add_argument(
+        "--no-browser",
+        action="store_true",
+        help="only print the sandbox page's address, without opening a browser",
+    )
+    arguments = parser.parse_args(argv)
+    if not arguments.sandbox and (arguments.port is not None or arguments.no_browser):
+        parser.error("--port and --no-browser go with --sandbox")
+    if arguments.port is not None and not 0 <= arguments.port <= 65535:
+        parser.error(f"--port must be from 0 to 65535, not {arguments.port}")
+    return arguments
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    arguments = parse_arguments(argv)
+    if arguments.sandbox:
+        return sandbox_run.main(arguments.port, open_browser=not arguments.no_browser)
     try:
         settings = load_settings()
     except ConfigError as exc:
@@ -49,4 +90,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
