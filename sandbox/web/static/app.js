@@ -4,10 +4,10 @@
 // anyone else's); the page only draws what its WebSocket carries and sends what the person does.
 
 import { initComposer, leaves } from "./composer.js";
-import { formatTimestamp, inline, lookup, renderMarkdown, safeLink } from "./markdown.js";
+import { el, lookup } from "./markdown.js";
+import { avatar, busy, hooks, initials, messageElement } from "./message.js";
 
 const $ = (id) => document.getElementById(id);
-const AVATAR_COLOURS = ["#5865f2", "#3ba55c", "#faa61a", "#ed4245", "#eb459e", "#757e8a"];
 const GROUP_WINDOW_MS = 7 * 60 * 1000;
 const MAX_RETRY_MS = 10000;
 const state = {
@@ -23,13 +23,6 @@ const state = {
   stick: true, // the message list is scrolled to the bottom and follows new messages
 };
 
-function el(tag, className, ...children) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
-
 /** POSTs `body` as JSON (or GETs without one); resolves to `{status, data}`, never throws. */
 async function api(path, body) {
   const init = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
@@ -43,24 +36,11 @@ async function api(path, body) {
 }
 
 const composer = initComposer({ api, view: () => state.view, person: () => state.person, channelId: () => state.channelId });
-
-function compareIds(a, b) {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-}
-
-function initials(name) {
-  const words = String(name).split(/\s+/).filter(Boolean);
-  return words.length > 1 ? (words[0][0] + words[1][0]).toUpperCase() : String(name).slice(0, 1).toUpperCase();
-}
-
-function avatar(user, className = "avatar") {
-  let hash = 0;
-  for (const ch of String(user.id)) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
-  const circle = el("div", className, initials(user.name));
-  circle.style.background = user.bot ? "#5865f2" : AVATAR_COLOURS[hash % AVATAR_COLOURS.length];
-  circle.setAttribute("aria-hidden", "true");
-  return circle;
-}
+Object.assign(hooks, {
+  isPending: (messageId, customId) => state.pendingClicks.has(`${messageId}\n${customId}`),
+  imageLoaded: () => state.stick && scrollToBottom(),
+  commandLabel: (command) => leaves(state.view.commands).find((l) => l.command === command)?.label ?? command,
+});
 
 function setStatus(text) {
   $("connection-status").textContent = text;
@@ -107,7 +87,12 @@ function connect(personId, channelWanted) {
     document.body.dataset.connected = "false";
     setStatus("Reconnecting…");
     const delay = Math.min(MAX_RETRY_MS, 500 * 2 ** state.retries++);
-    setTimeout(() => generation === state.generation && connect(personId, state.channelId), delay);
+    const name = lookup.people.get(personId)?.name;
+    setTimeout(async () => {
+      // By name: a sandbox started anew gives its people new ids.
+      const again = (name && (await resolvePerson(name))) || personId;
+      if (generation === state.generation) connect(again, state.channelId);
+    }, delay);
   });
 }
 
@@ -280,10 +265,7 @@ function upsert(message) {
   if (old && old.json === JSON.stringify(message)) return; // nothing to redraw: keep the elements
   const node = messageElement(message);
   if (old) old.replaceWith(node);
-  else {
-    const later = [...$("messages").querySelectorAll(".message")].find((n) => compareIds(n.dataset.messageId, message.id) > 0);
-    $("messages").insertBefore(node, later || null);
-  }
+  else $("messages").append(node); // new messages have the newest ids
   regroup();
   if (follow) scrollToBottom();
 }
@@ -293,167 +275,6 @@ function remove(id, channelId) {
   if (list) state.view.messages[channelId] = list.filter((m) => m.id !== id);
   $("messages").querySelector(`.message[data-message-id="${CSS.escape(id)}"]`)?.remove();
   regroup();
-}
-
-function timeLabel(iso) {
-  const date = new Date(iso);
-  const today = new Date().toDateString() === date.toDateString();
-  return formatTimestamp(date.getTime() / 1000, today ? "t" : "f");
-}
-
-/** "Ada used /game new", with the command named in this person's language. */
-function interactionLine(interaction) {
-  const leaf = leaves(state.view.commands).find((l) => l.command === interaction.command);
-  const person = [...lookup.people.values()].find((p) => p.name === interaction.user) || { id: interaction.user, name: interaction.user };
-  return el("div", "interaction-line", avatar(person, "avatar tiny"), el("span", "who", interaction.user), " used ", el("span", "command-mention", `/${leaf ? leaf.label : interaction.command}`));
-}
-
-function messageElement(m) {
-  const node = el("div", "message");
-  node.json = JSON.stringify(m);
-  Object.assign(node.dataset, { messageId: m.id, visibility: m.visibility, authorId: m.author.id, time: m.timestamp });
-  node.classList.toggle("ephemeral", m.visibility === "ephemeral");
-  node.classList.toggle("thinking", Boolean(m.thinking));
-  if (m.interaction) node.append(interactionLine(m.interaction));
-  const time = el("time", "time", timeLabel(m.timestamp));
-  time.dateTime = m.timestamp;
-  time.title = formatTimestamp(Date.parse(m.timestamp) / 1000, "F");
-  const header = el("div", "message-header", el("span", "author", m.author.name), m.author.bot ? el("span", "bot-tag", "APP") : null, time);
-  const body = el("div", "message-body", header);
-  if (m.thinking) {
-    body.append(el("div", "content thinking-text", `${m.author.name} is thinking`, el("span", "dots", "…")));
-  } else if (m.content) {
-    const content = el("div", "content", renderMarkdown(m.content));
-    if (m.edited) (content.lastElementChild?.matches(".md-line") ? content.lastElementChild : content).append(el("span", "edited", " (edited)"));
-    body.append(content);
-  }
-  const embedded = new Set();
-  for (const embed of m.embeds || []) {
-    for (const part of [embed.image, embed.thumbnail]) if (part?.url) embedded.add(part.url);
-    body.append(embedElement(embed));
-  }
-  for (const attachment of m.attachments || []) if (!embedded.has(attachment.url)) body.append(attachmentElement(attachment));
-  if (m.components?.length) body.append(componentsElement(m));
-  if (m.visibility === "ephemeral") {
-    const dismiss = el("button", "link-button", "Dismiss");
-    dismiss.type = "button";
-    dismiss.dataset.dismiss = m.id;
-    body.append(el("div", "ephemeral-note", eyeIcon(), " Only you can see this · ", dismiss));
-  }
-  node.append(avatar(m.author), body);
-  return node;
-}
-
-/** The eye Discord shows by ephemeral messages, drawn here (no emoji font is assumed). */
-function eyeIcon() {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  const path = document.createElementNS(ns, "path");
-  path.setAttribute("d", "M12 5C5.6 5 2 12 2 12s3.6 7 10 7 10-7 10-7-3.6-7-10-7Zm0 11a4 4 0 1 1 0-8 4 4 0 0 1 0 8Zm0-2a2 2 0 1 0 0-4 2 2 0 0 0 0 4Z");
-  svg.append(path);
-  return svg;
-}
-
-function picture(url, className, alt, width, height) {
-  const img = el("img", className);
-  Object.assign(img, { src: url, alt: alt || "", tabIndex: 0 });
-  if (width && height) Object.assign(img, { width, height });
-  img.addEventListener("load", () => state.stick && scrollToBottom());
-  return img;
-}
-
-function attachmentElement(a) {
-  if ((a.content_type || "").startsWith("image/")) return picture(a.url, "attachment-image", a.filename, a.width, a.height);
-  return el("div", "attachment-file", safeLink(a.url, [a.filename]));
-}
-
-function colourOf(value) {
-  return typeof value === "number" ? `#${value.toString(16).padStart(6, "0")}` : "";
-}
-
-function embedElement(e) {
-  const box = el("article", "embed");
-  box.style.borderLeftColor = colourOf(e.color);
-  const main = el("div", "embed-main");
-  if (e.author?.name) {
-    const name = e.author.url ? safeLink(e.author.url, [e.author.name]) : e.author.name;
-    main.append(el("div", "embed-author", e.author.icon_url ? picture(e.author.icon_url, "embed-author-icon") : null, name));
-  }
-  if (e.title) main.append(el("div", "embed-title", e.url ? safeLink(e.url, inline(e.title)) : el("span", "", ...inline(e.title))));
-  if (e.description) main.append(el("div", "embed-description", renderMarkdown(e.description)));
-  if (e.fields?.length) main.append(fieldsElement(e.fields, e.thumbnail?.url ? 2 : 3));
-  if (e.image?.url) main.append(picture(e.image.url, "embed-image", e.title || "", e.image.width, e.image.height));
-  box.append(main);
-  if (e.thumbnail?.url) box.append(picture(e.thumbnail.url, "embed-thumbnail", "", e.thumbnail.width, e.thumbnail.height));
-  if (e.footer?.text || e.timestamp) {
-    const parts = [e.footer?.text, e.timestamp ? timeLabel(e.timestamp) : null].filter(Boolean).join(" • ");
-    box.append(el("div", "embed-footer", e.footer?.icon_url ? picture(e.footer.icon_url, "embed-footer-icon") : null, parts));
-  }
-  return box;
-}
-
-/** Inline fields sit side by side, up to `perRow` in a row, the others take the whole row. */
-function fieldsElement(fields, perRow) {
-  const grid = el("div", "embed-fields");
-  let row = [];
-  const flush = () => {
-    row.forEach((node) => (node.style.gridColumn = `span ${12 / row.length}`));
-    row = [];
-  };
-  for (const field of fields) {
-    const node = el("div", "embed-field", el("div", "embed-field-name", ...inline(field.name)), el("div", "embed-field-value", renderMarkdown(field.value)));
-    grid.append(node);
-    if (!field.inline) {
-      flush();
-      node.style.gridColumn = "1 / -1";
-      continue;
-    }
-    row.push(node);
-    if (row.length === perRow) flush();
-  }
-  flush();
-  return grid;
-}
-
-function componentsElement(m) {
-  const wrap = el("div", "components");
-  for (const row of m.components) {
-    const line = el("div", "component-row");
-    for (const c of row.type === 1 ? row.components || [] : [row]) {
-      if (c.type === 2) line.append(buttonElement(m.id, c));
-      else line.append(el("div", "component-unsupported", c.placeholder || "(a menu this sandbox cannot show)"));
-    }
-    wrap.append(line);
-  }
-  return wrap;
-}
-
-function buttonElement(messageId, c) {
-  const emoji = c.emoji ? (c.emoji.id ? `:${c.emoji.name}:` : c.emoji.name) : null;
-  const label = [emoji, c.label].filter(Boolean).join(" ");
-  if (c.style === 5) {
-    const link = safeLink(c.url, [label, el("span", "external", " ↗")]);
-    link.className = "component-button style-5";
-    return link;
-  }
-  const button = el("button", `component-button style-${c.style || 2}`, label);
-  button.type = "button";
-  button.dataset.customId = c.custom_id;
-  button.dataset.disabled = String(Boolean(c.disabled));
-  button.disabled = Boolean(c.disabled);
-  if (state.pendingClicks.has(`${messageId}\n${c.custom_id}`)) busy(button, true);
-  return button;
-}
-
-function busy(button, on) {
-  button.classList.toggle("loading", on);
-  button.disabled = on || button.dataset.disabled === "true";
-  if (on) button.setAttribute("aria-busy", "true");
-  else button.removeAttribute("aria-busy");
-  if (on && !button.querySelector(".spinner")) button.append(el("span", "spinner"));
-  if (!on) button.querySelector(".spinner")?.remove();
 }
 
 async function click(button) {

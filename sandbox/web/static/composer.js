@@ -4,17 +4,12 @@
 // Names and descriptions come localised from the view's command tree; what is sent uses the
 // commands' and options' own names, as a Discord client does.
 
+import { el } from "./markdown.js";
+
 const $ = (id) => document.getElementById(id);
 const AUTOCOMPLETE_DELAY_MS = 150;
 const MAX_ITEMS = 25;
 const NESTING = new Set(["subcommand", "group"]);
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** Every command a person can run, flattened to its leaves ("game new"), required options first. */
 export function leaves(commands, names = [], labels = []) {

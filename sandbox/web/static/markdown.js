@@ -30,16 +30,17 @@ const INLINE = new RegExp(
   "g",
 );
 
-function el(tag, className, children = []) {
+/** An element with a class and children (nodes, or strings that become text nodes). */
+export function el(tag, className, ...children) {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  for (const child of children) node.append(child);
+  node.append(...children.filter((c) => c !== null && c !== undefined));
   return node;
 }
 
 /** A link that can only lead to http(s) pages, opened outside the sandbox tab. */
 export function safeLink(url, children) {
-  const a = el("a", "link", children);
+  const a = el("a", "link", ...children);
   try {
     const parsed = new URL(url, location.href);
     if (parsed.protocol === "http:" || parsed.protocol === "https:") a.href = parsed.href;
@@ -64,14 +65,9 @@ export function formatTimestamp(seconds, style = "f") {
     }
     return rtf.format(Math.round(diff), "second");
   }
-  const options = {
-    t: { timeStyle: "short" },
-    T: { timeStyle: "medium" },
-    d: { dateStyle: "short" },
-    D: { dateStyle: "long" },
-    f: { dateStyle: "long", timeStyle: "short" },
-    F: { dateStyle: "full", timeStyle: "short" },
-  }[style] || { dateStyle: "long", timeStyle: "short" };
+  const short = { timeStyle: "short" };
+  const styles = { t: short, T: { timeStyle: "medium" }, d: { dateStyle: "short" }, D: { dateStyle: "long" } };
+  const options = styles[style] || { dateStyle: style === "F" ? "full" : "long", ...short };
   return new Intl.DateTimeFormat(lang, options).format(date);
 }
 
@@ -89,50 +85,50 @@ export function inline(text) {
   return nodes;
 }
 
+const WRAPPERS = { 5: "strong", 6: "u", 7: "em", 8: "em", 9: "s" };
+
+/** The node for one match of INLINE, told apart by which of its groups matched. */
 function inlineNode(m) {
-  const nested = inline;
-  if (m[1] !== undefined) return document.createTextNode(m[1]);
-  if (m[2] !== undefined || m[3] !== undefined) return el("code", "inline-code", [m[2] ?? m[3]]);
-  if (m[4] !== undefined) return el("strong", "", [el("em", "", nested(m[4]))]);
-  if (m[5] !== undefined) return el("strong", "", nested(m[5]));
-  if (m[6] !== undefined) return el("u", "", nested(m[6]));
-  if (m[7] !== undefined) return el("em", "", nested(m[7]));
-  if (m[8] !== undefined) return el("em", "", nested(m[8]));
-  if (m[9] !== undefined) return el("s", "", nested(m[9]));
-  if (m[10] !== undefined) {
-    const spoiler = el("span", "spoiler", nested(m[10]));
-    spoiler.tabIndex = 0;
-    spoiler.title = "Spoiler: click to reveal";
-    spoiler.addEventListener("click", () => spoiler.classList.add("revealed"));
-    return spoiler;
+  const group = m.findIndex((g, i) => i > 0 && g !== undefined);
+  const [text, more] = [m[group], m[group + 1]];
+  if (WRAPPERS[group]) return el(WRAPPERS[group], "", ...inline(text));
+  switch (group) {
+    case 1: // an escaped character
+    case 19: // a custom emoji: its name, as a client without the picture shows it
+      return document.createTextNode(group === 1 ? text : `:${text}:`);
+    case 2:
+    case 3:
+      return el("code", "inline-code", text);
+    case 4:
+      return el("strong", "", el("em", "", ...inline(text)));
+    case 10: {
+      const spoiler = el("span", "spoiler", ...inline(text));
+      Object.assign(spoiler, { tabIndex: 0, title: "Spoiler: click to reveal" });
+      spoiler.addEventListener("click", () => spoiler.classList.add("revealed"));
+      return spoiler;
+    }
+    case 11:
+      return safeLink(more, inline(text));
+    case 13:
+      return el("span", "mention", `@${lookup.people.get(text)?.name ?? "unknown-user"}`);
+    case 14:
+      return el("span", "mention", "@role");
+    case 15:
+      return el("span", "mention", `#${lookup.channels.get(text)?.name ?? "unknown"}`);
+    case 16:
+      return el("span", "mention command-mention", `/${text}`);
+    case 17: {
+      const time = el("time", "timestamp-mention", formatTimestamp(Number(text), more || "f"));
+      time.dateTime = new Date(Number(text) * 1000).toISOString();
+      return time;
+    }
+    default:
+      return safeLink(text, [text]);
   }
-  if (m[11] !== undefined) return safeLink(m[12], nested(m[11]));
-  if (m[13] !== undefined) {
-    const person = lookup.people.get(m[13]);
-    return el("span", "mention", ["@" + (person ? person.name : "unknown-user")]);
-  }
-  if (m[14] !== undefined) return el("span", "mention", ["@role"]);
-  if (m[15] !== undefined) {
-    const channel = lookup.channels.get(m[15]);
-    return el("span", "mention", ["#" + (channel ? channel.name : "unknown")]);
-  }
-  if (m[16] !== undefined) return el("span", "mention command-mention", ["/" + m[16]]);
-  if (m[17] !== undefined) {
-    const time = el("time", "timestamp-mention", [formatTimestamp(Number(m[17]), m[18] || "f")]);
-    time.dateTime = new Date(Number(m[17]) * 1000).toISOString();
-    return time;
-  }
-  if (m[19] !== undefined) return document.createTextNode(`:${m[19]}:`);
-  return safeLink(m[20], [m[20]]);
 }
 
 function lineNodes(lines) {
-  const nodes = [];
-  lines.forEach((line, i) => {
-    if (i > 0) nodes.push(el("br"));
-    nodes.push(...inline(line));
-  });
-  return nodes;
+  return lines.flatMap((line, i) => (i > 0 ? [el("br"), ...inline(line)] : inline(line)));
 }
 
 /**
@@ -145,7 +141,7 @@ export function renderMarkdown(text) {
   parts.forEach((part, i) => {
     if (i % 2 === 1 && i < parts.length - 1) {
       const body = part.replace(/^[\w+-]*\n/, "").replace(/\n$/, "");
-      fragment.append(el("pre", "code-block", [el("code", "", [body])]));
+      fragment.append(el("pre", "code-block", el("code", "", body)));
     } else {
       const prose = (i % 2 === 1 ? "```" + part : part).replace(/^\n/, "").replace(/\n$/, "");
       if (prose) fragment.append(renderBlocks(prose));
@@ -159,7 +155,7 @@ function renderBlocks(text) {
   let paragraph = [];
   let list = null;
   const flush = () => {
-    if (paragraph.length) fragment.append(el("div", "md-line", lineNodes(paragraph)));
+    if (paragraph.length) fragment.append(el("div", "md-line", ...lineNodes(paragraph)));
     paragraph = [];
     list = null;
   };
@@ -169,28 +165,23 @@ function renderBlocks(text) {
     let m;
     if ((m = /^>>> ?([\s\S]*)$/.exec(line))) {
       flush();
-      fragment.append(el("blockquote", "", lineNodes([m[1], ...lines.slice(i + 1)])));
+      fragment.append(el("blockquote", "", ...lineNodes([m[1], ...lines.slice(i + 1)])));
       break;
     } else if ((m = /^> ?(.*)$/.exec(line))) {
       flush();
       const quoted = [m[1]];
       while (i + 1 < lines.length && /^> ?/.test(lines[i + 1])) quoted.push(lines[++i].replace(/^> ?/, ""));
-      fragment.append(el("blockquote", "", lineNodes(quoted)));
+      fragment.append(el("blockquote", "", ...lineNodes(quoted)));
     } else if ((m = /^(#{1,3}) (.+)$/.exec(line))) {
       flush();
-      fragment.append(el(`h${m[1].length + 2}`, "md-heading", inline(m[2])));
+      fragment.append(el(`h${m[1].length + 2}`, "md-heading", ...inline(m[2])));
     } else if ((m = /^-# (.+)$/.exec(line))) {
       flush();
-      fragment.append(el("small", "subtext", inline(m[1])));
+      fragment.append(el("small", "subtext", ...inline(m[1])));
     } else if ((m = /^(\s*)[-*] (.+)$/.exec(line))) {
       if (paragraph.length) flush();
-      if (!list) {
-        list = el("ul", "md-list");
-        fragment.append(list);
-      }
-      const item = el("li", "", inline(m[2]));
-      if (m[1].length >= 2) item.classList.add("nested");
-      list.append(item);
+      if (!list) fragment.append((list = el("ul", "md-list")));
+      list.append(el("li", m[1].length >= 2 ? "nested" : "", ...inline(m[2])));
     } else {
       list = null;
       paragraph.push(line);
