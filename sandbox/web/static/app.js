@@ -111,6 +111,7 @@ function handle(event, channelWanted) {
     composer.refresh();
   } else if (event.type === "people") {
     view.people = event.people;
+    view.person = event.people.find((p) => p.id === state.person) || view.person; // its language, say
     updateLookup();
     drawSelects();
   }

@@ -34,19 +34,16 @@ function listbox(ul) {
   ul.addEventListener("mousedown", (event) => event.preventDefault()); // keep focus in the input
   ul.addEventListener("click", (event) => {
     const li = event.target.closest("li[data-index]");
-    if (li && box.pick) box.pick(Number(li.dataset.index));
+    if (li) box.pick(Number(li.dataset.index));
   });
   box.setActive = (index) => {
     box.active = index;
     box.items.forEach((li, i) => li.setAttribute("aria-selected", String(i === index)));
-    const current = box.items[index];
-    if (current) {
-      current.scrollIntoView({ block: "nearest" });
-      box.input?.setAttribute("aria-activedescendant", current.id);
-    } else box.input?.removeAttribute("aria-activedescendant");
+    box.items[index]?.scrollIntoView({ block: "nearest" });
+    if (index >= 0) box.input.setAttribute("aria-activedescendant", box.items[index].id);
+    else box.input?.removeAttribute("aria-activedescendant");
   };
   box.open = (items, input, pick, active, emptyText) => {
-    box.close();
     Object.assign(box, { items, input, pick });
     items.forEach((li, i) => {
       li.id = `${ul.id}-${i}`;
@@ -63,30 +60,23 @@ function listbox(ul) {
     ul.hidden = true;
     ul.replaceChildren();
     box.items = [];
-    box.active = -1;
+    box.setActive(-1);
     box.input?.setAttribute("aria-expanded", "false");
-    box.input?.removeAttribute("aria-activedescendant");
   };
   /** Arrows move, Enter/Tab pick, Escape closes; true when the key was used here. */
   box.key = (event) => {
+    const n = box.items.length;
     if (ul.hidden) return false;
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      const n = box.items.length;
-      if (n) box.setActive((((box.active + (event.key === "ArrowDown" ? 1 : -1)) % n) + n) % n);
-      event.preventDefault();
-      return true;
-    }
-    if ((event.key === "Enter" || event.key === "Tab") && box.active >= 0) {
-      if (event.key === "Enter") event.preventDefault();
+      const next = event.key === "ArrowDown" ? box.active + 1 : (box.active < 0 ? n : box.active) - 1;
+      if (n) box.setActive((next + n) % n);
+    } else if ((event.key === "Enter" || event.key === "Tab") && box.active >= 0) {
       box.pick(box.active);
-      return true;
-    }
-    if (event.key === "Escape") {
-      box.close();
-      event.preventDefault();
-      return true;
-    }
-    return false;
+      if (event.key === "Tab") return true; // and focus moves on, as Tab does
+    } else if (event.key === "Escape") box.close();
+    else return false;
+    event.preventDefault();
+    return true;
   };
   return box;
 }
@@ -309,12 +299,7 @@ export function initComposer(ctx) {
     event.preventDefault();
     send();
   });
-  form.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && !event.defaultPrevented) {
-      event.preventDefault();
-      closeForm();
-    }
-  });
+  form.addEventListener("keydown", (event) => event.key === "Escape" && !event.defaultPrevented && closeForm());
   $("cancel-command").addEventListener("click", closeForm);
 
   return {
