@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import re
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,7 +35,6 @@ from selenium.webdriver.support.ui import Select
 
 pytestmark = pytest.mark.skipif(missing_browser() is not None, reason=str(missing_browser()))
 
-WALL_TIME_S = 90  # the whole game, browsers and sandbox included (usually well under 60 s)
 TURNS = 12  # more than enough board posts for both people to have played once each
 
 
@@ -105,7 +103,6 @@ def page_text(person: Person) -> tuple[str, list[Shown]]:
 
 
 def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: Sandbox) -> None:
-    started = time.monotonic()
     with people(sandbox.url, "Ada", "Bruno") as (ada, bruno):
         for person in (ada, bruno):
             person.open()
@@ -203,6 +200,3 @@ def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: Sandbox)
             assert not bruno_buttons & set(message.custom_ids), "Ada's prompt's buttons"
         for words in (f"play for the {ada_colour} company", f"Your company: {ada_colour}"):
             assert words.lower() not in seen_by_bruno.lower(), words
-
-    elapsed = time.monotonic() - started
-    assert elapsed < WALL_TIME_S, f"the browser game took {elapsed:.0f} s"
