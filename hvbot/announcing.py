@@ -182,7 +182,7 @@ async def secret_post(game: GameRow, state: Any, seat: int, language: str | None
     a direct message has no interaction to take a language from)."""
     presenter = presenter_for(game.game_name, language or game.seats[seat].language)
     title, text, picture = await workers.draw(
-        presenter.secret, game.channel_id, state.view(seat), seat
+        presenter.secret, game.post_channel_id, state.view(seat), seat
     )
     embed = discord.Embed(title=title, description=text)
     embed.set_image(url="attachment://secret.png")

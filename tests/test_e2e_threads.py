@@ -49,6 +49,8 @@ async def test_a_game_in_a_thread_from_start_to_replay(
     assert await hv.game(thread.id) == game, "the thread finds the game too"
     assert f"<#{thread.id}>" in emu.message(lobby.message_id).content, "the lobby links to it"
     assert not board_posts(emu), "no board in the channel"
+    (secret,) = emu.messages(visibility=Visibility.dm_to(ada))
+    assert f"<#{thread.id}>" in secret.text, "the DM names where the game is played"
 
     # The opening choice, on the public board in the thread.
     (opening,) = board_posts(emu, channel=thread)
