@@ -534,3 +534,33 @@ async def test_the_pages_files_are_served_and_nothing_outside_them(
             assert answer.status == 404
     async with http.get("/favicon.ico") as answer:
         assert answer.status == 204
+
+
+async def test_other_web_sites_in_the_same_browser_cannot_use_the_page(
+    page: SandboxPage, http: aiohttp.ClientSession
+) -> None:
+    """A site open in the same browser may send requests to 127.0.0.1, or have its own name
+    resolve there: the page answers neither, and nothing changes."""
+    emu = page.emu
+    ada = person_named(page, "Ada")
+    games = str(emu.channel.id)
+    command = {"person": str(ada.id), "channel_id": games, "command": "game new"}
+    before = (len(emu.interactions), len(emu.messages_by_id))
+    rebound = {"Host": f"evil.example:{emu.port}"}
+    for path in ("/", "/sandbox/static/app.js", f"/sandbox/api/view?person={ada.id}"):
+        async with http.get(path, headers=rebound) as answer:
+            assert answer.status == 403, path
+            assert "127.0.0.1" in (await answer.json())["error"]
+    foreign = {"Origin": "http://evil.example"}
+    async with http.post("/sandbox/api/command", json=command, headers=foreign) as answer:
+        assert answer.status == 403
+    async with http.post("/sandbox/api/command", data=json.dumps(command)) as answer:
+        assert answer.status == 400, "a plain-text body is what a foreign form can send"
+        assert "application/json" in (await answer.json())["error"]
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await http.ws_connect(f"/sandbox/ws?person={ada.id}", headers=foreign)
+    assert refused.value.status == 403
+    assert (len(emu.interactions), len(emu.messages_by_id)) == before
+    own = {"Origin": emu.base_url}
+    async with http.get(f"/sandbox/api/view?person={ada.id}", headers=own) as answer:
+        assert answer.status == 200, "the page itself is answered"

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from yarl import URL
 
 from sandbox.emulator import (
     Channel,
@@ -57,9 +58,36 @@ def _answer(data: Any, status: int = 200) -> web.Response:
     return web.json_response(data, status=status)
 
 
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def _check_caller(request: web.Request) -> None:
+    """Only this machine's browser, on the page itself, may use the page.
+
+    Listening on 127.0.0.1 keeps other machines out, but not other web sites open in the same
+    browser: a site can send requests to 127.0.0.1 (a form posting text, a WebSocket), or have
+    its own name resolve to 127.0.0.1 (DNS rebinding). So the page answers only requests
+    addressed to a loopback name (`Host`), coming from its own origin when a browser says where
+    they come from (`Origin`), and with JSON bodies, which a foreign site cannot send without
+    the browser asking first, which nothing here allows.
+    """
+    try:
+        name = URL(f"http://{request.host}").host
+    except ValueError:
+        name = None
+    if name not in LOOPBACK_NAMES:
+        raise PageError(403, f"The sandbox answers only at 127.0.0.1, not {request.host!r}.")
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != f"http://{request.host}":
+        raise PageError(403, f"The sandbox answers only its own page, not {origin!r}.")
+    if request.method == "POST" and request.content_type != "application/json":
+        raise PageError(400, "The request body must be a JSON object (application/json).")
+
+
 def _guarded(handler: Handler) -> Handler:
     async def guarded(request: web.Request) -> web.StreamResponse:
         try:
+            _check_caller(request)
             return await handler(request)
         except PageError as refusal:
             return _answer({"error": refusal.message}, refusal.status)
@@ -89,9 +117,9 @@ class SandboxPage:
 
     def add_routes(self, app: web.Application) -> None:
         r = app.router
-        r.add_get("/", self.index)
+        r.add_get("/", _guarded(self.index))
         r.add_get("/favicon.ico", self.no_icon)
-        r.add_get("/sandbox/static/{name}", self.static)
+        r.add_get("/sandbox/static/{name}", _guarded(self.static))
         r.add_get("/sandbox/api/view", _guarded(self.view))
         r.add_post("/sandbox/api/command", _guarded(self.command))
         r.add_post("/sandbox/api/autocomplete", _guarded(self.autocomplete))
