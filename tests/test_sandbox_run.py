@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import webbrowser
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -77,8 +78,10 @@ def environment(tmp_path: Path, **settings: str) -> dict[str, str]:
         if key not in {"DISPLAY", "WAYLAND_DISPLAY", "BROWSER", "DISCORD_TOKEN", "DATABASE_URL"}
         and not key.startswith(("HVBOT_", "SHARD_"))
     }
-    temp = tmp_path / "temp"
-    temp.mkdir(exist_ok=True)
+    # Short, beside the test's own folder: the drawing processes' forkserver opens a Unix socket
+    # in TMPDIR, and such a path may not exceed ~100 characters (a test's folder under
+    # pytest-xdist, with the test's long name, comes close).
+    temp = Path(tempfile.mkdtemp(prefix="t", dir=tmp_path.parent))
     return {**env, "PYTHONPATH": str(ROOT), "TMPDIR": str(temp), "LOG_LEVEL": "WARNING", **settings}
 
 
@@ -121,6 +124,9 @@ async def sandbox(
             ready = await asyncio.wait_for(ready_line(process), timeout=START_S)
         except TimeoutError:
             pytest.fail("the sandbox never said it was ready:\n" + "".join(running.stderr))
+        except EndedEarly as ended:
+            await asyncio.wait_for(asyncio.shield(reading), START_S)  # all it said
+            pytest.fail(f"{ended}:\n" + "".join(running.stderr))
         running.url, running.port = ready.group(1), int(ready.group(2))
         yield running
     finally:
@@ -128,6 +134,10 @@ async def sandbox(
             process.kill()
             await process.wait()
         await reading
+
+
+class EndedEarly(Exception):
+    """The sandbox process ended before it printed its address."""
 
 
 async def read_into(stream: asyncio.StreamReader, lines: list[str]) -> None:
@@ -143,7 +153,7 @@ async def ready_line(process: asyncio.subprocess.Process) -> re.Match[str]:
         match = READY.match(raw.decode().rstrip("\n"))
         if match:
             return match
-    raise AssertionError(f"the sandbox ended (status {await process.wait()}) without its address")
+    raise EndedEarly(f"the sandbox ended (status {await process.wait()}) without its address")
 
 
 async def next_frame(socket: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str, Any]:
