@@ -16,12 +16,13 @@ The deal is random, so the board differs from one run to the next.
 
 from __future__ import annotations
 
+import signal
 import sys
 import tempfile
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-# The browser helper is the one the sandbox's browser test drives.
+# The browser and the sandbox process are started as the sandbox's browser test starts them.
 sys.path.insert(0, str(_HERE.parent / "tests"))
 
 import io  # noqa: E402
@@ -30,7 +31,6 @@ from browser import (  # noqa: E402
     BoardWatch,
     Person,
     Pick,
-    Sandbox,
     Shown,
     button,
     missing_browser,
@@ -39,6 +39,7 @@ from browser import (  # noqa: E402
     turn_of,
 )
 from PIL import Image  # noqa: E402
+from sandbox_process import running_sandbox  # noqa: E402
 
 WIDTH, HEIGHT = 1400, 900  # the page's size in every screenshot
 MOST_BYTES = 350_000  # above this a screenshot is reduced to a 256-colour palette
@@ -117,11 +118,21 @@ def main() -> int:
     if reason := missing_browser():
         print(reason, file=sys.stderr)
         return 1
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        Sandbox(Path(folder)) as sandbox,
-        people(sandbox.url, "Ada", "Bruno") as (ada, bruno),
-    ):
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary) / "sandbox"  # its TMPDIR is made beside it, in `temporary`
+        folder.mkdir()
+        with running_sandbox(folder, "--port", "0") as sandbox:
+            take_screenshots(sandbox.url)
+            stderr = sandbox.stop(signal.SIGTERM)
+    if sandbox.process.returncode != 0:
+        print(stderr, file=sys.stderr)
+        return 1
+    return 0
+
+
+def take_screenshots(url: str) -> None:
+    """The short game, with a screenshot at each moment worth showing."""
+    with people(url, "Ada", "Bruno") as (ada, bruno):
         open_game(ada, bruno)
         player = first_person_to_move(BoardWatch(ada), {"Ada": ada, "Bruno": bruno})
         drawn_card(player)
@@ -130,7 +141,6 @@ def main() -> int:
         secret = ada.wait_message(lambda m: "Your company:" in m.text, "Ada's company")
         ada.wait(lambda: ada.image_loaded(secret.images[0]), "the company's picture")
         save(ada, "sandbox-dm.png")
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""The sandbox as a newcomer meets it: `python bot.py --sandbox` run as its own process, and a
-real headless Chromium (Debian's, driven through its chromedriver by selenium) per person.
+"""The sandbox as a newcomer meets it: `python bot.py --sandbox` run as its own process (see
+`sandbox_process`), and a real headless Chromium (Debian's, driven through its chromedriver by
+selenium) per person.
 
 Everything a person does here goes through the page, as a person would do it: clicking
 channels and buttons, typing in the command box, picking from the choices it offers. Every wait
@@ -11,13 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import queue
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
-import threading
 import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -32,7 +29,6 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 CHROMIUM_ARGS = (
@@ -46,7 +42,6 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--window-size=1400,900",
 )
-READY = re.compile(r"Sandbox ready: (http://127\.0\.0\.1:\d+/)")
 POLL = 0.05  # how often a wait looks at the page again
 
 T = TypeVar("T")
@@ -58,85 +53,6 @@ def missing_browser() -> str | None:
         if not os.access(path, os.X_OK):
             return f"{path} is missing: install Debian's {package} (CI does)"
     return None
-
-
-class Sandbox:
-    """`bot.py --sandbox` in its own process, on a free port, with no browser of its own.
-
-    It runs in an empty folder with no DISCORD_TOKEN, as on a newcomer's machine: nothing of a
-    real deployment (a .env, a database file) can be picked up. Its output is kept so that a
-    failing test can show it."""
-
-    def __init__(self, folder: Path, ready_timeout: float = 60.0) -> None:
-        self.folder = folder
-        self.ready_timeout = ready_timeout
-        self.lines: list[str] = []
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self.process: subprocess.Popen[str] | None = None
-        self.url = ""
-
-    def __enter__(self) -> Sandbox:
-        env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
-        env["PYTHONUNBUFFERED"] = "1"
-        self.process = subprocess.Popen(
-            [sys.executable, str(ROOT / "bot.py"), "--sandbox", "--port", "0", "--no-browser"],
-            cwd=self.folder,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        threading.Thread(target=self._pump, daemon=True).start()
-        try:
-            self.url = self._wait_ready()
-        except BaseException:
-            self.__exit__(None, None, None)
-            raise
-        return self
-
-    def _pump(self) -> None:
-        assert self.process is not None and self.process.stdout is not None
-        for line in self.process.stdout:
-            self._lines.put(line.rstrip("\n"))
-        self._lines.put(None)
-
-    def _wait_ready(self) -> str:
-        """The page's address, once the sandbox prints it."""
-        while True:
-            try:
-                line = self._lines.get(timeout=self.ready_timeout)
-            except queue.Empty:
-                raise AssertionError(
-                    f"the sandbox never said it was ready:\n{self.output}"
-                ) from None
-            if line is None:
-                raise AssertionError(f"the sandbox stopped before it was ready:\n{self.output}")
-            self.lines.append(line)
-            if found := READY.search(line):
-                return found.group(1)
-
-    @property
-    def output(self) -> str:
-        """Everything the sandbox printed so far."""
-        while True:
-            try:
-                line = self._lines.get_nowait()
-            except queue.Empty:
-                break
-            if line is not None:
-                self.lines.append(line)
-        return "\n".join(self.lines)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=5)
 
 
 @dataclass(frozen=True)

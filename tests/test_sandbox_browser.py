@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import re
+import signal
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +23,6 @@ from browser import (
     BoardWatch,
     Person,
     Pick,
-    Sandbox,
     Shown,
     button,
     missing_browser,
@@ -31,6 +31,7 @@ from browser import (
     turn_of,
 )
 from PIL import Image
+from sandbox_process import SandboxProcess, running_sandbox
 from selenium.webdriver.support.ui import Select
 
 pytestmark = pytest.mark.skipif(missing_browser() is not None, reason=str(missing_browser()))
@@ -43,8 +44,8 @@ SECRET_LINE = re.compile(r"Your company|play for the|Your card from|You closed t
 
 
 @pytest.fixture
-def sandbox(tmp_path: Path) -> Iterator[Sandbox]:
-    with Sandbox(tmp_path) as running:
+def sandbox(tmp_path: Path) -> Iterator[SandboxProcess]:
+    with running_sandbox(tmp_path, "--port", "0") as running:
         yield running
 
 
@@ -102,7 +103,7 @@ def page_text(person: Person) -> tuple[str, list[Shown]]:
     return "\n".join(texts), messages
 
 
-def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: Sandbox) -> None:
+def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: SandboxProcess) -> None:
     with people(sandbox.url, "Ada", "Bruno") as (ada, bruno):
         for person in (ada, bruno):
             person.open()
@@ -200,3 +201,8 @@ def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: Sandbox)
             assert not bruno_buttons & set(message.custom_ids), "Ada's prompt's buttons"
         for words in (f"play for the {ada_colour} company", f"Your company: {ada_colour}"):
             assert words.lower() not in seen_by_bruno.lower(), words
+
+        # Stopped as a service manager stops it, with both pages still open on it.
+        stderr = sandbox.stop(signal.SIGTERM)
+    assert sandbox.process.returncode == 0, stderr
+    assert "Traceback" not in stderr, stderr

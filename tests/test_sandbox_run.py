@@ -9,21 +9,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-import re
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import webbrowser
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
+from sandbox_process import (
+    ROOT,
+    START_S,
+    SandboxProcess,
+    command,
+    environment,
+    sandbox,
+    short_temp,
+)
 
 from hvbot.config import ConfigError
 from hvbot.sandbox_run import (
@@ -37,52 +42,8 @@ from hvbot.sandbox_run import (
     sandbox_settings,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-READY = re.compile(r"^Sandbox ready: (http://127\.0\.0\.1:(\d+)/)  \(Ctrl-C to stop\)$")
-START_S = 90  # a shared machine slowed by its host has taken tens of seconds to start a bot
-STOP_S = 90
 # Settings of the person's own bot, which a try-out must leave alone.
 THEIR_TOKEN = "their.real.token"
-
-
-@dataclass
-class Sandbox:
-    """A running `bot.py --sandbox` and what it printed."""
-
-    process: asyncio.subprocess.Process
-    temp: Path  # its TMPDIR: where its database folder is made
-    url: str = ""
-    port: int = 0
-    stderr: list[str] = field(default_factory=list)
-
-    def folders(self) -> list[Path]:
-        return sorted(self.temp.glob(f"{FOLDER_PREFIX}*"))
-
-    async def stopped(self, how: signal.Signals, *, group: bool = False) -> str:
-        """Stop it as a service manager (SIGTERM) or a terminal's Ctrl-C (SIGINT to the whole
-        process group) does; its stderr once it has exited."""
-        if group:
-            os.killpg(self.process.pid, how)
-        else:
-            self.process.send_signal(how)
-        await asyncio.wait_for(self.process.wait(), timeout=STOP_S)
-        return "".join(self.stderr)
-
-
-def environment(tmp_path: Path, **settings: str) -> dict[str, str]:
-    """This machine's environment without any Discord settings or graphical session, plus
-    `settings`."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DISPLAY", "WAYLAND_DISPLAY", "BROWSER", "DISCORD_TOKEN", "DATABASE_URL"}
-        and not key.startswith(("HVBOT_", "SHARD_"))
-    }
-    # Short, beside the test's own folder: the drawing processes' forkserver opens a Unix socket
-    # in TMPDIR, and such a path may not exceed ~100 characters (a test's folder under
-    # pytest-xdist, with the test's long name, comes close).
-    temp = Path(tempfile.mkdtemp(prefix="t", dir=tmp_path.parent))
-    return {**env, "PYTHONPATH": str(ROOT), "TMPDIR": str(temp), "LOG_LEVEL": "WARNING", **settings}
 
 
 def their_folder(tmp_path: Path) -> Path:
@@ -97,63 +58,9 @@ def their_folder(tmp_path: Path) -> Path:
     return folder
 
 
-@contextlib.asynccontextmanager
-async def sandbox(
-    tmp_path: Path, *arguments: str, new_session: bool = False, **settings: str
-) -> AsyncIterator[Sandbox]:
-    """Start `bot.py --sandbox` in a folder with someone's real `.env`; yield it once it has
-    printed its address. Killed at the end if the test left it running."""
-    env = environment(tmp_path, **settings)
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        str(ROOT / "bot.py"),
-        "--sandbox",
-        "--no-browser",
-        *arguments,
-        cwd=their_folder(tmp_path),
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        start_new_session=new_session,
-    )
-    running = Sandbox(process, Path(env["TMPDIR"]))
-    assert process.stderr is not None
-    reading = asyncio.create_task(read_into(process.stderr, running.stderr))
-    try:
-        try:
-            ready = await asyncio.wait_for(ready_line(process), timeout=START_S)
-        except TimeoutError:
-            pytest.fail("the sandbox never said it was ready:\n" + "".join(running.stderr))
-        except EndedEarly as ended:
-            await asyncio.wait_for(asyncio.shield(reading), START_S)  # all it said
-            pytest.fail(f"{ended}:\n" + "".join(running.stderr))
-        running.url, running.port = ready.group(1), int(ready.group(2))
-        yield running
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-        await reading
-
-
-class EndedEarly(Exception):
-    """The sandbox process ended before it printed its address."""
-
-
-async def read_into(stream: asyncio.StreamReader, lines: list[str]) -> None:
-    """Keep reading `stream` (a full pipe would stop the process), keeping what it says."""
-    async for line in stream:
-        lines.append(line.decode())
-
-
-async def ready_line(process: asyncio.subprocess.Process) -> re.Match[str]:
-    """The line the sandbox prints once the bot is connected, with its address."""
-    assert process.stdout is not None
-    async for raw in process.stdout:
-        match = READY.match(raw.decode().rstrip("\n"))
-        if match:
-            return match
-    raise EndedEarly(f"the sandbox ended (status {await process.wait()}) without its address")
+def database_folders(running: SandboxProcess) -> list[Path]:
+    """The folders the sandbox keeps its games in while it runs, in its TMPDIR."""
+    return sorted(running.temp.glob(f"{FOLDER_PREFIX}*"))
 
 
 async def next_frame(socket: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str, Any]:
@@ -171,12 +78,14 @@ async def test_the_sandbox_serves_the_page_plays_a_command_and_stops_cleanly(
     tmp_path: Path,
 ) -> None:
     async with (
-        sandbox(tmp_path, "--port", "0", DRAWING_PROCESSES="0") as running,
+        sandbox(
+            tmp_path, "--port", "0", cwd=their_folder(tmp_path), DRAWING_PROCESSES="0"
+        ) as running,
         aiohttp.ClientSession() as http,
     ):
         assert running.port != 0
         # The bot's games are kept in a fresh folder while it runs.
-        (folder,) = running.folders()
+        (folder,) = database_folders(running)
         assert (folder / DATABASE_NAME).is_file()
 
         async with http.get(running.url) as page:
@@ -211,11 +120,11 @@ async def test_the_sandbox_serves_the_page_plays_a_command_and_stops_cleanly(
             assert lobby["visibility"] == "public"
 
             # Stopped while a page is still open, as a person stops it.
-            stderr = await running.stopped(signal.SIGTERM)
+            stderr = await running.stop_async(signal.SIGTERM)
         assert running.process.returncode == 0, stderr
         assert "Traceback" not in stderr, stderr
     assert not folder.exists(), "the sandbox's database is removed when it stops"
-    assert running.folders() == []
+    assert database_folders(running) == []
     their = tmp_path / "their-bot"
     assert sorted(p.name for p in their.iterdir()) == [".env"], "their database is untouched"
 
@@ -250,12 +159,14 @@ async def test_ctrl_c_stops_it_with_its_drawing_process_and_a_taken_port_is_no_o
     """As a person runs it: the default port (taken here), a process drawing the pictures,
     Ctrl-C in the terminal, which signals every process of the group."""
     with default_port_taken():
-        async with sandbox(tmp_path, new_session=True, DRAWING_PROCESSES="1") as running:
+        async with sandbox(
+            tmp_path, cwd=their_folder(tmp_path), new_session=True, DRAWING_PROCESSES="1"
+        ) as running:
             assert running.port not in (0, DEFAULT_PORT)
-            stderr = await running.stopped(signal.SIGINT, group=True)
+            stderr = await running.stop_async(signal.SIGINT, group=True)
     assert running.process.returncode == 0, stderr
     assert "Traceback" not in stderr, stderr
-    assert running.folders() == []
+    assert database_folders(running) == []
 
 
 async def test_a_taken_port_asked_for_is_one_line_and_status_2(tmp_path: Path) -> None:
@@ -265,16 +176,9 @@ async def test_a_taken_port_asked_for_is_one_line_and_status_2(tmp_path: Path) -
         port = holder.getsockname()[1]
         done = await asyncio.to_thread(
             subprocess.run,
-            [
-                sys.executable,
-                str(ROOT / "bot.py"),
-                "--sandbox",
-                "--no-browser",
-                "--port",
-                str(port),
-            ],
+            command("--port", str(port)),
             cwd=their_folder(tmp_path),
-            env=environment(tmp_path),
+            env=environment(short_temp(tmp_path)),
             capture_output=True,
             text=True,
             timeout=START_S,

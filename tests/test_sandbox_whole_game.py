@@ -24,7 +24,7 @@ import aiohttp
 import pytest
 from page_person import Message, PagePerson, live_buttons, pictures, text_of
 from PIL import Image
-from test_sandbox_run import sandbox
+from sandbox_process import sandbox
 
 pytestmark = pytest.mark.slow  # a whole game, with an AI's pause before each of its moves
 
@@ -327,6 +327,6 @@ async def test_one_person_plays_a_whole_high_voltage_game_against_two_ai_seats(
         for message in ada.shown:
             assert not BROKEN.search(text_of(message)), text_of(message)
 
-        stderr = await running.stopped(signal.SIGTERM)
+        stderr = await running.stop_async(signal.SIGTERM)
     assert running.process.returncode == 0, stderr
     assert "Traceback" not in stderr, stderr
