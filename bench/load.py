@@ -115,9 +115,9 @@ from hvbot.database.postgres import numbered  # noqa: E402
 from hvbot.replay import FILENAME as REPLAY  # noqa: E402
 from hvbot.workers import WATCH_S  # noqa: E402
 from sandbox.emulator import Channel, EmulatorUsageError, Record, User  # noqa: E402
+from sandbox.emulator.interactions import INTERACTION_WINDOW, InteractionState  # noqa: E402
 from sandbox.emulator.load import LoadEmulator  # noqa: E402
 from sandbox.emulator.models import shard_of  # noqa: E402
-from sandbox.emulator.server import INTERACTION_WINDOW, InteractionState  # noqa: E402
 
 RULES = find_game("high-voltage")
 P99_TARGET_MS = 250.0

@@ -23,6 +23,7 @@ sent, with who could see it. See `DiscordEmulator`.
 The tests point the project's bot at it from `tests/e2e_harness.py`.
 """
 
+from .errors import EmulatorUsageError, InteractionFailed
 from .faults import Faults
 from .models import (
     Attachment,
@@ -38,7 +39,8 @@ from .models import (
     shard_of,
 )
 from .openapi import SpecValidator, locate_spec
-from .server import DiscordEmulator, EmulatorUsageError, InteractionFailed, Reply
+from .replies import Reply
+from .server import DiscordEmulator
 
 __all__ = [
     "Attachment",

@@ -26,8 +26,10 @@ from typing import Any
 
 from aiohttp import web
 
+from .errors import EmulatorUsageError
+from .interactions import InteractionState
 from .models import Attachment, Channel, Record, User
-from .server import DiscordEmulator, EmulatorUsageError, InteractionState
+from .server import DiscordEmulator
 
 RecordListener = Callable[[Record], None]
 

@@ -1,0 +1,96 @@
+"""Storing what the bot sends: a message created from a request body and its files, and an
+edit applied to one, with Discord's rules on which attachments an edit keeps.
+
+The REST routes call these for channel messages, interaction responses and follow-ups alike,
+so that every way of sending builds the same `StoredMessage`. One of the parts
+`DiscordEmulator` is built from (see `server` for why parts share one object).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .interactions import InteractionState
+from .models import Attachment, Channel, Snowflakes, StoredMessage, User, Visibility, now
+
+
+class MessageStore:
+    """The bot's messages by id, built from request bodies."""
+
+    # Set by `DiscordEmulator.__init__`.
+    ids: Snowflakes
+    bot_user: User
+    application_id: int
+    channels: dict[int, Channel]
+    messages_by_id: dict[int, StoredMessage]
+
+    def store_message(
+        self,
+        *,
+        channel_id: int,
+        visibility: Visibility,
+        body: dict[str, Any],
+        files: dict[int, tuple[str, bytes, str]],
+        flags: int = 0,
+        interaction: InteractionState | None = None,
+    ) -> StoredMessage:
+        """A new message of the bot's in `channel_id`, kept by id; with `interaction`, it is
+        that interaction's answer, sent through the application's webhook as Discord shows it."""
+        message = StoredMessage(
+            id=self.ids.next(),
+            channel_id=channel_id,
+            author=self.bot_user,
+            visibility=visibility,
+            flags=flags,
+            guild_id=self.channels[channel_id].guild_id,
+        )
+        if interaction is not None:
+            message.interaction_id = interaction.id
+            message.interaction_user = interaction.user
+            message.webhook_id = self.application_id
+        self.apply_body(message, body, files)
+        self.messages_by_id[message.id] = message
+        return message
+
+    def apply_body(
+        self,
+        message: StoredMessage,
+        body: dict[str, Any],
+        files: dict[int, tuple[str, bytes, str]],
+        *,
+        editing: bool = False,
+    ) -> None:
+        """Apply what `body` sets to `message`. Attachments follow Discord: a body that lists
+        `attachments` keeps the listed old ones and adds the listed uploads; one that does not
+        adds every upload, keeping the old ones only on an edit."""
+        if "content" in body:
+            message.content = body["content"] or ""
+        if "embeds" in body or "embed" in body:
+            embeds = body.get("embeds")
+            if embeds is None and body.get("embed") is not None:
+                embeds = [body["embed"]]
+            message.embeds = list(embeds or [])
+        if "components" in body:
+            message.components = list(body["components"] or [])
+        new: list[Attachment] = []
+        listed = body.get("attachments")
+        if listed is None:
+            kept = message.attachments if editing else []
+            for index in sorted(files):
+                name, data, ctype = files[index]
+                new.append(Attachment(self.ids.next(), name, data, ctype))
+        else:
+            kept = []
+            existing = {a.id: a for a in message.attachments}
+            for entry in listed:
+                ident = int(entry["id"])
+                if ident in existing:
+                    kept.append(existing[ident])
+                elif ident in files:
+                    name, data, ctype = files[ident]
+                    new.append(
+                        Attachment(self.ids.next(), entry.get("filename") or name, data, ctype)
+                    )
+        message.attachments = [*kept, *new]
+        if editing:
+            message.edited_at = now()
