@@ -1,0 +1,95 @@
+"""What Discord does before any route: check the bot token, apply armed faults (429, closed
+DMs), read JSON or multipart bodies (`payload_json` plus `files[n]`) and validate them against
+the OpenAPI schema when it is available; and count each request as in flight while it runs,
+which is how `settle` knows the bot is still waiting on Discord.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from .routes import API, BODY, FILES, Files, Routes, json_response
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+NO_AUTH_PREFIXES = (f"{API}/interactions/", f"{API}/webhooks/", f"{API}/gateway")
+# Discord's own paths, which the middleware looks after; the gateway's socket and any pages
+# installed next to them (`DiscordEmulator.route_installers`) are passed straight through, so
+# that a page's long-lived socket is not a request the bot has in flight.
+DISCORD_PREFIXES = ("/api/", "/attachments/")
+
+
+class Guard(Routes):
+    """The aiohttp middleware in front of Discord's routes (`middleware`); what it refuses, it
+    refuses with the same answers as the routes."""
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not request.path.startswith(DISCORD_PREFIXES):
+            return await handler(request)
+        emu = self.emu
+        emu.in_flight += 1
+        emu.touch()
+        status = 500
+        try:
+            response = await self._guarded(request, handler)
+            status = response.status
+            response.headers["Via"] = "1.1 google"
+            return response
+        finally:
+            emu.in_flight -= 1
+            emu.log_request(request.method, request.path, status)
+            emu.touch()
+
+    async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        emu = self.emu
+        path = request.path
+        needs_auth = path.startswith(API) and not path.startswith(NO_AUTH_PREFIXES)
+        if (needs_auth or path == f"{API}/gateway/bot") and request.headers.get(
+            "Authorization"
+        ) != f"Bot {emu.token}":
+            return self.error(request, 401, 0, "401: Unauthorized")
+        fault = emu.faults.take(request.method, path)
+        if fault is not None:
+            return json_response(fault.body, fault.status, dict(fault.headers))
+        try:
+            body, files = await self._read_body(request)
+        except ValueError as exc:
+            return self.error(request, 400, 50109, f"The request body contains invalid JSON: {exc}")
+        request[BODY], request[FILES] = body, files
+        if emu.validator is not None and body is not None:
+            violations = emu.validator.check_request(request.method, path, body)
+            if violations:
+                return self.invalid(request, violations)
+        return await handler(request)
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, Files]:
+        files: Files = {}
+        if not request.can_read_body:
+            return None, files
+        if request.content_type.startswith("multipart/"):
+            body: Any = None
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                name = getattr(part, "name", None) or ""
+                if name == "payload_json":
+                    body = json.loads(await part.text())  # type: ignore[union-attr]
+                elif name.startswith("files["):
+                    index = int(name[len("files[") : -1])
+                    data = bytes(await part.read(decode=False))  # type: ignore[union-attr]
+                    filename = getattr(part, "filename", None) or f"file{index}"
+                    ctype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+                    files[index] = (filename, data, ctype)
+            return body if body is not None else {}, files
+        raw = await request.text()
+        if not raw:
+            return None, files
+        try:
+            return json.loads(raw), files
+        except json.JSONDecodeError as exc:
+            raise ValueError(str(exc)) from exc

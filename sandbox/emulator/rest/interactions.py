@@ -1,0 +1,249 @@
+"""Interactions as the bot answers them: the callback (once, within Discord's window, of a
+type allowed for the interaction), then follow-ups and edits of the original or of a follow-up
+through the interaction's webhook token. A deferred reply shows "thinking…" until its first
+follow-up or edit replaces it; ephemeral messages can only be reached this way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from aiohttp import web
+
+from ..interactions import InteractionState
+from ..models import EPHEMERAL, LOADING, StoredMessage, Visibility
+from ..openapi import Violation
+from .routes import API, BODY, FILES, Files, Routes, json_response, truthy
+
+# Interaction type -> callback types Discord accepts for it.
+ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+
+
+class InteractionRoutes(Routes):
+    """The interaction callback and the interaction webhook's messages."""
+
+    def add_routes(self, router: web.UrlDispatcher) -> None:
+        router.add_post(f"{API}/interactions/{{interaction_id}}/{{token}}/callback", self.callback)
+        router.add_post(f"{API}/webhooks/{{app_id}}/{{token}}", self.followup)
+        hook_message = f"{API}/webhooks/{{app_id}}/{{token}}/messages/{{message_id}}"
+        router.add_get(hook_message, self.get_webhook_message)
+        router.add_patch(hook_message, self.edit_webhook_message)
+        router.add_delete(hook_message, self.delete_webhook_message)
+
+    # ------------------------------------------------------------------ interactions
+
+    def _interaction_for_token(
+        self, request: web.Request
+    ) -> tuple[InteractionState | None, web.Response | None]:
+        emu = self.emu
+        state = emu.interactions_by_token.get(request.match_info["token"])
+        if int(request.match_info["app_id"]) != emu.application_id or state is None:
+            return None, self.error(request, 404, 10015, "Unknown Webhook")
+        if state.callback_type is None:
+            return None, self.error(request, 404, 10015, "Unknown Webhook")
+        return state, None
+
+    async def callback(self, request: web.Request) -> web.Response:
+        emu = self.emu
+        state = emu.interactions.get(int(request.match_info["interaction_id"]))
+        if state is None or state.token != request.match_info["token"]:
+            return self.error(request, 404, 10062, "Unknown interaction")
+        late = asyncio.get_running_loop().time() - state.created_at > emu.interaction_window
+        if state.expired or late:
+            state.expired = True
+            state.answered.set()
+            return self.error(request, 404, 10062, "Unknown interaction")
+        if state.callback_type is not None:
+            return self.error(request, 400, 40060, "Interaction has already been acknowledged.")
+        body: dict[str, Any] = request[BODY] or {}
+        files: Files = request[FILES]
+        kind = body.get("type")
+        if kind not in ALLOWED_CALLBACKS.get(state.type, set()):
+            return self.invalid(
+                request,
+                [
+                    Violation(
+                        ("type",),
+                        "INTERACTION_CALLBACK_TYPE_INVALID",
+                        f"Callback type {kind} is not valid for interaction type {state.type}.",
+                    )
+                ],
+            )
+        data: dict[str, Any] = body.get("data") or {}
+        flags = int(data.get("flags") or 0)
+        channel = emu.channels[state.channel_id]
+        source = emu.messages_by_id.get(state.source_message_id or 0)
+        message: StoredMessage | None = None
+        if kind in (4, 7):
+            refused = self.check_message(request, data, files, base=("data",), creating=kind == 4)
+            if refused is not None:
+                return refused
+        if kind == 4:
+            message = emu.store_message(
+                channel_id=channel.id,
+                visibility=self.visibility(channel, state.user, flags),
+                body=data,
+                files=files,
+                flags=flags & EPHEMERAL,
+                interaction=state,
+            )
+            state.original_message_id = message.id
+            emu.record("response", request, message=message, interaction=state, payload=body)
+        elif kind == 5:
+            message = emu.store_message(
+                channel_id=channel.id,
+                visibility=self.visibility(channel, state.user, flags),
+                body={},
+                files={},
+                flags=(flags & EPHEMERAL) | LOADING,
+                interaction=state,
+            )
+            state.original_message_id = message.id
+            state.placeholder_pending = True
+            emu.record("deferred", request, message=message, interaction=state, payload=body)
+        elif kind == 6:
+            state.original_message_id = state.source_message_id
+            emu.record(
+                "deferred_update",
+                request,
+                message=source,
+                channel_id=channel.id,
+                interaction=state,
+                payload=body,
+                visibility=source.visibility if source else Visibility.public(),
+            )
+        elif kind == 7:
+            if source is None:
+                return self.error(request, 400, 40067, "There is no message to update.")
+            emu.apply_body(source, data, files, editing=True)
+            state.original_message_id = source.id
+            message = source
+            emu.record("update", request, message=source, interaction=state, payload=body)
+        elif kind == 8:
+            state.choices = list(data.get("choices") or [])
+            emu.record(
+                "autocomplete",
+                request,
+                channel_id=channel.id,
+                interaction=state,
+                payload=body,
+                visibility=Visibility.ephemeral_to(state.user),
+                choices=state.choices,
+            )
+        else:
+            emu.record(
+                "modal",
+                request,
+                channel_id=channel.id,
+                interaction=state,
+                payload=body,
+                visibility=Visibility.ephemeral_to(state.user),
+            )
+        state.callback_type = kind
+        state.acknowledged_at = asyncio.get_running_loop().time()
+        state.answered.set()
+        if not truthy(request.query.get("with_response")):
+            return web.Response(status=204)
+        answer: dict[str, Any] = {
+            "interaction": {
+                "id": str(state.id),
+                "type": state.type,
+                "response_message_id": str(message.id) if message else None,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(message and message.flags & EPHEMERAL),
+            }
+        }
+        if message is not None:
+            answer["resource"] = {"type": kind, "message": message.payload(emu.base_url)}
+        return json_response(answer)
+
+    async def followup(self, request: web.Request) -> web.StreamResponse:
+        state, failed = self._interaction_for_token(request)
+        if failed is not None or state is None:
+            return failed or web.Response(status=404)
+        emu = self.emu
+        body: dict[str, Any] = request[BODY] or {}
+        files: Files = request[FILES]
+        refused = self.check_message(request, body, files)
+        if refused is not None:
+            return refused
+        if state.placeholder_pending:
+            # The first follow-up after a deferred reply replaces the "thinking..." message and
+            # keeps the deferral's visibility, whatever flags it asks for.
+            message = emu.messages_by_id[state.original_message_id or 0]
+            emu.apply_body(message, body, files, editing=False)
+            message.flags &= ~LOADING
+            state.placeholder_pending = False
+        else:
+            channel = emu.channels[state.channel_id]
+            flags = int(body.get("flags") or 0)
+            message = emu.store_message(
+                channel_id=channel.id,
+                visibility=self.visibility(channel, state.user, flags),
+                body=body,
+                files=files,
+                flags=flags & EPHEMERAL,
+                interaction=state,
+            )
+            state.followup_ids.append(message.id)
+        emu.record("followup", request, message=message, interaction=state, payload=body)
+        if truthy(request.query.get("wait")):
+            return self.message_json(message)
+        return web.Response(status=204)
+
+    def _webhook_message(
+        self, request: web.Request, state: InteractionState
+    ) -> tuple[StoredMessage | None, bool]:
+        wanted = request.match_info["message_id"]
+        if wanted == "@original":
+            ident = state.original_message_id
+            return self.emu.messages_by_id.get(ident or 0), True
+        ident = int(wanted)
+        if ident != state.original_message_id and ident not in state.followup_ids:
+            return None, False
+        return self.emu.messages_by_id.get(ident), ident == state.original_message_id
+
+    async def get_webhook_message(self, request: web.Request) -> web.Response:
+        state, failed = self._interaction_for_token(request)
+        if failed is not None or state is None:
+            return failed or web.Response(status=404)
+        message, _ = self._webhook_message(request, state)
+        if message is None:
+            return self.error(request, 404, 10008, "Unknown Message")
+        return self.message_json(message)
+
+    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+        state, failed = self._interaction_for_token(request)
+        if failed is not None or state is None:
+            return failed or web.Response(status=404)
+        message, original = self._webhook_message(request, state)
+        if message is None:
+            return self.error(request, 404, 10008, "Unknown Message")
+        body: dict[str, Any] = request[BODY] or {}
+        files: Files = request[FILES]
+        refused = self.check_message(request, body, files, creating=False)
+        if refused is not None:
+            return refused
+        self.emu.apply_body(message, body, files, editing=True)
+        if original and state.placeholder_pending:
+            message.flags &= ~LOADING
+            state.placeholder_pending = False
+        kind = "edit_original" if original else "edit_followup"
+        self.emu.record(kind, request, message=message, interaction=state, payload=body)
+        return self.message_json(message)
+
+    async def delete_webhook_message(self, request: web.Request) -> web.Response:
+        state, failed = self._interaction_for_token(request)
+        if failed is not None or state is None:
+            return failed or web.Response(status=404)
+        message, original = self._webhook_message(request, state)
+        if message is None:
+            return self.error(request, 404, 10008, "Unknown Message")
+        if original:
+            # With the "thinking…" message gone, a follow-up is a new message of its own, with
+            # its own visibility (Discord fixed this in 2021: discord-api-docs#2739).
+            state.placeholder_pending = False
+        self.emu.messages_by_id.pop(message.id, None)
+        self.emu.record("delete", request, message=message, interaction=state)
+        return web.Response(status=204)

@@ -1,0 +1,104 @@
+"""What every REST route shares: Discord's way of answering (JSON exactly as discord.py
+expects it, its error bodies, its checks on a message) and the request's parsed body.
+
+Each group of routes (`accounts`, `commands`, `interactions`, `channels`) is a `Routes`: the
+handlers differ, the answers are the same, so they come from this one base rather than being
+passed around.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .. import rules
+from ..models import EPHEMERAL, Channel, Rejection, StoredMessage, User, Visibility
+from ..openapi import Violation, errors_tree
+
+if TYPE_CHECKING:
+    from ..server import DiscordEmulator
+
+API = "/api/v10"
+
+Files = dict[int, tuple[str, bytes, str]]
+# What the middleware read from a request, for its handler: the JSON body and the files.
+BODY = web.RequestKey("body", object)
+FILES = web.RequestKey("files", dict)
+
+
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    # Exactly "application/json", no charset: discord.py compares the header verbatim.
+    return web.Response(
+        status=status,
+        body=json.dumps(data).encode(),
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+
+
+def truthy(value: str | None) -> bool:
+    """A query flag as Discord reads it (`?wait=true`)."""
+    return (value or "").lower() in ("1", "true", "yes")
+
+
+class Routes:
+    """A group of routes of the emulator `emu`, with Discord's answers."""
+
+    def __init__(self, emulator: DiscordEmulator) -> None:
+        self.emu = emulator
+
+    def error(
+        self,
+        request: web.Request,
+        status: int,
+        code: int,
+        message: str,
+        errors: dict[str, Any] | None = None,
+        *,
+        rejected: bool = True,
+    ) -> web.Response:
+        """Discord's error answer; unless deliberate (a fault), it is kept as a rejection."""
+        body: dict[str, Any] = {"message": message, "code": code}
+        if errors:
+            body["errors"] = errors
+        if rejected:
+            self.emu.rejections.append(Rejection(request.method, request.path, status, body))
+        return json_response(body, status)
+
+    def invalid(self, request: web.Request, violations: list[Violation]) -> web.Response:
+        return self.error(request, 400, 50035, "Invalid Form Body", errors_tree(violations))
+
+    def check_message(
+        self,
+        request: web.Request,
+        body: dict[str, Any],
+        files: Files,
+        *,
+        base: tuple[str, ...] = (),
+        creating: bool = True,
+    ) -> web.Response | None:
+        """Discord's refusal of a message body and its files, or None when it is accepted."""
+        violations = rules.check_message(body, files=len(files), base=base, creating=creating)
+        # Discord's upload limit is on all of a message's files together, not each.
+        if sum(len(data) for _, data, _ in files.values()) > rules.FILE_SIZE_LIMIT:
+            return self.error(request, 413, 40005, "Request entity too large")
+        if not violations:
+            return None
+        if any(v.code == "MESSAGE_EMPTY" for v in violations):
+            return self.error(request, 400, 50006, "Cannot send an empty message")
+        return self.invalid(request, violations)
+
+    def visibility(self, channel: Channel, user: User | None, flags: int) -> Visibility:
+        """Who sees a message sent to `channel`: its DM's recipient, `user` alone when the
+        message is ephemeral (only an interaction's answers can be), or everyone."""
+        if channel.is_dm:
+            return Visibility.dm_to(channel.recipient_id or 0)
+        if flags & EPHEMERAL and user is not None:
+            return Visibility.ephemeral_to(user)
+        return Visibility.public()
+
+    def message_json(self, message: StoredMessage) -> web.Response:
+        return json_response(message.payload(self.emu.base_url))
