@@ -240,14 +240,15 @@ async def test_posts_made_long_ago_leave_the_outbox_and_owed_ones_stay(
     assert [(r["version"], r["sent_at"]) for r in left] == [(owed.game.version, None)]
 
 
+# Only PostgreSQL: a SQLite file belongs to one bot process, whose memory is never stale.
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 async def test_a_reminder_names_whoever_is_to_move_now_in_the_shared_database(
     processes: list[GameService],
 ) -> None:
     """A process that kept a game in memory, while another process made the moves that passed
     the turn, reminds the person whose turn it is now, not the one of its old copy."""
     first, second = processes[:2]
-    if not second.repo.shared:
-        pytest.skip("a SQLite file belongs to one bot process")
+    assert second.repo.shared
     game, state = await _started(first, 6000)
     await second.games.open_game(6000)  # kept in memory at the start
     mover = game.seats[state.current_seat()].user_id
