@@ -13,21 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from sandbox.emulator import DiscordEmulator, User
+from sandbox.emulator.acting import OPTION_TYPES
 
-TYPE_NAMES = {
-    1: "subcommand",
-    2: "group",
-    3: "string",
-    4: "integer",
-    5: "boolean",
-    6: "user",
-    7: "channel",
-    8: "role",
-    9: "mentionable",
-    10: "number",
-    11: "attachment",
-}
-SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, NUMBER = 1, 2, 3, 4, 5, 6, 7, 10
+TYPE_NAMES = {number: name for name, number in OPTION_TYPES.items()}
+SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, NUMBER = (
+    OPTION_TYPES[name]
+    for name in ("subcommand", "group", "string", "integer", "boolean", "user", "channel", "number")
+)
 CHAT_INPUT = 1  # an application command typed with "/" (not a context-menu command)
 TRUE_WORDS, FALSE_WORDS = ("true", "yes", "1"), ("false", "no", "0")
 
