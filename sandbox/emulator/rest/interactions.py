@@ -204,22 +204,30 @@ class InteractionRoutes(Routes):
             return None, False
         return self.emu.messages_by_id.get(ident), ident == state.original_message_id
 
-    async def get_webhook_message(self, request: web.Request) -> web.Response:
-        state, failed = self._interaction_for_token(request)
-        if failed is not None or state is None:
-            return failed or web.Response(status=404)
-        message, _ = self._webhook_message(request, state)
-        if message is None:
-            return self.error(request, 404, 10008, "Unknown Message")
-        return self.message_json(message)
-
-    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+    def _webhook_target(
+        self, request: web.Request
+    ) -> tuple[InteractionState, StoredMessage, bool] | web.Response:
+        """The interaction of the token, the message it names and whether that is the
+        original reply; or Discord's answer when there is no such interaction or message."""
         state, failed = self._interaction_for_token(request)
         if failed is not None or state is None:
             return failed or web.Response(status=404)
         message, original = self._webhook_message(request, state)
         if message is None:
             return self.error(request, 404, 10008, "Unknown Message")
+        return state, message, original
+
+    async def get_webhook_message(self, request: web.Request) -> web.Response:
+        target = self._webhook_target(request)
+        if isinstance(target, web.Response):
+            return target
+        return self.message_json(target[1])
+
+    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+        target = self._webhook_target(request)
+        if isinstance(target, web.Response):
+            return target
+        state, message, original = target
         body: dict[str, Any] = request[BODY] or {}
         files: Files = request[FILES]
         refused = self.check_message(request, body, files, creating=False)
@@ -234,12 +242,10 @@ class InteractionRoutes(Routes):
         return self.message_json(message)
 
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
-        state, failed = self._interaction_for_token(request)
-        if failed is not None or state is None:
-            return failed or web.Response(status=404)
-        message, original = self._webhook_message(request, state)
-        if message is None:
-            return self.error(request, 404, 10008, "Unknown Message")
+        target = self._webhook_target(request)
+        if isinstance(target, web.Response):
+            return target
+        state, message, original = target
         if original:
             # With the "thinking…" message gone, a follow-up is a new message of its own, with
             # its own visibility (Discord fixed this in 2021: discord-api-docs#2739).
