@@ -190,15 +190,20 @@ async def test_a_taken_port_asked_for_is_one_line_and_status_2(tmp_path: Path) -
     ]
 
 
-def test_without_a_token_bot_py_points_to_the_sandbox(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py")],
-        cwd=tmp_path,
+def bare_bot_py(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """`python bot.py` as on a fresh machine: no token, no .env, no settings at all."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), *arguments],
+        cwd=folder,
         env={"PATH": "", "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def test_without_a_token_bot_py_points_to_the_sandbox(tmp_path: Path) -> None:
+    done = bare_bot_py(tmp_path)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
@@ -210,14 +215,7 @@ def test_without_a_token_bot_py_points_to_the_sandbox(tmp_path: Path) -> None:
 def test_sandbox_options_without_the_sandbox_are_refused(
     tmp_path: Path, arguments: list[str]
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), *arguments],
-        cwd=tmp_path,
-        env={"PATH": "", "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = bare_bot_py(tmp_path, *arguments)
     assert done.returncode == 2
     assert "go with --sandbox" in done.stderr
 
