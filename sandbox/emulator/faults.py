@@ -3,7 +3,10 @@
 - closed DMs: messages to a user's DM channel fail with 403 / 50007;
 - rate limits: the next N requests matching a route answer 429 with `retry_after` and the
   headers discord.py reads (it retries after the pause);
-- failures: the next N requests matching a route answer a chosen status and error body.
+- failures: the next N requests matching a route answer a chosen status and error body;
+- holds: the next N requests matching a route (and whose message says a given text) wait
+  until the test releases them (a slow network, or a request sent the moment its process is
+  paused), then go on as usual.
 
 Routes are written like `POST /channels/{channel_id}/messages` (any `{name}` matches one path
 segment), relative to `/api/v10`.
@@ -11,6 +14,7 @@ segment), relative to `/api/v10`.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,11 +51,36 @@ class ArmedFault:
 
 
 @dataclass
+class HeldRoute:
+    """Requests on a route held back until `release`; `held` counts those that arrived."""
+
+    method: str
+    pattern: re.Pattern[str]
+    remaining: int
+    says: str | None = None  # only a message whose content holds this text
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    held: int = 0
+
+    def matches(self, method: str, path: str, body: Any) -> bool:
+        content = body.get("content") if isinstance(body, dict) else None
+        return (
+            self.remaining > 0
+            and method == self.method
+            and bool(self.pattern.match(path.removeprefix(API_PREFIX)))
+            and (self.says is None or self.says in str(content or ""))
+        )
+
+    def release(self) -> None:
+        self.released.set()
+
+
+@dataclass
 class Faults:
     """The fault switches of one emulator; tests flip them between steps."""
 
     closed_dms: set[int] = field(default_factory=set)
     armed: list[ArmedFault] = field(default_factory=list)
+    holds: list[HeldRoute] = field(default_factory=list)
 
     def close_dms(self, user_id: int) -> None:
         """From now on DMs to this user fail as when they block DMs from server members."""
@@ -95,6 +124,23 @@ class Faults:
         self.armed.append(fault)
         return fault
 
+    def hold(self, route: str, *, says: str | None = None, times: int = 1) -> HeldRoute:
+        """The next `times` requests on `route` (sending a message whose content holds the
+        text `says`, if given) wait until the hold is released."""
+        method, pattern = compile_route(route)
+        hold = HeldRoute(method, pattern, times, says)
+        self.holds.append(hold)
+        return hold
+
+    def holding(self, method: str, path: str, body: Any) -> HeldRoute | None:
+        """The hold this request waits for, if any (and count it as held)."""
+        for hold in self.holds:
+            if hold.matches(method, path, body):
+                hold.remaining -= 1
+                hold.held += 1
+                return hold
+        return None
+
     def take(self, method: str, path: str) -> ArmedFault | None:
         """The armed fault this request triggers, if any (and count it as used)."""
         for fault in self.armed:
@@ -107,3 +153,6 @@ class Faults:
     def clear(self) -> None:
         self.closed_dms.clear()
         self.armed.clear()
+        for hold in self.holds:
+            hold.release()
+        self.holds.clear()

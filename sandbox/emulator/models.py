@@ -340,6 +340,7 @@ class StoredMessage:
     interaction_user: User | None = None
     webhook_id: int | None = None
     guild_id: int | None = None
+    nonce: str | None = None  # given when it was created (see `MessageStore.by_nonce`)
 
     @property
     def buttons(self) -> tuple[Button, ...]:
@@ -364,6 +365,8 @@ class StoredMessage:
             "edited_timestamp": iso(self.edited_at) if self.edited_at else None,
             "flags": self.flags,
         }
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
         if self.webhook_id is not None:

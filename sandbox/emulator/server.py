@@ -106,6 +106,8 @@ class DiscordEmulator(Acting, MessageStore):
         # the REST routes allow it): a plain member's unless a test grants more.
         self.app_permissions = MEMBER_PERMISSIONS
         self.messages_by_id: dict[int, StoredMessage] = {}
+        # Creates answered with an earlier message of the same nonce (see `by_nonce`).
+        self.duplicates_refused = 0
         self.records: list[Record] = []
         self.requests: list[RequestLog] = []
         self.rejections: list[Rejection] = []

@@ -8,10 +8,14 @@ so that every way of sending builds the same `StoredMessage`. One of the parts
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from .interactions import InteractionState
 from .models import Attachment, Channel, Snowflakes, StoredMessage, User, Visibility, now
+
+# How long Discord remembers a message's nonce: "the past few minutes", in its words.
+NONCE_WINDOW = timedelta(minutes=5)
 
 
 class MessageStore:
@@ -49,8 +53,21 @@ class MessageStore:
             message.interaction_user = interaction.user
             message.webhook_id = self.application_id
         self.apply_body(message, body, files)
+        if body.get("nonce") is not None:
+            message.nonce = str(body["nonce"])
         self.messages_by_id[message.id] = message
         return message
+
+    def by_nonce(self, channel_id: int, nonce: str) -> StoredMessage | None:
+        """The bot's message created in the channel with this nonce within Discord's window:
+        with `enforce_nonce`, Discord answers a second create with it and makes nothing."""
+        since = now() - NONCE_WINDOW
+        for message in reversed(self.messages_by_id.values()):
+            if message.created_at < since:
+                return None
+            if message.channel_id == channel_id and message.nonce == nonce:
+                return message
+        return None
 
     def apply_body(
         self,

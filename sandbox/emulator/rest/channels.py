@@ -83,6 +83,11 @@ class ChannelRoutes(Routes):
         refused = self.check_message(request, body, files)
         if refused is not None:
             return refused
+        if body.get("nonce") is not None and body.get("enforce_nonce"):
+            earlier = emu.by_nonce(channel.id, str(body["nonce"]))
+            if earlier is not None:
+                emu.duplicates_refused += 1
+                return self.message_json(earlier)
         message = emu.store_message(
             channel_id=channel.id,
             visibility=self.visibility(channel, None, 0),

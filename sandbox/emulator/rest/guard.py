@@ -59,9 +59,16 @@ class Guard(Routes):
             return json_response(fault.body, fault.status, dict(fault.headers))
         try:
             body, files = await self._read_body(request)
+        except ConnectionResetError:
+            # Its sender went away while the request was held (a process killed meanwhile).
+            return web.Response(status=499)
         except ValueError as exc:
             return self.error(request, 400, 50109, f"The request body contains invalid JSON: {exc}")
         request[BODY], request[FILES] = body, files
+        hold = emu.faults.holding(request.method, path, body)
+        if hold is not None:
+            emu.touch()
+            await hold.released.wait()
         if emu.validator is not None and body is not None:
             violations = emu.validator.check_request(request.method, path, body)
             if violations:
