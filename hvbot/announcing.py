@@ -4,27 +4,25 @@ decision waiting for the player to move, the lobby message, each seat's secret.
 Private things (a drawn card, the lines you may declare, your colour) only ever go to their
 owner, ephemerally or by DM. A game may be played in a thread started from its lobby message:
 then every public post of the game goes to the thread (`announce`, and
-`hvbot.answering.publish`), wherever the command behind it was typed.
+`hvbot.answering.FollowUp`), wherever the command behind it was typed. Sending what a change
+owes is `hvbot.aftermath`'s: this module only says it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from games import find_game
-from hvbot import board_buttons, views, workers
+from hvbot import views, workers
 from hvbot.posts import Post
 from hvbot.presenters import presenter_for
-from hvbot.service import ActResult
+from hvbot.services.outcomes import ActResult
 from hvbot.store import GameRow
 from hvbot.wording import mention, names_of, public
-
-if TYPE_CHECKING:
-    from hvbot.client import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -105,17 +103,11 @@ def posts_in(channel_id: int | None, game: GameRow) -> bool:
     return game.thread_id is None or channel_id == game.thread_id
 
 
-async def post_channel(bot: GameBot, game: GameRow) -> discord.abc.Messageable:
+async def post_channel(client: discord.Client, game: GameRow) -> discord.abc.Messageable:
     """The game's thread if it has one, else its channel."""
     where = game.post_channel_id
-    return bot.get_channel(where) or await bot.fetch_channel(where)  # type: ignore[return-value]
-
-
-async def announce(bot: GameBot, game: GameRow, post: Post) -> None:
-    """Post to the game's thread if it has one, else to its channel."""
-    channel = await post_channel(bot, game)
-    sent = await channel.send(**post.kwargs())
-    board_buttons.shown(bot, game, post, sent)
+    found = client.get_channel(where) or await client.fetch_channel(where)
+    return found  # type: ignore[return-value]
 
 
 def lobby_text(game: GameRow) -> str:
@@ -145,11 +137,11 @@ def lobby_text(game: GameRow) -> str:
     return texts("bot.lobby.text", title=title, seats=seats, state=state)
 
 
-async def refresh_lobby(bot: GameBot, game: GameRow) -> None:
+async def refresh_lobby(client: discord.Client, game: GameRow) -> None:
     """Edit the one lobby message in place (after a slash command changed the seats)."""
     if game.lobby_message_id is None:
         return
-    channel = bot.get_partial_messageable(game.channel_id)
+    channel = client.get_partial_messageable(game.channel_id)
     try:
         await channel.get_partial_message(game.lobby_message_id).edit(
             content=lobby_text(game),
@@ -159,22 +151,12 @@ async def refresh_lobby(bot: GameBot, game: GameRow) -> None:
         log.warning("game %s: could not update the lobby message", game.id)
 
 
-async def send_secrets(bot: GameBot, game: GameRow, state: Any) -> None:
-    """Each person's colour by DM; a closed DM is reported without saying anything secret."""
-    failed = []
-    for seat in game.seats:
-        if seat.user_id is None:
-            continue
-        post = await secret_post(game, state, seat.seat)
-        try:
-            user = bot.get_user(seat.user_id) or await bot.fetch_user(seat.user_id)
-            await user.send(**post.kwargs())
-        except discord.HTTPException:
-            failed.append(f"<@{seat.user_id}>")
-    if failed:
-        secret = presenter_for(game.game_name, game.language).secret_words()
-        notice = public(game)("bot.game.dm_failed", players=", ".join(failed), secret=secret)
-        await announce(bot, game, Post(notice))
+def dms_closed_post(game: GameRow, user_ids: list[int]) -> Post:
+    """The channel told whose DMs are closed, pointing them to /game mysecret without saying
+    anything secret."""
+    secret = presenter_for(game.game_name, game.language).secret_words()
+    players = ", ".join(f"<@{user_id}>" for user_id in user_ids)
+    return Post(public(game)("bot.game.dm_failed", players=players, secret=secret))
 
 
 async def secret_post(game: GameRow, state: Any, seat: int, language: str | None = None) -> Post:

@@ -16,23 +16,33 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import discord
 
 from data.texts import Texts, language_of, texts_for
-from hvbot import board_buttons
-from hvbot.announcing import announce, post_channel, posts_in
+from hvbot.aftermath import Aftermath, Via
+from hvbot.announcing import post_channel, posts_in
 from hvbot.limits import CONTENT, fit_text
 from hvbot.posts import Post
-from hvbot.service import BotError
+from hvbot.services import BotError, GameService
 from hvbot.store import GameRow
 from hvbot.wording import explain, personal
 
-if TYPE_CHECKING:
-    from hvbot.client import GameBot
-
 log = logging.getLogger(__name__)
+
+
+class GameClient(Protocol):
+    """What the handlers need of the bot beside its connection to Discord: the games'
+    service, and the aftermath of the changes they make."""
+
+    service: GameService
+    aftermath: Aftermath
+
+
+def game_client(interaction: discord.Interaction) -> GameClient:
+    """The bot that received the interaction, as the handlers see it."""
+    return cast(GameClient, interaction.client)
 
 
 UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
@@ -139,10 +149,7 @@ async def answer_failure(
 
 
 async def publish(interaction: discord.Interaction, game: GameRow, post: Post) -> None:
-    """A public post answering a deferred interaction. In the game's thread, or in its channel
-    when it has none, the post is the answer itself; used elsewhere, the post goes to the
-    thread and the person gets a short private note pointing there (so an interaction
-    answered this way is deferred privately: see `posts_here`)."""
+    """A public post answering a deferred interaction (see `FollowUp.publish`)."""
     await FollowUp.of(interaction).publish(game, post)
 
 
@@ -155,7 +162,7 @@ class FollowUp:
     frames that dispatched it, is several times the size of this; so a move goes on from here
     in a task of its own (`go_on`), and the handler that received it returns at once."""
 
-    bot: GameBot
+    aftermath: Aftermath
     webhook: discord.Webhook  # the interaction's follow-up webhook, valid for 15 minutes
     user_id: int
     channel_id: int | None
@@ -164,7 +171,7 @@ class FollowUp:
     @classmethod
     def of(cls, interaction: discord.Interaction) -> FollowUp:
         return cls(
-            interaction.client,  # type: ignore[arg-type]
+            game_client(interaction).aftermath,
             interaction.followup,
             interaction.user.id,
             interaction.channel_id,
@@ -180,17 +187,34 @@ class FollowUp:
     def language(self) -> str:
         return language_of(self.locale)
 
+    def via(self, game: GameRow) -> Via | None:
+        """How a public post of the game answers this deferred interaction: in the game's
+        thread, or in its channel when it has none, the post is the answer itself (its
+        follow-up); used elsewhere, None: the post goes to the thread (see `posted_there`),
+        so an interaction answered this way is deferred privately (see `posts_here`)."""
+        if not posts_in(self.channel_id, game):
+            return None
+
+        async def answer(post: Post) -> discord.Message:
+            return await self.webhook.send(wait=True, **post.kwargs())
+
+        return answer
+
     async def publish(self, game: GameRow, post: Post) -> None:
-        """See `publish`."""
-        if posts_in(self.channel_id, game):
-            sent = await self.webhook.send(wait=True, **post.kwargs())
-            board_buttons.shown(self.bot, game, post, sent)
-            return
-        await announce(self.bot, game, post)
-        await self.webhook.send(
-            self.texts("bot.reply.posted_in_thread", thread=f"<#{game.thread_id}>"),
-            ephemeral=True,
-        )
+        """A public post that no change owes (the board shown again on request): the answer
+        where the game is played, else in its thread with a pointer there."""
+        via = self.via(game)
+        if via is not None:
+            message = await via(post)
+        else:
+            message = await self.aftermath.sender.to_game(game, post)
+            await self.posted_there(game)
+        self.aftermath.buttons.shown(game, post, message)
+
+    async def posted_there(self, game: GameRow) -> None:
+        """Point the person to the thread where the post answering them went."""
+        if not posts_in(self.channel_id, game):
+            await self.say(self.texts("bot.reply.posted_in_thread", thread=f"<#{game.thread_id}>"))
 
     async def say(self, message: str) -> None:
         """A private line to the person."""
@@ -205,7 +229,7 @@ def go_on(follow_up: FollowUp, game_id: int, work: Awaitable[None]) -> None:
     comes from: a failure is logged with its game, and the person gets the apology."""
     task = asyncio.create_task(_guarded_follow_up(follow_up, game_id, work))
     task.set_name(f"{ANSWER_TASK}{game_id}")
-    follow_up.bot.keep_until_done(task)
+    follow_up.aftermath.keep(task)
 
 
 async def _guarded_follow_up(follow_up: FollowUp, game_id: int, work: Awaitable[None]) -> None:

@@ -1,8 +1,8 @@
-"""The bot: opens the database, registers commands and persistent buttons, runs AI seats.
+"""The bot: opens the database, registers commands and persistent buttons, closes cleanly.
 
-At start-up it reloads every open game from the database and resumes the AI seats whose turn
-it is, so a restart loses nothing; buttons need no reloading because their custom_ids carry
-everything needed to find their game.
+What follows a change (posts, AI seats, replays) is `hvbot.aftermath`'s; at start-up the bot
+hands it every open game, so the AI seats whose turn it is move on and a restart loses nothing.
+Buttons need no reloading because their custom_ids carry everything needed to find their game.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import secrets
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,25 +19,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.texts import mention_commands, texts_for
+from data.texts import mention_commands
 from games import plugins
-from hvbot import (
-    announcing,
-    answering,
-    board_buttons,
-    claims,
-    memory,
-    outbox,
-    replay,
-    views,
-    wording,
-    workers,
-)
+from hvbot import answering, memory, views, wording, workers
+from hvbot.aftermath import Aftermath
 from hvbot.config import Settings
 from hvbot.handlers import lobby, moves, requests
 from hvbot.presenters import warm_up
-from hvbot.service import BotError, GameService, ai_turn
-from hvbot.store import GameRow, GameStore
+from hvbot.services import BotError, GameService
+from hvbot.store import GameStore
 from hvbot.translator import Translator
 
 log = logging.getLogger(__name__)
@@ -56,13 +45,6 @@ HANDLER_TASKS = (
 # The commands of the bot itself, loaded as discord.py extensions before each game's own.
 EXTENSIONS = ("hvbot.cogs.game", "hvbot.cogs.reminders", "hvbot.cogs.stats")
 FINISH_S = 10.0  # at most this long to finish answering at shutdown
-OUTBOX_SWEEP_S = 3600.0  # how often posts made long ago are dropped from the outbox
-
-
-def _hold(tasks: set[asyncio.Task[None]], task: asyncio.Task[None]) -> None:
-    """Keep `task` in `tasks` until it ends: the event loop keeps only a weak reference."""
-    tasks.add(task)
-    task.add_done_callback(tasks.discard)
 
 
 class GameBot(commands.AutoShardedBot):
@@ -98,14 +80,9 @@ class GameBot(commands.AutoShardedBot):
         self.ai_pause = ai_pause
         self.remind_check_s = remind_check_s
         self.service: GameService = service  # type: ignore[assignment]  # set in setup_hook
-        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
-        self._replay_tasks: set[asyncio.Task[None]] = set()
-        self._answering: set[asyncio.Task[None]] = set()  # see keep_until_done
-        self._stopping = False  # once closing: no AI move or replay is started any more
+        # Set in setup_hook, with the service: what follows each change.
+        self.aftermath: Aftermath = None  # type: ignore[assignment]
         self._connected = False  # see close
-        self._outbox_swept = float("-inf")  # when posts made long ago were last dropped
-        # Who holds this process's claims in the database (see hvbot.claims).
-        self.owner = secrets.token_hex(8)
         # Set in setup_hook: the workers drawing pictures, and the one for long work.
         self.pictures: workers.Workers | None = None
         self.background: workers.Workers | None = None
@@ -124,6 +101,7 @@ class GameBot(commands.AutoShardedBot):
             memory.give_back_large_buffers()
         if self.service is None:
             self.service = GameService(await GameStore.open(self.database))
+        self.aftermath = Aftermath(self, self.service, ai_pause=self.ai_pause)
         filled = await self.service.results.backfill_results()
         if filled:
             log.info("stored the results of %d games finished before results were kept", filled)
@@ -135,7 +113,7 @@ class GameBot(commands.AutoShardedBot):
         self.background = workers.Workers(1 if processes else 0)
         workers.use(self.pictures, self.background)
         await self.pictures.start()
-        views.register(self)
+        views.register(self, self._clicks())
         # The commands every game shares, then each registered game's own (see `games`).
         for extension in (*EXTENSIONS, *(game.commands for game in plugins())):
             await self.load_extension(extension)
@@ -154,26 +132,22 @@ class GameBot(commands.AutoShardedBot):
             registered = await self.tree.sync(guild=guild)
         # Texts name commands as mentions, which each client shows in its own language.
         mention_commands({command.name: command.id for command in registered})
-        for game in await self.service.repo.open_games():
-            if game.status == "active" and game.state is not None:
-                self.after_change(game, self.service.games.peek_state(game))
+        for game, state in await self.service.games.all_in_play():
+            self.aftermath.after_change(game, state)
         # What start-up built (the libraries, fonts, picture pieces, card data, commands) lives
         # as long as the process. Left to the garbage collector, every full collection walks all
         # of it again, which at a few hundred games took 100-300 ms each time with everything
         # else waiting; frozen, a collection only walks what games create.
         gc.collect()
         gc.freeze()
-        log.info("ready to serve games from %s", self.service.repo.db)
+        log.info("ready to serve games from %s", self.service.where)
 
     async def close(self) -> None:
         await self._finish_answering()
         mention_commands({})  # this application's commands are no longer served from here
-        self._stopping = True
-        tasks = [*self._ai_tasks.values(), *self._replay_tasks]
-        for task in tasks:
-            task.cancel()
-        # Cancelled, they are not left reading a database about to be closed.
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if self.aftermath is not None:
+            # Stopped, its AI seats and replays are not left reading a database about to close.
+            await self.aftermath.close()
         if self._connected:
             await super().close()
         else:
@@ -181,7 +155,7 @@ class GameBot(commands.AutoShardedBot):
             # expects the queue its connect makes.
             await self.http.close()
         if self.service is not None:
-            await self.service.repo.close()
+            await self.service.close()
         for pool in (self.pictures, self.background):
             if pool is not None:
                 pool.close()
@@ -190,10 +164,6 @@ class GameBot(commands.AutoShardedBot):
     async def connect(self, *, reconnect: bool = True) -> None:
         self._connected = True
         await super().connect(reconnect=reconnect)
-
-    def keep_until_done(self, task: asyncio.Task[None]) -> None:
-        """Hold a task answering an interaction until it ends (see `_hold`)."""
-        _hold(self._answering, task)
 
     async def _finish_answering(self) -> None:
         """Let the interactions being handled finish before the connection closes.
@@ -226,168 +196,37 @@ class GameBot(commands.AutoShardedBot):
             if t is not me
             and (
                 t.get_name().startswith(HANDLER_TASKS)
-                or t in self._ai_tasks.values()
-                or t in self._replay_tasks
+                or (self.aftermath is not None and t in self.aftermath.busy())
             )
         ]:
             await asyncio.wait(busy)
 
-    # ------------------------------------------------------------------ AI seats
-
-    def after_change(self, game: GameRow, state: Any) -> None:
-        """What follows a change once it is announced: the replay when the game is over, else
-        the AI seat's move if it is an AI's turn and none is running for this game.
-
-        Every way a game can end (a command, a button, a late answer, an AI's move) comes
-        through here right after the result is posted, so the replay follows the result.
-        So does every change that moves the turn on: a board post's buttons it made stale
-        are taken off here (see hvbot.board_buttons)."""
-        if self._stopping:
-            return
-        board_buttons.moved_on(self, game)
-        if state.is_terminal():
-            _hold(self._replay_tasks, asyncio.create_task(self._post_replay(game)))
-            return
-        seat = state.current_seat()
-        if game.status != "active" or seat is None or not game.seats[seat].is_ai:
-            return
-        self._start_ai(game.id)
-
-    def _start_ai(self, game_id: int, *, claimed: bool = False) -> None:
-        running = self._ai_tasks.get(game_id)
-        if running is not None and not running.done():
-            return
-        self._ai_tasks[game_id] = asyncio.create_task(self._run_ai(game_id, claimed=claimed))
-
-    async def _run_ai(self, game_id: int, *, claimed: bool = False) -> None:
-        """Play the AI seats of a game while one is to move, holding the claim of their
-        thinking (see hvbot.claims): another process does not think for them meanwhile, and
-        takes over if this one dies."""
-        await self.wait_until_ready()
-        db = self.service.repo.db
-        if not claimed and not await claims.claim_ai(db, game_id, self.owner):
-            return  # another process is thinking for this game
-        if await claims.owes_posts(db, game_id):
-            # A move before the AI's is still to be told (its process died, say): the AI plays
-            # once it is, from the outbox (`outbox.post`), so the channel reads them in order.
-            await claims.release_ai(db, game_id, self.owner)
-            return
-        while await self._play_ai(game_id):
-            await claims.release_ai(db, game_id, self.owner)
-            # A person may have moved while this task was letting go, handing the turn to an
-            # AI again: `after_change` left that to this task, so look once more.
-            game = await self.service.repo.game(game_id=game_id)
-            if game is None or not ai_turn(game, self.service.games.peek_state(game)):
-                return
-            if not await claims.claim_ai(db, game_id, self.owner):
-                return
-
-    async def _play_ai(self, game_id: int) -> bool:
-        """Play the AI seats' moves in a row; True once a person is to move (or the game is
-        over), False if the AI failed or played the most moves in a row allowed."""
-        db = self.service.repo.db
-        for _ in range(256):
-            await asyncio.sleep(self.ai_pause)
-            try:
-                if not await claims.claim_ai(db, game_id, self.owner):  # renewed
-                    return False  # taken over by another process: this one was too slow
-                result = await self.service.play.ai_step(game_id=game_id)
-            except Exception:
-                log.exception("game %s: the AI seat failed to move", game_id)
-                return False
-            if result is None:
-                return True
-            post = await announcing.board_post(result.game, result, result.state)
-            if post is not None:
-                try:
-                    await announcing.announce(self, result.game, post)
-                except discord.HTTPException:
-                    log.exception("game %s: could not post the AI's move", game_id)
-            await self.posted(result.game)
-            # While this task runs no other AI task starts for the game: this only matters
-            # when the AI's move ended the game.
-            self.after_change(result.game, result.state)
-        return False
-
-    # ------------------------------------------------------------------ the outbox
-
-    async def posted(self, game: GameRow) -> None:
-        """The board post of the move that made the game's version is out (or was never to
-        be made): the outbox no longer owes it (see hvbot.claims)."""
-        try:
-            await claims.move_sent(self.service.repo.db, game_id=game.id, version=game.version)
-        except Exception:
-            # Posted, but still owed: another process may post it again after the lease.
-            log.exception("game %s: could not mark the move's post as made", game.id)
-
-    async def do_duties(self) -> None:
-        """Take over what another process left undone (it died, say): posts owed by stored
-        changes, and AI seats nobody is thinking for. Every process runs this now and then."""
-        repo = self.service.repo
-        for owed in await claims.claim_announcements(repo.db):
-            try:
-                await outbox.post(self, owed)
-            except Exception:
-                log.exception("game %s: could not make an owed post", owed.game_id)
-        if not self._stopping:
-            for game_id in await claims.claim_ai_turns(repo.db, self.owner):
-                self._start_ai(game_id, claimed=True)
-        now = asyncio.get_running_loop().time()
-        if now >= self._outbox_swept + OUTBOX_SWEEP_S:
-            self._outbox_swept = now
-            await claims.forget_sent(repo.db)
-
-    async def _post_replay(self, game: GameRow) -> None:
-        """The replay of a game that just ended, in its channel, after the result; then the
-        outbox no longer owes it (see hvbot.claims)."""
-        try:
-            await self.post_replay(game)
-        except Exception:
-            log.exception("game %s: could not post the replay", game.id)
-        try:
-            await claims.replay_sent(self.service.repo.db, game.id)
-        except Exception:
-            log.exception("game %s: could not mark the replay as posted", game.id)
-
-    async def post_replay(self, game: GameRow) -> None:
-        """Draw and post a finished game's replay (a warning, not a failure, when it has
-        none: a game abandoned before any move, say)."""
-        texts = texts_for(game.language)
-        try:
-            post = await replay.replay_post(
-                self.service.repo, game, heading=texts("bot.replay.heading"), texts=texts
-            )
-        except replay.NoReplay as exc:
-            log.warning("game %s: no replay: %s", game.id, exc)
-            return
-        await announcing.announce(self, game, post)
-
     # ------------------------------------------------------------------ buttons
 
-    # A click on one of the bot's buttons (see hvbot.views) reaches its handler through these,
-    # guarded like a command: a refusal is said to the clicker, an unexpected error logged.
+    @staticmethod
+    def _clicks() -> views.Clicks:
+        """Where each kind of button's click goes (see hvbot.views), guarded like a command:
+        a refusal is said to the clicker, an unexpected error logged."""
 
-    async def on_lobby_button(
-        self, interaction: discord.Interaction, game_id: int, what: str
-    ) -> None:
-        async with answering.guarded(interaction, game_id):
-            await lobby.lobby_button(interaction, game_id, what)
+        async def lobby_click(interaction: discord.Interaction, game_id: int, what: str) -> None:
+            async with answering.guarded(interaction, game_id):
+                await lobby.lobby_button(interaction, game_id, what)
 
-    async def on_action_button(
-        self, interaction: discord.Interaction, game_id: int, version: int, action: str
-    ) -> None:
-        async with answering.guarded(interaction, game_id):
-            await moves.action_button(interaction, game_id, version, action)
+        async def action_click(
+            interaction: discord.Interaction, game_id: int, version: int, action: str
+        ) -> None:
+            async with answering.guarded(interaction, game_id):
+                await moves.action_button(interaction, game_id, version, action)
 
-    async def on_undo_answer(
-        self, interaction: discord.Interaction, request_id: int, accept: bool
-    ) -> None:
-        async with answering.guarded(interaction, None):
-            await requests.answer_undo(interaction, request_id, accept=accept)
+        async def undo_click(interaction: discord.Interaction, request_id: int, yes: bool) -> None:
+            async with answering.guarded(interaction, None):
+                await requests.answer_undo(interaction, request_id, accept=yes)
 
-    async def on_vote(self, interaction: discord.Interaction, vote_id: int, choice: str) -> None:
-        async with answering.guarded(interaction, None):
-            await requests.cast_vote(interaction, vote_id, choice)
+        async def vote_click(interaction: discord.Interaction, vote_id: int, choice: str) -> None:
+            async with answering.guarded(interaction, None):
+                await requests.cast_vote(interaction, vote_id, choice)
+
+        return views.Clicks(lobby_click, action_click, undo_click, vote_click)
 
     # ------------------------------------------------------------------ errors
 
@@ -413,7 +252,7 @@ class GameBot(commands.AutoShardedBot):
             return
         game = None
         with contextlib.suppress(Exception):
-            game = await self.service.repo.open_game_in_channel(channel_id=interaction.channel_id)
+            game = await self.service.games.in_channel(interaction.channel_id)
         log.error(
             "game %s: unexpected error in /%s", game.id if game else "-", name, exc_info=original
         )

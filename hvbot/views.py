@@ -10,24 +10,23 @@ Labels are in the language of whoever sees the button: a public post's in the ga
 private prompt's in its person's. The custom_id never depends on the language, so a button
 works the same whatever language it was drawn in.
 
-A click reaches its handler through the client (`GameBot.on_lobby_button` and its siblings), so
-this module needs nothing from the modules that answer clicks: the presenters say what a post
-offers as plain `Choice`s, this module makes them buttons, the client routes the clicks.
+A click reaches its handler through `Clicks`, handed over once at start-up (`register`), so this
+module needs nothing from the modules that answer clicks: the presenters say what a post offers
+as plain `Choice`s, this module makes them buttons, and the bot says where clicks go.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import discord
+from discord.ext import commands
 
 from data.texts import ENGLISH, Texts
 from hvbot.posts import Choice
-
-if TYPE_CHECKING:
-    from hvbot.client import GameBot
 
 LOBBY_ACTIONS = {  # what -> style; the label is the text bot.button.<what>
     "join": discord.ButtonStyle.success,
@@ -45,8 +44,26 @@ STYLES = {  # a Choice's look -> Discord's button style
 }
 
 
-def _bot(interaction: discord.Interaction) -> GameBot:
-    return cast("GameBot", interaction.client)
+Click = Callable[..., Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Clicks:
+    """Where the clicks on each kind of button go: (interaction, game id, lobby action),
+    (interaction, game id, version, engine action), (interaction, request id, accepted),
+    (interaction, vote id, choice)."""
+
+    lobby: Click
+    action: Click
+    undo: Click
+    vote: Click
+
+
+_CLICKS: list[Clicks] = []  # the one set handed over at start-up (see `register`)
+
+
+def _clicks() -> Clicks:
+    return _CLICKS[-1]
 
 
 def encode_action(text: str) -> str:
@@ -79,7 +96,7 @@ class LobbyButton(
         return cls(int(match["game"]), match["what"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).on_lobby_button(interaction, self.game_id, self.what)
+        await _clicks().lobby(interaction, self.game_id, self.what)
 
 
 class ActionButton(
@@ -113,9 +130,7 @@ class ActionButton(
         return cls(int(match["game"]), int(match["ver"]), decode_action(match["action"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).on_action_button(
-            interaction, self.game_id, self.version, self.action
-        )
+        await _clicks().action(interaction, self.game_id, self.version, self.action)
 
 
 def lobby_view(game_id: int, texts: Texts = ENGLISH, *, open_: bool = True) -> discord.ui.View:
@@ -191,7 +206,7 @@ class UndoButton(
     }
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).on_undo_answer(interaction, self.request_id, self.choice == "yes")
+        await _clicks().undo(interaction, self.request_id, self.choice == "yes")
 
 
 class VoteButton(
@@ -208,7 +223,7 @@ class VoteButton(
     }
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).on_vote(interaction, self.request_id, self.choice)
+        await _clicks().vote(interaction, self.request_id, self.choice)
 
 
 def undo_view(request_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
@@ -219,5 +234,7 @@ def vote_view(vote_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
     return VoteButton.view(vote_id, texts)
 
 
-def register(bot: GameBot) -> None:
+def register(bot: commands.Bot, clicks: Clicks) -> None:
+    """Make the buttons work, after a restart too, sending their clicks to `clicks`."""
+    _CLICKS[:] = [clicks]
     bot.add_dynamic_items(LobbyButton, ActionButton, UndoButton, VoteButton)

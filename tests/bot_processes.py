@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -27,9 +28,9 @@ import discord.http, yarl
 from discord.gateway import DiscordWebSocket
 discord.http.Route.BASE = sys.argv[1]
 DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
-import bot, hvbot.claims
+import bot, hvbot.store.duties
 from hvbot.config import configure_logging, load_settings
-hvbot.claims.LEASE = datetime.timedelta(seconds=float(sys.argv[3]))
+hvbot.store.duties.LEASE = datetime.timedelta(seconds=float(sys.argv[3]))
 settings = load_settings()
 configure_logging(settings.log_level)
 asyncio.run(bot.serve(settings, remind_check_s=float(sys.argv[4]), ai_pause=float(sys.argv[5])))
@@ -53,6 +54,15 @@ class BotProcess:
     def kill(self) -> None:
         """As a machine that loses power: no cleanup at all."""
         self.process.send_signal(signal.SIGKILL)
+
+    def pause(self) -> None:
+        """As a long garbage collection or a stopped virtual machine: the process does nothing
+        at all, its leases run out, until `resume`."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self.alive:
+            self.process.send_signal(signal.SIGCONT)
 
     async def stop(self, timeout: float = 60.0) -> int:
         if self.alive:
@@ -121,7 +131,12 @@ async def start_bot_process(
 
 @contextlib.asynccontextmanager
 async def bot_processes(
-    emu: DiscordEmulator, folder: Path, database_url: str, shard_count: int
+    emu: DiscordEmulator,
+    folder: Path,
+    database_url: str,
+    shard_count: int,
+    *,
+    lease_s: float = 2.0,
 ) -> AsyncIterator[list[BotProcess]]:
     """One process per shard, started together; stopped with SIGTERM at the end, failing the
     test if any logged an error or a traceback it did not expect."""
@@ -129,7 +144,12 @@ async def bot_processes(
     started = await asyncio.gather(
         *(
             start_bot_process(
-                emu, folder, database_url=database_url, shard_ids=(k,), shard_count=shard_count
+                emu,
+                folder,
+                database_url=database_url,
+                shard_ids=(k,),
+                shard_count=shard_count,
+                lease_s=lease_s,
             )
             for k in range(shard_count)
         )
@@ -142,5 +162,25 @@ async def bot_processes(
             await bot.stop()
     for bot in running:
         text = bot.logged()
-        bad = [line for line in text.splitlines() if " ERROR " in line or "Traceback" in line]
+        bad = unexpected(text)
         assert not bad, f"shards {bot.shard_ids} logged:\n{text[-4000:]}"
+
+
+# A log record's first line: its time, level and logger.
+RECORD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (?P<level>[A-Z]+) (?P<logger>\S+):")
+# Warnings that come with a traceback and are expected where the database goes away: asyncpg's
+# pool says it could not reconnect yet, and tries again.
+EXPECTED_TRACEBACKS = {("WARNING", "asyncpg.pool")}
+
+
+def unexpected(log: str) -> list[str]:
+    """The lines of a process's log that say something went wrong: errors, and tracebacks
+    other than those expected with some warnings."""
+    bad, current = [], ("", "")
+    for line in log.splitlines():
+        record = RECORD.match(line)
+        if record:
+            current = (record["level"], record["logger"])
+        if " ERROR " in line or ("Traceback" in line and current not in EXPECTED_TRACEBACKS):
+            bad.append(line)
+    return bad

@@ -24,7 +24,7 @@ from engine.pylons.reference import runner
 from games import find_game
 from hvbot.client import GameBot
 from hvbot.config import Settings
-from hvbot.service import GameService
+from hvbot.services import GameService
 from hvbot.store import GameRow, GameStore, SeatRow
 from sandbox.emulator import (
     Channel,

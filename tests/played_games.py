@@ -12,7 +12,7 @@ import pytest
 from engine import State
 from games import find_game
 from hvbot.database import base
-from hvbot.service import GameService
+from hvbot.services import GameService
 from hvbot.store import GameRow, GameStore
 
 MAX_MOVES = 2000
@@ -49,7 +49,7 @@ async def finished_pylons(
     )
     for user_id, other_name in others:
         await service.lobby.join(channel_id=channel_id, user_id=user_id, name=other_name)
-    game, _ = await service.lobby.start(channel_id=channel_id, user_id=creator, can_manage=False)
+    game, _, _ = await service.lobby.start(channel_id=channel_id, user_id=creator, can_manage=False)
     return await play_to_the_end(service, game.id, random.Random(seed))
 
 

@@ -46,6 +46,16 @@ class PostgresServer:
         _run(_as_postgres([*createdb, "-U", "postgres", name]))
         return self.database_url(name)
 
+    def stop(self) -> None:
+        """Stop the server at once, as when it crashes or its machine restarts: every
+        connection to it is cut, and nothing can connect until `start`."""
+        pg_ctl = [str(_bin("pg_ctl")), "-D", str(self.folder / "data")]
+        _run(_as_postgres([*pg_ctl, "-m", "immediate", "-w", "stop"]))
+
+    def start(self) -> None:
+        """Start the server again on its port, with what it had stored."""
+        _run(_as_postgres(_start_command(self.folder, self.port)))
+
 
 def _bin(name: str) -> Path:
     """The newest installed PostgreSQL's program `name`."""
@@ -84,6 +94,16 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def _start_command(folder: Path, port: int) -> list[str]:
+    options = (
+        f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} "
+        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+        "-c max_connections=200 -c shared_buffers=64MB"
+    )
+    pg_ctl = [str(_bin("pg_ctl")), "-D", str(folder / "data"), "-o", options]
+    return [*pg_ctl, "-l", str(folder / "server.log"), "-w", "-t", "60", "start"]
+
+
 @contextlib.contextmanager
 def postgres_server() -> Iterator[PostgresServer]:
     """Start a fresh PostgreSQL cluster with an empty `hvbot` database; stop it afterwards."""
@@ -109,29 +129,8 @@ def postgres_server() -> Iterator[PostgresServer]:
         )
         for attempt in range(5):
             port = _free_port()
-            options = (
-                f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} "
-                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-                "-c max_connections=200 -c shared_buffers=64MB"
-            )
             try:
-                _run(
-                    _as_postgres(
-                        [
-                            str(_bin("pg_ctl")),
-                            "-D",
-                            str(data),
-                            "-o",
-                            options,
-                            "-l",
-                            str(folder / "server.log"),
-                            "-w",
-                            "-t",
-                            "60",
-                            "start",
-                        ]
-                    )
-                )
+                _run(_as_postgres(_start_command(folder, port)))
                 break
             except PostgresUnavailable:
                 if attempt == 4:

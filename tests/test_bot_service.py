@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from games import find_game
-from hvbot.service import BotError, GameService
+from hvbot.services import BotError, GameService
 from hvbot.store import GameStore
 
 CHANNEL, GUILD = 500, 1
@@ -31,7 +31,8 @@ async def _started(service: GameService, *, ai: bool = False):
     await service.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
     if ai:
         await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
-    return await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    started = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    return started.game, started.state
 
 
 def _user_of(game, seat):
@@ -60,7 +61,7 @@ async def test_lobby_rules(service):
     game = await service.lobby.leave(channel_id=CHANNEL, user_id=103)
     assert [s.seat for s in game.seats] == [0, 1, 2]
     assert [s.display_name for s in game.seats] == ["Ada", "Bo", "104"]
-    game, state = await service.lobby.start(channel_id=CHANNEL, user_id=BO, can_manage=True)
+    game, state, _ = await service.lobby.start(channel_id=CHANNEL, user_id=BO, can_manage=True)
     assert game.status == "active" and state.seats == 3
 
 
@@ -204,7 +205,7 @@ async def test_ai_seats_play_at_their_level_from_their_own_view(database_url):
     )
     game = await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="normal")
     assert game.seats[1].ai_level == "normal"
-    game, state = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    game, state, _ = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
     if state.current_seat() == 0:
         cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
         await service.play.act(channel_id=CHANNEL, user_id=ADA, action=f"draw {cell} here r0")
@@ -377,7 +378,9 @@ async def test_no_reminders_when_turned_off_or_when_an_ai_is_to_move(database_ur
         channel_id=CHANNEL + 1, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"
     )
     await service.lobby.join(channel_id=CHANNEL + 1, user_id=BO, name="Bo")
-    game, state = await service.lobby.start(channel_id=CHANNEL + 1, user_id=ADA, can_manage=False)
+    game, state, _ = await service.lobby.start(
+        channel_id=CHANNEL + 1, user_id=ADA, can_manage=False
+    )
     await service.play.resign(channel_id=CHANNEL + 1, user_id=_user_of(game, state.current_seat()))
     clock.advance(minutes=10)
     assert await service.reminders.due_reminders() == []
@@ -464,7 +467,7 @@ async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(
     )
     for user, name in ((BO, "Bo"), (CY, "Cy")):
         await service.lobby.join(channel_id=CHANNEL, user_id=user, name=name)
-    game, state = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    game, state, _ = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
     seat = state.current_seat()
     away = _user_of(game, seat)
     voters = [u for u in (ADA, BO, CY) if u != away]

@@ -12,8 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from hvbot import claims
-from hvbot.service import BotError, GameService, Reminder
+from hvbot.services import BotError, GameService
 from hvbot.store import GameStore
 
 GUILD, ADA, BO = 1, 101, 102
@@ -37,7 +36,11 @@ async def _started(service: GameService, channel: int, *, ai: bool = False):
         await service.lobby.add_ai(channel_id=channel, user_id=ADA, level="easy")
     else:
         await service.lobby.join(channel_id=channel, user_id=BO, name="Bo")
-    return await service.lobby.start(channel_id=channel, user_id=ADA, can_manage=False)
+    started = await service.lobby.start(channel_id=channel, user_id=ADA, can_manage=False)
+    for owed in started.owed:  # the start's posts, as the bot sends them
+        await service.duties.made(owed)
+    await service.duties.lobby_shown(started.game.id)
+    return started.game, started.state
 
 
 async def test_reminders_due_in_the_same_second_are_each_sent_once(
@@ -56,48 +59,62 @@ async def test_reminders_due_in_the_same_second_are_each_sent_once(
     # Each is owed once in the outbox, held by the process that claimed it.
     texts = await first.repo.db.fetch("SELECT game_id FROM announcements WHERE kind = 'text'")
     assert sorted(r["game_id"] for r in texts) == reminded
-    assert await claims.claim_announcements(first.repo.db) == []
+    # Nobody else may claim them while their leases run (the start's posts, owed an hour ago
+    # by this clock, may be: nobody sent them in this test).
+    assert [o for o in await first.duties.claim_owed() if o.kind == "text"] == []
 
 
 async def test_a_reminder_is_sent_once_when_its_process_outlives_its_claim(
     processes: list[GameService],
 ) -> None:
     """The first process claims the reminders due and is held up posting the first of them
-    (Discord is slow, the machine busy) until its claims' leases have run out; meanwhile the
-    second takes over what it owed, as its periodic duties do (`GameBot.do_duties`,
-    `outbox.post`). Each reminder is posted once, by one of them."""
+    (Discord is slow, the machine paused) until its claims' leases have run out; meanwhile the
+    second takes over what it owed, as its periodic duties do (`Aftermath.do_duties`). The
+    first then sends none of those: each is taken with its fencing token right before it is
+    sent, and the second moved the tokens on. The one it was sending when held up, both send,
+    with the one nonce, which Discord refuses the second time."""
     first, second = processes[:2]
     games = [(await _started(first, channel))[0] for channel in range(1300, 1304)]
     now = datetime.now(UTC) + timedelta(hours=1)  # every reminder is due
     for service in processes:
         service.clock = lambda: now
-    posted: list[tuple[str, int]] = []
+    posted: list[tuple[str, int, str]] = []  # who, which game, with which nonce
     held, go_on = asyncio.Event(), asyncio.Event()
 
-    async def first_posts(reminder: Reminder) -> None:
-        posted.append(("first", reminder.game.id))
-        if not held.is_set():
-            held.set()
-            await go_on.wait()
+    async def first_sends() -> None:
+        """As `Aftermath.remind` does, with a Discord that is slow to answer the first post."""
+        for reminder in await first.reminders.due_reminders(lambda r: f"<@{r.user_id}>, go"):
+            assert reminder.owed is not None
+            taken = await first.duties.take(reminder.owed)
+            if taken is None:
+                continue
+            posted.append(("first", reminder.game.id, taken.discord_nonce))
+            if not held.is_set():
+                held.set()
+                await go_on.wait()
+            await first.duties.made(taken)
 
-    sending = asyncio.create_task(
-        first.reminders.send_due(lambda r: f"<@{r.user_id}>, your turn", first_posts)
-    )
+    sending = asyncio.create_task(first_sends())
     await asyncio.wait_for(held.wait(), 10)
     # The leases of the first process's claims run out while it is held up.
-    past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
-    await first.repo.db.transact(
-        lambda tx: tx.execute("UPDATE announcements SET claimed_until = ?", past)
-    )
-    for owed in await claims.claim_announcements(second.repo.db):
-        if await claims.take(second.repo.db, owed):
-            posted.append(("second", owed.game_id))
-            await claims.sent(second.repo.db, owed.id)
+    now += timedelta(minutes=1)
+    for owed in await second.duties.claim_owed():
+        if owed.kind != "text":
+            continue  # the start's posts, unsent in this test: not what it looks at
+        taken = await second.duties.take(owed)
+        if taken is not None:
+            posted.append(("second", owed.game_id, taken.discord_nonce))
+            await second.duties.made(taken)
     go_on.set()
     await asyncio.wait_for(sending, 10)
-    assert sorted(game_id for _, game_id in posted) == sorted(g.id for g in games), posted
-    assert {who for who, _ in posted} == {"first", "second"}, "the second took some over"
-    unsent = await first.repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
+    assert {who for who, _, _ in posted} == {"first", "second"}, "the second took them over"
+    nonces = {game_id: nonce for _, game_id, nonce in posted}
+    assert sorted(nonces) == sorted(g.id for g in games), posted
+    assert len({(g, n) for _, g, n in posted}) == len(games), "one nonce a reminder"
+    assert len(posted) == len(games) + 1, "only the one held up in sending went twice"
+    unsent = await first.repo.db.fetch(
+        "SELECT id FROM announcements WHERE sent_at IS NULL AND kind = 'text'"
+    )
     assert unsent == [], "every reminder is marked as posted"
 
 
@@ -135,25 +152,25 @@ async def test_an_ai_turn_is_claimed_by_one_process_and_taken_over_after_its_lea
     # Nobody holds them yet: three processes looking at once share them out, each game once.
     owners = ["first", "second", "third"]
     found = await asyncio.gather(
-        *(claims.claim_ai_turns(s.repo.db, o) for s, o in zip(processes, owners, strict=True))
+        *(s.duties.claim_ai_turns(o) for s, o in zip(processes, owners, strict=True))
     )
     claimed = sorted(g for batch in found for g in batch)
     assert claimed == sorted(games)
     # While the leases run, nobody takes them again, nor can claim one of them.
-    assert await claims.claim_ai_turns(processes[1].repo.db, "second") == []
+    assert await processes[1].duties.claim_ai_turns("second") == []
     for game_id in games:
         holder = next(o for o, batch in zip(owners, found, strict=True) if game_id in batch)
         other = next(o for o in owners if o != holder)
-        assert not await claims.claim_ai(processes[2].repo.db, game_id, other)
-        assert await claims.claim_ai(processes[2].repo.db, game_id, holder), "renewed"
+        assert not await processes[2].duties.claim_ai(game_id, other)
+        assert await processes[2].duties.claim_ai(game_id, holder), "renewed"
     # The process holding them dies; once its leases run out, another takes them over.
     past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
     await first.repo.db.transact(lambda tx: tx.execute("UPDATE games SET ai_until = ?", past))
-    assert sorted(await claims.claim_ai_turns(processes[2].repo.db, "third")) == sorted(games)
+    assert sorted(await processes[2].duties.claim_ai_turns("third")) == sorted(games)
     # Let go (a person is to move): anyone may claim the next turn at once.
     if games:
-        await claims.release_ai(processes[2].repo.db, games[0], "third")
-        assert await claims.claim_ai(processes[1].repo.db, games[0], "second")
+        await processes[2].duties.release_ai(games[0], "third")
+        assert await processes[1].duties.claim_ai(games[0], "second")
 
 
 async def test_a_move_s_post_is_owed_until_made_and_taken_over_after_the_lease(
@@ -165,28 +182,37 @@ async def test_a_move_s_post_is_owed_until_made_and_taken_over_after_the_lease(
     down = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
     result = await first.play.act(channel_id=4000, user_id=user, action=f"draw {down} here r0")
     # The storing process holds it: nobody else posts it meanwhile.
-    assert await claims.claim_announcements(second.repo.db) == []
+    assert await second.duties.claim_owed() == []
     # It died before posting; the lease runs out, and one other process claims the post.
     past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
     await first.repo.db.transact(
         lambda tx: tx.execute("UPDATE announcements SET claimed_until = ?", past)
     )
-    found = await asyncio.gather(*(claims.claim_announcements(s.repo.db) for s in processes[1:]))
+    found = await asyncio.gather(*(s.duties.claim_owed() for s in processes[1:]))
     (owed,) = [a for batch in found for a in batch]
     assert (owed.kind, owed.version) == ("move", result.game.version)
     assert owed.body == {"seat": result.seat, "first": 0, "count": len(result.applied)}
-    await claims.sent(second.repo.db, owed.id)
+    # The first process, paused past its lease and woken now, can no longer take it: the claim
+    # moved its fencing token on. The one that claimed it can, once.
+    (mine,) = result.owed
+    assert await first.duties.take(mine) is None
+    taken = await second.duties.take(owed)
+    assert taken is not None and taken.token > owed.token > mine.token
+    assert await second.duties.take(owed) is None, "a token is good for one take"
+    assert taken.discord_nonce == mine.discord_nonce, "whoever sends it, Discord sees one nonce"
+    await second.duties.made(taken)
     # Made: after any lease, nobody owes it any more.
     await first.repo.db.transact(
         lambda tx: tx.execute("UPDATE announcements SET claimed_until = ?", past)
     )
-    assert await claims.claim_announcements(processes[2].repo.db) == []
+    assert await processes[2].duties.claim_owed() == []
     # A move posted by its own process is marked made by its version.
     again = first.games.load_state(await first.games.open_game(4000))
     user = game.seats[again.current_seat()].user_id
     down = next(c["cell"] for c in again.view(None)["cells"] if c["state"] == "down")
     moved = await first.play.act(channel_id=4000, user_id=user, action=f"draw {down} here r0")
-    await claims.move_sent(first.repo.db, game_id=game.id, version=moved.game.version)
+    for owed in moved.owed:  # its own process posted it
+        await first.duties.made(owed)
     unsent = await first.repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
     assert unsent == []
 
@@ -223,10 +249,11 @@ async def test_posts_made_long_ago_leave_the_outbox_and_owed_ones_stay(
     user = game.seats[state.current_seat()].user_id
     down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
     made = await first.play.act(channel_id=6000, user_id=user, action=f"draw {down[0]} here r0")
-    await claims.move_sent(first.repo.db, game_id=game.id, version=made.game.version)
+    for owed in made.owed:
+        await first.duties.made(owed)
     user = game.seats[made.state.current_seat()].user_id
     owed = await first.play.act(channel_id=6000, user_id=user, action=f"draw {down[1]} here r0")
-    assert await claims.forget_sent(first.repo.db) == 0, "made just now: kept a while"
+    assert await first.duties.forget_made() == 0, "made just now: kept a while"
     old = (datetime.now(UTC) - timedelta(days=2)).isoformat(timespec="milliseconds")
     await first.repo.db.transact(
         lambda tx: tx.execute(
@@ -235,8 +262,12 @@ async def test_posts_made_long_ago_leave_the_outbox_and_owed_ones_stay(
             old,
         )
     )
-    assert await claims.forget_sent(first.repo.db) == 1
-    left = await first.repo.db.fetch("SELECT version, sent_at FROM announcements")
+    made_ones = await first.repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NOT NULL")
+    assert len(made_ones) >= 2, "the start's posts and the first move"
+    assert await first.duties.forget_made() == len(made_ones)
+    left = await first.repo.db.fetch(
+        "SELECT version, sent_at FROM announcements WHERE kind = 'move'"
+    )
     assert [(r["version"], r["sent_at"]) for r in left] == [(owed.game.version, None)]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from hvbot.database import Database, Transaction
-from hvbot.service import GameService
+from hvbot.services import GameService
 from hvbot.store import GameStore
 
 CHANNEL, ADA, BO = 10, 100, 200

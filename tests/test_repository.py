@@ -93,7 +93,7 @@ async def test_record_actions_appends_and_settles_prompts(repo):
         game_id=game.id, expected_version=game.version, seed=42, state={"x": 1}, seats=game.seats
     )
     version = game.version + 1
-    version = await repo.record_actions(
+    version, _ = await repo.record_actions(
         game_id=game.id,
         expected_version=version,
         state={"x": 2},
@@ -101,7 +101,7 @@ async def test_record_actions_appends_and_settles_prompts(repo):
         prompt=("place", 100),
     )
     assert [p["kind"] for p in await repo.open_prompts(game_id=game.id)] == ["place"]
-    version = await repo.record_actions(
+    version, _ = await repo.record_actions(
         game_id=game.id, expected_version=version, state={"x": 3}, actions=[(0, "place here r0")]
     )
     assert await repo.open_prompts(game_id=game.id) == []
@@ -130,7 +130,7 @@ async def test_a_move_reads_nothing_once_its_game_is_in_memory(repo):
     )
     statements: list[str] = []
     with recording_reads(repo, statements):
-        version = await repo.record_actions(
+        version, _ = await repo.record_actions(
             game_id=game.id, expected_version=game.version + 1, state={"x": 2}, actions=[(0, "a")]
         )
         by_id = await repo.game(game_id=game.id)
@@ -164,7 +164,7 @@ async def test_closing_waits_for_changes_already_under_way(database_url):
     ]
     await asyncio.sleep(0)  # every save has begun
     await repo.close()
-    assert [await s for s in saves] == [game.version + 2 for game in games]
+    assert [(await s)[0] for s in saves] == [game.version + 2 for game in games]
     again = await GameStore.open(database_url)
     for game in games:
         assert await again.actions(game_id=game.id) == [(0, f"move in {game.channel_id}")]
@@ -182,7 +182,7 @@ async def test_a_read_that_overlaps_a_change_is_not_kept_in_memory(repo):
     repo.forget(game.id)
     writes_before = repo.cache.writes
     old_row = await repo.db.fetchrow("SELECT * FROM games WHERE id = ?", game.id)
-    version = await repo.record_actions(
+    version, _ = await repo.record_actions(
         game_id=game.id, expected_version=game.version + 1, state={"x": 2}, actions=[(0, "a")]
     )
     stale = await repo._read(old_row, since=writes_before)

@@ -12,7 +12,7 @@ from played_games import finish_as_before_results, finished_pylons, schema_befor
 from games import find_game
 from hvbot.cogs.stats import NAME_LIMIT, server_embed
 from hvbot.ratings import Rating
-from hvbot.service import GameService, seat_results
+from hvbot.services import GameService, seat_results
 from hvbot.stats import summaries, summarise
 from hvbot.store import GameRow, GameStore, ResultRow, SeatResult, SeatRow, VersionConflict
 
@@ -61,7 +61,7 @@ FINAL = [SeatResult(0, 9, True), SeatResult(1, 4, False), SeatResult(2, 9, True)
 
 async def test_results_are_stored_with_the_finishing_move(repo: GameStore) -> None:
     game = await _started(repo)
-    version = await repo.record_actions(
+    version, _ = await repo.record_actions(
         game_id=game.id, expected_version=game.version, state={"x": 1}, actions=[(0, "a")]
     )
     assert await repo.results.of_kind(guild_id=GUILD, game="pylons") == []

@@ -18,7 +18,7 @@ from hvbot.cogs.options import MODE_CHOICES
 from hvbot.cogs.sector6 import Sector6Cog, middle_first, move_cells, place_cells, turns_note
 from hvbot.presenters import playable_games, presenter_for
 from hvbot.presenters.sector6 import Sector6Presenter, act_choices
-from hvbot.service import BotError, GameService
+from hvbot.services import BotError, GameService
 from hvbot.store import GameRow, SeatRow
 
 NAMES = ["Ada", "Bo"]
@@ -399,7 +399,7 @@ async def test_a_drawn_tile_is_recorded_as_a_prompt_waiting_for_its_drawer(tmp_p
             channel_id=1, guild_id=2, user_id=3, name="Ada", game_name="sector6"
         )
         await service.lobby.join(channel_id=1, user_id=4, name="Bo")
-        game, state = await service.lobby.start(channel_id=1, user_id=3, can_manage=False)
+        game, state, _ = await service.lobby.start(channel_id=1, user_id=3, can_manage=False)
         drawer = game.seats[state.current_seat()].user_id
         result = await service.play.act(channel_id=1, user_id=drawer, action="draw")
         assert await repo.open_prompts(game_id=game.id) == [

@@ -52,7 +52,7 @@ async def test_a_stored_move_leaves_its_state_with_its_row(store):
     game, state = await _started(store)
     assert store.peek_state(game) is state, "the started state is kept, not rebuilt"
     after = _moved(state, 1)
-    version = await store.record_actions(
+    version, _ = await store.record_actions(
         game_id=game.id, expected_version=game.version, state=after, actions=[(0, "a")]
     )
     moved = await store.open_game_in_channel(channel_id=CHANNEL)

@@ -22,7 +22,7 @@ from engine.ai import choose
 from games import find_game
 from hvbot import announcing, workers
 from hvbot.presenters import playable_games, presenter_for, warm_up
-from hvbot.service import GameService
+from hvbot.services import GameService
 from hvbot.store import GameStore
 from hvbot.workers import WATCH_S, Workers
 
@@ -250,7 +250,7 @@ async def test_a_secret_picture_is_sent_the_seat_and_channel_never_the_deal(tmp_
             channel_id=5, guild_id=1, user_id=11, name="Ada", game_name="High Voltage"
         )
         await service.lobby.join(channel_id=5, user_id=12, name="Bo")
-        game, state = await service.lobby.start(channel_id=5, user_id=11, can_manage=False)
+        game, state, _ = await service.lobby.start(channel_id=5, user_id=11, can_manage=False)
         recording = Recording()
         workers.use(recording, recording)
         try:

@@ -12,13 +12,13 @@ from discord.ext import commands
 
 from data.texts import ENGLISH, language_of
 from games import find_game
-from hvbot import announcing, answering, board_buttons, replay, views, wording
+from hvbot import announcing, answering, replay, views, wording
 from hvbot.cogs.options import GAME_CHOICES, GAMES_WITH_MODES, LEVEL_CHOICES, MODE_CHOICES
 from hvbot.handlers import lobby, requests
 from hvbot.limits import fitted
 from hvbot.posts import ALLOWED, send_private
 from hvbot.presenters import presenter_for
-from hvbot.service import (
+from hvbot.services import (
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
     MAX_ABSENT_HOURS,
@@ -109,7 +109,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             view=views.lobby_view(row.id, wording.public(row)),
             allowed_mentions=ALLOWED,
         )
-        await self.bot.service.repo.set_lobby_message(game_id=row.id, message_id=message.id)
+        await self.bot.service.games.set_lobby_message(row.id, message.id)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -207,9 +207,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         if game is None:
-            row = await self.bot.service.repo.open_game_in_channel(
-                channel_id=interaction.channel_id
-            )
+            row = await self.bot.service.games.in_channel(interaction.channel_id)
             game = row.game_name if row else GAME_CHOICES[0].value
         await interaction.response.send_message(
             **fitted(content=presenter_for(game, interaction.locale).rules, ephemeral=True)
@@ -219,7 +217,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def log(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.games.open_game(interaction.channel_id)
         names = wording.names_of(game)
-        moves = await self.bot.service.repo.actions(game_id=game.id)
+        moves = await self.bot.service.games.actions(game.id)
         texts = wording.personal(interaction)
         if not moves:
             await interaction.response.send_message(texts("bot.log.none"), ephemeral=True)
@@ -249,9 +247,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if what == "abandoned":
-            board_buttons.moved_on(self.bot, game)
+            self.bot.aftermath.buttons.moved_on(game)
             return
-        self.bot.after_change(game, self.bot.service.games.peek_state(game))
+        self.bot.aftermath.after_change(game, self.bot.service.games.peek_state(game))
 
     @app_commands.command(name="abandon", description="End this channel's game without a result")
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -270,7 +268,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        board_buttons.moved_on(self.bot, game)
+        self.bot.aftermath.buttons.moved_on(game)
         await announcing.refresh_lobby(self.bot, game)
 
     @app_commands.command(name="replay", description="An animated replay of a finished game here")

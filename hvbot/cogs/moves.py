@@ -19,7 +19,7 @@ from discord.ext import commands
 from data.texts import Command
 from engine import State
 from games import find_game
-from hvbot.service import BotError
+from hvbot.services import BotError
 from hvbot.store import GameRow
 
 if TYPE_CHECKING:

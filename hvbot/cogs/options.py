@@ -8,7 +8,7 @@ from discord import app_commands
 
 from games import all_games
 from hvbot.presenters import presenter_for
-from hvbot.service import AI_LEVELS
+from hvbot.services import AI_LEVELS
 from hvbot.translator import choice
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in all_games()]

@@ -4,8 +4,8 @@ chosen at /game new, then hourly, until they move.
 What is due lives in the database, not in a timer, so a restarted bot reminds on time too;
 the check runs every `check_s` seconds. Each reminder is claimed with its words owed in the
 outbox, a few at a time right before they are posted, so with several processes it is sent
-once (`Reminders.send_due`); the same check takes over the duties other processes left undone
-(`GameBot.do_duties`).
+once (`Aftermath.remind`); the same check takes over the duties other processes left undone
+(`Aftermath.do_duties`).
 """
 
 from __future__ import annotations
@@ -14,21 +14,19 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-import discord
 from discord.ext import commands, tasks
 
 from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
-from hvbot import announcing
-from hvbot.posts import Post
-from hvbot.service import Reminder
+from hvbot.database import is_unreachable
+from hvbot.services import Reminder
 
 if TYPE_CHECKING:
     from hvbot.client import GameBot
 
 log = logging.getLogger(__name__)
 # How often reminders and other processes' unfinished duties are looked for: with a claim's
-# lease of 20 s (hvbot.claims), a dead process's duties are taken over within 25 s.
+# lease of 20 s (hvbot.store.duties), a dead process's duties are taken over within 25 s.
 CHECK_S = 5.0
 
 
@@ -53,6 +51,13 @@ def reminder_text(reminder: Reminder) -> str:
     )
 
 
+def _failed(what: str, error: Exception) -> None:
+    if is_unreachable(error):
+        log.warning("%s: the database cannot be reached (%s); trying again", what, error)
+    else:
+        log.error("%s: a check failed", what, exc_info=error)
+
+
 class RemindersCog(commands.Cog):
     def __init__(self, bot: GameBot, *, check_s: float = CHECK_S) -> None:
         self.bot = bot
@@ -66,21 +71,15 @@ class RemindersCog(commands.Cog):
 
     @tasks.loop(seconds=CHECK_S)
     async def check(self) -> None:
+        # A failure is logged, and the checks go on: the next round finds what is still due.
         try:
-            await self.bot.service.reminders.send_due(reminder_text, self._post)
-        except Exception:
-            # Logged, and the checks go on: the next round finds what is still due.
-            log.exception("turn reminders: a check failed")
+            await self.bot.aftermath.remind(reminder_text)
+        except Exception as exc:
+            _failed("turn reminders", exc)
         try:
-            await self.bot.do_duties()
-        except Exception:
-            log.exception("duties left by other processes: a check failed")
-
-    async def _post(self, reminder: Reminder) -> None:
-        try:
-            await announcing.announce(self.bot, reminder.game, Post(reminder_text(reminder)))
-        except discord.HTTPException:
-            log.warning("game %s: could not post a turn reminder", reminder.game.id)
+            await self.bot.aftermath.do_duties()
+        except Exception as exc:
+            _failed("duties left by other processes", exc)
 
     @check.before_loop
     async def _ready(self) -> None:

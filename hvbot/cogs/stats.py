@@ -18,7 +18,7 @@ from games import find_game
 from hvbot.cogs.options import GAME_CHOICES
 from hvbot.limits import fitted
 from hvbot.ratings import START
-from hvbot.service import BotError
+from hvbot.services import BotError
 from hvbot.stats import GameSummary, PlayerStats, summaries
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from hvbot.database.base import (
     migrations,
     split_sql,
 )
-from hvbot.database.postgres import PostgresDatabase
+from hvbot.database.postgres import UNREACHABLE, PostgresDatabase
 from hvbot.database.sqlite import SqliteDatabase
 
 __all__ = [
@@ -37,10 +37,17 @@ __all__ = [
     "Transaction",
     "Work",
     "is_postgresql",
+    "is_unreachable",
     "migrations",
     "open_database",
     "split_sql",
 ]
+
+
+def is_unreachable(error: BaseException) -> bool:
+    """Whether `error` says the database cannot be reached just now (it is restarting, say):
+    worth a warning and another try, not a traceback."""
+    return isinstance(error, UNREACHABLE)
 
 
 def is_postgresql(url: str) -> bool:

@@ -86,6 +86,19 @@ class PostgresTransaction:
             return await self._conn.fetchval(numbered(sql), *args)
 
 
+# What a database that cannot be reached just now raises (a restart, a network cut), as opposed
+# to a statement it refused: the same work can succeed once it is back.
+UNREACHABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.ConnectionDoesNotExistError,
+    asyncpg.InterfaceError,
+)
+
+
 def _where(url: str) -> str:
     """The server and database of a URL, without its password: for error messages."""
     parts = urlsplit(url)

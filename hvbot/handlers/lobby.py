@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 import discord
 
 from games import find_game
 from hvbot import views
-from hvbot.announcing import announce, board_post, lobby_text, refresh_lobby, send_secrets
-from hvbot.answering import answer_after_change, reply_error, update_clicked
-from hvbot.service import BotError
+from hvbot.announcing import lobby_text, refresh_lobby
+from hvbot.answering import answer_after_change, game_client, reply_error, update_clicked
+from hvbot.services import BotError
 from hvbot.store import GameRow
-from hvbot.wording import language, mention, personal, public
-
-if TYPE_CHECKING:
-    from hvbot.client import GameBot
+from hvbot.wording import language, personal, public
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +43,13 @@ async def lobby_change(
     else:
         note = interaction.response.send_message(personal(interaction)(confirm), ephemeral=True)
         await answer_after_change(game.id, note)
-        await refresh_lobby(interaction.client, game)  # type: ignore[arg-type]
+        await refresh_lobby(interaction.client, game)
+    await game_client(interaction).aftermath.lobby_shown(game)
     return game
 
 
 async def lobby_button(interaction: discord.Interaction, game_id: int, what: str) -> None:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
-    game = await bot.service.repo.game(game_id=game_id)
+    game = await game_client(interaction).service.games.find(game_id)
     if game is None or game.status != "lobby" or game.channel_id != interaction.channel_id:
         await reply_error(interaction, personal(interaction)("bot.lobby.closed"))
         return
@@ -63,8 +59,7 @@ async def lobby_button(interaction: discord.Interaction, game_id: int, what: str
 async def lobby_action(
     interaction: discord.Interaction, what: str, *, from_button: bool, level: str = "easy"
 ) -> None:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
-    service = bot.service
+    service = game_client(interaction).service
     channel_id = interaction.channel_id
     user = interaction.user
     if what == "join":
@@ -98,9 +93,9 @@ async def lobby_action(
 
 
 async def start_game(interaction: discord.Interaction, *, from_button: bool) -> None:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    client = game_client(interaction)
     try:
-        game, state = await bot.service.lobby.start(
+        game, state, owed = await client.service.lobby.start(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
             can_manage=can_manage(interaction),
@@ -116,18 +111,12 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
         await answer_after_change(game.id, interaction.response.send_message(note, ephemeral=True))
     # Answered first (Discord's three seconds), then the thread; the lobby says where it is.
     game = await open_thread(interaction, game)
-    if not from_button or game.thread_id is not None:
-        await refresh_lobby(bot, game)
-    post = await board_post(game, None, state)
-    if post is not None:
-        first = state.current_seat()
-        begins = public(game)(
-            "bot.game.begins", game=find_game(game.game_name).title, player=mention(game, first)
-        )
-        post.content = f"{begins}\n{post.content}"
-        await announce(bot, game, post)
-    await send_secrets(bot, game, state)
-    bot.after_change(game, state)
+    if from_button and game.thread_id is None:
+        # The answer showed the lobby as it is now.
+        owed = tuple(o for o in owed if o.kind != "lobby")
+        await client.aftermath.lobby_shown(game)
+    # The lobby's update (unless made already), the first board, each person's secret.
+    await client.aftermath.send_start(game, state, owed)
 
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week without a post before Discord hides the thread
@@ -152,8 +141,8 @@ async def open_thread(interaction: discord.Interaction, game: GameRow) -> GameRo
         return game
     if not may_open_thread(interaction):
         return game
-    bot: GameBot = interaction.client  # type: ignore[assignment]
-    lobby = bot.get_partial_messageable(
+    client = game_client(interaction)
+    lobby = interaction.client.get_partial_messageable(
         game.channel_id, guild_id=game.guild_id
     ).get_partial_message(game.lobby_message_id)
     try:
@@ -164,5 +153,4 @@ async def open_thread(interaction: discord.Interaction, game: GameRow) -> GameRo
     except (discord.HTTPException, ValueError):
         log.warning("game %s: could not start a thread; playing in the channel", game.id)
         return game
-    await bot.service.repo.set_thread(game_id=game.id, thread_id=thread.id)
-    return await bot.service.repo.game(game_id=game.id) or game
+    return await client.service.games.set_thread(game, thread.id)

@@ -5,19 +5,15 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from hvbot import board_buttons
-from hvbot.announcing import announce, board_post, is_public, posts_here, prompt_post
-from hvbot.answering import FollowUp, go_on, reply_error
+from hvbot.announcing import is_public, posts_here, prompt_post
+from hvbot.answering import FollowUp, game_client, go_on, reply_error
 from hvbot.posts import follow_up_privately, send_private
-from hvbot.service import ActResult, BotError
+from hvbot.services import ActResult, BotError
 from hvbot.wording import language, move_words, personal
-
-if TYPE_CHECKING:
-    from hvbot.client import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +56,8 @@ class Acknowledgement:
         """Apply the person's action through the service, acknowledging it once legal. None
         when there is nothing more to do here: refused (they were told) or answered too late
         (the channel was told)."""
-        bot: GameBot = self.interaction.client  # type: ignore[assignment]
         try:
-            result = await bot.service.play.act(
+            result = await game_client(self.interaction).service.play.act(
                 user_id=self.interaction.user.id,
                 acknowledge=self,
                 language=language(self.interaction),
@@ -94,12 +89,11 @@ class Acknowledgement:
 
     async def announce_late(self, result: ActResult) -> None:
         """The window closed before the answer: tell the channel rather than leave it silent."""
-        bot: GameBot = self.interaction.client  # type: ignore[assignment]
-        post = await board_post(result.game, result, result.state)
-        if post is not None:
-            await announce(bot, result.game, post)
-        await bot.posted(result.game)
-        bot.after_change(result.game, result.state)
+        aftermath = game_client(self.interaction).aftermath
+        try:
+            await aftermath.send_move(result)
+        finally:
+            aftermath.after_change(result.game, result.state, result.owed)
 
 
 async def act_from_command(interaction: discord.Interaction, action: str) -> None:
@@ -115,11 +109,11 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
 async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bool) -> None:
     """A command's move, deferred and stored: its board post, then the mover's next private
     decision if they have one, else a private "done"."""
+    aftermath = follow_up.aftermath
     try:
-        if shown:
-            post = await board_post(result.game, result, result.state)
-            assert post is not None
-            await follow_up.publish(result.game, post)
+        sent = await aftermath.send_move(result, via=follow_up.via(result.game), shown=shown)
+        if sent is not None:
+            await follow_up.posted_there(result.game)
         prompt = await prompt_post(result.game, result.state, follow_up.user_id, follow_up.language)
         if prompt is not None:
             await follow_up_privately(follow_up.webhook, prompt)
@@ -127,10 +121,8 @@ async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bo
             await follow_up.say(follow_up.texts("bot.reply.done"))
     finally:
         # The move is stored: an AI seat moves next, or the game's replay is posted, even when
-        # telling of the move failed (then the post is not owed any longer either: retried
-        # by another process, Discord would most likely refuse it again).
-        await follow_up.bot.posted(result.game)
-        follow_up.bot.after_change(result.game, result.state)
+        # telling of the move failed.
+        aftermath.after_change(result.game, result.state, result.owed)
 
 
 async def action_button(
@@ -148,7 +140,7 @@ async def action_button(
     )
     if message is not None and not message.flags.ephemeral:
         await interaction.edit_original_response(view=None)
-        await board_buttons.clicked(interaction.client, result.game, message.id)  # type: ignore[arg-type]
+        await game_client(interaction).aftermath.buttons.clicked(result.game, message.id)
         if prompt is not None:
             await send_private(interaction, prompt)
     elif prompt is not None:
@@ -172,10 +164,10 @@ async def action_button(
 
 async def _announce_button(follow_up: FollowUp, result: ActResult) -> None:
     """A button's move, once its prompt is answered: the board post, if the move shows one."""
+    aftermath = follow_up.aftermath
     try:
-        post = await board_post(result.game, result, result.state)
-        if post is not None:
-            await follow_up.publish(result.game, post)
+        sent = await aftermath.send_move(result, via=follow_up.via(result.game))
+        if sent is not None:
+            await follow_up.posted_there(result.game)
     finally:
-        await follow_up.bot.posted(result.game)  # as in `_announce_command`
-        follow_up.bot.after_change(result.game, result.state)
+        aftermath.after_change(result.game, result.state, result.owed)  # as after a command

@@ -3,25 +3,22 @@ player who is away (an AI plays it, or the game ends)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
-from hvbot import board_buttons, views
-from hvbot.announcing import announce, board_post, posts_here
+from hvbot import views
+from hvbot.aftermath.owed_posts import taken_back_post
+from hvbot.announcing import posts_here
 from hvbot.answering import (
+    FollowUp,
     answer_after_change,
     answer_publicly,
     ask_publicly,
-    publish,
+    game_client,
     update_clicked,
 )
 from hvbot.posts import ALLOWED, Post
-from hvbot.service import UndoOutcome, VoteOutcome
+from hvbot.services import UndoOutcome, VoteOutcome
 from hvbot.wording import language, mention, move_words, public
-
-if TYPE_CHECKING:
-    from hvbot.client import GameBot
 
 
 def vote_text(outcome: VoteOutcome) -> str:
@@ -35,7 +32,7 @@ def vote_text(outcome: VoteOutcome) -> str:
 
 
 async def request_takeover(interaction: discord.Interaction) -> None:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot = game_client(interaction)
     outcome = await bot.service.absence.request_takeover(
         channel_id=interaction.channel_id, user_id=interaction.user.id
     )
@@ -49,7 +46,7 @@ async def request_takeover(interaction: discord.Interaction) -> None:
 
 
 async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str) -> None:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot = game_client(interaction)
     outcome = await bot.service.absence.cast_vote(
         vote_id=vote_id, user_id=interaction.user.id, choice=choice
     )
@@ -66,14 +63,14 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
         await update_clicked(
             interaction, game.id, content=public(game)("bot.vote.ai", player=name), view=None
         )
-        bot.after_change(game, bot.service.games.peek_state(game))  # the AI may be to move
+        bot.aftermath.after_change(game, bot.service.games.peek_state(game))  # an AI may move
     else:
         await update_clicked(interaction, game.id, content=public(game)("bot.vote.end"), view=None)
-        board_buttons.moved_on(bot, game)
+        bot.aftermath.buttons.moved_on(game)
 
 
 async def return_seat(interaction: discord.Interaction) -> None:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot = game_client(interaction)
     game = await bot.service.absence.return_seat(
         channel_id=interaction.channel_id,
         user_id=interaction.user.id,
@@ -86,7 +83,7 @@ async def return_seat(interaction: discord.Interaction) -> None:
         content=public(game)("bot.game.returned", player=f"<@{interaction.user.id}>"),
         allowed_mentions=ALLOWED,
     )
-    board_buttons.moved_on(bot, game)  # a change of seat moves the game's version on
+    bot.aftermath.buttons.moved_on(game)  # a change of seat moves the game's version on
 
 
 def undo_move(outcome: UndoOutcome) -> str:
@@ -104,22 +101,33 @@ def undo_text(outcome: UndoOutcome) -> str:
     )
 
 
-async def taken_back(outcome: UndoOutcome) -> Post:
+async def taken_back(outcome: UndoOutcome) -> Post | None:
     """The board as it was before the move, announced like any change to the game."""
     assert outcome.state is not None
-    post = await board_post(outcome.game, None, outcome.state)
-    assert post is not None
-    took = public(outcome.game)(
-        "bot.undo.taken_back",
-        player=f"<@{outcome.request.requester_id}>",
-        action=undo_move(outcome),
-    )
-    post.content = f"{took}\n{post.content}"
-    return post
+    requester = outcome.request.requester_id
+    return await taken_back_post(outcome.game, outcome.state, requester, outcome.request.action)
+
+
+async def tell_taken_back(
+    interaction: discord.Interaction, outcome: UndoOutcome, *, answered: bool
+) -> None:
+    """The board as it is again after an undo (`answered`: as the answer to the interaction,
+    deferred), then what follows it."""
+    aftermath = game_client(interaction).aftermath
+    follow_up = FollowUp.of(interaction)
+    via = follow_up.via(outcome.game) if answered else None
+    try:
+        for owed in outcome.owed:
+            sent = await aftermath.send(owed, outcome.game, lambda: taken_back(outcome), via=via)
+            if sent is not None and answered:
+                await follow_up.posted_there(outcome.game)
+    finally:
+        assert outcome.state is not None
+        aftermath.after_change(outcome.game, outcome.state)
 
 
 async def request_undo(interaction: discord.Interaction) -> None:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot = game_client(interaction)
     outcome = await bot.service.undo.request_undo(
         channel_id=interaction.channel_id, user_id=interaction.user.id
     )
@@ -127,11 +135,8 @@ async def request_undo(interaction: discord.Interaction) -> None:
         deferred = interaction.response.defer(
             thinking=True, ephemeral=not posts_here(interaction, outcome.game)
         )
-        if await answer_after_change(outcome.game.id, deferred):
-            await publish(interaction, outcome.game, await taken_back(outcome))
-        else:
-            await announce(bot, outcome.game, await taken_back(outcome))
-        bot.after_change(outcome.game, outcome.state)
+        answered = await answer_after_change(outcome.game.id, deferred)
+        await tell_taken_back(interaction, outcome, answered=answered)
         return
     message = await ask_publicly(
         interaction,
@@ -140,11 +145,11 @@ async def request_undo(interaction: discord.Interaction) -> None:
         view=views.undo_view(outcome.request.id, public(outcome.game)),
         allowed_mentions=ALLOWED,
     )
-    await bot.service.repo.undo.set_message(request_id=outcome.request.id, message_id=message.id)
+    await bot.service.undo.set_message(outcome.request, message.id)
 
 
 async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot = game_client(interaction)
     outcome = await bot.service.undo.answer_undo(
         request_id=request_id, user_id=interaction.user.id, accept=accept
     )
@@ -161,5 +166,4 @@ async def answer_undo(interaction: discord.Interaction, request_id: int, *, acce
     else:
         said = public(outcome.game)("bot.undo.accepted", action=action)
         await update_clicked(interaction, game_id, content=said, view=None)
-        await announce(bot, outcome.game, await taken_back(outcome))
-        bot.after_change(outcome.game, outcome.state)
+        await tell_taken_back(interaction, outcome, answered=False)

@@ -1,3 +1,103 @@
 """What happens to a game when someone acts, without any Discord in it: one service per
 feature (lobby, play, undo, absence votes, reminders, results) around the one game store
-(`hvbot.store`), composed into the `hvbot.service.GameService` the bot holds."""
+(`hvbot.store`), composed into the `GameService` the bot holds.
+
+The cogs call its feature services and turn their results into messages; tests call them
+directly on a real database. Every change runs under the game's lock and is saved with a
+compare-and-set on the game's version before it is returned, so it is never announced unless
+it is stored, and two simultaneous clicks are applied one after the other.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from hvbot.services.absence import STAND_IN_LEVEL, Absence
+from hvbot.services.access import GameAccess, ai_turn
+from hvbot.services.errors import BotError
+from hvbot.services.lobby import (
+    AI_LEVELS,
+    DEFAULT_ABSENT_HOURS,
+    DEFAULT_REMIND_MINUTES,
+    MAX_ABSENT_HOURS,
+    MAX_REMIND_MINUTES,
+    Lobby,
+)
+from hvbot.services.outcomes import ActResult, Reminder, UndoOutcome, VoteOutcome
+from hvbot.services.play import Play
+from hvbot.services.reminders import REMIND_AGAIN, Reminders
+from hvbot.services.results import ResultsBackfill, seat_results
+from hvbot.services.undo import Undo
+from hvbot.store import GameStore
+from hvbot.store.duties import Duties
+
+__all__ = [
+    "AI_LEVELS",
+    "DEFAULT_ABSENT_HOURS",
+    "DEFAULT_REMIND_MINUTES",
+    "MAX_ABSENT_HOURS",
+    "MAX_REMIND_MINUTES",
+    "REMIND_AGAIN",
+    "STAND_IN_LEVEL",
+    "ActResult",
+    "BotError",
+    "GameService",
+    "Reminder",
+    "UndoOutcome",
+    "VoteOutcome",
+    "ai_turn",
+    "seat_results",
+]
+
+
+class GameService:
+    """The feature services around one game store, as one object.
+
+    `repo` is the store; `games` (finding a channel's game and its state), `lobby`, `play`,
+    `undo`, `absence`, `reminders` and `results` are the features, each called by its own
+    name (`service.play.act`, `service.lobby.join`)."""
+
+    def __init__(
+        self,
+        repo: GameStore,
+        *,
+        seed_source: random.Random | None = None,
+        ai_budget_s: float = 1.0,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.repo = repo
+        if clock is not None:
+            repo.clock = clock
+        self.games = GameAccess(repo, clock or (lambda: datetime.now(UTC)))
+        self.play = Play(self.games, seed_source=seed_source, ai_budget_s=ai_budget_s)
+        self.lobby = Lobby(self.games, seed_source=seed_source)
+        self.undo = Undo(self.games)
+        self.absence = Absence(self.games)
+        self.reminders = Reminders(self.games)
+        self.results = ResultsBackfill(self.games)
+
+    @property
+    def duties(self) -> Duties:
+        """The outbox and the AI seats' claims (see `hvbot.store.duties`)."""
+        return self.repo.duties
+
+    @property
+    def where(self) -> str:
+        """The database the games live in, to log (never with a password)."""
+        return str(self.repo.db)
+
+    async def close(self) -> None:
+        """Close the store once the changes under way are saved."""
+        await self.repo.close()
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """What reminders and absence votes tell the time by (tests move it by hand)."""
+        return self.games.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], datetime]) -> None:
+        self.games.clock = clock
+        self.repo.clock = clock

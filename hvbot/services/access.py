@@ -72,6 +72,37 @@ class GameAccess:
             raise _not_started()
         return game
 
+    async def all_in_play(self) -> list[tuple[GameRow, State]]:
+        """Every game in play, with its state: what the bot carries on with at start-up."""
+        return [
+            (game, self.peek_state(game))
+            for game in await self.store.open_games()
+            if game.status == "active" and game.state is not None
+        ]
+
+    async def find(self, game_id: int) -> GameRow | None:
+        """The game with this id, if there is one (from memory when it is there)."""
+        return await self.store.game(game_id=game_id)
+
+    async def in_channel(self, channel_id: int | None) -> GameRow | None:
+        """The open game of a channel or of the thread it is played in, if any."""
+        if channel_id is None:
+            return None
+        return await self.store.open_game_in_channel(channel_id=channel_id)
+
+    async def actions(self, game_id: int) -> list[tuple[int, str]]:
+        """The game's stored actions, in order: (seat, text)."""
+        return await self.store.actions(game_id=game_id)
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """The message that shows the game's lobby, edited as its seats change."""
+        await self.store.set_lobby_message(game_id=game_id, message_id=message_id)
+
+    async def set_thread(self, game: GameRow, thread_id: int) -> GameRow:
+        """The game is played in this thread from now on; the game as it is then."""
+        await self.store.set_thread(game_id=game.id, thread_id=thread_id)
+        return await self.store.game(game_id=game.id) or game
+
     async def reload(self, game_id: int) -> GameRow:
         """The game as stored, read under its lock before a change (see `GameStore.game`)."""
         game = await self.store.game(game_id=game_id, fresh=True)

@@ -6,7 +6,7 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from data.texts import DEFAULT as DEFAULT_LANGUAGE
 from data.texts import texts_for
@@ -16,6 +16,7 @@ from games import find_game
 from hvbot.services.access import GameAccess, ai_turn
 from hvbot.services.errors import BotError
 from hvbot.store import ChannelBusy, GameRow, SeatRow
+from hvbot.store.duties import Owed
 
 AI_LEVELS = ("easy", "normal", "hard")
 DEFAULT_REMIND_MINUTES = 10
@@ -24,6 +25,14 @@ MAX_ABSENT_HOURS = 30 * 24
 MAX_REMIND_MINUTES = 7 * 24 * 60
 
 SeatChange = Callable[[GameRow, list[SeatRow]], list[SeatRow]]
+
+
+class Started(NamedTuple):
+    """A game just dealt: as stored, its first state, and the posts its start owes."""
+
+    game: GameRow
+    state: State
+    owed: tuple[Owed, ...]
 
 
 class Lobby:
@@ -167,10 +176,9 @@ class Lobby:
 
         return await self._change_seats(channel_id, change)
 
-    async def start(
-        self, *, channel_id: int, user_id: int, can_manage: bool
-    ) -> tuple[GameRow, State]:
-        """Deal the game from a new seed; the game as started, and its first state."""
+    async def start(self, *, channel_id: int, user_id: int, can_manage: bool) -> Started:
+        """Deal the game from a new seed; the game as started, its first state, and the posts
+        the start owes (held by this process: see `hvbot.store.duties`)."""
         game = await self.games.open_game(channel_id)
         async with self.games.store.lock(game.id):
             game = await self.games.reload(game.id)
@@ -192,7 +200,7 @@ class Lobby:
                 )
             seed = self._new_seed()
             state = rules.new_state(len(game.seats), seed, game.options)
-            await self.games.store.start(
+            owed = await self.games.store.start(
                 game_id=game.id,
                 expected_version=game.version,
                 seed=seed,
@@ -201,7 +209,7 @@ class Lobby:
                 wait=self.games.wait_for(game, state),
                 ai_turn=ai_turn(game, state),
             )
-            return await self.games.reload(game.id), state
+            return Started(await self.games.reload(game.id), state, tuple(owed))
 
     async def _change_seats(self, channel_id: int, change: SeatChange) -> GameRow:
         game = await self.games.open_game(channel_id)
@@ -214,7 +222,7 @@ class Lobby:
                 )
             seats = change(game, list(game.seats))
             await self.games.store.set_seats(
-                game_id=game.id, expected_version=game.version, seats=seats
+                game_id=game.id, expected_version=game.version, seats=seats, in_lobby=True
             )
             return await self.games.open_game(channel_id)
 

@@ -7,8 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 from engine import State
-from hvbot.claims import Announcement
 from hvbot.store import AbsenceVote, GameRow, UndoRequest
+from hvbot.store.duties import Owed
 
 
 class _ViewMemo:
@@ -30,6 +30,7 @@ class ActResult:
     seat: int
     applied: tuple[str, ...]  # action texts, in order
     finished: bool = False
+    owed: tuple[Owed, ...] = ()  # the posts the move owes, held by this process (its board)
     # What everyone sees now, once asked for: announcing a move needs it several times (is it
     # public? the board, the scores, who is next), and building it is a fair share of a move.
     # The result of a move and its acknowledgement before storing share it: the same position.
@@ -57,6 +58,7 @@ class UndoOutcome:
     game: GameRow
     status: str
     state: State | None = None
+    owed: tuple[Owed, ...] = ()  # when done: the board as it is again, held by this process
 
 
 @dataclass(frozen=True)
@@ -77,4 +79,4 @@ class Reminder:
     seat: int
     user_id: int
     waited: timedelta
-    owed: Announcement | None = None  # its post, owed in the outbox (see hvbot.claims)
+    owed: Owed | None = None  # its post, owed in the outbox (see hvbot.store.duties)

@@ -19,6 +19,7 @@ from hvbot.services.errors import BotError
 from hvbot.services.outcomes import ActResult
 from hvbot.services.results import seat_results
 from hvbot.store import GameRow, SeatRow, VersionConflict
+from hvbot.store.duties import Owed
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,8 @@ class Play:
             if acknowledge is not None:
                 await acknowledge(pending)
             # The same position: a view built for the acknowledgement serves the announcement.
-            result = replace(pending, game=await self._save(game, state, seat, pending.applied))
+            saved, owed = await self._save(game, state, seat, pending.applied)
+            result = replace(pending, game=saved, owed=owed)
             if language is not None and game.seats[seat].language != language:
                 await store.set_seat_language(game_id=game.id, seat=seat, language=language)
             return result
@@ -139,8 +141,8 @@ class Play:
                     done = len(state.history)
                     state.apply(text)
                     applied = tuple(state.history[done:])
-                    saved = await self._save(fresh, state, seat, applied)
-                    return ActResult(saved, state, seat, applied, state.is_terminal())
+                    saved, owed = await self._save(fresh, state, seat, applied)
+                    return ActResult(saved, state, seat, applied, state.is_terminal(), owed)
             # The game changed while the AI was thinking (a resignation, say): think again.
         return None
 
@@ -186,12 +188,12 @@ class Play:
 
     async def _save(
         self, game: GameRow, state: State, seat: int, applied: tuple[str, ...]
-    ) -> GameRow:
+    ) -> tuple[GameRow, tuple[Owed, ...]]:
         """Store the actions `applied` to `state` (kept in memory with the game from now on,
-        so it is never to change again); the game as stored then."""
+        so it is never to change again); the game as stored then, and the posts it owes."""
         finished = state.is_terminal()
         try:
-            await self.games.store.record_actions(
+            _, owed = await self.games.store.record_actions(
                 game_id=game.id,
                 expected_version=game.version,
                 state=state,
@@ -209,4 +211,4 @@ class Play:
                 key="bot.error.conflict",
             ) from exc
         log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
-        return await self.games.reload(game.id)
+        return await self.games.reload(game.id), tuple(owed)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
 
-from hvbot import claims
 from hvbot.services.access import GameAccess
 from hvbot.services.outcomes import Reminder
 
 REMIND_AGAIN = timedelta(hours=1)  # after the first reminder, never more often than this
-# Reminders claimed at a time, right before they are posted: a claim's lease (hvbot.claims)
-# has to cover only the posts of its own few, not of every reminder due at a busy moment.
+# Reminders claimed at a time, right before they are posted: a claim's lease (see
+# hvbot.store.duties) has to cover only the posts of its own few, not of every reminder due at
+# a busy moment.
 REMIND_BATCH = 10
 
 
@@ -21,24 +21,6 @@ class Reminders:
 
     def __init__(self, games: GameAccess) -> None:
         self.games = games
-
-    async def send_due(
-        self, words: Callable[[Reminder], str], post: Callable[[Reminder], Awaitable[None]]
-    ) -> int:
-        """Post the reminders due now with `post`, claimed a few at a time and each taken right
-        before it is posted (`claims.take`): one that another process took over while this one
-        was slow (its lease ran out) is left to that process, so no reminder is posted twice.
-        Returns how many this process posted."""
-        db = self.games.store.db
-        posted = 0
-        while due := await self.due_reminders(words, most=REMIND_BATCH):
-            for reminder in due:
-                if reminder.owed is None or not await claims.take(db, reminder.owed):
-                    continue
-                await post(reminder)
-                await claims.sent(db, reminder.owed.id)
-                posted += 1
-        return posted
 
     async def due_reminders(
         self, words: Callable[[Reminder], str] | None = None, *, most: int | None = None
@@ -64,6 +46,7 @@ class Reminders:
             claimed = await store.reminders.claim(
                 game_id=game.id,
                 due=due.due,
+                now=now,
                 next_at=now + REMIND_AGAIN if reminder else None,
                 text=words(reminder) if reminder and words else None,
             )

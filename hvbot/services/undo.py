@@ -67,6 +67,10 @@ class Undo:
                 return await self._take_back(game, request)
             return UndoOutcome(request, game, "asked")
 
+    async def set_message(self, request: UndoRequest, message_id: int) -> None:
+        """The public message that asks for the request, edited as it is answered."""
+        await self.games.store.undo.set_message(request_id=request.id, message_id=message_id)
+
     async def answer_undo(self, *, request_id: int, user_id: int, accept: bool) -> UndoOutcome:
         store = self.games.store
         async with self.games.open_request(
@@ -109,8 +113,9 @@ class Undo:
             )
         texts = [text for _, text in await store.actions(game_id=game.id)][: request.n]
         state = find_game(game.game_name).replay(len(game.seats), game.seed, texts, game.options)
+        told = {"player": request.requester_id, "action": request.action}
         try:
-            await store.take_back(
+            _, owed = await store.take_back(
                 game_id=game.id,
                 expected_version=game.version,
                 n=request.n,
@@ -120,9 +125,10 @@ class Undo:
                 prompt=prompt_for(game, state),
                 wait=games.wait_for(game, state),
                 ai_turn=ai_turn(game, state),
+                told=told,
             )
         except VersionConflict as exc:
             raise _too_late() from exc
         log.info("game %s: action %s taken back", game.id, request.n)
         done = replace(request, status="done")
-        return UndoOutcome(done, await games.reload(game.id), "done", state)
+        return UndoOutcome(done, await games.reload(game.id), "done", state, tuple(owed))

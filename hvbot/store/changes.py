@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from hvbot import claims
 from hvbot.database import Transaction, Work
+from hvbot.store.duties import Owed, owe
 from hvbot.store.requests import close_undo
 from hvbot.store.results import insert_results
 from hvbot.store.rows import SeatResult, SeatRow, Wait
@@ -70,14 +71,27 @@ def create_lobby(
 
 
 def set_seats(
-    game_id: int, expected_version: int, seats: Sequence[SeatRow], ai_turn: bool | None
-) -> Work[None]:
-    async def work(tx: Transaction) -> None:
+    game_id: int,
+    expected_version: int,
+    seats: Sequence[SeatRow],
+    ai_turn: bool | None,
+    *,
+    lobby_at: datetime | None = None,
+) -> Work[list[Owed]]:
+    """With `lobby_at` (a change in the lobby), the lobby message's update is owed."""
+
+    async def work(tx: Transaction) -> list[Owed]:
         if ai_turn is None:
             await bump(tx, game_id, expected_version)
         else:
             await bump(tx, game_id, expected_version, "ai_turn = ?", (int(ai_turn),))
         await _replace_seats(tx, game_id, seats)
+        if lobby_at is None:
+            return []
+        version = expected_version + 1
+        return [
+            await owe(tx, game_id=game_id, version=version, kind="lobby", body={}, now=lobby_at)
+        ]
 
     return work
 
@@ -91,8 +105,12 @@ def start(
     seats: Sequence[SeatRow],
     wait: Wait | None,
     ai_turn: bool,
-) -> Work[None]:
-    async def work(tx: Transaction) -> None:
+    at: datetime,
+) -> Work[list[Owed]]:
+    """The game leaves its lobby: owed with it, the lobby message's update, the first board
+    and each person's secret by DM."""
+
+    async def work(tx: Transaction) -> list[Owed]:
         await bump(
             tx,
             game_id,
@@ -101,6 +119,20 @@ def start(
             (seed, state_json, int(ai_turn), *turn_values(wait)),
         )
         await _replace_seats(tx, game_id, seats)
+        version = expected_version + 1
+        owed = [
+            await owe(tx, game_id=game_id, version=version, kind=kind, body={}, now=at)
+            for kind in ("lobby", "start")
+        ]
+        for seat in seats:
+            if seat.user_id is not None:
+                body = {"seat": seat.seat, "user": seat.user_id}
+                owed.append(
+                    await owe(
+                        tx, game_id=game_id, version=version, kind="secret", body=body, now=at
+                    )
+                )
+        return owed
 
     return work
 
@@ -116,15 +148,15 @@ def record_actions(
     wait: Wait | None,
     results: Sequence[SeatResult] | None,
     ai_turn: bool,
-    announce: bool,
-) -> Work[None]:
+    announce_at: datetime | None,
+) -> Work[list[Owed]]:
     """The new state, its actions appended, old prompts settled and a new one opened, the
-    results with a finishing move, and with `announce` its posts owed in the outbox."""
+    results with a finishing move, and with `announce_at` its posts owed in the outbox."""
     stamp = now()
     ended = stamp if status in ("finished", "abandoned") else None
     version = expected_version + 1
 
-    async def work(tx: Transaction) -> None:
+    async def work(tx: Transaction) -> list[Owed]:
         await bump(
             tx,
             game_id,
@@ -143,18 +175,21 @@ def record_actions(
         await _open_prompt(tx, game_id, prompt, version, stamp)
         if results:
             await insert_results(tx, game_id, results, stamp)
-        if announce and actions:
+        owed: list[Owed] = []
+        if announce_at is not None and actions:
             body = {"seat": actions[0][0], "first": first, "count": len(actions)}
-            await claims.announce(tx, game_id=game_id, version=version, kind="move", body=body)
-        if announce and status == "finished":
-            await claims.announce(
-                tx,
-                game_id=game_id,
-                version=version,
-                kind="replay",
-                body={},
-                lease=claims.REPLAY_LEASE,
+            owed.append(
+                await owe(
+                    tx, game_id=game_id, version=version, kind="move", body=body, now=announce_at
+                )
             )
+        if announce_at is not None and status == "finished":
+            owed.append(
+                await owe(
+                    tx, game_id=game_id, version=version, kind="replay", body={}, now=announce_at
+                )
+            )
+        return owed
 
     return work
 
@@ -178,12 +213,15 @@ def take_back(
     prompt: Prompt | None,
     wait: Wait | None,
     ai_turn: bool,
-) -> Work[None]:
+    told: dict[str, Any],
+    at: datetime,
+) -> Work[list[Owed]]:
     """Action `n` removed (only if it is still the latest), the state from before it saved,
-    and the request that asked for it closed."""
+    the request that asked for it closed, and the board as it is again owed (`told`: who took
+    back which move, see `Owed`)."""
     stamp = now()
 
-    async def work(tx: Transaction) -> None:
+    async def work(tx: Transaction) -> list[Owed]:
         await bump(
             tx,
             game_id,
@@ -203,6 +241,9 @@ def take_back(
         await _open_prompt(tx, game_id, prompt, expected_version + 1, stamp)
         if request_id is not None:
             await close_undo(tx, request_id, accepted)
+        body = {**told, "count": n}
+        version = expected_version + 1
+        return [await owe(tx, game_id=game_id, version=version, kind="undo", body=body, now=at)]
 
     return work
 

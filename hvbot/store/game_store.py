@@ -27,6 +27,7 @@ from hvbot.database import Database, Duplicate, Row, Work, open_database
 from hvbot.store import changes, games
 from hvbot.store.buttons import LiveButtons
 from hvbot.store.cache import GameCache
+from hvbot.store.duties import Clock, Duties, Owed, real_time
 from hvbot.store.reminders import Reminders
 from hvbot.store.requests import AbsenceVotes, UndoRequests
 from hvbot.store.results import Results
@@ -43,10 +44,12 @@ class NotStarted(LookupError):
 class GameStore:
     """The games' database (SQLite or PostgreSQL, see `hvbot.database`), opened at start-up and
     shared by every handler. Its other tables are reached by concern: `undo`, `votes`,
-    `reminders`, `results`, `buttons`."""
+    `reminders`, `results`, `buttons`, and the duties any process may do (`duties`: the
+    outbox and the AI seats' claims). Leases are measured by `clock`."""
 
-    def __init__(self, db: Database, *, cache: bool = True) -> None:
+    def __init__(self, db: Database, *, cache: bool = True, clock: Clock = real_time) -> None:
         self.db = db
+        self.clock = clock
         # Other processes may change games behind this one's back (see `game`).
         self.shared = db.backend == "postgresql"
         self.cache = GameCache(enabled=cache)
@@ -56,6 +59,7 @@ class GameStore:
         self.reminders = Reminders(db)
         self.results = Results(db)
         self.buttons = LiveButtons(db)
+        self.duties = Duties(db, lambda: self.clock())
 
     @classmethod
     async def open(cls, where: str | Path, *, cache: bool = True) -> GameStore:
@@ -230,11 +234,14 @@ class GameStore:
         expected_version: int,
         seats: Sequence[SeatRow],
         ai_turn: bool | None = None,
-    ) -> None:
+        in_lobby: bool = False,
+    ) -> list[Owed]:
         """Replace the seats (join, leave, add AI; in play: resign, an AI for a person away)
-        as one versioned change. `ai_turn`: whether an AI seat is to move now, if that changed."""
-        work = changes.set_seats(game_id, expected_version, seats, ai_turn)
-        await self._save(game_id, work, version=expected_version + 1, seats=tuple(seats))
+        as one versioned change. `ai_turn`: whether an AI seat is to move now, if that changed.
+        `in_lobby`: the lobby message's update is owed with it (returned, to send)."""
+        lobby_at = self.clock() if in_lobby else None
+        work = changes.set_seats(game_id, expected_version, seats, ai_turn, lobby_at=lobby_at)
+        return await self._save(game_id, work, version=expected_version + 1, seats=tuple(seats))
 
     async def start(
         self,
@@ -246,9 +253,10 @@ class GameStore:
         seats: Sequence[SeatRow],
         wait: Wait | None = None,
         ai_turn: bool = False,
-    ) -> None:
+    ) -> list[Owed]:
         """The game leaves its lobby with its first `state` (an engine state is kept in memory
-        with the game's row; its saved form alone is read again when needed)."""
+        with the game's row; its saved form alone is read again when needed). Returns the
+        posts it owes: the lobby's update, the first board and each person's secret."""
         state_json, built = _saved(state)
         work = changes.start(
             game_id,
@@ -258,8 +266,9 @@ class GameStore:
             seats=seats,
             wait=wait,
             ai_turn=ai_turn,
+            at=self.clock(),
         )
-        await self._save(
+        return await self._save(
             game_id,
             work,
             built,
@@ -283,14 +292,15 @@ class GameStore:
         results: Sequence[SeatResult] | None = None,
         ai_turn: bool = False,
         announce: bool = True,
-    ) -> int:
+    ) -> tuple[int, list[Owed]]:
         """Save the new state, append its actions, settle old prompts and open a new one.
 
         All in one transaction that fails with VersionConflict if someone else got there first.
         `wait`: the turn of the person now to move, to remind them (None: nobody to remind).
         `results` come with the finishing move, so a game is never finished without them.
-        `ai_turn`: an AI seat is to move now. With `announce`, the move's board post is owed
-        in the outbox (see `hvbot.claims`) until `claims.move_sent`. Returns the new version.
+        `ai_turn`: an AI seat is to move now. With `announce`, the move's board post (and a
+        finished game's replay) is owed in the outbox (see `hvbot.store.duties`). Returns the
+        new version and the posts owed.
         """
         if results and status != "finished":
             raise ValueError("results belong to a finished game only")
@@ -305,13 +315,13 @@ class GameStore:
             wait=wait,
             results=results,
             ai_turn=ai_turn,
-            announce=announce,
+            announce_at=self.clock() if announce else None,
         )
         version = expected_version + 1
-        await self._save(
+        owed = await self._save(
             game_id, work, built, version=version, status=status, state_json=state_json
         )
-        return version
+        return version, owed
 
     async def set_status(self, *, game_id: int, expected_version: int, status: str) -> None:
         """End a game without a move (abandoned, say): its prompts are settled with it."""
@@ -330,9 +340,11 @@ class GameStore:
         prompt: tuple[str, int] | None = None,
         wait: Wait | None = None,
         ai_turn: bool = False,
-    ) -> int:
+        told: dict[str, Any] | None = None,
+    ) -> tuple[int, list[Owed]]:
         """Remove action `n` (the latest) and save the state from before it, as one versioned
-        change that also closes the request; returns the new version."""
+        change that also closes the request; returns the new version and the post it owes
+        (the board as it is again; `told`: who took back which move)."""
         state_json, built = _saved(state)
         work = changes.take_back(
             game_id,
@@ -344,10 +356,12 @@ class GameStore:
             prompt=prompt,
             wait=wait,
             ai_turn=ai_turn,
+            told=told or {},
+            at=self.clock(),
         )
         version = expected_version + 1
-        await self._save(game_id, work, built, version=version, state_json=state_json)
-        return version
+        owed = await self._save(game_id, work, built, version=version, state_json=state_json)
+        return version, owed
 
     # Not versioned changes: they move no piece, and a prompt made before stays as valid.
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from hvbot import claims
-from hvbot.claims import Announcement
 from hvbot.database import Database, Transaction
+from hvbot.store.duties import Owed, owe
 from hvbot.store.rows import DueReminder
 from hvbot.store.sql import stamp
 
@@ -20,9 +19,9 @@ from hvbot.store.sql import stamp
 @dataclass(frozen=True)
 class Claimed:
     """A due reminder this process moved on, with its post owed in the outbox if it had words
-    (held by this process, see `hvbot.claims.take`)."""
+    (held by this process, see `hvbot.store.duties`)."""
 
-    owed: Announcement | None
+    owed: Owed | None
 
 
 class Reminders:
@@ -56,7 +55,13 @@ class Reminders:
         ]
 
     async def claim(
-        self, *, game_id: int, due: str, next_at: datetime | None, text: str | None = None
+        self,
+        *,
+        game_id: int,
+        due: str,
+        now: datetime,
+        next_at: datetime | None,
+        text: str | None = None,
     ) -> Claimed | None:
         """Move a due reminder on to `next_at` (None: no more) and owe its `text` in the outbox,
         in one transaction: None if another process (or a move) changed it first, so each
@@ -75,10 +80,9 @@ class Reminders:
             if text is None:
                 return Claimed(None)
             version = await tx.fetchval("SELECT version FROM games WHERE id = ?", game_id)
+            body = {"content": text}
             return Claimed(
-                await claims.announce(
-                    tx, game_id=game_id, version=version, kind="text", body={"content": text}
-                )
+                await owe(tx, game_id=game_id, version=version, kind="text", body=body, now=now)
             )
 
         return await self.db.transact(work)

@@ -28,8 +28,10 @@ def now() -> str:
 
 
 def stamp(moment: datetime) -> str:
-    """UTC ISO text: stamps in this form compare correctly as strings in SQL."""
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
+    """UTC ISO text to the millisecond: stamps in this form compare correctly as strings in
+    SQL (a stamp of a whole second, as older rows have, sorts before the same second's
+    milliseconds)."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
 def statement(sql: str, *values: Any) -> Work[int]:

@@ -1,0 +1,112 @@
+"""What an owed post says, built from what is stored, whichever process sends it.
+
+The process that made a change usually sends its posts itself, from what it has in hand. When
+it died (or was paused past its lease) first, another process builds the same post from the
+database: the game is dealt again from its seed and its stored actions, as it was right after
+the change, so the post says what the original would have said.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from data.texts import texts_for
+from engine import State
+from games import find_game
+from hvbot import announcing, replay
+from hvbot.posts import Post
+from hvbot.services.outcomes import ActResult
+from hvbot.store import GameRow, GameStore
+from hvbot.store.duties import Owed
+from hvbot.wording import mention, move_words, public
+
+log = logging.getLogger(__name__)
+
+
+async def dealt_again(store: GameStore, game: GameRow, count: int) -> State | None:
+    """The game as it was after its first `count` stored actions (None if fewer are stored
+    now: taken back since)."""
+    texts = [text for _, text in await store.actions(game_id=game.id)]
+    if game.seed is None or len(texts) < count:
+        return None
+    rules = find_game(game.game_name)
+    return rules.replay(len(game.seats), game.seed, texts[:count], game.options)
+
+
+async def start_post(game: GameRow, state: Any) -> Post | None:
+    """The first board, saying who begins."""
+    post = await announcing.board_post(game, None, state)
+    if post is None:
+        return None
+    first = state.current_seat()
+    begins = public(game)(
+        "bot.game.begins", game=find_game(game.game_name).title, player=mention(game, first)
+    )
+    post.content = f"{begins}\n{post.content}"
+    return post
+
+
+async def taken_back_post(game: GameRow, state: Any, requester_id: int, action: str) -> Post:
+    """The board as it was before a move that was taken back, announced like any change."""
+    post = await announcing.board_post(game, None, state)
+    assert post is not None
+    took = public(game)(
+        "bot.undo.taken_back",
+        player=f"<@{requester_id}>",
+        action=move_words(game.game_name, action, game.language),
+    )
+    post.content = f"{took}\n{post.content}"
+    return post
+
+
+async def replay_post(store: GameStore, game: GameRow) -> Post | None:
+    """A finished game's replay (None, with a warning, when it has none: a game abandoned
+    before any move, say)."""
+    texts = texts_for(game.language)
+    try:
+        return await replay.replay_post(
+            store, game, heading=texts("bot.replay.heading"), texts=texts
+        )
+    except replay.NoReplay as exc:
+        log.warning("game %s: no replay: %s", game.id, exc)
+        return None
+
+
+async def rebuilt(store: GameStore, game: GameRow, owed: Owed) -> tuple[Post | None, State | None]:
+    """The post `owed` stands for, built from what is stored, and for a move, the game as it
+    was right after it (None where there is nothing to say any more). A secret and the lobby
+    are not built here: they are sent by their own ways (see `Aftermath.deliver`)."""
+    body = owed.body
+    if owed.kind == "text":
+        return Post(str(body["content"])), None
+    if owed.kind == "replay":
+        return await replay_post(store, game), None
+    if owed.kind == "start":
+        state = await dealt_again(store, game, 0)
+        return (await start_post(game, state) if state is not None else None), None
+    if owed.kind == "undo":
+        state = await dealt_again(store, game, int(body["count"]))
+        if state is None:
+            return None, None
+        post = await taken_back_post(game, state, int(body["player"]), str(body["action"]))
+        if game.version != owed.version:
+            post.view = None  # the game has moved on: its buttons are not this board's
+        return post, None
+    if owed.kind == "move":
+        first, count = int(body["first"]), int(body["count"])
+        after = await dealt_again(store, game, first + count)
+        if after is None:
+            return None, None
+        moved = ActResult(
+            game,
+            after,
+            int(body["seat"]),
+            tuple(after.history[first : first + count]),
+            after.is_terminal(),
+        )
+        post = await announcing.board_post(game, moved, after)
+        if post is not None and game.version != owed.version:
+            post.view = None  # the game has moved on: its buttons are not this board's
+        return post, after
+    raise ValueError(f"post {owed.id}: no way to build a {owed.kind!r}")

@@ -1,0 +1,157 @@
+"""Sending what a change owes, exactly once: taken, sent, marked made.
+
+A post owed by a stored change (`hvbot.store.duties.Owed`) is sent only by whoever holds its
+claim, and only right after taking it with a compare-and-set on its fencing token: a process
+whose lease ran out while it was paused, and whose post another process took over, finds the
+token moved on and sends nothing. Messages to a channel or a DM carry the post's nonce, so
+Discord itself refuses a second copy of one within its window. Once sent, the post is marked
+made; a mark that fails because the database is away is tried again until it lands, never
+answered by a second post.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from hvbot.posts import Post
+from hvbot.store import GameRow, GameStore
+from hvbot.store.duties import Owed
+
+log = logging.getLogger(__name__)
+
+MARK_RETRY_S = (0.2, 0.5, 1.0, 2.0)  # the pauses between tries of a mark, then the last again
+# Sends a post some other way than to the game's channel (an interaction's follow-up): the
+# message made, if the way tells it.
+Via = Callable[[Post], Awaitable[discord.Message | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """An owed post as it went out, and the message it made (if the way it went tells)."""
+
+    post: Post
+    message: discord.Message | None
+
+
+class Sender:
+    """Takes, sends and marks the posts of one bot process (`client`, its connection to
+    Discord; `store`, the games' store whose outbox it reads)."""
+
+    def __init__(self, client: discord.Client, store: GameStore) -> None:
+        self.client = client
+        self.store = store
+        self.stopping = False  # once closing, a mark is tried once more and then let go
+
+    async def take(self, owed: Owed) -> Owed | None:
+        """The post, taken for sending now, or None if another process has it (see
+        `Duties.take`). A database that cannot be reached leaves it owed, to whoever takes it
+        once the database is back."""
+        try:
+            return await self.store.duties.take(owed)
+        except Exception:
+            log.warning("game %s: could not take a post owed; left for later", owed.game_id)
+            return None
+
+    async def made(self, owed: Owed, *, fenced: bool = False) -> bool:
+        """Mark the post made, trying again while the database is away: once sent, a post is
+        never sent again because its mark was lost. With `fenced`, False if another process
+        took it over meanwhile (see `Duties.made`)."""
+        attempt = 0
+        while True:
+            try:
+                return await self.store.duties.made(owed, fenced=fenced)
+            except Exception:
+                if self.stopping:
+                    log.warning(
+                        "game %s: closing before post %s was marked made", owed.game_id, owed.id
+                    )
+                    return True
+                if attempt == 0:
+                    log.warning(
+                        "game %s: post %s made, but not yet marked; trying again",
+                        owed.game_id,
+                        owed.id,
+                    )
+                await asyncio.sleep(MARK_RETRY_S[min(attempt, len(MARK_RETRY_S) - 1)])
+                attempt += 1
+
+    async def send(
+        self,
+        owed: Owed,
+        game: GameRow,
+        post: Post | Callable[[], Awaitable[Post | None]],
+        *,
+        via: Via | None = None,
+        to_user: int | None = None,
+    ) -> Sent | None:
+        """Send one owed post if this process may: to the game's thread or channel (with the
+        post's nonce), to `to_user` by DM, or `via` another way (an interaction's follow-up).
+
+        `post` may be a function that builds it, called only once the post is taken. Returns
+        what was sent (None: not this process's to send, or nothing to say any more); raises
+        what Discord said if it refused."""
+        taken = await self.take(owed)
+        if taken is None:
+            return None
+        try:
+            built = post if isinstance(post, Post) else await post()
+        except Exception:
+            await self.made(taken)  # a post that cannot be built would fail every time
+            raise
+        if built is None:
+            await self.made(taken)  # nothing to say any more (a move taken back since, say)
+            return None
+        try:
+            if via is not None:
+                message = await via(built)
+            elif to_user is not None:
+                message = await self.direct_message(to_user, built, nonce=taken.discord_nonce)
+            else:
+                message = await self.to_game(game, built, nonce=taken.discord_nonce)
+        except discord.HTTPException as exc:
+            if exc.status < 500:
+                # Refused for good (a closed DM, a deleted channel): it would be again.
+                await self.made(taken)
+            # Else Discord may or may not have made it: left owed, for whoever takes it next
+            # (with the same nonce, so that a copy Discord did make is not made twice).
+            raise
+        # Any other failure (the connection lost, the process stopping) leaves it owed too.
+        if via is None:
+            await self.made(taken)
+        elif not await self.made(taken, fenced=True):
+            # An answer carries no nonce: if another process took the post over while this
+            # one was sending it (paused past its lease), that one's copy stands, this goes.
+            log.warning("game %s: post %s was taken over while sent; withdrawn", game.id, owed.id)
+            if message is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await message.delete()
+            return None
+        return Sent(built, message)
+
+    async def to_game(
+        self, game: GameRow, post: Post, *, nonce: str | None = None
+    ) -> discord.Message:
+        """Post to the game's thread if it has one, else to its channel."""
+        channel = await self.game_channel(game)
+        extra: dict[str, Any] = {"nonce": nonce} if nonce else {}
+        return await channel.send(**post.kwargs(), **extra)
+
+    async def direct_message(
+        self, user_id: int, post: Post, *, nonce: str | None = None
+    ) -> discord.Message:
+        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        extra: dict[str, Any] = {"nonce": nonce} if nonce else {}
+        return await user.send(**post.kwargs(), **extra)
+
+    async def game_channel(self, game: GameRow) -> discord.abc.Messageable:
+        """The game's thread if it has one, else its channel."""
+        where = game.post_channel_id
+        found = self.client.get_channel(where) or await self.client.fetch_channel(where)
+        return found  # type: ignore[return-value]

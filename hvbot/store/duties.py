@@ -1,0 +1,270 @@
+"""Duties any bot process may do, claimed by one at a time with a lease, and taken with a
+fencing token right before they are done.
+
+Several processes share one database (see `hvbot.database`). What a change owes, its posts and
+an AI seat's thinking, is written down in the change's own transaction and then claimed: a
+claim is a lease (`claimed_until`, `ai_until`), so a process that dies mid-duty has it taken
+over by another once the lease runs out, and a live process is never second-guessed before
+then. On PostgreSQL the claims skip rows another process holds locked (`FOR UPDATE SKIP
+LOCKED`); SQLite lets one writer in at a time anyway.
+
+The outbox (`announcements`): every post a change owes (a move's board, the first board and
+each seat's secret at the start, a lobby update, a move taken back, a reminder's words, a
+finished game's replay), in the order stored. Every claim bumps the post's `token`, and a post
+is only ever sent after `take`, a compare-and-set on the token its claim handed over: a process
+paused past its lease, whose post another process claimed meanwhile, finds the token moved on
+and sends nothing. Its own process too takes each post before sending it. Each post also
+carries a `nonce` for Discord, which refuses a second message with it within a few minutes,
+for the one gap no database can close (a process stopped between the take and the send).
+
+Leases are measured by `clock`, which the tests move forward instead of waiting.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from hvbot.database import Database, Transaction
+from hvbot.store.sql import stamp
+
+LEASE = timedelta(seconds=20)  # how long a claimed duty is left to the process that claimed it
+# A finished game's replay takes its process seconds to draw (a long Sector 6 game, more on a
+# busy machine): it is left to that process longer before another one draws it instead.
+REPLAY_LEASE = timedelta(minutes=5)
+KEEP_MADE = timedelta(days=1)  # how long a post made stays in the outbox (to look into)
+CLAIM_BATCH = 50  # duties claimed at a time
+KINDS = ("move", "text", "replay", "start", "secret", "lobby", "undo")
+Clock = Callable[[], datetime]
+
+
+def real_time() -> datetime:
+    return datetime.now(UTC)
+
+
+def lease_of(kind: str) -> timedelta:
+    """How long a process holds a post of this kind before another may take it over."""
+    return REPLAY_LEASE if kind == "replay" else LEASE
+
+
+@dataclass(frozen=True)
+class Owed:
+    """A post owed by a stored change. `token` is the fencing token of the claim that handed
+    it over (see `Duties.take`); `nonce` is Discord's guard against a second copy.
+
+    Kinds and their `body`: a move (`seat`, and the stored actions `first` to
+    `first + count - 1`), a text (`content`), a replay, the start, a seat's secret (`seat`),
+    the lobby message, a move taken back (`player`, `action`, and the `count` of actions left)."""
+
+    id: int
+    game_id: int
+    version: int
+    kind: str
+    body: dict[str, Any]
+    token: int
+    nonce: str | None = None
+
+    @property
+    def is_move(self) -> bool:
+        return self.kind == "move"
+
+    @property
+    def discord_nonce(self) -> str:
+        """At most 25 characters, as Discord wants; rows from before nonces use their id."""
+        return self.nonce or f"owed-{self.id}"
+
+
+async def owe(
+    tx: Transaction,
+    *,
+    game_id: int,
+    version: int,
+    kind: str,
+    body: dict[str, Any],
+    now: datetime,
+) -> Owed:
+    """Owe a post, inside the transaction of the change it tells of; held by the caller's
+    process for its lease while it sends it itself. Returns it as claimed, to `take`."""
+    if kind not in KINDS:
+        raise ValueError(f"no such kind of post: {kind!r}")
+    nonce = secrets.token_hex(10)
+    row = await tx.fetchrow(
+        "INSERT INTO announcements (game_id, version, kind, body, created_at, claimed_until,"
+        " token, nonce) VALUES (?, ?, ?, ?, ?, ?, 1, ?) RETURNING id, token",
+        game_id,
+        version,
+        kind,
+        json.dumps(body),
+        stamp(now),
+        stamp(now + lease_of(kind)),
+        nonce,
+    )
+    assert row is not None
+    return Owed(row["id"], game_id, version, kind, body, row["token"], nonce)
+
+
+def _skip_locked(db: Database) -> str:
+    return " FOR UPDATE SKIP LOCKED" if db.backend == "postgresql" else ""
+
+
+class Duties:
+    """The outbox and the AI seats' claims of one database."""
+
+    def __init__(self, db: Database, clock: Clock = real_time) -> None:
+        self.db = db
+        self.clock = clock
+
+    # ------------------------------------------------------------------ the outbox
+
+    async def take(self, owed: Owed) -> Owed | None:
+        """Take a claimed post right before sending it: the post with its new token, or None
+        if it must not be sent here (another process claimed it once this one's lease ran
+        out, or it was made already). Its lease starts again from now."""
+        now = self.clock()
+        token = await self.db.transact(
+            lambda tx: tx.fetchval(
+                "UPDATE announcements SET claimed_until = ?, token = token + 1"
+                " WHERE id = ? AND sent_at IS NULL AND token = ? RETURNING token",
+                stamp(now + lease_of(owed.kind)),
+                owed.id,
+                owed.token,
+            )
+        )
+        if token is None:
+            return None
+        return Owed(owed.id, owed.game_id, owed.version, owed.kind, owed.body, token, owed.nonce)
+
+    async def made(self, owed: Owed, *, fenced: bool = False) -> bool:
+        """The post is out (or Discord refused it for good): nobody sends it again. With
+        `fenced`, only if `owed.token` is still the post's: False when another process took it
+        over meanwhile (this one was paused past its lease), and sends it or has sent it."""
+        fence = " AND token = ?" if fenced else ""
+        changed = await self.db.transact(
+            lambda tx: tx.execute(
+                f"UPDATE announcements SET sent_at = ? WHERE id = ? AND sent_at IS NULL{fence}",
+                stamp(self.clock()),
+                owed.id,
+                *((owed.token,) if fenced else ()),
+            )
+        )
+        return changed == 1 or not fenced
+
+    async def forget_made(self, *, older_than: timedelta = KEEP_MADE) -> int:
+        """Drop posts made long ago: the outbox holds what is owed, not a history."""
+        before = stamp(self.clock() - older_than)
+        return await self.db.transact(
+            lambda tx: tx.execute(
+                "DELETE FROM announcements WHERE sent_at IS NOT NULL AND sent_at < ?", before
+            )
+        )
+
+    async def claim_owed(self) -> list[Owed]:
+        """Unsent posts whose lease has run out (their process died, or is paused), claimed
+        for this process, oldest first."""
+        now = self.clock()
+
+        async def work(tx: Transaction) -> list[Owed]:
+            rows = await tx.fetch(
+                "UPDATE announcements SET claimed_until = CASE WHEN kind = 'replay' THEN ?"
+                " ELSE ? END, token = token + 1 WHERE id IN (SELECT id FROM announcements"
+                " WHERE sent_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)"
+                f" ORDER BY id LIMIT {CLAIM_BATCH}{_skip_locked(self.db)})"
+                " RETURNING id, game_id, version, kind, body, token, nonce",
+                stamp(now + REPLAY_LEASE),
+                stamp(now + LEASE),
+                stamp(now),
+            )
+            return sorted(
+                (
+                    Owed(
+                        r["id"],
+                        r["game_id"],
+                        r["version"],
+                        r["kind"],
+                        json.loads(r["body"]),
+                        r["token"],
+                        r["nonce"],
+                    )
+                    for r in rows
+                ),
+                key=lambda owed: owed.id,
+            )
+
+        return await self.db.transact(work)
+
+    async def owes(self, game_id: int, kinds: tuple[str, ...] = KINDS) -> bool:
+        """Whether a change to the game is still to be told by a post of one of `kinds`: an
+        AI seat waits for a board still owed, so the channel reads the game in order."""
+        marks = ", ".join("?" for _ in kinds)
+        found = await self.db.fetchval(
+            "SELECT 1 FROM announcements WHERE game_id = ? AND sent_at IS NULL"
+            f" AND kind IN ({marks}) LIMIT 1",
+            game_id,
+            *kinds,
+        )
+        return found is not None
+
+    async def lobby_shown(self, game_id: int) -> None:
+        """The lobby message was edited to show the game as it is now: every update it owed
+        is made. An edit made twice shows the same, so this needs no token."""
+        await self.db.transact(
+            lambda tx: tx.execute(
+                "UPDATE announcements SET sent_at = ?"
+                " WHERE game_id = ? AND kind = 'lobby' AND sent_at IS NULL",
+                stamp(self.clock()),
+                game_id,
+            )
+        )
+
+    # ------------------------------------------------------------------ AI seats
+
+    async def claim_ai(self, game_id: int, owner: str) -> bool:
+        """Claim (or renew) the thinking of a game's AI seat for the process `owner`; False
+        while another process holds it. The AI's move is stored with a compare-and-set, so
+        even a process that outlived its lease cannot store a second move for the same turn."""
+        now = self.clock()
+        changed = await self.db.transact(
+            lambda tx: tx.execute(
+                "UPDATE games SET ai_until = ?, ai_by = ? WHERE id = ?"
+                " AND (ai_until IS NULL OR ai_until <= ? OR ai_by = ?)",
+                stamp(now + LEASE),
+                owner,
+                game_id,
+                stamp(now),
+                owner,
+            )
+        )
+        return changed == 1
+
+    async def release_ai(self, game_id: int, owner: str) -> None:
+        """Let go of the claim (a person is to move now), so any process may claim the next
+        AI turn at once, not only once the lease has run out."""
+        await self.db.transact(
+            lambda tx: tx.execute(
+                "UPDATE games SET ai_until = NULL, ai_by = NULL WHERE id = ? AND ai_by = ?",
+                game_id,
+                owner,
+            )
+        )
+
+    async def claim_ai_turns(self, owner: str) -> list[int]:
+        """Games in play whose AI seat is to move and whose thinking nobody holds (its
+        process died, say): claimed for the process `owner`, by game id."""
+        now = self.clock()
+
+        async def work(tx: Transaction) -> list[int]:
+            rows = await tx.fetch(
+                "UPDATE games SET ai_until = ?, ai_by = ? WHERE id IN (SELECT id FROM games"
+                " WHERE status = 'active' AND ai_turn = 1 AND (ai_until IS NULL OR ai_until <= ?)"
+                f" ORDER BY id LIMIT {CLAIM_BATCH}{_skip_locked(self.db)}) RETURNING id",
+                stamp(now + LEASE),
+                owner,
+                stamp(now),
+            )
+            return sorted(r["id"] for r in rows)
+
+        return await self.db.transact(work)

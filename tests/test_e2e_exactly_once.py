@@ -1,0 +1,245 @@
+"""Exactly once under faults: real bot processes sharing a real PostgreSQL, against the emulated
+Discord, each fault made for real (a process killed with SIGKILL, paused with SIGSTOP past its
+lease, the database server stopped) at the moment a post is on its way. Every post, DM and
+message that stays is counted: exactly one each.
+
+Discord's requests are held at the emulator (`faults.hold`) to reach the moment: a request
+held there has left its process, as one does on a slow network. The processes' leases are a
+few seconds (20 in production), long enough that a busy machine alone never makes one process
+take over from another, short enough that the tests see it happen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from bot_processes import BotProcess, bot_processes
+from conftest import new_postgres_database
+from e2e_harness import BotHarness, Table, board_posts, is_peek, lobby_button
+from postgres_server import PostgresServer
+
+from engine import State
+from hvbot.store import GameRow, GameStore
+from sandbox.emulator import DiscordEmulator, Record, User, Visibility, shard_of
+
+LEASE_S = 4.0
+CHANNEL_POSTS = "POST /channels/{channel_id}/messages"
+ANSWERS = "POST /webhooks/{application_id}/{token}"
+
+
+def live(emu: DiscordEmulator, records: list[Record]) -> list[Record]:
+    """The records whose message is still there (not deleted since)."""
+    return [r for r in records if r.message_id in emu.messages_by_id]
+
+
+class TwoProcesses:
+    """Two bot processes, one per shard, on one PostgreSQL database; `here` runs the shard of
+    the emulator's server, where the game is played."""
+
+    def __init__(
+        self, emu: DiscordEmulator, url: str, processes: list[BotProcess], reader: BotHarness
+    ) -> None:
+        self.emu = emu
+        self.url = url
+        self.processes = processes
+        self.reader = reader
+        self.here = processes[shard_of(emu.guild_id, 2)]
+        self.other = processes[1 - shard_of(emu.guild_id, 2)]
+
+    async def three_seat_game(self) -> tuple[User, User, Record]:
+        """Ada and Bo and an AI in a lobby; returns the lobby message, ready to start."""
+        emu = self.emu
+        ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+        lobby = (await emu.slash(ada, "game new", game="high-voltage", settle=False))[0]
+        await emu.click(bo, lobby_button(lobby, "join"), message=lobby, settle=False)
+        await emu.click(ada, lobby_button(lobby, "addai"), message=lobby, settle=False)
+        return ada, bo, lobby
+
+    async def shown_since(self, game: GameRow, before: int) -> list[str]:
+        """The stored actions after the first `before` that show something in public."""
+        actions = await self.reader.actions(game)
+        return [text for _, text in actions[before:] if not is_peek(text)]
+
+
+@pytest.fixture
+async def two(
+    request: pytest.FixtureRequest,
+    emulator: DiscordEmulator,
+    tmp_path: Path,
+    postgres: PostgresServer,
+) -> AsyncIterator[TwoProcesses]:
+    """Two processes whose claims last `LEASE_S` seconds (or the test's own, indirectly)."""
+    lease_s = getattr(request, "param", LEASE_S)
+    url = await new_postgres_database(postgres)
+    reader = BotHarness(emulator, url)  # reads the games from PostgreSQL; runs no bot itself
+    try:
+        async with bot_processes(emulator, tmp_path, url, 2, lease_s=lease_s) as processes:
+            yield TwoProcesses(emulator, url, processes, reader)
+            emulator.faults.clear()  # nothing left held when the processes stop
+            for process in processes:
+                process.resume()
+    finally:
+        await reader.close()
+
+
+async def settle(table: Table) -> tuple[GameRow, State]:
+    return await table.emu.wait_for(table.settled, 60, message="everything told")
+
+
+async def test_a_process_killed_right_after_start_leaves_the_first_board_and_secrets_to_another(
+    two: TwoProcesses,
+) -> None:
+    """The start is acknowledged (the lobby shows it), then its process dies before it can
+    post anything: the other process posts the first board and sends each person their
+    secret, once, and the game goes on."""
+    emu = two.emu
+    ada, bo, lobby = await two.three_seat_game()
+    first_board = emu.faults.hold(CHANNEL_POSTS, says="begins!")
+    await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
+    await emu.wait_for(lambda: first_board.held == 1, 10, message="the first board on its way")
+    assert (await two.reader.game()).status == "active", "the start is stored"
+    two.here.kill()
+    await two.here.process.wait()
+    first_board.release()  # the connection it came on is gone: Discord never sees it
+
+    table = Table(emu, two.reader, [ada, bo])
+    game, _ = await settle(table)
+    begins = live(emu, [r for r in board_posts(emu) if "begins!" in r.content])
+    assert len(begins) == 1, emu.describe(begins)
+    for person in (ada, bo):
+        secrets = emu.messages(visibility=Visibility.dm_to(person))
+        assert len(secrets) == 1, f"{person.name}: {emu.describe(secrets)}"
+    assert len(live(emu, board_posts(emu))) == 1 + len(await two.shown_since(game, 0))
+
+
+async def test_a_process_paused_past_its_lease_sends_nothing_another_took_over(
+    two: TwoProcesses,
+) -> None:
+    """The process moving the AI seat is paused (SIGSTOP) with the AI's board post on its way,
+    past its lease; the other process posts that move and plays on. Woken, the paused
+    process's post reaches Discord with the same nonce, and Discord refuses it as a
+    duplicate: every move is in the channel once, and the woken process says nothing of a
+    turn long gone."""
+    emu = two.emu
+    ada, bo, lobby = await two.three_seat_game()
+    await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
+    table = Table(emu, two.reader, [ada, bo])
+    game, _ = await settle(table)
+    before, posts_before = len(await two.reader.actions(game)), len(board_posts(emu))
+    ai_post = emu.faults.hold(CHANNEL_POSTS, says="AI 1 ")
+
+    async def ai_post_held_or_turn() -> str | tuple[GameRow, State] | None:
+        return "held" if ai_post.held else await table.settled()
+
+    # People play until an AI seat moves, its post on its way.
+    while (found := await emu.wait_for(ai_post_held_or_turn, 60)) != "held":
+        assert not isinstance(found, str)
+        await table.play(*found)
+    two.here.pause()
+    try:
+        # The other process takes the AI's move over once the lease has run out.
+        posted = len(board_posts(emu))
+        await emu.wait_for(
+            lambda: len(board_posts(emu)) > posted,
+            30,
+            message="the paused process's post made by the other",
+        )
+    finally:
+        two.here.resume()
+    ai_post.release()
+    await emu.wait_for(lambda: emu.duplicates_refused == 1, 30, message="the woken post")
+    game, _ = await settle(table)
+    shown = await two.shown_since(game, before)
+    assert len(live(emu, board_posts(emu)[posts_before:])) == len(shown), "each move once"
+    texts = [r.content for r in board_posts(emu)[posts_before:]]
+    assert len(texts) == len(set(texts)), "nothing said twice"
+
+
+async def test_an_answer_sent_by_a_process_paused_past_its_lease_is_withdrawn(
+    two: TwoProcesses,
+) -> None:
+    """A person's move is answered with its board (a follow-up, which Discord gives no nonce)
+    and the process is paused with that answer on its way; the other process posts the move
+    in the channel. Woken, the paused process sees the post was taken over and deletes its
+    answer: the channel shows the move once."""
+    emu = two.emu
+    ada, bo, lobby = await two.three_seat_game()
+    await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
+    table = Table(emu, two.reader, [ada, bo])
+    game, state = await settle(table)
+    mover = game.seats[state.current_seat() or 0]
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    answer = emu.faults.hold(ANSWERS, says=f"{mover.display_name} drew {cell}")
+    since = emu.last_seq
+    await table.play(game, state, f"draw {cell} here r90")
+    await emu.wait_for(lambda: answer.held == 1, 10, message="the answer on its way")
+    two.here.pause()
+    try:
+
+        def posted_by_other() -> list[Record]:
+            return [
+                r
+                for r in board_posts(emu, since=since)
+                if r.kind == "channel_message" and r.content.startswith(mover.display_name)
+            ]
+
+        await emu.wait_for(posted_by_other, 30, message="the move posted by the other process")
+    finally:
+        two.here.resume()
+    answer.release()
+    await emu.wait_for(
+        lambda: any(r.kind == "delete" and r.seq > since for r in emu.records),
+        30,
+        message="the answer withdrawn",
+    )
+    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)]
+    assert len(live(emu, moves)) == 1 and cell in live(emu, moves)[0].content
+    await settle(table)
+
+
+# A lease longer than the database is away, as in production (20 s against a restart's few):
+# the mark lands before another process could take the post over.
+@pytest.mark.parametrize("two", [30.0], indirect=True)
+async def test_a_post_made_while_the_database_is_away_is_marked_once_it_is_back(
+    two: TwoProcesses, postgres: PostgresServer
+) -> None:
+    """PostgreSQL stops between a move's post and its mark as made: the process tries the
+    mark again until the server is back, and nobody posts the move a second time."""
+    emu = two.emu
+    ada, bo, lobby = await two.three_seat_game()
+    await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
+    table = Table(emu, two.reader, [ada, bo])
+    game, state = await settle(table)
+    mover = game.seats[state.current_seat() or 0]
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    answer = emu.faults.hold(ANSWERS, says=f"{mover.display_name} drew {cell}")
+    since = emu.last_seq
+    await table.play(game, state, f"draw {cell} here r90")
+    await emu.wait_for(lambda: answer.held == 1, 10, message="the answer on its way")
+    postgres.stop()
+    try:
+        answer.release()
+        await emu.wait_for(
+            lambda: "not yet marked" in two.here.logged(), 30, message="the mark tried again"
+        )
+    finally:
+        postgres.start()
+    store = await GameStore.open(two.url)
+
+    async def marked() -> bool:
+        rows = await store.db.fetch(
+            "SELECT sent_at FROM announcements WHERE game_id = ? AND kind = 'move'"
+            " ORDER BY id DESC LIMIT 1",
+            game.id,
+        )
+        return bool(rows) and rows[0]["sent_at"] is not None
+
+    try:
+        await emu.wait_for(marked, 30, message="the mark made")
+    finally:
+        await store.close()
+    await settle(table)
+    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)]
+    assert len(moves) == 1 and moves[0].message_id in emu.messages_by_id, emu.describe(moves)
