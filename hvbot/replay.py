@@ -27,7 +27,7 @@ from games import find_game
 from hvbot import workers
 from hvbot.posts import Post
 from hvbot.presenters import presenter_for
-from hvbot.store import ArchivedGame, GameRow, GameStore
+from hvbot.store import ArchivedGame, GameRow
 
 FILENAME = "replay.gif"
 
@@ -128,11 +128,14 @@ def describe(archived: ArchivedGame, *, with_id: bool = True, texts: Texts = ENG
 
 
 async def replay_post(
-    repo: GameStore, game: GameRow, *, heading: str, texts: Texts = ENGLISH
+    game: GameRow,
+    actions: Sequence[tuple[int, str]],
+    *,
+    heading: str,
+    texts: Texts = ENGLISH,
 ) -> Post:
-    """The replay as a message, drawn with the long work (raises NoReplay); its caption in
-    `texts`."""
-    actions = await repo.actions(game_id=game.id)
+    """The replay of a game from its stored `actions` as a message, drawn with the long work
+    (raises NoReplay); its caption in `texts`."""
     views = await asyncio.to_thread(public_views, game, actions)
     # The drawing is sent the game without what only the engine needs (its seed, its whole
     # state with the hidden cards): the names, game and language its pictures show.

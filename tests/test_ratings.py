@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from hvbot.ratings import START, Placing, Rating, expected, pair_score, rate_game, rate_games
+from hvbot.services.ratings import (
+    START,
+    Placing,
+    Rating,
+    expected,
+    pair_score,
+    rate_game,
+    rate_games,
+)
 
 
 def table(*seats: tuple[str, bool]) -> list[Placing]:

@@ -11,9 +11,9 @@ from played_games import finish_as_before_results, finished_pylons, schema_befor
 
 from games import find_game
 from hvbot.cogs.stats import NAME_LIMIT, server_embed
-from hvbot.ratings import Rating
 from hvbot.services import GameService, seat_results
-from hvbot.stats import summaries, summarise
+from hvbot.services.ratings import Rating
+from hvbot.services.stats import summaries, summarise
 from hvbot.store import GameRow, GameStore, ResultRow, SeatResult, SeatRow, VersionConflict
 
 GUILD, OTHER_GUILD = 1, 2

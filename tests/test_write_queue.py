@@ -8,7 +8,7 @@ import sqlite3
 import aiosqlite
 import pytest
 
-from hvbot.write_queue import WriteQueue
+from hvbot.database.write_queue import WriteQueue
 
 
 @pytest.fixture

@@ -66,12 +66,13 @@ class Aftermath:
     ) -> None:
         self.client = client
         self.service = service
-        self.store = service.repo
+        self.games = service.games
+        self.duties = service.duties
         self.owner = owner or secrets.token_hex(8)
         self.ai_pause = ai_pause
-        self.sender = Sender(client, self.store)
+        self.sender = Sender(client, self.duties)
         self._kept: set[asyncio.Task[None]] = set()  # see `keep`
-        self.buttons = BoardButtons(client, self.store, self.keep)
+        self.buttons = BoardButtons(client, service.buttons, self.keep)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._replays: set[asyncio.Task[None]] = set()
         self._swept = float("-inf")  # when posts made long ago were last dropped
@@ -150,7 +151,7 @@ class Aftermath:
     async def lobby_shown(self, game: GameRow) -> None:
         """The lobby message shows the game as it is: the updates it owed are made."""
         try:
-            await self.store.duties.lobby_shown(game.id)
+            await self.duties.lobby_shown(game.id)
         except Exception:
             # Left owed: another process edits the lobby again, to the same words.
             log.warning("game %s: could not mark the lobby updated", game.id, exc_info=True)
@@ -158,14 +159,14 @@ class Aftermath:
     async def deliver(self, owed: Owed) -> None:
         """Send an owed post built from what is stored, then carry its game on from it: how
         another process's unsent posts are sent (see `do_duties`)."""
-        game = await self.store.game(game_id=owed.game_id, fresh=True)
+        game = await self.games.find(owed.game_id, fresh=True)
         if game is None:
             taken = await self.sender.take(owed)
             if taken is not None:
                 await self.sender.made(taken)  # the game is gone: nothing to tell
             return
         if owed.kind == "secret":
-            state = await owed_posts.dealt_again(self.store, game, 0)
+            state = await owed_posts.dealt_again(self.games, game, 0)
             if state is not None and not await self._send_secret(owed, game, state):
                 await self._closed_dms(game, [int(owed.body["user"])])
             return
@@ -176,7 +177,7 @@ class Aftermath:
 
         async def build() -> Post | None:
             nonlocal after
-            post, after = await owed_posts.rebuilt(self.store, game, owed)
+            post, after = await owed_posts.rebuilt(self.games, game, owed)
             return post
 
         await self.send(owed, game, build)
@@ -227,7 +228,7 @@ class Aftermath:
             return
         self.buttons.moved_on(game)
         for replay in (o for o in owed if o.kind == "replay"):
-            work = self.send(replay, game, lambda: owed_posts.replay_post(self.store, game))
+            work = self.send(replay, game, lambda: owed_posts.replay_post(self.games, game))
             _hold(self._replays, asyncio.create_task(self._quietly(game, work, "the replay")))
         if state.is_terminal():
             return
@@ -253,7 +254,7 @@ class Aftermath:
         thinking: another process does not think for them meanwhile, and takes over if this
         one dies."""
         await self.client.wait_until_ready()
-        duties = self.store.duties
+        duties = self.duties
         if not claimed and not await duties.claim_ai(game_id, self.owner):
             return  # another process is thinking for this game
         if await duties.owes(game_id, ON_WAY_KINDS):
@@ -265,8 +266,8 @@ class Aftermath:
             await duties.release_ai(game_id, self.owner)
             # A person may have moved while this task was letting go, handing the turn to an
             # AI again: `after_change` left that to this task, so look once more.
-            game = await self.store.game(game_id=game_id)
-            if game is None or not ai_turn(game, self.store.peek_state(game)):
+            game = await self.games.find(game_id)
+            if game is None or not ai_turn(game, self.games.peek_state(game)):
                 return
             if not await duties.claim_ai(game_id, self.owner):
                 return
@@ -277,7 +278,7 @@ class Aftermath:
         for _ in range(MOST_AI_MOVES):
             await asyncio.sleep(self.ai_pause)
             try:
-                if not await self.store.duties.claim_ai(game_id, self.owner):  # renewed
+                if not await self.duties.claim_ai(game_id, self.owner):  # renewed
                     return False  # taken over by another process: this one was too slow
                 result = await self.service.play.ai_step(game_id=game_id)
             except Exception:
@@ -317,7 +318,7 @@ class Aftermath:
     async def do_duties(self) -> None:
         """Take over what another process left undone (it died, say): posts owed by stored
         changes, and AI seats nobody is thinking for. Every process runs this now and then."""
-        duties = self.store.duties
+        duties = self.duties
         for owed in await duties.claim_owed():
             try:
                 await self.deliver(owed)

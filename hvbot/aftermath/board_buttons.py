@@ -27,7 +27,8 @@ import discord
 from hvbot.posts import Post
 from hvbot.presenters import presenter_for
 from hvbot.presenters.base import Presenter
-from hvbot.store import GameRow, GameStore
+from hvbot.store import GameRow
+from hvbot.store.buttons import LiveButtons
 
 log = logging.getLogger(__name__)
 # Named like the tasks answering interactions (`answering.ANSWER_TASK`), which closing waits for.
@@ -47,11 +48,11 @@ class BoardButtons:
     def __init__(
         self,
         client: discord.Client,
-        store: GameStore,
+        live: LiveButtons,
         keep: Callable[[asyncio.Task[None]], None],
     ) -> None:
         self.client = client
-        self.store = store
+        self.live = live
         self.keep = keep
 
     def shown(self, game: GameRow, post: Post, message: discord.Message | None) -> None:
@@ -74,7 +75,7 @@ class BoardButtons:
         """A click took the buttons off the post `message_id`: nothing is left to take off
         there."""
         try:
-            await self.store.buttons.forget(game_id=game.id, message_id=message_id)
+            await self.live.forget(game_id=game.id, message_id=message_id)
         except Exception:
             # At worst the post's buttons are taken off a second time.
             log.warning("game %s: could not forget the buttons clicked", game.id, exc_info=True)
@@ -85,14 +86,12 @@ class BoardButtons:
         self.keep(task)
 
     async def _keep(self, game: GameRow, message_id: int, version: int) -> None:
-        stale = await self.store.buttons.keep(
-            game_id=game.id, message_id=message_id, version=version
-        )
+        stale = await self.live.keep(game_id=game.id, message_id=message_id, version=version)
         for old in stale:
             await self._take_off(game, old)
 
     async def _drop_stale(self, game: GameRow) -> None:
-        old = await self.store.buttons.drop_stale(game_id=game.id)
+        old = await self.live.drop_stale(game_id=game.id)
         if old is not None:
             await self._take_off(game, old)
 

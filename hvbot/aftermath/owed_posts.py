@@ -16,18 +16,19 @@ from engine import State
 from games import find_game
 from hvbot import announcing, replay
 from hvbot.posts import Post
+from hvbot.services.access import GameAccess
 from hvbot.services.outcomes import ActResult
-from hvbot.store import GameRow, GameStore
+from hvbot.store import GameRow
 from hvbot.store.duties import Owed
 from hvbot.wording import mention, move_words, public
 
 log = logging.getLogger(__name__)
 
 
-async def dealt_again(store: GameStore, game: GameRow, count: int) -> State | None:
+async def dealt_again(games: GameAccess, game: GameRow, count: int) -> State | None:
     """The game as it was after its first `count` stored actions (None if fewer are stored
     now: taken back since)."""
-    texts = [text for _, text in await store.actions(game_id=game.id)]
+    texts = [text for _, text in await games.actions(game.id)]
     if game.seed is None or len(texts) < count:
         return None
     rules = find_game(game.game_name)
@@ -60,20 +61,21 @@ async def taken_back_post(game: GameRow, state: Any, requester_id: int, action: 
     return post
 
 
-async def replay_post(store: GameStore, game: GameRow) -> Post | None:
+async def replay_post(games: GameAccess, game: GameRow) -> Post | None:
     """A finished game's replay (None, with a warning, when it has none: a game abandoned
     before any move, say)."""
     texts = texts_for(game.language)
+    actions = await games.actions(game.id)
     try:
         return await replay.replay_post(
-            store, game, heading=texts("bot.replay.heading"), texts=texts
+            game, actions, heading=texts("bot.replay.heading"), texts=texts
         )
     except replay.NoReplay as exc:
         log.warning("game %s: no replay: %s", game.id, exc)
         return None
 
 
-async def rebuilt(store: GameStore, game: GameRow, owed: Owed) -> tuple[Post | None, State | None]:
+async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | None, State | None]:
     """The post `owed` stands for, built from what is stored, and for a move, the game as it
     was right after it (None where there is nothing to say any more). A secret and the lobby
     are not built here: they are sent by their own ways (see `Aftermath.deliver`)."""
@@ -81,12 +83,12 @@ async def rebuilt(store: GameStore, game: GameRow, owed: Owed) -> tuple[Post | N
     if owed.kind == "text":
         return Post(str(body["content"])), None
     if owed.kind == "replay":
-        return await replay_post(store, game), None
+        return await replay_post(games, game), None
     if owed.kind == "start":
-        state = await dealt_again(store, game, 0)
+        state = await dealt_again(games, game, 0)
         return (await start_post(game, state) if state is not None else None), None
     if owed.kind == "undo":
-        state = await dealt_again(store, game, int(body["count"]))
+        state = await dealt_again(games, game, int(body["count"]))
         if state is None:
             return None, None
         post = await taken_back_post(game, state, int(body["player"]), str(body["action"]))
@@ -95,7 +97,7 @@ async def rebuilt(store: GameStore, game: GameRow, owed: Owed) -> tuple[Post | N
         return post, None
     if owed.kind == "move":
         first, count = int(body["first"]), int(body["count"])
-        after = await dealt_again(store, game, first + count)
+        after = await dealt_again(games, game, first + count)
         if after is None:
             return None, None
         moved = ActResult(

@@ -21,8 +21,8 @@ from typing import Any
 import discord
 
 from hvbot.posts import Post
-from hvbot.store import GameRow, GameStore
-from hvbot.store.duties import Owed
+from hvbot.store import GameRow
+from hvbot.store.duties import Duties, Owed
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +42,11 @@ class Sent:
 
 class Sender:
     """Takes, sends and marks the posts of one bot process (`client`, its connection to
-    Discord; `store`, the games' store whose outbox it reads)."""
+    Discord; `duties`, the outbox it reads)."""
 
-    def __init__(self, client: discord.Client, store: GameStore) -> None:
+    def __init__(self, client: discord.Client, duties: Duties) -> None:
         self.client = client
-        self.store = store
+        self.duties = duties
         self.stopping = False  # once closing, a mark is tried once more and then let go
 
     async def take(self, owed: Owed) -> Owed | None:
@@ -54,7 +54,7 @@ class Sender:
         `Duties.take`). A database that cannot be reached leaves it owed, to whoever takes it
         once the database is back."""
         try:
-            return await self.store.duties.take(owed)
+            return await self.duties.take(owed)
         except Exception:
             log.warning("game %s: could not take a post owed; left for later", owed.game_id)
             return None
@@ -66,7 +66,7 @@ class Sender:
         attempt = 0
         while True:
             try:
-                return await self.store.duties.made(owed, fenced=fenced)
+                return await self.duties.made(owed, fenced=fenced)
             except Exception:
                 if self.stopping:
                     log.warning(

@@ -282,8 +282,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await interaction.response.defer(thinking=True)
         try:
             post = await replay.replay_post(
-                self.bot.service.repo,
                 archived.game,
+                await self.bot.service.games.actions(archived.game.id),
                 heading=replay.archived_heading(archived, texts),
                 texts=texts,
             )
@@ -295,15 +295,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def _archived(self, channel_id: int | None, game_id: int | None) -> ArchivedGame:
         """The finished game asked for (default: the channel's latest), or a BotError."""
         assert channel_id is not None
-        found = await self.bot.service.repo.finished_games(
-            channel_id=channel_id, game_id=game_id, limit=1
-        )
+        found = await self.bot.service.games.finished(channel_id, game_id=game_id, limit=1)
         if found:
             return found[0]
         none = BotError(NO_FINISHED_GAME, key="bot.error.no_finished_game")
         if game_id is None:
             raise none
-        if not await self.bot.service.repo.finished_games(channel_id=channel_id, limit=1):
+        if not await self.bot.service.games.finished(channel_id, limit=1):
             raise none
         raise BotError(
             f"Game #{game_id} is not a finished game of this channel: pick one from the "
@@ -321,12 +319,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         if interaction.channel_id is None:
             return []
         typed = str(current or "").strip().lstrip("#").lower()
-        repo = self.bot.service.repo
-        games = await repo.finished_games(channel_id=interaction.channel_id)
+        finished = self.bot.service.games.finished
+        games = await finished(interaction.channel_id)
         if typed.isdigit() and all(a.game.id != int(typed) for a in games):
             # An older game than the latest 25, asked for by its number.
             games = [
-                *await repo.finished_games(channel_id=interaction.channel_id, game_id=int(typed)),
+                *await finished(interaction.channel_id, game_id=int(typed)),
                 *games,
             ]
         choices = []

@@ -17,9 +17,9 @@ from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
 from hvbot.cogs.options import GAME_CHOICES
 from hvbot.limits import fitted
-from hvbot.ratings import START
 from hvbot.services import BotError
-from hvbot.stats import GameSummary, PlayerStats, summaries
+from hvbot.services.ratings import START
+from hvbot.services.stats import GameSummary, PlayerStats
 
 if TYPE_CHECKING:
     from hvbot.client import GameBot
@@ -140,10 +140,10 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
     async def me(self, interaction: discord.Interaction, game: str | None = None) -> None:
         guild_id = self._guild(interaction)
         texts = texts_for(interaction.locale)
-        repo = self.bot.service.repo
-        found = await summaries(repo, guild_id=guild_id, user_id=interaction.user.id, game=game)
+        stats = self.bot.service.stats
+        found = await stats.summaries(guild_id=guild_id, user_id=interaction.user.id, game=game)
         if not found:
-            played_here = await repo.results.kinds_played(guild_id=guild_id)
+            played_here = await stats.games_played(guild_id=guild_id)
             anyone = game in played_here if game else bool(played_here)
             text = nothing_yet(texts, game, anyone=anyone)
             await interaction.response.send_message(text, ephemeral=True)
@@ -157,7 +157,7 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
     @app_commands.choices(game=GAME_CHOICES)
     async def server(self, interaction: discord.Interaction, game: str | None = None) -> None:
         guild_id = self._guild(interaction)
-        found = await summaries(self.bot.service.repo, guild_id=guild_id, game=game)
+        found = await self.bot.service.stats.summaries(guild_id=guild_id, game=game)
         if not found:
             # Nothing to show the channel: only the person who asked is told.
             await interaction.response.send_message(

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from hvbot.database.base import DatabaseError, Duplicate, Row, Work, apply_migrations
-from hvbot.write_queue import WriteQueue
+from hvbot.database.write_queue import WriteQueue
 
 T = TypeVar("T")
 BUSY_TIMEOUT_MS = 5000  # another process's write in progress: wait this long for it

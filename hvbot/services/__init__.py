@@ -29,8 +29,10 @@ from hvbot.services.outcomes import ActResult, Reminder, UndoOutcome, VoteOutcom
 from hvbot.services.play import Play
 from hvbot.services.reminders import REMIND_AGAIN, Reminders
 from hvbot.services.results import ResultsBackfill, seat_results
+from hvbot.services.stats import Stats
 from hvbot.services.undo import Undo
 from hvbot.store import GameStore
+from hvbot.store.buttons import LiveButtons
 from hvbot.store.duties import Duties
 
 __all__ = [
@@ -77,11 +79,17 @@ class GameService:
         self.absence = Absence(self.games)
         self.reminders = Reminders(self.games)
         self.results = ResultsBackfill(self.games)
+        self.stats = Stats(repo)
 
     @property
     def duties(self) -> Duties:
         """The outbox and the AI seats' claims (see `hvbot.store.duties`)."""
         return self.repo.duties
+
+    @property
+    def buttons(self) -> LiveButtons:
+        """The one board post of each game whose buttons are live (see `hvbot.store.buttons`)."""
+        return self.repo.buttons
 
     @property
     def where(self) -> str:

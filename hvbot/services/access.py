@@ -10,7 +10,7 @@ from typing import Protocol, TypeVar
 
 from engine import State
 from hvbot.services.errors import BotError
-from hvbot.store import GameRow, GameStore, NotStarted, SeatRow, Wait
+from hvbot.store import ArchivedGame, GameRow, GameStore, NotStarted, SeatRow, Wait
 
 
 class Pending(Protocol):
@@ -80,9 +80,10 @@ class GameAccess:
             if game.status == "active" and game.state is not None
         ]
 
-    async def find(self, game_id: int) -> GameRow | None:
-        """The game with this id, if there is one (from memory when it is there)."""
-        return await self.store.game(game_id=game_id)
+    async def find(self, game_id: int, *, fresh: bool = False) -> GameRow | None:
+        """The game with this id, if there is one (from memory when it is there; `fresh`:
+        checked against the stored version first, see `GameStore.game`)."""
+        return await self.store.game(game_id=game_id, fresh=fresh)
 
     async def in_channel(self, channel_id: int | None) -> GameRow | None:
         """The open game of a channel or of the thread it is played in, if any."""
@@ -93,6 +94,12 @@ class GameAccess:
     async def actions(self, game_id: int) -> list[tuple[int, str]]:
         """The game's stored actions, in order: (seat, text)."""
         return await self.store.actions(game_id=game_id)
+
+    async def finished(
+        self, channel_id: int, *, game_id: int | None = None, limit: int = 25
+    ) -> list[ArchivedGame]:
+        """The channel's finished games, latest first (only `game_id`, if given)."""
+        return await self.store.finished_games(channel_id=channel_id, game_id=game_id, limit=limit)
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         """The message that shows the game's lobby, edited as its seats change."""

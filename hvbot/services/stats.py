@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hvbot.ratings import Placing, Rating, rate_games
+from hvbot.services.ratings import Placing, Rating, rate_games
 from hvbot.store import GameStore, ResultRow
 
 
@@ -87,3 +87,20 @@ async def summaries(
     if game is not None:
         names = [n for n in names if n == game]
     return [summarise(n, await repo.results.of_kind(guild_id=guild_id, game=n)) for n in names]
+
+
+class Stats:
+    """/stats: what a server's finished games say of its players."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    async def summaries(
+        self, *, guild_id: int, user_id: int | None = None, game: str | None = None
+    ) -> list[GameSummary]:
+        """See `summaries`."""
+        return await summaries(self.store, guild_id=guild_id, user_id=user_id, game=game)
+
+    async def games_played(self, *, guild_id: int) -> list[str]:
+        """The games anyone finished on the server, by name."""
+        return await self.store.results.kinds_played(guild_id=guild_id)
