@@ -1,7 +1,7 @@
 """Start the bot: `python bot.py` (settings from the environment or `.env`).
 
 `python bot.py --sandbox` runs it instead against a local Discord on this machine, played in
-a web browser, with no Discord account (see `hvbot.sandbox_run`).
+a web browser, with no Discord account (see `hvbot.runtime.sandbox_run`).
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from typing import Any
 
 import discord
 
-from hvbot import sandbox_run
-from hvbot.client import GameBot
-from hvbot.config import ConfigError, Settings, configure_logging, load_settings
 from hvbot.database import DatabaseError
-from hvbot.running import run_until_stopped, stop_on_signals
+from hvbot.runtime import sandbox_run
+from hvbot.runtime.client import GameBot
+from hvbot.runtime.config import ConfigError, Settings, configure_logging, load_settings
+from hvbot.runtime.running import run_until_stopped, stop_on_signals
 
 
 async def serve(settings: Settings, **options: Any) -> None:
-    """Run the bot until Discord closes on it, SIGTERM or Ctrl-C (see `hvbot.running`).
+    """Run the bot until Discord closes on it, SIGTERM or Ctrl-C (see `hvbot.runtime.running`).
 
     `options` go to the bot (tests run it with shorter pauses)."""
     stop = stop_on_signals()

@@ -112,8 +112,8 @@ from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 from engine import State  # noqa: E402
 from games import find_game  # noqa: E402
 from hvbot.database.postgres import numbered  # noqa: E402
-from hvbot.replay import FILENAME as REPLAY  # noqa: E402
-from hvbot.workers import WATCH_S  # noqa: E402
+from hvbot.messages.replays import FILENAME as REPLAY  # noqa: E402
+from hvbot.runtime.workers import WATCH_S  # noqa: E402
 from sandbox.emulator import Channel, EmulatorUsageError, Record, User  # noqa: E402
 from sandbox.emulator.interactions import INTERACTION_WINDOW, InteractionState  # noqa: E402
 from sandbox.emulator.load import LoadEmulator  # noqa: E402

@@ -33,7 +33,7 @@ from typing import Any  # noqa: E402
 
 from engine.high_voltage import Declare  # noqa: E402
 from games import find_game  # noqa: E402
-from hvbot.presenters import presenter_for  # noqa: E402
+from hvbot.messages.presenters import presenter_for  # noqa: E402
 from render import REPLAY_BUDGET, replay_gif  # noqa: E402
 
 GAMES = (("high-voltage", 4, 4), ("pylons", 2, 7), ("sector6", 2, 7))  # (game, seats, seed)

@@ -79,7 +79,7 @@ register(
         name="high-voltage",
         rules="engine.high_voltage",
         ai="engine.high_voltage.ai",
-        presenter="hvbot.presenters.high_voltage:HighVoltagePresenter",
+        presenter="hvbot.messages.presenters.high_voltage:HighVoltagePresenter",
         commands="hvbot.cogs.high_voltage",
         texts="data.high_voltage",
     )
@@ -89,7 +89,7 @@ register(
         name="pylons",
         rules="engine.pylons",
         ai="engine.pylons.ai",
-        presenter="hvbot.presenters.pylons:PylonsPresenter",
+        presenter="hvbot.messages.presenters.pylons:PylonsPresenter",
         commands="hvbot.cogs.pylons",
         texts="data.pylons",
     )
@@ -99,7 +99,7 @@ register(
         name="sector6",
         rules="engine.sector6",
         ai="engine.sector6.ai",
-        presenter="hvbot.presenters.sector6:Sector6Presenter",
+        presenter="hvbot.messages.presenters.sector6:Sector6Presenter",
         commands="hvbot.cogs.sector6",
         texts="data.sector6",
     )

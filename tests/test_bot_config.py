@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hvbot.config import DEFAULT_DATABASE_URL, ConfigError, load_settings, sqlite_path
+from hvbot.runtime.config import DEFAULT_DATABASE_URL, ConfigError, load_settings, sqlite_path
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,7 +114,7 @@ def test_bot_without_token_prints_one_line_and_exits_2(tmp_path):
 def test_debug_logging_keeps_secret_bearing_loggers_at_info():
     import logging
 
-    from hvbot.config import WIRE_LOGGERS, configure_logging
+    from hvbot.runtime.config import WIRE_LOGGERS, configure_logging
 
     saved = {name: logging.getLogger(name).level for name in ("", *WIRE_LOGGERS)}
     try:

@@ -13,8 +13,8 @@ import pytest
 from e2e_harness import BOARD, BotHarness, board_posts
 
 from engine import State
-from hvbot import answering
 from hvbot.aftermath import board_buttons
+from hvbot.handlers import answering
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, User
 

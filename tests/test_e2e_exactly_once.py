@@ -11,6 +11,7 @@ take over from another, short enough that the tests see it happen.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -56,6 +57,18 @@ class TwoProcesses:
         await emu.click(bo, lobby_button(lobby, "join"), message=lobby, settle=False)
         await emu.click(ada, lobby_button(lobby, "addai"), message=lobby, settle=False)
         return ada, bo, lobby
+
+    def storer_of_last_move(self, seat: int) -> BotProcess:
+        """The process that stored the seat's latest move (any process may move an AI seat:
+        whichever claims its turn first)."""
+        line = re.compile(
+            rf"^(\S+ \S+) INFO hvbot\.services\.play: game \d+: seat {seat} did", re.M
+        )
+
+        def latest(process: BotProcess) -> str:
+            return max(line.findall(process.logged()), default="")
+
+        return max(self.processes, key=latest)
 
     async def shown_since(self, game: GameRow, before: int) -> list[str]:
         """The stored actions after the first `before` that show something in public."""
@@ -137,7 +150,9 @@ async def test_a_process_paused_past_its_lease_sends_nothing_another_took_over(
     while (found := await emu.wait_for(ai_post_held_or_turn, 60)) != "held":
         assert not isinstance(found, str)
         await table.play(*found)
-    two.here.pause()
+    ai_seat = next(s.seat for s in game.seats if s.is_ai)
+    sender = two.storer_of_last_move(ai_seat)
+    sender.pause()
     try:
         # The other process takes the AI's move over once the lease has run out.
         posted = len(board_posts(emu))
@@ -147,7 +162,7 @@ async def test_a_process_paused_past_its_lease_sends_nothing_another_took_over(
             message="the paused process's post made by the other",
         )
     finally:
-        two.here.resume()
+        sender.resume()
     ai_post.release()
     await emu.wait_for(lambda: emu.duplicates_refused == 1, 30, message="the woken post")
     game, _ = await settle(table)

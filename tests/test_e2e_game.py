@@ -29,7 +29,7 @@ from e2e_harness import (
 )
 
 import render
-from hvbot.config import WIRE_LOGGERS, configure_logging
+from hvbot.runtime.config import WIRE_LOGGERS, configure_logging
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from e2e_harness import BotHarness, Table, open_three_seat_game
 
-from hvbot.limits import CONTENT
+from hvbot.messages.limits import CONTENT
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 

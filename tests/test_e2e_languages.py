@@ -9,7 +9,7 @@ from typing import Any
 from e2e_harness import BotHarness, Table, lobby_button
 
 from data.texts import texts_for
-from hvbot.presenters import presenter_for
+from hvbot.messages.presenters import presenter_for
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 FR, IT, DE = texts_for("fr"), texts_for("it"), texts_for("de")

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from e2e_harness import BotHarness, board_posts, open_three_seat_game
 from played_games import finished_pylons
 
-from hvbot.replay import FILENAME as REPLAY
+from hvbot.messages.replays import FILENAME as REPLAY
 from hvbot.services import GameService
 from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator

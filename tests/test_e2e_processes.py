@@ -25,7 +25,7 @@ from e2e_harness import (
 )
 from postgres_server import PostgresServer
 
-from hvbot.replay import FILENAME as REPLAY
+from hvbot.messages.replays import FILENAME as REPLAY
 from hvbot.services import GameService
 from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator, shard_of

@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 
 from engine import State
 from games import find_game
-from hvbot.presenters import presenter_for
+from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
 

@@ -13,7 +13,7 @@ from e2e_harness import BOARD, BotHarness, board_posts, replay
 
 from engine import State
 from games import find_game
-from hvbot.presenters import presenter_for
+from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 

@@ -10,7 +10,7 @@ from e2e_harness import BotHarness, board_posts, late_answers
 
 from engine import State
 from games import find_game
-from hvbot.presenters import presenter_for
+from hvbot.messages.presenters import presenter_for
 from sandbox.emulator import DiscordEmulator, InteractionFailed, User
 
 

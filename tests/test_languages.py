@@ -20,8 +20,8 @@ import render
 from data.texts import DEFAULT, LANGUAGES, catalogue
 from engine.core import State as GameState
 from games import find_game
-from hvbot.presenters import playable_games, presenter_for
-from hvbot.presenters.base import Presenter
+from hvbot.messages.presenters import playable_games, presenter_for
+from hvbot.messages.presenters.base import Presenter
 from hvbot.store import GameRow, SeatRow
 from render.fonts import Font, font
 

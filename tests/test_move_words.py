@@ -13,7 +13,7 @@ from engine import Game
 from engine.high_voltage import GAME as HIGH_VOLTAGE
 from engine.pylons import GAME as PYLONS
 from engine.sector6 import GAME as SECTOR6
-from hvbot.presenters import presenter_for
+from hvbot.messages.presenters import presenter_for
 
 TYPED = re.compile(r"\br[0-9]+\b|special=|\b(declare|place|draw|rotate|swap) [A-Z][0-9]")
 

@@ -21,9 +21,9 @@ from PIL import Image, ImageChops, ImageStat
 from engine import State
 from engine.high_voltage import Declare
 from games import find_game
-from hvbot import replay as replays
-from hvbot.presenters import playable_games, presenter_for
-from hvbot.presenters.base import Presenter
+from hvbot.messages import replays
+from hvbot.messages.presenters import playable_games, presenter_for
+from hvbot.messages.presenters.base import Presenter
 from hvbot.store import ArchivedGame, GameRow, SeatRow
 from render import REPLAY_BUDGET, THEME, Replay, ReplayTooLarge, hv_board_image, replay_gif
 from render.hv_layout import cell_box

@@ -30,8 +30,8 @@ from sandbox_process import (
     short_temp,
 )
 
-from hvbot.config import ConfigError
-from hvbot.sandbox_run import (
+from hvbot.runtime.config import ConfigError
+from hvbot.runtime.sandbox_run import (
     DATABASE_NAME,
     DEFAULT_PORT,
     FOLDER_PREFIX,

@@ -18,7 +18,7 @@ from data.texts import ENGLISH, LANGUAGES, catalogue, texts_for
 from engine.ai import choose, levels
 from engine.errors import ActionSyntaxError, GameError, IllegalActionError
 from games import find_game, plugin
-from hvbot.presenters import presenter_for
+from hvbot.messages.presenters import presenter_for
 
 NAMES = ["Ada", "Bruno"]
 

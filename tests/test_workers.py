@@ -20,11 +20,12 @@ import pytest
 
 from engine.ai import choose
 from games import find_game
-from hvbot import announcing, workers
-from hvbot.presenters import playable_games, presenter_for, warm_up
+from hvbot.messages import game_posts
+from hvbot.messages.presenters import playable_games, presenter_for, warm_up
+from hvbot.runtime import workers
+from hvbot.runtime.workers import WATCH_S, Workers
 from hvbot.services import GameService
 from hvbot.store import GameStore
-from hvbot.workers import WATCH_S, Workers
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +198,7 @@ async def test_no_processes_works_in_a_thread_here():
 
 KILLED_BOT = """
 import asyncio, os, sys
-from hvbot.workers import Workers
+from hvbot.runtime.workers import Workers
 
 async def main():
     workers = Workers(1)
@@ -254,7 +255,7 @@ async def test_a_secret_picture_is_sent_the_seat_and_channel_never_the_deal(tmp_
         recording = Recording()
         workers.use(recording, recording)
         try:
-            post = await announcing.secret_post(game, state, 0)
+            post = await game_posts.secret_post(game, state, 0)
         finally:
             workers.use(Workers(0), Workers(0))
     finally:

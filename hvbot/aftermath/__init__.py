@@ -24,11 +24,11 @@ from typing import Any
 import discord
 
 from engine import State
-from hvbot import announcing
 from hvbot.aftermath import owed_posts
 from hvbot.aftermath.board_buttons import BoardButtons
 from hvbot.aftermath.sending import Sender, Sent, Via
-from hvbot.posts import Post
+from hvbot.messages import game_posts
+from hvbot.messages.post import Post
 from hvbot.services import GameService
 from hvbot.services.access import ai_turn
 from hvbot.services.outcomes import ActResult, Reminder
@@ -127,7 +127,7 @@ class Aftermath:
         return await self.send(
             owed,
             result.game,
-            lambda: announcing.board_post(result.game, result, result.state),
+            lambda: game_posts.board_post(result.game, result, result.state),
             via=via,
         )
 
@@ -195,7 +195,7 @@ class Aftermath:
             await self.send(
                 owed,
                 game,
-                lambda: announcing.secret_post(game, state, seat),
+                lambda: game_posts.secret_post(game, state, seat),
                 to_user=user_id,
             )
         except discord.HTTPException:
@@ -204,7 +204,7 @@ class Aftermath:
 
     async def _closed_dms(self, game: GameRow, user_ids: list[int]) -> None:
         """Tell the channel who should ask for their secret with /game mysecret."""
-        notice = announcing.dms_closed_post(game, user_ids)
+        notice = game_posts.dms_closed_post(game, user_ids)
         try:
             await self.sender.to_game(game, notice)
         except discord.HTTPException:
@@ -215,7 +215,7 @@ class Aftermath:
         taken = await self.sender.take(owed)
         if taken is None:
             return
-        await announcing.refresh_lobby(self.client, game)
+        await game_posts.refresh_lobby(self.client, game)
         await self.sender.made(taken)
 
     # ------------------------------------------------------------------ what follows

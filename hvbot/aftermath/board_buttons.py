@@ -24,9 +24,9 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from hvbot.posts import Post
-from hvbot.presenters import presenter_for
-from hvbot.presenters.base import Presenter
+from hvbot.messages.post import Post
+from hvbot.messages.presenters import presenter_for
+from hvbot.messages.presenters.base import Presenter
 from hvbot.store import GameRow
 from hvbot.store.buttons import LiveButtons
 

@@ -14,13 +14,13 @@ from typing import Any
 from data.texts import texts_for
 from engine import State
 from games import find_game
-from hvbot import announcing, replay
-from hvbot.posts import Post
+from hvbot.messages import game_posts, replays
+from hvbot.messages.post import Post
+from hvbot.messages.wording import mention, move_words, public
 from hvbot.services.access import GameAccess
 from hvbot.services.outcomes import ActResult
 from hvbot.store import GameRow
 from hvbot.store.duties import Owed
-from hvbot.wording import mention, move_words, public
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ async def dealt_again(games: GameAccess, game: GameRow, count: int) -> State | N
 
 async def start_post(game: GameRow, state: Any) -> Post | None:
     """The first board, saying who begins."""
-    post = await announcing.board_post(game, None, state)
+    post = await game_posts.board_post(game, None, state)
     if post is None:
         return None
     first = state.current_seat()
@@ -50,7 +50,7 @@ async def start_post(game: GameRow, state: Any) -> Post | None:
 
 async def taken_back_post(game: GameRow, state: Any, requester_id: int, action: str) -> Post:
     """The board as it was before a move that was taken back, announced like any change."""
-    post = await announcing.board_post(game, None, state)
+    post = await game_posts.board_post(game, None, state)
     assert post is not None
     took = public(game)(
         "bot.undo.taken_back",
@@ -67,10 +67,10 @@ async def replay_post(games: GameAccess, game: GameRow) -> Post | None:
     texts = texts_for(game.language)
     actions = await games.actions(game.id)
     try:
-        return await replay.replay_post(
+        return await replays.replay_post(
             game, actions, heading=texts("bot.replay.heading"), texts=texts
         )
-    except replay.NoReplay as exc:
+    except replays.NoReplay as exc:
         log.warning("game %s: no replay: %s", game.id, exc)
         return None
 
@@ -107,7 +107,7 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
             tuple(after.history[first : first + count]),
             after.is_terminal(),
         )
-        post = await announcing.board_post(game, moved, after)
+        post = await game_posts.board_post(game, moved, after)
         if post is not None and game.version != owed.version:
             post.view = None  # the game has moved on: its buttons are not this board's
         return post, after

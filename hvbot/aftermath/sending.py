@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from hvbot.posts import Post
+from hvbot.messages.post import Post
 from hvbot.store import GameRow
 from hvbot.store.duties import Duties, Owed
 

@@ -12,12 +12,12 @@ from discord.ext import commands
 
 from data.texts import ENGLISH, language_of
 from games import find_game
-from hvbot import announcing, answering, replay, views, wording
 from hvbot.cogs.options import GAME_CHOICES, GAMES_WITH_MODES, LEVEL_CHOICES, MODE_CHOICES
-from hvbot.handlers import lobby, requests
-from hvbot.limits import fitted
-from hvbot.posts import ALLOWED, send_private
-from hvbot.presenters import presenter_for
+from hvbot.handlers import answering, lobby, requests
+from hvbot.messages import buttons, game_posts, replays, wording
+from hvbot.messages.limits import fitted
+from hvbot.messages.post import ALLOWED, send_private
+from hvbot.messages.presenters import presenter_for
 from hvbot.services import (
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
@@ -28,7 +28,7 @@ from hvbot.services import (
 from hvbot.store import ArchivedGame
 
 if TYPE_CHECKING:
-    from hvbot.client import GameBot
+    from hvbot.runtime.client import GameBot
 
 LOG_INLINE_LIMIT = 1800
 MAX_CHOICES = 25  # Discord's limit on autocomplete choices
@@ -105,8 +105,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         message = await answering.ask_publicly(
             interaction,
             row,
-            content=announcing.lobby_text(row),
-            view=views.lobby_view(row.id, wording.public(row)),
+            content=game_posts.lobby_text(row),
+            view=buttons.lobby_view(row.id, wording.public(row)),
             allowed_mentions=ALLOWED,
         )
         await self.bot.service.games.set_lobby_message(row.id, message.id)
@@ -153,12 +153,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game = await self.bot.service.games.open_game(interaction.channel_id)
         state = self.bot.service.games.peek_state(game)
         await interaction.response.defer(
-            thinking=True, ephemeral=not announcing.posts_here(interaction, game)
+            thinking=True, ephemeral=not game_posts.posts_here(interaction, game)
         )
-        post = await announcing.board_post(game, None, state)
+        post = await game_posts.board_post(game, None, state)
         assert post is not None
         await answering.publish(interaction, game, post)
-        prompt = await announcing.prompt_post(
+        prompt = await game_posts.prompt_post(
             game, state, interaction.user.id, wording.language(interaction)
         )
         if prompt is not None:
@@ -199,7 +199,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 key="bot.error.no_secret",
             )
         state = self.bot.service.games.peek_state(game)
-        post = await announcing.secret_post(game, state, seat, wording.language(interaction))
+        post = await game_posts.secret_post(game, state, seat, wording.language(interaction))
         await send_private(interaction, post)
 
     @app_commands.command(name="rules", description="The rules in short")
@@ -269,7 +269,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.bot.aftermath.buttons.moved_on(game)
-        await announcing.refresh_lobby(self.bot, game)
+        await game_posts.refresh_lobby(self.bot, game)
 
     @app_commands.command(name="replay", description="An animated replay of a finished game here")
     @app_commands.describe(game="Which finished game of this channel (default: the latest)")
@@ -281,13 +281,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         texts = wording.public(archived.game)
         await interaction.response.defer(thinking=True)
         try:
-            post = await replay.replay_post(
+            post = await replays.replay_post(
                 archived.game,
                 await self.bot.service.games.actions(archived.game.id),
-                heading=replay.archived_heading(archived, texts),
+                heading=replays.archived_heading(archived, texts),
                 texts=texts,
             )
-        except replay.NoReplay as exc:
+        except replays.NoReplay as exc:
             await interaction.followup.send(texts.explain(exc))
             return
         await interaction.followup.send(**post.kwargs())
@@ -329,7 +329,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             ]
         choices = []
         for archived in games:
-            label = replay.describe(archived, texts=wording.personal(interaction))
+            label = replays.describe(archived, texts=wording.personal(interaction))
             if typed and typed not in label.lower():
                 continue
             choices.append(

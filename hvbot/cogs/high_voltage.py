@@ -10,14 +10,14 @@ import discord
 from discord import app_commands
 
 from engine import State
-from hvbot import announcing, answering, wording
 from hvbot.cogs.moves import GameMoves
-from hvbot.handlers import moves
-from hvbot.posts import send_private
-from hvbot.translator import choice
+from hvbot.handlers import answering, moves
+from hvbot.messages import game_posts, wording
+from hvbot.messages.post import send_private
+from hvbot.messages.translator import choice
 
 if TYPE_CHECKING:
-    from hvbot.client import GameBot
+    from hvbot.runtime.client import GameBot
 
 ROTATION_CHOICES = [app_commands.Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
 PLACE_CHOICES = [
@@ -123,7 +123,7 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
                 return f"place {place} r{rotation}"
             if cell.strip().upper() != state.view(None)["drawn"]["cell"]:
                 return f"draw {cell}"
-            prompt = await announcing.prompt_post(
+            prompt = await game_posts.prompt_post(
                 game, state, interaction.user.id, wording.language(interaction)
             )
             if prompt is not None:

@@ -23,7 +23,7 @@ from hvbot.services import BotError
 from hvbot.store import GameRow
 
 if TYPE_CHECKING:
-    from hvbot.client import GameBot
+    from hvbot.runtime.client import GameBot
 
 
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices

@@ -7,9 +7,9 @@ from __future__ import annotations
 from discord import app_commands
 
 from games import all_games
-from hvbot.presenters import presenter_for
+from hvbot.messages.presenters import presenter_for
+from hvbot.messages.translator import choice
 from hvbot.services import AI_LEVELS
-from hvbot.translator import choice
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in all_games()]
 LEVEL_CHOICES = [choice(level, level, key=f"commands.choices.level.{level}") for level in AI_LEVELS]

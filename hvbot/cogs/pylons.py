@@ -11,7 +11,7 @@ from hvbot.cogs.moves import GameMoves
 from hvbot.handlers import moves
 
 if TYPE_CHECKING:
-    from hvbot.client import GameBot
+    from hvbot.runtime.client import GameBot
 
 
 class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"):

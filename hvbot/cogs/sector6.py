@@ -17,14 +17,14 @@ from discord import app_commands
 
 from engine import State
 from engine.sector6.actions import DEGREES
-from hvbot import announcing, wording
 from hvbot.cogs.moves import GameMoves
 from hvbot.handlers import moves
-from hvbot.posts import send_private
-from hvbot.translator import choice
+from hvbot.messages import game_posts, wording
+from hvbot.messages.post import send_private
+from hvbot.messages.translator import choice
 
 if TYPE_CHECKING:
-    from hvbot.client import GameBot
+    from hvbot.runtime.client import GameBot
 
 GAME = "sector6"
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
@@ -158,7 +158,7 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
         game = await self.bot.service.games.open_game(interaction.channel_id)
         if game.game_name == GAME and game.status == "active":
             state = self.bot.service.games.peek_state(game)
-            prompt = await announcing.prompt_post(
+            prompt = await game_posts.prompt_post(
                 game, state, interaction.user.id, wording.language(interaction)
             )
             if prompt is not None:

@@ -16,13 +16,13 @@ from discord.ext import commands
 from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
 from hvbot.cogs.options import GAME_CHOICES
-from hvbot.limits import fitted
+from hvbot.messages.limits import fitted
 from hvbot.services import BotError
 from hvbot.services.ratings import START
 from hvbot.services.stats import GameSummary, PlayerStats
 
 if TYPE_CHECKING:
-    from hvbot.client import GameBot
+    from hvbot.runtime.client import GameBot
 
 TOP_PLAYERS = 5
 EMBED_FIELDS = 25  # Discord's limit per embed; one field per game

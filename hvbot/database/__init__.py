@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hvbot.config import POSTGRES_SCHEMES, sqlite_path
 from hvbot.database.base import (
     Database,
     DatabaseError,
@@ -28,6 +27,7 @@ from hvbot.database.base import (
 )
 from hvbot.database.postgres import UNREACHABLE, PostgresDatabase
 from hvbot.database.sqlite import SqliteDatabase
+from hvbot.runtime.config import POSTGRES_SCHEMES, sqlite_path
 
 __all__ = [
     "Database",

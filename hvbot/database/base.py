@@ -68,7 +68,7 @@ class Database(Protocol):
 
 def migrations(backend: str) -> list[tuple[int, str]]:
     """The numbered migrations of one backend, in order (`NNNN_name.sql`)."""
-    folder = resources.files("hvbot").joinpath("migrations", backend)
+    folder = resources.files("hvbot.database").joinpath("migrations", backend)
     found = []
     for item in folder.iterdir():
         name = item.name

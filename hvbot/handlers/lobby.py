@@ -9,12 +9,12 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from games import find_game
-from hvbot import views
-from hvbot.announcing import lobby_text, refresh_lobby
-from hvbot.answering import answer_after_change, game_client, reply_error, update_clicked
+from hvbot.handlers.answering import answer_after_change, game_client, reply_error, update_clicked
+from hvbot.messages import buttons
+from hvbot.messages.game_posts import lobby_text, refresh_lobby
+from hvbot.messages.wording import language, personal, public
 from hvbot.services import BotError
 from hvbot.store import GameRow
-from hvbot.wording import language, personal, public
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ async def lobby_change(
         await reply_error(interaction, exc)
         return None
     if from_button:
-        lobby = views.lobby_view(game.id, public(game))
+        lobby = buttons.lobby_view(game.id, public(game))
         await update_clicked(interaction, game.id, content=lobby_text(game), view=lobby)
     else:
         note = interaction.response.send_message(personal(interaction)(confirm), ephemeral=True)
@@ -104,7 +104,7 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
         await reply_error(interaction, exc)
         return
     if from_button:
-        closed = views.lobby_view(game.id, public(game), open_=False)
+        closed = buttons.lobby_view(game.id, public(game), open_=False)
         await update_clicked(interaction, game.id, content=lobby_text(game), view=closed)
     else:
         note = personal(interaction)("bot.lobby.game_started")

@@ -9,11 +9,11 @@ from typing import Any
 
 import discord
 
-from hvbot.announcing import is_public, posts_here, prompt_post
-from hvbot.answering import FollowUp, game_client, go_on, reply_error
-from hvbot.posts import follow_up_privately, send_private
+from hvbot.handlers.answering import FollowUp, game_client, go_on, reply_error
+from hvbot.messages.game_posts import is_public, posts_here, prompt_post
+from hvbot.messages.post import follow_up_privately, send_private
+from hvbot.messages.wording import language, move_words, personal
 from hvbot.services import ActResult, BotError
-from hvbot.wording import language, move_words, personal
 
 log = logging.getLogger(__name__)
 

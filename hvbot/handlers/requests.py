@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import discord
 
-from hvbot import views
 from hvbot.aftermath.owed_posts import taken_back_post
-from hvbot.announcing import posts_here
-from hvbot.answering import (
+from hvbot.handlers.answering import (
     FollowUp,
     answer_after_change,
     answer_publicly,
@@ -16,9 +14,11 @@ from hvbot.answering import (
     game_client,
     update_clicked,
 )
-from hvbot.posts import ALLOWED, Post
+from hvbot.messages import buttons
+from hvbot.messages.game_posts import posts_here
+from hvbot.messages.post import ALLOWED, Post
+from hvbot.messages.wording import language, mention, move_words, public
 from hvbot.services import UndoOutcome, VoteOutcome
-from hvbot.wording import language, mention, move_words, public
 
 
 def vote_text(outcome: VoteOutcome) -> str:
@@ -40,7 +40,7 @@ async def request_takeover(interaction: discord.Interaction) -> None:
         interaction,
         outcome.game,
         content=vote_text(outcome),
-        view=views.vote_view(outcome.vote.id, public(outcome.game)),
+        view=buttons.vote_view(outcome.vote.id, public(outcome.game)),
         allowed_mentions=ALLOWED,
     )
 
@@ -56,7 +56,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
             interaction,
             game.id,
             content=vote_text(outcome),
-            view=views.vote_view(vote_id, public(game)),
+            view=buttons.vote_view(vote_id, public(game)),
         )
     elif outcome.status == "ai":
         name = game.seats[outcome.vote.seat].display_name
@@ -142,7 +142,7 @@ async def request_undo(interaction: discord.Interaction) -> None:
         interaction,
         outcome.game,
         content=undo_text(outcome),
-        view=views.undo_view(outcome.request.id, public(outcome.game)),
+        view=buttons.undo_view(outcome.request.id, public(outcome.game)),
         allowed_mentions=ALLOWED,
     )
     await bot.service.undo.set_message(outcome.request, message.id)
@@ -156,7 +156,7 @@ async def answer_undo(interaction: discord.Interaction, request_id: int, *, acce
     action = undo_move(outcome)
     game_id = outcome.game.id
     if outcome.status == "waiting":
-        waiting = views.undo_view(request_id, public(outcome.game))
+        waiting = buttons.undo_view(request_id, public(outcome.game))
         await update_clicked(interaction, game_id, content=undo_text(outcome), view=waiting)
     elif outcome.status == "refused":
         said = public(outcome.game)(

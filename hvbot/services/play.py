@@ -13,7 +13,7 @@ from data.texts import texts_for
 from engine import GameError, State
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
-from hvbot import workers
+from hvbot.runtime import workers
 from hvbot.services.access import GameAccess, ai_turn, prompt_for
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import ActResult

@@ -17,7 +17,7 @@ REMIND_BATCH = 10
 
 
 class Reminders:
-    """Reminders claimed once across every bot process (see `hvbot.store.reminders`)."""
+    """Reminders claimed once across every bot process (see `hvbot.store.waits`)."""
 
     def __init__(self, games: GameAccess) -> None:
         self.games = games

@@ -3,7 +3,7 @@
 `GameStore` is what the services and the bot hold; the rows it hands out are frozen values
 (`hvbot.store.rows`). Its SQL sits by concern in this package: reading games (`games`),
 changing them (`changes`), requests that wait for answers (`requests`), reminders, results and
-board buttons; the numbered migrations are SQL files under `hvbot/migrations/<backend>/`.
+board buttons; the numbered migrations are SQL files under `hvbot/database/migrations/<backend>/`.
 """
 
 from hvbot.store.game_store import GameStore, NotStarted

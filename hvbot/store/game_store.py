@@ -28,11 +28,11 @@ from hvbot.store import changes, games
 from hvbot.store.buttons import LiveButtons
 from hvbot.store.cache import GameCache
 from hvbot.store.duties import Clock, Duties, Owed, real_time
-from hvbot.store.reminders import Reminders
 from hvbot.store.requests import AbsenceVotes, UndoRequests
 from hvbot.store.results import Results
 from hvbot.store.rows import ArchivedGame, GameRow, SeatResult, SeatRow, Wait
 from hvbot.store.sql import ChannelBusy, statement
+from hvbot.store.waits import Reminders
 
 T = TypeVar("T")
 

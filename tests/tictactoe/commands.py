@@ -12,7 +12,7 @@ from hvbot.handlers import moves
 from tictactoe.rules import GAME_NAME
 
 if TYPE_CHECKING:
-    from hvbot.client import GameBot
+    from hvbot.runtime.client import GameBot
 
 
 class TicTacToeCog(GameMoves, group_name="ttt", group_description="Tic-tac-toe moves"):

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from hvbot.presenters.base import Presenter, View
+from hvbot.messages.presenters.base import Presenter, View
 from tictactoe import picture
 from tictactoe.rules import MARKS, parse_action
 

@@ -23,9 +23,9 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
-from hvbot.client import GameBot
-from hvbot.config import ConfigError, Settings, configure_logging, load_settings
-from hvbot.running import run_until_stopped, stop_on_signals
+from hvbot.runtime.client import GameBot
+from hvbot.runtime.config import ConfigError, Settings, configure_logging, load_settings
+from hvbot.runtime.running import run_until_stopped, stop_on_signals
 from sandbox.emulator import DiscordEmulator
 from sandbox.emulator.pointing import point_discord_py
 from sandbox.web import DEFAULT_PEOPLE, SandboxPage

@@ -1,6 +1,6 @@
 """How each game is shown in Discord: its wording, its pictures and its private prompts.
 
-The turn (`hvbot.handlers`, `hvbot.announcing`) is the same for every game; everything that
+The turn (`hvbot.handlers`, `hvbot.messages.game_posts`) is the same for every game; everything that
 depends on a game's rules or vocabulary lives in one presenter per game, named by the game's
 manifest (see `games`) and found by the engine's game name.
 """
@@ -8,7 +8,7 @@ manifest (see `games`) and found by the engine's game name.
 from __future__ import annotations
 
 from games import find_game, plugins
-from hvbot.presenters.base import Presenter, presenter_for
+from hvbot.messages.presenters.base import Presenter, presenter_for
 
 __all__ = ["Presenter", "playable_games", "presenter_for", "warm_up"]
 

@@ -27,9 +27,9 @@ from engine.sector6.actions import (
     Rotate,
     parse_action,
 )
-from hvbot import workers
-from hvbot.posts import Choice, Look, Post
-from hvbot.presenters.base import Presenter, View
+from hvbot.messages.post import Choice, Look, Post
+from hvbot.messages.presenters.base import Presenter, View
+from hvbot.runtime import workers
 from render.sector6_tokens import seat_letters
 
 if TYPE_CHECKING:

@@ -3,9 +3,9 @@ decision waiting for the player to move, the lobby message, each seat's secret.
 
 Private things (a drawn card, the lines you may declare, your colour) only ever go to their
 owner, ephemerally or by DM. A game may be played in a thread started from its lobby message:
-then every public post of the game goes to the thread (`announce`, and
-`hvbot.answering.FollowUp`), wherever the command behind it was typed. Sending what a change
-owes is `hvbot.aftermath`'s: this module only says it.
+then every public post of the game goes to the thread (see `hvbot.handlers.answering.FollowUp`),
+wherever the command behind it was typed. Sending what a change owes is `hvbot.aftermath`'s:
+this module only says it.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from typing import Any
 import discord
 
 from games import find_game
-from hvbot import views, workers
-from hvbot.posts import Post
-from hvbot.presenters import presenter_for
+from hvbot.messages import buttons
+from hvbot.messages.post import Post
+from hvbot.messages.presenters import presenter_for
+from hvbot.messages.wording import mention, names_of, public
+from hvbot.runtime import workers
 from hvbot.services.outcomes import ActResult
 from hvbot.store import GameRow
-from hvbot.wording import mention, names_of, public
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
         if not presenter.is_public(result.applied, view):
             return None
         lines += presenter.describe(result.applied, view, names[result.seat])
-    buttons = None
+    choices = None
     drawing = [workers.draw(presenter.board_png, view, names)]
     if state.is_terminal():
         drawing.append(workers.draw(presenter.end_png, view, names))
@@ -68,13 +69,13 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
         else:
             lines.append(texts("bot.board.next", player=who, note=presenter.turn_note(view)))
         if not game.seats[seat].is_ai:  # an AI seat's choice comes by itself
-            buttons = views.choice_view(game.id, game.version, presenter.public_choices(view))
+            choices = buttons.choice_view(game.id, game.version, presenter.public_choices(view))
     del view
     board, *end = await asyncio.gather(*drawing)
     files = [("board.png", board)]
     if end and end[0]:
         files.append(("result.png", end[0]))
-    return Post("\n".join(lines), files=files, view=buttons, version=game.version)
+    return Post("\n".join(lines), files=files, view=choices, version=game.version)
 
 
 async def prompt_post(
@@ -88,7 +89,7 @@ async def prompt_post(
     spoken = language or game.seats[seat].language
     post = await presenter_for(game.game_name, spoken).prompt(state.view(seat))
     if post is not None and post.choices:
-        post.view = views.choice_view(game.id, game.version, post.choices)
+        post.view = buttons.choice_view(game.id, game.version, post.choices)
     return post
 
 
@@ -145,7 +146,7 @@ async def refresh_lobby(client: discord.Client, game: GameRow) -> None:
     try:
         await channel.get_partial_message(game.lobby_message_id).edit(
             content=lobby_text(game),
-            view=views.lobby_view(game.id, public(game), open_=game.status == "lobby"),
+            view=buttons.lobby_view(game.id, public(game), open_=game.status == "lobby"),
         )
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id)

@@ -26,7 +26,7 @@ import discord
 from discord.ext import commands
 
 from data.texts import ENGLISH, Texts
-from hvbot.posts import Choice
+from hvbot.messages.post import Choice
 
 LOBBY_ACTIONS = {  # what -> style; the label is the text bot.button.<what>
     "join": discord.ButtonStyle.success,

@@ -2,8 +2,8 @@
 (interaction reply, follow-up, channel message, DM).
 
 What a game offers to click is plain data here (`Choice`): the presenters say which actions a
-post offers and how they read, and `hvbot.views` alone turns them into Discord's persistent
-buttons, for the game and version they belong to."""
+post offers and how they read, and `hvbot.messages.buttons` alone turns them into Discord's
+persistent buttons, for the game and version they belong to."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import discord
 
-from hvbot.limits import fitted
+from hvbot.messages.limits import fitted
 
 ALLOWED = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
@@ -38,7 +38,7 @@ class Post:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     view: discord.ui.View | None = None
     # The actions the post offers (a game's presenter says which); made into `view` by the
-    # handlers, which know the game and version they are for (see `hvbot.views.choice_view`).
+    # handlers, which know the game and version they are for (see `buttons.choice_view`).
     choices: tuple[Choice, ...] = ()
     embed: discord.Embed | None = None
     # A board post: the game's version it shows, which its buttons are for (hvbot.board_buttons).
@@ -62,8 +62,9 @@ async def send_private(interaction: discord.Interaction, post: Post) -> None:
 
     discord.py gives the buttons of an ephemeral message a 15-minute timeout, and a task that
     keeps the view and its buttons alive until then. The bot's buttons find their game through
-    their custom id (`hvbot.views`), never through the view they were sent in, so the view is
-    stopped once sent: at a few moves a second, that is thousands of views fewer in memory."""
+    their custom id (`hvbot.messages.buttons`), never through the view they were sent in, so
+    the view is stopped once sent: at a few moves a second, that is thousands of views fewer
+    in memory."""
     if interaction.response.is_done():
         await follow_up_privately(interaction.followup, post)
         return

@@ -22,9 +22,9 @@ from engine.high_voltage.actions import (
     Swap,
     parse_action,
 )
-from hvbot import workers
-from hvbot.posts import Choice, Look, Post
-from hvbot.presenters.base import Presenter, View
+from hvbot.messages.post import Choice, Look, Post
+from hvbot.messages.presenters.base import Presenter, View
+from hvbot.runtime import workers
 
 if TYPE_CHECKING:
     from PIL import Image

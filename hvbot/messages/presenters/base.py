@@ -14,7 +14,7 @@ from data.texts import DEFAULT, language_of, long_text, texts_for
 from games import plugin
 
 if TYPE_CHECKING:
-    from hvbot.posts import Choice, Post
+    from hvbot.messages.post import Choice, Post
 
 View = dict[str, Any]
 
@@ -31,7 +31,7 @@ class Presenter:
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
         """Sent to a drawing process as its game and language, not as its texts: the process
-        has its own presenters (see `hvbot.workers`)."""
+        has its own presenters (see `hvbot.runtime.workers`)."""
         return presenter_for, (self.game, self.language)
 
     @property

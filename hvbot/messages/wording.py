@@ -14,7 +14,7 @@ from datetime import timedelta
 import discord
 
 from data.texts import Texts, language_of, texts_for
-from hvbot.presenters import presenter_for
+from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
 
 

@@ -22,7 +22,7 @@ from hvbot.database import is_unreachable
 from hvbot.services import Reminder
 
 if TYPE_CHECKING:
-    from hvbot.client import GameBot
+    from hvbot.runtime.client import GameBot
 
 log = logging.getLogger(__name__)
 # How often reminders and other processes' unfinished duties are looked for: with a claim's

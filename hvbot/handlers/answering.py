@@ -22,12 +22,12 @@ import discord
 
 from data.texts import Texts, language_of, texts_for
 from hvbot.aftermath import Aftermath, Via
-from hvbot.announcing import post_channel, posts_in
-from hvbot.limits import CONTENT, fit_text
-from hvbot.posts import Post
+from hvbot.messages.game_posts import post_channel, posts_in
+from hvbot.messages.limits import CONTENT, fit_text
+from hvbot.messages.post import Post
+from hvbot.messages.wording import explain, personal
 from hvbot.services import BotError, GameService
 from hvbot.store import GameRow
-from hvbot.wording import explain, personal
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import render
 from engine.pylons.actions import Place, parse_action
-from hvbot.posts import Choice
-from hvbot.presenters.base import Presenter, View
+from hvbot.messages.post import Choice
+from hvbot.messages.presenters.base import Presenter, View
 
 if TYPE_CHECKING:
     from PIL import Image

@@ -21,14 +21,15 @@ from discord.ext import commands
 
 from data.texts import mention_commands
 from games import plugins
-from hvbot import answering, memory, views, wording, workers
 from hvbot.aftermath import Aftermath
-from hvbot.config import Settings
-from hvbot.handlers import lobby, moves, requests
-from hvbot.presenters import warm_up
+from hvbot.handlers import answering, lobby, moves, requests
+from hvbot.messages import buttons, wording
+from hvbot.messages.presenters import warm_up
+from hvbot.messages.translator import Translator
+from hvbot.runtime import memory, workers
+from hvbot.runtime.config import Settings
 from hvbot.services import BotError, GameService
 from hvbot.store import GameStore
-from hvbot.translator import Translator
 
 log = logging.getLogger(__name__)
 SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
@@ -43,7 +44,7 @@ HANDLER_TASKS = (
     "discord-ui-modal-dispatch-",
 )
 # The commands of the bot itself, loaded as discord.py extensions before each game's own.
-EXTENSIONS = ("hvbot.cogs.game", "hvbot.cogs.reminders", "hvbot.cogs.stats")
+EXTENSIONS = ("hvbot.cogs.game", "hvbot.cogs.periodic", "hvbot.cogs.stats")
 FINISH_S = 10.0  # at most this long to finish answering at shutdown
 
 
@@ -96,7 +97,7 @@ class GameBot(commands.AutoShardedBot):
         # loop the lock back sooner, for a little overhead.
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         if self.settings.drawing_processes:
-            # Pictures drawn by the workers pass through on their way out (see hvbot.memory).
+            # Pictures drawn by the workers pass through on their way out (see runtime.memory).
             # Drawn in this process's threads, the same setting would slow the drawing.
             memory.give_back_large_buffers()
         if self.service is None:
@@ -105,7 +106,7 @@ class GameBot(commands.AutoShardedBot):
         filled = await self.service.results.backfill_results()
         if filled:
             log.info("stored the results of %d games finished before results were kept", filled)
-        # Pictures are drawn in worker processes (see hvbot.workers), each warmed up as it
+        # Pictures are drawn in worker processes (see hvbot.runtime.workers), each warmed up as it
         # starts; the first is started now, so the first board players see is as quick as the
         # rest. Replays and AI thinking get a worker of their own when first needed.
         processes = self.settings.drawing_processes
@@ -113,7 +114,7 @@ class GameBot(commands.AutoShardedBot):
         self.background = workers.Workers(1 if processes else 0)
         workers.use(self.pictures, self.background)
         await self.pictures.start()
-        views.register(self, self._clicks())
+        buttons.register(self, self._clicks())
         # The commands every game shares, then each registered game's own (see `games`).
         for extension in (*EXTENSIONS, *(game.commands for game in plugins())):
             await self.load_extension(extension)
@@ -204,9 +205,9 @@ class GameBot(commands.AutoShardedBot):
     # ------------------------------------------------------------------ buttons
 
     @staticmethod
-    def _clicks() -> views.Clicks:
-        """Where each kind of button's click goes (see hvbot.views), guarded like a command:
-        a refusal is said to the clicker, an unexpected error logged."""
+    def _clicks() -> buttons.Clicks:
+        """Where each kind of button's click goes (see hvbot.messages.buttons), guarded like a
+        command: a refusal is said to the clicker, an unexpected error logged."""
 
         async def lobby_click(interaction: discord.Interaction, game_id: int, what: str) -> None:
             async with answering.guarded(interaction, game_id):
@@ -226,7 +227,7 @@ class GameBot(commands.AutoShardedBot):
             async with answering.guarded(interaction, None):
                 await requests.cast_vote(interaction, vote_id, choice)
 
-        return views.Clicks(lobby_click, action_click, undo_click, vote_click)
+        return buttons.Clicks(lobby_click, action_click, undo_click, vote_click)
 
     # ------------------------------------------------------------------ errors
 

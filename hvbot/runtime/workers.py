@@ -44,7 +44,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import games
-from hvbot import memory
+from hvbot.runtime import memory
 
 log = logging.getLogger(__name__)
 # Workers run at a lower priority than the bot: an answer due within Discord's three seconds
@@ -79,8 +79,8 @@ def _look_after(bot_pid: int) -> None:
 
     A worker outlives a bot that was killed (its queues hold both ends of their pipes, so it
     never reads an end of input): it ends itself once the bot is gone. And it gives back the
-    pages its work left free in its heap (see `hvbot.memory.trim`), busy or not: a worker that
-    goes quiet gives back what its last pictures left too."""
+    pages its work left free in its heap (see `hvbot.runtime.memory.trim`), busy or not: a
+    worker that goes quiet gives back what its last pictures left too."""
     while True:
         time.sleep(WATCH_S)
         try:

@@ -24,9 +24,9 @@ from typing import Any
 import render
 from data.texts import ENGLISH, Texts
 from games import find_game
-from hvbot import workers
-from hvbot.posts import Post
-from hvbot.presenters import presenter_for
+from hvbot.messages.post import Post
+from hvbot.messages.presenters import presenter_for
+from hvbot.runtime import workers
 from hvbot.store import ArchivedGame, GameRow
 
 FILENAME = "replay.gif"
