@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,9 @@ from e2e_harness import BotHarness, Table, board_posts, is_peek, lobby_button
 from postgres_server import PostgresServer
 
 from engine import State
-from hvbot.store import GameRow, GameStore
+from hvbot.store import GameRow, GameStore, SeatRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility, shard_of
+from sandbox.emulator.faults import HeldRoute
 
 LEASE_S = 4.0
 CHANNEL_POSTS = "POST /channels/{channel_id}/messages"
@@ -33,6 +35,16 @@ ANSWERS = "POST /webhooks/{application_id}/{token}"
 def live(emu: DiscordEmulator, records: list[Record]) -> list[Record]:
     """The records whose message is still there (not deleted since)."""
     return [r for r in records if r.message_id in emu.messages_by_id]
+
+
+@dataclass(frozen=True)
+class AnswerOnItsWay:
+    """A person's move, stored, whose answer (its board) Discord holds back."""
+
+    mover: SeatRow
+    cell: str  # the face-down card drawn and placed where it lay
+    since: int  # the last record before the move
+    answer: HeldRoute
 
 
 class TwoProcesses:
@@ -69,6 +81,22 @@ class TwoProcesses:
             return max(line.findall(process.logged()), default="")
 
         return max(self.processes, key=latest)
+
+    async def answer_on_its_way(self) -> tuple[Table, GameRow, AnswerOnItsWay]:
+        """A game of Ada, Bo and an AI, where the person to move draws a card and places it,
+        and the answer to their command (the board) is held on its way."""
+        emu = self.emu
+        ada, bo, lobby = await self.three_seat_game()
+        await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
+        table = Table(emu, self.reader, [ada, bo])
+        game, state = await settle(table)
+        mover = game.seats[state.current_seat() or 0]
+        cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+        answer = emu.faults.hold(ANSWERS, says=f"{mover.display_name} drew {cell}")
+        since = emu.last_seq
+        await table.play(game, state, f"draw {cell} here r90")
+        await emu.wait_for(lambda: answer.held == 1, 10, message="the answer on its way")
+        return table, game, AnswerOnItsWay(mover, cell, since, answer)
 
     async def shown_since(self, game: GameRow, before: int) -> list[str]:
         """The stored actions after the first `before` that show something in public."""
@@ -180,16 +208,8 @@ async def test_an_answer_sent_by_a_process_paused_past_its_lease_is_withdrawn(
     in the channel. Woken, the paused process sees the post was taken over and deletes its
     answer: the channel shows the move once."""
     emu = two.emu
-    ada, bo, lobby = await two.three_seat_game()
-    await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
-    table = Table(emu, two.reader, [ada, bo])
-    game, state = await settle(table)
-    mover = game.seats[state.current_seat() or 0]
-    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    answer = emu.faults.hold(ANSWERS, says=f"{mover.display_name} drew {cell}")
-    since = emu.last_seq
-    await table.play(game, state, f"draw {cell} here r90")
-    await emu.wait_for(lambda: answer.held == 1, 10, message="the answer on its way")
+    table, _, move = await two.answer_on_its_way()
+    mover, cell, since, answer = move.mover, move.cell, move.since, move.answer
     two.here.pause()
     try:
 
@@ -223,16 +243,8 @@ async def test_a_post_made_while_the_database_is_away_is_marked_once_it_is_back(
     """PostgreSQL stops between a move's post and its mark as made: the process tries the
     mark again until the server is back, and nobody posts the move a second time."""
     emu = two.emu
-    ada, bo, lobby = await two.three_seat_game()
-    await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
-    table = Table(emu, two.reader, [ada, bo])
-    game, state = await settle(table)
-    mover = game.seats[state.current_seat() or 0]
-    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    answer = emu.faults.hold(ANSWERS, says=f"{mover.display_name} drew {cell}")
-    since = emu.last_seq
-    await table.play(game, state, f"draw {cell} here r90")
-    await emu.wait_for(lambda: answer.held == 1, 10, message="the answer on its way")
+    table, game, move = await two.answer_on_its_way()
+    mover, since, answer = move.mover, move.since, move.answer
     postgres.stop()
     try:
         answer.release()
