@@ -211,6 +211,13 @@ class FollowUp:
             await self.posted_there(game)
         self.aftermath.buttons.shown(game, post, message)
 
+    async def withdraw_thinking(self) -> None:
+        """Delete the public "thinking…" of a deferral whose post another process made (this
+        one was too slow): left, it would become whatever is sent next, a private prompt say,
+        for everyone to see."""
+        with contextlib.suppress(discord.HTTPException):
+            await self.webhook.delete_message("@original")  # type: ignore[arg-type]
+
     async def posted_there(self, game: GameRow) -> None:
         """Point the person to the thread where the post answering them went."""
         if not posts_in(self.channel_id, game):

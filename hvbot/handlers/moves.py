@@ -111,9 +111,12 @@ async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bo
     decision if they have one, else a private "done"."""
     aftermath = follow_up.aftermath
     try:
-        sent = await aftermath.send_move(result, via=follow_up.via(result.game), shown=shown)
+        via = follow_up.via(result.game)
+        sent = await aftermath.send_move(result, via=via, shown=shown)
         if sent is not None:
             await follow_up.posted_there(result.game)
+        elif shown and via is not None:
+            await follow_up.withdraw_thinking()  # another process posts the board
         prompt = await prompt_post(result.game, result.state, follow_up.user_id, follow_up.language)
         if prompt is not None:
             await follow_up_privately(follow_up.webhook, prompt)
