@@ -110,7 +110,7 @@ class Aftermath:
         """Send one owed post if it is still this process's to send (see `Sender.send`); a
         board post's buttons are then looked after (see `BoardButtons`)."""
         sent = await self.sender.send(owed, game, post, via=via, to_user=to_user)
-        if sent is not None:
+        if sent is not None and not sent.withdrawn:
             self.buttons.shown(game, sent.post, sent.message)
         return sent
 

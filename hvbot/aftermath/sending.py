@@ -34,10 +34,12 @@ Via = Callable[[Post], Awaitable[discord.Message | None]]
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """An owed post as it went out, and the message it made (if the way it went tells)."""
+    """An owed post as it went out, and the message it made (if the way it went tells);
+    `withdrawn`: deleted again, as another process had taken the post over meanwhile."""
 
     post: Post
     message: discord.Message | None
+    withdrawn: bool = False
 
 
 class Sender:
@@ -132,7 +134,7 @@ class Sender:
             if message is not None:
                 with contextlib.suppress(discord.HTTPException):
                     await message.delete()
-            return None
+            return Sent(built, None, withdrawn=True)
         return Sent(built, message)
 
     async def to_game(

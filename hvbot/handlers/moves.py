@@ -113,10 +113,10 @@ async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bo
     try:
         via = follow_up.via(result.game)
         sent = await aftermath.send_move(result, via=via, shown=shown)
-        if sent is not None:
-            await follow_up.posted_there(result.game)
-        elif shown and via is not None:
+        if sent is None and shown and via is not None:
             await follow_up.withdraw_thinking()  # another process posts the board
+        elif sent is not None and not sent.withdrawn:
+            await follow_up.posted_there(result.game)
         prompt = await prompt_post(result.game, result.state, follow_up.user_id, follow_up.language)
         if prompt is not None:
             await follow_up_privately(follow_up.webhook, prompt)
@@ -170,7 +170,7 @@ async def _announce_button(follow_up: FollowUp, result: ActResult) -> None:
     aftermath = follow_up.aftermath
     try:
         sent = await aftermath.send_move(result, via=follow_up.via(result.game))
-        if sent is not None:
+        if sent is not None and not sent.withdrawn:
             await follow_up.posted_there(result.game)
     finally:
         aftermath.after_change(result.game, result.state, result.owed)  # as after a command

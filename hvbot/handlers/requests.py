@@ -119,10 +119,10 @@ async def tell_taken_back(
     try:
         for owed in outcome.owed:
             sent = await aftermath.send(owed, outcome.game, lambda: taken_back(outcome), via=via)
-            if sent is not None and answered:
-                await follow_up.posted_there(outcome.game)
-            elif via is not None:
+            if sent is None and via is not None:
                 await follow_up.withdraw_thinking()  # another process posts the board
+            elif sent is not None and not sent.withdrawn and answered:
+                await follow_up.posted_there(outcome.game)
     finally:
         assert outcome.state is not None
         aftermath.after_change(outcome.game, outcome.state)
