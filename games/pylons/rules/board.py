@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 SIZE = 24
 CELLS = SIZE * SIZE
 LAST = SIZE - 1
+MAX_PYLONS = 200  # on the board in all, 100 per player
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWX"
 assert len(COLUMNS) == SIZE
 

@@ -9,6 +9,11 @@ Everything is public: `view(seat)` differs between seats only in its `viewer` fi
 never carries the seed (a spectator could otherwise foresee nothing, but a saved view should
 not depend on how a game was dealt either).
 
+`PylonsState` is the game's one state class and plays the moves itself (the hot path of every
+AI search); the rest is done by one module per job: `refusals` (why an action may not be
+taken), `views` (what a seat sees, and the position rebuilt from a view) and `saving` (the
+stored form).
+
 Choices this project made where the rules leave room:
 - With swamps off there is nothing to keep or mirror, so the choice is skipped and player 1
   (seat 0) moves first.
@@ -26,8 +31,8 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import OVER, Outcome, State, check_saved_format
-from engine.errors import GameError, IllegalActionError, Phrase
+from engine.core import OVER, Outcome, State
+from engine.errors import IllegalActionError
 from games.pylons.rules.actions import (
     KEEP,
     MIRROR,
@@ -42,48 +47,33 @@ from games.pylons.rules.board import (
     CELL_INDEX,
     CELLS,
     COL,
-    CORNERS,
     CROSSES,
     LAST,
-    LINK_A,
-    LINK_B,
     LINKS,
+    MAX_PYLONS,
     NAMES,
     NEIGHBOURS,
     ROW,
-    SEAT_COLOURS,
-    SEAT_DIRECTIONS,
-    SIZE,
     USABLE,
     Patch,
-    border_owner,
-    cell_of,
-    check_patches,
     deal_swamps,
     link_between,
     mirror_patches,
     swamp_cells,
 )
+from games.pylons.rules.refusals import choose_first, no_choice, why_not
+from games.pylons.rules.saving import from_saved, to_saved
+from games.pylons.rules.views import seat_view, state_from_view
 
-STATE_FORMAT = "pylons-state"
-STATE_VERSION = 1
 VIEW_VERSION = 1
 
 CHOOSE, PLAY = "choose", "play"
 PHASES = (CHOOSE, PLAY, OVER)
-MAX_PYLONS = 200  # on the board in all, 100 per player
 
 END_CONNECTED = "connected"
 END_LIMIT = "pylon_limit"
 END_STUCK = "no_legal_cell"
 END_REASONS = (END_CONNECTED, END_LIMIT, END_STUCK)
-
-SEAT_NAMES = ("player 1 (blue)", "player 2 (red)")
-SEAT_KEYS = ("blue", "red")  # how the language files name each seat in a refusal
-BORDER_TEXT = (
-    "the west and east borders (columns A and X)",
-    "the north and south borders (rows 1 and 24)",
-)
 
 
 class PylonsState(State):
@@ -233,13 +223,13 @@ class PylonsState(State):
                     cell=action.cell,
                 )
             if self.phase != PLAY:
-                raise self._choose_first()
+                raise choose_first()
             if not self.open[self.seat][c] or self.owner[c]:
-                raise self._why_not(c)
+                raise why_not(self, c)
             self._place(c)
         elif isinstance(action, Keep | Mirror):
             if self.phase != CHOOSE:
-                raise self._no_choice()
+                raise no_choice(self)
             self._choose(isinstance(action, Mirror))
         else:
             raise IllegalActionError(
@@ -247,71 +237,6 @@ class PylonsState(State):
                 key="engine.pylons.not_an_action",
                 action=action,
             )
-
-    def _choose_first(self) -> IllegalActionError:
-        return IllegalActionError(
-            "First player 1 chooses the board: keep (keep the swamps as they are and move "
-            "first) or mirror (mirror them on the NW-SE diagonal and let player 2 move first).",
-            key="engine.pylons.choose_first",
-        )
-
-    def _no_choice(self) -> IllegalActionError:
-        example = f"place {self._example()}"
-        if not self.swamps_on:
-            return IllegalActionError(
-                f"This game has no swamps, so there is no board to choose: {example}.",
-                key="engine.pylons.no_swamps",
-                example=example,
-            )
-        how = "mirrored" if self.mirrored else "kept"
-        return IllegalActionError(
-            f"Player 1 has {how} the board already; now it is a pylon: {example}.",
-            key=f"engine.pylons.board_{how}",
-            example=example,
-        )
-
-    def _example(self, near: int | None = None) -> str:
-        """A legal cell for the seat to move, the nearest to `near` (or the centre)."""
-        free = self.free[self.seat]
-        if not free:
-            return "no cell"
-        target = cell_of(SIZE // 2, SIZE // 2) if near is None else near
-        ti, tj = COL[target], ROW[target]
-        best = min(free, key=lambda c: (max(abs(COL[c] - ti), abs(ROW[c] - tj)), c))
-        return NAMES[best]
-
-    def _why_not(self, c: int) -> IllegalActionError:
-        """Why the seat to move cannot build on `c`, and a free cell nearby."""
-        name, seat = NAMES[c], self.seat
-        fields: dict[str, Any] = {"cell": name}
-        if c in CORNERS:
-            reason = "corner"
-            why = f"{name} is a corner: no one builds on the four corners"
-        elif self.swamp[c]:
-            reason = "swamp"
-            why = f"{name} is swamp: no pylon can stand there"
-        elif self.owner[c]:
-            owner = self.owner[c] - 1
-            reason = "yours" if owner == seat else f"taken_by_{SEAT_KEYS[owner]}"
-            who = "yours" if owner == seat else f"{SEAT_NAMES[owner]}'s"
-            why = f"{name} has a pylon already ({who})"
-        elif border_owner(c) not in (None, seat):
-            other = 1 - seat
-            reason = f"border_of_{SEAT_KEYS[other]}"
-            why = (
-                f"{name} is on {BORDER_TEXT[other]}, which only {SEAT_NAMES[other]} may "
-                f"build on; yours are {BORDER_TEXT[seat]}"
-            )
-        else:  # pragma: no cover - every refusal above covers the free-list test
-            reason = "not_free"
-            why = f"{name} is not free"
-        example = f"place {self._example(c)}"
-        return IllegalActionError(
-            f"{why}. A free cell near it: {example}.",
-            key="engine.pylons.cannot_build",
-            why=Phrase(why, f"engine.pylons.cannot_build_on.{reason}", **fields),
-            example=example,
-        )
 
     def _choose(self, mirror: bool) -> None:
         self.mirrored = mirror
@@ -436,61 +361,12 @@ class PylonsState(State):
 
     # ------------------------------------------------------------------ views
 
-    def _link_view(self, link: int) -> dict[str, Any]:
-        return {
-            "cells": [NAMES[LINK_A[link]], NAMES[LINK_B[link]]],
-            "seat": self.link_on[link] - 1 if self.link_on[link] else self.owner[LINK_A[link]] - 1,
-        }
-
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """Everything about the game (it has no secrets) except the seed, as JSON-ready data."""
-        over = self.phase == OVER
-        players = [
-            {
-                "seat": s,
-                "colour": SEAT_COLOURS[s],
-                "direction": SEAT_DIRECTIONS[s],
-                "borders": ["A", "X"] if s == 0 else ["1", "24"],
-                "score": self.scores[s],
-                "pylons": self.placed[s],
-            }
-            for s in (0, 1)
-        ]
-        last = {
-            "seat": self.last_seat,
-            "action": self._history[-1] if self._history else None,
-            "cell": NAMES[self.last_cell] if self.last_cell >= 0 else None,
-            "links": [self._link_view(k)["cells"] for k in self.last_links],
-            "blocked": [self._link_view(k)["cells"] for k in self.last_blocked],
-        }
-        return {
-            "size": SIZE,
-            "move": len(self.order) + (0 if over else 1),
-            "mirrored": self.mirrored,
-            "first_seat": self.first_seat,
-            "swamps": [{"cell": NAMES[cell_of(i, j)], "size": s} for i, j, s in self.patches],
-            "swamp_cells": [NAMES[c] for c in swamp_cells(self.patches)],
-            "players": players,
-            "scores": list(self.scores),
-            "pylons": [{"cell": NAMES[c], "seat": self.owner[c] - 1} for c in self.order],
-            "links": [self._link_view(k) for k in self.links],
-            "max_pylons": MAX_PYLONS,
-            "pylons_left": MAX_PYLONS - len(self.order),
-            "last": last,
-            "skipped": [{"seat": s, "after": n} for s, n in self.skipped],
-        }
+        return seat_view(self, seat)
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> PylonsState:
-        """The position a view shows, rebuilt from public information alone (no seed): what an
-        AI seat searches from. The swamps as dealt are recovered by undoing a mirror."""
-        swamps = (view.get("options") or {}).get("swamps", "on") == "on"
-        patches = tuple(_patch(p) for p in view["swamps"])
-        dealt = mirror_patches(patches) if view.get("mirrored") else patches
-        state = cls(0, swamps, dealt)
-        for text in view["history"]:
-            state.apply(text)
-        return state
+        return state_from_view(cls, view)
 
     # ------------------------------------------------------------------ saving
 
@@ -523,76 +399,11 @@ class PylonsState(State):
         return copy
 
     def to_dict(self) -> dict[str, Any]:
-        """The saved game: deal and history are the truth; the board is stored too, so a save
-        can be read by people and is checked against its own history when loaded."""
-        return {
-            "format": STATE_FORMAT,
-            "version": STATE_VERSION,
-            "seats": 2,
-            "seed": self.seed,
-            "options": {"swamps": "on" if self.swamps_on else "off"},
-            "dealt_swamps": [[i, j, s] for i, j, s in self.dealt],
-            "history": list(self._history),
-            "phase": self.phase,
-            "seat": self.seat,
-            "mirrored": self.mirrored,
-            "pylons": [[NAMES[c], self.owner[c] - 1] for c in self.order],
-            "links": [[NAMES[LINK_A[k]], NAMES[LINK_B[k]]] for k in self.links],
-            "scores": list(self.scores),
-            "skipped": [[s, n] for s, n in self.skipped],
-            "end_reason": self.end_reason,
-        }
+        return to_saved(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PylonsState:
-        """Rebuild by replaying the saved history on the saved deal, then check that the
-        stored board agrees with the replay (a hand-edited or corrupt save is refused)."""
-        check_saved_format(data, format=STATE_FORMAT, version=STATE_VERSION, title="Pylons")
-        try:
-            if int(data["seats"]) != 2:
-                raise ValueError("Pylons is for 2 players")
-            swamps = data["options"]["swamps"]
-            if swamps not in ("on", "off"):
-                raise ValueError(f"option swamps must be on or off, not {swamps!r}")
-            dealt = tuple(_patch(p) for p in data["dealt_swamps"])
-            if swamps == "on":
-                check_patches(dealt)
-            elif dealt:
-                raise ValueError("a game without swamps has no swamps dealt")
-            state = cls(int(data["seed"]), swamps == "on", dealt)
-            for text in data["history"]:
-                state.apply(str(text))
-            stored = {key: data[key] for key in _CHECKED}
-        except (KeyError, TypeError, IndexError) as exc:
-            raise ValueError(f"Saved Pylons state is incomplete or malformed: {exc!r}") from exc
-        except GameError as exc:
-            raise ValueError(f"Saved Pylons history does not replay: {exc}") from exc
-        replayed = state.to_dict()
-        for key in _CHECKED:
-            if _plain(stored[key]) != replayed[key]:
-                raise ValueError(f"Saved Pylons state disagrees with its history on {key!r}.")
-        return state
-
-
-_CHECKED = ("phase", "seat", "mirrored", "pylons", "links", "scores", "skipped", "end_reason")
-
-
-def _plain(value: Any) -> Any:
-    """JSON-shaped data with tuples as lists, for comparing a save with a replay."""
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _patch(value: Any) -> Patch:
-    """A swamp patch from a save ([i, j, size]) or a view ({"cell": "F7", "size": 3})."""
-    if isinstance(value, Mapping):
-        c = CELL_INDEX[str(value["cell"]).upper()]
-        return (COL[c], ROW[c], int(value["size"]))
-    i, j, s = (int(v) for v in value)
-    if not (0 <= i < SIZE and 0 <= j < SIZE and s > 0):
-        raise ValueError(f"swamp patch {value!r} is off the board")
-    return (i, j, s)
+        return from_saved(cls, data)
 
 
 __all__ = [
