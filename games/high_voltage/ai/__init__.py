@@ -8,8 +8,8 @@ from public play), `agents` (the levels).
 
 from __future__ import annotations
 
-from engine.ai import register_agent
-from games.high_voltage.ai.agents import decide_easy, decide_hard, decide_normal, decide_random
+from engine.ai import decide_random, register_agent
+from games.high_voltage.ai.agents import decide_easy, decide_hard, decide_normal
 
 GAME_NAME = "high-voltage"
 
@@ -18,4 +18,4 @@ register_agent(GAME_NAME, "easy", decide_easy, "mostly random, takes lines that 
 register_agent(GAME_NAME, "normal", decide_normal, "greedy: the best position after one action")
 register_agent(GAME_NAME, "hard", decide_hard, "searches many guesses of the hidden cards")
 
-__all__ = ["GAME_NAME", "decide_easy", "decide_hard", "decide_normal", "decide_random"]
+__all__ = ["GAME_NAME", "decide_easy", "decide_hard", "decide_normal"]

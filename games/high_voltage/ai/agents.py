@@ -61,19 +61,7 @@ def perspective(view: Mapping[str, Any], *, use_belief: bool = True) -> Perspect
     return Perspective(view["viewer"], colour_marginals(view, belief))
 
 
-# ---------------------------------------------------------------------- random and easy
-
-
-def decide_random(
-    view: Mapping[str, Any],
-    *,
-    rng: random.Random,
-    budget_s: float | None = None,
-    iterations: int | None = None,
-) -> str:
-    """A random legal action, chosen as the engine's sampler does (kind first)."""
-    state = sample_state(view, rng)
-    return state.sample_action(rng).text()
+# ---------------------------------------------------------------------- easy
 
 
 def _line_gain(state: HighVoltageState, persp: Perspective, line) -> float:

@@ -4,7 +4,8 @@
     choose(state.view(seat), level="normal", seed=7)  # -> "place K12"
 
 Levels:
-- `random`: a uniformly random legal action.
+- `random`: a uniformly random legal action (the level every game shares,
+  `engine.ai.decide_random`).
 - `normal`: two moves deep over a few candidates. The heart is a connection distance: how
   many more pylons a player needs to link their two borders, a 0-1 shortest path over knight
   steps where an own pylon costs nothing, an empty usable cell costs one, and a step is
@@ -35,7 +36,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from engine.ai import register_agent
+from engine.ai import decide_random, register_agent
 from games.pylons.rules.board import CELLS, COL, LAST, NAMES, NEIGHBOURS, ROW, SIZE
 from games.pylons.rules.reach import FAR, Board, cells_of
 from games.pylons.rules.state import CHOOSE, PylonsState
@@ -246,18 +247,6 @@ def _position(view: Mapping[str, Any], rng: random.Random) -> tuple[PylonsState,
     return state, random.Random(f"{rng.random()}:{len(state.history)}")
 
 
-def decide_random(
-    view: Mapping[str, Any],
-    *,
-    rng: random.Random,
-    budget_s: float | None = None,
-    iterations: int | None = None,
-) -> str:
-    """A uniformly random legal action."""
-    state, local = _position(view, rng)
-    return state.sample_action(local).text()
-
-
 def _decide(
     view: Mapping[str, Any],
     rng: random.Random,
@@ -310,4 +299,4 @@ register_agent(
 )
 register_agent(GAME_NAME, "hard", decide_hard, "weighs many moves against your best replies")
 
-__all__ = ["FAR", "Board", "decide_hard", "decide_normal", "decide_random"]
+__all__ = ["FAR", "Board", "decide_hard", "decide_normal"]

@@ -4,7 +4,8 @@
     choose(state.view(seat), level="normal", seed=7)  # -> "move C4 C7"
 
 Levels:
-- `random`: a random legal action (a random kind first while building, as `sample_action`).
+- `random`: a random legal action (a random kind first while building, as `sample_action`;
+  the level every game shares, `engine.ai.decide_random`).
 - `normal`: greedy over whole turns. Every complete turn (a move and what follows it, or the
   rotations of a blocked player) is played on a lean copy of the position
   (`position.Position`) and the result scored (`evaluate_position`): oxygen collected,
@@ -37,7 +38,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from engine.ai import register_agent
+from engine.ai import decide_random, register_agent
 from games.sector6.ai.build import build_action
 from games.sector6.ai.position import Position, evaluate_position, root_turns, turn_actions
 from games.sector6.ai.search import Budget, OutOfBudget, greedy_turn, search_turn
@@ -70,18 +71,6 @@ def _position(view: Mapping[str, Any], rng: random.Random) -> tuple[Sector6State
     if state.phase == OVER:
         raise ValueError("The game is over: there is no move to choose.")
     return state, local
-
-
-def decide_random(
-    view: Mapping[str, Any],
-    *,
-    rng: random.Random,
-    budget_s: float | None = None,
-    iterations: int | None = None,
-) -> str:
-    """A random legal action."""
-    state, local = _position(view, rng)
-    return state.sample_action(local).text()
 
 
 def _decide(
@@ -146,7 +135,6 @@ __all__ = [
     "OutOfBudget",
     "decide_hard",
     "decide_normal",
-    "decide_random",
     "evaluate",
     "greedy_turn",
     "search_turn",
