@@ -114,11 +114,11 @@ EXTRA = (
 def outside_player(game: str, name: str, seed: int) -> Player:
     """An opponent from outside the project's levels (imported only when a pairing needs it)."""
     if (game, name) == ("pylons", "runner"):
-        from engine.pylons.reference import runner
+        from games.pylons.ai.reference import runner
 
         return lambda state, seat, s: runner(state.view(seat), random.Random(s))
     if (game, name) == ("high-voltage", "reference"):
-        from engine.high_voltage.ai.reference import decide
+        from games.high_voltage.ai.reference import decide
 
         return lambda state, seat, s: decide(state.view(seat), random.Random(s))
     if (game, name) == ("pylons", "mcts1000"):

@@ -34,9 +34,9 @@ import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
-from engine.cli import seat_rng  # noqa: E402
-from engine.high_voltage import Declare, DeclareNone, Draw, HighVoltageState  # noqa: E402
 from games import find_game  # noqa: E402
+from games.cli import seat_rng  # noqa: E402
+from games.high_voltage.rules import Declare, DeclareNone, Draw, HighVoltageState  # noqa: E402
 
 GAME = find_game("high-voltage")
 GAME_TARGET_MS = 20.0
@@ -54,7 +54,7 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 
 def random_game(players: int, seed: int) -> HighVoltageState:
-    """A complete random game, exactly as `python -m engine simulate` plays it."""
+    """A complete random game, exactly as `python -m games simulate` plays it."""
     state = GAME.new_state(players, seed)
     rng = seat_rng(seed)
     while not state.is_terminal():

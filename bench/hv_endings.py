@@ -42,7 +42,7 @@ GAME = find_game("high-voltage")
 MAX_ACTIONS = 3000  # a game still running after this many actions has stalled
 LEVELS = ("random", "easy", "normal", "hard")
 SEARCHING = ("hard",)
-REFERENCE = "reference"  # the fixed greedy line closer of engine.high_voltage.ai.reference
+REFERENCE = "reference"  # the fixed greedy line closer of games.high_voltage.ai.reference
 
 
 def play_to_end(
@@ -73,7 +73,7 @@ def play_to_end(
         decision = seed * 10_007 + actions
         started = time.perf_counter()
         if level == REFERENCE:
-            from engine.high_voltage.ai.reference import decide
+            from games.high_voltage.ai.reference import decide
 
             text = decide(view, random.Random(decision))
         else:

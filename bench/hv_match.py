@@ -79,8 +79,8 @@ def determinizations(decisions: int, seed: int) -> dict[str, Any]:
     import random
 
     from engine.ai import choose
-    from engine.high_voltage.ai import agents
     from games import find_game
+    from games.high_voltage.ai import agents
 
     game = find_game("high-voltage")
     counts: list[int] = []

@@ -44,8 +44,8 @@ import json
 import time
 from typing import Any
 
-from engine.pylons.board import COL, NAMES, ROW, SIZE
-from engine.pylons.state import PylonsState
+from games.pylons.rules.board import COL, NAMES, ROW, SIZE
+from games.pylons.rules.state import PylonsState
 
 UCT_C = 2.0
 MAX_MEMORY_MB = 1000

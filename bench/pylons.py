@@ -19,13 +19,13 @@
       different lengths.
    OpenSpiel is an optional, benchmark-only dependency (`pip install .[bench]`); without it
    the comparison is skipped with a note and its figures are null.
-2. The board picture (`render.pylons_board_png`) of an early, a middle and a full random
-   position, against the bars every board picture has: median under 10 ms (PNG encoding
+2. The board picture (`games.pylons.pictures.pylons_board_png`) of an early, a middle and a
+   full random position, against the bars every board picture has: median under 10 ms (PNG encoding
    included; the first render of a process, which builds the palette and pieces, is left
    out), PNG under 150 kB.
 3. The `hard` player against `normal` over `--games` games with swamps on, seats alternating
    and each deal played from both seats; `hard` thinks up to `--budget` seconds a move.
-4. `normal` against the racing reference player (`engine.pylons.reference.runner`) over
+4. `normal` against the racing reference player (`games.pylons.ai.reference.runner`) over
    `--runner-games` games, each deal from both seats, swamps on and off, with a 95% Wilson
    interval (bench/ai.py plays the same pairings at tournament size).
 
@@ -55,10 +55,10 @@ from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 from engine.ai import choose  # noqa: E402
-from engine.cli import seat_rng  # noqa: E402
-from engine.pylons.reference import race  # noqa: E402
 from games import find_game  # noqa: E402
-from render import pylons_board_png  # noqa: E402
+from games.cli import seat_rng  # noqa: E402
+from games.pylons.ai.reference import race  # noqa: E402
+from games.pylons.pictures import pylons_board_png  # noqa: E402
 
 GAME = find_game("pylons")
 RATIO_TARGET = 1.0  # ours / OpenSpiel, moves a second on the same work
@@ -246,7 +246,7 @@ def wilson(rate: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def normal_against_runner(games: int) -> dict[str, Any]:
-    """`normal` against the racing reference player (`engine.pylons.reference.runner`):
+    """`normal` against the racing reference player (`games.pylons.ai.reference.runner`):
     each deal from both seats, with swamps and without, in turn."""
     points = 0.0
     for k in range(games):

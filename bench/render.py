@@ -33,9 +33,9 @@ from typing import Any  # noqa: E402
 
 from PIL import Image  # noqa: E402
 
-from engine.high_voltage import Declare  # noqa: E402
 from games import find_game  # noqa: E402
-from render import hv_board_png  # noqa: E402
+from games.high_voltage.pictures import hv_board_png  # noqa: E402
+from games.high_voltage.rules import Declare  # noqa: E402
 
 MEDIAN_TARGET_MS = 10.0
 SIZE_TARGET_KB = 150.0

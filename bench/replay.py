@@ -31,8 +31,8 @@ import statistics  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
-from engine.high_voltage import Declare  # noqa: E402
 from games import find_game  # noqa: E402
+from games.high_voltage.rules import Declare  # noqa: E402
 from hvbot.messages.presenters import presenter_for  # noqa: E402
 from render import REPLAY_BUDGET, replay_gif  # noqa: E402
 

@@ -1,4 +1,5 @@
-"""Game data shipped with the project: card sets, tiles and setup constants as JSON files.
+"""Reading the data files shipped with the project: each game's card sets, tiles and setup
+constants as JSON files (in the game's own folder), the texts (`data.texts`) and the fonts.
 
 The files are data so that an owner of a physical game can correct a card without touching
 code; everything read here is validated by the game that uses it, and any problem is reported
@@ -14,19 +15,24 @@ from typing import Any
 
 
 class DataError(ValueError):
-    """A data file is missing, is not JSON, or does not describe a valid game component."""
+    """A data file is missing, is not JSON, or does not describe a valid game component.
+
+    `path` names the file from the project's folder ("games/sector6/tiles.json")."""
 
     def __init__(self, path: str, problem: str) -> None:
-        super().__init__(f"data/{path}: {problem}")
+        super().__init__(f"{path}: {problem}")
         self.path = path
         self.problem = problem
 
 
 def load_json(path: str, *, expected_format: str, expected_version: int) -> dict[str, Any]:
-    """Read `data/<path>` and check its declared format and version before anyone trusts it."""
+    """Read a JSON file named from the project's folder ("games/high_voltage/cards.json", in
+    the package of its folder, so an installed copy finds it too) and check its declared
+    format and version before anyone trusts it."""
+    folder, _, name = path.rpartition("/")
     try:
-        text = resources.files(__name__).joinpath(path).read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError) as exc:
+        text = resources.files(folder.replace("/", ".")).joinpath(name).read_text(encoding="utf-8")
+    except (ModuleNotFoundError, OSError) as exc:
         raise DataError(path, f"cannot be read ({exc.__class__.__name__})") from exc
     return parse_json(
         path, text, expected_format=expected_format, expected_version=expected_version
@@ -38,8 +44,9 @@ def load_text(path: str, package: str = __name__) -> str:
     another package's folder (a game's own)."""
     try:
         return resources.files(package).joinpath(path).read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError) as exc:
-        raise DataError(path, f"cannot be read ({exc.__class__.__name__})") from exc
+    except OSError as exc:
+        where = f"{package.replace('.', '/')}/{path}"
+        raise DataError(where, f"cannot be read ({exc.__class__.__name__})") from exc
 
 
 def parse_json(

@@ -5,7 +5,7 @@ The texts are data, one file per language, so that a player who speaks the langu
 correct a sentence without reading code. What the bot says in every game (the lobby, votes,
 stats, the /game commands) is in `data/locales/<language>.toml`; what only one game says (its
 moves, prompts, refusals, picture labels and slash commands) is in the game's own folder,
-`<package>/locales/<language>.toml` with the package its manifest names (`data/pylons/locales/`
+`<package>/locales/<language>.toml` with the package its manifest names (`games/pylons/locales/`
 for Pylons), so that a game's words come and go with the game. Registering a game (`games`)
 adds its files to the catalogue of each language; a key is defined once, in one file, and a
 key found in two files is an error.
@@ -77,21 +77,9 @@ def _flatten(table: Mapping[str, Any], prefix: str, path: str) -> Iterator[tuple
             raise DataError(path, f"{key}: a text must be a string, found {type(value).__name__}")
 
 
-def _shipped() -> list[str]:
-    """The games' text packages shipped inside `data` (`data/<game>/locales/`): known from the
-    start, so the pictures and texts of the bot's own games need no registration first (a
-    process that only draws, say)."""
-    return sorted(
-        f"data.{entry.name}"
-        for entry in resources.files("data").iterdir()
-        if entry.is_dir() and entry.joinpath("locales").is_dir()
-    )
-
-
-# The packages holding each game's texts (`<package>/locales/<language>.toml`): those shipped
-# in `data`, then any other game's, as its manifest registers it (see `games`). The bot's own
-# texts are in `data/locales/`.
-_GAME_TEXTS: list[str] = _shipped()
+# The packages holding each game's texts (`<package>/locales/<language>.toml`), in the order
+# the games' manifests register them (see `games`). The bot's own texts are in `data/locales/`.
+_GAME_TEXTS: list[str] = []
 
 
 def add_game_texts(package: str) -> None:
@@ -106,35 +94,30 @@ def add_game_texts(package: str) -> None:
 
 def text_packages() -> list[str]:
     """The packages whose `locales/<language>.toml` hold texts: "data" (the bot's own), then
-    the games' shipped in `data`, then any other registered game's, in the order registered."""
+    every registered game's, in the order registered."""
     return ["data", *_GAME_TEXTS]
 
 
-# The `data` package's folder: a DataError names its file from there ("data/<path>").
-_DATA = os.path.dirname(os.path.abspath(__file__))
+# The project's folder, holding `data`: a DataError names its file from there.
+_PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _file(package: str, language: str) -> Traversable:
     return resources.files(package).joinpath("locales", f"{language}.toml")
 
 
-def _from_data(package: str, language: str) -> str:
-    """A file of texts as a DataError names it: its path from the `data` folder."""
+def file_name(package: str, language: str) -> str:
+    """Where one file of texts is, from the project's folder: "games/pylons/locales/it.toml"."""
     found = _file(package, language)
     if isinstance(found, os.PathLike):
-        return os.path.relpath(found, _DATA).replace(os.sep, "/")
-    return f"{package.removeprefix('data').replace('.', '/').lstrip('/')}/locales/{language}.toml"
-
-
-def file_name(package: str, language: str) -> str:
-    """Where one file of texts is, from the project's folder: "data/pylons/locales/it.toml"."""
-    return os.path.normpath(f"data/{_from_data(package, language)}").replace(os.sep, "/")
+        return os.path.relpath(found, _PROJECT).replace(os.sep, "/")
+    return f"{package.replace('.', '/')}/locales/{language}.toml"
 
 
 def file_texts(package: str, language: str) -> dict[str, str | dict[str, str]]:
     """The texts of one file, `<package>/locales/<language>.toml`, by dotted key: the bot's
     own (package "data") or one game's. A game without the file has no texts of its own."""
-    where = _from_data(package, language)
+    where = file_name(package, language)
     try:
         raw = _file(package, language).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -162,7 +145,7 @@ def catalogue(language: str) -> dict[str, str | dict[str, str]]:
         for key, text in file_texts(package, language).items():
             if key in texts:
                 raise DataError(
-                    _from_data(package, language),
+                    file_name(package, language),
                     f"{key}: the text is defined in {file_name(where[key], language)} already",
                 )
             texts[key] = text

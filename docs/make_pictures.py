@@ -20,9 +20,9 @@ import random  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
-from engine.high_voltage import Declare, Draw, HighVoltageState, Place, Rotate  # noqa: E402
 from games import find_game  # noqa: E402
-from render import hv_board_png, hv_card_png, hv_end_png  # noqa: E402
+from games.high_voltage.pictures import hv_board_png, hv_card_png, hv_end_png  # noqa: E402
+from games.high_voltage.rules import Declare, Draw, HighVoltageState, Place, Rotate  # noqa: E402
 
 NAMES = ["Ada", "Bruno", "Chen", "Dara"]
 GAME = find_game("high-voltage")

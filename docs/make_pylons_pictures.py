@@ -20,7 +20,7 @@ sys.path.insert(0, str(_HERE.parent))
 import argparse  # noqa: E402
 
 from games import find_game  # noqa: E402
-from render import pylons_board_png  # noqa: E402
+from games.pylons.pictures import pylons_board_png  # noqa: E402
 
 SEED = 24
 # fmt: off

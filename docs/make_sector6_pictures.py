@@ -33,8 +33,8 @@ import io  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from games import find_game  # noqa: E402
-from render import sector6_board_png  # noqa: E402
-from render.sector6_board import SECTOR6_THEME  # noqa: E402
+from games.sector6.pictures import sector6_board_png  # noqa: E402
+from games.sector6.pictures.board import SECTOR6_THEME  # noqa: E402
 
 SEED = 24
 PLAYERS = 3

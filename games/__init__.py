@@ -1,53 +1,27 @@
 """Every game the project plays, each described by one manifest and registered in one place.
 
-A game is its own folders: its rules in `engine/<game>/` (with its AI levels), its pictures in
-`render/`, its Discord wording and prompts (a presenter) and its slash commands (a discord.py
-extension) in `hvbot/`, its texts in `data/<game>/locales/<language>.toml`. The manifest names
-them, and registering it is the one line that makes the game exist for the bot, the CLI, the AI
-seats, the benchmarks and the replays:
+A game is one folder, `games/<game>/`: its rules (`rules/`, pure Python), its AI levels
+(`ai/`), its pictures (`pictures/`, Pillow), its Discord wording and prompts (`presenter.py`),
+its slash commands (`commands.py`, a discord.py extension), and its data and texts (JSON files,
+`locales/<language>.toml`, `rules.md`). Its `__init__.py` holds its manifest (`PLUGIN`, a
+`GamePlugin` naming those parts), and registering it is the one line that makes the game exist
+for the bot, the command line (`python -m games`), the AI seats, the benchmarks and the
+replays:
 
     register(GamePlugin(name="tic-tac-toe", rules="mygames.tictactoe", ...))
 
-The manifest holds module names, not modules: the rules and the texts are loaded when the game
-is registered, while the Discord parts are imported by the bot alone (so the engine's CLI and
-the benchmarks never import discord.py). This module sits between the engine and the bot: it
-imports the engine and the texts, and the bot imports it.
+This package sits above the engine, the pictures and the bot's shared machinery: a game's
+rules and AI use the engine, its pictures `render`, its presenter and commands the bot
+(`hvbot`). The bot finds a game's parts through the manifest's module names alone, never by
+importing a game's modules itself.
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
-from typing import Any
-
 from data.texts import add_game_texts
 from engine.ai import register_provider
-from engine.core import Game
 from engine.registry import all_games, find_game, register_game
-
-
-@dataclass(frozen=True, slots=True)
-class GamePlugin:
-    """Where the parts of one game live, by module name."""
-
-    name: str  # the engine's name of the game ("high-voltage"), as games are stored
-    rules: str  # module whose GAME is the game's `engine.core.Game`
-    ai: str  # module that registers the game's AI levels (`engine.ai.register_agent`)
-    presenter: str  # "module:Class": the game's wording, pictures and prompts in Discord
-    commands: str  # discord.py extension with the game's slash commands (a `setup(bot)`)
-    texts: str  # package holding locales/<language>.toml and the rules texts
-
-    def load_rules(self) -> Game:
-        game = importlib.import_module(self.rules).GAME
-        if game.name != self.name:
-            raise ValueError(f"{self.rules}.GAME is named {game.name!r}, not {self.name!r}.")
-        return game
-
-    def presenter_class(self) -> Any:
-        """The presenter class (imported on first use: it needs discord.py's side)."""
-        module, _, name = self.presenter.partition(":")
-        return getattr(importlib.import_module(module), name)
-
+from games.plugin import GamePlugin
 
 _PLUGINS: dict[str, GamePlugin] = {}
 
@@ -74,35 +48,10 @@ def plugins() -> list[GamePlugin]:
 
 
 # The games the bot plays: one line each.
-register(
-    GamePlugin(
-        name="high-voltage",
-        rules="engine.high_voltage",
-        ai="engine.high_voltage.ai",
-        presenter="hvbot.messages.presenters.high_voltage:HighVoltagePresenter",
-        commands="hvbot.cogs.high_voltage",
-        texts="data.high_voltage",
-    )
-)
-register(
-    GamePlugin(
-        name="pylons",
-        rules="engine.pylons",
-        ai="engine.pylons.ai",
-        presenter="hvbot.messages.presenters.pylons:PylonsPresenter",
-        commands="hvbot.cogs.pylons",
-        texts="data.pylons",
-    )
-)
-register(
-    GamePlugin(
-        name="sector6",
-        rules="engine.sector6",
-        ai="engine.sector6.ai",
-        presenter="hvbot.messages.presenters.sector6:Sector6Presenter",
-        commands="hvbot.cogs.sector6",
-        texts="data.sector6",
-    )
-)
+from games import high_voltage, pylons, sector6  # noqa: E402  (their manifests need the above)
+
+register(high_voltage.PLUGIN)
+register(pylons.PLUGIN)
+register(sector6.PLUGIN)
 
 __all__ = ["GamePlugin", "all_games", "find_game", "plugin", "plugins", "register"]

@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.fonts import font
-from render.palette import RGB, Theme
+from render.theme import RGB, Theme
 
 SpriteFactory = Callable[..., Image.Image]
 PaletteOf = Callable[[Theme], Image.Image]  # a cached function: theme -> 'P' palette image

@@ -15,7 +15,7 @@ import io
 
 from PIL import Image, ImageChops
 
-from render.palette import RGB
+from render.theme import RGB
 
 FAST = 1  # the board: rendered after every move, must encode in a few milliseconds
 SMALL = 6  # one-off pictures (card, end, secret): size matters more than time

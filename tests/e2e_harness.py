@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from engine import State
-from engine.pylons.reference import runner
 from games import find_game
+from games.pylons.ai.reference import runner
 from hvbot.runtime.client import GameBot
 from hvbot.runtime.config import Settings
 from hvbot.services import GameService

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.high_voltage.state import ACTION, HighVoltageState
 from games import find_game
+from games.high_voltage.rules.state import ACTION, HighVoltageState
 
 GAME = find_game("high-voltage")
 SIZE = 7
@@ -28,7 +28,7 @@ COLOURS = ("red", "yellow", "green", "blue")
 
 NO_TOKEN, HIGH_VOLTAGE, DANGER = 0, 1, 2
 
-# Card ids of the shipped set, by kind and colour (see data/high_voltage/cards.json).
+# Card ids of the shipped set, by kind and colour (see games/high_voltage/cards.json).
 STRAIGHT = {colour: tuple(range(4 * i, 4 * i + 4)) for i, colour in enumerate(COLOURS)}
 CURVE = {colour: tuple(range(16 + 4 * i, 20 + 4 * i)) for i, colour in enumerate(COLOURS)}
 CROSSINGS = tuple(range(32, 40))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine.pylons import GAME, PylonsState
+from games.pylons.rules import GAME, PylonsState
 
 
 def random_game(seed: int, moves: int, swamps: bool) -> PylonsState:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.sector6 import GAME, Sector6State
-from engine.sector6.board import SIDES, turn_mask
-from engine.sector6.state import BUILD, PLAY
+from games.sector6.rules import GAME, Sector6State
+from games.sector6.rules.board import SIDES, turn_mask
+from games.sector6.rules.state import BUILD, PLAY
 
-# layout -> (value, walls at r0), from data/sector6/tiles.json
+# layout -> (value, walls at r0), from games/sector6/tiles.json
 LAYOUTS = {
     "single": ("N",),
     "corner": ("N", "NE"),

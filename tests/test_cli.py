@@ -1,4 +1,4 @@
-"""`python -m engine`: simulations that prove games end by a rule, and play in a terminal."""
+"""`python -m games`: simulations that prove games end by a rule, and play in a terminal."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.high_voltage.state import END_DECK, END_ENERGY, END_NO_LINES, END_STUCK
 from games import find_game
+from games.high_voltage.rules.state import END_DECK, END_ENERGY, END_NO_LINES, END_STUCK
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_ENDINGS = {END_ENERGY, END_DECK, END_NO_LINES, END_STUCK}
@@ -23,7 +23,7 @@ CELLS = [f"{column}{row}" for row in range(1, 8) for column in "ABCDEFG"]
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "engine", *args],
+        [sys.executable, "-m", "games", *args],
         cwd=ROOT,
         env=env,
         input=stdin,
@@ -71,7 +71,7 @@ def test_simulate_is_reproducible_from_the_seed() -> None:
 
 
 def test_simulate_matches_the_engine_played_directly() -> None:
-    from engine.cli import play_random_game
+    from games.cli import play_random_game
 
     run_ = play_random_game(find_game("hv"), 2, 5)
     record = simulate("--players", "2", "--games", "1", "--seed", "5")[1][0]

@@ -20,7 +20,7 @@ from e2e_harness import (
     open_three_seat_game,
 )
 
-import render
+from games.high_voltage import pictures as hv_pictures
 from sandbox.emulator import DiscordEmulator, InteractionFailed, Visibility
 
 
@@ -49,7 +49,7 @@ async def test_a_player_with_closed_dms_is_sent_to_mysecret_without_a_leak(
     (answer,) = reply.messages
     assert answer.kind == "response" and answer.visibility == Visibility.ephemeral_to(bo)
     assert answer.embeds[0]["title"] == f"Your company: {colour.upper()}"
-    assert answer.attachment("secret.png").data == render.hv_secret_png(colour)
+    assert answer.attachment("secret.png").data == hv_pictures.hv_secret_png(colour)
     assert not reply.public
 
 

@@ -28,7 +28,7 @@ from e2e_harness import (
     replay,
 )
 
-import render
+from games.high_voltage import pictures as hv_pictures
 from hvbot.runtime.config import WIRE_LOGGERS, configure_logging
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
@@ -60,7 +60,7 @@ async def check_public_boards(
         f"{len(posts)} public boards for {len(shown)} public moments:\n{emu.describe(posts)}"
     )
     for post, index in zip(posts, shown, strict=True):
-        expected = render.hv_board_png(states[index].view(None), names=names)
+        expected = hv_pictures.hv_board_png(states[index].view(None), names=names)
         picture = post.attachment(BOARD)
         assert picture.image is not None
         assert picture.data == expected, f"{post} is not the public board after {index} actions"
@@ -121,7 +121,7 @@ async def test_a_complete_game_from_lobby_to_reveal(
     posts = await check_public_boards(emu, game, actions)
     names = names_of(game)
     final = posts[-1]
-    assert final.attachment("result.png").data == render.hv_end_png(
+    assert final.attachment("result.png").data == hv_pictures.hv_end_png(
         state.view(None), names=names
     ), "the end picture shows the final view"
     for seat in game.seats:
@@ -139,7 +139,7 @@ async def test_a_complete_game_from_lobby_to_reveal(
         assert dm.embeds[0]["title"] == f"Your company: {colours[seat].upper()}"
         others = set(state.view(None)["colours"]) - {colours[seat]}
         assert not any(re.search(rf"\b{c}\b", dm.text) for c in others)
-        assert dm.attachment("secret.png").data == render.hv_secret_png(colours[seat])
+        assert dm.attachment("secret.png").data == hv_pictures.hv_secret_png(colours[seat])
 
     # Nothing public before the reveal ties anyone to a colour, in words or pictures.
     public = emu.messages(visibility="public")
@@ -175,7 +175,7 @@ async def test_a_complete_game_from_lobby_to_reveal(
         user_id = game.seats[seat].user_id
         assert record.visibility == Visibility.ephemeral_to(user_id or 0)
         drawn = states[index + 1].view(seat)["drawn"]
-        assert record.attachment("card.png").data == render.hv_card_png(drawn)
+        assert record.attachment("card.png").data == hv_pictures.hv_card_png(drawn)
 
     # The channel is free again.
     reply = await emu.slash(bo, "game new", game="high-voltage")

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from engine import ActionSyntaxError, GameError, IllegalActionError
-from engine.high_voltage import GAME as HIGH_VOLTAGE
 from games import all_games, find_game
+from games.high_voltage.rules import GAME as HIGH_VOLTAGE
 
 
 @pytest.mark.parametrize(

@@ -21,15 +21,15 @@ from hv_positions import DANGER, build, close_by_rotating, route
 from data.texts import DEFAULT, ENGLISH, LANGUAGES, file_texts, texts_for
 from engine import GameError, State
 from engine.errors import Phrase
-from engine.high_voltage import GAME as HIGH_VOLTAGE
-from engine.high_voltage.actions import Move as HvMove
-from engine.pylons import GAME as PYLONS
-from engine.pylons.actions import Place as PylonsPlace
-from engine.sector6 import GAME as SECTOR6
-from engine.sector6.actions import Move as Sector6Move
-from engine.sector6.actions import Place as Sector6Place
-from engine.sector6.state import BUILD
 from games import plugin
+from games.high_voltage.rules import GAME as HIGH_VOLTAGE
+from games.high_voltage.rules.actions import Move as HvMove
+from games.pylons.rules import GAME as PYLONS
+from games.pylons.rules.actions import Place as PylonsPlace
+from games.sector6.rules import GAME as SECTOR6
+from games.sector6.rules.actions import Move as Sector6Move
+from games.sector6.rules.actions import Place as Sector6Place
+from games.sector6.rules.state import BUILD
 
 L5 = route(["A1", "A2", "A3", "A4", "A5"], "N", "W")  # a line from S1 to S27
 

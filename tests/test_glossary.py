@@ -1,6 +1,6 @@
 """One word per thing in each language: every text and rules summary uses the glossary's term
 for each concept of its game (data/locales/glossary.toml) and none of the variants it forbids.
-A game's terms apply to every text in its own files (data/<game>/locales/)."""
+A game's terms apply to every text in its own files (games/<game>/locales/)."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_the_glossary_is_complete_and_its_patterns_work() -> None:
 
 
 def scope_of(game: GamePlugin) -> str:
-    """The glossary's scope of a game: named as its texts package ("data.pylons": "pylons")."""
+    """The glossary's scope of a game: named as its texts package ("games.pylons": "pylons")."""
     return game.texts.rpartition(".")[2]
 
 

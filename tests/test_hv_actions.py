@@ -7,7 +7,7 @@ import pytest
 from hv_positions import DANGER, HIGH_VOLTAGE, Down, build, cell, play
 
 from engine import ActionSyntaxError, IllegalActionError
-from engine.high_voltage import (
+from games.high_voltage.rules import (
     Declare,
     DeclareNone,
     Draw,

@@ -20,13 +20,13 @@ from hv_positions import (
 )
 
 from engine.ai import agent, choose, levels, register_agent
-from engine.high_voltage import Declare, DeclareNone, parse_action
-from engine.high_voltage.ai import agents
-from engine.high_voltage.ai.belief import colour_belief, colour_marginals
-from engine.high_voltage.ai.evaluate import Evaluator, Perspective
-from engine.high_voltage.ai.progress import actions_since_draw, recently_turned
-from engine.high_voltage.determinize import Determinizer, sample_state
-from engine.high_voltage.state import HighVoltageState
+from games.high_voltage.ai import agents
+from games.high_voltage.ai.belief import colour_belief, colour_marginals
+from games.high_voltage.ai.evaluate import Evaluator, Perspective
+from games.high_voltage.ai.progress import actions_since_draw, recently_turned
+from games.high_voltage.rules import Declare, DeclareNone, parse_action
+from games.high_voltage.rules.determinize import Determinizer, sample_state
+from games.high_voltage.rules.state import HighVoltageState
 
 LEVELS = ("random", "easy", "normal", "hard")
 FAST = {"iterations": 2}  # bound the hard search by count: reproducible and quick

@@ -14,8 +14,8 @@ import pytest
 from hv_positions import GAME, close_by_rotating, route
 
 from engine.ai import choose
-from engine.high_voltage.ai.progress import Guard, actions_since_draw, stall_limit
-from engine.high_voltage.state import HighVoltageState
+from games.high_voltage.ai.progress import Guard, actions_since_draw, stall_limit
+from games.high_voltage.rules.state import HighVoltageState
 
 LEVELS = ("random", "easy", "normal", "hard")
 LIMIT = 1000  # a game this long has stalled: real games take 150-300 actions

@@ -13,14 +13,14 @@ from hv_positions import GAME
 
 import data
 from data import DataError
-from engine.high_voltage.rules_data import (
+from games.high_voltage.rules.rules_data import (
     CARDS_FILE,
     SETUP_FILE,
     default_rules,
     parse_cards,
     parse_setup,
 )
-from engine.high_voltage.state import HighVoltageState
+from games.high_voltage.rules.state import HighVoltageState
 
 SETUP_DOC = data.load_json(SETUP_FILE, expected_format="high-voltage-setup", expected_version=1)
 CARDS_DOC = data.load_json(CARDS_FILE, expected_format="high-voltage-cards", expected_version=1)
@@ -95,15 +95,15 @@ def test_parse_json_names_the_file_and_the_problem(text, problem):
     with pytest.raises(DataError) as caught:
         data.parse_json(CARDS_FILE, text, expected_format="high-voltage-cards", expected_version=1)
     message = str(caught.value)
-    assert message.startswith("data/high_voltage/cards.json: ")
+    assert message.startswith("games/high_voltage/cards.json: ")
     assert problem in message
     assert caught.value.path == CARDS_FILE
 
 
 def test_a_missing_file_is_a_data_error():
     with pytest.raises(DataError) as caught:
-        data.load_json("high_voltage/nothing.json", expected_format="x", expected_version=1)
-    assert str(caught.value).startswith("data/high_voltage/nothing.json: cannot be read")
+        data.load_json("games/high_voltage/nothing.json", expected_format="x", expected_version=1)
+    assert str(caught.value).startswith("games/high_voltage/nothing.json: cannot be read")
 
 
 def _setup_with(**changes):
@@ -139,7 +139,7 @@ def _setup_with(**changes):
 def test_parse_setup_names_the_file_and_the_problem(changes, problem):
     with pytest.raises(DataError) as caught:
         parse_setup(_setup_with(**changes))
-    assert str(caught.value).startswith("data/high_voltage/setup.json: ")
+    assert str(caught.value).startswith("games/high_voltage/setup.json: ")
     assert problem in str(caught.value)
 
 
@@ -189,7 +189,7 @@ SETUP, _ = default_rules()
 def test_parse_cards_names_the_file_and_the_problem(doc, problem):
     with pytest.raises(DataError) as caught:
         parse_cards(doc, SETUP)
-    assert str(caught.value).startswith("data/high_voltage/cards.json: ")
+    assert str(caught.value).startswith("games/high_voltage/cards.json: ")
     assert problem in str(caught.value)
 
 

@@ -21,7 +21,7 @@ from hv_positions import (
     station,
 )
 
-from engine.high_voltage import Declare, DeclareNone
+from games.high_voltage.rules import Declare, DeclareNone
 
 L4 = route(["A1", "A2", "A3", "A4"], "N", "W")  # S1 down column A, out west to S28
 

@@ -16,8 +16,8 @@ from hv_positions import DANGER_CARDS, GAME, random_line_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.high_voltage import Declare, Rotate, parse_action
-from engine.high_voltage.state import HighVoltageState
+from games.high_voltage.rules import Declare, Rotate, parse_action
+from games.high_voltage.rules.state import HighVoltageState
 
 SETTINGS = settings(
     max_examples=25,

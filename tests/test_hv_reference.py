@@ -10,8 +10,8 @@ from hv_positions import GAME, build, close_by_rotating, route
 from test_hv_ai import hidden_variant, positions
 
 from engine.ai import levels
-from engine.high_voltage import parse_action
-from engine.high_voltage.ai import reference
+from games.high_voltage.ai import reference
+from games.high_voltage.rules import parse_action
 
 
 def test_the_reference_player_is_not_a_level_players_can_choose():

@@ -16,10 +16,11 @@ from collections.abc import Iterator
 import pytest
 from PIL import Image, ImageDraw
 
-import render
 from data.texts import DEFAULT, LANGUAGES, catalogue
 from engine.core import State as GameState
 from games import find_game
+from games.high_voltage import pictures as hv_pictures
+from games.sector6 import pictures as sector6_pictures
 from hvbot.messages.presenters import playable_games, presenter_for
 from hvbot.messages.presenters.base import Presenter
 from hvbot.store import GameRow, SeatRow
@@ -168,11 +169,11 @@ def test_private_pictures_are_labelled_in_the_language() -> None:
     for path in (("N", "E", "red"), ("S", "W", "blue")):
         card["paths"].append({"edges": list(path[:2]), "colour": path[2]})
     tile = {"walls": ["N", "S"], "value": 3, "colour": "green"}
-    english = (render.hv_card_png(card), render.sector6_tile_png(tile))
+    english = (hv_pictures.hv_card_png(card), sector6_pictures.sector6_tile_png(tile))
     for language in OTHERS:
         ours = (
-            render.hv_card_png(card, language=language),
-            render.sector6_tile_png(tile, language=language),
+            hv_pictures.hv_card_png(card, language=language),
+            sector6_pictures.sector6_tile_png(tile, language=language),
         )
         for mine, theirs in zip(ours, english, strict=True):
             assert decode(mine).size == decode(theirs).size
@@ -182,11 +183,11 @@ def test_private_pictures_are_labelled_in_the_language() -> None:
 def test_cached_pictures_are_kept_per_language() -> None:
     """The caches of secret and card pictures are keyed by language: asking in English after
     Italian gives the English picture again."""
-    italian = render.hv_secret_png("green", language="it")
-    english = render.hv_secret_png("green")
+    italian = hv_pictures.hv_secret_png("green", language="it")
+    english = hv_pictures.hv_secret_png("green")
     assert italian != english
-    assert render.hv_secret_png("green", language="it") == italian
-    assert render.hv_secret_png("green", language="en") == english
+    assert hv_pictures.hv_secret_png("green", language="it") == italian
+    assert hv_pictures.hv_secret_png("green", language="en") == english
 
 
 def test_the_high_voltage_prompts_speak_the_language() -> None:

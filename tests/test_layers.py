@@ -3,31 +3,68 @@
 Read from the source (every `import`, at any depth, including those inside functions, but not
 those under `if TYPE_CHECKING:`, which only name types): no module takes part in an import
 cycle, nothing in the bot imports inside a function to dodge one, and each layer imports only
-the layers below it.
+the layers below it. Inside a game's folder (`games/<game>/`) each file's role has its own
+layer: rules and AI levels are pure Python, pictures draw without Discord, and only the
+presenter and the commands use the bot; the bot reaches a game through its manifest's module
+names alone, and each manifest names modules that exist and fit their role.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.resources
+import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from games import GamePlugin, plugins
+from hvbot.messages.presenters.base import Presenter
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "render", "data", "games", "hvbot", "sandbox")
-# What each package may import of the others. The engine's command line is an application on
-# top of the engine, so it may find games through their registry.
+# What each package may import of the others. `games` is the top: each game's folder holds
+# its rules and pictures (below the bot) and its presenter and commands (on the bot); the
+# roles below say which file may import what.
 MAY_IMPORT = {
-    "engine": {"data"},
+    "engine": set(),
     "render": {"engine", "data"},
     "data": set(),
-    "games": {"engine", "data"},
+    "games": {"engine", "render", "data", "hvbot"},
     "hvbot": {"engine", "render", "data", "games", "sandbox"},
     # The emulated Discord and its page know nothing of the bot: the bot runs against them.
     "sandbox": set(),
 }
-APPLICATIONS = {"engine.cli": {"games"}, "engine.__main__": {"games"}}
+# The registry of games, which the bot may import; a game's own modules it may not.
+REGISTRY = {"games", "games.plugin"}
+# What a file of a game's folder may import, by its role (the first name inside the game's
+# package: `games.pylons.rules.state` is a "rules" file): packages of the project, and roles
+# of its own game. No role may import another game's modules.
+ROLES: dict[str, tuple[set[str], set[str]]] = {
+    "manifest": ({"games.plugin"}, set()),
+    "rules": ({"engine", "data"}, {"rules"}),
+    "ai": ({"engine", "data"}, {"rules", "ai"}),
+    "pictures": ({"engine", "data", "render"}, {"rules", "pictures"}),
+    "presenter": ({"engine", "data", "render", "hvbot"}, {"rules", "ai", "pictures"}),
+    "commands": (
+        {"engine", "data", "render", "hvbot"},
+        {"rules", "ai", "pictures", "presenter"},
+    ),
+}
+# Libraries a role must not import: rules and AI levels are pure Python, pictures need Pillow
+# but never Discord.
+FORBIDDEN = {
+    "manifest": {"discord", "PIL"},
+    "rules": {"discord", "PIL"},
+    "ai": {"discord", "PIL"},
+    "pictures": {"discord"},
+    "presenter": set(),
+    "commands": set(),
+}
+# The role each field of a manifest must name.
+FIELD_ROLES = {"rules": "rules", "ai": "ai", "presenter": "presenter", "commands": "commands"}
 
 
 def module_name(path: Path) -> str:
@@ -137,7 +174,8 @@ def cycles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
 def test_the_reader_finds_what_it_reads() -> None:
     """The graph is not empty by mistake: known imports are seen, in and out of functions."""
     assert ("hvbot.messages.buttons", False) in EDGES["hvbot.handlers.lobby"]
-    assert ("engine.core", False) in EDGES["games"]
+    assert ("engine.registry", False) in EDGES["games"]
+    assert ("games.high_voltage.rules.actions", False) in EDGES["games.high_voltage.ai.agents"]
     assert any(inside for edges in EDGES.values() for _, inside in edges), "none in a function"
 
 
@@ -181,7 +219,120 @@ def test_each_layer_imports_only_the_layers_below(package: str) -> None:
         for name, edges in EDGES.items()
         if name.split(".")[0] == package
         for target, _ in edges
-        if target.split(".")[0] != package
-        and target.split(".")[0] not in MAY_IMPORT[package] | APPLICATIONS.get(name, set())
+        if target.split(".")[0] != package and target.split(".")[0] not in MAY_IMPORT[package]
     )
     assert wrong == []
+
+
+def game_of(name: str) -> tuple[str, str] | None:
+    """(game package, role) of a module of a game's folder: ("games.pylons", "rules") for
+    `games.pylons.rules.state`, ("games.pylons", "manifest") for `games.pylons`; None for the
+    registry's own modules."""
+    parts = name.split(".")
+    if parts[0] != "games" or len(parts) < 2 or name in REGISTRY | {"games.cli", "games.__main__"}:
+        return None
+    return ".".join(parts[:2]), parts[2] if len(parts) > 2 else "manifest"
+
+
+GAME_MODULES = {name: found for name in MODULES if (found := game_of(name)) is not None}
+
+
+def test_every_file_of_a_game_has_a_role() -> None:
+    """A game's folder holds its manifest, rules, AI levels, pictures, presenter and commands
+    (and data files): a module of another kind would have no layer."""
+    unknown = sorted(name for name, (_, role) in GAME_MODULES.items() if role not in ROLES)
+    assert unknown == []
+    assert {role for _, role in GAME_MODULES.values()} == set(ROLES)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_file_of_a_game_imports_what_its_role_allows(role: str) -> None:
+    packages, own_roles = ROLES[role]
+    wrong = []
+    for name, (game, its_role) in GAME_MODULES.items():
+        if its_role != role:
+            continue
+        for target, _ in EDGES[name]:
+            mine = game_of(target)
+            if mine is not None and mine[0] == game:
+                allowed = mine[1] in own_roles | {role}
+            elif mine is not None:
+                allowed = False  # another game's module
+            elif target in REGISTRY:
+                allowed = role == "manifest" and target == "games.plugin"
+            else:
+                allowed = target.split(".")[0] in packages
+            if not allowed:
+                wrong.append((name, target))
+    assert sorted(wrong) == []
+
+
+def libraries(path: Path) -> set[str]:
+    """The top-level names of every library or package a module imports (type hints aside)."""
+    name = module_name(path)
+    return {target.split(".")[0] for target, _ in imported(name, path) if target}
+
+
+@pytest.mark.parametrize("role", [role for role in FORBIDDEN if FORBIDDEN[role]])
+def test_pure_roles_import_no_discord_or_pillow(role: str) -> None:
+    wrong = sorted(
+        (name, library)
+        for name, (_, its_role) in GAME_MODULES.items()
+        if its_role == role
+        for library in libraries(MODULES[name]) & FORBIDDEN[role]
+    )
+    assert wrong == []
+
+
+def test_the_engine_and_the_pictures_import_no_discord() -> None:
+    wrong = sorted(
+        (name, library)
+        for name, path in MODULES.items()
+        if name.split(".")[0] in ("engine", "render", "data")
+        for library in libraries(path)
+        & ({"discord"} | ({"PIL"} if name.startswith("engine") else set()))
+    )
+    assert wrong == []
+
+
+def test_the_bot_reaches_a_game_only_through_its_manifest() -> None:
+    """The bot imports the registry (`games`), never a game's own modules: it finds them by
+    the module names in the manifest, so a game comes and goes with its folder."""
+    wrong = sorted(
+        (name, target)
+        for name, edges in EDGES.items()
+        if name.split(".")[0] == "hvbot"
+        for target, _ in edges
+        if target.split(".")[0] == "games" and target not in REGISTRY
+    )
+    assert wrong == []
+
+
+def role_of(plugin: GamePlugin, module: str) -> str:
+    """The role of a module a manifest names: the first name after the game's package (the
+    package all its parts share)."""
+    parts = [
+        name.split(".")
+        for name in (plugin.rules, plugin.ai, plugin.presenter.partition(":")[0], plugin.commands)
+    ]
+    shared = 0
+    while all(len(each) > shared and each[shared] == parts[0][shared] for each in parts):
+        shared += 1
+    inside = module.split(".")[shared:]
+    return inside[0] if inside else "manifest"
+
+
+@pytest.mark.parametrize("plugin", plugins(), ids=lambda plugin: plugin.name)
+def test_every_manifest_names_modules_that_exist_in_their_role(plugin: GamePlugin) -> None:
+    for field, role in FIELD_ROLES.items():
+        module = getattr(plugin, field).partition(":")[0]
+        assert importlib.util.find_spec(module) is not None, f"{plugin.name}.{field}: {module}?"
+        assert role_of(plugin, module) == role, f"{plugin.name}.{field} names {module}"
+    presenter = plugin.presenter_class()
+    assert isinstance(presenter, type) and issubclass(presenter, Presenter), plugin.presenter
+    assert plugin.load_rules().name == plugin.name
+    commands = importlib.import_module(plugin.commands)
+    assert callable(getattr(commands, "setup", None)), f"{plugin.commands} has no setup(bot)"
+    texts = importlib.resources.files(plugin.texts)
+    assert texts.joinpath("locales", "en.toml").is_file(), f"{plugin.texts} has no texts"
+    assert texts.joinpath("rules.md").is_file(), f"{plugin.texts} has no rules summary"

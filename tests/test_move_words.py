@@ -10,9 +10,9 @@ import pytest
 
 from data.texts import LANGUAGES
 from engine import Game
-from engine.high_voltage import GAME as HIGH_VOLTAGE
-from engine.pylons import GAME as PYLONS
-from engine.sector6 import GAME as SECTOR6
+from games.high_voltage.rules import GAME as HIGH_VOLTAGE
+from games.pylons.rules import GAME as PYLONS
+from games.sector6.rules import GAME as SECTOR6
 from hvbot.messages.presenters import presenter_for
 
 TYPED = re.compile(r"\br[0-9]+\b|special=|\b(declare|place|draw|rotate|swap) [A-Z][0-9]")

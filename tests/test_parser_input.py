@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from data.texts import LANGUAGES, texts_for
 from engine import ActionSyntaxError, GameError
 from engine.errors import MAX_ACTION_CHARS, Phrase
-from engine.high_voltage import GAME as HIGH_VOLTAGE
-from engine.pylons import GAME as PYLONS
-from engine.sector6 import GAME as SECTOR6
+from games.high_voltage.rules import GAME as HIGH_VOLTAGE
+from games.pylons.rules import GAME as PYLONS
+from games.sector6.rules import GAME as SECTOR6
 
 GAMES = {"high-voltage": HIGH_VOLTAGE, "pylons": PYLONS, "sector6": SECTOR6}
 ACTIONS = {

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from engine.ai import choose, levels
-from engine.pylons import GAME, PylonsState
-from engine.pylons.ai import FAR, Board
-from engine.pylons.board import CELL_INDEX
+from games.pylons.ai import FAR, Board
+from games.pylons.rules import GAME, PylonsState
+from games.pylons.rules.board import CELL_INDEX
 
 
 def midgame(seed: int, moves: int, swamps: str = "on") -> PylonsState:

@@ -21,9 +21,9 @@ from bench.openspiel_pylons import (  # noqa: E402
     spiel_state,
     to_spiel,
 )
-from engine.pylons import GAME  # noqa: E402
-from engine.pylons.board import CELL_INDEX, CELLS  # noqa: E402
-from engine.pylons.reference import runner  # noqa: E402
+from games.pylons.ai.reference import runner  # noqa: E402
+from games.pylons.rules import GAME  # noqa: E402
+from games.pylons.rules.board import CELL_INDEX, CELLS  # noqa: E402
 
 
 def test_the_mapping_is_a_transposition_both_ways():

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pylons_positions import random_game
 
-from engine.pylons import GAME, PylonsState
-from engine.pylons.actions import PLACE
-from engine.pylons.board import (
+from games.pylons.rules import GAME, PylonsState
+from games.pylons.rules.actions import PLACE
+from games.pylons.rules.board import (
     CELL_INDEX,
     CELLS,
     COL,

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pylons_positions import random_game
 
-from engine.pylons.board import CELLS, COL, LAST, NEIGHBOURS, ROW
-from engine.pylons.reach import FAR, Board
+from games.pylons.rules.board import CELLS, COL, LAST, NEIGHBOURS, ROW
+from games.pylons.rules.reach import FAR, Board
 
 
 def plain_field(board: Board, seat: int, backwards: bool) -> list[int]:

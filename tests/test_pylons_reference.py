@@ -1,4 +1,4 @@
-"""The fixed racing opponent for Pylons (`engine.pylons.reference.runner`), and the `normal`
+"""The fixed racing opponent for Pylons (`games.pylons.ai.reference.runner`), and the `normal`
 level beating it: a level that never blocks a racing chain loses to this player."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import random
 import pytest
 
 from engine.ai import levels
-from engine.pylons import GAME
-from engine.pylons.reference import Racer, race, runner
+from games.pylons.ai.reference import Racer, race, runner
+from games.pylons.rules import GAME
 
 
 def test_the_runner_is_not_a_level_players_can_choose():

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from engine.pylons import PylonsState
 from games import find_game
-from render import PYLONS_THEME, pylons_board_png
-from render.pylons_board import board_side, cell_centre, last_line, status_line
+from games.pylons.pictures import PYLONS_THEME, pylons_board_png
+from games.pylons.pictures.board import board_side, cell_centre, last_line, status_line
+from games.pylons.rules import PylonsState
 
 GAME = find_game("pylons")
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,7 +163,7 @@ def test_the_docs_example_is_redrawn_identically(tmp_path):
 
 
 def test_each_player_is_shown_their_own_pylon_at_the_start():
-    from render import pylons_seat_png
+    from games.pylons.pictures import pylons_seat_png
 
     pictures = [
         pylons_seat_png(seat, colour, "west to east") for seat, colour in ((0, "blue"), (1, "red"))

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from engine import ActionSyntaxError, IllegalActionError
-from engine.pylons import GAME, Keep, Mirror, Place, PylonsState, parse_action
-from engine.pylons.board import (
+from games import find_game
+from games.pylons.rules import GAME, Keep, Mirror, Place, PylonsState, parse_action
+from games.pylons.rules.board import (
     CELL_INDEX,
     CROSSES,
     LINK_A,
@@ -27,8 +28,7 @@ from engine.pylons.board import (
     link_between,
     segments_cross,
 )
-from engine.pylons.state import END_CONNECTED, END_LIMIT, END_STUCK, MAX_PYLONS
-from games import find_game
+from games.pylons.rules.state import END_CONNECTED, END_LIMIT, END_STUCK, MAX_PYLONS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -477,7 +477,7 @@ def test_an_illegal_action_changes_nothing():
 def test_simulate_on_the_command_line_plays_pylons():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "engine", "simulate", "--game", "pylons", "--games", "5",
+        [sys.executable, "-m", "games", "simulate", "--game", "pylons", "--games", "5",
          "--seed", "1"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip

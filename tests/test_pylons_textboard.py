@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.pylons import GAME
-from engine.pylons.textboard import board_lines, prompt_lines, status_lines, text_board
+from games.pylons.rules import GAME
+from games.pylons.rules.textboard import board_lines, prompt_lines, status_lines, text_board
 
 
 def cell_text(lines: list[str], name: str) -> str:

@@ -19,13 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from engine.high_voltage import Declare, Draw
-from engine.high_voltage.state import HighVoltageState
 from games import find_game
-from render import THEME, hv_board_png, hv_card_png, hv_end_png, hv_secret_png
-from render.hv_board import traced
-from render.hv_card import SECRET_DISC, SECRET_SIZE, card_slot, rotate_paths
-from render.hv_layout import board_side, cell_box, frame_box, token_centre
+from games.high_voltage.pictures import THEME, hv_board_png, hv_card_png, hv_end_png, hv_secret_png
+from games.high_voltage.pictures.board import traced
+from games.high_voltage.pictures.card import SECRET_DISC, SECRET_SIZE, card_slot, rotate_paths
+from games.high_voltage.pictures.layout import board_side, cell_box, frame_box, token_centre
+from games.high_voltage.rules import Declare, Draw
+from games.high_voltage.rules.state import HighVoltageState
 
 GAME = find_game("high-voltage")
 ROOT = Path(__file__).resolve().parent.parent
@@ -234,8 +234,8 @@ def test_bytes_are_identical_in_a_fresh_process() -> None:
     script = (
         "import hashlib, random\n"
         "from games import find_game\n"
-        "from engine.high_voltage import Declare\n"
-        "from render import hv_board_png\n"
+        "from games.high_voltage.rules import Declare\n"
+        "from games.high_voltage.pictures import hv_board_png\n"
         "s = find_game('high-voltage').new_state(4, 11); rng = random.Random(11)\n"
         "for _ in range(80):\n"
         "    if s.is_terminal(): break\n"

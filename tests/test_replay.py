@@ -19,14 +19,15 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from engine import State
-from engine.high_voltage import Declare
 from games import find_game
-from hvbot.messages import replays
+from games.high_voltage.pictures import THEME, hv_board_image
+from games.high_voltage.pictures.layout import cell_box
+from games.high_voltage.rules import Declare
+from hvbot.messages import replays as replays
 from hvbot.messages.presenters import playable_games, presenter_for
 from hvbot.messages.presenters.base import Presenter
 from hvbot.store import ArchivedGame, GameRow, SeatRow
-from render import REPLAY_BUDGET, THEME, Replay, ReplayTooLarge, hv_board_image, replay_gif
-from render.hv_layout import cell_box
+from render import REPLAY_BUDGET, Replay, ReplayTooLarge, replay_gif
 from render.replay import FIRST_MS, LAST_MS, MIN_SCALE, MOVE_MS, spread
 
 View = dict[str, Any]

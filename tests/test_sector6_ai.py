@@ -11,10 +11,17 @@ import pytest
 from sector6_positions import position
 
 from engine.ai import choose, levels
-from engine.sector6 import GAME, Sector6State
-from engine.sector6.ai import evaluate, greedy_turn, turns
-from engine.sector6.ai_position import Position, root_turns, turn_actions
-from engine.sector6.state import ACT_STEP, BLOCKED_STEP, BUILD, DRAW_STEP, MOVE_STEP, PLACE_STEP
+from games.sector6.ai import evaluate, greedy_turn, turns
+from games.sector6.ai.position import Position, root_turns, turn_actions
+from games.sector6.rules import GAME, Sector6State
+from games.sector6.rules.state import (
+    ACT_STEP,
+    BLOCKED_STEP,
+    BUILD,
+    DRAW_STEP,
+    MOVE_STEP,
+    PLACE_STEP,
+)
 
 
 def advance(seats: int, seed: int, actions: int, mode: str = "full") -> Sector6State:

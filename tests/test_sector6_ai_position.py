@@ -1,4 +1,4 @@
-"""The computer players' lean position (`ai_position.Position`) plays every turn exactly as
+"""The computer players' lean position (`position.Position`) plays every turn exactly as
 the rules engine does: same turns on offer, same board, scores, clock and end after each."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from engine.sector6 import GAME, Sector6State
-from engine.sector6.ai_position import Position, root_turns, turn_actions
-from engine.sector6.state import BUILD, MOVE_STEP
+from games.sector6.ai.position import Position, root_turns, turn_actions
+from games.sector6.rules import GAME, Sector6State
+from games.sector6.rules.state import BUILD, MOVE_STEP
 
 
 def _engine_turns(state: Sector6State) -> set[tuple[str, ...]]:

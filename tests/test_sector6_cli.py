@@ -6,9 +6,9 @@ import io
 import json
 import random
 
-from engine.cli import main
-from engine.sector6 import GAME
-from engine.sector6.textboard import board_lines, prompt_lines, text_board
+from games.cli import main
+from games.sector6.rules import GAME
+from games.sector6.rules.textboard import board_lines, prompt_lines, text_board
 
 
 def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:

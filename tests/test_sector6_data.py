@@ -10,8 +10,8 @@ from importlib import resources
 import pytest
 
 from data import DataError
-from engine.sector6.board import sides_of
-from engine.sector6.rules_data import (
+from games.sector6.rules.board import sides_of
+from games.sector6.rules.rules_data import (
     ENTRIES_FILE,
     MARKERS_FILE,
     SETUP_FILE,
@@ -26,8 +26,8 @@ FILES = (TILES_FILE, SUPPLIES_FILE, MARKERS_FILE, ENTRIES_FILE, SETUP_FILE)
 
 def documents() -> list[dict]:
     return [
-        json.loads(resources.files("data").joinpath(path).read_text(encoding="utf-8"))
-        for path in FILES
+        json.loads(resources.files("games.sector6").joinpath(path).read_text(encoding="utf-8"))
+        for path in (path.rpartition("/")[2] for path in FILES)
     ]
 
 
@@ -91,7 +91,7 @@ def broken(index: int, change) -> str:
 )
 def test_a_broken_file_is_named(index, change, file, problem):
     message = broken(index, change)
-    assert message.startswith(f"data/{file}:") and problem in message
+    assert message.startswith(f"{file}:") and problem in message
 
 
 def test_files_declare_their_format():

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sector6_positions import LAYOUTS, position
 
-from engine.sector6 import GAME, Sector6State
-from engine.sector6.board import opposite, turn_mask
-from engine.sector6.ending import (
+from games.sector6.rules import GAME, Sector6State
+from games.sector6.rules.board import opposite, turn_mask
+from games.sector6.rules.ending import (
     END_CLOCK,
     END_DEAD,
     END_LIMIT,
@@ -26,7 +26,7 @@ from engine.sector6.ending import (
     live_cells,
     quiet_turns,
 )
-from engine.sector6.state import MOVE_STEP, OVER, PLAY
+from games.sector6.rules.state import MOVE_STEP, OVER, PLAY
 
 # ---------------------------------------------------------------------- brute force
 

@@ -8,10 +8,10 @@ import math
 
 from PIL import Image
 
-import render
-from engine.sector6.board import SIDES, mask_of, turn_mask
-from render.sector6_board import SECTOR6_THEME as THEME
-from render.sector6_pieces import TILE_RADIUS, TURNS, tile_slot
+from games.sector6 import pictures as sector6_pictures
+from games.sector6.pictures.board import SECTOR6_THEME as THEME
+from games.sector6.pictures.pieces import TILE_RADIUS, TURNS, tile_slot
+from games.sector6.rules.board import SIDES, mask_of, turn_mask
 
 APOTHEM = (TILE_RADIUS - THEME.grout / 2) * math.cos(math.radians(30))
 
@@ -37,7 +37,7 @@ def closed_sides(img: Image.Image, slot: int) -> set[str]:
 
 def test_each_turn_shows_the_walls_where_the_engine_turns_them() -> None:
     walls = ["N", "NE", "SE"]
-    img = decode(render.sector6_tile_png({"walls": walls, "value": 3, "colour": "green"}))
+    img = decode(sector6_pictures.sector6_tile_png({"walls": walls, "value": 3, "colour": "green"}))
     for slot, degrees in enumerate(TURNS):
         mask = turn_mask(mask_of(walls), degrees // 60)
         expected = {SIDES[i] for i in range(6) if mask >> i & 1}
@@ -50,6 +50,6 @@ def test_the_seat_picture_shows_the_prisoner_in_its_colour() -> None:
     from games import find_game
 
     view = find_game("sector6").new_state(4, 1).view(3)
-    img = decode(render.sector6_seat_png(view, 1))
+    img = decode(sector6_pictures.sector6_seat_png(view, 1))
     colours = {colour for _, colour in img.getcolors(1 << 16) or []}
     assert THEME.seat_fill[1] in colours and THEME.seat_fill[0] not in colours

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from sector6_positions import position
 
-from engine.sector6 import GAME, Move, Place, Sector6State
+from games.sector6.commands import Sector6Cog, middle_first, move_cells, place_cells, turns_note
+from games.sector6.presenter import Sector6Presenter, act_choices
+from games.sector6.rules import GAME, Move, Place, Sector6State
 from hvbot.cogs.game import mode_options
 from hvbot.cogs.options import MODE_CHOICES
-from hvbot.cogs.sector6 import Sector6Cog, middle_first, move_cells, place_cells, turns_note
 from hvbot.messages.game_posts import board_post
 from hvbot.messages.presenters import playable_games, presenter_for
-from hvbot.messages.presenters.sector6 import Sector6Presenter, act_choices
 from hvbot.services import BotError, GameService
 from hvbot.store import GameRow, SeatRow
 

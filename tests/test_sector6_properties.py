@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.sector6 import GAME, Sector6State
-from engine.sector6.board import sides_of
-from engine.sector6.ending import (
+from games.sector6.rules import GAME, Sector6State
+from games.sector6.rules.board import sides_of
+from games.sector6.rules.ending import (
     END_CLOCK,
     END_DEAD,
     END_HELD,
@@ -21,7 +21,7 @@ from engine.sector6.ending import (
     dead_markers,
     quiet_turns,
 )
-from engine.sector6.state import BUILD, MODES, OVER, PLAY
+from games.sector6.rules.state import BUILD, MODES, OVER, PLAY
 
 
 def check_books(state: Sector6State) -> None:

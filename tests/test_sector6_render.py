@@ -13,10 +13,8 @@ import pytest
 from PIL import Image
 from sector6_positions import position
 
-from engine.sector6 import GAME, Sector6State
-from render import sector6_board_png
-from render.canvas import text_rgb, to_indexed
-from render.sector6_board import (
+from games.sector6.pictures import sector6_board_png
+from games.sector6.pictures.board import (
     SECTOR6_THEME,
     cell_centre,
     free_cells,
@@ -27,11 +25,13 @@ from render.sector6_board import (
     prisoner_centre,
     status_line,
 )
-from render.sector6_overlays import GEARS, PLAYER, TURN_RADIUS
-from render.sector6_palette import sector6_palette
-from render.sector6_panel_layout import COUNT_DISC, cards, counts_on_card
-from render.sector6_sprites import marker_piece, prisoner_piece, turn_piece
-from render.sector6_tokens import seat_letters
+from games.sector6.pictures.overlays import GEARS, PLAYER, TURN_RADIUS
+from games.sector6.pictures.palette import sector6_palette
+from games.sector6.pictures.panel_layout import COUNT_DISC, cards, counts_on_card
+from games.sector6.pictures.sprites import marker_piece, prisoner_piece, turn_piece
+from games.sector6.pictures.tokens import seat_letters
+from games.sector6.rules import GAME, Sector6State
+from render.canvas import text_rgb, to_indexed
 
 ROOT = Path(__file__).resolve().parent.parent
 T = SECTOR6_THEME

@@ -10,8 +10,9 @@ import pytest
 from sector6_positions import position, walls_after
 
 from engine import ActionSyntaxError, IllegalActionError
-from engine.sector6 import GAME, Sector6State
-from engine.sector6.actions import (
+from games import find_game
+from games.sector6.rules import GAME, Sector6State
+from games.sector6.rules.actions import (
     Collect,
     Done,
     Draw,
@@ -22,10 +23,9 @@ from engine.sector6.actions import (
     Rotate,
     parse_action,
 )
-from engine.sector6.board import DIRECTIONS, grid, opposite
-from engine.sector6.rules_data import default_rules
-from engine.sector6.state import ACT_STEP, BLOCKED_STEP, MOVE_STEP, OVER, PLAY
-from games import find_game
+from games.sector6.rules.board import DIRECTIONS, grid, opposite
+from games.sector6.rules.rules_data import default_rules
+from games.sector6.rules.state import ACT_STEP, BLOCKED_STEP, MOVE_STEP, OVER, PLAY
 
 
 def names(state: Sector6State, cells) -> set[str]:

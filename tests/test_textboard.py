@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine.high_voltage.textboard import (
+from games import find_game
+from games.high_voltage.rules.textboard import (
     FACE_DOWN,
     board_lines,
     card_block,
@@ -18,7 +19,6 @@ from engine.high_voltage.textboard import (
     status_lines,
     text_board,
 )
-from games import find_game
 
 SIZE = 7
 

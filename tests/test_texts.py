@@ -13,7 +13,6 @@ import discord
 import pytest
 
 import data.texts
-import render
 from data import DataError
 from data.texts import (
     DEFAULT,
@@ -32,8 +31,9 @@ from data.texts import (
     texts_for,
 )
 from engine.errors import IllegalActionError
-from engine.high_voltage import GAME as HIGH_VOLTAGE
 from games import plugins
+from games.high_voltage import pictures as hv_pictures
+from games.high_voltage.rules import GAME as HIGH_VOLTAGE
 
 ENGLISH_KEYS = set(catalogue(DEFAULT))
 OTHERS = [lang for lang in LANGUAGES if lang != DEFAULT]
@@ -180,9 +180,9 @@ def test_errors_are_explained_in_the_language_of_their_key() -> None:
 
 
 def test_long_texts_fall_back_to_english() -> None:
-    english = long_text("pylons/rules.md", "en")
+    english = long_text("rules.md", "en", "games.pylons")
     assert english
-    assert long_text("pylons/rules.md", "xx") == english
+    assert long_text("rules.md", "xx", "games.pylons") == english
 
 
 # ---------------------------------------------------------------- a game's files, made here
@@ -252,16 +252,16 @@ def test_a_game_registered_later_is_said_by_texts_made_before(game_files: GameFi
 
 
 def test_the_shipped_games_texts_are_known_before_any_game_is_registered() -> None:
-    """A process that only draws (a picture worker, a script) imports the pictures and the
-    texts, not the games' registry: the words of the games shipped in `data` are there all the
-    same, and a High Voltage board drawn in Italian is the one the bot draws."""
+    """A process that only draws (a picture worker, a script) imports a game's pictures and
+    nothing of the bot: the game's words are there all the same (importing any part of a game
+    registers the games), and a High Voltage board drawn in Italian is the one the bot draws."""
     view = HIGH_VOLTAGE.new_state(2, 3).view(None)
     script = (
         "import hashlib, sys\n"
-        "import render\n"
-        "from engine.high_voltage import GAME\n"
-        "assert 'games' not in sys.modules\n"
-        "png = render.hv_board_png(GAME.new_state(2, 3).view(None), language='it')\n"
+        "from games.high_voltage.pictures import hv_board_png\n"
+        "from games.high_voltage.rules import GAME\n"
+        "assert not any(name.split('.')[0] in ('hvbot', 'discord') for name in sys.modules)\n"
+        "png = hv_board_png(GAME.new_state(2, 3).view(None), language='it')\n"
         "print(hashlib.sha256(png).hexdigest())\n"
     )
     alone = subprocess.run(
@@ -271,4 +271,4 @@ def test_the_shipped_games_texts_are_known_before_any_game_is_registered() -> No
         text=True,
         check=True,
     ).stdout.strip()
-    assert alone == hashlib.sha256(render.hv_board_png(view, language="it")).hexdigest()
+    assert alone == hashlib.sha256(hv_pictures.hv_board_png(view, language="it")).hexdigest()

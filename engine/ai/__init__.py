@@ -12,8 +12,8 @@ the action's text form, the same words a player could type.
 
 Each game registers its levels (`register_agent`); a game's agents are imported the first time
 one of its views is decided, so importing `engine.ai` stays cheap. Every game offers at least
-`random` (a uniformly random kind of legal action); High Voltage also has `easy`, `normal`
-and `hard`.
+`random`, the same for all (`decide_random`: a random legal action, drawn by the game's own
+sampler from a position the viewer cannot tell from the real one), and its own stronger levels.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from engine.registry import find_game
 
 
 class Agent(Protocol):
@@ -120,11 +122,33 @@ def choose(
     return info.decide(view, rng=rng, budget_s=budget_s, iterations=iterations)
 
 
+def decide_random(
+    view: Mapping[str, Any],
+    *,
+    rng: random.Random,
+    budget_s: float | None = None,
+    iterations: int | None = None,
+) -> str:
+    """The `random` level of every game: a whole position the viewer cannot tell from the
+    real one (`Game.from_view`), then a random legal action as the game's sampler draws it
+    (`State.sample_action`: a random kind of action first where a game has several).
+
+    `choose` hands every move of a game a generator seeded the same way, so the number of
+    actions so far is mixed in: equal choices then vary from move to move, reproducibly."""
+    history = view.get("history") or ()
+    local = random.Random(f"{rng.random()}:{len(history)}")
+    state = find_game(str(view["game"])).from_view(view, local)
+    if state.is_terminal():
+        raise ValueError("The game is over: there is no move to choose.")
+    return state.sample_action(local).text()
+
+
 __all__ = [
     "Agent",
     "AgentInfo",
     "agent",
     "choose",
+    "decide_random",
     "levels",
     "register_agent",
     "register_provider",

@@ -1,7 +1,7 @@
 """Computer players for Tic-tac-toe, deciding from a view alone; registered with `engine.ai`.
 
 Levels:
-- `random`: any free cell.
+- `random`: any free cell (the level every game shares, `engine.ai.decide_random`).
 - `easy`: completes its own three in a row if it can, else blocks the opponent's, else any
   free cell: it can be beaten by a fork.
 - `normal`: perfect play by a full minimax over the game (under 6,000 positions, memoised):
@@ -17,7 +17,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.ai import register_agent
+from engine.ai import decide_random, register_agent
 from tictactoe.rules import CELLS, GAME, GAME_NAME, LINES, TicTacToeState, winning_line
 
 Board = tuple[int, ...]  # 0 empty, else seat + 1
@@ -92,13 +92,6 @@ def _threat(board: Board, seat: int) -> int | None:
     return None
 
 
-def decide_random(
-    view: Mapping[str, Any], *, rng: random.Random, budget_s: float | None, iterations: int | None
-) -> str:
-    board, _ = _board(view)
-    return f"mark {CELLS[rng.choice(_free(board))]}"
-
-
 def decide_easy(
     view: Mapping[str, Any], *, rng: random.Random, budget_s: float | None, iterations: int | None
 ) -> str:
@@ -132,4 +125,4 @@ register_agent(GAME_NAME, "easy", decide_easy, "wins or blocks when it sees a li
 register_agent(GAME_NAME, "normal", decide_normal, "plays perfectly: it never loses")
 register_agent(GAME_NAME, "hard", decide_hard, "plays perfectly and sets traps")
 
-__all__ = ["best_moves", "decide_easy", "decide_hard", "decide_normal", "decide_random", "value"]
+__all__ = ["best_moves", "decide_easy", "decide_hard", "decide_normal", "value"]

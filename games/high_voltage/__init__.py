@@ -1,0 +1,19 @@
+"""High Voltage, all of it in this folder: its rules (`rules/`), AI levels (`ai/`), pictures
+(`pictures/`), Discord presenter and slash commands, card set and setup constants
+(`cards.json`, `setup.json`), texts in four languages (`locales/`) and rules summary
+(`rules*.md`). `PLUGIN` is its manifest, registered by `games`."""
+
+from __future__ import annotations
+
+from games.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="high-voltage",
+    rules="games.high_voltage.rules",
+    ai="games.high_voltage.ai",
+    presenter="games.high_voltage.presenter:HighVoltagePresenter",
+    commands="games.high_voltage.commands",
+    texts="games.high_voltage",
+)
+
+__all__ = ["PLUGIN"]

@@ -1,0 +1,33 @@
+"""High Voltage's pictures, drawn with Pillow from views only: pure functions from a view (the
+JSON-ready dict `view(seat)` returns) to PNG bytes. Every function takes an optional `theme`
+(see `palette`) and `language` (a language code of `data.texts`) for the words drawn on it;
+the same input always gives the same bytes.
+
+- `hv_board_png(view, names=...)`: the board and status panel, posted after every move
+  (`hv_board_image`: the same before PNG encoding, for a replay's frames).
+- `hv_card_png(face)`: a drawn card in its four orientations, for its drawer alone.
+- `hv_end_png(view, names=...)`: revealed companies, final scores and winners.
+- `hv_secret_png(colour)`: one company colour, for the message that tells a player theirs.
+"""
+
+from games.high_voltage.pictures.board import board_palette, hv_board_image, hv_board_png
+from games.high_voltage.pictures.card import hv_card_png, hv_secret_png
+from games.high_voltage.pictures.end import hv_end_png
+from games.high_voltage.pictures.palette import THEME, HighVoltageTheme
+
+__all__ = [
+    "THEME",
+    "HighVoltageTheme",
+    "hv_board_image",
+    "hv_board_png",
+    "hv_card_png",
+    "hv_end_png",
+    "hv_secret_png",
+    "warm_up",
+]
+
+
+def warm_up(theme: HighVoltageTheme = THEME) -> None:
+    """Build the board palette and the common sprites now (about a second), so the first
+    board a player sees is as quick as the rest. Optional: without it the first board pays."""
+    board_palette(theme)

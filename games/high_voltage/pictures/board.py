@@ -1,0 +1,233 @@
+"""The High Voltage board picture posted after every move.
+
+Built from cached layers: a static base (background, coordinates, panel ground), one sprite
+per score card and per grid cell (its highlight ring baked in), then the panel's labels.
+Only public parts of the view are read, so a seat's view gives the spectator's picture
+except for that seat's own colour disc in the panel: the drawn card's face, present in its
+drawer's view, is never drawn here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from data.texts import DEFAULT, texts_for
+from games.high_voltage.pictures.layout import (
+    board_side,
+    cell_box,
+    frame_box,
+    grid_origin,
+    station_facing,
+)
+from games.high_voltage.pictures.palette import THEME, HighVoltageTheme
+from games.high_voltage.pictures.panel import draw_panel, panel_ground, specimen_text
+from games.high_voltage.pictures.sprites import (
+    DANGER,
+    HIGH_VOLTAGE,
+    NO_TOKEN,
+    EdgePair,
+    cell_sprite,
+    disc_icon,
+    edge_pair,
+    frame_sprite,
+    path_key,
+)
+from render.canvas import Canvas, to_indexed
+from render.encode import FAST, build_palette, png_bytes
+from render.fonts import font
+
+View = Mapping[str, Any]
+
+_SIDE_OF_EDGE = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def hv_board_png(
+    view: View,
+    *,
+    names: Sequence[str] | None = None,
+    theme: HighVoltageTheme = THEME,
+    language: str = DEFAULT,
+) -> bytes:
+    """The board as PNG bytes. `names` are display names by seat (default 'Seat 1'...);
+    `language` is a language code of `data.texts` for the panel's words."""
+    return png_bytes(hv_board_image(view, names=names, theme=theme, language=language), FAST)
+
+
+def hv_board_image(
+    view: View,
+    *,
+    names: Sequence[str] | None = None,
+    theme: HighVoltageTheme = THEME,
+    language: str = DEFAULT,
+) -> Image.Image:
+    """The board as a palette image, before PNG encoding."""
+    n = int(view.get("grid_size", 7))
+    canvas = Canvas(_base(theme, n, language).copy(), theme, board_palette)
+    lit_cells, lit_stations = traced(view, n)
+    danger = texts_for(language)("picture.hv.danger_card")
+    _paste_frame(canvas, view, n, lit_stations)
+    last = view.get("last") or {}
+    changed = set(last.get("cells") or [])
+    drawn = (view.get("drawn") or {}).get("cell")
+    for index, cell in enumerate(view["cells"]):
+        name = cell["cell"]
+        ring = None
+        if name == drawn:
+            ring = theme.drawn_outline
+        elif name in changed:
+            ring = theme.changed_outline
+        key = _cell_key(cell, lit_cells.get(name, frozenset()), ring)
+        if key[1] == "danger":
+            key = (*key, danger)
+        canvas.sprite(cell_sprite, *key, at=cell_box(index, theme, n)[:2])
+    draw_panel(canvas, view, names, top=board_side(theme, n), texts=texts_for(language))
+    return canvas.image
+
+
+def _cell_key(
+    cell: Mapping[str, Any], glow: frozenset[EdgePair], ring: tuple[int, int, int] | None
+) -> tuple[Any, ...]:
+    """The `cell_sprite` arguments for one cell of the view: all a face-up card looks like."""
+    state = cell["state"]
+    if state != "up":
+        return (state, None, (), NO_TOKEN, frozenset(), ring)
+    energy = cell.get("energy", NO_TOKEN)
+    if energy not in (HIGH_VOLTAGE, DANGER):
+        energy = NO_TOKEN
+    paths = tuple(path_key(p) for p in cell.get("paths", []))
+    return ("up", cell.get("kind", ""), paths, energy, glow, ring)
+
+
+def traced(view: View, n: int = 7) -> tuple[dict[str, frozenset[EdgePair]], set[int]]:
+    """Paths and stations of the lines scored by the last action: per cell the paths a line
+    runs along (found from the edge it enters by), and the station numbers at both ends."""
+    cells = {c["cell"]: c for c in view["cells"]}
+    lit: dict[str, set[EdgePair]] = defaultdict(set)
+    stations: set[int] = set()
+    for line in (view.get("last") or {}).get("lines") or []:
+        names, entries = line.get("cells") or [], line.get("entries") or []
+        for i, (name, entry) in enumerate(zip(names, entries, strict=False)):
+            card = cells.get(name, {})
+            exit_edge = None
+            for path in card.get("paths", []):
+                a, b = path["edges"]
+                if entry in (a, b):
+                    lit[name].add(edge_pair(a, b))
+                    exit_edge = b if a == entry else a
+                    break
+            if i == 0:
+                stations.add(_station_at(name, entry, n))
+            if i == len(names) - 1 and exit_edge is not None:
+                stations.add(_station_at(name, exit_edge, n))
+    stations.discard(-1)
+    return {name: frozenset(pairs) for name, pairs in lit.items()}, stations
+
+
+def _station_at(cell: str, edge: str, n: int) -> int:
+    """The station beyond `edge` of `cell`, or -1 when that edge faces another cell."""
+    col, row = ord(cell[0].upper()) - 65, int(cell[1:]) - 1
+    side = _SIDE_OF_EDGE[edge]
+    on_border = {
+        "north": row == 0,
+        "south": row == n - 1,
+        "west": col == 0,
+        "east": col == n - 1,
+    }[side]
+    return station_facing(side, cell, n) if on_border else -1
+
+
+def _paste_frame(canvas: Canvas, view: View, n: int, lit: set[int]) -> None:
+    colours = {s["station"]: s["colour"] for s in view.get("stations", [])}
+    ring = 4 * (n + 1)
+    markers: dict[int, list[str]] = defaultdict(list)
+    scores = view.get("company_scores") or {}
+    for colour in view.get("colours") or list(scores):
+        if colour in scores:
+            markers[int(scores[colour]) % ring].append(colour)
+    for number in range(ring):
+        canvas.sprite(
+            frame_sprite,
+            number,
+            n,
+            colours.get(number),
+            tuple(markers.get(number, ())),
+            number in lit,
+            at=frame_box(number, canvas.theme, n)[:2],
+        )
+
+
+@cache
+def _base(theme: HighVoltageTheme, n: int, language: str) -> Image.Image:
+    """Background, coordinates and the panel's fixed labels: identical on every board of a
+    language."""
+    side = board_side(theme, n)
+    img = Image.new("RGB", (side, side + theme.panel_height), theme.background)
+    draw = ImageDraw.Draw(img)
+    f = font(round(theme.margin * 0.62))
+    o = grid_origin(theme)
+    half = theme.margin / 2
+    for i in range(n):
+        mid = o + i * theme.cell + theme.cell / 2
+        letter, digit = chr(65 + i), str(i + 1)
+        draw.text((mid, half), letter, fill=theme.coordinate_text, font=f, anchor="mm")
+        draw.text((mid, side - half), letter, fill=theme.coordinate_text, font=f, anchor="mm")
+        draw.text((half, mid), digit, fill=theme.coordinate_text, font=f, anchor="mm")
+        draw.text((side - half, mid), digit, fill=theme.coordinate_text, font=f, anchor="mm")
+    panel_ground(img, theme, side, texts_for(language))
+    return to_indexed(img, board_palette(theme))
+
+
+@cache
+def board_palette(theme: HighVoltageTheme) -> Image.Image:
+    """The fixed palette boards are encoded with, built from a specimen of every sprite kind."""
+    return build_palette(_specimen(theme), theme.base_colours())
+
+
+def _specimen(theme: HighVoltageTheme) -> Image.Image:
+    """A sheet of representative sprites and texts: the shades a board can contain."""
+    tiles: list[Image.Image] = [cell_sprite(theme, "down"), cell_sprite(theme, "empty")]
+    tiles.append(cell_sprite(theme, "up", "danger", (), NO_TOKEN))
+    names = [c.name for c in theme.companies]
+    for i, colour in enumerate(names):
+        other = names[(i + 1) % len(names)]
+        third = names[(i + 2) % len(names)]
+        for energy in (NO_TOKEN, HIGH_VOLTAGE, DANGER):
+            tiles.append(cell_sprite(theme, "up", "straight", (("N", "S", colour),), energy))
+            tiles.append(cell_sprite(theme, "up", "curve", (("N", "E", colour),), energy))
+        tiles.append(
+            cell_sprite(theme, "up", "crossing", (("N", "S", colour), ("E", "W", other)), NO_TOKEN)
+        )
+        tiles.append(
+            cell_sprite(
+                theme, "up", "double_curve", (("N", "E", colour), ("S", "W", third)), NO_TOKEN
+            )
+        )
+        tiles.append(
+            cell_sprite(
+                theme, "up", "curve", (("E", "S", colour),), NO_TOKEN, frozenset({("E", "S")})
+            )
+        )
+        tiles.append(frame_sprite(theme, 1 + i, 7, colour, (colour,), False))
+        tiles.append(frame_sprite(theme, 1 + i, 7, colour, (), True))
+        for bg in (theme.panel, theme.panel_row):
+            tiles.append(disc_icon(theme, colour, 28, bg))
+    for ring in (theme.changed_outline, theme.drawn_outline):
+        tiles.append(cell_sprite(theme, "down", None, (), NO_TOKEN, frozenset(), ring))
+        tiles.append(
+            cell_sprite(theme, "up", "straight", (("N", "S", "red"),), NO_TOKEN, frozenset(), ring)
+        )
+    tiles.append(frame_sprite(theme, 0, 7, None, tuple(names), False))
+    tiles.append(frame_sprite(theme, 12, 7, "red", tuple(names), False))
+    cols = 8
+    t = theme.cell
+    rows = (len(tiles) + cols - 1) // cols
+    sheet = Image.new("RGB", (cols * t, rows * t + 3 * t), theme.panel)
+    for i, tile in enumerate(tiles):
+        sheet.paste(tile, ((i % cols) * t, (i // cols) * t))
+    specimen_text(sheet, (0, rows * t), theme)
+    return sheet

@@ -1,0 +1,345 @@
+"""The status panel under the board: whose turn, every seat's tokens, company scores and
+what is left in the supply.
+
+Everything here is public in the rules (tokens, scores, supply); the only colour shown for a
+seat is the one the view itself carries, which is the viewer's own or, at the end, everyone's.
+Fixed labels are drawn once into the board's base layer (`panel_ground`); `draw_panel` only
+pastes what changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from data.texts import ENGLISH, Texts
+from games.high_voltage.pictures.palette import HighVoltageTheme
+from games.high_voltage.pictures.sprites import (
+    HIGH_VOLTAGE,
+    back_icon,
+    disc_icon,
+    pip_icon,
+    star_icon,
+    token_icon,
+)
+from render.canvas import Canvas, fit, text_rgb
+from render.fonts import font
+from render.theme import RGB
+
+View = Mapping[str, Any]
+
+PAD = 24
+SPLIT = 0.6  # share of the width for the turn and the players; scores take the rest
+ROW_H = 31
+PLAYERS_TOP = 108  # first player row, from the top of the panel
+COL_ACTIONS, COL_SPECIAL, COL_POINTS = 250, 400, 480
+
+
+def seat_name(seat: int, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
+    """Display name of a seat: the bot's name if given, else 'Seat 1' for seat 0."""
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return texts("picture.seat", number=seat + 1)
+
+
+def status(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> tuple[str, str]:
+    """(headline, detail) for the current phase; the headline names the seat to play in the
+    text "picture.hv.to_play" (see `draw_panel`, which shortens the name only)."""
+    headline, detail = _status(view, names, texts)
+    seat = view.get("current_seat")
+    if headline is None:
+        return texts("picture.hv.game_over"), detail
+    return texts("picture.hv.to_play", player=seat_name(int(seat or 0), names, texts)), detail
+
+
+def _status(view: View, names: Sequence[str] | None, texts: Texts) -> tuple[str | None, str]:
+    """(None when the game is over else the seat's name, detail)."""
+    phase = view.get("phase")
+    seat = view.get("current_seat")
+    if phase == "over" or seat is None:
+        outcome = view.get("outcome") or {}
+        winners = [seat_name(s, names, texts) for s in outcome.get("winners", [])]
+        if not winners:
+            return None, ""
+        key = "picture.hv.wins" if len(winners) == 1 else "picture.hv.share"
+        return None, texts(key, players=" & ".join(winners))
+    who = seat_name(int(seat), names, texts)
+    if phase == "placing":
+        cell = (view.get("drawn") or {}).get("cell", "?")
+        return who, texts("picture.hv.placing", cell=cell)
+    if phase == "declaring":
+        count = len(view.get("closable") or [])
+        return who, texts("picture.hv.declaring", count=count)
+    if view.get("double_turn"):
+        step = int(view.get("actions_taken", 0)) + 1
+        return who, texts("picture.hv.double_turn", step=step)
+    return who, texts("picture.hv.actions")
+
+
+def last_move(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> list[str]:
+    """What the last action did, in at most a few short lines."""
+    last = view.get("last") or {}
+    if last.get("seat") is None or not last.get("actions"):
+        return []  # nothing done yet, or only a card looked at
+    who = seat_name(int(last["seat"]), names, texts)
+    out = [f"{who}: {'; '.join(last.get('actions') or [])}"]
+    for line in last.get("lines") or []:
+        name = line.get("line") or texts("picture.hv.a_line")
+        out.append(texts("picture.hv.scored", line=name, count=len(line.get("cells") or [])))
+    return out
+
+
+def _split(theme: HighVoltageTheme, width: int) -> int:
+    return round(width * SPLIT)
+
+
+def panel_ground(
+    img: Image.Image, theme: HighVoltageTheme, top: int, texts: Texts = ENGLISH
+) -> None:
+    """The panel's background and fixed labels, drawn once into the base layer."""
+    draw = ImageDraw.Draw(img)
+    width = img.width
+    split = _split(theme, width)
+    draw.rectangle((0, top, width, top + theme.panel_height), fill=theme.panel)
+    draw.line(
+        (split - 4, top + 18, split - 4, top + theme.panel_height - 18),
+        fill=theme.panel_row,
+        width=2,
+    )
+    small = font(14, False)
+    y = top + PLAYERS_TOP - 22
+    ends = (COL_SPECIAL, COL_POINTS, split - 12)
+    for (x, key), end in zip(
+        ((COL_ACTIONS, "action_tokens"), (COL_SPECIAL, "special"), (COL_POINTS, "points")),
+        ends,
+        strict=True,
+    ):
+        label = fit(texts(f"picture.hv.{key}"), 14, end - x - 8, bold=False)
+        draw.text((x, y), label, fill=theme.text_dim, font=small)
+    x0 = split + 16
+    col_w = (width - split - 8 - PAD) // 2
+    heading = fit(texts("picture.hv.company_scores"), 14, width - x0 - PAD, bold=False)
+    draw.text((x0, top + 14), heading, fill=theme.text_dim, font=small)
+    y = _supply_top(theme) + top
+    for x, key in ((x0, "energy_left"), (x0 + col_w, "face_down")):
+        label = fit(texts(f"picture.hv.{key}"), 14, col_w - 8, bold=False)
+        draw.text((x, y + 32), label, fill=theme.text_dim, font=small)
+
+
+def _supply_top(theme: HighVoltageTheme) -> int:
+    return 36 + 2 * 36 + 8
+
+
+def draw_panel(
+    canvas: Canvas,
+    view: View,
+    names: Sequence[str] | None,
+    top: int,
+    texts: Texts = ENGLISH,
+) -> None:
+    """Paste the panel's changing parts into the band that starts at y = `top`."""
+    theme = canvas.theme
+    width = canvas.image.width
+    split = _split(theme, width)
+    who, detail = _status(view, names, texts)
+    room = split - PAD - 130
+    if who is None:
+        headline = texts("picture.hv.game_over")
+    else:  # shorten a long name, never the words round it
+        around = font(28).getlength(texts("picture.hv.to_play", player=""))
+        headline = texts("picture.hv.to_play", player=fit(who, 28, room - around))
+    canvas.text((PAD, top + 14), headline, size=28, fg=theme.text, bg=theme.panel, max_width=room)
+    if view.get("phase") != "over":
+        canvas.text(
+            (split - 16, top + 19),
+            texts("picture.hv.turn", turn=view.get("turn", "?")),
+            size=20,
+            fg=theme.text_dim,
+            bg=theme.panel,
+            anchor="ra",
+        )
+    canvas.text(
+        (PAD, top + 52),
+        detail,
+        size=19,
+        bold=False,
+        fg=theme.text_dim,
+        bg=theme.panel,
+        max_width=split - 2 * PAD,
+    )
+    _players(canvas, view, names, top + PLAYERS_TOP, split, texts)
+    _scores(canvas, view, names, top, split, texts)
+
+
+def _players(
+    canvas: Canvas, view: View, names: Sequence[str] | None, y: int, split: int, texts: Texts
+) -> None:
+    theme = canvas.theme
+    current = view.get("current_seat") if view.get("phase") != "over" else None
+    for player in view.get("players") or []:
+        seat = int(player["seat"])
+        bg: RGB = theme.panel
+        if seat == current:
+            bg = theme.panel_row
+            canvas.sprite(row_band, split - PAD, ROW_H - 2, at=(PAD - 8, y - 3))
+        canvas.sprite(disc_icon, player.get("colour"), 24, bg, at=(PAD, y))
+        mid = y + 12
+        canvas.text(
+            (PAD + 34, mid),
+            seat_name(seat, names, texts),
+            size=20,
+            fg=theme.text,
+            bg=bg,
+            anchor="lm",
+            max_width=COL_ACTIONS - PAD - 46,
+        )
+        actions = int(player.get("action_tokens", 0))
+        if 0 < actions <= 8:
+            for i in range(actions):
+                canvas.sprite(
+                    pip_icon, True, 16, bg, theme.hv_bolt, at=(COL_ACTIONS + i * 20, y + 4)
+                )
+        else:
+            _count(
+                canvas,
+                theme,
+                (COL_ACTIONS, mid),
+                actions,
+                texts("picture.hv.none"),
+                bg,
+                width=COL_SPECIAL - COL_ACTIONS - 8,
+            )
+        special = int(player.get("special_tokens", 0))
+        if 0 < special <= 3:
+            for i in range(special):
+                canvas.sprite(star_icon, 22, bg, theme.winner, at=(COL_SPECIAL + i * 24, y + 1))
+        else:
+            _count(
+                canvas,
+                theme,
+                (COL_SPECIAL, mid),
+                special,
+                texts("picture.hv.used"),
+                bg,
+                width=COL_POINTS - COL_SPECIAL - 8,
+            )
+        canvas.text(
+            (COL_POINTS, mid),
+            str(player.get("point_tokens", 0)),
+            size=20,
+            fg=theme.text,
+            bg=bg,
+            anchor="lm",
+        )
+        y += ROW_H
+
+
+def _scores(
+    canvas: Canvas, view: View, names: Sequence[str] | None, top: int, split: int, texts: Texts
+) -> None:
+    theme = canvas.theme
+    width = canvas.image.width
+    x0 = split + 16
+    col_w = (width - split - 8 - PAD) // 2
+    scores = view.get("company_scores") or {}
+    colours = view.get("colours") or list(scores)
+    for i, colour in enumerate(colours[:4]):
+        x = x0 + (i % 2) * col_w
+        y = top + 36 + (i // 2) * 36
+        canvas.sprite(disc_icon, colour, 28, theme.panel, at=(x, y))
+        canvas.text(
+            (x + 38, y + 14),
+            str(scores.get(colour, 0)),
+            size=24,
+            fg=theme.text,
+            bg=theme.panel,
+            anchor="lm",
+        )
+    y = top + _supply_top(theme)
+    canvas.sprite(token_icon, HIGH_VOLTAGE, 26, theme.panel, at=(x0, y))
+    canvas.text(
+        (x0 + 34, y + 13),
+        str(view.get("energy_supply", 0)),
+        size=20,
+        fg=theme.text,
+        bg=theme.panel,
+        anchor="lm",
+    )
+    canvas.sprite(back_icon, 26, theme.panel, at=(x0 + col_w, y))
+    canvas.text(
+        (x0 + col_w + 34, y + 13),
+        str(view.get("face_down", 0)),
+        size=20,
+        fg=theme.text,
+        bg=theme.panel,
+        anchor="lm",
+    )
+    y += 60
+    for line in last_move(view, names, texts)[:3]:
+        canvas.text(
+            (x0, y),
+            line,
+            size=15,
+            bold=False,
+            fg=theme.text_dim,
+            bg=theme.panel,
+            max_width=width - x0 - PAD,
+        )
+        y += 20
+
+
+@cache
+def row_band(theme: HighVoltageTheme, width: int, height: int) -> Image.Image:
+    """The rounded band behind the player whose turn it is."""
+    k = theme.supersample
+    img = Image.new("RGB", (width * k, height * k), theme.panel)
+    ImageDraw.Draw(img).rounded_rectangle(
+        (0, 0, width * k - 1, height * k - 1), radius=7 * k, fill=theme.panel_row
+    )
+    return img.resize((width, height), Image.Resampling.LANCZOS)
+
+
+def specimen_text(sheet: Image.Image, at: tuple[int, int], theme: HighVoltageTheme) -> None:
+    """Sample panel texts and icons so the board palette holds their anti-aliased shades."""
+    x, y = at
+    samples = [
+        ("Seat 1234 to play Turn 0123456789", 28, True, theme.text, theme.panel),
+        ("Draw, rotate, move or swap a card 0123456789", 19, False, theme.text_dim, theme.panel),
+        ("Seat 1234 none used 0123456789", 20, True, theme.text, theme.panel_row),
+        ("none used action tokens special points", 18, False, theme.text_dim, theme.panel_row),
+        ("Scored S3-S9 · draw rotate swap r90 energy left", 15, False, theme.text_dim, theme.panel),
+        ("A B C D E F G 1 2 3 4 5 6 7", 19, True, theme.coordinate_text, theme.background),
+    ]
+    for i, (text, size, bold, fg, bg) in enumerate(samples):
+        sheet.paste(text_rgb(text, size, bold, fg, bg), (x + 4, y + i * 32))
+    icons = [
+        pip_icon(theme, True, 16, theme.panel, theme.hv_bolt),
+        pip_icon(theme, True, 16, theme.panel_row, theme.hv_bolt),
+        star_icon(theme, 22, theme.panel, theme.winner),
+        star_icon(theme, 22, theme.panel_row, theme.winner),
+        token_icon(theme, HIGH_VOLTAGE, 26, theme.panel),
+        back_icon(theme, 26, theme.panel),
+        disc_icon(theme, None, 24, theme.panel),
+        disc_icon(theme, None, 24, theme.panel_row),
+        row_band(theme, 200, 29),
+    ]
+    for i, img in enumerate(icons):
+        sheet.paste(img, (x + 4 + i * 40, y + len(samples) * 32 + 4))
+
+
+def _count(
+    canvas: Canvas,
+    theme: HighVoltageTheme,
+    at: tuple[float, float],
+    count: int,
+    none: str,
+    bg: RGB,
+    *,
+    width: float,
+) -> None:
+    """A count too large for icons as a number, or the dimmed word for none left."""
+    label, fg, bold = (str(count), theme.text, True) if count else (none, theme.text_dim, False)
+    canvas.text(at, label, size=18, fg=fg, bg=bg, bold=bold, anchor="lm", max_width=width)

@@ -1,0 +1,331 @@
+"""High Voltage in Discord: what the bot says after each action, the pictures, the private
+prompts (a drawn card; the lines you may declare) and the secret colour.
+
+Everything here reads views and public action text only, so nothing said here can carry a
+secret that its reader may not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from data.texts import ENGLISH, Texts
+from games.high_voltage import pictures
+from games.high_voltage.rules.actions import (
+    Declare,
+    DeclareNone,
+    Draw,
+    Move,
+    Place,
+    Rotate,
+    Swap,
+    parse_action,
+)
+from hvbot.messages.post import Choice, Look, Post
+from hvbot.messages.presenters.base import Presenter, View
+from hvbot.runtime import workers
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+
+ROTATIONS = (0, 90, 180, 270)
+
+
+def _degrees(rotation: int | None) -> str:
+    return f"{rotation}°"
+
+
+def _word(texts: Texts, table: str, name: str) -> str:
+    """A word of the game data in `texts`' language, or the name itself when unknown."""
+    key = f"{table}.{name}"
+    return texts(key) if texts.has(key) else name
+
+
+def company_name(colour: str, texts: Texts = ENGLISH) -> str:
+    """A company's name in sentences ("red", "Rossa", "Rot")."""
+    return _word(texts, "high_voltage.companies", colour)
+
+
+def is_peek(action: str) -> bool:
+    """`draw C3` alone: the drawer looks at a card; nothing public has happened yet."""
+    move = parse_action(action)
+    return isinstance(move, Draw) and move.place is None
+
+
+def describe_action(
+    action: str, actor: str, *, last_cells: Sequence[str] = (), texts: Texts = ENGLISH
+) -> str:
+    """One line saying what an action did, for the public post after it."""
+    move = parse_action(action)
+    special = ""
+    kind = getattr(move, "special", None)
+    if kind:
+        special = texts(
+            "high_voltage.action.special_double"
+            if kind == "double"
+            else "high_voltage.action.special"
+        )
+    said = {"actor": actor, "special": special}
+    match move:
+        case Draw(cell=cell, place=None):
+            return texts("high_voltage.action.peek", cell=cell, **said)
+        case Draw(cell=cell, place=place, rotation=rotation):
+            if place == "here":
+                where = texts("high_voltage.action.where_here")
+            elif place == "empty":
+                dest = [c for c in last_cells if c != cell] if len(last_cells) == 2 else []
+                where = (
+                    texts("high_voltage.action.where_empty_cell", cell=dest[0])
+                    if dest
+                    else texts("high_voltage.action.where_empty")
+                )
+            else:
+                where = place
+            return texts(
+                "high_voltage.action.drew",
+                card=cell,
+                where=where,
+                degrees=_degrees(rotation),
+                **said,
+            )
+        case Rotate(cell=cell, rotation=rotation):
+            return texts(
+                "high_voltage.action.rotate", cell=cell, degrees=_degrees(rotation), **said
+            )
+        case Move(cell=cell, rotation=rotation):
+            return texts("high_voltage.action.move", cell=cell, degrees=_degrees(rotation), **said)
+        case Swap(a=a, b=b, rotation_a=rotation_a, rotation_b=rotation_b):
+            return texts(
+                "high_voltage.action.swap",
+                first=a,
+                second=b,
+                first_degrees=_degrees(rotation_a),
+                second_degrees=_degrees(rotation_b),
+                **said,
+            )
+        case DeclareNone():
+            return texts("high_voltage.action.declare_none", actor=actor)
+        case Declare():
+            return texts("high_voltage.action.declare", actor=actor, line=move.name)
+    return texts("high_voltage.action.other", actor=actor, action=action)
+
+
+def _points(points: Mapping[str, int], texts: Texts) -> str:
+    return ", ".join(f"{company_name(c, texts)} +{p}" for c, p in points.items() if p)
+
+
+def describe_line(record: Mapping[str, Any], texts: Texts = ENGLISH) -> str:
+    tokens = record.get("point_tokens", 0)
+    return texts(
+        "high_voltage.line.summary",
+        line=record["line"],
+        cards=texts("high_voltage.line.cards", count=len(record["cells"])),
+        points=_points(record["points"], texts),
+        tokens=texts("high_voltage.line.tokens", count=tokens) if tokens else "",
+    )
+
+
+class HighVoltagePresenter(Presenter):
+    game = "high-voltage"
+
+    def move_words(self, action: str) -> str:
+        say = self.texts
+        move = parse_action(action)
+        special = ""
+        if getattr(move, "special", None):
+            kind = "special_double" if move.special == "double" else "special"
+            special = say(f"high_voltage.action.{kind}")
+
+        def where(place: str) -> str:
+            if place in ("here", "empty"):
+                return say(f"high_voltage.action.where_{place}")
+            return place
+
+        match move:
+            case Draw(cell=cell, place=None):
+                words = say("high_voltage.move.peek", cell=cell)
+            case Draw(cell=cell, place=str(place), rotation=rotation):
+                words = say(
+                    "high_voltage.move.drew", cell=cell, where=where(place), degrees=rotation
+                )
+            case Place(place=place, rotation=rotation):
+                words = say("high_voltage.move.place", where=where(place), degrees=rotation)
+            case Rotate(cell=cell, rotation=rotation):
+                words = say("high_voltage.move.rotate", cell=cell, degrees=rotation)
+            case Move(cell=cell, rotation=rotation):
+                words = say("high_voltage.move.move", cell=cell, degrees=rotation)
+            case Swap(a=a, b=b):
+                words = say("high_voltage.move.swap", first=a, second=b)
+            case Declare():
+                words = say("high_voltage.move.declare", line=move.name)
+            case _:
+                words = say("high_voltage.move.declare_none")
+        return words + special
+
+    def is_public(self, applied: Sequence[str], view: View) -> bool:
+        return not (view["phase"] == "placing" and all(is_peek(t) for t in applied))
+
+    def describe(self, applied: Sequence[str], view: View, actor: str) -> list[str]:
+        last = view["last"]
+        lines = []
+        for text in applied:
+            if is_peek(text):
+                continue
+            said = {"last_cells": last["cells"], "texts": self.texts}
+            if text.startswith(("place ", "draw ")):
+                # A two-step draw is told as one: the placement's summary names the card.
+                summary = last["actions"][-1] if last["actions"] else text
+                lines.append(describe_action(summary, actor, **said))
+                continue
+            lines.append(describe_action(text, actor, **said))
+            record = next((r for r in last["lines"] if f"declare {r['line']}" == text), None)
+            if record:
+                lines.append(describe_line(record, self.texts))
+        return lines
+
+    def _company(self, colour: str) -> str:
+        return company_name(colour, self.texts)
+
+    def scores(self, view: View, names: Sequence[str]) -> str:
+        companies = " · ".join(f"{self._company(c)} {v}" for c, v in view["company_scores"].items())
+        return self.texts(
+            "high_voltage.scores",
+            companies=companies,
+            energy=view["energy_supply"],
+            face_down=view["face_down"],
+        )
+
+    def status(self, view: View, names: Sequence[str]) -> str:
+        lines = [self.scores(view, names)]
+        for player in view["players"]:
+            lines.append(
+                self.texts(
+                    "high_voltage.player_tokens",
+                    player=names[player["seat"]],
+                    actions=player["action_tokens"],
+                    special=player["special_tokens"],
+                    points=player["point_tokens"],
+                )
+            )
+        return "\n".join(lines)
+
+    def outcome(self, view: View, names: Sequence[str]) -> str:
+        outcome = view["outcome"]
+        details = outcome["details"]
+        say = self.texts
+        rows = []
+        for seat, score in enumerate(outcome["scores"]):
+            colour = details["colours"][seat]
+            rows.append(
+                say(
+                    "high_voltage.outcome.row",
+                    player=names[seat],
+                    company=self._company(colour),
+                    company_score=details["company_scores"][colour],
+                    tokens=details["point_tokens"][seat],
+                    score=score,
+                )
+            )
+        unowned = details.get("unowned") or []
+        if unowned:
+            companies = ", ".join(self._company(c) for c in unowned)
+            rows.append(say("high_voltage.outcome.unowned", companies=companies))
+        winners = [names[s] for s in outcome["winners"]]
+        verdict = (
+            say("high_voltage.outcome.winner", player=winners[0])
+            if len(winners) == 1
+            else say("high_voltage.outcome.shared", players=", ".join(winners))
+        )
+        why = self.word("high_voltage.end_reasons", outcome["reason"])
+        return (
+            say("high_voltage.outcome.over", reason=why) + "\n" + "\n".join(rows) + "\n" + verdict
+        )
+
+    def waiting(self, view: View, who: str) -> str | None:
+        if view["phase"] == "declaring":
+            return self.texts("high_voltage.waiting.declaring", player=who)
+        if view["phase"] == "placing":
+            return self.texts("high_voltage.waiting.placing", player=who)
+        return None
+
+    def turn_note(self, view: View) -> str:
+        return self.texts("high_voltage.turn_note") if view["actions_taken"] else ""
+
+    def board_png(self, view: View, names: Sequence[str]) -> bytes:
+        return pictures.hv_board_png(view, names=names, language=self.language)
+
+    def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
+        return pictures.hv_board_image(view, names=names, language=self.language)
+
+    def end_png(self, view: View, names: Sequence[str]) -> bytes:
+        return pictures.hv_end_png(view, names=names, language=self.language)
+
+    async def prompt(self, view: View) -> Post | None:
+        say = self.texts
+        if view["phase"] == "placing" and view["drawn"] and "paths" in view["drawn"]:
+            drawn = view["drawn"]
+            text = say(
+                "high_voltage.prompt.card",
+                cell=drawn["cell"],
+                here=say("high_voltage.buttons.here"),
+                empty=view["empty_cell"],
+            )
+            del view  # only the card is drawn: the seat's whole view need not wait with it
+            picture = await workers.draw(pictures.hv_card_png, drawn, language=self.language)
+            return Post(text, files=[("card.png", picture)], choices=self._place_choices())
+        if view["phase"] == "declaring" and view["closable"]:
+            rows = []
+            for line in view["closable"]:
+                rows.append(
+                    say(
+                        "high_voltage.prompt.line",
+                        line=line["line"],
+                        cards=say("high_voltage.line.cards", count=line["length"]),
+                        start=self.word("high_voltage.sides", line["sides"][0]),
+                        end=self.word("high_voltage.sides", line["sides"][1]),
+                        points=_points(line["points"], say),
+                        tokens=say("high_voltage.prompt.tokens", count=line["point_tokens"]),
+                    )
+                )
+            return Post(
+                say("high_voltage.prompt.declare") + "\n" + "\n".join(rows),
+                choices=self._declare_choices(view["closable"]),
+            )
+        return None
+
+    def _place_choices(self) -> tuple[Choice, ...]:
+        """Eight buttons: where the drawn card goes (row) and how it is turned (column)."""
+        choices = []
+        for row, place in enumerate(("here", "empty")):
+            word = self.texts(f"high_voltage.buttons.{place}")
+            for rotation in ROTATIONS:
+                look: Look = "primary" if place == "here" else "success"
+                label = f"{word} {rotation}°"
+                choices.append(Choice(f"place {place} r{rotation}", label, look, row))
+        return tuple(choices)
+
+    def _declare_choices(self, lines: list[dict[str, Any]]) -> tuple[Choice, ...]:
+        """A button per closable line (Discord shows at most 25), then "no more"."""
+        choices = [
+            Choice(
+                f"declare {line['line']}",
+                self.texts("high_voltage.buttons.declare", line=line["line"]),
+                "success",
+                i // 5,
+            )
+            for i, line in enumerate(lines[:20])
+        ]
+        none = self.texts("high_voltage.buttons.declare_none")
+        choices.append(Choice("declare none", none, "secondary", min(4, (len(choices) + 4) // 5)))
+        return tuple(choices)
+
+    def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:
+        colour = view["players"][seat]["colour"]
+        company = self._company(colour)
+        return (
+            self.texts("high_voltage.secret.title", company=company.upper()),
+            self.texts("high_voltage.secret.text", channel=f"<#{channel_id}>", company=company),
+            pictures.hv_secret_png(colour, language=self.language),
+        )

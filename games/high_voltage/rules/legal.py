@@ -1,0 +1,190 @@
+"""What the seat to move may do now: every legal action, one at random, and the cells the
+bot offers while a player types a command.
+
+Kept apart because these are the engine's hot loops: an AI search lists the legal actions of
+every position it tries and random playouts sample thousands of actions. They read the board
+in place and take the seat's token counts, so they never copy or change a position.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.high_voltage.rules.actions import (
+    ROTATIONS,
+    Declare,
+    DeclareNone,
+    Draw,
+    HvAction,
+    Move,
+    Place,
+    Rotate,
+    Swap,
+)
+from games.high_voltage.rules.lines import DANGER, Board, Line
+from games.high_voltage.rules.position import EMPTY, degrees
+
+LegalTurns = list[tuple[tuple[int, ...], ...]]  # CardSet.legal_turns: [card][rot] -> rotations
+
+TARGET_OPTIONS = ("draw.cell", "rotate.cell", "move.cell", "swap.a", "swap.b")
+
+
+def up_cells(board: Board) -> tuple[list[int], list[int]]:
+    """Cells of face-up cards: (ordinary, DANGER card or token)."""
+    energy, danger_card, card_up = board.energy, board.danger_card, board.card_up
+    normal, danger = [], []
+    for cell, card in enumerate(board.grid):
+        if card != EMPTY and card_up[card]:
+            is_danger = energy[card] == DANGER or danger_card[card]
+            (danger if is_danger else normal).append(cell)
+    return normal, danger
+
+
+def placing_actions() -> list[HvAction]:
+    """A drawn card goes back where it was or into the empty cell, in any orientation."""
+    return [Place(p, r) for p in ("here", "empty") for r in ROTATIONS]
+
+
+def declaring_actions(closable: list[Line]) -> list[HvAction]:
+    return [Declare(ln.first, ln.second) for ln in closable] + [DeclareNone()]
+
+
+def action_phase_actions(
+    board: Board, legal_turns: LegalTurns, action_left: int, special_left: int, actions_taken: int
+) -> list[HvAction]:
+    """Every draw, rotation, move and swap, each also with a double turn while it may be
+    announced, then the moves and swaps of DANGER cards that only a special token pays for."""
+    names = board.geo.names
+    grid, card_up, rot = board.grid, board.card_up, board.rot
+    specials: list[str | None] = [None]
+    if special_left > 0 and actions_taken == 0:
+        specials.append("double")
+    normal, danger = up_cells(board)
+    out: list[HvAction] = []
+    for sp in specials:
+        out += [
+            Draw(names[c], special=sp) for c, k in enumerate(grid) if k != EMPTY and not card_up[k]
+        ]
+        for cell in normal:
+            card = grid[cell]
+            out += [Rotate(names[cell], degrees(r), sp) for r in legal_turns[card][rot[card]]]
+        if action_left > 0:
+            out += [Move(names[c], r, sp) for c in normal for r in ROTATIONS]
+            out += [
+                Swap(names[a], names[b], ra, rb, sp)
+                for i, a in enumerate(normal)
+                for b in normal[i + 1 :]
+                for ra in ROTATIONS
+                for rb in ROTATIONS
+            ]
+    if special_left > 0 and danger:
+        out += [Move(names[c], r, "danger") for c in danger for r in ROTATIONS]
+        everyone = sorted(normal + danger)
+        out += [
+            Swap(names[a], names[b], ra, rb, "danger")
+            for i, a in enumerate(everyone)
+            for b in everyone[i + 1 :]
+            if a in danger or b in danger
+            for ra in ROTATIONS
+            for rb in ROTATIONS
+        ]
+    return out
+
+
+def sample_action_phase(
+    board: Board,
+    legal_turns: LegalTurns,
+    action_left: int,
+    special_left: int,
+    actions_taken: int,
+    face_down: int,
+    rng: random.Random,
+) -> HvAction:
+    """A random legal action of the action phase: first a kind of action, then one of that kind.
+
+    Enumerating every swap (hundreds of pairs times 16 orientations) each turn would make
+    random playouts slow; sampling the kind first keeps them cheap and still reaches every
+    legal action.
+    """
+    names = board.geo.names
+    grid, rot = board.grid, board.rot
+    normal, danger = up_cells(board)
+    rotatable = [c for c in normal if legal_turns[grid[c]][rot[grid[c]]]]
+    has_tokens = action_left > 0
+    has_special = special_left > 0
+    kinds = []
+    if face_down:
+        kinds.append("draw")
+    if rotatable:
+        kinds.append("rotate")
+    if has_tokens and normal:
+        kinds.append("move")
+    if has_tokens and len(normal) >= 2:
+        kinds.append("swap")
+    if has_special and danger:
+        kinds.append("danger")
+    kind = rng.choice(kinds)
+    double = "double" if has_special and actions_taken == 0 and rng.random() < 0.05 else None
+    if kind == "draw":
+        cells = [c for c, k in enumerate(grid) if k != EMPTY and not board.card_up[k]]
+        return Draw(names[rng.choice(cells)], special=double)
+    if kind == "rotate":
+        cell = rng.choice(rotatable)
+        card = grid[cell]
+        return Rotate(names[cell], degrees(rng.choice(legal_turns[card][rot[card]])), double)
+    if kind == "move":
+        return Move(names[rng.choice(normal)], rng.choice(ROTATIONS), double)
+    if kind == "swap":
+        a, b = rng.sample(normal, 2)
+        return _swap_in_order(names, a, b, rng.choice(ROTATIONS), rng.choice(ROTATIONS), double)
+    cell = rng.choice(danger)
+    others = [c for c in normal + danger if c != cell]
+    if others and rng.random() < 0.5:
+        other = rng.choice(others)
+        return _swap_in_order(
+            names, cell, other, rng.choice(ROTATIONS), rng.choice(ROTATIONS), "danger"
+        )
+    return Move(names[cell], rng.choice(ROTATIONS), "danger")
+
+
+def _swap_in_order(
+    names: tuple[str, ...], a: int, b: int, rot_a: int, rot_b: int, special: str | None
+) -> Swap:
+    """The same swap written as `action_phase_actions` lists it: the earlier cell first."""
+    if a > b:
+        a, b, rot_a, rot_b = b, a, rot_b, rot_a
+    return Swap(names[a], names[b], rot_a, rot_b, special)
+
+
+def cell_targets(
+    board: Board, legal_turns: LegalTurns, option: str, action_left: int, special_left: int
+) -> list[str] | None:
+    """The cells a cell option of the action phase takes over the legal actions, without
+    listing every swap of the turn (thousands of them, four orientations each) for each letter
+    typed; None for an option that is not one of `TARGET_OPTIONS`."""
+    names, grid = board.geo.names, board.grid
+    normal, danger = up_cells(board)
+    tokens = action_left > 0
+    special = special_left > 0
+    if option == "draw.cell":
+        return [names[c] for c, k in enumerate(grid) if k != EMPTY and not board.card_up[k]]
+    if option == "rotate.cell":
+        return [names[c] for c in normal if legal_turns[grid[c]][board.rot[grid[c]]]]
+    if option == "move.cell":
+        return [names[c] for c in (normal if tokens else []) + (danger if special else [])]
+    if option in ("swap.a", "swap.b"):
+        pairs = set()
+        if tokens:
+            pairs |= {(a, b) for i, a in enumerate(normal) for b in normal[i + 1 :]}
+        if special and danger:
+            risky = set(danger)
+            everyone = sorted(normal + danger)
+            pairs |= {
+                (a, b)
+                for i, a in enumerate(everyone)
+                for b in everyone[i + 1 :]
+                if a in risky or b in risky
+            }
+        end = 0 if option == "swap.a" else 1
+        return [names[c] for c in sorted({pair[end] for pair in pairs})]
+    return None

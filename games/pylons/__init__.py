@@ -1,0 +1,19 @@
+"""Pylons, all of it in this folder: its rules (`rules/`), AI levels and reference opponent
+(`ai/`), pictures (`pictures/`), Discord presenter and slash commands, texts in four
+languages (`locales/`) and rules summary (`rules*.md`). `PLUGIN` is its manifest, registered
+by `games`."""
+
+from __future__ import annotations
+
+from games.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="pylons",
+    rules="games.pylons.rules",
+    ai="games.pylons.ai",
+    presenter="games.pylons.presenter:PylonsPresenter",
+    commands="games.pylons.commands",
+    texts="games.pylons",
+)
+
+__all__ = ["PLUGIN"]

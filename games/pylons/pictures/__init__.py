@@ -1,0 +1,18 @@
+"""Pylons' pictures, drawn with Pillow from views only (see `games.high_voltage.pictures` for
+the conventions every game's pictures follow).
+
+- `pylons_board_png(view, names=...)`: the board and its panel, after every move
+  (`pylons_board_image`: the same before PNG encoding, for a replay's frames).
+- `pylons_seat_png(seat, colour, goal)`: a player's pylon, for the start-of-game message.
+"""
+
+from games.pylons.pictures.board import pylons_board_image, pylons_board_png, pylons_seat_png
+from games.pylons.pictures.palette import PYLONS_THEME, PylonsTheme
+
+__all__ = [
+    "PYLONS_THEME",
+    "PylonsTheme",
+    "pylons_board_image",
+    "pylons_board_png",
+    "pylons_seat_png",
+]

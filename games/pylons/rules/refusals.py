@@ -1,0 +1,90 @@
+"""Why a Pylons action may not be taken: the refusals with their words, and a legal cell to
+suggest instead."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import IllegalActionError, Phrase
+from games.pylons.rules.board import COL, CORNERS, NAMES, ROW, SIZE, border_owner, cell_of
+
+if TYPE_CHECKING:
+    from games.pylons.rules.state import PylonsState
+
+SEAT_NAMES = ("player 1 (blue)", "player 2 (red)")
+SEAT_KEYS = ("blue", "red")  # how the language files name each seat in a refusal
+BORDER_TEXT = (
+    "the west and east borders (columns A and X)",
+    "the north and south borders (rows 1 and 24)",
+)
+
+
+def choose_first() -> IllegalActionError:
+    """A pylon before player 1 has chosen the board."""
+    return IllegalActionError(
+        "First player 1 chooses the board: keep (keep the swamps as they are and move "
+        "first) or mirror (mirror them on the NW-SE diagonal and let player 2 move first).",
+        key="engine.pylons.choose_first",
+    )
+
+
+def no_choice(state: PylonsState) -> IllegalActionError:
+    """A board choice once it is made, or in a game without swamps."""
+    example = f"place {nearby_cell(state)}"
+    if not state.swamps_on:
+        return IllegalActionError(
+            f"This game has no swamps, so there is no board to choose: {example}.",
+            key="engine.pylons.no_swamps",
+            example=example,
+        )
+    how = "mirrored" if state.mirrored else "kept"
+    return IllegalActionError(
+        f"Player 1 has {how} the board already; now it is a pylon: {example}.",
+        key=f"engine.pylons.board_{how}",
+        example=example,
+    )
+
+
+def nearby_cell(state: PylonsState, near: int | None = None) -> str:
+    """A legal cell for the seat to move, the nearest to `near` (or the centre)."""
+    free = state.free[state.seat]
+    if not free:
+        return "no cell"
+    target = cell_of(SIZE // 2, SIZE // 2) if near is None else near
+    ti, tj = COL[target], ROW[target]
+    best = min(free, key=lambda c: (max(abs(COL[c] - ti), abs(ROW[c] - tj)), c))
+    return NAMES[best]
+
+
+def why_not(state: PylonsState, c: int) -> IllegalActionError:
+    """Why the seat to move cannot build on `c`, and a free cell nearby."""
+    name, seat = NAMES[c], state.seat
+    fields: dict[str, Any] = {"cell": name}
+    if c in CORNERS:
+        reason = "corner"
+        why = f"{name} is a corner: no one builds on the four corners"
+    elif state.swamp[c]:
+        reason = "swamp"
+        why = f"{name} is swamp: no pylon can stand there"
+    elif state.owner[c]:
+        owner = state.owner[c] - 1
+        reason = "yours" if owner == seat else f"taken_by_{SEAT_KEYS[owner]}"
+        who = "yours" if owner == seat else f"{SEAT_NAMES[owner]}'s"
+        why = f"{name} has a pylon already ({who})"
+    elif border_owner(c) not in (None, seat):
+        other = 1 - seat
+        reason = f"border_of_{SEAT_KEYS[other]}"
+        why = (
+            f"{name} is on {BORDER_TEXT[other]}, which only {SEAT_NAMES[other]} may "
+            f"build on; yours are {BORDER_TEXT[seat]}"
+        )
+    else:  # pragma: no cover - every refusal above covers the free-list test
+        reason = "not_free"
+        why = f"{name} is not free"
+    example = f"place {nearby_cell(state, c)}"
+    return IllegalActionError(
+        f"{why}. A free cell near it: {example}.",
+        key="engine.pylons.cannot_build",
+        why=Phrase(why, f"engine.pylons.cannot_build_on.{reason}", **fields),
+        example=example,
+    )

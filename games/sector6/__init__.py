@@ -1,0 +1,20 @@
+"""Sector 6, all of it in this folder: its rules (`rules/`), AI levels (`ai/`), pictures
+(`pictures/`), Discord presenter and slash commands, components as data (tiles and their
+walls, supplies per player count, oxygen markers, entry points, board size and limits, in the
+JSON files), texts in four languages (`locales/`) and rules summary (`rules*.md`). `PLUGIN` is
+its manifest, registered by `games`."""
+
+from __future__ import annotations
+
+from games.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="sector6",
+    rules="games.sector6.rules",
+    ai="games.sector6.ai",
+    presenter="games.sector6.presenter:Sector6Presenter",
+    commands="games.sector6.commands",
+    texts="games.sector6",
+)
+
+__all__ = ["PLUGIN"]

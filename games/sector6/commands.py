@@ -1,0 +1,231 @@
+"""/s6: the Sector 6 actions. Each command only builds the engine's action text; the rules,
+the checks and the messages for bad input all come from the engine through the shared
+handlers (`hvbot.handlers`).
+
+The choices after a move (and a blocked player's rotations) are also buttons on the board
+post; the commands here make every action reachable by typing as well, and their cell options
+autocomplete with the cells where the caller may act right now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from engine import State
+from games.sector6.rules.actions import DEGREES
+from hvbot.cogs.moves import GameMoves
+from hvbot.handlers import moves
+from hvbot.messages import game_posts, wording
+from hvbot.messages.post import send_private
+from hvbot.messages.translator import choice
+
+if TYPE_CHECKING:
+    from hvbot.runtime.client import GameBot
+
+GAME = "sector6"
+MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
+ROTATION_CHOICES = [
+    app_commands.Choice(
+        name=app_commands.locale_str(
+            f"r{d}: {d}° clockwise from the tile as shown",
+            key="commands.choices.tile_rotation",
+            degrees=d,
+        ),
+        value=d,
+    )
+    for d in DEGREES
+]
+DIRECTION_CHOICES = [
+    choice("left (anticlockwise)", "left", key="commands.choices.direction.left"),
+    choice("right (clockwise)", "right", key="commands.choices.direction.right"),
+]
+
+Choices = list[app_commands.Choice[str]]
+
+
+def _choices(cells: Iterable[str], typed: str, note: Callable[[str], str] | None = None) -> Choices:
+    """Distinct cells starting with what is typed, in the engine's order, each with its note
+    (worked out only for the cells shown)."""
+    prefix = typed.strip().upper()
+    shown = [cell for cell in dict.fromkeys(cells) if cell.startswith(prefix)][:MAX_CHOICES]
+    out = []
+    for cell in shown:
+        said = note(cell) if note else ""
+        out.append(app_commands.Choice(name=f"{cell} ({said})" if said else cell, value=cell))
+    return out
+
+
+def _option(interaction: discord.Interaction, name: str) -> Any:
+    """An option the caller has filled in already (None if not yet), for narrowing choices."""
+    return getattr(interaction.namespace, name, None)
+
+
+def place_cells(state: State, seat: int, rotation: int | None) -> list[str]:
+    """Cells where `seat`'s drawn tile may go now (turned `rotation` degrees, if chosen)."""
+    return state.targets(seat, "place.cell", {} if rotation is None else {"degrees": rotation})
+
+
+def turns_note(state: State, seat: int, cell: str) -> str:
+    """The rotations of `seat`'s drawn tile that fit on `cell`, as its choice notes them."""
+    turns = state.targets(seat, "place.degrees", {"cell": cell})
+    return "any turn" if len(turns) == len(DEGREES) else ", ".join(f"r{d}" for d in turns)
+
+
+def middle_first(cells: list[str], view: dict[str, Any]) -> list[str]:
+    """The first piece may go on any cell: suggest the middle of the table first (where the
+    picture shows free cells), not its corner. Later pieces keep the engine's order."""
+    if view["tiles"]:
+        return cells
+    mid_col, mid_row = (view["table"]["columns"] - 1) / 2, (view["table"]["rows"] - 1) / 2
+
+    def off_centre(cell: str) -> tuple[float, str]:
+        col, row = ord(cell[0]) - ord("A"), int(cell[1:]) - 1
+        return (col - mid_col) ** 2 + (row - mid_row) ** 2, cell
+
+    return sorted(cells, key=off_centre)
+
+
+def move_cells(state: State, seat: int, origin: str | None) -> tuple[list[str], list[str]]:
+    """(prisoners that can move, cells they can reach); the reach from `origin` only, if
+    the caller has chosen which prisoner moves."""
+    chosen = (origin or "").strip().upper()
+    targets = state.targets(seat, "move.target", {"origin": chosen} if chosen else {})
+    return state.targets(seat, "move.origin"), targets
+
+
+class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves"):
+    game = GAME
+
+    async def _state(self, interaction: discord.Interaction) -> State | None:
+        """The game's state if it is the caller's turn in a Sector 6 game, else None
+        (autocomplete answers only the person to move; others may watch, not act)."""
+        found = await self.in_play(interaction)
+        if found is None:
+            return None
+        game, state = found
+        seat = game.seat_of(interaction.user.id)
+        return state if seat is not None and state.current_seat() == seat else None
+
+    async def _place_cells(self, interaction: discord.Interaction, current: str) -> Choices:
+        state = await self._state(interaction)
+        if state is None:
+            return []
+        seat = state.current_seat()
+        cells = place_cells(state, seat, _option(interaction, "rotation"))
+        return _choices(
+            middle_first(cells, state.view(None)),
+            current,
+            lambda cell: turns_note(state, seat, cell),
+        )
+
+    async def _entry_cells(self, interaction: discord.Interaction, current: str) -> Choices:
+        state = await self._state(interaction)
+        if state is None:
+            return []
+        cells = state.targets(state.current_seat(), "entry.cell")
+        return _choices(middle_first(cells, state.view(None)), current)
+
+    async def _move_from(self, interaction: discord.Interaction, current: str) -> Choices:
+        state = await self._state(interaction)
+        if state is None:
+            return []
+        return _choices(move_cells(state, state.current_seat(), None)[0], current)
+
+    async def _move_to(self, interaction: discord.Interaction, current: str) -> Choices:
+        state = await self._state(interaction)
+        if state is None:
+            return []
+        origin = _option(interaction, "from")
+        return _choices(move_cells(state, state.current_seat(), origin)[1], current)
+
+    async def _rotate_cells(self, interaction: discord.Interaction, current: str) -> Choices:
+        state = await self._state(interaction)
+        if state is None:
+            return []
+        return _choices(state.targets(state.current_seat(), "rotate.cell"), current)
+
+    # ------------------------------------------------------------------ construction
+
+    @app_commands.command(
+        name="draw", description="Draw the top tile of your supply (only you see it)"
+    )
+    async def draw(self, interaction: discord.Interaction) -> None:
+        """Asking again while holding a drawn tile shows it again instead of refusing."""
+        game = await self.bot.service.games.open_game(interaction.channel_id)
+        if game.game_name == GAME and game.status == "active":
+            state = self.bot.service.games.peek_state(game)
+            prompt = await game_posts.prompt_post(
+                game, state, interaction.user.id, wording.language(interaction)
+            )
+            if prompt is not None:
+                await send_private(interaction, prompt)
+                return
+        await moves.act_from_command(interaction, "draw")
+
+    @app_commands.command(name="place", description="Lay the tile you drew on a cell, turned")
+    @app_commands.describe(
+        cell="A free cell next to the maze, e.g. K10 (suggested: where the tile fits)",
+        rotation="How far to turn the tile clockwise from the way it was shown to you",
+    )
+    @app_commands.choices(rotation=ROTATION_CHOICES)
+    @app_commands.autocomplete(cell=_place_cells)
+    async def place(self, interaction: discord.Interaction, cell: str, rotation: int) -> None:
+        await moves.act_from_command(interaction, f"place {cell} r{rotation}")
+
+    @app_commands.command(
+        name="entry", description="Lay one of your entry points instead of drawing"
+    )
+    @app_commands.describe(cell="A free cell next to the maze, e.g. K10 (suggested: where it fits)")
+    @app_commands.autocomplete(cell=_entry_cells)
+    async def entry(self, interaction: discord.Interaction, cell: str) -> None:
+        await moves.act_from_command(interaction, f"place entry {cell}")
+
+    # ------------------------------------------------------------------ competition
+
+    @app_commands.command(name="move", description="Move one of your prisoners in a straight line")
+    @app_commands.rename(origin="from", target="to")
+    @app_commands.describe(
+        origin="The cell of the prisoner that moves",
+        target="Where it stops: straight out through an open side, past no wall or prisoner",
+    )
+    @app_commands.autocomplete(origin=_move_from, target=_move_to)
+    async def move(self, interaction: discord.Interaction, origin: str, target: str) -> None:
+        await moves.act_from_command(interaction, f"move {origin} {target}")
+
+    @app_commands.command(
+        name="collect", description="Take the oxygen marker of the tile your prisoner just left"
+    )
+    async def collect(self, interaction: discord.Interaction) -> None:
+        await moves.act_from_command(interaction, "collect")
+
+    @app_commands.command(name="rotate", description="Turn a tile one side (60°)")
+    @app_commands.describe(
+        direction="Which way to turn it",
+        cell="When blocked: the tile under one of your prisoners (after a move: the tile left)",
+    )
+    @app_commands.choices(direction=DIRECTION_CHOICES)
+    @app_commands.autocomplete(cell=_rotate_cells)
+    async def rotate(
+        self, interaction: discord.Interaction, direction: str, cell: str | None = None
+    ) -> None:
+        where = f" {cell}" if cell else ""
+        await moves.act_from_command(interaction, f"rotate{where} {direction}")
+
+    @app_commands.command(name="done", description="End your turn without collecting or turning")
+    async def done(self, interaction: discord.Interaction) -> None:
+        await moves.act_from_command(interaction, "done")
+
+    @app_commands.command(
+        name="pass", description="Novice mode: let your turn go when neither prisoner can move"
+    )
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        await moves.act_from_command(interaction, "pass")
+
+
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    await bot.add_cog(Sector6Cog(bot))

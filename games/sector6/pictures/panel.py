@@ -1,0 +1,212 @@
+"""The panel under the Sector 6 maze: a card per player (pawn, name, score, and either what is
+left to place or the markers collected by value), the status line, the last turn in words,
+the marker counts and the oxygen clock's badge.
+
+Where each part goes, and the band behind a lit card, are in `panel_layout`;
+the pawns and discs are the board's own pieces (`sprites`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from data.texts import ENGLISH, Texts
+from games.sector6.pictures.panel_layout import (
+    CARD_H,
+    CLOCK_H,
+    CLOCK_MAX,
+    COUNT_DISC,
+    card_band,
+    cards,
+    counts_on_card,
+)
+from games.sector6.pictures.sprites import marker_piece, prisoner_piece
+from games.sector6.pictures.style import PAD, Sector6Theme, View, token_half
+from games.sector6.pictures.tokens import seat_letters
+from render.canvas import Canvas, shorten_names, shrink
+from render.fonts import font
+
+
+def seat_name(seat: int, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return texts("picture.player", number=seat + 1)
+
+
+def status_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
+    """Whose turn it is and what they do, or how the game ended, in one line."""
+    say = texts
+    outcome = view.get("outcome")
+    if outcome:
+        winners = [seat_name(int(s), names, say) for s in outcome.get("winners") or ()]
+        why = str(outcome.get("reason"))
+        key = f"picture.sector6.reason_{why}"
+        reason = say(key) if say.has(key) else why
+        if len(winners) == 1:
+            return say("picture.sector6.over_wins", reason=reason, player=winners[0])
+        return say("picture.sector6.over_share", reason=reason, players=" & ".join(winners))
+    seat = view.get("current_seat")
+    who = seat_name(int(seat or 0), names, say)
+    step = view.get("step")
+    if step == "draw":
+        if not view.get("tiles"):
+            return say("picture.sector6.draw_first", player=who)
+        return say("picture.sector6.draw", player=who)
+    if step == "place":
+        return say("picture.sector6.place", player=who)
+    if step == "act":
+        return say("picture.sector6.act", player=who, cell=view.get("pending"))
+    if step == "blocked":
+        if (view.get("rules") or {}).get("rotations", True):
+            left = int(view.get("rotations_left") or 0)
+            return say("picture.sector6.blocked", player=who, count=left)
+        return say("picture.sector6.blocked_pass", player=who)
+    return say("picture.sector6.to_move", player=who)
+
+
+def clock_text(view: View, texts: Texts = ENGLISH) -> str:
+    """The oxygen clock's badge ("Oxygen clock: 4 rounds left"), or "" while it is hidden."""
+    clock = view.get("oxygen_clock") or {}
+    if not clock.get("shown") or view.get("phase") != "play":
+        return ""
+    return texts("picture.sector6.clock", count=int(clock.get("rounds_left") or 0))
+
+
+def markers_text(view: View, texts: Texts = ENGLISH) -> str:
+    """Markers free, held and out of reach ("Markers: 6 free · 1 held · 1 out of reach"),
+    while the competition runs; the out-of-reach part only when there are some."""
+    counts = view.get("markers")
+    if not counts or view.get("phase") != "play":  # at the end the outcome says it all
+        return ""
+    key = "picture.sector6.markers_dead" if counts.get("dead") else "picture.sector6.markers"
+    return texts(key, free=counts["free"], held=counts["held"], dead=counts.get("dead", 0))
+
+
+def last_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
+    """What the last turn did, in its action words."""
+    last = view.get("last") or {}
+    if last.get("seat") is None or not last.get("actions"):
+        return ""
+    text = f"{seat_name(int(last['seat']), names, texts)}: {', '.join(last['actions'])}"
+    if last.get("geared"):
+        text += texts("picture.sector6.gears", cells=", ".join(last["geared"]))
+    return text
+
+
+def draw_panel(canvas: Canvas, view: View, names: Sequence[str] | None, texts: Texts) -> None:
+    theme: Sector6Theme = canvas.theme  # type: ignore[assignment]
+    players = list(view.get("players") or ())
+    over = view.get("phase") == "over"
+    current = None if over else view.get("current_seat")
+    winners = set((view.get("outcome") or {}).get("winners") or ()) if over else set()
+    building = view.get("phase") == "build"
+    letters = seat_letters([str(p.get("colour", "")) for p in players], texts)
+    for player, card in zip(players, cards(theme, len(players)), strict=False):
+        seat = int(player["seat"])
+        x, y, card_w = card
+        lit = seat == current or seat in winners
+        bg = theme.panel_row if lit else theme.panel
+        if lit:
+            edge = theme.seat_fill[seat] if seat == current else theme.winner
+            canvas.sprite(card_band, card_w, CARD_H, edge, at=(x, y))
+        sprite, mask = prisoner_piece(theme, 15, seat, letters[seat], bg)
+        canvas.image.paste(sprite, (x + 26 - token_half(15), y + 27 - token_half(15)), mask)
+        canvas.text(
+            (x + 48, y + 12),
+            seat_name(seat, names, texts),
+            size=20,
+            fg=theme.text,
+            bg=bg,
+            max_width=card_w - 110,
+        )
+        canvas.text(
+            (x + card_w - 12, y + 6),
+            str(player.get("score", 0)),
+            size=34,
+            fg=theme.text,
+            bg=bg,
+            anchor="ra",
+        )
+        if building:
+            tiles, entries = int(player["supply_left"]), int(player["entries_left"])
+            canvas.text(
+                (x + 14, y + 52),
+                texts(
+                    "picture.sector6.supply",
+                    tiles=texts("picture.sector6.tiles", count=tiles),
+                    entries=texts("picture.sector6.entries", count=entries),
+                ),
+                size=15,
+                bold=False,
+                fg=theme.text_dim,
+                bg=bg,
+                max_width=card_w - 24,
+            )
+            continue
+        half = token_half(COUNT_DISC)
+        for count in counts_on_card(card, player.get("collected") or {}):
+            sprite, mask = marker_piece(theme, COUNT_DISC, count.value, bg)
+            canvas.image.paste(sprite, (count.disc[0] - half, count.disc[1] - half), mask)
+            canvas.text(
+                count.at,
+                count.text,
+                size=count.size,
+                bold=False,
+                fg=theme.text_dim,
+                bg=bg,
+            )
+    _status(canvas, view, names, texts)
+
+
+def _status(canvas: Canvas, view: View, names: Sequence[str] | None, texts: Texts) -> None:
+    """The status line with the oxygen clock's badge, and the last turn with the counts."""
+    theme: Sector6Theme = canvas.theme  # type: ignore[assignment]
+    y = theme.board_height + 14 + CARD_H + 18
+    room = theme.width - 2 * PAD
+    clock = clock_text(view, texts)
+    if clock:
+        label, size = shrink(clock, 19, CLOCK_MAX - 28)
+        w = math.ceil((font(size).getlength(label) + 30) / 10) * 10  # few band sizes
+        x = theme.width - PAD - w
+        canvas.sprite(card_band, w, CLOCK_H, theme.clock, at=(x, y - 7))
+        canvas.text(
+            (x + w / 2, y - 7 + CLOCK_H / 2),
+            label,
+            size=size,
+            fg=theme.clock,
+            bg=theme.panel_row,
+            anchor="mm",
+        )
+        room -= w + 20
+    canvas.text(
+        (PAD, y),
+        shorten_names(lambda shown: status_line(view, shown, texts), names, 21, room),
+        size=21,
+        fg=theme.text,
+        bg=theme.panel,
+        max_width=room,
+    )
+    room = theme.width - 2 * PAD
+    counts = markers_text(view, texts)
+    if counts:
+        label, size = shrink(counts, 16, room / 2, bold=False)
+        room -= canvas.text(
+            (theme.width - PAD, y + 36),
+            label,
+            size=size,
+            bold=False,
+            fg=theme.text_dim,
+            bg=theme.panel,
+            anchor="ra",
+        )
+        room -= 24
+    canvas.text(
+        (PAD, y + 36),
+        last_line(view, names, texts),
+        size=16,
+        bold=False,
+        fg=theme.text_dim,
+        bg=theme.panel,
+        max_width=room,
+    )

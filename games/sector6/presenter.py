@@ -1,0 +1,431 @@
+"""Sector 6 in Discord: what the bot says after each action, the maze picture, the drawn tile
+shown to its drawer alone, the buttons for the decisions after a move, and the colour each
+player is told at the start.
+
+Only the drawn tile is private (the engine's public view says only that a tile is drawn), so
+a bare `draw` gets no public post, like a High Voltage draw: its drawer gets the tile in a
+private prompt and places it with `/s6 place`. Everything after a move hides nothing, so
+those choices are buttons on the public board post. Everything here reads views and public
+action text only, so nothing said in public can carry the drawn tile's face.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from data.texts import ENGLISH, Texts
+from games.sector6 import pictures
+from games.sector6.pictures.tokens import seat_letters
+from games.sector6.rules.actions import (
+    Collect,
+    Done,
+    Draw,
+    Move,
+    Pass,
+    Place,
+    PlaceEntry,
+    Rotate,
+    parse_action,
+)
+from hvbot.messages.post import Choice, Look, Post
+from hvbot.messages.presenters.base import Presenter, View
+from hvbot.runtime import workers
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+
+MODES = {
+    "full": "full (life sentence): rotations turn meshing gears too",
+    "veteran": "veteran: rotations without gears",
+    "novice": "novice: no rotations, collect only",
+}
+MAX_BUTTONS = 25  # Discord's limit per message
+PER_ROW = 5  # Discord's limit per row
+# How a choice's button looks: collecting stands out, ending the turn is quiet; moves are blue.
+_LOOKS: dict[str, Look] = {"collect": "success", "done": "secondary", "pass": "secondary"}
+
+
+def _tile_at(view: View, cell: str | None) -> Mapping[str, Any] | None:
+    return next((t for t in view["tiles"] if t["cell"] == cell), None)
+
+
+def _colours(view: View) -> dict[str, str]:
+    """Marker colour by value, as the placed tiles show them (a marker has its tile's colour)."""
+    return {str(t["value"]): t["colour"] for t in view["tiles"] if t["kind"] == "tile"}
+
+
+def _word(texts: Texts, table: str, name: str) -> str:
+    """A word of the game data in `texts`' language, or the name itself when unknown."""
+    key = f"{table}.{name}"
+    return texts(key) if texts.has(key) else name
+
+
+def _markers(counts: Mapping[str, int], colours: Mapping[str, str], texts: Texts) -> str:
+    """`2 blue, 1 red` from marker counts by value, most valuable first."""
+    parts = [
+        texts(
+            "sector6.marker_count",
+            count=n,
+            colour=_word(texts, "picture.colours", colours.get(value, value)),
+        )
+        for value, n in sorted(counts.items(), key=lambda kv: -int(kv[0]))
+        if n
+    ]
+    return ", ".join(parts) or texts("sector6.markers_none")
+
+
+def _joined(items: Sequence[str], word: str, texts: Texts) -> str:
+    """Two or more items joined with "and"/"or" between the last two, as the texts say it."""
+    if len(items) < 2:
+        return "".join(items)
+    return texts(f"sector6.{word}", first=", ".join(items[:-1]), second=items[-1])
+
+
+def _placing_rule(placed: int, *, galleries: bool, texts: Texts = ENGLISH) -> str:
+    """Where the next piece may go, as the construction rules say (see sector6.md)."""
+    if placed == 0:
+        return texts("sector6.placing.anywhere")
+    rule = texts("sector6.placing.first" if placed == 1 else "sector6.placing.two")
+    if galleries:
+        rule = texts("sector6.placing.galleries", rule=rule)
+    return rule
+
+
+def act_choices(view: View, texts: Texts = ENGLISH) -> list[tuple[str, str]]:
+    """(action, button label) for each decision open to the seat to move after a move or when
+    blocked, from the public view alone; mirrors the engine's legal actions in those steps."""
+    step, rotations = view["step"], view["rules"]["rotations"]
+    if view["phase"] != "play":
+        return []
+    if step == "act":
+        cell = view["pending"]
+        tile = _tile_at(view, cell) or {}
+        out = []
+        if tile.get("marker"):
+            label = texts("sector6.buttons.collect", marker=tile["marker"], cell=cell)
+            out.append(("collect", label))
+        if rotations:
+            out += _turns(cell, texts)
+        return [*out, ("done", texts("sector6.buttons.done"))]
+    if step == "blocked":
+        if not rotations:
+            return [("pass", texts("sector6.buttons.pass"))]
+        cells = view["players"][view["current_seat"]]["prisoners"]
+        return [choice for cell in sorted(cells) for choice in _turns(cell, texts)]
+    return []
+
+
+def _turns(cell: str, texts: Texts) -> list[tuple[str, str]]:
+    return [
+        (f"rotate {cell} left", texts("sector6.buttons.left", cell=cell)),
+        (f"rotate {cell} right", texts("sector6.buttons.right", cell=cell)),
+    ]
+
+
+def buttons_fit(view: View) -> bool:
+    """Whether the open choices fit on one message's buttons (else `/s6 rotate` with its
+    cell autocomplete offers them; with two prisoners per player they always fit)."""
+    return len(act_choices(view)) <= MAX_BUTTONS
+
+
+class Sector6Presenter(Presenter):
+    game = "sector6"
+    modes = MODES
+
+    def is_public(self, applied: Sequence[str], view: View) -> bool:
+        """A bare draw shows a tile to its drawer only: nothing public has happened yet."""
+        return not all(text == "draw" for text in applied)
+
+    def _shapes(self, shape: str) -> str:
+        return self.word("sector6.shapes", shape)
+
+    # ------------------------------------------------------------------ what happened
+
+    def move_words(self, action: str) -> str:
+        say = self.texts
+        move = parse_action(action)
+        match move:
+            case Place(cell=cell):
+                return say("sector6.move.place", cell=cell)
+            case PlaceEntry(cell=cell):
+                return say("sector6.move.entry", cell=cell)
+            case Move(origin=origin, target=target):
+                return say("sector6.move.move", origin=origin, target=target)
+            case Rotate(cell=cell, clockwise=clockwise):
+                direction = say("sector6.move.right" if clockwise else "sector6.move.left")
+                if cell is None:
+                    return say("sector6.move.rotate_behind", direction=direction)
+                return say("sector6.move.rotate", cell=cell, direction=direction)
+            case _:
+                return say(f"sector6.move.{move.text()}")
+
+    def describe(self, applied: Sequence[str], view: View, actor: str) -> list[str]:
+        lines = [line for text in applied if (line := self._describe_one(text, view, actor))]
+        built = any(t.startswith("place ") for t in applied) and view["phase"] != "build"
+        if built:
+            lines.append(self.texts("sector6.maze_complete"))
+        return lines
+
+    def _describe_one(self, text: str, view: View, actor: str) -> str:
+        say = self.texts
+        action = parse_action(text)
+        match action:
+            case Draw():
+                return ""  # told with the placement, which shows the tile to everyone
+            case PlaceEntry(cell=cell):
+                return say("sector6.action.entry", actor=actor, cell=cell)
+            case Place(cell=cell):
+                tile = _tile_at(view, cell) or {}
+                walls = len(tile.get("walls") or ())
+                return say(
+                    "sector6.action.place",
+                    actor=actor,
+                    colour=self.colour(tile.get("colour", "")),
+                    walls=say("sector6.action.walls", count=walls),
+                    cell=cell,
+                )
+            case Move():
+                return self._describe_move(action, view, actor)
+            case Collect():
+                cell = view["last"]["collected"]
+                tile = _tile_at(view, cell) or {}
+                return say(
+                    "sector6.action.collect",
+                    actor=actor,
+                    colour=self.colour(tile.get("colour", "")),
+                    value=tile.get("value", "?"),
+                    cell=cell,
+                )
+            case Rotate():
+                return self._describe_rotation(action, view, actor)
+            case Done():
+                return say("sector6.action.done", actor=actor)
+            case Pass():
+                return say("sector6.action.pass", actor=actor)
+        return say("sector6.action.other", actor=actor, action=text)
+
+    def _describe_move(self, move: Move, view: View, actor: str) -> str:
+        line = self.texts("sector6.action.move", actor=actor, start=move.origin, end=move.target)
+        turn_over = view["phase"] == "play" and view["step"] != "act"
+        if turn_over and view["last"]["actions"][-1:] == [move.text()]:
+            line += self.texts("sector6.action.move_over", cell=move.origin)
+        return line
+
+    def _describe_rotation(self, rotation: Rotate, view: View, actor: str) -> str:
+        say = self.texts
+        last = view["last"]
+        # The engine logs the cell even when the player left it out ("rotate left").
+        if rotation.cell is not None:
+            cell = rotation.cell
+        else:
+            cell = (last["rotated"] or [say("sector6.action.the_tile")])[-1]
+        way = "right" if rotation.clockwise else "left"
+        line = say(
+            "sector6.action.rotate", actor=actor, cell=cell, way=self.word("sector6.action", way)
+        )
+        geared = list(last["geared"])
+        if geared and len(last["rotated"]) <= 1:
+            line += say("sector6.action.geared_one", cells=", ".join(geared))
+        elif geared:
+            line += say("sector6.action.geared_many", cells=", ".join(geared))
+        return line
+
+    # ------------------------------------------------------------------ scores and status
+
+    def scores(self, view: View, names: Sequence[str]) -> str:
+        say = self.texts
+        parts = [
+            say(
+                "sector6.player_score",
+                player=names[p["seat"]],
+                colour=self.colour(p["colour"]),
+                score=p["score"],
+            )
+            for p in view["players"]
+        ]
+        if view["phase"] == "build":
+            extra = say("sector6.pieces_left", count=view["pieces_to_place"])
+        else:
+            extra = self._markers_left(view)
+        return say("sector6.scores", scores=" · ".join(parts), extra=extra)
+
+    def _markers_left(self, view: View) -> str:
+        """Markers free, held and out of reach, and the oxygen clock once the board shows it."""
+        say = self.texts
+        counts = view["markers"]
+        key = "sector6.markers_dead" if counts["dead"] else "sector6.markers"
+        text = say(key, free=counts["free"], held=counts["held"], dead=counts["dead"])
+        clock = view["oxygen_clock"]
+        if clock["shown"]:
+            text += " · " + say("sector6.clock", count=clock["rounds_left"])
+        return text
+
+    def status(self, view: View, names: Sequence[str]) -> str:
+        say = self.texts
+        mode = self.word("sector6.modes", view["options"]["mode"])
+        lines = [self.scores(view, names), say("sector6.mode", mode=mode)]
+        colours = _colours(view)
+        for p in view["players"]:
+            who = {
+                "player": names[p["seat"]],
+                "colour": self.colour(p["colour"]),
+                "shapes": self._shapes(p["shape"]),
+            }
+            if view["phase"] == "build":
+                lines.append(
+                    say(
+                        "sector6.status_build",
+                        tiles=say("sector6.tiles", count=p["supply_left"]),
+                        entries=say("sector6.entries", count=p["entries_left"]),
+                        **who,
+                    )
+                )
+            else:
+                where = _joined(p["prisoners"], "and", say) or say("sector6.nowhere")
+                markers = _markers(p["collected"], colours, say)
+                lines.append(say("sector6.status_play", cells=where, markers=markers, **who))
+        return "\n".join(lines)
+
+    def outcome(self, view: View, names: Sequence[str]) -> str:
+        say = self.texts
+        outcome = view["outcome"]
+        details = outcome["details"]
+        colours = _colours(view)
+        rows = []
+        for seat, score in enumerate(outcome["scores"]):
+            held = details["taken_at_end"][seat]
+            extra = say("sector6.outcome.held", values=", ".join(map(str, held))) if held else ""
+            markers = _markers(details["collected"][seat], colours, say)
+            rows.append(
+                say(
+                    "sector6.outcome.row",
+                    player=names[seat],
+                    score=score,
+                    markers=markers,
+                    held=extra,
+                )
+            )
+        over = say("sector6.outcome.over", reason=self._why(view, outcome))
+        return over + "\n" + "\n".join(rows) + "\n" + self._verdict(outcome, names)
+
+    def _why(self, view: View, outcome: Mapping[str, Any]) -> str:
+        """Why the game ended, with what the reason leaves open: how many markers out of
+        reach went to no one, how long the clock ran, or that the backstop was hit."""
+        say = self.texts
+        reason = outcome["reason"]
+        why = self.word("sector6.end_reasons", reason)
+        if reason == "rest_out_of_reach":
+            count = outcome["details"].get("out_of_reach", 0)
+            return say("sector6.outcome.out_of_reach", reason=why, count=count)
+        if reason == "oxygen_clock":
+            return say(
+                "sector6.outcome.oxygen_clock", reason=why, count=view["oxygen_clock"]["rounds"]
+            )
+        if reason == "turn_limit":
+            return say(
+                "sector6.outcome.turn_limit", reason=why, count=view["max_competition_turns"]
+            )
+        return why
+
+    def _verdict(self, outcome: Mapping[str, Any], names: Sequence[str]) -> str:
+        say = self.texts
+        winners = [names[s] for s in outcome["winners"]]
+        decided = outcome["details"]["decided_by"]
+        if len(winners) > 1:
+            order = say("sector6.outcome.then").join(
+                self.colour(c) for c in outcome["details"]["tie_break"]
+            )
+            return say("sector6.outcome.shared", players=", ".join(winners), order=order)
+        if decided == "score":
+            return say("sector6.outcome.winner", player=winners[0])
+        return say("sector6.outcome.tie_break", player=winners[0], colour=self.colour(decided))
+
+    # ------------------------------------------------------------------ turns
+
+    def waiting(self, view: View, who: str) -> str | None:
+        if view["phase"] == "build" and view["step"] == "place":
+            return self.texts("sector6.waiting", player=who)
+        return None
+
+    def turn_note(self, view: View) -> str:
+        say = self.texts
+        step = view["step"]
+        seat = view["current_seat"]
+        if step == "draw":
+            return self._build_choices(view["players"][seat], first=not view["tiles"])
+        if step == "move":
+            mine = _joined(view["players"][seat]["prisoners"], "or", say)
+            return say("sector6.turn.move", cells=mine)
+        if step == "act":
+            return say("sector6.turn.act", cell=view["pending"])
+        if step == "blocked" and not view["rules"]["rotations"]:
+            return say("sector6.turn.blocked_pass", button=say("sector6.buttons.pass"))
+        if step == "blocked":
+            where = say("sector6.turn.below" if buttons_fit(view) else "sector6.turn.command")
+            left = say("sector6.turn.rotations", count=view["rotations_left"])
+            return say("sector6.turn.blocked", rotations=left, where=where)
+        return ""
+
+    def _build_choices(self, player: Mapping[str, Any], *, first: bool) -> str:
+        """The construction commands open to a player: drawing needs a tile left in the
+        supply, `/s6 entry` an entry point not yet placed."""
+        say = self.texts
+        choices = []
+        if player["supply_left"]:
+            choices.append(say("sector6.turn.draw"))
+        if player["entries_left"]:
+            choices.append(say("sector6.turn.entry"))
+        text = _joined(choices, "or", say)
+        return say("sector6.turn.build_first" if first else "sector6.turn.build", choices=text)
+
+    def board_png(self, view: View, names: Sequence[str]) -> bytes:
+        return pictures.sector6_board_png(view, names=names, language=self.language)
+
+    def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
+        return pictures.sector6_board_image(view, names=names, language=self.language)
+
+    def public_choices(self, view: View) -> tuple[Choice, ...]:
+        """The choices after a move (and a blocked player's rotations) hide nothing, so they
+        sit on the board post for all to see; only the player to move's click is accepted."""
+        choices = act_choices(view, self.texts)
+        if not choices or not buttons_fit(view):
+            return ()
+        return tuple(
+            Choice(action, label, _LOOKS.get(action, "primary"), i // PER_ROW)
+            for i, (action, label) in enumerate(choices)
+        )
+
+    async def prompt(self, view: View) -> Post | None:
+        """The drawn tile, for its drawer alone, with how to place it."""
+        drawn = view.get("drawn") or {}
+        if view["phase"] != "build" or view["step"] != "place" or "walls" not in drawn:
+            return None
+        say = self.texts
+        rule = _placing_rule(len(view["tiles"]), galleries=view["rules"]["galleries"], texts=say)
+        text = say(
+            "sector6.prompt.tile",
+            colour=self.colour(drawn["colour"]),
+            value=drawn["value"],
+            walls=say("sector6.action.walls", count=len(drawn["walls"])),
+            rule=rule,
+        )
+        del view  # only the tile is drawn: the seat's whole view need not wait with it
+        picture = await workers.draw(pictures.sector6_tile_png, drawn, language=self.language)
+        return Post(text, files=[("tile.png", picture)])
+
+    def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:
+        player = view["players"][seat]
+        colour = self.colour(player["colour"])
+        return (
+            self.texts("sector6.secret.title", colour=colour.upper()),
+            self.texts(
+                "sector6.secret.text",
+                channel=f"<#{channel_id}>",
+                colour=colour,
+                shapes=self._shapes(player["shape"]),
+                letter=seat_letters([p["colour"] for p in view["players"]], self.texts)[seat],
+            ),
+            pictures.sector6_seat_png(view, seat, language=self.language),
+        )

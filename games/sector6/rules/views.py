@@ -1,0 +1,178 @@
+"""What a Sector 6 game shows: each seat's view of it, and the result at the end.
+
+The renderer and the computer players only ever receive these (never the position itself),
+so this is where the game's secrets are kept back: no view holds the seed or the order of
+any supply, and the face of a drawn tile goes to its drawer alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import OVER, Outcome
+from games.sector6.rules.actions import DEGREES
+from games.sector6.rules.board import sides_of
+from games.sector6.rules.ending import END_HELD, clock_view, dead_markers, marker_counts
+from games.sector6.rules.position import Sector6Position
+from games.sector6.rules.steps import ACT_STEP, EMPTY
+
+
+def result(state: Sector6Position) -> Outcome | None:
+    """The result once the game is over: the highest total wins; a tie goes to the seat with
+    more markers of the first value of the rules' tie-break, then the next, else the win is
+    shared."""
+    if state.phase != OVER:
+        return None
+    scores = state.scores()
+    keys = [
+        (scores[s], *(state.collected[s][v] for v in state.rules.tie_break))
+        for s in range(state.seats)
+    ]
+    best = max(keys)
+    winners = tuple(s for s in range(state.seats) if keys[s] == best)
+    decided = "shared"
+    if len(winners) == 1:
+        runner_up = max(k for s, k in enumerate(keys) if s != winners[0])
+        i = next(i for i in range(len(best)) if best[i] != runner_up[i])
+        decided = "score" if i == 0 else state.rules.colours[state.rules.tie_break[i - 1]]
+    left = {str(v): 0 for v in state.rules.values}
+    for c in state.maze_cells:
+        if state.marker[c]:
+            left[str(state.marker[c])] += 1
+    return Outcome(
+        reason=state.end_reason or END_HELD,
+        scores=tuple(scores),
+        winners=winners,
+        details={
+            "collected": [state._counts(s) for s in range(state.seats)],
+            "taken_at_end": [list(t) for t in state.taken],
+            "left_on_board": left,
+            "out_of_reach": len(dead_markers(state)),
+            "tie_break": [state.rules.colours[v] for v in state.rules.tie_break],
+            "decided_by": decided,
+        },
+    )
+
+
+def tile_view(state: Sector6Position, piece: int) -> dict[str, Any]:
+    """A placed piece as everyone sees it."""
+    tile = state.rules.tiles[piece]
+    cell = state.where[piece]
+    q, r = state.table.axial(cell)
+    entry = tile.layout == "entry"
+    return {
+        "cell": state.name(cell),
+        "q": q,
+        "r": r,
+        "kind": "entry" if entry else "tile",
+        "value": tile.value,
+        "colour": state.rules.seats[tile.owner].colour
+        if entry
+        else state.rules.colours[tile.value],
+        "layout": tile.layout,
+        "walls": sides_of(state.walls[cell]),
+        "rotation": DEGREES[state.rot[piece]],
+        "owner": tile.owner if entry else None,
+        "placed_by": state.placer[piece],
+        "marker": state.marker[cell] or None,
+        "prisoner": state.prisoner[cell] - 1 if state.prisoner[cell] else None,
+    }
+
+
+def unplaced(state: Sector6Position, seat: int) -> dict[str, int]:
+    """Values of `seat`'s tiles not yet placed (the drawn one included): public."""
+    counts = {str(v): n for v, n in state.rules.supplies[state.seats].items()}
+    for piece in state.order:
+        tile = state.rules.tiles[piece]
+        if tile.value and state.placer[piece] == seat:
+            counts[str(tile.value)] -= 1
+    return counts
+
+
+def seat_view(state: Sector6Position, seat: int | None) -> dict[str, Any]:
+    """What `seat` may know (None: a spectator). Never the seed nor any supply's order;
+    the drawn tile's face only for its drawer."""
+    over = state.phase == OVER
+    drawn = None
+    if state.drawn != EMPTY:
+        drawn = {"seat": state.seat}
+        if seat == state.seat:
+            tile = state.rules.tiles[state.drawn]
+            drawn.update(
+                {
+                    "value": tile.value,
+                    "colour": state.rules.colours[tile.value],
+                    "layout": tile.layout,
+                    "walls": sides_of(tile.walls),
+                }
+            )
+    scores = state.scores()
+    players = [
+        {
+            "seat": s,
+            "colour": state.rules.seats[s].colour,
+            "shape": state.rules.seats[s].shape,
+            "score": scores[s],
+            "collected": state._counts(s),
+            "supply_left": state.supply_left(s),
+            "unplaced": unplaced(state, s),
+            "entries_left": state.entries_left(s),
+            "prisoners": [state.name(c) for c in state.prisoners[s]],
+        }
+        for s in range(state.seats)
+    ]
+    on_board = {str(v): 0 for v in state.rules.values}
+    for c in state.maze_cells:
+        if state.marker[c]:
+            on_board[str(state.marker[c])] += 1
+    last = state.last
+    return {
+        "rules": {
+            "gears": state.gears,
+            "rotations": state.rotations,
+            "galleries": state.galleries,
+        },
+        "table": {"columns": state.table.columns, "rows": state.table.rows},
+        "step": None if over else state.step,
+        "first_seat": state.first_seat,
+        "turns_played": state.turns_played,
+        "competition_turns": state.play_turns,
+        "max_competition_turns": state.max_turns,
+        "tiles": [tile_view(state, p) for p in state.order],
+        "pieces_to_place": sum(
+            state.supply_left(s) + state.entries_left(s) for s in range(state.seats)
+        )
+        + (1 if state.drawn != EMPTY else 0),
+        "drawn": drawn,
+        "build_cells": [state.name(c) for c in state.build_cells()],
+        "pending": None if state.step != ACT_STEP or over else state.name(state.pending),
+        "rotations_left": state.rotations_left,
+        "markers_on_board": on_board,
+        "free_markers": state.free_markers(),
+        "markers": marker_counts(state),
+        "oxygen_clock": clock_view(state),
+        "ending_rules_from": state.ending_from,
+        "players": players,
+        "scores": scores,
+        "last": {
+            "seat": last["seat"],
+            "actions": list(last["actions"]),
+            "placed": last["placed"],
+            "from": last["from"],
+            "to": last["to"],
+            "collected": last["collected"],
+            "rotated": list(last["rotated"]),
+            "geared": list(last["geared"]),
+            "turns": [
+                {
+                    "cell": state.name(cell),
+                    "clockwise": clockwise,
+                    "geared": [state.name(c) for c in geared],
+                }
+                for cell, clockwise, geared in state.last_turns
+            ],
+        },
+    }
+
+
+__all__ = ["result", "seat_view", "tile_view", "unplaced"]
