@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from engine import State
-from hvbot.cogs.moves import GameMoves
+from hvbot.cogs.moves import Choices, GameMoves
 from hvbot.handlers import answering, moves
 from hvbot.messages import game_posts, wording
 from hvbot.messages.post import send_private
@@ -55,24 +55,17 @@ def cells_for(state: State, kind: str) -> list[str]:
 class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage moves"):
     game = "high-voltage"
 
-    async def _complete(
-        self, interaction: discord.Interaction, current: str, kind: str
-    ) -> list[app_commands.Choice[str]]:
-        """Cells where the command is legal right now, filtered by what is typed so far."""
-        found = await self.in_play(interaction)
-        return [] if found is None else self.offered(cells_for(found[1], kind), current)
+    async def _draw_cells(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await self.suggest(interaction, current, lambda state, _: cells_for(state, "draw"))
 
-    async def _draw_cells(self, interaction: discord.Interaction, current: str):
-        return await self._complete(interaction, current, "draw")
+    async def _rotate_cells(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await self.suggest(interaction, current, lambda state, _: cells_for(state, "rotate"))
 
-    async def _rotate_cells(self, interaction: discord.Interaction, current: str):
-        return await self._complete(interaction, current, "rotate")
+    async def _move_cells(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await self.suggest(interaction, current, lambda state, _: cells_for(state, "move"))
 
-    async def _move_cells(self, interaction: discord.Interaction, current: str):
-        return await self._complete(interaction, current, "move")
-
-    async def _swap_cells(self, interaction: discord.Interaction, current: str):
-        return await self._complete(interaction, current, "swap")
+    async def _swap_cells(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await self.suggest(interaction, current, lambda state, _: cells_for(state, "swap"))
 
     @app_commands.command(name="draw", description="Draw a face-down card (you alone see it)")
     @app_commands.describe(

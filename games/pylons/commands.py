@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from hvbot.cogs.moves import GameMoves
+from hvbot.cogs.moves import Choices, GameMoves
 from hvbot.handlers import moves
 
 if TYPE_CHECKING:
@@ -17,15 +17,11 @@ if TYPE_CHECKING:
 class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"):
     game = "pylons"
 
-    async def _free_cells(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    async def _free_cells(self, interaction: discord.Interaction, current: str) -> Choices:
         """Cells where the caller may place a pylon now (none unless it is their turn)."""
-        found = await self.in_play(interaction)
-        if found is None:
-            return []
-        game, state = found
-        return self.offered(state.targets(game.seat_of(interaction.user.id), "place.cell"), current)
+        return await self.suggest(
+            interaction, current, lambda state, seat: state.targets(seat, "place.cell")
+        )
 
     @app_commands.command(name="place", description="Put a pylon on a free cell")
     @app_commands.describe(cell="A free cell such as K12 (columns A-X, rows 1-24)")

@@ -9,7 +9,6 @@ autocomplete with the cells where the caller may act right now.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,7 +16,7 @@ from discord import app_commands
 
 from engine import State
 from games.sector6.rules.actions import DEGREES
-from hvbot.cogs.moves import GameMoves
+from hvbot.cogs.moves import Choices, GameMoves
 from hvbot.handlers import moves
 from hvbot.messages import game_posts, wording
 from hvbot.messages.post import send_private
@@ -27,7 +26,6 @@ if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
 
 GAME = "sector6"
-MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 ROTATION_CHOICES = [
     app_commands.Choice(
         name=app_commands.locale_str(
@@ -43,25 +41,6 @@ DIRECTION_CHOICES = [
     choice("left (anticlockwise)", "left", key="commands.choices.direction.left"),
     choice("right (clockwise)", "right", key="commands.choices.direction.right"),
 ]
-
-Choices = list[app_commands.Choice[str]]
-
-
-def _choices(cells: Iterable[str], typed: str, note: Callable[[str], str] | None = None) -> Choices:
-    """Distinct cells starting with what is typed, in the engine's order, each with its note
-    (worked out only for the cells shown)."""
-    prefix = typed.strip().upper()
-    shown = [cell for cell in dict.fromkeys(cells) if cell.startswith(prefix)][:MAX_CHOICES]
-    out = []
-    for cell in shown:
-        said = note(cell) if note else ""
-        out.append(app_commands.Choice(name=f"{cell} ({said})" if said else cell, value=cell))
-    return out
-
-
-def _option(interaction: discord.Interaction, name: str) -> Any:
-    """An option the caller has filled in already (None if not yet), for narrowing choices."""
-    return getattr(interaction.namespace, name, None)
 
 
 def place_cells(state: State, seat: int, rotation: int | None) -> list[str]:
@@ -100,53 +79,50 @@ def move_cells(state: State, seat: int, origin: str | None) -> tuple[list[str], 
 class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves"):
     game = GAME
 
-    async def _state(self, interaction: discord.Interaction) -> State | None:
-        """The game's state if it is the caller's turn in a Sector 6 game, else None
-        (autocomplete answers only the person to move; others may watch, not act)."""
-        found = await self.in_play(interaction)
-        if found is None:
-            return None
-        game, state = found
-        seat = game.seat_of(interaction.user.id)
-        return state if seat is not None and state.current_seat() == seat else None
+    # Autocomplete answers only the person to move: others may watch, not act.
 
     async def _place_cells(self, interaction: discord.Interaction, current: str) -> Choices:
-        state = await self._state(interaction)
-        if state is None:
-            return []
-        seat = state.current_seat()
-        cells = place_cells(state, seat, _option(interaction, "rotation"))
-        return _choices(
-            middle_first(cells, state.view(None)),
+        rotation = self.filled(interaction, "rotation")
+        return await self.suggest(
+            interaction,
             current,
-            lambda cell: turns_note(state, seat, cell),
+            lambda state, seat: middle_first(place_cells(state, seat, rotation), state.view(None)),
+            turns_note,
+            turn_only=True,
         )
 
     async def _entry_cells(self, interaction: discord.Interaction, current: str) -> Choices:
-        state = await self._state(interaction)
-        if state is None:
-            return []
-        cells = state.targets(state.current_seat(), "entry.cell")
-        return _choices(middle_first(cells, state.view(None)), current)
+        return await self.suggest(
+            interaction,
+            current,
+            lambda state, seat: middle_first(state.targets(seat, "entry.cell"), state.view(None)),
+            turn_only=True,
+        )
 
     async def _move_from(self, interaction: discord.Interaction, current: str) -> Choices:
-        state = await self._state(interaction)
-        if state is None:
-            return []
-        return _choices(move_cells(state, state.current_seat(), None)[0], current)
+        return await self.suggest(
+            interaction,
+            current,
+            lambda state, seat: move_cells(state, seat, None)[0],
+            turn_only=True,
+        )
 
     async def _move_to(self, interaction: discord.Interaction, current: str) -> Choices:
-        state = await self._state(interaction)
-        if state is None:
-            return []
-        origin = _option(interaction, "from")
-        return _choices(move_cells(state, state.current_seat(), origin)[1], current)
+        origin = self.filled(interaction, "from")
+        return await self.suggest(
+            interaction,
+            current,
+            lambda state, seat: move_cells(state, seat, origin)[1],
+            turn_only=True,
+        )
 
     async def _rotate_cells(self, interaction: discord.Interaction, current: str) -> Choices:
-        state = await self._state(interaction)
-        if state is None:
-            return []
-        return _choices(state.targets(state.current_seat(), "rotate.cell"), current)
+        return await self.suggest(
+            interaction,
+            current,
+            lambda state, seat: state.targets(seat, "rotate.cell"),
+            turn_only=True,
+        )
 
     # ------------------------------------------------------------------ construction
 

@@ -1,5 +1,5 @@
 """What every game's move commands (/hv, /pylons, /s6) share: they act only in a channel that
-plays their game.
+plays their game, and their cell options autocomplete with the cells where the caller may act.
 
 Each game's commands build that game's action text, and another game's rules would read it
 in their own way (a Pylons cell typed in a High Voltage channel reads as placing a drawn card),
@@ -9,8 +9,8 @@ answered with one refusal that names the channel's game and its commands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -27,6 +27,12 @@ if TYPE_CHECKING:
 
 
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
+Choices = list[app_commands.Choice[str]]
+# The cells to offer for one option, from the game's state and the caller's seat (None: the
+# caller does not play here), in the order to show them.
+Cells = Callable[[State, int | None], Iterable[str]]
+# What to say beside one offered cell (empty: nothing), from the state, the seat and the cell.
+Note = Callable[[State, int | None, str], str]
 
 
 class OtherGame(app_commands.CheckFailure):
@@ -72,13 +78,48 @@ class GameMoves(commands.GroupCog):
             return None
         return (game, state) if game.game_name == self.game else None
 
+    async def suggest(
+        self,
+        interaction: discord.Interaction,
+        typed: str,
+        cells: Cells,
+        note: Note | None = None,
+        *,
+        turn_only: bool = False,
+    ) -> Choices:
+        """Autocomplete choices for a cell option: the cells `cells` lists for the caller in
+        the channel's game, matching what is typed so far. None in another game's channel, nor
+        (with `turn_only`) for anyone but the player to move."""
+        found = await self.in_play(interaction)
+        if found is None:
+            return []
+        game, state = found
+        seat = game.seat_of(interaction.user.id)
+        if turn_only and (seat is None or state.current_seat() != seat):
+            return []
+        said = None if note is None else lambda cell: note(state, seat, cell)
+        return self.offered(cells(state, seat), typed, said)
+
     @staticmethod
-    def offered(names: Iterable[str], typed: str) -> list[app_commands.Choice[str]]:
-        """Autocomplete choices: the legal values matching what is typed so far, as many as
-        Discord shows."""
+    def filled(interaction: discord.Interaction, name: str) -> Any:
+        """An option the caller has filled in already (None if not yet), for narrowing the
+        choices of another."""
+        return getattr(interaction.namespace, name, None)
+
+    @staticmethod
+    def offered(
+        names: Iterable[str], typed: str, note: Callable[[str], str] | None = None
+    ) -> Choices:
+        """Autocomplete choices: the distinct legal values starting with what is typed so far,
+        in the order given, as many as Discord shows, each with its note (worked out only for
+        the values shown)."""
         prefix = typed.strip().upper()
-        matching = [name for name in names if name.startswith(prefix)]
-        return [app_commands.Choice(name=name, value=name) for name in matching][:MAX_CHOICES]
+        shown = [name for name in dict.fromkeys(names) if name.startswith(prefix)][:MAX_CHOICES]
+        out = []
+        for name in shown:
+            said = note(name) if note else ""
+            out.append(app_commands.Choice(name=f"{name} ({said})" if said else name, value=name))
+        return out
 
     def _group_of(self, game: str) -> str | None:
         """The command group the bot plays `game` with: the group of its loaded cog."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from hvbot.cogs.moves import GameMoves
+from hvbot.cogs.moves import Choices, GameMoves
 from hvbot.handlers import moves
 from tictactoe.rules import GAME_NAME
 
@@ -18,16 +18,12 @@ if TYPE_CHECKING:
 class TicTacToeCog(GameMoves, group_name="ttt", group_description="Tic-tac-toe moves"):
     game = GAME_NAME
 
-    async def _free_cells(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    async def _free_cells(self, interaction: discord.Interaction, current: str) -> Choices:
         """The free cells, matching what is typed so far, offered to the player to move only
         (the engine answers none for anyone else)."""
-        found = await self.in_play(interaction)
-        if found is None:
-            return []
-        game, state = found
-        return self.offered(state.targets(game.seat_of(interaction.user.id), "mark.cell"), current)
+        return await self.suggest(
+            interaction, current, lambda state, seat: state.targets(seat, "mark.cell")
+        )
 
     @app_commands.command(name="mark", description="Put your mark on a free cell")
     @app_commands.describe(cell="A free cell such as B2 (columns A-C, rows 1-3)")
