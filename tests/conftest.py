@@ -26,8 +26,19 @@ import games
 from sandbox.emulator import DiscordEmulator
 from sandbox.emulator.pointing import point_discord_py
 
+TESTS = Path(__file__).resolve().parent
+# Tests in these folders run the real bot against the emulated Discord (`-m e2e` picks them).
+E2E_FOLDERS = ("e2e", "sandbox")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.relative_to(TESTS).parts[0] in E2E_FOLDERS:
+            item.add_marker(pytest.mark.e2e)
+
+
 # A fourth game that only the tests play, registered as any game is: every test that goes over
-# the registered games covers it too (see tests/tictactoe).
+# the registered games covers it too (see tests/support/tictactoe).
 games.register(tictactoe.PLUGIN)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from bench_modules import bench_module
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "ai.py"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "ai.py"
 
 
 def _bench():

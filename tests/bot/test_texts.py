@@ -266,7 +266,7 @@ def test_the_shipped_games_texts_are_known_before_any_game_is_registered() -> No
     )
     alone = subprocess.run(
         [sys.executable, "-c", script],
-        cwd=Path(__file__).resolve().parent.parent,
+        cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
         text=True,
         check=True,

@@ -213,7 +213,7 @@ if __name__ == "__main__":
 def test_a_worker_ends_when_its_bot_was_killed(tmp_path):
     script = tmp_path / "killed_bot.py"
     script.write_text(KILLED_BOT)
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     printed = tmp_path / "printed.txt"
     with printed.open("w") as out:  # not a pipe: the workers would hold it open
         subprocess.run(

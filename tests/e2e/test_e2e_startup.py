@@ -15,7 +15,7 @@ from postgres_server import PostgresServer
 
 from sandbox.emulator import DiscordEmulator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # bot.py as a user runs it, with only discord.py's API and gateway addresses pointed at the
 # emulator.

@@ -33,7 +33,7 @@ from games.sector6.pictures.tokens import seat_letters
 from games.sector6.rules import GAME, Sector6State
 from render.canvas import text_rgb, to_indexed
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 T = SECTOR6_THEME
 
 

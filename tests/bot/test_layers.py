@@ -23,7 +23,7 @@ import pytest
 from games import GamePlugin, plugins
 from hvbot.messages.presenters.base import Presenter
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "render", "data", "games", "hvbot", "sandbox")
 # What each package may import of the others. `games` is the top: each game's folder holds
 # its rules and pictures (below the bot) and its presenter and commands (on the bot); the

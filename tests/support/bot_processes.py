@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sandbox.emulator import DiscordEmulator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 LAUNCH = """
 import asyncio, datetime, sys

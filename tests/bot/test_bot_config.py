@@ -10,7 +10,7 @@ import pytest
 
 from hvbot.runtime.config import DEFAULT_DATABASE_URL, ConfigError, load_settings, sqlite_path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_defaults_with_only_a_token():

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from bench_modules import bench_module
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "load.py"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "load.py"
 KEYS = {
     "games",
     "seconds",

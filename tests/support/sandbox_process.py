@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import IO
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 READY = re.compile(r"^Sandbox ready: (http://127\.0\.0\.1:(\d+)/)  \(Ctrl-C to stop\)$")
 START_S = 90  # a shared machine slowed by its host has taken tens of seconds to start a bot
 STOP_S = 90

@@ -16,7 +16,7 @@ import pytest
 
 from hvbot.runtime.workers import WATCH_S, Workers
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PICTURE = 100_000  # bytes: a board picture's size, under malloc's own starting threshold
 PICTURES = 40
 

@@ -14,7 +14,7 @@ import pytest
 from games import find_game
 from games.high_voltage.rules.state import END_DECK, END_ENERGY, END_NO_LINES, END_STUCK
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULE_ENDINGS = {END_ENERGY, END_DECK, END_NO_LINES, END_STUCK}
 GAME_KEYS = {"seed", "turns", "lines", "scores", "end_reason"}
 CELLS = [f"{column}{row}" for row in range(1, 8) for column in "ABCDEFG"]
