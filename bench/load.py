@@ -11,9 +11,9 @@ The bot runs in child processes (`bench/load_bot.py`: the real client, drawing i
 processes as deployed); this process runs the Discord emulator on 127.0.0.1, with one text
 channel per game, and the scripted players. With `--database sqlite` (the default) one bot
 process stores the games in a fresh SQLite file in a temporary folder. With `postgresql` this
-script starts a throwaway PostgreSQL server as the tests do (`tests/postgres_server.py`), and
-`--processes` bot processes share a fresh database on it, each running one shard of as many
-(SHARD_COUNT, SHARD_IDS); the games are dealt out in turn over one Discord server per shard,
+script starts a throwaway PostgreSQL server as the tests do
+(`tests/support/postgres_server.py`), and `--processes` bot processes share a fresh database
+on it, each running one shard of as many (SHARD_COUNT, SHARD_IDS); the games are dealt out in turn over one Discord server per shard,
 so each process serves its share, as Discord would route them. `both` measures SQLite, then
 PostgreSQL, each in full with the same arguments (SQLite with one process: a SQLite file is
 served by one), and prints them side by side; `--scaling`, with several processes, measures
@@ -85,7 +85,7 @@ from pathlib import Path
 # end-to-end helpers live with the tests.
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.path[:0] = [str(_HERE.parent), str(_HERE.parent / "tests")]
+sys.path[:0] = [str(_HERE.parent), str(_HERE.parent / "tests" / "support")]
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402

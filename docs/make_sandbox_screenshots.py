@@ -23,7 +23,7 @@ from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
 # The browser and the sandbox process are started as the sandbox's browser test starts them.
-sys.path.insert(0, str(_HERE.parent / "tests"))
+sys.path.insert(0, str(_HERE.parent / "tests" / "support"))
 
 import io  # noqa: E402
 

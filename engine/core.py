@@ -4,7 +4,7 @@ written once for all games.
 Shaped after OpenSpiel's `State` (legal actions, apply, current player, terminal, returns) and
 boardgame.io's `playerView`: a `Game` describes a game and creates states; a `State` holds the
 whole truth, advances by actions given as plain data with one text form, and hands out views
-that contain only what one seat may know. `tests/test_engine_contract.py` checks every
+that contain only what one seat may know. `tests/engine/test_engine_contract.py` checks every
 registered game against what follows.
 
 The contract

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
 # discord.py runs each slash command, button and form in a task named like these (and a move
 # goes on in one of ours, `answering.go_on`); discord.py's names are not part of its documented
-# interface, so tests/test_e2e_faults.py checks that closing waits.
+# interface, so tests/e2e/test_e2e_faults.py checks that closing waits.
 HANDLER_TASKS = (
     answering.ANSWER_TASK,
     "CommandTree-invoker",

@@ -43,7 +43,7 @@ nothing outside such a group can ever enter or turn it, and nothing inside it mo
 induction over the turns it stays as it is for the rest of the game. A prisoner next to the
 group does not change that: it can turn its own tile, but the group shows it walls only, and
 (in full mode) it stands on a maze tile the group does not touch or on an entry point, which
-has no gears. `tests/test_sector6_ending.py` checks the test against an exhaustive search of
+has no gears. `tests/engine/test_sector6_ending.py` checks the test against an exhaustive search of
 the positions reachable on small boards.
 """
 
