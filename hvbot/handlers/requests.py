@@ -58,14 +58,18 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
             content=vote_text(outcome),
             view=buttons.vote_view(vote_id, public(game)),
         )
-    elif outcome.status == "ai":
-        name = game.seats[outcome.vote.seat].display_name
-        await update_clicked(
-            interaction, game.id, content=public(game)("bot.vote.ai", player=name), view=None
-        )
+        return
+    # Decided: the outcome's words, owed with the change, are the answer to the click (the
+    # vote's message, edited); a process that takes them over posts them in the channel.
+    for owed in outcome.owed:
+
+        async def answer(post: Post) -> None:
+            await update_clicked(interaction, game.id, content=post.content, view=None)
+
+        await bot.aftermath.send(owed, game, Post(str(owed.body["content"])), via=answer)
+    if outcome.status == "ai":
         bot.aftermath.after_change(game, bot.service.games.peek_state(game))  # an AI may move
     else:
-        await update_clicked(interaction, game.id, content=public(game)("bot.vote.end"), view=None)
         bot.aftermath.buttons.moved_on(game)
 
 

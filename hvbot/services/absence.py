@@ -13,6 +13,7 @@ from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import VoteOutcome
 from hvbot.store import AbsenceVote, GameRow, SeatRow
+from hvbot.store.duties import Owed
 
 log = logging.getLogger(__name__)
 
@@ -106,15 +107,22 @@ class Absence:
             if decided is None and len(votes) == len(vote.asked):
                 decided = "ai"
             vote = replace(vote, votes=votes, status=decided or "open")
+            owed: tuple[Owed, ...] = ()
             if decided == "ai":
-                game = await self._stand_in(game, vote)
+                game, owed = await self._stand_in(game, vote)
             elif decided == "end":
-                await store.set_status(
-                    game_id=game.id, expected_version=game.version, status="abandoned"
+                told = texts_for(game.language)("bot.vote.end")
+                owed = tuple(
+                    await store.set_status(
+                        game_id=game.id,
+                        expected_version=game.version,
+                        status="abandoned",
+                        told=told,
+                    )
                 )
                 game = await self.games.reload(game.id)
             await store.votes.record(vote_id=vote.id, votes=votes, status=vote.status)
-            return VoteOutcome(vote, game, vote.status)
+            return VoteOutcome(vote, game, vote.status, owed)
 
     async def return_seat(
         self, *, channel_id: int, user_id: int, name: str, language: str | None = None
@@ -133,20 +141,19 @@ class Absence:
             seats[seat.seat] = SeatRow(
                 seat.seat, user_id, None, name, language=language or seat.language
             )
-            return await games.seat_in_play(game, seats)
+            returned, _ = await games.seat_in_play(game, seats)
+            return returned
 
-    async def _stand_in(self, game: GameRow, vote: AbsenceVote) -> GameRow:
+    async def _stand_in(self, game: GameRow, vote: AbsenceVote) -> tuple[GameRow, tuple[Owed, ...]]:
+        """An AI plays the seat of the person away; the channel is told so, in the same
+        change."""
         seats = list(game.seats)
         away = seats[vote.seat]
         level = STAND_IN_LEVEL if STAND_IN_LEVEL in ai_levels(game.game_name) else "easy"
-        seats[vote.seat] = SeatRow(
-            away.seat,
-            None,
-            level,
-            texts_for(game.language)("bot.seat.away", player=away.display_name),
-            away.user_id,
-            away.language,
-        )
-        stood_in = await self.games.seat_in_play(game, seats)
+        texts = texts_for(game.language)
+        name = texts("bot.seat.away", player=away.display_name)
+        seats[vote.seat] = SeatRow(away.seat, None, level, name, away.user_id, away.language)
+        told = texts("bot.vote.ai", player=name)
+        stood_in = await self.games.seat_in_play(game, seats, told=told)
         log.info("game %s: an AI plays seat %s while its player is away", game.id, vote.seat)
         return stood_in

@@ -11,6 +11,7 @@ from typing import Protocol, TypeVar
 from engine import State
 from hvbot.services.errors import BotError
 from hvbot.store import ArchivedGame, GameRow, GameStore, NotStarted, SeatRow, Wait
+from hvbot.store.duties import Owed
 
 
 class Pending(Protocol):
@@ -158,16 +159,20 @@ class GameAccess:
         minutes = game.remind_minutes
         return Wait(now, now + timedelta(minutes=minutes) if minutes else None)
 
-    async def seat_in_play(self, game: GameRow, seats: Sequence[SeatRow]) -> GameRow:
+    async def seat_in_play(
+        self, game: GameRow, seats: Sequence[SeatRow], *, told: str | None = None
+    ) -> tuple[GameRow, tuple[Owed, ...]]:
         """Change who sits where in a game in play (a resignation, an AI for a person away, a
-        return), storing whether an AI is now to move; the game as it is then."""
-        await self.store.set_seats(
+        return), storing whether an AI is now to move; the game as it is then, and the post
+        `told` is owed as (if any)."""
+        owed = await self.store.set_seats(
             game_id=game.id,
             expected_version=game.version,
             seats=seats,
             ai_turn=ai_turn(game, self.peek_state(game), seats),
+            told=told,
         )
-        return await self.reload(game.id)
+        return await self.reload(game.id), tuple(owed)
 
 
 def _not_started() -> BotError:

@@ -69,6 +69,7 @@ class VoteOutcome:
     vote: AbsenceVote
     game: GameRow
     status: str
+    owed: tuple[Owed, ...] = ()  # when decided: the outcome's words, held by this process
 
 
 @dataclass(frozen=True)

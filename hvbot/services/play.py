@@ -169,7 +169,8 @@ class Play:
                     game_id=game.id, expected_version=game.version, status="abandoned"
                 )
                 return await games.reload(game.id), "abandoned"
-            return await games.seat_in_play(game, seats), "resigned"
+            resigned, _ = await games.seat_in_play(game, seats)
+            return resigned, "resigned"
 
     async def abandon(self, *, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
         games = self.games

@@ -20,6 +20,7 @@ from hvbot.store.rows import SeatResult, SeatRow, Wait
 from hvbot.store.sql import TURN_COLUMNS, VersionConflict, bump, now, turn_values
 
 Prompt = tuple[str, int]  # (kind, user id) of a private prompt waiting for a person
+Told = tuple[str, datetime]  # a public text a change owes, and when it was owed
 
 
 def create_lobby(
@@ -77,8 +78,10 @@ def set_seats(
     ai_turn: bool | None,
     *,
     lobby_at: datetime | None = None,
+    told: Told | None = None,
 ) -> Work[list[Owed]]:
-    """With `lobby_at` (a change in the lobby), the lobby message's update is owed."""
+    """With `lobby_at` (a change in the lobby), the lobby message's update is owed; with
+    `told`, a public text that says what changed (a vote's outcome, say)."""
 
     async def work(tx: Transaction) -> list[Owed]:
         if ai_turn is None:
@@ -86,14 +89,24 @@ def set_seats(
         else:
             await bump(tx, game_id, expected_version, "ai_turn = ?", (int(ai_turn),))
         await _replace_seats(tx, game_id, seats)
-        if lobby_at is None:
-            return []
         version = expected_version + 1
-        return [
-            await owe(tx, game_id=game_id, version=version, kind="lobby", body={}, now=lobby_at)
-        ]
+        owed = await _tell(tx, game_id, version, told)
+        if lobby_at is not None:
+            owed.append(
+                await owe(tx, game_id=game_id, version=version, kind="lobby", body={}, now=lobby_at)
+            )
+        return owed
 
     return work
+
+
+async def _tell(tx: Transaction, game_id: int, version: int, told: Told | None) -> list[Owed]:
+    """The public text `told` (its words and when), owed with the change it tells of."""
+    if told is None:
+        return []
+    text, at = told
+    body = {"content": text}
+    return [await owe(tx, game_id=game_id, version=version, kind="text", body=body, now=at)]
 
 
 def start(
@@ -194,10 +207,13 @@ def record_actions(
     return work
 
 
-def set_status(game_id: int, expected_version: int, status: str) -> Work[None]:
-    async def work(tx: Transaction) -> None:
+def set_status(
+    game_id: int, expected_version: int, status: str, *, told: Told | None = None
+) -> Work[list[Owed]]:
+    async def work(tx: Transaction) -> list[Owed]:
         await bump(tx, game_id, expected_version, "status = ?, ended_at = ?", (status, now()))
         await tx.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", game_id)
+        return await _tell(tx, game_id, expected_version + 1, told)
 
     return work
 

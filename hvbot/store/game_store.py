@@ -235,12 +235,17 @@ class GameStore:
         seats: Sequence[SeatRow],
         ai_turn: bool | None = None,
         in_lobby: bool = False,
+        told: str | None = None,
     ) -> list[Owed]:
         """Replace the seats (join, leave, add AI; in play: resign, an AI for a person away)
         as one versioned change. `ai_turn`: whether an AI seat is to move now, if that changed.
-        `in_lobby`: the lobby message's update is owed with it (returned, to send)."""
+        `in_lobby`: the lobby message's update is owed with it; `told`: a public text saying
+        what changed (both returned, to send)."""
         lobby_at = self.clock() if in_lobby else None
-        work = changes.set_seats(game_id, expected_version, seats, ai_turn, lobby_at=lobby_at)
+        said = (told, self.clock()) if told is not None else None
+        work = changes.set_seats(
+            game_id, expected_version, seats, ai_turn, lobby_at=lobby_at, told=said
+        )
         return await self._save(game_id, work, version=expected_version + 1, seats=tuple(seats))
 
     async def start(
@@ -323,10 +328,14 @@ class GameStore:
         )
         return version, owed
 
-    async def set_status(self, *, game_id: int, expected_version: int, status: str) -> None:
-        """End a game without a move (abandoned, say): its prompts are settled with it."""
-        work = changes.set_status(game_id, expected_version, status)
-        await self._save(game_id, work, version=expected_version + 1, status=status)
+    async def set_status(
+        self, *, game_id: int, expected_version: int, status: str, told: str | None = None
+    ) -> list[Owed]:
+        """End a game without a move (abandoned, say): its prompts are settled with it.
+        `told`: a public text saying so, owed with it (returned, to send)."""
+        said = (told, self.clock()) if told is not None else None
+        work = changes.set_status(game_id, expected_version, status, told=said)
+        return await self._save(game_id, work, version=expected_version + 1, status=status)
 
     async def take_back(
         self,

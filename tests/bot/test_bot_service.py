@@ -491,6 +491,13 @@ async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(
     )
     stand_in = decided.game.seats[seat]
     assert decided.status == "ai" and stand_in.is_ai and stand_in.away_user_id == away
+    # What the channel is told is owed with the change: if this process dies before telling
+    # it, another one claims the words once the lease has run out, and posts them.
+    (told,) = decided.owed
+    assert told.kind == "text" and stand_in.display_name in told.body["content"]
+    clock.advance(minutes=1)
+    claimed = [o for o in await service.duties.claim_owed() if o.kind == "text"]
+    assert [o.body for o in claimed] == [told.body]
     with pytest.raises(BotError, match="not playing"):
         await service.play.act(channel_id=CHANNEL, user_id=away, action=_rotation(state))
 
@@ -525,6 +532,8 @@ async def test_a_vote_can_end_the_game_and_a_move_cancels_it(database_url):
         vote_id=opened.vote.id, user_id=BO if now_away == ADA else ADA, choice="end"
     )
     assert ended.status == "end" and ended.game.status == "abandoned"
+    (told,) = ended.owed
+    assert told.kind == "text" and "the game ends here" in told.body["content"]
     await repo.close()
 
 
