@@ -13,11 +13,12 @@ channel per game, and the scripted players. With `--database sqlite` (the defaul
 process stores the games in a fresh SQLite file in a temporary folder. With `postgresql` this
 script starts a throwaway PostgreSQL server as the tests do
 (`tests/support/postgres_server.py`), and `--processes` bot processes share a fresh database
-on it, each running one shard of as many (SHARD_COUNT, SHARD_IDS); the games are dealt out in turn over one Discord server per shard,
-so each process serves its share, as Discord would route them. `both` measures SQLite, then
-PostgreSQL, each in full with the same arguments (SQLite with one process: a SQLite file is
-served by one), and prints them side by side; `--scaling`, with several processes, measures
-PostgreSQL with one process too, so the run reports what N processes store over one.
+on it, each running one shard of as many (SHARD_COUNT, SHARD_IDS); the games are dealt out in
+turn over one Discord server per shard, so each process serves its share, as Discord would
+route them. `both` measures SQLite, then PostgreSQL, each in full with the same arguments
+(SQLite with one process: a SQLite file is served by one), and prints them side by side;
+`--scaling`, with several processes, measures PostgreSQL with one process too, so the run
+reports what N processes store over one.
 
 Each game has two people and `--ai-seats` AI seats (whose pause before moving is `--ai-pause`,
 short but not zero, so AI moves add to the load as they do in real use). Each game is opened
