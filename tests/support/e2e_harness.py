@@ -403,8 +403,12 @@ class Table:
         trial.apply(action)
         return bool(trial.closable_lines())
 
-    async def play(self, game: GameRow, state: State, action: str | None = None) -> Reply:
-        """The person to move takes `action` (or a random legal one) the way a user would."""
+    async def play(
+        self, game: GameRow, state: State, action: str | None = None, *, settle: bool = True
+    ) -> Reply:
+        """The person to move takes `action` (or a random legal one) the way a user would;
+        without `settle`, a click does not wait for the bot to be done either (a command
+        never does)."""
         seat = state.current_seat()
         assert seat is not None
         user_id = game.seats[seat].user_id
@@ -415,7 +419,9 @@ class Table:
         if phase in ("placing", "declaring"):
             prompt = prompt_for(self.emu, user, game)
             assert prompt is not None, f"no prompt for {user.name} at version {game.version}"
-            return await self.emu.click(user, button_id(game, action), message=prompt.id)
+            return await self.emu.click(
+                user, button_id(game, action), message=prompt.id, settle=settle
+            )
         command, options = command_for(action)
         return await self.emu.slash(user, command, settle=False, **options)
 
