@@ -306,7 +306,7 @@ class Aftermath:
             for reminder in due:
                 if reminder.owed is None:
                     continue
-                text = Post(str(reminder.owed.body["content"]))
+                text = owed_posts.text_post(reminder.owed)
                 try:
                     sent = await self.send(reminder.owed, reminder.game, text)
                 except discord.HTTPException:

@@ -27,12 +27,17 @@ log = logging.getLogger(__name__)
 
 async def dealt_again(games: GameAccess, game: GameRow, count: int) -> State | None:
     """The game as it was after its first `count` stored actions (None if fewer are stored
-    now: taken back since)."""
-    texts = [text for _, text in await games.actions(game.id)]
+    now: taken back since). The deal alone (`count` 0) reads no actions."""
+    texts = [text for _, text in await games.actions(game.id)] if count else []
     if game.seed is None or len(texts) < count:
         return None
     rules = find_game(game.game_name)
     return rules.replay(len(game.seats), game.seed, texts[:count], game.options)
+
+
+def text_post(owed: Owed) -> Post:
+    """The words a text post owes (a reminder, a vote's outcome), as they were written."""
+    return Post(str(owed.body["content"]))
 
 
 async def start_post(game: GameRow, state: Any) -> Post | None:
@@ -81,7 +86,7 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
     are not built here: they are sent by their own ways (see `Aftermath.deliver`)."""
     body = owed.body
     if owed.kind == "text":
-        return Post(str(body["content"])), None
+        return text_post(owed), None
     if owed.kind == "replay":
         return await replay_post(games, game), None
     if owed.kind == "start":

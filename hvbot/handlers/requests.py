@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from hvbot.aftermath.owed_posts import taken_back_post
+from hvbot.aftermath.owed_posts import taken_back_post, text_post
 from hvbot.handlers.answering import (
     FollowUp,
     answer_after_change,
@@ -66,7 +66,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
         async def answer(post: Post) -> None:
             await update_clicked(interaction, game.id, content=post.content, view=None)
 
-        await bot.aftermath.send(owed, game, Post(str(owed.body["content"])), via=answer)
+        await bot.aftermath.send(owed, game, text_post(owed), via=answer)
     if outcome.status == "ai":
         bot.aftermath.after_change(game, bot.service.games.peek_state(game))  # an AI may move
     else:
