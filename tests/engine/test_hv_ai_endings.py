@@ -18,6 +18,8 @@ from games.high_voltage.ai.progress import Guard, actions_since_draw, stall_limi
 from games.high_voltage.rules.state import HighVoltageState
 
 LEVELS = ("random", "easy", "normal", "hard")
+# Hard seats search every decision: many of their games are a long run, for the slow tier.
+LEVEL_RUNS = [pytest.param(v, marks=pytest.mark.slow) if v == "hard" else v for v in LEVELS]
 LIMIT = 1000  # a game this long has stalled: real games take 150-300 actions
 
 # Two hard seats (6 determinizations a decision) once reached this position (2 players, deal
@@ -109,6 +111,7 @@ def test_two_normal_players_end_the_game_of_deal_220():
     assert play_out(state, ["normal", "normal"], 220) < LIMIT
 
 
+@pytest.mark.slow
 def test_two_hard_players_end_the_game_of_deal_52():
     state = GAME.new_state(2, 52)
     for text in " ".join(STALLED_52.split()).split(" ; "):
@@ -136,7 +139,7 @@ def late_positions(count: int, seed: int) -> list[tuple[HighVoltageState, int]]:
     return out
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", LEVEL_RUNS)
 def test_games_between_ai_seats_of_one_level_end_by_the_rules(level):
     """Every level, 2 to 4 players, from late positions of random games: the games end by
     the rules, and no normal or hard seat ever brings back a board (see `play_out`)."""

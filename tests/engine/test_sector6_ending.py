@@ -126,9 +126,7 @@ def small_positions(draw: st.DrawFn) -> Sector6State:
     return position(tiles, prisoners=prisoners, mode=mode)
 
 
-@settings(max_examples=400, deadline=None)
-@given(small_positions())
-def test_a_marker_called_dead_is_never_reached(state):
+def check_dead_is_never_reached(state: Sector6State) -> None:
     dead = dead_markers(state)
     if not dead:
         return
@@ -136,6 +134,20 @@ def test_a_marker_called_dead_is_never_reached(state):
     assert not stood & set(dead), [state.name(c) for c in stood & set(dead)]
 
 
+@settings(max_examples=60, deadline=None)
+@given(small_positions())
+def test_a_marker_called_dead_is_never_reached(state):
+    check_dead_is_never_reached(state)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@given(small_positions())
+def test_a_marker_called_dead_is_never_reached_in_many_positions(state):
+    check_dead_is_never_reached(state)
+
+
+@pytest.mark.slow
 def test_small_positions_do_have_dead_markers_and_the_search_finds_the_rest():
     """The property above is not empty: its positions have dead markers in every mode, and
     the search is strong enough to reach tiles the test calls live (most of them)."""

@@ -425,6 +425,16 @@ class Table:
         command, options = command_for(action)
         return await self.emu.slash(user, command, settle=False, **options)
 
+    async def play_moves(self, count: int) -> tuple[GameRow, State]:
+        """`count` moves of the people (fewer if the game ends first), then everything
+        announced: a game played on for a while where its end is not the point."""
+        for _ in range(count):
+            game, state = await self.wait_for_turn()
+            if state.is_terminal():
+                return game, state
+            await self.play(game, state)
+        return await self.wait_for_turn()
+
     async def play_to_end(self, max_moves: int = 600) -> tuple[GameRow, State]:
         for _ in range(max_moves):
             game, state = await self.wait_for_turn()
