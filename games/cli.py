@@ -1,8 +1,10 @@
-"""The games' command line: random simulations and a game in the terminal.
+"""The games' command line: random simulations, a game in the terminal, and the upkeep of
+the games' stored board palettes.
 
     python -m games simulate --game high-voltage --players 4 --games 100 --seed 7
     python -m games play --game high-voltage --players 2 --seed 3 --seat 0
     python -m games games
+    python -m games palettes
 
 `simulate` is the quickest check that a rules change still lets every game end by a rule:
 it plays random legal games and prints one JSON line per game, then a JSON summary, and exits
@@ -10,6 +12,8 @@ non-zero if any game raised or ran past the action cap. `play` lets a person try
 against random seats. Both use only the common `State` interface, so a new game registered
 in `games` works here without changing this file; `play` draws a game's
 board with the `text_board` of its package's `textboard` module when it has one.
+`palettes` rebuilds each game's board palette from its drawing code and rewrites the file it
+is kept in (see `render.encode.StoredPalette`), after a change of the art.
 """
 
 from __future__ import annotations
@@ -23,12 +27,16 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from engine.core import Game, State
 from engine.errors import GameError
-from games import all_games, find_game
+from games import all_games, find_game, plugins
+
+if TYPE_CHECKING:
+    from render.encode import StoredPalette
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 # Random High Voltage games take about 150-250 actions; a game still running after this many
@@ -434,6 +442,46 @@ def run_games(out: TextIO) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------------- palettes
+
+
+def stored_palettes() -> list[StoredPalette]:
+    """Every game's stored board palette: the `STORED_PALETTE` of the `pictures` package in
+    the game's folder (where its rules sit), for the games whose pictures keep one."""
+    found = []
+    for plugin in plugins():
+        folder = plugin.rules.rpartition(".")[0]
+        if not folder:
+            continue
+        name = f"{folder}.pictures"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise  # the pictures exist but are broken: show that, do not hide it
+            continue
+        stored = getattr(module, "STORED_PALETTE", None)
+        if stored is not None:
+            found.append(stored)
+    return found
+
+
+def run_palettes(out: TextIO) -> int:
+    for stored in stored_palettes():
+        done = "rewritten" if stored.refresh() else "unchanged"
+        print(f"{_shown(stored.path)}: {done}", file=out)
+    return EXIT_OK
+
+
+def _shown(path: Path) -> Path:
+    """`path` from the working directory when it is below it (the usual run, from the
+    repository), else in full."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
 # ---------------------------------------------------------------------- entry point
 
 
@@ -481,6 +529,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat")
 
     commands.add_parser("games", help="list the games")
+    commands.add_parser(
+        "palettes", help="rebuild the stored board palettes after a change of the art"
+    )
     return parser
 
 
@@ -498,6 +549,8 @@ def main(
             return run_simulate(args, out, err)
         if args.command == "play":
             return run_play(args, inp, out)
+        if args.command == "palettes":
+            return run_palettes(out)
         return run_games(out)
     except UsageError as exc:
         print(f"python -m games {args.command}: error: {exc}", file=err)

@@ -8,14 +8,22 @@ the same input always gives the same bytes.
 - `hv_card_png(face)`: a drawn card in its four orientations, for its drawer alone.
 - `hv_end_png(view, names=...)`: revealed companies, final scores and winners.
 - `hv_secret_png(colour)`: one company colour, for the message that tells a player theirs.
+- `STORED_PALETTE`: the board palette of the default theme, kept in `palette.txt` beside this
+  code so that no process builds it as it starts (`python -m games palettes` rewrites it).
 """
 
-from games.high_voltage.pictures.board import board_palette, hv_board_image, hv_board_png
+from games.high_voltage.pictures.board import (
+    STORED_PALETTE,
+    board_palette,
+    hv_board_image,
+    hv_board_png,
+)
 from games.high_voltage.pictures.card import hv_card_png, hv_secret_png
 from games.high_voltage.pictures.end import hv_end_png
 from games.high_voltage.pictures.palette import THEME, HighVoltageTheme
 
 __all__ = [
+    "STORED_PALETTE",
     "THEME",
     "HighVoltageTheme",
     "hv_board_image",
@@ -28,6 +36,7 @@ __all__ = [
 
 
 def warm_up(theme: HighVoltageTheme = THEME) -> None:
-    """Build the board palette and the common sprites now (about a second), so the first
-    board a player sees is as quick as the rest. Optional: without it the first board pays."""
+    """Get the board palette now (read from its file for the default theme, about a second
+    to build for another), so the first board a player sees is as quick as the rest.
+    Optional: without it the first board pays."""
     board_palette(theme)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, partial
+from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -38,7 +39,7 @@ from games.high_voltage.pictures.sprites import (
     path_key,
 )
 from render.canvas import Canvas, to_indexed
-from render.encode import FAST, build_palette, png_bytes
+from render.encode import FAST, StoredPalette, build_palette, png_bytes
 from render.fonts import font
 
 View = Mapping[str, Any]
@@ -184,8 +185,21 @@ def _base(theme: HighVoltageTheme, n: int, language: str) -> Image.Image:
 
 @cache
 def board_palette(theme: HighVoltageTheme) -> Image.Image:
-    """The fixed palette boards are encoded with, built from a specimen of every sprite kind."""
+    """The fixed palette boards are encoded with. The default theme's is read from its file:
+    built, it would cost every process that draws boards, the bot and each drawing worker,
+    about a second of CPU as it starts."""
+    return STORED_PALETTE.load() if theme == THEME else specimen_palette(theme)
+
+
+def specimen_palette(theme: HighVoltageTheme) -> Image.Image:
+    """The palette built from a specimen of every sprite kind: the truth the stored file is
+    checked against, and the palette of any theme but the default."""
     return build_palette(_specimen(theme), theme.base_colours())
+
+
+STORED_PALETTE = StoredPalette(
+    Path(__file__).with_name("palette.txt"), "High Voltage board", partial(specimen_palette, THEME)
+)
 
 
 def _specimen(theme: HighVoltageTheme) -> Image.Image:

@@ -6,11 +6,17 @@ the conventions every game's pictures follow).
 - `pylons_seat_png(seat, colour, goal)`: a player's pylon, for the start-of-game message.
 """
 
-from games.pylons.pictures.board import pylons_board_image, pylons_board_png, pylons_seat_png
+from games.pylons.pictures.board import (
+    STORED_PALETTE,
+    pylons_board_image,
+    pylons_board_png,
+    pylons_seat_png,
+)
 from games.pylons.pictures.palette import PYLONS_THEME, PylonsTheme
 
 __all__ = [
     "PYLONS_THEME",
+    "STORED_PALETTE",
     "PylonsTheme",
     "pylons_board_image",
     "pylons_board_png",

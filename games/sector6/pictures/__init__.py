@@ -8,11 +8,13 @@ for the conventions every game's pictures follow).
 """
 
 from games.sector6.pictures.board import sector6_board_image, sector6_board_png, warm_up
+from games.sector6.pictures.palette import STORED_PALETTE
 from games.sector6.pictures.pieces import sector6_seat_png, sector6_tile_png
 from games.sector6.pictures.style import SECTOR6_THEME, Sector6Theme
 
 __all__ = [
     "SECTOR6_THEME",
+    "STORED_PALETTE",
     "Sector6Theme",
     "sector6_board_image",
     "sector6_board_png",

@@ -95,8 +95,9 @@ MIN_SPAN = (7, 6)  # the smallest window shown, in columns and rows (an empty ta
 
 
 def warm_up(theme: Sector6Theme = SECTOR6_THEME) -> None:
-    """Build the palette now (about a third of a second), so the first board a player sees
-    is as quick as the rest. Optional: without it the first board pays."""
+    """Get the palette now (read from its file for the default theme, about half a second
+    to build for another), so the first board a player sees is as quick as the rest.
+    Optional: without it the first board pays."""
     sector6_palette(theme)
 
 

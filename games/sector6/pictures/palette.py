@@ -1,6 +1,6 @@
-"""The fixed palette Sector 6 boards are encoded with, built once per process from a specimen
-of every piece (so it holds their edge shades), the empty ground a board starts from, and
-`finish`, which maps a piece's drawing onto that palette.
+"""The fixed palette Sector 6 boards are encoded with, built from a specimen of every piece
+(so it holds their edge shades) and kept in `palette.txt` for the default theme, the empty
+ground a board starts from, and `finish`, which maps a piece's drawing onto that palette.
 
 It sits above the drawings it is built from (`tiles`, `tokens`,
 `overlays`, `panel_layout`) and below the cached pieces that use it
@@ -8,17 +8,18 @@ It sits above the drawings it is built from (`tiles`, `tokens`,
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
+from pathlib import Path
 
 from PIL import Image
 
 from games.sector6.pictures.overlays import GEARS, PLAYER, turn_rgb
 from games.sector6.pictures.panel_layout import CARD_H, CLOCK_H, card_band
-from games.sector6.pictures.style import SS, Sector6Theme
+from games.sector6.pictures.style import SECTOR6_THEME, SS, Sector6Theme
 from games.sector6.pictures.tiles import cog_rgb, ring_rgb, tile_rgb
 from games.sector6.pictures.tokens import door_rgb, marker_rgb, prisoner_rgb
 from render.canvas import finish_piece, text_rgb, to_indexed
-from render.encode import build_palette
+from render.encode import StoredPalette, build_palette
 from render.theme import RGB
 
 Piece = tuple[Image.Image, Image.Image]  # ('P' picture, '1' mask)
@@ -38,8 +39,23 @@ def ground(theme: Sector6Theme) -> Image.Image:
 
 @cache
 def sector6_palette(theme: Sector6Theme) -> Image.Image:
-    """The fixed palette Sector 6 boards are encoded with, from a specimen of every piece."""
+    """The fixed palette Sector 6 boards are encoded with. The default theme's is read from
+    its file: built, it would cost every process that draws boards, the bot and each drawing
+    worker, about half a second of CPU as it starts."""
+    return STORED_PALETTE.load() if theme == SECTOR6_THEME else specimen_palette(theme)
+
+
+def specimen_palette(theme: Sector6Theme) -> Image.Image:
+    """The palette built from a specimen of every piece: the truth the stored file is
+    checked against, and the palette of any theme but the default."""
     return build_palette(_specimen(theme), theme.sector6_colours())
+
+
+STORED_PALETTE = StoredPalette(
+    Path(__file__).with_name("palette.txt"),
+    "Sector 6 board",
+    partial(specimen_palette, SECTOR6_THEME),
+)
 
 
 @cache
