@@ -31,6 +31,14 @@ TESTS = Path(__file__).resolve().parent
 E2E_FOLDERS = ("e2e", "sandbox")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker more than the machine has cores. Many tests wait on processes of
+    their own (bot processes, PostgreSQL, a browser) a good part of their time; the extra
+    worker keeps the cores busy meanwhile."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.relative_to(TESTS).parts[0] in E2E_FOLDERS:

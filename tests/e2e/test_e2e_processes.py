@@ -30,6 +30,9 @@ from hvbot.services import GameService
 from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator, shard_of
 
+# Games whose reminders fall due at once: several batches (hvbot.services.reminders) a process.
+TABLES = 60
+
 
 def _posts_of(emu: DiscordEmulator, since: int, name: str, channel=None) -> list:
     return [p for p in board_posts(emu, since=since, channel=channel) if p.content.startswith(name)]
@@ -135,7 +138,7 @@ async def test_reminders_due_at_once_are_sent_once_by_three_processes(
 ) -> None:
     emu = emulator
     url = await new_postgres_database(postgres)
-    channels = [emu.add_channel(f"table-{n}") for n in range(200)]
+    channels = [emu.add_channel(f"table-{n}") for n in range(TABLES)]
     repo = await GameStore.open(url)
     service = GameService(repo, seed_source=random.Random(5))
     try:
@@ -149,7 +152,7 @@ async def test_reminders_due_at_once_are_sent_once_by_three_processes(
             )
             await service.lobby.join(channel_id=channel.id, user_id=5000 + n, name=f"Q{n}")
             await service.lobby.start(channel_id=channel.id, user_id=1000 + n, can_manage=False)
-        # Their starts were told (these tables were set by hand), and all 200 reminders fall
+        # Their starts were told (these tables were set by hand), and all their reminders fall
         # due in the same second.
         await repo.db.transact(
             lambda tx: tx.execute("UPDATE announcements SET sent_at = created_at")
@@ -177,11 +180,11 @@ async def test_reminders_due_at_once_are_sent_once_by_three_processes(
 
     try:
         async with bot_processes(emu, tmp_path, url, 3):
-            await emu.wait_for(lambda: len(reminded()) == 200, 60, message="200 reminders")
+            await emu.wait_for(lambda: len(reminded()) == TABLES, 60, message=f"{TABLES} reminders")
             # Every reminder is marked as sent and the next is an hour away: no process has
             # one left to send. Leaving stops them, so what came by then is all that comes.
             await emu.wait_for(nothing_owed, 30, message="every reminder marked as sent")
     finally:
         await reader.close()
-    assert sorted(reminded().values()) == [1] * 200
+    assert sorted(reminded().values()) == [1] * TABLES
     assert set(reminded()) == {c.id for c in channels}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hv_positions import DANGER_CARDS, GAME, random_line_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -172,9 +173,21 @@ def check_legal_actions(state: HighVoltageState, rng: random.Random, limit: int 
 # ---------------------------------------------------------------- the properties
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=10)
 @given(seed=SEEDS, seats=st.integers(2, 4), player=st.integers(0, 2**32))
 def test_random_games_keep_every_invariant(seed, seats, player):
+    play_checking_every_invariant(seed, seats, player)
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(seed=SEEDS, seats=st.integers(2, 4), player=st.integers(0, 2**32))
+def test_many_random_games_keep_every_invariant(seed, seats, player):
+    play_checking_every_invariant(seed, seats, player)
+
+
+def play_checking_every_invariant(seed: int, seats: int, player: int) -> None:
+    """A random game from the deal to its end, every invariant checked along the way."""
     state = GAME.new_state(seats, seed)
     rng = random.Random(player)
     checkpoints = set(rng.sample(range(200), 3))
