@@ -31,9 +31,10 @@ from hvbot.messages import game_posts
 from hvbot.messages.post import Post
 from hvbot.services import GameService
 from hvbot.services.access import ai_turn
+from hvbot.services.clocks import RanOutWords, WarningWords
 from hvbot.services.outcomes import ActResult, Reminder
 from hvbot.services.reminders import REMIND_BATCH
-from hvbot.store import GameRow
+from hvbot.store import GameRow, SeatRow
 from hvbot.store.duties import Owed
 
 __all__ = ["Aftermath", "Sent", "Via"]
@@ -41,6 +42,8 @@ __all__ = ["Aftermath", "Sent", "Via"]
 log = logging.getLogger(__name__)
 SWEEP_S = 3600.0  # how often posts made long ago are dropped from the outbox
 MOST_AI_MOVES = 256  # AI moves in a row before the AI seats let another process go on
+# Rounds of due turn clocks claimed in one check, at most: the next check finds the rest.
+MOST_CLOCK_ROUNDS = 20
 ON_WAY_KINDS = ("move", "start", "undo")  # posts an AI seat waits for before it moves
 
 
@@ -173,6 +176,9 @@ class Aftermath:
         if owed.kind == "lobby":
             await self._update_lobby(owed, game)
             return
+        if owed.kind == "text":
+            await self.send_text(owed, game)
+            return
         after: State | None = None
 
         async def build() -> Post | None:
@@ -230,10 +236,7 @@ class Aftermath:
         for replay in (o for o in owed if o.kind == "replay"):
             work = self.send(replay, game, lambda: owed_posts.replay_post(self.games, game))
             _hold(self._replays, asyncio.create_task(self._quietly(game, work, "the replay")))
-        if state.is_terminal():
-            return
-        seat = state.current_seat()
-        if game.status != "active" or seat is None or not game.seats[seat].is_ai:
+        if game.status != "active" or not ai_turn(game, state, stand_in_seat=game.stand_in_seat):
             return
         self._start_ai(game.id)
 
@@ -267,7 +270,9 @@ class Aftermath:
             # A person may have moved while this task was letting go, handing the turn to an
             # AI again: `after_change` left that to this task, so look once more.
             game = await self.games.find(game_id)
-            if game is None or not ai_turn(game, self.games.peek_state(game)):
+            if game is None:
+                return
+            if not ai_turn(game, self.games.peek_state(game), stand_in_seat=game.stand_in_seat):
                 return
             if not await duties.claim_ai(game_id, self.owner):
                 return
@@ -314,6 +319,48 @@ class Aftermath:
                     continue
                 posted += sent is not None
         return posted
+
+    async def run_clocks(
+        self,
+        warning: WarningWords,
+        ran_out: RanOutWords,
+        stand_in_name: Callable[[GameRow, SeatRow], str] | None = None,
+    ) -> int:
+        """Send what the turn clocks due now owe, claimed a few at a time (as reminders are):
+        a warning by DM to the person to move (in the channel if their DMs are closed), or
+        the channel told that their time ran out, and then the AI's move. Returns how many
+        clocks this process handled."""
+        handled = 0
+        for _ in range(MOST_CLOCK_ROUNDS):
+            events = await self.service.clocks.due(warning, ran_out, stand_in_name=stand_in_name)
+            if not events:
+                break
+            for event in events:
+                handled += 1
+                for owed in event.owed:
+                    await self.send_text(owed, event.game)
+                if event.ran_out:
+                    self.after_change(event.game, self.games.peek_state(event.game))
+        return handled
+
+    async def send_text(self, owed: Owed, game: GameRow) -> Sent | None:
+        """An owed text post: to the game's channel, or by DM to the person its body names
+        (in the channel instead, mentioning them, if they accept no DMs)."""
+        post = owed_posts.text_post(owed)
+        user = owed.body.get("user")
+        try:
+            if user is None:
+                return await self.send(owed, game, post)
+            return await self.send(owed, game, post, to_user=int(user))
+        except discord.HTTPException as exc:
+            if user is None or exc.status >= 500:
+                log.warning("game %s: could not post %s", game.id, owed.kind)
+                return None
+        try:
+            await self.sender.to_game(game, Post(f"<@{int(user)}> {post.content}"))
+        except discord.HTTPException:
+            log.warning("game %s: could not tell a person in the channel either", game.id)
+        return None
 
     async def do_duties(self) -> None:
         """Take over what another process left undone (it died, say): posts owed by stored

@@ -12,9 +12,16 @@ from discord.ext import commands
 
 from data.texts import ENGLISH, language_of
 from games import find_game
-from hvbot.cogs.options import GAME_CHOICES, GAMES_WITH_MODES, LEVEL_CHOICES, MODE_CHOICES
+from hvbot.cogs.options import (
+    CLOCK_CHOICES,
+    GAME_CHOICES,
+    GAMES_WITH_MODES,
+    LEVEL_CHOICES,
+    MODE_CHOICES,
+    TIMEOUT_CHOICES,
+)
 from hvbot.handlers import answering, lobby, requests
-from hvbot.messages import buttons, game_posts, replays, wording
+from hvbot.messages import buttons, game_posts, replays, time_words, wording
 from hvbot.messages.limits import fitted
 from hvbot.messages.post import ALLOWED, send_private
 from hvbot.messages.presenters import presenter_for
@@ -25,7 +32,7 @@ from hvbot.services import (
     MAX_REMIND_MINUTES,
     BotError,
 )
-from hvbot.store import ArchivedGame
+from hvbot.store import ArchivedGame, TurnClock
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
@@ -71,8 +78,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         reminder="Minutes before the player to move is reminded, then hourly (0: never)",
         absent="Hours before the others may vote to replace a player who is away (0: never)",
         thread="Play in a thread started from the lobby message, if I may create threads here",
+        clock="Time each player has for a move, kept across restarts (default: no clock)",
+        timeout="What happens when a player's time runs out (default: an AI plays that move)",
     )
-    @app_commands.choices(game=GAME_CHOICES, mode=MODE_CHOICES)
+    @app_commands.choices(
+        game=GAME_CHOICES, mode=MODE_CHOICES, clock=CLOCK_CHOICES, timeout=TIMEOUT_CHOICES
+    )
     @app_commands.guild_only()
     async def new(
         self,
@@ -82,6 +93,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         reminder: app_commands.Range[int, 0, MAX_REMIND_MINUTES] = DEFAULT_REMIND_MINUTES,
         absent: app_commands.Range[int, 0, MAX_ABSENT_HOURS] = DEFAULT_ABSENT_HOURS,
         thread: bool = True,
+        clock: int | None = None,
+        timeout: str = "ai_move",
     ) -> None:
         try:
             row = await self.bot.service.lobby.new_lobby(
@@ -94,6 +107,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 remind_minutes=reminder,
                 absent_hours=absent,
                 wants_thread=thread,
+                clock=TurnClock(clock, timeout) if clock else None,
                 # The server's language for the game's public posts, the creator's own for
                 # what is said to them alone.
                 language=language_of(interaction.guild_locale),
@@ -181,7 +195,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             turn = texts("bot.status.to_move", player=who, phase=phase)
         await interaction.response.send_message(
             **fitted(
-                content=turn + "\n" + presenter.status(view, wording.names_of(game)),
+                content="\n".join(
+                    line
+                    for line in (
+                        turn,
+                        time_words.clock_line(game, texts),
+                        presenter.status(view, wording.names_of(game)),
+                    )
+                    if line
+                ),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )

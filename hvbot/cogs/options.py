@@ -9,10 +9,19 @@ from discord import app_commands
 from games import all_games
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.translator import choice
-from hvbot.services import AI_LEVELS
+from hvbot.services import AI_LEVELS, CLOCK_LENGTHS
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in all_games()]
 LEVEL_CHOICES = [choice(level, level, key=f"commands.choices.level.{level}") for level in AI_LEVELS]
+# A turn clock's length, in minutes per move (none by default), and what happens at its end.
+CLOCK_CHOICES = [
+    choice(name, minutes, key=f"commands.choices.clock.{minutes}")
+    for minutes, name in CLOCK_LENGTHS.items()
+]
+TIMEOUT_CHOICES = [
+    choice(name, value, key=f"commands.choices.timeout.{value}")
+    for value, name in (("ai_move", "an AI plays that move"), ("ai_seat", "an AI takes the seat"))
+]
 # Every game's modes, for /game new (Discord's choices are fixed per command).
 _MODES = {value: label for g in all_games() for value, label in presenter_for(g.name).modes.items()}
 MODE_CHOICES = [

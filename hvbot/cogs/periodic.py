@@ -1,5 +1,7 @@
-"""Turn reminders: the person to move is mentioned again in the game's channel after the wait
-chosen at /game new, then hourly, until they move.
+"""Turn reminders and turn clocks: the person to move is mentioned again in the game's channel
+after the wait chosen at /game new, then hourly, until they move; with a turn clock, they are
+warned privately when a quarter of their time is left, and when it runs out an AI plays for
+them.
 
 What is due lives in the database, not in a timer, so a restarted bot reminds on time too;
 the check runs every `check_s` seconds. Each reminder is claimed with its words owed in the
@@ -11,15 +13,12 @@ once (`Aftermath.remind`); the same check takes over the duties other processes 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from discord.ext import commands, tasks
 
-from data.texts import ENGLISH, Texts, texts_for
-from games import find_game
 from hvbot.database import is_unreachable
-from hvbot.services import Reminder
+from hvbot.messages import time_words
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
@@ -28,27 +27,6 @@ log = logging.getLogger(__name__)
 # How often reminders and other processes' unfinished duties are looked for: with a claim's
 # lease of 20 s (hvbot.store.duties), a dead process's duties are taken over within 25 s.
 CHECK_S = 5.0
-
-
-def waited_words(waited: timedelta, texts: Texts = ENGLISH) -> str:
-    minutes = max(1, round(waited.total_seconds() / 60))
-    if minutes < 120:
-        return texts("bot.time.minutes", count=minutes)
-    hours = round(minutes / 60)
-    if hours < 48:
-        return texts("bot.time.hours", count=hours)
-    return texts("bot.time.days", count=round(hours / 24))
-
-
-def reminder_text(reminder: Reminder) -> str:
-    """A public post: in the game's language."""
-    texts = texts_for(reminder.game.language)
-    return texts(
-        "bot.game.reminder",
-        player=f"<@{reminder.user_id}>",
-        game=find_game(reminder.game.game_name).title,
-        waited=waited_words(reminder.waited, texts),
-    )
 
 
 def _failed(what: str, error: Exception) -> None:
@@ -73,9 +51,15 @@ class RemindersCog(commands.Cog):
     async def check(self) -> None:
         # A failure is logged, and the checks go on: the next round finds what is still due.
         try:
-            await self.bot.aftermath.remind(reminder_text)
+            await self.bot.aftermath.remind(time_words.reminder_text)
         except Exception as exc:
             _failed("turn reminders", exc)
+        try:
+            await self.bot.aftermath.run_clocks(
+                time_words.warning, time_words.ran_out, time_words.stand_in_name
+            )
+        except Exception as exc:
+            _failed("turn clocks", exc)
         try:
             await self.bot.aftermath.do_duties()
         except Exception as exc:

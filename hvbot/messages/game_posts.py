@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from games import find_game
-from hvbot.messages import buttons
+from hvbot.messages import buttons, time_words
 from hvbot.messages.post import Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.wording import mention, names_of, public
@@ -62,13 +62,17 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
         seat = state.current_seat()
         who = mention(game, seat)
         waiting = presenter.waiting(view, who)
+        by_ai = game.seats[seat].is_ai or seat == game.stand_in_seat
         if waiting:
             lines.append(waiting)
-        elif game.seats[seat].is_ai:
+        elif by_ai:
             lines.append(texts("bot.board.next_ai", player=who))
         else:
             lines.append(texts("bot.board.next", player=who, note=presenter.turn_note(view)))
-        if not game.seats[seat].is_ai:  # an AI seat's choice comes by itself
+        clock = None if by_ai else time_words.clock_line(game, texts)
+        if clock is not None:
+            lines.append(clock)
+        if not by_ai:  # an AI's choice comes by itself
             choices = buttons.choice_view(game.id, game.version, presenter.public_choices(view))
     del view
     board, *end = await asyncio.gather(*drawing)

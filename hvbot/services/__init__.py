@@ -14,11 +14,13 @@ import random
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from hvbot.services.absence import STAND_IN_LEVEL, Absence
-from hvbot.services.access import GameAccess, ai_turn
+from hvbot.services.absence import Absence
+from hvbot.services.access import STAND_IN_LEVEL, GameAccess, ai_turn
+from hvbot.services.clocks import TurnClocks
 from hvbot.services.errors import BotError
 from hvbot.services.lobby import (
     AI_LEVELS,
+    CLOCK_LENGTHS,
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
     MAX_ABSENT_HOURS,
@@ -37,6 +39,7 @@ from hvbot.store.duties import Duties
 
 __all__ = [
     "AI_LEVELS",
+    "CLOCK_LENGTHS",
     "DEFAULT_ABSENT_HOURS",
     "DEFAULT_REMIND_MINUTES",
     "MAX_ABSENT_HOURS",
@@ -58,7 +61,7 @@ class GameService:
     """The feature services around one game store, as one object.
 
     `repo` is the store; `games` (finding a channel's game and its state), `lobby`, `play`,
-    `undo`, `absence`, `reminders` and `results` are the features, each called by its own
+    `undo`, `absence`, `reminders`, `clocks` and `results` are the features, each called by its own
     name (`service.play.act`, `service.lobby.join`)."""
 
     def __init__(
@@ -78,6 +81,7 @@ class GameService:
         self.undo = Undo(self.games)
         self.absence = Absence(self.games)
         self.reminders = Reminders(self.games)
+        self.clocks = TurnClocks(self.games)
         self.results = ResultsBackfill(self.games)
         self.stats = Stats(repo)
 

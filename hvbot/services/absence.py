@@ -8,8 +8,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from data.texts import texts_for
-from engine.ai import levels as ai_levels
-from hvbot.services.access import GameAccess
+from hvbot.services.access import GameAccess, stand_in_level
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import VoteOutcome
 from hvbot.store import AbsenceVote, GameRow, SeatRow
@@ -17,7 +16,6 @@ from hvbot.store.duties import Owed
 
 log = logging.getLogger(__name__)
 
-STAND_IN_LEVEL = "normal"  # the AI that plays for a person who is away
 CHOICES = ("ai", "end")
 
 
@@ -149,7 +147,7 @@ class Absence:
         change."""
         seats = list(game.seats)
         away = seats[vote.seat]
-        level = STAND_IN_LEVEL if STAND_IN_LEVEL in ai_levels(game.game_name) else "easy"
+        level = stand_in_level(game.game_name)
         texts = texts_for(game.language)
         name = texts("bot.seat.away", player=away.display_name)
         seats[vote.seat] = SeatRow(away.seat, None, level, name, away.user_id, away.language)

@@ -9,9 +9,11 @@ from datetime import datetime, timedelta
 from typing import Protocol, TypeVar
 
 from engine import State
+from engine.ai import levels as ai_levels
 from hvbot.services.errors import BotError
 from hvbot.store import ArchivedGame, GameRow, GameStore, NotStarted, SeatRow, Wait
 from hvbot.store.duties import Owed
+from hvbot.store.sql import stamp
 
 
 class Pending(Protocol):
@@ -26,19 +28,44 @@ class Pending(Protocol):
 
 P = TypeVar("P", bound=Pending)
 
+STAND_IN_LEVEL = "normal"  # the AI that plays for a person away or out of time
 
-def ai_turn(game: GameRow, state: State, seats: Sequence[SeatRow] | None = None) -> bool:
-    """Whether an AI seat is to move (with `seats`, as they are about to be)."""
+
+def stand_in_level(game_name: str) -> str:
+    """The level an AI standing in for a person plays at in this game."""
+    levels = ai_levels(game_name)
+    return STAND_IN_LEVEL if STAND_IN_LEVEL in levels else levels[0]
+
+
+def ai_turn(
+    game: GameRow,
+    state: State,
+    seats: Sequence[SeatRow] | None = None,
+    stand_in_seat: int | None = None,
+) -> bool:
+    """Whether an AI is to move (with `seats`, as they are about to be): an AI seat, or the
+    AI standing in for `stand_in_seat`, whose clock ran out."""
     seat = state.current_seat()
     at_table = seats if seats is not None else game.seats
-    return not state.is_terminal() and seat is not None and at_table[seat].is_ai
+    if state.is_terminal() or seat is None:
+        return False
+    return at_table[seat].is_ai or seat == stand_in_seat
+
+
+def stand_in_goes_on(game: GameRow, state: State, seat: int) -> int | None:
+    """The seat whose move an AI goes on playing after `seat`'s action: `seat` itself, while
+    an AI stands in for it (its clock ran out) and the move is not finished (a drawn card to
+    place, say). None otherwise."""
+    if game.stand_in_seat != seat or state.is_terminal() or state.current_seat() != seat:
+        return None
+    return seat
 
 
 def prompt_for(game: GameRow, state: State) -> tuple[str, int] | None:
     """A prompt waits for a person when they must place a drawn card or pick lines: the
     kind the game names (`State.prompt`), and who answers it."""
     seat = state.current_seat()
-    if seat is None or game.seats[seat].is_ai:
+    if seat is None or game.seats[seat].is_ai or seat == game.stand_in_seat:
         return None
     kind = state.prompt()
     return None if kind is None else (kind, game.seats[seat].user_id or 0)
@@ -149,15 +176,28 @@ class GameAccess:
         """The game's state, the caller's to change (to apply an action to, say)."""
         return self.peek_state(game).copy()
 
-    def wait_for(self, game: GameRow, state: State) -> Wait | None:
+    def wait_for(self, game: GameRow, state: State, acted: int | None = None) -> Wait | None:
         """The turn that starts now, if a person is to move: the wait is what reminders and
-        absence votes are measured by."""
+        absence votes are measured by, and the turn clock if the game has one. `acted`: the
+        seat whose action this follows; if the same person is still to move (a card drawn is
+        still to be placed, say), their clock goes on where it was."""
         seat = state.current_seat()
-        if seat is None or game.seats[seat].is_ai:
+        if seat is None or state.is_terminal() or game.seats[seat].is_ai:
             return None
         now = self.clock()
         minutes = game.remind_minutes
-        return Wait(now, now + timedelta(minutes=minutes) if minutes else None)
+        remind_at = now + timedelta(minutes=minutes) if minutes else None
+        if game.clock is None:
+            return Wait(now, remind_at)
+        if acted == seat and game.clock_deadline is not None:
+            # A warning already due is not written again: it is sent, or being sent (another
+            # process's copy of the game may not know it yet, a warning changing no version).
+            warn_at = game.clock_warn_at
+            due = warn_at is not None and warn_at <= stamp(now)
+            return Wait(now, remind_at, game.clock_deadline, None if due else warn_at)
+        deadline = now + game.clock.length
+        warn_at = deadline - game.clock.length / 4
+        return Wait(now, remind_at, stamp(deadline), stamp(warn_at))
 
     async def seat_in_play(
         self, game: GameRow, seats: Sequence[SeatRow], *, told: str | None = None

@@ -15,11 +15,13 @@ from engine.ai import levels as ai_levels
 from games import find_game
 from hvbot.services.access import GameAccess, ai_turn
 from hvbot.services.errors import BotError
-from hvbot.store import ChannelBusy, GameRow, SeatRow
+from hvbot.store import TIMEOUTS, ChannelBusy, GameRow, SeatRow, TurnClock
 from hvbot.store.duties import Owed
 
 AI_LEVELS = ("easy", "normal", "hard")
 DEFAULT_REMIND_MINUTES = 10
+# The turn clocks a game may have: minutes per move, and how /game new names them.
+CLOCK_LENGTHS = {60: "1 hour", 480: "8 hours", 1440: "1 day", 4320: "3 days", 10080: "7 days"}
 DEFAULT_ABSENT_HOURS = 24
 MAX_ABSENT_HOURS = 30 * 24
 MAX_REMIND_MINUTES = 7 * 24 * 60
@@ -57,13 +59,23 @@ class Lobby:
         wants_thread: bool = False,
         language: str = DEFAULT_LANGUAGE,
         creator_language: str | None = None,
+        clock: TurnClock | None = None,
     ) -> GameRow:
         """`language`: of the game's public posts (the server's); `creator_language`: the
         creator's own. `remind_minutes`: how long the person to move may take before they
         are mentioned again (then hourly); `absent_hours`: how long before the others may vote
         to let an AI play for them or to end the game. 0 turns either off for this game.
         `wants_thread`: play in a thread started from the lobby message, if the bot may start
-        one."""
+        one. `clock`: how long each person has for a move, and what happens then (None: as
+        long as they like)."""
+        lengths = ", ".join(CLOCK_LENGTHS.values())
+        if clock is not None and not (clock.minutes in CLOCK_LENGTHS and clock.timeout in TIMEOUTS):
+            raise BotError(
+                f"A turn clock gives {lengths} a move, and when it runs out an AI plays the move"
+                " or takes the seat.",
+                key="bot.error.clock_choice",
+                lengths=lengths,
+            )
         if not 0 <= absent_hours <= MAX_ABSENT_HOURS:
             raise BotError(
                 f"Absence votes come after 1 to {MAX_ABSENT_HOURS} hours, or 0 for never; "
@@ -110,6 +122,7 @@ class Lobby:
                 wants_thread=wants_thread,
                 language=language,
                 creator_language=creator_language,
+                clock=clock,
             )
         except ChannelBusy as exc:
             raise busy from exc

@@ -81,3 +81,16 @@ class Reminder:
     user_id: int
     waited: timedelta
     owed: Owed | None = None  # its post, owed in the outbox (see hvbot.store.duties)
+
+
+@dataclass(frozen=True)
+class ClockEvent:
+    """A turn clock that fell due, claimed by this process, its words owed in the outbox:
+    the warning to the person to move (`ran_out` False, owed by DM), or their time having
+    run out (`ran_out` True: an AI plays the move or takes the seat, the channel is told)."""
+
+    game: GameRow
+    seat: int
+    user_id: int
+    ran_out: bool
+    owed: tuple[Owed, ...] = ()

@@ -14,7 +14,13 @@ from engine import GameError, State
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
 from hvbot.runtime import workers
-from hvbot.services.access import GameAccess, ai_turn, prompt_for
+from hvbot.services.access import (
+    GameAccess,
+    ai_turn,
+    prompt_for,
+    stand_in_goes_on,
+    stand_in_level,
+)
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import ActResult
 from hvbot.services.results import seat_results
@@ -122,9 +128,14 @@ class Play:
                 return None
             state = games.load_state(game)
             seat = state.current_seat()
-            if seat is None or not game.seats[seat].is_ai:
+            if seat is None:
                 return None
-            level = game.seats[seat].ai_level or "random"
+            if seat == game.stand_in_seat:
+                level = stand_in_level(game.game_name)  # the person's clock ran out
+            elif game.seats[seat].is_ai:
+                level = game.seats[seat].ai_level or "random"
+            else:
+                return None
             if level not in ai_levels(game.game_name):
                 level = ai_levels(game.game_name)[0]
             # Only the seat's own view goes to the worker: what this AI seat may know.
@@ -193,6 +204,7 @@ class Play:
         """Store the actions `applied` to `state` (kept in memory with the game from now on,
         so it is never to change again); the game as stored then, and the posts it owes."""
         finished = state.is_terminal()
+        stand_in = stand_in_goes_on(game, state, seat)
         try:
             _, owed = await self.games.store.record_actions(
                 game_id=game.id,
@@ -201,9 +213,10 @@ class Play:
                 actions=[(seat, text) for text in applied],
                 status="finished" if finished else "active",
                 prompt=prompt_for(game, state),
-                wait=self.games.wait_for(game, state),
+                wait=None if stand_in is not None else self.games.wait_for(game, state, seat),
                 results=seat_results(state) if finished else None,
-                ai_turn=ai_turn(game, state),
+                ai_turn=ai_turn(game, state, stand_in_seat=stand_in),
+                stand_in_seat=stand_in,
             )
         except VersionConflict as exc:
             # Another process changed the game between our read and our write.

@@ -9,6 +9,7 @@ board buttons; the numbered migrations are SQL files under `hvbot/database/migra
 from hvbot.store.game_store import GameStore, NotStarted
 from hvbot.store.rows import (
     OPEN_STATUSES,
+    TIMEOUTS,
     AbsenceVote,
     ArchivedGame,
     DueReminder,
@@ -16,6 +17,7 @@ from hvbot.store.rows import (
     ResultRow,
     SeatResult,
     SeatRow,
+    TurnClock,
     UndoRequest,
     Wait,
 )
@@ -23,6 +25,7 @@ from hvbot.store.sql import ChannelBusy, VersionConflict
 
 __all__ = [
     "OPEN_STATUSES",
+    "TIMEOUTS",
     "AbsenceVote",
     "ArchivedGame",
     "ChannelBusy",
@@ -33,6 +36,7 @@ __all__ = [
     "ResultRow",
     "SeatResult",
     "SeatRow",
+    "TurnClock",
     "UndoRequest",
     "VersionConflict",
     "Wait",

@@ -16,7 +16,7 @@ from hvbot.database import Transaction, Work
 from hvbot.store.duties import Owed, owe
 from hvbot.store.requests import close_undo
 from hvbot.store.results import insert_results
-from hvbot.store.rows import SeatResult, SeatRow, Wait
+from hvbot.store.rows import SeatResult, SeatRow, TurnClock, Wait
 from hvbot.store.sql import TURN_COLUMNS, VersionConflict, bump, now, turn_values
 
 Prompt = tuple[str, int]  # (kind, user id) of a private prompt waiting for a person
@@ -36,6 +36,7 @@ def create_lobby(
     wants_thread: bool,
     language: str,
     creator_language: str | None,
+    clock: TurnClock | None = None,
 ) -> Work[int]:
     """A new game in its lobby with its creator seated; the work returns the game's id (and
     fails with `Duplicate` if the channel has an open game)."""
@@ -45,7 +46,8 @@ def create_lobby(
         game_id: int = await tx.fetchval(
             "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
             " remind_minutes, absent_hours, wants_thread, language, created_at,"
-            " updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " updated_at, clock_minutes, clock_timeout)"
+            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             game,
             guild_id,
             channel_id,
@@ -57,6 +59,8 @@ def create_lobby(
             language,
             stamp,
             stamp,
+            clock.minutes if clock else None,
+            clock.timeout if clock else None,
         )
         await tx.execute(
             "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, language)"
@@ -86,8 +90,17 @@ def set_seats(
     async def work(tx: Transaction) -> list[Owed]:
         if ai_turn is None:
             await bump(tx, game_id, expected_version)
+        elif ai_turn:
+            # No person's clock runs while an AI seat is to move.
+            await bump(
+                tx,
+                game_id,
+                expected_version,
+                "ai_turn = 1, clock_deadline = NULL, clock_warn_at = NULL, stand_in_seat = NULL",
+                (),
+            )
         else:
-            await bump(tx, game_id, expected_version, "ai_turn = ?", (int(ai_turn),))
+            await bump(tx, game_id, expected_version, "ai_turn = 0", ())
         await _replace_seats(tx, game_id, seats)
         version = expected_version + 1
         owed = await _tell(tx, game_id, version, told)
@@ -162,9 +175,11 @@ def record_actions(
     results: Sequence[SeatResult] | None,
     ai_turn: bool,
     announce_at: datetime | None,
+    stand_in_seat: int | None = None,
 ) -> Work[list[Owed]]:
     """The new state, its actions appended, old prompts settled and a new one opened, the
-    results with a finishing move, and with `announce_at` its posts owed in the outbox."""
+    results with a finishing move, and with `announce_at` its posts owed in the outbox.
+    `stand_in_seat`: an AI goes on playing that seat's move (its clock ran out)."""
     stamp = now()
     ended = stamp if status in ("finished", "abandoned") else None
     version = expected_version + 1
@@ -176,7 +191,7 @@ def record_actions(
             expected_version,
             "state = ?, status = ?, ended_at = COALESCE(CAST(? AS TEXT), ended_at), "
             "ai_turn = ?, " + TURN_COLUMNS,
-            (state_json, status, ended, int(ai_turn), *turn_values(wait)),
+            (state_json, status, ended, int(ai_turn), *turn_values(wait, stand_in_seat)),
         )
         first = await tx.fetchval(
             "SELECT COALESCE(MAX(n) + 1, 0) FROM actions WHERE game_id = ?", game_id

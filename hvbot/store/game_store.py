@@ -27,11 +27,12 @@ from hvbot.database import Database, Duplicate, Row, Work, open_database
 from hvbot.store import changes, games
 from hvbot.store.buttons import LiveButtons
 from hvbot.store.cache import GameCache
+from hvbot.store.clocks import Clocks
 from hvbot.store.duties import Clock, Duties, Owed, real_time
 from hvbot.store.requests import AbsenceVotes, UndoRequests
 from hvbot.store.results import Results
-from hvbot.store.rows import ArchivedGame, GameRow, SeatResult, SeatRow, Wait
-from hvbot.store.sql import ChannelBusy, statement
+from hvbot.store.rows import ArchivedGame, GameRow, SeatResult, SeatRow, TurnClock, Wait
+from hvbot.store.sql import ChannelBusy, statement, turn_values
 from hvbot.store.waits import Reminders
 
 T = TypeVar("T")
@@ -44,8 +45,8 @@ class NotStarted(LookupError):
 class GameStore:
     """The games' database (SQLite or PostgreSQL, see `hvbot.database`), opened at start-up and
     shared by every handler. Its other tables are reached by concern: `undo`, `votes`,
-    `reminders`, `results`, `buttons`, and the duties any process may do (`duties`: the
-    outbox and the AI seats' claims). Leases are measured by `clock`."""
+    `reminders`, `clocks`, `results`, `buttons`, and the duties any process may do (`duties`:
+    the outbox and the AI seats' claims). Leases are measured by `clock`."""
 
     def __init__(self, db: Database, *, cache: bool = True, clock: Clock = real_time) -> None:
         self.db = db
@@ -60,6 +61,7 @@ class GameStore:
         self.results = Results(db)
         self.buttons = LiveButtons(db)
         self.duties = Duties(db, lambda: self.clock())
+        self.clocks = Clocks(db, self.cache.changed, self.cache.forget)
 
     @classmethod
     async def open(cls, where: str | Path, *, cache: bool = True) -> GameStore:
@@ -202,6 +204,7 @@ class GameStore:
         wants_thread: bool = False,
         language: str = "en",
         creator_language: str | None = None,
+        clock: TurnClock | None = None,
     ) -> GameRow:
         """`language`: the game's public posts'; `creator_language`: the creator's own.
         ChannelBusy if the channel (or thread) has an open game already."""
@@ -217,6 +220,7 @@ class GameStore:
             wants_thread=wants_thread,
             language=language,
             creator_language=creator_language,
+            clock=clock,
         )
         try:
             game_id = await self.db.transact(work)
@@ -246,7 +250,10 @@ class GameStore:
         work = changes.set_seats(
             game_id, expected_version, seats, ai_turn, lobby_at=lobby_at, told=said
         )
-        return await self._save(game_id, work, version=expected_version + 1, seats=tuple(seats))
+        stopped = clock_columns(None) if ai_turn else {}
+        return await self._save(
+            game_id, work, version=expected_version + 1, seats=tuple(seats), **stopped
+        )
 
     async def start(
         self,
@@ -282,6 +289,7 @@ class GameStore:
             seed=seed,
             state_json=state_json,
             seats=tuple(seats),
+            **clock_columns(wait),
         )
 
     async def record_actions(
@@ -297,13 +305,15 @@ class GameStore:
         results: Sequence[SeatResult] | None = None,
         ai_turn: bool = False,
         announce: bool = True,
+        stand_in_seat: int | None = None,
     ) -> tuple[int, list[Owed]]:
         """Save the new state, append its actions, settle old prompts and open a new one.
 
         All in one transaction that fails with VersionConflict if someone else got there first.
         `wait`: the turn of the person now to move, to remind them (None: nobody to remind).
         `results` come with the finishing move, so a game is never finished without them.
-        `ai_turn`: an AI seat is to move now. With `announce`, the move's board post (and a
+        `ai_turn`: an AI seat is to move now; `stand_in_seat`: an AI goes on playing that
+        seat's move (its clock ran out). With `announce`, the move's board post (and a
         finished game's replay) is owed in the outbox (see `hvbot.store.duties`). Returns the
         new version and the posts owed.
         """
@@ -321,10 +331,17 @@ class GameStore:
             results=results,
             ai_turn=ai_turn,
             announce_at=self.clock() if announce else None,
+            stand_in_seat=stand_in_seat,
         )
         version = expected_version + 1
         owed = await self._save(
-            game_id, work, built, version=version, status=status, state_json=state_json
+            game_id,
+            work,
+            built,
+            version=version,
+            status=status,
+            state_json=state_json,
+            **clock_columns(wait, stand_in_seat),
         )
         return version, owed
 
@@ -369,7 +386,9 @@ class GameStore:
             at=self.clock(),
         )
         version = expected_version + 1
-        owed = await self._save(game_id, work, built, version=version, state_json=state_json)
+        owed = await self._save(
+            game_id, work, built, version=version, state_json=state_json, **clock_columns(wait)
+        )
         return version, owed
 
     # Not versioned changes: they move no piece, and a prompt made before stays as valid.
@@ -398,6 +417,13 @@ class GameStore:
                 replace(s, language=language) if s.seat == seat else s for s in cached.seats
             )
             self.cache.changed(game_id, seats=seats)
+
+
+def clock_columns(wait: Wait | None, stand_in_seat: int | None = None) -> dict[str, Any]:
+    """The turn clock's columns a change writes with its wait (see `sql.turn_values`), for
+    the copy in memory."""
+    _, _, deadline, warn_at, stand_in = turn_values(wait, stand_in_seat)
+    return {"clock_deadline": deadline, "clock_warn_at": warn_at, "stand_in_seat": stand_in}
 
 
 def _saved(state: State | dict[str, Any]) -> tuple[str, State | None]:

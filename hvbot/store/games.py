@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from hvbot.database import Database, Row
-from hvbot.store.rows import GameRow, SeatRow
+from hvbot.store.rows import GameRow, SeatRow, TurnClock
 
 
 async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
@@ -51,6 +51,12 @@ async def game_of(db: Database, row: Row) -> GameRow:
         wants_thread=bool(row["wants_thread"]),
         thread_id=row["thread_id"],
         language=row["language"],
+        clock=TurnClock(row["clock_minutes"], row["clock_timeout"] or "ai_move")
+        if row["clock_minutes"]
+        else None,
+        clock_deadline=row["clock_deadline"],
+        clock_warn_at=row["clock_warn_at"],
+        stand_in_seat=row["stand_in_seat"],
     )
 
 

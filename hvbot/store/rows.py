@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 OPEN_STATUSES = ("lobby", "active")
@@ -26,6 +26,23 @@ class SeatRow:
     @property
     def is_ai(self) -> bool:
         return self.user_id is None
+
+
+TIMEOUTS = ("ai_move", "ai_seat")  # what a game's clock does when it runs out
+
+
+@dataclass(frozen=True)
+class TurnClock:
+    """How long a person has for each move, and what happens when they run out: `ai_move`,
+    an AI plays that move for them; `ai_seat`, an AI takes their seat for the rest of the game
+    (as when the others vote that it should, see `hvbot.services.absence`)."""
+
+    minutes: int
+    timeout: str = "ai_move"
+
+    @property
+    def length(self) -> timedelta:
+        return timedelta(minutes=self.minutes)
 
 
 @dataclass(frozen=True)
@@ -49,6 +66,10 @@ class GameRow:
     wants_thread: bool = False  # asked at /game new for a thread to play in
     thread_id: int | None = None  # the thread its public posts go to, once started
     language: str = "en"  # of its public posts: the server's when the game was opened
+    clock: TurnClock | None = None  # None: the person to move may take as long as they like
+    clock_deadline: str | None = None  # as stored: when the person to move runs out
+    clock_warn_at: str | None = None  # as stored: when they are warned (None: not again)
+    stand_in_seat: int | None = None  # an AI is playing this seat's move: its time ran out
 
     @property
     def post_channel_id(self) -> int:
@@ -147,10 +168,13 @@ class AbsenceVote:
 @dataclass(frozen=True)
 class Wait:
     """A person's turn: since when they have been waiting and when to remind them (None: this
-    game does not remind)."""
+    game does not remind); with a turn clock, when they run out and when they are warned
+    (as stored, so a clock that goes on from an earlier action keeps its exact value)."""
 
     since: datetime
     remind_at: datetime | None
+    deadline: str | None = None
+    warn_at: str | None = None
 
 
 @dataclass(frozen=True)

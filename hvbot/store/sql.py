@@ -67,11 +67,17 @@ async def bump(
     return expected_version + 1
 
 
-TURN_COLUMNS = "turn_since = ?, remind_at = ?"
+TURN_COLUMNS = (
+    "turn_since = ?, remind_at = ?, clock_deadline = ?, clock_warn_at = ?, stand_in_seat = ?"
+)
 
 
-def turn_values(wait: Wait | None) -> tuple[str | None, str | None]:
-    """With nobody to remind (an AI to move, the end, reminders off), both are cleared."""
+def turn_values(
+    wait: Wait | None, stand_in_seat: int | None = None
+) -> tuple[str | None, str | None, str | None, str | None, int | None]:
+    """With nobody to wait for (an AI to move, the end), the wait and the clock are cleared;
+    `stand_in_seat`: an AI goes on playing that seat's move (its clock ran out)."""
     if wait is None:
-        return None, None
-    return stamp(wait.since), stamp(wait.remind_at) if wait.remind_at else None
+        return None, None, None, None, stand_in_seat
+    remind_at = stamp(wait.remind_at) if wait.remind_at else None
+    return stamp(wait.since), remind_at, wait.deadline, wait.warn_at, None

@@ -240,20 +240,21 @@ class Acting(World, History):
         *,
         channel: Channel | None = None,
         settle: bool = True,
-        timeout: float = 10.0,
+        wait_s: float = 10.0,
         **options: Any,
     ) -> Reply:
         """Run `/command` as `user` and return what the bot did in answer.
 
         Waits until the interaction is acknowledged, then (with `settle`) until the bot is done
-        (see `settle`), so follow-ups, channel posts and DMs it caused are included.
+        (see `settle`; for at most `wait_s`), so follow-ups, channel posts and DMs it caused are
+        included. Every other keyword is an option of the command.
         """
         target = channel or self.channel
         data = self._command_data(command, options, guild_id=target.guild_id)
         state = self._new_interaction(2, user, target.id)
         state.command = " ".join(command.strip().lstrip("/").split())
         payload = self._interaction_payload(state, data)
-        return await self._deliver(state, payload, settle=settle, timeout=timeout)
+        return await self._deliver(state, payload, settle=settle, timeout=wait_s)
 
     async def click(
         self,

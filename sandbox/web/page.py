@@ -221,7 +221,7 @@ class SandboxPage:
         try:
             options = typed_options(self.emu, self.people, str(data["command"]), given)
             await self.emu.slash(
-                person, str(data["command"]), channel=channel, settle=False, timeout=0, **options
+                person, str(data["command"]), channel=channel, settle=False, wait_s=0, **options
             )
         except Refused as refusal:
             raise PageError(400, str(refusal)) from None

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
+from moved_clock import MovedClock
 
 from games import find_game
 from hvbot.services import BotError, GameService
@@ -293,24 +294,11 @@ async def test_a_game_changed_by_another_process_is_refused_once_then_read_afres
         await second_repo.close()
 
 
-class Clock:
-    """The service's clock, moved by hand: reminders are about minutes and hours."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-
 async def test_the_person_to_move_is_reminded_after_the_wait_then_hourly_until_they_move(
     database_url,
 ):
     path = database_url
-    clock = Clock()
+    clock = MovedClock()
     repo = await GameStore.open(path)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
     game, state = await _started(service)
@@ -348,7 +336,7 @@ async def test_the_person_to_move_is_reminded_after_the_wait_then_hourly_until_t
 
 
 async def test_no_reminders_when_turned_off_or_when_an_ai_is_to_move(database_url):
-    clock = Clock()
+    clock = MovedClock()
     repo = await GameStore.open(database_url)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
     with pytest.raises(BotError, match="0 for never"):
@@ -459,7 +447,7 @@ CY = 103
 
 async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(database_url):
     path = database_url
-    clock = Clock()
+    clock = MovedClock()
     repo = await GameStore.open(path)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
     await service.lobby.new_lobby(
@@ -509,7 +497,7 @@ async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(
 
 
 async def test_a_vote_can_end_the_game_and_a_move_cancels_it(database_url):
-    clock = Clock()
+    clock = MovedClock()
     repo = await GameStore.open(database_url)
     service = GameService(repo, seed_source=random.Random(7), clock=clock)
     game, state = await _started(service)

@@ -77,7 +77,7 @@ async def test_a_game_opened_with_reminders_off_never_reminds(
 
 
 def test_a_wait_is_told_in_words_a_person_reads_at_a_glance() -> None:
-    from hvbot.cogs.periodic import waited_words
+    from hvbot.messages.time_words import waited_words
 
     assert waited_words(timedelta(seconds=20)) == "1 minute"
     assert waited_words(timedelta(minutes=10)) == "10 minutes"

@@ -127,7 +127,7 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
     for options in ({}, {"game": game.id}):
         # Each request draws the whole game again in a worker, as slow as the first replay
         # above, so it gets the same allowance.
-        reply = await emu.slash(cy, "game replay", timeout=60, **options)
+        reply = await emu.slash(cy, "game replay", wait_s=60, **options)
         (again,) = [r for r in reply.messages if r.has_attachment(REPLAY)]
         assert again.is_public, emu.describe(reply)
         assert again.content == (

@@ -1,0 +1,87 @@
+"""How the bot speaks of time: how long someone has waited (the turn reminders), and what the
+turn clocks say (the warning to the person to move, the channel told their time ran out, the
+clock on the board and in /game status).
+
+A deadline is written as Discord's own time stamp (`<t:…:R>`): every reader's client shows
+it in their own words and time zone, counting down, however long after it was posted.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from data.texts import ENGLISH, Texts, texts_for
+from games import find_game
+from hvbot.messages.wording import mention
+from hvbot.services.outcomes import Reminder
+from hvbot.store import GameRow, SeatRow
+
+
+def waited_words(waited: timedelta, texts: Texts = ENGLISH) -> str:
+    minutes = max(1, round(waited.total_seconds() / 60))
+    if minutes < 120:
+        return texts("bot.time.minutes", count=minutes)
+    hours = round(minutes / 60)
+    if hours < 48:
+        return texts("bot.time.hours", count=hours)
+    return texts("bot.time.days", count=round(hours / 24))
+
+
+def reminder_text(reminder: Reminder) -> str:
+    """A public post: in the game's language."""
+    texts = texts_for(reminder.game.language)
+    return texts(
+        "bot.game.reminder",
+        player=f"<@{reminder.user_id}>",
+        game=find_game(reminder.game.game_name).title,
+        waited=waited_words(reminder.waited, texts),
+    )
+
+
+def deadline_mark(stored: str) -> str:
+    """A stored deadline as a Discord time stamp that counts down (`in 42 minutes`)."""
+    return f"<t:{int(datetime.fromisoformat(stored).timestamp())}:R>"
+
+
+def length_words(minutes: int, texts: Texts) -> str:
+    """A clock's length as its choice at /game new names it ("1 hour", "3 days")."""
+    if minutes % (24 * 60) == 0:
+        return texts("bot.time.days", count=minutes // (24 * 60))
+    if minutes % 60 == 0:
+        return texts("bot.time.hours", count=minutes // 60)
+    return texts("bot.time.minutes", count=minutes)
+
+
+def warning(game: GameRow, seat: int, left: timedelta) -> str:
+    """A DM, in the person's own language as last seen."""
+    texts = texts_for(game.seats[seat].language or game.language)
+    assert game.clock is not None
+    return texts(
+        "bot.clock.warning",
+        left=waited_words(left, texts),
+        game=find_game(game.game_name).title,
+        where=f"<#{game.post_channel_id}>",
+        then=texts(f"bot.clock.then_{game.clock.timeout}"),
+    )
+
+
+def ran_out(game: GameRow, seat: int) -> str:
+    """A public post, in the game's language."""
+    assert game.clock is not None
+    return texts_for(game.language)(f"bot.clock.{game.clock.timeout}", player=mention(game, seat))
+
+
+def stand_in_name(game: GameRow, seat: SeatRow) -> str:
+    return texts_for(game.language)("bot.seat.out_of_time", player=seat.display_name)
+
+
+def clock_line(game: GameRow, texts: Texts) -> str | None:
+    """The board's and the status's word on the clock of the person to move (None: no
+    clock, or none running)."""
+    if game.clock is None or game.clock_deadline is None:
+        return None
+    return texts(
+        "bot.clock.running",
+        length=length_words(game.clock.minutes, texts),
+        when=deadline_mark(game.clock_deadline),
+    )

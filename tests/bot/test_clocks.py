@@ -1,0 +1,137 @@
+"""Turn clocks on both databases: each warning and each timeout is claimed once when two bot
+processes (two stores on one database) look for them at the same moment; a timeout hands the
+move to an AI, or the seat, in one change; a bad clock is refused at /game new."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import timedelta
+
+import pytest
+from moved_clock import MovedClock
+
+from hvbot.services import BotError, GameService
+from hvbot.store import GameRow, GameStore, SeatRow, TurnClock
+
+CHANNEL, GUILD = 700, 1
+ADA, BO = 201, 202
+
+
+def warning(game: GameRow, seat: int, left: timedelta) -> str:
+    return f"{left} left"
+
+
+def ran_out(game: GameRow, seat: int) -> str:
+    return "out of time"
+
+
+def stand_in_name(game: GameRow, seat: SeatRow) -> str:
+    return f"{seat.display_name} (AI)"
+
+
+async def two_processes(url: str, clock: MovedClock, timeout: str) -> list[GameService]:
+    """Two services on one database, one game started with a one-hour clock by the first."""
+    services = [
+        GameService(await GameStore.open(url), seed_source=random.Random(k), clock=clock)
+        for k in range(2)
+    ]
+    first = services[0]
+    await first.lobby.new_lobby(
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        user_id=ADA,
+        name="Ada",
+        game_name="pylons",
+        clock=TurnClock(60, timeout),
+    )
+    await first.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
+    await first.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    return services
+
+
+async def both_look(services: list[GameService]) -> list:
+    found = await asyncio.gather(
+        *(s.clocks.due(warning, ran_out, stand_in_name=stand_in_name) for s in services)
+    )
+    return [event for events in found for event in events]
+
+
+@pytest.mark.parametrize("timeout", ["ai_move", "ai_seat"])
+async def test_a_warning_and_a_timeout_are_each_claimed_once(database_url, timeout):
+    clock = MovedClock()
+    services = await two_processes(database_url, clock, timeout)
+    try:
+        clock.advance(minutes=44, seconds=59)
+        assert await both_look(services) == []
+        clock.advance(seconds=1)
+        (warned,) = await both_look(services)
+        assert not warned.ran_out and warned.owed[0].body == {
+            "content": "0:15:00 left",
+            "user": warned.user_id,
+        }
+        assert await both_look(services) == [], "warned once"
+
+        clock.advance(minutes=15)
+        (out,) = await both_look(services)
+        assert out.ran_out and out.user_id == warned.user_id
+        assert [o.body["content"] for o in out.owed] == ["out of time"]
+        assert await both_look(services) == [], "run out once"
+        game = await services[1].games.reload(out.game.id)
+        assert game.clock_deadline is None and game.clock_warn_at is None
+        if timeout == "ai_move":
+            assert game.stand_in_seat == out.seat
+            assert game.seats[out.seat].user_id == out.user_id, "the seat stays theirs"
+        else:
+            assert game.stand_in_seat is None
+            seat = game.seats[out.seat]
+            assert (seat.user_id, seat.away_user_id, seat.ai_level) == (None, out.user_id, "normal")
+            assert seat.display_name == "Ada (AI)" or seat.display_name == "Bo (AI)"
+        # An AI is to move now: whichever process claims its turn plays it, once.
+        claims = await asyncio.gather(
+            *(s.duties.claim_ai_turns(f"process-{k}") for k, s in enumerate(services))
+        )
+        assert sorted(len(c) for c in claims) == [0, 1]
+    finally:
+        for service in services:
+            await service.close()
+
+
+async def test_the_ai_plays_the_whole_move_of_a_person_out_of_time(database_url):
+    clock = MovedClock()
+    services = await two_processes(database_url, clock, "ai_move")
+    service = services[0]
+    try:
+        clock.advance(minutes=61)
+        (out,) = await both_look(services)
+        # Pylons opens with keep or mirror; keeping, the same person places the first pylon.
+        played = []
+        while (result := await service.play.ai_step(game_id=out.game.id)) is not None:
+            played.append(result)
+        assert played and {r.seat for r in played} == {out.seat}
+        last = played[-1]
+        assert last.state.current_seat() != out.seat, "the turn passed to the next player"
+        game = await service.games.reload(out.game.id)
+        assert game.stand_in_seat is None
+        assert game.clock_deadline is not None, "the next player's clock runs"
+    finally:
+        for one in services:
+            await one.close()
+
+
+async def test_a_clock_that_is_not_on_offer_is_refused(database_url):
+    service = GameService(await GameStore.open(database_url))
+    try:
+        for clock in (TurnClock(61), TurnClock(60, "end_everything")):
+            with pytest.raises(BotError, match="1 hour, 8 hours, 1 day, 3 days, 7 days"):
+                await service.lobby.new_lobby(
+                    channel_id=CHANNEL,
+                    guild_id=GUILD,
+                    user_id=ADA,
+                    name="Ada",
+                    game_name="pylons",
+                    clock=clock,
+                )
+        assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
+    finally:
+        await service.close()

@@ -1,0 +1,154 @@
+"""Turn clocks through Discord: a game opened with `clock:1 hour`, whose player to move goes
+silent. They are warned privately when a quarter of their time is left; when it has run out,
+the channel is told and an AI plays that move for them (or takes their seat, with
+`timeout:`), once, and the next player is told it is their turn.
+
+The bot's clock is moved by hand: the test waits for no real hour.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+from e2e_harness import BotHarness, board_posts, racing_cell
+from moved_clock import MovedClock
+
+from engine import State
+from games import find_game
+from hvbot.store import GameRow
+from sandbox.emulator import DiscordEmulator, Record, User, Visibility
+
+WARNED = "left for your move"
+RAN_OUT = "ran out of time"
+
+
+async def silent_mover(
+    emu: DiscordEmulator, hv: BotHarness, clock: MovedClock, **options: object
+) -> tuple[GameRow, State, User, User]:
+    """Ada and Bo start a Pylons game with a one-hour clock; (game, state, the person to
+    move, the other) once its first board is posted."""
+    assert hv.bot is not None
+    hv.bot.service.clock = clock
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    await emu.slash(ada, "game new", game="pylons", clock=60, **options)
+    await emu.slash(bo, "game join")
+    await emu.slash(ada, "game start")
+    await emu.wait_for(lambda: board_posts(emu))
+    game = await hv.game()
+    state = find_game(game.game_name).state_from_dict(game.state)
+    seat = state.current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+    return game, state, mover, (bo if mover is ada else ada)
+
+
+def said_to(emu: DiscordEmulator, user: User, words: str) -> list[Record]:
+    return [m for m in emu.messages(visibility=Visibility.dm_to(user)) if words in m.content]
+
+
+def said_in_public(emu: DiscordEmulator, words: str) -> list[Record]:
+    return [m for m in emu.messages(visibility="public") if words in m.content]
+
+
+async def test_a_silent_player_is_warned_then_an_ai_plays_their_move_once(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    clock = MovedClock(datetime.now(UTC))
+    game, _, mover, other = await silent_mover(emu, hv, clock)
+    assert game.clock is not None and game.clock.minutes == 60
+    (first,) = board_posts(emu)
+    assert "Clock: 1 hour a move" in first.content and "<t:" in first.content
+    status = await emu.slash(other, "game status")
+    assert "Clock: 1 hour a move" in status[0].content
+
+    clock.advance(minutes=44)
+    await hv.caught_up()
+    assert not said_to(emu, mover, WARNED), "no warning before a quarter is left"
+
+    clock.advance(minutes=1)
+    (warning,) = await emu.wait_for(lambda: said_to(emu, mover, WARNED), message="the warning")
+    assert "15 minutes left" in warning.content and "Pylons" in warning.content
+    assert not said_in_public(emu, WARNED), "the warning is private"
+
+    clock.advance(minutes=15)
+    (told,) = await emu.wait_for(lambda: said_in_public(emu, RAN_OUT), message="the timeout")
+    assert f"<@{mover.id}>" in told.content and "an AI plays this move" in told.content
+    # Pylons opens with a choice, and whoever keeps the board places the first pylon too: the
+    # AI plays the whole turn, and then the next player is told it is theirs.
+    await emu.wait_for(
+        lambda: [p for p in board_posts(emu) if f"Next: <@{other.id}>" in p.content],
+        message="the next player told",
+    )
+
+    await hv.caught_up()
+    game = await hv.game()
+    actions = await hv.actions(game)
+    seat = game.seat_of(mover.id)
+    assert seat is not None, "the seat is still theirs"
+    assert {s for s, _ in actions} == {seat}, "their move, played for them"
+    assert actions[0][1] in ("keep", "mirror")
+    posts = board_posts(emu)
+    assert len(posts) == 1 + len(actions), "each action of it posted once"
+    assert game.stand_in_seat is None
+    assert len(said_to(emu, mover, WARNED)) == 1 and len(said_in_public(emu, RAN_OUT)) == 1
+    # The next player's own hour starts from the AI's move.
+    assert game.clock_deadline is not None
+    assert datetime.fromisoformat(game.clock_deadline) - clock() > game.clock.length * 0.99
+
+
+async def test_with_timeout_ai_seat_an_ai_takes_the_seat_until_they_return(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    clock = MovedClock(datetime.now(UTC))
+    _, _, mover, other = await silent_mover(emu, hv, clock, timeout="ai_seat")
+
+    clock.advance(minutes=61)
+    (told,) = await emu.wait_for(lambda: said_in_public(emu, RAN_OUT), message="the timeout")
+    assert "plays their seat from now on" in told.content
+    await emu.wait_for(lambda: [p for p in board_posts(emu) if p.seq > told.seq])
+    await hv.caught_up()
+    game = await hv.game()
+    assert game.seat_of(mover.id) is None
+    (stand_in,) = [s for s in game.seats if s.away_user_id == mover.id]
+    assert stand_in.ai_level == "normal" and "out of time" in stand_in.display_name
+    # The seat's next moves are the AI's too, and the one who ran out may take it back.
+    back = await emu.slash(mover, "game return")
+    assert back.public, emu.describe(back)
+    assert (await hv.game()).seat_of(mover.id) == stand_in.seat
+    assert len(said_in_public(emu, RAN_OUT)) == 1
+    assert other.id in [s.user_id for s in game.seats]
+
+
+async def test_a_move_in_time_starts_the_next_players_clock(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    clock = MovedClock(datetime.now(UTC))
+    game, _, mover, other = await silent_mover(emu, hv, clock)
+    deadline = game.clock_deadline
+    clock.advance(minutes=50)
+    await emu.wait_for(lambda: said_to(emu, mover, WARNED), message="the warning")
+    # Pylons opens with a choice on the board's buttons. Keeping the board, the mover places
+    # the first pylon too: the same move, on the same clock.
+    opening = board_posts(emu)[0]
+    keep = next(i for i in opening.custom_ids if i.endswith(":keep"))
+    await emu.click(mover, keep, message=opening.message_id)
+    await emu.wait_for(lambda: len(board_posts(emu)) == 2)
+    game = await hv.game()
+    assert game.clock_deadline == deadline and game.clock_warn_at is None
+    state = find_game(game.game_name).state_from_dict(game.state)
+    await emu.slash(mover, "pylons place", cell=racing_cell(state, random.Random(3)))
+    await emu.wait_for(lambda: len(board_posts(emu)) == 3)
+    # The next player has a whole hour from now, and is warned at its last quarter.
+    game = await hv.game()
+    assert game.clock is not None and game.clock_deadline is not None
+    left = datetime.fromisoformat(game.clock_deadline) - clock()
+    assert abs(left - game.clock.length) < timedelta(milliseconds=1)  # stored to the ms
+    clock.advance(minutes=59)
+    await emu.wait_for(lambda: said_to(emu, other, WARNED), message="the next player's warning")
+    await hv.caught_up()
+    assert not said_in_public(emu, RAN_OUT), "nobody ran out"
+    assert len(said_to(emu, mover, WARNED)) == 1
