@@ -75,6 +75,8 @@ class Absence:
                 seat=seat,
                 asked=game.people_but(absent.user_id),
             )
+            # The clock of the person away stands still while the others decide.
+            await store.clocks.pause(game_id=game.id, version=game.version, now=games.clock())
             return VoteOutcome(vote, game, "open")
 
     async def cast_vote(self, *, vote_id: int, user_id: int, choice: str) -> VoteOutcome:

@@ -65,6 +65,8 @@ class Undo:
             )
             if not request.asked:
                 return await self._take_back(game, request)
+            # Nobody's time runs out while the others decide.
+            await store.clocks.pause(game_id=game.id, version=game.version, now=self.games.clock())
             return UndoOutcome(request, game, "asked")
 
     async def set_message(self, request: UndoRequest, message_id: int) -> None:
@@ -93,6 +95,9 @@ class Undo:
             if not accept:
                 await store.undo.answer(
                     request_id=request.id, accepted=request.accepted, status="refused"
+                )
+                await store.clocks.resume(
+                    game_id=game.id, version=game.version, now=self.games.clock()
                 )
                 return UndoOutcome(replace(request, status="refused"), game, "refused")
             accepted = tuple(sorted({*request.accepted, user_id}))

@@ -96,7 +96,8 @@ def set_seats(
                 tx,
                 game_id,
                 expected_version,
-                "ai_turn = 1, clock_deadline = NULL, clock_warn_at = NULL, stand_in_seat = NULL",
+                "ai_turn = 1, clock_deadline = NULL, clock_warn_at = NULL, stand_in_seat = NULL,"
+                " clock_paused_at = NULL",
                 (),
             )
         else:

@@ -19,7 +19,7 @@ from typing import Any
 
 from hvbot.database import Database, Transaction
 from hvbot.store.duties import Owed, owe
-from hvbot.store.sql import VersionConflict, bump, stamp
+from hvbot.store.sql import VersionConflict, bump, stamp, statement
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,8 @@ class Clocks:
         at = stamp(now)
         rows = await self.db.fetch(
             "SELECT id, version, clock_deadline, clock_warn_at FROM games"
-            " WHERE status = 'active' AND (clock_deadline <= ? OR clock_warn_at <= ?)"
+            " WHERE status = 'active' AND clock_paused_at IS NULL"
+            " AND (clock_deadline <= ? OR clock_warn_at <= ?)"
             f" ORDER BY id LIMIT {int(most)}",
             at,
             at,
@@ -121,3 +122,44 @@ class Clocks:
             stand_in_seat=seat,
         )
         return owed
+
+    async def pause(self, *, game_id: int, version: int, now: datetime) -> None:
+        """The game waits on an undo request or an absence vote: its clock stands still from
+        `now` (if it runs, and is not standing still already)."""
+        await self.db.transact(
+            statement(
+                "UPDATE games SET clock_paused_at = ? WHERE id = ? AND version = ?"
+                " AND clock_deadline IS NOT NULL AND clock_paused_at IS NULL",
+                stamp(now),
+                game_id,
+                version,
+            )
+        )
+        self._forget(game_id)  # read again with the pause: rarely, and never on a move
+
+    async def resume(self, *, game_id: int, version: int, now: datetime) -> None:
+        """The request was settled and the game goes on without a move: the clock goes on
+        from where it stood, its deadline and warning moved on by the time it stood still."""
+
+        async def work(tx: Transaction) -> None:
+            row = await tx.fetchrow(
+                "SELECT clock_deadline, clock_warn_at, clock_paused_at FROM games"
+                " WHERE id = ? AND version = ? AND clock_paused_at IS NOT NULL",
+                game_id,
+                version,
+            )
+            if row is None or row["clock_deadline"] is None:
+                return
+            stood = now - datetime.fromisoformat(row["clock_paused_at"])
+            warn_at = row["clock_warn_at"]
+            await tx.execute(
+                "UPDATE games SET clock_deadline = ?, clock_warn_at = ?, clock_paused_at = NULL"
+                " WHERE id = ? AND clock_paused_at = ?",
+                stamp(datetime.fromisoformat(row["clock_deadline"]) + stood),
+                stamp(datetime.fromisoformat(warn_at) + stood) if warn_at else None,
+                game_id,
+                row["clock_paused_at"],
+            )
+
+        await self.db.transact(work)
+        self._forget(game_id)

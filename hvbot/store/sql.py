@@ -68,7 +68,8 @@ async def bump(
 
 
 TURN_COLUMNS = (
-    "turn_since = ?, remind_at = ?, clock_deadline = ?, clock_warn_at = ?, stand_in_seat = ?"
+    "turn_since = ?, remind_at = ?, clock_deadline = ?, clock_warn_at = ?, stand_in_seat = ?,"
+    " clock_paused_at = NULL"
 )
 
 

@@ -135,3 +135,40 @@ async def test_a_clock_that_is_not_on_offer_is_refused(database_url):
         assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
     finally:
         await service.close()
+
+
+async def test_the_clock_stands_still_while_an_undo_request_waits(database_url):
+    clock = MovedClock()
+    services = await two_processes(database_url, clock, "ai_move")
+    service = services[0]
+    try:
+        game = await service.games.open_game(CHANNEL)
+        state = service.games.peek_state(game)
+        mover = game.seats[state.current_seat() or 0].user_id or 0
+        # The opening choice, then the first pylon: the next person's hour starts.
+        while (seat := state.current_seat()) is not None and game.seats[seat].user_id == mover:
+            action = state.legal_actions()[0]
+            result = await service.play.act(channel_id=CHANNEL, user_id=mover, action=action)
+            game, state = result.game, result.state
+        clock.advance(minutes=10)
+        asked = await service.undo.request_undo(channel_id=CHANNEL, user_id=mover)
+        assert asked.status == "asked"
+        clock.advance(hours=2)
+        assert await both_look([service]) == [], "no warning, no timeout while it waits"
+        (other,) = asked.request.asked
+        refused = await service.undo.answer_undo(
+            request_id=asked.request.id, user_id=other, accept=False
+        )
+        assert refused.status == "refused"
+        # 50 of the hour's minutes are left, from now: the warning comes at 35.
+        clock.advance(minutes=34, seconds=59)
+        assert await both_look([service]) == []
+        clock.advance(seconds=1)
+        (warned,) = await both_look([service])
+        assert warned.user_id == other and warned.owed[0].body["content"] == "0:15:00 left"
+        clock.advance(minutes=15)
+        (out,) = await both_look([service])
+        assert out.ran_out and out.user_id == other
+    finally:
+        for one in services:
+            await one.close()
