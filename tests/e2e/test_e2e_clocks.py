@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+from bot_processes import bot_processes
+from conftest import new_postgres_database
 from e2e_harness import BotHarness, board_posts, racing_cell
 from moved_clock import MovedClock
+from postgres_server import PostgresServer
 
 from engine import State
 from games import find_game
 from hvbot.store import GameRow
-from sandbox.emulator import DiscordEmulator, Record, User, Visibility
+from sandbox.emulator import DiscordEmulator, Record, User, Visibility, shard_of
 
 WARNED = "left for your move"
 RAN_OUT = "ran out of time"
@@ -152,3 +156,59 @@ async def test_a_move_in_time_starts_the_next_players_clock(
     await hv.caught_up()
     assert not said_in_public(emu, RAN_OUT), "nobody ran out"
     assert len(said_to(emu, mover, WARNED)) == 1
+
+
+async def test_a_timeout_due_while_its_process_is_dead_is_acted_on_once_by_another(
+    emulator: DiscordEmulator, tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """Two bot processes on PostgreSQL; the one running the game's server dies (SIGKILL) with
+    the clock of the person to move about to run out. The other finds it due, tells the
+    channel once and plays the move once."""
+    emu = emulator
+    url = await new_postgres_database(postgres)
+    here = shard_of(emu.guild_id, 2)
+    reader = BotHarness(emu, url)  # reads the games from PostgreSQL; runs no bot itself
+    try:
+        async with bot_processes(emu, tmp_path, url, 2) as processes:
+            ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+            opened = await emu.slash(ada, "game new", game="pylons", clock=60, settle=False)
+            assert opened.public, emu.describe(opened)
+            joined = await emu.slash(bo, "game join", settle=False)
+            assert "You joined" in joined[0].content
+            await emu.slash(ada, "game start", settle=False)
+            await emu.wait_for(lambda: board_posts(emu), message="the first board")
+            game = await reader.game()
+            state = find_game(game.game_name).state_from_dict(game.state)
+            mover = game.seats[state.current_seat() or 0].user_id
+            other = bo.id if mover == ada.id else ada.id
+
+            dying = processes[here]
+            dying.kill()
+            await dying.process.wait()
+            await emu.wait_for(lambda: here not in emu.gateway.connected_shards, 10)
+            # The hour has gone by while the process was dead.
+            past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
+            await reader.sql(
+                "UPDATE games SET clock_deadline = ?, clock_warn_at = NULL WHERE id = ?",
+                past,
+                game.id,
+            )
+            await emu.wait_for(
+                lambda: [p for p in board_posts(emu) if f"Next: <@{other}>" in p.content],
+                60,
+                message="the AI's move for the one out of time, by the other process",
+            )
+            repo = await reader.reader()
+
+            async def nothing_owed() -> bool:
+                return not await repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
+
+            await emu.wait_for(nothing_owed, 30, message="every post marked as made")
+            told = said_in_public(emu, RAN_OUT)
+            assert len(told) == 1 and f"<@{mover}>" in told[0].content
+            game = await reader.game()
+            actions = await reader.actions(game)
+            assert {s for s, _ in actions} == {game.seat_of(mover)}
+            assert len(board_posts(emu)) == 1 + len(actions), "each action posted once"
+    finally:
+        await reader.close()
