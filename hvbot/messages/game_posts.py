@@ -134,6 +134,8 @@ def lobby_text(game: GameRow) -> str:
         state = texts(f"bot.lobby.{game.status}")
     if game.thread_id is not None:
         state += "\n" + texts("bot.lobby.in_thread", thread=f"<#{game.thread_id}>")
+    if game.clock is not None:
+        state += "\n" + time_words.clock_terms(game.clock, texts)
     mode = game.options.get("mode")
     if mode:
         title = texts("bot.lobby.title_mode", game=rules.title, mode=texts(f"bot.mode.{mode}"))

@@ -14,7 +14,7 @@ from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
 from hvbot.messages.wording import mention
 from hvbot.services.outcomes import Reminder
-from hvbot.store import GameRow, SeatRow
+from hvbot.store import GameRow, SeatRow, TurnClock
 
 
 def waited_words(waited: timedelta, texts: Texts = ENGLISH) -> str:
@@ -73,6 +73,15 @@ def ran_out(game: GameRow, seat: int) -> str:
 
 def stand_in_name(game: GameRow, seat: SeatRow) -> str:
     return texts_for(game.language)("bot.seat.out_of_time", player=seat.display_name)
+
+
+def clock_terms(clock: TurnClock, texts: Texts) -> str:
+    """The lobby's word on a game's clock: how long a move may take, and what happens then."""
+    return texts(
+        "bot.clock.terms",
+        length=length_words(clock.minutes, texts),
+        then=texts(f"bot.clock.then_{clock.timeout}_them"),
+    )
 
 
 def clock_line(game: GameRow, texts: Texts) -> str | None:

@@ -64,6 +64,8 @@ async def test_a_silent_player_is_warned_then_an_ai_plays_their_move_once(
     assert game.clock is not None and game.clock.minutes == 60
     (first,) = board_posts(emu)
     assert "Clock: 1 hour a move" in first.content and "<t:" in first.content
+    lobby = emu.message(game.lobby_message_id or 0)
+    assert "Clock: 1 hour a move; when a player's time runs out, an AI plays" in lobby.content
     status = await emu.slash(other, "game status")
     assert "Clock: 1 hour a move" in status[0].content
 
