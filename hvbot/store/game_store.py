@@ -125,6 +125,12 @@ class GameStore:
         since = self.cache.writes
         return await self._read_all(await games.all_open(self.db), since=since)
 
+    async def open_games_of(self, *, guild_id: int, user_id: int, most: int) -> list[GameRow]:
+        """A person's open games in one server (the first `most`), oldest first."""
+        since = self.cache.writes
+        rows = await games.open_of_person(self.db, guild_id, user_id, most)
+        return await self._read_all(rows, since=since)
+
     async def finished_games_without_results(self) -> list[GameRow]:
         """Games that finished before results were stored (or whose results were lost)."""
         since = self.cache.writes

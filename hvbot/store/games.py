@@ -80,6 +80,19 @@ async def open_in_channel(db: Database, channel_id: int) -> Row | None:
     )
 
 
+async def open_of_person(db: Database, guild_id: int, user_id: int, limit: int) -> list[Row]:
+    """A person's open games in one server: those they sit at, and those an AI plays for
+    them while they are away."""
+    return await db.fetch(
+        "SELECT * FROM games WHERE guild_id = ? AND status IN ('lobby', 'active')"
+        " AND id IN (SELECT game_id FROM seats WHERE user_id = ? OR away_user_id = ?)"
+        f" ORDER BY id LIMIT {int(limit)}",
+        guild_id,
+        user_id,
+        user_id,
+    )
+
+
 async def all_open(db: Database) -> list[Row]:
     return await db.fetch("SELECT * FROM games WHERE status IN ('lobby', 'active') ORDER BY id")
 

@@ -145,9 +145,9 @@ async def test_commands_are_registered_once_per_start(
     try:
         scope = emulator.guild_id if scoped else None
         registered = emulator.commands[scope]
-        # The bot's own two groups and one per registered game: these three, and any other.
-        assert {"game", "hv", "pylons", "s6", "stats"} <= set(registered)
-        assert len(registered) == 2 + len(plugins())
+        # The bot's own three groups and one per registered game: these three, and any other.
+        assert {"game", "hv", "pylons", "s6", "stats", "me"} <= set(registered)
+        assert len(registered) == 3 + len(plugins())
         game_subcommands = {o["name"] for o in registered["game"]["options"]}
         assert {"new", "join", "leave", "addai", "start", "board", "status"} <= game_subcommands
         assert {"mysecret", "rules", "log", "resign", "abandon", "replay"} <= game_subcommands

@@ -1,0 +1,84 @@
+"""/me: what is a person's own, wherever they play: their open games in this server, those
+waiting for them first, each with a link to where it is played."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from data.texts import Texts, texts_for
+from games import find_game
+from hvbot.messages import time_words
+from hvbot.messages.limits import fitted
+from hvbot.services import BotError
+from hvbot.store import GameRow
+
+if TYPE_CHECKING:
+    from hvbot.runtime.client import GameBot
+
+MOST_GAMES = 20  # listed at most: a person rarely plays more at once, and a reply is short
+
+
+def game_line(game: GameRow, user_id: int, to_move: int | None, texts: Texts) -> str:
+    """One game of the list, in the asker's language."""
+    title = find_game(game.game_name).title
+    where = f"<#{game.post_channel_id}>"
+    if game.status == "lobby":
+        return texts("bot.me.lobby", game=title, where=where, count=len(game.seats))
+    if to_move is None:
+        return texts("bot.me.nobody", game=title, where=where)
+    seat = game.seats[to_move]
+    if seat.user_id == user_id:
+        clock = game.clock_deadline and time_words.deadline_mark(game.clock_deadline)
+        key = "bot.me.your_turn_clock" if clock else "bot.me.your_turn"
+        return texts(key, game=title, where=where, when=clock or "")
+    return texts("bot.me.their_turn", game=title, where=where, player=seat.display_name)
+
+
+class MeCog(commands.GroupCog, group_name="me", group_description="Your own games"):
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(
+        name="games", description="Your open games in this server, those waiting for you first"
+    )
+    async def games(self, interaction: discord.Interaction) -> None:
+        texts = texts_for(interaction.locale)
+        if interaction.guild_id is None:
+            raise BotError(
+                "Games are played in a server: use /me games in one of its channels.",
+                key="bot.error.me_server_only",
+            )
+        service = self.bot.service
+        user_id = interaction.user.id
+        found = await service.repo.open_games_of(
+            guild_id=interaction.guild_id, user_id=user_id, most=MOST_GAMES
+        )
+        if not found:
+            await interaction.response.send_message(texts("bot.me.none"), ephemeral=True)
+            return
+        listed = []
+        for game in found:
+            to_move = (
+                service.games.peek_state(game).current_seat() if game.status == "active" else None
+            )
+            mine = to_move is not None and game.seats[to_move].user_id == user_id
+            listed.append((not mine, game.id, game_line(game, user_id, to_move, texts)))
+        lines = [texts("bot.me.heading", count=len(found))]
+        lines += [f"- {line}" for _, _, line in sorted(listed)]
+        await interaction.response.send_message(
+            **fitted(
+                content="\n".join(lines),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        )
+
+
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    await bot.add_cog(MeCog(bot))
