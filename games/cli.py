@@ -257,6 +257,17 @@ def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # ---------------------------------------------------------------------- play
 
 
+def optional_module(name: str) -> ModuleType | None:
+    """The module `name` if a game has one (None if it has not); a module that exists but
+    fails to import raises: that is shown, not hidden."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
 @dataclass(frozen=True)
 class TextUI:
     """How a game shows itself in a terminal: found by convention, with a plain fallback."""
@@ -269,14 +280,7 @@ class TextUI:
     def for_state(cls, state: State) -> TextUI:
         """The `textboard` module next to the game's state class, if the game has one."""
         package = type(state).__module__.rpartition(".")[0]
-        module: ModuleType | None
-        name = f"{package}.textboard"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise  # the module exists but is broken: show that, do not hide it
-            module = None
+        module = optional_module(f"{package}.textboard")
         return cls(
             board=getattr(module, "text_board", _plain_board),
             prompt=getattr(module, "prompt_lines", lambda view: []),
@@ -453,12 +457,8 @@ def stored_palettes() -> list[StoredPalette]:
         folder = plugin.rules.rpartition(".")[0]
         if not folder:
             continue
-        name = f"{folder}.pictures"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise  # the pictures exist but are broken: show that, do not hide it
+        module = optional_module(f"{folder}.pictures")
+        if module is None:
             continue
         stored = getattr(module, "STORED_PALETTE", None)
         if stored is not None:
