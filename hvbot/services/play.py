@@ -158,8 +158,9 @@ class Play:
         return None
 
     async def resign(self, *, channel_id: int, user_id: int) -> tuple[GameRow, str]:
-        """A resigning player's seat is handed to an AI so the others can finish the game;
-        the game, and "resigned" (or "abandoned" if nobody is left)."""
+        """A resigning player's seat is handed to an AI so the others can finish the game, and
+        the game counts for them as a loss when it ends; the game, and "resigned" (or
+        "abandoned" if nobody is left)."""
         games = self.games
         game = await games.open_game(channel_id)
         async with games.store.lock(game.id):
@@ -174,7 +175,7 @@ class Play:
                 )
             seats = list(game.seats)
             name = texts_for(game.language)("bot.seat.resigned", player=seats[seat].display_name)
-            seats[seat] = SeatRow(seat, None, "easy", name)
+            seats[seat] = SeatRow(seat, None, "easy", name, resigned_user_id=user_id)
             if all(s.is_ai for s in seats):
                 await games.store.set_status(
                     game_id=game.id, expected_version=game.version, status="abandoned"

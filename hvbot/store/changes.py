@@ -284,9 +284,18 @@ async def _replace_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRow]
     await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
     await tx.executemany(
         "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id,"
-        " language) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        " language, resigned_user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (game_id, s.seat, s.user_id, s.ai_level, s.display_name, s.away_user_id, s.language)
+            (
+                game_id,
+                s.seat,
+                s.user_id,
+                s.ai_level,
+                s.display_name,
+                s.away_user_id,
+                s.language,
+                s.resigned_user_id,
+            )
             for s in seats
         ],
     )

@@ -60,14 +60,18 @@ async def insert_results(
     finished_at: str | None,
 ) -> None:
     """Copy the game's kind, server and seat names from the rows the same transaction sees,
-    so the results say who sat where at the very end (after any resignation). Results
-    stored already stay as they are."""
+    so the results say who sat where at the very end. A seat an AI played for a person
+    counts for that person: one away (the AI stood in for them), or one who resigned (for
+    whom it is a loss, whoever the seat's AI went on to beat). Results stored already stay
+    as they are."""
     await tx.executemany(
         "INSERT INTO results (game_id, seat, game, guild_id, user_id,"
         " display_name, score, won, finished_at)"
-        " SELECT s.game_id, s.seat, g.game, g.guild_id, s.user_id, s.display_name,"
-        " CAST(? AS INTEGER), CAST(? AS INTEGER), COALESCE(CAST(? AS TEXT), g.ended_at,"
-        " g.updated_at)"
+        " SELECT s.game_id, s.seat, g.game, g.guild_id,"
+        " COALESCE(s.user_id, s.away_user_id, s.resigned_user_id), s.display_name,"
+        " CAST(? AS INTEGER),"
+        " CASE WHEN s.resigned_user_id IS NULL THEN CAST(? AS INTEGER) ELSE 0 END,"
+        " COALESCE(CAST(? AS TEXT), g.ended_at, g.updated_at)"
         " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = ? AND s.seat = ?"
         " ON CONFLICT DO NOTHING",
         [(r.score, int(r.won), finished_at, game_id, r.seat) for r in results],

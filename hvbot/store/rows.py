@@ -22,6 +22,7 @@ class SeatRow:
     display_name: str
     away_user_id: int | None = None  # the person an AI stands in for until they return
     language: str | None = None  # the person's language as last seen (None: an AI seat)
+    resigned_user_id: int | None = None  # the person who resigned the seat: theirs is a loss
 
     @property
     def is_ai(self) -> bool:

@@ -86,6 +86,38 @@ async def test_results_are_stored_with_the_finishing_move(repo: GameStore) -> No
     assert await repo.results.of_kind(guild_id=GUILD, game="high-voltage") == []
 
 
+async def test_a_seat_an_ai_played_for_a_person_counts_for_them_and_a_resignation_as_a_loss(
+    repo: GameStore,
+) -> None:
+    game = await _started(repo)
+    # Ada resigned (an AI played on, and its seat won); Bo was away (an AI stood in for him).
+    seats = (
+        SeatRow(0, None, "easy", "Ada (resigned, AI plays)", resigned_user_id=ADA),
+        SeatRow(1, None, "normal", "Bo (away, AI plays)", BO),
+        SeatRow(2, None, "easy", "AI 1"),
+    )
+    await repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+    await repo.record_actions(
+        game_id=game.id,
+        expected_version=game.version + 1,
+        state={"x": 2},
+        actions=[(1, "b")],
+        status="finished",
+        results=[SeatResult(0, 9, True), SeatResult(1, 8, True), SeatResult(2, 1, False)],
+    )
+    rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
+    assert [(r.seat, r.user_id, r.score, r.won) for r in rows] == [
+        (0, ADA, 9, False),  # a resignation is a loss, whatever the AI did with the seat
+        (1, BO, 8, True),
+        (2, None, 1, False),
+    ]
+    summary = summarise("pylons", rows)
+    ada, bo = summary.players[ADA], summary.players[BO]
+    assert (ada.played, ada.wins, bo.played, bo.wins) == (1, 0, 1, 1)
+    assert ada.rating is not None and bo.rating is not None
+    assert ada.rating.value < bo.rating.value, "the resigner lost rating to the winner"
+
+
 async def test_a_refused_finishing_move_stores_no_results(repo: GameStore) -> None:
     game = await _started(repo)
     with pytest.raises(VersionConflict):
