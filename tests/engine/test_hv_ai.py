@@ -29,6 +29,8 @@ from games.high_voltage.rules.determinize import Determinizer, sample_state
 from games.high_voltage.rules.state import HighVoltageState
 
 LEVELS = ("random", "easy", "normal", "hard")
+# A hard seat searches every decision: its many decisions are a long run, for the slow tier.
+LEVEL_RUNS = [pytest.param(v, marks=pytest.mark.slow) if v == "hard" else v for v in LEVELS]
 FAST = {"iterations": 2}  # bound the hard search by count: reproducible and quick
 
 
@@ -117,7 +119,7 @@ def test_the_ai_decides_only_for_its_own_seat_on_its_turn():
         choose(state.view(None), level="easy", seed=1)
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", LEVEL_RUNS)
 def test_every_decision_is_legal(level):
     """In every phase, the answer is one of the listed legal actions (swaps name their cells in
     the listed order) and the state accepts it."""

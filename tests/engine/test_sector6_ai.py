@@ -169,6 +169,7 @@ def _match(levels_: tuple[str, str], deals: range, iterations: int) -> tuple[flo
     return wins, margin
 
 
+@pytest.mark.slow  # a strength comparison
 def test_normal_beats_random():
     """Every game of a fixed set, each deal from both seats, by a wide margin."""
     wins, margin = _match(("normal", "random"), range(1), 1)

@@ -183,12 +183,18 @@ def test_a_long_game_stays_under_the_budget() -> None:
 
 @cache
 def short_game() -> list[View]:
-    return public(played("high-voltage", 4, 4, limit=40))
+    return public(played("high-voltage", 4, 4, limit=32))
+
+
+@cache
+def short_replay() -> Replay:
+    """The short game's replay at full size, with no budget: what the fitting starts from."""
+    return replay_gif(short_game(), hv_paint)
 
 
 def test_too_large_at_full_size_is_scaled_down_but_not_below_half() -> None:
     views = short_game()
-    full = replay_gif(views, hv_paint)
+    full = short_replay()
     budget = len(full.data) * 2 // 3
     fitted = replay_gif(views, hv_paint, budget=budget)
     assert len(fitted.data) <= budget
@@ -205,7 +211,7 @@ def test_too_large_at_full_size_is_scaled_down_but_not_below_half() -> None:
 
 def test_too_large_at_half_size_keeps_fewer_positions_with_the_first_and_last() -> None:
     views = short_game()
-    half = replay_gif(views, hv_paint, budget=len(replay_gif(views, hv_paint).data) // 4)
+    half = replay_gif(views, hv_paint, budget=len(short_replay().data) // 4)
     assert half.scale == MIN_SCALE
     budget = len(half.data) * 2 // 3
     fitted = replay_gif(views, hv_paint, budget=budget)
