@@ -16,6 +16,7 @@ import importlib
 import importlib.resources
 import importlib.util
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -110,34 +111,46 @@ def imported(name: str, path: Path, *, type_hints: bool = False) -> Iterator[tup
     yield from walk(ast.parse(path.read_text(encoding="utf-8")), False)
 
 
-MODULES = all_modules()
-EDGES = {
-    name: {
-        (target, inside)
-        for target, inside in imported(name, path)
-        # A module's own packages are imported before it by Python itself: not an edge.
-        if target in MODULES and not f"{name}.".startswith(f"{target}.")
+@cache
+def modules() -> dict[str, Path]:
+    return all_modules()
+
+
+@cache
+def edges() -> dict[str, set[tuple[str, bool]]]:
+    """Each module's imports of the others (and whether inside a function): read once, when
+    a test first asks, by the test process that runs it."""
+    known = modules()
+    return {
+        name: {
+            (target, inside)
+            for target, inside in imported(name, path)
+            # A module's own packages are imported before it by Python itself: not an edge.
+            if target in known and not f"{name}.".startswith(f"{target}.")
+        }
+        for name, path in known.items()
     }
-    for name, path in MODULES.items()
-}
 
 
 # The same, counting the imports that only name types: a module that needs another's types
 # while that one needs it at run time is a loop a reader has to untangle all the same.
-HINTED_EDGES = {
-    name: {
-        target
-        for target, _ in imported(name, path, type_hints=True)
-        if target in MODULES and not f"{name}.".startswith(f"{target}.")
+@cache
+def hinted_edges() -> dict[str, set[str]]:
+    known = modules()
+    return {
+        name: {
+            target
+            for target, _ in imported(name, path, type_hints=True)
+            if target in known and not f"{name}.".startswith(f"{target}.")
+        }
+        for name, path in known.items()
     }
-    for name, path in MODULES.items()
-}
 
 
 def cycles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
     """The strongly connected groups of more than one module (Tarjan's algorithm)."""
     if graph is None:
-        graph = {name: {target for target, _ in edges} for name, edges in EDGES.items()}
+        graph = {name: {target for target, _ in edges} for name, edges in edges().items()}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -173,10 +186,10 @@ def cycles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
 
 def test_the_reader_finds_what_it_reads() -> None:
     """The graph is not empty by mistake: known imports are seen, in and out of functions."""
-    assert ("hvbot.messages.buttons", False) in EDGES["hvbot.handlers.lobby"]
-    assert ("engine.registry", False) in EDGES["games"]
-    assert ("games.high_voltage.rules.actions", False) in EDGES["games.high_voltage.ai.agents"]
-    assert any(inside for edges in EDGES.values() for _, inside in edges), "none in a function"
+    assert ("hvbot.messages.buttons", False) in edges()["hvbot.handlers.lobby"]
+    assert ("engine.registry", False) in edges()["games"]
+    assert ("games.high_voltage.rules.actions", False) in edges()["games.high_voltage.ai.agents"]
+    assert any(inside for edges in edges().values() for _, inside in edges), "none in a function"
 
 
 def test_no_import_cycle() -> None:
@@ -188,7 +201,7 @@ def test_no_cycle_in_the_bot_even_through_type_hints() -> None:
     aftermath), never the bot's own class, so none needs a module above it even for a type."""
     bot = {
         name: {t for t in targets if t.startswith("hvbot")}
-        for name, targets in HINTED_EDGES.items()
+        for name, targets in hinted_edges().items()
         if name.startswith("hvbot")
     }
     assert cycles(bot) == []
@@ -196,15 +209,15 @@ def test_no_cycle_in_the_bot_even_through_type_hints() -> None:
 
 def test_the_hinted_reader_sees_type_hints() -> None:
     """The check above is not empty by mistake: a type-only import is seen by it alone."""
-    assert "hvbot.runtime.client" in HINTED_EDGES["hvbot.cogs.game"]
-    assert ("hvbot.runtime.client", False) not in EDGES["hvbot.cogs.game"]
+    assert "hvbot.runtime.client" in hinted_edges()["hvbot.cogs.game"]
+    assert ("hvbot.runtime.client", False) not in edges()["hvbot.cogs.game"]
 
 
 def test_the_bot_imports_nothing_of_its_own_inside_a_function() -> None:
     """An import inside a function is how a cycle hides; the bot's modules have none."""
     hidden = sorted(
         (name, target)
-        for name, edges in EDGES.items()
+        for name, edges in edges().items()
         if name.startswith("hvbot")
         for target, inside in edges
         if inside and target.startswith("hvbot")
@@ -216,7 +229,7 @@ def test_the_bot_imports_nothing_of_its_own_inside_a_function() -> None:
 def test_each_layer_imports_only_the_layers_below(package: str) -> None:
     wrong = sorted(
         (name, target)
-        for name, edges in EDGES.items()
+        for name, edges in edges().items()
         if name.split(".")[0] == package
         for target, _ in edges
         if target.split(".")[0] != package and target.split(".")[0] not in MAY_IMPORT[package]
@@ -234,25 +247,27 @@ def game_of(name: str) -> tuple[str, str] | None:
     return ".".join(parts[:2]), parts[2] if len(parts) > 2 else "manifest"
 
 
-GAME_MODULES = {name: found for name in MODULES if (found := game_of(name)) is not None}
+@cache
+def game_modules() -> dict[str, tuple[str, str]]:
+    return {name: found for name in modules() if (found := game_of(name)) is not None}
 
 
 def test_every_file_of_a_game_has_a_role() -> None:
     """A game's folder holds its manifest, rules, AI levels, pictures, presenter and commands
     (and data files): a module of another kind would have no layer."""
-    unknown = sorted(name for name, (_, role) in GAME_MODULES.items() if role not in ROLES)
+    unknown = sorted(name for name, (_, role) in game_modules().items() if role not in ROLES)
     assert unknown == []
-    assert {role for _, role in GAME_MODULES.values()} == set(ROLES)
+    assert {role for _, role in game_modules().values()} == set(ROLES)
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_each_file_of_a_game_imports_what_its_role_allows(role: str) -> None:
     packages, own_roles = ROLES[role]
     wrong = []
-    for name, (game, its_role) in GAME_MODULES.items():
+    for name, (game, its_role) in game_modules().items():
         if its_role != role:
             continue
-        for target, _ in EDGES[name]:
+        for target, _ in edges()[name]:
             mine = game_of(target)
             if mine is not None and mine[0] == game:
                 allowed = mine[1] in own_roles | {role}
@@ -277,9 +292,9 @@ def libraries(path: Path) -> set[str]:
 def test_pure_roles_import_no_discord_or_pillow(role: str) -> None:
     wrong = sorted(
         (name, library)
-        for name, (_, its_role) in GAME_MODULES.items()
+        for name, (_, its_role) in game_modules().items()
         if its_role == role
-        for library in libraries(MODULES[name]) & FORBIDDEN[role]
+        for library in libraries(modules()[name]) & FORBIDDEN[role]
     )
     assert wrong == []
 
@@ -287,7 +302,7 @@ def test_pure_roles_import_no_discord_or_pillow(role: str) -> None:
 def test_the_engine_and_the_pictures_import_no_discord() -> None:
     wrong = sorted(
         (name, library)
-        for name, path in MODULES.items()
+        for name, path in modules().items()
         if name.split(".")[0] in ("engine", "render", "data")
         for library in libraries(path)
         & ({"discord"} | ({"PIL"} if name.startswith("engine") else set()))
@@ -300,7 +315,7 @@ def test_the_bot_reaches_a_game_only_through_its_manifest() -> None:
     the module names in the manifest, so a game comes and goes with its folder."""
     wrong = sorted(
         (name, target)
-        for name, edges in EDGES.items()
+        for name, edges in edges().items()
         if name.split(".")[0] == "hvbot"
         for target, _ in edges
         if target.split(".")[0] == "games" and target not in REGISTRY
