@@ -89,6 +89,8 @@ def clock_line(game: GameRow, texts: Texts) -> str | None:
     clock, or none running)."""
     if game.clock is None or game.clock_deadline is None:
         return None
+    if game.clock_paused_at is not None:
+        return texts("bot.clock.paused", length=length_words(game.clock.minutes, texts))
     return texts(
         "bot.clock.running",
         length=length_words(game.clock.minutes, texts),

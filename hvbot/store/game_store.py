@@ -429,7 +429,12 @@ def clock_columns(wait: Wait | None, stand_in_seat: int | None = None) -> dict[s
     """The turn clock's columns a change writes with its wait (see `sql.turn_values`), for
     the copy in memory."""
     _, _, deadline, warn_at, stand_in = turn_values(wait, stand_in_seat)
-    return {"clock_deadline": deadline, "clock_warn_at": warn_at, "stand_in_seat": stand_in}
+    return {
+        "clock_deadline": deadline,
+        "clock_warn_at": warn_at,
+        "stand_in_seat": stand_in,
+        "clock_paused_at": None,
+    }
 
 
 def _saved(state: State | dict[str, Any]) -> tuple[str, State | None]:

@@ -59,6 +59,7 @@ async def game_of(db: Database, row: Row) -> GameRow:
         clock_deadline=row["clock_deadline"],
         clock_warn_at=row["clock_warn_at"],
         stand_in_seat=row["stand_in_seat"],
+        clock_paused_at=row["clock_paused_at"],
     )
 
 

@@ -11,6 +11,8 @@ from datetime import timedelta
 import pytest
 from moved_clock import MovedClock
 
+from data.texts import ENGLISH
+from hvbot.messages import time_words
 from hvbot.services import BotError, GameService
 from hvbot.store import GameRow, GameStore, SeatRow, TurnClock
 
@@ -155,6 +157,9 @@ async def test_the_clock_stands_still_while_an_undo_request_waits(database_url):
         assert asked.status == "asked"
         clock.advance(hours=2)
         assert await both_look([service]) == [], "no warning, no timeout while it waits"
+        paused = await service.games.reload(game.id)
+        assert paused.clock_paused_at is not None
+        assert "stands still" in (time_words.clock_line(paused, ENGLISH) or "")
         (other,) = asked.request.asked
         refused = await service.undo.answer_undo(
             request_id=asked.request.id, user_id=other, accept=False
@@ -169,6 +174,7 @@ async def test_the_clock_stands_still_while_an_undo_request_waits(database_url):
         clock.advance(minutes=15)
         (out,) = await both_look([service])
         assert out.ran_out and out.user_id == other
+        assert (await service.games.reload(game.id)).clock_paused_at is None
     finally:
         for one in services:
             await one.close()
