@@ -309,15 +309,8 @@ class Aftermath:
         posted = 0
         while due := await self.service.reminders.due_reminders(words, most=REMIND_BATCH):
             for reminder in due:
-                if reminder.owed is None:
-                    continue
-                text = owed_posts.text_post(reminder.owed)
-                try:
-                    sent = await self.send(reminder.owed, reminder.game, text)
-                except discord.HTTPException:
-                    log.warning("game %s: could not post a turn reminder", reminder.game.id)
-                    continue
-                posted += sent is not None
+                if reminder.owed is not None:
+                    posted += await self.send_text(reminder.owed, reminder.game) is not None
         return posted
 
     async def run_clocks(
@@ -354,7 +347,7 @@ class Aftermath:
             return await self.send(owed, game, post, to_user=int(user))
         except discord.HTTPException as exc:
             if user is None or exc.status >= 500:
-                log.warning("game %s: could not post %s", game.id, owed.kind)
+                log.warning("game %s: could not post %r", game.id, post.content[:40])
                 return None
         try:
             await self.sender.to_game(game, Post(f"<@{int(user)}> {post.content}"))

@@ -82,11 +82,9 @@ async def replay_post(games: GameAccess, game: GameRow) -> Post | None:
 
 async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | None, State | None]:
     """The post `owed` stands for, built from what is stored, and for a move, the game as it
-    was right after it (None where there is nothing to say any more). A secret and the lobby
-    are not built here: they are sent by their own ways (see `Aftermath.deliver`)."""
+    was right after it (None where there is nothing to say any more). A secret, a text and
+    the lobby are not built here: they are sent by their own ways (see `Aftermath.deliver`)."""
     body = owed.body
-    if owed.kind == "text":
-        return text_post(owed), None
     if owed.kind == "replay":
         return await replay_post(games, game), None
     if owed.kind == "start":

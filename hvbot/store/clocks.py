@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from hvbot.database import Database, Transaction
-from hvbot.store.duties import Owed, owe
+from hvbot.store.duties import Owed, owe, owe_text
 from hvbot.store.sql import VersionConflict, bump, stamp, statement
 
 
@@ -77,9 +76,8 @@ class Clocks:
             )
             if changed != 1:
                 return None
-            version = await tx.fetchval("SELECT version FROM games WHERE id = ?", game_id)
-            body: dict[str, Any] = {"content": text, "user": user_id}
-            return await owe(tx, game_id=game_id, version=version, kind="text", body=body, now=now)
+            body = {"content": text, "user": user_id}
+            return await owe_text(tx, game_id=game_id, body=body, now=now)
 
         owed = await self.db.transact(work)
         if owed is not None:

@@ -111,6 +111,13 @@ def _skip_locked(db: Database) -> str:
     return " FOR UPDATE SKIP LOCKED" if db.backend == "postgresql" else ""
 
 
+async def owe_text(tx: Transaction, *, game_id: int, body: dict[str, Any], now: datetime) -> Owed:
+    """A text post (a reminder, a clock's warning) owed for the game as it stands: it changes
+    nothing on the board, so it is owed at the current version, which it leaves alone."""
+    version = await tx.fetchval("SELECT version FROM games WHERE id = ?", game_id)
+    return await owe(tx, game_id=game_id, version=version, kind="text", body=body, now=now)
+
+
 class Duties:
     """The outbox and the AI seats' claims of one database."""
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from hvbot.database import Database, Transaction
-from hvbot.store.duties import Owed, owe
+from hvbot.store.duties import Owed, owe_text
 from hvbot.store.rows import DueReminder
 from hvbot.store.sql import stamp
 
@@ -79,10 +79,6 @@ class Reminders:
                 return None
             if text is None:
                 return Claimed(None)
-            version = await tx.fetchval("SELECT version FROM games WHERE id = ?", game_id)
-            body = {"content": text}
-            return Claimed(
-                await owe(tx, game_id=game_id, version=version, kind="text", body=body, now=now)
-            )
+            return Claimed(await owe_text(tx, game_id=game_id, body={"content": text}, now=now))
 
         return await self.db.transact(work)
