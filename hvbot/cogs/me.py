@@ -32,7 +32,7 @@ def game_line(game: GameRow, user_id: int, to_move: int | None, texts: Texts) ->
         return texts("bot.me.nobody", game=title, where=where)
     seat = game.seats[to_move]
     if seat.user_id == user_id:
-        clock = game.clock_deadline and time_words.deadline_mark(game.clock_deadline)
+        clock = time_words.deadline_mark(game)
         key = "bot.me.your_turn_clock" if clock else "bot.me.your_turn"
         return texts(key, game=title, where=where, when=clock or "")
     return texts("bot.me.their_turn", game=title, where=where, player=seat.display_name)

@@ -38,9 +38,12 @@ def reminder_text(reminder: Reminder) -> str:
     )
 
 
-def deadline_mark(stored: str) -> str:
-    """A stored deadline as a Discord time stamp that counts down (`in 42 minutes`)."""
-    return f"<t:{int(datetime.fromisoformat(stored).timestamp())}:R>"
+def deadline_mark(game: GameRow) -> str | None:
+    """The deadline of the person to move as a Discord time stamp that counts down (`in 42
+    minutes`); None if no clock is running (none, or one standing still for a request)."""
+    if game.clock_deadline is None or game.clock_paused_at is not None:
+        return None
+    return f"<t:{int(datetime.fromisoformat(game.clock_deadline).timestamp())}:R>"
 
 
 def length_words(minutes: int, texts: Texts) -> str:
@@ -89,10 +92,8 @@ def clock_line(game: GameRow, texts: Texts) -> str | None:
     clock, or none running)."""
     if game.clock is None or game.clock_deadline is None:
         return None
-    if game.clock_paused_at is not None:
-        return texts("bot.clock.paused", length=length_words(game.clock.minutes, texts))
-    return texts(
-        "bot.clock.running",
-        length=length_words(game.clock.minutes, texts),
-        when=deadline_mark(game.clock_deadline),
-    )
+    length = length_words(game.clock.minutes, texts)
+    when = deadline_mark(game)
+    if when is None:
+        return texts("bot.clock.paused", length=length)
+    return texts("bot.clock.running", length=length, when=when)
