@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from data.texts import texts_for
-from hvbot.services.access import GameAccess, stand_in_level
+from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import VoteOutcome
 from hvbot.store import AbsenceVote, GameRow, SeatRow
@@ -147,13 +147,9 @@ class Absence:
     async def _stand_in(self, game: GameRow, vote: AbsenceVote) -> tuple[GameRow, tuple[Owed, ...]]:
         """An AI plays the seat of the person away; the channel is told so, in the same
         change."""
-        seats = list(game.seats)
-        away = seats[vote.seat]
-        level = stand_in_level(game.game_name)
         texts = texts_for(game.language)
-        name = texts("bot.seat.away", player=away.display_name)
-        seats[vote.seat] = SeatRow(away.seat, None, level, name, away.user_id, away.language)
+        name = texts("bot.seat.away", player=game.seats[vote.seat].display_name)
         told = texts("bot.vote.ai", player=name)
-        stood_in = await self.games.seat_in_play(game, seats, told=told)
+        stood_in = await self.games.stand_in(game, vote.seat, name=name, told=told)
         log.info("game %s: an AI plays seat %s while its player is away", game.id, vote.seat)
         return stood_in

@@ -199,6 +199,18 @@ class GameAccess:
         warn_at = deadline - game.clock.length / 4
         return Wait(now, remind_at, stamp(deadline), stamp(warn_at))
 
+    async def stand_in(
+        self, game: GameRow, seat: int, *, name: str, told: str
+    ) -> tuple[GameRow, tuple[Owed, ...]]:
+        """An AI plays `seat` for its person, who may take it back with /game return (an
+        absence vote, a clock run out): the seat renamed `name`, and the channel told `told`,
+        in one change."""
+        seats = list(game.seats)
+        away = seats[seat]
+        level = stand_in_level(game.game_name)
+        seats[seat] = SeatRow(seat, None, level, name, away.user_id, away.language)
+        return await self.seat_in_play(game, seats, told=told)
+
     async def seat_in_play(
         self, game: GameRow, seats: Sequence[SeatRow], *, told: str | None = None
     ) -> tuple[GameRow, tuple[Owed, ...]]:

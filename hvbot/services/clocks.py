@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from hvbot.services.access import GameAccess, stand_in_level
+from hvbot.services.access import GameAccess
 from hvbot.services.outcomes import ClockEvent
 from hvbot.store import GameRow, SeatRow, VersionConflict
 
@@ -93,13 +93,12 @@ class TurnClocks:
             game = await self.games.reload(game.id)
             if game.clock_deadline != deadline:
                 return None
-            seats = list(game.seats)
-            away = seats[seat]
+            away = game.seats[seat]
             name = stand_in_name(game, away) if stand_in_name else away.display_name
-            level = stand_in_level(game.game_name)
-            seats[seat] = SeatRow(seat, None, level, name, away.user_id, away.language)
             try:
-                game, owed = await self.games.seat_in_play(game, seats, told=ran_out(game, seat))
+                game, owed = await self.games.stand_in(
+                    game, seat, name=name, told=ran_out(game, seat)
+                )
             except VersionConflict:
                 return None
         return ClockEvent(game, seat, user_id, True, owed)
