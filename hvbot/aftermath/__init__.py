@@ -331,9 +331,10 @@ class Aftermath:
             for event in events:
                 handled += 1
                 for owed in event.owed:
-                    await self.send_text(owed, event.game)
-                if event.ran_out:
-                    self.after_change(event.game, self.games.peek_state(event.game))
+                    if owed.kind == "text":
+                        await self.send_text(owed, event.game)
+                if event.ran_out:  # an AI's move, or a game ended by it and its replay
+                    self.after_change(event.game, self.games.peek_state(event.game), event.owed)
         return handled
 
     async def send_text(self, owed: Owed, game: GameRow) -> Sent | None:

@@ -258,20 +258,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="resign", description="Give up your seat; an AI finishes for you")
     async def resign(self, interaction: discord.Interaction) -> None:
-        game, what = await self.bot.service.play.resign(
+        game, what, owed = await self.bot.service.play.resign(
             channel_id=interaction.channel_id, user_id=interaction.user.id
         )
-        said = "bot.game.resigned_last" if what == "abandoned" else "bot.game.resigned"
+        said = "bot.game.resigned_last" if what == "ended" else "bot.game.resigned"
         await answering.answer_publicly(
             interaction,
             game,
             content=wording.public(game)(said, player=interaction.user.mention),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        if what == "abandoned":
-            self.bot.aftermath.buttons.moved_on(game)
-            return
-        self.bot.aftermath.after_change(game, self.bot.service.games.peek_state(game))
+        self.bot.aftermath.after_change(game, self.bot.service.games.peek_state(game), owed)
 
     @app_commands.command(name="abandon", description="End this channel's game without a result")
     async def abandon(self, interaction: discord.Interaction) -> None:

@@ -20,7 +20,11 @@ CLOCK_CHOICES = [
 ]
 TIMEOUT_CHOICES = [
     choice(name, value, key=f"commands.choices.timeout.{value}")
-    for value, name in (("ai_move", "an AI plays that move"), ("ai_seat", "an AI takes the seat"))
+    for value, name in (
+        ("ai_move", "an AI plays that move"),
+        ("ai_seat", "an AI takes the seat"),
+        ("end", "the game ends, a loss for them"),
+    )
 ]
 # Every game's modes, for /game new (Discord's choices are fixed per command).
 _MODES = {value: label for g in all_games() for value, label in presenter_for(g.name).modes.items()}

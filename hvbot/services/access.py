@@ -11,7 +11,7 @@ from typing import Protocol, TypeVar
 from engine import State
 from engine.ai import levels as ai_levels
 from hvbot.services.errors import BotError
-from hvbot.store import ArchivedGame, GameRow, GameStore, NotStarted, SeatRow, Wait
+from hvbot.store import ArchivedGame, GameRow, GameStore, NotStarted, SeatResult, SeatRow, Wait
 from hvbot.store.duties import Owed
 from hvbot.store.sql import stamp
 
@@ -210,6 +210,20 @@ class GameAccess:
         level = stand_in_level(game.game_name)
         seats[seat] = SeatRow(seat, None, level, name, away.user_id, away.language)
         return await self.seat_in_play(game, seats, told=told)
+
+    async def forfeit(self, game: GameRow, seat: int, *, told: str | None) -> list[Owed]:
+        """The game ends now as a loss for the person at `seat` (out of time, or the last
+        person to resign) and a win for everyone else at the table, the channel told `told`.
+        Scores are 0: a game stopped early has no final count, and a partial one could tell
+        what is still hidden (High Voltage's companies)."""
+        results = [SeatResult(s.seat, 0, s.seat != seat) for s in game.seats]
+        return await self.store.set_status(
+            game_id=game.id,
+            expected_version=game.version,
+            status="finished",
+            told=told,
+            results=results,
+        )
 
     async def seat_in_play(
         self, game: GameRow, seats: Sequence[SeatRow], *, told: str | None = None

@@ -1,7 +1,7 @@
 """Turn clocks: the person to move is warned privately when a quarter of their time is left,
 and when it has run out an AI plays that move for them, or takes their seat for the rest of
-the game (the game's `TurnClock.timeout`). Each is claimed once across every bot process
-(see `hvbot.store.clocks`)."""
+the game, or the game ends there as their loss (the game's `TurnClock.timeout`). Each is
+claimed once across every bot process (see `hvbot.store.clocks`)."""
 
 from __future__ import annotations
 
@@ -87,18 +87,23 @@ class TurnClocks:
             if owed is None:
                 return None
             return ClockEvent(await self.games.reload(game.id), seat, user_id, True, (owed,))
-        # The seat goes to an AI for the rest of the game, as after an absence vote: one
-        # versioned change, so of two processes that find it due, one makes it.
+        # The seat goes to an AI for the rest of the game (as after an absence vote), or the
+        # game ends there: one versioned change, so of two processes that find it due, one
+        # makes it.
         async with store.lock(game.id):
             game = await self.games.reload(game.id)
             if game.clock_deadline != deadline:
                 return None
-            away = game.seats[seat]
-            name = stand_in_name(game, away) if stand_in_name else away.display_name
             try:
-                game, owed = await self.games.stand_in(
-                    game, seat, name=name, told=ran_out(game, seat)
-                )
+                if game.clock.timeout == "end":
+                    owed = tuple(await self.games.forfeit(game, seat, told=ran_out(game, seat)))
+                    game = await self.games.reload(game.id)
+                else:
+                    away = game.seats[seat]
+                    name = stand_in_name(game, away) if stand_in_name else away.display_name
+                    game, owed = await self.games.stand_in(
+                        game, seat, name=name, told=ran_out(game, seat)
+                    )
             except VersionConflict:
                 return None
         return ClockEvent(game, seat, user_id, True, owed)

@@ -157,10 +157,12 @@ class Play:
             # The game changed while the AI was thinking (a resignation, say): think again.
         return None
 
-    async def resign(self, *, channel_id: int, user_id: int) -> tuple[GameRow, str]:
+    async def resign(
+        self, *, channel_id: int, user_id: int
+    ) -> tuple[GameRow, str, tuple[Owed, ...]]:
         """A resigning player's seat is handed to an AI so the others can finish the game, and
-        the game counts for them as a loss when it ends; the game, and "resigned" (or
-        "abandoned" if nobody is left)."""
+        the game counts for them as a loss when it ends; the game, "resigned" (or "ended" if
+        no other person is left: the game ends there, their loss), and what it owes."""
         games = self.games
         game = await games.open_game(channel_id)
         async with games.store.lock(game.id):
@@ -177,12 +179,11 @@ class Play:
             name = texts_for(game.language)("bot.seat.resigned", player=seats[seat].display_name)
             seats[seat] = SeatRow(seat, None, "easy", name, resigned_user_id=user_id)
             if all(s.is_ai for s in seats):
-                await games.store.set_status(
-                    game_id=game.id, expected_version=game.version, status="abandoned"
-                )
-                return await games.reload(game.id), "abandoned"
-            resigned, _ = await games.seat_in_play(game, seats)
-            return resigned, "resigned"
+                # AI seats are not left to play on for nobody: the game ends as the loss it is.
+                owed = tuple(await games.forfeit(game, seat, told=None))
+                return await games.reload(game.id), "ended", owed
+            resigned, owed = await games.seat_in_play(game, seats)
+            return resigned, "resigned", owed
 
     async def abandon(self, *, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
         games = self.games

@@ -224,12 +224,42 @@ def record_actions(
 
 
 def set_status(
-    game_id: int, expected_version: int, status: str, *, told: Told | None = None
+    game_id: int,
+    expected_version: int,
+    status: str,
+    *,
+    told: Told | None = None,
+    results: Sequence[SeatResult] | None = None,
+    at: datetime | None = None,
 ) -> Work[list[Owed]]:
+    """The game ends without a move: abandoned, or finished by a forfeit with its `results`
+    (and then its replay owed at `at`, as after a finishing move). Its clock stops with it."""
+    stamp = now()
+
     async def work(tx: Transaction) -> list[Owed]:
-        await bump(tx, game_id, expected_version, "status = ?, ended_at = ?", (status, now()))
+        await bump(
+            tx,
+            game_id,
+            expected_version,
+            "status = ?, ended_at = ?, ai_turn = 0, clock_deadline = NULL,"
+            " clock_warn_at = NULL, remind_at = NULL",
+            (status, stamp),
+        )
         await tx.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", game_id)
-        return await _tell(tx, game_id, expected_version + 1, told)
+        owed = await _tell(tx, game_id, expected_version + 1, told)
+        if results and at is not None:
+            await insert_results(tx, game_id, results, stamp)
+            owed.append(
+                await owe(
+                    tx,
+                    game_id=game_id,
+                    version=expected_version + 1,
+                    kind="replay",
+                    body={},
+                    now=at,
+                )
+            )
+        return owed
 
     return work
 

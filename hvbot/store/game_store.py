@@ -352,13 +352,31 @@ class GameStore:
         return version, owed
 
     async def set_status(
-        self, *, game_id: int, expected_version: int, status: str, told: str | None = None
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        status: str,
+        told: str | None = None,
+        results: Sequence[SeatResult] | None = None,
     ) -> list[Owed]:
-        """End a game without a move (abandoned, say): its prompts are settled with it.
-        `told`: a public text saying so, owed with it (returned, to send)."""
-        said = (told, self.clock()) if told is not None else None
-        work = changes.set_status(game_id, expected_version, status, told=said)
-        return await self._save(game_id, work, version=expected_version + 1, status=status)
+        """End a game without a move: abandoned, or "finished" by a forfeit with `results`
+        (who lost and who won when the game stopped), its prompts settled with it. `told`: a
+        public text saying so, owed with it (returned, to send, with a forfeit's replay)."""
+        if results and status != "finished":
+            raise ValueError("results belong to a finished game only")
+        at = self.clock()
+        said = (told, at) if told is not None else None
+        work = changes.set_status(
+            game_id, expected_version, status, told=said, results=results, at=at
+        )
+        return await self._save(
+            game_id,
+            work,
+            version=expected_version + 1,
+            status=status,
+            **clock_columns(None),
+        )
 
     async def take_back(
         self,

@@ -29,7 +29,9 @@ class SeatRow:
         return self.user_id is None
 
 
-TIMEOUTS = ("ai_move", "ai_seat")  # what a game's clock does when it runs out
+# What a game's clock does when it runs out: an AI plays that move, or takes the seat for
+# the rest of the game, or the game ends there (a loss for the person out of time).
+TIMEOUTS = ("ai_move", "ai_seat", "end")
 
 
 @dataclass(frozen=True)

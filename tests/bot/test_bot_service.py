@@ -182,7 +182,7 @@ async def test_resign_hands_the_seat_to_an_ai_and_abandon_frees_the_channel(serv
     game, _ = await _started(service)
     with pytest.raises(BotError, match="Only the game's creator"):
         await service.play.abandon(channel_id=CHANNEL, user_id=BO, can_manage=False)
-    game, what = await service.play.resign(channel_id=CHANNEL, user_id=BO)
+    game, what, _ = await service.play.resign(channel_id=CHANNEL, user_id=BO)
     assert what == "resigned"
     assert game.seats[1].is_ai and "resigned" in game.seats[1].display_name
     game = await service.play.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)

@@ -324,3 +324,27 @@ def test_the_public_board_stays_within_discord_limits_whatever_the_names() -> No
     assert len(field["value"].splitlines()) == 1 + 5, "the best score and the top five"
     assert "@everyone" not in field["value"], "names never ping anyone"
     assert all(len(line) < 2 * NAME_LIMIT + 60 for line in field["value"].splitlines())
+
+
+async def test_the_last_person_to_resign_ends_the_game_as_their_loss(database_url: str) -> None:
+    """Against AI seats only, a resignation ends the game at once (nobody is left to watch the
+    AIs play on), and it still counts: a loss for the resigner, a win for the AI's seat."""
+    repo = await GameStore.open(database_url)
+    try:
+        service = GameService(repo, seed_source=random.Random(4))
+        await service.lobby.new_lobby(
+            channel_id=10, guild_id=GUILD, user_id=ADA, name="Ada", game_name="pylons"
+        )
+        await service.lobby.add_ai(channel_id=10, user_id=ADA, level="normal")
+        await service.lobby.start(channel_id=10, user_id=ADA, can_manage=False)
+        game, what, owed = await service.play.resign(channel_id=10, user_id=ADA)
+        assert (what, game.status) == ("ended", "finished")
+        assert [o.kind for o in owed] == ["replay"]
+        assert game.clock_deadline is None
+        rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
+        assert [(r.seat, r.user_id, r.won) for r in rows] == [(0, ADA, False), (1, None, True)]
+        (summary,) = await summaries(repo, guild_id=GUILD)
+        assert summary.players[ADA].played == 1 and summary.players[ADA].wins == 0
+        assert await repo.open_game_in_channel(channel_id=10) is None
+    finally:
+        await repo.close()

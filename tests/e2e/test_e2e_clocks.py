@@ -20,6 +20,7 @@ from postgres_server import PostgresServer
 
 from engine import State
 from games import find_game
+from hvbot.messages.replays import FILENAME as REPLAY
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility, shard_of
 
@@ -214,3 +215,38 @@ async def test_a_timeout_due_while_its_process_is_dead_is_acted_on_once_by_anoth
             assert len(board_posts(emu)) == 1 + len(actions), "each action posted once"
     finally:
         await reader.close()
+
+
+async def test_with_timeout_end_the_game_ends_as_their_loss_and_the_ratings_say_so(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    clock = MovedClock(datetime.now(UTC))
+    game, _, mover, other = await silent_mover(emu, hv, clock, timeout="end")
+    lobby = emu.message(game.lobby_message_id or 0)
+    assert "the game ends there, a loss for them and a win for everyone else" in lobby.content
+
+    clock.advance(minutes=61)
+    (told,) = await emu.wait_for(lambda: said_in_public(emu, RAN_OUT), message="the timeout")
+    assert f"<@{mover.id}>" in told.content and "the game ends here" in told.content
+    (replay,) = await emu.wait_for(
+        lambda: [r for r in emu.messages(visibility="public") if r.has_attachment(REPLAY)],
+        message="the replay",
+    )
+    assert told.seq < replay.seq
+    await hv.caught_up()
+    game = await hv.game()
+    assert game.status == "finished" and game.clock_deadline is None
+    assert await hv.actions(game) == [], "nobody moved for them"
+    assert len(said_in_public(emu, RAN_OUT)) == 1
+
+    (mine,) = (await emu.slash(other, "stats me")).messages
+    (field,) = mine.embeds[0]["fields"]
+    assert "Played 1 · won 1 (100%)" in field["value"]
+    (board,) = (await emu.slash(mover, "stats server")).messages
+    (field,) = board.embeds[0]["fields"]
+    assert f"1. {other.name}: 1016 (1 game, 1 win)" in field["value"]
+    assert f"2. {mover.name}: 984 (1 game, 0 wins)" in field["value"]
+    # The channel is free for the next game.
+    await emu.slash(other, "game new", game="pylons")
+    assert (await hv.game()).status == "lobby"
