@@ -19,6 +19,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
+from functools import partial
 from typing import Any
 
 import discord
@@ -130,7 +131,7 @@ class Aftermath:
         return await self.send(
             owed,
             result.game,
-            lambda: game_posts.board_post(result.game, result, result.state),
+            lambda: game_posts.board_post(result.game, result, result.state, self.games.clock()),
             via=via,
         )
 
@@ -144,7 +145,8 @@ class Aftermath:
                 if not await self._send_secret(one, game, state):
                     closed.append(int(one.body["user"]))
             elif one.kind == "start":
-                await self.send(one, game, lambda: owed_posts.start_post(game, state))
+                first = partial(owed_posts.start_post, game, state, self.games.clock())
+                await self.send(one, game, first)
             elif one.kind == "lobby":
                 await self._update_lobby(one, game)
         if closed:
@@ -221,7 +223,7 @@ class Aftermath:
         taken = await self.sender.take(owed)
         if taken is None:
             return
-        await game_posts.refresh_lobby(self.client, game)
+        await game_posts.refresh_lobby(self.client, game, self.games.clock())
         await self.sender.made(taken)
 
     # ------------------------------------------------------------------ what follows

@@ -9,6 +9,7 @@ the change, so the post says what the original would have said.
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 
 from data.texts import texts_for
@@ -40,9 +41,9 @@ def text_post(owed: Owed) -> Post:
     return Post(str(owed.body["content"]))
 
 
-async def start_post(game: GameRow, state: Any) -> Post | None:
+async def start_post(game: GameRow, state: Any, now: datetime) -> Post | None:
     """The first board, saying who begins."""
-    post = await game_posts.board_post(game, None, state)
+    post = await game_posts.board_post(game, None, state, now)
     if post is None:
         return None
     first = state.current_seat()
@@ -53,9 +54,11 @@ async def start_post(game: GameRow, state: Any) -> Post | None:
     return post
 
 
-async def taken_back_post(game: GameRow, state: Any, requester_id: int, action: str) -> Post:
+async def taken_back_post(
+    game: GameRow, state: Any, requester_id: int, action: str, now: datetime
+) -> Post:
     """The board as it was before a move that was taken back, announced like any change."""
-    post = await game_posts.board_post(game, None, state)
+    post = await game_posts.board_post(game, None, state, now)
     assert post is not None
     took = public(game)(
         "bot.undo.taken_back",
@@ -89,12 +92,14 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
         return await replay_post(games, game), None
     if owed.kind == "start":
         state = await dealt_again(games, game, 0)
-        return (await start_post(game, state) if state is not None else None), None
+        return (await start_post(game, state, games.clock()) if state is not None else None), None
     if owed.kind == "undo":
         state = await dealt_again(games, game, int(body["count"]))
         if state is None:
             return None, None
-        post = await taken_back_post(game, state, int(body["player"]), str(body["action"]))
+        post = await taken_back_post(
+            game, state, int(body["player"]), str(body["action"]), games.clock()
+        )
         if game.version != owed.version:
             post.view = None  # the game has moved on: its buttons are not this board's
         return post, None
@@ -110,7 +115,7 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
             tuple(after.history[first : first + count]),
             after.is_terminal(),
         )
-        post = await game_posts.board_post(game, moved, after)
+        post = await game_posts.board_post(game, moved, after, games.clock())
         if post is not None and game.version != owed.version:
             post.view = None  # the game has moved on: its buttons are not this board's
         return post, after

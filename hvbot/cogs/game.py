@@ -119,7 +119,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         message = await answering.ask_publicly(
             interaction,
             row,
-            content=game_posts.lobby_text(row),
+            content=game_posts.lobby_text(row, self.bot.service.clock()),
             view=buttons.lobby_view(row.id, wording.public(row)),
             allowed_mentions=ALLOWED,
         )
@@ -169,7 +169,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await interaction.response.defer(
             thinking=True, ephemeral=not game_posts.posts_here(interaction, game)
         )
-        post = await game_posts.board_post(game, None, state)
+        post = await game_posts.board_post(game, None, state, self.bot.service.clock())
         assert post is not None
         await answering.publish(interaction, game, post)
         prompt = await game_posts.prompt_post(
@@ -199,6 +199,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                     line
                     for line in (
                         turn,
+                        seat is not None
+                        and time_words.away_line(game, seat, self.bot.service.clock(), texts),
                         time_words.clock_line(game, texts),
                         presenter.status(view, wording.names_of(game)),
                     )
@@ -288,7 +290,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.bot.aftermath.buttons.moved_on(game)
-        await game_posts.refresh_lobby(self.bot, game)
+        await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
 
     @app_commands.command(name="replay", description="An animated replay of a finished game here")
     @app_commands.describe(game="Which finished game of this channel (default: the latest)")

@@ -1,5 +1,6 @@
 """/me: what is a person's own, wherever they play: their open games in this server, those
-waiting for them first, each with a link to where it is played."""
+waiting for them first, each with a link to where it is played; and time away from them
+(`/me away`, `/me back`), their clocks and reminders standing still meanwhile."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from games import find_game
 from hvbot.messages import time_words
 from hvbot.messages.limits import fitted
 from hvbot.services import BotError
+from hvbot.services.time_away import MOST_DAYS, mark
 from hvbot.store import GameRow
 
 if TYPE_CHECKING:
@@ -38,6 +40,14 @@ def game_line(game: GameRow, user_id: int, to_move: int | None, texts: Texts) ->
     return texts("bot.me.their_turn", game=title, where=where, player=seat.display_name)
 
 
+def server_only(command: str) -> BotError:
+    return BotError(
+        f"Games are played in a server: use /me {command} in one of its channels.",
+        key="bot.error.me_server_only",
+        command=command,
+    )
+
+
 class MeCog(commands.GroupCog, group_name="me", group_description="Your own games"):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -49,10 +59,7 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
     async def games(self, interaction: discord.Interaction) -> None:
         texts = texts_for(interaction.locale)
         if interaction.guild_id is None:
-            raise BotError(
-                "Games are played in a server: use /me games in one of its channels.",
-                key="bot.error.me_server_only",
-            )
+            raise server_only("games")
         service = self.bot.service
         user_id = interaction.user.id
         found = await service.repo.open_games_of(
@@ -76,6 +83,36 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
+        )
+
+    @app_commands.command(
+        name="away", description="Away for some days: your clocks and reminders here wait"
+    )
+    @app_commands.describe(days="How many days (1 to 14)")
+    async def away(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, MOST_DAYS]
+    ) -> None:
+        if interaction.guild_id is None:
+            raise server_only("away")
+        away = await self.bot.service.time_away.go_away(
+            guild_id=interaction.guild_id, user_id=interaction.user.id, days=days
+        )
+        assert away.until is not None
+        texts = texts_for(interaction.locale)
+        await interaction.response.send_message(
+            texts("bot.me.away", until=mark(away.until), count=away.games), ephemeral=True
+        )
+
+    @app_commands.command(name="back", description="Back early: your clocks here run again")
+    async def back(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise server_only("back")
+        away = await self.bot.service.time_away.come_back(
+            guild_id=interaction.guild_id, user_id=interaction.user.id
+        )
+        texts = texts_for(interaction.locale)
+        await interaction.response.send_message(
+            texts("bot.me.back", count=away.games), ephemeral=True
         )
 
 

@@ -39,11 +39,12 @@ async def lobby_change(
         return None
     if from_button:
         lobby = buttons.lobby_view(game.id, public(game))
-        await update_clicked(interaction, game.id, content=lobby_text(game), view=lobby)
+        now = game_client(interaction).service.clock()
+        await update_clicked(interaction, game.id, content=lobby_text(game, now), view=lobby)
     else:
         note = interaction.response.send_message(personal(interaction)(confirm), ephemeral=True)
         await answer_after_change(game.id, note)
-        await refresh_lobby(interaction.client, game)
+        await refresh_lobby(interaction.client, game, game_client(interaction).service.clock())
     await game_client(interaction).aftermath.lobby_shown(game)
     return game
 
@@ -105,7 +106,8 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
         return
     if from_button:
         closed = buttons.lobby_view(game.id, public(game), open_=False)
-        await update_clicked(interaction, game.id, content=lobby_text(game), view=closed)
+        now = game_client(interaction).service.clock()
+        await update_clicked(interaction, game.id, content=lobby_text(game, now), view=closed)
     else:
         note = personal(interaction)("bot.lobby.game_started")
         await answer_after_change(game.id, interaction.response.send_message(note, ephemeral=True))

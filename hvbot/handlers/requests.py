@@ -3,6 +3,8 @@ player who is away (an AI plays it, or the game ends)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import discord
 
 from hvbot.aftermath.owed_posts import taken_back_post, text_post
@@ -105,11 +107,13 @@ def undo_text(outcome: UndoOutcome) -> str:
     )
 
 
-async def taken_back(outcome: UndoOutcome) -> Post | None:
+async def taken_back(outcome: UndoOutcome, now: datetime) -> Post | None:
     """The board as it was before the move, announced like any change to the game."""
     assert outcome.state is not None
     requester = outcome.request.requester_id
-    return await taken_back_post(outcome.game, outcome.state, requester, outcome.request.action)
+    return await taken_back_post(
+        outcome.game, outcome.state, requester, outcome.request.action, now
+    )
 
 
 async def tell_taken_back(
@@ -122,7 +126,9 @@ async def tell_taken_back(
     via = follow_up.via(outcome.game) if answered else None
     try:
         for owed in outcome.owed:
-            sent = await aftermath.send(owed, outcome.game, lambda: taken_back(outcome), via=via)
+            sent = await aftermath.send(
+                owed, outcome.game, lambda: taken_back(outcome, aftermath.games.clock()), via=via
+            )
             if sent is None and via is not None:
                 await follow_up.withdraw_thinking()  # another process posts the board
             elif sent is not None and not sent.withdrawn and answered:

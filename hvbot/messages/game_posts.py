@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -34,7 +35,9 @@ def is_public(result: ActResult) -> bool:
     return presenter.is_public(result.applied, result.public_view())
 
 
-async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Post | None:
+async def board_post(
+    game: GameRow, result: ActResult | None, state: Any, now: datetime
+) -> Post | None:
     """The public message after an action, or the board on request (None if only its player
     saw something, like a card they drew). In the game's language.
 
@@ -69,9 +72,9 @@ async def board_post(game: GameRow, result: ActResult | None, state: Any) -> Pos
             lines.append(texts("bot.board.next_ai", player=who))
         else:
             lines.append(texts("bot.board.next", player=who, note=presenter.turn_note(view)))
-        clock = None if by_ai else time_words.clock_line(game, texts)
-        if clock is not None:
-            lines.append(clock)
+        if not by_ai:
+            lines += filter(None, [time_words.away_line(game, seat, now, texts)])
+            lines += filter(None, [time_words.clock_line(game, texts)])
         if not by_ai:  # an AI's choice comes by itself
             choices = buttons.choice_view(game.id, game.version, presenter.public_choices(view))
     del view
@@ -115,11 +118,13 @@ async def post_channel(client: discord.Client, game: GameRow) -> discord.abc.Mes
     return found  # type: ignore[return-value]
 
 
-def lobby_text(game: GameRow) -> str:
-    """The lobby message, in the game's language."""
+def lobby_text(game: GameRow, now: datetime) -> str:
+    """The lobby message, in the game's language; who is away (/me away) at `now` is said."""
     texts = public(game)
     rules = find_game(game.game_name)
-    seats = "\n".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats)
+    seats = "\n".join(
+        f"{s.seat + 1}. {s.display_name}{time_words.away_mark(s, now, texts)}" for s in game.seats
+    )
     seats = seats or texts("bot.lobby.nobody")
     if game.status == "lobby":
         state = texts(
@@ -144,14 +149,14 @@ def lobby_text(game: GameRow) -> str:
     return texts("bot.lobby.text", title=title, seats=seats, state=state)
 
 
-async def refresh_lobby(client: discord.Client, game: GameRow) -> None:
+async def refresh_lobby(client: discord.Client, game: GameRow, now: datetime) -> None:
     """Edit the one lobby message in place (after a slash command changed the seats)."""
     if game.lobby_message_id is None:
         return
     channel = client.get_partial_messageable(game.channel_id)
     try:
         await channel.get_partial_message(game.lobby_message_id).edit(
-            content=lobby_text(game),
+            content=lobby_text(game, now),
             view=buttons.lobby_view(game.id, public(game), open_=game.status == "lobby"),
         )
     except discord.HTTPException:

@@ -15,6 +15,7 @@ from games import find_game
 from hvbot.messages.wording import mention
 from hvbot.services.outcomes import Reminder
 from hvbot.store import GameRow, SeatRow, TurnClock
+from hvbot.store.sql import stamp
 
 
 def waited_words(waited: timedelta, texts: Texts = ENGLISH) -> str:
@@ -97,3 +98,22 @@ def clock_line(game: GameRow, texts: Texts) -> str | None:
     if when is None:
         return texts("bot.clock.paused", length=length)
     return texts("bot.clock.running", length=length, when=when)
+
+
+def away_mark(seat: SeatRow, now: datetime, texts: Texts) -> str:
+    """After a seat's name: that its person is away (/me away) at `now`, and until when."""
+    until = seat.away_at(stamp(now))
+    return texts("bot.away.mark", until=until_mark(until)) if until else ""
+
+
+def away_line(game: GameRow, seat: int, now: datetime, texts: Texts) -> str | None:
+    """The board's and the status's word on a person to move who is away (/me away)."""
+    until = game.seats[seat].away_at(stamp(now))
+    if until is None:
+        return None
+    return texts("bot.away.line", player=mention(game, seat), until=until_mark(until))
+
+
+def until_mark(until: str) -> str:
+    """A stored moment as Discord's time stamp with date and time, in each reader's zone."""
+    return f"<t:{int(datetime.fromisoformat(until).timestamp())}:f>"

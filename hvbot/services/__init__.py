@@ -32,6 +32,7 @@ from hvbot.services.play import Play
 from hvbot.services.reminders import REMIND_AGAIN, Reminders
 from hvbot.services.results import ResultsBackfill, seat_results
 from hvbot.services.stats import Stats
+from hvbot.services.time_away import TimeAwayService
 from hvbot.services.undo import Undo
 from hvbot.store import GameStore
 from hvbot.store.buttons import LiveButtons
@@ -61,8 +62,8 @@ class GameService:
     """The feature services around one game store, as one object.
 
     `repo` is the store; `games` (finding a channel's game and its state), `lobby`, `play`,
-    `undo`, `absence`, `reminders`, `clocks` and `results` are the features, each called by its own
-    name (`service.play.act`, `service.lobby.join`)."""
+    `undo`, `absence`, `reminders`, `clocks`, `results` and `time_away` are the features, each
+    called by its own name (`service.play.act`, `service.lobby.join`)."""
 
     def __init__(
         self,
@@ -83,6 +84,7 @@ class GameService:
         self.reminders = Reminders(self.games)
         self.clocks = TurnClocks(self.games)
         self.results = ResultsBackfill(self.games)
+        self.time_away = TimeAwayService(self.games)
         self.stats = Stats(repo)
 
     @property

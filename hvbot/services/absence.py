@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from data.texts import texts_for
 from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import VoteOutcome
+from hvbot.services.time_away import mark
 from hvbot.store import AbsenceVote, GameRow, SeatRow
 from hvbot.store.duties import Owed
+from hvbot.store.sql import stamp
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,15 @@ class Absence:
                 raise BotError(
                     "It is your own turn: play, or /game resign to leave the game.",
                     key="bot.error.own_turn",
+                )
+            away = absent.away_at(stamp(games.clock()))
+            if away is not None:
+                raise BotError(
+                    f"{absent.display_name} is away until {away}: their clock and reminders "
+                    "stand still until then.",
+                    key="bot.error.away_no_vote",
+                    player=absent.display_name,
+                    until=mark(datetime.fromisoformat(away)),
                 )
             if game.absent_hours is None:
                 raise BotError(

@@ -185,8 +185,12 @@ class GameAccess:
         if seat is None or state.is_terminal() or game.seats[seat].is_ai:
             return None
         now = self.clock()
+        # A person away (/me away) is waited for from when they are back: their reminders
+        # and their clock start then.
+        away = game.seats[seat].away_at(stamp(now))
+        start = max(now, datetime.fromisoformat(away)) if away else now
         minutes = game.remind_minutes
-        remind_at = now + timedelta(minutes=minutes) if minutes else None
+        remind_at = start + timedelta(minutes=minutes) if minutes else None
         if game.clock is None:
             return Wait(now, remind_at)
         if acted == seat and game.clock_deadline is not None:
@@ -195,7 +199,7 @@ class GameAccess:
             warn_at = game.clock_warn_at
             due = warn_at is not None and warn_at <= stamp(now)
             return Wait(now, remind_at, game.clock_deadline, None if due else warn_at)
-        deadline = now + game.clock.length
+        deadline = start + game.clock.length
         warn_at = deadline - game.clock.length / 4
         return Wait(now, remind_at, stamp(deadline), stamp(warn_at))
 

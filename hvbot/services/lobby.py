@@ -130,6 +130,13 @@ class Lobby:
     async def join(
         self, *, channel_id: int, user_id: int, name: str, language: str | None = None
     ) -> GameRow:
+        game = await self.games.open_game(channel_id)
+        away = None
+        if game.guild_id is not None:  # the others see who is away (/me away) as they sit
+            away = await self.games.store.time_away.until(
+                guild_id=game.guild_id, user_id=user_id, now=self.games.clock()
+            )
+
         def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
             if game.seat_of(user_id) is not None:
                 raise BotError("You are in this game already.", key="bot.error.already_seated")
@@ -140,7 +147,8 @@ class Lobby:
                     key="bot.error.full_wait",
                     count=limit,
                 )
-            return [*seats, SeatRow(len(seats), user_id, None, name, language=language)]
+            seat = SeatRow(len(seats), user_id, None, name, language=language, away_until=away)
+            return [*seats, seat]
 
         return await self._change_seats(channel_id, change)
 

@@ -33,6 +33,7 @@ from hvbot.store.requests import AbsenceVotes, UndoRequests
 from hvbot.store.results import Results
 from hvbot.store.rows import ArchivedGame, GameRow, SeatResult, SeatRow, TurnClock, Wait
 from hvbot.store.sql import ChannelBusy, statement, turn_values
+from hvbot.store.time_away import TimeAway
 from hvbot.store.waits import Reminders
 
 T = TypeVar("T")
@@ -62,6 +63,7 @@ class GameStore:
         self.buttons = LiveButtons(db)
         self.duties = Duties(db, lambda: self.clock())
         self.clocks = Clocks(db, self.cache.changed, self.cache.forget)
+        self.time_away = TimeAway(db, self.cache.forget)
 
     @classmethod
     async def open(cls, where: str | Path, *, cache: bool = True) -> GameStore:

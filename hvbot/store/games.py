@@ -14,8 +14,8 @@ from hvbot.store.rows import GameRow, SeatRow, TurnClock
 
 async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
     rows = await db.fetch(
-        "SELECT seat, user_id, ai_level, display_name, away_user_id, language, resigned_user_id"
-        " FROM seats"
+        "SELECT seat, user_id, ai_level, display_name, away_user_id, language, resigned_user_id,"
+        " away_until FROM seats"
         " WHERE game_id = ? ORDER BY seat",
         game_id,
     )
@@ -28,6 +28,7 @@ async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
             r["away_user_id"],
             r["language"],
             r["resigned_user_id"],
+            r["away_until"],
         )
         for r in rows
     )

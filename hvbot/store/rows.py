@@ -23,6 +23,11 @@ class SeatRow:
     away_user_id: int | None = None  # the person an AI stands in for until they return
     language: str | None = None  # the person's language as last seen (None: an AI seat)
     resigned_user_id: int | None = None  # the person who resigned the seat: theirs is a loss
+    away_until: str | None = None  # as stored: the person is away (/me away) until then
+
+    def away_at(self, now: str) -> str | None:
+        """When the person's time away ends, if they are away at `now` (a stamp)."""
+        return self.away_until if self.away_until is not None and self.away_until > now else None
 
     @property
     def is_ai(self) -> bool:

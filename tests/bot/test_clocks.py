@@ -59,7 +59,7 @@ async def both_look(services: list[GameService]) -> list:
     return [event for events in found for event in events]
 
 
-@pytest.mark.parametrize("timeout", ["ai_move", "ai_seat"])
+@pytest.mark.parametrize("timeout", ["ai_move", "ai_seat", "end"])
 async def test_a_warning_and_a_timeout_are_each_claimed_once(database_url, timeout):
     clock = MovedClock()
     services = await two_processes(database_url, clock, timeout)
@@ -77,10 +77,19 @@ async def test_a_warning_and_a_timeout_are_each_claimed_once(database_url, timeo
         clock.advance(minutes=15)
         (out,) = await both_look(services)
         assert out.ran_out and out.user_id == warned.user_id
-        assert [o.body["content"] for o in out.owed] == ["out of time"]
+        assert [o.body.get("content") for o in out.owed if o.kind == "text"] == ["out of time"]
         assert await both_look(services) == [], "run out once"
         game = await services[1].games.reload(out.game.id)
         assert game.clock_deadline is None and game.clock_warn_at is None
+        if timeout == "end":
+            assert game.status == "finished" and [o.kind for o in out.owed] == ["text", "replay"]
+            results = await services[1].repo.results.of_kind(guild_id=GUILD, game="pylons")
+            assert [(r.user_id, r.won) for r in results if r.user_id == out.user_id] == [
+                (out.user_id, False)
+            ]
+            assert [r.won for r in results if r.user_id != out.user_id] == [True]
+            assert await services[0].duties.claim_ai_turns("process-0") == []
+            return
         if timeout == "ai_move":
             assert game.stand_in_seat == out.seat
             assert game.seats[out.seat].user_id == out.user_id, "the seat stays theirs"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -62,7 +63,7 @@ def public_texts(state: Sector6State, applied: list[str]) -> str:
 
 def button_actions(state: Sector6State, **kw: Any) -> list[str] | None:
     """The actions of the buttons on the board post of `state`, as the players get them."""
-    post = asyncio.run(board_post(row(state, **kw), None, state))
+    post = asyncio.run(board_post(row(state, **kw), None, state, datetime.now(UTC)))
     assert post is not None
     if post.view is None:
         return None

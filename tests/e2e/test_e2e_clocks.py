@@ -250,3 +250,45 @@ async def test_with_timeout_end_the_game_ends_as_their_loss_and_the_ratings_say_
     # The channel is free for the next game.
     await emu.slash(other, "game new", game="pylons")
     assert (await hv.game()).status == "lobby"
+
+
+async def test_time_away_stops_my_clock_and_everyone_sees_until_when(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """/me away: the clock of my turn stands still however long I am away, the others see
+    until when (/game status, the board, a lobby I join), and /me back gives me the time I
+    had left."""
+    emu = emulator
+    clock = MovedClock(datetime.now(UTC))
+    _, _, mover, other = await silent_mover(emu, hv, clock)
+    clock.advance(minutes=20)
+    (answer,) = (await emu.slash(mover, "me away", days=2)).where(kind="response")
+    assert answer.visibility == Visibility.ephemeral_to(mover)
+    assert answer.content.startswith("You are away until <t:")
+    assert "The clock and reminders of your open game here wait" in answer.content
+
+    status = await emu.slash(other, "game status")
+    assert f"💤 <@{mover.id}> is away until <t:" in status[0].content
+    clock.advance(hours=30)
+    await hv.caught_up()
+    assert not said_in_public(emu, RAN_OUT) and not said_to(emu, mover, WARNED)
+    refused = await emu.slash(other, "game takeover")
+    assert "is away until" in refused[0].content and not refused.public
+
+    # Someone away who joins a lobby elsewhere is shown as away there.
+    lobby_channel = emu.add_channel("lobby-room")
+    await emu.slash(other, "game new", game="pylons", channel=lobby_channel)
+    await emu.slash(mover, "game join", channel=lobby_channel)
+    lobby = await hv.latest_game(lobby_channel.id)
+    assert lobby is not None
+    assert f"{mover.name} (away until <t:" in emu.message(lobby.lobby_message_id or 0).content
+
+    (welcome,) = (await emu.slash(mover, "me back")).where(kind="response")
+    assert welcome.content.startswith("Welcome back")
+    clock.advance(minutes=39)
+    await hv.caught_up()
+    assert not said_in_public(emu, RAN_OUT), "40 minutes were left"
+    (warning,) = said_to(emu, mover, WARNED)
+    clock.advance(minutes=1)
+    (told,) = await emu.wait_for(lambda: said_in_public(emu, RAN_OUT), message="the timeout")
+    assert f"<@{mover.id}>" in told.content and warning.seq < told.seq
