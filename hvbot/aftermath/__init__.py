@@ -304,15 +304,22 @@ class Aftermath:
 
     # ------------------------------------------------------------------ duties
 
-    async def remind(self, words: Callable[[Reminder], str]) -> int:
+    async def remind(
+        self,
+        words: Callable[[Reminder], str],
+        dm_words: Callable[[Reminder], str] | None = None,
+    ) -> int:
         """Post the turn reminders due now, claimed a few at a time, each sent as any owed
         post is (taken right before): a reminder another process took over while this one
-        was slow is left to it. Returns how many this process posted."""
+        was slow is left to it. A DM to someone who accepts none goes to the channel
+        instead. Returns how many this process posted."""
         posted = 0
-        while due := await self.service.reminders.due_reminders(words, most=REMIND_BATCH):
+        while due := await self.service.reminders.due_reminders(
+            words, most=REMIND_BATCH, dm_words=dm_words
+        ):
             for reminder in due:
-                if reminder.owed is not None:
-                    posted += await self.send_text(reminder.owed, reminder.game) is not None
+                for owed in reminder.owed:
+                    posted += await self.send_text(owed, reminder.game) is not None
         return posted
 
     async def run_clocks(

@@ -12,11 +12,14 @@ from discord.ext import commands
 
 from data.texts import Texts, texts_for
 from games import find_game
+from hvbot.cogs.options import EVERY_CHOICES_SHOWN, WHERE_CHOICES
 from hvbot.messages import time_words
 from hvbot.messages.limits import fitted
 from hvbot.services import BotError
+from hvbot.services.notify import quiet_hours
+from hvbot.services.quiet_hours import zone_choices
 from hvbot.services.time_away import MOST_DAYS, mark
-from hvbot.store import GameRow
+from hvbot.store import GameRow, NotifySettings
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
@@ -114,6 +117,67 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         await interaction.response.send_message(
             texts("bot.me.back", count=away.games), ephemeral=True
         )
+
+    @app_commands.command(
+        name="notify", description="Where and how often your turn reminders come, quiet hours"
+    )
+    @app_commands.describe(
+        where="Where your turn reminders go",
+        every="How often they come again",
+        quiet_from="When your quiet hours start, like 22:00: no reminder then",
+        quiet_to="When your quiet hours end, like 07:00",
+        zone="Your time zone, like Europe/Rome",
+        quiet_off="True to have no quiet hours",
+    )
+    @app_commands.choices(where=WHERE_CHOICES, every=EVERY_CHOICES_SHOWN)
+    async def notify(
+        self,
+        interaction: discord.Interaction,
+        where: str | None = None,
+        every: int | None = None,
+        quiet_from: str | None = None,
+        quiet_to: str | None = None,
+        zone: str | None = None,
+        quiet_off: bool = False,
+    ) -> None:
+        settings = await self.bot.service.notify.change(
+            interaction.user.id,
+            where=where,
+            every=every,
+            quiet_from=quiet_from,
+            quiet_to=quiet_to,
+            zone=zone,
+            quiet_off=quiet_off,
+        )
+        await interaction.response.send_message(
+            settings_text(settings, texts_for(interaction.locale)), ephemeral=True
+        )
+
+    @notify.autocomplete("zone")
+    async def zone_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=z, value=z) for z in zone_choices(current)]
+
+
+def settings_text(settings: NotifySettings, texts: Texts) -> str:
+    """A person's own reminders as they stand, in their language."""
+    every = settings.every_minutes
+    quiet = quiet_hours(settings)
+    lines = [
+        texts("bot.notify.heading"),
+        texts("bot.notify.where", where=texts(f"commands.choices.where.{settings.where}")),
+        texts("bot.notify.every", every=texts(f"commands.choices.every.{every or 0}")),
+        texts(
+            "bot.notify.quiet",
+            start=f"{quiet.start:%H:%M}",
+            end=f"{quiet.end:%H:%M}",
+            zone=quiet.zone,
+        )
+        if quiet
+        else texts("bot.notify.no_quiet"),
+    ]
+    return "\n".join(lines)
 
 
 async def setup(bot: GameBot) -> None:

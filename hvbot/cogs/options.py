@@ -10,6 +10,8 @@ from games import all_games
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.translator import choice
 from hvbot.services import AI_LEVELS, CLOCK_LENGTHS
+from hvbot.services.notify import EVERY_CHOICES
+from hvbot.store import REMIND_WHERE
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in all_games()]
 LEVEL_CHOICES = [choice(level, level, key=f"commands.choices.level.{level}") for level in AI_LEVELS]
@@ -32,3 +34,20 @@ MODE_CHOICES = [
     choice(label, value, key=f"commands.choices.mode.{value}") for value, label in _MODES.items()
 ]
 GAMES_WITH_MODES = ", ".join(g.title for g in all_games() if presenter_for(g.name).modes)
+# Where a person's own reminders go, and how often (0: as each game says), for /me notify.
+_WHERE_NAMES = {
+    "channel": "in the game's channel",
+    "dm": "by direct message",
+    "both": "both",
+    "none": "nowhere",
+}
+WHERE_CHOICES = [
+    choice(_WHERE_NAMES[value], value, key=f"commands.choices.where.{value}")
+    for value in REMIND_WHERE
+]
+EVERY_NAMES = {0: "as each game says", 30: "30 minutes", 60: "1 hour", 180: "3 hours"}
+EVERY_NAMES |= {480: "8 hours", 1440: "1 day"}
+EVERY_CHOICES_SHOWN = [
+    choice(EVERY_NAMES[minutes], minutes, key=f"commands.choices.every.{minutes}")
+    for minutes in (0, *EVERY_CHOICES)
+]

@@ -51,7 +51,7 @@ class RemindersCog(commands.Cog):
     async def check(self) -> None:
         # A failure is logged, and the checks go on: the next round finds what is still due.
         try:
-            await self.bot.aftermath.remind(time_words.reminder_text)
+            await self.bot.aftermath.remind(time_words.reminder_text, time_words.reminder_dm)
         except Exception as exc:
             _failed("turn reminders", exc)
         try:

@@ -39,6 +39,18 @@ def reminder_text(reminder: Reminder) -> str:
     )
 
 
+def reminder_dm(reminder: Reminder) -> str:
+    """A reminder by DM, in the person's own language as last seen: it says where to play."""
+    game = reminder.game
+    texts = texts_for(game.seats[reminder.seat].language or game.language)
+    return texts(
+        "bot.game.reminder_dm",
+        game=find_game(game.game_name).title,
+        where=f"<#{game.post_channel_id}>",
+        waited=waited_words(reminder.waited, texts),
+    )
+
+
 def deadline_mark(game: GameRow) -> str | None:
     """The deadline of the person to move as a Discord time stamp that counts down (`in 42
     minutes`); None if no clock is running (none, or one standing still for a request)."""

@@ -27,6 +27,7 @@ from hvbot.services.lobby import (
     MAX_REMIND_MINUTES,
     Lobby,
 )
+from hvbot.services.notify import Notifications
 from hvbot.services.outcomes import ActResult, Reminder, UndoOutcome, VoteOutcome
 from hvbot.services.play import Play
 from hvbot.services.reminders import REMIND_AGAIN, Reminders
@@ -62,8 +63,8 @@ class GameService:
     """The feature services around one game store, as one object.
 
     `repo` is the store; `games` (finding a channel's game and its state), `lobby`, `play`,
-    `undo`, `absence`, `reminders`, `clocks`, `results` and `time_away` are the features, each
-    called by its own name (`service.play.act`, `service.lobby.join`)."""
+    `undo`, `absence`, `reminders`, `clocks`, `results`, `time_away` and `notify` are the
+    features, each called by its own name (`service.play.act`, `service.lobby.join`)."""
 
     def __init__(
         self,
@@ -85,6 +86,7 @@ class GameService:
         self.clocks = TurnClocks(self.games)
         self.results = ResultsBackfill(self.games)
         self.time_away = TimeAwayService(self.games)
+        self.notify = Notifications(repo)
         self.stats = Stats(repo)
 
     @property

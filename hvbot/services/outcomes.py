@@ -74,13 +74,13 @@ class VoteOutcome:
 
 @dataclass(frozen=True)
 class Reminder:
-    """A person who has been waited for: mention them again in the game's channel."""
+    """A person who has been waited for: mention them again in the game's channel, or by DM."""
 
     game: GameRow
     seat: int
     user_id: int
     waited: timedelta
-    owed: Owed | None = None  # its post, owed in the outbox (see hvbot.store.duties)
+    owed: tuple[Owed, ...] = ()  # its posts, owed in the outbox (see hvbot.store.duties)
 
 
 @dataclass(frozen=True)

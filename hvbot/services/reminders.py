@@ -1,15 +1,16 @@
-"""Reminding the person to move once they have kept the others waiting."""
+"""Reminding the person to move once they have kept the others waiting, as they chose to be
+reminded (`/me notify`: where, how often, never in their quiet hours)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import timedelta
 
 from hvbot.services.access import GameAccess
+from hvbot.services.notify import REMIND_AGAIN, plan
 from hvbot.services.outcomes import Reminder
 
-REMIND_AGAIN = timedelta(hours=1)  # after the first reminder, never more often than this
+__all__ = ["REMIND_AGAIN", "REMIND_BATCH", "Reminders"]
 # Reminders claimed at a time, right before they are posted: a claim's lease (see
 # hvbot.store.duties) has to cover only the posts of its own few, not of every reminder due at
 # a busy moment.
@@ -23,12 +24,19 @@ class Reminders:
         self.games = games
 
     async def due_reminders(
-        self, words: Callable[[Reminder], str] | None = None, *, most: int | None = None
+        self,
+        words: Callable[[Reminder], str] | None = None,
+        *,
+        most: int | None = None,
+        dm_words: Callable[[Reminder], str] | None = None,
     ) -> list[Reminder]:
         """The people to remind now (the first `most` found, if given), each claimed so no
-        other process reminds them too, with its `words` (if given) owed in the outbox in the
-        same transaction (so a process that dies before posting it leaves it to another); the
-        next reminder for the same wait comes an hour later, and a move starts a new wait."""
+        other process reminds them too, with its `words` (if given: in the channel, and
+        `dm_words` by DM, as the person chose with /me notify) owed in the outbox in the same
+        transaction (so a process that dies before posting it leaves it to another). The next
+        reminder for the same wait comes as the person wants (see `notify.plan`: an hour
+        later by default, or after their quiet hours); a move starts a new wait. A reminder
+        held back (quiet hours) is returned with nothing owed."""
         store = self.games.store
         now = self.games.clock()
         found = []
@@ -43,13 +51,23 @@ class Reminders:
             if seat is not None and not game.seats[seat].is_ai:
                 waited = now - (due.turn_since or now)
                 reminder = Reminder(game, seat, game.seats[seat].user_id or 0, waited)
+            if reminder is None:
+                claimed = await store.reminders.claim(
+                    game_id=game.id, due=due.due, now=now, next_at=None
+                )
+                continue
+            settings = await store.notify.of(reminder.user_id)
+            planned = plan(settings, now=now, turn_since=due.turn_since)
+            bodies = []
+            if planned.send and words is not None:
+                if settings.where in ("channel", "both"):
+                    bodies.append({"content": words(reminder)})
+                if settings.where in ("dm", "both"):
+                    text = (dm_words or words)(reminder)
+                    bodies.append({"content": text, "user": reminder.user_id})
             claimed = await store.reminders.claim(
-                game_id=game.id,
-                due=due.due,
-                now=now,
-                next_at=now + REMIND_AGAIN if reminder else None,
-                text=words(reminder) if reminder and words else None,
+                game_id=game.id, due=due.due, now=now, next_at=planned.next_at, bodies=bodies
             )
-            if claimed is not None and reminder is not None:
+            if claimed is not None:
                 found.append(replace(reminder, owed=claimed.owed))
         return found

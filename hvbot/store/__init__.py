@@ -9,11 +9,13 @@ board buttons; the numbered migrations are SQL files under `hvbot/database/migra
 from hvbot.store.game_store import GameStore, NotStarted
 from hvbot.store.rows import (
     OPEN_STATUSES,
+    REMIND_WHERE,
     TIMEOUTS,
     AbsenceVote,
     ArchivedGame,
     DueReminder,
     GameRow,
+    NotifySettings,
     ResultRow,
     SeatResult,
     SeatRow,
@@ -25,6 +27,7 @@ from hvbot.store.sql import ChannelBusy, VersionConflict
 
 __all__ = [
     "OPEN_STATUSES",
+    "REMIND_WHERE",
     "TIMEOUTS",
     "AbsenceVote",
     "ArchivedGame",
@@ -33,6 +36,7 @@ __all__ = [
     "GameRow",
     "GameStore",
     "NotStarted",
+    "NotifySettings",
     "ResultRow",
     "SeatResult",
     "SeatRow",

@@ -193,3 +193,17 @@ class DueReminder:
     game_id: int
     due: str
     turn_since: datetime | None
+
+
+# Where a person's turn reminders go: the game's channel (a mention, as by default), a direct
+# message, both, or nowhere.
+REMIND_WHERE = ("channel", "dm", "both", "none")
+
+
+@dataclass(frozen=True)
+class NotifySettings:
+    """A person's own turn reminders (`/me notify`), for every game they play."""
+
+    where: str = "channel"
+    every_minutes: int | None = None  # None: as often as each game reminds
+    quiet: str | None = None  # as stored ("Europe/Rome 22:30-07:00"): no reminder then

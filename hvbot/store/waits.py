@@ -7,8 +7,10 @@ claims it first.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from hvbot.database import Database, Transaction
 from hvbot.store.duties import Owed, owe_text
@@ -18,10 +20,10 @@ from hvbot.store.sql import stamp
 
 @dataclass(frozen=True)
 class Claimed:
-    """A due reminder this process moved on, with its post owed in the outbox if it had words
-    (held by this process, see `hvbot.store.duties`)."""
+    """A due reminder this process moved on, with its posts owed in the outbox if it had
+    words (held by this process, see `hvbot.store.duties`)."""
 
-    owed: Owed | None
+    owed: tuple[Owed, ...] = ()
 
 
 class Reminders:
@@ -61,12 +63,13 @@ class Reminders:
         due: str,
         now: datetime,
         next_at: datetime | None,
-        text: str | None = None,
+        bodies: Sequence[dict[str, Any]] = (),
     ) -> Claimed | None:
-        """Move a due reminder on to `next_at` (None: no more) and owe its `text` in the outbox,
-        in one transaction: None if another process (or a move) changed it first, so each
-        reminder is claimed once. The game's version is left alone: a reminder changes nothing
-        on the board, and its buttons stay valid."""
+        """Move a due reminder on to `next_at` (None: no more) and owe its posts (`bodies`: a
+        text for the channel, or with "user" by DM) in the outbox, in one transaction: None if
+        another process (or a move) changed it first, so each reminder is claimed once. The
+        game's version is left alone: a reminder changes nothing on the board, and its
+        buttons stay valid."""
 
         async def work(tx: Transaction) -> Claimed | None:
             changed = await tx.execute(
@@ -77,8 +80,8 @@ class Reminders:
             )
             if changed != 1:
                 return None
-            if text is None:
-                return Claimed(None)
-            return Claimed(await owe_text(tx, game_id=game_id, body={"content": text}, now=now))
+            return Claimed(
+                tuple([await owe_text(tx, game_id=game_id, body=b, now=now) for b in bodies])
+            )
 
         return await self.db.transact(work)

@@ -84,8 +84,8 @@ async def test_a_reminder_is_sent_once_when_its_process_outlives_its_claim(
     async def first_sends() -> None:
         """As `Aftermath.remind` does, with a Discord that is slow to answer the first post."""
         for reminder in await first.reminders.due_reminders(lambda r: f"<@{r.user_id}>, go"):
-            assert reminder.owed is not None
-            taken = await first.duties.take(reminder.owed)
+            (owed,) = reminder.owed
+            taken = await first.duties.take(owed)
             if taken is None:
                 continue
             posted.append(("first", reminder.game.id, taken.discord_nonce))

@@ -3,7 +3,10 @@ each with a link to the channel or thread it is played in."""
 
 from __future__ import annotations
 
-from e2e_harness import BotHarness
+from datetime import UTC, datetime
+
+from e2e_harness import BotHarness, board_posts
+from moved_clock import MovedClock
 
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Visibility
@@ -48,3 +51,48 @@ async def test_my_games_in_two_channels_and_a_thread_those_waiting_for_me_first(
 
     nobody = await emu.slash(emu.add_user("Di"), "me games")
     assert "no open game in this server" in nobody[0].content
+
+
+async def test_my_reminders_come_by_dm_as_i_chose_and_in_the_channel_when_dms_are_closed(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    assert hv.bot is not None
+    clock = MovedClock(datetime(2026, 6, 1, 9, 0, tzinfo=UTC))
+    hv.bot.service.clock = clock
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    for person in (ada, bo):
+        (shown,) = (await emu.slash(person, "me notify", where="dm")).where(kind="response")
+        assert shown.visibility == Visibility.ephemeral_to(person)
+        assert "- Where: by direct message" in shown.content
+        assert "- Quiet hours: none" in shown.content
+    refused = await emu.slash(ada, "me notify", zone="Mars/Olympus")
+    assert "is not a time zone" in refused[0].content and not refused.public
+    offered = await emu.autocomplete(ada, "me notify", "zone", "rome")
+    assert [c["value"] for c in offered] == ["Europe/Rome"]
+
+    await emu.slash(ada, "game new", game="pylons", thread=False)
+    await emu.slash(bo, "game join")
+    await emu.slash(ada, "game start")
+    await emu.wait_for(lambda: board_posts(emu))
+    game = await hv.game()
+    seat = hv.bot.service.games.peek_state(game).current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+
+    clock.advance(minutes=10)
+    (dm,) = await emu.wait_for(
+        lambda: [m for m in emu.messages(visibility=Visibility.dm_to(mover)) if "⏰" in m.content],
+        message="the reminder by DM",
+    )
+    assert f"It is your turn in **Pylons** (<#{emu.channel.id}>)" in dm.content
+    assert not [m for m in emu.messages(visibility="public") if "it is your turn" in m.content]
+
+    # DMs closed: the next reminder comes in the channel, mentioning them.
+    emu.faults.close_dms(mover.id)
+    clock.advance(hours=1)
+    (public,) = await emu.wait_for(
+        lambda: [m for m in emu.messages(visibility="public") if "⏰" in m.content],
+        message="the reminder in the channel",
+    )
+    assert public.content.startswith(f"<@{mover.id}> ⏰ It is your turn")
