@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Protocol, TypeVar
 
@@ -233,14 +234,24 @@ class GameAccess:
         self, game: GameRow, seats: Sequence[SeatRow], *, told: str | None = None
     ) -> tuple[GameRow, tuple[Owed, ...]]:
         """Change who sits where in a game in play (a resignation, an AI for a person away, a
-        return), storing whether an AI is now to move; the game as it is then, and the post
-        `told` is owed as (if any)."""
+        return), storing whether an AI is now to move, and, when a person now sits where the
+        move is (a return), the start of their turn: its reminders and clock; the game as it
+        is then, and the post `told` is owed as (if any)."""
+        state = self.peek_state(game)
+        to_move = state.current_seat()
+        wait = None
+        if to_move is not None and seats[to_move].user_id not in (
+            None,
+            game.seats[to_move].user_id,
+        ):
+            wait = self.wait_for(replace(game, seats=tuple(seats)), state)
         owed = await self.store.set_seats(
             game_id=game.id,
             expected_version=game.version,
             seats=seats,
-            ai_turn=ai_turn(game, self.peek_state(game), seats),
+            ai_turn=ai_turn(game, state, seats),
             told=told,
+            wait=wait,
         )
         return await self.reload(game.id), tuple(owed)
 

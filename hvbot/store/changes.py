@@ -83,12 +83,18 @@ def set_seats(
     *,
     lobby_at: datetime | None = None,
     told: Told | None = None,
+    wait: Wait | None = None,
 ) -> Work[list[Owed]]:
     """With `lobby_at` (a change in the lobby), the lobby message's update is owed; with
-    `told`, a public text that says what changed (a vote's outcome, say)."""
+    `told`, a public text that says what changed (a vote's outcome, say); with `wait`, a
+    person now sits where the move is (a return) and their turn starts."""
 
     async def work(tx: Transaction) -> list[Owed]:
-        if ai_turn is None:
+        if wait is not None:
+            await bump(
+                tx, game_id, expected_version, "ai_turn = 0, " + TURN_COLUMNS, turn_values(wait)
+            )
+        elif ai_turn is None:
             await bump(tx, game_id, expected_version)
         elif ai_turn:
             # No person's clock runs while an AI seat is to move.

@@ -250,17 +250,19 @@ class GameStore:
         ai_turn: bool | None = None,
         in_lobby: bool = False,
         told: str | None = None,
+        wait: Wait | None = None,
     ) -> list[Owed]:
         """Replace the seats (join, leave, add AI; in play: resign, an AI for a person away)
         as one versioned change. `ai_turn`: whether an AI seat is to move now, if that changed.
         `in_lobby`: the lobby message's update is owed with it; `told`: a public text saying
-        what changed (both returned, to send)."""
+        what changed (both returned, to send); `wait`: the turn of a person who now sits
+        where the move is (a return)."""
         lobby_at = self.clock() if in_lobby else None
         said = (told, self.clock()) if told is not None else None
         work = changes.set_seats(
-            game_id, expected_version, seats, ai_turn, lobby_at=lobby_at, told=said
+            game_id, expected_version, seats, ai_turn, lobby_at=lobby_at, told=said, wait=wait
         )
-        stopped = clock_columns(None) if ai_turn else {}
+        stopped = clock_columns(wait) if wait is not None or ai_turn else {}
         return await self._save(
             game_id, work, version=expected_version + 1, seats=tuple(seats), **stopped
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from moved_clock import MovedClock
@@ -187,3 +187,32 @@ async def test_the_clock_stands_still_while_an_undo_request_waits(database_url):
     finally:
         for one in services:
             await one.close()
+
+
+async def test_a_person_who_takes_their_seat_back_on_their_turn_gets_a_fresh_clock(database_url):
+    clock = MovedClock()
+    services = await two_processes(database_url, clock, "ai_seat")
+    service = services[0]
+    try:
+        clock.advance(minutes=61)
+        (out,) = await both_look(services)
+        game = await service.games.reload(out.game.id)
+        assert game.clock_deadline is None, "no clock runs while the AI is to move"
+        clock.advance(minutes=5)
+        back = await service.absence.return_seat(
+            channel_id=CHANNEL, user_id=out.user_id, name="Back"
+        )
+        assert back.seats[out.seat].user_id == out.user_id
+        assert back.clock_deadline is not None
+        assert datetime.fromisoformat(back.clock_deadline) == clock() + timedelta(hours=1)
+        reminded = await service.repo.db.fetchval(
+            "SELECT remind_at FROM games WHERE id = ?", back.id
+        )
+        assert datetime.fromisoformat(reminded) == clock() + timedelta(minutes=10), "reminded"
+        # A change of seats elsewhere at the table leaves the clock of the person to move alone.
+        other = next(s for s in back.seats if s.seat != out.seat)
+        resigned, _, _ = await service.play.resign(channel_id=CHANNEL, user_id=other.user_id)
+        assert resigned.clock_deadline == back.clock_deadline
+    finally:
+        for s in services:
+            await s.close()
