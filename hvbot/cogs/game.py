@@ -272,13 +272,20 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         )
         self.bot.aftermath.after_change(game, self.bot.service.games.peek_state(game), owed)
 
-    @app_commands.command(name="abandon", description="End this channel's game without a result")
+    @app_commands.command(
+        name="abandon",
+        description="End this channel's game without a result; once under way, the others "
+        "agree first",
+    )
     async def abandon(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.play.abandon(
+        game, asked = await self.bot.service.abandon.abandon(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
             can_manage=lobby.can_manage(interaction),
         )
+        if asked is not None:  # a game under way: the others are asked first
+            await requests.ask_to_abandon(interaction, game, asked)
+            return
         await answering.answer_publicly(
             interaction,
             game,

@@ -1,5 +1,5 @@
-"""Requests other players answer: taking back a move, and what becomes of the seat of a
-player who is away (an AI plays it, or the game ends)."""
+"""Requests other players answer: taking back a move, abandoning a game under way, and what
+becomes of the seat of a player who is away (an AI plays it, or the game ends)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,11 @@ from hvbot.handlers.answering import (
     update_clicked,
 )
 from hvbot.messages import buttons
-from hvbot.messages.game_posts import posts_here
+from hvbot.messages.game_posts import posts_here, refresh_lobby
 from hvbot.messages.post import ALLOWED, Post
 from hvbot.messages.wording import language, mention, move_words, public
 from hvbot.services import UndoOutcome, VoteOutcome
+from hvbot.store import GameRow, UndoRequest
 
 
 def vote_text(outcome: VoteOutcome) -> str:
@@ -160,11 +161,63 @@ async def request_undo(interaction: discord.Interaction) -> None:
     await bot.service.undo.set_message(outcome.request, message.id)
 
 
+def abandon_text(game: GameRow, request: UndoRequest) -> str:
+    waiting = " ".join(f"<@{u}>" for u in request.waiting_for)
+    return public(game)("bot.abandon.asked", player=f"<@{request.requester_id}>", waiting=waiting)
+
+
+async def ask_to_abandon(
+    interaction: discord.Interaction, game: GameRow, request: UndoRequest
+) -> None:
+    """The creator's wish to abandon a game under way, put to the others with the buttons
+    that answer an undo request."""
+    bot = game_client(interaction)
+    message = await ask_publicly(
+        interaction,
+        game,
+        content=abandon_text(game, request),
+        view=buttons.undo_view(request.id, public(game)),
+        allowed_mentions=ALLOWED,
+    )
+    await bot.service.undo.set_message(request, message.id)
+
+
+async def answered_abandon(interaction: discord.Interaction, outcome: UndoOutcome) -> None:
+    """An answer to a request to abandon: the question again (still waiting), or what was
+    decided, owed with the change and sent as the answer to the click."""
+    bot = game_client(interaction)
+    game, request = outcome.game, outcome.request
+    if outcome.status == "waiting":
+        view = buttons.undo_view(request.id, public(game))
+        await update_clicked(interaction, game.id, content=abandon_text(game, request), view=view)
+        return
+    if outcome.status == "refused":
+        said = public(game)(
+            "bot.abandon.refused",
+            player=f"<@{interaction.user.id}>",
+            creator=f"<@{request.requester_id}>",
+        )
+        await update_clicked(interaction, game.id, content=said, view=None)
+        bot.aftermath.after_change(game, bot.service.games.peek_state(game), outcome.owed)
+        return
+    for owed in outcome.owed:
+
+        async def answer(post: Post) -> None:
+            await update_clicked(interaction, game.id, content=post.content, view=None)
+
+        await bot.aftermath.send(owed, game, text_post(owed), via=answer)
+    bot.aftermath.buttons.moved_on(game)
+    await refresh_lobby(interaction.client, game, bot.service.clock())
+
+
 async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:
     bot = game_client(interaction)
     outcome = await bot.service.undo.answer_undo(
         request_id=request_id, user_id=interaction.user.id, accept=accept
     )
+    if outcome.request.kind == "abandon":
+        await answered_abandon(interaction, outcome)
+        return
     action = undo_move(outcome)
     game_id = outcome.game.id
     if outcome.status == "waiting":

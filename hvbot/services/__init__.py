@@ -81,6 +81,7 @@ class GameService:
         self.play = Play(self.games, seed_source=seed_source, ai_budget_s=ai_budget_s)
         self.lobby = Lobby(self.games, seed_source=seed_source)
         self.undo = Undo(self.games)
+        self.abandon = self.undo.abandon
         self.absence = Absence(self.games)
         self.reminders = Reminders(self.games)
         self.clocks = TurnClocks(self.games)

@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Protocol, TypeVar
 
+from data.texts import texts_for
 from engine import State
 from engine.ai import levels as ai_levels
 from hvbot.services.errors import BotError
@@ -215,6 +216,24 @@ class GameAccess:
         level = stand_in_level(game.game_name)
         seats[seat] = SeatRow(seat, None, level, name, away.user_id, away.language)
         return await self.seat_in_play(game, seats, told=told)
+
+    async def resign(
+        self, game: GameRow, seat: int, *, told: str | None = None
+    ) -> tuple[GameRow, str, tuple[Owed, ...]]:
+        """The person at `seat` gives it up, under the game's lock: an AI plays it to the
+        end, and the game counts for them as a loss; with no other person left, the game ends
+        there as that loss. The game, "resigned" or "ended", and what it owes (`told`: a
+        public text saying so)."""
+        seats = list(game.seats)
+        person = seats[seat]
+        name = texts_for(game.language)("bot.seat.resigned", player=person.display_name)
+        seats[seat] = SeatRow(seat, None, "easy", name, resigned_user_id=person.user_id)
+        if all(s.is_ai for s in seats):
+            # AI seats are not left to play on for nobody: the game ends as the loss it is.
+            owed = tuple(await self.forfeit(game, seat, told=told))
+            return await self.reload(game.id), "ended", owed
+        resigned, owed = await self.seat_in_play(game, seats, told=told)
+        return resigned, "resigned", owed
 
     async def forfeit(self, game: GameRow, seat: int, *, told: str | None) -> list[Owed]:
         """The game ends now as a loss for the person at `seat` (out of time, or the last

@@ -1,4 +1,4 @@
-"""Playing a started game: a person's action, an AI seat's, resigning and abandoning."""
+"""Playing a started game: a person's action, an AI seat's, resigning."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from data.texts import texts_for
 from engine import GameError, State
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
@@ -24,7 +23,7 @@ from hvbot.services.access import (
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import ActResult
 from hvbot.services.results import seat_results
-from hvbot.store import GameRow, SeatRow, VersionConflict
+from hvbot.store import GameRow, VersionConflict
 from hvbot.store.duties import Owed
 
 log = logging.getLogger(__name__)
@@ -175,30 +174,7 @@ class Play:
                     "The game has not started: use /game leave to leave the lobby.",
                     key="bot.error.resign_lobby",
                 )
-            seats = list(game.seats)
-            name = texts_for(game.language)("bot.seat.resigned", player=seats[seat].display_name)
-            seats[seat] = SeatRow(seat, None, "easy", name, resigned_user_id=user_id)
-            if all(s.is_ai for s in seats):
-                # AI seats are not left to play on for nobody: the game ends as the loss it is.
-                owed = tuple(await games.forfeit(game, seat, told=None))
-                return await games.reload(game.id), "ended", owed
-            resigned, owed = await games.seat_in_play(game, seats)
-            return resigned, "resigned", owed
-
-    async def abandon(self, *, channel_id: int, user_id: int, can_manage: bool) -> GameRow:
-        games = self.games
-        game = await games.open_game(channel_id)
-        async with games.store.lock(game.id):
-            game = await games.reload(game.id)
-            if user_id != game.creator_id and not can_manage:
-                raise BotError(
-                    "Only the game's creator or a member with Manage Channels can abandon it.",
-                    key="bot.error.only_creator_abandons",
-                )
-            await games.store.set_status(
-                game_id=game.id, expected_version=game.version, status="abandoned"
-            )
-            return await games.reload(game.id)
+            return await games.resign(game, seat)
 
     async def _save(
         self, game: GameRow, state: State, seat: int, applied: tuple[str, ...]

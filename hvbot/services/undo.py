@@ -6,6 +6,7 @@ import logging
 from dataclasses import replace
 
 from games import find_game
+from hvbot.services.abandon import Abandon
 from hvbot.services.access import GameAccess, ai_turn, prompt_for
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import UndoOutcome
@@ -14,17 +15,24 @@ from hvbot.store import GameRow, UndoRequest, VersionConflict
 log = logging.getLogger(__name__)
 
 
-def _too_late() -> BotError:
+def _too_late(kind: str = "undo") -> BotError:
+    if kind == "abandon":
+        return BotError(
+            "Too late: the game has moved on since; /game abandon asks again.",
+            key="bot.error.abandon_late",
+        )
     return BotError(
         "Too late: the game has moved on since, so that move stands.", key="bot.error.undo_late"
     )
 
 
 class Undo:
-    """/game undo and the answers to it: one open request per game, for one version."""
+    """/game undo and the answers to it, and to /game abandon's question: one open request
+    per game, for one version."""
 
     def __init__(self, games: GameAccess) -> None:
         self.games = games
+        self.abandon = Abandon(games)
 
     async def request_undo(self, *, channel_id: int, user_id: int) -> UndoOutcome:
         """Ask to take back the game's last action: only its player may, only while it is
@@ -91,7 +99,9 @@ class Undo:
                 await store.undo.answer(
                     request_id=request.id, accepted=request.accepted, status="void"
                 )
-                raise _too_late()
+                raise _too_late(request.kind)
+            if request.kind == "abandon":
+                return await self.abandon.answered(game, request, user_id, accept)
             if not accept:
                 await store.undo.answer(
                     request_id=request.id, accepted=request.accepted, status="refused"

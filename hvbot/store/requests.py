@@ -1,7 +1,7 @@
-"""Requests that wait for the other players' answers: taking back a move, and the vote on a
-person who is away.
+"""Requests that wait for the other players' answers: taking back a move or ending the game
+(both need everyone's yes), and the vote on a person who is away.
 
-One open request per game and kind, each for one version of the game: opening one voids the
+One open request per game and table, each for one version of the game: opening one voids the
 one before, and answers to a request for an older version are refused by the services.
 """
 
@@ -51,7 +51,8 @@ class _Requests:
 
 
 class UndoRequests(_Requests):
-    """Requests to take back a game's latest action (`undo_requests`)."""
+    """Requests everyone else must accept (`undo_requests`): to take back a game's latest
+    action, or to abandon it."""
 
     table = "undo_requests"
 
@@ -64,6 +65,7 @@ class UndoRequests(_Requests):
         requester_id: int,
         action: str,
         asked: Sequence[int],
+        kind: str = "undo",
     ) -> UndoRequest:
         """Record a request (any earlier open one for the game is void: one at a time)."""
         request_id = await self._open(
@@ -73,6 +75,7 @@ class UndoRequests(_Requests):
             requester_id=requester_id,
             action=action,
             asked=json.dumps(list(asked)),
+            kind=kind,
         )
         found = await self.get(request_id=request_id)
         if found is None:
@@ -94,6 +97,7 @@ class UndoRequests(_Requests):
             accepted=tuple(json.loads(row["accepted"])),
             status=row["status"],
             message_id=row["message_id"],
+            kind=row["kind"],
         )
 
     async def answer(

@@ -143,7 +143,8 @@ class ArchivedGame:
 
 @dataclass(frozen=True)
 class UndoRequest:
-    """A request to take back action number `n` of a game at `version`."""
+    """A request to the others at the table, for a game at `version`: to take back action
+    number `n` (`kind` "undo"), or to end the game without a result ("abandon")."""
 
     id: int
     game_id: int
@@ -155,6 +156,7 @@ class UndoRequest:
     accepted: tuple[int, ...]
     status: str
     message_id: int | None
+    kind: str = "undo"
 
     @property
     def waiting_for(self) -> tuple[int, ...]:

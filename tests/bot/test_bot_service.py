@@ -181,12 +181,13 @@ async def test_restart_mid_draw_continues_identically(database_url):
 async def test_resign_hands_the_seat_to_an_ai_and_abandon_frees_the_channel(service):
     game, _ = await _started(service)
     with pytest.raises(BotError, match="Only the game's creator"):
-        await service.play.abandon(channel_id=CHANNEL, user_id=BO, can_manage=False)
+        await service.abandon.abandon(channel_id=CHANNEL, user_id=BO, can_manage=False)
     game, what, _ = await service.play.resign(channel_id=CHANNEL, user_id=BO)
     assert what == "resigned"
     assert game.seats[1].is_ai and "resigned" in game.seats[1].display_name
-    game = await service.play.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
-    assert game.status == "abandoned"
+    # Nobody else is left at the table to ask: it ends at once.
+    game, asked = await service.abandon.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    assert game.status == "abandoned" and asked is None
     assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
 
 
@@ -199,7 +200,7 @@ async def test_ai_seats_play_at_their_level_from_their_own_view(database_url):
     # Pylons has no "easy" AI: the weakest level it offers stands in.
     game = await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
     assert (game.seats[1].ai_level, game.seats[1].display_name) == ("random", "AI 1 (random)")
-    await service.play.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    await service.abandon.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
 
     await service.lobby.new_lobby(
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"

@@ -376,7 +376,7 @@ async def test_the_mode_reaches_the_engine_and_a_wrong_one_is_refused(tmp_path) 
             options=mode_options("sector6", "veteran"),
         )
         assert game.options == {"mode": "veteran"}
-        await service.play.abandon(channel_id=1, user_id=3, can_manage=False)
+        await service.abandon.abandon(channel_id=1, user_id=3, can_manage=False)
         with pytest.raises(BotError, match="must be one of full, veteran, novice"):
             await service.lobby.new_lobby(
                 channel_id=1,

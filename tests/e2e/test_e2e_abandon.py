@@ -1,0 +1,77 @@
+"""Abandoning a game through Discord: before the first move it ends at once; once under way
+the others are asked with buttons; everyone agreeing ends it without a result, and a refusal
+makes the creator's leaving a resignation, so the game goes on and counts as their loss."""
+
+from __future__ import annotations
+
+from e2e_harness import BotHarness
+
+from games import find_game
+from sandbox.emulator import DiscordEmulator, User
+
+
+async def under_way(emu: DiscordEmulator, hv: BotHarness) -> tuple[User, User]:
+    """Ada's High Voltage game with Bo, after its first move (a card turned)."""
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    await emu.slash(ada, "game new", game="high-voltage", thread=False)
+    await emu.slash(bo, "game join")
+    await emu.slash(ada, "game start")
+    game = await hv.game()
+    state = find_game(game.game_name).state_from_dict(game.state)
+    mover = emu.users[game.seats[state.current_seat()].user_id]
+    move = next(a.text() for a in state.legal_actions() if a.text().startswith("rotate"))
+    _, cell, rotation = move.split()
+    await emu.slash(mover, "hv rotate", cell=cell, rotation=int(rotation[1:]))
+    assert await hv.actions() != []
+    return ada, bo
+
+
+async def test_under_way_the_game_ends_without_a_result_once_the_others_agree(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo = await under_way(emu, hv)
+    reply = await emu.slash(ada, "game abandon")
+    (ask,) = reply.where(kind="response", visibility="public")
+    assert ask.content.startswith(f"<@{ada.id}> asks to end this game without a result.")
+    assert f"<@{bo.id}>" in ask.content
+    assert (await hv.game()).status == "active"
+
+    agree = next(i for i in ask.custom_ids if i.endswith(":yes"))
+    await hv.restart()  # the question survives a restart; its buttons still work
+    await emu.click(bo, agree, message=ask.message_id)
+    settled = emu.message(ask.message_id)
+    assert not settled.buttons and settled.content.startswith("Everyone agreed")
+    game = await hv.game()
+    assert game.status == "abandoned"
+    reader = await hv.reader()
+    assert await reader.results.kinds_played(guild_id=game.guild_id or 0) == []
+
+
+async def test_a_refusal_lets_the_game_go_on_without_the_creator_as_their_loss(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo = await under_way(emu, hv)
+    (ask,) = (await emu.slash(ada, "game abandon")).where(kind="response", visibility="public")
+    refuse = next(i for i in ask.custom_ids if i.endswith(":no"))
+    await emu.click(bo, refuse, message=ask.message_id)
+    said = emu.message(ask.message_id).content
+    assert said.startswith(f"<@{bo.id}> refused to end the game") and f"<@{ada.id}>" in said
+    await hv.caught_up()
+    game = await hv.game()
+    assert game.status == "active" and game.seat_of(ada.id) is None
+    assert [s.resigned_user_id for s in game.seats if s.is_ai] == [ada.id]
+
+
+async def test_before_the_first_move_it_ends_at_once(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    await emu.slash(ada, "game new", game="pylons")
+    await emu.slash(bo, "game join")
+    await emu.slash(ada, "game start")
+    reply = await emu.slash(ada, "game abandon")
+    assert "was abandoned by" in reply[0].content and reply.public
+    assert (await hv.game()).status == "abandoned"
