@@ -159,6 +159,15 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=z, value=z) for z in zone_choices(current)]
 
+    @app_commands.command(
+        name="help", description="What /me does: your games, time away, reminders"
+    )
+    async def help(self, interaction: discord.Interaction) -> None:
+        texts = texts_for(interaction.locale)
+        await interaction.response.send_message(
+            **fitted(content=texts("bot.me.help", most=MOST_DAYS), ephemeral=True)
+        )
+
 
 def settings_text(settings: NotifySettings, texts: Texts) -> str:
     """A person's own reminders as they stand, in their language."""

@@ -96,3 +96,19 @@ async def test_my_reminders_come_by_dm_as_i_chose_and_in_the_channel_when_dms_ar
         message="the reminder in the channel",
     )
     assert public.content.startswith(f"<@{mover.id}> ⏰ It is your turn")
+
+
+async def test_me_help_explains_my_commands_privately_in_my_language(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada = emu.add_user("Ada")
+    (shown,) = (await emu.slash(ada, "me help")).where(kind="response")
+    assert shown.visibility == Visibility.ephemeral_to(ada)
+    # Commands are mentions a click away.
+    for command in ("</me games:", "</me away:", "</me back:", "</me notify:", "</game new:"):
+        assert command in shown.content
+    assert "days:<1-14>" in shown.content and "30 days in any 90" in shown.content
+    gino = emu.add_user("Gino", locale="it")
+    (aiuto,) = (await emu.slash(gino, "me help")).where(kind="response")
+    assert aiuto.content.startswith("**Le tue partite, ovunque giochi**")
