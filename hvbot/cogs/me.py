@@ -13,12 +13,12 @@ from discord.ext import commands
 from data.texts import Texts, texts_for
 from games import find_game
 from hvbot.cogs.options import EVERY_CHOICES_SHOWN, WHERE_CHOICES
-from hvbot.messages import time_words
+from hvbot.messages import game_posts, time_words
 from hvbot.messages.limits import fitted
 from hvbot.services import BotError
 from hvbot.services.notify import quiet_hours
 from hvbot.services.quiet_hours import zone_choices
-from hvbot.services.time_away import MOST_DAYS, mark
+from hvbot.services.time_away import MOST_DAYS, Away, mark
 from hvbot.store import GameRow, NotifySettings
 
 if TYPE_CHECKING:
@@ -103,8 +103,9 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         assert away.until is not None
         texts = texts_for(interaction.locale)
         await interaction.response.send_message(
-            texts("bot.me.away", until=mark(away.until), count=away.games), ephemeral=True
+            texts("bot.me.away", until=mark(away.until), count=len(away.games)), ephemeral=True
         )
+        await self._lobbies_say_so(away)
 
     @app_commands.command(name="back", description="Back early: your clocks here run again")
     async def back(self, interaction: discord.Interaction) -> None:
@@ -115,8 +116,16 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         )
         texts = texts_for(interaction.locale)
         await interaction.response.send_message(
-            texts("bot.me.back", count=away.games), ephemeral=True
+            texts("bot.me.back", count=len(away.games)), ephemeral=True
         )
+        await self._lobbies_say_so(away)
+
+    async def _lobbies_say_so(self, away: Away) -> None:
+        """The lobby messages of the person's lobbies show them away, or no longer."""
+        service = self.bot.service
+        for game_id in away.lobbies:
+            game = await service.games.reload(game_id)
+            await game_posts.refresh_lobby(self.bot, game, service.clock())
 
     @app_commands.command(
         name="notify", description="Where and how often your turn reminders come, quiet hours"

@@ -28,7 +28,8 @@ class Away:
     """A person's time away as it stands after a change."""
 
     until: datetime | None  # None: not away
-    games: int  # their open games in the server, whose clocks stand still or run again
+    games: tuple[int, ...]  # their open games in the server (ids): clocks stand or run again
+    lobbies: tuple[int, ...]  # those of them still in their lobby, whose message says so
 
 
 def mark(moment: datetime) -> str:
@@ -91,7 +92,7 @@ class TimeAwayService:
             turns=self._turns(games, user_id),
             moved=until - (current or now),
         )
-        return Away(until, len(games))
+        return _away(until, games)
 
     async def come_back(self, *, guild_id: int, user_id: int) -> Away:
         """Back before the time away ends: the clocks of their turns run again from now, with
@@ -113,7 +114,7 @@ class TimeAwayService:
             turns=self._turns(games, user_id),
             moved=now - current,
         )
-        return Away(None, len(games))
+        return _away(None, games)
 
     async def _games(self, guild_id: int, user_id: int) -> list[GameRow]:
         return await self.games.store.open_games_of(
@@ -130,6 +131,14 @@ class TimeAwayService:
             if seat is not None and game.seats[seat].user_id == user_id:
                 turns.append((game.id, game.version))
         return turns
+
+
+def _away(until: datetime | None, games: list[GameRow]) -> Away:
+    return Away(
+        until,
+        tuple(g.id for g in games),
+        tuple(g.id for g in games if g.status == "lobby"),
+    )
 
 
 def _current(periods: list[tuple[datetime, datetime]], now: datetime) -> datetime | None:

@@ -261,11 +261,21 @@ async def test_time_away_stops_my_clock_and_everyone_sees_until_when(
     emu = emulator
     clock = MovedClock(datetime.now(UTC))
     _, _, mover, other = await silent_mover(emu, hv, clock)
+    # A lobby elsewhere that the mover sat down in before going away.
+    before = emu.add_channel("before")
+    await emu.slash(other, "game new", game="pylons", channel=before)
+    await emu.slash(mover, "game join", channel=before)
+    lobby_before = await hv.latest_game(before.id)
+    assert lobby_before is not None and lobby_before.lobby_message_id is not None
     clock.advance(minutes=20)
     (answer,) = (await emu.slash(mover, "me away", days=2)).where(kind="response")
     assert answer.visibility == Visibility.ephemeral_to(mover)
     assert answer.content.startswith("You are away until <t:")
-    assert "The clock and reminders of your open game here wait" in answer.content
+    assert "The clocks and reminders of your 2 open games here wait" in answer.content
+    await emu.wait_for(
+        lambda: "(away until <t:" in emu.message(lobby_before.lobby_message_id or 0).content,
+        message="the lobby saying so",
+    )
 
     status = await emu.slash(other, "game status")
     assert f"💤 <@{mover.id}> is away until <t:" in status[0].content
@@ -285,6 +295,10 @@ async def test_time_away_stops_my_clock_and_everyone_sees_until_when(
 
     (welcome,) = (await emu.slash(mover, "me back")).where(kind="response")
     assert welcome.content.startswith("Welcome back")
+    await emu.wait_for(
+        lambda: "(away until" not in emu.message(lobby_before.lobby_message_id or 0).content,
+        message="the lobby no longer saying so",
+    )
     clock.advance(minutes=39)
     await hv.caught_up()
     assert not said_in_public(emu, RAN_OUT), "40 minutes were left"
