@@ -9,6 +9,7 @@ import random
 
 import pytest
 from moved_clock import MovedClock
+from played_games import started_game
 
 from hvbot.services import BotError, GameService
 from hvbot.store import GameRow, GameStore, TurnClock
@@ -26,19 +27,14 @@ async def service(database_url: str):
 
 async def started(service: GameService, people: tuple[int, ...] = (ADA, BO)) -> GameRow:
     """A Pylons game (or Sector 6 for three) opened by Ada with a one-hour clock."""
-    name = "pylons" if len(people) == 2 else "sector6"
-    await service.lobby.new_lobby(
+    return await started_game(
+        service,
         channel_id=CHANNEL,
         guild_id=GUILD,
-        user_id=ADA,
-        name="Ada",
-        game_name=name,
+        players=[(person, f"P{person}") for person in people],
+        game_name="pylons" if len(people) == 2 else "sector6",
         clock=TurnClock(60, "ai_move"),
     )
-    for person in people[1:]:
-        await service.lobby.join(channel_id=CHANNEL, user_id=person, name=f"P{person}")
-    await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
-    return await service.games.open_game(CHANNEL)
 
 
 async def first_move(service: GameService, game: GameRow) -> GameRow:

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 import pytest
 from moved_clock import MovedClock
+from played_games import started_game
 
 from data.texts import ENGLISH
 from hvbot.messages import time_words
@@ -38,17 +39,13 @@ async def two_processes(url: str, clock: MovedClock, timeout: str) -> list[GameS
         GameService(await GameStore.open(url), seed_source=random.Random(k), clock=clock)
         for k in range(2)
     ]
-    first = services[0]
-    await first.lobby.new_lobby(
+    await started_game(
+        services[0],
         channel_id=CHANNEL,
         guild_id=GUILD,
-        user_id=ADA,
-        name="Ada",
-        game_name="pylons",
+        players=[(ADA, "Ada"), (BO, "Bo")],
         clock=TurnClock(60, timeout),
     )
-    await first.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
-    await first.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
     return services
 
 

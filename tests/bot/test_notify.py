@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from moved_clock import MovedClock
+from played_games import started_game
 
 from hvbot.services import BotError, GameService
 from hvbot.services.notify import plan
@@ -16,6 +17,7 @@ from hvbot.store import GameRow, GameStore, NotifySettings
 
 CHANNEL, GUILD = 900, 1
 ADA, BO = 401, 402
+PLAYERS = [(ADA, "Ada"), (BO, "Bo")]
 
 
 def words(reminder) -> str:
@@ -28,17 +30,9 @@ def dm_words(reminder) -> str:
 
 async def reminded_game(service: GameService, minutes: int = 10) -> tuple[GameRow, int]:
     """Ada and Bo in a Pylons game that reminds after `minutes`; (game, the person to move)."""
-    await service.lobby.new_lobby(
-        channel_id=CHANNEL,
-        guild_id=GUILD,
-        user_id=ADA,
-        name="Ada",
-        game_name="pylons",
-        remind_minutes=minutes,
+    game = await started_game(
+        service, channel_id=CHANNEL, guild_id=GUILD, players=PLAYERS, remind_minutes=minutes
     )
-    await service.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
-    await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
-    game = await service.games.open_game(CHANNEL)
     seat = service.games.peek_state(game).current_seat()
     assert seat is not None and game.seats[seat].user_id is not None
     return game, game.seats[seat].user_id

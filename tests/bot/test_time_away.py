@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 import pytest
 from moved_clock import MovedClock
+from played_games import started_game
 
 from hvbot.messages import game_posts
 from hvbot.services import BotError, GameService
@@ -34,19 +35,15 @@ async def service(database_url: str, clock: MovedClock):
 async def clocked_game(service: GameService) -> tuple[GameRow, int, int]:
     """Ada and Bo in a Pylons game with a one-hour clock; (game, the person to move, the
     other)."""
-    await service.lobby.new_lobby(
+    game = await started_game(
+        service,
         channel_id=CHANNEL,
         guild_id=GUILD,
-        user_id=ADA,
-        name="Ada",
-        game_name="pylons",
+        players=[(ADA, "Ada"), (BO, "Bo")],
         clock=TurnClock(60, "ai_move"),
         remind_minutes=10,
         absent_hours=1,
     )
-    await service.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
-    await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
-    game = await service.games.open_game(CHANNEL)
     seat = service.games.peek_state(game).current_seat()
     assert seat is not None
     mover = game.seats[seat].user_id

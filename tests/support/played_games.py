@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,32 @@ async def play_to_the_end(service: GameService, game_id: int, rng: random.Random
     raise AssertionError("the game did not end")
 
 
+async def started_game(
+    service: GameService,
+    *,
+    channel_id: int,
+    guild_id: int,
+    players: Sequence[tuple[int, str]],
+    game_name: str = "pylons",
+    **options: Any,
+) -> GameRow:
+    """A game the first of `players` (user id, name) opened with `options` (a clock, a
+    reminder), the others joined, and started."""
+    (creator, name), *others = players
+    await service.lobby.new_lobby(
+        channel_id=channel_id,
+        guild_id=guild_id,
+        user_id=creator,
+        name=name,
+        game_name=game_name,
+        **options,
+    )
+    for user_id, other_name in others:
+        await service.lobby.join(channel_id=channel_id, user_id=user_id, name=other_name)
+    started = await service.lobby.start(channel_id=channel_id, user_id=creator, can_manage=False)
+    return started.game
+
+
 async def finished_pylons(
     service: GameService,
     *,
@@ -43,13 +70,7 @@ async def finished_pylons(
     seed: int = 1,
 ) -> GameRow:
     """A Pylons game between `players` (user id, name), from lobby to the end."""
-    (creator, name), *others = players
-    await service.lobby.new_lobby(
-        channel_id=channel_id, guild_id=guild_id, user_id=creator, name=name, game_name="pylons"
-    )
-    for user_id, other_name in others:
-        await service.lobby.join(channel_id=channel_id, user_id=user_id, name=other_name)
-    game, _, _ = await service.lobby.start(channel_id=channel_id, user_id=creator, can_manage=False)
+    game = await started_game(service, channel_id=channel_id, guild_id=guild_id, players=players)
     return await play_to_the_end(service, game.id, random.Random(seed))
 
 
