@@ -4,26 +4,17 @@ makes the creator's leaving a resignation, so the game goes on and counts as the
 
 from __future__ import annotations
 
-from e2e_harness import BotHarness
+from e2e_harness import BotHarness, rotated
 
-from games import find_game
 from sandbox.emulator import DiscordEmulator, User
 
 
 async def under_way(emu: DiscordEmulator, hv: BotHarness) -> tuple[User, User]:
     """Ada's High Voltage game with Bo, after its first move (a card turned)."""
-    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
-    await emu.slash(ada, "game new", game="high-voltage", thread=False)
-    await emu.slash(bo, "game join")
-    await emu.slash(ada, "game start")
+    table = await rotated(emu, hv)
     game = await hv.game()
-    state = find_game(game.game_name).state_from_dict(game.state)
-    mover = emu.users[game.seats[state.current_seat()].user_id]
-    move = next(a.text() for a in state.legal_actions() if a.text().startswith("rotate"))
-    _, cell, rotation = move.split()
-    await emu.slash(mover, "hv rotate", cell=cell, rotation=int(rotation[1:]))
-    assert await hv.actions() != []
-    return ada, bo
+    ada = emu.users[game.creator_id]
+    return ada, (table.other if table.mover is ada else table.mover)
 
 
 async def test_under_way_the_game_ends_without_a_result_once_the_others_agree(

@@ -3,15 +3,12 @@ board goes back once they accept; a draw cannot be taken back."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
-from e2e_harness import BotHarness, board_posts, late_answers
+from e2e_harness import BotHarness, board_posts, late_answers, rotated
 
-from engine import State
 from games import find_game
 from hvbot.messages.presenters import presenter_for
-from sandbox.emulator import DiscordEmulator, InteractionFailed, User
+from sandbox.emulator import DiscordEmulator, InteractionFailed
 
 
 def in_words(move: str) -> str:
@@ -19,31 +16,6 @@ def in_words(move: str) -> str:
     words = presenter_for("high-voltage").move_words(move)
     assert move not in words
     return words
-
-
-@dataclass
-class Rotated:
-    """A two-person game in which the first mover has just turned a card."""
-
-    before: State  # the game before the rotation
-    move: str
-    mover: User
-    other: User
-
-
-async def rotated(emu: DiscordEmulator, hv: BotHarness) -> Rotated:
-    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
-    await emu.slash(ada, "game new", game="high-voltage")
-    await emu.slash(bo, "game join")
-    await emu.slash(ada, "game start")
-    game = await hv.game()
-    before = find_game(game.game_name).state_from_dict(game.state)
-    mover = emu.users[game.seats[before.current_seat()].user_id]
-    move = next(a.text() for a in before.legal_actions() if a.text().startswith("rotate"))
-    _, cell, rotation = move.split()
-    await emu.slash(mover, "hv rotate", cell=cell, rotation=int(rotation[1:]))
-    assert (await hv.actions()) != []
-    return Rotated(before, move, mover, bo if mover is ada else ada)
 
 
 async def test_a_rotation_is_taken_back_once_the_other_player_accepts(

@@ -524,3 +524,30 @@ async def move_with_post_held(
     moving = asyncio.create_task(table.play(game, state, f"draw {cell} here r90"))
     await emu.wait_for(lambda: held.fired == 1, 5, message="the board's follow-up held back")
     return HeldMove(mover, cell, since, moving)
+
+
+@dataclass
+class Rotated:
+    """A two-person High Voltage game in which the first mover has just turned a card."""
+
+    before: State  # the game before the rotation
+    move: str
+    mover: User
+    other: User
+
+
+async def rotated(emu: DiscordEmulator, hv: BotHarness) -> Rotated:
+    """Ada opens a High Voltage game, Bo joins, and whoever moves first turns a card: a game
+    under way, with a move that may be taken back."""
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    await emu.slash(ada, "game new", game="high-voltage", thread=False)
+    await emu.slash(bo, "game join")
+    await emu.slash(ada, "game start")
+    game = await hv.game()
+    before = find_game(game.game_name).state_from_dict(game.state)
+    mover = emu.users[game.seats[before.current_seat()].user_id]
+    move = next(a.text() for a in before.legal_actions() if a.text().startswith("rotate"))
+    _, cell, rotation = move.split()
+    await emu.slash(mover, "hv rotate", cell=cell, rotation=int(rotation[1:]))
+    assert (await hv.actions()) != []
+    return Rotated(before, move, mover, bo if mover is ada else ada)
