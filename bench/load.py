@@ -6,6 +6,7 @@ product's quality bars: one bot process on SQLite, or several sharing PostgreSQL
                          [--think 0] [--drawing-processes 1] [--warm-up 20]
                          [--warm-up-boards 1500] [--bot-log FILE]
                          [--database sqlite|postgresql|both] [--processes 1] [--scaling]
+                         [--clocked 0]
 
 The bot runs in child processes (`bench/load_bot.py`: the real client, drawing in its worker
 processes as deployed); this process runs the Discord emulator on 127.0.0.1, with one text
@@ -33,6 +34,28 @@ draw, rotate, move, swap) and the buttons of the private prompts (placing a draw
 declaring lines); a finished game is followed at once by a new one in its channel, so `--games`
 games stay active. A game that gets no answer for a while (the bot stored a move but could not
 post it) is asked for /game board, as a person would.
+
+With `--clocked N`, N of the games (spread over them, so over the processes too) are opened
+with a turn clock of an hour a move (`/game new clock:60`: when the person to move runs out, an
+AI plays that move for them), and every game without reminders (`reminder:0`, as the bots'
+clock jumps an hour at a time and a reminder would fall due in every game at every jump). The
+bot processes tell the games' time by a clock this script moves forward (`load_bot.py
+--moved-clock`: the real time plus an offset written on their stdin), so no hour is waited;
+the leases of their duties keep the real time (see there why). During the timed
+play, one clocked game's person after another goes silent at their turn (nothing more is sent
+in their channel until the AI has played their move), and the clock is moved past their
+warning's instant (a quarter of their hour left), then past their deadline, both read from
+the bots' database; one jump passes the deadline of the one before and the warning of the next.
+Measured: from each jump to the warning DM, to the "ran out of time" post in the channel and
+to the AI's move posted there; the timeouts acted and the warnings sent; and that no duty was
+done twice: per game and deadline one "ran out" post and one AI move (its board posts reaching
+the channel once each, told by their nonce), at most one warning a turn. Every warning and
+"ran out" post seen counts, also in the other clocked games, whose person to move may be late
+when a jump passes their clock. With several processes on PostgreSQL any of them may claim a
+clock: it must still act once. The bots look for what falls due every few seconds
+(`hvbot.cogs.periodic.CHECK_S`), which sets the order of those delays. The run also counts the
+second copies of posts Discord refused by their nonce, and the posts the bots withdrew as
+another claim had taken them over (both 0 unless a duty was claimed twice).
 
 Measured over the `--seconds` of play once every game plays:
 - acknowledgement latency: from the emulator sending INTERACTION_CREATE to the bot's
@@ -72,7 +95,8 @@ The bars: p99 under 250 ms at 200 games in one process (on PostgreSQL as on SQLi
 100 kB per active game; two processes on PostgreSQL together store at least 1.5x the actions
 per second of one. Prints a table for people, then as its last line one JSON object of the
 figures (with `both`, PostgreSQL's, SQLite's under `sqlite`; `scaling` is N processes' actions
-per second over one's, null unless both were measured). It reports figures only: it never
+per second over one's, null unless both were measured; `clocks`, the turn clocks' figures,
+null without `--clocked`). It reports figures only: it never
 fails because a machine is slow.
 """
 
@@ -97,13 +121,16 @@ import json  # noqa: E402
 import math  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
+import re  # noqa: E402
 import signal  # noqa: E402
 import sqlite3  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Awaitable, Sequence  # noqa: E402
+from collections import Counter  # noqa: E402
+from collections.abc import Awaitable, Iterable, Sequence  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
+from datetime import UTC, datetime, timedelta  # noqa: E402
 from typing import IO, Any  # noqa: E402
 
 import asyncpg  # noqa: E402
@@ -112,9 +139,11 @@ from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 
 from engine import State  # noqa: E402
 from games import find_game  # noqa: E402
+from hvbot.cogs.periodic import CHECK_S  # noqa: E402
 from hvbot.database.postgres import numbered  # noqa: E402
 from hvbot.messages.replays import FILENAME as REPLAY  # noqa: E402
 from hvbot.runtime.workers import WATCH_S  # noqa: E402
+from hvbot.store.sql import stamp  # noqa: E402
 from sandbox.emulator import Channel, EmulatorUsageError, Record, User  # noqa: E402
 from sandbox.emulator.interactions import INTERACTION_WINDOW, InteractionState  # noqa: E402
 from sandbox.emulator.load import LoadEmulator  # noqa: E402
@@ -171,6 +200,25 @@ KINDS = (
     ("board", "/game board after a lost answer"),
 )
 FINISHED = "finished"
+# Turn clocks (--clocked): the clock those games are opened with, in minutes (1 hour a move)...
+CLOCK_MINUTES = 60
+# ...how far past a warning's or a deadline's instant the bots' clock is moved...
+PAST = timedelta(milliseconds=1)
+# ...how long a person made silent is waited for to reach their turn, and how long the bots are
+# given to warn them, or to tell the channel they ran out and play their move (the bots look
+# every CHECK_S seconds)...
+HOLD_S = 10.0
+ACT_S = 2 * CHECK_S + 10.0
+# A person is made silent only at a turn whose warning is at least this far ahead of the bots'
+# clock: a nearer one would fall due by itself as the real time runs on after the last jump.
+CLEAR = timedelta(minutes=5)
+# ...and after the last one, how long duties done twice are looked for: every process's check
+# runs again in that time.
+AFTER_S = CHECK_S + 2.0
+WARNED = "left for your move"  # the words of a clock's warning (bot.clock.warning)...
+RAN_OUT = "ran out of time"  # ...and of its running out (bot.clock.ai_move)
+MENTION = re.compile(r"<@(\d+)>")
+CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 
 
 # ---------------------------------------------------------------------- figures
@@ -245,6 +293,29 @@ class Sent:
 # ---------------------------------------------------------------------- the bot's database
 
 
+@dataclass(frozen=True)
+class ClockRow:
+    """A game's running turn clock as stored: the claim keys the bots compare and set."""
+
+    version: int
+    deadline: str  # when the person to move runs out (a stamp: ISO text to the millisecond)
+    warn_at: str | None  # when they are warned; None once they were
+    actions: int  # actions stored so far: the next one is number `actions`
+
+
+@dataclass(frozen=True)
+class MovePost:
+    """A move's board post owed in the outbox: its seat, its first action, and the nonce it
+    is sent to the channel with (so a second copy reaching the channel can be told)."""
+
+    id: int
+    game_id: int
+    version: int
+    seat: int
+    first: int
+    nonce: str
+
+
 class GameReader:
     """What the players read of the bot's games: the bot's writes are the truth they choose
     from. SQLite and PostgreSQL answer the same queries behind these few methods.
@@ -268,9 +339,13 @@ class GameReader:
     async def close(self) -> None:
         raise NotImplementedError
 
-    async def game(self, game_id: int) -> tuple[str, int, str | None]:
-        rows = await self.rows("SELECT status, version, state FROM games WHERE id = ?", game_id)
-        return rows[0][0], rows[0][1], rows[0][2]
+    async def game(self, game_id: int) -> tuple[str, int, str | None, int | None]:
+        """Status, version, state, and the seat an AI is playing a move for (its person's
+        clock ran out), if any."""
+        rows = await self.rows(
+            "SELECT status, version, state, stand_in_seat FROM games WHERE id = ?", game_id
+        )
+        return rows[0][0], rows[0][1], rows[0][2], rows[0][3]
 
     async def version(self, game_id: int) -> tuple[str, int]:
         """Status and version only: the players look on every message the bot sends, and the
@@ -281,6 +356,34 @@ class GameReader:
     async def seat_users(self, game_id: int) -> list[int | None]:
         rows = await self.rows("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", game_id)
         return [r[0] for r in rows]
+
+    async def clocks(self) -> dict[int, ClockRow]:
+        """The running turn clocks of the games in play, by game."""
+        rows = await self.rows(
+            "SELECT g.id, g.version, g.clock_deadline, g.clock_warn_at,"
+            " (SELECT COUNT(*) FROM actions AS a WHERE a.game_id = g.id) FROM games AS g"
+            " WHERE g.status = 'active' AND g.clock_deadline IS NOT NULL"
+            " AND g.clock_paused_at IS NULL"
+        )
+        return {r[0]: ClockRow(r[1], r[2], r[3], int(r[4])) for r in rows}
+
+    async def move_posts(self, game_ids: Sequence[int]) -> list[MovePost]:
+        """The board posts owed for the moves of these games (the outbox's `move` rows)."""
+        found = []
+        for game_id in game_ids:
+            rows = await self.rows(
+                "SELECT id, version, body, nonce FROM announcements"
+                " WHERE game_id = ? AND kind = 'move'",
+                game_id,
+            )
+            for r in rows:
+                body = json.loads(r[2])
+                found.append(
+                    MovePost(
+                        r[0], game_id, r[1], body["seat"], body["first"], r[3] or f"owed-{r[0]}"
+                    )
+                )
+        return found
 
     async def action_counts(self) -> dict[int | None, tuple[int, int]]:
         """Actions stored so far by the server (guild) of their game, which says which shard,
@@ -414,7 +517,8 @@ class Slot:
     replays: int = 0  # replays of its finished games posted
     prompts: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> (message, ver)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    parsed: tuple[int, dict[str, Any], int] | None = None  # version, state dict, boards due
+    # version, state dict, boards due, the seat an AI plays a move for (a clock ran out)
+    parsed: tuple[int, dict[str, Any], int, int | None] | None = None
     state: tuple[int, State] | None = None
     moved_from: int | None = None  # the version a move was sent at, until the game moves on
     moved_by: float = 0.0  # when to stop waiting for that (a refusal that came another way)
@@ -422,6 +526,15 @@ class Slot:
     stalls: int = 0
     refused: int = 0
     moves: int = 0  # moves its people sent
+    # With a turn clock (--clocked): what its people sent and what the bots told them of it.
+    clocked: bool = False
+    silence: Silence | None = None  # its person to move is made to go silent
+    sent_at: dict[int, set[int]] = field(default_factory=dict)  # game -> action numbers sent
+    seats_of: dict[int, list[int | None]] = field(default_factory=dict)  # game -> seat users
+    last_game: int | None = None  # the game being played, or the one before while none is
+    ran_outs: list[Said] = field(default_factory=list)  # "ran out of time" posts
+    warnings: list[Said] = field(default_factory=list)  # clock warnings by DM
+    posted: Counter[str] = field(default_factory=Counter)  # nonces of channel messages seen
 
     def shard(self, shard_count: int) -> int:
         """The shard of this channel's server: which of the bot processes serves it."""
@@ -443,7 +556,385 @@ class Slot:
             if ids and record.visibility.user_id is not None:
                 version = int(ids[0].split(":")[2])
                 self.prompts[record.visibility.user_id] = (record.message_id, version)
+        if self.clocked:
+            self.saw_clock(record)
         self.changed.set()
+
+    def saw_clock(self, record: Record) -> None:
+        """What a game with a turn clock shows of it in the channel: the posts that say a
+        person ran out of time, the first board after one (the AI's move for them), and the
+        nonce of every message (a post made twice would show it twice)."""
+        nonce = record.payload.get("nonce") if record.kind == "channel_message" else None
+        if nonce is not None:
+            self.posted[str(nonce)] += 1
+        if not record.is_public or record.kind not in ANNOUNCING_KINDS:
+            return
+        silence = self.silence
+        if RAN_OUT in record.content and (found := MENTION.search(record.content)):
+            user_id = int(found.group(1))
+            self.ran_outs.append(Said(record.at, self.last_game, user_id))
+            if (
+                silence is not None
+                and silence.user_id == user_id
+                and silence.due_moved_at is not None
+            ):
+                silence.ran_out_at = silence.ran_out_at or record.at
+        elif (
+            record.has_attachment(BOARD)
+            and silence is not None
+            and silence.ran_out_at is not None
+            and silence.ai_posted_at is None
+        ):
+            silence.ai_posted_at = record.at
+            silence.acted.set()
+
+    def saw_warning(self, record: Record) -> None:
+        """A clock's warning by DM to one of this channel's people."""
+        user_id = record.visibility.user_id
+        if user_id is None:
+            return
+        self.warnings.append(Said(record.at, self.last_game, user_id))
+        silence = self.silence
+        if silence is not None and silence.user_id == user_id and silence.warn_moved_at is not None:
+            silence.warned_at = silence.warned_at or record.at
+            silence.warned.set()
+
+
+# ---------------------------------------------------------------------- turn clocks
+
+
+@dataclass(frozen=True)
+class Said:
+    """A clock's post seen by the emulator: when (the event loop's clock), in which game (the
+    channel's game then), to or about whom."""
+
+    at: float
+    game_id: int | None
+    user_id: int
+
+
+@dataclass
+class Silence:
+    """One person made to go silent on their turn in a game with a clock, until the bots have
+    warned them, told the channel they ran out of time and had an AI play their move."""
+
+    slot: Slot
+    held: asyncio.Event = field(default_factory=asyncio.Event)  # at their turn, not moving
+    warned: asyncio.Event = field(default_factory=asyncio.Event)
+    acted: asyncio.Event = field(default_factory=asyncio.Event)  # the AI's move is posted
+    lifted: asyncio.Event = field(default_factory=asyncio.Event)  # they may move again
+    turn: Turn | None = None
+    game_id: int | None = None
+    user_id: int | None = None
+    clock: ClockRow | None = None
+    # The event loop's clock: when the bots' clock was moved past the warning's instant and
+    # past the deadline, and when the warning, the words and the AI's move reached Discord.
+    warn_moved_at: float | None = None
+    due_moved_at: float | None = None
+    warned_at: float | None = None
+    ran_out_at: float | None = None
+    ai_posted_at: float | None = None
+
+
+@dataclass(frozen=True)
+class Jump:
+    """The bots' clock moved forward: when (the event loop's clock), to what instant, and the
+    clocks of the games in play just before (whose warnings and deadlines it passed)."""
+
+    at: float
+    to: str
+    clocks: dict[int, ClockRow]
+
+    def instant(self, at: float) -> str:
+        """The bots' clock at `at` (the event loop's clock, after the jump): it runs on at the
+        real pace, and what falls due in the seconds after the jump falls due too."""
+        return stamp(datetime.fromisoformat(self.to) + timedelta(seconds=max(0.0, at - self.at)))
+
+    def warns(self, game_id: int | None, at: float | None = None) -> ClockRow | None:
+        """The game's clock if its warning was due by `at` (by default: at the jump)."""
+        row = self.clocks.get(game_id or 0)
+        until = self.to if at is None else self.instant(at)
+        return row if row is not None and row.warn_at is not None and row.warn_at <= until else None
+
+    def runs_out(self, game_id: int | None, at: float | None = None) -> ClockRow | None:
+        """The game's clock if it had run out by `at` (by default: at the jump)."""
+        row = self.clocks.get(game_id or 0)
+        until = self.to if at is None else self.instant(at)
+        return row if row is not None and row.deadline <= until else None
+
+
+class ClockDriver:
+    """Moves the bots' clock (written to each bot process's stdin, see `bench/load_bot.py`)
+    and makes one clocked game's person after another go silent at their turn: the clock is
+    moved past their warning's instant, then past their deadline, and the bots' answers are
+    timed from the moment it was moved.
+
+    One jump does both for two people in a row: it passes the deadline of the one silent
+    before and the warning of the next one (whose turn began after the jump before, so a
+    quarter of an hour of the bots' time after that deadline). The next one is chosen and
+    waited for at their turn while the bots answer the jump before. Each jump comes at a
+    random moment of the bots' rounds of looking for what is due (CHECK_S), as a deadline
+    does, not right after their last look (when the warning before it was just sent).
+
+    The clock is one for every game: a jump also passes the warnings and deadlines of the
+    other clocked games whose person has been to move since before the jump before, as an
+    hour going by would. Each jump keeps those games' clocks as they were just before it
+    (`Jump`), so every warning and every "ran out" post seen is put down to the turn (game
+    and deadline) it is for."""
+
+    def __init__(
+        self,
+        bench: LoadRun,
+        processes: list[asyncio.subprocess.Process],
+        slots: list[Slot],
+    ) -> None:
+        self.bench = bench
+        self.processes = processes
+        self.slots = slots
+        self.offset = 0.0  # seconds the bots' clock is ahead of the real time
+        self.jumps: list[Jump] = []
+        self.silences: list[Silence] = []
+        self.closing = asyncio.Event()  # no person is made silent any more
+        self._turns = itertools.cycle(slots)
+        self._lifting: list[asyncio.Task[None]] = []
+        self.rng = random.Random(bench.args.seed)
+
+    async def move_past(self, instant: str, silent: Sequence[Silence]) -> None:
+        """Move the bots' clock PAST beyond `instant` (a stamp), never backwards, telling every
+        bot process; note the moment in the `silent` whose warning or deadline it passes."""
+        clocks = await self.bench.reader.clocks()
+        target = datetime.fromisoformat(instant) + PAST
+        self.offset = max(self.offset, (target - datetime.now(UTC)).total_seconds())
+        line = f"{self.offset!r}\n".encode()
+        for process in self.processes:
+            assert process.stdin is not None
+            process.stdin.write(line)
+        await asyncio.gather(*(p.stdin.drain() for p in self.processes if p.stdin))
+        at = asyncio.get_running_loop().time()
+        jump = Jump(at, stamp(target), clocks)
+        self.jumps.append(jump)
+        for silence in silent:
+            assert silence.clock is not None
+            if silence.warn_moved_at is None and jump.warns(silence.game_id):
+                silence.warn_moved_at = at
+            if silence.due_moved_at is None and silence.clock.deadline <= jump.to:
+                silence.due_moved_at = at
+
+    def now(self) -> datetime:
+        """The bots' clock now."""
+        return datetime.now(UTC) + timedelta(seconds=self.offset)
+
+    async def run(self) -> None:
+        """Silent people one after another until closing; then the last one is seen through.
+        While the bots answer a jump, the next person is waited for at their turn."""
+        before: Silence | None = None
+        after = await self.next_silent()
+        try:
+            while after is not None:
+                assert after.clock is not None
+                # The bots look for what is due every CHECK_S seconds: the jump comes at any
+                # moment of that round, as a deadline does (not right after their last look).
+                await asyncio.sleep(self.rng.uniform(0.0, CHECK_S))
+                await self.move_past(
+                    max(after.clock.warn_at or after.clock.deadline, before_deadline(before)),
+                    [s for s in (before, after) if s is not None],
+                )
+                if before is not None:
+                    self._lifting.append(asyncio.create_task(self.lift(before)))
+                # Its warning (or its timeout, if it was warned already this turn) is done
+                # before the next jump passes its deadline.
+                told = after.warned if after.clock.warn_at else after.acted
+                _, following = await asyncio.gather(within(told.wait(), ACT_S), self.next_silent())
+                before, after = after, following
+                if after is None:
+                    # Closing, or nobody else could be made silent (one clocked game, say):
+                    # the one before runs out alone.
+                    await self.run_out(before)
+                    before = None
+                    after = await self.next_silent()
+        finally:
+            await asyncio.gather(*self._lifting, return_exceptions=True)
+
+    async def run_out(self, silence: Silence) -> None:
+        """Move the clock past one silent person's deadline alone, and see it through."""
+        assert silence.clock is not None
+        await asyncio.sleep(self.rng.uniform(0.0, CHECK_S))
+        await self.move_past(silence.clock.deadline, [silence])
+        await self.lift(silence)
+
+    async def next_silent(self) -> Silence | None:
+        """The next clocked game's person to move, made silent once at their turn, with their
+        clock as stored then; None once closing, or if none could be, each game tried once."""
+        for _ in range(len(self.slots)):
+            if self.closing.is_set():
+                return None
+            slot = next(self._turns)
+            if slot.game_id is None or slot.silence is not None:
+                await asyncio.sleep(0.05)
+                continue
+            silence = Silence(slot)
+            slot.silence = silence
+            await first_of(silence.held, self.closing, seconds=HOLD_S)
+            turn = silence.turn
+            row = (await self.bench.reader.clocks()).get(slot.game_id or 0) if turn else None
+            # A game that moved on meanwhile, or whose turn began before the last jump (which
+            # may have passed its warning), is left be: the next.
+            if (
+                turn is None
+                or row is None
+                or row.version != turn.version
+                or (row.warn_at or row.deadline) <= stamp(self.now() + CLEAR)
+            ):
+                slot.silence = None
+                silence.lifted.set()
+                continue
+            silence.game_id, silence.user_id, silence.clock = slot.game_id, turn.user_id, row
+            self.silences.append(silence)
+            return silence
+        return None
+
+    async def lift(self, silence: Silence) -> None:
+        """Once the AI has played the silent person's whole move (a drawn card placed, lines
+        declared: at once, they would race it), they may move again."""
+        reader = self.bench.reader
+        assert silence.clock is not None
+        try:
+            if await within(silence.acted.wait(), ACT_S):
+                until = asyncio.get_running_loop().time() + ACT_S
+                while asyncio.get_running_loop().time() < until:
+                    status, version, _, stand_in = await reader.game(silence.game_id or 0)
+                    if status != "active" or (
+                        version > silence.clock.version + 1 and stand_in is None
+                    ):
+                        break
+                    await asyncio.sleep(0.05)
+        finally:
+            silence.slot.silence = None
+            silence.lifted.set()
+
+
+def before_deadline(silence: Silence | None) -> str:
+    """The deadline of the person silent before (the empty stamp if none)."""
+    return silence.clock.deadline if silence is not None and silence.clock is not None else ""
+
+
+async def within(waiting: Awaitable[Any], seconds: float) -> bool:
+    """Whether `waiting` was done within `seconds`."""
+    try:
+        await asyncio.wait_for(waiting, seconds)
+    except TimeoutError:
+        return False
+    return True
+
+
+async def first_of(*events: asyncio.Event, seconds: float | None) -> None:
+    """Wait until one of `events` is set, or `seconds` have gone by."""
+    waits = [asyncio.ensure_future(event.wait()) for event in events]
+    try:
+        await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+
+
+@dataclass
+class Duty:
+    """What the bots did for one turn whose clock a jump made due (a game and its deadline):
+    the warnings and "ran out" posts seen for it, and the AI's moves for its person."""
+
+    game_id: int
+    deadline: str | None  # None: no jump explains it (it is counted all the same)
+    clock: ClockRow | None = None
+    user_id: int | None = None  # the person to move
+    silenced: Silence | None = None
+    warnings: int = 0
+    texts: int = 0
+    ai_turns: int = 0  # moves an AI made for the person after the timeout, stored
+    ai_posted: int = 0  # ...of which the board post reached the channel
+    posted_twice: int = 0  # the AI's board posts that reached the channel twice
+
+    @property
+    def label(self) -> str:
+        when = self.deadline[11:23] if self.deadline else "no jump made it due"
+        return f"game {self.game_id} (deadline {when})"
+
+
+def said_for(said: Said, jumps: list[Jump], due: str) -> ClockRow | None:
+    """The clock of `said`'s game as it was at the last jump before it that made its warning
+    (`due` "warns") or its deadline ("runs_out") due by the time it was said; None if none
+    did."""
+    for jump in reversed(jumps):
+        if jump.at <= said.at and (row := getattr(jump, due)(said.game_id, said.at)) is not None:
+            return row
+    return None
+
+
+async def clock_duties(driver: ClockDriver, reader: GameReader) -> tuple[list[Duty], list[str]]:
+    """Every turn the jumps made due, with what was done for it, and what was done for no
+    turn (an AI's move for a person whose time had not run out, say).
+
+    The warnings and "ran out" posts are the emulator's records, each put down to the turn
+    its game was at when the last jump before it made it due. The AI's moves are the
+    outbox's move posts of the games (`MovePost`): one at a person's seat that the person did
+    not send is an AI's, and the AI's in a row at one seat are one move (a drawn card placed,
+    lines declared), put down to the timeout before it; its posts are looked for in the
+    channel by their nonce."""
+    duties: dict[tuple[int, str | None], Duty] = {}
+
+    def duty(game_id: int, row: ClockRow | None, user_id: int | None) -> Duty:
+        key = (game_id, row.deadline if row else None)
+        if key not in duties:
+            duties[key] = Duty(game_id, key[1], row, user_id)
+        return duties[key]
+
+    for silence in driver.silences:
+        assert silence.game_id is not None
+        duty(silence.game_id, silence.clock, silence.user_id).silenced = silence
+    slot_of: dict[int, Slot] = {}
+    for slot in driver.slots:
+        for said in slot.warnings:
+            row = said_for(said, driver.jumps, "warns")
+            duty(said.game_id or 0, row, said.user_id).warnings += 1
+        for said in slot.ran_outs:
+            row = said_for(said, driver.jumps, "runs_out")
+            duty(said.game_id or 0, row, said.user_id).texts += 1
+        slot_of.update((game_id, slot) for game_id in slot.seats_of)
+    timed_out = sorted({d.game_id for d in duties.values() if d.texts or d.silenced})
+    unexplained = []
+    posts = await reader.move_posts(timed_out)
+    for game_id in timed_out:
+        slot = slot_of[game_id]
+        seats = slot.seats_of[game_id]
+        sent = slot.sent_at.get(game_id, set())
+        # The timeouts of this game, by the action each AI move would be from on.
+        outs = sorted(
+            (d.clock.actions, d)
+            for d in duties.values()
+            if d.game_id == game_id and d.clock is not None and (d.texts or d.silenced)
+        )
+        turns: list[list[MovePost]] = []
+        for post in sorted((p for p in posts if p.game_id == game_id), key=lambda p: p.version):
+            if seats[post.seat] is None or post.first in sent:
+                turns.append([])  # an AI seat's, or a person's own: the AI's run is over
+            elif turns and turns[-1] and turns[-1][-1].seat == post.seat:
+                turns[-1].append(post)
+            else:
+                turns.append([post])
+        for turn in (t for t in turns if t):
+            user_id = seats[turn[0].seat]
+            before = [d for n, d in outs if n <= turn[0].first and d.user_id == user_id]
+            if not before:
+                unexplained.append(
+                    f"game {game_id}: an AI moved for a person at action "
+                    f"{turn[0].first}, with no timeout before"
+                )
+                continue
+            owner = before[-1]
+            owner.ai_turns += 1
+            seen = [slot.posted[p.nonce] for p in turn]
+            owner.ai_posted += any(seen)
+            owner.posted_twice += sum(1 for n in seen if n > 1)
+    return sorted(duties.values(), key=lambda d: (d.game_id, d.deadline or "")), unexplained
 
 
 # ---------------------------------------------------------------------- the run
@@ -468,6 +959,16 @@ class LoadRun:
         slot = self.slots.get(record.channel_id or 0)
         if slot is not None:
             slot.saw(record)
+        elif (
+            self.args.clocked
+            and record.kind == "dm"
+            and WARNED in record.content
+            and (found := CHANNEL_MENTION.search(record.content))
+        ):
+            # A warning names the game's channel: it is that channel's people's.
+            slot = self.slots.get(int(found.group(1)))
+            if slot is not None:
+                slot.saw_warning(record)
 
     def add_slot(self, channel: Channel, index: int) -> Slot:
         people = [self.emu.add_user(f"Ada {index}"), self.emu.add_user(f"Bo {index}")]
@@ -493,9 +994,15 @@ class LoadRun:
         slot.moved_from = None
         slot.prompts.clear()
         emu = self.emu
+        options: dict[str, Any] = {"game": "high-voltage"}
+        if self.args.clocked:
+            # The bots' clock jumps an hour at a time: a reminder after 10 minutes (the
+            # default) would be due in every game at every jump, which no server sees.
+            options["reminder"] = 0
+        if slot.clocked:
+            options["clock"] = CLOCK_MINUTES
         state = await self.send(
-            "lobby",
-            emu.send_slash(ada, "game new", channel=slot.channel, game="high-voltage"),
+            "lobby", emu.send_slash(ada, "game new", channel=slot.channel, **options)
         )
         if state is None:
             return False
@@ -513,8 +1020,10 @@ class LoadRun:
             state = await self.send("lobby", emu.send_click(user, custom_id, message_id=lobby.id))
             if state is None or state.callback_type != 7:
                 return False
-        slot.game_id = game_id
+        slot.game_id = slot.last_game = game_id
         slot.seat_users = await self.reader.seat_users(game_id)
+        if slot.clocked:
+            slot.seats_of[game_id] = slot.seat_users
         return True
 
     # ------------------------------------------------------------------ play
@@ -526,12 +1035,12 @@ class LoadRun:
             return None
         status, version = await self.reader.version(slot.game_id)
         if slot.parsed is None or slot.parsed[0] != version:
-            status, version, raw = await self.reader.game(slot.game_id)
+            status, version, raw, stand_in = await self.reader.game(slot.game_id)
             if raw is None:
                 return None
             data = json.loads(raw)
-            slot.parsed = (version, data, boards_due(data))
-        _, data, due = slot.parsed
+            slot.parsed = (version, data, boards_due(data), stand_in)
+        _, data, due, stand_in = slot.parsed
         if slot.boards < due:
             return None
         if slot.moved_from is not None:
@@ -549,8 +1058,8 @@ class LoadRun:
         state = slot.state[1]
         seat = state.current_seat()
         user_id = slot.seat_users[seat] if seat is not None else None
-        if user_id is None:
-            return None  # an AI seat is to move
+        if user_id is None or seat == stand_in:
+            return None  # an AI seat is to move, or an AI plays this one's move (out of time)
         phase = data.get("phase") or state.view(None)["phase"]
         prompt = slot.prompts.get(user_id)
         if phase in ("placing", "declaring"):
@@ -613,6 +1122,11 @@ class LoadRun:
         action = choose(turn.state, slot.rng)
         user = slot.by_id(turn.user_id)
         emu = self.emu
+        # With a clock, the number the move gets if it is stored: any other action stored at a
+        # person's seat is an AI's, playing for them.
+        sent = slot.sent_at.setdefault(slot.game_id or 0, set()) if slot.clocked else set()
+        number = len(turn.state.history)
+        sent.add(number)
         try:
             if turn.prompt_id is not None:
                 custom_id = f"act:{slot.game_id}:{turn.version}:{action.replace(' ', '_')}"
@@ -624,12 +1138,14 @@ class LoadRun:
                 state = await self.send("command", sending)
         except EmulatorUsageError as exc:
             self.refusals.append(f"not sendable: {exc}")
+            sent.discard(number)
             slot.refused += 1
             await asyncio.sleep(0.2)
             return
         if state is not None and state.callback_type == 4:
             # A move is answered by deferring; a message instead is the bot refusing it.
             slot.refused += 1
+            sent.discard(number)
             message = emu.messages_by_id.get(state.original_message_id or 0)
             self.refusals.append(f"{action!r}: {message.content if message else '?'}")
             await asyncio.sleep(0.2)
@@ -652,12 +1168,23 @@ class LoadRun:
             if found is None:
                 return
             if isinstance(found, Turn):
+                if slot.silence is not None:
+                    await self.keep_silent(slot, slot.silence, found)
+                    continue
                 if think and await self.thought(slot):
                     return
                 await self.take_turn(slot, found)
             else:
                 slot.finished += 1
                 slot.game_id = None
+
+    async def keep_silent(self, slot: Slot, silence: Silence, turn: Turn) -> None:
+        """The person to move says nothing until the silence is lifted (or the run stops); the
+        turn they were at is the silence's."""
+        if silence.turn is None:
+            silence.turn = turn
+            silence.held.set()
+        await first_of(silence.lifted, self.stop, seconds=None)
 
     async def thought(self, slot: Slot) -> bool:
         """Wait a person's thinking time (`--think`, give or take half); True if stopped."""
@@ -716,6 +1243,8 @@ async def start_bot(
         f"--log-level={args.bot_log_level}",
         f"--drawing-processes={args.drawing_processes}",
     ]
+    if args.clocked:
+        command.append("--moved-clock")
     if guild_id is not None:
         command.append(f"--guild-id={guild_id}")
     if shard is not None:
@@ -824,6 +1353,11 @@ def tail(path: str, lines: int = 20) -> str:
     return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
 
 
+def logged(path: str, words: str) -> int:
+    """How many lines of the bot's log hold `words`."""
+    return sum(words in line for line in Path(path).read_text(errors="replace").splitlines())
+
+
 def logged_errors(path: str) -> list[str]:
     """The bot's ERROR and CRITICAL log lines (each with its logger and message)."""
     text = Path(path).read_text(errors="replace")
@@ -906,6 +1440,7 @@ async def measure(
     bench = LoadRun(emu, reader, args)
     lag_watch = asyncio.create_task(bench.watch_loop_lag())
     players: list[asyncio.Task[None]] = []
+    driving: asyncio.Task[None] | None = None
     try:
         rss_started = rss_kb(*pids)
 
@@ -942,6 +1477,9 @@ async def measure(
 
         bench.phase = "set-up"
         slots = [bench.add_slot(ch, i + 1) for i, ch in enumerate(game_channels)]
+        # The games with a turn clock, spread over the games (and so over the processes).
+        for i in range(args.clocked):
+            slots[i * args.games // args.clocked].clocked = True
         at_once = asyncio.Semaphore(SETUP_AT_ONCE)
 
         setup_start = loop.time()
@@ -988,6 +1526,9 @@ async def measure(
         cpu_before, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
         cpu_database = cpu_seconds(database_pid) if database_pid else 0.0
         start = loop.time()
+        driver = ClockDriver(bench, processes, [s for s in playing if s.clocked])
+        if driver.slots:
+            driving = asyncio.create_task(driver.run())
         rss_samples, own_samples = [], []
         probes: list[float] = []
         probed = start
@@ -1022,14 +1563,23 @@ async def measure(
                     "people_moves": mine[1] - mine_before[1],
                 }
             )
+        driver.closing.set()
+        if driving is not None:
+            # The person silent when the timed play ended is seen through while the others
+            # play on (stopped, they would all be late at its jump).
+            await asyncio.wait([driving], timeout=HOLD_S + 3 * ACT_S)
         bench.stop.set()
         if players:
             await asyncio.wait(players, timeout=INTERACTION_WINDOW + 5)
+        if driving is not None:
+            await asyncio.sleep(AFTER_S)  # every process's check runs again: a duty done twice
+        duties, unexplained = await clock_duties(driver, reader)
     finally:
         bench.stop.set()
-        for task in [*players, lag_watch]:
+        tasks = [*players, lag_watch, *([driving] if driving else [])]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*players, lag_watch, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     timed = [s for s in bench.sent if s.phase == "timed"]
     setup = [s for s in bench.sent if s.phase == "set-up"]
@@ -1068,6 +1618,13 @@ async def measure(
         "probes": probes,
         "refusals": bench.refusals,
         "errors": [line for path in log_paths for line in logged_errors(path)],
+        "clocked": len(driver.slots),
+        "duties": duties,
+        "unexplained": unexplained,
+        "jumps": len(driver.jumps),
+        "clock_moved_s": driver.offset,
+        "nonce_refused": emu.duplicates_refused,
+        "withdrawn": sum(logged(path, "withdrawn") for path in log_paths),
     }
 
 
@@ -1206,6 +1763,115 @@ def added_game_kb(found: dict[str, Any], games: int, added: int) -> float:
         return float("nan")
     joined = (found["rss_active"] - found["rss_half"]) / added
     return joined + (found["rss_setup"] - found["rss_rest"]) / games
+
+
+def red(text: str) -> str:
+    """`text` in red on a terminal (unless NO_COLOR is set), as it is elsewhere."""
+    if sys.stdout.isatty() and not os.environ.get("NO_COLOR"):
+        return f"\033[31m{text}\033[0m"
+    return text
+
+
+def gaps(pairs: Iterable[tuple[float | None, float | None]]) -> list[float]:
+    """end - start of each pair that has both."""
+    return [end - start for start, end in pairs if start is not None and end is not None]
+
+
+def spread_ms(seconds: Sequence[float]) -> tuple[str, dict[str, float | None]]:
+    """p50, p95 and max of some delays, in words and for the JSON line."""
+    values = [1000 * x for x in seconds]
+    figures = {
+        "p50_ms": rounded(percentile(values, 0.50), 0),
+        "p95_ms": rounded(percentile(values, 0.95), 0),
+        "max_ms": rounded(max(values, default=float("nan")), 0),
+    }
+    words = "/".join("-" if v is None else f"{v:.0f}" for v in figures.values())
+    return f"p50/p95/max {words} ms", figures
+
+
+def report_clocks(found: dict[str, Any]) -> dict[str, Any] | None:
+    """Print what the turn clocks came to (--clocked); their figures for the JSON line."""
+    if not found["clocked"]:
+        return None
+    duties: list[Duty] = found["duties"]
+    silenced = [d for d in duties if d.silenced is not None]
+    others = [d for d in duties if d.silenced is None and d.deadline is not None]
+    acted = [d for d in silenced if d.texts and d.ai_posted]
+    times = [d.silenced for d in acted if d.silenced is not None]
+    told, told_json = spread_ms(gaps((t.due_moved_at, t.ran_out_at) for t in times))
+    moved, moved_json = spread_ms(gaps((t.due_moved_at, t.ai_posted_at) for t in times))
+    warned_times = [d.silenced for d in silenced if d.silenced is not None]
+    warned, warned_json = spread_ms(gaps((t.warn_moved_at, t.warned_at) for t in warned_times))
+    warnings = sum(d.warnings for d in duties)
+    late = [d for d in others if d.texts]
+    print(
+        f"turn clocks: {found['clocked']} games with {CLOCK_MINUTES} minutes a move; the bots' "
+        f"clock was moved {found['jumps']} times, {found['clock_moved_s'] / 3600:.1f} hours in all"
+    )
+    print(
+        f"  persons made silent: {len(silenced)}; timeouts acted: {len(acted)} (the channel told "
+        f"and the AI's move posted, within {ACT_S:g} s)"
+    )
+    print(f"  clock past the deadline -> 'ran out' post in the channel: {told}")
+    print(f"  clock past the deadline -> the AI's move posted: {moved}")
+    print(
+        f"  warnings sent: {warnings} ({sum(d.warnings for d in silenced)} to the silent, the "
+        f"rest to people late at a jump); clock past the warning -> its DM: {warned}"
+    )
+    print(
+        f"  other games whose person to move was late at a jump: {len(late)} timed out "
+        f"({sum(1 for d in late if d.ai_turns)} played by the AI, "
+        f"{sum(1 for d in late if not d.ai_turns)} moved by their person first)"
+    )
+    doubled = [
+        d for d in duties if d.texts > 1 or d.ai_turns > 1 or d.posted_twice or d.warnings > 1
+    ]
+    missed = [d for d in silenced if not (d.texts and d.ai_posted)]
+    stray = [d for d in duties if d.deadline is None]
+    if doubled:
+        for d in doubled:
+            print(
+                red(
+                    f"  DUPLICATE {d.label}: {d.texts} 'ran out' posts, {d.ai_turns} AI moves "
+                    f"({d.posted_twice} posted twice), {d.warnings} warnings"
+                )
+            )
+    else:
+        print(
+            "  duplicates: 0 (per game and deadline: 1 'ran out' post and 1 AI move, posted "
+            "once; at most 1 warning a turn)"
+        )
+    for d in missed:
+        print(
+            red(
+                f"  NOT ACTED {d.label}: {d.texts} 'ran out' posts, {d.ai_turns} AI moves "
+                f"({d.ai_posted} posted)"
+            )
+        )
+    for d in stray:
+        print(red(f"  UNEXPLAINED in game {d.game_id}: {d.texts} 'ran out', {d.warnings} warnings"))
+    for line in found["unexplained"]:
+        print(red(f"  UNEXPLAINED {line}"))
+    print(
+        f"  second copies refused by Discord's nonce: {found['nonce_refused']}; posts withdrawn "
+        f"as another claim had taken them over: {found['withdrawn']}"
+    )
+    return {
+        "clocked_games": found["clocked"],
+        "jumps": found["jumps"],
+        "silenced": len(silenced),
+        "timeouts_acted": len(acted),
+        "ran_out_post": told_json,
+        "ai_move_post": moved_json,
+        "warnings": warnings,
+        "warning_dm": warned_json,
+        "late_games_timed_out": len(late),
+        "duplicates": [d.label for d in doubled],
+        "not_acted": [d.label for d in missed],
+        "unexplained": len(stray) + len(found["unexplained"]),
+        "nonce_refused": found["nonce_refused"],
+        "withdrawn": found["withdrawn"],
+    }
 
 
 def report(found: dict[str, Any]) -> dict[str, Any]:
@@ -1353,6 +2019,7 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
             else ""
         )
     )
+    clocks = report_clocks(found)
     errors = found["errors"]
     print(f"bot log: {len(errors)} error line(s)")
     for line in errors[:3]:
@@ -1414,6 +2081,7 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
         ),
         "per_process": processes,
         "machine_busy_percent": round(busy_percent),
+        "clocks": clocks,
     }
 
 
@@ -1462,6 +2130,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="with --processes N > 1, also measure PostgreSQL with one process first, so the "
         "run reports what N processes store per second over one",
     )
+    parser.add_argument(
+        "--clocked",
+        type=int,
+        default=0,
+        help=f"of the games, this many have a turn clock of {CLOCK_MINUTES} minutes, and one "
+        "person after another goes silent in them while the bots' clock is moved past their "
+        "warning and their deadline (default 0)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="for the players' choices")
     parser.add_argument(
         "--drawing-processes",
@@ -1490,6 +2166,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             "a SQLite file is served by one bot process: several need --database postgresql "
             "(or both)"
         )
+    if not 0 <= args.clocked <= args.games:
+        parser.error("--clocked gives how many of the --games have a clock: 0 to --games")
     if args.scaling and args.processes == 1:
         parser.error("--scaling compares several processes with one: give --processes 2 or more")
     return args

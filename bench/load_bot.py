@@ -2,7 +2,7 @@
 Discord emulator the benchmark runs, so its resident memory can be read without the emulator's.
 
     python bench/load_bot.py --api-base URL --gateway URL --database FILE|URL [--guild-id ID]
-                             [--shard-count N --shard-ids K[,K...]]
+                             [--shard-count N --shard-ids K[,K...]] [--moved-clock]
 
 It is the bot as `bot.py` runs it (same client, same database code, logging at INFO unless told
 otherwise), except for where it connects: discord.py's REST base and gateway URL are pointed at
@@ -11,6 +11,17 @@ DATABASE_URL (PostgreSQL, shared by several of these processes, each given its s
 SHARD_COUNT and SHARD_IDS would give them). With `--guild-id` the commands are registered in
 that server alone, as a single-server bot does; without it they are registered for every
 server, which a bot whose games are spread over several servers needs.
+
+With `--moved-clock` the bot tells the games' time by a clock the benchmark moves forward, so a
+turn clock of an hour runs out without an hour waited: the real time plus an offset, in seconds,
+that the benchmark writes on the bot's stdin, one number a line, whenever it moves it (it only
+ever grows). It is the clock of what falls due with the games' time (`bot.service.games.clock`:
+turn clocks, reminders, absence votes), not the store's, by which the leases of the duties a
+process claims run (20 seconds): an hour going by leaves no post on its way that long, where a
+clock jumping an hour would end every lease held at that instant, and have the posts on their
+way then taken over by the bots' check, deleted again or refused as second copies (the tests
+move both, `bot.service.clock`, between steps that have settled). Without it, the bot keeps the
+real time, and its stdin carries nothing.
 
 It prints `ready` on stdout once it is connected, and stops cleanly on SIGTERM or SIGINT, or
 when its stdin closes: the benchmark keeps a pipe open, so a benchmark that dies, however it
@@ -31,8 +42,10 @@ sys.path.insert(0, str(_HERE.parent))
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import contextlib  # noqa: E402
+import os  # noqa: E402
 import signal  # noqa: E402
 import threading  # noqa: E402
+from datetime import UTC, datetime, timedelta  # noqa: E402
 
 import discord.http  # noqa: E402
 import yarl  # noqa: E402
@@ -64,7 +77,30 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--drawing-processes", type=int, default=1, help="as DRAWING_PROCESSES (default 1)"
     )
+    parser.add_argument(
+        "--moved-clock",
+        action="store_true",
+        help="tell the games' time by the real time plus an offset read from stdin (seconds, "
+        "one a line)",
+    )
     return parser.parse_args(argv)
+
+
+class MovedClock:
+    """The real time plus `offset`, which the benchmark moves forward (see `_read_stdin`): a
+    turn clock's hour goes by in an instant, and the clock runs on at the real pace between
+    two moves."""
+
+    def __init__(self) -> None:
+        self.offset = timedelta(0)
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.offset
+
+    def move_to(self, seconds: float) -> None:
+        """Set by the thread reading stdin: one attribute, swapped whole, so the event loop
+        reading it needs no lock. Never backwards."""
+        self.offset = max(self.offset, timedelta(seconds=seconds))
 
 
 def _shard_ids(text: str) -> tuple[int, ...]:
@@ -79,10 +115,23 @@ def _database(text: str) -> tuple[str, str | Path]:
     return f"sqlite:///{text}", Path(text)
 
 
-def _stop_when_stdin_closes(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
-    """Runs in a thread: the benchmark never writes, so end of input means it is gone."""
+def _read_stdin(
+    loop: asyncio.AbstractEventLoop, stop: asyncio.Event, clock: MovedClock | None
+) -> None:
+    """Runs in a thread: each line is the moved clock's offset in seconds (ignored without
+    one), and the end of input means the benchmark is gone.
+
+    It reads the file descriptor itself, not `sys.stdin`: a daemon thread blocked inside the
+    buffered reader holds its lock, and the interpreter, closing it on the way out, aborts
+    ("could not acquire lock for <_io.BufferedReader name='<stdin>'> at interpreter
+    shutdown")."""
+    pending = b""
     with contextlib.suppress(Exception):
-        sys.stdin.buffer.read()
+        while chunk := os.read(sys.stdin.fileno(), 4096):
+            *lines, pending = (pending + chunk).split(b"\n")
+            for line in lines:
+                if clock is not None and line.strip():
+                    clock.move_to(float(line))
     with contextlib.suppress(RuntimeError):  # the loop may be closed already
         loop.call_soon_threadsafe(stop.set)
 
@@ -95,7 +144,8 @@ async def serve(args: argparse.Namespace) -> int:
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    threading.Thread(target=_stop_when_stdin_closes, args=(loop, stop), daemon=True).start()
+    clock = MovedClock() if args.moved_clock else None
+    threading.Thread(target=_read_stdin, args=(loop, stop, clock), daemon=True).start()
 
     database_url, database = _database(args.database)
     settings = Settings(
@@ -111,7 +161,9 @@ async def serve(args: argparse.Namespace) -> int:
     bot = GameBot(settings, database=database, ai_pause=args.ai_pause, guild_ready_timeout=0.1)
     runner: asyncio.Task[None] | None = None
     try:
-        await bot.login(args.token)
+        await bot.login(args.token)  # its setup makes `bot.service`
+        if clock is not None:
+            bot.service.games.clock = clock  # the games' time, not the leases' (see above)
         runner = asyncio.create_task(bot.connect(reconnect=True))
         ready = asyncio.create_task(bot.wait_until_ready())
         await asyncio.wait({runner, ready}, return_when=asyncio.FIRST_COMPLETED)

@@ -6,11 +6,14 @@ CI history to read, never a pass/fail line here.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from bench_modules import bench_module
@@ -127,3 +130,101 @@ def test_what_an_added_game_costs_is_not_made_up_when_half_the_games_peaked_high
     peaked = {**found, "rss_half": 140_000}
     assert math.isnan(_bench().added_game_kb(peaked, games=200, added=100))
     assert math.isnan(_bench().added_game_kb(found, games=200, added=0))
+
+
+@pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
+def test_with_clocks_a_silent_person_runs_out_and_an_ai_moves_for_them_once() -> None:
+    """Two of four games with a turn clock: the bot's clock is moved past a silent person's
+    warning and deadline, and the run says what came of it. (About 40 s: the bots look for
+    what is due every 5 s.)"""
+    done = subprocess.run(
+        [
+            *(sys.executable, str(BENCH), "--games", "4", "--clocked", "2", "--seconds", "8"),
+            *("--warm-up", "2", "--warm-up-boards", "50"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    clocks = json.loads(done.stdout.strip().splitlines()[-1])["clocks"]
+    assert clocks["clocked_games"] == 2
+    assert clocks["timeouts_acted"] >= 1, done.stdout
+    assert clocks["timeouts_acted"] == clocks["silenced"], done.stdout
+    assert clocks["warnings"] >= clocks["silenced"], done.stdout
+    assert clocks["ran_out_post"]["p50_ms"] is not None
+    assert clocks["duplicates"] == [] and clocks["not_acted"] == [], done.stdout
+    assert clocks["unexplained"] == 0, done.stdout
+    assert "duplicates: 0" in done.stdout
+
+
+def _silent_turn(scenario: str):
+    """What the run kept of one person made silent in game 7 (seats: Ada 100, Bo 200, an AI):
+    their clock moved past its warning, then its deadline, with `scenario` gone wrong."""
+    load = _bench()
+    slot = load.Slot(channel=None, people=[], rng=None, clocked=True)
+    slot.seats_of[7] = [100, 200, None]
+    slot.sent_at[7] = {0, 1, 3, 8}  # what Ada and Bo sent themselves
+    clock = load.ClockRow(5, "2026-01-01T13:00:00.000+00:00", "2026-01-01T12:45:00.000+00:00", 4)
+    silence = load.Silence(slot, game_id=7, user_id=100, clock=clock)
+    silence.warn_moved_at, silence.warned_at = 10.0, 11.0
+    silence.due_moved_at, silence.ran_out_at, silence.ai_posted_at = 20.0, 22.0, 23.0
+    jumps = [
+        load.Jump(10.0, "2026-01-01T12:45:00.001+00:00", {7: clock}),
+        load.Jump(20.0, "2026-01-01T13:00:00.001+00:00", {7: replace(clock, warn_at=None)}),
+    ]
+    slot.warnings = [load.Said(11.0, 7, 100)] * (2 if scenario == "warned twice" else 1)
+    slot.ran_outs = [load.Said(22.0, 7, 100)] * (2 if scenario == "told twice" else 1)
+    # (seat, first action) of each move's post: Ada, Ada, the AI seat, Bo, then the AI for
+    # Ada (a drawn card, then placed), the AI seat, and Ada herself again.
+    moves = [(0, 0), (0, 1), (2, 2), (1, 3), (0, 4), (0, 5), (2, 6), (0, 8)]
+    if scenario == "the AI moved for her again":
+        moves[-1] = (0, 7)  # not sent by Ada: an AI's, with no timeout before
+    posts = [load.MovePost(i, 7, i, seat, first, f"n{i}") for i, (seat, first) in enumerate(moves)]
+    slot.posted.update({"n5": 2 if scenario == "posted twice" else 1})
+    if scenario == "not acted":
+        slot.ran_outs, slot.posted = [], load.Counter()
+        posts = posts[:4]
+
+    class Reader:
+        async def move_posts(self, game_ids):
+            return [p for p in posts if p.game_id in game_ids]
+
+    driver = SimpleNamespace(silences=[silence], slots=[slot], jumps=jumps)
+    duties, unexplained = asyncio.run(load.clock_duties(driver, Reader()))
+    found = {
+        "clocked": 1,
+        "duties": duties,
+        "unexplained": unexplained,
+        "jumps": 2,
+        "clock_moved_s": 3600.0,
+        "nonce_refused": 0,
+        "withdrawn": 0,
+    }
+    return load.report_clocks(found)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "doubled", "missed"),
+    [
+        ("as it should", False, False),
+        ("warned twice", True, False),
+        ("told twice", True, False),
+        ("posted twice", True, False),
+        ("not acted", False, True),
+    ],
+)
+def test_a_duty_done_twice_or_not_at_all_is_told(scenario, doubled, missed) -> None:
+    clocks = _silent_turn(scenario)
+    assert clocks["silenced"] == 1
+    assert bool(clocks["duplicates"]) is doubled, clocks
+    assert bool(clocks["not_acted"]) is missed, clocks
+    assert clocks["timeouts_acted"] == (0 if missed else 1)
+    assert clocks["warnings"] == (2 if scenario == "warned twice" else 1)
+
+
+def test_an_ai_move_for_a_person_without_a_timeout_is_told() -> None:
+    clocks = _silent_turn("the AI moved for her again")
+    # Ada's turn after the one she ran out of: one more AI move, put down to that timeout.
+    assert clocks["duplicates"], clocks
