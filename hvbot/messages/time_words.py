@@ -59,6 +59,16 @@ def deadline_mark(game: GameRow) -> str | None:
     return f"<t:{int(datetime.fromisoformat(game.clock_deadline).timestamp())}:R>"
 
 
+def time_left(game: GameRow, now: datetime, texts: Texts) -> str | None:
+    """The board picture's word on the clock of the person to move ("Clock: 42 minutes
+    left"): a picture cannot count down as Discord's time stamps do, so it says what was left
+    when it was drawn. None if no clock runs."""
+    if game.clock_deadline is None or game.clock_paused_at is not None:
+        return None
+    left = max(timedelta(0), datetime.fromisoformat(game.clock_deadline) - now)
+    return texts("picture.clock_left", left=waited_words(left, texts))
+
+
 def length_words(minutes: int, texts: Texts) -> str:
     """A clock's length as its choice at /game new names it ("1 hour", "3 days")."""
     if minutes % (24 * 60) == 0:
