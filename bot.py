@@ -17,7 +17,13 @@ import discord
 from hvbot.database import DatabaseError
 from hvbot.runtime import sandbox_run
 from hvbot.runtime.client import GameBot
-from hvbot.runtime.config import ConfigError, Settings, configure_logging, load_settings
+from hvbot.runtime.config import (
+    ConfigError,
+    Settings,
+    configure_logging,
+    load_settings,
+    prepare_env_file,
+)
 from hvbot.runtime.running import run_until_stopped, stop_on_signals
 
 
@@ -65,6 +71,9 @@ def main(argv: Sequence[str] = ()) -> int:
     arguments = parse_arguments(argv)
     if arguments.sandbox:
         return sandbox_run.main(arguments.port, open_browser=not arguments.no_browser)
+    warning = prepare_env_file()
+    if warning:
+        print(f"hvbot: {warning}", file=sys.stderr)
     try:
         settings = load_settings()
     except ConfigError as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sqlite3
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
@@ -109,11 +110,12 @@ class SqliteDatabase:
                 "exist: create the folder or name another file."
             )
         try:
+            _create_private(path)
             # The busy timeout from the first statement on: another process may be writing.
             conn = await aiosqlite.connect(
                 str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
             )
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             raise DatabaseError(f"cannot open the SQLite file {str(path)!r}: {exc}") from exc
         conn.row_factory = sqlite3.Row
         await _use_wal(conn)
@@ -166,3 +168,14 @@ class SqliteDatabase:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), grace_s)
         await self.conn.close()
+
+
+def _create_private(path: Path) -> None:
+    """A new SQLite file is created readable by its owner only: it holds every game's hidden
+    cards and seeds. SQLite gives its journal files the database file's permissions, so they
+    follow. An existing file is left as its owner set it."""
+    try:
+        descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        return
+    os.close(descriptor)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -26,7 +26,7 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class Settings:
-    token: str
+    token: str = field(repr=False)  # never in a log line or a traceback's locals
     database_url: str
     guild_id: int | None
     log_level: str
@@ -38,10 +38,55 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
 
+    def __repr__(self) -> str:
+        """Safe to log: the token and the database's password are left out."""
+        shown = []
+        for f in fields(self):
+            if f.repr:
+                value = getattr(self, f.name)
+                if f.name == "database_url":
+                    value = without_password(value)
+                shown.append(f"{f.name}={value!r}")
+        return f"Settings(token='***', {', '.join(shown)})"
+
     @property
     def sqlite_path(self) -> Path:
         """The SQLite file named by `database_url` (a SQLite URL only)."""
         return sqlite_path(self.database_url)
+
+
+def without_password(url: str) -> str:
+    """A database URL to show: its password, if any, as ***."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.netloc.rpartition("@")[0].partition(":")[0]
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{user}:***@{host}").geturl()
+
+
+def prepare_env_file(path: str | Path = ".env", example: str | Path = ".env.example") -> str | None:
+    """On the first run, `.env` is made from the example, readable by its owner only, as it
+    will hold the bot's token; an existing one that others may read is left as it is, and a
+    warning to say so is returned (None if all is well)."""
+    target = Path(path)
+    if not target.exists():
+        source = Path(example)
+        if not source.is_file():
+            return None
+        try:
+            descriptor = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:
+            return None
+        with os.fdopen(descriptor, "w", encoding="utf-8") as written:
+            written.write(source.read_text(encoding="utf-8"))
+        return None
+    if os.name == "posix" and target.stat().st_mode & 0o077:
+        return (
+            f"{target} can be read by other users of this machine, and it holds the bot's "
+            f"token: chmod 600 {target}"
+        )
+    return None
 
 
 def sqlite_path(url: str) -> Path:

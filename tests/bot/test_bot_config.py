@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from hvbot.runtime.config import DEFAULT_DATABASE_URL, ConfigError, load_settings, sqlite_path
+from hvbot.database.sqlite import SqliteDatabase
+from hvbot.runtime.config import (
+    DEFAULT_DATABASE_URL,
+    ConfigError,
+    Settings,
+    load_settings,
+    sqlite_path,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -126,3 +133,61 @@ def test_debug_logging_keeps_secret_bearing_loggers_at_info():
     finally:
         for name, level in saved.items():
             logging.getLogger(name).setLevel(level)
+
+
+def bare_bot(folder: Path) -> list[str]:
+    """`python bot.py` in `folder` with no settings: the lines it prints before it stops."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")],
+        cwd=folder,
+        env={"PATH": "", "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    return done.stderr.strip().splitlines()
+
+
+def test_the_first_run_makes_env_readable_by_its_owner_only(tmp_path: Path) -> None:
+    example = (ROOT / ".env.example").read_text()
+    (tmp_path / ".env.example").write_text(example)
+    (line,) = bare_bot(tmp_path)
+    assert "DISCORD_TOKEN is not set" in line
+    made = tmp_path / ".env"
+    assert made.read_text() == example
+    assert made.stat().st_mode & 0o777 == 0o600
+
+
+def test_an_env_others_can_read_is_pointed_out_and_left_alone(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("LOG_LEVEL=INFO\n")
+    env.chmod(0o644)
+    warning, refusal = bare_bot(tmp_path)
+    assert "can be read by other users" in warning and "chmod 600" in warning
+    assert "DISCORD_TOKEN is not set" in refusal
+    assert env.stat().st_mode & 0o777 == 0o644
+
+
+def test_the_settings_never_show_the_token_or_the_database_password() -> None:
+    settings = Settings(
+        "MTA.secret.token", "postgresql://bot:s3cr%40t@db.example:5432/games", None, "INFO"
+    )
+    for shown in (repr(settings), str(settings), f"{settings}"):
+        assert "MTA.secret.token" not in shown and "s3cr" not in shown
+        assert "postgresql://bot:***@db.example:5432/games" in shown
+    assert "sqlite:///hv.db" in repr(Settings("t", "sqlite:///hv.db", None, "INFO"))
+
+
+async def test_a_new_sqlite_file_and_its_journal_are_readable_by_their_owner_only(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "games.sqlite3"
+    database = await SqliteDatabase.open(path)
+    try:
+        await database.transact(lambda tx: tx.execute("CREATE TABLE t (x INTEGER)"))
+        made = [p for p in tmp_path.iterdir() if p.name.startswith("games.sqlite3")]
+        assert {p.name for p in made} >= {"games.sqlite3", "games.sqlite3-wal"}
+        assert {p.stat().st_mode & 0o777 for p in made} == {0o600}
+    finally:
+        await database.close()
