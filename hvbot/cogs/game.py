@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 LOG_INLINE_LIMIT = 1800
 MAX_CHOICES = 25  # Discord's limit on autocomplete choices
+MOST_GAME_ID = 2**63 - 1  # game ids are 64-bit integers in both databases
 CHOICE_NAME_LIMIT = 100  # Discord's limit on a choice's name
 NO_FINISHED_GAME = ENGLISH("bot.error.no_finished_game")
 
@@ -347,9 +348,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         if interaction.channel_id is None:
             return []
         typed = str(current or "").strip().lstrip("#").lower()
+        number = typed.isascii() and typed.isdigit()
+        if number and int(typed) > MOST_GAME_ID:
+            return []  # no game has such a number, and the database could not even compare it
         finished = self.bot.service.games.finished
         games = await finished(interaction.channel_id)
-        if typed.isdigit() and all(a.game.id != int(typed) for a in games):
+        if number and all(a.game.id != int(typed) for a in games):
             # An older game than the latest 25, asked for by its number.
             games = [
                 *await finished(interaction.channel_id, game_id=int(typed)),

@@ -124,6 +124,10 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
     players = " vs ".join(names_of(game))
     assert choices == [{"name": f"#{game.id} Pylons, {day}, {players}", "value": game.id}]
     assert await emu.autocomplete(cy, "game replay", "game", "sector") == []
+    # A number no game can have (the databases store 64 bits) and digits that are not ASCII.
+    for typed in ("9" * 19, "12345678901234567890123", "²"):
+        assert await emu.autocomplete(cy, "game replay", "game", typed) == []
+    assert await emu.autocomplete(cy, "game replay", "game", str(game.id)) == choices
     for options in ({}, {"game": game.id}):
         # Each request draws the whole game again in a worker, as slow as the first replay
         # above, so it gets the same allowance.
