@@ -85,7 +85,6 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.choices(
         game=GAME_CHOICES, mode=MODE_CHOICES, clock=CLOCK_CHOICES, timeout=TIMEOUT_CHOICES
     )
-    @app_commands.guild_only()
     async def new(
         self,
         interaction: discord.Interaction,
@@ -97,6 +96,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         clock: int | None = None,
         timeout: str = "ai_move",
     ) -> None:
+        # Discord applies guild_only to a whole command group, never to one subcommand, and
+        # /game rules is useful in a DM: so a game's place is checked here.
+        if interaction.guild_id is None:
+            raise BotError(
+                "Games are played in a server: use /game new in one of its channels.",
+                key="bot.error.new_server_only",
+            )
         try:
             row = await self.bot.service.lobby.new_lobby(
                 channel_id=interaction.channel_id,

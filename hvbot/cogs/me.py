@@ -15,6 +15,7 @@ from games import find_game
 from hvbot.cogs.options import EVERY_CHOICES_SHOWN, WHERE_CHOICES
 from hvbot.messages import game_posts, time_words
 from hvbot.messages.limits import fitted
+from hvbot.messages.wording import shown
 from hvbot.services import BotError
 from hvbot.services.notify import quiet_hours
 from hvbot.services.quiet_hours import zone_choices
@@ -40,7 +41,7 @@ def game_line(game: GameRow, user_id: int, to_move: int | None, texts: Texts) ->
         clock = time_words.deadline_mark(game)
         key = "bot.me.your_turn_clock" if clock else "bot.me.your_turn"
         return texts(key, game=title, where=where, when=clock or "")
-    return texts("bot.me.their_turn", game=title, where=where, player=seat.display_name)
+    return texts("bot.me.their_turn", game=title, where=where, player=shown(seat.display_name))
 
 
 def server_only(command: str) -> BotError:

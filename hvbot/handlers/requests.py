@@ -19,7 +19,7 @@ from hvbot.handlers.answering import (
 from hvbot.messages import buttons
 from hvbot.messages.game_posts import posts_here, refresh_lobby
 from hvbot.messages.post import ALLOWED, Post
-from hvbot.messages.wording import language, mention, move_words, public
+from hvbot.messages.wording import language, mention, move_words, public, shown
 from hvbot.services import UndoOutcome, VoteOutcome
 from hvbot.store import GameRow, UndoRequest
 
@@ -27,7 +27,7 @@ from hvbot.store import GameRow, UndoRequest
 def vote_text(outcome: VoteOutcome) -> str:
     vote, game = outcome.vote, outcome.game
     away = game.seats[vote.seat]
-    name = away.display_name if away.user_id is None else mention(game, vote.seat)
+    name = shown(away.display_name) if away.user_id is None else mention(game, vote.seat)
     voters = " ".join(f"<@{u}>" for u in vote.asked if u not in vote.votes)
     return public(game)(
         "bot.vote.asked", player=name, voters=voters, cast=len(vote.votes), count=len(vote.asked)

@@ -21,7 +21,7 @@ from games import find_game
 from hvbot.messages import buttons, time_words
 from hvbot.messages.post import Post
 from hvbot.messages.presenters import presenter_for
-from hvbot.messages.wording import mention, names_of, public
+from hvbot.messages.wording import mention, names_of, picture_names, public, shown
 from hvbot.runtime import workers
 from hvbot.services.outcomes import ActResult
 from hvbot.store import GameRow
@@ -47,7 +47,7 @@ async def board_post(
     presenter = presenter_for(game.game_name, game.language)
     texts = public(game)
     view = state.view(None) if result is None else result.public_view()
-    names = names_of(game)
+    names, drawn = names_of(game), picture_names(game)
     lines: list[str] = []
     if result is not None:
         result.let_go_of_view()
@@ -55,9 +55,9 @@ async def board_post(
             return None
         lines += presenter.describe(result.applied, view, names[result.seat])
     choices = None
-    drawing = [workers.draw(presenter.board_png, view, names)]
+    drawing = [workers.draw(presenter.board_png, view, drawn)]
     if state.is_terminal():
-        drawing.append(workers.draw(presenter.end_png, view, names))
+        drawing.append(workers.draw(presenter.end_png, view, drawn))
         lines.append(presenter.outcome(view, names))
         lines.append(texts("bot.board.archived"))
     else:
@@ -72,10 +72,9 @@ async def board_post(
             lines.append(texts("bot.board.next_ai", player=who))
         else:
             lines.append(texts("bot.board.next", player=who, note=presenter.turn_note(view)))
-        if not by_ai:
+        if not by_ai:  # the clock is a person's, and an AI's choice comes by itself
             lines += filter(None, [time_words.away_line(game, seat, now, texts)])
             lines += filter(None, [time_words.clock_line(game, texts)])
-        if not by_ai:  # an AI's choice comes by itself
             choices = buttons.choice_view(game.id, game.version, presenter.public_choices(view))
     del view
     board, *end = await asyncio.gather(*drawing)
@@ -123,7 +122,8 @@ def lobby_text(game: GameRow, now: datetime) -> str:
     texts = public(game)
     rules = find_game(game.game_name)
     seats = "\n".join(
-        f"{s.seat + 1}. {s.display_name}{time_words.away_mark(s, now, texts)}" for s in game.seats
+        f"{s.seat + 1}. {shown(s.display_name)}{time_words.away_mark(s, now, texts)}"
+        for s in game.seats
     )
     seats = seats or texts("bot.lobby.nobody")
     if game.status == "lobby":

@@ -26,6 +26,7 @@ from data.texts import ENGLISH, Texts
 from games import find_game
 from hvbot.messages.post import Post
 from hvbot.messages.presenters import presenter_for
+from hvbot.messages.wording import shown
 from hvbot.runtime import workers
 from hvbot.store import ArchivedGame, GameRow
 
@@ -119,10 +120,12 @@ def describe(archived: ArchivedGame, *, with_id: bool = True, texts: Texts = ENG
     caption otherwise (`Pylons game #12, Ada vs Bo (2026-11-20)`)."""
     game = archived.game
     title = find_game(game.game_name).title
-    players = texts("bot.replay.versus").join(seat.display_name for seat in game.seats)
+    names = [seat.display_name for seat in game.seats]
     day = (archived.ended_at or "")[:10]
-    if with_id:
+    if with_id:  # a choice's name: plain text, shown as it is
+        players = texts("bot.replay.versus").join(names)
         return ", ".join(part for part in (f"#{game.id} {title}", day, players) if part)
+    players = texts("bot.replay.versus").join(shown(name) for name in names)
     when = f" ({day})" if day else ""
     return texts("bot.replay.described", game=title, number=game.id, players=players, when=when)
 

@@ -18,13 +18,28 @@ from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
 
 
+def shown(name: str) -> str:
+    """A display name as a message shows it: as itself, whatever it holds. People choose
+    their names, and one like `[Claim your prize](https://…) <@ada> @everyone` must neither
+    format, nor link, nor ping: markdown and mentions are escaped, and `://` is broken with
+    an invisible space so Discord finds no address to link."""
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    return escaped.replace("://", ":\u200b//")
+
+
 def names_of(game: GameRow) -> list[str]:
+    """The seats' names for the words of a message (see `shown`)."""
+    return [shown(seat.display_name) for seat in game.seats]
+
+
+def picture_names(game: GameRow) -> list[str]:
+    """The seats' names as drawn on a picture: as they are, a picture formats nothing."""
     return [seat.display_name for seat in game.seats]
 
 
 def mention(game: GameRow, seat: int) -> str:
     row = game.seats[seat]
-    return f"<@{row.user_id}>" if row.user_id is not None else f"**{row.display_name}**"
+    return f"<@{row.user_id}>" if row.user_id is not None else f"**{shown(row.display_name)}**"
 
 
 def personal(interaction: discord.Interaction) -> Texts:

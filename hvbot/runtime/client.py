@@ -24,6 +24,7 @@ from games import plugins
 from hvbot.aftermath import Aftermath
 from hvbot.handlers import answering, lobby, moves, requests
 from hvbot.messages import buttons, wording
+from hvbot.messages.post import ALLOWED
 from hvbot.messages.presenters import warm_up
 from hvbot.messages.translator import Translator
 from hvbot.runtime import memory, workers
@@ -72,6 +73,9 @@ class GameBot(commands.AutoShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
+            # Every message, whatever sends it, pings only the people it mentions on purpose:
+            # never @everyone, a role, or someone a display name tries to mention.
+            allowed_mentions=ALLOWED,
             help_command=None,
             **options,
         )

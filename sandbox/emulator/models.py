@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -447,6 +448,21 @@ class Record:
     def custom_ids(self) -> list[str]:
         return [b.custom_id for b in self.components if b.custom_id]
 
+    @property
+    def pings(self) -> frozenset[str]:
+        """Whom Discord would notify for this message: the ids of the users its content
+        mentions that its `allowed_mentions` let through, and "everyone" for an @everyone or
+        @here it allows. Without `allowed_mentions`, Discord lets every mention through."""
+        data = self.payload.get("data", self.payload) if "type" in self.payload else self.payload
+        allowed = data.get("allowed_mentions") if isinstance(data, dict) else None
+        parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse", []))
+        listed = set() if allowed is None else {str(u) for u in allowed.get("users", [])}
+        users = set(_USER_MENTION.findall(self.content))
+        pinged = users if "users" in parse else users & listed
+        if "everyone" in parse and _EVERYONE.search(self.content):
+            pinged = {*pinged, "everyone"}
+        return frozenset(pinged)
+
     def attachment(self, filename: str) -> Attachment:
         for item in self.attachments:
             if item.filename == filename:
@@ -465,6 +481,9 @@ class Record:
             + (f" buttons={self.custom_ids}" if self.components else "")
         )
 
+
+_USER_MENTION = re.compile(r"<@!?([0-9]+)>")
+_EVERYONE = re.compile(r"@(everyone|here)\b")
 
 MESSAGE_KINDS = frozenset(
     {
