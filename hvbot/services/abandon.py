@@ -50,6 +50,7 @@ class Abandon:
                     game_id=game.id, expected_version=game.version, status="abandoned"
                 )
                 return await games.reload(game.id), None
+            await games.ask_the_table(game, user_id)
             request = await store.undo.open(
                 game_id=game.id,
                 version=game.version,

@@ -80,6 +80,7 @@ class Absence:
                     waited=waited,
                     limit=limit,
                 )
+            await games.ask_the_table(game, user_id)
             vote = await store.votes.open(
                 game_id=game.id,
                 version=game.version,

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
+from math import ceil
 from typing import Protocol, TypeVar
 
 from data.texts import texts_for
@@ -31,6 +32,7 @@ class Pending(Protocol):
 P = TypeVar("P", bound=Pending)
 
 STAND_IN_LEVEL = "normal"  # the AI that plays for a person away or out of time
+ASK_AGAIN = timedelta(minutes=2)  # a person's next question to the same table, at the soonest
 
 
 def stand_in_level(game_name: str) -> str:
@@ -81,6 +83,30 @@ class GameAccess:
     def __init__(self, store: GameStore, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.clock = clock
+        # When each person last asked the table something, per game (see `ask_the_table`).
+        # Kept by the process: a server's interactions all come to the process of its shard.
+        self._asked: dict[tuple[int, int], datetime] = {}
+
+    async def ask_the_table(self, game: GameRow, user_id: int) -> None:
+        """A person is about to ask the others something (an undo, a vote, to abandon):
+        refused while another request waits for answers, and to the same person again within
+        `ASK_AGAIN`, so nobody can flood a table with questions. Called under the game's lock."""
+        if await self.store.request_waiting(game_id=game.id, version=game.version):
+            raise BotError(
+                "A request already waits for the table's answers: it is settled first.",
+                key="bot.error.request_waiting",
+            )
+        now = self.clock()
+        last = self._asked.get((game.id, user_id))
+        if last is not None and now - last < ASK_AGAIN:
+            seconds = ceil((ASK_AGAIN - (now - last)).total_seconds())
+            raise BotError(
+                f"You asked the table a moment ago: try again in {seconds} "
+                f"second{'' if seconds == 1 else 's'}.",
+                key="bot.error.request_cooldown",
+                count=seconds,
+            )
+        self._asked[(game.id, user_id)] = now
 
     async def open_game(self, channel_id: int) -> GameRow:
         game = await self.store.open_game_in_channel(channel_id=channel_id)

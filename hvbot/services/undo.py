@@ -63,6 +63,7 @@ class Undo:
                     action=text,
                     game_name=game.game_name,
                 )
+            await games.ask_the_table(game, user_id)
             request = await store.undo.open(
                 game_id=game.id,
                 version=game.version,

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from engine import State
 from games import find_game
 from hvbot.database import Database, Duplicate, Row, Work, open_database
-from hvbot.store import changes, games
+from hvbot.store import changes, games, requests
 from hvbot.store.buttons import LiveButtons
 from hvbot.store.cache import GameCache
 from hvbot.store.clocks import Clocks
@@ -151,6 +151,11 @@ class GameStore:
 
     async def actions(self, *, game_id: int) -> list[tuple[int, str]]:
         return await games.actions(self.db, game_id)
+
+    async def request_waiting(self, *, game_id: int, version: int) -> bool:
+        """Whether an undo, an abandon or a takeover vote waits for answers about this
+        version of the game."""
+        return await requests.waiting(self.db, game_id, version)
 
     async def last_action(self, *, game_id: int) -> tuple[int, int, str] | None:
         """(number, seat, text) of the game's latest stored action, if any."""

@@ -175,3 +175,16 @@ class AbsenceVotes(_Requests):
             )
         )
         return changed == 1
+
+
+async def waiting(db: Database, game_id: int, version: int) -> bool:
+    """Whether a request of any kind waits for answers about this version of the game."""
+    for table in (UndoRequests.table, AbsenceVotes.table):
+        found = await db.fetchval(
+            f"SELECT 1 FROM {table} WHERE game_id = ? AND version = ? AND status = 'open'",
+            game_id,
+            version,
+        )
+        if found:
+            return True
+    return False

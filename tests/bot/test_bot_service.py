@@ -415,6 +415,8 @@ async def test_a_move_is_taken_back_when_every_other_person_accepts_even_after_a
 
 
 async def test_a_draw_a_refusal_or_the_next_move_keeps_a_move(service):
+    clock = MovedClock()
+    service.clock = clock
     game, state = await _started(service)
     mover = _user_of(game, state.current_seat())
     other = BO if mover == ADA else ADA
@@ -429,12 +431,24 @@ async def test_a_draw_a_refusal_or_the_next_move_keeps_a_move(service):
     move = _rotation(result.state)
     result = await service.play.act(channel_id=CHANNEL, user_id=other, action=move)
     asked = await service.undo.request_undo(channel_id=CHANNEL, user_id=other)
+    with pytest.raises(BotError) as waiting:
+        await service.undo.request_undo(channel_id=CHANNEL, user_id=other)
+    assert waiting.value.key == "bot.error.request_waiting", "one request at a time"
     refused = await service.undo.answer_undo(
         request_id=asked.request.id, user_id=mover, accept=False
     )
     assert refused.status == "refused"
     assert [t for _, t in await service.repo.actions(game_id=game.id)][-1] == move
 
+    # Asked again at once: not before two minutes, so nobody floods the table.
+    with pytest.raises(BotError) as cooling:
+        await service.undo.request_undo(channel_id=CHANNEL, user_id=other)
+    assert cooling.value.key == "bot.error.request_cooldown"
+    assert cooling.value.fields["count"] == 120
+    clock.advance(minutes=1, seconds=59)
+    with pytest.raises(BotError, match="try again in 1 second\\."):
+        await service.undo.request_undo(channel_id=CHANNEL, user_id=other)
+    clock.advance(seconds=1)
     # Asked again, but Ada moves on instead of answering: the request is void.
     asked = await service.undo.request_undo(channel_id=CHANNEL, user_id=other)
     await service.play.act(channel_id=CHANNEL, user_id=mover, action=_rotation(result.state))
