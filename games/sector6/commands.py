@@ -89,6 +89,7 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
             lambda state, seat: middle_first(place_cells(state, seat, rotation), state.view(None)),
             turns_note,
             turn_only=True,
+            slow=("place", rotation),
         )
 
     async def _entry_cells(self, interaction: discord.Interaction, current: str) -> Choices:
@@ -97,6 +98,7 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
             current,
             lambda state, seat: middle_first(state.targets(seat, "entry.cell"), state.view(None)),
             turn_only=True,
+            slow=("entry",),
         )
 
     async def _move_from(self, interaction: discord.Interaction, current: str) -> Choices:

@@ -9,7 +9,9 @@ answered with one refusal that names the channel's game and its commands.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 
 
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
+WORKED_OUT_KEPT = 64  # slow cell lists kept: the options being typed in right now
 Choices = list[app_commands.Choice[str]]
 # The cells to offer for one option, from the game's state and the caller's seat (None: the
 # caller does not play here), in the order to show them.
@@ -55,6 +58,9 @@ class GameMoves(commands.GroupCog):
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        # Cells worked out off the event loop, per game version, seat and option (see
+        # `suggest`), with the notes said so far beside them: the least recently used go.
+        self._worked_out: OrderedDict[Hashable, tuple[list[str], dict[str, str]]] = OrderedDict()
         super().__init__()
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
@@ -86,10 +92,16 @@ class GameMoves(commands.GroupCog):
         note: Note | None = None,
         *,
         turn_only: bool = False,
+        slow: Hashable | None = None,
     ) -> Choices:
         """Autocomplete choices for a cell option: the cells `cells` lists for the caller in
         the channel's game, matching what is typed so far. None in another game's channel, nor
-        (with `turn_only`) for anyone but the player to move."""
+        (with `turn_only`) for anyone but the player to move.
+
+        `slow`: the rules take long to list these cells (all the free cells of an empty
+        table, each with the turns that fit): they are worked out in a thread, on a copy of
+        the state, so no other game waits for them, and kept under this key (the option and
+        what it depends on) for the next keystrokes of the same version of the game."""
         found = await self.in_play(interaction)
         if found is None:
             return []
@@ -97,8 +109,27 @@ class GameMoves(commands.GroupCog):
         seat = game.seat_of(interaction.user.id)
         if turn_only and (seat is None or state.current_seat() != seat):
             return []
-        said = None if note is None else lambda cell: note(state, seat, cell)
-        return self.offered(cells(state, seat), typed, said)
+        if slow is None:
+            said = None if note is None else lambda cell: note(state, seat, cell)
+            return self.offered(cells(state, seat), typed, said)
+        key = (game.id, game.version, seat, slow)
+        worked = self._worked_out.get(key)
+        if worked is None:
+            copy = state.copy()
+            worked = (list(await asyncio.to_thread(cells, copy, seat)), {})
+            self._worked_out[key] = worked
+            while len(self._worked_out) > WORKED_OUT_KEPT:
+                self._worked_out.popitem(last=False)
+        self._worked_out.move_to_end(key)
+        listed, notes = worked
+        if note is not None:
+            missing = [c for c in self.matching(listed, typed) if c not in notes]
+            if missing:
+                copy = state.copy()
+                notes.update(
+                    await asyncio.to_thread(lambda: {c: note(copy, seat, c) for c in missing})
+                )
+        return self.offered(listed, typed, None if note is None else lambda c: notes.get(c, ""))
 
     @staticmethod
     def filled(interaction: discord.Interaction, name: str) -> Any:
@@ -113,13 +144,18 @@ class GameMoves(commands.GroupCog):
         """Autocomplete choices: the distinct legal values starting with what is typed so far,
         in the order given, as many as Discord shows, each with its note (worked out only for
         the values shown)."""
-        prefix = typed.strip().upper()
-        shown = [name for name in dict.fromkeys(names) if name.startswith(prefix)][:MAX_CHOICES]
+        shown = GameMoves.matching(names, typed)
         out = []
         for name in shown:
             said = note(name) if note else ""
             out.append(app_commands.Choice(name=f"{name} ({said})" if said else name, value=name))
         return out
+
+    @staticmethod
+    def matching(names: Iterable[str], typed: str) -> list[str]:
+        """The distinct values starting with what is typed so far, as many as Discord shows."""
+        prefix = typed.strip().upper()
+        return [name for name in dict.fromkeys(names) if name.startswith(prefix)][:MAX_CHOICES]
 
     def _group_of(self, game: str) -> str | None:
         """The command group the bot plays `game` with: the group of its loaded cog."""
