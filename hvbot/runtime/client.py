@@ -88,9 +88,10 @@ class GameBot(commands.AutoShardedBot):
         # Set in setup_hook, with the service: what follows each change.
         self.aftermath: Aftermath = None  # type: ignore[assignment]
         self._connected = False  # see close
-        # Set in setup_hook: the workers drawing pictures, and the one for long work.
+        # Set in setup_hook: the workers drawing pictures, the one thinking, the one for replays.
         self.pictures: workers.Workers | None = None
         self.background: workers.Workers | None = None
+        self.replays: workers.Workers | None = None
 
     async def setup_hook(self) -> None:
         # Threads work beside the event loop: the database's, those feeding the worker
@@ -116,7 +117,8 @@ class GameBot(commands.AutoShardedBot):
         processes = self.settings.drawing_processes
         self.pictures = workers.Workers(processes, warm_up=warm_up, ahead=workers.PICTURES_AHEAD)
         self.background = workers.Workers(1 if processes else 0)
-        workers.use(self.pictures, self.background)
+        self.replays = workers.Workers(1 if processes else 0)
+        workers.use(self.pictures, self.background, self.replays)
         await self.pictures.start()
         buttons.register(self, self._clicks())
         # The commands every game shares, then each registered game's own (see `games`).
@@ -161,7 +163,7 @@ class GameBot(commands.AutoShardedBot):
             await self.http.close()
         if self.service is not None:
             await self.service.close()
-        for pool in (self.pictures, self.background):
+        for pool in (self.pictures, self.background, self.replays):
             if pool is not None:
                 pool.close()
         workers.use(workers.Workers(0), workers.Workers(0))

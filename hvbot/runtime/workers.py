@@ -9,16 +9,15 @@ drawn. A worker process works on another core, and the loop only sends it what t
 answer. The functions sent must be importable by name (a presenter's methods are: a presenter
 is sent as its game and language, see `Presenter.__reduce__`), and so must their arguments.
 
-Two kinds of work, two sets of workers, so a board never waits behind a long job:
+Three kinds of work, three sets of workers, so nothing a game waits for waits behind a long job:
 - `draw`: the pictures after every move (boards, cards, secrets, results), in the bot's
   DRAWING_PROCESSES workers, warmed up as they start;
-- `in_background`: an AI seat's thinking (up to its time budget), and `when_free`: a finished
-  game's replay (a second or two of drawing), in one worker of their own, started when first
-  needed. A game waits for its AI seat's move, and nobody waits for a replay from one move to
-  the next: when several games end at once, their replays would otherwise hold up the AI seats
-  of every other game for seconds. So the worker takes the call whose time is due first, a
-  replay being due REPLAY_LEEWAY_S after it was asked for: it waits for the thinking asked for
-  within that time, and never longer.
+- `in_background`: an AI seat's thinking (up to its time budget), in one worker of its own,
+  started when first needed: a game waits for its AI seat's move;
+- `when_free`: a finished game's replay (a second or two of drawing), in another worker of its
+  own, started when first needed. Nobody waits for a replay from one move to the next, and a
+  replay shared the AI's worker before: when several games ended at once, or people asked for
+  replays, the AI seats of every other game waited seconds behind them.
 
 `processes=0` works in threads of this process, as before: the tests use it, since every bot
 they start would otherwise start its own workers.
@@ -52,7 +51,6 @@ log = logging.getLogger(__name__)
 # from the event loop.
 NICENESS = 10
 WATCH_S = 2.0  # how often a worker checks on the bot it works for, and gives back free memory
-REPLAY_LEEWAY_S = 10.0  # how long a replay may wait for the AI seats' thinking (`when_free`)
 PICTURES_AHEAD = 2  # pictures handed to the drawing workers beyond one each (see `Workers`)
 
 
@@ -226,13 +224,14 @@ class Workers:
 # the replay benchmark and the service's tests) the work is done in threads.
 _pictures = Workers(0)
 _background = Workers(0)
+_replays = Workers(0)
 
 
-def use(pictures: Workers, background: Workers) -> None:
-    """Draw with `pictures` and run long work on `background` from now on (the bot calls
-    this at start-up)."""
-    global _pictures, _background
-    _pictures, _background = pictures, background
+def use(pictures: Workers, background: Workers, replays: Workers | None = None) -> None:
+    """Draw with `pictures`, think on `background` and draw replays on `replays` from now on
+    (the bot calls this at start-up; without `replays`, they are drawn in threads)."""
+    global _pictures, _background, _replays
+    _pictures, _background, _replays = pictures, background, replays or Workers(0)
 
 
 # These two hand back `Workers.run`'s coroutine rather than awaiting it, so no frame of theirs
@@ -251,6 +250,6 @@ def in_background(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Corout
 
 
 def when_free(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Coroutine[Any, Any, Any]:
-    """`in_background` for long work no game waits for (a replay): the thinking asked for
-    within REPLAY_LEEWAY_S after it goes first."""
-    return _background.run_within(REPLAY_LEEWAY_S, func, *args, **kwargs)
+    """Long work no game waits for (a replay), in a worker of its own: no AI seat's thinking
+    ever waits behind it."""
+    return _replays.run(func, *args, **kwargs)

@@ -266,3 +266,22 @@ async def test_a_secret_picture_is_sent_the_seat_and_channel_never_the_deal(tmp_
     # call if the game's row went along.
     seed = pickle.dumps(game.seed, protocol=2)[2:-1]
     assert game.seed is not None and seed not in sent, "the deal's seed went to the worker"
+
+
+async def test_an_ai_seats_thinking_never_waits_behind_a_replay(worker, tmp_path):
+    """Replays are drawn in a worker of their own: while one is drawn (held here as long as
+    the test likes), an AI seat's thinking is done at once in the bot's thinking worker."""
+    replays = Workers(1)
+    workers.use(Workers(0), worker, replays)
+    gate = tmp_path / "gate"
+    try:
+        replay = asyncio.create_task(workers.when_free(_held_until, str(gate)))
+        await asyncio.sleep(0)
+        thinking = await asyncio.wait_for(workers.in_background(os.getpid), 30)
+        assert not replay.done(), "the replay is still being drawn"
+        assert thinking != os.getpid(), "the thinking was done in the bot's thinking worker"
+    finally:
+        gate.touch()
+        await replay
+        replays.close()
+        workers.use(Workers(0), Workers(0))
