@@ -76,7 +76,11 @@ async def replay_post(games: GameAccess, game: GameRow) -> Post | None:
     actions = await games.actions(game.id)
     try:
         return await replays.replay_post(
-            game, actions, heading=texts("bot.replay.heading"), texts=texts
+            game,
+            actions,
+            heading=texts("bot.replay.heading"),
+            texts=texts,
+            kept=games.store.replays,
         )
     except replays.NoReplay as exc:
         log.warning("game %s: no replay: %s", game.id, exc)

@@ -4,6 +4,9 @@ replays of finished games)."""
 from __future__ import annotations
 
 import io
+from collections import deque
+from datetime import datetime, timedelta
+from math import ceil
 from typing import TYPE_CHECKING
 
 import discord
@@ -40,6 +43,8 @@ if TYPE_CHECKING:
 LOG_INLINE_LIMIT = 1800
 MAX_CHOICES = 25  # Discord's limit on autocomplete choices
 MOST_GAME_ID = 2**63 - 1  # game ids are 64-bit integers in both databases
+REPLAYS_PER_WINDOW = 3  # replays one person may ask for in REPLAY_WINDOW
+REPLAY_WINDOW = timedelta(minutes=1)
 CHOICE_NAME_LIMIT = 100  # Discord's limit on a choice's name
 NO_FINISHED_GAME = ENGLISH("bot.error.no_finished_game")
 
@@ -68,6 +73,9 @@ def mode_options(game: str, mode: str | None) -> dict[str, str] | None:
 class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        # When each person last asked for replays (see `_may_replay`): kept by the process,
+        # as a server's interactions all come to the process of its shard.
+        self._replays_asked: dict[int, deque[datetime]] = {}
         super().__init__()
 
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
@@ -312,6 +320,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         # Looked up before deferring: a refusal must stay private, and after a public
         # deferral the first follow-up is public whatever it asks.
         archived = await self._archived(interaction.channel_id, game)
+        self._may_replay(interaction.user.id)
         # A public post: in the game's language, like everything it posted while played.
         texts = wording.public(archived.game)
         await interaction.response.defer(thinking=True)
@@ -321,11 +330,30 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 await self.bot.service.games.actions(archived.game.id),
                 heading=replays.archived_heading(archived, texts),
                 texts=texts,
+                kept=self.bot.service.repo.replays,
             )
         except replays.NoReplay as exc:
             await interaction.followup.send(texts.explain(exc))
             return
         await interaction.followup.send(**post.kwargs())
+
+    def _may_replay(self, user_id: int) -> None:
+        """A few replays a minute per person: each is a large upload to the channel, and the
+        first of a game a second or more of drawing."""
+        now = self.bot.service.clock()
+        asked = self._replays_asked.setdefault(user_id, deque())
+        while asked and now - asked[0] >= REPLAY_WINDOW:
+            asked.popleft()
+        if len(asked) >= REPLAYS_PER_WINDOW:
+            seconds = ceil((asked[0] + REPLAY_WINDOW - now).total_seconds())
+            raise BotError(
+                f"You asked for {REPLAYS_PER_WINDOW} replays in the last minute: try again in "
+                f"{seconds} second{'' if seconds == 1 else 's'}.",
+                key="bot.error.replay_limit",
+                most=REPLAYS_PER_WINDOW,
+                count=seconds,
+            )
+        asked.append(now)
 
     async def _archived(self, channel_id: int | None, game_id: int | None) -> ArchivedGame:
         """The finished game asked for (default: the channel's latest), or a BotError."""

@@ -29,6 +29,7 @@ from hvbot.messages.presenters import presenter_for
 from hvbot.messages.wording import shown
 from hvbot.runtime import workers
 from hvbot.store import ArchivedGame, GameRow
+from hvbot.store.replays import KeptReplay, Replays
 
 FILENAME = "replay.gif"
 
@@ -93,10 +94,10 @@ def draw(game: GameRow, views: list[dict[str, Any]]) -> render.Replay:
         ) from exc
 
 
-def caption(heading: str, replay: render.Replay, texts: Texts = ENGLISH) -> str:
+def caption(heading: str, replay: KeptReplay | render.Replay, texts: Texts = ENGLISH) -> str:
     """`heading`, the number of moves, and what was left out if the GIF had to be cut."""
     moves = texts("bot.replay.moves", count=replay.positions - 1)
-    if replay.complete:
+    if len(replay.shown) == replay.positions:
         return texts("bot.replay.caption", heading=heading, moves=moves)
     return texts(
         "bot.replay.caption_cut",
@@ -136,12 +137,18 @@ async def replay_post(
     *,
     heading: str,
     texts: Texts = ENGLISH,
+    kept: Replays | None = None,
 ) -> Post:
     """The replay of a game from its stored `actions` as a message, drawn with the long work
-    (raises NoReplay); its caption in `texts`."""
-    views = await asyncio.to_thread(public_views, game, actions)
-    # The drawing is sent the game without what only the engine needs (its seed, its whole
-    # state with the hidden cards): the names, game and language its pictures show.
-    shown = dataclasses.replace(game, seed=None, state_json=None)
-    replay = await workers.when_free(draw, shown, views)
-    return Post(caption(heading, replay, texts), files=[(FILENAME, replay.data)])
+    (raises NoReplay), or as it was drawn before and `kept`; its caption in `texts`."""
+    replay = await kept.get(game_id=game.id, language=game.language) if kept else None
+    if replay is None:
+        views = await asyncio.to_thread(public_views, game, actions)
+        # The drawing is sent the game without what only the engine needs (its seed, its
+        # whole state with the hidden cards): the names, game and language its pictures show.
+        shown = dataclasses.replace(game, seed=None, state_json=None)
+        drawn = await workers.when_free(draw, shown, views)
+        replay = KeptReplay(drawn.data, drawn.positions, drawn.shown)
+        if kept is not None:
+            await kept.keep(game_id=game.id, language=game.language, replay=replay)
+    return Post(caption(heading, replay, texts), files=[(FILENAME, replay.gif)])

@@ -30,6 +30,7 @@ from hvbot.store.cache import GameCache
 from hvbot.store.clocks import Clocks
 from hvbot.store.duties import Clock, Duties, Owed, real_time
 from hvbot.store.notify import Notify
+from hvbot.store.replays import Replays
 from hvbot.store.requests import AbsenceVotes, UndoRequests
 from hvbot.store.results import Results
 from hvbot.store.rows import ArchivedGame, GameRow, SeatResult, SeatRow, TurnClock, Wait
@@ -66,6 +67,7 @@ class GameStore:
         self.clocks = Clocks(db, self.cache.changed, self.cache.forget)
         self.time_away = TimeAway(db, self.cache.forget)
         self.notify = Notify(db)
+        self.replays = Replays(db)
 
     @classmethod
     async def open(cls, where: str | Path, *, cache: bool = True) -> GameStore:

@@ -4,14 +4,17 @@ replay posted in the channel right after the result, and /game replay showing it
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 import pytest
 from e2e_harness import BotHarness, board_posts, names_of, racing_cell, replay
+from moved_clock import MovedClock
 from PIL import Image, ImageChops
 
 from engine import State
 from games import find_game
 from hvbot.messages.presenters import presenter_for
+from hvbot.runtime import workers
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
 
@@ -54,7 +57,7 @@ async def test_no_finished_game_is_said_privately(
 
 @pytest.mark.drawing_processes(1)
 async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
-    emulator: DiscordEmulator, hv: BotHarness
+    emulator: DiscordEmulator, hv: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With the bot as deployed: the replay drawn by its worker for long work."""
     emu = emulator
@@ -128,9 +131,14 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
     for typed in ("9" * 19, "12345678901234567890123", "²"):
         assert await emu.autocomplete(cy, "game replay", "game", typed) == []
     assert await emu.autocomplete(cy, "game replay", "game", str(game.id)) == choices
+    # Asked again, the replay drawn at the end is sent as it was kept, not drawn again.
+    drawn: list[int] = []
+    when_free = workers.when_free
+    monkeypatch.setattr(workers, "when_free", lambda *a: drawn.append(1) or when_free(*a))
+    assert hv.bot is not None
+    clock = MovedClock(datetime.now(UTC))
+    hv.bot.service.clock = clock
     for options in ({}, {"game": game.id}):
-        # Each request draws the whole game again in a worker, as slow as the first replay
-        # above, so it gets the same allowance.
         reply = await emu.slash(cy, "game replay", wait_s=60, **options)
         (again,) = [r for r in reply.messages if r.has_attachment(REPLAY)]
         assert again.is_public, emu.describe(reply)
@@ -139,7 +147,22 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
         )
         assert again.attachment(REPLAY).data == posted.attachment(REPLAY).data, "same bytes"
 
+    assert drawn == [], "answered from the replay kept"
+
     refusal = await emu.slash(cy, "game replay", game=game.id + 50)
     assert refusal.messages[0].visibility == Visibility.ephemeral_to(cy)
     assert f"Game #{game.id + 50} is not a finished game" in refusal.messages[0].content
     assert len(replay_posts(emu)) == 3
+    # A third replay within the minute, then no more until a minute after the first.
+    await emu.slash(cy, "game replay")
+    clock.advance(seconds=20)
+    limited = await emu.slash(cy, "game replay")
+    assert not limited.public
+    assert limited[0].content == (
+        "You asked for 3 replays in the last minute: try again in 40 seconds."
+    )
+    assert len(replay_posts(emu)) == 4
+    clock.advance(seconds=40)
+    await emu.slash(cy, "game replay")
+    assert len(replay_posts(emu)) == 5
+    assert drawn == []
