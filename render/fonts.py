@@ -34,3 +34,37 @@ def font(size: int, bold: bool = True) -> Font:
     except (ModuleNotFoundError, FileNotFoundError, OSError):
         return ImageFont.load_default(size=size)
     return ImageFont.truetype(BytesIO(data), size=size)
+
+
+# A code point no font maps: what the face draws for a character it has no glyph for.
+_NO_GLYPH = "\uffff"
+# Characters that only steer the emoji round them (variation selectors, joiners, tags): drawn
+# alone they show a box, and with the emoji gone they have nothing left to steer.
+_EMOJI_STEERING = frozenset(
+    [0x200D, 0x20E3, *range(0xFE00, 0xFE10), *range(0xE0020, 0xE0080), *range(0xE0100, 0xE01F0)]
+)
+
+
+def drawable(text: str, bold: bool = True) -> str:
+    """`text` without the characters the picture font cannot draw, spaces tidied.
+
+    Texts written for Discord messages carry emoji (the clock's "⏳") that DejaVu Sans has no
+    glyph for: drawn, each would be an empty box, which looks like a fault. The words round
+    them are kept as they are."""
+    kept = "".join(c for c in text if _has_glyph(c, bold))
+    return " ".join(kept.split())
+
+
+@cache
+def _has_glyph(char: str, bold: bool) -> bool:
+    """Whether the face draws `char` as itself, not as its box for a missing glyph. Pillow
+    does not say which characters a face maps, so the character's mask is compared with the
+    box's; cached, as the same few characters come back on every picture."""
+    if char.isspace():
+        return True
+    if ord(char) in _EMOJI_STEERING:
+        return False
+    face = font(20, bold)
+    missing = face.getmask(_NO_GLYPH)
+    mask = face.getmask(char)
+    return mask.size != missing.size or bytes(mask) != bytes(missing)

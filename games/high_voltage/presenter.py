@@ -253,8 +253,8 @@ class HighVoltagePresenter(Presenter):
     def turn_note(self, view: View) -> str:
         return self.texts("high_voltage.turn_note") if view["actions_taken"] else ""
 
-    def board_png(self, view: View, names: Sequence[str]) -> bytes:
-        return pictures.hv_board_png(view, names=names, language=self.language)
+    def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
+        return pictures.hv_board_png(view, names=names, language=self.language, clock=clock)
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
         return pictures.hv_board_image(view, names=names, language=self.language)

@@ -107,8 +107,8 @@ class PylonsPresenter(Presenter):
             return self.texts("pylons.waiting", player=who)
         return None
 
-    def board_png(self, view: View, names: Sequence[str]) -> bytes:
-        return pictures.pylons_board_png(view, names=names, language=self.language)
+    def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
+        return pictures.pylons_board_png(view, names=names, language=self.language, clock=clock)
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
         return pictures.pylons_board_image(view, names=names, language=self.language)

@@ -380,8 +380,8 @@ class Sector6Presenter(Presenter):
         text = _joined(choices, "or", say)
         return say("sector6.turn.build_first" if first else "sector6.turn.build", choices=text)
 
-    def board_png(self, view: View, names: Sequence[str]) -> bytes:
-        return pictures.sector6_board_png(view, names=names, language=self.language)
+    def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
+        return pictures.sector6_board_png(view, names=names, language=self.language, clock=clock)
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
         return pictures.sector6_board_image(view, names=names, language=self.language)

@@ -3,7 +3,8 @@ JSON-ready dict `view(seat)` returns) to PNG bytes. Every function takes an opti
 (see `palette`) and `language` (a language code of `data.texts`) for the words drawn on it;
 the same input always gives the same bytes.
 
-- `hv_board_png(view, names=...)`: the board and status panel, posted after every move
+- `hv_board_png(view, names=..., clock=...)`: the board and status panel, posted after every
+  move, with the time the player to move has left in the panel when `clock` gives it
   (`hv_board_image`: the same before PNG encoding, for a replay's frames).
 - `hv_card_png(face)`: a drawn card in its four orientations, for its drawer alone.
 - `hv_end_png(view, names=...)`: revealed companies, final scores and winners.

@@ -53,10 +53,14 @@ def hv_board_png(
     names: Sequence[str] | None = None,
     theme: HighVoltageTheme = THEME,
     language: str = DEFAULT,
+    clock: str | None = None,
 ) -> bytes:
     """The board as PNG bytes. `names` are display names by seat (default 'Seat 1'...);
-    `language` is a language code of `data.texts` for the panel's words."""
-    return png_bytes(hv_board_image(view, names=names, theme=theme, language=language), FAST)
+    `language` is a language code of `data.texts` for the panel's words; `clock` the time
+    the player to move has left, already in words of that language ("42 minutes left"),
+    drawn in the panel under the turn number (None: no clock, the picture as without one)."""
+    image = hv_board_image(view, names=names, theme=theme, language=language, clock=clock)
+    return png_bytes(image, FAST)
 
 
 def hv_board_image(
@@ -65,8 +69,11 @@ def hv_board_image(
     names: Sequence[str] | None = None,
     theme: HighVoltageTheme = THEME,
     language: str = DEFAULT,
+    clock: str | None = None,
 ) -> Image.Image:
-    """The board as a palette image, before PNG encoding."""
+    """The board as a palette image, before PNG encoding. The clock is drawn with the rest
+    of the panel's changing parts, never into the cached base: its text changes with every
+    post."""
     n = int(view.get("grid_size", 7))
     canvas = Canvas(_base(theme, n, language).copy(), theme, board_palette)
     lit_cells, lit_stations = traced(view, n)
@@ -86,7 +93,9 @@ def hv_board_image(
         if key[1] == "danger":
             key = (*key, danger)
         canvas.sprite(cell_sprite, *key, at=cell_box(index, theme, n)[:2])
-    draw_panel(canvas, view, names, top=board_side(theme, n), texts=texts_for(language))
+    draw_panel(
+        canvas, view, names, top=board_side(theme, n), texts=texts_for(language), clock=clock
+    )
     return canvas.image
 
 

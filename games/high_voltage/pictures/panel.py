@@ -25,8 +25,8 @@ from games.high_voltage.pictures.sprites import (
     star_icon,
     token_icon,
 )
-from render.canvas import Canvas, fit, text_rgb
-from render.fonts import font
+from render.canvas import Canvas, fit, shrink, text_rgb
+from render.fonts import drawable, font
 from render.theme import RGB
 
 View = Mapping[str, Any]
@@ -36,6 +36,10 @@ SPLIT = 0.6  # share of the width for the turn and the players; scores take the 
 ROW_H = 31
 PLAYERS_TOP = 108  # first player row, from the top of the panel
 COL_ACTIONS, COL_SPECIAL, COL_POINTS = 250, 400, 480
+DETAIL_TOP, DETAIL_SIZE = 52, 19  # the line under the headline: what the player does now
+CLOCK_SIZE = 16  # the turn clock, right-aligned under "Turn N" on the detail's line
+CLOCK_MAX = 250  # its widest, in pixels: a longer text shrinks (to 3/4), then is cut
+CLOCK_GAP = 16  # the least room between the detail and the clock
 
 
 def seat_name(seat: int, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
@@ -139,8 +143,11 @@ def draw_panel(
     names: Sequence[str] | None,
     top: int,
     texts: Texts = ENGLISH,
+    clock: str | None = None,
 ) -> None:
-    """Paste the panel's changing parts into the band that starts at y = `top`."""
+    """Paste the panel's changing parts into the band that starts at y = `top`. `clock` is
+    the time the player to move has left, in words, shown under the turn number (see
+    `_clock`); without it the panel is the same to the byte as before clocks existed."""
     theme = canvas.theme
     width = canvas.image.width
     split = _split(theme, width)
@@ -161,17 +168,45 @@ def draw_panel(
             bg=theme.panel,
             anchor="ra",
         )
+    room = split - 2 * PAD
+    size = DETAIL_SIZE
+    if clock is not None and view.get("phase") != "over":
+        room -= _clock(canvas, clock, split - 16, top + DETAIL_TOP) + CLOCK_GAP
+        detail, size = shrink(detail, DETAIL_SIZE, room, bold=False)
     canvas.text(
-        (PAD, top + 52),
+        (PAD, top + DETAIL_TOP),
         detail,
-        size=19,
+        size=size,
         bold=False,
         fg=theme.text_dim,
         bg=theme.panel,
-        max_width=split - 2 * PAD,
+        max_width=room,
     )
     _players(canvas, view, names, top + PLAYERS_TOP, split, texts)
     _scores(canvas, view, names, top, split, texts)
+
+
+def _clock(canvas: Canvas, clock: str, right: int, detail_top: int) -> int:
+    """Draw the turn clock right-aligned at x = `right`, on the detail's baseline, and return
+    its width. Under "Turn N", so the turn and the time to play it read as one corner; in the
+    turn number's muted colour, as it says about the turn rather than the board. A text too
+    long for CLOCK_MAX shrinks, then is cut with an ellipsis (the wordings of four languages
+    differ by half), and characters the font has no glyph for (a message's emoji) are left
+    out rather than drawn as boxes."""
+    theme = canvas.theme
+    words = drawable(clock)
+    if not words:
+        return -CLOCK_GAP  # nothing drawable: the detail keeps its whole line
+    label, size = shrink(words, CLOCK_SIZE, CLOCK_MAX)
+    baseline = detail_top + font(DETAIL_SIZE, False).getmetrics()[0]
+    return canvas.text(
+        (right, baseline - font(size).getmetrics()[0]),
+        label,
+        size=size,
+        fg=theme.text_dim,
+        bg=theme.panel,
+        anchor="ra",
+    )
 
 
 def _players(

@@ -1,7 +1,8 @@
 """Pylons' pictures, drawn with Pillow from views only (see `games.high_voltage.pictures` for
 the conventions every game's pictures follow).
 
-- `pylons_board_png(view, names=...)`: the board and its panel, after every move
+- `pylons_board_png(view, names=..., clock=...)`: the board and its panel, after every move,
+  with the time the player to move has left on their card when `clock` gives it
   (`pylons_board_image`: the same before PNG encoding, for a replay's frames).
 - `pylons_seat_png(seat, colour, goal)`: a player's pylon, for the start-of-game message.
 """

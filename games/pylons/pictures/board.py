@@ -11,6 +11,7 @@ Only the view is read, and a Pylons view has no secrets: every seat gets the sam
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import cache, partial
 from pathlib import Path
@@ -31,7 +32,7 @@ from render.canvas import (
     to_indexed,
 )
 from render.encode import FAST, StoredPalette, build_palette, png_bytes
-from render.fonts import font
+from render.fonts import drawable, font
 from render.theme import RGB
 
 View = Mapping[str, Any]
@@ -45,6 +46,11 @@ PYLON_HALF = 17  # a pylon piece is 2 * PYLON_HALF + 1 pixels square (room for t
 FORWARD = ((1, 2), (-1, 2), (2, 1), (-2, 1))  # a link is drawn from its northern end
 DIRECTION_KEYS = ("picture.pylons.horizontal", "picture.pylons.vertical")
 GROUND_BOARD, GROUND_BLUE, GROUND_RED = 0, 1, 2
+NAME_SIZE = 22  # a player's name on their card
+CLOCK_SIZE = 16  # the turn clock, after the name on the card of the player to move
+CLOCK_MAX = 260  # its widest, in pixels: a longer text shrinks (to 3/4), then is cut
+CLOCK_LEAST = 150  # the room a long name leaves it (the name is cut first, down to this)
+CLOCK_GAP = 14  # between the name and the clock, and between the clock and the score
 
 
 def pylons_board_png(
@@ -53,10 +59,14 @@ def pylons_board_png(
     names: Sequence[str] | None = None,
     theme: PylonsTheme = PYLONS_THEME,
     language: str = DEFAULT,
+    clock: str | None = None,
 ) -> bytes:
     """The board and its panel as PNG bytes. `names` are display names by seat (default
-    'Player 1', 'Player 2'); `language` a language code of `data.texts` for the panel."""
-    image = pylons_board_image(view, names=names, theme=theme, language=language)
+    'Player 1', 'Player 2'); `language` a language code of `data.texts` for the panel;
+    `clock` the time the player to move has left, already in words of that language ("42
+    minutes left"), drawn on their card after their name (None: no clock, the picture as
+    without one)."""
+    image = pylons_board_image(view, names=names, theme=theme, language=language, clock=clock)
     return png_bytes(image, FAST)
 
 
@@ -112,8 +122,10 @@ def pylons_board_image(
     names: Sequence[str] | None = None,
     theme: PylonsTheme = PYLONS_THEME,
     language: str = DEFAULT,
+    clock: str | None = None,
 ) -> Image.Image:
-    """The board as a palette image, before PNG encoding."""
+    """The board as a palette image, before PNG encoding. The clock is drawn with the rest
+    of the panel, never into the cached base: its text changes with every post."""
     image = _base(theme).copy()
     paste = image.paste
     # Pieces are cached per process under keys that include the theme; hashing a theme costs
@@ -160,7 +172,7 @@ def pylons_board_image(
         x, y = cell_origin(i, j, theme)
         paste(sprite, (x + half - PYLON_HALF, y + half - PYLON_HALF), mask)
     canvas = Canvas(image, theme, pylons_palette)
-    _panel(canvas, view, names, board_side(theme), texts_for(language))
+    _panel(canvas, view, names, board_side(theme), texts_for(language), clock)
     return image
 
 
@@ -212,7 +224,16 @@ def last_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -
     return text
 
 
-def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, top: int, texts: Texts) -> None:
+def _panel(
+    canvas: Canvas,
+    view: View,
+    names: Sequence[str] | None,
+    top: int,
+    texts: Texts,
+    clock: str | None = None,
+) -> None:
+    """The two players' cards (the one to move lit, with their `clock` after the name when
+    there is one), then the status line and the last move."""
     theme: PylonsTheme = canvas.theme  # type: ignore[assignment]
     width = canvas.image.width
     card_w = (width - 3 * PAD) // 2
@@ -230,14 +251,30 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, top: int, te
             canvas.sprite(card_band, card_w, CARD_H, seat if seat == current else -1, at=(x, y))
         sprite, mask = pylon_piece(theme, seat, -1 if lit else -2, False)
         canvas.image.paste(sprite, (x + 10, y + CARD_H // 2 - PYLON_HALF), mask)
-        canvas.text(
+        name = seat_name(seat, names, texts)
+        name_room = card_w - 160
+        label = drawable(clock) if clock is not None and seat == current else ""
+        if label:
+            right = x + card_w - 14 - _score_width(player, texts) - CLOCK_GAP
+            name_room, label, clock_size = _name_and_clock(name, label, right - x - 52, name_room)
+        name_w = canvas.text(
             (x + 52, y + 10),
-            seat_name(seat, names, texts),
-            size=22,
+            name,
+            size=NAME_SIZE,
             fg=theme.text,
             bg=bg,
-            max_width=card_w - 160,
+            max_width=name_room,
         )
+        if label:
+            baseline = y + 10 + font(NAME_SIZE).getmetrics()[0]
+            canvas.text(
+                (x + 52 + name_w + CLOCK_GAP, baseline - font(clock_size, False).getmetrics()[0]),
+                label,
+                size=clock_size,
+                bold=False,
+                fg=theme.text_dim,
+                bg=bg,
+            )
         pylons = int(player.get("pylons", 0))
         goal = texts("picture.pylons.pylons", direction=texts(DIRECTION_KEYS[seat]), count=pylons)
         goal, goal_size = shrink(goal, 15, card_w - 130, bold=False, smallest=12)
@@ -288,6 +325,26 @@ def _panel(canvas: Canvas, view: View, names: Sequence[str] | None, top: int, te
 
 
 CARD_H = 68
+
+
+def _score_width(player: Mapping[str, Any], texts: Texts) -> int:
+    """How far the score's label and number reach in from the card's right edge."""
+    label = font(14, False).getlength(texts("picture.pylons.score"))
+    number = font(32).getlength(str(player.get("score", 0)))
+    return math.ceil(max(label, number))
+
+
+def _name_and_clock(name: str, clock: str, room: float, name_max: float) -> tuple[float, str, int]:
+    """(the name's room, the clock's text and font size) when both share `room` pixels of
+    the card's first line, the name never wider than `name_max` as without a clock: the name
+    keeps its width while the clock gets at least CLOCK_LEAST (or all it needs, when less);
+    a name too long for that is cut first, then the clock shrinks, then it is cut."""
+    name_w = min(font(NAME_SIZE).getlength(name) + 2, name_max)
+    clock_w = min(font(CLOCK_SIZE, False).getlength(clock), CLOCK_MAX)
+    name_room = max(0.0, min(name_w, room - CLOCK_GAP - min(clock_w, CLOCK_LEAST)))
+    clock_room = min(room - min(name_w, name_room) - CLOCK_GAP, CLOCK_MAX)
+    label, size = shrink(clock, CLOCK_SIZE, clock_room, bold=False)
+    return name_room, label, size
 
 
 @cache

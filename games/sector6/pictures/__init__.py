@@ -1,8 +1,9 @@
 """Sector 6's pictures, drawn with Pillow from views only (see `games.high_voltage.pictures`
 for the conventions every game's pictures follow).
 
-- `sector6_board_png(view, names=...)`: the maze and its panel, after every move
-  (`sector6_board_image`: the same before PNG encoding, for a replay's frames).
+- `sector6_board_png(view, names=..., clock=...)`: the maze and its panel, after every move,
+  with the time the player to move has left on the status line when `clock` gives
+  it (`sector6_board_image`: the same before PNG encoding, for a replay's frames).
 - `sector6_tile_png(drawn)`: a drawn tile in its six turns, for its drawer alone.
 - `sector6_seat_png(view, seat)`: a player's prisoner colour and shape.
 """

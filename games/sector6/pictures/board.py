@@ -107,10 +107,14 @@ def sector6_board_png(
     names: Sequence[str] | None = None,
     theme: Sector6Theme = SECTOR6_THEME,
     language: str = DEFAULT,
+    clock: str | None = None,
 ) -> bytes:
     """The maze and its panel as PNG bytes. `names` are display names by seat (default
-    'Player 1', 'Player 2', ...); `language` a language code of `data.texts` for the panel."""
-    image = sector6_board_image(view, names=names, theme=theme, language=language)
+    'Player 1', 'Player 2', ...); `language` a language code of `data.texts` for the panel;
+    `clock` the time the player to move has left (the turn clock, not the game's oxygen
+    clock), already in words of that language ("42 minutes left"), drawn at the right end of
+    the status line (None: no clock, the picture as without one)."""
+    image = sector6_board_image(view, names=names, theme=theme, language=language, clock=clock)
     return png_bytes(image, FAST)
 
 
@@ -247,10 +251,12 @@ def sector6_board_image(
     names: Sequence[str] | None = None,
     theme: Sector6Theme = SECTOR6_THEME,
     language: str = DEFAULT,
+    clock: str | None = None,
 ) -> Image.Image:
     """The board as a palette image, before PNG encoding. Layers, bottom up: free cells,
     tiles, rings, cogs, the curved arrows of rotations and the move's arrow, labels, tokens,
-    so an arrow never hides a label."""
+    so an arrow never hides a label. The turn `clock` is drawn with the panel, on the copy of
+    the cached ground, never into the ground: its text changes with every post."""
     texts = texts_for(language)
     image = ground(theme).copy()
     canvas = Canvas(image, theme, sector6_palette)
@@ -306,7 +312,7 @@ def sector6_board_image(
             anchor="mm",
         )
     _tokens(image, theme, lay, view, texts)
-    draw_panel(canvas, view, names, texts)
+    draw_panel(canvas, view, names, texts, clock)
     return image
 
 

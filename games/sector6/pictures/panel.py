@@ -17,6 +17,10 @@ from games.sector6.pictures.panel_layout import (
     CLOCK_H,
     CLOCK_MAX,
     COUNT_DISC,
+    TURN_CLOCK_GAP,
+    TURN_CLOCK_MAX,
+    TURN_CLOCK_SHARE,
+    TURN_CLOCK_SIZE,
     card_band,
     cards,
     counts_on_card,
@@ -25,7 +29,7 @@ from games.sector6.pictures.sprites import marker_piece, prisoner_piece
 from games.sector6.pictures.style import PAD, Sector6Theme, View, token_half
 from games.sector6.pictures.tokens import seat_letters
 from render.canvas import Canvas, shorten_names, shrink
-from render.fonts import font
+from render.fonts import drawable, font
 
 
 def seat_name(seat: int, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
@@ -94,7 +98,15 @@ def last_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -
     return text
 
 
-def draw_panel(canvas: Canvas, view: View, names: Sequence[str] | None, texts: Texts) -> None:
+def draw_panel(
+    canvas: Canvas,
+    view: View,
+    names: Sequence[str] | None,
+    texts: Texts,
+    turn_clock: str | None = None,
+) -> None:
+    """The players' cards, then the status line (with `turn_clock`, the time the player to
+    move has left, when there is one) and the last turn."""
     theme: Sector6Theme = canvas.theme  # type: ignore[assignment]
     players = list(view.get("players") or ())
     over = view.get("phase") == "over"
@@ -156,11 +168,22 @@ def draw_panel(canvas: Canvas, view: View, names: Sequence[str] | None, texts: T
                 fg=theme.text_dim,
                 bg=bg,
             )
-    _status(canvas, view, names, texts)
+    _status(canvas, view, names, texts, turn_clock)
 
 
-def _status(canvas: Canvas, view: View, names: Sequence[str] | None, texts: Texts) -> None:
-    """The status line with the oxygen clock's badge, and the last turn with the counts."""
+def _status(
+    canvas: Canvas,
+    view: View,
+    names: Sequence[str] | None,
+    texts: Texts,
+    turn_clock: str | None = None,
+) -> None:
+    """The status line with the oxygen clock's badge, and the last turn with the counts.
+
+    The turn clock goes at the right end of the status line (left of the oxygen badge when
+    that shows), above the marker counts: the status names the player to move, and the clock
+    says how long they have, in the muted colour of the panel's secondary words. It is not a
+    badge, so it is never mistaken for the oxygen clock, which counts rounds for everyone."""
     theme: Sector6Theme = canvas.theme  # type: ignore[assignment]
     y = theme.board_height + 14 + CARD_H + 18
     room = theme.width - 2 * PAD
@@ -179,6 +202,19 @@ def _status(canvas: Canvas, view: View, names: Sequence[str] | None, texts: Text
             anchor="mm",
         )
         room -= w + 20
+    if turn_clock is not None and view.get("phase") != "over":
+        words = drawable(turn_clock)
+        label, size = shrink(words, TURN_CLOCK_SIZE, min(TURN_CLOCK_MAX, room * TURN_CLOCK_SHARE))
+        if words:
+            baseline = y + font(21).getmetrics()[0]
+            room -= TURN_CLOCK_GAP + canvas.text(
+                (PAD + room, baseline - font(size).getmetrics()[0]),
+                label,
+                size=size,
+                fg=theme.text_dim,
+                bg=theme.panel,
+                anchor="ra",
+            )
     canvas.text(
         (PAD, y),
         shorten_names(lambda shown: status_line(view, shown, texts), names, 21, room),

@@ -25,6 +25,11 @@ from render.theme import RGB
 CARD_H = 84
 CLOCK_H = 36  # the oxygen clock's badge, beside the status line
 CLOCK_MAX = 380  # its widest, in pixels: a long translation shrinks, then is cut
+TURN_CLOCK_SIZE = 18  # the turn clock (the time to move), at the status line's right end
+TURN_CLOCK_MAX = 380  # its widest, in pixels: a longer text shrinks (to 3/4), then is
+# cut; and never more than TURN_CLOCK_SHARE of the line it shares with the status
+TURN_CLOCK_SHARE = 0.4
+TURN_CLOCK_GAP = 20  # the least room between it and the status line
 COUNT_DISC = 10  # the radius of a collected marker's disc
 COUNT_SIZE = 16  # the font size of a count, shrunk down to COUNT_SMALLEST when room is short
 COUNT_SMALLEST = 12

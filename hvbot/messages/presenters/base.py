@@ -98,7 +98,15 @@ class Presenter:
         """Added to "your turn", e.g. for the second action of a double turn."""
         return ""
 
-    def board_png(self, view: View, names: Sequence[str]) -> bytes:
+    def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
+        """The board picture posted after every move. `clock` is the time the person to move
+        has left, as a short text already in this presenter's language ("⏳ 42 minutes
+        left", up to ~40 characters), for the picture's panel to show beside whose turn it
+        is, since a picture is also seen apart from its message. None when no clock runs, and
+        then the picture is exactly what it was without clocks. A plain string, so it goes
+        to a drawing process as it is; a picture cannot count down like a Discord
+        timestamp, so its words hold as of the post. Characters the picture font has no
+        glyph for (the emoji) are left out, a text too long for its place is cut."""
         raise NotImplementedError
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:

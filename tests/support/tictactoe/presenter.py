@@ -78,7 +78,9 @@ class TicTacToePresenter(Presenter):
             return self.texts("picture.tictactoe.wins", player=names[seat], mark=MARKS[seat])
         return self.texts("picture.tictactoe.draw")
 
-    def board_png(self, view: View, names: Sequence[str]) -> bytes:
+    def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
+        """The grid and its headline; `clock` is accepted like every game's and not drawn:
+        the test game's picture has no panel to put it in."""
         return picture.board_png(view, self.headline(view, names))
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
