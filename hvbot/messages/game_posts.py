@@ -55,17 +55,19 @@ async def board_post(
             return None
         lines += presenter.describe(result.applied, view, names[result.seat])
     choices = None
-    drawing = [workers.draw(presenter.board_png, view, drawn)]
-    if state.is_terminal():
+    seat = None if state.is_terminal() else state.current_seat()
+    by_ai = seat is None or game.seats[seat].is_ai or seat == game.stand_in_seat
+    # The clock is a person's: the picture says what they have left as it is drawn.
+    clock = None if by_ai else time_words.time_left(game, now, texts)
+    drawing = [workers.draw(presenter.board_png, view, drawn, clock=clock)]
+    if seat is None:
         drawing.append(workers.draw(presenter.end_png, view, drawn))
         lines.append(presenter.outcome(view, names))
         lines.append(texts("bot.board.archived"))
     else:
         lines.append(presenter.scores(view, names))
-        seat = state.current_seat()
         who = mention(game, seat)
         waiting = presenter.waiting(view, who)
-        by_ai = game.seats[seat].is_ai or seat == game.stand_in_seat
         if waiting:
             lines.append(waiting)
         elif by_ai:

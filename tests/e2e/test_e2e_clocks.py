@@ -20,6 +20,7 @@ from postgres_server import PostgresServer
 
 from engine import State
 from games import find_game
+from hvbot.messages.presenters import presenter_for
 from hvbot.messages.replays import FILENAME as REPLAY
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility, shard_of
@@ -61,10 +62,15 @@ async def test_a_silent_player_is_warned_then_an_ai_plays_their_move_once(
 ) -> None:
     emu = emulator
     clock = MovedClock(datetime.now(UTC))
-    game, _, mover, other = await silent_mover(emu, hv, clock)
+    game, state, mover, other = await silent_mover(emu, hv, clock)
     assert game.clock is not None and game.clock.minutes == 60
     (first,) = board_posts(emu)
     assert "Clock: 1 hour a move" in first.content and "<t:" in first.content
+    # The picture says it too, as it was when drawn (a picture cannot count down).
+    drawn = presenter_for("pylons").board_png(
+        state.view(None), [s.display_name for s in game.seats], clock="60 minutes left"
+    )
+    assert first.attachment("board.png").data == drawn
     lobby = emu.message(game.lobby_message_id or 0)
     assert "Clock: 1 hour a move; when a player's time runs out, an AI plays" in lobby.content
     status = await emu.slash(other, "game status")
