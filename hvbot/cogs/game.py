@@ -314,6 +314,54 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         self.bot.aftermath.buttons.moved_on(game)
         await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
 
+    @app_commands.command(name="end", description="Moderators: end this channel's game, no result")
+    async def end(self, interaction: discord.Interaction) -> None:
+        _moderator_only(interaction)
+        game, owed = await self.bot.service.moderation.end(
+            channel_id=interaction.channel_id, moderator=interaction.user.mention
+        )
+        await requests.answer_with_told(interaction, game, owed)
+        self.bot.aftermath.buttons.moved_on(game)
+        await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
+
+    @app_commands.command(name="kick", description="Moderators: free a seat, or give it to an AI")
+    @app_commands.describe(seat="The seat, as the lobby numbers it")
+    async def kick(self, interaction: discord.Interaction, seat: int) -> None:
+        _moderator_only(interaction)
+        game, what, owed = await self.bot.service.moderation.kick(
+            channel_id=interaction.channel_id,
+            seat_number=seat,
+            moderator=interaction.user.mention,
+        )
+        if what == "freed":
+            texts = wording.personal(interaction)
+            note = interaction.response.send_message(texts("bot.moderation.freed"), ephemeral=True)
+            await answering.answer_after_change(game.id, note)
+            await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
+            return
+        await requests.answer_with_told(interaction, game, owed)
+        if what == "ended":
+            self.bot.aftermath.buttons.moved_on(game)
+            await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
+        else:
+            self.bot.aftermath.after_change(game, self.bot.service.games.peek_state(game))
+
+    @kick.autocomplete("seat")
+    async def kick_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The seats of the channel's game, as the lobby numbers them."""
+        game = await self.bot.service.games.in_channel(interaction.channel_id)
+        if game is None:
+            return []
+        names = [f"{s.seat + 1}. {s.display_name}" for s in game.seats]
+        typed = str(current or "").strip().lower()
+        return [
+            app_commands.Choice(name=name[:CHOICE_NAME_LIMIT], value=number)
+            for number, name in enumerate(names, start=1)
+            if typed in name.lower()
+        ][:MAX_CHOICES]
+
     @app_commands.command(name="replay", description="An animated replay of a finished game here")
     @app_commands.describe(game="Which finished game of this channel (default: the latest)")
     async def replay_game(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -407,3 +455,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 async def setup(bot: GameBot) -> None:
     """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
     await bot.add_cog(GameCog(bot))
+
+
+def _moderator_only(interaction: discord.Interaction) -> None:
+    if not lobby.is_moderator(interaction):
+        raise BotError(
+            "Only moderators (Manage Channels, Manage Threads or Manage Messages) can do that.",
+            key="bot.error.moderators_only",
+        )

@@ -24,6 +24,13 @@ def can_manage(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_channels)
 
 
+def is_moderator(interaction: discord.Interaction) -> bool:
+    """A member who looks after the server's channels: Manage Channels, Manage Threads or
+    Manage Messages, as Discord grants them in this channel."""
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and (perms.manage_channels or perms.manage_threads or perms.manage_messages))
+
+
 async def lobby_change(
     interaction: discord.Interaction,
     change: Callable[[], Awaitable[GameRow]],

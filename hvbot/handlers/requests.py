@@ -3,6 +3,7 @@ becomes of the seat of a player who is away (an AI plays it, or the game ends)."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 import discord
@@ -22,6 +23,7 @@ from hvbot.messages.post import ALLOWED, Post
 from hvbot.messages.wording import language, mention, move_words, public, shown
 from hvbot.services import UndoOutcome, VoteOutcome
 from hvbot.store import GameRow, UndoRequest
+from hvbot.store.duties import Owed
 
 
 def vote_text(outcome: VoteOutcome) -> str:
@@ -232,3 +234,18 @@ async def answer_undo(interaction: discord.Interaction, request_id: int, *, acce
         said = public(outcome.game)("bot.undo.accepted", action=action)
         await update_clicked(interaction, game_id, content=said, view=None)
         await tell_taken_back(interaction, outcome, answered=False)
+
+
+async def answer_with_told(
+    interaction: discord.Interaction, game: GameRow, owed: Sequence[Owed]
+) -> None:
+    """A change whose words were owed with it (a moderator's end or kick), sent as the public
+    answer to the command that made it; a process that takes them over posts them in the
+    channel."""
+    bot = game_client(interaction)
+    for one in owed:
+
+        async def answer(post: Post) -> None:
+            await answer_publicly(interaction, game, content=post.content, allowed_mentions=ALLOWED)
+
+        await bot.aftermath.send(one, game, text_post(one), via=answer)

@@ -27,6 +27,7 @@ from hvbot.services.lobby import (
     MAX_REMIND_MINUTES,
     Lobby,
 )
+from hvbot.services.moderation import Moderation
 from hvbot.services.notify import Notifications
 from hvbot.services.outcomes import ActResult, Reminder, UndoOutcome, VoteOutcome
 from hvbot.services.play import Play
@@ -88,6 +89,7 @@ class GameService:
         self.results = ResultsBackfill(self.games)
         self.time_away = TimeAwayService(self.games)
         self.notify = Notifications(repo)
+        self.moderation = Moderation(self.games)
         self.stats = Stats(repo)
 
     @property

@@ -1,0 +1,90 @@
+"""What a server's moderators may do to any game in it: end it, and take a seat from someone.
+
+A moderator's end is not a result: nobody wins or loses, and no rating moves, whatever the
+board said. A seat taken in a lobby is freed; in a game under way an AI plays it to the end
+for nobody (the person removed neither loses nor may come back to it), so the others can
+finish. Whether someone is a moderator is Discord's to say (see `hvbot.handlers.lobby`).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from data.texts import texts_for
+from hvbot.services.access import GameAccess, stand_in_level
+from hvbot.services.errors import BotError
+from hvbot.store import GameRow, SeatRow
+from hvbot.store.duties import Owed
+
+log = logging.getLogger(__name__)
+
+
+class Moderation:
+    """/game end and /game kick."""
+
+    def __init__(self, games: GameAccess) -> None:
+        self.games = games
+
+    async def end(self, *, channel_id: int, moderator: str) -> tuple[GameRow, tuple[Owed, ...]]:
+        """End the channel's game, in its lobby or under way, without a result; the channel
+        is told who ended it (`moderator`: how to name them)."""
+        games = self.games
+        game = await games.open_game(channel_id)
+        async with games.store.lock(game.id):
+            game = await games.reload(game.id)
+            told = texts_for(game.language)("bot.moderation.ended", moderator=moderator)
+            owed = await games.store.set_status(
+                game_id=game.id, expected_version=game.version, status="abandoned", told=told
+            )
+            log.info("game %s: ended by a moderator", game.id)
+            return await games.reload(game.id), tuple(owed)
+
+    async def kick(
+        self, *, channel_id: int, seat_number: int, moderator: str
+    ) -> tuple[GameRow, str, tuple[Owed, ...]]:
+        """Take seat `seat_number` (counted from 1) from whoever has it: freed in a lobby, an
+        AI's for the rest of a game under way (with no person left, the game ends without a
+        result). The game, what happened ("freed", "ai" or "ended"), and what it owes."""
+        games = self.games
+        game = await games.open_game(channel_id)
+        async with games.store.lock(game.id):
+            game = await games.reload(game.id)
+            if not 1 <= seat_number <= len(game.seats):
+                raise BotError(
+                    f"This game has seats 1 to {len(game.seats)}: pick one of the suggestions.",
+                    key="bot.error.no_such_seat",
+                    count=len(game.seats),
+                )
+            seat = game.seats[seat_number - 1]
+            texts = texts_for(game.language)
+            if game.status == "lobby":
+                if seat.user_id is not None and seat.user_id == game.creator_id:
+                    raise BotError(
+                        "That is the seat of the game's creator: /game end ends the game instead.",
+                        key="bot.error.kick_creator",
+                    )
+                kept = [s for s in game.seats if s.seat != seat.seat]
+                seats = [replace(s, seat=i) for i, s in enumerate(kept)]
+                owed = await games.store.set_seats(
+                    game_id=game.id, expected_version=game.version, seats=seats, in_lobby=True
+                )
+                return await games.reload(game.id), "freed", tuple(owed)
+            if seat.is_ai:
+                raise BotError(
+                    "An AI plays that seat already; /game end ends the game if it must stop.",
+                    key="bot.error.kick_ai_in_play",
+                )
+            name = texts("bot.seat.removed", player=seat.display_name)
+            seats = list(game.seats)
+            seats[seat.seat] = SeatRow(seat.seat, None, stand_in_level(game.game_name), name)
+            if all(s.is_ai for s in seats):
+                told = texts("bot.moderation.ended", moderator=moderator)
+                owed = await games.store.set_status(
+                    game_id=game.id, expected_version=game.version, status="abandoned", told=told
+                )
+                return await games.reload(game.id), "ended", tuple(owed)
+            told = texts("bot.moderation.kicked", player=f"<@{seat.user_id}>", moderator=moderator)
+            game, owed = await games.seat_in_play(game, seats, told=told)
+            log.info("game %s: seat %s removed by a moderator", game.id, seat.seat)
+            return game, "ai", owed

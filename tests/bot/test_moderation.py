@@ -1,0 +1,90 @@
+"""A moderator's end and kick on both databases: an end is no result for anyone; a seat taken
+in a lobby is freed, in a game under way an AI plays it for nobody; what cannot be taken says
+what can."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from played_games import started_game
+
+from hvbot.services import BotError, GameService
+from hvbot.store import GameStore
+
+CHANNEL, GUILD = 970, 1
+ADA, BO, CY = 601, 602, 603
+MOD = "<@999>"
+
+
+@pytest.fixture
+async def service(database_url: str):
+    store = await GameStore.open(database_url)
+    yield GameService(store, seed_source=random.Random(4))
+    await store.close()
+
+
+async def test_a_moderators_end_is_no_result(service: GameService) -> None:
+    game = await started_game(
+        service, channel_id=CHANNEL, guild_id=GUILD, players=[(ADA, "Ada"), (BO, "Bo")]
+    )
+    ended, owed = await service.moderation.end(channel_id=CHANNEL, moderator=MOD)
+    assert ended.status == "abandoned"
+    assert [o.body["content"].split(":")[0] for o in owed] == ["🛡️ <@999> ended this game"]
+    assert await service.repo.results.of_kind(guild_id=GUILD, game="pylons") == []
+    assert game.id == ended.id
+
+
+async def test_in_a_lobby_a_seat_is_freed_but_not_the_creators(service: GameService) -> None:
+    await service.lobby.new_lobby(
+        channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="sector6"
+    )
+    await service.lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
+    await service.lobby.join(channel_id=CHANNEL, user_id=CY, name="Cy")
+    with pytest.raises(BotError) as refused:
+        await service.moderation.kick(channel_id=CHANNEL, seat_number=1, moderator=MOD)
+    assert refused.value.key == "bot.error.kick_creator"
+    with pytest.raises(BotError) as refused:
+        await service.moderation.kick(channel_id=CHANNEL, seat_number=4, moderator=MOD)
+    assert refused.value.key == "bot.error.no_such_seat" and refused.value.fields["count"] == 3
+    game, what, _ = await service.moderation.kick(channel_id=CHANNEL, seat_number=2, moderator=MOD)
+    assert what == "freed"
+    assert [(s.seat, s.user_id) for s in game.seats] == [(0, ADA), (1, CY)]
+
+
+async def test_under_way_an_ai_plays_the_seat_for_nobody(service: GameService) -> None:
+    game = await started_game(
+        service,
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        players=[(ADA, "Ada"), (BO, "Bo"), (CY, "Cy")],
+        game_name="sector6",
+    )
+    seat = game.seat_of(BO)
+    assert seat is not None
+    game, what, owed = await service.moderation.kick(
+        channel_id=CHANNEL, seat_number=seat + 1, moderator=MOD
+    )
+    assert what == "ai" and game.seat_of(BO) is None
+    taken = game.seats[seat]
+    assert taken.is_ai and (taken.away_user_id, taken.resigned_user_id) == (None, None)
+    assert taken.display_name == "Bo (removed, AI plays)"
+    assert owed[0].body["content"].startswith(f"🛡️ {MOD} removed <@{BO}> from the game")
+    with pytest.raises(BotError) as refused:
+        await service.moderation.kick(channel_id=CHANNEL, seat_number=seat + 1, moderator=MOD)
+    assert refused.value.key == "bot.error.kick_ai_in_play"
+    with pytest.raises(BotError):
+        await service.absence.return_seat(channel_id=CHANNEL, user_id=BO, name="Bo")
+
+
+async def test_removing_the_last_person_ends_the_game_without_a_result(
+    service: GameService,
+) -> None:
+    await service.lobby.new_lobby(
+        channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="pylons"
+    )
+    await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="normal")
+    await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    game, what, _ = await service.moderation.kick(channel_id=CHANNEL, seat_number=1, moderator=MOD)
+    assert what == "ended" and game.status == "abandoned"
+    assert await service.repo.results.of_kind(guild_id=GUILD, game="pylons") == []

@@ -1,0 +1,47 @@
+"""Moderators through Discord: /game end and /game kick are theirs alone; an end is said in
+public with who ended it, and a kicked player's seat goes to an AI that plays on at once."""
+
+from __future__ import annotations
+
+from e2e_harness import BotHarness, board_posts
+
+from sandbox.emulator import DiscordEmulator
+
+
+async def test_a_moderator_kicks_a_player_and_ends_the_game(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo, cy = emu.add_user("Ada"), emu.add_user("Bo"), emu.add_user("Cy")
+    mod = emu.add_user("Mo", manage_channels=True)
+    await emu.slash(ada, "game new", game="high-voltage", thread=False)
+    await emu.slash(bo, "game join")
+    await emu.slash(cy, "game join")
+    seats = await emu.autocomplete(mod, "game kick", "seat", "")
+    assert [c["name"] for c in seats] == ["1. Ada", "2. Bo", "3. Cy"]
+
+    refused = await emu.slash(bo, "game kick", seat=3)
+    assert "Only moderators" in refused[0].content and not refused.public
+    freed = await emu.slash(mod, "game kick", seat=3)
+    (note,) = freed.where(kind="response")
+    assert note.content == "The seat is free again." and not note.is_public
+    lobby = emu.message((await hv.game()).lobby_message_id or 0)
+    assert "Cy" not in lobby.content, "the lobby says so"
+    await emu.slash(cy, "game join")
+    await emu.slash(ada, "game start")
+    await emu.wait_for(lambda: board_posts(emu))
+
+    game = await hv.game()
+    seat = game.seat_of(bo.id)
+    assert seat is not None
+    kicked = await emu.slash(mod, "game kick", seat=seat + 1)
+    assert kicked.public
+    assert kicked[0].content.startswith(f"🛡️ <@{mod.id}> removed <@{bo.id}> from the game")
+    game = await hv.game()
+    assert game.seat_of(bo.id) is None and game.seats[seat].is_ai
+
+    refused = await emu.slash(ada, "game end")
+    assert "Only moderators" in refused[0].content
+    ended = await emu.slash(mod, "game end")
+    assert ended.public and f"<@{mod.id}> ended this game" in ended[0].content
+    assert (await hv.latest_game()).status == "abandoned"
