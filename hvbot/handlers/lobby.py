@@ -92,7 +92,12 @@ async def lobby_action(
     elif what == "addai":
         await lobby_change(
             interaction,
-            lambda: service.lobby.add_ai(channel_id=channel_id, user_id=user.id, level=level),
+            lambda: service.lobby.add_ai(
+                channel_id=channel_id,
+                user_id=user.id,
+                level=level,
+                moderator=is_moderator(interaction),
+            ),
             from_button=from_button,
             confirm="bot.lobby.ai_added",
         )

@@ -166,7 +166,10 @@ class Lobby:
 
         return await self._change_seats(channel_id, change)
 
-    async def add_ai(self, *, channel_id: int, user_id: int, level: str) -> GameRow:
+    async def add_ai(
+        self, *, channel_id: int, user_id: int, level: str, moderator: bool = False
+    ) -> GameRow:
+        """An AI seat, added by a person seated in the lobby or by a moderator."""
         if level not in AI_LEVELS:
             raise BotError(
                 f"AI level must be one of {', '.join(AI_LEVELS)}, not {level!r}.",
@@ -176,7 +179,7 @@ class Lobby:
             )
 
         def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
-            if game.seat_of(user_id) is None:
+            if game.seat_of(user_id) is None and not moderator:
                 raise BotError(
                     "Only players seated in the lobby can add AI players. Join first.",
                     key="bot.error.join_first",

@@ -28,6 +28,10 @@ async def test_a_moderator_kicks_a_player_and_ends_the_game(
     lobby = emu.message((await hv.game()).lobby_message_id or 0)
     assert "Cy" not in lobby.content, "the lobby says so"
     await emu.slash(cy, "game join")
+    refused = await emu.slash(emu.add_user("Di"), "game addai")
+    assert "Join first" in refused[0].content, "someone not seated adds no AI"
+    await emu.slash(mod, "game addai")  # a moderator may
+    assert (await hv.game()).seats[-1].is_ai
     await emu.slash(ada, "game start")
     await emu.wait_for(lambda: board_posts(emu))
 
