@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import secrets
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -255,6 +256,9 @@ class Attachment:
     filename: str
     data: bytes
     content_type: str
+    # The signature of its address, as Discord's CDN signs its own (`hm`): without it the
+    # file is not served, so knowing a message's id is not enough to read its secret picture.
+    key: str = field(default_factory=lambda: secrets.token_urlsafe(16))
 
     @property
     def is_png(self) -> bool:
@@ -274,7 +278,7 @@ class Attachment:
         return picture
 
     def payload(self, base_url: str, channel_id: int) -> dict[str, Any]:
-        url = f"{base_url}/attachments/{channel_id}/{self.id}/{self.filename}"
+        url = f"{base_url}/attachments/{channel_id}/{self.id}/{self.filename}?hm={self.key}"
         out: dict[str, Any] = {
             "id": str(self.id),
             "filename": self.filename,

@@ -23,6 +23,7 @@ are objects of their own, given the emulator.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -70,7 +71,7 @@ class DiscordEmulator(Acting, MessageStore):
     def __init__(
         self,
         *,
-        token: str = "emulated.bot.token",
+        token: str | None = None,
         spec_path: Path | str | bool | None = True,
         interaction_window: float = INTERACTION_WINDOW,
         heartbeat_interval_ms: float = 41_250,
@@ -81,7 +82,9 @@ class DiscordEmulator(Acting, MessageStore):
         identify_interval: float = IDENTIFY_INTERVAL,
     ) -> None:
         self.ids = Snowflakes()
-        self.token = token
+        # A new secret each run: a bot token that was valid once (in a log, a page's history)
+        # opens nothing the next time.
+        self.token = token or f"emulated.{secrets.token_urlsafe(24)}"
         self.interaction_window = interaction_window
         self.bot_user = User(self.ids.next(), "High Voltage Bot", bot=True)
         self.application_id = self.bot_user.id

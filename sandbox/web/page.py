@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
-from yarl import URL
 
 from sandbox.emulator import (
     Channel,
@@ -25,6 +24,7 @@ from sandbox.emulator import (
     StoredMessage,
     User,
 )
+from sandbox.emulator.rest.guard import foreign_caller
 
 from .commands import Refused, typed_options
 from .sockets import Hub
@@ -58,9 +58,6 @@ def _answer(data: Any, status: int = 200) -> web.Response:
     return web.json_response(data, status=status)
 
 
-LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
-
-
 def _check_caller(request: web.Request) -> None:
     """Only this machine's browser, on the page itself, may use the page.
 
@@ -71,15 +68,9 @@ def _check_caller(request: web.Request) -> None:
     they come from (`Origin`), and with JSON bodies, which a foreign site cannot send without
     the browser asking first, which nothing here allows.
     """
-    try:
-        name = URL(f"http://{request.host}").host
-    except ValueError:
-        name = None
-    if name not in LOOPBACK_NAMES:
-        raise PageError(403, f"The sandbox answers only at 127.0.0.1, not {request.host!r}.")
-    origin = request.headers.get("Origin")
-    if origin is not None and origin != f"http://{request.host}":
-        raise PageError(403, f"The sandbox answers only its own page, not {origin!r}.")
+    refusal = foreign_caller(request)
+    if refusal is not None:
+        raise PageError(403, refusal)
     if request.method == "POST" and request.content_type != "application/json":
         raise PageError(400, "The request body must be a JSON object (application/json).")
 

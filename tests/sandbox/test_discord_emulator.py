@@ -954,3 +954,48 @@ async def test_an_interaction_remembers_the_command_it_ran() -> None:
         (clicked,) = await emu.click(ada, "b0-0", message=reply)
         await answering
         assert emu.interactions[clicked.interaction_id or 0].command is None
+
+
+async def test_only_this_machines_bot_and_page_reach_discords_routes_and_files(
+    emu: DiscordEmulator, http: aiohttp.ClientSession
+) -> None:
+    """A web site open in the same browser (a foreign Origin), a name rebound to 127.0.0.1 (a
+    foreign Host), a guessed file address, and a token from another run are all refused, and
+    nothing is sent meanwhile."""
+    form = aiohttp.FormData(quote_fields=False)
+    payload = {"content": "secret", "attachments": [{"id": 0, "filename": "secret.png"}]}
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", png(), filename="secret.png")
+    async with http.post(f"/api/v10/channels/{emu.channel.id}/messages", data=form) as answer:
+        url = (await answer.json())["attachments"][0]["url"]
+    sent = len(emu.messages())
+
+    rebound = {"Host": f"evil.example:{emu.port}"}
+    foreign = {"Origin": "http://evil.example"}
+    for headers in (rebound, foreign):
+        body = {"content": "Ada's company is RED"}
+        path = f"/api/v10/channels/{emu.channel.id}/messages"
+        async with http.post(path, json=body, headers=headers) as answer:
+            assert answer.status == 403, headers
+        async with http.get(url, headers=headers) as answer:
+            assert answer.status == 403, headers
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(f"{emu.gateway_url}?v=10&encoding=json", headers=headers)
+        assert refused.value.status == 403
+    # A file's address is signed: its id alone, a wrong signature or another channel give
+    # nothing, as if there were no such file.
+    bare = url.split("?")[0]
+    other = bare.replace(f"/attachments/{emu.channel.id}/", f"/attachments/{emu.channel.id + 1}/")
+    for guessed in (bare, f"{bare}?hm=guess", f"{other}?{url.split('?')[1]}"):
+        async with http.get(guessed) as answer:
+            assert answer.status == 404, guessed
+    async with http.get(url) as answer:
+        assert answer.status == 200 and await answer.read() == png()
+    # Each run has its own token: another run's, or the well-known one of old, opens nothing.
+    async with DiscordEmulator() as second:
+        assert second.token != emu.token and emu.token != "emulated.bot.token"
+        for token in (second.token, "emulated.bot.token"):
+            headers = {"Authorization": f"Bot {token}"}
+            async with http.get("/api/v10/gateway/bot", headers=headers) as answer:
+                assert answer.status == 401
+    assert len(emu.messages()) == sent

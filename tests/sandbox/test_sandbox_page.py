@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 from e2e_harness import BotHarness, Table
+from PIL import Image
 
 from sandbox.emulator import DiscordEmulator, User, Visibility
 from sandbox.emulator.pointing import point_discord_py
@@ -564,3 +566,37 @@ async def test_other_web_sites_in_the_same_browser_cannot_use_the_page(
     own = {"Origin": emu.base_url}
     async with http.get(f"/sandbox/api/view?person={ada.id}", headers=own) as answer:
         assert answer.status == 200, "the page itself is answered"
+
+
+async def test_a_persons_secret_picture_reaches_only_their_own_page(
+    page: SandboxPage, http: aiohttp.ClientSession
+) -> None:
+    """A DM's picture is served only from its signed address, and only the person the DM is
+    for gets that address: another person's page never sees it, and the file without it is
+    not there."""
+    emu = page.emu
+    ada, bo = person_named(page, "Ada"), person_named(page, "Bruno")
+    form = aiohttp.FormData(quote_fields=False)
+    payload = {"content": "your company", "attachments": [{"id": 0, "filename": "secret.png"}]}
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", tiny_png(), filename="secret.png")
+    bot = {"Authorization": f"Bot {emu.token}"}
+    path = f"/api/v10/channels/{emu.dm_channel(ada.id).id}/messages"
+    async with http.post(path, data=form, headers=bot) as answer:
+        assert answer.status == 200
+        url = (await answer.json())["attachments"][0]["url"]
+    signature = url.split("hm=")[1]
+    async with http.get(f"/sandbox/api/view?person={ada.id}") as answer:
+        assert signature in await answer.text(), "Ada's page shows her picture"
+    async with http.get(f"/sandbox/api/view?person={bo.id}") as answer:
+        assert signature not in await answer.text(), "Bruno's page never learns its address"
+    async with http.get(url.split("?")[0]) as answer:
+        assert answer.status == 404
+    async with http.get(url) as answer:
+        assert answer.status == 200
+
+
+def tiny_png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4), (20, 200, 30)).save(out, format="PNG")
+    return out.getvalue()

@@ -6,6 +6,7 @@ ephemeral messages (reachable only through their interaction).
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from aiohttp import web
@@ -45,10 +46,19 @@ class ChannelRoutes(Routes):
         return json_response(channel.payload(self.emu.users))
 
     async def get_attachment(self, request: web.Request) -> web.Response:
-        wanted = int(request.match_info["attachment_id"])
+        """A file, to whoever has its signed address: the bot that sent it, or a person the
+        page showed its message to. Without the signature it is as if there were none."""
+        try:
+            wanted = int(request.match_info["attachment_id"])
+            channel_id = int(request.match_info["channel_id"])
+        except ValueError:
+            return web.Response(status=404)
+        signature = request.query.get("hm", "")
         for message in self.emu.messages_by_id.values():
+            if message.channel_id != channel_id:
+                continue
             for item in message.attachments:
-                if item.id == wanted:
+                if item.id == wanted and secrets.compare_digest(signature, item.key):
                     return web.Response(body=item.data, content_type=item.content_type)
         return web.Response(status=404)
 

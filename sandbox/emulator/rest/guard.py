@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
+from yarl import URL
 
 from .routes import API, BODY, FILES, Files, Routes, json_response
 
@@ -24,12 +25,42 @@ NO_AUTH_PREFIXES = (f"{API}/interactions/", f"{API}/webhooks/", f"{API}/gateway"
 DISCORD_PREFIXES = ("/api/", "/attachments/")
 
 
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def foreign_caller(request: web.Request) -> str | None:
+    """Why a request comes from outside this machine's own bot and page, if it does.
+
+    Listening on 127.0.0.1 keeps other machines out, but not other web sites open in the same
+    browser: a site can send requests to 127.0.0.1 (a form, an image, a WebSocket), or have its
+    own name resolve to 127.0.0.1 (DNS rebinding), and take over the bot's session or read a
+    secret picture. So every route answers only requests addressed to a loopback name
+    (`Host`) and, when a browser says where they come from (`Origin`), coming from the page
+    itself. The bot sends no Origin."""
+    try:
+        name = URL(f"http://{request.host}").host
+    except ValueError:
+        name = None
+    if name not in LOOPBACK_NAMES:
+        return f"The sandbox answers only at 127.0.0.1, not {request.host!r}."
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != f"http://{request.host}":
+        return f"The sandbox answers only its own page, not {origin!r}."
+    return None
+
+
 class Guard(Routes):
-    """The aiohttp middleware in front of Discord's routes (`middleware`); what it refuses, it
-    refuses with the same answers as the routes."""
+    """The aiohttp middleware in front of every route (`middleware`): no caller from outside
+    (`foreign_caller`), and in front of Discord's routes what Discord does; what it refuses,
+    it refuses with the same answers as the routes."""
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        refusal = foreign_caller(request)
+        if refusal is not None:  # said as Discord says it on its routes, as the page elsewhere
+            if request.path.startswith(DISCORD_PREFIXES):
+                return json_response({"message": refusal, "code": 0}, 403)
+            return json_response({"error": refusal}, 403)
         if not request.path.startswith(DISCORD_PREFIXES):
             return await handler(request)
         emu = self.emu
