@@ -346,6 +346,17 @@ class Aftermath:
                     self.after_change(event.game, self.games.peek_state(event.game), event.owed)
         return handled
 
+    async def close_expired_lobbies(self) -> int:
+        """Close the lobbies left unstarted for a day: each says so in its channel, and its
+        lobby message shows it closed. Returns how many this process closed."""
+        closed = await self.service.lobby.close_expired()
+        for game, owed in closed:
+            for one in owed:
+                await self.send_text(one, game)
+            self.buttons.moved_on(game)
+            await game_posts.refresh_lobby(self.client, game, self.games.clock())
+        return len(closed)
+
     async def send_text(self, owed: Owed, game: GameRow) -> Sent | None:
         """An owed text post: to the game's channel, or by DM to the person its body names
         (in the channel instead, mentioning them, if they accept no DMs)."""

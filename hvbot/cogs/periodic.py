@@ -61,6 +61,10 @@ class RemindersCog(commands.Cog):
         except Exception as exc:
             _failed("turn clocks", exc)
         try:
+            await self.bot.aftermath.close_expired_lobbies()
+        except Exception as exc:
+            _failed("lobbies past their day", exc)
+        try:
             await self.bot.aftermath.do_duties()
         except Exception as exc:
             _failed("duties left by other processes", exc)

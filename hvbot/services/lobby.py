@@ -15,12 +15,15 @@ from engine.ai import levels as ai_levels
 from games import find_game
 from hvbot.services.access import GameAccess, ai_turn
 from hvbot.services.errors import BotError
-from hvbot.store import TIMEOUTS, ChannelBusy, GameRow, SeatRow, TurnClock
+from hvbot.store import TIMEOUTS, ChannelBusy, GameRow, SeatRow, TurnClock, VersionConflict
 from hvbot.store.duties import Owed
+from hvbot.store.game_store import LOBBY_LIFE
 
 AI_LEVELS = ("easy", "normal", "hard")
 DEFAULT_REMIND_MINUTES = 10
 # The turn clocks a game may have: minutes per move, and how /game new names them.
+MOST_OPEN_PER_MEMBER = 3  # lobbies and games in play one person may have opened in a server
+LOBBY_HOURS = round(LOBBY_LIFE.total_seconds() / 3600)
 CLOCK_LENGTHS = {60: "1 hour", 480: "8 hours", 1440: "1 day", 4320: "3 days", 10080: "7 days"}
 DEFAULT_ABSENT_HOURS = 24
 MAX_ABSENT_HOURS = 30 * 24
@@ -106,6 +109,17 @@ class Lobby:
             key="bot.error.busy",
         )
         store = self.games.store
+        if guild_id is not None:
+            opened = await store.open_games_created_by(guild_id=guild_id, user_id=user_id)
+            if opened >= MOST_OPEN_PER_MEMBER:
+                raise BotError(
+                    f"You have {opened} open games in this server already (at most "
+                    f"{MOST_OPEN_PER_MEMBER}): finish, start or /game abandon one first; "
+                    "/me games lists them.",
+                    key="bot.error.too_many_open",
+                    count=opened,
+                    most=MOST_OPEN_PER_MEMBER,
+                )
         if await store.open_game_in_channel(channel_id=channel_id) is not None:
             # Also a game's thread: the database only knows one open game per channel.
             raise busy
@@ -126,6 +140,22 @@ class Lobby:
             )
         except ChannelBusy as exc:
             raise busy from exc
+
+    async def close_expired(self, *, most: int = 10) -> list[tuple[GameRow, tuple[Owed, ...]]]:
+        """Close the lobbies whose day has passed without a start, each saying so in its
+        channel: a versioned change, so of two processes that find one, one closes it."""
+        store = self.games.store
+        closed = []
+        for lobby in await store.expired_lobbies(now=self.games.clock(), most=most):
+            told = texts_for(lobby.language)("bot.lobby.expired", hours=LOBBY_HOURS)
+            try:
+                owed = await store.set_status(
+                    game_id=lobby.id, expected_version=lobby.version, status="abandoned", told=told
+                )
+            except VersionConflict:
+                continue  # started, changed or closed by another process meanwhile
+            closed.append((await self.games.reload(lobby.id), tuple(owed)))
+        return closed
 
     async def join(
         self, *, channel_id: int, user_id: int, name: str, language: str | None = None

@@ -37,17 +37,19 @@ def create_lobby(
     language: str,
     creator_language: str | None,
     clock: TurnClock | None = None,
+    expires_at: str | None = None,
 ) -> Work[int]:
-    """A new game in its lobby with its creator seated; the work returns the game's id (and
-    fails with `Duplicate` if the channel has an open game)."""
+    """A new game in its lobby with its creator seated, closing by itself at `expires_at` if
+    it has not started; the work returns the game's id (and fails with `Duplicate` if the
+    channel has an open game)."""
     stamp = now()
 
     async def work(tx: Transaction) -> int:
         game_id: int = await tx.fetchval(
             "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
             " remind_minutes, absent_hours, wants_thread, language, created_at,"
-            " updated_at, clock_minutes, clock_timeout)"
-            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " updated_at, clock_minutes, clock_timeout, lobby_expires_at)"
+            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             game,
             guild_id,
             channel_id,
@@ -61,6 +63,7 @@ def create_lobby(
             stamp,
             clock.minutes if clock else None,
             clock.timeout if clock else None,
+            expires_at,
         )
         await tx.execute(
             "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, language)"

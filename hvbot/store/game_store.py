@@ -18,6 +18,7 @@ import asyncio
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,11 +35,13 @@ from hvbot.store.replays import Replays
 from hvbot.store.requests import AbsenceVotes, UndoRequests
 from hvbot.store.results import Results
 from hvbot.store.rows import ArchivedGame, GameRow, SeatResult, SeatRow, TurnClock, Wait
-from hvbot.store.sql import ChannelBusy, statement, turn_values
+from hvbot.store.sql import ChannelBusy, stamp, statement, turn_values
 from hvbot.store.time_away import TimeAway
 from hvbot.store.waits import Reminders
 
 T = TypeVar("T")
+# How long an unstarted lobby waits for its players before it closes by itself.
+LOBBY_LIFE = timedelta(hours=24)
 
 
 class NotStarted(LookupError):
@@ -130,6 +133,26 @@ class GameStore:
         """Every game in a lobby or in play: what the bot reloads at start-up."""
         since = self.cache.writes
         return await self._read_all(await games.all_open(self.db), since=since)
+
+    async def expired_lobbies(self, *, now: datetime, most: int) -> list[GameRow]:
+        """Lobbies whose day has passed without a start (the first `most`)."""
+        since = self.cache.writes
+        rows = await self.db.fetch(
+            "SELECT * FROM games WHERE status = 'lobby' AND lobby_expires_at <= ?"
+            f" ORDER BY id LIMIT {int(most)}",
+            stamp(now),
+        )
+        return await self._read_all(rows, since=since)
+
+    async def open_games_created_by(self, *, guild_id: int, user_id: int) -> int:
+        """How many open games (lobbies and games in play) a person opened in one server."""
+        count: int = await self.db.fetchval(
+            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND creator_id = ?"
+            " AND status IN ('lobby', 'active')",
+            guild_id,
+            user_id,
+        )
+        return count
 
     async def open_games_of(self, *, guild_id: int, user_id: int, most: int) -> list[GameRow]:
         """A person's open games in one server (the first `most`), oldest first."""
@@ -238,6 +261,7 @@ class GameStore:
             language=language,
             creator_language=creator_language,
             clock=clock,
+            expires_at=stamp(self.clock() + LOBBY_LIFE),
         )
         try:
             game_id = await self.db.transact(work)

@@ -30,7 +30,11 @@ async def processes(database_url: str) -> AsyncIterator[list[GameService]]:
 
 async def _started(service: GameService, channel: int, *, ai: bool = False):
     await service.lobby.new_lobby(
-        channel_id=channel, guild_id=GUILD, user_id=ADA, name="Ada", game_name="High Voltage"
+        channel_id=channel,
+        guild_id=GUILD + channel,
+        user_id=ADA,
+        name="Ada",
+        game_name="High Voltage",
     )
     if ai:
         await service.lobby.add_ai(channel_id=channel, user_id=ADA, level="easy")
