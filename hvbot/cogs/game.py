@@ -389,9 +389,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         """A few replays a minute per person: each is a large upload to the channel, and the
         first of a game a second or more of drawing."""
         now = self.bot.service.clock()
+        for person, times in list(self._replays_asked.items()):
+            while times and now - times[0] >= REPLAY_WINDOW:
+                times.popleft()
+            if not times:
+                del self._replays_asked[person]  # nothing holds them back any more
         asked = self._replays_asked.setdefault(user_id, deque())
-        while asked and now - asked[0] >= REPLAY_WINDOW:
-            asked.popleft()
         if len(asked) >= REPLAYS_PER_WINDOW:
             seconds = ceil((asked[0] + REPLAY_WINDOW - now).total_seconds())
             raise BotError(

@@ -106,6 +106,10 @@ class GameAccess:
                 key="bot.error.request_cooldown",
                 count=seconds,
             )
+        # Forget what no longer holds anyone back, so the record stays as small as a table.
+        for key, when in list(self._asked.items()):
+            if now - when >= ASK_AGAIN:
+                del self._asked[key]
         self._asked[(game.id, user_id)] = now
 
     async def open_game(self, channel_id: int) -> GameRow:
