@@ -42,6 +42,8 @@ from hvbot.store.waits import Reminders
 T = TypeVar("T")
 # How long an unstarted lobby waits for its players before it closes by itself.
 LOBBY_LIFE = timedelta(hours=24)
+# How long a request waiting for the table's answers keeps another from being asked.
+REQUEST_HOLDS = timedelta(minutes=30)
 
 
 class NotStarted(LookupError):
@@ -61,8 +63,8 @@ class GameStore:
         self.shared = db.backend == "postgresql"
         self.cache = GameCache(enabled=cache)
         self._locks: dict[int, asyncio.Lock] = {}
-        self.undo = UndoRequests(db)
-        self.votes = AbsenceVotes(db)
+        self.undo = UndoRequests(db, lambda: self.clock())
+        self.votes = AbsenceVotes(db, lambda: self.clock())
         self.reminders = Reminders(db)
         self.results = Results(db)
         self.buttons = LiveButtons(db)
@@ -179,8 +181,10 @@ class GameStore:
 
     async def request_waiting(self, *, game_id: int, version: int) -> bool:
         """Whether an undo, an abandon or a takeover vote waits for answers about this
-        version of the game."""
-        return await requests.waiting(self.db, game_id, version)
+        version of the game, opened less than `REQUEST_HOLDS` ago: one nobody answers (a
+        voter gone too) gives way to a new one then, which voids it."""
+        since = self.clock() - REQUEST_HOLDS
+        return await requests.waiting(self.db, game_id, version, since)
 
     async def last_action(self, *, game_id: int) -> tuple[int, int, str] | None:
         """(number, seat, text) of the game's latest stored action, if any."""

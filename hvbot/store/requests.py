@@ -8,12 +8,14 @@ one before, and answers to a request for an older version are refused by the ser
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from hvbot.database import Database, Row, Transaction
+from hvbot.store.duties import real_time
 from hvbot.store.rows import AbsenceVote, UndoRequest
-from hvbot.store.sql import now, statement
+from hvbot.store.sql import stamp, statement
 
 
 class _Requests:
@@ -21,8 +23,9 @@ class _Requests:
 
     table = ""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, clock: Callable[[], datetime] = real_time) -> None:
         self.db = db
+        self.clock = clock  # when a request is opened (a waiting one holds the table a while)
 
     async def _open(self, game_id: int, **fields: Any) -> int:
         columns = ", ".join(["game_id", *fields, "created_at"])
@@ -37,7 +40,7 @@ class _Requests:
                 f"INSERT INTO {self.table} ({columns}) VALUES ({marks}) RETURNING id",
                 game_id,
                 *fields.values(),
-                now(),
+                stamp(self.clock()),
             )
             return request_id
 
@@ -177,13 +180,16 @@ class AbsenceVotes(_Requests):
         return changed == 1
 
 
-async def waiting(db: Database, game_id: int, version: int) -> bool:
-    """Whether a request of any kind waits for answers about this version of the game."""
+async def waiting(db: Database, game_id: int, version: int, since: datetime) -> bool:
+    """Whether a request of any kind, opened after `since`, waits for answers about this
+    version of the game."""
     for table in (UndoRequests.table, AbsenceVotes.table):
         found = await db.fetchval(
-            f"SELECT 1 FROM {table} WHERE game_id = ? AND version = ? AND status = 'open'",
+            f"SELECT 1 FROM {table} WHERE game_id = ? AND version = ? AND status = 'open'"
+            " AND created_at > ?",
             game_id,
             version,
+            stamp(since),
         )
         if found:
             return True

@@ -116,3 +116,22 @@ async def test_an_answer_after_the_game_moved_on_is_refused(service) -> None:
         await service.undo.answer_undo(request_id=asked.id, user_id=BO, accept=True)
     assert late.value.key == "bot.error.abandon_late"
     assert (await service.games.reload(game.id)).status == "active"
+
+
+async def test_a_request_nobody_answers_gives_way_after_half_an_hour(service) -> None:
+    """One request waits at a time, but not for ever: a table whose voter is gone too may ask
+    again, and the old request is void."""
+    clock = service.clock
+    await first_move(service, await started(service, (ADA, BO, CY)))
+    _, first = await abandon(service)
+    assert first is not None
+    clock.advance(minutes=29, seconds=59)
+    with pytest.raises(BotError) as waiting:
+        await abandon(service)
+    assert waiting.value.key == "bot.error.request_waiting"
+    clock.advance(seconds=1)
+    _, second = await abandon(service)
+    assert second is not None and second.id != first.id
+    with pytest.raises(BotError) as void:
+        await service.undo.answer_undo(request_id=first.id, user_id=BO, accept=True)
+    assert void.value.key == "bot.error.request_settled"
