@@ -14,6 +14,7 @@ from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
 from hvbot.messages.wording import mention
 from hvbot.services.outcomes import Reminder
+from hvbot.services.time_away import mark
 from hvbot.store import GameRow, SeatRow, TurnClock
 from hvbot.store.sql import stamp
 
@@ -60,9 +61,9 @@ def deadline_mark(game: GameRow) -> str | None:
 
 
 def time_left(game: GameRow, now: datetime, texts: Texts) -> str | None:
-    """The board picture's word on the clock of the person to move ("Clock: 42 minutes
-    left"): a picture cannot count down as Discord's time stamps do, so it says what was left
-    when it was drawn. None if no clock runs."""
+    """The board picture's word on the clock of the person to move ("42 minutes left"): a
+    picture cannot count down as Discord's time stamps do, so it says what was left when it
+    was drawn. None if no clock runs."""
     if game.clock_deadline is None or game.clock_paused_at is not None:
         return None
     left = max(timedelta(0), datetime.fromisoformat(game.clock_deadline) - now)
@@ -125,7 +126,7 @@ def clock_line(game: GameRow, texts: Texts) -> str | None:
 def away_mark(seat: SeatRow, now: datetime, texts: Texts) -> str:
     """After a seat's name: that its person is away (/me away) at `now`, and until when."""
     until = seat.away_at(stamp(now))
-    return texts("bot.away.mark", until=until_mark(until)) if until else ""
+    return texts("bot.away.mark", until=mark(datetime.fromisoformat(until))) if until else ""
 
 
 def away_line(game: GameRow, seat: int, now: datetime, texts: Texts) -> str | None:
@@ -133,9 +134,5 @@ def away_line(game: GameRow, seat: int, now: datetime, texts: Texts) -> str | No
     until = game.seats[seat].away_at(stamp(now))
     if until is None:
         return None
-    return texts("bot.away.line", player=mention(game, seat), until=until_mark(until))
-
-
-def until_mark(until: str) -> str:
-    """A stored moment as Discord's time stamp with date and time, in each reader's zone."""
-    return f"<t:{int(datetime.fromisoformat(until).timestamp())}:f>"
+    until_mark = mark(datetime.fromisoformat(until))
+    return texts("bot.away.line", player=mention(game, seat), until=until_mark)

@@ -21,9 +21,9 @@ from hvbot.store.game_store import LOBBY_LIFE
 
 AI_LEVELS = ("easy", "normal", "hard")
 DEFAULT_REMIND_MINUTES = 10
-# The turn clocks a game may have: minutes per move, and how /game new names them.
 MOST_OPEN_PER_MEMBER = 3  # lobbies and games in play one person may have opened in a server
 LOBBY_HOURS = round(LOBBY_LIFE.total_seconds() / 3600)
+# The turn clocks a game may have: minutes per move, and how /game new names them.
 CLOCK_LENGTHS = {60: "1 hour", 480: "8 hours", 1440: "1 day", 4320: "3 days", 10080: "7 days"}
 DEFAULT_ABSENT_HOURS = 24
 MAX_ABSENT_HOURS = 30 * 24
@@ -74,8 +74,8 @@ class Lobby:
         lengths = ", ".join(CLOCK_LENGTHS.values())
         if clock is not None and not (clock.minutes in CLOCK_LENGTHS and clock.timeout in TIMEOUTS):
             raise BotError(
-                f"A turn clock gives {lengths} a move, and when it runs out an AI plays the move"
-                " or takes the seat.",
+                f"A turn clock gives {lengths} a move, and when it runs out an AI plays the move,"
+                " takes the seat, or the game ends.",
                 key="bot.error.clock_choice",
                 lengths=lengths,
             )

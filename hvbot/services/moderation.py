@@ -32,13 +32,7 @@ class Moderation:
         games = self.games
         game = await games.open_game(channel_id)
         async with games.store.lock(game.id):
-            game = await games.reload(game.id)
-            told = texts_for(game.language)("bot.moderation.ended", moderator=moderator)
-            owed = await games.store.set_status(
-                game_id=game.id, expected_version=game.version, status="abandoned", told=told
-            )
-            log.info("game %s: ended by a moderator", game.id)
-            return await games.reload(game.id), tuple(owed)
+            return await self._ended(await games.reload(game.id), moderator)
 
     async def kick(
         self, *, channel_id: int, seat_number: int, moderator: str
@@ -79,12 +73,18 @@ class Moderation:
             seats = list(game.seats)
             seats[seat.seat] = SeatRow(seat.seat, None, stand_in_level(game.game_name), name)
             if all(s.is_ai for s in seats):
-                told = texts("bot.moderation.ended", moderator=moderator)
-                owed = await games.store.set_status(
-                    game_id=game.id, expected_version=game.version, status="abandoned", told=told
-                )
-                return await games.reload(game.id), "ended", tuple(owed)
+                game, owed = await self._ended(game, moderator)
+                return game, "ended", owed
             told = texts("bot.moderation.kicked", player=f"<@{seat.user_id}>", moderator=moderator)
             game, owed = await games.seat_in_play(game, seats, told=told)
             log.info("game %s: seat %s removed by a moderator", game.id, seat.seat)
             return game, "ai", owed
+
+    async def _ended(self, game: GameRow, moderator: str) -> tuple[GameRow, tuple[Owed, ...]]:
+        """The game ends without a result, the channel told who ended it (under its lock)."""
+        told = texts_for(game.language)("bot.moderation.ended", moderator=moderator)
+        owed = await self.games.store.set_status(
+            game_id=game.id, expected_version=game.version, status="abandoned", told=told
+        )
+        log.info("game %s: ended by a moderator", game.id)
+        return await self.games.reload(game.id), tuple(owed)

@@ -47,15 +47,12 @@ class Reminders:
                 continue
             state = self.games.peek_state(game)
             seat = state.current_seat()
-            reminder = None
-            if seat is not None and not game.seats[seat].is_ai:
-                waited = now - (due.turn_since or now)
-                reminder = Reminder(game, seat, game.seats[seat].user_id or 0, waited)
-            if reminder is None:
-                claimed = await store.reminders.claim(
-                    game_id=game.id, due=due.due, now=now, next_at=None
-                )
+            if seat is None or game.seats[seat].is_ai:
+                # Nobody to remind: the reminder goes, so it is not found due again.
+                await store.reminders.claim(game_id=game.id, due=due.due, now=now, next_at=None)
                 continue
+            waited = now - (due.turn_since or now)
+            reminder = Reminder(game, seat, game.seats[seat].user_id or 0, waited)
             settings = await store.notify.of(reminder.user_id)
             planned = plan(settings, now=now, turn_since=due.turn_since)
             bodies = []

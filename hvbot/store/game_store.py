@@ -139,22 +139,12 @@ class GameStore:
     async def expired_lobbies(self, *, now: datetime, most: int) -> list[GameRow]:
         """Lobbies whose day has passed without a start (the first `most`)."""
         since = self.cache.writes
-        rows = await self.db.fetch(
-            "SELECT * FROM games WHERE status = 'lobby' AND lobby_expires_at <= ?"
-            f" ORDER BY id LIMIT {int(most)}",
-            stamp(now),
-        )
+        rows = await games.expired_lobbies(self.db, stamp(now), most)
         return await self._read_all(rows, since=since)
 
     async def open_games_created_by(self, *, guild_id: int, user_id: int) -> int:
         """How many open games (lobbies and games in play) a person opened in one server."""
-        count: int = await self.db.fetchval(
-            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND creator_id = ?"
-            " AND status IN ('lobby', 'active')",
-            guild_id,
-            user_id,
-        )
-        return count
+        return await games.open_count_created_by(self.db, guild_id, user_id)
 
     async def open_games_of(self, *, guild_id: int, user_id: int, most: int) -> list[GameRow]:
         """A person's open games in one server (the first `most`), oldest first."""

@@ -97,6 +97,26 @@ async def open_of_person(db: Database, guild_id: int, user_id: int, limit: int) 
     )
 
 
+async def expired_lobbies(db: Database, now: str, limit: int) -> list[Row]:
+    """Lobbies unstarted past their `lobby_expires_at` (a stamp)."""
+    return await db.fetch(
+        "SELECT * FROM games WHERE status = 'lobby' AND lobby_expires_at <= ?"
+        f" ORDER BY id LIMIT {int(limit)}",
+        now,
+    )
+
+
+async def open_count_created_by(db: Database, guild_id: int, user_id: int) -> int:
+    """How many open games (lobbies and games in play) a person opened in one server."""
+    count: int = await db.fetchval(
+        "SELECT COUNT(*) FROM games WHERE guild_id = ? AND creator_id = ?"
+        " AND status IN ('lobby', 'active')",
+        guild_id,
+        user_id,
+    )
+    return count
+
+
 async def all_open(db: Database) -> list[Row]:
     return await db.fetch("SELECT * FROM games WHERE status IN ('lobby', 'active') ORDER BY id")
 
