@@ -39,10 +39,38 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return (cores or 1) + 1
 
 
+@pytest.hookimpl(trylast=True)  # after `-m` has deselected: the shares are of what runs
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.relative_to(TESTS).parts[0] in E2E_FOLDERS:
-            item.add_marker(pytest.mark.e2e)
+    e2e = [item for item in items if item.path.relative_to(TESTS).parts[0] in E2E_FOLDERS]
+    for item in e2e:
+        item.add_marker(pytest.mark.e2e)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        items[:] = long_ones_first_in_each_share(items, e2e, workers)
+
+
+def long_ones_first_in_each_share(
+    items: list[pytest.Item], long: list[pytest.Item], workers: int
+) -> list[pytest.Item]:
+    """The order that keeps every core busy to the end of a run with `-n`.
+
+    xdist's worksteal hands each worker an equal contiguous share of the collected tests, runs
+    each share from its front, and lets a worker that runs out take tests from the back of
+    another's. The end-to-end tests are a tenth of the tests and most of the time, many of it
+    spent waiting on their own processes: collected in folder order they came last, so a run
+    ended with one worker on a ten-second test and the others idle. Here each share starts with
+    its part of them (each part in collection order, so a module's tests stay together), and
+    the quick tests after them are what the others take at the end.
+    """
+    long_ones = set(long)
+    short = [item for item in items if item not in long_ones]
+    ordered: list[pytest.Item] = []
+    for remaining in range(workers, 0, -1):  # the share sizes xdist gives: what is left, shared
+        size = (len(long) + len(short)) // remaining
+        take = min(len(long) // remaining, size)
+        ordered += long[:take] + short[: size - take]
+        long, short = long[take:], short[size - take :]
+    return ordered
 
 
 # A fourth game that only the tests play, registered as any game is: every test that goes over

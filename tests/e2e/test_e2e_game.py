@@ -33,7 +33,7 @@ from hvbot.runtime.config import WIRE_LOGGERS, configure_logging
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
 
-PUBLIC_FILES = {"board.png", "result.png"}
+PUBLIC_FILES = {"board.png", "result.png", "replay.gif"}
 
 
 def leaks(text: str, name: str, colour: str) -> bool:
@@ -111,6 +111,13 @@ async def test_a_complete_game_from_lobby_to_reveal(
 
     game, state = await table.play_to_end()
     assert game.status == "finished" and state.is_terminal()
+    # The game's replay follows its result: a whole game drawn frame by frame, the longest
+    # piece of work the bot does, so it is waited for as itself, with room for a busy machine.
+    await emu.wait_for(
+        lambda: [r for r in emu.messages(visibility="public") if r.has_attachment("replay.gif")],
+        60,
+        message="the game's replay posted",
+    )
     actions = await hv.actions(game)
     states = replay(game, actions)
     assert states[-1] == state, "the stored game is exactly its seed plus its logged actions"

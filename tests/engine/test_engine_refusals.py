@@ -81,9 +81,26 @@ def check_refusal(error: GameError) -> None:
         for phrase in _phrases(field):
             assert ENGLISH.has(phrase.key), f"{phrase.key} has no English text"
             assert ENGLISH(phrase.key, **phrase.fields) == str(phrase)
+    shape = (error.key, *sorted(_shape(name, field) for name, field in error.fields.items()))
+    if shape in _SPOKEN:
+        return
+    _SPOKEN.add(shape)
     for language in LANGUAGES:
         said = texts_for(language).explain(error)
         assert said and "{" not in said.replace("{{", ""), (language, error.key, said)
+
+
+# The shapes of the refusals already said in every language: a refusal whose key and fields'
+# kinds were said once is said the same way with other cells in them.
+_SPOKEN: set[tuple[Any, ...]] = set()
+
+
+def _shape(name: str, field: Any) -> tuple[Any, ...]:
+    if isinstance(field, Phrase):
+        return (name, field.key, *sorted(_shape(n, f) for n, f in field.fields.items()))
+    if isinstance(field, list | tuple):
+        return (name, type(field).__name__, frozenset(_shape("", f) for f in field))
+    return (name, type(field).__name__)
 
 
 def _try(state: State, action: Any, found: set[str]) -> None:

@@ -18,10 +18,19 @@ def playable_games() -> list[str]:
     return [p.name for p in plugins()]
 
 
+# The games whose pictures this process has drawn once: their pieces stay cached for the life
+# of the process, so a bot started again in it (or a second one) has nothing left to warm up.
+_warm: set[str] = set()
+
+
 def warm_up() -> None:
     """Draw one board of every game, so the first board players see is as quick as the rest
-    (each renderer builds its picture pieces on first use). Run where pictures are drawn."""
+    (each renderer builds its picture pieces on first use). Run where pictures are drawn;
+    a game already drawn in this process is not drawn again."""
     for name in playable_games():
+        if name in _warm:
+            continue
         rules = find_game(name)
         view = rules.new_state(rules.min_seats, 0).view(None)
         presenter_for(name).board_png(view, [f"Seat {i + 1}" for i in range(rules.min_seats)])
+        _warm.add(name)
