@@ -29,8 +29,6 @@ from hvbot.messages.limits import fitted
 from hvbot.messages.post import ALLOWED, send_private
 from hvbot.messages.presenters import presenter_for
 from hvbot.services import (
-    DEFAULT_ABSENT_HOURS,
-    DEFAULT_REMIND_MINUTES,
     MAX_ABSENT_HOURS,
     MAX_REMIND_MINUTES,
     BotError,
@@ -98,8 +96,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         interaction: discord.Interaction,
         game: str = "high-voltage",
         mode: str | None = None,
-        reminder: app_commands.Range[int, 0, MAX_REMIND_MINUTES] = DEFAULT_REMIND_MINUTES,
-        absent: app_commands.Range[int, 0, MAX_ABSENT_HOURS] = DEFAULT_ABSENT_HOURS,
+        reminder: app_commands.Range[int, 0, MAX_REMIND_MINUTES] | None = None,
+        absent: app_commands.Range[int, 0, MAX_ABSENT_HOURS] | None = None,
         thread: bool = True,
         clock: int | None = None,
         timeout: str = "ai_move",
@@ -122,7 +120,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 remind_minutes=reminder,
                 absent_hours=absent,
                 wants_thread=thread,
-                clock=TurnClock(clock, timeout) if clock else None,
+                # Not given: the server's default clock (0: none here, whatever that is).
+                clock=TurnClock(clock, timeout) if clock is not None else None,
+                places=lobby.places_of(interaction),
+                roles=lobby.role_ids(interaction),
+                moderator=await lobby.is_moderator(interaction),
                 # The server's language for the game's public posts, the creator's own for
                 # what is said to them alone.
                 language=language_of(interaction.guild_locale),
@@ -316,7 +318,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="end", description="Moderators: end this channel's game, no result")
     async def end(self, interaction: discord.Interaction) -> None:
-        _moderator_only(interaction)
+        await _moderator_only(interaction)
         game, owed = await self.bot.service.moderation.end(
             channel_id=interaction.channel_id, moderator=interaction.user.mention
         )
@@ -327,7 +329,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(name="kick", description="Moderators: free a seat, or give it to an AI")
     @app_commands.describe(seat="The seat, as the lobby numbers it")
     async def kick(self, interaction: discord.Interaction, seat: int) -> None:
-        _moderator_only(interaction)
+        await _moderator_only(interaction)
         game, what, owed = await self.bot.service.moderation.kick(
             channel_id=interaction.channel_id,
             seat_number=seat,
@@ -460,9 +462,10 @@ async def setup(bot: GameBot) -> None:
     await bot.add_cog(GameCog(bot))
 
 
-def _moderator_only(interaction: discord.Interaction) -> None:
-    if not lobby.is_moderator(interaction):
+async def _moderator_only(interaction: discord.Interaction) -> None:
+    if not await lobby.is_moderator(interaction):
         raise BotError(
-            "Only moderators (Manage Channels, Manage Threads or Manage Messages) can do that.",
+            "Only moderators (Manage Channels, Manage Threads or Manage Messages, or the"
+            " server's moderator role) can do that.",
             key="bot.error.moderators_only",
         )

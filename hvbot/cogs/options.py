@@ -15,10 +15,33 @@ from hvbot.store import REMIND_WHERE
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.name) for g in all_games()]
 LEVEL_CHOICES = [choice(level, level, key=f"commands.choices.level.{level}") for level in AI_LEVELS]
-# A turn clock's length, in minutes per move (none by default), and what happens at its end.
+# A turn clock's length, in minutes per move (0: no clock, whatever the server's default),
+# and what happens at its end.
 CLOCK_CHOICES = [
     choice(name, minutes, key=f"commands.choices.clock.{minutes}")
-    for minutes, name in CLOCK_LENGTHS.items()
+    for minutes, name in {0: "no clock", **CLOCK_LENGTHS}.items()
+]
+# The languages a server may choose for its public posts.
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "it": "Italiano"}
+LANGUAGE_CHOICES = [
+    choice(name, code, key=f"commands.choices.language.{code}")
+    for code, name in LANGUAGE_NAMES.items()
+]
+# What /server settings can put back to its default.
+_FORGET_NAMES = {
+    "places": "where games may be opened (anywhere)",
+    "opener_role": "who may open games (everyone)",
+    "moderator_role": "the moderator role (none)",
+    "language": "the language (the server's own)",
+    "reminder": "the reminder (10 minutes)",
+    "absent": "the absence wait (24 hours)",
+    "clock": "the turn clock (none)",
+    "most_open": "open games per member (3)",
+    "lobby_hours": "a lobby's life (24 hours)",
+}
+FORGET_CHOICES = [
+    choice(name, value, key=f"commands.choices.forget.{value}")
+    for value, name in _FORGET_NAMES.items()
 ]
 TIMEOUT_CHOICES = [
     choice(name, value, key=f"commands.choices.timeout.{value}")

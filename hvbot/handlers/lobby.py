@@ -14,6 +14,7 @@ from hvbot.messages import buttons
 from hvbot.messages.game_posts import lobby_text, refresh_lobby
 from hvbot.messages.wording import language, personal, public
 from hvbot.services import BotError
+from hvbot.services.server_settings import is_moderator_role
 from hvbot.store import GameRow
 
 log = logging.getLogger(__name__)
@@ -24,11 +25,37 @@ def can_manage(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_channels)
 
 
-def is_moderator(interaction: discord.Interaction) -> bool:
+def places_of(interaction: discord.Interaction) -> tuple[int, ...]:
+    """Where the interaction happened, as a server's settings name places for games: the
+    channel, its category, and for a thread its channel and that channel's category."""
+    channel = interaction.channel
+    places = [interaction.channel_id or 0]
+    parent = getattr(channel, "parent", None) if isinstance(channel, discord.Thread) else None
+    if isinstance(channel, discord.Thread):
+        places.append(channel.parent_id)
+        channel = parent
+    category = getattr(channel, "category_id", None)
+    if category:
+        places.append(category)
+    return tuple(places)
+
+
+def role_ids(interaction: discord.Interaction) -> frozenset[int]:
+    """The roles of the member who acted (none in a DM)."""
+    return frozenset(role.id for role in getattr(interaction.user, "roles", ()))
+
+
+async def is_moderator(interaction: discord.Interaction) -> bool:
     """A member who looks after the server's channels: Manage Channels, Manage Threads or
-    Manage Messages, as Discord grants them in this channel."""
+    Manage Messages, as Discord grants them in this channel, or the role the server's
+    settings name for it."""
     perms = getattr(interaction, "permissions", None)
-    return bool(perms and (perms.manage_channels or perms.manage_threads or perms.manage_messages))
+    if perms and (perms.manage_channels or perms.manage_threads or perms.manage_messages):
+        return True
+    if interaction.guild_id is None:
+        return False
+    settings = await game_client(interaction).service.server_settings.of(interaction.guild_id)
+    return is_moderator_role(settings, role_ids(interaction))
 
 
 async def lobby_change(
@@ -90,13 +117,11 @@ async def lobby_action(
             confirm="bot.lobby.left",
         )
     elif what == "addai":
+        moderator = await is_moderator(interaction)
         await lobby_change(
             interaction,
             lambda: service.lobby.add_ai(
-                channel_id=channel_id,
-                user_id=user.id,
-                level=level,
-                moderator=is_moderator(interaction),
+                channel_id=channel_id, user_id=user.id, level=level, moderator=moderator
             ),
             from_button=from_button,
             confirm="bot.lobby.ai_added",

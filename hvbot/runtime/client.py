@@ -45,7 +45,13 @@ HANDLER_TASKS = (
     "discord-ui-modal-dispatch-",
 )
 # The commands of the bot itself, loaded as discord.py extensions before each game's own.
-EXTENSIONS = ("hvbot.cogs.game", "hvbot.cogs.periodic", "hvbot.cogs.stats", "hvbot.cogs.me")
+EXTENSIONS = (
+    "hvbot.cogs.game",
+    "hvbot.cogs.periodic",
+    "hvbot.cogs.stats",
+    "hvbot.cogs.me",
+    "hvbot.cogs.server",
+)
 FINISH_S = 10.0  # at most this long to finish answering at shutdown
 
 

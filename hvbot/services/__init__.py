@@ -33,6 +33,7 @@ from hvbot.services.outcomes import ActResult, Reminder, UndoOutcome, VoteOutcom
 from hvbot.services.play import Play
 from hvbot.services.reminders import REMIND_AGAIN, Reminders
 from hvbot.services.results import ResultsBackfill, seat_results
+from hvbot.services.server_settings import ServerSettingsService
 from hvbot.services.stats import Stats
 from hvbot.services.time_away import TimeAwayService
 from hvbot.services.undo import Undo
@@ -90,6 +91,7 @@ class GameService:
         self.time_away = TimeAwayService(self.games)
         self.notify = Notifications(repo)
         self.moderation = Moderation(self.games)
+        self.server_settings = ServerSettingsService(repo)
         self.stats = Stats(repo)
 
     @property

@@ -15,19 +15,43 @@ from engine.ai import levels as ai_levels
 from games import find_game
 from hvbot.services.access import GameAccess, ai_turn
 from hvbot.services.errors import BotError
-from hvbot.store import TIMEOUTS, ChannelBusy, GameRow, SeatRow, TurnClock, VersionConflict
+from hvbot.services.server_settings import (
+    DEFAULT_ABSENT_HOURS,
+    DEFAULT_REMIND_MINUTES,
+    MAX_ABSENT_HOURS,
+    MAX_REMIND_MINUTES,
+    check_waits,
+    is_moderator_role,
+    lobby_hours,
+    lobby_life,
+    may_open,
+    may_open_in,
+    most_open,
+)
+from hvbot.store import (
+    TIMEOUTS,
+    ChannelBusy,
+    GameRow,
+    SeatRow,
+    ServerSettings,
+    TurnClock,
+    VersionConflict,
+)
 from hvbot.store.duties import Owed
-from hvbot.store.game_store import LOBBY_LIFE
 
 AI_LEVELS = ("easy", "normal", "hard")
-DEFAULT_REMIND_MINUTES = 10
-MOST_OPEN_PER_MEMBER = 3  # lobbies and games in play one person may have opened in a server
-LOBBY_HOURS = round(LOBBY_LIFE.total_seconds() / 3600)
 # The turn clocks a game may have: minutes per move, and how /game new names them.
 CLOCK_LENGTHS = {60: "1 hour", 480: "8 hours", 1440: "1 day", 4320: "3 days", 10080: "7 days"}
-DEFAULT_ABSENT_HOURS = 24
-MAX_ABSENT_HOURS = 30 * 24
-MAX_REMIND_MINUTES = 7 * 24 * 60
+__all__ = [
+    "AI_LEVELS",
+    "CLOCK_LENGTHS",
+    "DEFAULT_ABSENT_HOURS",
+    "DEFAULT_REMIND_MINUTES",
+    "MAX_ABSENT_HOURS",
+    "MAX_REMIND_MINUTES",
+    "Lobby",
+    "Started",
+]
 
 SeatChange = Callable[[GameRow, list[SeatRow]], list[SeatRow]]
 
@@ -57,20 +81,58 @@ class Lobby:
         name: str,
         game_name: str,
         options: dict[str, Any] | None = None,
-        remind_minutes: int = DEFAULT_REMIND_MINUTES,
-        absent_hours: int = DEFAULT_ABSENT_HOURS,
+        remind_minutes: int | None = None,
+        absent_hours: int | None = None,
         wants_thread: bool = False,
         language: str = DEFAULT_LANGUAGE,
         creator_language: str | None = None,
         clock: TurnClock | None = None,
+        places: tuple[int, ...] = (),
+        roles: frozenset[int] = frozenset(),
+        moderator: bool = False,
     ) -> GameRow:
-        """`language`: of the game's public posts (the server's); `creator_language`: the
-        creator's own. `remind_minutes`: how long the person to move may take before they
-        are mentioned again (then hourly); `absent_hours`: how long before the others may vote
-        to let an AI play for them or to end the game. 0 turns either off for this game.
-        `wants_thread`: play in a thread started from the lobby message, if the bot may start
-        one. `clock`: how long each person has for a move, and what happens then (None: as
-        long as they like)."""
+        """`language`: of the game's public posts, the server's own unless its settings name
+        another; `creator_language`: the creator's own. `remind_minutes`: how long the person
+        to move may take before they are mentioned again (then hourly); `absent_hours`: how
+        long before the others may vote to let an AI play for them or to end the game; 0 turns
+        either off for this game, None takes the server's default. `wants_thread`: play in a
+        thread started from the lobby message, if the bot may start one. `clock`: how long
+        each person has for a move, and what happens then (None: the server's default; a
+        clock of 0 minutes: none, as long as they like).
+
+        The server's settings decide the rest: `places` are the channel and what holds it
+        (its category; a thread's channel and category), which must be where games may be
+        opened; `roles` are the member's, one of which may have to be the server's role for
+        opening games (a `moderator` may always)."""
+        settings = await self.settings_of(guild_id)
+        if not may_open_in(settings, places or (channel_id,)):
+            where = ", ".join(f"<#{place}>" for place in settings.game_places)
+            raise BotError(
+                f"On this server, games are opened in {where}.",
+                key="bot.error.not_a_game_place",
+                places=where,
+            )
+        moderator = moderator or is_moderator_role(settings, roles)
+        if not may_open(settings, roles, moderator=moderator):
+            role = f"<@&{settings.opener_role}>"
+            raise BotError(
+                f"On this server, games are opened by members with the role {role}.",
+                key="bot.error.opener_role",
+                role=role,
+            )
+        language = settings.language or language
+        # Given here, else the server's default, else the bot's.
+        remind_minutes = next(
+            m
+            for m in (remind_minutes, settings.remind_minutes, DEFAULT_REMIND_MINUTES)
+            if m is not None
+        )
+        absent_hours = next(
+            h for h in (absent_hours, settings.absent_hours, DEFAULT_ABSENT_HOURS) if h is not None
+        )
+        clock = clock if clock is not None else settings.clock
+        if clock is not None and clock.minutes == 0:  # no clock, whatever the server's default
+            clock = None
         lengths = ", ".join(CLOCK_LENGTHS.values())
         if clock is not None and not (clock.minutes in CLOCK_LENGTHS and clock.timeout in TIMEOUTS):
             raise BotError(
@@ -79,22 +141,7 @@ class Lobby:
                 key="bot.error.clock_choice",
                 lengths=lengths,
             )
-        if not 0 <= absent_hours <= MAX_ABSENT_HOURS:
-            raise BotError(
-                f"Absence votes come after 1 to {MAX_ABSENT_HOURS} hours, or 0 for never; "
-                f"not {absent_hours}.",
-                key="bot.error.absent_range",
-                most=MAX_ABSENT_HOURS,
-                given=absent_hours,
-            )
-        if not 0 <= remind_minutes <= MAX_REMIND_MINUTES:
-            raise BotError(
-                f"Reminders come after 1 to {MAX_REMIND_MINUTES} minutes, or 0 for never; "
-                f"not {remind_minutes}.",
-                key="bot.error.remind_range",
-                most=MAX_REMIND_MINUTES,
-                given=remind_minutes,
-            )
+        check_waits(remind_minutes=remind_minutes, absent_hours=absent_hours)
         try:
             game = find_game(game_name)
         except KeyError as exc:
@@ -111,14 +158,14 @@ class Lobby:
         store = self.games.store
         if guild_id is not None:
             opened = await store.open_games_created_by(guild_id=guild_id, user_id=user_id)
-            if opened >= MOST_OPEN_PER_MEMBER:
+            most = most_open(settings)
+            if opened >= most:
                 raise BotError(
                     f"You have {opened} open games in this server already (at most "
-                    f"{MOST_OPEN_PER_MEMBER}): finish, start or /game abandon one first; "
-                    "/me games lists them.",
+                    f"{most}): finish, start or /game abandon one first; /me games lists them.",
                     key="bot.error.too_many_open",
                     count=opened,
-                    most=MOST_OPEN_PER_MEMBER,
+                    most=most,
                 )
         if await store.open_game_in_channel(channel_id=channel_id) is not None:
             # Also a game's thread: the database only knows one open game per channel.
@@ -137,9 +184,16 @@ class Lobby:
                 language=language,
                 creator_language=creator_language,
                 clock=clock,
+                lifetime=lobby_life(settings),
             )
         except ChannelBusy as exc:
             raise busy from exc
+
+    async def settings_of(self, guild_id: int | None) -> ServerSettings:
+        """A server's settings (a game outside any server has the defaults)."""
+        if guild_id is None:
+            return ServerSettings()
+        return await self.games.store.server_settings.of(guild_id)
 
     async def close_expired(self, *, most: int = 10) -> list[tuple[GameRow, tuple[Owed, ...]]]:
         """Close the lobbies whose day has passed without a start, each saying so in its
@@ -147,7 +201,8 @@ class Lobby:
         store = self.games.store
         closed = []
         for lobby in await store.expired_lobbies(now=self.games.clock(), most=most):
-            told = texts_for(lobby.language)("bot.lobby.expired", hours=LOBBY_HOURS)
+            settings = await self.settings_of(lobby.guild_id)
+            told = texts_for(lobby.language)("bot.lobby.expired", hours=lobby_hours(settings))
             try:
                 owed = await store.set_status(
                     game_id=lobby.id, expected_version=lobby.version, status="abandoned", told=told

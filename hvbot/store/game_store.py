@@ -35,6 +35,7 @@ from hvbot.store.replays import Replays
 from hvbot.store.requests import AbsenceVotes, UndoRequests
 from hvbot.store.results import Results
 from hvbot.store.rows import ArchivedGame, GameRow, SeatResult, SeatRow, TurnClock, Wait
+from hvbot.store.server_settings import ServerSettingsTable
 from hvbot.store.sql import ChannelBusy, stamp, statement, turn_values
 from hvbot.store.time_away import TimeAway
 from hvbot.store.waits import Reminders
@@ -72,6 +73,7 @@ class GameStore:
         self.clocks = Clocks(db, self.cache.changed, self.cache.forget)
         self.time_away = TimeAway(db, self.cache.forget)
         self.notify = Notify(db)
+        self.server_settings = ServerSettingsTable(db)
         self.replays = Replays(db)
 
     @classmethod
@@ -239,8 +241,10 @@ class GameStore:
         language: str = "en",
         creator_language: str | None = None,
         clock: TurnClock | None = None,
+        lifetime: timedelta | None = None,
     ) -> GameRow:
-        """`language`: the game's public posts'; `creator_language`: the creator's own.
+        """`language`: the game's public posts'; `creator_language`: the creator's own;
+        `lifetime`: how long the lobby lives unstarted (None: `LOBBY_LIFE`).
         ChannelBusy if the channel (or thread) has an open game already."""
         work = changes.create_lobby(
             game=game,
@@ -255,7 +259,7 @@ class GameStore:
             language=language,
             creator_language=creator_language,
             clock=clock,
-            expires_at=stamp(self.clock() + LOBBY_LIFE),
+            expires_at=stamp(self.clock() + (lifetime or LOBBY_LIFE)),
         )
         try:
             game_id = await self.db.transact(work)

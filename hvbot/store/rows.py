@@ -203,6 +203,21 @@ REMIND_WHERE = ("channel", "dm", "both", "none")
 
 
 @dataclass(frozen=True)
+class ServerSettings:
+    """What a server's owners set (`/server settings`); None keeps the bot's default."""
+
+    game_places: tuple[int, ...] = ()  # channels and categories games may be opened in; (): any
+    opener_role: int | None = None  # the role that may open games (None: everyone)
+    moderator_role: int | None = None  # its members moderate games, as Manage Messages does
+    language: str | None = None  # of the server's public posts (None: the server's locale)
+    remind_minutes: int | None = None
+    absent_hours: int | None = None
+    clock: TurnClock | None = None  # new games' turn clock (None: no clock)
+    most_open: int | None = None  # lobbies and games one member may have open
+    lobby_hours: int | None = None  # how long an unstarted lobby lives
+
+
+@dataclass(frozen=True)
 class NotifySettings:
     """A person's own turn reminders (`/me notify`), for every game they play."""
 

@@ -23,7 +23,7 @@ sent, with who could see it. See `DiscordEmulator`.
 The tests point the project's bot at it from `tests/e2e_harness.py`.
 """
 
-from .errors import EmulatorUsageError, InteractionFailed
+from .errors import CommandNotShown, EmulatorUsageError, InteractionFailed
 from .faults import Faults
 from .models import (
     Attachment,
@@ -33,6 +33,7 @@ from .models import (
     Guild,
     Record,
     Rejection,
+    Role,
     StoredMessage,
     User,
     Visibility,
@@ -47,6 +48,7 @@ __all__ = [
     "Button",
     "Change",
     "Channel",
+    "CommandNotShown",
     "DiscordEmulator",
     "EmulatorUsageError",
     "Faults",
@@ -55,6 +57,7 @@ __all__ = [
     "Record",
     "Rejection",
     "Reply",
+    "Role",
     "SpecValidator",
     "StoredMessage",
     "User",

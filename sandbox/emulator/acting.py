@@ -14,11 +14,11 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from . import rules
-from .errors import EmulatorUsageError, InteractionFailed
+from .errors import CommandNotShown, EmulatorUsageError, InteractionFailed
 from .gateway import Gateway
 from .history import History
 from .interactions import InteractionState
-from .models import Change, Channel, Record, StoredMessage, User, Visibility
+from .models import Change, Channel, Record, Role, StoredMessage, User, Visibility
 from .replies import Reply
 from .world import World
 
@@ -68,8 +68,35 @@ class Acting(World, History):
         known = sorted({n for scope in self.commands.values() for n in scope})
         raise EmulatorUsageError(f"/{name} is not registered with Discord (registered: {known})")
 
+    def _role(self, role_id: int, guild_id: int | None) -> Role:
+        """A role by id; the guild's own id is its @everyone role, as on Discord."""
+        if role_id == (guild_id or self.guild_id):
+            return Role(role_id, "@everyone", role_id, 0)
+        return self.roles[role_id]
+
+    def _check_shown(self, command: dict[str, Any], user: User, channel: Channel) -> None:
+        """Discord shows a command only where its `default_member_permissions` and contexts
+        allow: a member without the permissions it asks for never sees it, nor can they send
+        it (an administrator's overrides in the server's Integrations page aside)."""
+        if channel.is_dm:
+            if command.get("dm_permission") is False or (
+                command.get("contexts") is not None and 1 not in command["contexts"]
+            ):
+                raise CommandNotShown(f"/{command['name']} is not offered in DMs")
+            return
+        needed = command.get("default_member_permissions")
+        if needed is not None and user.permissions & int(needed) != int(needed):
+            raise CommandNotShown(
+                f"/{command['name']} is shown only to members with permissions {needed};"
+                f" {user.name} has {user.permissions}"
+            )
+
     def _build_options(
-        self, schema: list[dict[str, Any]], given: dict[str, Any], resolved: dict[str, Any]
+        self,
+        schema: list[dict[str, Any]],
+        given: dict[str, Any],
+        resolved: dict[str, Any],
+        guild_id: int | None = None,
     ) -> list[dict[str, Any]]:
         by_name = {o["name"]: o for o in schema}
         unknown = sorted(set(given) - set(by_name))
@@ -87,10 +114,31 @@ class Acting(World, History):
             if kind == OPTION_TYPES["user"]:
                 user = value if isinstance(value, User) else self.users[int(value)]
                 resolved.setdefault("users", {})[str(user.id)] = user.payload()
-                member = self.member_payload(user)
+                member = self.member_payload(user, guild_id)
                 member.pop("user")
                 resolved.setdefault("members", {})[str(user.id)] = member
                 value = str(user.id)
+            elif kind == OPTION_TYPES["channel"]:
+                channel = value if isinstance(value, Channel) else self.channels[int(value)]
+                allowed = option.get("channel_types")
+                if allowed and channel.type not in allowed:
+                    raise EmulatorUsageError(
+                        f"option {name!r} takes channels of types {allowed}, not {channel.type}"
+                    )
+                # Discord resolves a channel option to a partial channel with the member's
+                # permissions in it.
+                resolved.setdefault("channels", {})[str(channel.id)] = {
+                    "id": str(channel.id),
+                    "name": channel.name,
+                    "type": channel.type,
+                    "parent_id": str(channel.parent_id) if channel.parent_id else None,
+                    "permissions": str(self.app_permissions),
+                }
+                value = str(channel.id)
+            elif kind == OPTION_TYPES["role"]:
+                role = value if isinstance(value, Role) else self._role(int(value), guild_id)
+                resolved.setdefault("roles", {})[str(role.id)] = role.payload()
+                value = str(role.id)
             elif kind == OPTION_TYPES["integer"] and not isinstance(value, int):
                 raise EmulatorUsageError(f"option {name!r} takes an integer, not {value!r}")
             elif kind == OPTION_TYPES["string"]:
@@ -128,7 +176,7 @@ class Acting(World, History):
         if focused is not None:
             # Discord sends what is filled in so far; required options may still be missing.
             leaf_schema = [{**o, "required": False} for o in leaf_schema]
-        leaf = self._build_options(leaf_schema, given, resolved)
+        leaf = self._build_options(leaf_schema, given, resolved, guild_id)
         if focused is not None:
             option = next((o for o in leaf_schema if o["name"] == focused[0]), None)
             if option is None or not option.get("autocomplete"):
@@ -180,7 +228,7 @@ class Acting(World, History):
             payload["guild_id"] = str(guild.id)
             payload["guild_locale"] = guild.locale
             payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
-            payload["member"] = self.member_payload(state.user)
+            payload["member"] = self.member_payload(state.user, guild.id)
             payload["context"] = 0
         if message is not None:
             payload["message"] = message.payload(self.base_url)
@@ -251,6 +299,7 @@ class Acting(World, History):
         """
         target = channel or self.channel
         data = self._command_data(command, options, guild_id=target.guild_id)
+        self._check_shown(self._find_command(data["name"], target.guild_id)[0], user, target)
         state = self._new_interaction(2, user, target.id)
         state.command = " ".join(command.strip().lstrip("/").split())
         payload = self._interaction_payload(state, data)

@@ -11,3 +11,8 @@ class InteractionFailed(AssertionError):
 
 class EmulatorUsageError(AssertionError):
     """A test asked for something a Discord user could not do (unknown command, hidden button)."""
+
+
+class CommandNotShown(EmulatorUsageError):
+    """The member's Discord does not offer the command: it asks for permissions they lack
+    (`default_member_permissions`), or it is not offered where they are (a DM)."""

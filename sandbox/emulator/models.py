@@ -36,6 +36,8 @@ PERM_ATTACH_FILES = 1 << 15
 PERM_READ_HISTORY = 1 << 16
 PERM_USE_COMMANDS = 1 << 31
 PERM_MANAGE_CHANNELS = 1 << 4
+PERM_MANAGE_GUILD = 1 << 5
+PERM_MANAGE_MESSAGES = 1 << 13
 PERM_CREATE_PUBLIC_THREADS = 1 << 35
 PERM_SEND_MESSAGES_IN_THREADS = 1 << 38
 THREAD_PERMISSIONS = PERM_CREATE_PUBLIC_THREADS | PERM_SEND_MESSAGES_IN_THREADS
@@ -43,6 +45,7 @@ THREAD_PERMISSIONS = PERM_CREATE_PUBLIC_THREADS | PERM_SEND_MESSAGES_IN_THREADS
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
+GUILD_CATEGORY = 4
 PUBLIC_THREAD = 11
 # Message flag of a message a thread was started from.
 HAS_THREAD = 1 << 5
@@ -105,6 +108,8 @@ class User:
     name: str
     bot: bool = False
     manage_channels: bool = False
+    manage_guild: bool = False  # Manage Server: what `default_member_permissions` asks of admins
+    manage_messages: bool = False
 
     @property
     def mention(self) -> str:
@@ -112,7 +117,12 @@ class User:
 
     @property
     def permissions(self) -> int:
-        return MEMBER_PERMISSIONS | (PERM_MANAGE_CHANNELS if self.manage_channels else 0)
+        return (
+            MEMBER_PERMISSIONS
+            | (PERM_MANAGE_CHANNELS if self.manage_channels else 0)
+            | (PERM_MANAGE_GUILD if self.manage_guild else 0)
+            | (PERM_MANAGE_MESSAGES if self.manage_messages else 0)
+        )
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -141,9 +151,37 @@ class Guild:
 
 
 @dataclass(frozen=True)
+class Role:
+    """A role of a guild that members may be given (`World.add_role`, `give_role`)."""
+
+    id: int
+    name: str
+    guild_id: int
+    position: int = 1
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": "0",
+            "position": self.position,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
+@dataclass(frozen=True)
 class Channel:
-    """A guild text channel (type 0), a DM channel (type 1) with one recipient, or a public
-    thread (type 11) of a text channel (`parent_id`), started by `owner_id`."""
+    """A guild text channel (type 0, in a category if `parent_id` names one), a category
+    (type 4), a DM channel (type 1) with one recipient, or a public thread (type 11) of a
+    text channel (`parent_id`), started by `owner_id`."""
 
     id: int
     name: str
@@ -196,6 +234,18 @@ class Channel:
                 "flags": 0,
                 "recipients": [recipient.payload()] if recipient else [],
             }
+        if self.type == GUILD_CATEGORY:
+            return {
+                "id": str(self.id),
+                "type": GUILD_CATEGORY,
+                "guild_id": str(self.guild_id),
+                "name": self.name,
+                "position": self.position,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+                "flags": 0,
+            }
         return {
             "id": str(self.id),
             "type": 0,
@@ -204,7 +254,7 @@ class Channel:
             "position": self.position,
             "permission_overwrites": [],
             "nsfw": False,
-            "parent_id": None,
+            "parent_id": str(self.parent_id) if self.parent_id else None,
             "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,

@@ -42,6 +42,7 @@ from .models import (
     Record,
     Rejection,
     RequestLog,
+    Role,
     Snowflakes,
     StoredMessage,
     User,
@@ -94,11 +95,19 @@ class DiscordEmulator(Acting, MessageStore):
         self.guilds: dict[int, Guild] = {
             self.guild_id: Guild(self.guild_id, guild_name, DEFAULT_LOCALE)
         }
-        self.owner = User(self.ids.next(), "Server Owner", manage_channels=True)
+        self.owner = User(
+            self.ids.next(),
+            "Server Owner",
+            manage_channels=True,
+            manage_guild=True,
+            manage_messages=True,
+        )
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         # Languages: each user's Discord client (an interaction's `locale`); a server's
         # preferred one is its guild's `locale`.
         self.locales: dict[int, str] = {}
+        self.roles: dict[int, Role] = {}
+        self.member_roles: dict[int, set[int]] = {}
         self.channels: dict[int, Channel] = {}
         for name in channel_names:
             self.add_channel(name)

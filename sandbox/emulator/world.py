@@ -8,11 +8,13 @@ parts share one object).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import EmulatorUsageError
 from .feed import ChangeFeed
 from .models import (
+    GUILD_CATEGORY,
+    GUILD_TEXT,
     HAS_THREAD,
     MEMBER_PERMISSIONS,
     PUBLIC_THREAD,
@@ -20,6 +22,7 @@ from .models import (
     Change,
     Channel,
     Guild,
+    Role,
     Snowflakes,
     StoredMessage,
     User,
@@ -27,6 +30,9 @@ from .models import (
     now,
     shard_of,
 )
+
+if TYPE_CHECKING:
+    from .gateway import Gateway
 
 DEFAULT_LOCALE = "en-US"  # every client's and the server's language unless a test sets one
 
@@ -46,12 +52,28 @@ class World(ChangeFeed):
     channel: Channel
     dm_channels: dict[int, Channel]
     app_permissions: int
+    gateway: Gateway
+    roles: dict[int, Role]
+    member_roles: dict[int, set[int]]  # user id: the ids of the roles they were given
 
     def add_user(
-        self, name: str, *, manage_channels: bool = False, locale: str = DEFAULT_LOCALE
+        self,
+        name: str,
+        *,
+        manage_channels: bool = False,
+        manage_guild: bool = False,
+        manage_messages: bool = False,
+        locale: str = DEFAULT_LOCALE,
     ) -> User:
-        """A member of the server whose Discord client is set to `locale`."""
-        user = User(self.ids.next(), name, manage_channels=manage_channels)
+        """A member of the server whose Discord client is set to `locale`, with the
+        permissions named (Manage Channels, Manage Server, Manage Messages)."""
+        user = User(
+            self.ids.next(),
+            name,
+            manage_channels=manage_channels,
+            manage_guild=manage_guild,
+            manage_messages=manage_messages,
+        )
         self.users[user.id] = user
         self.locales[user.id] = locale
         return user
@@ -121,19 +143,58 @@ class World(ChangeFeed):
         """The ids of the guilds whose events go to shard `shard_id` of `shard_count`."""
         return [g for g in self.guilds if shard_of(g, shard_count) == shard_id]
 
-    def add_channel(self, name: str, guild_id: int | None = None) -> Channel:
-        """A text channel at the end of a guild's list (the first guild's by default)."""
+    def add_channel(
+        self,
+        name: str,
+        guild_id: int | None = None,
+        *,
+        category: Channel | None = None,
+        kind: int = GUILD_TEXT,
+    ) -> Channel:
+        """A text channel at the end of a guild's list (the first guild's by default), in
+        `category` if one is given."""
         guild = guild_id or self.guild_id
         if guild not in self.guilds:
             raise EmulatorUsageError(f"there is no guild {guild}")
+        if category is not None and (category.type != GUILD_CATEGORY or category.guild_id != guild):
+            raise EmulatorUsageError(f"{category.name} is not a category of guild {guild}")
         position = sum(
             1
             for c in self.channels.values()
             if c.guild_id == guild and not c.is_dm and not c.is_thread
         )
-        channel = Channel(self.ids.next(), name, guild, position)
+        channel = Channel(
+            self.ids.next(),
+            name,
+            guild,
+            position,
+            type=kind,
+            parent_id=category.id if category is not None else None,
+        )
         self.channels[channel.id] = channel
         return channel
+
+    async def add_role(self, name: str, guild_id: int | None = None) -> Role:
+        """A role in a guild (the first one's by default), given to nobody yet. A bot
+        connected to the guild's shard is told (GUILD_ROLE_CREATE), as Discord tells it."""
+        guild = guild_id or self.guild_id
+        position = 1 + sum(1 for r in self.roles.values() if r.guild_id == guild)
+        role = Role(self.ids.next(), name, guild, position)
+        self.roles[role.id] = role
+        if self.gateway.sessions_for(guild):
+            await self.gateway.dispatch(
+                "GUILD_ROLE_CREATE", {"guild_id": str(guild), "role": role.payload()}
+            )
+        return role
+
+    def give_role(self, user: User, role: Role) -> None:
+        """The member gets the role (seen from their next interaction on)."""
+        self.member_roles.setdefault(user.id, set()).add(role.id)
+        self.notify(Change("user", user_id=user.id))
+
+    def add_category(self, name: str, guild_id: int | None = None) -> Channel:
+        """A channel category (type 4): text channels added with `category=` sit in it."""
+        return self.add_channel(name, guild_id, kind=GUILD_CATEGORY)
 
     def allow_threads(self, allowed: bool = True) -> None:
         """Let the bot create public threads and post in them (or take that away)."""
@@ -176,11 +237,14 @@ class World(ChangeFeed):
             self.channels[found.id] = found
         return found
 
-    def member_payload(self, user: User) -> dict[str, Any]:
-        """A user as a guild member, as interactions and GUILD_CREATE carry it."""
+    def member_payload(self, user: User, guild_id: int | None = None) -> dict[str, Any]:
+        """A user as a member of a guild (the first one by default), as interactions and
+        GUILD_CREATE carry it."""
+        guild = guild_id or self.guild_id
+        given = self.member_roles.get(user.id, set())
         return {
             "user": user.payload(),
-            "roles": [],
+            "roles": [str(r) for r in sorted(given) if self.roles[r].guild_id == guild],
             "joined_at": iso(now()),
             "deaf": False,
             "mute": False,
@@ -207,7 +271,7 @@ class World(ChangeFeed):
             "mentionable": False,
             "flags": 0,
         }
-        members = [self.member_payload(u) for u in self.users.values()]
+        members = [self.member_payload(u, guild.id) for u in self.users.values()]
         return {
             "id": str(guild.id),
             "name": guild.name,
@@ -220,7 +284,10 @@ class World(ChangeFeed):
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": [everyone],
+            "roles": [
+                everyone,
+                *(r.payload() for r in self.roles.values() if r.guild_id == guild.id),
+            ],
             "emojis": [],
             "stickers": [],
             "features": [],

@@ -1,0 +1,85 @@
+"""Each server's settings (`/server settings`): one row per server whose owners changed any;
+a server without one keeps every default."""
+
+from __future__ import annotations
+
+import time
+
+from hvbot.database import Database
+from hvbot.database.base import Row
+from hvbot.store.rows import ServerSettings, TurnClock
+from hvbot.store.sql import statement
+
+_COLUMNS = (
+    "game_places, opener_role, moderator_role, language, remind_minutes, absent_hours,"
+    " clock_minutes, clock_timeout, most_open, lobby_hours"
+)
+
+
+# How long settings read are trusted without reading them again. A server's interactions all
+# reach the process of its shard, which is where they change; the bound covers a server moved
+# to another process.
+FRESH_S = 60.0
+
+
+class ServerSettingsTable:
+    """The `server_settings` table, read through a cache: every `/game new` and every
+    moderator's command reads its server's settings."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._cache: dict[int, tuple[float, ServerSettings]] = {}
+
+    async def of(self, guild_id: int) -> ServerSettings:
+        cached = self._cache.get(guild_id)
+        if cached is not None and time.monotonic() - cached[0] < FRESH_S:
+            return cached[1]
+        row = await self.db.fetchrow(
+            f"SELECT {_COLUMNS} FROM server_settings WHERE guild_id = ?", guild_id
+        )
+        found = ServerSettings() if row is None else _settings(row)
+        self._cache[guild_id] = (time.monotonic(), found)
+        return found
+
+    async def set(self, guild_id: int, settings: ServerSettings) -> None:
+        clock = settings.clock
+        values = (
+            " ".join(str(place) for place in settings.game_places),
+            settings.opener_role,
+            settings.moderator_role,
+            settings.language,
+            settings.remind_minutes,
+            settings.absent_hours,
+            clock.minutes if clock else None,
+            clock.timeout if clock else None,
+            settings.most_open,
+            settings.lobby_hours,
+        )
+        names = [name.strip() for name in _COLUMNS.split(",")]
+        updates = ", ".join(f"{name} = excluded.{name}" for name in names)
+        self._cache.pop(guild_id, None)
+        await self.db.transact(
+            statement(
+                f"INSERT INTO server_settings (guild_id, {_COLUMNS})"
+                f" VALUES (?, {', '.join('?' for _ in names)})"
+                f" ON CONFLICT (guild_id) DO UPDATE SET {updates}",
+                guild_id,
+                *values,
+            )
+        )
+        self._cache[guild_id] = (time.monotonic(), settings)
+
+
+def _settings(row: Row) -> ServerSettings:
+    minutes = row["clock_minutes"]
+    return ServerSettings(
+        game_places=tuple(int(place) for place in row["game_places"].split()),
+        opener_role=row["opener_role"],
+        moderator_role=row["moderator_role"],
+        language=row["language"],
+        remind_minutes=row["remind_minutes"],
+        absent_hours=row["absent_hours"],
+        clock=TurnClock(minutes, row["clock_timeout"] or "ai_move") if minutes else None,
+        most_open=row["most_open"],
+        lobby_hours=row["lobby_hours"],
+    )

@@ -1,0 +1,158 @@
+"""A server's owners in control, through Discord: /server settings is offered only to those who
+manage the server, and what it sets decides where games are opened and by whom, who
+moderates them, the language of the server's posts, what new games start with, and the
+limits."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from e2e_harness import BotHarness
+from moved_clock import MovedClock
+
+from sandbox.emulator import CommandNotShown, DiscordEmulator, Visibility
+
+
+async def status_in(hv: BotHarness, channel_id: int) -> str | None:
+    """The status of the latest game opened in the channel, if any."""
+    game = await hv.latest_game(channel_id)
+    return game.status if game is not None else None
+
+
+async def test_only_those_who_manage_the_server_are_offered_the_settings(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    with pytest.raises(CommandNotShown):
+        await emu.slash(emu.add_user("Ada"), "server settings")
+    with pytest.raises(CommandNotShown):  # moderating games is not managing the server
+        await emu.slash(emu.add_user("Mo", manage_messages=True), "server settings")
+    admin = emu.add_user("Sam", manage_guild=True)
+    (shown,) = await emu.slash(admin, "server settings")
+    assert shown.visibility == Visibility.ephemeral_to(admin)
+    assert "This server's game settings" in shown.content
+    assert "Games may be opened in any channel where I can post." in shown.content
+    assert "Anyone may open a game." in shown.content
+    assert "Each member may have 3 open games" in shown.content
+    assert "closes after 24 hours" in shown.content
+
+
+async def test_games_are_opened_only_where_the_settings_allow(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    games = emu.add_category("Games")
+    tables = emu.add_channel("tables", category=games)
+    quiet = emu.add_channel("announcements")
+    (saved,) = await emu.slash(emu.owner, "server settings", allow=games)
+    assert "Saved." in saved.content and f"<#{games.id}>" in saved.content
+    ada = emu.add_user("Ada")
+
+    (refused,) = await emu.slash(ada, "game new", game="pylons", channel=quiet)
+    assert refused.visibility == Visibility.ephemeral_to(ada)
+    assert refused.content == f"On this server, games are opened in <#{games.id}>."
+    assert await hv.latest_game(quiet.id) is None
+
+    # A channel of the category is allowed; so is a channel named on its own.
+    await emu.slash(ada, "game new", game="pylons", channel=tables, thread=False)
+    assert await status_in(hv, tables.id) == "lobby"
+    await emu.slash(emu.owner, "server settings", allow=quiet)
+    await emu.slash(ada, "game new", game="pylons", channel=quiet, thread=False)
+    assert await status_in(hv, quiet.id) == "lobby"
+
+    # Taken off the list, and the list forgotten: anywhere again.
+    await emu.slash(emu.owner, "server settings", disallow=quiet)
+    other = emu.add_channel("other")
+    (refused,) = await emu.slash(ada, "game new", game="pylons", channel=other)
+    assert "games are opened in" in refused.content
+    await emu.slash(emu.owner, "server settings", forget="places")
+    await emu.slash(ada, "game new", game="pylons", channel=other, thread=False)
+    assert await status_in(hv, other.id) == "lobby"
+
+
+async def test_an_opener_role_and_a_moderator_role(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    hosts = await emu.add_role("Game hosts")
+    referees = await emu.add_role("Referees")
+    await emu.slash(emu.owner, "server settings", opener_role=hosts, moderator_role=referees)
+    ada, bo, ref = emu.add_user("Ada"), emu.add_user("Bo"), emu.add_user("Ref")
+    emu.give_role(ada, hosts)
+    emu.give_role(ref, referees)
+
+    (refused,) = await emu.slash(bo, "game new", game="pylons")
+    assert refused.content == (
+        f"On this server, games are opened by members with the role <@&{hosts.id}>."
+    )
+    assert refused.pings == set(), "the refusal pings nobody"
+    await emu.slash(ada, "game new", game="pylons", thread=False)
+    game = await hv.game()
+    assert game.status == "lobby"
+
+    # The referee has no permission of their own, only the role: they end the game.
+    (refused,) = await emu.slash(bo, "game end")
+    assert "Only moderators" in refused.content
+    reply = await emu.slash(ref, "game end")
+    assert (await hv.game()).status != "lobby"
+    assert any(ref.mention in r.content for r in reply.public)
+
+    # @everyone as the opener role: anyone may open again.
+    everyone = emu.guild_id
+    (saved,) = await emu.slash(emu.owner, "server settings", opener_role=everyone)
+    assert "Anyone may open a game." in saved.content
+    await emu.slash(bo, "game new", game="pylons", thread=False)
+    assert (await hv.game()).creator_id == bo.id
+
+    # Everyone cannot be a moderator.
+    (refused,) = await emu.slash(emu.owner, "server settings", moderator_role=everyone)
+    assert "Everyone cannot be a moderator" in refused.content
+
+
+async def test_new_games_start_with_the_servers_language_and_defaults(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    (saved,) = await emu.slash(
+        emu.owner, "server settings", language="de", reminder=30, absent=48, clock=1440
+    )
+    assert "Deutsch" in saved.content and "30 minutes" in saved.content
+    ada = emu.add_user("Ada")
+    reply = await emu.slash(ada, "game new", game="pylons", thread=False)
+    (lobby,) = reply.public
+    assert "**Pylons**: neue Partie" in lobby.content  # said in German
+    game = await hv.game()
+    assert game.language == "de"
+    assert (game.remind_minutes, game.absent_hours) == (30, 48)
+    assert game.clock is not None and (game.clock.minutes, game.clock.timeout) == (1440, "ai_move")
+
+    # What the creator gives wins over the server's defaults, "no clock" included.
+    await emu.slash(ada, "game abandon")
+    await emu.slash(ada, "game new", game="pylons", thread=False, clock=0, reminder=5)
+    game = await hv.game()
+    assert game.clock is None and game.remind_minutes == 5 and game.absent_hours == 48
+
+
+async def test_the_limits_the_settings_give(emulator: DiscordEmulator, hv: BotHarness) -> None:
+    emu = emulator
+    assert hv.bot is not None
+    clock = MovedClock(datetime.now(UTC))
+    hv.bot.service.clock = clock
+    (refused,) = await emu.slash(emu.owner, "server settings", most_open=1, lobby_hours=400)
+    assert refused.content == "A lobby may live 1 to 168 hours, not 400."
+    (shown,) = await emu.slash(emu.owner, "server settings")
+    assert "Each member may have 3 open games" in shown.content, "nothing of it was saved"
+
+    await emu.slash(emu.owner, "server settings", most_open=1, lobby_hours=2)
+    ada = emu.add_user("Ada")
+    await emu.slash(ada, "game new", game="pylons", thread=False)
+    (refused,) = await emu.slash(ada, "game new", game="pylons", channel=emu.add_channel("two"))
+    assert "(at most 1)" in refused.content
+
+    clock.advance(hours=2)
+    (told,) = await emu.wait_for(
+        lambda: [m for m in emu.messages(visibility="public") if "waited 2 hours" in m.content],
+        message="the lobby closing after the server's two hours",
+    )
+    assert told.channel_id == emu.channel.id
