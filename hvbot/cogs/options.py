@@ -38,6 +38,7 @@ _FORGET_NAMES = {
     "clock": "the turn clock (none)",
     "most_open": "open games per member (3)",
     "lobby_hours": "a lobby's life (24 hours)",
+    "games_per_channel": "games per channel (10)",
 }
 FORGET_CHOICES = [
     choice(name, value, key=f"commands.choices.forget.{value}")

@@ -18,9 +18,11 @@ from hvbot.services import MAX_ABSENT_HOURS, MAX_REMIND_MINUTES
 from hvbot.services.server_settings import (
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
+    GAMES_PER_CHANNEL_RANGE,
     LOBBY_HOURS_RANGE,
     MOST_OPEN_RANGE,
     Change,
+    games_per_channel,
     lobby_hours,
     most_open,
 )
@@ -75,6 +77,7 @@ class ServerCog(
         timeout="New games: what happens when a player's time runs out",
         most_open="How many open lobbies and games one member may have",
         lobby_hours="Hours an unstarted lobby lives before it closes itself",
+        games_per_channel="How many games one channel holds at once, each in its own thread",
         forget="Put one setting back to its default",
     )
     @app_commands.choices(
@@ -98,6 +101,10 @@ class ServerCog(
         most_open: app_commands.Range[int, MOST_OPEN_RANGE[0], MOST_OPEN_RANGE[1]] | None = None,
         lobby_hours: app_commands.Range[int, LOBBY_HOURS_RANGE[0], LOBBY_HOURS_RANGE[1]]
         | None = None,
+        games_per_channel: app_commands.Range[
+            int, GAMES_PER_CHANNEL_RANGE[0], GAMES_PER_CHANNEL_RANGE[1]
+        ]
+        | None = None,
         forget: str | None = None,
     ) -> None:
         guild_id = interaction.guild_id
@@ -113,6 +120,7 @@ class ServerCog(
             clock=TurnClock(clock, timeout) if clock is not None else None,
             most_open=most_open,
             lobby_hours=lobby_hours,
+            games_per_channel=games_per_channel,
             forget=forget,
         )
         service = self.bot.service.server_settings
@@ -160,6 +168,7 @@ def settings_text(settings: ServerSettings, texts: Texts, *, server_language: st
             else texts("commands.choices.clock.0"),
         ),
         texts("bot.server.limits", most=most_open(settings), hours=lobby_hours(settings)),
+        texts("bot.server.per_channel", most=games_per_channel(settings)),
     ]
     return "\n".join(lines)
 

@@ -113,13 +113,29 @@ class GameAccess:
         self._asked[(game.id, user_id)] = now
 
     async def open_game(self, channel_id: int) -> GameRow:
+        """The game a command typed in this channel means: the channel's own (a lobby, or a
+        game played in the channel) or the thread's, else the one game played in a thread of
+        it; of several, the person is told where each is played."""
         game = await self.store.open_game_in_channel(channel_id=channel_id)
-        if game is None:
+        if game is not None:
+            return game
+        threads = await self.store.threads_with_games(channel_id=channel_id)
+        if len(threads) == 1:
+            game = await self.store.open_game_in_channel(channel_id=threads[0])
+            if game is not None:
+                return game
+        if threads:
+            where = ", ".join(f"<#{thread}>" for thread in threads)
             raise BotError(
-                "There is no game in this channel. Start one with /game new.",
-                key="bot.error.no_game",
+                f"This channel's games are played in their threads: {where}. Type there,"
+                " or start another with /game new.",
+                key="bot.error.games_in_threads",
+                threads=where,
             )
-        return game
+        raise BotError(
+            "There is no game in this channel. Start one with /game new.",
+            key="bot.error.no_game",
+        )
 
     async def in_play(self, channel_id: int | None, game_id: int | None) -> GameRow:
         """The game by id, or the channel's game if it has started."""
@@ -146,10 +162,13 @@ class GameAccess:
         return await self.store.game(game_id=game_id, fresh=fresh)
 
     async def in_channel(self, channel_id: int | None) -> GameRow | None:
-        """The open game of a channel or of the thread it is played in, if any."""
+        """The game a command typed in the channel means (see `open_game`), if there is one."""
         if channel_id is None:
             return None
-        return await self.store.open_game_in_channel(channel_id=channel_id)
+        try:
+            return await self.open_game(channel_id)
+        except BotError:
+            return None
 
     async def actions(self, game_id: int) -> list[tuple[int, str]]:
         """The game's stored actions, in order: (seat, text)."""

@@ -21,6 +21,7 @@ from hvbot.services.server_settings import (
     MAX_ABSENT_HOURS,
     MAX_REMIND_MINUTES,
     check_waits,
+    games_per_channel,
     is_moderator_role,
     lobby_hours,
     lobby_life,
@@ -168,8 +169,19 @@ class Lobby:
                     most=most,
                 )
         if await store.open_game_in_channel(channel_id=channel_id) is not None:
-            # Also a game's thread: the database only knows one open game per channel.
+            # A lobby or a game played here (not in a thread): one at a time, as the database
+            # itself insists.
             raise busy
+        threads = await store.threads_with_games(channel_id=channel_id)
+        if len(threads) >= games_per_channel(settings):
+            raise BotError(
+                f"This channel holds {len(threads)} games already, each in its thread (at most"
+                f" {games_per_channel(settings)} here): join one, or open yours in another"
+                " channel.",
+                key="bot.error.channel_full",
+                count=len(threads),
+                most=games_per_channel(settings),
+            )
         try:
             return await store.create_lobby(
                 game=game.name,

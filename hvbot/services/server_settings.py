@@ -20,6 +20,7 @@ from hvbot.store import TIMEOUTS, GameStore, ServerSettings, TurnClock
 # The defaults of a server that set nothing.
 MOST_OPEN_PER_MEMBER = 3  # lobbies and games in play one person may have opened in a server
 LOBBY_HOURS = 24
+GAMES_PER_CHANNEL = 10  # open games one channel may hold, each in a thread of its own
 DEFAULT_REMIND_MINUTES = 10
 DEFAULT_ABSENT_HOURS = 24
 # What a game (and so a server's default) may say; 0 turns either off.
@@ -28,6 +29,7 @@ MAX_ABSENT_HOURS = 30 * 24
 # What owners may set them to.
 MOST_OPEN_RANGE = (1, 25)
 LOBBY_HOURS_RANGE = (1, 7 * 24)
+GAMES_PER_CHANNEL_RANGE = (1, 50)
 # The most channels and categories a server may list as places for games.
 MOST_PLACES = 25
 # What `/server settings forget:` can put back to its default.
@@ -41,6 +43,7 @@ FORGETTABLE = (
     "clock",
     "most_open",
     "lobby_hours",
+    "games_per_channel",
 )
 
 
@@ -70,6 +73,10 @@ def most_open(settings: ServerSettings) -> int:
 
 def lobby_hours(settings: ServerSettings) -> int:
     return settings.lobby_hours or LOBBY_HOURS
+
+
+def games_per_channel(settings: ServerSettings) -> int:
+    return settings.games_per_channel or GAMES_PER_CHANNEL
 
 
 def lobby_life(settings: ServerSettings) -> timedelta:
@@ -106,6 +113,7 @@ class Change:
     clock: TurnClock | None = None  # minutes 0: no clock
     most_open: int | None = None
     lobby_hours: int | None = None
+    games_per_channel: int | None = None
     forget: str | None = None  # one of FORGETTABLE, back to its default
 
     @property
@@ -201,4 +209,15 @@ def apply(settings: ServerSettings, change: Change, *, guild_id: int) -> ServerS
                 given=change.lobby_hours,
             )
         updates["lobby_hours"] = change.lobby_hours
+    if change.games_per_channel is not None:
+        low, high = GAMES_PER_CHANNEL_RANGE
+        if not low <= change.games_per_channel <= high:
+            raise BotError(
+                f"A channel may hold {low} to {high} games, not {change.games_per_channel}.",
+                key="bot.error.settings_games_per_channel",
+                low=low,
+                high=high,
+                given=change.games_per_channel,
+            )
+        updates["games_per_channel"] = change.games_per_channel
     return replace(settings, **updates)

@@ -33,7 +33,8 @@ class GameCache:
         self.kept_states = kept_states
         self._rows: dict[int, GameRow] = {}
         self._states: OrderedDict[int, State] = OrderedDict()  # least recently used first
-        self._by_channel: dict[int, int] = {}  # channel or thread id -> id of its open game
+        # Channel (for a game not in a thread) or thread id -> id of its open game.
+        self._by_channel: dict[int, int] = {}
         # Changes committed so far: a read that began before one may predate it (see `read`).
         self.writes = 0
 
@@ -96,8 +97,11 @@ class GameCache:
             self.forget(game.id)
             return
         self._rows[game.id] = game
-        self._by_channel[game.channel_id] = game.id
-        if game.thread_id is not None:
+        if game.thread_id is None:
+            self._by_channel[game.channel_id] = game.id
+        else:  # played in its thread: the channel may hold another game
+            if self._by_channel.get(game.channel_id) == game.id:
+                del self._by_channel[game.channel_id]
             self._by_channel[game.thread_id] = game.id
         if state is None:
             self._states.pop(game.id, None)

@@ -75,13 +75,24 @@ async def version_of(db: Database, game_id: int) -> int | None:
 
 
 async def open_in_channel(db: Database, channel_id: int) -> Row | None:
-    """The open game of a channel, or of the thread a game is played in."""
+    """The open game of a channel (not one played in a thread of it), or of the thread a game
+    is played in."""
     return await db.fetchrow(
-        "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?)"
+        "SELECT * FROM games WHERE ((channel_id = ? AND thread_id IS NULL) OR thread_id = ?)"
         " AND status IN ('lobby', 'active') ORDER BY id LIMIT 1",
         channel_id,
         channel_id,
     )
+
+
+async def open_in_threads_of(db: Database, channel_id: int) -> list[int]:
+    """The threads of a channel where its open games are played."""
+    rows = await db.fetch(
+        "SELECT thread_id FROM games WHERE channel_id = ? AND thread_id IS NOT NULL"
+        " AND status IN ('lobby', 'active') ORDER BY id",
+        channel_id,
+    )
+    return [row["thread_id"] for row in rows]
 
 
 async def open_of_person(db: Database, guild_id: int, user_id: int, limit: int) -> list[Row]:

@@ -215,6 +215,7 @@ class ServerSettings:
     clock: TurnClock | None = None  # new games' turn clock (None: no clock)
     most_open: int | None = None  # lobbies and games one member may have open
     lobby_hours: int | None = None  # how long an unstarted lobby lives
+    games_per_channel: int | None = None  # open games a channel may hold, each in a thread
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from hvbot.store.sql import statement
 
 _COLUMNS = (
     "game_places, opener_role, moderator_role, language, remind_minutes, absent_hours,"
-    " clock_minutes, clock_timeout, most_open, lobby_hours"
+    " clock_minutes, clock_timeout, most_open, lobby_hours, games_per_channel"
 )
 
 
@@ -54,6 +54,7 @@ class ServerSettingsTable:
             clock.timeout if clock else None,
             settings.most_open,
             settings.lobby_hours,
+            settings.games_per_channel,
         )
         names = [name.strip() for name in _COLUMNS.split(",")]
         updates = ", ".join(f"{name} = excluded.{name}" for name in names)
@@ -82,4 +83,5 @@ def _settings(row: Row) -> ServerSettings:
         clock=TurnClock(minutes, row["clock_timeout"] or "ai_move") if minutes else None,
         most_open=row["most_open"],
         lobby_hours=row["lobby_hours"],
+        games_per_channel=row["games_per_channel"],
     )

@@ -10,7 +10,7 @@ from moved_clock import MovedClock
 
 from hvbot.services import BotError, GameService
 from hvbot.services.server_settings import Change, apply, may_open, may_open_in
-from hvbot.store import GameStore, ServerSettings, TurnClock
+from hvbot.store import ChannelBusy, GameStore, ServerSettings, TurnClock
 
 GUILD = 5
 CATEGORY, CHANNEL, OTHER = 50, 51, 52
@@ -153,5 +153,65 @@ async def test_a_game_opened_under_the_settings(database_url: str) -> None:
         ((closed, owed),) = await service.lobby.close_expired()
         assert closed.id == game.id and closed.status == "abandoned"
         assert "3 heures" in owed[0].body["content"]
+    finally:
+        await service.close()
+
+
+async def test_games_in_threads_leave_their_channel_free(database_url: str) -> None:
+    """The database keeps one open game per channel outside threads; a game played in a
+    thread is its thread's, and the channel may open another, up to the server's number."""
+    service = GameService(
+        await GameStore.open(database_url), seed_source=random.Random(2), clock=MovedClock()
+    )
+    store = service.repo
+    try:
+        await service.server_settings.change(GUILD, Change(games_per_channel=2))
+
+        def new(user: int):  # type: ignore[no-untyped-def]
+            return service.lobby.new_lobby(
+                channel_id=CHANNEL,
+                guild_id=GUILD,
+                user_id=user,
+                name="Ada",
+                game_name="pylons",
+                wants_thread=True,
+            )
+
+        first = await new(ADA)
+        with pytest.raises(BotError) as refused:
+            await new(BO)
+        assert refused.value.key == "bot.error.busy", "one lobby at a time"
+        await store.set_thread(game_id=first.id, thread_id=9001)
+        second = await new(BO)
+        await store.set_thread(game_id=second.id, thread_id=9002)
+        assert await store.threads_with_games(channel_id=CHANNEL) == [9001, 9002]
+        with pytest.raises(BotError) as refused:
+            await new(ADA + 5)
+        assert refused.value.key == "bot.error.channel_full"
+        # Each thread finds its own game; the channel, with two, finds neither.
+        assert (await service.games.open_game(9001)).id == first.id
+        assert (await service.games.open_game(9002)).id == second.id
+        with pytest.raises(BotError) as refused:
+            await service.games.open_game(CHANNEL)
+        assert refused.value.key == "bot.error.games_in_threads"
+        # The database itself refuses a second open game outside threads.
+        third = await store.create_lobby(
+            game="pylons",
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            creator_id=ADA + 6,
+            creator_name="Di",
+            options={},
+        )
+        with pytest.raises(ChannelBusy):
+            await store.create_lobby(
+                game="pylons",
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                creator_id=ADA + 7,
+                creator_name="Ed",
+                options={},
+            )
+        assert (await service.games.open_game(CHANNEL)).id == third.id
     finally:
         await service.close()

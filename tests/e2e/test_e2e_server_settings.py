@@ -156,3 +156,36 @@ async def test_the_limits_the_settings_give(emulator: DiscordEmulator, hv: BotHa
         message="the lobby closing after the server's two hours",
     )
     assert told.channel_id == emu.channel.id
+
+
+async def test_a_channel_holds_many_games_each_in_its_thread(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    emu.allow_threads()
+    ada, bo, cy = emu.add_user("Ada"), emu.add_user("Bo"), emu.add_user("Cy")
+    for person in (ada, bo):
+        await emu.slash(person, "game new", game="pylons")
+        await emu.slash(person, "game addai")
+        await emu.slash(person, "game start")
+    first, second = emu.threads(emu.channel)
+    assert (await hv.game(first.id)).creator_id == ada.id
+    assert (await hv.game(second.id)).creator_id == bo.id
+
+    # Typed in the channel, a command could mean either game: it says where each is played.
+    (asked,) = await emu.slash(ada, "game status")
+    assert asked.visibility == Visibility.ephemeral_to(ada)
+    assert f"<#{first.id}>" in asked.content and f"<#{second.id}>" in asked.content
+    reply = await emu.slash(ada, "game status", channel=first)
+    assert "Ada" in reply[0].content and "Bo" not in reply[0].content
+
+    # Up to the number the server allows.
+    await emu.slash(emu.owner, "server settings", games_per_channel=2)
+    (refused,) = await emu.slash(cy, "game new", game="pylons")
+    assert refused.content.startswith("This channel holds 2 games already")
+    # Without threads, one game in the channel itself, as ever.
+    await emu.slash(emu.owner, "server settings", games_per_channel=5)
+    await emu.slash(cy, "game new", game="pylons", thread=False)
+    assert (await hv.game()).creator_id == cy.id
+    (busy,) = await emu.slash(ada, "game new", game="pylons", thread=False)
+    assert busy.content.startswith("This channel already has a game")

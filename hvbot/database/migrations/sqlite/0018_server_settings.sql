@@ -6,7 +6,8 @@
 --   moderator_role: a role whose members moderate games, as Manage Messages does;
 --   language: the language of the server's public posts (NULL: the server's own locale);
 --   remind_minutes, absent_hours, clock_minutes, clock_timeout: what new games start with;
---   most_open: the open lobbies and games one member may have; lobby_hours: a lobby's life.
+--   most_open: the open lobbies and games one member may have; lobby_hours: a lobby's life;
+--   games_per_channel: the games a channel may hold at once, each in a thread of its own.
 CREATE TABLE server_settings (
     guild_id INTEGER PRIMARY KEY,
     game_places TEXT NOT NULL DEFAULT '',
@@ -18,5 +19,6 @@ CREATE TABLE server_settings (
     clock_minutes INTEGER,
     clock_timeout TEXT,
     most_open INTEGER,
-    lobby_hours INTEGER
+    lobby_hours INTEGER,
+    games_per_channel INTEGER
 );
