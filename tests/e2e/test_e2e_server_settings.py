@@ -91,7 +91,13 @@ async def test_an_opener_role_and_a_moderator_role(
     game = await hv.game()
     assert game.status == "lobby"
 
-    # The referee has no permission of their own, only the role: they end the game.
+    # The referee has no permission of their own, only the role: they free a seat of the
+    # lobby, and end the game.
+    await emu.slash(bo, "game join")
+    (refused,) = await emu.slash(bo, "game kick", seat=2)
+    assert "Only moderators" in refused.content
+    await emu.slash(ref, "game kick", seat=2)
+    assert [s.user_id for s in (await hv.game()).seats] == [ada.id]
     (refused,) = await emu.slash(bo, "game end")
     assert "Only moderators" in refused.content
     reply = await emu.slash(ref, "game end")

@@ -61,11 +61,13 @@ def hv_paint(view: View) -> Image.Image:
 
 @cache
 def hv_game() -> tuple[tuple[State, ...], list[View], bytes]:
-    """A whole 4-player High Voltage game and its replay, made once for the module."""
+    """A whole 4-player High Voltage game and its replay, made once for the module, through
+    the bot's own path: dealt again from the stored seed and actions (the replay of the
+    public views, as `test_the_bots_replay_is_the_replay_of_the_public_views` checks)."""
     states = played("high-voltage", 4, 4)
     assert states[-1].is_terminal()
-    views = public(states)
-    return states, views, replay_gif(views, hv_paint).data
+    row, actions = game_row("high-voltage", states, seed=4)
+    return states, public(states), replays.build(row, actions).data
 
 
 def frames(gif: bytes) -> Iterator[Image.Image]:
@@ -170,6 +172,14 @@ def test_the_same_game_gives_the_same_bytes() -> None:
     states = played("high-voltage", 3, 9, limit=25)
     views = public(states)
     assert replay_gif(views, hv_paint).data == replay_gif(public(states), hv_paint).data
+
+
+def test_the_bots_replay_is_the_replay_of_the_public_views() -> None:
+    states = played("high-voltage", 3, 9, limit=25)
+    row, actions = game_row("high-voltage", states, seed=9)
+    names = [s.display_name for s in row.seats]
+    drawn = replay_gif(public(states), lambda view: hv_board_image(view, names=names))
+    assert replays.build(row, actions).data == drawn.data
 
 
 def test_a_long_game_stays_under_the_budget() -> None:
@@ -279,9 +289,8 @@ def test_a_face_down_card_shows_its_back_until_it_is_turned_up() -> None:
 def test_no_frame_before_the_end_shows_a_players_secret_colour() -> None:
     """Through the bot's own path (dealt again from the stored seed and actions): each frame
     before the end looks like the public board where a seat's own board shows its colour."""
-    states = played("high-voltage", 4, 4)
-    row, actions = game_row("high-voltage", states, seed=4)
-    gif = replays.build(row, actions).data
+    states, _, gif = hv_game()
+    row, _ = game_row("high-voltage", states, seed=4)
     last = len(states) - 1
     decoded = pick(gif, [*range(0, last, 7), last])
     names = [s.display_name for s in row.seats]
