@@ -18,22 +18,20 @@ from hvbot.services.absence import Absence
 from hvbot.services.access import STAND_IN_LEVEL, GameAccess, ai_turn
 from hvbot.services.clocks import TurnClocks
 from hvbot.services.errors import BotError
-from hvbot.services.lobby import (
-    AI_LEVELS,
-    CLOCK_LENGTHS,
-    DEFAULT_ABSENT_HOURS,
-    DEFAULT_REMIND_MINUTES,
-    MAX_ABSENT_HOURS,
-    MAX_REMIND_MINUTES,
-    Lobby,
-)
+from hvbot.services.lobby import AI_LEVELS, CLOCK_LENGTHS, Lobby
 from hvbot.services.moderation import Moderation
 from hvbot.services.notify import Notifications
 from hvbot.services.outcomes import ActResult, Reminder, UndoOutcome, VoteOutcome
 from hvbot.services.play import Play
 from hvbot.services.reminders import REMIND_AGAIN, Reminders
 from hvbot.services.results import ResultsBackfill, seat_results
-from hvbot.services.server_settings import ServerSettingsService
+from hvbot.services.server_settings import (
+    DEFAULT_ABSENT_HOURS,
+    DEFAULT_REMIND_MINUTES,
+    MAX_ABSENT_HOURS,
+    MAX_REMIND_MINUTES,
+    ServerSettingsService,
+)
 from hvbot.services.stats import Stats
 from hvbot.services.time_away import TimeAwayService
 from hvbot.services.undo import Undo

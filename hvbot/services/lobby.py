@@ -18,8 +18,6 @@ from hvbot.services.errors import BotError
 from hvbot.services.server_settings import (
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
-    MAX_ABSENT_HOURS,
-    MAX_REMIND_MINUTES,
     check_waits,
     games_per_channel,
     is_moderator_role,
@@ -43,16 +41,6 @@ from hvbot.store.duties import Owed
 AI_LEVELS = ("easy", "normal", "hard")
 # The turn clocks a game may have: minutes per move, and how /game new names them.
 CLOCK_LENGTHS = {60: "1 hour", 480: "8 hours", 1440: "1 day", 4320: "3 days", 10080: "7 days"}
-__all__ = [
-    "AI_LEVELS",
-    "CLOCK_LENGTHS",
-    "DEFAULT_ABSENT_HOURS",
-    "DEFAULT_REMIND_MINUTES",
-    "MAX_ABSENT_HOURS",
-    "MAX_REMIND_MINUTES",
-    "Lobby",
-    "Started",
-]
 
 SeatChange = Callable[[GameRow, list[SeatRow]], list[SeatRow]]
 

@@ -187,37 +187,22 @@ def apply(settings: ServerSettings, change: Change, *, guild_id: int) -> ServerS
         if change.clock.timeout not in TIMEOUTS:
             raise ValueError(f"a clock's end is one of {', '.join(TIMEOUTS)}")
         updates["clock"] = change.clock if change.clock.minutes else None
-    if change.most_open is not None:
-        low, high = MOST_OPEN_RANGE
-        if not low <= change.most_open <= high:
+    limits = (
+        ("most_open", MOST_OPEN_RANGE, "A member may have {low} to {high} open games"),
+        ("lobby_hours", LOBBY_HOURS_RANGE, "A lobby may live {low} to {high} hours"),
+        ("games_per_channel", GAMES_PER_CHANNEL_RANGE, "A channel may hold {low} to {high} games"),
+    )
+    for name, (low, high), says in limits:
+        given = getattr(change, name)
+        if given is None:
+            continue
+        if not low <= given <= high:
             raise BotError(
-                f"A member may have {low} to {high} open games, not {change.most_open}.",
-                key="bot.error.settings_most_open",
+                says.format(low=low, high=high) + f", not {given}.",
+                key=f"bot.error.settings_{name}",
                 low=low,
                 high=high,
-                given=change.most_open,
+                given=given,
             )
-        updates["most_open"] = change.most_open
-    if change.lobby_hours is not None:
-        low, high = LOBBY_HOURS_RANGE
-        if not low <= change.lobby_hours <= high:
-            raise BotError(
-                f"A lobby may live {low} to {high} hours, not {change.lobby_hours}.",
-                key="bot.error.settings_lobby_hours",
-                low=low,
-                high=high,
-                given=change.lobby_hours,
-            )
-        updates["lobby_hours"] = change.lobby_hours
-    if change.games_per_channel is not None:
-        low, high = GAMES_PER_CHANNEL_RANGE
-        if not low <= change.games_per_channel <= high:
-            raise BotError(
-                f"A channel may hold {low} to {high} games, not {change.games_per_channel}.",
-                key="bot.error.settings_games_per_channel",
-                low=low,
-                high=high,
-                given=change.games_per_channel,
-            )
-        updates["games_per_channel"] = change.games_per_channel
+        updates[name] = given
     return replace(settings, **updates)
