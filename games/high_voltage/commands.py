@@ -108,7 +108,7 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
         Apart from `draw`, so that the game and its state read here are not held while the
         move is made and its pictures are drawn (at a few hundred games, every move waits
         a moment for its board)."""
-        game = await self.bot.service.games.open_game(interaction.channel_id)
+        game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
         state = self.bot.service.games.peek_state(game)
         seat = game.seat_of(interaction.user.id)
         if state.prompt() == "place" and state.current_seat() == seat:

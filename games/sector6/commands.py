@@ -133,7 +133,7 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     )
     async def draw(self, interaction: discord.Interaction) -> None:
         """Asking again while holding a drawn tile shows it again instead of refusing."""
-        game = await self.bot.service.games.open_game(interaction.channel_id)
+        game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
         if game.game_name == GAME and game.status == "active":
             state = self.bot.service.games.peek_state(game)
             prompt = await game_posts.prompt_post(

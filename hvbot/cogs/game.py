@@ -181,7 +181,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="board", description="Show the current board again")
     async def board(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.games.open_game(interaction.channel_id)
+        game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
         state = self.bot.service.games.peek_state(game)
         await interaction.response.defer(
             thinking=True, ephemeral=not game_posts.posts_here(interaction, game)
@@ -197,7 +197,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="status", description="Whose turn it is and where the game stands")
     async def status(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.games.open_game(interaction.channel_id)
+        game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
         state = self.bot.service.games.peek_state(game)
         view = state.view(None)
         seat = state.current_seat()
@@ -232,7 +232,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         name="mysecret", description="Show what you were told privately at the start (only to you)"
     )
     async def mysecret(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.games.open_game(interaction.channel_id)
+        game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
         seat = game.seat_of(interaction.user.id)
         if seat is None:
             raise BotError(
@@ -248,7 +248,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
         if game is None:
-            row = await self.bot.service.games.in_channel(interaction.channel_id)
+            row = await self.bot.service.games.in_channel(
+                interaction.channel_id, interaction.user.id
+            )
             game = row.game_name if row else GAME_CHOICES[0].value
         await interaction.response.send_message(
             **fitted(content=presenter_for(game, interaction.locale).rules, ephemeral=True)
@@ -256,7 +258,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="log", description="The moves so far")
     async def log(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.games.open_game(interaction.channel_id)
+        game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
         names = wording.names_of(game)
         moves = await self.bot.service.games.actions(game.id)
         texts = wording.personal(interaction)
@@ -353,7 +355,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         """The seats of the channel's game, as the lobby numbers them."""
-        game = await self.bot.service.games.in_channel(interaction.channel_id)
+        game = await self.bot.service.games.in_channel(interaction.channel_id, interaction.user.id)
         if game is None:
             return []
         names = [f"{s.seat + 1}. {s.display_name}" for s in game.seats]

@@ -67,7 +67,9 @@ class GameMoves(commands.GroupCog):
         """Before any option is read: refuse in a channel whose game is another. With no game
         here, the command goes on and is told so by the service, as every command is."""
         try:
-            game = await self.bot.service.games.open_game(interaction.channel_id)
+            game = await self.bot.service.games.open_game(
+                interaction.channel_id, interaction.user.id
+            )
         except BotError:
             return True
         if game.game_name != self.game:
@@ -78,7 +80,9 @@ class GameMoves(commands.GroupCog):
         """The channel's game and its state, for autocomplete: None if there is none here or it
         is another game (autocomplete answers quietly; a command would be told why)."""
         try:
-            game = await self.bot.service.games.open_game(interaction.channel_id)
+            game = await self.bot.service.games.open_game(
+                interaction.channel_id, interaction.user.id
+            )
             state = self.bot.service.games.peek_state(game)
         except BotError:
             return None

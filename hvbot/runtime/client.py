@@ -265,7 +265,7 @@ class GameBot(commands.AutoShardedBot):
             return
         game = None
         with contextlib.suppress(Exception):
-            game = await self.service.games.in_channel(interaction.channel_id)
+            game = await self.service.games.in_channel(interaction.channel_id, interaction.user.id)
         log.error(
             "game %s: unexpected error in /%s", game.id if game else "-", name, exc_info=original
         )

@@ -34,7 +34,7 @@ class Abandon:
         """End the channel's game, or ask the others first; the game, and the request that
         asks them (None: it ended at once)."""
         games, store = self.games, self.games.store
-        game = await games.open_game(channel_id)
+        game = await games.open_game(channel_id, user_id)
         async with store.lock(game.id):
             game = await games.reload(game.id)
             if user_id != game.creator_id and not can_manage:

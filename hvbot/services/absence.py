@@ -35,7 +35,7 @@ class Absence:
     async def request_takeover(self, *, channel_id: int, user_id: int) -> VoteOutcome:
         """Open the others' vote on a person to move who has been away past the game's limit."""
         games, store = self.games, self.games.store
-        game = await games.in_play(channel_id, None)
+        game = await games.in_play(channel_id, None, user_id)
         async with store.lock(game.id):
             game = await games.reload(game.id)
             if game.seat_of(user_id) is None:
@@ -141,7 +141,7 @@ class Absence:
     ) -> GameRow:
         """A person an AI stood in for takes their seat back."""
         games = self.games
-        game = await games.in_play(channel_id, None)
+        game = await games.in_play(channel_id, None, user_id)
         async with games.store.lock(game.id):
             game = await games.reload(game.id)
             seats = list(game.seats)

@@ -112,18 +112,23 @@ class GameAccess:
                 del self._asked[key]
         self._asked[(game.id, user_id)] = now
 
-    async def open_game(self, channel_id: int) -> GameRow:
+    async def open_game(self, channel_id: int, user_id: int | None = None) -> GameRow:
         """The game a command typed in this channel means: the channel's own (a lobby, or a
-        game played in the channel) or the thread's, else the one game played in a thread of
-        it; of several, the person is told where each is played."""
+        game played in the channel) or the thread's; else, of the games played in threads of
+        it, the one there is, or the one `user_id` sits at; of several, the person is told
+        where each is played."""
         game = await self.store.open_game_in_channel(channel_id=channel_id)
         if game is not None:
             return game
         threads = await self.store.threads_with_games(channel_id=channel_id)
-        if len(threads) == 1:
-            game = await self.store.open_game_in_channel(channel_id=threads[0])
-            if game is not None:
-                return game
+        in_threads = [
+            found
+            for thread in threads
+            if (found := await self.store.open_game_in_channel(channel_id=thread)) is not None
+        ]
+        mine = [g for g in in_threads if user_id is not None and g.seat_of(user_id) is not None]
+        if len(in_threads) == 1 or len(mine) == 1:
+            return (mine or in_threads)[0]
         if threads:
             where = ", ".join(f"<#{thread}>" for thread in threads)
             raise BotError(
@@ -137,13 +142,15 @@ class GameAccess:
             key="bot.error.no_game",
         )
 
-    async def in_play(self, channel_id: int | None, game_id: int | None) -> GameRow:
-        """The game by id, or the channel's game if it has started."""
+    async def in_play(
+        self, channel_id: int | None, game_id: int | None, user_id: int | None = None
+    ) -> GameRow:
+        """The game by id, or the channel's game (see `open_game`) if it has started."""
         if game_id is not None:
             return await self.reload(game_id)
         if channel_id is None:
             raise ValueError("a channel or a game is needed")
-        game = await self.open_game(channel_id)
+        game = await self.open_game(channel_id, user_id)
         if game.status != "active":
             raise _not_started()
         return game
@@ -161,12 +168,14 @@ class GameAccess:
         checked against the stored version first, see `GameStore.game`)."""
         return await self.store.game(game_id=game_id, fresh=fresh)
 
-    async def in_channel(self, channel_id: int | None) -> GameRow | None:
+    async def in_channel(
+        self, channel_id: int | None, user_id: int | None = None
+    ) -> GameRow | None:
         """The game a command typed in the channel means (see `open_game`), if there is one."""
         if channel_id is None:
             return None
         try:
-            return await self.open_game(channel_id)
+            return await self.open_game(channel_id, user_id)
         except BotError:
             return None
 

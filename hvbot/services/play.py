@@ -71,7 +71,7 @@ class Play:
         seat if it changed.
         """
         games, store = self.games, self.games.store
-        game = await games.in_play(channel_id, game_id)
+        game = await games.in_play(channel_id, game_id, user_id)
         async with store.lock(game.id):
             game = await games.reload(game.id)
             if expected_version is not None and game.version < expected_version:
@@ -163,7 +163,7 @@ class Play:
         the game counts for them as a loss when it ends; the game, "resigned" (or "ended" if
         no other person is left: the game ends there, their loss), and what it owes."""
         games = self.games
-        game = await games.open_game(channel_id)
+        game = await games.open_game(channel_id, user_id)
         async with games.store.lock(game.id):
             game = await games.reload(game.id)
             seat = game.seat_of(user_id)

@@ -39,7 +39,7 @@ class Undo:
         still the last one, and only if it showed nobody anything hidden. Every other person
         at the table must accept (with nobody else, it is taken back at once)."""
         games, store = self.games, self.games.store
-        game = await games.in_play(channel_id, None)
+        game = await games.in_play(channel_id, None, user_id)
         async with store.lock(game.id):
             game = await games.reload(game.id)
             last = await store.last_action(game_id=game.id)

@@ -194,6 +194,9 @@ async def test_games_in_threads_leave_their_channel_free(database_url: str) -> N
         with pytest.raises(BotError) as refused:
             await service.games.open_game(CHANNEL)
         assert refused.value.key == "bot.error.games_in_threads"
+        # Typed there by a player, it means the one game they sit at.
+        assert (await service.games.open_game(CHANNEL, ADA)).id == first.id
+        assert (await service.games.open_game(CHANNEL, BO)).id == second.id
         # The database itself refuses a second open game outside threads.
         third = await store.create_lobby(
             game="pylons",

@@ -178,12 +178,16 @@ async def test_a_channel_holds_many_games_each_in_its_thread(
     assert (await hv.game(first.id)).creator_id == ada.id
     assert (await hv.game(second.id)).creator_id == bo.id
 
-    # Typed in the channel, a command could mean either game: it says where each is played.
-    (asked,) = await emu.slash(ada, "game status")
-    assert asked.visibility == Visibility.ephemeral_to(ada)
+    # Typed in the channel, a command means the game of whoever typed it; from someone who
+    # plays in neither, it could mean either: it says where each is played.
+    (asked,) = await emu.slash(cy, "game status")
+    assert asked.visibility == Visibility.ephemeral_to(cy)
     assert f"<#{first.id}>" in asked.content and f"<#{second.id}>" in asked.content
-    reply = await emu.slash(ada, "game status", channel=first)
-    assert "Ada" in reply[0].content and "Bo" not in reply[0].content
+    for person, thread in ((ada, first), (bo, second)):
+        here = await emu.slash(person, "game status", channel=thread)
+        typed_in_channel = await emu.slash(person, "game status")
+        assert here[0].content == typed_in_channel[0].content
+        assert person.name in here[0].content
 
     # Up to the number the server allows.
     await emu.slash(emu.owner, "server settings", games_per_channel=2)
