@@ -39,6 +39,17 @@ OPTION_TYPES = {
 }
 
 
+def offered(command: dict[str, Any], user: User, *, in_dm: bool) -> bool:
+    """Whether Discord offers a registered command to `user`: only where its contexts allow
+    (a DM or a server), and in a server only to members with every permission its
+    `default_member_permissions` asks for (a server's own overrides aside)."""
+    if in_dm:
+        contexts = command.get("contexts")
+        return command.get("dm_permission") is not False and (contexts is None or 1 in contexts)
+    needed = command.get("default_member_permissions")
+    return needed is None or user.permissions & int(needed) == int(needed)
+
+
 class Acting(World, History):
     """`slash`, `click`, `autocomplete` and `say`, as a given user."""
 
@@ -75,20 +86,12 @@ class Acting(World, History):
         return self.roles[role_id]
 
     def _check_shown(self, command: dict[str, Any], user: User, channel: Channel) -> None:
-        """Discord shows a command only where its `default_member_permissions` and contexts
-        allow: a member without the permissions it asks for never sees it, nor can they send
-        it (an administrator's overrides in the server's Integrations page aside)."""
-        if channel.is_dm:
-            if command.get("dm_permission") is False or (
-                command.get("contexts") is not None and 1 not in command["contexts"]
-            ):
-                raise CommandNotShown(f"/{command['name']} is not offered in DMs")
-            return
-        needed = command.get("default_member_permissions")
-        if needed is not None and user.permissions & int(needed) != int(needed):
+        if not offered(command, user, in_dm=channel.is_dm):
+            where = "in DMs" if channel.is_dm else f"to {user.name}"
             raise CommandNotShown(
-                f"/{command['name']} is shown only to members with permissions {needed};"
-                f" {user.name} has {user.permissions}"
+                f"/{command['name']} is not offered {where} (default_member_permissions:"
+                f" {command.get('default_member_permissions')}, contexts:"
+                f" {command.get('contexts')}, dm_permission: {command.get('dm_permission')})"
             )
 
     def _build_options(

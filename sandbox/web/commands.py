@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from sandbox.emulator import DiscordEmulator, User
-from sandbox.emulator.acting import OPTION_TYPES
+from sandbox.emulator.acting import OPTION_TYPES, offered
 
 TYPE_NAMES = {number: name for name, number in OPTION_TYPES.items()}
 SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, NUMBER = (
@@ -28,14 +28,17 @@ class Refused(ValueError):
     """A command the client would not send as given; the message says what would be legal."""
 
 
-def registered(emu: DiscordEmulator) -> dict[str, dict[str, Any]]:
+def registered(emu: DiscordEmulator, person: User | None = None) -> dict[str, dict[str, Any]]:
     """The slash commands a member of the server can run, by name: the server's own, then
-    the global ones it does not shadow (as `DiscordEmulator.slash` finds them)."""
+    the global ones it does not shadow (as `DiscordEmulator.slash` finds them); with
+    `person`, only those Discord offers them (not /server to a member who cannot manage it)."""
     found: dict[str, dict[str, Any]] = {}
     for scope in (emu.guild_id, None):
         for name, command in emu.commands.get(scope, {}).items():
             if command.get("type", CHAT_INPUT) == CHAT_INPUT:
                 found.setdefault(name, command)
+    if person is not None:
+        found = {n: c for n, c in found.items() if offered(c, person, in_dm=False)}
     return dict(sorted(found.items()))
 
 
@@ -62,9 +65,12 @@ def _node(node: dict[str, Any], locale: str, kind: str) -> dict[str, Any]:
     }
 
 
-def command_tree(emu: DiscordEmulator, locale: str) -> list[dict[str, Any]]:
-    """Every command, its subcommands and options, labelled in `locale`."""
-    return [_node(command, locale, "command") for command in registered(emu).values()]
+def command_tree(
+    emu: DiscordEmulator, locale: str, person: User | None = None
+) -> list[dict[str, Any]]:
+    """Every command (offered to `person`), its subcommands and options, labelled in
+    `locale`."""
+    return [_node(command, locale, "command") for command in registered(emu, person).values()]
 
 
 def leaves(emu: DiscordEmulator) -> list[str]:

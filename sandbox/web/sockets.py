@@ -66,7 +66,9 @@ class Hub:
                 change.kind == "user" and change.user_id == person.id
             ):
                 locale = self.emu.locale_of(person)
-                frames.append({"type": "commands", "commands": command_tree(self.emu, locale)})
+                frames.append(
+                    {"type": "commands", "commands": command_tree(self.emu, locale, person)}
+                )
             if change.kind == "user":
                 people = [person_json(self.emu, p) for p in self.people]
                 frames.append({"type": "people", "people": people})

@@ -128,6 +128,6 @@ def view_json(emu: DiscordEmulator, people: list[User], person: User) -> dict[st
         "locales": [{"code": code, "name": name} for code, name in LOCALES],
         "channels": channels,
         "dm_channel_id": str(dm.id),
-        "commands": command_tree(emu, emu.locale_of(person)),
+        "commands": command_tree(emu, emu.locale_of(person), person),
         "messages": messages,
     }

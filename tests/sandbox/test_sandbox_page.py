@@ -195,6 +195,9 @@ async def test_a_persons_view_has_the_server_their_dm_the_people_and_localised_c
     rotation = find_command(view["commands"], "hv", "draw", "rotation")
     assert rotation["type"] == "integer"
     assert [c["value"] for c in rotation["choices"]] == [0, 90, 180, 270]
+    # As in Discord, /server is offered only to those who manage the server: not to Ada.
+    assert "server" in emu.commands[emu.guild_id]
+    assert "server" not in {c["name"] for c in view["commands"]}
 
     # Ada switches her Discord to French: her commands are labelled as the bot named them.
     registered = emu.commands[emu.guild_id]["game"]
