@@ -33,7 +33,7 @@ from hvbot.services import (
     MAX_REMIND_MINUTES,
     BotError,
 )
-from hvbot.store import ArchivedGame, TurnClock
+from hvbot.store import ArchivedGame, GameRow, TurnClock
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
@@ -45,6 +45,11 @@ REPLAYS_PER_WINDOW = 3  # replays one person may ask for in REPLAY_WINDOW
 REPLAY_WINDOW = timedelta(minutes=1)
 CHOICE_NAME_LIMIT = 100  # Discord's limit on a choice's name
 NO_FINISHED_GAME = ENGLISH("bot.error.no_finished_game")
+
+
+# The `game` option of the commands that look at or moderate a game: a channel whose games
+# are played in threads may hold several.
+PICK_GAME = "Which of this channel's games (where several are played in threads)"
 
 
 def mode_options(game: str, mode: str | None) -> dict[str, str] | None:
@@ -180,8 +185,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await requests.return_seat(interaction)
 
     @app_commands.command(name="board", description="Show the current board again")
-    async def board(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
+    @app_commands.rename(game_id="game")
+    @app_commands.describe(game_id=PICK_GAME)
+    async def board(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        game = await self._picked(interaction, game_id)
         state = self.bot.service.games.peek_state(game)
         await interaction.response.defer(
             thinking=True, ephemeral=not game_posts.posts_here(interaction, game)
@@ -196,8 +203,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await send_private(interaction, prompt)
 
     @app_commands.command(name="status", description="Whose turn it is and where the game stands")
-    async def status(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
+    @app_commands.rename(game_id="game")
+    @app_commands.describe(game_id=PICK_GAME)
+    async def status(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        game = await self._picked(interaction, game_id)
         state = self.bot.service.games.peek_state(game)
         view = state.view(None)
         seat = state.current_seat()
@@ -257,8 +266,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         )
 
     @app_commands.command(name="log", description="The moves so far")
-    async def log(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
+    @app_commands.rename(game_id="game")
+    @app_commands.describe(game_id=PICK_GAME)
+    async def log(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        game = await self._picked(interaction, game_id)
         names = wording.names_of(game)
         moves = await self.bot.service.games.actions(game.id)
         texts = wording.personal(interaction)
@@ -319,23 +330,29 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
 
     @app_commands.command(name="end", description="Moderators: end this channel's game, no result")
-    async def end(self, interaction: discord.Interaction) -> None:
+    @app_commands.rename(game_id="game")
+    @app_commands.describe(game_id=PICK_GAME)
+    async def end(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         await _moderator_only(interaction)
         game, owed = await self.bot.service.moderation.end(
-            channel_id=interaction.channel_id, moderator=interaction.user.mention
+            channel_id=interaction.channel_id, moderator=interaction.user.mention, game_id=game_id
         )
         await requests.answer_with_told(interaction, game, owed)
         self.bot.aftermath.buttons.moved_on(game)
         await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
 
     @app_commands.command(name="kick", description="Moderators: free a seat, or give it to an AI")
-    @app_commands.describe(seat="The seat, as the lobby numbers it")
-    async def kick(self, interaction: discord.Interaction, seat: int) -> None:
+    @app_commands.rename(game_id="game")
+    @app_commands.describe(seat="The seat, as the lobby numbers it", game_id=PICK_GAME)
+    async def kick(
+        self, interaction: discord.Interaction, seat: int, game_id: int | None = None
+    ) -> None:
         await _moderator_only(interaction)
         game, what, owed = await self.bot.service.moderation.kick(
             channel_id=interaction.channel_id,
             seat_number=seat,
             moderator=interaction.user.mention,
+            game_id=game_id,
         )
         if what == "freed":
             texts = wording.personal(interaction)
@@ -350,13 +367,43 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         else:
             self.bot.aftermath.after_change(game, self.bot.service.games.peek_state(game))
 
+    async def _picked(self, interaction: discord.Interaction, game_id: int | None) -> GameRow:
+        """The game the command means: the one picked, or the channel's (see `open_game`)."""
+        return await self.bot.service.games.open_game(
+            interaction.channel_id, interaction.user.id, game_id
+        )
+
+    @board.autocomplete("game_id")
+    @status.autocomplete("game_id")
+    @log.autocomplete("game_id")
+    @end.autocomplete("game_id")
+    @kick.autocomplete("game_id")
+    async def game_here_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The channel's open games (those played in its threads too), the asker's first."""
+        if interaction.channel_id is None:
+            return []
+        games = await self.bot.service.games.games_here(interaction.channel_id, interaction.user.id)
+        typed = str(current or "").strip().lower()
+        choices = []
+        for game in games:
+            people = ", ".join(seat.display_name for seat in game.seats)
+            label = f"{find_game(game.game_name).title} #{game.id}: {people}"
+            if typed and typed not in label.lower():
+                continue
+            choices.append(app_commands.Choice(name=label[:CHOICE_NAME_LIMIT], value=game.id))
+        return choices[:MAX_CHOICES]
+
     @kick.autocomplete("seat")
     async def kick_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        """The seats of the channel's game, as the lobby numbers them."""
-        game = await self.bot.service.games.in_channel(interaction.channel_id, interaction.user.id)
-        if game is None:
+        """The seats of the channel's game (or of the game picked), as the lobby numbers
+        them."""
+        try:
+            game = await self._picked(interaction, _picked_id(interaction))
+        except BotError:
             return []
         names = [f"{s.seat + 1}. {s.display_name}" for s in game.seats]
         typed = str(current or "").strip().lower()
@@ -457,6 +504,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 app_commands.Choice(name=label[:CHOICE_NAME_LIMIT], value=archived.game.id)
             )
         return choices[:MAX_CHOICES]
+
+
+def _picked_id(interaction: discord.Interaction) -> int | None:
+    """The game option as typed so far (autocomplete sends it raw, possibly unfinished)."""
+    raw = getattr(interaction.namespace, "game", None)
+    try:
+        return int(raw) if raw not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
 
 
 async def setup(bot: GameBot) -> None:

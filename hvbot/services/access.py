@@ -112,11 +112,22 @@ class GameAccess:
                 del self._asked[key]
         self._asked[(game.id, user_id)] = now
 
-    async def open_game(self, channel_id: int, user_id: int | None = None) -> GameRow:
-        """The game a command typed in this channel means: the channel's own (a lobby, or a
-        game played in the channel) or the thread's; else, of the games played in threads of
-        it, the one there is, or the one `user_id` sits at; of several, the person is told
-        where each is played."""
+    async def open_game(
+        self, channel_id: int, user_id: int | None = None, game_id: int | None = None
+    ) -> GameRow:
+        """The game a command typed in this channel means: the one picked (`game_id`, one of
+        the channel's open games); else the channel's own (a lobby, or a game played in the
+        channel) or the thread's; else, of the games played in threads of it, the one there
+        is, or the one `user_id` sits at; of several, the person is told where each is
+        played."""
+        if game_id is not None:
+            picked = await self.find(game_id, fresh=True)
+            if picked is None or not picked.is_open or channel_id not in picked.channels:
+                raise BotError(
+                    "That is not one of this channel's games: pick one of the suggestions.",
+                    key="bot.error.not_a_game_here",
+                )
+            return picked
         game = await self.store.open_game_in_channel(channel_id=channel_id)
         if game is not None:
             return game
@@ -141,6 +152,15 @@ class GameAccess:
             "There is no game in this channel. Start one with /game new.",
             key="bot.error.no_game",
         )
+
+    async def games_here(self, channel_id: int, user_id: int) -> list[GameRow]:
+        """The open games a command typed in this channel could mean, the person's own first:
+        the channel's own and those played in its threads (in a thread, its game)."""
+        found = [await self.store.open_game_in_channel(channel_id=channel_id)]
+        for thread in await self.store.threads_with_games(channel_id=channel_id):
+            found.append(await self.store.open_game_in_channel(channel_id=thread))
+        games = [g for g in found if g is not None]
+        return sorted(games, key=lambda g: (g.seat_of(user_id) is None, g.id))
 
     async def in_play(
         self, channel_id: int | None, game_id: int | None, user_id: int | None = None

@@ -163,11 +163,10 @@ class Lobby:
         threads = await store.threads_with_games(channel_id=channel_id)
         if len(threads) >= games_per_channel(settings):
             raise BotError(
-                f"This channel holds {len(threads)} games already, each in its thread (at most"
-                f" {games_per_channel(settings)} here): join one, or open yours in another"
-                " channel.",
+                "This channel holds all the games it may at once"
+                f" ({games_per_channel(settings)}), each in its thread: join one, or open yours"
+                " in another channel.",
                 key="bot.error.channel_full",
-                count=len(threads),
                 most=games_per_channel(settings),
             )
         try:

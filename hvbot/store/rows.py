@@ -86,6 +86,11 @@ class GameRow:
         return self.thread_id if self.thread_id is not None else self.channel_id
 
     @property
+    def channels(self) -> tuple[int, ...]:
+        """Where a command may name the game: its channel, and its thread if it has one."""
+        return (self.channel_id,) if self.thread_id is None else (self.channel_id, self.thread_id)
+
+    @property
     def state(self) -> dict[str, Any] | None:
         """The engine state as saved (a fresh dict on every call: callers may change it)."""
         return json.loads(self.state_json) if self.state_json is not None else None

@@ -189,10 +189,30 @@ async def test_a_channel_holds_many_games_each_in_its_thread(
         assert here[0].content == typed_in_channel[0].content
         assert person.name in here[0].content
 
-    # Up to the number the server allows.
-    await emu.slash(emu.owner, "server settings", games_per_channel=2)
+    # Or names which: the option suggests the channel's games, the asker's own first.
+    ada_game, bo_game = await hv.game(first.id), await hv.game(second.id)
+    offered = await emu.autocomplete(bo, "game status", "game", "")
+    assert [c["value"] for c in offered] == [bo_game.id, ada_game.id]
+    names = ", ".join(seat.display_name for seat in bo_game.seats)
+    assert offered[0]["name"] == f"Pylons #{bo_game.id}: {names}"
+    (shown,) = await emu.slash(cy, "game status", game=bo_game.id)
+    assert "Bo" in shown.content
+    # A moderator ends one of them from the channel; a game of another channel is refused.
+    mod = emu.add_user("Mo", manage_messages=True)
+    elsewhere = emu.add_channel("elsewhere")
+    await emu.slash(cy, "game new", game="pylons", channel=elsewhere, thread=False)
+    (refused,) = await emu.slash(mod, "game end", game=(await hv.game(elsewhere.id)).id)
+    assert refused.content.startswith("That is not one of this channel's games")
+    await emu.slash(mod, "game end", game=bo_game.id)
+    reader = await hv.reader()
+    assert (await reader.game(game_id=bo_game.id)).status == "abandoned"
+    assert (await hv.game(first.id)).status == "active"
+    await emu.slash(cy, "game abandon", channel=elsewhere)
+
+    # Up to the number the server allows (the game ended no longer counts).
+    await emu.slash(emu.owner, "server settings", games_per_channel=1)
     (refused,) = await emu.slash(cy, "game new", game="pylons")
-    assert refused.content.startswith("This channel holds 2 games already")
+    assert refused.content.startswith("This channel holds all the games it may at once (1)")
     # Without threads, one game in the channel itself, as ever.
     await emu.slash(emu.owner, "server settings", games_per_channel=5)
     await emu.slash(cy, "game new", game="pylons", thread=False)
