@@ -117,9 +117,9 @@ class GameAccess:
     ) -> GameRow:
         """The game a command typed in this channel means: the one picked (`game_id`, one of
         the channel's open games); else the channel's own (a lobby, or a game played in the
-        channel) or the thread's; else, of the games played in threads of it, the one there
-        is, or the one `user_id` sits at; of several, the person is told where each is
-        played."""
+        channel; in a thread, the thread's) if `user_id` sits there or is not said; else the
+        one game played in a thread of it that `user_id` sits at; else the channel's own, or
+        its one game in a thread; of several, the person is told where each is played."""
         if game_id is not None:
             picked = await self.find(game_id, fresh=True)
             if picked is None or not picked.is_open or channel_id not in picked.channels:
@@ -128,9 +128,9 @@ class GameAccess:
                     key="bot.error.not_a_game_here",
                 )
             return picked
-        game = await self.store.open_game_in_channel(channel_id=channel_id)
-        if game is not None:
-            return game
+        own = await self.store.open_game_in_channel(channel_id=channel_id)
+        if own is not None and (user_id is None or own.seat_of(user_id) is not None):
+            return own
         threads = await self.store.threads_with_games(channel_id=channel_id)
         in_threads = [
             found
@@ -138,8 +138,12 @@ class GameAccess:
             if (found := await self.store.open_game_in_channel(channel_id=thread)) is not None
         ]
         mine = [g for g in in_threads if user_id is not None and g.seat_of(user_id) is not None]
-        if len(in_threads) == 1 or len(mine) == 1:
-            return (mine or in_threads)[0]
+        if len(mine) == 1:
+            return mine[0]
+        if own is not None:
+            return own
+        if len(in_threads) == 1:
+            return in_threads[0]
         if threads:
             where = ", ".join(f"<#{thread}>" for thread in threads)
             raise BotError(

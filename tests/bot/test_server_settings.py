@@ -216,5 +216,7 @@ async def test_games_in_threads_leave_their_channel_free(database_url: str) -> N
                 options={},
             )
         assert (await service.games.open_game(CHANNEL)).id == third.id
+        assert (await service.games.open_game(CHANNEL, ADA + 6)).id == third.id
+        assert (await service.games.open_game(CHANNEL, ADA)).id == first.id, "theirs first"
     finally:
         await service.close()

@@ -217,5 +217,8 @@ async def test_a_channel_holds_many_games_each_in_its_thread(
     await emu.slash(emu.owner, "server settings", games_per_channel=5)
     await emu.slash(cy, "game new", game="pylons", thread=False)
     assert (await hv.game()).creator_id == cy.id
+    # That lobby does not hide the game a player sits at in a thread.
+    (mine,) = await emu.slash(ada, "game status")
+    assert "Ada" in mine.content and "Cy" not in mine.content
     (busy,) = await emu.slash(ada, "game new", game="pylons", thread=False)
     assert busy.content.startswith("This channel already has a game")
