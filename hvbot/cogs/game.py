@@ -335,7 +335,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def end(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         await _moderator_only(interaction)
         game, owed = await self.bot.service.moderation.end(
-            channel_id=interaction.channel_id, moderator=interaction.user.mention, game_id=game_id
+            channel_id=interaction.channel_id,
+            moderator=interaction.user.mention,
+            game_id=game_id,
+            user_id=interaction.user.id,
         )
         await requests.answer_with_told(interaction, game, owed)
         self.bot.aftermath.buttons.moved_on(game)
@@ -353,6 +356,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             seat_number=seat,
             moderator=interaction.user.mention,
             game_id=game_id,
+            user_id=interaction.user.id,
         )
         if what == "freed":
             texts = wording.personal(interaction)

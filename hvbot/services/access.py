@@ -113,13 +113,20 @@ class GameAccess:
         self._asked[(game.id, user_id)] = now
 
     async def open_game(
-        self, channel_id: int, user_id: int | None = None, game_id: int | None = None
+        self,
+        channel_id: int,
+        user_id: int | None = None,
+        game_id: int | None = None,
+        *,
+        started: bool = False,
     ) -> GameRow:
         """The game a command typed in this channel means: the one picked (`game_id`, one of
         the channel's open games); else the channel's own (a lobby, or a game played in the
         channel; in a thread, the thread's) if `user_id` sits there or is not said; else the
         one game played in a thread of it that `user_id` sits at; else the channel's own, or
-        its one game in a thread; of several, the person is told where each is played."""
+        its one game in a thread; of several, the person is told where each is played. With
+        `started` (a move, a request), a lobby the person sits at gives way to the one game
+        under way they sit at in a thread."""
         if game_id is not None:
             picked = await self.find(game_id, fresh=True)
             if picked is None or not picked.is_open or channel_id not in picked.channels:
@@ -129,7 +136,8 @@ class GameAccess:
                 )
             return picked
         own = await self.store.open_game_in_channel(channel_id=channel_id)
-        if own is not None and (user_id is None or own.seat_of(user_id) is not None):
+        seated_here = own is not None and (user_id is None or own.seat_of(user_id) is not None)
+        if seated_here and own is not None and not (started and own.status == "lobby"):
             return own
         threads = await self.store.threads_with_games(channel_id=channel_id)
         in_threads = [
@@ -138,6 +146,8 @@ class GameAccess:
             if (found := await self.store.open_game_in_channel(channel_id=thread)) is not None
         ]
         mine = [g for g in in_threads if user_id is not None and g.seat_of(user_id) is not None]
+        if started:
+            mine = [g for g in mine if g.status == "active"]
         if len(mine) == 1:
             return mine[0]
         if own is not None:
@@ -174,7 +184,7 @@ class GameAccess:
             return await self.reload(game_id)
         if channel_id is None:
             raise ValueError("a channel or a game is needed")
-        game = await self.open_game(channel_id, user_id)
+        game = await self.open_game(channel_id, user_id, started=True)
         if game.status != "active":
             raise _not_started()
         return game

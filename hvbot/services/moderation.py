@@ -27,24 +27,35 @@ class Moderation:
         self.games = games
 
     async def end(
-        self, *, channel_id: int, moderator: str, game_id: int | None = None
+        self,
+        *,
+        channel_id: int,
+        moderator: str,
+        game_id: int | None = None,
+        user_id: int | None = None,
     ) -> tuple[GameRow, tuple[Owed, ...]]:
         """End the channel's game (or the one of its games picked), in its lobby or under
         way, without a result; the channel is told who ended it (`moderator`: how to name
         them)."""
         games = self.games
-        game = await games.open_game(channel_id, game_id=game_id)
+        game = await games.open_game(channel_id, user_id, game_id)
         async with games.store.lock(game.id):
             return await self._ended(await games.reload(game.id), moderator)
 
     async def kick(
-        self, *, channel_id: int, seat_number: int, moderator: str, game_id: int | None = None
+        self,
+        *,
+        channel_id: int,
+        seat_number: int,
+        moderator: str,
+        game_id: int | None = None,
+        user_id: int | None = None,
     ) -> tuple[GameRow, str, tuple[Owed, ...]]:
         """Take seat `seat_number` (counted from 1) from whoever has it: freed in a lobby, an
         AI's for the rest of a game under way (with no person left, the game ends without a
         result). The game, what happened ("freed", "ai" or "ended"), and what it owes."""
         games = self.games
-        game = await games.open_game(channel_id, game_id=game_id)
+        game = await games.open_game(channel_id, user_id, game_id)
         async with games.store.lock(game.id):
             game = await games.reload(game.id)
             if not 1 <= seat_number <= len(game.seats):

@@ -18,7 +18,16 @@ from .errors import CommandNotShown, EmulatorUsageError, InteractionFailed
 from .gateway import Gateway
 from .history import History
 from .interactions import InteractionState
-from .models import Change, Channel, Record, Role, StoredMessage, User, Visibility
+from .models import (
+    PERM_ADMINISTRATOR,
+    Change,
+    Channel,
+    Record,
+    Role,
+    StoredMessage,
+    User,
+    Visibility,
+)
 from .replies import Reply
 from .world import World
 
@@ -43,11 +52,17 @@ def offered(command: dict[str, Any], user: User, *, in_dm: bool) -> bool:
     """Whether Discord offers a registered command to `user`: only where its contexts allow
     (a DM or a server), and in a server only to members with every permission its
     `default_member_permissions` asks for (a server's own overrides aside)."""
+    contexts = command.get("contexts")
     if in_dm:
-        contexts = command.get("contexts")
         return command.get("dm_permission") is not False and (contexts is None or 1 in contexts)
+    if contexts is not None and 0 not in contexts:
+        return False
     needed = command.get("default_member_permissions")
-    return needed is None or user.permissions & int(needed) == int(needed)
+    if needed is None:
+        return True
+    if int(needed) == 0:  # "0": nobody but administrators
+        return bool(user.permissions & PERM_ADMINISTRATOR)
+    return user.permissions & int(needed) == int(needed)
 
 
 class Acting(World, History):
@@ -128,8 +143,8 @@ class Acting(World, History):
                     raise EmulatorUsageError(
                         f"option {name!r} takes channels of types {allowed}, not {channel.type}"
                     )
-                # Discord resolves a channel option to a partial channel with the member's
-                # permissions in it.
+                # Discord resolves a channel option to a partial channel with permissions in
+                # it (here the ones the emulator grants in every channel).
                 resolved.setdefault("channels", {})[str(channel.id)] = {
                     "id": str(channel.id),
                     "name": channel.name,

@@ -27,6 +27,9 @@ from hvbot.store import GameRow, GameStore, SeatRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility, shard_of
 from sandbox.emulator.faults import HeldRoute
 
+# Real processes killed, paused and outlived, a server stopped mid-game: their own tier.
+pytestmark = pytest.mark.processes
+
 LEASE_S = 4.0
 CHANNEL_POSTS = "POST /channels/{channel_id}/messages"
 ANSWERS = "POST /webhooks/{application_id}/{token}"

@@ -14,6 +14,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from bot_processes import bot_processes, start_bot_process
 from conftest import new_postgres_database
 from e2e_harness import (
@@ -29,6 +30,9 @@ from postgres_server import PostgresServer
 from hvbot.services import GameService
 from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator, shard_of
+
+# Real processes sharing the shards, one killed: their own tier.
+pytestmark = pytest.mark.processes
 
 # Games whose reminders fall due at once: several batches (hvbot.services.reminders) a process.
 TABLES = 60

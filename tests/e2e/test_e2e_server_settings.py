@@ -222,3 +222,34 @@ async def test_a_channel_holds_many_games_each_in_its_thread(
     assert "Ada" in mine.content and "Cy" not in mine.content
     (busy,) = await emu.slash(ada, "game new", game="pylons", thread=False)
     assert busy.content.startswith("This channel already has a game")
+
+
+async def test_in_a_channel_a_move_goes_to_the_game_under_way_not_to_a_lobby(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """Ada plays in a thread and has joined the channel's next lobby: what she types in the
+    channel to move, or to see the board, means her game under way; the moderator's /game end
+    there, like its seat suggestions for /game kick, means the game the moderator plays."""
+    emu = emulator
+    emu.allow_threads()
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    await emu.slash(ada, "game new", game="pylons")
+    await emu.slash(ada, "game addai")
+    await emu.slash(ada, "game start")
+    (thread,) = emu.threads(emu.channel)
+    playing = await hv.game(thread.id)
+    await emu.slash(bo, "game new", game="pylons", thread=False)
+    await emu.slash(ada, "game join")
+    lobby = await hv.game()
+    assert lobby.status == "lobby" and lobby.seat_of(ada.id) is not None
+    reply = await emu.slash(ada, "game undo")
+    assert "has not started" not in reply[0].content, reply[0].content
+    # A moderator who sits at the thread's game: the seats suggested and the seat freed are
+    # of one and the same game.
+    mod = emu.add_user("Mo", manage_messages=True)
+    await emu.slash(mod, "game join")  # the lobby: /game join means the channel's lobby
+    offered = await emu.autocomplete(mod, "game kick", "seat", "")
+    assert [c["name"] for c in offered] == [
+        f"{s.seat + 1}. {s.display_name}" for s in (await hv.game()).seats
+    ]
+    assert playing.id != lobby.id

@@ -34,7 +34,10 @@ from PIL import Image
 from sandbox_process import SandboxProcess, running_sandbox
 from selenium.webdriver.support.ui import Select
 
-pytestmark = pytest.mark.skipif(missing_browser() is not None, reason=str(missing_browser()))
+pytestmark = [
+    pytest.mark.processes,
+    pytest.mark.skipif(missing_browser() is not None, reason=str(missing_browser())),
+]
 
 TURNS = 12  # more than enough board posts for both people to have played once each
 
