@@ -51,6 +51,14 @@ class OtherGame(app_commands.CheckFailure):
         self.fields = {"game": title, "commands": where, "used": Command(used)}
 
 
+def group_of(bot: commands.Bot, game: str) -> str | None:
+    """The command group the bot plays `game` with: the group of its loaded cog."""
+    for cog in bot.cogs.values():
+        if isinstance(cog, GameMoves) and cog.game == game:
+            return cog.__cog_group_name__
+    return None
+
+
 class GameMoves(commands.GroupCog):
     """The move commands of one game (`game`, its engine name)."""
 
@@ -162,8 +170,4 @@ class GameMoves(commands.GroupCog):
         return [name for name in dict.fromkeys(names) if name.startswith(prefix)][:MAX_CHOICES]
 
     def _group_of(self, game: str) -> str | None:
-        """The command group the bot plays `game` with: the group of its loaded cog."""
-        for cog in self.bot.cogs.values():
-            if isinstance(cog, GameMoves) and cog.game == game:
-                return cog.__cog_group_name__
-        return None
+        return group_of(self.bot, game)

@@ -51,6 +51,7 @@ EXTENSIONS = (
     "hvbot.cogs.stats",
     "hvbot.cogs.me",
     "hvbot.cogs.server",
+    "hvbot.cogs.help",
 )
 FINISH_S = 10.0  # at most this long to finish answering at shutdown
 

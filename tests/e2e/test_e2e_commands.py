@@ -145,9 +145,10 @@ async def test_commands_are_registered_once_per_start(
     try:
         scope = emulator.guild_id if scoped else None
         registered = emulator.commands[scope]
-        # The bot's own four groups and one per registered game: these three, and any other.
-        assert {"game", "hv", "pylons", "s6", "stats", "me", "server"} <= set(registered)
-        assert len(registered) == 4 + len(plugins())
+        # The bot's own four groups, /help, and one group per registered game: these three,
+        # and any other.
+        assert {"game", "hv", "pylons", "s6", "stats", "me", "server", "help"} <= set(registered)
+        assert len(registered) == 5 + len(plugins())
         # /server is shown to those who may manage the server, and only in servers.
         server = registered["server"]
         assert int(server["default_member_permissions"]) == 1 << 5  # Manage Server

@@ -1,0 +1,55 @@
+"""/help: what the bot does and how a game begins, and in a channel with a game, that game's
+own commands, each named as a mention the reader's Discord shows in their language."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from data.texts import Command, texts_for
+from games import all_games, find_game
+from hvbot.cogs.moves import group_of
+from hvbot.messages.limits import fitted
+
+if TYPE_CHECKING:
+    from hvbot.runtime.client import GameBot
+
+
+class HelpCog(commands.Cog):
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="help", description="What this bot does, and the commands of the game here"
+    )
+    async def help(self, interaction: discord.Interaction) -> None:
+        texts = texts_for(interaction.locale)
+        games = ", ".join(f"**{game.title}**" for game in all_games())
+        lines = [texts("bot.help.intro", games=games)]
+        here = await self.bot.service.games.in_channel(interaction.channel_id, interaction.user.id)
+        if here is not None:
+            group = group_of(self.bot, here.game_name)
+            lines.append(
+                texts(
+                    "bot.help.here",
+                    game=find_game(here.game_name).title,
+                    commands=Command(group) if group else Command("game board"),
+                )
+            )
+        elif interaction.guild_id is not None:
+            lines.append(texts("bot.help.none_here"))
+        await interaction.response.send_message(
+            **fitted(
+                content="\n\n".join(lines),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        )
+
+
+async def setup(bot: GameBot) -> None:
+    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    await bot.add_cog(HelpCog(bot))
