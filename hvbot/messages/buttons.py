@@ -31,8 +31,10 @@ from hvbot.messages.post import Choice
 LOBBY_ACTIONS = {  # what -> style; the label is the text bot.button.<what>
     "join": discord.ButtonStyle.success,
     "leave": discord.ButtonStyle.secondary,
-    "addai": discord.ButtonStyle.primary,
-    "start": discord.ButtonStyle.danger,
+    "addai": discord.ButtonStyle.secondary,
+    # The one action the lobby leads to, in Discord's primary colour: red is for what
+    # destroys, and starting destroys nothing.
+    "start": discord.ButtonStyle.primary,
 }
 
 

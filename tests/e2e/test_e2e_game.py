@@ -294,3 +294,16 @@ async def test_simultaneous_clicks_and_commands_are_applied_one_after_the_other(
     ]
     assert len(refused) == 1 and refused[0].visibility.user_id == mover.id
     await check_public_boards(emu, game, await hv.actions(game))
+
+
+async def test_the_lobby_leads_to_start_in_discords_primary_colour(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """Join in green, Start in blurple (the one action the lobby leads to); nothing in the red
+    Discord keeps for what destroys."""
+    emu = emulator
+    reply = await emu.slash(emu.add_user("Ada"), "game new", game="pylons")
+    (lobby,) = reply.where(kind="response", visibility="public")
+    shown = emu.message(lobby.message_id or 0).buttons
+    styles = {b.custom_id.rsplit(":", 1)[-1]: b.style for b in shown if b.custom_id}
+    assert styles == {"join": 3, "leave": 2, "addai": 2, "start": 1}
