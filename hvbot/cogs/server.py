@@ -124,8 +124,7 @@ class ServerCog(
             forget=forget,
         )
         service = self.bot.service.server_settings
-        settings = await service.change(guild_id, change) if not change.empty else None
-        settings = settings or await service.of(guild_id)
+        settings = await service.change(guild_id, change)  # nothing given: nothing stored
         texts = texts_for(interaction.locale)
         shown = settings_text(
             settings, texts, server_language=language_of(interaction.guild_locale)

@@ -30,10 +30,9 @@ def places_of(interaction: discord.Interaction) -> tuple[int, ...]:
     channel, its category, and for a thread its channel and that channel's category."""
     channel = interaction.channel
     places = [interaction.channel_id or 0]
-    parent = getattr(channel, "parent", None) if isinstance(channel, discord.Thread) else None
     if isinstance(channel, discord.Thread):
         places.append(channel.parent_id)
-        channel = parent
+        channel = channel.parent
     category = getattr(channel, "category_id", None)
     if category:
         places.append(category)

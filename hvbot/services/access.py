@@ -139,12 +139,7 @@ class GameAccess:
         seated_here = own is not None and (user_id is None or own.seat_of(user_id) is not None)
         if seated_here and own is not None and not (started and own.status == "lobby"):
             return own
-        threads = await self.store.threads_with_games(channel_id=channel_id)
-        in_threads = [
-            found
-            for thread in threads
-            if (found := await self.store.open_game_in_channel(channel_id=thread)) is not None
-        ]
+        in_threads = await self.store.games_in_threads(channel_id=channel_id)
         mine = [g for g in in_threads if user_id is not None and g.seat_of(user_id) is not None]
         if started:
             mine = [g for g in mine if g.status == "active"]
@@ -154,8 +149,8 @@ class GameAccess:
             return own
         if len(in_threads) == 1:
             return in_threads[0]
-        if threads:
-            where = ", ".join(f"<#{thread}>" for thread in threads)
+        if in_threads:
+            where = ", ".join(f"<#{game.thread_id}>" for game in in_threads)
             raise BotError(
                 f"This channel's games are played in their threads: {where}. Type there,"
                 " or start another with /game new.",
@@ -170,10 +165,8 @@ class GameAccess:
     async def games_here(self, channel_id: int, user_id: int) -> list[GameRow]:
         """The open games a command typed in this channel could mean, the person's own first:
         the channel's own and those played in its threads (in a thread, its game)."""
-        found = [await self.store.open_game_in_channel(channel_id=channel_id)]
-        for thread in await self.store.threads_with_games(channel_id=channel_id):
-            found.append(await self.store.open_game_in_channel(channel_id=thread))
-        games = [g for g in found if g is not None]
+        own = await self.store.open_game_in_channel(channel_id=channel_id)
+        games = [*([own] if own else []), *await self.store.games_in_threads(channel_id=channel_id)]
         return sorted(games, key=lambda g: (g.seat_of(user_id) is None, g.id))
 
     async def in_play(

@@ -160,8 +160,7 @@ class Lobby:
             # A lobby or a game played here (not in a thread): one at a time, as the database
             # itself insists.
             raise busy
-        threads = await store.threads_with_games(channel_id=channel_id)
-        if len(threads) >= games_per_channel(settings):
+        if len(await store.games_in_threads(channel_id=channel_id)) >= games_per_channel(settings):
             raise BotError(
                 "This channel holds all the games it may at once"
                 f" ({games_per_channel(settings)}), each in its thread: join one, or open yours"

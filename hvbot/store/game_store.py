@@ -126,7 +126,7 @@ class GameStore:
     async def open_game_in_channel(self, *, channel_id: int) -> GameRow | None:
         """The open game of a channel, or of a thread a game is played in (`channel_id` is
         then the thread's id). A game played in a thread is not its channel's: the channel
-        may hold another (see `threads_with_games`)."""
+        may hold another (see `games_in_threads`)."""
         cached = self.cache.in_channel(channel_id)
         if cached is not None:
             return cached
@@ -134,9 +134,12 @@ class GameStore:
         row = await games.open_in_channel(self.db, channel_id)
         return await self._read(row, since=since) if row is not None else None
 
-    async def threads_with_games(self, *, channel_id: int) -> list[int]:
-        """The threads of a channel where its open games are played, oldest first."""
-        return await games.open_in_threads_of(self.db, channel_id)
+    async def games_in_threads(self, *, channel_id: int) -> list[GameRow]:
+        """The open games of a channel played in threads of it, oldest first."""
+        since = self.cache.writes
+        return await self._read_all(
+            await games.open_in_threads_of(self.db, channel_id), since=since
+        )
 
     async def open_games(self) -> list[GameRow]:
         """Every game in a lobby or in play: what the bot reloads at start-up."""

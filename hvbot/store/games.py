@@ -85,14 +85,13 @@ async def open_in_channel(db: Database, channel_id: int) -> Row | None:
     )
 
 
-async def open_in_threads_of(db: Database, channel_id: int) -> list[int]:
-    """The threads of a channel where its open games are played."""
-    rows = await db.fetch(
-        "SELECT thread_id FROM games WHERE channel_id = ? AND thread_id IS NOT NULL"
+async def open_in_threads_of(db: Database, channel_id: int) -> list[Row]:
+    """The open games of a channel played in threads of it, oldest first."""
+    return await db.fetch(
+        "SELECT * FROM games WHERE channel_id = ? AND thread_id IS NOT NULL"
         " AND status IN ('lobby', 'active') ORDER BY id",
         channel_id,
     )
-    return [row["thread_id"] for row in rows]
 
 
 async def open_of_person(db: Database, guild_id: int, user_id: int, limit: int) -> list[Row]:

@@ -10,10 +10,20 @@ from hvbot.database.base import Row
 from hvbot.store.rows import ServerSettings, TurnClock
 from hvbot.store.sql import statement
 
-_COLUMNS = (
-    "game_places, opener_role, moderator_role, language, remind_minutes, absent_hours,"
-    " clock_minutes, clock_timeout, most_open, lobby_hours, games_per_channel"
+_NAMES = (
+    "game_places",
+    "opener_role",
+    "moderator_role",
+    "language",
+    "remind_minutes",
+    "absent_hours",
+    "clock_minutes",
+    "clock_timeout",
+    "most_open",
+    "lobby_hours",
+    "games_per_channel",
 )
+_COLUMNS = ", ".join(_NAMES)
 
 
 # How long settings read are trusted without reading them again. A server's interactions all
@@ -56,13 +66,12 @@ class ServerSettingsTable:
             settings.lobby_hours,
             settings.games_per_channel,
         )
-        names = [name.strip() for name in _COLUMNS.split(",")]
-        updates = ", ".join(f"{name} = excluded.{name}" for name in names)
+        updates = ", ".join(f"{name} = excluded.{name}" for name in _NAMES)
         self._cache.pop(guild_id, None)
         await self.db.transact(
             statement(
                 f"INSERT INTO server_settings (guild_id, {_COLUMNS})"
-                f" VALUES (?, {', '.join('?' for _ in names)})"
+                f" VALUES (?, {', '.join('?' for _ in _NAMES)})"
                 f" ON CONFLICT (guild_id) DO UPDATE SET {updates}",
                 guild_id,
                 *values,

@@ -184,7 +184,8 @@ async def test_games_in_threads_leave_their_channel_free(database_url: str) -> N
         await store.set_thread(game_id=first.id, thread_id=9001)
         second = await new(BO)
         await store.set_thread(game_id=second.id, thread_id=9002)
-        assert await store.threads_with_games(channel_id=CHANNEL) == [9001, 9002]
+        in_threads = await store.games_in_threads(channel_id=CHANNEL)
+        assert [(g.id, g.thread_id) for g in in_threads] == [(first.id, 9001), (second.id, 9002)]
         with pytest.raises(BotError) as refused:
             await new(ADA + 5)
         assert refused.value.key == "bot.error.channel_full"
