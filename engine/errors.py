@@ -7,6 +7,7 @@ what would be legal instead.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -41,6 +42,29 @@ class Phrase(str):
         phrase.key = key
         phrase.fields = fields
         return phrase
+
+
+class Seat(Phrase):
+    """A seat named in a refusal ("player 2 (red)"): said in the player's language, and by
+    the bot as the name of the person (or AI seat) who sits there, which the engine does not
+    know."""
+
+    seat: int
+
+    def __new__(cls, english: str, key: str, seat: int, **fields: Any) -> Seat:
+        phrase = super().__new__(cls, english, key, **fields)
+        phrase.seat = seat
+        return phrase
+
+
+def named(value: Any, names: Sequence[str]) -> Any:
+    """A refusal's field with every seat in it said as the name of who sits there."""
+    if isinstance(value, Seat) and 0 <= value.seat < len(names):
+        return names[value.seat]
+    if isinstance(value, Phrase):
+        fields = {name: named(field, names) for name, field in value.fields.items()}
+        return Phrase(str(value), value.key, **fields)
+    return value
 
 
 class ActionSyntaxError(GameError):

@@ -4,6 +4,7 @@ handlers (`hvbot.handlers`)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 import discord
@@ -52,8 +53,15 @@ def cells_for(state: State, kind: str) -> list[str]:
     return sorted(set(found), key=lambda name: (name[1:], name[0]))
 
 
+def _swappable(state: State, _: int | None) -> list[str]:
+    return cells_for(state, "swap")
+
+
 class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage moves"):
     game = "high-voltage"
+
+    def cell_names(self, state: State) -> Collection[str]:
+        return state.geo.names  # type: ignore[attr-defined]
 
     async def _draw_cells(self, interaction: discord.Interaction, current: str) -> Choices:
         return await self.suggest(interaction, current, lambda state, _: cells_for(state, "draw"))
@@ -84,6 +92,8 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
         rotation: int | None = None,
         special: str = "no",
     ) -> None:
+        if await self.not_cells(interaction, (cell, lambda state, _: cells_for(state, "draw"))):
+            return
         if (place is None) != (rotation is None):
             await answering.reply_error(
                 interaction, wording.personal(interaction)("bot.hv.place_both")
@@ -134,6 +144,8 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
     async def rotate(
         self, interaction: discord.Interaction, cell: str, rotation: int, special: str = "no"
     ) -> None:
+        if await self.not_cells(interaction, (cell, lambda state, _: cells_for(state, "rotate"))):
+            return
         await moves.act_from_command(interaction, f"rotate {cell} r{rotation}{_special(special)}")
 
     @app_commands.command(
@@ -147,6 +159,8 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
     async def move(
         self, interaction: discord.Interaction, cell: str, rotation: int, special: str = "no"
     ) -> None:
+        if await self.not_cells(interaction, (cell, lambda state, _: cells_for(state, "move"))):
+            return
         await moves.act_from_command(interaction, f"move {cell} r{rotation}{_special(special)}")
 
     @app_commands.command(name="swap", description="Swap two face-up cards (an action token)")
@@ -170,6 +184,8 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
         rotation_b: int,
         special: str = "no",
     ) -> None:
+        if await self.not_cells(interaction, (a, _swappable), (b, _swappable)):
+            return
         await moves.act_from_command(
             interaction, f"swap {a} {b} r{rotation_a} r{rotation_b}{_special(special)}"
         )

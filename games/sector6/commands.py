@@ -9,6 +9,7 @@ autocomplete with the cells where the caller may act right now.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,7 +30,7 @@ GAME = "sector6"
 ROTATION_CHOICES = [
     app_commands.Choice(
         name=app_commands.locale_str(
-            f"r{d}: {d}° clockwise from the tile as shown",
+            f"{d}° clockwise from the tile as shown",
             key="commands.choices.tile_rotation",
             degrees=d,
         ),
@@ -51,7 +52,7 @@ def place_cells(state: State, seat: int, rotation: int | None) -> list[str]:
 def turns_note(state: State, seat: int, cell: str) -> str:
     """The rotations of `seat`'s drawn tile that fit on `cell`, as its choice notes them."""
     turns = state.targets(seat, "place.degrees", {"cell": cell})
-    return "any turn" if len(turns) == len(DEGREES) else ", ".join(f"r{d}" for d in turns)
+    return "any turn" if len(turns) == len(DEGREES) else ", ".join(f"{d}°" for d in turns)
 
 
 def middle_first(cells: list[str], view: dict[str, Any]) -> list[str]:
@@ -80,6 +81,9 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     game = GAME
 
     # Autocomplete answers only the person to move: others may watch, not act.
+
+    def cell_names(self, state: State) -> Collection[str]:
+        return state.table.names  # type: ignore[attr-defined]
 
     async def _place_cells(self, interaction: discord.Interaction, current: str) -> Choices:
         rotation = self.filled(interaction, "rotation")
@@ -152,6 +156,10 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     @app_commands.choices(rotation=ROTATION_CHOICES)
     @app_commands.autocomplete(cell=_place_cells)
     async def place(self, interaction: discord.Interaction, cell: str, rotation: int) -> None:
+        if await self.not_cells(
+            interaction, (cell, lambda state, seat: place_cells(state, seat, rotation))
+        ):
+            return
         await moves.act_from_command(interaction, f"place {cell} r{rotation}")
 
     @app_commands.command(
@@ -160,6 +168,10 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     @app_commands.describe(cell="A free cell next to the maze, e.g. K10 (suggested: where it fits)")
     @app_commands.autocomplete(cell=_entry_cells)
     async def entry(self, interaction: discord.Interaction, cell: str) -> None:
+        if await self.not_cells(
+            interaction, (cell, lambda state, seat: state.targets(seat, "entry.cell"))
+        ):
+            return
         await moves.act_from_command(interaction, f"place entry {cell}")
 
     # ------------------------------------------------------------------ competition
@@ -172,6 +184,12 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     )
     @app_commands.autocomplete(origin=_move_from, target=_move_to)
     async def move(self, interaction: discord.Interaction, origin: str, target: str) -> None:
+        if await self.not_cells(
+            interaction,
+            (origin, lambda state, seat: move_cells(state, seat, None)[0]),
+            (target, lambda state, seat: move_cells(state, seat, origin)[1]),
+        ):
+            return
         await moves.act_from_command(interaction, f"move {origin} {target}")
 
     @app_commands.command(
@@ -190,6 +208,10 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     async def rotate(
         self, interaction: discord.Interaction, direction: str, cell: str | None = None
     ) -> None:
+        if await self.not_cells(
+            interaction, (cell, lambda state, seat: state.targets(seat, "rotate.cell"))
+        ):
+            return
         where = f" {cell}" if cell else ""
         await moves.act_from_command(interaction, f"rotate{where} {direction}")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -20,7 +20,9 @@ from discord.ext import commands
 
 from data.texts import Command
 from engine import State
+from engine.errors import Phrase, echo
 from games import find_game
+from hvbot.handlers import answering
 from hvbot.services import BotError
 from hvbot.store import GameRow
 
@@ -49,6 +51,33 @@ class OtherGame(app_commands.CheckFailure):
         super().__init__(f"This channel plays {title}: use /{where.path}, not /{used}.")
         self.key = "bot.error.other_game"
         self.fields = {"game": title, "commands": where, "used": Command(used)}
+
+
+SHOWN_CELLS = 12  # legal cells a refusal lists before saying how many more
+
+
+def not_a_cell(typed: str, legal: list[str]) -> BotError:
+    """The refusal of an option that names no cell, with the cells it takes now."""
+    said = echo(typed.strip())
+    if not legal:
+        return BotError(f"{said!r} is not a cell.", key="bot.error.not_a_cell_none", typed=said)
+    cells = ", ".join(legal[:SHOWN_CELLS])
+    more = len(legal) - SHOWN_CELLS
+    shown: str = cells
+    if more > 0:
+        shown = Phrase(
+            f"{cells} and {more} more", "bot.error.cells_and_more", cells=cells, count=more
+        )
+    return BotError(
+        f"{said!r} is not a cell. Cells you can choose now: {shown}.",
+        key="bot.error.not_a_cell",
+        typed=said,
+        cells=shown,
+    )
+
+
+def _listed(cells: Cells, state: State, seat: int) -> list[str]:
+    return list(dict.fromkeys(cells(state, seat)))
 
 
 def group_of(bot: commands.Bot, game: str) -> str | None:
@@ -142,6 +171,34 @@ class GameMoves(commands.GroupCog):
                     await asyncio.to_thread(lambda: {c: note(copy, seat, c) for c in missing})
                 )
         return self.offered(listed, typed, None if note is None else lambda c: notes.get(c, ""))
+
+    def cell_names(self, state: State) -> Collection[str]:
+        """Every cell of the game's board as players name them (each game says its own)."""
+        raise NotImplementedError
+
+    async def not_cells(
+        self, interaction: discord.Interaction, *options: tuple[str | None, Cells]
+    ) -> bool:
+        """True once a cell option whose value names no cell at all is refused here, with
+        the cells that option takes now: what the rules would say of such a value is about
+        typed actions, which players of the bot never type. A real cell goes on to the rules,
+        which say why it will not do, if it will not."""
+        found = await self.in_play(interaction)
+        if found is None:
+            return False  # the service says why there is nothing to play here
+        game, state = found
+        names = set(self.cell_names(state))
+        for typed, cells in options:
+            if typed is None or typed.strip().upper() in names:
+                continue
+            seat = game.seat_of(interaction.user.id)
+            legal: list[str] = []
+            if seat is not None and state.current_seat() == seat:
+                # As autocomplete lists them, off the event loop: some lists take a while.
+                legal = await asyncio.to_thread(_listed, cells, state.copy(), seat)
+            await answering.reply_error(interaction, not_a_cell(typed, legal))
+            return True
+        return False
 
     @staticmethod
     def filled(interaction: discord.Interaction, name: str) -> Any:

@@ -434,7 +434,7 @@ def test_place_choices_are_the_legal_cells_with_their_turns() -> None:
     turned = [a.cell for a in places if a.degrees == some]
     assert place_cells(state, seat, some) == turned
     for cell in place_cells(state, seat, None):
-        turns = [f"r{a.degrees}" for a in places if a.cell == cell]
+        turns = [f"{a.degrees}°" for a in places if a.cell == cell]
         assert turns_note(state, seat, cell) == (
             "any turn" if len(turns) == 6 else ", ".join(turns)
         )

@@ -125,6 +125,41 @@ async def test_a_held_card_is_not_shown_again_for_another_cell(
     assert cell in answer.content and not answer.has_attachment("card.png"), answer.content
 
 
+async def test_an_option_that_names_no_cell_is_told_the_cells_it_takes(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """A mistyped cell gets "not a cell" and the cells that option takes now, in the
+    person's language, never the rules' words about typed actions."""
+    emu = emulator
+    mover, _, state = await high_voltage_turn(emu, hv)
+    answer = await refused(emu, hv, mover, "hv rotate", cell="xyz", rotation=90)
+    rotatable = state.targets(state.current_seat(), "rotate.cell")
+    assert answer.content.startswith("'xyz' is not a cell."), answer.content
+    assert all(cell in answer.content for cell in rotatable[:12]), answer.content
+    assert "can't read" not in answer.content and "r90" not in answer.content
+
+    channel = emu.add_channel("pylons")
+    ada, bo = emu.add_user("Ada", locale="de"), emu.add_user("Bo")
+    await emu.slash(ada, "game new", channel=channel, game="pylons")
+    await emu.slash(bo, "game join", channel=channel)
+    await emu.slash(ada, "game start", channel=channel)
+    game = await hv.game(channel.id)
+    first = emu.users[game.seats[0].user_id or 0]
+    (answer,) = await emu.slash(first, "pylons place", channel=channel, settle=False, cell="Y25")
+    assert answer.visibility == Visibility.ephemeral_to(first)
+    said = answer.content
+    assert said.startswith("'Y25' " + ("ist kein Feld" if first is ada else "is not a cell")), said
+    # A real cell goes to the rules, which name the player who chooses the board first.
+    (answer,) = await emu.slash(first, "pylons place", channel=channel, settle=False, cell="K12")
+    chooses = "Zuerst wählt Ada das Spielfeld" if first is ada else "First Bo chooses the board"
+    assert answer.content.startswith(chooses), answer.content
+    assert (await hv.game(channel.id)).version == game.version
+    # A watcher is told it is not a cell, and no cells to choose.
+    carla = emu.add_user("Carla")
+    (answer,) = await emu.slash(carla, "pylons place", channel=channel, settle=False, cell="Q0")
+    assert answer.content == "'Q0' is not a cell.", answer.content
+
+
 def random_inputs(rng: random.Random, count: int) -> list[str]:
     """Text a person could paste into an option: any script, digits of other scripts,
     superscripts, combining marks, control characters, and very long runs."""

@@ -12,6 +12,7 @@ the reason.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -71,23 +72,72 @@ def _phrases(value: Any) -> Iterator[Phrase]:
             yield from _phrases(field)
 
 
+# What only typed actions say: an engine's own English message may say it (it is read where
+# actions are typed), a player of the bot must never meet it. The bot speaks of its buttons
+# and commands, and of angles as 90°.
+ENGINE_SYNTAX = re.compile(
+    "|".join(
+        (
+            r"\br\d{1,3}\b",  # r90
+            r"\bspecial=",
+            r"\bplace (here|empty|entry)\b",
+            r"\bdeclare none\b",
+            r"\b(draw|place|move|rotate|swap) [A-Z]\d",  # draw C3
+            r"\brotate (left|right)\b",
+            r"\bcollect \(",
+            r"\b(keep|mirror) \(",
+            r", done\b|\bor (keep|mirror)\b|: pass\.|· keep",  # a bare verb offered
+            r"Examples?:",
+        )
+    )
+)
+# Fields that echo what was typed: quoted back as typed, whatever it looks like.
+ECHOED = ("text", "action", "name", "word", "verb", "value", "label")
+
+
 def check_refusal(error: GameError) -> None:
-    """The error's key and fields say exactly its message in English, and in every language
-    they make a text (with no field left unfilled)."""
+    """The error's key and fields make a text in every language, with no field left unfilled
+    and no engine syntax in it. In English the text says the engine's own message word for
+    word, unless that message is in engine syntax or the text names the bot's commands."""
     assert error.key, f"no key for the refusal {str(error)!r}"
     assert ENGLISH.has(error.key), f"{error.key} has no English text"
-    assert ENGLISH(error.key, **error.fields) == str(error)
+    _same_in_english(error.key, error.fields, str(error))
     for field in error.fields.values():
         for phrase in _phrases(field):
             assert ENGLISH.has(phrase.key), f"{phrase.key} has no English text"
-            assert ENGLISH(phrase.key, **phrase.fields) == str(phrase)
+            _same_in_english(phrase.key, phrase.fields, str(phrase))
     shape = (error.key, *sorted(_shape(name, field) for name, field in error.fields.items()))
     if shape in _SPOKEN:
         return
     _SPOKEN.add(shape)
+    echo_free = GameError(str(error), key=error.key, **_without_echoes(error.fields))
     for language in LANGUAGES:
         said = texts_for(language).explain(error)
         assert said and "{" not in said.replace("{{", ""), (language, error.key, said)
+        syntax = ENGINE_SYNTAX.search(texts_for(language).explain(echo_free))
+        assert syntax is None, (language, error.key, syntax and syntax[0], said)
+
+
+def _same_in_english(key: str, fields: dict[str, Any], message: str) -> None:
+    template = ENGLISH.template(key)
+    forms = template.values() if isinstance(template, dict) else [template]
+    if ENGINE_SYNTAX.search(message) or any("/" in form for form in forms):
+        return  # the bot's words differ from the typed actions' on purpose
+    if ".unreadable." in key:
+        return  # how to type an action, which the bot's players never type
+    assert ENGLISH(key, **fields) == message
+
+
+def _without_echoes(fields: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, field in fields.items():
+        if name in ECHOED and not isinstance(field, Phrase):
+            out[name] = "…"
+        elif isinstance(field, Phrase):
+            out[name] = Phrase(str(field), field.key, **_without_echoes(field.fields))
+        else:
+            out[name] = field
+    return out
 
 
 # The shapes of the refusals already said in every language: a refusal whose key and fields'
@@ -358,3 +408,20 @@ def test_the_parts_of_a_refusal_are_said_in_its_language(language: str) -> None:
     said = texts.explain(caught.value)
     assert texts("engine.sector6.unreadable.draw") in said
     assert said.startswith(texts("engine.core.unreadable", text="", why="", examples="")[:5])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_refusal_text_is_in_engine_syntax(language: str) -> None:
+    """Every refusal of the bot's files and of every game, as written, in every language:
+    those no action reaches too (UNREACHABLE), and the bot's own (bot.error)."""
+    files = ["data", *(plugin(game.name).texts for game in (HIGH_VOLTAGE, PYLONS, SECTOR6))]
+    found = []
+    for package in files:
+        for key, template in file_texts(package, language).items():
+            if not key.startswith(("engine.", "bot.error.")):
+                continue
+            for form in template.values() if isinstance(template, dict) else [template]:
+                syntax = ENGINE_SYNTAX.search(form)
+                if syntax:
+                    found.append((key, syntax[0], form))
+    assert found == []

@@ -74,7 +74,11 @@ def test_the_players_take_turns_x_first() -> None:
 def check_said_everywhere(error: GameError) -> None:
     """The refusal's key and fields say its English message word for word, and every
     language says it with no field left unfilled."""
-    assert error.key and ENGLISH.explain(error) == str(error)
+    message = str(error)
+    if error.key == "engine.core.unreadable":
+        # Said without the examples of typed actions: the bot's players use its commands.
+        message = message.split(" Examples: ")[0]
+    assert error.key and ENGLISH.explain(error) == message
     for language in LANGUAGES:
         said = texts_for(language).explain(error)
         assert said and "{" not in said, (language, said)

@@ -162,26 +162,28 @@ def same_picture(
     board: Board, cell: int, card: int, target: int, legal: tuple[int, ...]
 ) -> IllegalActionError:
     """A rotation to `target` quarter turns that leaves the paths as they are."""
-    options: str = ", ".join(f"r{degrees(r)}" for r in legal) or Phrase(
+    # Typed as r90 where actions are typed; said as 90°, as the commands offer them.
+    typed = ", ".join(f"r{degrees(r)}" for r in legal) or "none"
+    options: str = ", ".join(f"{degrees(r)}°" for r in legal) or Phrase(
         "none", "engine.high_voltage.no_rotations"
     )
-    name, turned = board.geo.names[cell], f"r{degrees(target)}"
+    name, turned = board.geo.names[cell], degrees(target)
     if target == board.rot[card]:
         why = Phrase(
-            f"{name} is already at {turned}",
+            f"{name} is already at r{turned}",
             "engine.high_voltage.same_rotation.already",
             cell=name,
-            rotation=turned,
+            degrees=turned,
         )
     else:
         why = Phrase(
-            f"turning {name} to {turned} gives the same picture",
+            f"turning {name} to r{turned} gives the same picture",
             "engine.high_voltage.same_rotation.same_picture",
             cell=name,
-            rotation=turned,
+            degrees=turned,
         )
     return IllegalActionError(
-        f"{why}; a rotation must change the paths. Legal: {options}.",
+        f"{why}; a rotation must change the paths. Legal: {typed}.",
         key="engine.high_voltage.same_rotation.message",
         why=why,
         options=options,

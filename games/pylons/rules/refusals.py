@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import IllegalActionError, Phrase
+from engine.errors import IllegalActionError, Phrase, Seat
 from games.pylons.rules.board import COL, CORNERS, NAMES, ROW, SIZE, border_owner, cell_of
 
 if TYPE_CHECKING:
@@ -19,29 +19,42 @@ BORDER_TEXT = (
 )
 
 
+def seat(number: int) -> Seat:
+    """A seat as a refusal names it: by its colour here, by its player's name in the bot."""
+    return Seat(SEAT_NAMES[number], f"engine.pylons.seat.{SEAT_KEYS[number]}", number)
+
+
+def example(cell: str) -> Phrase:
+    """A pylon to place, as a refusal suggests it: the action typed here, the command in
+    the bot."""
+    return Phrase(f"place {cell}", "engine.pylons.example", cell=cell)
+
+
 def choose_first() -> IllegalActionError:
     """A pylon before player 1 has chosen the board."""
     return IllegalActionError(
         "First player 1 chooses the board: keep (keep the swamps as they are and move "
         "first) or mirror (mirror them on the NW-SE diagonal and let player 2 move first).",
         key="engine.pylons.choose_first",
+        player=seat(0),
     )
 
 
 def no_choice(state: PylonsState) -> IllegalActionError:
     """A board choice once it is made, or in a game without swamps."""
-    example = f"place {nearby_cell(state)}"
+    suggested = example(nearby_cell(state))
     if not state.swamps_on:
         return IllegalActionError(
-            f"This game has no swamps, so there is no board to choose: {example}.",
+            f"This game has no swamps, so there is no board to choose: {suggested}.",
             key="engine.pylons.no_swamps",
-            example=example,
+            example=suggested,
         )
     how = "mirrored" if state.mirrored else "kept"
     return IllegalActionError(
-        f"Player 1 has {how} the board already; now it is a pylon: {example}.",
+        f"Player 1 has {how} the board already; now it is a pylon: {suggested}.",
         key=f"engine.pylons.board_{how}",
-        example=example,
+        example=suggested,
+        player=seat(0),
     )
 
 
@@ -58,7 +71,7 @@ def nearby_cell(state: PylonsState, near: int | None = None) -> str:
 
 def why_not(state: PylonsState, c: int) -> IllegalActionError:
     """Why the seat to move cannot build on `c`, and a free cell nearby."""
-    name, seat = NAMES[c], state.seat
+    name, mover = NAMES[c], state.seat
     fields: dict[str, Any] = {"cell": name}
     if c in CORNERS:
         reason = "corner"
@@ -68,23 +81,26 @@ def why_not(state: PylonsState, c: int) -> IllegalActionError:
         why = f"{name} is swamp: no pylon can stand there"
     elif state.owner[c]:
         owner = state.owner[c] - 1
-        reason = "yours" if owner == seat else f"taken_by_{SEAT_KEYS[owner]}"
-        who = "yours" if owner == seat else f"{SEAT_NAMES[owner]}'s"
+        reason = "yours" if owner == mover else "taken"
+        who = "yours" if owner == mover else f"{SEAT_NAMES[owner]}'s"
         why = f"{name} has a pylon already ({who})"
-    elif border_owner(c) not in (None, seat):
-        other = 1 - seat
+        if owner != mover:
+            fields["owner"] = seat(owner)
+    elif border_owner(c) not in (None, mover):
+        other = 1 - mover
         reason = f"border_of_{SEAT_KEYS[other]}"
         why = (
             f"{name} is on {BORDER_TEXT[other]}, which only {SEAT_NAMES[other]} may "
-            f"build on; yours are {BORDER_TEXT[seat]}"
+            f"build on; yours are {BORDER_TEXT[mover]}"
         )
+        fields["owner"] = seat(other)
     else:  # pragma: no cover - every refusal above covers the free-list test
         reason = "not_free"
         why = f"{name} is not free"
-    example = f"place {nearby_cell(state, c)}"
+    suggested = example(nearby_cell(state, c))
     return IllegalActionError(
-        f"{why}. A free cell near it: {example}.",
+        f"{why}. A free cell near it: {suggested}.",
         key="engine.pylons.cannot_build",
         why=Phrase(why, f"engine.pylons.cannot_build_on.{reason}", **fields),
-        example=example,
+        example=suggested,
     )

@@ -97,7 +97,7 @@ def sector6_tile_png(
         centre = ((x0 + x1) // 2, (y0 + y1) // 2)
         _paste(img, tile_piece(theme, TILE_RADIUS, 3 + value, mask), centre)
         label_y = y1 + 4
-        draw.text((centre[0], label_y), f"r{degrees}", fill=theme.text, font=font(26), anchor="ma")
+        draw.text((centre[0], label_y), f"{degrees}°", fill=theme.text, font=font(26), anchor="ma")
         same = seen.setdefault(mask, degrees)
         if same != degrees:
             draw.text(

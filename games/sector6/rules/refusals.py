@@ -66,12 +66,19 @@ def refuse(phrase: Phrase) -> IllegalActionError:
 # ---------------------------------------------------------------------- construction
 
 
-def example_place(state: Sector6Position, piece: int) -> str:
-    """A legal placement of `piece`, as the action text a player would type."""
+def example_place(state: Sector6Position, piece: int) -> Phrase:
+    """A legal placement of `piece`: the action text a player would type, which the bot says
+    as its command."""
     cell, rotation = state.placements(piece)[0]
+    name = state.name(cell)
     if state.rules.tiles[piece].layout == "entry":
-        return PlaceEntry(state.name(cell)).text()
-    return Place(state.name(cell), rotation).text()
+        return Phrase(PlaceEntry(name).text(), "engine.sector6.example.entry", cell=name)
+    return Phrase(
+        Place(name, rotation).text(),
+        "engine.sector6.example.tile",
+        cell=name,
+        degrees=DEGREES[rotation],
+    )
 
 
 def build_hint(state: Sector6Position) -> Phrase:
@@ -128,15 +135,16 @@ def why_not_placed(
             where=where,
         )
     if cell in cells:
-        turned = f"r{DEGREES[rotation]}"
-        turns = ", ".join(f"r{DEGREES[r]}" for c, r in legal if c == cell)
+        turns = [DEGREES[r] for c, r in legal if c == cell]
         return IllegalActionError(
-            f"Turned {turned}, no open side of the tile on {name} meets an open "
-            f"side of a neighbour (the galleries rule). On {name} use {turns}.",
+            f"Turned r{DEGREES[rotation]}, no open side of the tile on {name} meets an open "
+            f"side of a neighbour (the galleries rule). On {name} use "
+            f"{', '.join(f'r{d}' for d in turns)}.",
             key=key + "galleries",
-            rotation=turned,
+            degrees=DEGREES[rotation],
             cell=name,
-            rotations=turns,
+            # Typed as r60 where actions are typed; said as 60°, as the command offers them.
+            rotations=", ".join(f"{d}°" for d in turns),
         )
     return IllegalActionError(
         f"{name} cannot take this piece now. {where}",
