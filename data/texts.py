@@ -221,6 +221,17 @@ def _command_tree() -> dict[str, dict[str, frozenset[str]]]:
     return {g: {c: frozenset(o) for c, o in cmds.items()} for g, cmds in tree.items()}
 
 
+@functools.cache
+def _option_keys() -> dict[tuple[str, str, str], str]:
+    """(group, command, option's English name) -> the option's name in the texts' keys."""
+    found = {}
+    for key, value in catalogue(DEFAULT).items():
+        parts = key.split(".")
+        if len(parts) == 5 and parts[0] == "commands" and parts[-1] == "name":
+            found[(parts[1], parts[2], str(value))] = parts[3]
+    return found
+
+
 class Texts:
     """The texts of one language, called like a function: `texts("lobby.waiting", seats=2)`.
 
@@ -292,11 +303,14 @@ class Texts:
         return _TYPED_COMMAND.sub(replace, template)
 
     def _option(self, group: str, command: str, typed: str) -> str:
-        """`name:value` with the option's name as this language's client shows it."""
+        """`name:value` with the option's name as this language's client shows it (a text
+        names an option as English Discord shows it, which may differ from its name in the
+        code: /s6 move `from:` is `origin`)."""
         found = _OPTION.fullmatch(typed)
         if found is None:
             return typed
-        key = f"commands.{group}.{command}.{found['name']}.name"
+        name = _option_keys().get((group, command, found["name"]), found["name"])
+        key = f"commands.{group}.{command}.{name}.name"
         if not self.has(key):
             return typed
         return f"{self(key)}:{found['value']}"

@@ -56,3 +56,15 @@ def test_no_mention_is_left_in_a_code_span(mentioned: None) -> None:
             if isinstance(template, str) and "/" in template:
                 said = texts_for(language).template(key)
                 assert "`</" not in said, (language, key, said)
+
+
+def test_an_option_is_found_by_the_name_english_discord_shows(mentioned: None) -> None:
+    """/s6 move's options are `from` and `to` in English and `origin`, `target` in the code;
+    a text writes what English players see, and other languages get their own names."""
+    said = texts_for("de")._mention_in("/s6 move from:C4 to:C6 and /hv draw cell:C3 place:here")
+    assert said == "</s6 move:44> von:C4 nach:C6 and </hv draw:22> feld:C3 wohin:here"
+
+
+def test_refusals_name_commands_with_the_readers_option_names(mentioned: None) -> None:
+    said = texts_for("fr")("engine.high_voltage.face_down", cell="B7")
+    assert said == "B7 est face cachée : piochez-la d'abord avec </hv draw:22> case:B7."
