@@ -9,6 +9,18 @@ its lists of pylons, a large Sector 6 maze): the text comes as a reply and follo
 own code block, cut only between lines, and a section (the board, the legend, the scores) is
 kept in one message whenever it fits in one. The words are the reader's language; the board's
 own letters (R, o, x, N) are the game's, explained by the legend in that language.
+
+Each game's layout is its presenter's choice (`Presenter.text_board`), from what its engine's
+terminal drawings measure at their largest:
+- High Voltage: the 7 x 7 grid is 59 characters wide and about 1,750 long whatever the
+  position. It is kept as drawn, in a message of its own: a card's curves and crossings need
+  5 x 3 characters, and following a line is what the board is for.
+- Pylons: the terminal's 24 x 24 board is 81 wide and 2,270 long, which a phone held upright
+  wraps. One character a cell makes it 32 wide and about 900 long, with column letters and
+  row numbers; each player's pylons follow as a list of cells for a screen reader.
+- Sector 6: four players' maze late in a game draws 60-70 wide and up to 1,900 long in
+  hexagons. It comes as a list instead, a piece a line (its cell, colour and value, open
+  sides, marker, prisoner): about 40 lines, one or two messages.
 """
 
 from __future__ import annotations

@@ -216,3 +216,13 @@ def test_code_blocks_keep_sections_whole_and_cut_only_between_lines():
     holding = [m for m in messages if "row 00" in m]
     assert len(holding) == 1 and "row 09" in holding[0], "a section that fits stays whole"
     assert code_blocks([["a `tick` and **bold**"]]) == ["```\na 'tick' and bold\n```"]
+
+
+def test_a_game_without_a_text_board_says_so():
+    """A game whose presenter has no text board (the tests' tic-tac-toe) says where its
+    picture is, in the reader's language, rather than sending an empty block."""
+    state = find_game("tictactoe").new_state(2, SEED, {})
+    (english,) = text_board_messages(row("tictactoe", 2), state, None, "en")
+    assert english.startswith("Tic-tac-toe has no text board")
+    (italian,) = text_board_messages(row("tictactoe", 2), state, None, "it")
+    assert "non ha un tabellone come testo" in italian
