@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from data.texts import ENGLISH, Texts
 from games.high_voltage import pictures
+from games.high_voltage.rules import textboard
 from games.high_voltage.rules.actions import (
     Declare,
     DeclareNone,
@@ -252,6 +253,48 @@ class HighVoltagePresenter(Presenter):
 
     def turn_note(self, view: View) -> str:
         return self.texts("high_voltage.turn_note") if view["actions_taken"] else ""
+
+    def text_board(self, view: View, names: Sequence[str]) -> list[list[str]]:
+        """The engine's drawing of the grid as it is (5 x 3 characters a card, 59 wide): a
+        card's paths need that much room to show their curves and crossings, and a narrower
+        drawing would lose what the board is for, following a line from station to station.
+        It fits one message; the legend and the scores follow it, in words a screen reader
+        reads. A player also reads their own company, and the card they drew."""
+        say = self.texts
+        colours = ", ".join(f"{textboard.letter(c)} {self._company(c)}" for c in view["colours"])
+        legend = [
+            say("high_voltage.text.paths", colours=colours),
+            say("high_voltage.text.marks"),
+            say("high_voltage.text.cells"),
+        ]
+        status = self.status(view, names).splitlines()
+        viewer = view.get("viewer")
+        if viewer is not None and view["phase"] != "over":
+            own = view["players"][viewer]["colour"]
+            if own:
+                status.append(say("high_voltage.text.yours", company=self._company(own)))
+        sections = [textboard.board_lines(view), legend, status]
+        drawn = view.get("drawn")
+        if viewer is not None and drawn and "paths" in drawn:
+            sections.append(self._drawn_lines(drawn))
+        return sections
+
+    def _drawn_lines(self, drawn: Mapping[str, Any]) -> list[str]:
+        """The card the reader drew, turned each of the four ways it may be laid."""
+        blocks = []
+        for quarters in range(4):
+            paths = [
+                {
+                    "edges": [textboard.rotate_edge(e, quarters) for e in p["edges"]],
+                    "colour": p["colour"],
+                }
+                for p in drawn["paths"]
+            ]
+            blocks.append(textboard.card_block({"paths": paths}))
+        gap = "   "
+        titles = gap.join(_degrees(q * 90).center(textboard.CARD_WIDTH) for q in range(4))
+        rows = [gap.join(block[line] for block in blocks) for line in range(textboard.CARD_HEIGHT)]
+        return [self.texts("high_voltage.text.drawn", cell=drawn["cell"]), titles, *rows]
 
     def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
         return pictures.hv_board_png(view, names=names, language=self.language, clock=clock)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from games.pylons import pictures
+from games.pylons.rules import textboard
 from games.pylons.rules.actions import Place, parse_action
 from hvbot.messages.post import Choice
 from hvbot.messages.presenters.base import Presenter, View
@@ -106,6 +107,38 @@ class PylonsPresenter(Presenter):
         if view["phase"] == "choose":
             return self.texts("pylons.waiting", player=who)
         return None
+
+    def text_board(self, view: View, names: Sequence[str]) -> list[list[str]]:
+        """The board one character a cell (32 wide, so a phone held upright shows whole
+        rows), its legend, then each player's pylons as a list of cells, which a screen
+        reader reads where a grid of dots would be noise, and the scores. Pylons hides
+        nothing, so every reader gets the same text."""
+        say = self.texts
+        players = view["players"]
+        who = [
+            say("pylons.text.player", player=names[p["seat"]], colour=self.colour(p["colour"]))
+            for p in players
+        ]
+        across = next((who[p["seat"]] for p in players if p["direction"] == "horizontal"), "")
+        down = next((who[p["seat"]] for p in players if p["direction"] == "vertical"), "")
+        legend = [
+            say("pylons.text.marks", first=who[0], second=who[1]),
+            say("pylons.text.borders", across=across, down=down),
+        ]
+        lists = [
+            say(
+                "pylons.text.pylons",
+                player=who[seat],
+                cells=", ".join(cells) or say("pylons.text.none"),
+                count=len(cells),
+            )
+            for seat, cells in enumerate(textboard.pylons_by_seat(view))
+        ]
+        return [
+            [*textboard.compact_board_lines(view), *legend],
+            lists,
+            self.status(view, names).splitlines(),
+        ]
 
     def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
         return pictures.pylons_board_png(view, names=names, language=self.language, clock=clock)

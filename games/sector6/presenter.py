@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from data.texts import ENGLISH, Texts
 from games.sector6 import pictures
 from games.sector6.pictures.tokens import seat_letters
+from games.sector6.rules import textboard
 from games.sector6.rules.actions import (
     Collect,
     Done,
@@ -379,6 +380,68 @@ class Sector6Presenter(Presenter):
             choices.append(say("sector6.turn.entry"))
         text = _joined(choices, "or", say)
         return say("sector6.turn.build_first" if first else "sector6.turn.build", choices=text)
+
+    def text_board(self, view: View, names: Sequence[str]) -> list[list[str]]:
+        """The maze as a list of its pieces, one a line, column by column, not as the
+        engine's hexagons: four players' maze late in a game draws 60-70 characters wide
+        and over 1,900 long, which a phone held upright wraps into noise and a screen reader
+        reads as a run of slashes, while a line such as "F3: blue 4, open S, NW, prisoner of
+        Anna" says where a prisoner can go in a few words. The scores and each player's
+        prisoners follow; the drawer alone also reads the tile they drew."""
+        say = self.texts
+        building = view["phase"] == "build"
+        rows = textboard.tile_rows(view)
+        tiles = [say("sector6.text.heading", count=len(rows))] if rows else []
+        for row in rows:
+            fields = {
+                "cell": row["cell"],
+                "last": "*" if row["last"] else "",
+                "sides": self._sides(row["open"]),
+                "prisoner": (
+                    say("sector6.text.prisoner", player=names[int(row["prisoner"])])
+                    if row["prisoner"] is not None
+                    else ""
+                ),
+            }
+            if row["kind"] == "entry":
+                owner = names[int(row["owner"])] if row["owner"] is not None else "?"
+                tiles.append(say("sector6.text.entry", player=owner, **fields))
+                continue
+            taken = not building and row["marker"] is None
+            tiles.append(
+                say(
+                    "sector6.text.tile",
+                    colour=self.colour(row["colour"]),
+                    value=row["value"],
+                    marker=say("sector6.text.taken") if taken else "",
+                    **fields,
+                )
+            )
+        if not rows:
+            tiles.append(say("sector6.text.empty"))
+        status = self.status(view, names).splitlines()
+        drawn = view.get("drawn") or {}
+        if "walls" in drawn and view.get("viewer") is not None:
+            sides = [side for side in textboard.SIDES if side not in set(drawn["walls"])]
+            status.append(
+                say(
+                    "sector6.text.drawn",
+                    colour=self.colour(drawn["colour"]),
+                    value=drawn["value"],
+                    sides=self._sides(sides),
+                )
+            )
+        elif building and view.get("step") == "place" and view.get("current_seat") is not None:
+            status.append(say("sector6.waiting", player=names[int(view["current_seat"])]))
+        return [tiles, status]
+
+    def _sides(self, sides: Sequence[str]) -> str:
+        """Open sides as compass letters in the reader's language ("N, SE")."""
+        if len(sides) == len(textboard.SIDES):
+            return self.texts("sector6.text.every_side")
+        if not sides:
+            return self.texts("sector6.text.no_side")
+        return ", ".join(self.texts(f"sector6.text.side.{side.lower()}") for side in sides)
 
     def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
         return pictures.sector6_board_png(view, names=names, language=self.language, clock=clock)

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import ENGLISH, language_of
+from engine.core import State
 from games import find_game
 from hvbot.cogs.options import (
     CLOCK_CHOICES,
@@ -24,7 +25,7 @@ from hvbot.cogs.options import (
     TIMEOUT_CHOICES,
 )
 from hvbot.handlers import answering, lobby, requests
-from hvbot.messages import buttons, game_posts, replays, time_words, wording
+from hvbot.messages import buttons, game_posts, replays, text_board, time_words, wording
 from hvbot.messages.limits import fitted
 from hvbot.messages.post import ALLOWED, send_private
 from hvbot.messages.presenters import presenter_for
@@ -186,16 +187,44 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="board", description="Show the current board again")
     @app_commands.rename(game_id="game")
-    @app_commands.describe(game_id=PICK_GAME)
-    async def board(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+    @app_commands.describe(
+        game_id=PICK_GAME,
+        text="As text, only to you: for screen readers and small screens",
+    )
+    async def board(
+        self, interaction: discord.Interaction, game_id: int | None = None, text: bool = False
+    ) -> None:
         game = await self._picked(interaction, game_id)
         state = self.bot.service.games.peek_state(game)
+        if text:
+            await self._text_board(interaction, game, state)
+            return
         await interaction.response.defer(
             thinking=True, ephemeral=not game_posts.posts_here(interaction, game)
         )
         post = await game_posts.board_post(game, None, state, self.bot.service.clock())
         assert post is not None
         await answering.publish(interaction, game, post)
+        prompt = await game_posts.prompt_post(
+            game, state, interaction.user.id, wording.language(interaction)
+        )
+        if prompt is not None:
+            await send_private(interaction, prompt)
+
+    async def _text_board(
+        self, interaction: discord.Interaction, game: GameRow, state: State
+    ) -> None:
+        """The board as text, privately, in the asker's language: from their own view when
+        they play here (their company, the tile they drew), else from the spectators'. No
+        picture is drawn, so it answers at once, in as many messages as it needs; the
+        asker's waiting decision, if any, follows as with the picture."""
+        parts = text_board.text_board_messages(
+            game, state, game.seat_of(interaction.user.id), wording.language(interaction)
+        )
+        none = discord.AllowedMentions.none()
+        await interaction.response.send_message(parts[0], ephemeral=True, allowed_mentions=none)
+        for part in parts[1:]:
+            await interaction.followup.send(part, ephemeral=True, allowed_mentions=none)
         prompt = await game_posts.prompt_post(
             game, state, interaction.user.id, wording.language(interaction)
         )

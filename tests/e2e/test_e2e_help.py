@@ -37,8 +37,10 @@ async def test_help_tells_a_newcomer_how_to_begin_and_the_commands_of_the_game_h
     mentioned = mention_ids(answer.content)
     assert mentioned.get("pylons place") == ids["pylons"]
     assert not any(path.startswith(("hv ", "s6 ")) for path in mentioned), "only this game's"
+    assert f"</game board:{ids['game']}> text:True" in answer.content, "the board as text"
 
     emu.set_locale(ada, "it")
     (answer,) = await emu.slash(ada, "help")
     assert answer.content.startswith("Gestisco giochi da tavolo")
     assert "In questo canale si gioca a **Pylons**" in answer.content
+    assert f"</game board:{ids['game']}> testo:True" in answer.content

@@ -119,3 +119,50 @@ def prompt_lines(view: Mapping[str, Any]) -> list[str]:
     if view.get("phase") == "choose":
         return ["Type keep or mirror."]
     return ["Type a cell to build on, e.g. place K12."]
+
+
+# ---------------------------------------------------------------- the compact board
+# For a small screen and a screen reader (the bot's `/game board text:True`): one character a
+# cell, so the whole 24 x 24 board is 32 characters wide, narrow enough for a phone held
+# upright, where the three-character cells above (81 wide) wrap and fall apart. Nothing is
+# lost but the brackets around the last pylon, which the status lines name instead.
+
+
+def compact_board_lines(view: Mapping[str, Any]) -> list[str]:
+    """The board one character a cell: column letters above and below, row numbers on both
+    sides, player 1's border columns fenced with `|` and player 2's border rows with `-`
+    (where they cross, `+`)."""
+    size = int(view.get("size", SIZE))
+    grid = [[EMPTY] * size for _ in range(size)]
+    for corner in ((0, 0), (0, size - 1), (size - 1, 0), (size - 1, size - 1)):
+        grid[corner[1]][corner[0]] = CORNER
+    for name in view.get("swamp_cells", []):
+        i, j = _index(name)
+        grid[j][i] = SWAMP
+    linked = {cell for link in view.get("links", []) for cell in link["cells"]}
+    for pylon in view.get("pylons", []):
+        i, j = _index(pylon["cell"])
+        grid[j][i] = MARKS[pylon["seat"]][pylon["cell"] in linked]
+
+    def fenced(cells: list[str], fence: str) -> str:
+        return cells[0] + fence + "".join(cells[1 : size - 1]) + fence + cells[size - 1]
+
+    header = "   " + fenced(list(COLUMNS[:size]), "|")
+    rule = "   " + fenced(["-"] * size, "+")
+    lines = [header]
+    for j in range(size):
+        lines.append(f"{j + 1:>2} " + fenced(grid[j], "|") + f" {j + 1}")
+        if j in (0, size - 2):
+            lines.append(rule)
+    lines.append(header)
+    return [line.rstrip() for line in lines]
+
+
+def pylons_by_seat(view: Mapping[str, Any]) -> list[list[str]]:
+    """Each seat's pylons, column by column (A1, A7, B3, ...): a list a screen reader reads
+    far better than a grid of dots."""
+    seats = len(view.get("players", ())) or 2
+    out: list[list[str]] = [[] for _ in range(seats)]
+    for pylon in view.get("pylons", []):
+        out[int(pylon["seat"])].append(pylon["cell"])
+    return [sorted(cells, key=_index) for cells in out]

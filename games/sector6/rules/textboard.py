@@ -245,3 +245,38 @@ def prompt_lines(view: Mapping[str, Any]) -> list[str]:
             return ["Type rotate <cell> left or rotate <cell> right."]
         return ["Type pass."]
     return []
+
+
+# ---------------------------------------------------------------- the maze as a list
+# For a small screen and a screen reader (the bot's `/game board text:True`). The hexagons
+# above take 7 characters a column: a four-player maze late in a game is 60-70 characters
+# wide and over 1,900 long, which wraps into noise on a phone held upright and reads as a
+# stream of slashes aloud. A list of tiles, one a line, says the same in a few words each:
+# where a tile is, its colour and value, the sides a prisoner can leave it by, whether its
+# oxygen marker is still there, whose prisoner stands on it.
+
+
+def tile_rows(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every piece of the maze, column by column (B1, B2, C1, ...), as plain data:
+    cell, kind ("tile" or "entry"), colour, value, open sides (in compass order), marker
+    (None once collected, or before the maze is complete), prisoner and owner (seats or None),
+    and whether the last turn placed, reached or turned it."""
+    last = view.get("last") or {}
+    marked = {last.get("placed"), last.get("to"), *(last.get("rotated") or ())} - {None}
+    rows = []
+    for tile in view.get("tiles") or ():
+        walls = set(tile.get("walls") or ())
+        rows.append(
+            {
+                "cell": tile["cell"],
+                "kind": tile["kind"],
+                "colour": tile.get("colour"),
+                "value": tile.get("value"),
+                "open": [side for side in SIDES if side not in walls],
+                "marker": tile.get("marker"),
+                "prisoner": tile.get("prisoner"),
+                "owner": tile.get("owner"),
+                "last": tile["cell"] in marked,
+            }
+        )
+    return sorted(rows, key=lambda row: _label_cell(row["cell"]))

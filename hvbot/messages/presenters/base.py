@@ -98,6 +98,15 @@ class Presenter:
         """Added to "your turn", e.g. for the second action of a double turn."""
         return ""
 
+    def text_board(self, view: View, names: Sequence[str]) -> list[list[str]] | None:
+        """The position as text, for `/game board text:True` (screen readers, small phones):
+        sections of lines in this presenter's language, each section kept in one message
+        where it fits (see `hvbot.messages.text_board`), built from the game's own text
+        board (`games/<game>/rules/textboard.py`). `view` is the asker's own (a player's,
+        or the spectators'), so nothing here can say what they may not know; `names` are the
+        seats' names as typed. None for a game without a text board."""
+        return None
+
     def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
         """The board picture posted after every move. `clock` is the time the person to move
         has left, as a short text already in this presenter's language ("⏳ 42 minutes
