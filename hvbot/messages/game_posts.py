@@ -95,7 +95,8 @@ async def prompt_post(
     if seat is None or game.seats[seat].user_id != user_id:
         return None
     spoken = language or game.seats[seat].language
-    post = await presenter_for(game.game_name, spoken).prompt(state.view(seat))
+    presenter = presenter_for(game.game_name, spoken)
+    post = await presenter.prompt(state.view(seat), picture_names(game))
     if post is not None and post.choices:
         post.view = buttons.choice_view(game.id, game.version, post.choices)
     return post
