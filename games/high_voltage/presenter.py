@@ -49,6 +49,22 @@ def company_name(colour: str, texts: Texts = ENGLISH) -> str:
     return _word(texts, "high_voltage.companies", colour)
 
 
+def as_public(view: View) -> dict[str, Any]:
+    """A seat's view with what only that seat knows left out (its colour, a drawn card's
+    face): a picture made for one player then shows the board as everyone sees it, and
+    nothing in it is lost if the player shares it."""
+    players = (
+        view["players"] if view.get("outcome") else [{**p, "colour": None} for p in view["players"]]
+    )
+    drawn = view.get("drawn")
+    return {
+        **view,
+        "viewer": None,
+        "players": players,
+        "drawn": drawn and {"cell": drawn["cell"]},
+    }
+
+
 def is_peek(action: str) -> bool:
     """`draw C3` alone: the drawer looks at a card; nothing public has happened yet."""
     move = parse_action(action)
@@ -305,7 +321,7 @@ class HighVoltagePresenter(Presenter):
     def end_png(self, view: View, names: Sequence[str]) -> bytes:
         return pictures.hv_end_png(view, names=names, language=self.language)
 
-    async def prompt(self, view: View) -> Post | None:
+    async def prompt(self, view: View, names: Sequence[str] | None = None) -> Post | None:
         say = self.texts
         if view["phase"] == "placing" and view["drawn"] and "paths" in view["drawn"]:
             drawn = view["drawn"]
@@ -332,9 +348,23 @@ class HighVoltagePresenter(Presenter):
                         tokens=say("high_voltage.prompt.tokens", count=line["point_tokens"]),
                     )
                 )
+            # Something declared in this step already: the rest may be left, "no more".
+            more = bool(view["last"]["lines"])
+            closable = view["closable"]
+            picture = await workers.draw(
+                pictures.hv_board_png,
+                as_public(view),
+                names=names,
+                highlight=closable,
+                language=self.language,
+            )
+            intro = say(
+                "high_voltage.prompt.declare_more" if more else "high_voltage.prompt.declare"
+            )
             return Post(
-                say("high_voltage.prompt.declare") + "\n" + "\n".join(rows),
-                choices=self._declare_choices(view["closable"]),
+                intro + "\n" + "\n".join(rows),
+                files=[("lines.png", picture)],
+                choices=self._declare_choices(closable, more=more),
             )
         return None
 
@@ -349,8 +379,12 @@ class HighVoltagePresenter(Presenter):
                 choices.append(Choice(f"place {place} r{rotation}", label, look, row))
         return tuple(choices)
 
-    def _declare_choices(self, lines: list[dict[str, Any]]) -> tuple[Choice, ...]:
-        """A button per closable line (Discord shows at most 25), then "no more"."""
+    def _declare_choices(
+        self, lines: list[dict[str, Any]], *, more: bool = False
+    ) -> tuple[Choice, ...]:
+        """A button per closable line (Discord shows at most 25), then "none", or "no more"
+        once a line of this step is declared (`more`): the rules let a player declare none
+        of the lines they closed, and stop after any of them."""
         choices = [
             Choice(
                 f"declare {line['line']}",
@@ -360,7 +394,9 @@ class HighVoltagePresenter(Presenter):
             )
             for i, line in enumerate(lines[:20])
         ]
-        none = self.texts("high_voltage.buttons.declare_none")
+        none = self.texts(
+            "high_voltage.buttons.declare_no_more" if more else "high_voltage.buttons.declare_none"
+        )
         choices.append(Choice("declare none", none, "secondary", min(4, (len(choices) + 4) // 5)))
         return tuple(choices)
 

@@ -460,7 +460,7 @@ class Sector6Presenter(Presenter):
             for i, (action, label) in enumerate(choices)
         )
 
-    async def prompt(self, view: View) -> Post | None:
+    async def prompt(self, view: View, names: Sequence[str] | None = None) -> Post | None:
         """The drawn tile, for its drawer alone, with how to place it."""
         drawn = view.get("drawn") or {}
         if view["phase"] != "build" or view["step"] != "place" or "walls" not in drawn:

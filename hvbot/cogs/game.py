@@ -34,6 +34,7 @@ from hvbot.services import (
     MAX_REMIND_MINUTES,
     BotError,
 )
+from hvbot.services.seat_names import said
 from hvbot.store import ArchivedGame, GameRow, TurnClock
 
 if TYPE_CHECKING:
@@ -240,7 +241,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         view = state.view(None)
         seat = state.current_seat()
         texts = wording.personal(interaction)
-        who = wording.mention(game, seat)
+        who = wording.mention(game, seat, texts)
         # Not every game's view counts turns (Pylons and Sector 6 do not).
         presenter = presenter_for(game.game_name, interaction.locale)
         phase = presenter.phase_words(view)
@@ -257,7 +258,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                         seat is not None
                         and time_words.away_line(game, seat, self.bot.service.clock(), texts),
                         time_words.clock_line(game, texts),
-                        presenter.status(view, wording.names_of(game)),
+                        presenter.status(view, wording.names_of(game, texts)),
                     )
                     if line
                 ),
@@ -299,9 +300,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.describe(game_id=PICK_GAME)
     async def log(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         game = await self._picked(interaction, game_id)
-        names = wording.names_of(game)
-        moves = await self.bot.service.games.actions(game.id)
         texts = wording.personal(interaction)
+        names = wording.names_of(game, texts)
+        moves = await self.bot.service.games.actions(game.id)
         if not moves:
             await interaction.response.send_message(texts("bot.log.none"), ephemeral=True)
             return
@@ -420,8 +421,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         games = await self.bot.service.games.games_here(interaction.channel_id, interaction.user.id)
         typed = str(current or "").strip().lower()
         choices = []
+        texts = wording.personal(interaction)
         for game in games:
-            people = ", ".join(seat.display_name for seat in game.seats)
+            people = ", ".join(said(seat, texts) for seat in game.seats)
             label = f"{find_game(game.game_name).title} #{game.id}: {people}"
             if typed and typed not in label.lower():
                 continue
@@ -438,7 +440,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             game = await self._picked(interaction, _picked_id(interaction))
         except BotError:
             return []
-        names = [f"{s.seat + 1}. {s.display_name}" for s in game.seats]
+        texts = wording.personal(interaction)
+        names = [f"{s.seat + 1}. {said(s, texts)}" for s in game.seats]
         typed = str(current or "").strip().lower()
         return [
             app_commands.Choice(name=name[:CHOICE_NAME_LIMIT], value=number)

@@ -19,6 +19,7 @@ from hvbot.messages.wording import shown
 from hvbot.services import BotError
 from hvbot.services.notify import quiet_hours
 from hvbot.services.quiet_hours import zone_choices
+from hvbot.services.seat_names import said
 from hvbot.services.time_away import MOST_DAYS, Away, mark
 from hvbot.store import GameRow, NotifySettings
 
@@ -41,7 +42,7 @@ def game_line(game: GameRow, user_id: int, to_move: int | None, texts: Texts) ->
         clock = time_words.deadline_mark(game)
         key = "bot.me.your_turn_clock" if clock else "bot.me.your_turn"
         return texts(key, game=title, where=where, when=clock or "")
-    return texts("bot.me.their_turn", game=title, where=where, player=shown(seat.display_name))
+    return texts("bot.me.their_turn", game=title, where=where, player=said(seat, texts, shown))
 
 
 def server_only(command: str) -> BotError:

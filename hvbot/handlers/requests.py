@@ -22,6 +22,7 @@ from hvbot.messages.game_posts import posts_here, refresh_lobby
 from hvbot.messages.post import ALLOWED, Post
 from hvbot.messages.wording import language, mention, move_words, public, shown
 from hvbot.services import UndoOutcome, VoteOutcome
+from hvbot.services.seat_names import said
 from hvbot.store import GameRow, UndoRequest
 from hvbot.store.duties import Owed
 
@@ -29,7 +30,7 @@ from hvbot.store.duties import Owed
 def vote_text(outcome: VoteOutcome) -> str:
     vote, game = outcome.vote, outcome.game
     away = game.seats[vote.seat]
-    name = shown(away.display_name) if away.user_id is None else mention(game, vote.seat)
+    name = said(away, public(game), shown) if away.user_id is None else mention(game, vote.seat)
     voters = " ".join(f"<@{u}>" for u in vote.asked if u not in vote.votes)
     return public(game)(
         "bot.vote.asked", player=name, voters=voters, cast=len(vote.votes), count=len(vote.asked)

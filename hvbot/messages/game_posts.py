@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from data.texts import texts_for
 from games import find_game
 from hvbot.messages import buttons, time_words
 from hvbot.messages.post import Post
@@ -24,6 +25,7 @@ from hvbot.messages.presenters import presenter_for
 from hvbot.messages.wording import mention, names_of, picture_names, public, shown
 from hvbot.runtime import workers
 from hvbot.services.outcomes import ActResult
+from hvbot.services.seat_names import said
 from hvbot.store import GameRow
 
 log = logging.getLogger(__name__)
@@ -95,7 +97,8 @@ async def prompt_post(
     if seat is None or game.seats[seat].user_id != user_id:
         return None
     spoken = language or game.seats[seat].language
-    post = await presenter_for(game.game_name, spoken).prompt(state.view(seat))
+    presenter = presenter_for(game.game_name, spoken)
+    post = await presenter.prompt(state.view(seat), picture_names(game, texts_for(spoken)))
     if post is not None and post.choices:
         post.view = buttons.choice_view(game.id, game.version, post.choices)
     return post
@@ -124,7 +127,7 @@ def lobby_text(game: GameRow, now: datetime) -> str:
     texts = public(game)
     rules = find_game(game.game_name)
     seats = "\n".join(
-        f"{s.seat + 1}. {shown(s.display_name)}{time_words.away_mark(s, now, texts)}"
+        f"{s.seat + 1}. {said(s, texts, shown)}{time_words.away_mark(s, now, texts)}"
         for s in game.seats
     )
     seats = seats or texts("bot.lobby.nobody")

@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import render
-from data.texts import ENGLISH, Texts
+from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
 from hvbot.messages.post import Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.wording import shown
 from hvbot.runtime import workers
+from hvbot.services.seat_names import said
 from hvbot.store import ArchivedGame, GameRow
 from hvbot.store.replays import KeptReplay, Replays
 
@@ -83,7 +84,7 @@ def build(game: GameRow, actions: Sequence[tuple[int, str]]) -> render.Replay:
 def draw(game: GameRow, views: list[dict[str, Any]]) -> render.Replay:
     """The replay GIF of `views`, the spectators' views of `game` in order."""
     presenter = presenter_for(game.game_name, game.language)
-    names = [seat.display_name for seat in game.seats]
+    names = [said(seat, texts_for(game.language)) for seat in game.seats]
     try:
         return render.replay_gif(views, lambda view: presenter.board_image(view, names))
     except render.ReplayTooLarge as exc:
@@ -121,7 +122,7 @@ def describe(archived: ArchivedGame, *, with_id: bool = True, texts: Texts = ENG
     caption otherwise (`Pylons game #12, Ada vs Bo (2026-11-20)`)."""
     game = archived.game
     title = find_game(game.game_name).title
-    names = [seat.display_name for seat in game.seats]
+    names = [said(seat, texts) for seat in game.seats]
     day = (archived.ended_at or "")[:10]
     if with_id:  # a choice's name: plain text, shown as it is
         players = texts("bot.replay.versus").join(names)

@@ -135,4 +135,4 @@ def away_line(game: GameRow, seat: int, now: datetime, texts: Texts) -> str | No
     if until is None:
         return None
     until_mark = mark(datetime.fromisoformat(until))
-    return texts("bot.away.line", player=mention(game, seat), until=until_mark)
+    return texts("bot.away.line", player=mention(game, seat, texts), until=until_mark)

@@ -15,6 +15,7 @@ import discord
 
 from data.texts import Texts, language_of, texts_for
 from hvbot.messages.presenters import presenter_for
+from hvbot.services.seat_names import said
 from hvbot.store import GameRow
 
 
@@ -27,19 +28,27 @@ def shown(name: str) -> str:
     return escaped.replace("://", ":\u200b//")
 
 
-def names_of(game: GameRow) -> list[str]:
-    """The seats' names for the words of a message (see `shown`)."""
-    return [shown(seat.display_name) for seat in game.seats]
+def names_of(game: GameRow, texts: Texts | None = None) -> list[str]:
+    """The seats' names for the words of a message (see `shown`), an AI seat's in the
+    language of `texts` (by default the game's public one)."""
+    texts = texts or public(game)
+    return [said(seat, texts, shown) for seat in game.seats]
 
 
-def picture_names(game: GameRow) -> list[str]:
-    """The seats' names as drawn on a picture: as they are, a picture formats nothing."""
-    return [seat.display_name for seat in game.seats]
+def picture_names(game: GameRow, texts: Texts | None = None) -> list[str]:
+    """The seats' names as drawn on a picture: as they are, a picture formats nothing; an AI
+    seat's in the language of `texts` (by default the game's public one)."""
+    texts = texts or public(game)
+    return [said(seat, texts) for seat in game.seats]
 
 
-def mention(game: GameRow, seat: int) -> str:
+def mention(game: GameRow, seat: int, texts: Texts | None = None) -> str:
+    """A person as a mention; an AI seat by its name in bold, in the language of `texts` (by
+    default the game's public one)."""
     row = game.seats[seat]
-    return f"<@{row.user_id}>" if row.user_id is not None else f"**{shown(row.display_name)}**"
+    if row.user_id is not None:
+        return f"<@{row.user_id}>"
+    return f"**{said(row, texts or public(game), shown)}**"
 
 
 def personal(interaction: discord.Interaction) -> Texts:

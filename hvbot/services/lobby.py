@@ -15,6 +15,7 @@ from engine.ai import levels as ai_levels
 from games import find_game
 from hvbot.services.access import GameAccess, ai_turn
 from hvbot.services.errors import BotError
+from hvbot.services.seat_names import ai_name
 from hvbot.services.server_settings import (
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
@@ -275,11 +276,8 @@ class Lobby:
             offered = ai_levels(game.game_name)
             chosen = level if level in offered else offered[0]
             number = 1 + sum(1 for s in seats if s.is_ai)
-            # Named in the game's language: the name is shown in its public posts.
-            texts = texts_for(game.language)
-            word = texts(f"bot.level.{chosen}") if texts.has(f"bot.level.{chosen}") else chosen
-            name = texts("bot.seat.ai", number=number, level=word)
-            return [*seats, SeatRow(len(seats), None, chosen, name)]
+            # Stored in English, said in each reader's language (`seat_names.said`).
+            return [*seats, SeatRow(len(seats), None, chosen, ai_name(number, chosen))]
 
         return await self._change_seats(channel_id, change)
 

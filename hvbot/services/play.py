@@ -24,6 +24,7 @@ from hvbot.services.access import (
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import ActResult
 from hvbot.services.results import seat_results
+from hvbot.services.seat_names import named
 from hvbot.store import GameRow, VersionConflict
 from hvbot.store.duties import Owed
 
@@ -93,7 +94,7 @@ class Play:
                 )
             current = state.current_seat()
             if current != seat:
-                who = game.seats[current].display_name if current is not None else "nobody"
+                who = named(game.seats[current]) if current is not None else "nobody"
                 raise BotError(
                     f"It is not your turn: {who} is to move.",
                     key="bot.error.not_your_turn",

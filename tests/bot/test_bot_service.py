@@ -197,9 +197,9 @@ async def test_ai_seats_play_at_their_level_from_their_own_view(database_url):
     await service.lobby.new_lobby(
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="pylons"
     )
-    # Pylons has no "easy" AI: the weakest level it offers stands in.
+    # Every game offers the same levels: Pylons' "easy" is its random player.
     game = await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
-    assert (game.seats[1].ai_level, game.seats[1].display_name) == ("random", "AI 1 (random)")
+    assert (game.seats[1].ai_level, game.seats[1].display_name) == ("easy", "AI 1 (easy)")
     await service.abandon.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
 
     await service.lobby.new_lobby(

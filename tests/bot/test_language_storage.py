@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from hvbot.database import Database, Transaction
+from hvbot.messages.wording import names_of
 from hvbot.services import GameService
 from hvbot.store import GameStore
 
@@ -78,7 +79,9 @@ async def test_the_game_keeps_the_server_s_language_and_each_seat_its_person_s(
     game = await service.games.open_game(CHANNEL)
     assert game.language == "fr"
     assert [s.language for s in game.seats] == ["it", "de", None]
-    assert game.seats[2].display_name == "IA 1 (facile)", "named in the game's language"
+    # Stored in English, said in the game's language where the game's posts name it.
+    assert game.seats[2].display_name == "AI 1 (easy)"
+    assert names_of(game)[2] == "IA 1 (facile)"
     # A second connection reads the same from the file, as a restarted bot would.
     reopened = await GameStore.open(database_url, cache=False)
     try:

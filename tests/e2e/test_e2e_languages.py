@@ -153,3 +153,23 @@ async def _seat_language(hv: BotHarness, seat: int) -> str | None:
     game = await hv.game()
     language = game.seats[seat].language
     return language if language == "fr" else None
+
+
+async def test_an_ai_seat_is_named_in_each_readers_language(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """A German server, an Italian player: the lobby post names the AI in German, Ada's own
+    status in Italian, and neither says the English name."""
+    emu = emulator
+    emu.set_guild_locale("de")
+    ada = emu.add_user("Ada", locale="it")
+    await emu.slash(ada, "game new", game="pylons")
+    await emu.slash(ada, "game addai", level="normal")
+    lobby = await hv.game()
+    assert [(s.ai_level, s.display_name) for s in lobby.seats[1:]] == [("normal", "AI 1 (normal)")]
+    posts = [r for r in emu.messages(visibility="public") if "Ada" in r.content]
+    assert posts and "KI 1 (normal)" in posts[-1].content, posts[-1].content
+    await emu.slash(ada, "game start")
+    status = only_to(await emu.slash(ada, "game status"), ada)
+    assert "IA 1 (normale)" in status.content, status.content
+    assert "AI 1" not in status.content and "KI 1" not in status.content

@@ -117,7 +117,7 @@ def test_the_connection_distance_counts_missing_pylons():
 
 
 def test_the_levels_are_registered_with_the_ai_registry():
-    assert levels("pylons") == ["random", "normal", "hard"]
+    assert levels("pylons") == ["random", "easy", "normal", "hard"]
     assert "hard" in levels("high-voltage")  # the other game's players are untouched
 
 

@@ -42,8 +42,8 @@ def first_in_step(step: str, seats: int = 3, seed: int = 4) -> Sector6State:
     return state
 
 
-def test_three_levels_are_offered():
-    assert levels("sector6") == ["random", "normal", "hard"]
+def test_the_levels_are_offered():
+    assert levels("sector6") == ["random", "easy", "normal", "hard"]
 
 
 @pytest.mark.parametrize("level", ["random", "normal", "hard"])

@@ -5,6 +5,11 @@ per score card and per grid cell (its highlight ring baked in), then the panel's
 Only public parts of the view are read, so a seat's view gives the spectator's picture
 except for that seat's own colour disc in the panel: the drawn card's face, present in its
 drawer's view, is never drawn here.
+
+The lines a player may declare can be outlined on top (`highlight`): each in a colour of its
+own, round its cards and its two stations, and labelled with its name as the prompt's
+buttons say it. A line is only where it runs and between which stations, all of it on the
+face-up board for everyone to see, so the outline tells nothing the board does not.
 """
 
 from __future__ import annotations
@@ -38,9 +43,10 @@ from games.high_voltage.pictures.sprites import (
     frame_sprite,
     path_key,
 )
-from render.canvas import Canvas, to_indexed
+from render.canvas import Canvas, shrink, to_indexed
 from render.encode import FAST, StoredPalette, build_palette, png_bytes
 from render.fonts import font
+from render.theme import RGB
 
 View = Mapping[str, Any]
 
@@ -54,12 +60,17 @@ def hv_board_png(
     theme: HighVoltageTheme = THEME,
     language: str = DEFAULT,
     clock: str | None = None,
+    highlight: Sequence[Mapping[str, Any]] = (),
 ) -> bytes:
     """The board as PNG bytes. `names` are display names by seat (default 'Seat 1'...);
     `language` is a language code of `data.texts` for the panel's words; `clock` the time
     the player to move has left, already in words of that language ("42 minutes left"),
-    drawn in the panel under the turn number (None: no clock, the picture as without one)."""
-    image = hv_board_image(view, names=names, theme=theme, language=language, clock=clock)
+    drawn in the panel under the turn number (None: no clock, the picture as without one);
+    `highlight` the lines to outline, as the view's `closable` gives them (their `line`,
+    `cells` and `stations`)."""
+    image = hv_board_image(
+        view, names=names, theme=theme, language=language, clock=clock, highlight=highlight
+    )
     return png_bytes(image, FAST)
 
 
@@ -70,6 +81,7 @@ def hv_board_image(
     theme: HighVoltageTheme = THEME,
     language: str = DEFAULT,
     clock: str | None = None,
+    highlight: Sequence[Mapping[str, Any]] = (),
 ) -> Image.Image:
     """The board as a palette image, before PNG encoding. The clock is drawn with the rest
     of the panel's changing parts, never into the cached base: its text changes with every
@@ -93,10 +105,77 @@ def hv_board_image(
         if key[1] == "danger":
             key = (*key, danger)
         canvas.sprite(cell_sprite, *key, at=cell_box(index, theme, n)[:2])
+    if highlight:
+        outline_lines(canvas, highlight, n)
     draw_panel(
         canvas, view, names, top=board_side(theme, n), texts=texts_for(language), clock=clock
     )
     return canvas.image
+
+
+LABEL_SIZE = 21  # a line's name on its outline, in pixels: read at the size Discord shows it
+
+
+def outline_lines(canvas: Canvas, lines: Sequence[Mapping[str, Any]], n: int = 7) -> None:
+    """Outline each line round its cards and its two stations in its own colour, the k-th
+    outline through a card or station inside the ones before it (two lines often share a
+    card), and label it with its name on one of its cards, the middlemost not labelled
+    already."""
+    theme = canvas.theme
+    draw = ImageDraw.Draw(canvas.image)
+    width = theme.line_mark_width
+    depth: dict[tuple[str, object], int] = defaultdict(int)
+    labelled: set[str] = set()
+    labels: list[tuple[str, tuple[int, int, int, int], RGB]] = []
+    for i, line in enumerate(lines):
+        colour = theme.line_marks[i % len(theme.line_marks)]
+        ink = _palette_index(theme, colour)
+        cells = list(line.get("cells") or [])
+        boxes = [(("cell", c), cell_box(c, theme, n)) for c in cells]
+        boxes += [(("station", s), frame_box(int(s), theme, n)) for s in line.get("stations", [])]
+        for key, (x0, y0, x1, y1) in boxes:
+            inset = theme.gutter // 2 + depth[key] * (width + 2)
+            depth[key] += 1
+            draw.rounded_rectangle(
+                (x0 + inset, y0 + inset, x1 - 1 - inset, y1 - 1 - inset),
+                radius=theme.radius,
+                outline=ink,
+                width=width,
+            )
+        if not cells:
+            continue
+        middle = (len(cells) - 1) / 2
+        by_middle = sorted(cells, key=lambda c: abs(cells.index(c) - middle))
+        spot = next((c for c in by_middle if c not in labelled), by_middle[0])
+        labelled.add(spot)
+        labels.append((str(line.get("line", "")), cell_box(spot, theme, n), colour))
+    for name, box, colour in labels:  # over every outline: no name is hidden by another line
+        _label(canvas, name, box, colour)
+
+
+def _label(canvas: Canvas, name: str, box: tuple[int, int, int, int], colour: RGB) -> None:
+    """A line's name in dark ink on a tag of its colour, at the foot of one of its cards."""
+    theme = canvas.theme
+    x0, _, x1, y1 = box
+    # As wide as the card and its gutters at most: a name never runs onto the next card.
+    text, size = shrink(name, LABEL_SIZE, x1 - x0 - 6, smallest=LABEL_SIZE - 4)
+    width = round(font(size, True).getlength(text)) + 6
+    height = size + 6
+    mid = (x0 + x1) // 2
+    bottom = y1 - theme.gutter - theme.line_mark_width - 4
+    ImageDraw.Draw(canvas.image).rectangle(
+        (mid - width // 2, bottom - height, mid + width // 2, bottom),
+        fill=_palette_index(theme, colour),
+    )
+    canvas.text((mid, bottom - height // 2), text, size=size, fg=theme.ink, bg=colour, anchor="mm")
+
+
+@cache
+def _palette_index(theme: HighVoltageTheme, colour: RGB) -> int:
+    """The board palette's entry for one of the theme's flat colours (held exactly)."""
+    flat = board_palette(theme).getpalette() or []
+    entries = [tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)]
+    return entries.index(colour)
 
 
 def _cell_key(

@@ -66,6 +66,15 @@ class HighVoltageTheme(Theme):
     changed_outline: RGB = (255, 79, 216)
     drawn_outline: RGB = (255, 255, 255)
     trace_glow: RGB = (143, 243, 255)
+    # the lines a player may declare, outlined on their prompt's picture: one colour each, in
+    # turn (colours the board has already, so its palette holds them exactly)
+    line_marks: tuple[RGB, ...] = (
+        (255, 255, 255),
+        (255, 208, 71),
+        (143, 243, 255),
+        (255, 79, 216),
+    )
+    line_mark_width: int = 5
     # panel and other pictures
     unknown: RGB = (96, 104, 122)
     companies: tuple[Company, ...] = (
@@ -115,6 +124,7 @@ class HighVoltageTheme(Theme):
             self.ink,
             self.unknown,
             self.winner,
+            *self.line_marks,
         ]
         for c in self.companies:
             flat += [c.fill, c.letter_ink, c.pattern_ink]

@@ -6,6 +6,8 @@
 Levels:
 - `random`: a uniformly random legal action (the level every game shares,
   `engine.ai.decide_random`).
+- `easy`: the same random player, under the name every game gives its weakest level, so
+  that a lobby offers easy, normal and hard in every game.
 - `normal`: two moves deep over a few candidates. The heart is a connection distance: how
   many more pylons a player needs to link their two borders, a 0-1 shortest path over knight
   steps where an own pylon costs nothing, an empty usable cell costs one, and a step is
@@ -294,6 +296,7 @@ def decide_hard(
 GAME_NAME = "pylons"
 
 register_agent(GAME_NAME, "random", decide_random, "random legal pylons")
+register_agent(GAME_NAME, "easy", decide_random, "random legal pylons, as random")
 register_agent(
     GAME_NAME, "normal", decide_normal, "weighs a few moves against your best reply to each"
 )

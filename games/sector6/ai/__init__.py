@@ -6,6 +6,8 @@
 Levels:
 - `random`: a random legal action (a random kind first while building, as `sample_action`;
   the level every game shares, `engine.ai.decide_random`).
+- `easy`: the same random player, under the name every game gives its weakest level, so
+  that a lobby offers easy, normal and hard in every game.
 - `normal`: greedy over whole turns. Every complete turn (a move and what follows it, or the
   rotations of a blocked player) is played on a lean copy of the position
   (`position.Position`) and the result scored (`evaluate_position`): oxygen collected,
@@ -125,6 +127,7 @@ def decide_hard(
 
 
 register_agent(GAME_NAME, "random", decide_random, "random legal actions")
+register_agent(GAME_NAME, "easy", decide_random, "random legal actions, as random")
 register_agent(
     GAME_NAME, "normal", decide_normal, "greedy: grabs the oxygen in reach, keeps yours in sight"
 )

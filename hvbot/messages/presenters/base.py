@@ -137,9 +137,9 @@ class Presenter:
         a person is to move: an AI seat's choice comes by itself)."""
         return ()
 
-    async def prompt(self, view: View) -> Post | None:
+    async def prompt(self, view: View, names: Sequence[str] | None = None) -> Post | None:
         """The private decision waiting for the seat whose view this is, if any (its buttons
-        as `Post.choices`)."""
+        as `Post.choices`); `names` are the seats' names as pictures draw them."""
         return None
 
     def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:
