@@ -57,12 +57,12 @@ class Seat(Phrase):
         return phrase
 
 
-def named(value: Any, names: Sequence[str]) -> Any:
+def name_seats(value: Any, names: Sequence[str]) -> Any:
     """A refusal's field with every seat in it said as the name of who sits there."""
     if isinstance(value, Seat) and 0 <= value.seat < len(names):
         return names[value.seat]
     if isinstance(value, Phrase):
-        fields = {name: named(field, names) for name, field in value.fields.items()}
+        fields = {name: name_seats(field, names) for name, field in value.fields.items()}
         return Phrase(str(value), value.key, **fields)
     return value
 

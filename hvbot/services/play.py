@@ -12,7 +12,7 @@ from typing import Any
 from engine import GameError, State
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
-from engine.errors import named
+from engine.errors import name_seats
 from hvbot.runtime import workers
 from hvbot.services.access import (
     GameAccess,
@@ -105,8 +105,8 @@ class Play:
                 state.apply(action)
             except GameError as exc:
                 # The engine names seats by number; the people here know each other by name.
-                names = [each.display_name for each in game.seats]
-                fields = {name: named(value, names) for name, value in exc.fields.items()}
+                names = [named(each) for each in game.seats]
+                fields = {name: name_seats(value, names) for name, value in exc.fields.items()}
                 raise BotError(str(exc), key=exc.key, **fields) from exc
             pending = ActResult(game, state, seat, tuple(state.history[done:]), state.is_terminal())
             if acknowledge is not None:

@@ -9,7 +9,7 @@ import pytest
 
 from data.texts import LANGUAGES, mention_commands, texts_for
 from engine import GameError
-from engine.errors import named
+from engine.errors import name_seats
 from games.high_voltage.rules import GAME as HIGH_VOLTAGE
 from games.pylons.rules import GAME as PYLONS
 
@@ -46,7 +46,7 @@ def test_a_taken_cell_names_the_player_and_suggests_a_command(mentioned: None) -
     state = PYLONS.new_state(2, 3, {"swamps": "off"})
     state.apply("place K12")
     error = refusal(state, "place K12")
-    fields = {name: named(value, ["Ada", "Bo"]) for name, value in error.fields.items()}
+    fields = {name: name_seats(value, ["Ada", "Bo"]) for name, value in error.fields.items()}
     said = texts_for("it")(error.key or "", **fields)
     assert said.startswith("Su K12 c'è già un traliccio (di Ada)."), said
     assert "</pylons place:33> casella:" in said, said
