@@ -481,6 +481,6 @@ def test_the_rules_text_fits_a_message_and_names_every_command() -> None:
     for command in Sector6Cog.__cog_app_commands__:
         assert f"/s6 {command.name}" in rules, command.name
     clock = GAME.new_state(2, 1).rules.clock_rounds
-    assert f"when {clock} rounds pass with no marker taken" in rules, "the summary follows the data"
+    assert f"after {clock} rounds with no marker taken" in rules, "the summary follows the data"
     for mode in GAME.options[0].choices:
         assert f"**{mode}**" in rules
