@@ -184,6 +184,17 @@ class Command:
     path: str
 
 
+@dataclass(frozen=True, slots=True)
+class Option:
+    """An option of a slash command named in a text, by its English path ("game new mode").
+
+    Said with the name the reader's client shows for it ("modalità" in Italian, "modus" in
+    German), from the command tree of the texts: a text never names an option in English to
+    a reader whose client lists it under another name."""
+
+    path: str
+
+
 # The ids of the bot's commands by top-level name, as Discord registered them; empty until
 # known (see `mention_commands`). One bot application per process, so one table.
 _COMMAND_IDS: dict[str, int] = {}
@@ -280,6 +291,19 @@ class Texts:
             return f"</{command.path}:{_COMMAND_IDS[group]}>"
         return ", ".join(f"</{group} {each}:{_COMMAND_IDS[group]}>" for each in commands)
 
+    def option(self, option: Option) -> str:
+        """An option's name as this language's client shows it; as typed if the texts do not
+        name it (an option no command has)."""
+        group, command, name = option.path.split(" ")
+        key = f"commands.{group}.{command}.{name}.name"
+        return self(key) if self.has(key) else name
+
+    def with_mentions(self, text: str) -> str:
+        """A text that is not in the catalogue (a game's rules) with its typed commands said
+        as every template's are: mentions with the option names of this language, once the
+        commands' ids are known."""
+        return self._mention_in(text) if _COMMAND_IDS else text
+
     def _mention_in(self, template: str) -> str:
         """A template with its typed commands as mentions, and the option names after each in
         this language (a mention shows the command's name in the reader's client language)."""
@@ -329,6 +353,8 @@ class Texts:
         as a compass side) is said in this language too; any other value is filled in as it is."""
         if isinstance(value, Command):
             return self.command(value)
+        if isinstance(value, Option):
+            return self.option(value)
         key = getattr(value, "key", None)
         if isinstance(key, str) and key in self._english:
             return self(key, **dict(getattr(value, "fields", {}) or {}))

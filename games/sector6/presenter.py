@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from data.texts import ENGLISH, Texts
+from data.texts import ENGLISH, Option, Texts
 from games.sector6 import pictures
 from games.sector6.pictures.tokens import seat_letters
 from games.sector6.rules import textboard
@@ -473,6 +473,7 @@ class Sector6Presenter(Presenter):
             value=drawn["value"],
             walls=say("sector6.action.walls", count=len(drawn["walls"])),
             rule=rule,
+            option=Option("s6 place cell"),
         )
         del view  # only the tile is drawn: the seat's whole view need not wait with it
         picture = await workers.draw(pictures.sector6_tile_png, drawn, language=self.language)

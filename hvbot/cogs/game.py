@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.texts import ENGLISH, language_of
+from data.texts import ENGLISH, Option, language_of
 from engine.core import State
 from games import find_game
 from hvbot.cogs.options import (
@@ -70,6 +70,7 @@ def mode_options(game: str, mode: str | None) -> dict[str, str] | None:
             f"Modes are for {GAMES_WITH_MODES}.",
             key="bot.error.no_modes",
             game=find_game(game).title,
+            option=Option("game new mode"),
             games=GAMES_WITH_MODES,
         )
     return {"mode": mode}
@@ -509,6 +510,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             "suggestions of the game option, or leave it out for the latest.",
             key="bot.error.not_finished_here",
             number=game_id,
+            option=Option("game replay game"),
         )
 
     @replay_game.autocomplete("game")

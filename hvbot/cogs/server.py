@@ -159,15 +159,21 @@ def settings_text(settings: ServerSettings, texts: Texts, *, server_language: st
         ).rstrip(),
         texts(
             "bot.server.new_games",
-            reminder=_or(settings.remind_minutes, DEFAULT_REMIND_MINUTES),
-            absent=_or(settings.absent_hours, DEFAULT_ABSENT_HOURS),
+            reminder=texts(
+                "bot.time.minutes", count=_or(settings.remind_minutes, DEFAULT_REMIND_MINUTES)
+            ),
+            absent=texts("bot.time.hours", count=_or(settings.absent_hours, DEFAULT_ABSENT_HOURS)),
             clock=texts(f"commands.choices.clock.{clock.minutes}")
             + f" ({texts(f'commands.choices.timeout.{clock.timeout}')})"
             if clock
             else texts("commands.choices.clock.0"),
         ),
-        texts("bot.server.limits", most=most_open(settings), hours=lobby_hours(settings)),
-        texts("bot.server.per_channel", most=games_per_channel(settings)),
+        texts(
+            "bot.server.limits",
+            count=most_open(settings),
+            hours=texts("bot.time.hours", count=lobby_hours(settings)),
+        ),
+        texts("bot.server.per_channel", count=games_per_channel(settings)),
     ]
     return "\n".join(lines)
 

@@ -101,11 +101,7 @@ def me_embed(found: list[GameSummary], user_id: int, texts: Texts = ENGLISH) -> 
 def server_embed(found: list[GameSummary], texts: Texts = ENGLISH) -> discord.Embed:
     embed = discord.Embed(title=texts("bot.stats.server_title"), colour=COLOUR)
     for summary in found[:EMBED_FIELDS]:
-        name = texts(
-            "bot.stats.finished",
-            game=title_of(summary.game),
-            games=texts("bot.stats.games", count=summary.finished),
-        )
+        name = texts("bot.stats.finished", game=title_of(summary.game), count=summary.finished)
         embed.add_field(name=name, value=server_field(summary, texts), inline=False)
     embed.set_footer(text=rating_note(texts))
     return embed

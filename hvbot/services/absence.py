@@ -7,7 +7,7 @@ import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from data.texts import texts_for
+from data.texts import Option, texts_for
 from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import VoteOutcome
@@ -67,6 +67,7 @@ class Absence:
                 raise BotError(
                     "This game was opened without absence votes (absent:0).",
                     key="bot.error.no_absence_votes",
+                    option=Option("game new absent"),
                 )
             since = await store.reminders.turn_since(game_id=game.id)
             waited = games.clock() - since if since else timedelta(0)

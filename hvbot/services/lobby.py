@@ -201,7 +201,10 @@ class Lobby:
         closed = []
         for lobby in await store.expired_lobbies(now=self.games.clock(), most=most):
             settings = await self.settings_of(lobby.guild_id)
-            told = texts_for(lobby.language)("bot.lobby.expired", hours=lobby_hours(settings))
+            texts = texts_for(lobby.language)
+            told = texts(
+                "bot.lobby.expired", hours=texts("bot.time.hours", count=lobby_hours(settings))
+            )
             try:
                 owed = await store.set_status(
                     game_id=lobby.id, expected_version=lobby.version, status="abandoned", told=told

@@ -133,8 +133,8 @@ def _quiet(settings: NotifySettings, start: str | None, end: str | None, zone: s
             ) from None
     if zone is None or None in times:
         raise BotError(
-            "Quiet hours need a start, an end and your time zone, e.g. quiet_from:22:00"
-            " quiet_to:07:00 zone:Europe/Rome.",
+            "Quiet hours need a start, an end and your time zone, e.g. /me notify"
+            " quiet_from:22:00 quiet_to:07:00 zone:Europe/Rome.",
             key="bot.error.notify_quiet_incomplete",
         )
     try:

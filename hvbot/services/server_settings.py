@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
-from data.texts import LANGUAGES
+from data.texts import LANGUAGES, Option
 from hvbot.services.errors import BotError
 from hvbot.store import TIMEOUTS, GameStore, ServerSettings, TurnClock
 
@@ -159,6 +159,7 @@ def apply(settings: ServerSettings, change: Change, *, guild_id: int) -> ServerS
                 "take one off with `disallow:` first.",
                 key="bot.error.settings_places_full",
                 most=MOST_PLACES,
+                option=Option("server settings disallow"),
             )
         places.append(change.allow)
     if change.disallow is not None and change.disallow in places:
@@ -172,6 +173,7 @@ def apply(settings: ServerSettings, change: Change, *, guild_id: int) -> ServerS
             raise BotError(
                 "Everyone cannot be a moderator: name a role, or `forget: moderator role`.",
                 key="bot.error.settings_everyone_moderates",
+                option=Option("server settings forget"),
             )
         updates["moderator_role"] = change.moderator_role
     if change.language is not None:

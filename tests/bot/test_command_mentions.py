@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from data.texts import Command, catalogue, mention_commands, texts_for
+from data.texts import Command, Option, catalogue, mention_commands, texts_for
 
 IDS = {"game": 11, "hv": 22, "pylons": 33, "s6": 44, "stats": 55}
 
@@ -34,7 +34,8 @@ def test_commands_in_texts_become_mentions(mentioned: None) -> None:
 
 
 def test_options_after_a_mention_are_named_in_the_readers_language(mentioned: None) -> None:
-    said = texts_for("de")("sector6.prompt.tile", colour="x", value=1, walls="", rule="")
+    fields = {"colour": "x", "value": 1, "walls": "", "rule": "", "option": Option("s6 place cell")}
+    said = texts_for("de")("sector6.prompt.tile", **fields)
     assert "</s6 place:44>" in said
     german = {catalogue("de")[f"commands.s6.place.{o}.name"] for o in ("cell", "rotation")}
     assert all(f"`{name}:" in said or f" {name}:" in said for name in german), said

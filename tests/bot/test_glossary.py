@@ -153,3 +153,28 @@ def test_a_translation_that_avoids_the_term_is_found() -> None:
         "bot.x: 'canal' where the channel is 'salon'",
     ]
     assert violations("fr", {"bot.x": "Ouvrir une salle d'attente dans ce salon."}, english) == []
+
+
+def test_german_collects_with_one_verb_and_never_draws_a_prisoner() -> None:
+    english = {"sector6.x": "Nothing to collect on C3.", "sector6.y": "the cell it moves to"}
+    assert violations("de", {"sector6.x": "Auf C3 gibt es nichts zu sammeln."}, english) == [
+        "sector6.x: 'sammeln' where the collect is 'einsammeln'"
+    ]
+    assert violations("de", {"sector6.x": "Auf C3 gibt es nichts einzusammeln."}, english) == []
+    assert violations("de", {"sector6.x": "Den Marker gesammelt."}, english) != []
+    assert violations("de", {"sector6.y": "das Feld, auf das er zieht"}, english) == [
+        "sector6.y: 'er zieht' where the move_prisoner is 'bewegen'"
+    ]
+    assert violations("de", {"sector6.y": "das Feld, auf das er sich bewegt"}, english) == []
+
+
+def test_french_turns_a_card_and_never_orients_it() -> None:
+    english = {"high_voltage.x": "Ada turned C3 to 90°."}
+    assert violations("fr", {"high_voltage.x": "Ada a orienté C3 à 90°."}, english) == [
+        "high_voltage.x: 'orienté' where the rotate is 'tourner'",
+        "high_voltage.x: says no 'tourner' where English says the rotate",
+    ]
+    assert violations("fr", {"high_voltage.x": "Ada a tourné C3 à 90°."}, english) == []
+    # the noun stays: a card's orientation is what the option sets
+    said = {"high_voltage.x": "Ada a tourné C3 : nouvelle orientation 90°."}
+    assert violations("fr", said, english) == []

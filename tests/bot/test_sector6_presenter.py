@@ -258,7 +258,9 @@ def outcome_view(scores: list[int], winners: list[int], decided: str) -> dict[st
 def test_the_result_names_the_rule_the_scores_and_the_tie_break() -> None:
     text = PRESENTER.outcome(outcome_view([12, 14], [1], "score"), NAMES)
     assert text.startswith("Game over: every oxygen marker left lies under a prisoner.")
-    assert "• Ada: **12**: 2 blue, 1 green, 1 red (of which 4 held at the end)" in text
+    assert (
+        "• Ada: **12**: 2 blue, 1 green, 1 red (of which under the prisoners at the end: 4)" in text
+    )
     assert "• Bo: **14**: 1 blue, 2 green, 2 yellow" in text
     assert text.endswith("**Bo wins!**")
     text = PRESENTER.outcome(outcome_view([12, 12], [0], "blue"), NAMES)
@@ -479,6 +481,6 @@ def test_the_rules_text_fits_a_message_and_names_every_command() -> None:
     for command in Sector6Cog.__cog_app_commands__:
         assert f"/s6 {command.name}" in rules, command.name
     clock = GAME.new_state(2, 1).rules.clock_rounds
-    assert f"when {clock} rounds pass with no marker taken" in rules, "the summary follows the data"
+    assert f"after {clock} rounds with no marker taken" in rules, "the summary follows the data"
     for mode in GAME.options[0].choices:
         assert f"**{mode}**" in rules

@@ -42,8 +42,11 @@ class Presenter:
     @property
     def rules(self) -> str:
         """The game's rules in this presenter's language (English until translated):
-        `rules.md` in the game's texts package, its translations beside it."""
-        return long_text("rules.md", self.texts.language, plugin(self.game).texts)
+        `rules.md` in the game's texts package, its translations beside it, with its typed
+        commands said as mentions as in every other text."""
+        return self.texts.with_mentions(
+            long_text("rules.md", self.texts.language, plugin(self.game).texts)
+        )
 
     def word(self, table: str, name: str) -> str:
         """A game word by its data name (a colour, a shape, an end reason) in this language;
