@@ -21,6 +21,7 @@ from games import find_game
 from hvbot.messages import buttons, time_words
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
+from hvbot.messages.presenters.base import plain
 from hvbot.messages.wording import mention, names_of, picture_names, public, shown
 from hvbot.runtime import workers
 from hvbot.services.outcomes import ActResult
@@ -185,4 +186,4 @@ async def secret_post(game: GameRow, state: Any, seat: int, language: str | None
     title, text, picture = await workers.draw(presenter.secret, game.post_channel_id, view, seat)
     embed = discord.Embed(title=title, description=text)
     embed.set_image(url="attachment://secret.png")
-    return Post("", files=[Picture("secret.png", picture, alt)], embed=embed)
+    return Post("", files=[Picture("secret.png", picture, alt or plain(title))], embed=embed)

@@ -207,9 +207,10 @@ class Presenter:
         return alt_lines(self.texts("alt.result", game=self.title), self.outcome(view, names))
 
     def secret_alt(self, view: View, seat: int) -> str:
-        """The picture of what a seat is told privately at the start, in words (in the seat's
-        own view, so it says only what the seat may know)."""
-        raise NotImplementedError
+        """The picture of what a seat is told privately at the start, in words (from the
+        seat's own view, so it says only what the seat may know). Empty: the picture is
+        described by the secret's title (see `secret`)."""
+        return ""
 
     def replay_alt(
         self, final: View, names: Sequence[str], *, moves: int, shown: int, positions: int
