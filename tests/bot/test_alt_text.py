@@ -320,3 +320,10 @@ def test_a_replay_is_described_with_its_players_moves_and_end(game: str) -> None
     assert f"di cui {len(picture.shown)} posizioni mostrate" in alt
     assert plain(presenter.outcome(state.view(None), NAMES[: SEATS[game]])) in alt
     assert len(fit_alt(alt)) <= ALT
+
+
+def test_a_board_with_a_clock_says_the_time_left_as_its_picture_does() -> None:
+    state = played("pylons", 2, 5)
+    alt = presenter_for("pylons").board_alt(state.view(None), NAMES[:2], clock="⏳ 42 minutes left")
+    lines = alt.splitlines()
+    assert lines[3] == "⏳ 42 minutes left.", "after whose turn it is"
