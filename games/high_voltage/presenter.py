@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from data.texts import ENGLISH, Texts
 from games.high_voltage import pictures
+from games.high_voltage.pictures.card import company_legend, rotate_paths
+from games.high_voltage.pictures.sprites import path_key
 from games.high_voltage.rules import textboard
 from games.high_voltage.rules.actions import (
     Declare,
@@ -23,8 +25,8 @@ from games.high_voltage.rules.actions import (
     Swap,
     parse_action,
 )
-from hvbot.messages.post import Choice, Look, Post
-from hvbot.messages.presenters.base import Presenter, View
+from hvbot.messages.post import Choice, Look, Picture, Post
+from hvbot.messages.presenters.base import Presenter, View, alt_lines
 from hvbot.runtime import workers
 
 if TYPE_CHECKING:
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 
 
 ROTATIONS = (0, 90, 180, 270)
+SIDES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 
 def _degrees(rotation: int | None) -> str:
@@ -333,7 +336,8 @@ class HighVoltagePresenter(Presenter):
             )
             del view  # only the card is drawn: the seat's whole view need not wait with it
             picture = await workers.draw(pictures.hv_card_png, drawn, language=self.language)
-            return Post(text, files=[("card.png", picture)], choices=self._place_choices())
+            card = Picture("card.png", picture, self.card_alt(drawn))
+            return Post(text, files=[card], choices=self._place_choices())
         if view["phase"] == "declaring" and view["closable"]:
             rows = []
             for line in view["closable"]:
@@ -367,6 +371,73 @@ class HighVoltagePresenter(Presenter):
                 choices=self._declare_choices(closable, more=more),
             )
         return None
+
+    # ------------------------------------------------------------------ alt texts
+
+    def board_details(self, view: View, names: Sequence[str]) -> list[str]:
+        """The lines closed and waiting to be declared, the lines just scored, the empty cell
+        and the tokens and DANGER cards on the grid: all on the public board."""
+        say = self.texts
+        out = []
+        closable = view["closable"] if view["phase"] == "declaring" else []
+        if closable:
+            lines = ", ".join(
+                say(
+                    "high_voltage.alt.line",
+                    line=line["line"],
+                    cards=say("high_voltage.line.cards", count=line["length"]),
+                    start=self.word("high_voltage.sides", line["sides"][0]),
+                    end=self.word("high_voltage.sides", line["sides"][1]),
+                )
+                for line in closable
+            )
+            out.append(say("high_voltage.alt.closable", count=len(closable), lines=lines))
+        out += [describe_line(record, say) for record in view["last"]["lines"]]
+        if view.get("empty_cell"):
+            out.append(say("high_voltage.alt.empty", cell=view["empty_cell"]))
+        cells = view["cells"]
+        for key, cells_of in (
+            ("danger_cards", [c["cell"] for c in cells if c.get("kind") == "danger"]),
+            ("energy", [c["cell"] for c in cells if c.get("energy") == "high_voltage"]),
+            ("danger_tokens", [c["cell"] for c in cells if c.get("energy") == "danger"]),
+        ):
+            if cells_of:
+                out.append(say(f"high_voltage.alt.{key}", cells=", ".join(cells_of)))
+        return out
+
+    def card_alt(self, drawn: Mapping[str, Any]) -> str:
+        """The drawn card's picture in words, for its drawer alone: its kind and, in each of
+        the four orientations the picture shows, which coloured path joins which sides."""
+        say = self.texts
+        paths = tuple(path_key(p) for p in drawn.get("paths", []))
+        start = int(drawn.get("rotation", 0))
+        turns = []
+        for degrees in ROTATIONS:
+            turned = rotate_paths(paths, (degrees - start) % 360)
+            words = ", ".join(
+                say(
+                    "high_voltage.alt.path",
+                    colour=self._company(colour),
+                    start=self.word("high_voltage.sides", SIDES[a]),
+                    end=self.word("high_voltage.sides", SIDES[b]),
+                )
+                for a, b, colour in turned
+            )
+            turns.append(
+                say("high_voltage.alt.turned", degrees=degrees, paths=words)
+                if words
+                else say("high_voltage.alt.turned_bare", degrees=degrees)
+            )
+        kind = self.word("picture.hv.kinds", str(drawn.get("kind", "")))
+        return alt_lines(say("high_voltage.alt.card", cell=drawn["cell"], kind=kind), *turns)
+
+    def secret_alt(self, view: View, seat: int) -> str:
+        """The seat's own company, its disc's letter and how its paths look."""
+        colour = view["players"][seat]["colour"]
+        return alt_lines(
+            self.texts("high_voltage.alt.secret", company=self._company(colour)),
+            company_legend(colour, self.texts),
+        )
 
     def _place_choices(self) -> tuple[Choice, ...]:
         """Eight buttons: where the drawn card goes (row) and how it is turned (column)."""

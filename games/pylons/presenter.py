@@ -5,16 +5,53 @@ every game begin the same way."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from games.pylons import pictures
 from games.pylons.rules import textboard
 from games.pylons.rules.actions import Place, parse_action
 from hvbot.messages.post import Choice
-from hvbot.messages.presenters.base import Presenter, View
+from hvbot.messages.presenters.base import Presenter, View, alt_lines
 
 if TYPE_CHECKING:
     from PIL import Image
+
+
+def _place(cell: str, direction: str) -> int:
+    """How far along a player's way a cell lies: its column (A = 0) for a player linking west
+    to east, its row for one linking north to south."""
+    return ord(cell[0]) - ord("A") if direction == "horizontal" else int(cell[1:])
+
+
+def widest_network(view: View, seat: int) -> tuple[list[str], int] | None:
+    """A player's network that reaches furthest along their way (its pylons, from one end to
+    the other, and its links; the most pylons among equals), or None with no link yet. Its
+    reach is the player's score."""
+    direction = view["players"][seat]["direction"]
+    parent: dict[str, str] = {}
+
+    def root(cell: str) -> str:
+        while parent.setdefault(cell, cell) != cell:
+            cell = parent[cell]
+        return cell
+
+    links = [link["cells"] for link in view["links"] if link["seat"] == seat]
+    for a, b in links:
+        parent[root(a)] = root(b)
+    networks: dict[str, list[str]] = {}
+    for cell in parent:
+        networks.setdefault(root(cell), []).append(cell)
+    if not networks:
+        return None
+
+    def reach(cells: list[str]) -> tuple[int, int]:
+        places = [_place(c, direction) for c in cells]
+        return max(places) - min(places), len(cells)
+
+    widest = max(networks.values(), key=reach)
+    widest.sort(key=lambda c: _place(c, direction))
+    members = set(widest)
+    return widest, sum(a in members for a, _ in links)
 
 
 class PylonsPresenter(Presenter):
@@ -154,6 +191,40 @@ class PylonsPresenter(Presenter):
         return (
             Choice("keep", self.texts("pylons.buttons.keep"), "primary"),
             Choice("mirror", self.texts("pylons.buttons.mirror"), "secondary"),
+        )
+
+    def board_details(self, view: View, names: Sequence[str]) -> list[str]:
+        """Each player's network that reaches furthest along their way (their score): where
+        it starts and ends, its pylons and links; all on the public board."""
+        say = self.texts
+        out = []
+        for player in view["players"]:
+            seat = player["seat"]
+            found = widest_network(view, seat)
+            if found is None:
+                out.append(say("pylons.alt.no_network", player=names[seat]))
+                continue
+            cells, links = found
+            out.append(
+                say(
+                    "pylons.alt.network",
+                    player=names[seat],
+                    start=cells[0],
+                    end=cells[-1],
+                    pylons=say("pylons.pylons", count=len(cells)),
+                    links=say("pylons.alt.links", count=links),
+                )
+            )
+        return out
+
+    def secret_alt(self, view: View, seat: int) -> str:
+        player: dict[str, Any] = view["players"][seat]
+        return alt_lines(
+            self.texts(
+                "pylons.alt.secret",
+                colour=self.colour(player["colour"]),
+                direction=self._direction(player["direction"]),
+            )
         )
 
     def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from data.texts import ENGLISH, Option, Texts
 from games.sector6 import pictures
+from games.sector6.pictures.pieces import TURNS, turned_mask
 from games.sector6.pictures.tokens import seat_letters
 from games.sector6.rules import textboard
 from games.sector6.rules.actions import (
@@ -29,8 +30,8 @@ from games.sector6.rules.actions import (
     Rotate,
     parse_action,
 )
-from hvbot.messages.post import Choice, Look, Post
-from hvbot.messages.presenters.base import Presenter, View
+from hvbot.messages.post import Choice, Look, Picture, Post
+from hvbot.messages.presenters.base import Presenter, View, alt_lines
 from hvbot.runtime import workers
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ MAX_BUTTONS = 25  # Discord's limit per message
 PER_ROW = 5  # Discord's limit per row
 # How a choice's button looks: collecting stands out, ending the turn is quiet; moves are blue.
 _LOOKS: dict[str, Look] = {"collect": "success", "done": "secondary", "pass": "secondary"}
+SIDES = ("N", "NE", "SE", "S", "SW", "NW")  # a tile's sides, clockwise from the top
 
 
 def _tile_at(view: View, cell: str | None) -> Mapping[str, Any] | None:
@@ -477,7 +479,69 @@ class Sector6Presenter(Presenter):
         )
         del view  # only the tile is drawn: the seat's whole view need not wait with it
         picture = await workers.draw(pictures.sector6_tile_png, drawn, language=self.language)
-        return Post(text, files=[("tile.png", picture)])
+        return Post(text, files=[Picture("tile.png", picture, self.tile_alt(drawn))])
+
+    # ------------------------------------------------------------------ alt texts
+
+    def board_details(self, view: View, names: Sequence[str]) -> list[str]:
+        """The pieces on the table while the maze is built; once it is, where the oxygen
+        markers lie free and which are out of reach: all on the public board."""
+        say = self.texts
+        if view["phase"] == "build":
+            return [say("sector6.alt.placed", count=len(view["tiles"]))] if view["tiles"] else []
+        free = [
+            say(
+                "sector6.alt.marker",
+                cell=t["cell"],
+                colour=self.colour(t["colour"]),
+                value=t["marker"],
+            )
+            for t in view["tiles"]
+            if t.get("marker") and t.get("prisoner") is None
+        ]
+        out = [say("sector6.alt.free", cells=", ".join(free))] if free else []
+        dead = view["markers"].get("dead_cells") or []
+        if dead:
+            out.append(say("sector6.alt.dead", cells=", ".join(dead)))
+        return out
+
+    def tile_alt(self, drawn: Mapping[str, Any]) -> str:
+        """The drawn tile's picture in words, for its drawer alone: its colour, worth and
+        walls, and on which sides the walls stand in each of the six turns shown."""
+        say = self.texts
+        walls = list(drawn.get("walls") or ())
+        turns = []
+        for degrees in TURNS:
+            mask = turned_mask(walls, degrees)
+            sides = [
+                self.word("sector6.alt.sides", side.lower())
+                for i, side in enumerate(SIDES)
+                if mask >> i & 1
+            ]
+            turns.append(
+                say("sector6.alt.turned", degrees=degrees, sides=", ".join(sides))
+                if sides
+                else say("sector6.alt.turned_open", degrees=degrees)
+            )
+        head = say(
+            "sector6.alt.tile",
+            colour=self.colour(str(drawn.get("colour") or "")),
+            value=drawn.get("value", 0),
+            walls=say("sector6.action.walls", count=len(walls)),
+        )
+        return alt_lines(head, *turns)
+
+    def secret_alt(self, view: View, seat: int) -> str:
+        player = view["players"][seat]
+        letters = seat_letters([p["colour"] for p in view["players"]], self.texts)
+        return alt_lines(
+            self.texts(
+                "sector6.alt.secret",
+                colour=self.colour(player["colour"]),
+                shapes=self._shapes(player["shape"]),
+                letter=letters[seat],
+            )
+        )
 
     def secret(self, channel_id: int, view: View, seat: int) -> tuple[str, str, bytes]:
         player = view["players"][seat]

@@ -20,8 +20,9 @@ import discord
 from data.texts import texts_for
 from games import find_game
 from hvbot.messages import buttons, time_words
-from hvbot.messages.post import Post
+from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
+from hvbot.messages.presenters.base import plain
 from hvbot.messages.wording import mention, names_of, picture_names, public, shown
 from hvbot.runtime import workers
 from hvbot.services.outcomes import ActResult
@@ -80,11 +81,14 @@ async def board_post(
             lines += filter(None, [time_words.away_line(game, seat, now, texts)])
             lines += filter(None, [time_words.clock_line(game, texts)])
             choices = buttons.choice_view(game.id, game.version, presenter.public_choices(view))
+    alts = [presenter.board_alt(view, drawn, clock=clock)]
+    if seat is None:
+        alts.append(presenter.end_alt(view, drawn))
     del view
     board, *end = await asyncio.gather(*drawing)
-    files = [("board.png", board)]
+    files = [Picture("board.png", board, alts[0])]
     if end and end[0]:
-        files.append(("result.png", end[0]))
+        files.append(Picture("result.png", end[0], alts[1]))
     return Post("\n".join(lines), files=files, view=choices, version=game.version)
 
 
@@ -180,9 +184,9 @@ async def secret_post(game: GameRow, state: Any, seat: int, language: str | None
     """What a seat was told privately at the start, in `language` (by default the seat's:
     a direct message has no interaction to take a language from)."""
     presenter = presenter_for(game.game_name, language or game.seats[seat].language)
-    title, text, picture = await workers.draw(
-        presenter.secret, game.post_channel_id, state.view(seat), seat
-    )
+    view = state.view(seat)
+    alt = presenter.secret_alt(view, seat)
+    title, text, picture = await workers.draw(presenter.secret, game.post_channel_id, view, seat)
     embed = discord.Embed(title=title, description=text)
     embed.set_image(url="attachment://secret.png")
-    return Post("", files=[("secret.png", picture)], embed=embed)
+    return Post("", files=[Picture("secret.png", picture, alt or plain(title))], embed=embed)

@@ -8,6 +8,7 @@ every message is cut to fit here, at a line break where there is one, and marked
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -21,7 +22,12 @@ FIELD_VALUE = 1024
 FOOTER = 2048
 AUTHOR = 256
 EMBED_TOTAL = 6000
+# An attachment's description (its alt text): Discord's API schema gives it at most 1024
+# characters (`MessageAttachmentRequest.description`).
+ALT = 1024
 CUT = "…"
+# Where an alt text may be cut: after a sentence, a line or an item of a list.
+_ALT_BREAKS = re.compile(r"(?<=[.!?;:·])\s|\n")
 
 
 def fit_text(text: str, limit: int) -> str:
@@ -35,6 +41,20 @@ def fit_text(text: str, limit: int) -> str:
     if line_end >= room // 2:
         head = head[: line_end + 1]
     return head + CUT
+
+
+def fit_alt(text: str, limit: int = ALT) -> str:
+    """An alt text cut to Discord's limit at the last whole sentence, line or list item that
+    fits (else at the last word), marked as cut: a screen reader reads a cut description to
+    its end, so it must stop at a boundary a listener can follow."""
+    if len(text) <= limit:
+        return text
+    room = limit - len(CUT) - 1  # and a space before the mark
+    ends = [match.start() for match in _ALT_BREAKS.finditer(text, 0, room + 1)]
+    if ends and ends[-1] >= room // 2:
+        return text[: ends[-1]].rstrip() + " " + CUT
+    word = text.rfind(" ", 0, room)
+    return text[: word if word >= room // 2 else room].rstrip() + " " + CUT
 
 
 def fit_embed(embed: discord.Embed) -> discord.Embed:

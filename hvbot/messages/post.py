@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import discord
 
-from hvbot.messages.limits import fitted
+from hvbot.messages.limits import fit_alt, fitted
 
 ALLOWED = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
@@ -32,10 +32,21 @@ class Choice:
     row: int | None = None
 
 
+class Picture(NamedTuple):
+    """A file a post carries: its name, its bytes and its alt text (Discord's attachment
+    description), which says in the reader's language what a sighted reader learns from the
+    picture, so that a person using a screen reader learns it too. Built from the same view
+    as the picture, so it can say nothing the picture may not show."""
+
+    name: str
+    data: bytes
+    alt: str
+
+
 @dataclass
 class Post:
     content: str
-    files: list[tuple[str, bytes]] = field(default_factory=list)
+    files: list[Picture] = field(default_factory=list)
     view: discord.ui.View | None = None
     # The actions the post offers (a game's presenter says which); made into `view` by the
     # handlers, which know the game and version they are for (see `buttons.choice_view`).
@@ -48,7 +59,8 @@ class Post:
         out: dict[str, Any] = {"content": self.content, "allowed_mentions": ALLOWED}
         if self.files:
             out["files"] = [
-                discord.File(io.BytesIO(data), filename=name) for name, data in self.files
+                discord.File(io.BytesIO(data), filename=name, description=fit_alt(alt) or None)
+                for name, data, alt in self.files
             ]
         if self.view is not None:
             out["view"] = self.view

@@ -24,7 +24,7 @@ from typing import Any
 import render
 from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
-from hvbot.messages.post import Post
+from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.wording import shown
 from hvbot.runtime import workers
@@ -152,4 +152,21 @@ async def replay_post(
         replay = KeptReplay(drawn.data, drawn.positions, drawn.shown)
         if kept is not None:
             await kept.keep(game_id=game.id, language=game.language, replay=replay)
-    return Post(caption(heading, replay, texts), files=[(FILENAME, replay.gif)])
+    alt = replay_alt(game, replay, texts.language)
+    return Post(caption(heading, replay, texts), files=[Picture(FILENAME, replay.gif, alt)])
+
+
+def replay_alt(game: GameRow, replay: KeptReplay | render.Replay, language: str) -> str:
+    """The replay in words, in `language`: the game, its players, its moves and its end as
+    the spectators saw it (the stored final state's public view)."""
+    presenter = presenter_for(game.game_name, language)
+    final: dict[str, Any] = {}
+    if game.state is not None:
+        final = find_game(game.game_name).state_from_dict(game.state).view(None)
+    return presenter.replay_alt(
+        final,
+        [seat.display_name for seat in game.seats],
+        moves=replay.positions - 1,
+        shown=len(replay.shown),
+        positions=replay.positions,
+    )

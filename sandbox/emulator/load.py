@@ -73,7 +73,8 @@ class LoadEmulator(DiscordEmulator):
         if message is None or not any(a.data for a in message.attachments):
             return
         message.attachments = [
-            Attachment(a.id, a.filename, b"", a.content_type) for a in message.attachments
+            Attachment(a.id, a.filename, b"", a.content_type, a.description)
+            for a in message.attachments
         ]
 
     # ------------------------------------------------------------------ acting without waiting

@@ -307,6 +307,8 @@ class Attachment:
     filename: str
     data: bytes
     content_type: str
+    # Its alt text, as the sender described it (`attachments[].description` in the body).
+    description: str | None = None
     # The signature of its address, as Discord's CDN signs its own (`hm`): without it the
     # file is not served, so knowing a message's id is not enough to read its secret picture.
     key: str = field(default_factory=lambda: secrets.token_urlsafe(16))
@@ -338,6 +340,8 @@ class Attachment:
             "proxy_url": url,
             "content_type": self.content_type,
         }
+        if self.description is not None:
+            out["description"] = self.description
         size = png_size(self.data) or gif_size(self.data)
         if size is not None:
             out["width"], out["height"] = size

@@ -105,9 +105,9 @@ class MessageStore:
                     kept.append(existing[ident])
                 elif ident in files:
                     name, data, ctype = files[ident]
-                    new.append(
-                        Attachment(self.ids.next(), entry.get("filename") or name, data, ctype)
-                    )
+                    filename = entry.get("filename") or name
+                    described = entry.get("description")
+                    new.append(Attachment(self.ids.next(), filename, data, ctype, described))
         message.attachments = [*kept, *new]
         if editing:
             message.edited_at = now()

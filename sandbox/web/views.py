@@ -71,6 +71,7 @@ def message_json(emu: DiscordEmulator, message: StoredMessage) -> dict[str, Any]
                 "url": data["url"],
                 "filename": data["filename"],
                 "content_type": data["content_type"],
+                "description": data.get("description"),
                 "width": data.get("width"),
                 "height": data.get("height"),
             }

@@ -57,6 +57,7 @@ def public_texts(state: Sector6State, applied: list[str]) -> str:
         PRESENTER.status(view, NAMES),
         PRESENTER.waiting(view, "Ada") or "",
         PRESENTER.turn_note(view),
+        PRESENTER.board_alt(view, NAMES),
     ]
     return "\n".join(parts)
 
@@ -96,8 +97,9 @@ def test_a_drawn_tile_stays_private_until_it_is_placed() -> None:
     assert prompt is not None
     assert f"**{mine['drawn']['colour']}**, worth {mine['drawn']['value']}" in prompt.content
     assert "/s6 place" in prompt.content and "any cell" in prompt.content
-    ((name, picture),) = prompt.files
+    ((name, picture, alt),) = prompt.files
     assert name == "tile.png" and picture.startswith(b"\x89PNG")
+    assert alt.startswith(f"Your drawn tile, for you alone: {mine['drawn']['colour']}, worth")
     assert asyncio.run(PRESENTER.prompt(public)) is None, "only its drawer sees it"
 
     cell, turn = legal(state)[0].split()[1:]

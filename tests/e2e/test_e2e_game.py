@@ -29,6 +29,8 @@ from e2e_harness import (
 )
 
 from games.high_voltage import pictures as hv_pictures
+from hvbot.messages.limits import ALT, fit_alt
+from hvbot.messages.presenters import presenter_for
 from hvbot.runtime.config import WIRE_LOGGERS, configure_logging
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
@@ -59,12 +61,28 @@ async def check_public_boards(
     assert len(posts) == len(shown), (
         f"{len(posts)} public boards for {len(shown)} public moments:\n{emu.describe(posts)}"
     )
+    presenter = presenter_for(game.game_name, game.language)
     for post, index in zip(posts, shown, strict=True):
-        expected = hv_pictures.hv_board_png(states[index].view(None), names=names)
+        view = states[index].view(None)
+        expected = hv_pictures.hv_board_png(view, names=names)
         picture = post.attachment(BOARD)
         assert picture.image is not None
         assert picture.data == expected, f"{post} is not the public board after {index} actions"
+        # Its alt text too says what the public view shows, and nothing more.
+        alt = fit_alt(presenter.board_alt(view, names))
+        assert picture.description == alt, f"{post} does not describe the board after {index}"
     return posts
+
+
+def described(record: Record) -> dict[str, str]:
+    """Each picture of a message and its alt text, checked to be there and within Discord's
+    limit."""
+    out = {}
+    for attachment in record.attachments:
+        alt = attachment.description
+        assert alt and len(alt) <= ALT, f"{attachment.filename} of {record} has no alt text"
+        out[attachment.filename] = alt
+    return out
 
 
 class EveryLine(logging.Handler):
@@ -135,6 +153,15 @@ async def test_a_complete_game_from_lobby_to_reveal(
         colour = colour_of(state, seat.seat)
         assert f"{seat.display_name}: {colour}" in final.text, "every colour is revealed"
 
+    # The result and the replay are described too, once every colour is revealed.
+    presenter = presenter_for(game.game_name, game.language)
+    assert described(final)["result.png"] == fit_alt(presenter.end_alt(state.view(None), names))
+    (replayed,) = [r for r in emu.messages(visibility="public") if r.has_attachment("replay.gif")]
+    replay_alt = described(replayed)["replay.gif"]
+    assert replay_alt.startswith("Animated replay of the High Voltage game, Ada vs Bo vs AI 1")
+    for seat in game.seats:
+        assert f"{seat.display_name}: {colour_of(state, seat.seat)}," in replay_alt
+
     # Colours only ever reach their owner, by DM.
     colours = {seat.seat: colour_of(states[0], seat.seat) for seat in game.seats}
     for person in (ada, bo):
@@ -147,17 +174,25 @@ async def test_a_complete_game_from_lobby_to_reveal(
         others = set(state.view(None)["colours"]) - {colours[seat]}
         assert not any(re.search(rf"\b{c}\b", dm.text) for c in others)
         assert dm.attachment("secret.png").data == hv_pictures.hv_secret_png(colours[seat])
+        alt = described(dm)["secret.png"]
+        assert alt.startswith(f"Your company: {colours[seat]}.")
+        assert not any(re.search(rf"\b{c}\b", alt, re.IGNORECASE) for c in others)
 
-    # Nothing public before the reveal ties anyone to a colour, in words or pictures.
+    # Nothing public before the reveal ties anyone to a colour, in words, pictures or their
+    # alt texts; and nothing public carries the deal's seed.
     public = emu.messages(visibility="public")
     assert all(r.channel_id == emu.channel.id for r in public)
     for record in public:
         assert {a.filename for a in record.attachments} <= PUBLIC_FILES, record
         assert not any("company" in (e.get("title") or "").lower() for e in record.embeds)
+        alts = described(record)
+        assert not any(str(game.seed) in alt for alt in alts.values()), record
         if record.seq >= final.seq:
             continue
         for seat in game.seats:
             assert not leaks(record.text, seat.display_name, colours[seat.seat]), record
+            for alt in alts.values():
+                assert not leaks(alt, seat.display_name, colours[seat.seat]), alt
 
     # No log line, even at DEBUG, carries a colour, the deal's seed or a saved state.
     assert len(debug_log.lines) > len(actions), "the game was logged"
@@ -183,6 +218,10 @@ async def test_a_complete_game_from_lobby_to_reveal(
         assert record.visibility == Visibility.ephemeral_to(user_id or 0)
         drawn = states[index + 1].view(seat)["drawn"]
         assert record.attachment("card.png").data == hv_pictures.hv_card_png(drawn)
+        # Its alt text describes the card drawn, in its drawer's language, for them alone.
+        spoken = presenter_for(game.game_name, game.seats[seat].language)
+        assert described(record)["card.png"] == fit_alt(spoken.card_alt(drawn))
+        assert str(game.seed) not in described(record)["card.png"]
 
     # The channel is free again.
     reply = await emu.slash(bo, "game new", game="high-voltage")

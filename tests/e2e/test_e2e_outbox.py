@@ -7,9 +7,11 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from e2e_harness import BotHarness, board_posts, open_three_seat_game
+from e2e_harness import BOARD, BotHarness, board_posts, open_three_seat_game
 from played_games import finished_pylons
 
+from hvbot.messages.limits import fit_alt
+from hvbot.messages.presenters import presenter_for
 from hvbot.messages.replays import FILENAME as REPLAY
 from hvbot.services import GameService
 from hvbot.store import GameStore
@@ -49,6 +51,11 @@ async def test_a_move_whose_process_died_before_its_post_is_posted_once_by_anoth
     )
     (post,) = posts
     assert down in post.content and post.channel_id == emu.channel.id
+    # Built again from what is stored, its picture's alt text is what the move's own would be.
+    presenter = presenter_for(game.game_name, game.language)
+    names = [seat.display_name for seat in game.seats]
+    alt = fit_alt(presenter.board_alt(stored.state.view(None), names))
+    assert post.attachment(BOARD).description == alt
     reader = await hv.reader()
 
     async def made() -> bool:
@@ -105,6 +112,9 @@ async def test_a_game_finished_by_a_process_that_died_gets_its_last_move_and_rep
     (last,) = board_posts(emu, since=since)
     assert last.seq < replay.seq, "the last board first, then the replay"
     assert "The game is archived" in last.content, "the last board tells the result"
+    assert "The game is over." in (last.attachment(BOARD).description or "")
+    described = replay.attachment(REPLAY).description or ""
+    assert described.startswith("Animated replay of the Pylons game, Ada vs Bo.")
     reader = await hv.reader()
 
     async def nothing_owed() -> bool:

@@ -1,20 +1,33 @@
 """A whole Pylons game through Discord: the opening choice on public buttons, pylons placed
-with /pylons place against an AI seat, a board after every move, and the result."""
+with /pylons place against an AI seat, a board after every move, and the result. Played on a
+German server by a person whose client speaks English: every picture is described, the
+channel's in German and the person's own in English."""
 
 from __future__ import annotations
 
 import random
 
-from e2e_harness import BotHarness, board_posts, racing_cell, replay
+from e2e_harness import BotHarness, board_posts, names_of, racing_cell, replay
 
 from games import find_game
-from sandbox.emulator import DiscordEmulator, Visibility
+from hvbot.messages.limits import ALT, fit_alt
+from hvbot.messages.presenters import presenter_for
+from hvbot.messages.presenters.base import plain
+from sandbox.emulator import DiscordEmulator, Record, Visibility
+
+
+def alt_of(record: Record, filename: str) -> str:
+    """A picture's alt text, checked to be there and within Discord's limit."""
+    alt = record.attachment(filename).description
+    assert alt and len(alt) <= ALT, f"{filename} of {record} has no alt text"
+    return alt
 
 
 async def test_a_pylons_game_from_lobby_to_result(
     emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
     emu = emulator
+    emu.set_guild_locale("de")
     ada = emu.add_user("Ada")
     await emu.slash(ada, "game new", game="pylons")
     await emu.slash(ada, "game addai")
@@ -26,6 +39,7 @@ async def test_a_pylons_game_from_lobby_to_result(
     await emu.wait_for(lambda: board_posts(emu) and emu.messages(visibility=Visibility.dm_to(ada)))
     (dm,) = emu.messages(visibility=Visibility.dm_to(ada))
     assert dm.embeds[0]["title"] == "You play BLUE"
+    assert alt_of(dm, "secret.png") == "You play blue: link west to east (columns A and X)."
 
     # The opening choice hides nothing: its buttons are on the public board post.
     (opening,) = board_posts(emu)
@@ -61,6 +75,23 @@ async def test_a_pylons_game_from_lobby_to_result(
     assert {seat for seat, _ in actions} == {0, 1}, "both Ada and the AI moved"
     posts = board_posts(emu)
     assert len(posts) == 1 + len(actions), "a board after the start and after every move"
-    assert "Game over" in posts[-1].content
+    assert "Spielende" in posts[-1].content, "the channel's posts are in German"
+    # Every board is described in the channel's language, from the public view it shows.
+    german = presenter_for("pylons", "de")
+    names = names_of(game)
+    for post, at in zip(posts, states, strict=True):
+        assert alt_of(post, "board.png") == fit_alt(german.board_alt(at.view(None), names))
+    assert alt_of(posts[0], "board.png").startswith("Bild des Spielfelds von Pylons.")
+    assert "Die Partie ist vorbei." in alt_of(posts[-1], "board.png")
+    # So is the replay that follows the result, drawn with the bot's long work.
+    replays = await emu.wait_for(
+        lambda: [r for r in emu.messages(visibility="public") if r.has_attachment("replay.gif")],
+        60,
+        message="the game's replay posted",
+    )
+    alt = alt_of(replays[0], "replay.gif")
+    assert alt.startswith("Animierte Wiedergabe der Partie Pylons, Ada gegen ")
+    assert plain(german.outcome(state.view(None), names)) in alt
+    assert str(game.seed) not in alt
     refusal = await emu.slash(ada, "pylons place", cell="K12")
     assert refusal[0].visibility == Visibility.ephemeral_to(ada)

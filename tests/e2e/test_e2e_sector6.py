@@ -13,6 +13,7 @@ from e2e_harness import BOARD, BotHarness, board_posts, replay
 
 from engine import State
 from games import find_game
+from hvbot.messages.limits import ALT, fit_alt
 from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
@@ -23,6 +24,13 @@ TILE = "tile.png"
 def public_count(actions: list[tuple[int, str]]) -> int:
     """Actions that get a board post: all but a bare draw, which only its drawer sees."""
     return sum(text != "draw" for _, text in actions)
+
+
+def alt_of(record: Record, filename: str) -> str:
+    """A picture's alt text, checked to be there and within Discord's limit."""
+    alt = record.attachment(filename).description
+    assert alt and len(alt) <= ALT, f"{filename} of {record} has no alt text"
+    return alt
 
 
 def legal(state: State) -> list[str]:
@@ -89,6 +97,8 @@ class Race:
         assert prompt.attachment(TILE).is_png and "/s6 place" in prompt.content
         drawn = (await self.hv.state()).view(0)["drawn"]
         assert f"**{drawn['colour']}**, worth {drawn['value']}" in prompt.content
+        # Its alt text describes the tile for its drawer alone, in their language.
+        assert alt_of(prompt, TILE) == fit_alt(presenter_for("sector6", "en").tile_alt(drawn))
         assert not reply.public and len(board_posts(self.emu)) == before, "a draw is private"
         assert "walls" not in (await self.hv.state()).view(None)["drawn"]
 
@@ -203,6 +213,7 @@ async def test_a_sector6_game_from_lobby_to_result(
     state = await hv.state()
     colour = state.view(0)["players"][0]["colour"]
     assert dm.embeds[0]["title"] == f"You play {colour.upper()}"
+    assert alt_of(dm, "secret.png").startswith(f"Your prisoners: the {colour} pawns, with ")
 
     race = Race(emu, hv, ada)
     for _ in range(400):
@@ -233,6 +244,14 @@ async def test_a_sector6_game_from_lobby_to_result(
     for post in posts:
         assert post.attachment(BOARD).is_png
     names = [seat.display_name for seat in game.seats]
+    # Each board's alt text says what its public view shows: never the tile being placed.
+    states = replay(game, actions)
+    shown = [0] + [i + 1 for i, (_, text) in enumerate(actions) if text != "draw"]
+    channel = presenter_for("sector6", game.language)
+    for post, index in zip(posts, shown, strict=True):
+        expected = fit_alt(channel.board_alt(states[index].view(None), names))
+        assert alt_of(post, BOARD) == expected, f"{post} does not describe its board"
+    assert any("Free oxygen markers: " in alt_of(post, BOARD) for post in posts)
     assert presenter_for("sector6").outcome(state.view(None), names) in posts[-1].content
     ai_moves = [p for p in posts if p.content.startswith(f"{game.seats[1].display_name} moved")]
     assert ai_moves and not any(p.custom_ids for p in ai_moves), "no buttons for the AI's turn"

@@ -64,6 +64,8 @@ async def test_two_people_play_tic_tac_toe_to_a_win_that_is_counted(
         dm = await emu.wait_for_message(visibility=Visibility.dm_to(user))
         assert dm.embeds[0]["title"] == f"You play {mark}"
         assert dm.attachment("secret.png").is_png
+        # A game that says nothing more of it has its secret described by its title.
+        assert dm.attachment("secret.png").description == f"You play {mark}."
     (opening,) = await emu.wait_for(lambda: board_posts(emu))
     size = board_of(opening).size
 
@@ -74,6 +76,10 @@ async def test_two_people_play_tic_tac_toe_to_a_win_that_is_counted(
     reply = await emu.slash(ada, "ttt mark", cell="b2")
     assert reply.public, emu.describe(reply)
     assert "Ada put X on B2." in board_posts(emu)[-1].content
+    # Every game's board is described as the common presenter says it: the last move, whose
+    # turn, the status.
+    alt = board_posts(emu)[-1].attachment("board.png").description or ""
+    assert alt.startswith(f"Picture of the {TITLE} board.\nLast move: Ada marked B2.\nBo to move")
     assert await offered(emu, bo, "b") == ["B1", "B3"], "B2 is taken"
     assert await offered(emu, ada, "") == [], "not Ada's turn"
     # The move log and the status speak in the game's own words.

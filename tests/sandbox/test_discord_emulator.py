@@ -146,7 +146,9 @@ async def test_a_message_with_a_picture_is_recorded_with_the_decoded_image(
     emu: DiscordEmulator, http: aiohttp.ClientSession
 ) -> None:
     form = aiohttp.FormData(quote_fields=False)
-    payload = {"content": "the board", "attachments": [{"id": 0, "filename": "board.png"}]}
+    alt = "Picture of the board. Last move: Ada rotated E4 to 90°."
+    attachments = [{"id": 0, "filename": "board.png", "description": alt}]
+    payload = {"content": "the board", "attachments": attachments}
     form.add_field("payload_json", json.dumps(payload))
     form.add_field("files[0]", png((12, 7)), filename="board.png")
     async with http.post(f"/api/v10/channels/{emu.channel.id}/messages", data=form) as answer:
@@ -154,8 +156,10 @@ async def test_a_message_with_a_picture_is_recorded_with_the_decoded_image(
         message = await answer.json()
     assert message["attachments"][0]["filename"] == "board.png"
     assert (message["attachments"][0]["width"], message["attachments"][0]["height"]) == (12, 7)
+    assert message["attachments"][0]["description"] == alt, "its alt text, as Discord keeps it"
     (record,) = emu.messages()
     assert record.kind == "channel_message" and record.visibility == Visibility.public()
+    assert record.attachment("board.png").description == alt
     image = record.attachment("board.png").image
     assert image is not None and image.size == (12, 7)
     async with http.get(message["attachments"][0]["url"]) as download:
@@ -218,6 +222,16 @@ async def test_request_bodies_are_checked_against_discords_openapi_schema(
     status, answer = await post_message(http, emu, {"embeds": [{"color": 2**24}]})
     assert status == 400
     assert answer["errors"]["embeds"]["0"]["color"]["_errors"][0]["code"] == "NUMBER_TYPE_MAX"
+
+    # An attachment's alt text holds at most 1024 characters.
+    form = aiohttp.FormData(quote_fields=False)
+    long = [{"id": 0, "filename": "board.png", "description": "x" * 1025}]
+    form.add_field("payload_json", json.dumps({"content": "the board", "attachments": long}))
+    form.add_field("files[0]", png((12, 7)), filename="board.png")
+    async with http.post(f"/api/v10/channels/{emu.channel.id}/messages", data=form) as answer:
+        assert answer.status == 400
+        errors = (await answer.json())["errors"]
+    assert errors["attachments"]["0"]["description"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
 
     commands = [{"name": "x" * 33, "description": "too long a name", "type": 1}]
     async with http.put(f"/api/v10/applications/{emu.application_id}/commands", json=commands) as a:

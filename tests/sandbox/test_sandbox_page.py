@@ -580,7 +580,9 @@ async def test_a_persons_secret_picture_reaches_only_their_own_page(
     emu = page.emu
     ada, bo = person_named(page, "Ada"), person_named(page, "Bruno")
     form = aiohttp.FormData(quote_fields=False)
-    payload = {"content": "your company", "attachments": [{"id": 0, "filename": "secret.png"}]}
+    alt = "Your company: red."
+    attachments = [{"id": 0, "filename": "secret.png", "description": alt}]
+    payload = {"content": "your company", "attachments": attachments}
     form.add_field("payload_json", json.dumps(payload))
     form.add_field("files[0]", tiny_png(), filename="secret.png")
     bot = {"Authorization": f"Bot {emu.token}"}
@@ -591,6 +593,9 @@ async def test_a_persons_secret_picture_reaches_only_their_own_page(
     signature = url.split("hm=")[1]
     async with http.get(f"/sandbox/api/view?person={ada.id}") as answer:
         assert signature in await answer.text(), "Ada's page shows her picture"
+        messages = (await answer.json())["messages"][str(emu.dm_channel(ada.id).id)]
+        shown = [a for m in messages for a in m["attachments"]]
+        assert [a["description"] for a in shown] == [alt], "with its alt text"
     async with http.get(f"/sandbox/api/view?person={bo.id}") as answer:
         assert signature not in await answer.text(), "Bruno's page never learns its address"
     async with http.get(url.split("?")[0]) as answer:

@@ -128,6 +128,14 @@ def _card_png(
     return png_bytes(img)
 
 
+def company_legend(colour: str, texts: Texts, theme: HighVoltageTheme = THEME) -> str:
+    """How a company's paths look and the letter on its disc ("dashed paths, letter B"), as
+    the secret picture says it under the company's name (and its alt text too)."""
+    company = theme.company(colour)
+    pattern = _word(texts, "picture.hv.patterns", _PATTERN_WORDS.get(company.pattern, "other"))
+    return texts("picture.hv.pattern", pattern=pattern, letter=company.letter)
+
+
 SECRET_SIZE = (560, 250)
 SECRET_DISC = (118, 125, 78)  # centre x, centre y, radius of the company disc
 
@@ -154,8 +162,7 @@ def hv_secret_png(
     draw.text((x0, 76 * k), name, fill=company.fill, font=font(name_size))
     band_y = 170 * k
     draw_band(draw, [(x0, band_y), ((width - 36) * k, band_y)], company, 18 * k, 104 * k)
-    pattern = _word(texts, "picture.hv.patterns", _PATTERN_WORDS.get(company.pattern, "other"))
-    legend = texts("picture.hv.pattern", pattern=pattern, letter=company.letter)
+    legend = company_legend(colour, texts, theme)
     legend, legend_size = shrink(legend, 16 * k, room, bold=False)
     draw.text((x0, band_y + 24 * k), legend, fill=theme.text_dim, font=font(legend_size, False))
     img = big.resize((width, height), Image.Resampling.LANCZOS)

@@ -5,18 +5,41 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from PIL import Image
 
 from data.texts import DEFAULT, language_of, long_text, texts_for
-from games import plugin
+from games import find_game, plugin
 
 if TYPE_CHECKING:
     from hvbot.messages.post import Choice, Post
 
 View = dict[str, Any]
+
+# A command mention (`</game board:123>`) as words: an alt text is read, never clicked.
+_MENTION = re.compile(r"</([^:>]+):\d+>")
+_BULLET = re.compile(r"^[•\-*]\s*")
+
+
+def plain(text: str) -> str:
+    """A text of the bot's messages as alt text: no markdown emphasis, commands as typed,
+    one sentence per line (a line without an end gets a full stop), so a screen reader pauses
+    where a sighted reader's eye would."""
+    text = _MENTION.sub(r"/\1", text).replace("**", "").replace("__", "")
+    lines = []
+    for line in text.splitlines():
+        line = _BULLET.sub("", line.strip())
+        if line:
+            lines.append(line if line[-1] in ".!?:…" else line + ".")
+    return "\n".join(lines)
+
+
+def alt_lines(*parts: str | None) -> str:
+    """Parts of an alt text, each made plain, one after the other; empty ones left out."""
+    return "\n".join(plain(part) for part in parts if part)
 
 
 class Presenter:
@@ -134,6 +157,87 @@ class Presenter:
     def end_png(self, view: View, names: Sequence[str]) -> bytes | None:
         """A picture of the result, or None when the final board says it all."""
         return None
+
+    # ------------------------------------------------------------------ alt texts
+    # What a picture says in words (Discord's attachment description), for people who use a
+    # screen reader. Built from the same view as the picture and in this presenter's language;
+    # `names` are the names as the pictures draw them. Cut to Discord's limit when sent.
+
+    @property
+    def title(self) -> str:
+        """The game's name ("High Voltage"), as the lobby and the replay name it."""
+        return find_game(self.game).title
+
+    def last_move(self, view: View) -> tuple[int, str] | None:
+        """(seat, action) of the last move the board shows, as public text; None before any.
+        A game whose view keeps the last turn's actions (`last.actions`) names the latest."""
+        last = view.get("last") or {}
+        actions = last.get("actions") or [last.get("action")]
+        if last.get("seat") is None or not actions[-1]:
+            return None
+        return last["seat"], actions[-1]
+
+    def board_details(self, view: View, names: Sequence[str]) -> list[str]:
+        """What else the board shows that matters to the players (a game's lines, links or
+        prisoners), one sentence each. Besides the status the picture's panel shows."""
+        return []
+
+    def board_alt(self, view: View, names: Sequence[str], *, clock: str | None = None) -> str:
+        """The board picture in words: the game, the last move, whose turn (or the end), the
+        scores and status, and what matters on the board (`board_details`)."""
+        say = self.texts
+        last = self.last_move(view)
+        if last is None:
+            moved = say("alt.no_move")
+        else:
+            seat, action = last
+            moved = say("alt.last", player=names[seat], move=self.move_words(action))
+        seat = view.get("current_seat")
+        if view.get("outcome") is not None or seat is None:
+            turn = say("alt.over")
+        else:
+            turn = self.waiting(view, names[seat])
+            if not turn:
+                phase = self.phase_words(view)
+                if "turn" in view:
+                    turn = say(
+                        "bot.status.turn", number=view["turn"], player=names[seat], phase=phase
+                    )
+                else:
+                    turn = say("bot.status.to_move", player=names[seat], phase=phase)
+        return alt_lines(
+            say("alt.board", game=self.title),
+            moved,
+            turn,
+            clock,
+            self.status(view, names),
+            *self.board_details(view, names),
+        )
+
+    def end_alt(self, view: View, names: Sequence[str]) -> str:
+        """The result picture in words: the game's outcome as the result post says it."""
+        return alt_lines(self.texts("alt.result", game=self.title), self.outcome(view, names))
+
+    def secret_alt(self, view: View, seat: int) -> str:
+        """The picture of what a seat is told privately at the start, in words (from the
+        seat's own view, so it says only what the seat may know). Empty: the picture is
+        described by the secret's title (see `secret`)."""
+        return ""
+
+    def replay_alt(
+        self, final: View, names: Sequence[str], *, moves: int, shown: int, positions: int
+    ) -> str:
+        """The replay in words: the game, its players, how many moves and positions it shows,
+        and how the game ended (`final`, the spectators' view at its end)."""
+        say = self.texts
+        players = say("bot.replay.versus").join(names)
+        frames = (
+            say("alt.replay_all", moves=say("bot.replay.moves", count=moves))
+            if shown == positions
+            else say("alt.replay_cut", moves=say("bot.replay.moves", count=moves), shown=shown)
+        )
+        outcome = self.outcome(final, names) if final.get("outcome") is not None else None
+        return alt_lines(say("alt.replay", game=self.title, players=players), frames, outcome)
 
     def public_choices(self, view: View) -> tuple[Choice, ...]:
         """Buttons on the public board post, for decisions that hide nothing (asked only when

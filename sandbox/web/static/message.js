@@ -58,9 +58,11 @@ export function messageElement(m) {
     body.append(content);
   }
   const embedded = new Set();
+  // An embed's picture sent as an attachment keeps that attachment's alt text.
+  const alts = new Map((m.attachments || []).filter((a) => a.description).map((a) => [a.url, a.description]));
   for (const embed of m.embeds || []) {
     for (const part of [embed.image, embed.thumbnail]) if (part?.url) embedded.add(part.url);
-    body.append(embedElement(embed));
+    body.append(embedElement(embed, alts));
   }
   for (const attachment of m.attachments || []) if (!embedded.has(attachment.url)) body.append(attachmentElement(attachment));
   if (m.components?.length) body.append(componentsElement(m));
@@ -83,7 +85,7 @@ function picture(url, className, alt, width, height) {
 }
 
 function attachmentElement(a) {
-  if ((a.content_type || "").startsWith("image/")) return picture(a.url, "attachment-image", a.filename, a.width, a.height);
+  if ((a.content_type || "").startsWith("image/")) return picture(a.url, "attachment-image", a.description || a.filename, a.width, a.height);
   return el("div", "attachment-file", safeLink(a.url, [a.filename]));
 }
 
@@ -91,7 +93,7 @@ function colourOf(value) {
   return typeof value === "number" ? `#${value.toString(16).padStart(6, "0")}` : "";
 }
 
-function embedElement(e) {
+function embedElement(e, alts = new Map()) {
   const box = el("article", "embed");
   box.style.borderLeftColor = colourOf(e.color);
   const main = el("div", "embed-main");
@@ -102,9 +104,9 @@ function embedElement(e) {
   if (e.title) main.append(el("div", "embed-title", e.url ? safeLink(e.url, inline(e.title)) : el("span", "", ...inline(e.title))));
   if (e.description) main.append(el("div", "embed-description", renderMarkdown(e.description)));
   if (e.fields?.length) main.append(fieldsElement(e.fields, e.thumbnail?.url ? 2 : 3));
-  if (e.image?.url) main.append(picture(e.image.url, "embed-image", e.title || "", e.image.width, e.image.height));
+  if (e.image?.url) main.append(picture(e.image.url, "embed-image", alts.get(e.image.url) || e.title || "", e.image.width, e.image.height));
   box.append(main);
-  if (e.thumbnail?.url) box.append(picture(e.thumbnail.url, "embed-thumbnail", "", e.thumbnail.width, e.thumbnail.height));
+  if (e.thumbnail?.url) box.append(picture(e.thumbnail.url, "embed-thumbnail", alts.get(e.thumbnail.url) || "", e.thumbnail.width, e.thumbnail.height));
   if (e.footer?.text || e.timestamp) {
     const parts = [e.footer?.text, e.timestamp ? timeLabel(e.timestamp) : null].filter(Boolean).join(" • ");
     box.append(el("div", "embed-footer", e.footer?.icon_url ? picture(e.footer.icon_url, "embed-footer-icon") : null, parts));
