@@ -165,7 +165,7 @@ def replay_alt(game: GameRow, replay: KeptReplay | render.Replay, language: str)
         final = find_game(game.game_name).state_from_dict(game.state).view(None)
     return presenter.replay_alt(
         final,
-        [seat.display_name for seat in game.seats],
+        [said(seat, texts_for(language)) for seat in game.seats],
         moves=replay.positions - 1,
         shown=len(replay.shown),
         positions=replay.positions,

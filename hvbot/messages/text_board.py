@@ -32,6 +32,7 @@ from engine.core import State
 from games import find_game
 from hvbot.messages.limits import CONTENT
 from hvbot.messages.presenters import presenter_for
+from hvbot.messages.wording import picture_names
 from hvbot.store import GameRow
 
 FENCE = "```"
@@ -93,7 +94,7 @@ def text_board_messages(game: GameRow, state: State, seat: int | None, language:
     presenter = presenter_for(game.game_name, language)
     texts = texts_for(language)
     view = state.view(seat)
-    names = [seat_row.display_name for seat_row in game.seats]
+    names = picture_names(game, texts)
     sections = presenter.text_board(view, names)
     if sections is None:
         return [texts("bot.text_board.none", game=find_game(game.game_name).title)]

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import random
 
-from e2e_harness import BotHarness, board_posts, names_of, racing_cell, replay
+from e2e_harness import BotHarness, board_posts, racing_cell, replay
 
+from data.texts import texts_for
 from games import find_game
 from hvbot.messages.limits import ALT, fit_alt
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import plain
+from hvbot.messages.wording import picture_names
 from sandbox.emulator import DiscordEmulator, Record, Visibility
 
 
@@ -78,7 +80,7 @@ async def test_a_pylons_game_from_lobby_to_result(
     assert "Spielende" in posts[-1].content, "the channel's posts are in German"
     # Every board is described in the channel's language, from the public view it shows.
     german = presenter_for("pylons", "de")
-    names = names_of(game)
+    names = picture_names(game, texts_for("de"))
     for post, at in zip(posts, states, strict=True):
         assert alt_of(post, "board.png") == fit_alt(german.board_alt(at.view(None), names))
     assert alt_of(posts[0], "board.png").startswith("Bild des Spielfelds von Pylons.")
