@@ -12,6 +12,7 @@ import contextlib
 import gc
 import logging
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,8 @@ class GameBot(commands.AutoShardedBot):
         # Set in setup_hook, with the service: what follows each change.
         self.aftermath: Aftermath = None  # type: ignore[assignment]
         self._connected = False  # see close
+        # Discord's identify buckets (max_concurrency), asked for before the first IDENTIFY.
+        self._identify_buckets: int | None = None
         # Set in setup_hook: the workers drawing pictures, the one thinking, the one for replays.
         self.pictures: workers.Workers | None = None
         self.background: workers.Workers | None = None
@@ -155,6 +158,26 @@ class GameBot(commands.AutoShardedBot):
         gc.collect()
         gc.freeze()
         log.info("ready to serve games from %s", self.service.where)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for this shard's turn to IDENTIFY. Discord admits one new session per bucket
+        (`shard_id % max_concurrency`) every few seconds for the whole bot, and answers one
+        sooner with Invalid Session; discord.py's own pause only spaces the shards of one
+        process, so processes sharing the shards take turns from their database."""
+        try:
+            if self._identify_buckets is None:
+                limits = await self.fetch_session_start_limits()
+                self._identify_buckets = max(1, limits.max_concurrency)
+            bucket = (shard_id or 0) % self._identify_buckets
+            interval = self.settings.identify_interval
+            wait = await self.service.repo.identify.take(bucket, interval, time.time())
+        except Exception:
+            log.warning("shard %s: no turn to identify from the database; pausing", shard_id)
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        if wait > 0:
+            log.info("shard %s: identifying in %.1f s, its bucket's turn", shard_id, wait)
+            await asyncio.sleep(wait)
 
     async def close(self) -> None:
         await self._finish_answering()

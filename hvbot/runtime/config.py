@@ -18,6 +18,7 @@ from dotenv import load_dotenv
 DEFAULT_DATABASE_URL = "sqlite:///hvbot.sqlite3"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+IDENTIFY_INTERVAL_S = 5.0  # Discord admits one IDENTIFY per bucket per 5 seconds
 
 
 class ConfigError(Exception):
@@ -37,6 +38,9 @@ class Settings:
     # which of them this process runs (None: all of them).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # Seconds between two IDENTIFYs of one bucket, across every process of the bot: Discord's
+    # limit (one per 5 seconds) unless a test's emulated Discord allows more.
+    identify_interval: float = IDENTIFY_INTERVAL_S
 
     def __repr__(self) -> str:
         """Safe to log: the token and the database's password are left out."""
@@ -163,8 +167,32 @@ def load_settings(
         )
     shard_count, shard_ids = read_shards(environ)
     return Settings(
-        token, database_url, guild_id, log_level, int(drawing_text), shard_count, shard_ids
+        token,
+        database_url,
+        guild_id,
+        log_level,
+        int(drawing_text),
+        shard_count,
+        shard_ids,
+        identify_interval=read_identify_interval(environ),
     )
+
+
+def read_identify_interval(environ: Mapping[str, str]) -> float:
+    """IDENTIFY_INTERVAL: seconds between two IDENTIFYs of a bucket (Discord's 5 if unset)."""
+    text = environ.get("IDENTIFY_INTERVAL", "").strip()
+    if not text:
+        return IDENTIFY_INTERVAL_S
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 60:
+        raise ConfigError(
+            f"IDENTIFY_INTERVAL must be a number of seconds above 0 (Discord's limit is 5), "
+            f"not {text!r}; leave it unset on Discord."
+        )
+    return seconds
 
 
 def read_shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

@@ -30,6 +30,7 @@ from hvbot.store.buttons import LiveButtons
 from hvbot.store.cache import GameCache
 from hvbot.store.clocks import Clocks
 from hvbot.store.duties import Clock, Duties, Owed, real_time
+from hvbot.store.identify import IdentifySlots
 from hvbot.store.notify import Notify
 from hvbot.store.replays import Replays
 from hvbot.store.requests import AbsenceVotes, UndoRequests
@@ -75,6 +76,7 @@ class GameStore:
         self.notify = Notify(db)
         self.server_settings = ServerSettingsTable(db)
         self.replays = Replays(db)
+        self.identify = IdentifySlots(db)
 
     @classmethod
     async def open(cls, where: str | Path, *, cache: bool = True) -> GameStore:
