@@ -7,6 +7,11 @@ plays: one card drawn with the command box (its cell picked from the bot's live 
 and placed with a button under the bot's private prompt, one drawn and placed with the command
 box alone. The board picture must load in the page and decode as a PNG, and nothing Ada alone
 may see (her company, her drawn card) may ever show on Bruno's page, in any channel or his DM.
+Each new private message with a picture must come wholly into view once its picture has loaded,
+and a list scrolled up to read must stay where it is when someone writes.
+
+The `/` menu, in a sandbox of its own, must list every command the bot offers, each reachable
+with the arrows, and filter as Discord's menu does while one types.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from browser import (
 )
 from PIL import Image
 from sandbox_process import SandboxProcess, running_sandbox
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
@@ -47,6 +54,19 @@ TURNS = 12  # more than enough board posts for both people to have played once e
 
 # The lines of a message that only its reader may see: a company, a drawn card, closed lines.
 SECRET_LINE = re.compile(r"Your company|play for the|Your card from|You closed these lines")
+
+
+# Whether the message list is far from its bottom (more than a message's height).
+SCROLLED_UP = """
+const box = document.getElementById('messages');
+return box.scrollHeight - box.scrollTop - box.clientHeight > 200;
+"""
+# The list's scrollTop once the page has drawn twice more (its resize observers have run).
+AFTER_TWO_FRAMES = """
+const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() =>
+  done(document.getElementById('messages').scrollTop)));
+"""
 
 
 @pytest.fixture
@@ -194,6 +214,19 @@ def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: SandboxP
                 assert turn.what == "thinking", f"{turn} awaits a person who is not here"
             post = game.next_board()
         assert not ways, f"only {len(played)} cards were played by people: {played}"
+
+        # Scrolled up to read the game so far, Ada stays there when Bruno writes.
+        listing = ada.shown("#messages")
+        ActionChains(ada.driver).scroll_from_origin(
+            ScrollOrigin.from_element(listing), 0, -600
+        ).perform()
+        ada.wait(lambda: ada.driver.execute_script(SCROLLED_UP), "Ada's list is scrolled up")
+        reading_at = ada.driver.execute_script(
+            "return document.getElementById('messages').scrollTop;"
+        )
+        bruno.say("Nice cable, Ada!")
+        ada.wait_message(lambda m: "Nice cable, Ada!" in m.text, "Bruno's words reach Ada")
+        assert ada.driver.execute_async_script(AFTER_TWO_FRAMES) == reading_at, "the list jumped"
 
         # The board is a picture the page shows, and its address serves a real PNG.
         board = game.latest_board()
