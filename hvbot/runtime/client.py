@@ -30,6 +30,7 @@ from hvbot.messages.presenters import warm_up
 from hvbot.messages.translator import Translator
 from hvbot.runtime import memory, workers
 from hvbot.runtime.config import Settings
+from hvbot.runtime.heartbeats import time_heartbeats_from_their_sending
 from hvbot.services import BotError, GameService
 from hvbot.store import GameStore
 
@@ -70,6 +71,8 @@ class GameBot(commands.AutoShardedBot):
     ) -> None:
         # This bot never joins voice: discord.py's warnings about voice libraries are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        # A gateway that answers at once (the sandbox's) must not read as 41 s behind.
+        time_heartbeats_from_their_sending()
         # Slash commands and buttons need no privileged intents (no message content, no members).
         # The bot never looks messages up in discord.py's cache (buttons carry their own game
         # and version), so it keeps none: a thousand board posts would otherwise stay in memory.

@@ -7,16 +7,23 @@ plays: one card drawn with the command box (its cell picked from the bot's live 
 and placed with a button under the bot's private prompt, one drawn and placed with the command
 box alone. The board picture must load in the page and decode as a PNG, and nothing Ada alone
 may see (her company, her drawn card) may ever show on Bruno's page, in any channel or his DM.
+Each new private message with a picture must come wholly into view once its picture has loaded,
+and a list scrolled up to read must stay where it is when someone writes.
+
+The `/` menu, in a sandbox of its own, must list every command the bot offers, each reachable
+with the arrows, and filter as Discord's menu does while one types.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 import signal
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser import (
@@ -32,6 +39,9 @@ from browser import (
 )
 from PIL import Image
 from sandbox_process import SandboxProcess, running_sandbox
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 pytestmark = [
@@ -44,6 +54,19 @@ TURNS = 12  # more than enough board posts for both people to have played once e
 
 # The lines of a message that only its reader may see: a company, a drawn card, closed lines.
 SECRET_LINE = re.compile(r"Your company|play for the|Your card from|You closed these lines")
+
+
+# Whether the message list is far from its bottom (more than a message's height).
+SCROLLED_UP = """
+const box = document.getElementById('messages');
+return box.scrollHeight - box.scrollTop - box.clientHeight > 200;
+"""
+# The list's scrollTop once the page has drawn twice more (its resize observers have run).
+AFTER_TWO_FRAMES = """
+const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() =>
+  done(document.getElementById('messages').scrollTop)));
+"""
 
 
 @pytest.fixture
@@ -73,6 +96,9 @@ class Game(BoardWatch):
         assert prompt.visibility == "ephemeral", prompt
         assert cell in prompt.text and "only you can see it" in prompt.text, prompt
         self.private[player.name].append(prompt)
+        player.wait(
+            lambda: player.shown_whole(prompt.id), "the drawn card and its buttons come into view"
+        )
         player.press(button(prompt, ":place_here_r0"), prompt.id)
 
     def draw_and_place(self, player: Person) -> None:
@@ -143,8 +169,8 @@ def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: SandboxP
             assert secret.visibility == "dm", secret
             assert secret.images, "the company's picture"
             person.wait(
-                lambda p=person, s=secret: p.image_loaded(s.images[0]),
-                "the company's picture loads",
+                lambda p=person, s=secret: p.shown_whole(s.id),
+                "the company's picture loads and the whole message is in view",
             )
             secrets[person.name] = secret
         company = re.search(r"Your company: (\w+)", secrets["Ada"].text)
@@ -155,6 +181,16 @@ def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: SandboxP
             person.channel("games")
             open_game_channel(person)
         game = Game(ada, {"Ada": ada, "Bruno": bruno})
+
+        # Ada asks for her secret again where the game is: it comes into view, picture and all.
+        before = {m.id for m in ada.messages()}
+        ada.command("game mysecret")
+        again = ada.wait_message(
+            lambda m: m.id not in before and "Your company:" in m.text, "her secret, privately"
+        )
+        assert again.visibility == "ephemeral" and again.images, again
+        ada.wait(lambda: ada.shown_whole(again.id), "her secret and its picture come into view")
+        game.private["Ada"].append(again)
 
         # Whoever the deal puts first plays; the AI moves by itself in between.
         ways = [game.draw_then_press, game.draw_and_place]
@@ -178,6 +214,19 @@ def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: SandboxP
                 assert turn.what == "thinking", f"{turn} awaits a person who is not here"
             post = game.next_board()
         assert not ways, f"only {len(played)} cards were played by people: {played}"
+
+        # Scrolled up to read the game so far, Ada stays there when Bruno writes.
+        listing = ada.shown("#messages")
+        ActionChains(ada.driver).scroll_from_origin(
+            ScrollOrigin.from_element(listing), 0, -600
+        ).perform()
+        ada.wait(lambda: ada.driver.execute_script(SCROLLED_UP), "Ada's list is scrolled up")
+        reading_at = ada.driver.execute_script(
+            "return document.getElementById('messages').scrollTop;"
+        )
+        bruno.say("Nice cable, Ada!")
+        ada.wait_message(lambda m: "Nice cable, Ada!" in m.text, "Bruno's words reach Ada")
+        assert ada.driver.execute_async_script(AFTER_TWO_FRAMES) == reading_at, "the list jumped"
 
         # The board is a picture the page shows, and its address serves a real PNG.
         board = game.latest_board()
@@ -209,3 +258,76 @@ def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: SandboxP
         stderr = sandbox.stop(signal.SIGTERM)
     assert sandbox.process.returncode == 0, stderr
     assert "Traceback" not in stderr, stderr
+
+
+def every_command(sandbox_url: str, person: str) -> list[str]:
+    """Every command the page offers `person` ("game new", "stats me"), read from the page's
+    own view of the bot's command tree: each command's subcommands, its groups' subcommands."""
+    with urllib.request.urlopen(f"{sandbox_url}sandbox/api/view?person={person}") as answer:
+        tree = json.load(answer)["commands"]
+
+    def leaves(nodes: list[dict[str, Any]], path: str) -> list[str]:
+        out: list[str] = []
+        for node in nodes:
+            name = f"{path} {node['name']}".strip()
+            subs = [o for o in node["options"] if o["type"] in ("subcommand", "group")]
+            out += leaves(subs, name) if subs else [name]
+        return out
+
+    return leaves(tree, "")
+
+
+# Whether the menu's active item is inside the menu's visible box (the list scrolled to it).
+ACTIVE_ITEM_SHOWN = """
+const menu = document.getElementById('command-menu');
+const item = menu.querySelector('li[aria-selected="true"]');
+if (!item) return null;
+const box = menu.getBoundingClientRect(), at = item.getBoundingClientRect();
+return at.top >= box.top - 1 && at.bottom <= box.bottom + 1 ? item.dataset.command : null;
+"""
+
+
+def test_the_command_menu_offers_every_command_and_filters_as_one_types(
+    sandbox: SandboxProcess,
+) -> None:
+    with people(sandbox.url, "Ada") as (ada,):
+        ada.open()
+        ada.channel("games")
+        offered = every_command(sandbox.url, "Ada")
+        # Those a menu cut at 25 left out: the last ones in the menu's order.
+        for command in (
+            "stats me",
+            "stats server",
+            "s6 collect",
+            "s6 rotate",
+            "s6 done",
+            "s6 pass",
+        ):
+            assert command in offered, offered
+        assert len(offered) > 25, offered
+
+        # "/" alone lists them all; the list scrolls to each as the arrows reach it.
+        composer = ada.type_in_composer("/")
+        ada.wait(lambda: sorted(ada.menu_commands()) == sorted(offered), "every command listed")
+        composer.send_keys(Keys.ARROW_UP)  # from the first, round to the last
+        last = ada.menu_commands()[-1]
+        ada.wait(lambda: ada.driver.execute_script(ACTIVE_ITEM_SHOWN) == last, f"/{last} shown")
+
+        # Typing filters as Discord's menu does: the start of each word, then anywhere.
+        for typed, listed in (
+            ("/s6 r", ["s6 rotate"]),
+            ("/stats", ["stats me", "stats server"]),
+            ("/sta s", ["stats server"]),
+        ):
+            ada.type_in_composer(typed)
+            ada.wait(lambda t=listed: ada.menu_commands() == t, f"{typed} lists {listed}")
+        ada.type_in_composer("/rot")
+        ada.wait(
+            lambda: {"hv rotate", "s6 rotate"} <= set(ada.menu_commands()),
+            "/rot lists the rotate commands",
+        )
+        assert all("rot" in command for command in ada.menu_commands()), ada.menu_commands()
+
+        # Enter picks the first: the form of /s6 rotate opens.
+        ada.type_in_composer("/s6 r").send_keys(Keys.ENTER)
+        ada.shown('#command-form[data-command="s6 rotate"]')

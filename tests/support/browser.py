@@ -79,6 +79,19 @@ return Array.from(document.querySelectorAll('#messages .message')).map(m => ({
 """
 
 
+# Whether a message is loaded and scrolled into view: its pictures decoded, its bottom edge
+# within the message list's visible box (a tall message may begin above it, as in Discord).
+SHOWN_WHOLE = """
+const message = document.querySelector(`#messages .message[data-message-id="${arguments[0]}"]`);
+if (!message) return false;
+if (!Array.from(message.querySelectorAll('img')).every(i => i.complete && i.naturalWidth > 0))
+  return false;
+const box = document.getElementById('messages').getBoundingClientRect();
+const bottom = message.getBoundingClientRect().bottom;
+return bottom <= box.bottom + 1 && bottom > box.top;
+"""
+
+
 class Person:
     """One person at the sandbox, in their own headless Chromium (own profile, own tab)."""
 
@@ -271,6 +284,26 @@ class Person:
                 "return Array.from(document.images).every(i => i.complete && i.naturalWidth > 0);"
             )
         )
+
+    def shown_whole(self, message_id: str) -> bool:
+        """Whether the message's pictures are all loaded and its last line (its buttons, say)
+        is inside the visible part of the message list, not below it."""
+        return bool(self.driver.execute_script(SHOWN_WHOLE, message_id))
+
+    def menu_commands(self) -> list[str]:
+        """The commands the open `/` menu lists, in order (their `data-command`)."""
+        return [
+            str(item.get_attribute("data-command"))
+            for item in self.driver.find_elements(By.CSS_SELECTOR, "#command-menu li.command-item")
+        ]
+
+    def type_in_composer(self, text: str) -> WebElement:
+        """Type `text` into an emptied message box, as a person would; the box is returned."""
+        composer = self.shown("#composer")
+        composer.click()
+        composer.clear()
+        composer.send_keys(text)
+        return composer
 
     def image_loaded(self, url: str) -> bool:
         """Whether the page holds a decoded picture from `url` (its naturalWidth is known)."""

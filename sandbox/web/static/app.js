@@ -21,6 +21,7 @@ const state = {
   dismissed: new Set(),
   pendingClicks: new Set(),
   stick: true, // the message list is scrolled to the bottom and follows new messages
+  scrolledTo: 0, // the list's scrollTop when last seen: a smaller one is the person scrolling up
 };
 
 /** POSTs `body` as JSON (or GETs without one); resolves to `{status, data}`, never throws. */
@@ -217,7 +218,9 @@ function drawMessages() {
     el("h3", "", dm ? name : `Welcome to #${name}!`),
     el("p", "", dm ? `This is the beginning of your direct message history with @${name}.` : `This is the start of the #${name} channel.`),
   );
+  resized.disconnect();
   $("messages").replaceChildren(welcome, ...list.map(messageElement));
+  for (const node of $("messages").children) resized.observe(node);
   regroup();
   scrollToBottom();
 }
@@ -245,7 +248,26 @@ function nearBottom() {
 function scrollToBottom() {
   const box = $("messages");
   box.scrollTop = box.scrollHeight;
+  state.scrolledTo = box.scrollTop;
   state.stick = true;
+}
+
+/**
+ * While the list follows new messages, it stays at the bottom as they grow: a picture gets its
+ * height when its first bytes arrive, well before its load event, and a message redrawn (a
+ * "thinking" answer edited into a card with buttons) may be taller than before.
+ */
+const resized = new ResizeObserver(() => state.stick && scrollToBottom());
+
+/**
+ * Only the person scrolling up stops the list following: the scroll event of our own
+ * scrollToBottom may come after a picture made the list taller, and must not read as theirs.
+ */
+function scrolled() {
+  const box = $("messages");
+  if (nearBottom()) state.stick = true;
+  else if (box.scrollTop < state.scrolledTo) state.stick = false;
+  state.scrolledTo = box.scrollTop;
 }
 
 function upsert(message) {
@@ -265,8 +287,11 @@ function upsert(message) {
   const old = $("messages").querySelector(`.message[data-message-id="${CSS.escape(message.id)}"]`);
   if (old && old.json === JSON.stringify(message)) return; // nothing to redraw: keep the elements
   const node = messageElement(message);
-  if (old) old.replaceWith(node);
-  else $("messages").append(node); // new messages have the newest ids
+  if (old) {
+    resized.unobserve(old);
+    old.replaceWith(node);
+  } else $("messages").append(node); // new messages have the newest ids
+  resized.observe(node);
   regroup();
   if (follow) scrollToBottom();
 }
@@ -274,7 +299,11 @@ function upsert(message) {
 function remove(id, channelId) {
   const list = state.view.messages[channelId];
   if (list) state.view.messages[channelId] = list.filter((m) => m.id !== id);
-  $("messages").querySelector(`.message[data-message-id="${CSS.escape(id)}"]`)?.remove();
+  const node = $("messages").querySelector(`.message[data-message-id="${CSS.escape(id)}"]`);
+  if (node) {
+    resized.unobserve(node);
+    node.remove();
+  }
   regroup();
 }
 
@@ -298,13 +327,14 @@ async function click(button) {
 
 // --- page events ----------------------------------------------------------------------------
 
-$("messages").addEventListener("scroll", () => (state.stick = nearBottom()));
+$("messages").addEventListener("scroll", scrolled);
 $("messages").addEventListener("click", (event) => {
   const button = event.target.closest("button.component-button");
   if (button && !button.disabled) return click(button);
   const dismiss = event.target.closest("button[data-dismiss]");
   if (dismiss) {
     state.dismissed.add(dismiss.dataset.dismiss);
+    resized.unobserve(dismiss.closest(".message"));
     dismiss.closest(".message").remove();
     return regroup();
   }

@@ -8,7 +8,7 @@ import { el } from "./markdown.js";
 
 const $ = (id) => document.getElementById(id);
 const AUTOCOMPLETE_DELAY_MS = 150;
-const MAX_ITEMS = 25;
+const MAX_CHOICES = 25; // Discord's limit on an option's choices (the menu of commands has none)
 const NESTING = new Set(["subcommand", "group"]);
 
 /** Every command a person can run, flattened to its leaves ("game new"), required options first. */
@@ -26,6 +26,25 @@ export function leaves(commands, names = [], labels = []) {
     }
   }
   return out;
+}
+
+/**
+ * How well a command fits what was typed after "/", as Discord's menu filters: 0 when each
+ * typed word begins the command's word at its place ("s6 r" for "s6 rotate", "sta m" for
+ * "stats me"), 1 when the typed text is anywhere in its name ("rot"), -1 when it does not fit.
+ * Names are read both as the reader's language shows them and as the bot registered them.
+ */
+function fit(leaf, typed) {
+  const query = typed.trim().toLowerCase();
+  if (!query) return 0;
+  const words = query.split(/\s+/);
+  const names = [leaf.label.toLowerCase(), leaf.command.toLowerCase()];
+  const begins = (name) => {
+    const parts = name.split(" ");
+    return words.length <= parts.length && words.every((word, i) => parts[i].startsWith(word));
+  };
+  if (names.some(begins)) return 0;
+  return names.some((name) => name.includes(query)) ? 1 : -1;
 }
 
 /** A popup list (commands or choices) driven from a text input with the keyboard or mouse. */
@@ -102,11 +121,13 @@ export function initComposer(ctx) {
   };
 
   function openMenu() {
-    const query = input.value.slice(1).trim().toLowerCase();
+    // Every command that fits, best first, each group in the tree's order; the list scrolls.
+    const typed = input.value.slice(1);
     const matches = leaves(ctx.view().commands)
-      .filter((leaf) => !query || leaf.label.toLowerCase().includes(query) || leaf.command.includes(query))
-      .sort((a, b) => Number(!a.label.toLowerCase().startsWith(query)) - Number(!b.label.toLowerCase().startsWith(query)))
-      .slice(0, MAX_ITEMS);
+      .map((leaf) => ({ leaf, rank: fit(leaf, typed) }))
+      .filter(({ rank }) => rank >= 0)
+      .sort((a, b) => a.rank - b.rank)
+      .map(({ leaf }) => leaf);
     const items = matches.map((leaf) => {
       const li = el("li", "command-item");
       li.dataset.command = leaf.command;
@@ -185,7 +206,7 @@ export function initComposer(ctx) {
   }
 
   function showChoices(box, list) {
-    const items = list.slice(0, MAX_ITEMS).map((c) => {
+    const items = list.slice(0, MAX_CHOICES).map((c) => {
       const li = el("li", "choice", c.label);
       li.dataset.value = c.value;
       return li;
