@@ -191,3 +191,12 @@ async def test_a_new_sqlite_file_and_its_journal_are_readable_by_their_owner_onl
         assert {p.stat().st_mode & 0o777 for p in made} == {0o600}
     finally:
         await database.close()
+
+
+def test_the_identify_interval_is_discords_unless_set() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    assert load_settings(base).identify_interval == 5.0
+    assert load_settings({**base, "IDENTIFY_INTERVAL": "0.2"}).identify_interval == 0.2
+    for wrong in ("soon", "0", "-1", "600"):
+        with pytest.raises(ConfigError, match="IDENTIFY_INTERVAL must be a number of seconds"):
+            load_settings({**base, "IDENTIFY_INTERVAL": wrong})

@@ -10,12 +10,14 @@ last board and its replay once: `test_e2e_outbox`.)
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from bot_processes import bot_processes, start_bot_process
+from bot_processes import bot_processes, start_bot_process, unexpected
 from conftest import new_postgres_database
 from e2e_harness import (
     BotHarness,
@@ -192,3 +194,40 @@ async def test_reminders_due_at_once_are_sent_once_by_three_processes(
         await reader.close()
     assert sorted(reminded().values()) == [1] * TABLES
     assert set(reminded()) == {c.id for c in channels}
+
+
+async def test_four_processes_started_together_all_connect_without_an_invalid_session(
+    emulator: DiscordEmulator, tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """Discord admits one IDENTIFY per bucket per interval for the whole bot. Four processes
+    started at once, their shards all in one bucket, take turns from the database: each is
+    admitted at its first IDENTIFY, an interval after the one before."""
+    emu = emulator
+    emu.gateway.max_concurrency = 1  # one bucket: every shard waits for the one before
+    emu.gateway.identify_interval = interval = 0.3
+    url = await new_postgres_database(postgres)
+    started = await asyncio.gather(
+        *(
+            start_bot_process(
+                emu,
+                tmp_path,
+                database_url=url,
+                shard_ids=(k,),
+                shard_count=4,
+                env={"IDENTIFY_INTERVAL": str(2 * interval)},
+            )
+            for k in range(4)
+        )
+    )
+    try:
+        assert emu.gateway.connected_shards == {0, 1, 2, 3}
+        log = emu.gateway.identify_log
+        assert [a for a in log if not a.accepted] == [], "an IDENTIFY was refused"
+        assert sorted(a.shard_id for a in log) == [0, 1, 2, 3], "each identified once"
+        times = sorted(a.at for a in log)
+        assert all(b - a >= interval for a, b in itertools.pairwise(times)), times
+    finally:
+        for bot in started:
+            await bot.stop()
+    for bot in started:
+        assert not unexpected(bot.logged()), bot.logged()[-4000:]

@@ -88,9 +88,11 @@ async def start_bot_process(
     duty_check_s: float = 0.2,
     ai_pause: float = 0.05,
     wait: bool = True,
+    env: dict[str, str] | None = None,
 ) -> BotProcess:
     """Start a bot process; with `wait`, return once its shards are connected."""
     log = folder / f"bot-{'-'.join(map(str, shard_ids))}-{len(list(folder.glob('bot-*')))}.log"
+    settings = env or {}
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -101,6 +103,9 @@ async def start_bot_process(
         "HVBOT_GUILD_ID": "",
         "LOG_LEVEL": "INFO",
         "DRAWING_PROCESSES": "0",
+        # As fast as the emulated Discord admits sessions (see DiscordEmulator's gateway).
+        "IDENTIFY_INTERVAL": str(max(0.1, 2 * emu.gateway.identify_interval)),
+        **settings,
     }
     handle = log.open("wb")
     process = await asyncio.create_subprocess_exec(
