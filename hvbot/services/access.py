@@ -182,14 +182,6 @@ class GameAccess:
             raise _not_started()
         return game
 
-    async def all_in_play(self) -> list[tuple[GameRow, State]]:
-        """Every game in play, with its state: what the bot carries on with at start-up."""
-        return [
-            (game, self.peek_state(game))
-            for game in await self.store.open_games()
-            if game.status == "active" and game.state is not None
-        ]
-
     async def find(self, game_id: int, *, fresh: bool = False) -> GameRow | None:
         """The game with this id, if there is one (from memory when it is there; `fresh`:
         checked against the stored version first, see `GameStore.game`)."""

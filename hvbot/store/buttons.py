@@ -40,6 +40,15 @@ class LiveButtons:
 
         return await self.db.transact(work)
 
+    async def stale_games(self) -> list[int]:
+        """The games whose post with live buttons they have moved past (a process stopped
+        before taking them off), from an index of the few posts with live buttons."""
+        rows = await self.db.fetch(
+            "SELECT id FROM games WHERE buttons_message_id IS NOT NULL"
+            " AND buttons_version < version ORDER BY id"
+        )
+        return [row["id"] for row in rows]
+
     async def drop_stale(self, *, game_id: int) -> int | None:
         """Forget the post with live buttons if the game has moved past their version; the
         post whose buttons must go (None: none, or another process took them off)."""

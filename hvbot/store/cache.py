@@ -41,6 +41,10 @@ class GameCache:
     def row(self, game_id: int) -> GameRow | None:
         return self._rows.get(game_id)
 
+    def held(self) -> set[int]:
+        """The games in memory now: those played (or looked at) since the process started."""
+        return set(self._rows)
+
     def in_channel(self, channel_id: int) -> GameRow | None:
         """The open game of a channel or of its thread, if it is here."""
         game_id = self._by_channel.get(channel_id)

@@ -13,9 +13,10 @@ import pytest
 from e2e_harness import BOARD, BotHarness, board_posts
 
 from engine import State
+from games import find_game
 from hvbot.aftermath import board_buttons
 from hvbot.handlers import answering
-from hvbot.store import GameRow
+from hvbot.store import GameRow, GameStore
 from sandbox.emulator import DiscordEmulator, Record, User
 
 
@@ -221,3 +222,43 @@ async def test_a_post_deleted_meanwhile_is_let_be(
 def test_closing_waits_for_buttons_being_taken_off() -> None:
     """GameBot.close lets the tasks answering interactions finish, found by their names."""
     assert board_buttons.TASK.startswith(answering.ANSWER_TASK)
+
+
+async def test_a_bot_started_again_reads_a_game_only_when_it_is_played(
+    emulator: DiscordEmulator, hv_on: BotHarness
+) -> None:
+    """Start-up reads no game that needs nothing: a lobby, a game waiting for a person. The
+    one whose post still shows buttons it has moved past is read, and they come off; the
+    others are read when someone plays them."""
+    emu, hv = emulator, hv_on
+    people = await sector6_between(emu, hv)
+    state = await build_the_maze(hv, await hv.game())
+    first = people[state.current_seat() or 0]
+    moved = await move_a_prisoner(emu, first, state)
+    played = await hv.game()
+    waiting = emu.add_channel("waiting")
+    await emu.slash(first, "game new", channel=waiting, game="pylons")
+    lobby = await hv.game(waiting.id)
+
+    # The game moves on in a process that stops before it takes the buttons off.
+    await hv.stop()
+    store = await GameStore.open(hv.database)
+    try:
+        state = find_game(played.game_name).state_from_dict(played.state)
+        state.apply("done")
+        await store.record_actions(
+            game_id=played.id,
+            expected_version=played.version,
+            state=state,
+            actions=[(played.seat_of(first.id) or 0, "done")],
+            announce=False,
+        )
+    finally:
+        await store.close()
+
+    await hv.start()
+    await wait_without_buttons(emu, moved, "taken off by the bot started again")
+    held = hv.bot.service.repo.cache.held()
+    assert played.id in held and lobby.id not in held, held
+    await emu.slash(first, "game status", channel=waiting)
+    assert lobby.id in hv.bot.service.repo.cache.held()
