@@ -29,6 +29,7 @@ from e2e_harness import (
 )
 
 from games.high_voltage import pictures as hv_pictures
+from hvbot.messages.presenters import presenter_for
 from hvbot.runtime.config import WIRE_LOGGERS, configure_logging
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
@@ -51,8 +52,10 @@ async def check_public_boards(
     emu: DiscordEmulator, game: GameRow, actions: list[tuple[int, str]], *, since: int = 0
 ) -> list[Record]:
     """One public board after the deal and after every public action, each one byte for byte
-    the picture of the public view at that moment (so it cannot carry anything secret)."""
+    the picture of the public view at that moment, its last move in the presenter's words
+    (so it cannot carry anything secret)."""
     states = replay(game, actions)
+    presenter = presenter_for("high-voltage", game.language)
     names = names_of(game)
     shown = [0] + [i + 1 for i, (_, text) in enumerate(actions) if not is_peek(text)]
     posts = board_posts(emu, since=since)
@@ -60,7 +63,7 @@ async def check_public_boards(
         f"{len(posts)} public boards for {len(shown)} public moments:\n{emu.describe(posts)}"
     )
     for post, index in zip(posts, shown, strict=True):
-        expected = hv_pictures.hv_board_png(states[index].view(None), names=names)
+        expected = presenter.board_png(states[index].view(None), names)
         picture = post.attachment(BOARD)
         assert picture.image is not None
         assert picture.data == expected, f"{post} is not the public board after {index} actions"

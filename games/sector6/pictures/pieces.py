@@ -63,7 +63,7 @@ def _word(texts: Texts, table: str, name: str) -> str:
 def sector6_tile_png(
     drawn: Mapping[str, Any], *, theme: Sector6Theme = SECTOR6_THEME, language: str = DEFAULT
 ) -> bytes:
-    """The drawn tile in its six turns r0 to r300, so its drawer can pick one; a turn that
+    """The drawn tile in its six turns 0° to 300°, so its drawer can pick one; a turn that
     looks exactly like an earlier one says so (a tile with facing walls repeats itself)."""
     walls = list(drawn.get("walls") or ())
     value = int(drawn.get("value") or 0)
@@ -97,7 +97,7 @@ def sector6_tile_png(
         centre = ((x0 + x1) // 2, (y0 + y1) // 2)
         _paste(img, tile_piece(theme, TILE_RADIUS, 3 + value, mask), centre)
         label_y = y1 + 4
-        draw.text((centre[0], label_y), f"r{degrees}", fill=theme.text, font=font(26), anchor="ma")
+        draw.text((centre[0], label_y), f"{degrees}°", fill=theme.text, font=font(26), anchor="ma")
         same = seen.setdefault(mask, degrees)
         if same != degrees:
             draw.text(
