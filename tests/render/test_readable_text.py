@@ -27,7 +27,7 @@ from PIL import Image
 from data.texts import LANGUAGES
 from games import find_game
 from games.high_voltage.pictures import THEME as HV_THEME
-from games.high_voltage.pictures import hv_card_png
+from games.high_voltage.pictures import hv_card_png, hv_end_png
 from games.high_voltage.rules import Draw
 from games.sector6.pictures import sector6_tile_png
 from hvbot.messages.presenters import presenter_for
@@ -41,6 +41,7 @@ MODULES = {
     "games.high_voltage.pictures.board": 1,
     "games.high_voltage.pictures.panel": 1,
     "games.high_voltage.pictures.card": 1,
+    "games.high_voltage.pictures.end": 1,
     "games.high_voltage.pictures.sprites": HV_THEME.supersample,
     "games.pylons.pictures.board": 1,
     "games.sector6.pictures.panel": 1,
@@ -140,6 +141,13 @@ def test_a_drawn_card_or_tile_has_no_text_too_small_to_read(
     assert shown(hv_card_png(face, language=language), sizes) >= LEAST_SHOWN
     tile = {"walls": ["N", "S"], "value": 2, "colour": "yellow"}  # repeats: "same as 0°"
     assert shown(sector6_tile_png(tile, language=language), sizes) >= LEAST_SHOWN
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_result_has_no_text_too_small_to_read(sizes: list[float], language: str) -> None:
+    final = views("high-voltage", 4, {}, seed=5)[-1]
+    png = hv_end_png(final, names=NAMES, language=language)
+    assert shown(png, sizes) >= LEAST_SHOWN
 
 
 def test_the_measure_catches_small_text(
