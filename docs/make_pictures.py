@@ -21,11 +21,14 @@ from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 from games import find_game  # noqa: E402
-from games.high_voltage.pictures import hv_board_png, hv_card_png, hv_end_png  # noqa: E402
+from games.high_voltage.pictures import hv_card_png, hv_end_png  # noqa: E402
 from games.high_voltage.rules import Declare, Draw, HighVoltageState, Place, Rotate  # noqa: E402
+from hvbot.messages.presenters import presenter_for  # noqa: E402
 
 NAMES = ["Ada", "Bruno", "Chen", "Dara"]
 GAME = find_game("high-voltage")
+# The board as the bot posts it: its last line says the moves in words, as the presenter does.
+PRESENTER = presenter_for("high-voltage")
 
 
 def line_seeker(state: HighVoltageState, rng: random.Random) -> Any:
@@ -96,7 +99,7 @@ def drawn_face(seed: int) -> dict[str, Any]:
 
 def main() -> int:
     early = opening(7, 14).view(None)
-    (_HERE / "board-early.png").write_bytes(hv_board_png(early, names=NAMES))
+    (_HERE / "board-early.png").write_bytes(PRESENTER.board_png(early, NAMES))
 
     for seed in range(4, 40):
         final, kept = play(seed, lively)
@@ -105,7 +108,7 @@ def main() -> int:
     else:
         raise SystemExit("no seeded game scored a line with both token sides on the board")
     late = kept[-1]
-    (_HERE / "board-late.png").write_bytes(hv_board_png(late, names=NAMES))
+    (_HERE / "board-late.png").write_bytes(PRESENTER.board_png(late, NAMES))
     (_HERE / "end.png").write_bytes(hv_end_png(final.view(None), names=NAMES))
     (_HERE / "card-draw.png").write_bytes(hv_card_png(drawn_face(5)))
     line = late["last"]["lines"][0]["line"]

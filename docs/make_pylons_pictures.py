@@ -20,7 +20,7 @@ sys.path.insert(0, str(_HERE.parent))
 import argparse  # noqa: E402
 
 from games import find_game  # noqa: E402
-from games.pylons.pictures import pylons_board_png  # noqa: E402
+from hvbot.messages.presenters import presenter_for  # noqa: E402
 
 SEED = 24
 # fmt: off
@@ -33,6 +33,11 @@ MOVES = (
 # fmt: on
 IN_PROGRESS = 33  # actions into the game for the picture of a game in progress
 NAMES = ["Ada", "Bruno"]
+
+
+def pylons_board_png(view: dict, names: list[str]) -> bytes:
+    """The board as the bot posts it, its last move in words as the presenter says it."""
+    return presenter_for("pylons").board_png(view, names)
 
 
 def position(actions: int) -> dict:
@@ -48,12 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=_HERE, help="folder to write into")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "pylons-board.png").write_bytes(
-        pylons_board_png(position(IN_PROGRESS), names=NAMES)
-    )
+    (args.out / "pylons-board.png").write_bytes(pylons_board_png(position(IN_PROGRESS), NAMES))
     end = position(len(MOVES))
     assert end["outcome"] and end["outcome"]["reason"] == "connected"
-    (args.out / "pylons-end.png").write_bytes(pylons_board_png(end, names=NAMES))
+    (args.out / "pylons-end.png").write_bytes(pylons_board_png(end, NAMES))
     return 0
 
 

@@ -33,8 +33,8 @@ import io  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from games import find_game  # noqa: E402
-from games.sector6.pictures import sector6_board_png  # noqa: E402
 from games.sector6.pictures.board import SECTOR6_THEME  # noqa: E402
+from hvbot.messages.presenters import presenter_for  # noqa: E402
 
 SEED = 24
 PLAYERS = 3
@@ -124,8 +124,13 @@ def position(actions: int, recorded=ACTIONS, players=PLAYERS, seed=SEED, mode="f
     return state.view(None)
 
 
+def sector6_board_png(view: dict, names: list[str]) -> bytes:
+    """The board as the bot posts it, its last turn in words as the presenter says it."""
+    return presenter_for("sector6").board_png(view, names)
+
+
 def picture(view: dict, names: list[str]) -> Image.Image:
-    return Image.open(io.BytesIO(sector6_board_png(view, names=names))).convert("RGB")
+    return Image.open(io.BytesIO(sector6_board_png(view, names))).convert("RGB")
 
 
 def png(image: Image.Image) -> bytes:
@@ -161,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     view = position(IN_PROGRESS)
     assert view["last"]["geared"], "the picture is meant to show gears at work"
-    (args.out / "sector6-board.png").write_bytes(sector6_board_png(view, names=NAMES))
+    (args.out / "sector6-board.png").write_bytes(sector6_board_png(view, NAMES))
     for name, data in after_pictures().items():
         (args.out / name).write_bytes(data)
     end = position(len(ACTIONS))

@@ -43,6 +43,29 @@ def fit(text: str, size: int, width: float, bold: bool = True) -> str:
     return text + "…"
 
 
+def wrap(text: str, size: int, width: float, lines: int, bold: bool = True) -> list[str]:
+    """`text` broken at its spaces into at most `lines` lines of `width` pixels, the last one
+    cut with an ellipsis when the text needs more: a caption keeps a readable size rather
+    than shrinking to fit one line."""
+    f = font(size, bold)
+    words = text.split()
+    out: list[str] = []
+    line = ""
+    for i, word in enumerate(words):
+        longer = f"{line} {word}" if line else word
+        if not line or f.getlength(longer) <= width:
+            line = longer
+            continue
+        if len(out) == lines - 1:
+            out.append(fit(" ".join([line, *words[i:]]), size, width, bold))
+            return out
+        out.append(fit(line, size, width, bold))
+        line = word
+    if line:
+        out.append(fit(line, size, width, bold))
+    return out
+
+
 def shrink(
     text: str, size: int, width: float, bold: bool = True, smallest: int | None = None
 ) -> tuple[str, int]:

@@ -7,6 +7,7 @@ scalable font is used instead: the pictures stay readable, only less bold.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from importlib import resources
 from io import BytesIO
@@ -17,6 +18,19 @@ from PIL import ImageFont
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 _FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+# Discord shows a picture in a channel at most about this many pixels wide, whatever its own
+# width (a phone, narrower still): a board of 1000 pixels is seen at about half its size.
+SHOWN_WIDTH = 550
+# The least font size, in pixels as shown, at which a label still reads without opening the
+# picture: about the size of Discord's own smallest text.
+LEAST_SHOWN = 11
+
+
+def least_size(width: int) -> int:
+    """The smallest font size for a picture `width` pixels wide: a label drawn smaller is
+    under LEAST_SHOWN pixels once Discord shrinks the picture to SHOWN_WIDTH."""
+    return math.ceil(LEAST_SHOWN * width / SHOWN_WIDTH)
 
 
 @cache
@@ -34,6 +48,13 @@ def font(size: int, bold: bool = True) -> Font:
     except (ModuleNotFoundError, FileNotFoundError, OSError):
         return ImageFont.load_default(size=size)
     return ImageFont.truetype(BytesIO(data), size=size)
+
+
+def icon_font(size: int, bold: bool = True) -> Font:
+    """The font of a letter that is part of an icon: a company disc's letter, a pawn's. It is
+    drawn as large as its icon allows, not held to `least_size`: the icon's colour and shape
+    say the same, and the panel names it in full-size words."""
+    return font(size, bold)
 
 
 # A code point no font maps: what the face draws for a character it has no glyph for.

@@ -316,10 +316,14 @@ class HighVoltagePresenter(Presenter):
         return [self.texts("high_voltage.text.drawn", cell=drawn["cell"]), titles, *rows]
 
     def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
-        return pictures.hv_board_png(view, names=names, language=self.language, clock=clock)
+        return pictures.hv_board_png(
+            view, names=names, language=self.language, clock=clock, moves=self.last_moves(view)
+        )
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
-        return pictures.hv_board_image(view, names=names, language=self.language)
+        return pictures.hv_board_image(
+            view, names=names, language=self.language, moves=self.last_moves(view)
+        )
 
     def end_png(self, view: View, names: Sequence[str]) -> bytes:
         return pictures.hv_end_png(view, names=names, language=self.language)

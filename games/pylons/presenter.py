@@ -66,6 +66,11 @@ class PylonsPresenter(Presenter):
             return self.texts("pylons.move.place", cell=move.cell)
         return self.texts(f"pylons.move.{move.text()}")
 
+    def last_moves(self, view: View) -> list[str]:
+        """The last action in words: a Pylons view keeps only the last one."""
+        action = (view.get("last") or {}).get("action")
+        return [self.move_words(action)] if action else []
+
     def describe(self, applied: Sequence[str], view: View, actor: str) -> list[str]:
         say = self.texts
         lines = []
@@ -178,10 +183,14 @@ class PylonsPresenter(Presenter):
         ]
 
     def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
-        return pictures.pylons_board_png(view, names=names, language=self.language, clock=clock)
+        return pictures.pylons_board_png(
+            view, names=names, language=self.language, clock=clock, moves=self.last_moves(view)
+        )
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
-        return pictures.pylons_board_image(view, names=names, language=self.language)
+        return pictures.pylons_board_image(
+            view, names=names, language=self.language, moves=self.last_moves(view)
+        )
 
     def public_choices(self, view: View) -> tuple[Choice, ...]:
         """The opening choice hides nothing, so its buttons sit on the board for all to see;

@@ -446,10 +446,14 @@ class Sector6Presenter(Presenter):
         return ", ".join(self.texts(f"sector6.text.side.{side.lower()}") for side in sides)
 
     def board_png(self, view: View, names: Sequence[str], *, clock: str | None = None) -> bytes:
-        return pictures.sector6_board_png(view, names=names, language=self.language, clock=clock)
+        return pictures.sector6_board_png(
+            view, names=names, language=self.language, clock=clock, moves=self.last_moves(view)
+        )
 
     def board_image(self, view: View, names: Sequence[str]) -> Image.Image:
-        return pictures.sector6_board_image(view, names=names, language=self.language)
+        return pictures.sector6_board_image(
+            view, names=names, language=self.language, moves=self.last_moves(view)
+        )
 
     def public_choices(self, view: View) -> tuple[Choice, ...]:
         """The choices after a move (and a blocked player's rotations) hide nothing, so they

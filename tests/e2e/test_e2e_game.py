@@ -53,8 +53,10 @@ async def check_public_boards(
     emu: DiscordEmulator, game: GameRow, actions: list[tuple[int, str]], *, since: int = 0
 ) -> list[Record]:
     """One public board after the deal and after every public action, each one byte for byte
-    the picture of the public view at that moment (so it cannot carry anything secret)."""
+    the picture of the public view at that moment, its last move in the presenter's words
+    (so it cannot carry anything secret)."""
     states = replay(game, actions)
+    presenter = presenter_for("high-voltage", game.language)
     names = names_of(game)
     shown = [0] + [i + 1 for i, (_, text) in enumerate(actions) if not is_peek(text)]
     posts = board_posts(emu, since=since)
@@ -64,7 +66,7 @@ async def check_public_boards(
     presenter = presenter_for(game.game_name, game.language)
     for post, index in zip(posts, shown, strict=True):
         view = states[index].view(None)
-        expected = hv_pictures.hv_board_png(view, names=names)
+        expected = presenter.board_png(view, names)
         picture = post.attachment(BOARD)
         assert picture.image is not None
         assert picture.data == expected, f"{post} is not the public board after {index} actions"

@@ -41,7 +41,7 @@ View = dict[str, Any]
 
 CLOCK = "⏳ 42 minutes left"
 LONG = "⏳ 3 days, 23 hours and 59 minutes left to make your move"  # ~55 characters
-WORDY = "Orologio: tempo rimasto 119 minuti"  # 34 characters, as long as a clock gets
+WORDY = "il reste 59 minutes"  # the widest clock the bot says (in French)
 NAMES = ["Ada", "Bruno", "Chiara", "Dmitri"]
 
 
@@ -308,10 +308,11 @@ def test_the_presenter_hands_the_clock_to_the_picture(game: str) -> None:
     draw, view = GAMES[game]
     shown, names = view(), NAMES[:2] if game != "high-voltage" else NAMES
     presenter = presenter_for(game, "fr")
+    moves = presenter.last_moves(shown)
     assert presenter.board_png(shown, names, clock=CLOCK) == draw(
-        shown, names=names, language="fr", clock=CLOCK
+        shown, names=names, language="fr", clock=CLOCK, moves=moves
     )
-    assert presenter.board_png(shown, names) == draw(shown, names=names, language="fr")
+    assert presenter.board_png(shown, names) == draw(shown, names=names, language="fr", moves=moves)
 
 
 def clock_area(game: str) -> Box:
@@ -327,9 +328,10 @@ def clock_area(game: str) -> Box:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_long_wording_shrinks_but_stays_whole(game: str) -> None:
-    """A clock as long as the bot's wordings get (Italian) loses size rather than words: its
-    last letter is drawn, where a cut text would show the same ellipsis for any ending."""
+def test_the_longest_wording_stays_whole(game: str) -> None:
+    """A clock as long as the bot's wordings get (French) is drawn whole at a size that reads
+    in Discord: its last letter is drawn, where a cut text would show the same ellipsis for
+    any ending. Longer, it is cut rather than shrunk below that size."""
     draw, view = GAMES[game]
     shown = view() if game != "high-voltage" else hv_view(placing=True)
     area = clock_area(game)
@@ -338,7 +340,7 @@ def test_a_long_wording_shrinks_but_stays_whole(game: str) -> None:
     assert inside(changed(plain, clocked), area)
     other_end = draw(shown, names=NAMES, clock=WORDY[:-1] + "o")
     assert changed(clocked, other_end) is not None, "the end of the text is cut off"
-    longer = WORDY + " " + WORDY  # too long even shrunk: cut, so its end is never drawn
+    longer = WORDY + " " + WORDY + " " + WORDY  # too long: cut, so its end is never drawn
     assert draw(shown, clock=longer) == draw(shown, clock=longer[:-1] + "o")
 
 

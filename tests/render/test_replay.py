@@ -55,8 +55,14 @@ def public(states: Sequence[State]) -> list[View]:
     return [s.view(None) for s in states]
 
 
+def hv_said(view: View) -> list[str]:
+    """The last turn in words, as the bot's pictures say it."""
+    return presenter_for("high-voltage").last_moves(view)
+
+
 def hv_paint(view: View) -> Image.Image:
-    return hv_board_image(view, names=NAMES[: view["seats"]])
+    """The board as the bot draws it, its last line in the presenter's words."""
+    return hv_board_image(view, names=NAMES[: view["seats"]], moves=hv_said(view))
 
 
 @cache
@@ -178,7 +184,9 @@ def test_the_bots_replay_is_the_replay_of_the_public_views() -> None:
     states = played("high-voltage", 3, 9, limit=25)
     row, actions = game_row("high-voltage", states, seed=9)
     names = [s.display_name for s in row.seats]
-    drawn = replay_gif(public(states), lambda view: hv_board_image(view, names=names))
+    drawn = replay_gif(
+        public(states), lambda view: hv_board_image(view, names=names, moves=hv_said(view))
+    )
     assert replays.build(row, actions).data == drawn.data
 
 
@@ -305,8 +313,9 @@ def test_no_frame_before_the_end_shows_a_players_secret_colour() -> None:
             assert same(decoded[index].crop(where), seen.crop(where)), (index, seat)
             checked += 1
     assert checked >= 80
-    final = hv_board_image(states[-1].view(None), names=names)
-    assert same(decoded[last], final), "colours are revealed at the end, as on the board"
+    final = states[-1].view(None)
+    final_board = hv_board_image(final, names=names, moves=hv_said(final))
+    assert same(decoded[last], final_board), "colours are revealed at the end, as on the board"
 
 
 # ----------------------------------------------------------------------------- every game

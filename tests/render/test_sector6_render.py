@@ -29,8 +29,10 @@ from games.sector6.pictures.overlays import GEARS, PLAYER, TURN_RADIUS
 from games.sector6.pictures.palette import sector6_palette
 from games.sector6.pictures.panel_layout import COUNT_DISC, cards, counts_on_card
 from games.sector6.pictures.sprites import marker_piece, prisoner_piece, turn_piece
+from games.sector6.pictures.style import SMALL
 from games.sector6.pictures.tokens import seat_letters
 from games.sector6.rules import GAME, Sector6State
+from hvbot.messages.presenters import presenter_for
 from render.canvas import text_rgb, to_indexed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,11 +197,19 @@ def test_panel_texts_say_whose_turn_and_how_it_ended():
     state = scene()
     view = state.view(None)
     assert status_line(view, ["Ada", "Bruno"]) == "Ada: collect, rotate or done on C2"
-    assert last_line(view, ["Ada", "Bruno"]) == "Ada: move C2 C5"
+    novice = dict(view, rules=dict(view["rules"], rotations=False))
+    assert status_line(novice, ["Ada", "Bruno"]) == "Ada: collect or done on C2"
+    said = presenter_for("sector6").last_moves
+    assert last_line(view, ["Ada", "Bruno"], moves=said(view)) == (
+        "Ada: moved a prisoner from C2 to C5"
+    )
+    assert last_line(view, ["Ada", "Bruno"]) == "", "never the typed form"
     state.apply("rotate right")
     view = state.view(None)
     assert status_line(view, None) == "Player 2 is blocked: 2 rotations to make"
-    assert last_line(view, None) == "Player 1: move C2 C5, rotate C2 right"
+    assert last_line(view, None, moves=said(view)) == (
+        "Player 1: moved a prisoner from C2 to C5; turned C2 right (clockwise)"
+    )
     state.apply("rotate E6 left")
     assert status_line(state.view(None), None) == "Player 2 is blocked: 1 rotation to make"
     state.apply("rotate E6 left")
@@ -377,7 +387,7 @@ def test_the_move_arrow_runs_under_the_labels_it_crosses():
     view = state.view(None)
     img = decode(sector6_board_png(view))
     radius = layout(view).radius
-    size = max(12, round(radius * 0.27))
+    size = max(SMALL, round(radius * 0.27))
     for name in ("C3", "C4", "C5"):
         alone = label_pixels(name, size, True, T.label_ink, T.floors[1])
         x, y = cell_centre(view, name)

@@ -31,7 +31,7 @@ from games.high_voltage.pictures.layout import (
     station_facing,
 )
 from games.high_voltage.pictures.palette import THEME, HighVoltageTheme
-from games.high_voltage.pictures.panel import draw_panel, panel_ground, specimen_text
+from games.high_voltage.pictures.panel import SMALL, draw_panel, panel_ground, specimen_text
 from games.high_voltage.pictures.sprites import (
     DANGER,
     HIGH_VOLTAGE,
@@ -61,15 +61,24 @@ def hv_board_png(
     language: str = DEFAULT,
     clock: str | None = None,
     highlight: Sequence[Mapping[str, Any]] = (),
+    moves: Sequence[str] | None = None,
 ) -> bytes:
     """The board as PNG bytes. `names` are display names by seat (default 'Seat 1'...);
     `language` is a language code of `data.texts` for the panel's words; `clock` the time
     the player to move has left, already in words of that language ("42 minutes left"),
     drawn in the panel under the turn number (None: no clock, the picture as without one);
     `highlight` the lines to outline, as the view's `closable` gives them (their `line`,
-    `cells` and `stations`)."""
+    `cells` and `stations`); `moves` the last turn's actions in words of that language, as
+    the presenter says them ("rotated E4 to 90°"), for the panel's last line (None: only the
+    lines it scored)."""
     image = hv_board_image(
-        view, names=names, theme=theme, language=language, clock=clock, highlight=highlight
+        view,
+        names=names,
+        theme=theme,
+        language=language,
+        clock=clock,
+        highlight=highlight,
+        moves=moves,
     )
     return png_bytes(image, FAST)
 
@@ -82,6 +91,7 @@ def hv_board_image(
     language: str = DEFAULT,
     clock: str | None = None,
     highlight: Sequence[Mapping[str, Any]] = (),
+    moves: Sequence[str] | None = None,
 ) -> Image.Image:
     """The board as a palette image, before PNG encoding. The clock is drawn with the rest
     of the panel's changing parts, never into the cached base: its text changes with every
@@ -108,7 +118,13 @@ def hv_board_image(
     if highlight:
         outline_lines(canvas, highlight, n)
     draw_panel(
-        canvas, view, names, top=board_side(theme, n), texts=texts_for(language), clock=clock
+        canvas,
+        view,
+        names,
+        top=board_side(theme, n),
+        texts=texts_for(language),
+        clock=clock,
+        moves=moves,
     )
     return canvas.image
 
@@ -257,7 +273,7 @@ def _base(theme: HighVoltageTheme, n: int, language: str) -> Image.Image:
     side = board_side(theme, n)
     img = Image.new("RGB", (side, side + theme.panel_height), theme.background)
     draw = ImageDraw.Draw(img)
-    f = font(round(theme.margin * 0.62))
+    f = font(max(SMALL, round(theme.margin * 0.62)))
     o = grid_origin(theme)
     half = theme.margin / 2
     for i in range(n):

@@ -23,7 +23,9 @@ from render.fonts import font
 WIDTH = 900
 PAD = 32
 ROW = 58
-COL_NAME, COL_COMPANY, COL_POINTS, COL_TOKENS, COL_TOTAL = 84, 350, 620, 730, 850
+COL_NAME, COL_COMPANY, COL_POINTS, COL_TOKENS, COL_TOTAL = 84, 300, 636, 770, 850
+HEAD = 18  # the column headings: 18 pixels on a picture 900 wide read as 11 in Discord
+SCORE_HEAD = 184  # the company score's heading, right-aligned: the widest in any language
 
 
 def hv_end_png(
@@ -96,12 +98,12 @@ def end_image(
     # Each heading has the room up to the next one (right-aligned ones: back to the last).
     for x, key, anchor, room in (
         (COL_NAME, "player", "la", COL_COMPANY - COL_NAME - 12),
-        (COL_COMPANY, "company", "la", COL_POINTS - COL_COMPANY - 130),
-        (COL_POINTS, "company_score", "ra", 130),
+        (COL_COMPANY, "company", "la", COL_POINTS - COL_COMPANY - SCORE_HEAD - 12),
+        (COL_POINTS, "company_score", "ra", SCORE_HEAD),
         (COL_TOKENS, "point_tokens", "ra", COL_TOKENS - COL_POINTS - 12),
         (COL_TOTAL, "total", "ra", COL_TOTAL - COL_TOKENS - 12),
     ):
-        label, size = shrink(texts(f"picture.hv.end.{key}"), 15, room, bold=False, smallest=12)
+        label, size = shrink(texts(f"picture.hv.end.{key}"), HEAD, room, bold=False, smallest=HEAD)
         draw.text((x, y), label, fill=theme.text_dim, font=font(size, False), anchor=anchor)
     y = top_rows
     for seat in order:

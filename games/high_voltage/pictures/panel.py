@@ -25,7 +25,7 @@ from games.high_voltage.pictures.sprites import (
     star_icon,
     token_icon,
 )
-from render.canvas import Canvas, fit, shrink, text_rgb
+from render.canvas import Canvas, fit, shrink, text_rgb, wrap
 from render.fonts import drawable, font
 from render.theme import RGB
 
@@ -33,13 +33,21 @@ View = Mapping[str, Any]
 
 PAD = 24
 SPLIT = 0.6  # share of the width for the turn and the players; scores take the rest
-ROW_H = 31
-PLAYERS_TOP = 108  # first player row, from the top of the panel
-COL_ACTIONS, COL_SPECIAL, COL_POINTS = 250, 400, 480
-DETAIL_TOP, DETAIL_SIZE = 52, 19  # the line under the headline: what the player does now
-CLOCK_SIZE = 16  # the turn clock, right-aligned under "Turn N" on the detail's line
-CLOCK_MAX = 250  # its widest, in pixels: a longer text shrinks (to 3/4), then is cut
+ROW_H = 32
+PLAYERS_TOP = 112  # first player row, from the top of the panel
+COL_ACTIONS, COL_SPECIAL, COL_POINTS = 232, 386, 484  # room for every language's labels
+# The smallest text of the board: 20 pixels on a board 956 wide reads as 11 once Discord
+# shows it about 550 wide (`render.fonts.least_size`).
+SMALL = 20
+DETAIL_TOP, DETAIL_SIZE = 52, SMALL  # the line under the headline: what the player does now
+CLOCK_SIZE = SMALL  # the turn clock, right-aligned under "Turn N" on the detail's line
+CLOCK_MAX = 250  # its widest, in pixels: a longer text is cut
 CLOCK_GAP = 16  # the least room between the detail and the clock
+# The last turn in words, across the whole width under the players and the scores: a move
+# said in words is longer than its typed form, and a double turn says two.
+LAST_TOP = PLAYERS_TOP + 4 * ROW_H + 14
+LAST_LINES, LAST_STEP = 2, 26
+# The theme's panel_height (314) holds the last turn's lines: LAST_TOP + 2 * 26 + 8.
 
 
 def seat_name(seat: int, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
@@ -83,17 +91,25 @@ def _status(view: View, names: Sequence[str] | None, texts: Texts) -> tuple[str 
     return who, texts("picture.hv.actions")
 
 
-def last_move(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> list[str]:
-    """What the last action did, in at most a few short lines."""
+def last_move(
+    view: View,
+    names: Sequence[str] | None,
+    texts: Texts = ENGLISH,
+    moves: Sequence[str] | None = None,
+) -> str:
+    """What the last turn did: who, `moves` (its actions already in words, from the game's
+    presenter; None leaves them out) and the lines it scored, in one text."""
     last = view.get("last") or {}
     if last.get("seat") is None or not last.get("actions"):
-        return []  # nothing done yet, or only a card looked at
-    who = seat_name(int(last["seat"]), names, texts)
-    out = [f"{who}: {'; '.join(last.get('actions') or [])}"]
+        return ""  # nothing done yet, or only a card looked at
+    parts = []
+    if moves:
+        who = seat_name(int(last["seat"]), names, texts)
+        parts.append(texts("picture.last_move", player=who, moves="; ".join(moves)))
     for line in last.get("lines") or []:
         name = line.get("line") or texts("picture.hv.a_line")
-        out.append(texts("picture.hv.scored", line=name, count=len(line.get("cells") or [])))
-    return out
+        parts.append(texts("picture.hv.scored", line=name, count=len(line.get("cells") or [])))
+    return " · ".join(parts)
 
 
 def _split(theme: HighVoltageTheme, width: int) -> int:
@@ -108,33 +124,32 @@ def panel_ground(
     width = img.width
     split = _split(theme, width)
     draw.rectangle((0, top, width, top + theme.panel_height), fill=theme.panel)
-    draw.line(
-        (split - 4, top + 18, split - 4, top + theme.panel_height - 18),
-        fill=theme.panel_row,
-        width=2,
-    )
-    small = font(14, False)
-    y = top + PLAYERS_TOP - 22
+    draw.line((split - 4, top + 18, split - 4, top + LAST_TOP - 14), fill=theme.panel_row, width=2)
+    small = font(SMALL, False)
+    y = top + PLAYERS_TOP - 27
     ends = (COL_SPECIAL, COL_POINTS, split - 12)
     for (x, key), end in zip(
         ((COL_ACTIONS, "action_tokens"), (COL_SPECIAL, "special"), (COL_POINTS, "points")),
         ends,
         strict=True,
     ):
-        label = fit(texts(f"picture.hv.{key}"), 14, end - x - 8, bold=False)
+        label = fit(texts(f"picture.hv.{key}"), SMALL, end - x - 8, bold=False)
         draw.text((x, y), label, fill=theme.text_dim, font=small)
     x0 = split + 16
     col_w = (width - split - 8 - PAD) // 2
-    heading = fit(texts("picture.hv.company_scores"), 14, width - x0 - PAD, bold=False)
-    draw.text((x0, top + 14), heading, fill=theme.text_dim, font=small)
+    heading = fit(texts("picture.hv.company_scores"), SMALL, width - x0 - PAD, bold=False)
+    draw.text((x0, top + 12), heading, fill=theme.text_dim, font=small)
     y = _supply_top(theme) + top
     for x, key in ((x0, "energy_left"), (x0 + col_w, "face_down")):
-        label = fit(texts(f"picture.hv.{key}"), 14, col_w - 8, bold=False)
+        label = fit(texts(f"picture.hv.{key}"), SMALL, col_w - 8, bold=False)
         draw.text((x, y + 32), label, fill=theme.text_dim, font=small)
 
 
 def _supply_top(theme: HighVoltageTheme) -> int:
-    return 36 + 2 * 36 + 8
+    return SCORES_TOP + 2 * 38 + 6
+
+
+SCORES_TOP = 42  # the first row of company scores, from the top of the panel
 
 
 def draw_panel(
@@ -144,10 +159,12 @@ def draw_panel(
     top: int,
     texts: Texts = ENGLISH,
     clock: str | None = None,
+    moves: Sequence[str] | None = None,
 ) -> None:
     """Paste the panel's changing parts into the band that starts at y = `top`. `clock` is
     the time the player to move has left, in words, shown under the turn number (see
-    `_clock`); without it the panel is the same to the byte as before clocks existed."""
+    `_clock`); without it the panel is the same to the byte as before clocks existed.
+    `moves` are the last turn's actions in words (see `last_move`)."""
     theme = canvas.theme
     width = canvas.image.width
     split = _split(theme, width)
@@ -172,7 +189,7 @@ def draw_panel(
     size = DETAIL_SIZE
     if clock is not None and view.get("phase") != "over":
         room -= _clock(canvas, clock, split - 16, top + DETAIL_TOP) + CLOCK_GAP
-        detail, size = shrink(detail, DETAIL_SIZE, room, bold=False)
+        detail, size = shrink(detail, DETAIL_SIZE, room, bold=False, smallest=SMALL)
     canvas.text(
         (PAD, top + DETAIL_TOP),
         detail,
@@ -184,6 +201,17 @@ def draw_panel(
     )
     _players(canvas, view, names, top + PLAYERS_TOP, split, texts)
     _scores(canvas, view, names, top, split, texts)
+    said = last_move(view, names, texts, moves)
+    lines = wrap(said, SMALL, width - 2 * PAD, LAST_LINES, bold=False)
+    for n, line in enumerate(lines):
+        canvas.text(
+            (PAD, top + LAST_TOP + n * LAST_STEP),
+            line,
+            size=SMALL,
+            bold=False,
+            fg=theme.text_dim,
+            bg=theme.panel,
+        )
 
 
 def _clock(canvas: Canvas, clock: str, right: int, detail_top: int) -> int:
@@ -197,7 +225,7 @@ def _clock(canvas: Canvas, clock: str, right: int, detail_top: int) -> int:
     words = drawable(clock)
     if not words:
         return -CLOCK_GAP  # nothing drawable: the detail keeps its whole line
-    label, size = shrink(words, CLOCK_SIZE, CLOCK_MAX)
+    label, size = shrink(words, CLOCK_SIZE, CLOCK_MAX, smallest=SMALL)
     baseline = detail_top + font(DETAIL_SIZE, False).getmetrics()[0]
     return canvas.text(
         (right, baseline - font(size).getmetrics()[0]),
@@ -283,7 +311,7 @@ def _scores(
     colours = view.get("colours") or list(scores)
     for i, colour in enumerate(colours[:4]):
         x = x0 + (i % 2) * col_w
-        y = top + 36 + (i // 2) * 36
+        y = top + SCORES_TOP + (i // 2) * 38
         canvas.sprite(disc_icon, colour, 28, theme.panel, at=(x, y))
         canvas.text(
             (x + 38, y + 14),
@@ -312,18 +340,6 @@ def _scores(
         bg=theme.panel,
         anchor="lm",
     )
-    y += 60
-    for line in last_move(view, names, texts)[:3]:
-        canvas.text(
-            (x0, y),
-            line,
-            size=15,
-            bold=False,
-            fg=theme.text_dim,
-            bg=theme.panel,
-            max_width=width - x0 - PAD,
-        )
-        y += 20
 
 
 @cache
@@ -342,11 +358,11 @@ def specimen_text(sheet: Image.Image, at: tuple[int, int], theme: HighVoltageThe
     x, y = at
     samples = [
         ("Seat 1234 to play Turn 0123456789", 28, True, theme.text, theme.panel),
-        ("Draw, rotate, move or swap a card 0123456789", 19, False, theme.text_dim, theme.panel),
+        ("Draw, rotate, move or swap a card 0123456789", 20, False, theme.text_dim, theme.panel),
         ("Seat 1234 none used 0123456789", 20, True, theme.text, theme.panel_row),
-        ("none used action tokens special points", 18, False, theme.text_dim, theme.panel_row),
-        ("Scored S3-S9 · draw rotate swap r90 energy left", 15, False, theme.text_dim, theme.panel),
-        ("A B C D E F G 1 2 3 4 5 6 7", 19, True, theme.coordinate_text, theme.background),
+        ("none used action tokens special points", 20, False, theme.text_dim, theme.panel_row),
+        ("Scored S3-S9 · drew turned 90° energy left", 20, False, theme.text_dim, theme.panel),
+        ("A B C D E F G 1 2 3 4 5 6 7", 20, True, theme.coordinate_text, theme.background),
     ]
     for i, (text, size, bold, fg, bg) in enumerate(samples):
         sheet.paste(text_rgb(text, size, bold, fg, bg), (x + 4, y + i * 32))
@@ -377,4 +393,4 @@ def _count(
 ) -> None:
     """A count too large for icons as a number, or the dimmed word for none left."""
     label, fg, bold = (str(count), theme.text, True) if count else (none, theme.text_dim, False)
-    canvas.text(at, label, size=18, fg=fg, bg=bg, bold=bold, anchor="lm", max_width=width)
+    canvas.text(at, label, size=SMALL, fg=fg, bg=bg, bold=bold, anchor="lm", max_width=width)

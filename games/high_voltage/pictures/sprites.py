@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from games.high_voltage.pictures.layout import CORNER, EAST, NORTH, SOUTH, WEST, frame_place
 from games.high_voltage.pictures.palette import DASHES, DOTS, PINSTRIPE, Company, HighVoltageTheme
-from render.fonts import font
+from render.fonts import font, icon_font
 from render.theme import RGB
 
 Point = tuple[float, float]
@@ -223,7 +223,7 @@ def draw_disc(
         (cx, cy + r * 0.04),
         company.letter,
         fill=company.letter_ink,
-        font=font(max(6, round(r * 1.15))),
+        font=icon_font(max(6, round(r * 1.15))),
         anchor="mm",
     )
 
@@ -352,9 +352,10 @@ def _draw_danger_card(
     draw_energy_token(draw, c, c - p * 0.06, p * 0.2, DANGER, theme)
     size = round(theme.cell * k * 0.11)
     room = (body[2] - body[0] - 2 * band) * 0.9  # a longer word in another language shrinks
-    while size > 1 and font(size).getlength(label) > room:
+    while size > 1 and icon_font(size).getlength(label) > room:
         size -= 1
-    draw.text((c, c + p * 0.25), label, fill=theme.danger_stripe, font=font(size), anchor="mm")
+    # The card's printed word, sized to its stripes: the stripes and the sign say it too.
+    draw.text((c, c + p * 0.25), label, fill=theme.danger_stripe, font=icon_font(size), anchor="mm")
 
 
 def draw_face(
@@ -514,7 +515,7 @@ def frame_sprite(
     fill = theme.frame_corner if side == CORNER else theme.frame_card
     draw.rounded_rectangle((g, g, W - g - 1, H - g - 1), radius=theme.radius * k, fill=fill)
     r_marker = theme.frame * k * 0.145
-    num_font = font(round(theme.frame * 0.2 * k))
+    num_font = font(round(theme.frame * 0.24 * k))
     if side == CORNER:
         draw.text((W / 2, H * 0.3), str(number), fill=theme.frame_text, font=num_font, anchor="mm")
     else:

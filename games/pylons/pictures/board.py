@@ -46,9 +46,12 @@ PYLON_HALF = 17  # a pylon piece is 2 * PYLON_HALF + 1 pixels square (room for t
 FORWARD = ((1, 2), (-1, 2), (2, 1), (-2, 1))  # a link is drawn from its northern end
 DIRECTION_KEYS = ("picture.pylons.horizontal", "picture.pylons.vertical")
 GROUND_BOARD, GROUND_BLUE, GROUND_RED = 0, 1, 2
+# The smallest text of the board: 20 pixels on a board 956 wide reads as 11 once Discord
+# shows it about 550 wide (`render.fonts.least_size`).
+SMALL = 20
 NAME_SIZE = 22  # a player's name on their card
-CLOCK_SIZE = 16  # the turn clock, after the name on the card of the player to move
-CLOCK_MAX = 260  # its widest, in pixels: a longer text shrinks (to 3/4), then is cut
+CLOCK_SIZE = SMALL  # the turn clock, after the name on the card of the player to move
+CLOCK_MAX = 260  # its widest, in pixels: a longer text is cut
 CLOCK_LEAST = 150  # the room a long name leaves it (the name is cut first, down to this)
 CLOCK_GAP = 14  # between the name and the clock, and between the clock and the score
 
@@ -60,13 +63,18 @@ def pylons_board_png(
     theme: PylonsTheme = PYLONS_THEME,
     language: str = DEFAULT,
     clock: str | None = None,
+    moves: Sequence[str] | None = None,
 ) -> bytes:
     """The board and its panel as PNG bytes. `names` are display names by seat (default
     'Player 1', 'Player 2'); `language` a language code of `data.texts` for the panel;
     `clock` the time the player to move has left, already in words of that language ("42
     minutes left"), drawn on their card after their name (None: no clock, the picture as
-    without one)."""
-    image = pylons_board_image(view, names=names, theme=theme, language=language, clock=clock)
+    without one); `moves` the last action in words of that language, as the presenter says
+    it ("kept the board"), for the panel's last line when it placed no pylon (a pylon's
+    line is drawn from the view: its cell and links)."""
+    image = pylons_board_image(
+        view, names=names, theme=theme, language=language, clock=clock, moves=moves
+    )
     return png_bytes(image, FAST)
 
 
@@ -123,6 +131,7 @@ def pylons_board_image(
     theme: PylonsTheme = PYLONS_THEME,
     language: str = DEFAULT,
     clock: str | None = None,
+    moves: Sequence[str] | None = None,
 ) -> Image.Image:
     """The board as a palette image, before PNG encoding. The clock is drawn with the rest
     of the panel, never into the cached base: its text changes with every post."""
@@ -172,7 +181,7 @@ def pylons_board_image(
         x, y = cell_origin(i, j, theme)
         paste(sprite, (x + half - PYLON_HALF, y + half - PYLON_HALF), mask)
     canvas = Canvas(image, theme, pylons_palette)
-    _panel(canvas, view, names, board_side(theme), texts_for(language), clock)
+    _panel(canvas, view, names, board_side(theme), texts_for(language), clock, moves)
     return image
 
 
@@ -208,14 +217,20 @@ def status_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH)
     return texts("picture.pylons.to_play", player=who, move=view.get("move", "?"), count=left)
 
 
-def last_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
-    """What the last action did."""
+def last_line(
+    view: View,
+    names: Sequence[str] | None,
+    texts: Texts = ENGLISH,
+    moves: Sequence[str] | None = None,
+) -> str:
+    """What the last action did: a pylon's cell and links, or `moves`, the action in words
+    from the game's presenter (the opening choice), never its typed form."""
     last = view.get("last") or {}
     if last.get("seat") is None or not last.get("action"):
         return ""
     who = seat_name(int(last["seat"]), names, texts)
     if not last.get("cell"):
-        return f"{who}: {last['action']}"
+        return texts("picture.last_move", player=who, moves="; ".join(moves)) if moves else ""
     links = len(last.get("links") or [])
     text = texts("picture.pylons.last", player=who, cell=last["cell"], count=links)
     blocked = len(last.get("blocked") or [])
@@ -231,9 +246,10 @@ def _panel(
     top: int,
     texts: Texts,
     clock: str | None = None,
+    moves: Sequence[str] | None = None,
 ) -> None:
     """The two players' cards (the one to move lit, with their `clock` after the name when
-    there is one), then the status line and the last move."""
+    there is one), then the status line and, under it, the last move."""
     theme: PylonsTheme = canvas.theme  # type: ignore[assignment]
     width = canvas.image.width
     card_w = (width - 3 * PAD) // 2
@@ -277,50 +293,50 @@ def _panel(
             )
         pylons = int(player.get("pylons", 0))
         goal = texts("picture.pylons.pylons", direction=texts(DIRECTION_KEYS[seat]), count=pylons)
-        goal, goal_size = shrink(goal, 15, card_w - 130, bold=False, smallest=12)
+        goal = fit(goal, SMALL, card_w - 52 - 14 - _score_width(player, texts) - 12, bold=False)
         canvas.text(
             (x + 52, y + 40),
             goal,
-            size=goal_size,
+            size=SMALL,
             bold=False,
             fg=theme.text_dim,
             bg=bg,
         )
         canvas.text(
-            (x + card_w - 14, y + 8),
+            (x + card_w - 14, y + 4),
             texts("picture.pylons.score"),
-            size=14,
+            size=SMALL,
             bold=False,
             fg=theme.text_dim,
             bg=bg,
             anchor="ra",
         )
         canvas.text(
-            (x + card_w - 14, y + 24),
+            (x + card_w - 14, y + 27),
             str(player.get("score", 0)),
             size=32,
             fg=theme.text,
             bg=bg,
             anchor="ra",
         )
-    y = top + 12 + CARD_H + 14
+    y = top + 12 + CARD_H + 12
+    room = width - 2 * PAD
     canvas.text(
         (PAD, y),
-        shorten_names(lambda shown: status_line(view, shown, texts), names, 20, width * 0.62 - PAD),
+        shorten_names(lambda shown: status_line(view, shown, texts), names, 20, room),
         size=20,
         fg=theme.text,
         bg=theme.panel,
-        max_width=width * 0.62 - PAD,
+        max_width=room,
     )
     canvas.text(
-        (width - PAD, y + 3),
-        last_line(view, names, texts),
-        size=16,
+        (PAD, y + 30),
+        shorten_names(lambda shown: last_line(view, shown, texts, moves), names, SMALL, room),
+        size=SMALL,
         bold=False,
         fg=theme.text_dim,
         bg=theme.panel,
-        anchor="ra",
-        max_width=width * 0.36 - PAD,
+        max_width=room,
     )
 
 
@@ -329,7 +345,7 @@ CARD_H = 68
 
 def _score_width(player: Mapping[str, Any], texts: Texts) -> int:
     """How far the score's label and number reach in from the card's right edge."""
-    label = font(14, False).getlength(texts("picture.pylons.score"))
+    label = font(SMALL, False).getlength(texts("picture.pylons.score"))
     number = font(32).getlength(str(player.get("score", 0)))
     return math.ceil(max(label, number))
 
@@ -343,7 +359,7 @@ def _name_and_clock(name: str, clock: str, room: float, name_max: float) -> tupl
     clock_w = min(font(CLOCK_SIZE, False).getlength(clock), CLOCK_MAX)
     name_room = max(0.0, min(name_w, room - CLOCK_GAP - min(clock_w, CLOCK_LEAST)))
     clock_room = min(room - min(name_w, name_room) - CLOCK_GAP, CLOCK_MAX)
-    label, size = shrink(clock, CLOCK_SIZE, clock_room, bold=False)
+    label, size = shrink(clock, CLOCK_SIZE, clock_room, bold=False, smallest=SMALL)
     return name_room, label, size
 
 
@@ -513,7 +529,7 @@ def _base_rgb(theme: PylonsTheme) -> Image.Image:
         draw.rectangle(
             (o + c, y - line // 2, far - c - 1, y + line // 2 - 1), fill=theme.seat_fill[1]
         )
-    f = font(17)
+    f = font(SMALL)
     half = o // 2
     for n in range(SIZE):
         mid = o + n * c + c // 2
@@ -583,13 +599,19 @@ def _specimen(theme: PylonsTheme) -> Image.Image:
         ("0123456789", 32, True, theme.text, theme.panel),
         (
             "links west ↔ east north ↕ south · pylons score",
-            15,
+            SMALL,
             False,
             theme.text_dim,
             theme.panel_row,
         ),
-        ("links west ↔ east north ↕ south · pylons score", 15, False, theme.text_dim, theme.panel),
-        ("Player: K12, 2 links, 1 blocked keep mirror", 16, False, theme.text_dim, theme.panel),
+        (
+            "links west ↔ east north ↕ south · pylons score",
+            SMALL,
+            False,
+            theme.text_dim,
+            theme.panel,
+        ),
+        ("Player: K12, 2 links, 1 blocked mirrored", SMALL, False, theme.text_dim, theme.panel),
     ]
     y += row_h
     sheet = Image.new("RGB", (width, y + 40 * len(texts)), theme.panel)

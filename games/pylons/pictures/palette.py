@@ -21,7 +21,7 @@ class PylonsTheme(Theme):
 
     cell: int = 37
     margin: int = 34
-    panel_height: int = 140
+    panel_height: int = 156
     board: RGB = (236, 230, 214)
     board_edge: RGB = (188, 176, 148)
     corner: RGB = (52, 60, 80)

@@ -60,6 +60,7 @@ from games.sector6.pictures.style import (
     PAD,
     SECTOR6_THEME,
     SIDES,
+    SMALL,
     SQ3,
     Sector6Theme,
     View,
@@ -108,13 +109,18 @@ def sector6_board_png(
     theme: Sector6Theme = SECTOR6_THEME,
     language: str = DEFAULT,
     clock: str | None = None,
+    moves: Sequence[str] | None = None,
 ) -> bytes:
     """The maze and its panel as PNG bytes. `names` are display names by seat (default
     'Player 1', 'Player 2', ...); `language` a language code of `data.texts` for the panel;
     `clock` the time the player to move has left (the turn clock, not the game's oxygen
     clock), already in words of that language ("42 minutes left"), drawn at the right end of
-    the status line (None: no clock, the picture as without one)."""
-    image = sector6_board_image(view, names=names, theme=theme, language=language, clock=clock)
+    the status line (None: no clock, the picture as without one); `moves` the last turn's
+    actions in words of that language, as the presenter says them ("moved a prisoner from
+    C2 to C5"), for the panel's last line (None: no last line)."""
+    image = sector6_board_image(
+        view, names=names, theme=theme, language=language, clock=clock, moves=moves
+    )
     return png_bytes(image, FAST)
 
 
@@ -252,6 +258,7 @@ def sector6_board_image(
     theme: Sector6Theme = SECTOR6_THEME,
     language: str = DEFAULT,
     clock: str | None = None,
+    moves: Sequence[str] | None = None,
 ) -> Image.Image:
     """The board as a palette image, before PNG encoding. Layers, bottom up: free cells,
     tiles, rings, cogs, the curved arrows of rotations and the move's arrow, labels, tokens,
@@ -264,7 +271,7 @@ def sector6_board_image(
     radius = lay.radius
     half_w, half_h = hex_half(radius)
     tiles = {t["cell"]: t for t in view.get("tiles") or ()}
-    label_size = max(12, round(radius * 0.27))
+    label_size = max(SMALL, round(radius * 0.27))
     gears = bool((view.get("rules") or {}).get("gears", True))
 
     def at(name: str, sprite: Image.Image, mask: Image.Image | None = None) -> None:
@@ -312,7 +319,7 @@ def sector6_board_image(
             anchor="mm",
         )
     _tokens(image, theme, lay, view, texts)
-    draw_panel(canvas, view, names, texts, clock)
+    draw_panel(canvas, view, names, texts, clock, moves)
     return image
 
 

@@ -15,8 +15,8 @@ from PIL import Image
 
 from games.sector6.pictures.overlays import GEARS, PLAYER, turn_rgb
 from games.sector6.pictures.panel_layout import CARD_H, CLOCK_H, card_band
-from games.sector6.pictures.style import SECTOR6_THEME, SS, Sector6Theme
-from games.sector6.pictures.tiles import cog_rgb, ring_rgb, tile_rgb
+from games.sector6.pictures.style import SECTOR6_THEME, SMALL, SS, Sector6Theme
+from games.sector6.pictures.tiles import cog_rgb, ring_rgb, supply_rgb, tile_rgb
 from games.sector6.pictures.tokens import door_rgb, marker_rgb, prisoner_rgb
 from render.canvas import finish_piece, text_rgb, to_indexed
 from render.encode import StoredPalette, build_palette
@@ -83,6 +83,9 @@ def _specimen(theme: Sector6Theme) -> Image.Image:
         for mask in masks[:: 1 if kind >= 4 else 7]:
             tiles.append(tile_rgb(theme, radius, kind, mask)[0].reduce(SS))
         tiles.append(tile_rgb(theme, radius, kind, masks[5], gears=False)[0].reduce(SS))
+    for kind in range(4):  # entry points' rims at the smallest and largest radii too: their
+        for small in (28, 44):  # shades between rim and grout, never taken for a gear's
+            tiles.append(tile_rgb(theme, small, kind, 0)[0].reduce(SS))
     for ring in range(3):
         ring_img, ring_cover = ring_rgb(theme, radius, ring)
         base = tile_rgb(theme, radius, 5, 0)[0]
@@ -98,8 +101,10 @@ def _specimen(theme: Sector6Theme) -> Image.Image:
     base.paste(cog_img, (0, 0), cog_cover)
     tiles.append(base.reduce(SS))
     for value in (1, 2, 3, 4):
-        for bg in (None, theme.panel, theme.panel_row):
+        for bg in (None, theme.panel, theme.panel_row, theme.floors[value]):
             tiles.append(marker_rgb(theme, size, value, bg)[0].reduce(SS))
+        # a large one too: its rim's shades between ink and fill, never taken for a gear's
+        tiles.append(marker_rgb(theme, 3 * size, value, None)[0].reduce(SS))
         tiles.append(marker_rgb(theme, size, value, None, dead=True)[0].reduce(SS))
     for seat in range(4):
         for bg in (None, theme.panel, theme.panel_row):
@@ -108,6 +113,11 @@ def _specimen(theme: Sector6Theme) -> Image.Image:
         base = Image.new("RGB", door_img.size, theme.floors[0])
         base.paste(door_img, (0, 0), door_cover)
         tiles.append(base.reduce(SS))
+    for bg in (theme.panel, theme.panel_row):
+        for piece, cover in (supply_rgb(theme, 14), tile_rgb(theme, 14, 0, 0)):
+            base = Image.new("RGB", piece.size, bg)
+            base.paste(piece, (0, 0), cover)
+            tiles.append(base.reduce(SS))
     for seat in range(4):
         tiles.append(card_band(theme, 200, CARD_H, theme.seat_fill[seat]))
     tiles.append(card_band(theme, 200, CLOCK_H, theme.clock))
@@ -126,14 +136,16 @@ def _specimen(theme: Sector6Theme) -> Image.Image:
         ("Player 1234567890", 20, True, theme.text, theme.panel_row),
         ("0123456789", 34, True, theme.text, theme.panel_row),
         ("0123456789", 34, True, theme.text, theme.panel),
-        ("×0123456789 tiles entries to place", 16, False, theme.text_dim, theme.panel_row),
-        ("×0123456789 tiles entries to place", 16, False, theme.text_dim, theme.panel),
-        ("move C4 C7, rotate right (gears)", 16, False, theme.text_dim, theme.panel),
-        ("Oxygen clock: 0123456789 rounds left", 19, True, theme.clock, theme.panel_row),
+        ("×0123456789 tiles entries held", SMALL, False, theme.text_dim, theme.panel_row),
+        ("×0123456789 tiles entries held", SMALL, False, theme.text_dim, theme.panel),
+        ("moved a prisoner from C4 to C7; turned right", SMALL, False, theme.text_dim, theme.panel),
+        ("Oxygen clock: 0123456789 rounds left", SMALL, True, theme.clock, theme.panel_row),
     ]
     for floor in theme.floors:
-        texts.append(("ABCDEFGHIJKLMNOPQRST 0123456789", 18, True, theme.label_ink, floor))
-    texts.append(("ABCDEFGHIJKLMNOPQRST 0123456789", 18, True, theme.free_edge, theme.background))
+        texts.append(("ABCDEFGHIJKLMNOPQRST 0123456789", SMALL, True, theme.label_ink, floor))
+    texts.append(
+        ("ABCDEFGHIJKLMNOPQRST 0123456789", SMALL, True, theme.free_edge, theme.background)
+    )
     sheet = Image.new("RGB", (width, y + 36 * len(texts)), theme.panel)
     for tile, where in placed:
         sheet.paste(tile, where)

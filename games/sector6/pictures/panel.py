@@ -1,5 +1,5 @@
-"""The panel under the Sector 6 maze: a card per player (pawn, name, score, and either what is
-left to place or the markers collected by value), the status line, the last turn in words,
+"""The panel under the Sector 6 maze: a card per player (pawn, name, score, and either the
+pieces left to place or the markers collected by value), the status line, the last turn in words,
 the marker counts and the oxygen clock's badge.
 
 Where each part goes, and the band behind a lit card, are in `panel_layout`;
@@ -25,11 +25,12 @@ from games.sector6.pictures.panel_layout import (
     cards,
     counts_on_card,
 )
-from games.sector6.pictures.sprites import marker_piece, prisoner_piece
-from games.sector6.pictures.style import PAD, Sector6Theme, View, token_half
+from games.sector6.pictures.sprites import marker_piece, prisoner_piece, supply_piece, tile_piece
+from games.sector6.pictures.style import PAD, SMALL, Sector6Theme, View, hex_half, token_half
 from games.sector6.pictures.tokens import seat_letters
-from render.canvas import Canvas, shorten_names, shrink
+from render.canvas import Canvas, shorten_names, shrink, wrap
 from render.fonts import drawable, font
+from render.theme import RGB
 
 
 def seat_name(seat: int, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
@@ -53,16 +54,18 @@ def status_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH)
     seat = view.get("current_seat")
     who = seat_name(int(seat or 0), names, say)
     step = view.get("step")
+    rotations = bool((view.get("rules") or {}).get("rotations", True))
     if step == "draw":
         if not view.get("tiles"):
             return say("picture.sector6.draw_first", player=who)
         return say("picture.sector6.draw", player=who)
     if step == "place":
         return say("picture.sector6.place", player=who)
-    if step == "act":
-        return say("picture.sector6.act", player=who, cell=view.get("pending"))
+    if step == "act":  # novice mode has no rotations: the picture offers none
+        key = "picture.sector6.act" if rotations else "picture.sector6.act_novice"
+        return say(key, player=who, cell=view.get("pending"))
     if step == "blocked":
-        if (view.get("rules") or {}).get("rotations", True):
+        if rotations:
             left = int(view.get("rotations_left") or 0)
             return say("picture.sector6.blocked", player=who, count=left)
         return say("picture.sector6.blocked_pass", player=who)
@@ -87,12 +90,19 @@ def markers_text(view: View, texts: Texts = ENGLISH) -> str:
     return texts(key, free=counts["free"], held=counts["held"], dead=counts.get("dead", 0))
 
 
-def last_line(view: View, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
-    """What the last turn did, in its action words."""
+def last_line(
+    view: View,
+    names: Sequence[str] | None,
+    texts: Texts = ENGLISH,
+    moves: Sequence[str] | None = None,
+) -> str:
+    """What the last turn did: `moves`, its actions in words from the game's presenter
+    (never their typed form), and the tiles its gears turned. Without `moves`, empty."""
     last = view.get("last") or {}
-    if last.get("seat") is None or not last.get("actions"):
+    if last.get("seat") is None or not last.get("actions") or not moves:
         return ""
-    text = f"{seat_name(int(last['seat']), names, texts)}: {', '.join(last['actions'])}"
+    who = seat_name(int(last["seat"]), names, texts)
+    text = texts("picture.last_move", player=who, moves="; ".join(moves))
     if last.get("geared"):
         text += texts("picture.sector6.gears", cells=", ".join(last["geared"]))
     return text
@@ -104,9 +114,10 @@ def draw_panel(
     names: Sequence[str] | None,
     texts: Texts,
     turn_clock: str | None = None,
+    moves: Sequence[str] | None = None,
 ) -> None:
     """The players' cards, then the status line (with `turn_clock`, the time the player to
-    move has left, when there is one) and the last turn."""
+    move has left, when there is one) and the last turn (`moves`: see `last_line`)."""
     theme: Sector6Theme = canvas.theme  # type: ignore[assignment]
     players = list(view.get("players") or ())
     over = view.get("phase") == "over"
@@ -141,20 +152,8 @@ def draw_panel(
             anchor="ra",
         )
         if building:
-            tiles, entries = int(player["supply_left"]), int(player["entries_left"])
-            canvas.text(
-                (x + 14, y + 52),
-                texts(
-                    "picture.sector6.supply",
-                    tiles=texts("picture.sector6.tiles", count=tiles),
-                    entries=texts("picture.sector6.entries", count=entries),
-                ),
-                size=15,
-                bold=False,
-                fg=theme.text_dim,
-                bg=bg,
-                max_width=card_w - 24,
-            )
+            supply = (int(player["supply_left"]), int(player["entries_left"]))
+            _supply(canvas, card, seat, supply, bg)
             continue
         half = token_half(COUNT_DISC)
         for count in counts_on_card(card, player.get("collected") or {}):
@@ -168,7 +167,32 @@ def draw_panel(
                 fg=theme.text_dim,
                 bg=bg,
             )
-    _status(canvas, view, names, texts, turn_clock)
+    _status(canvas, view, names, texts, turn_clock, moves)
+
+
+SUPPLY_RADIUS = 15  # the hexagons that count a player's pieces left to place
+
+
+def _supply(
+    canvas: Canvas, card: tuple[int, int, int], seat: int, left: tuple[int, int], bg: RGB
+) -> None:
+    """What a player has left to place while the maze is built, drawn as the board draws
+    it: a maze tile and one of their entry points (a grey tile ringed in their colour), each
+    with its count, on the line where the race shows the markers collected. No words: a card
+    of four has no room for them at a readable size in every language, and the status line
+    says what to do with them."""
+    theme: Sector6Theme = canvas.theme  # type: ignore[assignment]
+    x, y, _ = card
+    half_w, half_h = hex_half(SUPPLY_RADIUS)
+    pieces = (supply_piece(theme, SUPPLY_RADIUS), tile_piece(theme, SUPPLY_RADIUS, seat, 0))
+    at = x + 14
+    for (sprite, mask), count in zip(pieces, left, strict=True):
+        canvas.image.paste(sprite, (at, y + 61 - half_h), mask)
+        at += 2 * half_w + 3
+        at += canvas.text(
+            (at, y + 50), f"×{count}", size=SMALL, bold=False, fg=theme.text_dim, bg=bg
+        )
+        at += 24
 
 
 def _status(
@@ -177,6 +201,7 @@ def _status(
     names: Sequence[str] | None,
     texts: Texts,
     turn_clock: str | None = None,
+    moves: Sequence[str] | None = None,
 ) -> None:
     """The status line with the oxygen clock's badge, and the last turn with the counts.
 
@@ -189,7 +214,7 @@ def _status(
     room = theme.width - 2 * PAD
     clock = clock_text(view, texts)
     if clock:
-        label, size = shrink(clock, 19, CLOCK_MAX - 28)
+        label, size = shrink(clock, 20, CLOCK_MAX - 28, smallest=SMALL)
         w = math.ceil((font(size).getlength(label) + 30) / 10) * 10  # few band sizes
         x = theme.width - PAD - w
         canvas.sprite(card_band, w, CLOCK_H, theme.clock, at=(x, y - 7))
@@ -204,7 +229,9 @@ def _status(
         room -= w + 20
     if turn_clock is not None and view.get("phase") != "over":
         words = drawable(turn_clock)
-        label, size = shrink(words, TURN_CLOCK_SIZE, min(TURN_CLOCK_MAX, room * TURN_CLOCK_SHARE))
+        label, size = shrink(
+            words, TURN_CLOCK_SIZE, min(TURN_CLOCK_MAX, room * TURN_CLOCK_SHARE), smallest=SMALL
+        )
         if words:
             baseline = y + font(21).getmetrics()[0]
             room -= TURN_CLOCK_GAP + canvas.text(
@@ -226,9 +253,9 @@ def _status(
     room = theme.width - 2 * PAD
     counts = markers_text(view, texts)
     if counts:
-        label, size = shrink(counts, 16, room / 2, bold=False)
+        label, size = shrink(counts, SMALL, room / 2, bold=False, smallest=SMALL)
         room -= canvas.text(
-            (theme.width - PAD, y + 36),
+            (theme.width - PAD, y + 34),
             label,
             size=size,
             bold=False,
@@ -237,12 +264,16 @@ def _status(
             anchor="ra",
         )
         room -= 24
-    canvas.text(
-        (PAD, y + 36),
-        last_line(view, names, texts),
-        size=16,
-        bold=False,
-        fg=theme.text_dim,
-        bg=theme.panel,
-        max_width=room,
-    )
+    said = shorten_names(lambda shown: last_line(view, shown, texts, moves), names, SMALL, 2 * room)
+    for n, line in enumerate(wrap(said, SMALL, room, LAST_LINES, bold=False)):
+        canvas.text(
+            (PAD, y + 34 + n * LAST_STEP),
+            line,
+            size=SMALL,
+            bold=False,
+            fg=theme.text_dim,
+            bg=theme.panel,
+        )
+
+
+LAST_LINES, LAST_STEP = 2, 26  # the last turn: a move and a rotation said in words

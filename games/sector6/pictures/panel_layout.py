@@ -17,7 +17,7 @@ from functools import cache
 
 from PIL import Image
 
-from games.sector6.pictures.style import PAD, SS, Sector6Theme
+from games.sector6.pictures.style import PAD, SMALL, SS, Sector6Theme
 from render.canvas import rounded_band
 from render.fonts import font
 from render.theme import RGB
@@ -25,14 +25,14 @@ from render.theme import RGB
 CARD_H = 84
 CLOCK_H = 36  # the oxygen clock's badge, beside the status line
 CLOCK_MAX = 380  # its widest, in pixels: a long translation shrinks, then is cut
-TURN_CLOCK_SIZE = 18  # the turn clock (the time to move), at the status line's right end
-TURN_CLOCK_MAX = 380  # its widest, in pixels: a longer text shrinks (to 3/4), then is
+TURN_CLOCK_SIZE = SMALL  # the turn clock (the time to move), at the status line's right end
+TURN_CLOCK_MAX = 380  # its widest, in pixels: a longer text is
 # cut; and never more than TURN_CLOCK_SHARE of the line it shares with the status
 TURN_CLOCK_SHARE = 0.4
 TURN_CLOCK_GAP = 20  # the least room between it and the status line
 COUNT_DISC = 10  # the radius of a collected marker's disc
-COUNT_SIZE = 16  # the font size of a count, shrunk down to COUNT_SMALLEST when room is short
-COUNT_SMALLEST = 12
+COUNT_SIZE = SMALL  # the font size of a count; when room is short its × goes
+COUNT_SMALLEST = SMALL
 COUNT_GAP = 6  # the least room between one count and the next disc
 
 
@@ -73,7 +73,7 @@ def counts_on_card(
     out, x = [], left + 14.0
     for value, text, w in zip((1, 2, 3, 4), texts, widths, strict=True):
         disc = (round(x) + COUNT_DISC, top + 61)
-        out.append(Count(value, disc, text, (round(x) + 2 * COUNT_DISC + 3, top + 53), size))
+        out.append(Count(value, disc, text, (round(x) + 2 * COUNT_DISC + 3, top + 50), size))
         x += 2 * COUNT_DISC + 3 + w + gap
     return out
 

@@ -63,7 +63,7 @@ def _word(texts: Texts, table: str, name: str) -> str:
 def sector6_tile_png(
     drawn: Mapping[str, Any], *, theme: Sector6Theme = SECTOR6_THEME, language: str = DEFAULT
 ) -> bytes:
-    """The drawn tile in its six turns r0 to r300, so its drawer can pick one; a turn that
+    """The drawn tile in its six turns 0° to 300°, so its drawer can pick one; a turn that
     looks exactly like an earlier one says so (a tile with facing walls repeats itself)."""
     walls = list(drawn.get("walls") or ())
     value = int(drawn.get("value") or 0)

@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from games.sector6.pictures.overlays import turn_rgb
 from games.sector6.pictures.palette import Piece, finish
 from games.sector6.pictures.style import Sector6Theme
-from games.sector6.pictures.tiles import cog_rgb, free_rgb, ring_rgb, tile_rgb
+from games.sector6.pictures.tiles import cog_rgb, free_rgb, ring_rgb, supply_rgb, tile_rgb
 from games.sector6.pictures.tokens import door_rgb, marker_rgb, prisoner_rgb
 from render.theme import RGB
 
@@ -28,6 +28,12 @@ def tile_piece(theme: Sector6Theme, radius: int, kind: int, mask: int, gears: bo
     worth 1-4 tinted by value; `mask` has a bit per closed side (N first, clockwise);
     `gears`: its walls carry gear teeth (full mode)."""
     return finish(theme, *tile_rgb(theme, radius, kind, mask, gears))
+
+
+@cache
+def supply_piece(theme: Sector6Theme, radius: int) -> Piece:
+    """A maze tile as the panel counts the tiles left to place (see `tiles.supply_rgb`)."""
+    return finish(theme, *supply_rgb(theme, radius))
 
 
 @lru_cache(maxsize=256)

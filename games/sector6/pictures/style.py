@@ -22,16 +22,19 @@ SQ3 = math.sqrt(3.0)
 SIDES = ("N", "NE", "SE", "S", "SW", "NW")
 SHAPES = ("circle", "square", "triangle", "diamond")
 PAD = 20
+# The smallest text of the board: 20 pixels on a board 1000 wide reads as 11 once Discord
+# shows it about 550 wide (`render.fonts.least_size`).
+SMALL = 20
 
 
 @dataclass(frozen=True)
 class Sector6Theme(Theme):
     """Sizes and colours of the Sector 6 board: light tiles on the dark ground of the other
-    boards, so all games look like one bot. 1000 x 1040 pixels: the maze in the top 840."""
+    boards, so all games look like one bot. 1000 x 1060 pixels: the maze in the top 840."""
 
     width: int = 1000
     board_height: int = 840
-    panel_height: int = 200
+    panel_height: int = 220
     max_radius: int = 84
     min_radius: int = 24
     grout: float = 2.0  # dark gap between two tiles, in pixels
@@ -42,10 +45,12 @@ class Sector6Theme(Theme):
     free_edge: RGB = (92, 104, 130)
     floors: tuple[RGB, ...] = (
         (172, 178, 192),  # entry points
-        (247, 211, 206),  # 1: red
-        (248, 233, 186),  # 2: yellow
-        (204, 234, 212),  # 3: green
-        (206, 220, 248),  # 4: blue
+        # Light enough for the dark labels and the markers on them, saturated enough to be
+        # the colour the texts name the tile by ("a yellow tile", never a cream one).
+        (242, 176, 168),  # 1: red
+        (246, 218, 110),  # 2: yellow
+        (170, 220, 182),  # 3: green
+        (176, 200, 246),  # 4: blue
     )
     markers: tuple[RGB, ...] = (
         (0, 0, 0),

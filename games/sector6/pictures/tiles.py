@@ -47,7 +47,7 @@ def _wall(
         d = apothem - depth
         return cx + nx * d + tx * along, cy + ny * d + ty * along
 
-    bar = 0.13 * radius * SS
+    bar = 0.19 * radius * SS  # thick enough to read as a wall with the picture at half size
     tooth = 0.09 * radius * SS
     half_out = apothem * math.tan(math.radians(30))
     half_in = (apothem - bar) * math.tan(math.radians(30))
@@ -101,6 +101,25 @@ def tile_rgb(
     for side in range(6):
         if mask >> side & 1:
             _wall(draw, theme, radius, (cx, cy), apothem, side, gears)
+    return img, cover
+
+
+def supply_rgb(theme: Sector6Theme, radius: int) -> tuple[Image.Image, Image.Image]:
+    """A maze tile as the panel counts the tiles left to place while the maze is built: a
+    light hexagon with two facing walls, in no value's colour (a supply holds every value)."""
+    w, h, cx, cy = hex_canvas(radius)
+    img = Image.new("RGB", (w, h), theme.text)
+    cover = Image.new("L", (w, h), 0)
+    draw, cdraw = ImageDraw.Draw(img), ImageDraw.Draw(cover)
+    r = (radius - theme.grout / 2) * SS
+    points = hex_points(cx, cy, r)
+    draw.polygon(points, fill=theme.tile_edge)
+    cdraw.polygon(points, fill=255)
+    rim = 0.06 * radius * SS
+    draw.polygon(hex_points(cx, cy, r - rim / math.cos(math.radians(30))), fill=theme.text)
+    apothem = r * math.cos(math.radians(30))
+    for side in (0, 3):
+        _wall(draw, theme, radius, (cx, cy), apothem, side, False)
     return img, cover
 
 

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from data.texts import ENGLISH, Texts
 from games.sector6.pictures.style import SHAPES, SS, Sector6Theme, token_canvas
-from render.fonts import font
+from render.fonts import icon_font
 from render.theme import RGB
 
 SEAT_LETTERS = "ABCD"  # when two colours of a language share an initial
@@ -56,7 +56,9 @@ def marker_rgb(
         box, fill=fill, outline=theme.ink, width=max(SS, round(size * 0.12 * SS))
     )
     ImageDraw.Draw(cover).ellipse(box, fill=255)
-    f = font(round(size * 1.25 * SS))
+    # The value as the marker's own mark: as large as its disc, which the board sizes with its
+    # tiles (at the radii games reach, 11 pixels or more as Discord shows the board).
+    f = icon_font(round(size * 1.25 * SS))
     ImageDraw.Draw(img).text((c, c + 0.04 * r), str(value), fill=ink, font=f, anchor="mm")
     return img, cover
 
@@ -112,7 +114,7 @@ def prisoner_rgb(
     _pawn(draw, shape, c, r, line / 2, fill=outline)
     _pawn(draw, shape, c, r, -line / 2, fill=theme.seat_fill[seat])
     _pawn(ImageDraw.Draw(cover), shape, c, r, line / 2 + SS, fill=255)
-    f = font(round(size * 0.95 * SS))
+    f = icon_font(round(size * 0.95 * SS))
     draw.text((c, c + 0.4 * r), letter, fill=theme.seat_ink[seat], font=f, anchor="mm")
     return img, cover
 

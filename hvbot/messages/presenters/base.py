@@ -107,6 +107,14 @@ class Presenter:
         move log, undo requests and confirmations: never the engine's typed form."""
         raise NotImplementedError
 
+    def last_moves(self, view: View) -> list[str]:
+        """The last turn's actions in words ("rotated E4 to 90°"), for the board picture's
+        last line: the pictures draw words they are given and never read an action's typed
+        form. Only the actions the public view lists, which say nothing of a face-down card
+        or a drawn tile that the public post after them does not say too."""
+        last = view.get("last") or {}
+        return [self.move_words(action) for action in last.get("actions") or ()]
+
     def scores(self, view: View, names: Sequence[str]) -> str:
         raise NotImplementedError
 
