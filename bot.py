@@ -82,7 +82,7 @@ def main(argv: Sequence[str] = ()) -> int:
     configure_logging(settings.log_level)
     try:
         asyncio.run(serve(settings))
-    except DatabaseError as exc:
+    except (DatabaseError, ConfigError) as exc:  # a port METRICS_PORT cannot take, say
         print(f"hvbot: {exc}", file=sys.stderr)
         return 2
     except discord.LoginFailure:

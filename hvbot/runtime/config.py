@@ -18,6 +18,7 @@ from dotenv import load_dotenv
 DEFAULT_DATABASE_URL = "sqlite:///hvbot.sqlite3"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_METRICS_HOST = "127.0.0.1"
 
 
 class ConfigError(Exception):
@@ -37,6 +38,10 @@ class Settings:
     # which of them this process runs (None: all of them).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # Prometheus metrics and a health check served on this port (None: not served), on
+    # loopback unless METRICS_HOST names another address.
+    metrics_port: int | None = None
+    metrics_host: str = DEFAULT_METRICS_HOST
 
     def __repr__(self) -> str:
         """Safe to log: the token and the database's password are left out."""
@@ -162,9 +167,32 @@ def load_settings(
             "1 suits most bots, 0 draws inside the bot's own process."
         )
     shard_count, shard_ids = read_shards(environ)
+    metrics_port, metrics_host = read_metrics(environ)
     return Settings(
-        token, database_url, guild_id, log_level, int(drawing_text), shard_count, shard_ids
+        token,
+        database_url,
+        guild_id,
+        log_level,
+        int(drawing_text),
+        shard_count,
+        shard_ids,
+        metrics_port,
+        metrics_host,
     )
+
+
+def read_metrics(environ: Mapping[str, str]) -> tuple[int | None, str]:
+    """METRICS_PORT (empty: no metrics) and METRICS_HOST (default: this machine only)."""
+    port_text = environ.get("METRICS_PORT", "").strip()
+    host = environ.get("METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST
+    if not port_text:
+        return None, host
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(
+            f"METRICS_PORT must be a port number from 1 to 65535, not {port_text!r}; leave it "
+            "empty to serve no metrics."
+        )
+    return int(port_text), host
 
 
 def read_shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

@@ -28,6 +28,14 @@ def test_defaults_with_only_a_token():
     assert settings.guild_id is None
     assert settings.log_level == "INFO"
     assert settings.drawing_processes == 1
+    assert settings.metrics_port is None  # no metrics served unless asked for
+
+
+def test_metrics_settings_are_read():
+    settings = load_settings({"DISCORD_TOKEN": "x", "METRICS_PORT": "9108"})
+    assert (settings.metrics_host, settings.metrics_port) == ("127.0.0.1", 9108)
+    wide = load_settings({"DISCORD_TOKEN": "x", "METRICS_PORT": "9108", "METRICS_HOST": "0.0.0.0"})
+    assert wide.metrics_host == "0.0.0.0"
 
 
 def test_all_settings_read():
@@ -63,6 +71,8 @@ def test_all_settings_read():
         ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "0"}, "SHARD_COUNT must be"),
         ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "from 0 to 1"),
         ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "2", "SHARD_IDS": "one"}, "SHARD_IDS must"),
+        ({"DISCORD_TOKEN": "x", "METRICS_PORT": "metrics"}, "METRICS_PORT must be a port"),
+        ({"DISCORD_TOKEN": "x", "METRICS_PORT": "70000"}, "METRICS_PORT must be a port"),
     ],
 )
 def test_wrong_settings_say_what_to_fix(env, needle):

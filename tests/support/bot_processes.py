@@ -14,7 +14,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,8 +88,10 @@ async def start_bot_process(
     duty_check_s: float = 0.2,
     ai_pause: float = 0.05,
     wait: bool = True,
+    settings: Mapping[str, str] | None = None,
 ) -> BotProcess:
-    """Start a bot process; with `wait`, return once its shards are connected."""
+    """Start a bot process; with `wait`, return once its shards are connected. `settings` are
+    more environment variables for it (METRICS_PORT, LOG_FORMAT...)."""
     log = folder / f"bot-{'-'.join(map(str, shard_ids))}-{len(list(folder.glob('bot-*')))}.log"
     env = {
         **os.environ,
@@ -101,6 +103,7 @@ async def start_bot_process(
         "HVBOT_GUILD_ID": "",
         "LOG_LEVEL": "INFO",
         "DRAWING_PROCESSES": "0",
+        **(settings or {}),
     }
     handle = log.open("wb")
     process = await asyncio.create_subprocess_exec(
