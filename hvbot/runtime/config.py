@@ -6,10 +6,12 @@ that says what to fix, never a traceback.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -18,6 +20,7 @@ from dotenv import load_dotenv
 DEFAULT_DATABASE_URL = "sqlite:///hvbot.sqlite3"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_FORMATS = ("text", "json")
 DEFAULT_METRICS_HOST = "127.0.0.1"
 
 
@@ -42,6 +45,8 @@ class Settings:
     # loopback unless METRICS_HOST names another address.
     metrics_port: int | None = None
     metrics_host: str = DEFAULT_METRICS_HOST
+    # "text" for people reading it, "json" (one object a line) for a log system.
+    log_format: str = "text"
 
     def __repr__(self) -> str:
         """Safe to log: the token and the database's password are left out."""
@@ -167,6 +172,12 @@ def load_settings(
             "1 suits most bots, 0 draws inside the bot's own process."
         )
     shard_count, shard_ids = read_shards(environ)
+    log_format = environ.get("LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(
+            f"LOG_FORMAT must be text (for people) or json (one object a line, for a log "
+            f"system), not {log_format!r}."
+        )
     metrics_port, metrics_host = read_metrics(environ)
     return Settings(
         token,
@@ -178,6 +189,7 @@ def load_settings(
         shard_ids,
         metrics_port,
         metrics_host,
+        log_format,
     )
 
 
@@ -229,9 +241,51 @@ def read_shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...]
 WIRE_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite")
 
 
-def configure_logging(level: str) -> None:
+class JsonLines(logging.Formatter):
+    """One JSON object a line, for a log system: time, level, logger, message, the process's
+    shards and, for a line about a game, its id. Lines about a game begin `game %s:` with its
+    id as the first argument (a line with no game known gives "-"), so the id is read from
+    there. The message is the same text as in the readable format: nothing more is said."""
+
+    def __init__(self, shards: str) -> None:
+        super().__init__()
+        self.shards = shards
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            "shard": self.shards,
+            "game_id": game_of(record),
+        }
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+def game_of(record: logging.LogRecord) -> int | None:
+    """The game a log line is about, by the convention `game %s: ...`, if it names one."""
+    if not (isinstance(record.msg, str) and record.msg.startswith("game %s")):
+        return None
+    if not isinstance(record.args, tuple) or not record.args:
+        return None
+    first = record.args[0]
+    return first if isinstance(first, int) and not isinstance(first, bool) else None
+
+
+def configure_logging(
+    level: str, log_format: str = "text", shard_ids: tuple[int, ...] | None = None
+) -> None:
+    """Log at `level` to standard error, readable (`text`) or as JSON lines; `shard_ids` are
+    this process's shards, named in each JSON line ("all" when it runs all of them)."""
     value = getattr(logging, level)
     logging.basicConfig(level=value, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if log_format == "json":
+        shards = ",".join(map(str, shard_ids)) if shard_ids is not None else "all"
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(JsonLines(shards))
     logging.getLogger().setLevel(value)
     for name in WIRE_LOGGERS:
         logging.getLogger(name).setLevel(max(value, logging.INFO))

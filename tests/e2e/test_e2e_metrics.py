@@ -1,14 +1,16 @@
 """What the people running the bot see of a real bot process: `/metrics` in Prometheus' text
-format moved by what was played, and `/health` following its gateway connection."""
+format moved by what was played, `/health` following its gateway connection, and log lines as
+JSON objects a log system can read, naming the game they are about."""
 
 from __future__ import annotations
 
+import json
 import socket
 from pathlib import Path
 
 import aiohttp
 import pytest
-from bot_processes import start_bot_process, unexpected
+from bot_processes import BotProcess, start_bot_process
 from e2e_harness import BotHarness, Table, board_posts, lobby_button
 from prometheus_client.parser import text_string_to_metric_families
 from test_e2e_startup import launch, one_line_refusal
@@ -52,7 +54,12 @@ async def health(port: int) -> tuple[int, str]:
         return response.status, await response.text()
 
 
-async def test_metrics_and_health_of_a_real_process(
+def json_lines(bot: BotProcess) -> list[dict]:
+    """The process's log, each line a JSON object (json.loads fails the test otherwise)."""
+    return [json.loads(line) for line in bot.logged().splitlines() if line.strip()]
+
+
+async def test_metrics_health_and_json_logs_of_a_real_process(
     emulator: DiscordEmulator, tmp_path: Path
 ) -> None:
     emu = emulator
@@ -64,7 +71,7 @@ async def test_metrics_and_health_of_a_real_process(
         database_url=f"sqlite:///{path}",
         shard_ids=(0,),
         shard_count=1,
-        settings={"METRICS_PORT": str(port)},
+        settings={"METRICS_PORT": str(port), "LOG_FORMAT": "json"},
     )
     reader = BotHarness(emu, path)  # reads the games the process stores
 
@@ -124,7 +131,14 @@ async def test_metrics_and_health_of_a_real_process(
     finally:
         await reader.close()
         assert await bot.stop() == 0
-    assert not unexpected(bot.logged())
+    # One JSON object a line, with a game's lines naming it; nothing went wrong.
+    lines = json_lines(bot)
+    assert not [line for line in lines if line["level"] == "ERROR" or "exception" in line]
+    moves = [line for line in lines if line["logger"] == "hvbot.services.play"]
+    assert moves and all(line["game_id"] == game.id for line in moves), lines
+    first = moves[0]
+    assert first["level"] == "INFO" and " did " in first["message"]
+    assert first["shard"] == "0" and first["time"].endswith("+00:00")
 
 
 async def test_a_metrics_port_already_taken_prints_one_line_and_exits_2(

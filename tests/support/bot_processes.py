@@ -32,7 +32,7 @@ import bot, hvbot.store.duties
 from hvbot.runtime.config import configure_logging, load_settings
 hvbot.store.duties.LEASE = datetime.timedelta(seconds=float(sys.argv[3]))
 settings = load_settings()
-configure_logging(settings.log_level)
+configure_logging(settings.log_level, settings.log_format, settings.shard_ids)
 asyncio.run(bot.serve(settings, remind_check_s=float(sys.argv[4]), ai_pause=float(sys.argv[5])))
 """
 
