@@ -64,7 +64,7 @@ INTERACTION_ACK = Histogram(
 )
 INTERACTIONS_REFUSED = Counter(
     "hvbot_interaction_ack_refused",
-    "Interactions whose acknowledgement Discord refused (most often: too late)",
+    "Interactions whose acknowledgement Discord refused for good (most often: too late)",
     ["command", "shard"],
     registry=None,
 )
@@ -101,6 +101,12 @@ DUTIES_TAKEN_OVER = Counter(
     ["kind"],
     registry=None,
 )
+LOOP_LAG = Histogram(
+    "hvbot_event_loop_lag_seconds",
+    f"How late the event loop ran a callback due in {LAG_PROBE_S} s, every {LAG_PROBE_S} s",
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+    registry=None,
+)
 DATABASE_ERRORS = Counter(
     "hvbot_database_errors",
     "Errors the database gave (unreachable, refused statements); not broken uniqueness rules",
@@ -115,6 +121,7 @@ PROCESS_METRICS = (
     AI_DECISION,
     REPLAY_DRAWING,
     DUTIES_TAKEN_OVER,
+    LOOP_LAG,
     DATABASE_ERRORS,
 )
 
@@ -162,6 +169,8 @@ def command_of(interaction: discord.Interaction) -> str:
 
 
 class Outbox(Protocol):
+    """What `refresh` reads of the outbox (`hvbot.store.duties.Duties`)."""
+
     async def owed_now(self) -> tuple[int, datetime | None]: ...
 
     def clock(self) -> datetime: ...
@@ -226,12 +235,16 @@ class BotMetrics:
         return trace
 
     def _answered(self, path: str, status: int | None) -> None:
-        """A request has ended (`status` None: it failed): an acknowledgement is timed."""
+        """A request has ended (`status` None: it failed): an acknowledgement is timed, or
+        counted as refused. A rate limit, a server error or a failed connection are tried
+        again by discord.py, so they settle nothing yet."""
         found = CALLBACK.search(path)
         if found is None or int(found[1]) not in self._arrived:
             return
+        if status is None or status == 429 or status >= 500:
+            return
         at, command, shard = self._arrived.pop(int(found[1]))
-        if status is not None and status < 300:
+        if status < 300:
             INTERACTION_ACK.labels(command, shard).observe(time.perf_counter() - at)
         else:
             INTERACTIONS_REFUSED.labels(command, shard).inc()
@@ -279,8 +292,8 @@ class BotMetrics:
         yield latency
         yield connected
         yield GaugeMetricFamily(
-            "hvbot_event_loop_lag_seconds",
-            f"How late the event loop ran a callback due in {LAG_PROBE_S} s",
+            "hvbot_event_loop_lag_last_seconds",
+            f"How late the event loop last ran a callback due in {LAG_PROBE_S} s",
             value=self.loop_lag,
         )
         yield GaugeMetricFamily(
@@ -325,6 +338,8 @@ class BotMetrics:
     async def close(self) -> None:
         if self._watch is not None:
             self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -335,6 +350,7 @@ class BotMetrics:
             before = loop.time()
             await asyncio.sleep(LAG_PROBE_S)
             self.loop_lag = max(0.0, loop.time() - before - LAG_PROBE_S)
+            LOOP_LAG.observe(self.loop_lag)
 
     async def _metrics(self, _: web.Request) -> web.Response:
         return web.Response(

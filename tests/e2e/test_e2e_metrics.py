@@ -115,7 +115,8 @@ async def test_metrics_health_and_json_logs_of_a_real_process(
         assert total(samples, "hvbot_ai_decision_seconds_count", game="high-voltage") >= 1
         assert total(samples, "hvbot_shard_connected", shard="0") == 1
         assert total(samples, "hvbot_database_errors_total") == 0
-        assert ("hvbot_event_loop_lag_seconds", ()) in samples
+        assert ("hvbot_event_loop_lag_last_seconds", ()) in samples
+        assert total(samples, "hvbot_event_loop_lag_seconds_count") >= 1, "the loop's lag measured"
         assert ("hvbot_owed_posts", ()) in samples
 
         # The shard's connection drops, and Discord keeps it waiting: unhealthy until it is
