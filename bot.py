@@ -79,10 +79,10 @@ def main(argv: Sequence[str] = ()) -> int:
     except ConfigError as exc:
         print(f"hvbot: {exc}", file=sys.stderr)
         return 2
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format, settings.shard_ids)
     try:
         asyncio.run(serve(settings))
-    except DatabaseError as exc:
+    except (DatabaseError, ConfigError) as exc:  # a port METRICS_PORT cannot take, say
         print(f"hvbot: {exc}", file=sys.stderr)
         return 2
     except discord.LoginFailure:

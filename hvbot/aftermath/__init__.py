@@ -30,6 +30,7 @@ from hvbot.aftermath.board_buttons import BoardButtons
 from hvbot.aftermath.sending import Sender, Sent, Via
 from hvbot.messages import game_posts
 from hvbot.messages.post import Post
+from hvbot.runtime import metrics
 from hvbot.services import GameService
 from hvbot.services.access import ai_turn
 from hvbot.services.clocks import RanOutWords, WarningWords
@@ -381,12 +382,14 @@ class Aftermath:
         changes, and AI seats nobody is thinking for. Every process runs this now and then."""
         duties = self.duties
         for owed in await duties.claim_owed():
+            metrics.DUTIES_TAKEN_OVER.labels(owed.kind).inc()
             try:
                 await self.deliver(owed)
             except Exception:
                 log.exception("game %s: could not make an owed post", owed.game_id)
         if not self.stopping:
             for game_id in await duties.claim_ai_turns(self.owner):
+                metrics.DUTIES_TAKEN_OVER.labels("ai").inc()
                 self._start_ai(game_id, claimed=True)
         now = asyncio.get_running_loop().time()
         if now >= self._swept + SWEEP_S:

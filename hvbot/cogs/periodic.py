@@ -68,6 +68,11 @@ class RemindersCog(commands.Cog):
             await self.bot.aftermath.do_duties()
         except Exception as exc:
             _failed("duties left by other processes", exc)
+        if self.bot.metrics is not None:
+            try:
+                await self.bot.metrics.refresh(self.bot.service.repo)
+            except Exception as exc:
+                _failed("the metrics' open games and owed posts", exc)
 
     @check.before_loop
     async def _ready(self) -> None:

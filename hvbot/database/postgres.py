@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from hvbot.database.base import DatabaseError, Duplicate, Row, Work, apply_migrations
+from hvbot.runtime.metrics import database_errors
 
 T = TypeVar("T")
 POOL_SIZE = 10  # connections per process: a move holds one for a few milliseconds
@@ -97,6 +98,9 @@ UNREACHABLE = (
     asyncpg.ConnectionDoesNotExistError,
     asyncpg.InterfaceError,
 )
+# Every error the database gives, counted for the operators' metrics (a broken uniqueness rule
+# is `Duplicate` by then, an expected answer rather than an error).
+ERRORS = (*UNREACHABLE, asyncpg.PostgresError)
 
 
 def _where(url: str) -> str:
@@ -158,21 +162,25 @@ class PostgresDatabase:
         return f"PostgreSQL at {self.where}"
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return list(await self.pool.fetch(numbered(sql), *args))
+        with database_errors(self.backend, ERRORS):
+            return list(await self.pool.fetch(numbered(sql), *args))
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        row: Row | None = await self.pool.fetchrow(numbered(sql), *args)
+        with database_errors(self.backend, ERRORS):
+            row: Row | None = await self.pool.fetchrow(numbered(sql), *args)
         return row
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
-        return await self.pool.fetchval(numbered(sql), *args)
+        with database_errors(self.backend, ERRORS):
+            return await self.pool.fetchval(numbered(sql), *args)
 
     async def transact(self, work: Work[T]) -> T:
         self._pending += 1
         self._idle.clear()
         try:
-            async with self.pool.acquire() as conn, conn.transaction():
-                return await work(PostgresTransaction(conn))
+            with database_errors(self.backend, ERRORS):
+                async with self.pool.acquire() as conn, conn.transaction():
+                    return await work(PostgresTransaction(conn))
         finally:
             self._pending -= 1
             if not self._pending:

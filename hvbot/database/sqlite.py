@@ -22,8 +22,10 @@ import aiosqlite
 
 from hvbot.database.base import DatabaseError, Duplicate, Row, Work, apply_migrations
 from hvbot.database.write_queue import WriteQueue
+from hvbot.runtime.metrics import database_errors
 
 T = TypeVar("T")
+ERRORS = (sqlite3.Error, OSError)  # counted for the operators' metrics
 BUSY_TIMEOUT_MS = 5000  # another process's write in progress: wait this long for it
 
 
@@ -128,13 +130,15 @@ class SqliteDatabase:
         return str(self.path)
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        async with self.conn.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        with database_errors(self.backend, ERRORS):
+            async with self.conn.execute(sql, args) as cur:
+                return list(await cur.fetchall())
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        async with self.conn.execute(sql, args) as cur:
-            row: Row | None = await cur.fetchone()
-            return row
+        with database_errors(self.backend, ERRORS):
+            async with self.conn.execute(sql, args) as cur:
+                row: Row | None = await cur.fetchone()
+                return row
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         row = await self.fetchrow(sql, *args)
@@ -144,7 +148,8 @@ class SqliteDatabase:
         self._pending += 1
         self._idle.clear()
         try:
-            return await self._queue.run(lambda db: run_to_end(work(SqliteTransaction(db))))
+            with database_errors(self.backend, ERRORS):
+                return await self._queue.run(lambda db: run_to_end(work(SqliteTransaction(db))))
         finally:
             self._pending -= 1
             if not self._pending:

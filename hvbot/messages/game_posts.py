@@ -24,7 +24,7 @@ from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import plain
 from hvbot.messages.wording import mention, names_of, picture_names, public, shown
-from hvbot.runtime import workers
+from hvbot.runtime import metrics, workers
 from hvbot.services.outcomes import ActResult
 from hvbot.services.seat_names import said
 from hvbot.store import GameRow
@@ -62,7 +62,12 @@ async def board_post(
     by_ai = seat is None or game.seats[seat].is_ai or seat == game.stand_in_seat
     # The clock is a person's: the picture says what they have left as it is drawn.
     clock = None if by_ai else time_words.time_left(game, now, texts)
-    drawing = [workers.draw(presenter.board_png, view, drawn, clock=clock)]
+    drawing = [
+        metrics.timed(
+            metrics.BOARD_DRAWING.labels(game.game_name),
+            workers.draw(presenter.board_png, view, drawn, clock=clock),
+        )
+    ]
     if seat is None:
         drawing.append(workers.draw(presenter.end_png, view, drawn))
         lines.append(presenter.outcome(view, names))

@@ -27,7 +27,7 @@ from games import find_game
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.wording import shown
-from hvbot.runtime import workers
+from hvbot.runtime import metrics, workers
 from hvbot.services.seat_names import said
 from hvbot.store import ArchivedGame, GameRow
 from hvbot.store.replays import KeptReplay, Replays
@@ -148,7 +148,9 @@ async def replay_post(
         # The drawing is sent the game without what only the engine needs (its seed, its
         # whole state with the hidden cards): the names, game and language its pictures show.
         shown = dataclasses.replace(game, seed=None, state_json=None)
-        drawn = await workers.when_free(draw, shown, views)
+        drawn = await metrics.timed(
+            metrics.REPLAY_DRAWING.labels(game.game_name), workers.when_free(draw, shown, views)
+        )
         replay = KeptReplay(drawn.data, drawn.positions, drawn.shown)
         if kept is not None:
             await kept.keep(game_id=game.id, language=game.language, replay=replay)

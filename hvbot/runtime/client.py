@@ -31,6 +31,7 @@ from hvbot.messages.translator import Translator
 from hvbot.runtime import memory, workers
 from hvbot.runtime.config import Settings
 from hvbot.runtime.heartbeats import time_heartbeats_from_their_sending
+from hvbot.runtime.metrics import BotMetrics
 from hvbot.services import BotError, GameService
 from hvbot.store import GameStore
 
@@ -81,6 +82,12 @@ class GameBot(commands.AutoShardedBot):
         # ones it is given, and any process may be handed any game: the database is the truth.
         options.setdefault("shard_count", settings.shard_count)
         options.setdefault("shard_ids", list(settings.shard_ids) if settings.shard_ids else None)
+        # With METRICS_PORT, /metrics and /health (served from setup_hook); the acknowledgement
+        # of every interaction is timed from discord.py's HTTP requests.
+        self.metrics: BotMetrics | None = None
+        if settings.metrics_port is not None:
+            self.metrics = BotMetrics(self, settings.metrics_host, settings.metrics_port)
+            options.setdefault("http_trace", self.metrics.http_trace())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -114,6 +121,8 @@ class GameBot(commands.AutoShardedBot):
         # games adds up to answers late by a fraction of a second. A shorter turn gives the
         # loop the lock back sooner, for a little overhead.
         sys.setswitchinterval(SWITCH_INTERVAL_S)
+        if self.metrics is not None:
+            await self.metrics.start()  # /health says 503 until the shards are connected
         if self.settings.drawing_processes:
             # Pictures drawn by the workers pass through on their way out (see runtime.memory).
             # Drawn in this process's threads, the same setting would slow the drawing.
@@ -209,11 +218,18 @@ class GameBot(commands.AutoShardedBot):
         for pool in (self.pictures, self.background, self.replays):
             if pool is not None:
                 pool.close()
+        if self.metrics is not None:
+            await self.metrics.close()
         workers.use(workers.Workers(0), workers.Workers(0))
 
     async def connect(self, *, reconnect: bool = True) -> None:
         self._connected = True
         await super().connect(reconnect=reconnect)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction" and self.metrics is not None:
+            self.metrics.arrived(args[0])  # as it arrives, before any handler runs
+        super().dispatch(event_name, *args, **kwargs)
 
     async def _finish_answering(self) -> None:
         """Let the interactions being handled finish before the connection closes.

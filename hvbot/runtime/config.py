@@ -6,10 +6,12 @@ that says what to fix, never a traceback.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -19,6 +21,8 @@ DEFAULT_DATABASE_URL = "sqlite:///hvbot.sqlite3"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 IDENTIFY_INTERVAL_S = 5.0  # Discord admits one IDENTIFY per bucket per 5 seconds
+LOG_FORMATS = ("text", "json")
+DEFAULT_METRICS_HOST = "127.0.0.1"
 
 
 class ConfigError(Exception):
@@ -38,6 +42,12 @@ class Settings:
     # which of them this process runs (None: all of them).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # Prometheus metrics and a health check served on this port (None: not served), on
+    # loopback unless METRICS_HOST names another address.
+    metrics_port: int | None = None
+    metrics_host: str = DEFAULT_METRICS_HOST
+    # "text" for people reading it, "json" (one object a line) for a log system.
+    log_format: str = "text"
     # Seconds between two IDENTIFYs of one bucket, across every process of the bot: Discord's
     # limit (one per 5 seconds) unless a test's emulated Discord allows more.
     identify_interval: float = IDENTIFY_INTERVAL_S
@@ -166,6 +176,13 @@ def load_settings(
             "1 suits most bots, 0 draws inside the bot's own process."
         )
     shard_count, shard_ids = read_shards(environ)
+    log_format = environ.get("LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(
+            f"LOG_FORMAT must be text (for people) or json (one object a line, for a log "
+            f"system), not {log_format!r}."
+        )
+    metrics_port, metrics_host = read_metrics(environ)
     return Settings(
         token,
         database_url,
@@ -174,8 +191,25 @@ def load_settings(
         int(drawing_text),
         shard_count,
         shard_ids,
+        metrics_port,
+        metrics_host,
+        log_format,
         identify_interval=read_identify_interval(environ),
     )
+
+
+def read_metrics(environ: Mapping[str, str]) -> tuple[int | None, str]:
+    """METRICS_PORT (empty: no metrics) and METRICS_HOST (default: this machine only)."""
+    port_text = environ.get("METRICS_PORT", "").strip()
+    host = environ.get("METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST
+    if not port_text:
+        return None, host
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(
+            f"METRICS_PORT must be a port number from 1 to 65535, not {port_text!r}; leave it "
+            "empty to serve no metrics."
+        )
+    return int(port_text), host
 
 
 def read_identify_interval(environ: Mapping[str, str]) -> float:
@@ -229,9 +263,51 @@ def read_shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...]
 WIRE_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite")
 
 
-def configure_logging(level: str) -> None:
+class JsonLines(logging.Formatter):
+    """One JSON object a line, for a log system: time, level, logger, message, the process's
+    shards and, for a line about a game, its id. Lines about a game begin `game %s:` with its
+    id as the first argument (a line with no game known gives "-"), so the id is read from
+    there. The message is the same text as in the readable format: nothing more is said."""
+
+    def __init__(self, shards: str) -> None:
+        super().__init__()
+        self.shards = shards
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            "shard": self.shards,
+            "game_id": game_of(record),
+        }
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+def game_of(record: logging.LogRecord) -> int | None:
+    """The game a log line is about, by the convention `game %s: ...`, if it names one."""
+    if not (isinstance(record.msg, str) and record.msg.startswith("game %s")):
+        return None
+    if not isinstance(record.args, tuple) or not record.args:
+        return None
+    first = record.args[0]
+    return first if isinstance(first, int) and not isinstance(first, bool) else None
+
+
+def configure_logging(
+    level: str, log_format: str = "text", shard_ids: tuple[int, ...] | None = None
+) -> None:
+    """Log at `level` to standard error, readable (`text`) or as JSON lines; `shard_ids` are
+    this process's shards, named in each JSON line ("all" when it runs all of them)."""
     value = getattr(logging, level)
     logging.basicConfig(level=value, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if log_format == "json":
+        shards = ",".join(map(str, shard_ids)) if shard_ids is not None else "all"
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(JsonLines(shards))
     logging.getLogger().setLevel(value)
     for name in WIRE_LOGGERS:
         logging.getLogger(name).setLevel(max(value, logging.INFO))

@@ -13,7 +13,7 @@ from engine import GameError, State
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
 from engine.errors import name_seats
-from hvbot.runtime import workers
+from hvbot.runtime import metrics, workers
 from hvbot.services.access import (
     GameAccess,
     ai_turn,
@@ -143,12 +143,15 @@ class Play:
             if level not in ai_levels(game.game_name):
                 level = ai_levels(game.game_name)[0]
             # Only the seat's own view goes to the worker: what this AI seat may know.
-            text = await workers.in_background(
-                choose_action,
-                state.view(seat),
-                level=level,
-                seed=self._ai_rng.getrandbits(63),
-                budget_s=self.ai_budget_s,
+            text = await metrics.timed(
+                metrics.AI_DECISION.labels(game.game_name, level),
+                workers.in_background(
+                    choose_action,
+                    state.view(seat),
+                    level=level,
+                    seed=self._ai_rng.getrandbits(63),
+                    budget_s=self.ai_budget_s,
+                ),
             )
             async with games.store.lock(game_id):
                 fresh = await games.reload(game_id)
@@ -207,5 +210,6 @@ class Play:
                 "The game changed at the same moment; look at the board and try again.",
                 key="bot.error.conflict",
             ) from exc
+        metrics.ACTIONS_STORED.labels(game.game_name).inc(len(applied))
         log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
         return await self.games.reload(game.id), tuple(owed)

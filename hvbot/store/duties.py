@@ -215,6 +215,18 @@ class Duties:
         )
         return found is not None
 
+    async def owed_now(self) -> tuple[int, datetime | None]:
+        """How many posts are owed, by every process, and when the oldest was stored (for the
+        operators' metrics)."""
+        row = await self.db.fetchrow(
+            "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM announcements"
+            " WHERE sent_at IS NULL"
+        )
+        if row is None or not row["n"]:
+            return 0, None
+        oldest = datetime.fromisoformat(row["oldest"])
+        return row["n"], oldest if oldest.tzinfo else oldest.replace(tzinfo=UTC)
+
     async def lobby_shown(self, game_id: int) -> None:
         """The lobby message was edited to show the game as it is now: every update it owed
         is made. An edit made twice shows the same, so this needs no token."""

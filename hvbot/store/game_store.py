@@ -96,6 +96,18 @@ class GameStore:
     async def schema_version(self) -> int:
         return await self.db.fetchval("SELECT MAX(version) FROM schema_version") or 0
 
+    async def open_counts(self, shard_count: int) -> dict[tuple[str, str, int], int]:
+        """Lobbies and games in play by (game, status, shard of their server), for the
+        operators' metrics: a server's shard is its id's top bits (`>> 22`) modulo the count,
+        direct messages shard 0's."""
+        rows = await self.db.fetch(
+            "SELECT game, status, (COALESCE(guild_id, 0) / 4194304) % ? AS shard,"
+            " COUNT(*) AS n FROM games WHERE status IN ('lobby', 'active')"
+            " GROUP BY 1, 2, 3",
+            shard_count,
+        )
+        return {(r["game"], r["status"], int(r["shard"])): r["n"] for r in rows}
+
     def lock(self, game_id: int) -> asyncio.Lock:
         """Held while a game is read and changed, so one process applies one change at a time."""
         found = self._locks.get(game_id)

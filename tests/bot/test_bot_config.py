@@ -28,6 +28,16 @@ def test_defaults_with_only_a_token():
     assert settings.guild_id is None
     assert settings.log_level == "INFO"
     assert settings.drawing_processes == 1
+    assert settings.metrics_port is None  # no metrics served unless asked for
+    assert settings.log_format == "text"
+
+
+def test_metrics_and_json_logs_are_read():
+    settings = load_settings({"DISCORD_TOKEN": "x", "METRICS_PORT": "9108", "LOG_FORMAT": "JSON"})
+    assert (settings.metrics_host, settings.metrics_port) == ("127.0.0.1", 9108)
+    assert settings.log_format == "json"
+    wide = load_settings({"DISCORD_TOKEN": "x", "METRICS_PORT": "9108", "METRICS_HOST": "0.0.0.0"})
+    assert wide.metrics_host == "0.0.0.0"
 
 
 def test_all_settings_read():
@@ -63,6 +73,9 @@ def test_all_settings_read():
         ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "0"}, "SHARD_COUNT must be"),
         ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "from 0 to 1"),
         ({"DISCORD_TOKEN": "x", "SHARD_COUNT": "2", "SHARD_IDS": "one"}, "SHARD_IDS must"),
+        ({"DISCORD_TOKEN": "x", "METRICS_PORT": "metrics"}, "METRICS_PORT must be a port"),
+        ({"DISCORD_TOKEN": "x", "METRICS_PORT": "70000"}, "METRICS_PORT must be a port"),
+        ({"DISCORD_TOKEN": "x", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be text"),
     ],
 )
 def test_wrong_settings_say_what_to_fix(env, needle):
@@ -200,3 +213,22 @@ def test_the_identify_interval_is_discords_unless_set() -> None:
     for wrong in ("soon", "0", "-1", "600"):
         with pytest.raises(ConfigError, match="IDENTIFY_INTERVAL must be a number of seconds"):
             load_settings({**base, "IDENTIFY_INTERVAL": wrong})
+
+
+def test_a_json_log_line_names_its_game_and_says_no_more_than_the_text():
+    import json
+    import logging
+
+    from hvbot.runtime.config import JsonLines
+
+    def record(msg: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord("hvbot.services.play", logging.INFO, "", 0, msg, args, None)
+
+    formatter = JsonLines("2,3")
+    line = json.loads(formatter.format(record("game %s: seat %s did %s", 41, 1, "draw C4")))
+    assert line["game_id"] == 41 and line["shard"] == "2,3"
+    assert (line["level"], line["logger"]) == ("INFO", "hvbot.services.play")
+    assert line["message"] == "game 41: seat 1 did draw C4"
+    assert set(line) == {"time", "level", "logger", "message", "shard", "game_id"}
+    assert json.loads(formatter.format(record("game %s: unexpected error", "-")))["game_id"] is None
+    assert json.loads(formatter.format(record("ready to serve games")))["game_id"] is None

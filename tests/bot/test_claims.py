@@ -296,3 +296,28 @@ async def test_a_reminder_names_whoever_is_to_move_now_in_the_shared_database(
     second.clock = lambda: later
     reminded = await second.reminders.due_reminders(lambda r: f"<@{r.user_id}>, your turn")
     assert [r.user_id for r in reminded] == [now_to_move]
+
+
+async def test_open_games_are_counted_by_shard_and_posts_owed_by_age(
+    processes: list[GameService],
+) -> None:
+    """What the operators' metrics read of the database (`hvbot.runtime.metrics`)."""
+    service = processes[0]
+    game, _ = await _started(service, 3000)  # a server on shard 0 of 2; its posts made
+    assert await service.duties.owed_now() == (0, None)
+    await service.lobby.new_lobby(
+        channel_id=3001, guild_id=5 << 22, user_id=BO, name="Bo", game_name="High Voltage"
+    )
+    await service.lobby.add_ai(channel_id=3001, user_id=BO, level="easy")
+    before = datetime.now(UTC)
+    started = await service.lobby.start(channel_id=3001, user_id=BO, can_manage=False)
+    counts = await service.repo.open_counts(2)
+    assert counts == {(game.game_name, "active", 0): 1, (game.game_name, "active", 1): 1}
+    await service.lobby.new_lobby(
+        channel_id=3002, guild_id=7 << 22, user_id=ADA, name="Ada", game_name="High Voltage"
+    )
+    assert (await service.repo.open_counts(2))[(game.game_name, "lobby", 1)] == 1
+    owed, oldest = await service.duties.owed_now()
+    assert owed >= len(started.owed) > 0
+    assert oldest is not None and oldest <= datetime.now(UTC)
+    assert oldest >= before - timedelta(seconds=1)

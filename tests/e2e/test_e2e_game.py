@@ -31,7 +31,7 @@ from e2e_harness import (
 from games.high_voltage import pictures as hv_pictures
 from hvbot.messages.limits import ALT, fit_alt
 from hvbot.messages.presenters import presenter_for
-from hvbot.runtime.config import WIRE_LOGGERS, configure_logging
+from hvbot.runtime.config import WIRE_LOGGERS, JsonLines, configure_logging
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
 
@@ -88,7 +88,8 @@ def described(record: Record) -> dict[str, str]:
 
 
 class EveryLine(logging.Handler):
-    """Keeps every log line, at every level, so a test can look for secrets in them."""
+    """Keeps every log line, at every level, so a test can look for secrets in them: as text,
+    and as the JSON line LOG_FORMAT=json writes."""
 
     def __init__(self) -> None:
         super().__init__(level=logging.DEBUG)
@@ -98,6 +99,7 @@ class EveryLine(logging.Handler):
         self.lines.append(f"{record.name}: {record.getMessage()}")
         if record.exc_info:
             self.lines.append(logging.Formatter().formatException(record.exc_info))
+        self.lines.append(JsonLines("all").format(record))
 
 
 @pytest.fixture

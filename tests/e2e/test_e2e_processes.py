@@ -214,7 +214,7 @@ async def test_four_processes_started_together_all_connect_without_an_invalid_se
                 database_url=url,
                 shard_ids=(k,),
                 shard_count=4,
-                env={"IDENTIFY_INTERVAL": str(2 * interval)},
+                settings={"IDENTIFY_INTERVAL": str(2 * interval)},
             )
             for k in range(4)
         )

@@ -14,7 +14,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,7 +32,7 @@ import bot, hvbot.store.duties
 from hvbot.runtime.config import configure_logging, load_settings
 hvbot.store.duties.LEASE = datetime.timedelta(seconds=float(sys.argv[3]))
 settings = load_settings()
-configure_logging(settings.log_level)
+configure_logging(settings.log_level, settings.log_format, settings.shard_ids)
 asyncio.run(bot.serve(settings, remind_check_s=float(sys.argv[4]), ai_pause=float(sys.argv[5])))
 """
 
@@ -88,11 +88,11 @@ async def start_bot_process(
     duty_check_s: float = 0.2,
     ai_pause: float = 0.05,
     wait: bool = True,
-    env: dict[str, str] | None = None,
+    settings: Mapping[str, str] | None = None,
 ) -> BotProcess:
-    """Start a bot process; with `wait`, return once its shards are connected."""
+    """Start a bot process; with `wait`, return once its shards are connected. `settings` are
+    more environment variables for it (METRICS_PORT, LOG_FORMAT...)."""
     log = folder / f"bot-{'-'.join(map(str, shard_ids))}-{len(list(folder.glob('bot-*')))}.log"
-    settings = env or {}
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -105,7 +105,7 @@ async def start_bot_process(
         "DRAWING_PROCESSES": "0",
         # As fast as the emulated Discord admits sessions (see DiscordEmulator's gateway).
         "IDENTIFY_INTERVAL": str(max(0.1, 2 * emu.gateway.identify_interval)),
-        **settings,
+        **(settings or {}),
     }
     handle = log.open("wb")
     process = await asyncio.create_subprocess_exec(
