@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import partial
 
 import discord
 
@@ -110,12 +111,14 @@ def undo_text(outcome: UndoOutcome) -> str:
     )
 
 
-async def taken_back(outcome: UndoOutcome, now: datetime) -> Post | None:
-    """The board as it was before the move, announced like any change to the game."""
+async def taken_back(outcome: UndoOutcome, owed: Owed, now: datetime) -> Post | None:
+    """The board as it was before the move, announced like any change to the game (with
+    the AI seats' moves taken back after it, if `owed` says so)."""
     assert outcome.state is not None
     requester = outcome.request.requester_id
+    ai_after = int(owed.body.get("ai", 0))
     return await taken_back_post(
-        outcome.game, outcome.state, requester, outcome.request.action, now
+        outcome.game, outcome.state, requester, outcome.request.action, now, ai_after
     )
 
 
@@ -130,7 +133,10 @@ async def tell_taken_back(
     try:
         for owed in outcome.owed:
             sent = await aftermath.send(
-                owed, outcome.game, lambda: taken_back(outcome, aftermath.games.clock()), via=via
+                owed,
+                outcome.game,
+                partial(taken_back, outcome, owed, aftermath.games.clock()),
+                via=via,
             )
             if sent is None and via is not None:
                 await follow_up.withdraw_thinking()  # another process posts the board

@@ -278,6 +278,7 @@ def take_back(
     expected_version: int,
     *,
     n: int,
+    taken: int = 1,
     state_json: str,
     request_id: int | None,
     accepted: Sequence[int],
@@ -287,9 +288,9 @@ def take_back(
     told: dict[str, Any],
     at: datetime,
 ) -> Work[list[Owed]]:
-    """Action `n` removed (only if it is still the latest), the state from before it saved,
-    the request that asked for it closed, and the board as it is again owed (`told`: who took
-    back which move, see `Owed`)."""
+    """The `taken` latest actions removed, from number `n` on (only if they still are the
+    latest), the state from before them saved, the request that asked for it closed, and the
+    board as it is again owed (`told`: who took back which move, see `Owed`)."""
     stamp = now()
 
     async def work(tx: Transaction) -> list[Owed]:
@@ -301,14 +302,15 @@ def take_back(
             (state_json, int(ai_turn), *turn_values(wait)),
         )
         deleted = await tx.execute(
-            "DELETE FROM actions WHERE game_id = ? AND n = ?"
-            " AND n = (SELECT MAX(n) FROM actions WHERE game_id = ?)",
+            "DELETE FROM actions WHERE game_id = ? AND n >= ?"
+            " AND (SELECT MAX(n) FROM actions WHERE game_id = ?) = ?",
             game_id,
             n,
             game_id,
+            n + taken - 1,
         )
-        if deleted != 1:
-            raise VersionConflict(f"game {game_id}: action {n} is no longer the latest")
+        if deleted != taken:
+            raise VersionConflict(f"game {game_id}: actions from {n} are no longer the latest")
         await _open_prompt(tx, game_id, prompt, expected_version + 1, stamp)
         if request_id is not None:
             await close_undo(tx, request_id, accepted)
