@@ -23,7 +23,7 @@ from hvbot.cogs.options import (
     MODE_CHOICES,
     TIMEOUT_CHOICES,
 )
-from hvbot.handlers import answering, lobby, requests
+from hvbot.handlers import answering, confirm, lobby, requests
 from hvbot.messages import buttons, game_posts, replays, time_words, wording
 from hvbot.messages.limits import fitted
 from hvbot.messages.post import ALLOWED, send_private
@@ -290,6 +290,19 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="resign", description="Give up your seat; an AI finishes for you")
     async def resign(self, interaction: discord.Interaction) -> None:
+        await self.bot.service.play.may_resign(
+            channel_id=interaction.channel_id, user_id=interaction.user.id
+        )
+        texts = wording.personal(interaction)
+        await confirm.ask(
+            interaction,
+            texts("bot.confirm.resign"),
+            texts("bot.confirm.resign_button"),
+            self._resign,
+        )
+
+    async def _resign(self, interaction: discord.Interaction) -> None:
+        """Resigning, once confirmed (`interaction`: the click that confirmed it)."""
         game, what, owed = await self.bot.service.play.resign(
             channel_id=interaction.channel_id, user_id=interaction.user.id
         )
@@ -308,6 +321,21 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         "agree first",
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
+        await self.bot.service.abandon.may_abandon(
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            can_manage=lobby.can_manage(interaction),
+        )
+        texts = wording.personal(interaction)
+        await confirm.ask(
+            interaction,
+            texts("bot.confirm.abandon"),
+            texts("bot.confirm.abandon_button"),
+            self._abandon,
+        )
+
+    async def _abandon(self, interaction: discord.Interaction) -> None:
+        """Abandoning, once confirmed (`interaction`: the click that confirmed it)."""
         game, asked = await self.bot.service.abandon.abandon(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
