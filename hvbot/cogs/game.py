@@ -355,7 +355,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.bot.aftermath.buttons.moved_on(game)
-        await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
+        await self.bot.aftermath.show_lobby(game)
 
     @app_commands.command(name="end", description="Moderators: end this channel's game, no result")
     @app_commands.rename(game_id="game")
@@ -369,8 +369,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             user_id=interaction.user.id,
         )
         await requests.answer_with_told(interaction, game, owed)
-        self.bot.aftermath.buttons.moved_on(game)
-        await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
+        self.bot.aftermath.after_ending(game, owed)
 
     @app_commands.command(name="kick", description="Moderators: free a seat, or give it to an AI")
     @app_commands.rename(game_id="game")
@@ -394,8 +393,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             return
         await requests.answer_with_told(interaction, game, owed)
         if what == "ended":
-            self.bot.aftermath.buttons.moved_on(game)
-            await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
+            self.bot.aftermath.after_ending(game, owed)
         else:
             self.bot.aftermath.after_change(game, self.bot.service.games.peek_state(game))
 

@@ -19,12 +19,18 @@ from hvbot.handlers.answering import (
     update_clicked,
 )
 from hvbot.messages import buttons
-from hvbot.messages.game_posts import posts_here, refresh_lobby
+from hvbot.messages.game_posts import posts_here
 from hvbot.messages.post import ALLOWED, Post
 from hvbot.messages.wording import language, mention, move_words, public, shown
 from hvbot.services import UndoOutcome, VoteOutcome
 from hvbot.store import GameRow, UndoRequest
 from hvbot.store.duties import Owed
+
+
+def told_in_words(owed: Sequence[Owed]) -> list[Owed]:
+    """The texts among what a change owes, which answer the interaction that made it; the
+    rest (the lobby message's update, a replay) follows it (`Aftermath.after_ending`)."""
+    return [one for one in owed if one.kind == "text"]
 
 
 def vote_text(outcome: VoteOutcome) -> str:
@@ -67,7 +73,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
         return
     # Decided: the outcome's words, owed with the change, are the answer to the click (the
     # vote's message, edited); a process that takes them over posts them in the channel.
-    for owed in outcome.owed:
+    for owed in told_in_words(outcome.owed):
 
         async def answer(post: Post) -> None:
             await update_clicked(interaction, game.id, content=post.content, view=None)
@@ -76,7 +82,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
     if outcome.status == "ai":
         bot.aftermath.after_change(game, bot.service.games.peek_state(game))  # an AI may move
     else:
-        bot.aftermath.buttons.moved_on(game)
+        bot.aftermath.after_ending(game, outcome.owed)  # the lobby message says it ended
 
 
 async def return_seat(interaction: discord.Interaction) -> None:
@@ -208,14 +214,13 @@ async def answered_abandon(interaction: discord.Interaction, outcome: UndoOutcom
         await update_clicked(interaction, game.id, content=said, view=None)
         bot.aftermath.after_change(game, bot.service.games.peek_state(game), outcome.owed)
         return
-    for owed in outcome.owed:
+    for owed in told_in_words(outcome.owed):
 
         async def answer(post: Post) -> None:
             await update_clicked(interaction, game.id, content=post.content, view=None)
 
         await bot.aftermath.send(owed, game, text_post(owed), via=answer)
-    bot.aftermath.buttons.moved_on(game)
-    await refresh_lobby(interaction.client, game, bot.service.clock())
+    bot.aftermath.after_ending(game, outcome.owed)
 
 
 async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:
@@ -249,7 +254,7 @@ async def answer_with_told(
     answer to the command that made it; a process that takes them over posts them in the
     channel."""
     bot = game_client(interaction)
-    for one in owed:
+    for one in told_in_words(owed):
 
         async def answer(post: Post) -> None:
             await answer_publicly(interaction, game, content=post.content, allowed_mentions=ALLOWED)

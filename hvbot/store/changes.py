@@ -222,11 +222,12 @@ def record_actions(
                 )
             )
         if announce_at is not None and status == "finished":
-            owed.append(
-                await owe(
-                    tx, game_id=game_id, version=version, kind="replay", body={}, now=announce_at
+            for kind in ("replay", "lobby"):  # the lobby message says the game has ended
+                owed.append(
+                    await owe(
+                        tx, game_id=game_id, version=version, kind=kind, body={}, now=announce_at
+                    )
                 )
-            )
         return owed
 
     return work
@@ -242,7 +243,8 @@ def set_status(
     at: datetime | None = None,
 ) -> Work[list[Owed]]:
     """The game ends without a move: abandoned, or finished by a forfeit with its `results`
-    (and then its replay owed at `at`, as after a finishing move). Its clock stops with it."""
+    (and then its replay owed at `at`, as after a finishing move). Its clock stops with it,
+    and the lobby message's update, saying it has ended, is owed at `at`."""
     stamp = now()
 
     async def work(tx: Transaction) -> list[Owed]:
@@ -266,6 +268,12 @@ def set_status(
                     kind="replay",
                     body={},
                     now=at,
+                )
+            )
+        if at is not None:
+            owed.append(
+                await owe(
+                    tx, game_id=game_id, version=expected_version + 1, kind="lobby", body={}, now=at
                 )
             )
         return owed

@@ -535,7 +535,8 @@ async def test_a_vote_can_end_the_game_and_a_move_cancels_it(database_url):
         vote_id=opened.vote.id, user_id=BO if now_away == ADA else ADA, choice="end"
     )
     assert ended.status == "end" and ended.game.status == "abandoned"
-    (told,) = ended.owed
+    told, lobby = ended.owed
+    assert lobby.kind == "lobby", "the lobby message says the game has ended"
     assert told.kind == "text" and "the game ends here" in told.body["content"]
     await repo.close()
 

@@ -16,7 +16,7 @@ async def test_a_pylons_game_from_lobby_to_result(
 ) -> None:
     emu = emulator
     ada = emu.add_user("Ada")
-    await emu.slash(ada, "game new", game="pylons")
+    lobby = (await emu.slash(ada, "game new", game="pylons")).public[0]
     await emu.slash(ada, "game addai")
     await emu.slash(ada, "game start")
     game = await hv.game()
@@ -62,5 +62,7 @@ async def test_a_pylons_game_from_lobby_to_result(
     posts = board_posts(emu)
     assert len(posts) == 1 + len(actions), "a board after the start and after every move"
     assert "Game over" in posts[-1].content
+    # The lobby message no longer wishes good luck: it says the game is over.
+    assert emu.message(lobby.message_id or 0).content.endswith("This game is finished.")
     refusal = await emu.slash(ada, "pylons place", cell="K12")
     assert refusal[0].visibility == Visibility.ephemeral_to(ada)
