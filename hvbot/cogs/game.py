@@ -168,7 +168,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(
         name="undo",
         description=(
-            "Ask the others to take back your last move (not one that revealed something hidden)"
+            "Take back your last move, with the AI moves after it; other people at the table "
+            "agree first"
         ),
     )
     async def undo(self, interaction: discord.Interaction) -> None:

@@ -87,6 +87,12 @@ def own_move(
     return OwnMove(first, last, len(actions) - end)
 
 
+def alone_with_ai(game: GameRow, user_id: int) -> bool:
+    """Whether every other seat is an AI's for good: a person away, for whom an AI plays
+    until they return, still counts as someone who could not unsee what a move showed."""
+    return all(seat.user_id in (None, user_id) and seat.away_user_id is None for seat in game.seats)
+
+
 class Undo:
     """/game undo and the answers to it, and to /game abandon's question: one open request
     per game at a time."""
@@ -106,7 +112,7 @@ class Undo:
             game = await games.reload(game.id)
             others = game.people_but(user_id)
             actions = await store.actions(game_id=game.id)
-            move = own_move(game, actions, user_id, alone=not others)
+            move = own_move(game, actions, user_id, alone=alone_with_ai(game, user_id))
             if others:
                 # Alone with AI seats, nobody is asked anything: nobody to flood.
                 await games.ask_the_table(game, user_id)
