@@ -134,7 +134,7 @@ from datetime import UTC, datetime, timedelta  # noqa: E402
 from typing import IO, Any  # noqa: E402
 
 import asyncpg  # noqa: E402
-from e2e_harness import BOARD, command_for, is_peek  # noqa: E402
+from e2e_harness import BOARD, DANGER, command_for, is_peek  # noqa: E402
 from postgres_server import PostgresServer, PostgresUnavailable, postgres_server  # noqa: E402
 
 from engine import State  # noqa: E402
@@ -985,6 +985,14 @@ class LoadRun:
         self.sent.append(Sent(kind, phase, state))
         return state if await self.emu.acknowledged(state) else None
 
+    async def abandon(self, user: User, channel: Channel) -> None:
+        """/game abandon and the red button of the question it asks first."""
+        state = await self.send("lobby", self.emu.send_slash(user, "game abandon", channel=channel))
+        question = self.emu.messages_by_id.get(state.original_message_id or 0) if state else None
+        sure = [b.custom_id for b in (question.buttons if question else ()) if b.style == DANGER]
+        if question is not None and sure and sure[0] is not None:
+            await self.send("lobby", self.emu.send_click(user, sure[0], message_id=question.id))
+
     # ------------------------------------------------------------------ lobby
 
     async def open_game(self, slot: Slot) -> bool:
@@ -1011,7 +1019,7 @@ class LoadRun:
         joins = [b.custom_id for b in buttons if (b.custom_id or "").endswith(":join")]
         if lobby is None or state.callback_type != 4 or not joins:
             # The channel still holds a game (one that did not end): abandon it, start afresh.
-            await self.send("lobby", emu.send_slash(ada, "game abandon", channel=slot.channel))
+            await self.abandon(ada, slot.channel)
             return False
         game_id = int(str(joins[0]).split(":")[1])
         steps = [(bo, "join")] + [(ada, "addai")] * self.args.ai_seats + [(ada, "start")]
@@ -1461,8 +1469,7 @@ async def measure(
             await bench.play(slot, until=warm_until)
             while not warm() and loop.time() < last_call:
                 await bench.play(slot, until=min(loop.time() + 1.0, last_call))
-            sending = emu.send_slash(slot.people[0], "game abandon", channel=slot.channel)
-            await bench.send("lobby", sending)
+            await bench.abandon(slot.people[0], slot.channel)
 
         await asyncio.gather(*(warm_up(slot) for slot in warm_slots))
         warm_up_finished = sum(s.finished for s in warm_slots)

@@ -80,6 +80,7 @@ class Aftermath:
         self.buttons = BoardButtons(client, service.buttons, self.keep)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._replays: set[asyncio.Task[None]] = set()
+        self._lobby_edits: set[asyncio.Task[None]] = set()
         self._swept = float("-inf")  # when posts made long ago were last dropped
         self.stopping = False  # once closing: no AI move or replay is started any more
 
@@ -90,7 +91,8 @@ class Aftermath:
 
     def busy(self) -> list[asyncio.Task[None]]:
         """The AI seats moving and the replays being posted, now."""
-        return [t for t in (*self._ai_tasks.values(), *self._replays) if not t.done()]
+        running = (*self._ai_tasks.values(), *self._replays, *self._lobby_edits)
+        return [t for t in running if not t.done()]
 
     async def close(self) -> None:
         """Start nothing more, and stop the AI seats and replays under way: what they had not
@@ -231,17 +233,36 @@ class Aftermath:
 
     def after_change(self, game: GameRow, state: State, owed: Iterable[Owed] = ()) -> None:
         """What follows a change once it is told: the buttons it made stale taken off, the
-        replay if the game is over (`owed` holds it), else the AI seat's move if an AI is to
-        move and none is moving for this game."""
+        replay and the lobby message's update if the game is over (`owed` holds them), else
+        the AI seat's move if an AI is to move and none is moving for this game."""
         if self.stopping:
             return
-        self.buttons.moved_on(game)
-        for replay in (o for o in owed if o.kind == "replay"):
-            work = self.send(replay, game, lambda: owed_posts.replay_post(self.games, game))
-            _hold(self._replays, asyncio.create_task(self._quietly(game, work, "the replay")))
+        self.after_ending(game, owed)
         if game.status != "active" or not ai_turn(game, state, stand_in_seat=game.stand_in_seat):
             return
         self._start_ai(game.id)
+
+    def after_ending(self, game: GameRow, owed: Iterable[Owed] = ()) -> None:
+        """What follows a change once its own words are told, with no position to go on from
+        (a game ended by a vote or a moderator): the buttons it made stale taken off, and what
+        else it owes (`owed`): a finished game's replay, the lobby message's update saying the
+        game has ended."""
+        if self.stopping:
+            return  # left owed: sent after a restart, or by another process
+        self.buttons.moved_on(game)
+        for one in owed:
+            if one.kind == "replay":
+                work = self.send(one, game, partial(owed_posts.replay_post, self.games, game))
+                _hold(self._replays, asyncio.create_task(self._quietly(game, work, "the replay")))
+            elif one.kind == "lobby":
+                edit = self._quietly(game, self._update_lobby(one, game), "the lobby's update")
+                _hold(self._lobby_edits, asyncio.create_task(edit))
+
+    async def show_lobby(self, game: GameRow) -> None:
+        """Edit the lobby message to show the game as it is, and mark the updates it owed
+        made (a change whose answer edits it at once, rather than leaving it to the outbox)."""
+        await game_posts.refresh_lobby(self.client, game, self.games.clock())
+        await self.lobby_shown(game)
 
     async def _quietly(self, game: GameRow, work: Awaitable[Any], what: str) -> None:
         try:
@@ -353,9 +374,10 @@ class Aftermath:
         closed = await self.service.lobby.close_expired()
         for game, owed in closed:
             for one in owed:
-                await self.send_text(one, game)
+                if one.kind == "text":
+                    await self.send_text(one, game)
             self.buttons.moved_on(game)
-            await game_posts.refresh_lobby(self.client, game, self.games.clock())
+            await self.show_lobby(game)
         return len(closed)
 
     async def send_text(self, owed: Owed, game: GameRow) -> Sent | None:

@@ -55,13 +55,15 @@ async def start_post(game: GameRow, state: Any, now: datetime) -> Post | None:
 
 
 async def taken_back_post(
-    game: GameRow, state: Any, requester_id: int, action: str, now: datetime
+    game: GameRow, state: Any, requester_id: int, action: str, now: datetime, ai_after: int = 0
 ) -> Post:
-    """The board as it was before a move that was taken back, announced like any change."""
+    """The board as it was before a move that was taken back, announced like any change
+    (`ai_after`: how many actions of AI seats went with it). The move is named as its player
+    made it, never by what it showed (a drawn card stays unsaid, and face down again)."""
     post = await game_posts.board_post(game, None, state, now)
     assert post is not None
     took = public(game)(
-        "bot.undo.taken_back",
+        "bot.undo.taken_back_ai" if ai_after else "bot.undo.taken_back",
         player=f"<@{requester_id}>",
         action=move_words(game.game_name, action, game.language),
     )
@@ -102,7 +104,12 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
         if state is None:
             return None, None
         post = await taken_back_post(
-            game, state, int(body["player"]), str(body["action"]), games.clock()
+            game,
+            state,
+            int(body["player"]),
+            str(body["action"]),
+            games.clock(),
+            int(body.get("ai", 0)),
         )
         if game.version != owed.version:
             post.view = None  # the game has moved on: its buttons are not this board's

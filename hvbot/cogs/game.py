@@ -24,7 +24,7 @@ from hvbot.cogs.options import (
     MODE_CHOICES,
     TIMEOUT_CHOICES,
 )
-from hvbot.handlers import answering, lobby, requests
+from hvbot.handlers import answering, confirm, lobby, requests
 from hvbot.messages import buttons, game_posts, replays, text_board, time_words, wording
 from hvbot.messages.limits import fitted
 from hvbot.messages.post import ALLOWED, send_private
@@ -171,7 +171,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(
         name="undo",
         description=(
-            "Ask the others to take back your last move (not one that revealed something hidden)"
+            "Take back your last move, with the AI moves after it; other people at the table "
+            "agree first"
         ),
     )
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -321,6 +322,19 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="resign", description="Give up your seat; an AI finishes for you")
     async def resign(self, interaction: discord.Interaction) -> None:
+        await self.bot.service.play.may_resign(
+            channel_id=interaction.channel_id, user_id=interaction.user.id
+        )
+        texts = wording.personal(interaction)
+        await confirm.ask(
+            interaction,
+            texts("bot.confirm.resign"),
+            texts("bot.confirm.resign_button"),
+            self._resign,
+        )
+
+    async def _resign(self, interaction: discord.Interaction) -> None:
+        """Resigning, once confirmed (`interaction`: the click that confirmed it)."""
         game, what, owed = await self.bot.service.play.resign(
             channel_id=interaction.channel_id, user_id=interaction.user.id
         )
@@ -339,6 +353,21 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         "agree first",
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
+        await self.bot.service.abandon.may_abandon(
+            channel_id=interaction.channel_id,
+            user_id=interaction.user.id,
+            can_manage=lobby.can_manage(interaction),
+        )
+        texts = wording.personal(interaction)
+        await confirm.ask(
+            interaction,
+            texts("bot.confirm.abandon"),
+            texts("bot.confirm.abandon_button"),
+            self._abandon,
+        )
+
+    async def _abandon(self, interaction: discord.Interaction) -> None:
+        """Abandoning, once confirmed (`interaction`: the click that confirmed it)."""
         game, asked = await self.bot.service.abandon.abandon(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
@@ -358,7 +387,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.bot.aftermath.buttons.moved_on(game)
-        await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
+        await self.bot.aftermath.show_lobby(game)
 
     @app_commands.command(name="end", description="Moderators: end this channel's game, no result")
     @app_commands.rename(game_id="game")
@@ -372,8 +401,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             user_id=interaction.user.id,
         )
         await requests.answer_with_told(interaction, game, owed)
-        self.bot.aftermath.buttons.moved_on(game)
-        await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
+        self.bot.aftermath.after_ending(game, owed)
 
     @app_commands.command(name="kick", description="Moderators: free a seat, or give it to an AI")
     @app_commands.rename(game_id="game")
@@ -397,8 +425,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             return
         await requests.answer_with_told(interaction, game, owed)
         if what == "ended":
-            self.bot.aftermath.buttons.moved_on(game)
-            await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
+            self.bot.aftermath.after_ending(game, owed)
         else:
             self.bot.aftermath.after_change(game, self.bot.service.games.peek_state(game))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import partial
 
 import discord
 
@@ -18,13 +19,19 @@ from hvbot.handlers.answering import (
     update_clicked,
 )
 from hvbot.messages import buttons
-from hvbot.messages.game_posts import posts_here, refresh_lobby
+from hvbot.messages.game_posts import posts_here
 from hvbot.messages.post import ALLOWED, Post
 from hvbot.messages.wording import language, mention, move_words, public, shown
 from hvbot.services import UndoOutcome, VoteOutcome
 from hvbot.services.seat_names import said
 from hvbot.store import GameRow, UndoRequest
 from hvbot.store.duties import Owed
+
+
+def told_in_words(owed: Sequence[Owed]) -> list[Owed]:
+    """The texts among what a change owes, which answer the interaction that made it; the
+    rest (the lobby message's update, a replay) follows it (`Aftermath.after_ending`)."""
+    return [one for one in owed if one.kind == "text"]
 
 
 def vote_text(outcome: VoteOutcome) -> str:
@@ -67,7 +74,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
         return
     # Decided: the outcome's words, owed with the change, are the answer to the click (the
     # vote's message, edited); a process that takes them over posts them in the channel.
-    for owed in outcome.owed:
+    for owed in told_in_words(outcome.owed):
 
         async def answer(post: Post) -> None:
             await update_clicked(interaction, game.id, content=post.content, view=None)
@@ -76,7 +83,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
     if outcome.status == "ai":
         bot.aftermath.after_change(game, bot.service.games.peek_state(game))  # an AI may move
     else:
-        bot.aftermath.buttons.moved_on(game)
+        bot.aftermath.after_ending(game, outcome.owed)  # the lobby message says it ended
 
 
 async def return_seat(interaction: discord.Interaction) -> None:
@@ -111,12 +118,14 @@ def undo_text(outcome: UndoOutcome) -> str:
     )
 
 
-async def taken_back(outcome: UndoOutcome, now: datetime) -> Post | None:
-    """The board as it was before the move, announced like any change to the game."""
+async def taken_back(outcome: UndoOutcome, owed: Owed, now: datetime) -> Post | None:
+    """The board as it was before the move, announced like any change to the game (with
+    the AI seats' moves taken back after it, if `owed` says so)."""
     assert outcome.state is not None
     requester = outcome.request.requester_id
+    ai_after = int(owed.body.get("ai", 0))
     return await taken_back_post(
-        outcome.game, outcome.state, requester, outcome.request.action, now
+        outcome.game, outcome.state, requester, outcome.request.action, now, ai_after
     )
 
 
@@ -131,7 +140,10 @@ async def tell_taken_back(
     try:
         for owed in outcome.owed:
             sent = await aftermath.send(
-                owed, outcome.game, lambda: taken_back(outcome, aftermath.games.clock()), via=via
+                owed,
+                outcome.game,
+                partial(taken_back, outcome, owed, aftermath.games.clock()),
+                via=via,
             )
             if sent is None and via is not None:
                 await follow_up.withdraw_thinking()  # another process posts the board
@@ -203,14 +215,13 @@ async def answered_abandon(interaction: discord.Interaction, outcome: UndoOutcom
         await update_clicked(interaction, game.id, content=said, view=None)
         bot.aftermath.after_change(game, bot.service.games.peek_state(game), outcome.owed)
         return
-    for owed in outcome.owed:
+    for owed in told_in_words(outcome.owed):
 
         async def answer(post: Post) -> None:
             await update_clicked(interaction, game.id, content=post.content, view=None)
 
         await bot.aftermath.send(owed, game, text_post(owed), via=answer)
-    bot.aftermath.buttons.moved_on(game)
-    await refresh_lobby(interaction.client, game, bot.service.clock())
+    bot.aftermath.after_ending(game, outcome.owed)
 
 
 async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:
@@ -244,7 +255,7 @@ async def answer_with_told(
     answer to the command that made it; a process that takes them over posts them in the
     channel."""
     bot = game_client(interaction)
-    for one in owed:
+    for one in told_in_words(owed):
 
         async def answer(post: Post) -> None:
             await answer_publicly(interaction, game, content=post.content, allowed_mentions=ALLOWED)

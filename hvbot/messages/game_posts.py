@@ -152,7 +152,8 @@ def lobby_text(game: GameRow, now: datetime) -> str:
     else:
         state = texts(f"bot.lobby.{game.status}")
     if game.thread_id is not None:
-        state += "\n" + texts("bot.lobby.in_thread", thread=f"<#{game.thread_id}>")
+        where = "bot.lobby.in_thread" if game.is_open else "bot.lobby.ended_in_thread"
+        state += "\n" + texts(where, thread=f"<#{game.thread_id}>")
     if game.clock is not None:
         state += "\n" + time_words.clock_terms(game.clock, texts)
     mode = game.options.get("mode")
@@ -164,7 +165,8 @@ def lobby_text(game: GameRow, now: datetime) -> str:
 
 
 async def refresh_lobby(client: discord.Client, game: GameRow, now: datetime) -> None:
-    """Edit the one lobby message in place (after a slash command changed the seats)."""
+    """Edit the one lobby message in place: the seats as they are, that the game started,
+    or that it has ended (and where it was played)."""
     if game.lobby_message_id is None:
         return
     channel = client.get_partial_messageable(game.channel_id)

@@ -37,11 +37,7 @@ class Abandon:
         game = await games.open_game(channel_id, user_id)
         async with store.lock(game.id):
             game = await games.reload(game.id)
-            if user_id != game.creator_id and not can_manage:
-                raise BotError(
-                    "Only the game's creator or a member with Manage Channels can abandon it.",
-                    key="bot.error.only_creator_abandons",
-                )
+            _may_abandon(game, user_id, can_manage)
             seated = game.seat_of(user_id) is not None
             others = game.people_but(user_id) if game.status == "active" and seated else []
             last = await store.last_action(game_id=game.id) if others else None
@@ -63,6 +59,11 @@ class Abandon:
             # Nobody's time runs out while the others decide.
             await store.clocks.pause(game_id=game.id, version=game.version, now=games.clock())
             return game, request
+
+    async def may_abandon(self, *, channel_id: int, user_id: int, can_manage: bool) -> None:
+        """Refuse now, before asking whether they are sure, a person who could not abandon
+        the channel's game."""
+        _may_abandon(await self.games.open_game(channel_id, user_id), user_id, can_manage)
 
     async def answered(
         self, game: GameRow, request: UndoRequest, user_id: int, accept: bool
@@ -96,3 +97,11 @@ class Abandon:
         log.info("game %s: abandoned with everyone's consent", game.id)
         done = replace(request, status="done")
         return UndoOutcome(done, await self.games.reload(game.id), "done", None, tuple(owed))
+
+
+def _may_abandon(game: GameRow, user_id: int, can_manage: bool) -> None:
+    if user_id != game.creator_id and not can_manage:
+        raise BotError(
+            "Only the game's creator or a member with Manage Channels can abandon it.",
+            key="bot.error.only_creator_abandons",
+        )

@@ -174,15 +174,11 @@ class Play:
         game = await games.open_game(channel_id, user_id)
         async with games.store.lock(game.id):
             game = await games.reload(game.id)
-            seat = game.seat_of(user_id)
-            if seat is None:
-                raise BotError("You are not playing in this game.", key="bot.error.not_playing")
-            if game.status != "active":
-                raise BotError(
-                    "The game has not started: use /game leave to leave the lobby.",
-                    key="bot.error.resign_lobby",
-                )
-            return await games.resign(game, seat)
+            return await games.resign(game, _resigning_seat(game, user_id))
+
+    async def may_resign(self, *, channel_id: int, user_id: int) -> None:
+        """Refuse now, before asking whether they are sure, a person who could not resign."""
+        _resigning_seat(await self.games.open_game(channel_id, user_id), user_id)
 
     async def _save(
         self, game: GameRow, state: State, seat: int, applied: tuple[str, ...]
@@ -213,3 +209,16 @@ class Play:
         metrics.ACTIONS_STORED.labels(game.game_name).inc(len(applied))
         log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
         return await self.games.reload(game.id), tuple(owed)
+
+
+def _resigning_seat(game: GameRow, user_id: int) -> int:
+    """The seat a person resigns from: theirs, in a game under way."""
+    seat = game.seat_of(user_id)
+    if seat is None:
+        raise BotError("You are not playing in this game.", key="bot.error.not_playing")
+    if game.status != "active":
+        raise BotError(
+            "The game has not started: use /game leave to leave the lobby.",
+            key="bot.error.resign_lobby",
+        )
+    return seat

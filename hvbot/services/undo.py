@@ -1,9 +1,17 @@
-"""Taking back a game's last move, once every other person at the table accepts."""
+"""Taking back a person's last move, once every other person at the table accepts.
+
+A person's move is their last actions in a row (a drawn card and where it went, a move and
+the lines declared after it), and what the AI seats played after it goes with it: an AI never
+refuses, and never stands between the people and their agreement. Alone with AI seats, a person
+takes back as from a chess program: at once, whatever the move showed, since nobody else saw
+anything they could not unsee; the AI seats then play on from there when it is their turn.
+"""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from games import find_game
 from hvbot.services.abandon import Abandon
@@ -26,54 +34,98 @@ def _too_late(kind: str = "undo") -> BotError:
     )
 
 
+@dataclass(frozen=True)
+class OwnMove:
+    """What one undo takes back of the stored actions: from number `first` to the latest,
+    the person's own last move (its last action `action`, named to the table) and the
+    `ai_after` actions the AI seats played after it."""
+
+    first: int
+    action: str
+    ai_after: int
+
+
+def own_move(
+    game: GameRow, actions: Sequence[tuple[int, str]], user_id: int, *, alone: bool
+) -> OwnMove:
+    """The person's last move and the AI seats' actions after it, as one undo takes them back
+    (`actions`: the stored (seat, text) of the game, numbered from 0). Refused if another
+    person has acted since, and, unless the person is `alone` with AI seats, if their move
+    showed something hidden: the others could not unsee it."""
+    if not actions:
+        raise BotError(
+            "Nothing has been played yet, so there is nothing to take back.",
+            key="bot.error.nothing_to_undo",
+        )
+    seat = game.seat_of(user_id)
+    end = len(actions)
+    while end > 0 and actions[end - 1][0] != seat and game.seats[actions[end - 1][0]].is_ai:
+        end -= 1
+    if seat is None or end == 0 or actions[end - 1][0] != seat:
+        raise BotError(
+            "Only the player who made the last move can ask to take it back, and only "
+            "until the next player acts.",
+            key="bot.error.undo_only_last",
+        )
+    rules = find_game(game.game_name)
+
+    def undoable(text: str) -> bool:
+        return alone or rules.parse_action(text).undoable
+
+    last = actions[end - 1][1]
+    if not undoable(last):
+        raise BotError(
+            f"Your last move ({last}) showed something hidden, so it cannot be taken "
+            "back: nobody can unsee it.",
+            key="bot.error.undo_hidden",
+            action=last,
+            game_name=game.game_name,
+        )
+    first = end - 1
+    while first > 0 and actions[first - 1][0] == seat and undoable(actions[first - 1][1]):
+        first -= 1
+    return OwnMove(first, last, len(actions) - end)
+
+
+def alone_with_ai(game: GameRow, user_id: int) -> bool:
+    """Whether every other seat is an AI's for good: a person away, for whom an AI plays
+    until they return, still counts as someone who could not unsee what a move showed."""
+    return all(seat.user_id in (None, user_id) and seat.away_user_id is None for seat in game.seats)
+
+
 class Undo:
     """/game undo and the answers to it, and to /game abandon's question: one open request
-    per game, for one version."""
+    per game at a time."""
 
     def __init__(self, games: GameAccess) -> None:
         self.games = games
         self.abandon = Abandon(games)
 
     async def request_undo(self, *, channel_id: int, user_id: int) -> UndoOutcome:
-        """Ask to take back the game's last action: only its player may, only while it is
-        still the last one, and only if it showed nobody anything hidden. Every other person
-        at the table must accept (with nobody else, it is taken back at once)."""
+        """Ask to take back the person's last move and the AI seats' actions after it: only
+        while no other person has acted since, and only if it showed nobody anything hidden.
+        Every other person at the table must accept; with nobody else, it is taken back at
+        once."""
         games, store = self.games, self.games.store
         game = await games.in_play(channel_id, None, user_id)
         async with store.lock(game.id):
             game = await games.reload(game.id)
-            last = await store.last_action(game_id=game.id)
-            if last is None:
-                raise BotError(
-                    "Nothing has been played yet, so there is nothing to take back.",
-                    key="bot.error.nothing_to_undo",
-                )
-            n, seat, text = last
-            if game.seats[seat].user_id != user_id:
-                raise BotError(
-                    "Only the player who made the last move can ask to take it back, and only "
-                    "until the next player acts.",
-                    key="bot.error.undo_only_last",
-                )
-            if not find_game(game.game_name).parse_action(text).undoable:
-                raise BotError(
-                    f"Your last move ({text}) showed something hidden, so it cannot be taken "
-                    "back: nobody can unsee it.",
-                    key="bot.error.undo_hidden",
-                    action=text,
-                    game_name=game.game_name,
-                )
-            await games.ask_the_table(game, user_id)
+            others = game.people_but(user_id)
+            actions = await store.actions(game_id=game.id)
+            move = own_move(game, actions, user_id, alone=alone_with_ai(game, user_id))
+            if others:
+                # Alone with AI seats, nobody is asked anything: nobody to flood.
+                await games.ask_the_table(game, user_id)
             request = await store.undo.open(
                 game_id=game.id,
                 version=game.version,
-                n=n,
+                n=move.first,
                 requester_id=user_id,
-                action=text,
-                asked=game.people_but(user_id),
+                action=move.action,
+                asked=others,
             )
             if not request.asked:
-                return await self._take_back(game, request)
+                return await self._take_back(game, request, actions)
             # Nobody's time runs out while the others decide.
             await store.clocks.pause(game_id=game.id, version=game.version, now=self.games.clock())
             return UndoOutcome(request, game, "asked")
@@ -96,7 +148,8 @@ class Undo:
                     "Only the other players at the table answer this request.",
                     key="bot.error.others_answer",
                 )
-            if game.version != request.version or game.status != "active":
+            actions = await store.actions(game_id=game.id)
+            if not await self._still_asked(game, request, actions):
                 await store.undo.answer(
                     request_id=request.id, accepted=request.accepted, status="void"
                 )
@@ -116,25 +169,51 @@ class Undo:
             if request.waiting_for:
                 await store.undo.answer(request_id=request.id, accepted=accepted)
                 return UndoOutcome(request, game, "waiting")
-            return await self._take_back(game, request)
+            return await self._take_back(game, request, actions)
 
-    async def _take_back(self, game: GameRow, request: UndoRequest) -> UndoOutcome:
-        """Rebuild the game from its deal without the action (the engine is deterministic) and
-        save that as a new version, so every prompt and button of the old one is stale."""
+    async def _still_asked(
+        self, game: GameRow, request: UndoRequest, actions: Sequence[tuple[int, str]]
+    ) -> bool:
+        """Whether the request still stands: the game is on and, for an undo, only AI seats
+        have acted since it was asked (they never hold it up), the same people at the table;
+        a request to abandon stands for the version it was asked for."""
+        if game.status != "active":
+            return False
+        if game.version == request.version:
+            return True
+        if request.kind != "undo" or set(game.people_but(request.requester_id)) != set(
+            request.asked
+        ):
+            return False
+        try:
+            move = own_move(game, actions, request.requester_id, alone=False)
+        except BotError:
+            return False
+        return move.first == request.n and move.action == request.action
+
+    async def _take_back(
+        self, game: GameRow, request: UndoRequest, actions: Sequence[tuple[int, str]]
+    ) -> UndoOutcome:
+        """Rebuild the game from its deal without the actions from `request.n` on (the engine
+        is deterministic) and save that as a new version, so every prompt and button of the
+        old one is stale; if an AI seat is then to move, it is stored with the change, so an
+        AI plays on from there however the bot is stopped."""
         games, store = self.games, self.games.store
         if game.seed is None:
             raise BotError(
                 "The game has not started yet: the creator can press Start.",
                 key="bot.error.not_started",
             )
-        texts = [text for _, text in await store.actions(game_id=game.id)][: request.n]
+        texts = [text for _, text in actions][: request.n]
         state = find_game(game.game_name).replay(len(game.seats), game.seed, texts, game.options)
-        told = {"player": request.requester_id, "action": request.action}
+        ai_after = sum(1 for seat, _ in actions[request.n :] if game.seats[seat].is_ai)
+        told = {"player": request.requester_id, "action": request.action, "ai": ai_after}
         try:
             _, owed = await store.take_back(
                 game_id=game.id,
                 expected_version=game.version,
                 n=request.n,
+                taken=len(actions) - request.n,
                 state=state.copy(),  # kept for the next move; the outcome's stays its own
                 request_id=request.id,
                 accepted=request.accepted,
@@ -145,6 +224,6 @@ class Undo:
             )
         except VersionConflict as exc:
             raise _too_late() from exc
-        log.info("game %s: action %s taken back", game.id, request.n)
+        log.info("game %s: actions from %s on taken back", game.id, request.n)
         done = replace(request, status="done")
         return UndoOutcome(done, await games.reload(game.id), "done", state, tuple(owed))

@@ -222,11 +222,12 @@ def record_actions(
                 )
             )
         if announce_at is not None and status == "finished":
-            owed.append(
-                await owe(
-                    tx, game_id=game_id, version=version, kind="replay", body={}, now=announce_at
+            for kind in ("replay", "lobby"):  # the lobby message says the game has ended
+                owed.append(
+                    await owe(
+                        tx, game_id=game_id, version=version, kind=kind, body={}, now=announce_at
+                    )
                 )
-            )
         return owed
 
     return work
@@ -242,7 +243,8 @@ def set_status(
     at: datetime | None = None,
 ) -> Work[list[Owed]]:
     """The game ends without a move: abandoned, or finished by a forfeit with its `results`
-    (and then its replay owed at `at`, as after a finishing move). Its clock stops with it."""
+    (and then its replay owed at `at`, as after a finishing move). Its clock stops with it,
+    and the lobby message's update, saying it has ended, is owed at `at`."""
     stamp = now()
 
     async def work(tx: Transaction) -> list[Owed]:
@@ -268,6 +270,12 @@ def set_status(
                     now=at,
                 )
             )
+        if at is not None:
+            owed.append(
+                await owe(
+                    tx, game_id=game_id, version=expected_version + 1, kind="lobby", body={}, now=at
+                )
+            )
         return owed
 
     return work
@@ -278,6 +286,7 @@ def take_back(
     expected_version: int,
     *,
     n: int,
+    taken: int = 1,
     state_json: str,
     request_id: int | None,
     accepted: Sequence[int],
@@ -287,9 +296,9 @@ def take_back(
     told: dict[str, Any],
     at: datetime,
 ) -> Work[list[Owed]]:
-    """Action `n` removed (only if it is still the latest), the state from before it saved,
-    the request that asked for it closed, and the board as it is again owed (`told`: who took
-    back which move, see `Owed`)."""
+    """The `taken` latest actions removed, from number `n` on (only if they still are the
+    latest), the state from before them saved, the request that asked for it closed, and the
+    board as it is again owed (`told`: who took back which move, see `Owed`)."""
     stamp = now()
 
     async def work(tx: Transaction) -> list[Owed]:
@@ -301,14 +310,15 @@ def take_back(
             (state_json, int(ai_turn), *turn_values(wait)),
         )
         deleted = await tx.execute(
-            "DELETE FROM actions WHERE game_id = ? AND n = ?"
-            " AND n = (SELECT MAX(n) FROM actions WHERE game_id = ?)",
+            "DELETE FROM actions WHERE game_id = ? AND n >= ?"
+            " AND (SELECT MAX(n) FROM actions WHERE game_id = ?) = ?",
             game_id,
             n,
             game_id,
+            n + taken - 1,
         )
-        if deleted != 1:
-            raise VersionConflict(f"game {game_id}: action {n} is no longer the latest")
+        if deleted != taken:
+            raise VersionConflict(f"game {game_id}: actions from {n} are no longer the latest")
         await _open_prompt(tx, game_id, prompt, expected_version + 1, stamp)
         if request_id is not None:
             await close_undo(tx, request_id, accepted)

@@ -441,6 +441,7 @@ class GameStore:
         game_id: int,
         expected_version: int,
         n: int,
+        taken: int = 1,
         state: State | dict[str, Any],
         request_id: int | None,
         accepted: Sequence[int] = (),
@@ -449,14 +450,16 @@ class GameStore:
         ai_turn: bool = False,
         told: dict[str, Any] | None = None,
     ) -> tuple[int, list[Owed]]:
-        """Remove action `n` (the latest) and save the state from before it, as one versioned
-        change that also closes the request; returns the new version and the post it owes
-        (the board as it is again; `told`: who took back which move)."""
+        """Remove the `taken` latest actions, from number `n` on, and save the state from
+        before them, as one versioned change that also closes the request; returns the new
+        version and the post it owes (the board as it is again; `told`: who took back which
+        move)."""
         state_json, built = _saved(state)
         work = changes.take_back(
             game_id,
             expected_version,
             n=n,
+            taken=taken,
             state_json=state_json,
             request_id=request_id,
             accepted=accepted,

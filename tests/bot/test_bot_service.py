@@ -535,7 +535,8 @@ async def test_a_vote_can_end_the_game_and_a_move_cancels_it(database_url):
         vote_id=opened.vote.id, user_id=BO if now_away == ADA else ADA, choice="end"
     )
     assert ended.status == "end" and ended.game.status == "abandoned"
-    (told,) = ended.owed
+    told, lobby = ended.owed
+    assert lobby.kind == "lobby", "the lobby message says the game has ended"
     assert told.kind == "text" and "the game ends here" in told.body["content"]
     await repo.close()
 
@@ -572,3 +573,56 @@ async def test_a_move_reuses_the_kept_state_and_hands_out_copies(service):
     assert mine is not kept and mine == kept
     mine.apply(mine.sample_action(random.Random(2)))
     assert service.games.peek_state(game) == find_game(game.game_name).state_from_dict(game.state)
+
+
+def _quiet_rotation(state) -> str:
+    """A rotation that closes no line, so the turn passes on at once."""
+    for action in state.legal_actions():
+        if action.text().startswith("rotate"):
+            trial = state.copy()
+            trial.apply(action)
+            if not trial.closable_lines():
+                return action.text()
+    raise AssertionError("no quiet rotation")
+
+
+async def test_ai_moves_never_hold_up_an_undo_the_people_agree_to(service):
+    """Bo asks to take back a move; the AI seat after Bo plays while Ada decides: her yes
+    takes back Bo's move and the AI's together, as if neither was played."""
+    clock = MovedClock()
+    service.clock = clock
+    game, state = await _started(service, ai=True)
+    while state.current_seat() != 1:  # Bo's turn, the AI seat's next
+        if game.seats[state.current_seat()].is_ai:
+            await service.play.ai_step(game_id=game.id)
+        else:
+            user = _user_of(game, state.current_seat())
+            await service.play.act(channel_id=CHANNEL, user_id=user, action=_rotation(state))
+        game = await service.games.reload(game.id)
+        state = service.games.load_state(game)
+    before, done = state, await service.repo.actions(game_id=game.id)
+    await service.play.act(channel_id=CHANNEL, user_id=BO, action=_quiet_rotation(state))
+    asked = await service.undo.request_undo(channel_id=CHANNEL, user_id=BO)
+    assert asked.status == "asked" and asked.request.asked == (ADA,)
+
+    moved = await service.play.ai_step(game_id=game.id)
+    assert moved is not None and moved.seat == 2, "the AI seat plays while Ada decides"
+    while moved is not None:
+        moved = await service.play.ai_step(game_id=game.id)
+    done_too = await service.undo.answer_undo(request_id=asked.request.id, user_id=ADA, accept=True)
+    assert done_too.status == "done" and done_too.state == before
+    assert await service.repo.actions(game_id=game.id) == done
+    (owed,) = done_too.owed
+    assert owed.body["ai"] >= 1, "the AI's moves are said to be taken back with Bo's"
+
+    # Once Ada has moved, Bo's move is hers to keep: too late.
+    await service.play.act(channel_id=CHANNEL, user_id=BO, action=_quiet_rotation(before))
+    clock.advance(minutes=2)  # Bo may ask the table again
+    asked = await service.undo.request_undo(channel_id=CHANNEL, user_id=BO)
+    while await service.play.ai_step(game_id=game.id) is not None:
+        pass
+    game = await service.games.reload(game.id)
+    state = service.games.load_state(game)
+    await service.play.act(channel_id=CHANNEL, user_id=ADA, action=_rotation(state))
+    with pytest.raises(BotError, match="Too late"):
+        await service.undo.answer_undo(request_id=asked.request.id, user_id=ADA, accept=True)

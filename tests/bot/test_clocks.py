@@ -79,7 +79,11 @@ async def test_a_warning_and_a_timeout_are_each_claimed_once(database_url, timeo
         game = await services[1].games.reload(out.game.id)
         assert game.clock_deadline is None and game.clock_warn_at is None
         if timeout == "end":
-            assert game.status == "finished" and [o.kind for o in out.owed] == ["text", "replay"]
+            assert game.status == "finished" and [o.kind for o in out.owed] == [
+                "text",
+                "replay",
+                "lobby",
+            ]
             results = await services[1].repo.results.of_kind(guild_id=GUILD, game="pylons")
             assert [(r.user_id, r.won) for r in results if r.user_id == out.user_id] == [
                 (out.user_id, False)

@@ -339,7 +339,7 @@ async def test_the_last_person_to_resign_ends_the_game_as_their_loss(database_ur
         await service.lobby.start(channel_id=10, user_id=ADA, can_manage=False)
         game, what, owed = await service.play.resign(channel_id=10, user_id=ADA)
         assert (what, game.status) == ("ended", "finished")
-        assert [o.kind for o in owed] == ["replay"]
+        assert [o.kind for o in owed] == ["replay", "lobby"]
         assert game.clock_deadline is None
         rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
         assert [(r.seat, r.user_id, r.won) for r in rows] == [(0, ADA, False), (1, None, True)]

@@ -4,7 +4,7 @@ makes the creator's leaving a resignation, so the game goes on and counts as the
 
 from __future__ import annotations
 
-from e2e_harness import BotHarness, rotated
+from e2e_harness import BotHarness, confirmed, rotated
 
 from sandbox.emulator import DiscordEmulator, User
 
@@ -22,7 +22,7 @@ async def test_under_way_the_game_ends_without_a_result_once_the_others_agree(
 ) -> None:
     emu = emulator
     ada, bo = await under_way(emu, hv)
-    reply = await emu.slash(ada, "game abandon")
+    reply = await confirmed(emu, ada, "game abandon")
     (ask,) = reply.where(kind="response", visibility="public")
     assert ask.content.startswith(f"<@{ada.id}> asks to end this game without a result.")
     assert f"<@{bo.id}>" in ask.content
@@ -44,7 +44,7 @@ async def test_a_refusal_lets_the_game_go_on_without_the_creator_as_their_loss(
 ) -> None:
     emu = emulator
     ada, bo = await under_way(emu, hv)
-    (ask,) = (await emu.slash(ada, "game abandon")).where(kind="response", visibility="public")
+    (ask,) = (await confirmed(emu, ada, "game abandon")).where(kind="response", visibility="public")
     refuse = next(i for i in ask.custom_ids if i.endswith(":no"))
     await emu.click(bo, refuse, message=ask.message_id)
     said = emu.message(ask.message_id).content
@@ -63,6 +63,6 @@ async def test_before_the_first_move_it_ends_at_once(
     await emu.slash(ada, "game new", game="pylons")
     await emu.slash(bo, "game join")
     await emu.slash(ada, "game start")
-    reply = await emu.slash(ada, "game abandon")
+    reply = await confirmed(emu, ada, "game abandon")
     assert "was abandoned by" in reply[0].content and reply.public
     assert (await hv.game()).status == "abandoned"

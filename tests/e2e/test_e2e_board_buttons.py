@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from e2e_harness import BOARD, BotHarness, board_posts
+from e2e_harness import BOARD, BotHarness, board_posts, confirmed
 
 from engine import State
 from games import find_game
@@ -165,7 +165,7 @@ async def test_pylons_opening_choice_goes_when_player_one_resigns(
     emu = emulator
     opening = await pylons_opening(emu, hv)
     ada = emu.users[(await hv.game()).seats[0].user_id]
-    await emu.slash(ada, "game resign")
+    await confirmed(emu, ada, "game resign")
     await wait_without_buttons(emu, opening, "after player 1 resigned")
 
 
@@ -175,7 +175,7 @@ async def test_pylons_opening_choice_goes_when_the_game_is_abandoned(
     emu = emulator
     opening = await pylons_opening(emu, hv)
     ada = emu.users[(await hv.game()).seats[0].user_id]
-    await emu.slash(ada, "game abandon")
+    await confirmed(emu, ada, "game abandon")
     assert (await hv.game()).status == "abandoned"
     await wait_without_buttons(emu, opening, "once the game is abandoned")
 

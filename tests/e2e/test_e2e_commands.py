@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from e2e_harness import BOARD, BotHarness, Table, board_posts, open_three_seat_game
+from e2e_harness import BOARD, BotHarness, Table, board_posts, confirmed, open_three_seat_game
 
 from games import plugins
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
@@ -192,7 +192,7 @@ async def test_resign_hands_the_seat_to_an_ai_and_abandon_needs_the_right(
     emu = emulator
     ada, bo, _, table = await open_three_seat_game(emu, hv)
     await table.wait_for_turn()
-    reply = await emu.slash(bo, "game resign")
+    reply = await confirmed(emu, bo, "game resign")
     (notice,) = reply.where(kind="response")
     assert notice.is_public and "an AI plays their seat" in notice.content
     game = await hv.game()
@@ -200,12 +200,12 @@ async def test_resign_hands_the_seat_to_an_ai_and_abandon_needs_the_right(
     assert seat.is_ai and game.status == "active"
 
     # The AI now playing Bo's seat may post its move meanwhile: look at the answer only.
-    refusal = (await emu.slash(emu.add_user("Cy"), "game abandon")).where(kind="response")
+    refusal = (await confirmed(emu, emu.add_user("Cy"), "game abandon")).where(kind="response")
     assert [r.visibility.kind for r in refusal] == ["ephemeral"]
     assert "Manage Channels" in refusal[0].content
 
     moderator = emu.add_user("Mod", manage_channels=True)
-    reply = await emu.slash(moderator, "game abandon")
+    reply = await confirmed(emu, moderator, "game abandon")
     assert any(r.is_public and "abandoned" in r.content for r in reply)
     assert (await hv.game()).status == "abandoned"
     reply = await emu.slash(ada, "game new", game="high-voltage")

@@ -14,6 +14,7 @@ from e2e_harness import (
     Table,
     board_posts,
     colour_of,
+    confirm_button,
     late_answers,
     lobby_button,
     move_with_post_held,
@@ -292,9 +293,12 @@ async def test_a_resignation_answered_too_late_is_still_announced_and_the_ai_pla
     seat = state.current_seat()
     assert seat is not None
     mover = emu.users[game.seats[seat].user_id or 0]
+    found = confirm_button(await emu.slash(mover, "game resign"))
+    assert found is not None, "asked whether they are sure"
+    question, yes = found
     since = emu.last_seq
     with late_answers(emu), pytest.raises(InteractionFailed):
-        await emu.slash(mover, "game resign")
+        await emu.click(mover, yes, message=question)
     notice = await emu.wait_for_message(
         lambda r: "an AI plays their seat" in r.content, since=since
     )

@@ -4,7 +4,7 @@ message does not mention on purpose. /game new works only in a server."""
 
 from __future__ import annotations
 
-from e2e_harness import BotHarness, board_posts
+from e2e_harness import BotHarness, board_posts, confirmed
 
 from sandbox.emulator import DiscordEmulator
 
@@ -21,7 +21,7 @@ async def test_a_name_with_markdown_a_link_and_mentions_reads_as_itself_and_ping
     await emu.slash(eve, "game start")
     await emu.wait_for(lambda: board_posts(emu))
     await emu.slash(bo, "game status")
-    await emu.slash(bo, "game resign")
+    await confirmed(emu, bo, "game resign")
     await hv.caught_up()
 
     game = await hv.latest_game()

@@ -31,7 +31,7 @@ async def test_a_pylons_game_from_lobby_to_result(
     emu = emulator
     emu.set_guild_locale("de")
     ada = emu.add_user("Ada")
-    await emu.slash(ada, "game new", game="pylons")
+    lobby = (await emu.slash(ada, "game new", game="pylons")).public[0]
     await emu.slash(ada, "game addai")
     await emu.slash(ada, "game start")
     game = await hv.game()
@@ -95,5 +95,8 @@ async def test_a_pylons_game_from_lobby_to_result(
     assert alt.startswith("Animierte Wiedergabe der Partie Pylons, Ada gegen ")
     assert plain(german.outcome(state.view(None), names)) in alt
     assert str(game.seed) not in alt
+    # The lobby message no longer wishes good luck: it says the game is over.
+    finished = texts_for("de")("bot.lobby.finished")
+    assert emu.message(lobby.message_id or 0).content.endswith(finished)
     refusal = await emu.slash(ada, "pylons place", cell="K12")
     assert refusal[0].visibility == Visibility.ephemeral_to(ada)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from e2e_harness import BotHarness
+from e2e_harness import BotHarness, confirmed
 from moved_clock import MovedClock
 
 from sandbox.emulator import CommandNotShown, DiscordEmulator, Visibility
@@ -134,7 +134,7 @@ async def test_new_games_start_with_the_servers_language_and_defaults(
     assert game.clock is not None and (game.clock.minutes, game.clock.timeout) == (1440, "ai_move")
 
     # What the creator gives wins over the server's defaults, "no clock" included.
-    await emu.slash(ada, "game abandon")
+    await confirmed(emu, ada, "game abandon")
     await emu.slash(ada, "game new", game="pylons", thread=False, clock=0, reminder=5)
     game = await hv.game()
     assert game.clock is None and game.remind_minutes == 5 and game.absent_hours == 48
@@ -207,7 +207,7 @@ async def test_a_channel_holds_many_games_each_in_its_thread(
     reader = await hv.reader()
     assert (await reader.game(game_id=bo_game.id)).status == "abandoned"
     assert (await hv.game(first.id)).status == "active"
-    await emu.slash(cy, "game abandon", channel=elsewhere)
+    await confirmed(emu, cy, "game abandon", channel=elsewhere)
 
     # Up to the number the server allows (the game ended no longer counts).
     await emu.slash(emu.owner, "server settings", games_per_channel=1)

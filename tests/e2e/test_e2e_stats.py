@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from e2e_harness import BotHarness
+from e2e_harness import BotHarness, confirmed
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
 
 from games import find_game
@@ -128,3 +128,22 @@ async def test_games_finished_before_stats_existed_count_after_start_up(
     finally:
         await harness.close()
     assert not harness.unexpected_errors(), harness.errors.summary()
+
+
+async def test_a_game_against_ai_players_alone_says_why_it_gave_no_rating(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada = emu.add_user("Ada")
+    await emu.slash(ada, "game new", game="pylons", thread=False)
+    await emu.slash(ada, "game addai")
+    await emu.slash(ada, "game start")
+    await confirmed(emu, ada, "game resign")  # the only person at the table: the game ends
+    assert (await hv.game()).status == "finished"
+
+    mine = await answer(emu, ada, "stats me")
+    (field,) = mine.embeds[0]["fields"]
+    assert "Played 1 · won 0 (0%)" in field["value"], field["value"]
+    assert field["value"].endswith(
+        "no rating yet: games against AI players alone are not rated (play another person)"
+    ), field["value"]

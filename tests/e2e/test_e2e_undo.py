@@ -1,14 +1,30 @@
 """Taking a move back through Discord: /game undo asks the other people with buttons, and the
-board goes back once they accept; a draw cannot be taken back."""
+board goes back once they accept; a draw cannot be taken back. Alone with AI seats, a person
+takes back at once, with the AI seats' moves after theirs, as from a chess program."""
 
 from __future__ import annotations
 
-import pytest
-from e2e_harness import BotHarness, board_posts, late_answers, rotated
+import random
 
+import pytest
+from e2e_harness import (
+    BOARD,
+    BotHarness,
+    Table,
+    board_posts,
+    button_id,
+    late_answers,
+    names_of,
+    racing_cell,
+    rotated,
+)
+
+from engine import State
 from games import find_game
+from games.high_voltage import pictures as hv_pictures
 from hvbot.messages.presenters import presenter_for
-from sandbox.emulator import DiscordEmulator, InteractionFailed
+from hvbot.store import GameRow
+from sandbox.emulator import DiscordEmulator, InteractionFailed, Visibility
 
 
 def in_words(move: str) -> str:
@@ -86,3 +102,112 @@ async def test_a_draw_cannot_be_taken_back(emulator: DiscordEmulator, hv: BotHar
     (answer,) = reply.where(kind="response")
     assert answer.visibility.kind == "ephemeral" and "showed something hidden" in answer.content
     assert len(await hv.actions()) == 1
+
+
+# ---------------------------------------------------------------------- against AI seats
+
+
+async def ai_replied(hv: BotHarness, table: Table, count: int) -> tuple[GameRow, State]:
+    """The game once more than `count` actions are stored, the last of them an AI seat's,
+    and the person is to move again with everything announced."""
+
+    async def replied() -> tuple[GameRow, State] | None:
+        settled = await table.settled()
+        if settled is None:
+            return None
+        game, _ = settled
+        actions = await hv.actions(game)
+        if len(actions) <= count or not game.seats[actions[-1][0]].is_ai:
+            return None
+        return settled
+
+    return await table.emu.wait_for(replied, 20, message="the AI seat's reply")
+
+
+async def test_alone_with_an_ai_a_draw_and_the_ai_reply_are_taken_back_at_once(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """As a chess program's takeback: nobody is asked, the AI cannot refuse, and the board
+    is the one before the draw, the card face down again, in public."""
+    emu = emulator
+    ada = emu.add_user("Ada")
+    await emu.slash(ada, "game new", game="high-voltage", thread=False)
+    await emu.slash(ada, "game addai", level="easy")
+    await emu.slash(ada, "game start")
+    table = Table(emu, hv, [ada])
+    game, before = await table.wait_for_turn()
+    done = await hv.actions(game)
+
+    # A draw placed at once that closes no line: the AI seat replies by itself.
+    draws = [
+        f"draw {c['cell']} here r0" for c in before.view(None)["cells"] if c["state"] == "down"
+    ]
+    draw = next(d for d in draws if not Table._closes_line(before, d))
+    cell = draw.split()[1]
+    await table.play(game, before, draw)
+    await ai_replied(hv, table, len(done) + 1)
+    drawn = await hv.state()
+    assert next(c for c in drawn.view(None)["cells"] if c["cell"] == cell)["state"] != "down"
+
+    boards = len(board_posts(emu))
+    reply = await emu.slash(ada, "game undo")
+    assert not reply.where(kind="response", visibility=Visibility.ephemeral_to(ada)), emu.describe(
+        reply
+    )
+    await emu.wait_for(lambda: len(board_posts(emu)) > boards, message="the board taken back")
+    (post,) = board_posts(emu)[boards:]
+    assert f"<@{ada.id}> took back their move (" in post.content, post.content
+    assert "AI players' moves after it" in post.content, post.content
+    game = await hv.game()
+    assert await hv.actions(game) == done
+    after = find_game(game.game_name).state_from_dict(game.state)
+    assert after == before, "the position before Ada's draw"
+    # Nothing hidden in public: the picture is the public view of that position, byte for
+    # byte, the drawn card face down again.
+    public = after.view(None)
+    assert next(c for c in public["cells"] if c["cell"] == cell)["state"] == "down"
+    expected = hv_pictures.hv_board_png(public, names=names_of(game))
+    assert post.attachment(BOARD).data == expected
+
+    # The game goes on: Ada moves again, and the AI seat replies again.
+    game, state = await table.wait_for_turn()
+    await table.play(game, state, next(d for d in draws[1:] if d != draw))
+    await ai_replied(hv, table, len(done) + 1)
+
+
+async def test_alone_with_an_ai_in_pylons_undo_goes_back_before_the_move(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada = emu.add_user("Ada")
+    await emu.slash(ada, "game new", game="pylons", thread=False)
+    await emu.slash(ada, "game addai")
+    await emu.slash(ada, "game start")
+    table = Table(emu, hv, [ada])
+    rng = random.Random(3)
+    # Past the opening choice, to a turn of Ada's that follows one of the AI's.
+    while True:
+        game, state = await table.wait_for_turn()
+        actions = await hv.actions(game)
+        if len(actions) >= 2 and game.seats[actions[-1][0]].is_ai:
+            break
+        if "keep" in [a.text() for a in state.legal_actions()]:
+            opening = board_posts(emu)[-1].message_id
+            await emu.click(ada, button_id(game, "keep"), message=opening)
+        else:
+            await emu.slash(ada, "pylons place", cell=racing_cell(state, rng))
+    before, done = state, actions
+    await emu.slash(ada, "pylons place", cell=racing_cell(state, rng))
+    await ai_replied(hv, table, len(done) + 1)
+
+    boards = len(board_posts(emu))
+    await emu.slash(ada, "game undo")
+    await emu.wait_for(lambda: len(board_posts(emu)) > boards, message="the board taken back")
+    assert "took back their move" in board_posts(emu)[-1].content
+    game = await hv.game()
+    assert await hv.actions(game) == done
+    assert find_game(game.game_name).state_from_dict(game.state) == before
+
+    game, state = await table.wait_for_turn()
+    await emu.slash(ada, "pylons place", cell=racing_cell(state, rng))
+    await ai_replied(hv, table, len(done) + 1)

@@ -444,6 +444,32 @@ class Table:
         raise AssertionError(f"the game did not end within {max_moves} moves")
 
 
+DANGER = 4  # Discord's style of a button that does what cannot be undone (red)
+
+
+def confirm_button(reply: Reply) -> tuple[Record, str] | None:
+    """The private question asked before resigning or abandoning, and its red button's
+    custom_id; None if the command was refused instead of asked."""
+    for record in reply.where(kind="response"):
+        for button in record.components:
+            if button.style == DANGER and button.custom_id:
+                return record, button.custom_id
+    return None
+
+
+async def confirmed(
+    emu: DiscordEmulator, user: User, command: str, *, channel: Channel | None = None
+) -> Reply:
+    """`/command` (resign, abandon) and its red button pressed, as a person sure of it does:
+    what the click did, or the command's refusal when it asked nothing."""
+    asked = await emu.slash(user, command, channel=channel)
+    found = confirm_button(asked)
+    if found is None:
+        return asked
+    question, yes = found
+    return await emu.click(user, yes, message=question)
+
+
 def lobby_button(lobby: Record, what: str) -> str:
     """The custom_id of the lobby's Join / Leave / Add AI / Start button."""
     found = [c for c in lobby.custom_ids if c.startswith("lobby:") and c.endswith(f":{what}")]
