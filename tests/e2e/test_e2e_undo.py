@@ -21,7 +21,6 @@ from e2e_harness import (
 
 from engine import State
 from games import find_game
-from games.high_voltage import pictures as hv_pictures
 from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, InteractionFailed, Visibility
@@ -166,7 +165,7 @@ async def test_alone_with_an_ai_a_draw_and_the_ai_reply_are_taken_back_at_once(
     # byte, the drawn card face down again.
     public = after.view(None)
     assert next(c for c in public["cells"] if c["cell"] == cell)["state"] == "down"
-    expected = hv_pictures.hv_board_png(public, names=names_of(game))
+    expected = presenter_for(game.game_name, game.language).board_png(public, names_of(game))
     assert post.attachment(BOARD).data == expected
 
     # The game goes on: Ada moves again, and the AI seat replies again.
