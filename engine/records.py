@@ -117,11 +117,14 @@ def _layout(value: Any, depth: int) -> str:
             f"{inner}{json.dumps(k)}: {_layout(v, depth + 1)}" for k, v in value.items()
         )
         return "{\n" + body + "\n" + pad + "}"
-    nested = any(isinstance(v, Mapping | list) for v in value) if value else False
-    if isinstance(value, list) and value and (depth == 1 or (depth == 2 and nested)):
+    if isinstance(value, list) and value and (depth == 1 or (depth == 2 and _nested(value))):
         body = ",\n".join(inner + json.dumps(v, ensure_ascii=False) for v in value)
         return "[\n" + body + "\n" + pad + "]"
     return json.dumps(value, ensure_ascii=False)
+
+
+def _nested(values: list[Any]) -> bool:
+    return any(isinstance(v, Mapping | list) for v in values)
 
 
 def read_record(text: str | bytes) -> dict[str, Any]:
