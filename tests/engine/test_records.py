@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +101,11 @@ def test_a_record_file_reads_back_as_written() -> None:
     assert json.loads(text) == record
     assert "Zoë" in text  # names as they are, not escaped
     assert text.count("\n") > len(record["moves"])  # a move a line
+
+
+def test_the_documented_example_is_a_record_that_replays() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "records.md").read_text()
+    example = docs.split("## Example", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    replayed = replay_record(read_record(example))
+    assert replayed.record["status"] == "playing" and replayed.record["known_to"] == 1
+    assert replayed.state.prompt() == "place"
