@@ -599,7 +599,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             moves = await games.actions(game.id)
             state = games.peek_state(game)
         texts = wording.personal(interaction)
-        made = records.record_file(game, state, moves, reader, texts)
+        try:
+            made = records.record_file(game, state, moves, reader, texts)
+        except ValueError as exc:  # a game stored by rules that have changed since
+            raise BotError(
+                f"Game #{game.id} cannot be exported by this version: its moves no longer "
+                "lead to where it stands.",
+                key="bot.error.export_outdated",
+                number=game.id,
+            ) from exc
         said_key = "bot.export.done" if reader is None else "bot.export.own"
         await interaction.response.send_message(
             texts(
