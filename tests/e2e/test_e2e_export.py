@@ -32,6 +32,11 @@ async def test_export_is_private_and_only_for_players_until_the_end(
     game: GameRow = await hv.game()
     filename = f"high-voltage-{game.id}.json"
 
+    # The game option suggests the asker's own game under way, and nothing to Cy yet.
+    (choice,) = await emu.autocomplete(ada, "game export", "game", "")
+    assert choice["value"] == game.id and choice["name"].startswith(f"#{game.id} High Voltage")
+    assert await emu.autocomplete(cy, "game export", "game", "") == []
+
     # Cy plays no part: the game under way is not theirs to export.
     reply = await emu.slash(cy, "game export")
     (refusal,) = reply.messages
@@ -45,6 +50,7 @@ async def test_export_is_private_and_only_for_players_until_the_end(
     reply = await emu.slash(ada, "game export", game=game.id)
     (answer,) = reply.messages
     assert answer.visibility == Visibility.ephemeral_to(ada)
+    assert f"your High Voltage game #{game.id}" in answer.content
     assert "keep it to yourself" in answer.content
     record = record_of(answer, filename)
     assert record["game"] == "high-voltage" and record["status"] == "playing"
@@ -60,11 +66,15 @@ async def test_export_is_private_and_only_for_players_until_the_end(
     # now anyone's, and holds no company at all: the rules never showed them.
     await emu.slash(ada, "game resign")
     await emu.wait_for(lambda: _finished(hv), message="the game to end")
+    (choice,) = await emu.autocomplete(cy, "game export", "game", "")
+    assert choice["value"] == game.id
     reply = await emu.slash(cy, "game export")
     (answer,) = reply.messages
     assert answer.visibility == Visibility.ephemeral_to(cy)
+    assert f"The record of High Voltage game #{game.id}" in answer.content
     record = record_of(answer, filename)
     assert record["game"] == "high-voltage" and record["status"] == "stopped"
+    assert record["moves"] == [text for _, text in await hv.actions(await hv.game())]
     assert record["known_to"] is None and record["result"] is None
     assert record["deal"]["colours"] == [None, None]
     assert "seed" not in json.dumps(record)
