@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from e2e_harness import BotHarness
+from e2e_harness import BotHarness, confirmed
 
 from games import find_game
 from hvbot.store import GameRow
@@ -64,7 +64,7 @@ async def test_export_is_private_and_only_for_players_until_the_end(
 
     # Ada resigns, the last person at the table: the game ends (a forfeit). Its record is
     # now anyone's, and holds no company at all: the rules never showed them.
-    await emu.slash(ada, "game resign")
+    await confirmed(emu, ada, "game resign")
     await emu.wait_for(lambda: _finished(hv), message="the game to end")
     (choice,) = await emu.autocomplete(cy, "game export", "game", "")
     assert choice["value"] == game.id
