@@ -25,6 +25,14 @@ A game is a subclass of `Game` (metadata and a factory) and one of `State` (a po
                                      right for a game whose deal hides nothing and does not
                                      depend on the seed.
     replay(seats, seed, texts)       (given) deal and apply a logged game
+    record_deal(state, seat)         what of the deal has become public by now (or is
+                                     `seat`'s own to know): the deal of a game record
+                                     (`engine.records`). The default, {}, is right for a game
+                                     whose deal hides nothing and does not depend on the seed
+    deal_from_record(seats, options, deal)
+                                     a deal consistent with `record_deal` output, what never
+                                     became public filled in arbitrarily; the default deals
+                                     from seed 0, the partner of the default above
 
 Every action is an `Action`: a frozen dataclass whose fields are its parts (cells, rotations),
 whose `text()` is its stable, context-free form (`parse_action(a.text()) == a`), and with
@@ -375,6 +383,24 @@ class Game(ABC):
         the deal of seed 0: right for a game whose deal hides nothing and owes nothing to the
         seed; any other game overrides it."""
         return self.replay(int(view["seats"]), 0, view["history"], view.get("options"))
+
+    def record_deal(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What of `state`'s deal has become public by the position it has reached, plus
+        what `seat` alone knows of it (None: the public only), as JSON-ready data: the deal
+        of a game record, from which `deal_from_record` rebuilds a deal that replays the
+        moves to the same result. Never the seed, nothing still hidden from `seat`. The
+        default holds nothing: right for a game whose deal hides nothing and owes nothing
+        to the seed; any other game overrides both."""
+        return {}
+
+    def deal_from_record(
+        self, seats: int, options: Mapping[str, Any] | None, deal: Mapping[str, Any]
+    ) -> State:
+        """The state before the first move, consistent with `deal` (`record_deal`
+        output), what never became public filled in arbitrarily: it cannot change the
+        result, since nobody saw it. ValueError when `deal` cannot be this game's. The
+        default deals from seed 0, the partner of the default `record_deal`."""
+        return self.new_state(seats, 0, options)
 
     def check_seats(self, seats: int) -> None:
         if not self.min_seats <= seats <= self.max_seats:

@@ -5,6 +5,7 @@ the games' stored board palettes.
     python -m games play --game high-voltage --players 2 --seed 3 --seat 0
     python -m games games
     python -m games palettes
+    python -m games replay game-42.json --picture final.png
 
 `simulate` is the quickest check that a rules change still lets every game end by a rule:
 it plays random legal games and prints one JSON line per game, then a JSON summary, and exits
@@ -14,6 +15,11 @@ in `games` works here without changing this file; `play` draws a game's
 board with the `text_board` of its package's `textboard` module when it has one.
 `palettes` rebuilds each game's board palette from its drawing code and rewrites the file it
 is kept in (see `render.encode.StoredPalette`), after a change of the art.
+`replay` checks a game record (`engine.records`, what the bot's /game export gives: see
+docs/records.md): its format and version, a deal rebuilt from what it says was public,
+every move legal in turn, and for a game over its result; it prints the result, and with
+`--picture` draws the final board with the game's own pictures (the `board_png` of the
+`pictures` package in the game's folder).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from engine.core import Game, State
 from engine.errors import GameError
+from engine.records import OVER, RecordError, Replayed, read_record, replay_record
 from games import all_games, find_game, plugins
 
 if TYPE_CHECKING:
@@ -482,6 +489,89 @@ def _shown(path: Path) -> Path:
         return path
 
 
+# ---------------------------------------------------------------------- replay
+
+
+def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        raw = Path(args.file).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file}: {exc.strerror or exc}") from exc
+    try:
+        replayed = replay_record(read_record(raw))
+    except RecordError as exc:
+        print(f"{args.file}: not a valid game record: {exc}", file=err)
+        return EXIT_FAILED
+    if args.json:
+        print(json.dumps(replay_summary(replayed)), file=out)
+    else:
+        for line in replay_lines(replayed):
+            print(line, file=out)
+    if args.picture is not None:
+        try:
+            Path(args.picture).write_bytes(record_picture(replayed))
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.picture}: {exc.strerror or exc}") from exc
+    return EXIT_OK
+
+
+def _names(record: Mapping[str, Any]) -> list[str]:
+    return [str(p.get("name") or f"seat {p.get('seat')}") for p in record["players"]]
+
+
+def replay_summary(replayed: Replayed) -> dict[str, Any]:
+    """What `replay --json` prints: the checked record's game, moves and result."""
+    record = replayed.record
+    outcome = replayed.outcome
+    return {
+        "game": record["game"],
+        "seats": record["seats"],
+        "players": _names(record),
+        "status": record["status"],
+        "moves": len(record["moves"]),
+        "legal": True,
+        "result": outcome.to_dict() if outcome is not None else None,
+    }
+
+
+def replay_lines(replayed: Replayed) -> list[str]:
+    """The checked record in words: the table, the moves, and the result or who is to move."""
+    record, state = replayed.record, replayed.state
+    names = _names(record)
+    lines = [
+        f"{state.game.title}, {state.seats} players: {len(record['moves'])} moves, all legal "
+        "from a deal that shows what the record says was shown."
+    ]
+    outcome = replayed.outcome
+    if record["status"] == OVER and outcome is not None:
+        lines.append(f"Game over: {outcome.reason.replace('_', ' ')}; the recorded result holds.")
+        colours = list(outcome.details.get("colours", ()))
+        for seat, score in enumerate(outcome.scores):
+            colour = f" ({colours[seat]})" if seat < len(colours) else ""
+            won = "  winner" if seat in outcome.winners else ""
+            lines.append(f"  {names[seat]}{colour}: {score} points{won}")
+        return lines
+    seat = state.current_seat()
+    to_move = names[seat] if seat is not None else "nobody"
+    if record["status"] == "stopped":
+        lines.append("Stopped before the rules ended it (a forfeit): no result is recorded.")
+    else:
+        lines.append(f"Still being played: {to_move} to move.")
+    return lines
+
+
+def record_picture(replayed: Replayed) -> bytes:
+    """The final board as a PNG, drawn by the game's own pictures from its reader's view."""
+    module = None
+    for found in plugins():
+        if found.name == replayed.state.game.name:
+            module = optional_module(f"{found.rules.rpartition('.')[0]}.pictures")
+    draw = getattr(module, "board_png", None)
+    if draw is None:
+        raise UsageError(f"{replayed.state.game.title} has no pictures to draw its board with.")
+    return bytes(draw(replayed.view(), names=_names(replayed.record)))
+
+
 # ---------------------------------------------------------------------- entry point
 
 
@@ -528,6 +618,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="deal (default: a random one)")
     play.add_argument("--seat", type=int, default=0, help="your seat")
 
+    replay = commands.add_parser(
+        "replay", help="check a game record (/game export) and print its result"
+    )
+    replay.add_argument("file", help="the record's JSON file")
+    replay.add_argument(
+        "--picture", metavar="OUT.png", default=None, help="draw the final board to this PNG"
+    )
+    replay.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
     commands.add_parser("games", help="list the games")
     commands.add_parser(
         "palettes", help="rebuild the stored board palettes after a change of the art"
@@ -551,6 +650,8 @@ def main(
             return run_play(args, inp, out)
         if args.command == "palettes":
             return run_palettes(out)
+        if args.command == "replay":
+            return run_replay(args, out, err)
         return run_games(out)
     except UsageError as exc:
         print(f"python -m games {args.command}: error: {exc}", file=err)

@@ -25,7 +25,15 @@ from hvbot.cogs.options import (
     TIMEOUT_CHOICES,
 )
 from hvbot.handlers import answering, confirm, lobby, requests
-from hvbot.messages import buttons, game_posts, replays, text_board, time_words, wording
+from hvbot.messages import (
+    buttons,
+    game_posts,
+    records,
+    replays,
+    text_board,
+    time_words,
+    wording,
+)
 from hvbot.messages.limits import fitted
 from hvbot.messages.post import ALLOWED, send_private
 from hvbot.messages.presenters import presenter_for
@@ -569,6 +577,131 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 app_commands.Choice(name=label[:CHOICE_NAME_LIMIT], value=archived.game.id)
             )
         return choices[:MAX_CHOICES]
+
+    @app_commands.command(
+        name="export",
+        description=(
+            "A game's record as a JSON file, only to you: a finished game, or your own under way"
+        ),
+    )
+    @app_commands.rename(game_id="game")
+    @app_commands.describe(
+        game_id="Which game of this channel (default: yours under way, else the latest finished)"
+    )
+    async def export(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        game, reader = await self._exported(interaction, game_id)
+        games = self.bot.service.games
+        moves = await games.actions(game.id)
+        state = games.peek_state(game)
+        if [text for _, text in moves] != state.history:
+            # A move was stored between the two reads: read both again, now in step.
+            game = await games.reload(game.id)
+            moves = await games.actions(game.id)
+            state = games.peek_state(game)
+        texts = wording.personal(interaction)
+        try:
+            made = records.record_file(game, state, moves, reader, texts)
+        except ValueError as exc:  # a game stored by rules that have changed since
+            raise BotError(
+                f"Game #{game.id} cannot be exported by this version: its moves no longer "
+                "lead to where it stands.",
+                key="bot.error.export_outdated",
+                number=game.id,
+            ) from exc
+        said_key = "bot.export.done" if reader is None else "bot.export.own"
+        await interaction.response.send_message(
+            texts(
+                said_key,
+                game=find_game(game.game_name).title,
+                number=game.id,
+                count=made.moves,
+                file=made.filename,
+            ),
+            file=discord.File(io.BytesIO(made.data), filename=made.filename),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _exported(
+        self, interaction: discord.Interaction, game_id: int | None
+    ) -> tuple[GameRow, int | None]:
+        """The game /game export means, and the asker's seat if its record is theirs (a game
+        under way they play): the game picked, else the asker's game under way here, else
+        the channel's latest finished game. A game under way is its players' alone."""
+        assert interaction.channel_id is not None
+        games = self.bot.service.games
+        user = interaction.user.id
+        if game_id is not None:
+            game = await games.find(game_id)
+            if game is None or interaction.channel_id not in game.channels:
+                raise BotError(
+                    "That is not one of this channel's games: pick one of the suggestions.",
+                    key="bot.error.not_a_game_here",
+                )
+        else:
+            here = await games.games_here(interaction.channel_id, user)
+            under_way = [g for g in here if g.status == "active"]
+            mine = [g for g in under_way if _player_seat(g, user) is not None]
+            finished = await games.finished(interaction.channel_id, limit=1)
+            picked = mine or [a.game for a in finished] or under_way
+            if not picked:
+                raise BotError(
+                    "This channel has no game to export yet: a finished game, or one you are "
+                    "playing.",
+                    key="bot.error.export_nothing",
+                )
+            game = picked[0]
+        if game.status == "finished":
+            return game, None
+        if game.status == "active":
+            seat = _player_seat(game, user)
+            if seat is None:
+                raise BotError(
+                    f"Game #{game.id} is still being played, and you are not playing in it: "
+                    "its record is for its players until it ends, then for everyone with "
+                    "/game export.",
+                    key="bot.error.export_not_yours",
+                    number=game.id,
+                )
+            return game, seat
+        raise BotError(
+            f"Game #{game.id} never started or was abandoned, so it has no record.",
+            key="bot.error.export_no_record",
+            number=game.id,
+        )
+
+    @export.autocomplete("game_id")
+    async def export_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The asker's games under way here, then the channel's finished games, latest
+        first, matching what was typed."""
+        if interaction.channel_id is None:
+            return []
+        user = interaction.user.id
+        texts = wording.personal(interaction)
+        typed = str(current or "").strip().lstrip("#").lower()
+        labels = []
+        for game in await self.bot.service.games.games_here(interaction.channel_id, user):
+            if game.status == "active" and _player_seat(game, user) is not None:
+                people = ", ".join(said(seat, texts) for seat in game.seats)
+                labels.append((game.id, f"#{game.id} {find_game(game.game_name).title}: {people}"))
+        for archived in await self.bot.service.games.finished(interaction.channel_id):
+            labels.append((archived.game.id, replays.describe(archived, texts=texts)))
+        return [
+            app_commands.Choice(name=label[:CHOICE_NAME_LIMIT], value=number)
+            for number, label in labels
+            if not typed or typed in label.lower()
+        ][:MAX_CHOICES]
+
+
+def _player_seat(game: GameRow, user_id: int) -> int | None:
+    """The seat `user_id` plays in `game`, theirs too while an AI plays it for them (they are
+    away, and may take it back): their own secrets are theirs to know either way."""
+    seat = game.seat_of(user_id)
+    if seat is not None:
+        return seat
+    return next((s.seat for s in game.seats if s.away_user_id == user_id), None)
 
 
 def _picked_id(interaction: discord.Interaction) -> int | None:

@@ -23,10 +23,15 @@ from games.high_voltage.pictures.card import hv_card_png, hv_secret_png
 from games.high_voltage.pictures.end import hv_end_png
 from games.high_voltage.pictures.palette import THEME, HighVoltageTheme
 
+# The name every game's pictures give their board, by which the command line draws the
+# final board of a game record (`python -m games replay --picture`).
+board_png = hv_board_png
+
 __all__ = [
     "STORED_PALETTE",
     "THEME",
     "HighVoltageTheme",
+    "board_png",
     "hv_board_image",
     "hv_board_png",
     "hv_card_png",

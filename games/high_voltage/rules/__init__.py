@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Game
+from games.high_voltage.rules import records
 from games.high_voltage.rules.actions import (
     Declare,
     DeclareNone,
@@ -46,6 +47,17 @@ class HighVoltageGame(Game):
     def from_view(self, view: Mapping[str, Any], rng: random.Random) -> HighVoltageState:
         """The face-down cards shuffled and the unseen colours drawn (`determinize`)."""
         return sample_state(view, rng)
+
+    def record_deal(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """The starting cards, every revealed card and the companies shown (`records`)."""
+        return records.record_deal(state, seat)
+
+    def deal_from_record(
+        self, seats: int, options: Mapping[str, Any] | None, deal: Mapping[str, Any]
+    ) -> HighVoltageState:
+        """A deal showing what the record revealed, the rest filled in (`records`)."""
+        self.resolve_options(options)
+        return records.deal_from_record(seats, deal)
 
 
 GAME = HighVoltageGame()

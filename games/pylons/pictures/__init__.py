@@ -15,10 +15,15 @@ from games.pylons.pictures.board import (
 )
 from games.pylons.pictures.palette import PYLONS_THEME, PylonsTheme
 
+# The name every game's pictures give their board, by which the command line draws the
+# final board of a game record (`python -m games replay --picture`).
+board_png = pylons_board_png
+
 __all__ = [
     "PYLONS_THEME",
     "STORED_PALETTE",
     "PylonsTheme",
+    "board_png",
     "pylons_board_image",
     "pylons_board_png",
     "pylons_seat_png",

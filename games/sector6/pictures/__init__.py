@@ -13,10 +13,15 @@ from games.sector6.pictures.palette import STORED_PALETTE
 from games.sector6.pictures.pieces import sector6_seat_png, sector6_tile_png
 from games.sector6.pictures.style import SECTOR6_THEME, Sector6Theme
 
+# The name every game's pictures give their board, by which the command line draws the
+# final board of a game record (`python -m games replay --picture`).
+board_png = sector6_board_png
+
 __all__ = [
     "SECTOR6_THEME",
     "STORED_PALETTE",
     "Sector6Theme",
+    "board_png",
     "sector6_board_image",
     "sector6_board_png",
     "sector6_seat_png",

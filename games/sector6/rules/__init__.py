@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import Game, OptionSpec
+from games.sector6.rules import records
 from games.sector6.rules.actions import (
     Collect,
     Done,
@@ -63,6 +64,18 @@ class Sector6Game(Game):
     def from_view(self, view: Mapping[str, Any], rng: random.Random) -> Sector6State:
         """The unseen tiles of every supply drawn again by value (`Sector6State.from_view`)."""
         return Sector6State.from_view(view, rng)
+
+    def record_deal(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """The first seat and every tile shown by a draw (`records`)."""
+        return records.record_deal(state, seat)
+
+    def deal_from_record(
+        self, seats: int, options: Mapping[str, Any] | None, deal: Mapping[str, Any]
+    ) -> Sector6State:
+        """Supplies that draw the record's tiles, the rest filled in (`records`)."""
+        self.check_seats(seats)
+        resolved = self.resolve_options(options)
+        return records.deal_from_record(seats, resolved["mode"], deal)
 
 
 GAME = Sector6Game()
