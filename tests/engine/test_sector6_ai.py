@@ -11,7 +11,7 @@ import pytest
 from sector6_positions import position
 
 from engine.ai import choose, levels
-from games.sector6.ai import evaluate, greedy_turn, turns
+from games.sector6.ai import Kept, evaluate, greedy_turn, turns
 from games.sector6.ai.position import Position, root_turns, turn_actions
 from games.sector6.rules import GAME, Sector6State
 from games.sector6.rules.state import (
@@ -184,3 +184,46 @@ def test_hard_beats_normal():
     wins, margin = _match(("hard", "normal"), range(2), 2000)
     assert wins >= 3
     assert margin > 0
+
+
+def _race(seats: int, seed: int, moves: int) -> list[Sector6State]:
+    """A random game's positions from the complete maze on, up to `moves` actions later."""
+    rng = random.Random(seed)
+    state = GAME.new_state(seats, seed, {"mode": "full"})
+    while state.phase == BUILD:
+        state.apply(state.sample_action(rng))
+    out = []
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        out.append(state.copy())
+        state.apply(state.sample_action(rng))
+    return out
+
+
+def test_a_kept_race_carried_on_is_the_position_rebuilt_from_the_view(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The AI keeps a game's position between decisions once the maze is complete; carried
+    on with the actions since, it is what a rebuild from the whole history gives, and the
+    decisions taken from it are the same ones, number for number."""
+    import games.sector6.ai as ai
+
+    def decided(kept: Kept, view: dict, level: str) -> str:  # type: ignore[type-arg]
+        monkeypatch.setattr(ai, "KEPT", kept)
+        return choose(view, level=level, seed=3, iterations=40)
+
+    kept = Kept()
+    checked = 0
+    for state in _race(4, 11, 120)[::7]:
+        seat = state.current_seat()
+        view = state.view(seat)
+        carried = kept.rebuilt(view, random.Random(5))
+        rebuilt = Sector6State.from_view(view, random.Random(5))
+        assert carried.to_dict() == rebuilt.to_dict()
+        assert carried.view(seat) == rebuilt.view(seat)
+        for level in ("normal", "hard"):
+            assert decided(kept, view, level) == decided(Kept(), view, level)
+        checked += 1
+    assert checked >= 10
+    assert len(kept._states) == 1, "one position kept for the game, whichever seat asks"

@@ -36,7 +36,9 @@ still in the box. Once the maze is complete nothing is hidden any more.
 from __future__ import annotations
 
 import random
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -45,6 +47,8 @@ from games.sector6.ai.build import build_action
 from games.sector6.ai.position import Position, evaluate_position, root_turns, turn_actions
 from games.sector6.ai.search import Budget, OutOfBudget, greedy_turn, search_turn
 from games.sector6.rules.actions import Sector6Action
+from games.sector6.rules.dealing import supplies_from_view
+from games.sector6.rules.rules_data import default_rules
 from games.sector6.rules.state import ACT_STEP, BUILD, OVER, Sector6State
 
 GAME_NAME = "sector6"
@@ -63,13 +67,81 @@ def turns(state: Sector6State) -> list[tuple[Sector6Action, ...]]:
     return [tuple(turn_actions(state, t)) for t in root_turns(state, position)]
 
 
+class Kept:
+    """Positions of the race, kept between an AI seat's decisions so that a long game is not
+    rebuilt from its whole history at every one (a few hundred moves took seconds).
+
+    Only a position whose maze is complete is kept: from then on nothing is hidden and every
+    action's effect follows from the position alone, so the kept one with the actions since
+    applied is the one `from_view` would build. While the maze is built, the unseen tiles are
+    drawn at random at each rebuild, and a kept draw would not match the tiles placed since.
+    One position per game, whichever seat asks (none hides anything from another by then),
+    the least recently used dropped; a lock, as AI seats may think in threads of one
+    process."""
+
+    def __init__(self, most: int = 64) -> None:
+        self.most = most
+        self._states: OrderedDict[tuple[Any, ...], Sector6State] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(view: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The game a view is of: its table's pieces (which, the maze complete, stay where
+        they are), its seats and its rules. Two games told apart by nothing here have pieces
+        placed alike, and the history then decides whether a kept position fits."""
+        pieces = tuple(
+            (tile["cell"], tile["kind"], tile.get("layout"), tile.get("value"), tile["placed_by"])
+            for tile in view["tiles"]
+        )
+        options = view.get("options") or {}
+        return (
+            view["seats"],
+            options.get("mode"),
+            view["first_seat"],
+            view.get("ending_rules_from"),
+            pieces,
+        )
+
+    def rebuilt(self, view: Mapping[str, Any], rng: random.Random) -> Sector6State:
+        """The position the view shows: a kept one carried on, or built afresh."""
+        history = list(view.get("history") or ())
+        key = self._key(view)
+        with self._lock:
+            kept = self._states.get(key)
+            if kept is not None:
+                self._states.move_to_end(key)
+                kept = kept.copy()
+        state: Sector6State | None = None
+        if kept is not None:
+            done = len(kept.history)
+            if done <= len(history) and kept.history == history[:done]:
+                # The unseen tiles are drawn as a rebuild draws them, though none is left
+                # unseen: the choices that follow take the same numbers either way.
+                supplies_from_view(default_rules(), view, rng)
+                for text in history[done:]:
+                    kept.apply(text)
+                state = kept
+        if state is None:
+            state = Sector6State.from_view(view, rng)
+        if state.phase != BUILD:
+            with self._lock:
+                self._states[key] = state.copy()
+                self._states.move_to_end(key)
+                while len(self._states) > self.most:
+                    self._states.popitem(last=False)
+        return state
+
+
+KEPT = Kept()
+
+
 def _position(view: Mapping[str, Any], rng: random.Random) -> tuple[Sector6State, random.Random]:
     """A full position consistent with the view, and a generator for this move's choices.
 
     The registry hands every move of a game the same seeded generator, so the number of
     actions so far is mixed in: equal choices then vary from move to move, reproducibly."""
     local = random.Random(f"{rng.random()}:{len(view.get('history') or ())}")
-    state = Sector6State.from_view(view, local)
+    state = KEPT.rebuilt(view, local)
     if state.phase == OVER:
         raise ValueError("The game is over: there is no move to choose.")
     return state, local
