@@ -3,22 +3,7 @@ mention in its own language, clickable. Until then (and in the CLI), as typed.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from data.texts import Command, Option, catalogue, mention_commands, texts_for
-
-IDS = {"game": 11, "hv": 22, "pylons": 33, "s6": 44, "stats": 55}
-
-
-@pytest.fixture
-def mentioned() -> Iterator[None]:
-    mention_commands(IDS)
-    try:
-        yield
-    finally:
-        mention_commands({})
+from data.texts import Command, Option, catalogue, texts_for
 
 
 def test_commands_are_typed_until_their_ids_are_known() -> None:

@@ -3,26 +3,13 @@ player uses, angles as the commands offer them, and the players by their names."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from data.texts import LANGUAGES, mention_commands, texts_for
+from data.texts import LANGUAGES, texts_for
 from engine import GameError
 from engine.errors import name_seats
 from games.high_voltage.rules import GAME as HIGH_VOLTAGE
 from games.pylons.rules import GAME as PYLONS
-
-IDS = {"game": 11, "hv": 22, "pylons": 33, "s6": 44}
-
-
-@pytest.fixture
-def mentioned() -> Iterator[None]:
-    mention_commands(IDS)
-    try:
-        yield
-    finally:
-        mention_commands({})
 
 
 def refusal(state: object, action: str) -> GameError:

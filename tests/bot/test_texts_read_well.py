@@ -5,8 +5,6 @@ reader's client names it) and read for the wording a player would otherwise meet
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from data.texts import (
@@ -15,7 +13,6 @@ from data.texts import (
     Option,
     catalogue,
     fields_of,
-    mention_commands,
     texts_for,
 )
 from hvbot.cogs.game import mode_options
@@ -25,17 +22,7 @@ from hvbot.services.errors import BotError
 from hvbot.services.server_settings import Change, apply
 from hvbot.store import ServerSettings
 
-IDS = {"game": 11, "hv": 22, "pylons": 33, "s6": 44, "stats": 55, "me": 66, "server": 77}
 GUILD = 5
-
-
-@pytest.fixture
-def mentioned() -> Iterator[None]:
-    mention_commands(IDS)
-    try:
-        yield
-    finally:
-        mention_commands({})
 
 
 # ------------------------------------------------------------------ taking a move back

@@ -37,9 +37,8 @@ def _index(name: str) -> tuple[int, int]:
     return ord(name[0].upper()) - 65, int(name[1:]) - 1
 
 
-def board_lines(view: Mapping[str, Any]) -> list[str]:
-    """The grid with coordinates: 24 rows of 24 three-character cells, fenced at the borders."""
-    size = int(view.get("size", SIZE))
+def _marks(view: Mapping[str, Any], size: int) -> list[list[str]]:
+    """Each cell's mark by row: the corners, the swamps and the pylons (linked or not)."""
     grid = [[EMPTY] * size for _ in range(size)]
     for corner in ((0, 0), (0, size - 1), (size - 1, 0), (size - 1, size - 1)):
         grid[corner[1]][corner[0]] = CORNER
@@ -50,6 +49,13 @@ def board_lines(view: Mapping[str, Any]) -> list[str]:
     for pylon in view.get("pylons", []):
         i, j = _index(pylon["cell"])
         grid[j][i] = MARKS[pylon["seat"]][pylon["cell"] in linked]
+    return grid
+
+
+def board_lines(view: Mapping[str, Any]) -> list[str]:
+    """The grid with coordinates: 24 rows of 24 three-character cells, fenced at the borders."""
+    size = int(view.get("size", SIZE))
+    grid = _marks(view, size)
     last = (view.get("last") or {}).get("cell")
     header = "    " + "".join(
         f" {COLUMNS[i]} " + (" " if i in (0, size - 2) else "") for i in range(size)
@@ -133,16 +139,7 @@ def compact_board_lines(view: Mapping[str, Any]) -> list[str]:
     sides, player 1's border columns fenced with `|` and player 2's border rows with `-`
     (where they cross, `+`)."""
     size = int(view.get("size", SIZE))
-    grid = [[EMPTY] * size for _ in range(size)]
-    for corner in ((0, 0), (0, size - 1), (size - 1, 0), (size - 1, size - 1)):
-        grid[corner[1]][corner[0]] = CORNER
-    for name in view.get("swamp_cells", []):
-        i, j = _index(name)
-        grid[j][i] = SWAMP
-    linked = {cell for link in view.get("links", []) for cell in link["cells"]}
-    for pylon in view.get("pylons", []):
-        i, j = _index(pylon["cell"])
-        grid[j][i] = MARKS[pylon["seat"]][pylon["cell"] in linked]
+    grid = _marks(view, size)
 
     def fenced(cells: list[str], fence: str) -> str:
         return cells[0] + fence + "".join(cells[1 : size - 1]) + fence + cells[size - 1]
