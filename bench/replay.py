@@ -9,7 +9,10 @@ picture as the bot draws it (after one untimed board that fills the per-process 
 the boards alone is timed too, so the cost of the GIF itself shows. The aim: a 150-move High
 Voltage game in a few seconds, well under the 8 MiB budget at full size.
 
-Prints a table for people, then as its last line one JSON object for scripts and CI history.
+Then, for each game, a replay asked for twice as `/game replay` asks for it: drawn and kept
+(one per game and language) the first time, read as kept the second.
+
+Prints tables for people, then as its last line one JSON object for scripts and CI history.
 It reports figures only: it never fails because a machine is slow.
 """
 
@@ -25,15 +28,20 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 import argparse  # noqa: E402
+import asyncio  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
 from games import find_game  # noqa: E402
 from games.high_voltage.rules import Declare  # noqa: E402
+from hvbot.messages import replays  # noqa: E402
 from hvbot.messages.presenters import presenter_for  # noqa: E402
+from hvbot.services import GameService  # noqa: E402
+from hvbot.store import GameStore  # noqa: E402
 from render import REPLAY_BUDGET, replay_gif  # noqa: E402
 
 GAMES = (("high-voltage", 4, 4), ("pylons", 2, 7), ("sector6", 2, 7))  # (game, seats, seed)
@@ -87,6 +95,42 @@ def measure(game: str, seats: int, seed: int, runs: int) -> dict[str, Any]:
     }
 
 
+async def requested(game: str, seed: int, folder: Path) -> tuple[float, float]:
+    """Seconds to answer a replay asked for twice, as `/game replay` does: the first is drawn
+    and kept, the second read as kept. A two-person game played to its end by random moves
+    through the bot's own service, on a SQLite file."""
+    store = await GameStore.open(folder / f"{game}.sqlite3")
+    service = GameService(store)
+    try:
+        await service.lobby.new_lobby(
+            channel_id=1, guild_id=1, user_id=10, name="Ada", game_name=game
+        )
+        await service.lobby.join(channel_id=1, user_id=11, name="Bo")
+        state = (await service.lobby.start(channel_id=1, user_id=10, can_manage=False)).state
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_seat()
+            action = state.sample_action(rng)
+            result = await service.play.act(channel_id=1, user_id=10 + seat, action=action)
+            state = result.state
+        played = await store.game(game_id=result.game.id, fresh=True)
+        assert played is not None
+        actions = await store.actions(game_id=played.id)
+        times = []
+        for _ in range(2):
+            began = time.perf_counter()
+            await replays.replay_post(played, actions, heading="", kept=store.replays)
+            times.append(time.perf_counter() - began)
+        return times[0], times[1]
+    finally:
+        await store.close()
+
+
+async def all_requested() -> list[tuple[str, float, float]]:
+    with tempfile.TemporaryDirectory() as folder:
+        return [(game, *await requested(game, seed, Path(folder))) for game, _, seed in GAMES]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="timed replays per game")
@@ -110,7 +154,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['game']:<14}{r['moves']:>7}{r['seconds']:>9.2f}{r['boards_seconds']:>10.2f}"
             f"{r['ms_per_frame']:>10.1f}{r['kb']:>9.0f}{r['budget_share']:>11.1%}{size:>11}"
         )
-    print(json.dumps({"runs": args.runs, "games": rows}))
+    asked = asyncio.run(all_requested())
+    print("\n/game replay asked twice: drawn and kept the first time, read as kept the second")
+    print(f"{'game':<14}{'first s':>9}{'again ms':>10}")
+    for game, first, again in asked:
+        print(f"{game:<14}{first:>9.2f}{again * 1000:>10.1f}")
+    requests = {game: {"first_s": first, "again_s": again} for game, first, again in asked}
+    print(json.dumps({"runs": args.runs, "games": rows, "requests": requests}))
     return 0
 
 
