@@ -6,6 +6,11 @@ A transaction here is the same `async` function PostgreSQL awaits; since its sta
 plain `sqlite3` calls that never suspend, the database thread runs it to the end by stepping
 the coroutine once (`run_to_end`). Several processes may share the file: `BEGIN IMMEDIATE` and
 the busy timeout put their writes one after another, and migrations run in one such write.
+
+A file that cannot be used just now (locked by another process past the busy timeout, a disk
+that fails or is full, a file or folder made unreadable) fails the request with
+`StoreUnavailable`, said to people as "try again in a moment" and logged once
+(`Availability`); a statement SQLite refuses for what it says is a mistake and stays one.
 """
 
 from __future__ import annotations
@@ -14,17 +19,43 @@ import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
-from hvbot.database.base import DatabaseError, Duplicate, Row, Work, apply_migrations
+from hvbot.database.base import (
+    Availability,
+    DatabaseError,
+    Duplicate,
+    Row,
+    Work,
+    apply_migrations,
+)
 from hvbot.database.write_queue import WriteQueue
 
 T = TypeVar("T")
 BUSY_TIMEOUT_MS = 5000  # another process's write in progress: wait this long for it
+# SQLite's result codes that say the file cannot be used just now, not that a statement is
+# wrong: busy or locked (past the busy timeout), a failing or full disk, a file that cannot be
+# opened or written (its permissions changed under the bot).
+AWAY_CODES = frozenset(
+    {
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_READONLY,
+    }
+)
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether `error` from SQLite says the file cannot be used just now (see AWAY_CODES)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in AWAY_CODES
 
 
 def run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -96,6 +127,7 @@ class SqliteDatabase:
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self.path = path
         self.conn = conn
+        self.availability = Availability(f"the SQLite file {str(path)!r}")
         self._queue = WriteQueue(conn)
         self._pending = 0  # transactions asked for and not yet settled
         self._idle = asyncio.Event()
@@ -127,14 +159,32 @@ class SqliteDatabase:
     def __str__(self) -> str:
         return str(self.path)
 
+    @contextlib.contextmanager
+    def _reaching(self) -> Iterator[None]:
+        """A request to the file: an error saying it cannot be used just now becomes
+        `StoreUnavailable` (nothing was kept), and whether it could is noted for the log."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            if unreachable(exc):
+                raise self.availability.lost(exc) from exc
+            self.availability.answered()
+            raise
+        except Duplicate:
+            self.availability.answered()
+            raise
+        self.availability.answered()
+
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        async with self.conn.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        with self._reaching():
+            async with self.conn.execute(sql, args) as cur:
+                return list(await cur.fetchall())
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        async with self.conn.execute(sql, args) as cur:
-            row: Row | None = await cur.fetchone()
-            return row
+        with self._reaching():
+            async with self.conn.execute(sql, args) as cur:
+                row: Row | None = await cur.fetchone()
+                return row
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         row = await self.fetchrow(sql, *args)
@@ -144,7 +194,8 @@ class SqliteDatabase:
         self._pending += 1
         self._idle.clear()
         try:
-            return await self._queue.run(lambda db: run_to_end(work(SqliteTransaction(db))))
+            with self._reaching():
+                return await self._queue.run(lambda db: run_to_end(work(SqliteTransaction(db))))
         finally:
             self._pending -= 1
             if not self._pending:
