@@ -67,7 +67,7 @@ def failed(logger: logging.Logger, error: BaseException, message: str, *args: ob
     each round of every check fails alike and the database said it was away once already
     (`Availability`). What the failed work was doing is tried again at the next round."""
     if is_unreachable(error):
-        logger.debug(message + ": the database cannot be reached (%s)", *args, error)
+        logger.debug(message + ": %s", *args, error)
     else:
         logger.error(message, *args, exc_info=error)
 
