@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 from pathlib import Path
 
 import discord
@@ -20,7 +21,10 @@ from e2e_harness import (
     open_three_seat_game,
 )
 
+from data.texts import texts_for
+from engine import State
 from games.high_voltage import pictures as hv_pictures
+from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, InteractionFailed, Visibility
 
 
@@ -304,3 +308,57 @@ async def test_a_resignation_answered_too_late_is_still_announced_and_the_ai_pla
         return any(s == seat for s, _ in await hv.actions(await hv.game()))
 
     await emu.wait_for(ai_moved, message="the AI's move in the resigned seat")
+
+
+async def test_a_move_while_the_sqlite_file_is_locked_is_refused_privately_then_works(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """Another program holds the SQLite file's write lock past the bot's busy timeout (a
+    backup, say): the move, acknowledged publicly as its board is to follow, is taken back
+    and its player told privately to try again in a moment, and nothing is stored; once the
+    lock is let go, the same move works."""
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    game, state = await table.wait_for_turn()
+    seat = state.current_seat()
+    assert seat is not None
+    mover = next(p for p in table.people.values() if p.id == game.seats[seat].user_id)
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    action = f"draw {cell} here r90"
+    assert hv.bot is not None
+    await hv.bot.service.repo.db.conn.execute("PRAGMA busy_timeout = 100")  # type: ignore[attr-defined]
+    other = sqlite3.connect(hv.database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        since = emu.last_seq
+        await table.play(game, state, action, settle=False)
+        words = texts_for(emu.locale_of(mover))("bot.error.store_unavailable")
+        await emu.wait_for(
+            lambda: [
+                r
+                for r in emu.messages(visibility=Visibility.ephemeral_to(mover), since=since)
+                if r.content == words
+            ],
+            30,
+            message="told privately that the store is unavailable",
+        )
+        await emu.settle()
+        shown = [
+            r
+            for r in emu.messages(visibility="public", since=since)
+            if r.message_id in emu.messages_by_id
+        ]
+        assert not shown, emu.describe(shown)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert (await hv.game()).version == game.version, "nothing stored"
+    await table.play(game, state, action, settle=False)
+
+    async def moved() -> tuple[GameRow, State] | None:
+        settled = await table.settled()
+        return settled if settled and settled[0].version > game.version else None
+
+    await emu.wait_for(moved, 30, message="the move made")
+    moves = [r for r in board_posts(emu, since=since) if f"drew {cell}" in r.content]
+    assert len(moves) == 1, emu.describe(moves)
