@@ -103,6 +103,9 @@ async def game(
             played = Game(emu, reader, bot, [ada, bo])
             for _ in range(3):
                 await played.table.play(*await played.turn())
+            # On to a person's turn that begins with a command (not a prompt's buttons).
+            while (await played.turn())[1].view(None)["phase"] != "action":
+                await played.table.play(*await played.turn())
             yield played
     finally:
         await reader.close()
@@ -115,7 +118,9 @@ async def test_a_move_while_postgresql_is_stopped_is_refused_privately_and_the_n
     before, state = await game.turn()
     shown_before = await game.shown(before)
     mover = game.mover(before, state)
-    action = game.table.choose(state)
+    # A typed command (`/hv draw`) whose board is posted: checked before it is acknowledged.
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    action = f"draw {cell} here r90"
     words = texts_for(emu.locale_of(mover))(AWAY)
     assert words != texts_for("en-US")(AWAY), "said in the mover's language, not English"
 
