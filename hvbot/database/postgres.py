@@ -31,6 +31,7 @@ from hvbot.database.base import (
     DatabaseError,
     Duplicate,
     Row,
+    StoreUnavailable,
     Work,
     apply_migrations,
 )
@@ -247,8 +248,13 @@ class PostgresDatabase:
         database = cls(await connect_pool(url, wait_s=wait_s), url)
         try:
             await database.migrate()
-        except BaseException:
-            await database.pool.close()
+        except BaseException as exc:
+            database.pool.terminate()
+            if isinstance(exc, StoreUnavailable):
+                raise DatabaseError(
+                    f"PostgreSQL at {database.where} went away while the bot set up its tables "
+                    f"({exc.__cause__ or exc}); start the bot again once the server is up."
+                ) from exc
             raise
         return database
 

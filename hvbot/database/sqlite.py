@@ -30,6 +30,7 @@ from hvbot.database.base import (
     DatabaseError,
     Duplicate,
     Row,
+    StoreUnavailable,
     Work,
     apply_migrations,
 )
@@ -150,10 +151,19 @@ class SqliteDatabase:
         except (sqlite3.Error, OSError) as exc:
             raise DatabaseError(f"cannot open the SQLite file {str(path)!r}: {exc}") from exc
         conn.row_factory = sqlite3.Row
-        await _use_wal(conn)
-        await conn.execute("PRAGMA foreign_keys = ON")
-        database = cls(conn, path)
-        await database.migrate()
+        try:
+            await _use_wal(conn)
+            await conn.execute("PRAGMA foreign_keys = ON")
+            database = cls(conn, path)
+            await database.migrate()
+        except (sqlite3.Error, StoreUnavailable) as exc:
+            await conn.close()
+            if not (isinstance(exc, StoreUnavailable) or unreachable(exc)):
+                raise
+            raise DatabaseError(
+                f"cannot use the SQLite file {str(path)!r} ({exc.__cause__ or exc}): another "
+                "program may hold it locked, or its disk may be full or failing."
+            ) from exc
         return database
 
     def __str__(self) -> str:

@@ -104,6 +104,25 @@ async def test_a_sqlite_file_locked_past_its_busy_timeout_is_unavailable_until_l
         await db.close()
 
 
+async def test_a_sqlite_file_locked_at_start_is_one_line_saying_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Locked by another program for longer than the busy timeout while the bot starts: a
+    DatabaseError of one line (the bot prints it and exits 2), not a traceback."""
+    path = tmp_path / "games.sqlite3"
+    await (await open_database(path)).close()
+    monkeypatch.setattr(sqlite_backend, "BUSY_TIMEOUT_MS", 50)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(DatabaseError, match="another program may hold it locked"):
+            await open_database(path)
+        other.execute("ROLLBACK")
+        await (await open_database(path)).close()
+    finally:
+        other.close()
+
+
 def test_sqlite_codes_that_mean_away_and_those_that_mean_a_mistake(tmp_path: Path) -> None:
     """Read from SQLite's own errors: a file that cannot be opened is away, a bad statement
     is not."""
