@@ -200,3 +200,13 @@ def test_the_identify_interval_is_discords_unless_set() -> None:
     for wrong in ("soon", "0", "-1", "600"):
         with pytest.raises(ConfigError, match="IDENTIFY_INTERVAL must be a number of seconds"):
             load_settings({**base, "IDENTIFY_INTERVAL": wrong})
+
+
+def test_the_wait_for_the_database_at_start_is_ten_minutes_unless_set() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    assert load_settings(base).database_wait == 600.0
+    assert load_settings({**base, "DATABASE_WAIT": "0"}).database_wait == 0.0
+    assert load_settings({**base, "DATABASE_WAIT": "90"}).database_wait == 90.0
+    for wrong in ("a while", "-1", "86401"):
+        with pytest.raises(ConfigError, match="DATABASE_WAIT must be a number of seconds"):
+            load_settings({**base, "DATABASE_WAIT": wrong})
