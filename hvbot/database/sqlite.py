@@ -59,6 +59,15 @@ def unreachable(error: BaseException) -> bool:
     return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in AWAY_CODES
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file at `path` (its device and inode), None if there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:
     """Drive a coroutine that never suspends (a transaction of `SqliteTransaction`)."""
     try:
@@ -129,6 +138,7 @@ class SqliteDatabase:
         self.path = path
         self.conn = conn
         self.availability = Availability(f"the SQLite file {str(path)!r}")
+        self._file = _identity(path)  # the file opened, to notice it removed or replaced
         self._queue = WriteQueue(conn)
         self._pending = 0  # transactions asked for and not yet settled
         self._idle = asyncio.Event()
@@ -172,7 +182,18 @@ class SqliteDatabase:
     @contextlib.contextmanager
     def _reaching(self) -> Iterator[None]:
         """A request to the file: an error saying it cannot be used just now becomes
-        `StoreUnavailable` (nothing was kept), and whether it could is noted for the log."""
+        `StoreUnavailable` (nothing was kept), and whether it could is noted for the log.
+
+        A file removed (or replaced) while the bot runs would go on taking changes that
+        nobody could read again after a restart; so the bot stops using it until the same
+        file is back where it was (moved back, say)."""
+        if _identity(self.path) != self._file:
+            raise self.availability.lost(
+                FileNotFoundError(
+                    "it was removed or replaced while the bot ran; move it back, or restart "
+                    "the bot to use the file there now"
+                )
+            )
         try:
             yield
         except sqlite3.Error as exc:

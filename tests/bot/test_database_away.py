@@ -123,6 +123,29 @@ async def test_a_sqlite_file_locked_at_start_is_one_line_saying_so(
         other.close()
 
 
+async def test_a_sqlite_file_moved_away_while_the_bot_runs_is_not_written_until_it_is_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Changes made to a file moved away (or deleted) would be lost at the next start: the
+    bot says once that the file is gone and takes none, until the file is back."""
+    caplog.set_level(logging.INFO, logger="hvbot.database")
+    path = tmp_path / "games.sqlite3"
+    db = await open_database(path)
+    try:
+        await db.transact(lambda tx: tx.execute("CREATE TABLE notes (text TEXT)"))
+        path.rename(tmp_path / "moved.sqlite3")
+        for _ in range(2):
+            with pytest.raises(StoreUnavailable, match="removed or replaced"):
+                await db.transact(lambda tx: tx.execute("INSERT INTO notes VALUES ('x')"))
+        (tmp_path / "moved.sqlite3").rename(path)
+        await db.transact(lambda tx: tx.execute("INSERT INTO notes VALUES ('y')"))
+        assert await db.fetchval("SELECT text FROM notes") == "y"
+    finally:
+        await db.close()
+    assert len(lines(caplog, WENT, logging.WARNING)) == 1, caplog.text
+    assert len(lines(caplog, BACK, logging.INFO)) == 1, caplog.text
+
+
 def test_sqlite_codes_that_mean_away_and_those_that_mean_a_mistake(tmp_path: Path) -> None:
     """Read from SQLite's own errors: a file that cannot be opened is away, a bad statement
     is not."""
