@@ -24,15 +24,24 @@ from hvbot.runtime.config import (
     load_settings,
     prepare_env_file,
 )
-from hvbot.runtime.running import run_until_stopped, stop_on_signals
+from hvbot.runtime.running import run_until_stopped, stop_on_signals, until_stopped
+from hvbot.services import GameService
+from hvbot.store import GameStore
 
 
 async def serve(settings: Settings, **options: Any) -> None:
     """Run the bot until Discord closes on it, SIGTERM or Ctrl-C (see `hvbot.runtime.running`).
 
-    `options` go to the bot (tests run it with shorter pauses)."""
+    `options` go to the bot (tests run it with shorter pauses). The database is opened first:
+    a PostgreSQL server that does not answer yet is waited for (`DATABASE_WAIT`), and a stop
+    meanwhile ends the wait at once."""
     stop = stop_on_signals()
-    async with GameBot(settings, **options) as bot:
+    store = await until_stopped(
+        GameStore.open(settings.database_url, wait_s=settings.database_wait), stop
+    )
+    if store is None:
+        return
+    async with GameBot(settings, service=GameService(store), **options) as bot:
         await run_until_stopped(bot, settings.token, stop)
 
 

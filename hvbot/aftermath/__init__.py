@@ -28,6 +28,7 @@ from engine import State
 from hvbot.aftermath import owed_posts
 from hvbot.aftermath.board_buttons import BoardButtons
 from hvbot.aftermath.sending import Sender, Sent, Via
+from hvbot.database import failed, is_unreachable
 from hvbot.messages import game_posts
 from hvbot.messages.post import Post
 from hvbot.runtime import metrics
@@ -160,9 +161,13 @@ class Aftermath:
         """The lobby message shows the game as it is: the updates it owed are made."""
         try:
             await self.duties.lobby_shown(game.id)
-        except Exception:
+        except Exception as exc:
             # Left owed: another process edits the lobby again, to the same words.
-            log.warning("game %s: could not mark the lobby updated", game.id, exc_info=True)
+            log.warning(
+                "game %s: could not mark the lobby updated",
+                game.id,
+                exc_info=not is_unreachable(exc),
+            )
 
     async def deliver(self, owed: Owed) -> None:
         """Send an owed post built from what is stored, then carry its game on from it: how
@@ -267,8 +272,8 @@ class Aftermath:
     async def _quietly(self, game: GameRow, work: Awaitable[Any], what: str) -> None:
         try:
             await work
-        except Exception:
-            log.exception("game %s: could not post %s", game.id, what)
+        except Exception as exc:
+            failed(log, exc, "game %s: could not post %s", game.id, what)
 
     def _start_ai(self, game_id: int, *, claimed: bool = False) -> None:
         running = self._ai_tasks.get(game_id)
@@ -279,7 +284,14 @@ class Aftermath:
     async def _run_ai(self, game_id: int, *, claimed: bool = False) -> None:
         """Play the AI seats of a game while one is to move, holding the claim of their
         thinking: another process does not think for them meanwhile, and takes over if this
-        one dies."""
+        one dies. A claim this one could not take or let go of (the database away) runs out,
+        and whichever process sees it then plays on (`do_duties`)."""
+        try:
+            await self._ai_turns(game_id, claimed=claimed)
+        except Exception as exc:
+            failed(log, exc, "game %s: the AI seats could not go on", game_id)
+
+    async def _ai_turns(self, game_id: int, *, claimed: bool) -> None:
         await self.client.wait_until_ready()
         duties = self.duties
         if not claimed and not await duties.claim_ai(game_id, self.owner):
@@ -310,15 +322,15 @@ class Aftermath:
                 if not await self.duties.claim_ai(game_id, self.owner):  # renewed
                     return False  # taken over by another process: this one was too slow
                 result = await self.service.play.ai_step(game_id=game_id)
-            except Exception:
-                log.exception("game %s: the AI seat failed to move", game_id)
+            except Exception as exc:
+                failed(log, exc, "game %s: the AI seat failed to move", game_id)
                 return False
             if result is None:
                 return True
             try:
                 await self.send_move(result)
-            except Exception:
-                log.exception("game %s: could not post the AI's move", game_id)
+            except Exception as exc:
+                failed(log, exc, "game %s: could not post the AI's move", game_id)
             # While this task runs no other AI task starts for the game: this only matters
             # when the AI's move ended the game.
             self.after_change(result.game, result.state, result.owed)
@@ -407,8 +419,8 @@ class Aftermath:
             metrics.DUTIES_TAKEN_OVER.labels(owed.kind).inc()
             try:
                 await self.deliver(owed)
-            except Exception:
-                log.exception("game %s: could not make an owed post", owed.game_id)
+            except Exception as exc:
+                failed(log, exc, "game %s: could not make an owed post", owed.game_id)
         if not self.stopping:
             for game_id in await duties.claim_ai_turns(self.owner):
                 metrics.DUTIES_TAKEN_OVER.labels("ai").inc()

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from hvbot.database import is_unreachable
 from hvbot.messages.post import Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import Presenter
@@ -76,9 +77,13 @@ class BoardButtons:
         there."""
         try:
             await self.live.forget(game_id=game.id, message_id=message_id)
-        except Exception:
+        except Exception as exc:
             # At worst the post's buttons are taken off a second time.
-            log.warning("game %s: could not forget the buttons clicked", game.id, exc_info=True)
+            log.warning(
+                "game %s: could not forget the buttons clicked",
+                game.id,
+                exc_info=not is_unreachable(exc),
+            )
 
     def _in_background(self, game: GameRow, work: Awaitable[None]) -> None:
         task = asyncio.create_task(_quietly(game, work))
@@ -109,6 +114,8 @@ class BoardButtons:
 async def _quietly(game: GameRow, work: Awaitable[None]) -> None:
     try:
         await work
-    except Exception:
+    except Exception as exc:
         # Nothing is lost: at worst a button stays, and is refused as out of date.
-        log.warning("game %s: could not take old buttons off", game.id, exc_info=True)
+        log.warning(
+            "game %s: could not take old buttons off", game.id, exc_info=not is_unreachable(exc)
+        )

@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from hvbot.database import is_unreachable
 from hvbot.messages.post import Post
 from hvbot.store import GameRow
 from hvbot.store.duties import Duties, Owed
@@ -54,10 +55,13 @@ class Sender:
     async def take(self, owed: Owed) -> Owed | None:
         """The post, taken for sending now, or None if another process has it (see
         `Duties.take`). A database that cannot be reached leaves it owed, to whoever takes it
-        once the database is back."""
+        once the database is back, and raises `StoreUnavailable`: the person waiting for the
+        post is told, and a check that met it tries again at its next round."""
         try:
             return await self.duties.take(owed)
-        except Exception:
+        except Exception as exc:
+            if is_unreachable(exc):
+                raise
             log.warning("game %s: could not take a post owed; left for later", owed.game_id)
             return None
 

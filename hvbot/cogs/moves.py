@@ -22,6 +22,7 @@ from data.texts import Command
 from engine import State
 from engine.errors import Phrase, echo
 from games import find_game
+from hvbot.database import StoreUnavailable
 from hvbot.handlers import answering
 from hvbot.services import BotError
 from hvbot.store import GameRow
@@ -102,12 +103,14 @@ class GameMoves(commands.GroupCog):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Before any option is read: refuse in a channel whose game is another. With no game
-        here, the command goes on and is told so by the service, as every command is."""
+        here, the command goes on and is told so by the service, as every command is; so it
+        does with the store away, and is told that (discord.py would leave an error raised here
+        unanswered)."""
         try:
             game = await self.bot.service.games.open_game(
                 interaction.channel_id, interaction.user.id
             )
-        except BotError:
+        except (BotError, StoreUnavailable):
             return True
         if game.game_name != self.game:
             raise OtherGame(game.game_name, self.__cog_group_name__, self._group_of(game.game_name))
@@ -121,7 +124,7 @@ class GameMoves(commands.GroupCog):
                 interaction.channel_id, interaction.user.id
             )
             state = self.bot.service.games.peek_state(game)
-        except BotError:
+        except (BotError, StoreUnavailable):
             return None
         return (game, state) if game.game_name == self.game else None
 

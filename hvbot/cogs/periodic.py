@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands, tasks
 
-from hvbot.database import is_unreachable
+from hvbot.database import failed
 from hvbot.messages import time_words
 
 if TYPE_CHECKING:
@@ -30,10 +30,9 @@ CHECK_S = 5.0
 
 
 def _failed(what: str, error: Exception) -> None:
-    if is_unreachable(error):
-        log.warning("%s: the database cannot be reached (%s); trying again", what, error)
-    else:
-        log.error("%s: a check failed", what, exc_info=error)
+    # While the database is away every round fails alike: the database warned once, and
+    # says when it is back; a round meanwhile is a DEBUG line, not a traceback.
+    failed(log, error, "%s: a check failed", what)
 
 
 class RemindersCog(commands.Cog):

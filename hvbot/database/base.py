@@ -2,16 +2,57 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
+log = logging.getLogger("hvbot.database")
 Row = Mapping[str, Any]  # a row read: by column name (and by position)
 
 
 class DatabaseError(Exception):
     """The database cannot be used as configured; the message is one line saying what to fix."""
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached just now (its server restarting or out of reach, a
+    SQLite file locked past its busy timeout or failing to be read): nothing was done, and the
+    same work may succeed in a moment. People are told so privately; periodic work tries again
+    at its next round."""
+
+
+class Availability:
+    """Whether a database answered its last request: the one warning when it stops answering
+    and the one line when it answers again, however many requests fail in between (each
+    request that fails meanwhile is logged by its caller at DEBUG only)."""
+
+    def __init__(self, name: str, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.name = name
+        self.clock = clock
+        self.away_since: float | None = None
+
+    def lost(self, error: BaseException) -> StoreUnavailable:
+        """Note a request that failed because the database is away; the error to raise."""
+        reason = f"{error.__class__.__name__}: {error}".strip().rstrip(":")
+        if self.away_since is None:
+            self.away_since = self.clock()
+            log.warning(
+                "%s cannot be reached (%s): people are told to try again in a moment, and "
+                "the bot keeps trying until it answers",
+                self.name,
+                reason,
+            )
+        return StoreUnavailable(f"{self.name} cannot be reached ({reason})")
+
+    def answered(self) -> None:
+        """Note a request the database answered (even with a refusal: it is there)."""
+        if self.away_since is not None:
+            away = self.clock() - self.away_since
+            self.away_since = None
+            log.info("%s answers again, after %.1f s away", self.name, away)
 
 
 class Duplicate(Exception):

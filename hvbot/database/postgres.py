@@ -6,6 +6,11 @@ default READ COMMITTED level. That is enough for the bot's compare-and-set write
 the new version and changes nothing, so exactly one of two conflicting moves is stored.
 Migrations take a transaction-scoped advisory lock first, so processes started together
 migrate once, one after another.
+
+When the server restarts or cannot be reached, every request fails at once with
+`StoreUnavailable` (logged once, see `Availability`), and the pool connects afresh on the
+next request, so the bot carries on by itself once the server is back. At start-up the bot
+waits for a server that does not answer yet, with growing pauses (`connect_pool`).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import socket
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
@@ -20,12 +26,24 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from hvbot.database.base import DatabaseError, Duplicate, Row, Work, apply_migrations
+from hvbot.database.base import (
+    Availability,
+    DatabaseError,
+    Duplicate,
+    Row,
+    StoreUnavailable,
+    Work,
+    apply_migrations,
+)
 from hvbot.runtime.metrics import database_errors
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 POOL_SIZE = 10  # connections per process: a move holds one for a few milliseconds
 CONNECT_TIMEOUT_S = 10.0
+# At start-up, the pauses between tries to reach a server that does not answer yet (it is
+# starting too, say), the last repeated; DATABASE_WAIT says for how long in all.
+START_RETRY_S = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 MIGRATION_LOCK = 0x68766270  # pg_advisory_xact_lock key held while migrating ("hvbp")
 
 
@@ -87,20 +105,49 @@ class PostgresTransaction:
             return await self._conn.fetchval(numbered(sql), *args)
 
 
-# What a database that cannot be reached just now raises (a restart, a network cut), as opposed
-# to a statement it refused: the same work can succeed once it is back.
+# What a database that cannot be reached just now raises (a restart, a network cut, a server
+# still starting), as opposed to a statement it refused: the same work can succeed once it is
+# back. asyncpg's InterfaceError says "the connection is closed", but its subclasses below it
+# say the bot sent something wrong, which no retry mends.
 UNREACHABLE = (
     OSError,
     TimeoutError,
     asyncpg.PostgresConnectionError,
     asyncpg.CannotConnectNowError,
     asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.TooManyConnectionsError,
     asyncpg.ConnectionDoesNotExistError,
     asyncpg.InterfaceError,
 )
 # Every error the database gives, counted for the operators' metrics (a broken uniqueness rule
 # is `Duplicate` by then, an expected answer rather than an error).
 ERRORS = (*UNREACHABLE, asyncpg.PostgresError)
+
+MISTAKES = (
+    asyncpg.DataError,
+    asyncpg.exceptions.ClientConfigurationError,
+    asyncpg.exceptions.UnsupportedClientFeatureError,
+    asyncpg.exceptions.UnsupportedServerFeatureError,
+)
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether `error` from asyncpg says the server cannot be reached just now."""
+    return isinstance(error, UNREACHABLE) and not isinstance(error, MISTAKES)
+
+
+class _QuietPoolRetries(logging.Filter):
+    """asyncpg's pool keeps its one idle connection by reconnecting in the background, and
+    logs each failed try with its traceback while the server is away (every 1 to 60 s). The
+    database's own warning already says the server is away (`Availability`): those go."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return error is None or not unreachable(error)
+
+
+logging.getLogger("asyncpg.pool").addFilter(_QuietPoolRetries())
 
 
 def _where(url: str) -> str:
@@ -111,9 +158,61 @@ def _where(url: str) -> str:
     return f"{host}{port}{parts.path or '/'}"
 
 
-async def connect_pool(url: str) -> asyncpg.Pool:
-    """A pool of connections, or DatabaseError with one line saying what to fix."""
+async def connect_pool(url: str, *, wait_s: float = 0.0) -> asyncpg.Pool:
+    """A pool of connections, or DatabaseError with one line saying what to fix.
+
+    A server that cannot be reached (not started yet, restarting) is tried again for up to
+    `wait_s` seconds, with pauses growing from 1 s to 30 s (`START_RETRY_S`), saying so in one
+    line; a server that refuses the user or has no such database is reported at once."""
     where = _where(url)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    tries = 0
+    while True:
+        try:
+            pool = await _create_pool(url, where)
+        except _NotYet as not_yet:
+            waited = loop.time() - began
+            pause = START_RETRY_S[min(tries, len(START_RETRY_S) - 1)]
+            if waited + pause > wait_s:
+                raise DatabaseError(
+                    f"cannot reach PostgreSQL at {where} ({not_yet.reason})"
+                    + (f" after trying for {waited:.0f} s" if tries else "")
+                    + "; is the server running, and are the host and port in DATABASE_URL "
+                    "right?"
+                ) from not_yet.__cause__
+            if not tries:
+                log.warning(
+                    "cannot reach PostgreSQL at %s (%s); trying again, with pauses growing "
+                    "from %.0f s to %.0f s, for up to %.0f s (DATABASE_WAIT)",
+                    where,
+                    not_yet.reason,
+                    START_RETRY_S[0],
+                    START_RETRY_S[-1],
+                    wait_s,
+                )
+            tries += 1
+            await asyncio.sleep(pause)
+            continue
+        if tries:
+            log.info(
+                "PostgreSQL at %s answered after %.1f s and %d tries",
+                where,
+                loop.time() - began,
+                tries + 1,
+            )
+        return pool
+
+
+class _NotYet(Exception):
+    """The server could not be reached by one try at start-up (`reason`: why, in one line)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+async def _create_pool(url: str, where: str) -> asyncpg.Pool:
     try:
         pool = await asyncpg.create_pool(
             url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT_S
@@ -127,11 +226,9 @@ async def connect_pool(url: str) -> asyncpg.Pool:
             f"PostgreSQL at {where} has no such database: create it (createdb) or fix the name "
             "in DATABASE_URL."
         ) from exc
-    except (OSError, socket.gaierror, TimeoutError) as exc:
-        raise DatabaseError(
-            f"cannot reach PostgreSQL at {where} ({exc.__class__.__name__}: {exc}); is the "
-            "server running, and are the host and port in DATABASE_URL right?"
-        ) from exc
+    except (OSError, socket.gaierror, TimeoutError, asyncpg.CannotConnectNowError) as exc:
+        # CannotConnectNowError: "the database system is starting up" (or shutting down).
+        raise _NotYet(f"{exc.__class__.__name__}: {exc}") from exc
     except (ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
         raise DatabaseError(f"DATABASE_URL cannot be used for PostgreSQL: {exc}") from exc
     assert pool is not None
@@ -144,41 +241,67 @@ class PostgresDatabase:
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self.pool = pool
         self.where = _where(url)
+        self.availability = Availability(f"PostgreSQL at {self.where}")
         self._pending = 0
         self._idle = asyncio.Event()
         self._idle.set()
 
     @classmethod
-    async def open(cls, url: str) -> PostgresDatabase:
-        database = cls(await connect_pool(url), url)
+    async def open(cls, url: str, *, wait_s: float = 0.0) -> PostgresDatabase:
+        """Connect (waiting up to `wait_s` for a server that does not answer yet) and
+        migrate."""
+        database = cls(await connect_pool(url, wait_s=wait_s), url)
         try:
             await database.migrate()
-        except BaseException:
-            await database.pool.close()
+        except BaseException as exc:
+            database.pool.terminate()
+            if isinstance(exc, StoreUnavailable):
+                raise DatabaseError(
+                    f"PostgreSQL at {database.where} went away while the bot set up its tables "
+                    f"({exc.__cause__ or exc}); start the bot again once the server is up."
+                ) from exc
             raise
         return database
 
     def __str__(self) -> str:
         return f"PostgreSQL at {self.where}"
 
+    @contextlib.contextmanager
+    def _reaching(self) -> Iterator[None]:
+        """A request to the server: an error saying it is away becomes `StoreUnavailable`
+        (a transaction cut short is rolled back by the server; one cut during its very commit
+        may have been kept, which a second try meets as a game moved on), and whether the
+        server answered is noted for the log (`Availability`)."""
+        try:
+            yield
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+            if unreachable(exc):
+                raise self.availability.lost(exc) from exc
+            self.availability.answered()
+            raise
+        except Duplicate:
+            self.availability.answered()
+            raise
+        self.availability.answered()
+
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        with database_errors(self.backend, ERRORS):
+        with self._reaching(), database_errors(self.backend, ERRORS):
             return list(await self.pool.fetch(numbered(sql), *args))
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        with database_errors(self.backend, ERRORS):
+        with self._reaching(), database_errors(self.backend, ERRORS):
             row: Row | None = await self.pool.fetchrow(numbered(sql), *args)
         return row
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
-        with database_errors(self.backend, ERRORS):
+        with self._reaching(), database_errors(self.backend, ERRORS):
             return await self.pool.fetchval(numbered(sql), *args)
 
     async def transact(self, work: Work[T]) -> T:
         self._pending += 1
         self._idle.clear()
         try:
-            with database_errors(self.backend, ERRORS):
+            with self._reaching(), database_errors(self.backend, ERRORS):
                 async with self.pool.acquire() as conn, conn.transaction():
                     return await work(PostgresTransaction(conn))
         finally:

@@ -6,6 +6,11 @@ A transaction here is the same `async` function PostgreSQL awaits; since its sta
 plain `sqlite3` calls that never suspend, the database thread runs it to the end by stepping
 the coroutine once (`run_to_end`). Several processes may share the file: `BEGIN IMMEDIATE` and
 the busy timeout put their writes one after another, and migrations run in one such write.
+
+A file that cannot be used just now (locked by another process past the busy timeout, a disk
+that fails or is full, a file or folder made unreadable) fails the request with
+`StoreUnavailable`, said to people as "try again in a moment" and logged once
+(`Availability`); a statement SQLite refuses for what it says is a mistake and stays one.
 """
 
 from __future__ import annotations
@@ -14,19 +19,55 @@ import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
-from hvbot.database.base import DatabaseError, Duplicate, Row, Work, apply_migrations
+from hvbot.database.base import (
+    Availability,
+    DatabaseError,
+    Duplicate,
+    Row,
+    StoreUnavailable,
+    Work,
+    apply_migrations,
+)
 from hvbot.database.write_queue import WriteQueue
 from hvbot.runtime.metrics import database_errors
 
 T = TypeVar("T")
 ERRORS = (sqlite3.Error, OSError)  # counted for the operators' metrics
 BUSY_TIMEOUT_MS = 5000  # another process's write in progress: wait this long for it
+# SQLite's result codes that say the file cannot be used just now, not that a statement is
+# wrong: busy or locked (past the busy timeout), a failing or full disk, a file that cannot be
+# opened or written (its permissions changed under the bot).
+AWAY_CODES = frozenset(
+    {
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_READONLY,
+    }
+)
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether `error` from SQLite says the file cannot be used just now (see AWAY_CODES)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in AWAY_CODES
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file at `path` (its device and inode), None if there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -98,6 +139,8 @@ class SqliteDatabase:
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self.path = path
         self.conn = conn
+        self.availability = Availability(f"the SQLite file {str(path)!r}")
+        self._file = _identity(path)  # the file opened, to notice it removed or replaced
         self._queue = WriteQueue(conn)
         self._pending = 0  # transactions asked for and not yet settled
         self._idle = asyncio.Event()
@@ -120,22 +163,58 @@ class SqliteDatabase:
         except (sqlite3.Error, OSError) as exc:
             raise DatabaseError(f"cannot open the SQLite file {str(path)!r}: {exc}") from exc
         conn.row_factory = sqlite3.Row
-        await _use_wal(conn)
-        await conn.execute("PRAGMA foreign_keys = ON")
-        database = cls(conn, path)
-        await database.migrate()
+        try:
+            await _use_wal(conn)
+            await conn.execute("PRAGMA foreign_keys = ON")
+            database = cls(conn, path)
+            await database.migrate()
+        except (sqlite3.Error, StoreUnavailable) as exc:
+            await conn.close()
+            if not (isinstance(exc, StoreUnavailable) or unreachable(exc)):
+                raise
+            raise DatabaseError(
+                f"cannot use the SQLite file {str(path)!r} ({exc.__cause__ or exc}): another "
+                "program may hold it locked, or its disk may be full or failing."
+            ) from exc
         return database
 
     def __str__(self) -> str:
         return str(self.path)
 
+    @contextlib.contextmanager
+    def _reaching(self) -> Iterator[None]:
+        """A request to the file: an error saying it cannot be used just now becomes
+        `StoreUnavailable` (nothing was kept), and whether it could is noted for the log.
+
+        A file removed (or replaced) while the bot runs would go on taking changes that
+        nobody could read again after a restart; so the bot stops using it until the same
+        file is back where it was (moved back, say)."""
+        if _identity(self.path) != self._file:
+            raise self.availability.lost(
+                FileNotFoundError(
+                    "it was removed or replaced while the bot ran; move it back, or restart "
+                    "the bot to use the file there now"
+                )
+            )
+        try:
+            yield
+        except sqlite3.Error as exc:
+            if unreachable(exc):
+                raise self.availability.lost(exc) from exc
+            self.availability.answered()
+            raise
+        except Duplicate:
+            self.availability.answered()
+            raise
+        self.availability.answered()
+
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        with database_errors(self.backend, ERRORS):
+        with self._reaching(), database_errors(self.backend, ERRORS):
             async with self.conn.execute(sql, args) as cur:
                 return list(await cur.fetchall())
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        with database_errors(self.backend, ERRORS):
+        with self._reaching(), database_errors(self.backend, ERRORS):
             async with self.conn.execute(sql, args) as cur:
                 row: Row | None = await cur.fetchone()
                 return row
@@ -148,7 +227,7 @@ class SqliteDatabase:
         self._pending += 1
         self._idle.clear()
         try:
-            with database_errors(self.backend, ERRORS):
+            with self._reaching(), database_errors(self.backend, ERRORS):
                 return await self._queue.run(lambda db: run_to_end(work(SqliteTransaction(db))))
         finally:
             self._pending -= 1

@@ -6,6 +6,10 @@ service goes up to what runs the handler, `guarded` for a button and
 `GameBot.on_app_command_error` for a command, which answer it). Once a move is acknowledged and
 stored, its announcement goes on in a task of its own (`go_on`), so the many moves waiting for
 their pictures at a busy moment do not each hold their interaction.
+
+While the database cannot be reached (restarting, say), a person is told so privately, in
+their language, "try again in a moment" (`refusal`, `answer_failure`), never left without an
+answer; nothing they asked was done, and the same request works once the database is back.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import discord
 
 from data.texts import Texts, language_of, texts_for
 from hvbot.aftermath import Aftermath, Via
+from hvbot.database import is_unreachable
 from hvbot.messages.game_posts import post_channel, posts_in
 from hvbot.messages.limits import CONTENT, fit_text
 from hvbot.messages.post import Post
@@ -43,6 +48,28 @@ class GameClient(Protocol):
 def game_client(interaction: discord.Interaction) -> GameClient:
     """The bot that received the interaction, as the handlers see it."""
     return cast(GameClient, interaction.client)
+
+
+UNAVAILABLE = "bot.error.store_unavailable"  # what a person is told while the store is away
+
+
+def unavailable() -> BotError:
+    """The refusal while the game store cannot be reached (restarting, out of reach): nothing
+    was done, and the same request works once it is back, by itself, without a restart."""
+    return BotError(
+        "The game store cannot be reached just now: try again in a moment.", key=UNAVAILABLE
+    )
+
+
+def refusal(error: BaseException) -> BotError | None:
+    """What an error is said to a person as: a refusal as itself, the store being away as
+    `unavailable`; None for a failure (logged and apologised for)."""
+    if isinstance(error, BotError):
+        return error
+    if is_unreachable(error):
+        log.debug("the game store is away: told the person to try again (%s)", error)
+        return unavailable()
+    return None
 
 
 UNKNOWN_INTERACTION = 10062  # Discord's error code for an interaction answered too late
@@ -115,7 +142,8 @@ async def reply_error(interaction: discord.Interaction, message: str | BaseExcep
 
 @contextlib.asynccontextmanager
 async def guarded(interaction: discord.Interaction, game_id: int | None) -> AsyncIterator[None]:
-    """Log an unexpected failure with its game and answer with a short apology.
+    """Log an unexpected failure with its game and answer with a short apology; a store that
+    cannot be reached just now is said as such, "try again in a moment" (`answer_failure`).
 
     The game stays consistent because nothing is announced before it is stored, and a failed
     store rolls back whole.
@@ -133,12 +161,19 @@ async def answer_failure(
     say: Callable[[str], Awaitable[Any]],
     *,
     apology: str = "bot.apology",
+    away: str = UNAVAILABLE,
 ) -> None:
     """What `guarded` does with an error: a refusal is said, a failure is logged and
     apologised for (`say` answers the person, in the language of `texts`; `apology` is the
-    key of the words, which differ once a move is stored)."""
+    key of the words, which differ once a move is stored, and `away` those said while the
+    store cannot be reached)."""
     if isinstance(error, BotError):
         await say(explain(texts, error))
+    elif is_unreachable(error):
+        # The database said once that it is away; each person told is not worth a line more.
+        log.debug("game %s: the game store is away: %s", game_id, error)
+        with contextlib.suppress(discord.HTTPException):
+            await say(texts(away))
     elif too_late(error):
         # Nothing was announced that is not stored; the person's client already said so.
         log.warning("game %s: answered too late: Discord's window closed", game_id)
@@ -245,5 +280,10 @@ async def _guarded_follow_up(follow_up: FollowUp, game_id: int, work: Awaitable[
     except Exception as exc:
         # Only a stored move goes on here: "the game is unchanged, try again" would be untrue.
         await answer_failure(
-            exc, game_id, follow_up.texts, follow_up.say, apology="bot.apology_after_move"
+            exc,
+            game_id,
+            follow_up.texts,
+            follow_up.say,
+            apology="bot.apology_after_move",
+            away="bot.error.store_unavailable_after_move",
         )

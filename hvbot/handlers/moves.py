@@ -9,11 +9,12 @@ from typing import Any
 
 import discord
 
-from hvbot.handlers.answering import FollowUp, game_client, go_on, reply_error
+from hvbot.database import is_unreachable
+from hvbot.handlers.answering import FollowUp, game_client, go_on, refusal, reply_error
 from hvbot.messages.game_posts import is_public, posts_here, prompt_post
 from hvbot.messages.post import follow_up_privately, send_private
 from hvbot.messages.wording import language, move_words, personal
-from hvbot.services import ActResult, BotError
+from hvbot.services import ActResult
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +64,11 @@ class Acknowledgement:
                 language=language(self.interaction),
                 **where,
             )
-        except BotError as exc:
-            await self.refuse(exc)
+        except Exception as exc:
+            said = refusal(exc)  # a refusal, or the store away: nothing was stored
+            if said is None:
+                raise
+            await self.refuse(said)
             return None
         if not self.answered:
             await self.announce_late(result)
@@ -112,7 +116,14 @@ async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bo
     aftermath = follow_up.aftermath
     try:
         via = follow_up.via(result.game)
-        sent = await aftermath.send_move(result, via=via, shown=shown)
+        try:
+            sent = await aftermath.send_move(result, via=via, shown=shown)
+        except Exception as exc:
+            if is_unreachable(exc) and shown and via is not None:
+                # Nothing was posted: the board stays owed, posted once the store is back.
+                # The public "thinking…" goes, so the person is told privately (`go_on`).
+                await follow_up.withdraw_thinking()
+            raise
         if sent is None and shown and via is not None:
             await follow_up.withdraw_thinking()  # another process posts the board
         elif sent is not None and not sent.withdrawn:

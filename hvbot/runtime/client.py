@@ -32,7 +32,7 @@ from hvbot.runtime import memory, workers
 from hvbot.runtime.config import Settings
 from hvbot.runtime.heartbeats import time_heartbeats_from_their_sending
 from hvbot.runtime.metrics import BotMetrics
-from hvbot.services import BotError, GameService
+from hvbot.services import GameService
 from hvbot.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -300,8 +300,9 @@ class GameBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
-        if isinstance(original, BotError):
-            await answering.reply_error(interaction, original)
+        said = answering.refusal(original)  # a refusal, or the store away just now
+        if said is not None:
+            await answering.reply_error(interaction, said)
             return
         if isinstance(error, app_commands.CheckFailure) and getattr(error, "key", None):
             await answering.reply_error(interaction, error)  # said in the asker's language

@@ -24,6 +24,8 @@ IDENTIFY_INTERVAL_S = 5.0  # Discord admits one IDENTIFY per bucket per 5 second
 LOG_FORMATS = ("text", "json")
 DEFAULT_METRICS_HOST = "127.0.0.1"
 
+DATABASE_WAIT_S = 600.0  # at start, how long to wait for a PostgreSQL server that does not answer
+
 
 class ConfigError(Exception):
     """A setting is missing or wrong; the message is one line telling the user what to do."""
@@ -51,6 +53,9 @@ class Settings:
     # Seconds between two IDENTIFYs of one bucket, across every process of the bot: Discord's
     # limit (one per 5 seconds) unless a test's emulated Discord allows more.
     identify_interval: float = IDENTIFY_INTERVAL_S
+    # Seconds to keep trying, at start-up, to reach a PostgreSQL server that does not answer
+    # yet (started at the same time, restarting), before giving up (0: at once).
+    database_wait: float = DATABASE_WAIT_S
 
     def __repr__(self) -> str:
         """Safe to log: the token and the database's password are left out."""
@@ -195,6 +200,7 @@ def load_settings(
         metrics_host,
         log_format,
         identify_interval=read_identify_interval(environ),
+        database_wait=read_database_wait(environ),
     )
 
 
@@ -210,6 +216,23 @@ def read_metrics(environ: Mapping[str, str]) -> tuple[int | None, str]:
             "empty to serve no metrics."
         )
     return int(port_text), host
+
+
+def read_database_wait(environ: Mapping[str, str]) -> float:
+    """DATABASE_WAIT: seconds to wait at start for PostgreSQL to answer (10 minutes if unset)."""
+    text = environ.get("DATABASE_WAIT", "").strip()
+    if not text:
+        return DATABASE_WAIT_S
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86400:
+        raise ConfigError(
+            f"DATABASE_WAIT must be a number of seconds from 0 to 86400 (a day), not {text!r}; "
+            "leave it unset to wait up to 10 minutes for PostgreSQL at start."
+        )
+    return seconds
 
 
 def read_identify_interval(environ: Mapping[str, str]) -> float:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from discord.ext import commands
 
+T = TypeVar("T")
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
@@ -25,6 +27,23 @@ def stop_on_signals() -> asyncio.Event:
     for number in STOP_SIGNALS:
         loop.add_signal_handler(number, stop.set)
     return stop
+
+
+async def until_stopped(work: Coroutine[Any, Any, T], stop: asyncio.Event) -> T | None:
+    """What `work` gives, or None if `stop` is set first (`work` is then cancelled): for a
+    wait that may last minutes, such as for the database at start-up."""
+    doing = asyncio.create_task(work)
+    stopping = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait({doing, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if doing.done():
+        return doing.result()
+    doing.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await doing
+    return None
 
 
 async def run_until_stopped(

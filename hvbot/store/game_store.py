@@ -79,10 +79,11 @@ class GameStore:
         self.identify = IdentifySlots(db)
 
     @classmethod
-    async def open(cls, where: str | Path, *, cache: bool = True) -> GameStore:
+    async def open(cls, where: str | Path, *, cache: bool = True, wait_s: float = 0.0) -> GameStore:
         """The database at a URL (`sqlite:///...`, `postgresql://...`) or a SQLite file's path,
-        migrated. `cache=False` for a reader that watches games another process is changing."""
-        return cls(await open_database(where), cache=cache)
+        migrated. `cache=False` for a reader that watches games another process is changing;
+        `wait_s`: how long to wait for a PostgreSQL server that does not answer yet."""
+        return cls(await open_database(where, wait_s=wait_s), cache=cache)
 
     async def close(self, *, grace_s: float = 5.0) -> None:
         """Close once the changes already under way are saved (for at most `grace_s`): a move

@@ -232,3 +232,13 @@ def test_a_json_log_line_names_its_game_and_says_no_more_than_the_text():
     assert set(line) == {"time", "level", "logger", "message", "shard", "game_id"}
     assert json.loads(formatter.format(record("game %s: unexpected error", "-")))["game_id"] is None
     assert json.loads(formatter.format(record("ready to serve games")))["game_id"] is None
+
+
+def test_the_wait_for_the_database_at_start_is_ten_minutes_unless_set() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    assert load_settings(base).database_wait == 600.0
+    assert load_settings({**base, "DATABASE_WAIT": "0"}).database_wait == 0.0
+    assert load_settings({**base, "DATABASE_WAIT": "90"}).database_wait == 90.0
+    for wrong in ("a while", "-1", "86401"):
+        with pytest.raises(ConfigError, match="DATABASE_WAIT must be a number of seconds"):
+            load_settings({**base, "DATABASE_WAIT": wrong})

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
+from datetime import timedelta
 from pathlib import Path
 
 import discord
@@ -21,7 +23,10 @@ from e2e_harness import (
     open_three_seat_game,
 )
 
+from data.texts import texts_for
+from engine import State
 from games.high_voltage import pictures as hv_pictures
+from hvbot.store import GameRow, duties
 from sandbox.emulator import DiscordEmulator, InteractionFailed, Visibility
 
 
@@ -308,3 +313,110 @@ async def test_a_resignation_answered_too_late_is_still_announced_and_the_ai_pla
         return any(s == seat for s, _ in await hv.actions(await hv.game()))
 
     await emu.wait_for(ai_moved, message="the AI's move in the resigned seat")
+
+
+async def test_a_move_while_the_sqlite_file_is_locked_is_refused_privately_then_works(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """Another program holds the SQLite file's write lock past the bot's busy timeout (a
+    backup, say): the move, acknowledged publicly as its board is to follow, is taken back
+    and its player told privately to try again in a moment, and nothing is stored; once the
+    lock is let go, the same move works."""
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    game, state = await table.wait_for_turn()
+    seat = state.current_seat()
+    assert seat is not None
+    mover = next(p for p in table.people.values() if p.id == game.seats[seat].user_id)
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    action = f"draw {cell} here r90"
+    assert hv.bot is not None
+    await hv.bot.service.repo.db.conn.execute("PRAGMA busy_timeout = 100")  # type: ignore[attr-defined]
+    other = sqlite3.connect(hv.database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        since = emu.last_seq
+        await table.play(game, state, action, settle=False)
+        words = texts_for(emu.locale_of(mover))("bot.error.store_unavailable")
+        await emu.wait_for(
+            lambda: [
+                r
+                for r in emu.messages(visibility=Visibility.ephemeral_to(mover), since=since)
+                if r.content == words
+            ],
+            30,
+            message="told privately that the store is unavailable",
+        )
+        await emu.settle()
+        shown = [
+            r
+            for r in emu.messages(visibility="public", since=since)
+            if r.message_id in emu.messages_by_id
+        ]
+        assert not shown, emu.describe(shown)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert (await hv.game()).version == game.version, "nothing stored"
+    await table.play(game, state, action, settle=False)
+
+    async def moved() -> tuple[GameRow, State] | None:
+        settled = await table.settled()
+        return settled if settled and settled[0].version > game.version else None
+
+    await emu.wait_for(moved, 30, message="the move made")
+    moves = [r for r in board_posts(emu, since=since) if f"drew {cell}" in r.content]
+    assert len(moves) == 1, emu.describe(moves)
+
+
+async def test_a_move_stored_just_before_the_store_goes_away_stands_and_its_board_follows(
+    emulator: DiscordEmulator, hv: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A prompt's button places a drawn card: the move is stored, then the SQLite file is
+    locked before its board post can be taken. The player is told privately that the move
+    stands and its board follows; once the lock is let go, the post is made (by the check
+    that takes over posts whose claim ran out), once."""
+    emu = emulator
+    monkeypatch.setattr(duties, "LEASE", timedelta(seconds=1))
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    game, state = await table.wait_for_turn()
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    await table.play(game, state, f"draw {cell}")
+    game, state = await table.wait_for_turn()
+    assert state.view(None)["phase"] == "placing"
+    seat = state.current_seat()
+    assert seat is not None
+    mover = next(p for p in table.people.values() if p.id == game.seats[seat].user_id)
+    place = next(a.text() for a in state.legal_actions())
+    # The prompt's answer (its edit) held: by then the move is stored, its post not yet taken.
+    edit = emu.faults.hold("PATCH /webhooks/{application_id}/{token}/messages/@original")
+    since = emu.last_seq
+    await table.play(game, state, place, settle=False)
+    await emu.wait_for(lambda: edit.held == 1, 10, message="the prompt's answer on its way")
+    assert (await hv.game()).version > game.version, "the move is stored"
+    assert hv.bot is not None
+    await hv.bot.service.repo.db.conn.execute("PRAGMA busy_timeout = 100")  # type: ignore[attr-defined]
+    other = sqlite3.connect(hv.database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        edit.release()
+        words = texts_for(emu.locale_of(mover))("bot.error.store_unavailable_after_move")
+        await emu.wait_for(
+            lambda: [
+                r
+                for r in emu.messages(visibility=Visibility.ephemeral_to(mover), since=since)
+                if r.content == words
+            ],
+            30,
+            message="told privately that the move stands and its board follows",
+        )
+        assert not board_posts(emu, since=since), "nothing posted while the store is away"
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    await emu.wait_for(
+        lambda: board_posts(emu, since=since), 30, message="the board posted once it is back"
+    )
+    await table.wait_for_turn()
+    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.name)]
+    assert len(moves) == 1, emu.describe(board_posts(emu, since=since))

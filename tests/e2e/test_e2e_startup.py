@@ -28,7 +28,12 @@ LAUNCH = (
 
 
 async def launch(
-    emulator: DiscordEmulator, tmp_path: Path, token: str, *, database: str | None = None
+    emulator: DiscordEmulator,
+    tmp_path: Path,
+    token: str,
+    *,
+    database: str | None = None,
+    **settings: str,
 ) -> asyncio.subprocess.Process:
     env = {
         **os.environ,
@@ -37,6 +42,7 @@ async def launch(
         "DATABASE_URL": database or f"sqlite:///{tmp_path / 'games.sqlite3'}",
         "LOG_LEVEL": "WARNING",
         "DRAWING_PROCESSES": "0",
+        **settings,
     }
     return await asyncio.create_subprocess_exec(
         sys.executable,
@@ -99,19 +105,51 @@ async def test_a_bot_stopped_with_sigterm_closes_cleanly(
 async def test_a_database_out_of_reach_prints_one_line_and_exits_2(
     emulator: DiscordEmulator, tmp_path: Path, postgres: PostgresServer
 ) -> None:
-    """Nobody listening on the URL's port, or a server without that database: one line that
-    says what to check, without the password."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]  # free, and left closed: nothing listens there
-    nobody = f"postgresql://bot:pw@127.0.0.1:{port}/games"
-    line = await one_line_refusal(await launch(emulator, tmp_path, emulator.token, database=nobody))
-    assert f"cannot reach PostgreSQL at 127.0.0.1:{port}/games" in line
+    """Nobody listening on the URL's port (and no wait for it: DATABASE_WAIT=0), or a server
+    without that database (never waited for): one line that says what to check, without the
+    password."""
+    nobody = f"postgresql://bot:pw@127.0.0.1:{free_port()}/games"
+    launched = await launch(emulator, tmp_path, emulator.token, database=nobody, DATABASE_WAIT="0")
+    line = await one_line_refusal(launched)
+    assert f"cannot reach PostgreSQL at {nobody.split('@')[1]}" in line
     assert "pw" not in line, "the password stays out of the message"
     missing = postgres.database_url("no_such_games")
     launched = await launch(emulator, tmp_path, emulator.token, database=missing)
     line = await one_line_refusal(launched)
     assert "has no such database" in line and "no_such_games" in line
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on (free, and left closed)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_a_bot_waiting_for_its_database_says_so_once_and_stops_at_once_when_asked(
+    emulator: DiscordEmulator, tmp_path: Path
+) -> None:
+    """Nobody listening yet on the URL's port: the bot says so in one line, how it tries again
+    and for how long, and keeps trying quietly (no line, no traceback per try); SIGTERM ends
+    the wait at once, cleanly, without connecting to Discord."""
+    port = free_port()
+    nobody = f"postgresql://bot:pw@127.0.0.1:{port}/games"
+    process = await launch(emulator, tmp_path, emulator.token, database=nobody)
+    assert process.stderr is not None
+    try:
+        line = (await asyncio.wait_for(process.stderr.readline(), 60)).decode()
+        assert f"cannot reach PostgreSQL at 127.0.0.1:{port}/games" in line, line
+        assert "trying again" in line and "600 s (DATABASE_WAIT)" in line, line
+        assert "pw" not in line, "the password stays out of the message"
+        process.send_signal(signal.SIGTERM)
+        _, rest = await asyncio.wait_for(process.communicate(), 30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0, rest.decode()
+    assert not rest.strip(), f"only one line while waiting: {rest.decode()}"
+    assert not emulator.gateway.connected
 
 
 async def test_a_bot_stopped_while_it_sets_up_closes_cleanly_once_set_up(
