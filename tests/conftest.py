@@ -23,6 +23,7 @@ from e2e_harness import BotHarness
 from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 
 import games
+from data.texts import mention_commands
 from sandbox.emulator import DiscordEmulator
 from sandbox.emulator.pointing import point_discord_py
 
@@ -142,3 +143,18 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'games.sqlite3'}"
     return await new_postgres_database(request.getfixturevalue("postgres"))
+
+
+# The commands' ids by top-level name, as Discord would register them: texts name commands as
+# mentions (`</hv draw:22>`) once the ids are known.
+COMMAND_IDS = {"game": 11, "hv": 22, "pylons": 33, "s6": 44, "stats": 55, "me": 66, "server": 77}
+
+
+@pytest.fixture
+def mentioned() -> Iterator[None]:
+    """Texts say commands as mentions for the test, as typed again after it."""
+    mention_commands(COMMAND_IDS)
+    try:
+        yield
+    finally:
+        mention_commands({})

@@ -225,12 +225,12 @@ def test_closing_waits_for_buttons_being_taken_off() -> None:
 
 
 async def test_a_bot_started_again_reads_a_game_only_when_it_is_played(
-    emulator: DiscordEmulator, hv_on: BotHarness
+    emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
     """Start-up reads no game that needs nothing: a lobby, a game waiting for a person. The
     one whose post still shows buttons it has moved past is read, and they come off; the
-    others are read when someone plays them."""
-    emu, hv = emulator, hv_on
+    others are read when someone plays them. (The same code reads either database.)"""
+    emu = emulator
     people = await sector6_between(emu, hv)
     state = await build_the_maze(hv, await hv.game())
     first = people[state.current_seat() or 0]

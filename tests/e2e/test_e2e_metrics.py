@@ -17,6 +17,9 @@ from test_e2e_startup import launch, one_line_refusal
 
 from sandbox.emulator import DiscordEmulator
 
+# A real bot process scraped over HTTP, its shard dropped and resumed: the process tier.
+pytestmark = pytest.mark.processes
+
 
 def free_port() -> int:
     with socket.socket() as probe:

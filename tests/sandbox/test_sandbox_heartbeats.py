@@ -22,6 +22,10 @@ from e2e_harness import BotHarness
 from sandbox.emulator import DiscordEmulator
 from sandbox.emulator.pointing import point_discord_py
 
+# A bot kept connected through a hundred heartbeats: with the tests that take real time,
+# in the process tier.
+pytestmark = pytest.mark.processes
+
 INTERVAL_S = 0.05
 HEARTBEATS = 120  # the fault struck between one heartbeat in eighty and one in two
 
