@@ -94,7 +94,7 @@ async def game(
     reader = BotHarness(emu, url)  # reads the games from PostgreSQL; runs no bot itself
     try:
         # At DEBUG, to see each round of the checks fail quietly while the server is away.
-        async with bot_processes(emu, tmp_path, url, 1, env={"LOG_LEVEL": "DEBUG"}) as (bot,):
+        async with bot_processes(emu, tmp_path, url, 1, settings={"LOG_LEVEL": "DEBUG"}) as (bot,):
             ada, bo = emu.add_user("Ada", locale="de"), emu.add_user("Bo", locale="fr")
             lobby = (await emu.slash(ada, "game new", game="high-voltage", settle=False))[0]
             await emu.click(bo, lobby_button(lobby, "join"), message=lobby, settle=False)

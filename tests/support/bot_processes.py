@@ -142,10 +142,11 @@ async def bot_processes(
     shard_count: int,
     *,
     lease_s: float = 2.0,
-    env: dict[str, str] | None = None,
+    settings: Mapping[str, str] | None = None,
 ) -> AsyncIterator[list[BotProcess]]:
-    """One process per shard, started together (`env`: settings of their own, LOG_LEVEL say);
-    stopped with SIGTERM at the end, failing the test if any logged an error or a traceback."""
+    """One process per shard, started together (`settings`: environment variables of their
+    own, LOG_LEVEL say); stopped with SIGTERM at the end, failing the test if any logged an
+    error or a traceback."""
     emu.gateway.max_concurrency = shard_count  # each shard identifies in a bucket of its own
     started = await asyncio.gather(
         *(
@@ -156,7 +157,7 @@ async def bot_processes(
                 shard_ids=(k,),
                 shard_count=shard_count,
                 lease_s=lease_s,
-                env=env,
+                settings=settings,
             )
             for k in range(shard_count)
         )
