@@ -52,7 +52,9 @@ def place_cells(state: State, seat: int, rotation: int | None) -> list[str]:
 def turns_note(state: State, seat: int, cell: str) -> str:
     """The rotations of `seat`'s drawn tile that fit on `cell`, as its choice notes them."""
     turns = state.targets(seat, "place.degrees", {"cell": cell})
-    return "any turn" if len(turns) == len(DEGREES) else ", ".join(f"{d}°" for d in turns)
+    # Said in degrees only, which every language reads alike: a choice's name is not translated.
+    every = f"{DEGREES[0]}°-{DEGREES[-1]}°"
+    return every if len(turns) == len(DEGREES) else ", ".join(f"{d}°" for d in turns)
 
 
 def middle_first(cells: list[str], view: dict[str, Any]) -> list[str]:
