@@ -439,9 +439,7 @@ def test_place_choices_are_the_legal_cells_with_their_turns() -> None:
     assert place_cells(state, seat, some) == turned
     for cell in place_cells(state, seat, None):
         turns = [f"{a.degrees}°" for a in places if a.cell == cell]
-        assert turns_note(state, seat, cell) == (
-            "0°-300°" if len(turns) == 6 else ", ".join(turns)
-        )
+        assert turns_note(state, seat, cell) == ("0°-300°" if len(turns) == 6 else ", ".join(turns))
     assert place_cells(state, 1 - seat, None) == [], "only the person to move is offered cells"
     first = played_until(lambda s: s.prompt() == "place", mode="full")
     assert turns_note(first, first.current_seat(), "K11") == "0°-300°"

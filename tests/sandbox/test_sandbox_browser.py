@@ -96,9 +96,7 @@ class Game(BoardWatch):
         assert prompt.visibility == "ephemeral", prompt
         assert cell in prompt.text and "only you can see it" in prompt.text, prompt
         self.private[player.name].append(prompt)
-        player.wait(
-            lambda: player.shown_whole(prompt.id), "the drawn card and its buttons come into view"
-        )
+        player.wait_shown_whole(prompt.id, "the drawn card and its buttons come into view")
         player.press(button(prompt, ":place_here_r0"), prompt.id)
 
     def draw_and_place(self, player: Person) -> None:
@@ -168,9 +166,8 @@ def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: SandboxP
             )
             assert secret.visibility == "dm", secret
             assert secret.images, "the company's picture"
-            person.wait(
-                lambda p=person, s=secret: p.shown_whole(s.id),
-                "the company's picture loads and the whole message is in view",
+            person.wait_shown_whole(
+                secret.id, "the company's picture loads and the whole message is in view"
             )
             secrets[person.name] = secret
         company = re.search(r"Your company: (\w+)", secrets["Ada"].text)
@@ -189,7 +186,7 @@ def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: SandboxP
             lambda m: m.id not in before and "Your company:" in m.text, "her secret, privately"
         )
         assert again.visibility == "ephemeral" and again.images, again
-        ada.wait(lambda: ada.shown_whole(again.id), "her secret and its picture come into view")
+        ada.wait_shown_whole(again.id, "her secret and its picture come into view")
         game.private["Ada"].append(again)
 
         # Whoever the deal puts first plays; the AI moves by itself in between.

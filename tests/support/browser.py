@@ -81,14 +81,21 @@ return Array.from(document.querySelectorAll('#messages .message')).map(m => ({
 
 # Whether a message is loaded and scrolled into view: its pictures decoded, its bottom edge
 # within the message list's visible box (a tall message may begin above it, as in Discord).
-SHOWN_WHOLE = """
+# Why a message is not wholly in view yet ('' once it is): a picture not loaded, or its bottom
+# outside the visible part of the message list.
+NOT_WHOLE = """
 const message = document.querySelector(`#messages .message[data-message-id="${arguments[0]}"]`);
-if (!message) return false;
-if (!Array.from(message.querySelectorAll('img')).every(i => i.complete && i.naturalWidth > 0))
-  return false;
-const box = document.getElementById('messages').getBoundingClientRect();
+if (!message) return 'no such message on the page';
+const waiting = Array.from(message.querySelectorAll('img'))
+  .filter(i => !(i.complete && i.naturalWidth > 0))
+  .map(i => `picture ${i.src} not loaded (complete=${i.complete}, width=${i.naturalWidth})`);
+if (waiting.length) return waiting.join('; ');
+const list = document.getElementById('messages');
+const box = list.getBoundingClientRect();
 const bottom = message.getBoundingClientRect().bottom;
-return bottom <= box.bottom + 1 && bottom > box.top;
+if (bottom <= box.bottom + 1 && bottom > box.top) return '';
+return `its bottom at ${bottom}, the list shows ${box.top} to ${box.bottom} ` +
+  `(scrollTop ${list.scrollTop} of ${list.scrollHeight - list.clientHeight})`;
 """
 
 
@@ -285,10 +292,18 @@ class Person:
             )
         )
 
-    def shown_whole(self, message_id: str) -> bool:
-        """Whether the message's pictures are all loaded and its last line (its buttons, say)
-        is inside the visible part of the message list, not below it."""
-        return bool(self.driver.execute_script(SHOWN_WHOLE, message_id))
+    def not_whole(self, message_id: str) -> str:
+        """Why the message is not wholly in view yet: its pictures must all be loaded and its
+        last line (its buttons, say) inside the visible part of the message list, not below
+        it. Empty once it is."""
+        return str(self.driver.execute_script(NOT_WHOLE, message_id))
+
+    def wait_shown_whole(self, message_id: str, what: str) -> None:
+        """Wait until the message is wholly in view; failing, say why it is not."""
+        try:
+            self.wait(lambda: not self.not_whole(message_id), what)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\nnot in view: {self.not_whole(message_id)}") from None
 
     def menu_commands(self) -> list[str]:
         """The commands the open `/` menu lists, in order (their `data-command`)."""

@@ -21,7 +21,8 @@ const state = {
   dismissed: new Set(),
   pendingClicks: new Set(),
   stick: true, // the message list is scrolled to the bottom and follows new messages
-  scrolledTo: 0, // the list's scrollTop when last seen: a smaller one is the person scrolling up
+  byHand: false, // the person is scrolling the list (wheel, touch, keys, its scrollbar held)
+  pointerDown: false,
 };
 
 /** POSTs `body` as JSON (or GETs without one); resolves to `{status, data}`, never throws. */
@@ -248,7 +249,6 @@ function nearBottom() {
 function scrollToBottom() {
   const box = $("messages");
   box.scrollTop = box.scrollHeight;
-  state.scrolledTo = box.scrollTop;
   state.stick = true;
 }
 
@@ -260,14 +260,20 @@ function scrollToBottom() {
 const resized = new ResizeObserver(() => state.stick && scrollToBottom());
 
 /**
- * Only the person scrolling up stops the list following: the scroll event of our own
- * scrollToBottom may come after a picture made the list taller, and must not read as theirs.
+ * Only the person scrolling stops the list following, told by what they do (the wheel, a
+ * touch, a key, the scrollbar held), never by where the list ends up: the page moves the list
+ * itself too (scrollToBottom, a message redrawn shorter for a moment while its picture loads,
+ * which the browser answers by moving the list up), and those scroll events may come after a
+ * picture made the list taller, where they would look like someone scrolling up.
  */
 function scrolled() {
-  const box = $("messages");
   if (nearBottom()) state.stick = true;
-  else if (box.scrollTop < state.scrolledTo) state.stick = false;
-  state.scrolledTo = box.scrollTop;
+  else if (state.byHand) state.stick = false;
+  if (!state.pointerDown) state.byHand = false;
+}
+
+function scrollingByHand() {
+  state.byHand = true;
 }
 
 function upsert(message) {
@@ -328,6 +334,15 @@ async function click(button) {
 // --- page events ----------------------------------------------------------------------------
 
 $("messages").addEventListener("scroll", scrolled);
+for (const type of ["wheel", "touchmove", "keydown"]) $("messages").addEventListener(type, scrollingByHand, { passive: true });
+$("messages").addEventListener("pointerdown", () => {
+  state.pointerDown = true;
+  scrollingByHand();
+});
+window.addEventListener("pointerup", () => {
+  state.pointerDown = false;
+  state.byHand = false;
+});
 $("messages").addEventListener("click", (event) => {
   const button = event.target.closest("button.component-button");
   if (button && !button.disabled) return click(button);
