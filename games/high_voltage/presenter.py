@@ -359,9 +359,14 @@ class HighVoltagePresenter(Presenter):
             # Something declared in this step already: the rest may be left, "no more".
             more = bool(view["last"]["lines"])
             closable = view["closable"]
+            public = as_public(view)
+            seated = names or [
+                say("picture.seat", number=seat + 1) for seat in range(int(view["seats"]))
+            ]
+            alt = self.board_alt(public, seated)
             picture = await workers.draw(
                 pictures.hv_board_png,
-                as_public(view),
+                public,
                 names=names,
                 highlight=closable,
                 language=self.language,
@@ -371,7 +376,7 @@ class HighVoltagePresenter(Presenter):
             )
             return Post(
                 intro + "\n" + "\n".join(rows),
-                files=[("lines.png", picture)],
+                files=[Picture("lines.png", picture, alt)],
                 choices=self._declare_choices(closable, more=more),
             )
         return None

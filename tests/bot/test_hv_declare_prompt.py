@@ -32,7 +32,10 @@ def test_declare_none_first_then_declare_no_more_after_a_declaration() -> None:
     assert labels == ["Declare S3-S21", "Declare S12-S28", "Declare none"]
     assert "Declare no more" not in labels
     assert [c.action for c in first.choices][-1] == "declare none"
-    assert [name for name, _ in first.files] == ["lines.png"]
+    assert [picture.name for picture in first.files] == ["lines.png"]
+    # The picture is described as every picture is, and the post can be sent.
+    (sent,) = first.kwargs()["files"]
+    assert sent.description and "S3-S21" in sent.description and "S12-S28" in sent.description
 
     state.apply("declare S12-S28")
     assert state.phase == "declaring"  # S3-S21 is still closed
@@ -41,7 +44,8 @@ def test_declare_none_first_then_declare_no_more_after_a_declaration() -> None:
     assert labels == ["Declare S3-S21", "Declare no more"]
     assert [c.action for c in after.choices][-1] == "declare none"
     assert after.content.startswith("Declared.")
-    assert [name for name, _ in after.files] == ["lines.png"]
+    assert [picture.name for picture in after.files] == ["lines.png"]
+    assert after.kwargs()["files"][0].description
 
 
 @pytest.mark.parametrize(
