@@ -90,8 +90,9 @@ def test_the_prompt_shows_the_public_board_with_the_lines_outlined() -> None:
     assert own["players"][seat]["colour"] == "red"
     prompt = asyncio.run(HighVoltagePresenter("en").prompt(own, ["Ada", "Bo"]))
     assert prompt is not None
-    ((name, picture),) = prompt.files
+    ((name, picture, alt),) = prompt.files
     assert name.endswith(".png")
+    assert "S3-S21" in alt and "S12-S28" in alt, alt
     expected = hv_board_png(state.view(None), names=["Ada", "Bo"], highlight=own["closable"])
     assert picture == expected
     # Another deal with the same public board (the colours the other way round) gives the
@@ -99,4 +100,5 @@ def test_the_prompt_shows_the_public_board_with_the_lines_outlined() -> None:
     other = build({**THROUGH_C4, "C4": (32, 0, 0)}, empty="G7", colours=["blue", "red"])
     other.apply("rotate C4 r90")
     again = asyncio.run(HighVoltagePresenter("en").prompt(other.view(seat), ["Ada", "Bo"]))
-    assert again is not None and again.files[0][1] == picture
+    assert again is not None and again.files[0].data == picture
+    assert again.files[0].alt == alt, "nor does its description"
