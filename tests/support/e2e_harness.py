@@ -93,6 +93,9 @@ class BotHarness:
             guild_id=self.emu.guild_id if self.guild_scoped else None,
             log_level="INFO",
             drawing_processes=self.drawing_processes,
+            # As fast as the emulated Discord admits sessions: a bot started again at once
+            # would otherwise wait out Discord's 5 s since its last IDENTIFY.
+            identify_interval=max(0.1, 2 * self.emu.gateway.identify_interval),
         )
 
     async def start(self) -> GameBot:
