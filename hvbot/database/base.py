@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any, Protocol, TypeVar
 
@@ -53,6 +54,26 @@ class Availability:
             away = self.clock() - self.away_since
             self.away_since = None
             log.info("%s answers again, after %.1f s away", self.name, away)
+
+    @contextlib.contextmanager
+    def watching(
+        self,
+        errors: tuple[type[BaseException], ...],
+        unreachable: Callable[[BaseException], bool],
+    ) -> Iterator[None]:
+        """A request to the database: one of its `errors` that says it is away becomes
+        `StoreUnavailable`; any other answer, a refusal included, says it is there."""
+        try:
+            yield
+        except errors as exc:
+            if unreachable(exc):
+                raise self.lost(exc) from exc
+            self.answered()
+            raise
+        except Duplicate:
+            self.answered()
+            raise
+        self.answered()
 
 
 class Duplicate(Exception):

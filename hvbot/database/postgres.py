@@ -271,37 +271,33 @@ class PostgresDatabase:
         """A request to the server: an error saying it is away becomes `StoreUnavailable`
         (a transaction cut short is rolled back by the server; one cut during its very commit
         may have been kept, which a second try meets as a game moved on), and whether the
-        server answered is noted for the log (`Availability`)."""
-        try:
+        server answered is noted for the log (`Availability`); each error is counted for the
+        operators' metrics as the server gave it."""
+        answers = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+        with (
+            self.availability.watching(answers, unreachable),
+            database_errors(self.backend, ERRORS),
+        ):
             yield
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
-            if unreachable(exc):
-                raise self.availability.lost(exc) from exc
-            self.availability.answered()
-            raise
-        except Duplicate:
-            self.availability.answered()
-            raise
-        self.availability.answered()
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        with self._reaching(), database_errors(self.backend, ERRORS):
+        with self._reaching():
             return list(await self.pool.fetch(numbered(sql), *args))
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        with self._reaching(), database_errors(self.backend, ERRORS):
+        with self._reaching():
             row: Row | None = await self.pool.fetchrow(numbered(sql), *args)
         return row
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
-        with self._reaching(), database_errors(self.backend, ERRORS):
+        with self._reaching():
             return await self.pool.fetchval(numbered(sql), *args)
 
     async def transact(self, work: Work[T]) -> T:
         self._pending += 1
         self._idle.clear()
         try:
-            with self._reaching(), database_errors(self.backend, ERRORS):
+            with self._reaching():
                 async with self.pool.acquire() as conn, conn.transaction():
                     return await work(PostgresTransaction(conn))
         finally:

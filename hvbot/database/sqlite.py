@@ -196,25 +196,19 @@ class SqliteDatabase:
                     "the bot to use the file there now"
                 )
             )
-        try:
+        with (
+            self.availability.watching((sqlite3.Error,), unreachable),
+            database_errors(self.backend, ERRORS),
+        ):
             yield
-        except sqlite3.Error as exc:
-            if unreachable(exc):
-                raise self.availability.lost(exc) from exc
-            self.availability.answered()
-            raise
-        except Duplicate:
-            self.availability.answered()
-            raise
-        self.availability.answered()
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        with self._reaching(), database_errors(self.backend, ERRORS):
+        with self._reaching():
             async with self.conn.execute(sql, args) as cur:
                 return list(await cur.fetchall())
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        with self._reaching(), database_errors(self.backend, ERRORS):
+        with self._reaching():
             async with self.conn.execute(sql, args) as cur:
                 row: Row | None = await cur.fetchone()
                 return row
@@ -227,7 +221,7 @@ class SqliteDatabase:
         self._pending += 1
         self._idle.clear()
         try:
-            with self._reaching(), database_errors(self.backend, ERRORS):
+            with self._reaching():
                 return await self._queue.run(lambda db: run_to_end(work(SqliteTransaction(db))))
         finally:
             self._pending -= 1
