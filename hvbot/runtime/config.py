@@ -220,35 +220,52 @@ def read_metrics(environ: Mapping[str, str]) -> tuple[int | None, str]:
 
 def read_database_wait(environ: Mapping[str, str]) -> float:
     """DATABASE_WAIT: seconds to wait at start for PostgreSQL to answer (10 minutes if unset)."""
-    text = environ.get("DATABASE_WAIT", "").strip()
-    if not text:
-        return DATABASE_WAIT_S
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 <= seconds <= 86400:
-        raise ConfigError(
-            f"DATABASE_WAIT must be a number of seconds from 0 to 86400 (a day), not {text!r}; "
-            "leave it unset to wait up to 10 minutes for PostgreSQL at start."
-        )
-    return seconds
+    return read_seconds(
+        environ,
+        "DATABASE_WAIT",
+        DATABASE_WAIT_S,
+        zero=True,
+        most=86400,
+        what="from 0 to 86400 (a day)",
+        hint="leave it unset to wait up to 10 minutes for PostgreSQL at start.",
+    )
 
 
 def read_identify_interval(environ: Mapping[str, str]) -> float:
     """IDENTIFY_INTERVAL: seconds between two IDENTIFYs of a bucket (Discord's 5 if unset)."""
-    text = environ.get("IDENTIFY_INTERVAL", "").strip()
+    return read_seconds(
+        environ,
+        "IDENTIFY_INTERVAL",
+        IDENTIFY_INTERVAL_S,
+        zero=False,
+        most=60,
+        what="above 0 (Discord's limit is 5)",
+        hint="leave it unset on Discord.",
+    )
+
+
+def read_seconds(
+    environ: Mapping[str, str],
+    name: str,
+    default: float,
+    *,
+    zero: bool,
+    most: float,
+    what: str,
+    hint: str,
+) -> float:
+    """A setting in seconds: `default` if unset, else a number up to `most` (0 only if
+    `zero`), or one line saying `what` it must be and what to do (`hint`)."""
+    text = environ.get(name, "").strip()
     if not text:
-        return IDENTIFY_INTERVAL_S
+        return default
     try:
         seconds = float(text)
     except ValueError:
         seconds = -1.0
-    if not 0 < seconds <= 60:
-        raise ConfigError(
-            f"IDENTIFY_INTERVAL must be a number of seconds above 0 (Discord's limit is 5), "
-            f"not {text!r}; leave it unset on Discord."
-        )
+    above_least = seconds >= 0 if zero else seconds > 0
+    if not (above_least and seconds <= most):
+        raise ConfigError(f"{name} must be a number of seconds {what}, not {text!r}; {hint}")
     return seconds
 
 
