@@ -11,10 +11,12 @@ assertions passed.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -79,9 +81,11 @@ def long_ones_first_in_each_share(
 games.register(tictactoe.PLUGIN)
 
 
-@pytest.fixture
-async def emulator() -> AsyncIterator[DiscordEmulator]:
-    emu = await DiscordEmulator().start()
+@contextlib.asynccontextmanager
+async def running_emulator(**options: Any) -> AsyncIterator[DiscordEmulator]:
+    """An emulated Discord that discord.py talks to; the test fails if the bot sent anything
+    Discord would have refused, or asked for a route Discord does not have."""
+    emu = await DiscordEmulator(**options).start()
     try:
         async with point_discord_py(emu):
             yield emu
@@ -89,6 +93,12 @@ async def emulator() -> AsyncIterator[DiscordEmulator]:
         await emu.close()
     assert not emu.rejections, "Discord would have refused:\n" + "\n".join(map(str, emu.rejections))
     assert not emu.unhandled, f"routes Discord does not have: {emu.unhandled}"
+
+
+@pytest.fixture
+async def emulator() -> AsyncIterator[DiscordEmulator]:
+    async with running_emulator() as emu:
+        yield emu
 
 
 @pytest.fixture
@@ -150,11 +160,18 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 COMMAND_IDS = {"game": 11, "hv": 22, "pylons": 33, "s6": 44, "stats": 55, "me": 66, "server": 77}
 
 
-@pytest.fixture
-def mentioned() -> Iterator[None]:
-    """Texts say commands as mentions for the test, as typed again after it."""
-    mention_commands(COMMAND_IDS)
+@contextlib.contextmanager
+def commands_mentioned(ids: dict[str, int]) -> Iterator[None]:
+    """Texts say commands as mentions with these ids, and as typed again afterwards."""
+    mention_commands(ids)
     try:
         yield
     finally:
         mention_commands({})
+
+
+@pytest.fixture
+def mentioned() -> Iterator[None]:
+    """Texts say commands as mentions for the test, as typed again after it."""
+    with commands_mentioned(COMMAND_IDS):
+        yield

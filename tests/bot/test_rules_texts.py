@@ -8,9 +8,10 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from conftest import commands_mentioned
 
 from data import load_text
-from data.texts import DEFAULT, LANGUAGES, catalogue, long_text, mention_commands
+from data.texts import DEFAULT, LANGUAGES, catalogue, long_text
 from games import GamePlugin, plugins
 from hvbot.messages.presenters import presenter_for
 
@@ -48,11 +49,8 @@ MESSAGE = 2000
 
 @pytest.fixture
 def mentioned() -> Iterator[None]:
-    mention_commands(SNOWFLAKES)
-    try:
+    with commands_mentioned(SNOWFLAKES):
         yield
-    finally:
-        mention_commands({})
 
 
 @pytest.mark.parametrize("game", plugins(), ids=lambda game: game.name)

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from conftest import running_emulator
 from discord.gateway import KeepAliveHandler
 from e2e_harness import BotHarness
 
 from sandbox.emulator import DiscordEmulator
-from sandbox.emulator.pointing import point_discord_py
 
 # A bot kept connected through a hundred heartbeats: with the tests that take real time,
 # in the process tier.
@@ -63,14 +63,8 @@ def heartbeats(monkeypatch: pytest.MonkeyPatch) -> dict[int, Beats]:
 async def emulator(heartbeats: dict[int, Beats]) -> AsyncIterator[DiscordEmulator]:
     """The `hv` fixture's bot connects, watched from its first heartbeat, to a gateway that
     asks for one every `INTERVAL_S` seconds instead of Discord's 41.25."""
-    emu = await DiscordEmulator(heartbeat_interval_ms=INTERVAL_S * 1000).start()
-    try:
-        async with point_discord_py(emu):
-            yield emu
-    finally:
-        await emu.close()
-    assert not emu.rejections, "Discord would have refused:\n" + "\n".join(map(str, emu.rejections))
-    assert not emu.unhandled, f"routes Discord does not have: {emu.unhandled}"
+    async with running_emulator(heartbeat_interval_ms=INTERVAL_S * 1000) as emu:
+        yield emu
 
 
 async def test_each_heartbeats_answer_is_timed_from_that_heartbeat(
