@@ -123,6 +123,7 @@ import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
 import signal  # noqa: E402
+import socket  # noqa: E402
 import sqlite3  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
@@ -133,9 +134,11 @@ from dataclasses import dataclass, field  # noqa: E402
 from datetime import UTC, datetime, timedelta  # noqa: E402
 from typing import IO, Any  # noqa: E402
 
+import aiohttp  # noqa: E402
 import asyncpg  # noqa: E402
 from e2e_harness import BOARD, DANGER, command_for, is_peek  # noqa: E402
 from postgres_server import PostgresServer, PostgresUnavailable, postgres_server  # noqa: E402
+from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
 
 from engine import State  # noqa: E402
 from games import find_game  # noqa: E402
@@ -1235,6 +1238,7 @@ async def start_bot(
     *,
     guild_id: int | None,
     shard: tuple[int, int] | None,
+    metrics_port: int,
 ) -> asyncio.subprocess.Process:
     """The bot in its own process (its own session, so a Ctrl-C here reaches only us and we
     stop it cleanly); it prints `ready` once connected. `database` is a SQLite file or a
@@ -1250,6 +1254,7 @@ async def start_bot(
         f"--ai-pause={args.ai_pause}",
         f"--log-level={args.bot_log_level}",
         f"--drawing-processes={args.drawing_processes}",
+        f"--metrics-port={metrics_port}",
     ]
     if args.clocked:
         command.append("--moved-clock")
@@ -1271,6 +1276,7 @@ async def start_bot(
     if line.strip() != b"ready":
         await stop_bot(process)
         raise RuntimeError("the bot process did not start; its log says:\n" + tail(log.name))
+    _METRICS_PORTS[process.pid] = metrics_port
     return process
 
 
@@ -1307,8 +1313,8 @@ async def start_bots(
     )
     started = await asyncio.gather(
         *(
-            start_bot(emu, database, log, args, guild_id=guild_id, shard=shard)
-            for log, shard in zip(logs, shards, strict=True)
+            start_bot(emu, database, log, args, guild_id=guild_id, shard=shard, metrics_port=port)
+            for log, shard, port in zip(logs, shards, metrics_ports(len(shards)), strict=True)
         ),
         return_exceptions=True,
     )
@@ -1318,6 +1324,39 @@ async def start_bots(
         await asyncio.gather(*(stop_bot(p) for p in processes))
         raise failed[0]
     return processes
+
+
+# Each bot process serves its metrics (METRICS_PORT) on a port of its own, which the benchmark
+# reads its database round trips from (`round_trips`).
+_METRICS_PORTS: dict[int, int] = {}  # bot process id -> its metrics port
+
+
+def metrics_ports(count: int) -> list[int]:
+    """Ports free on loopback now, one for each bot process to serve its metrics on."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for each in sockets:
+            each.bind(("127.0.0.1", 0))
+        return [each.getsockname()[1] for each in sockets]
+    finally:
+        for each in sockets:
+            each.close()
+
+
+async def round_trips(processes: Sequence[asyncio.subprocess.Process]) -> float:
+    """The requests the bot processes have sent to PostgreSQL so far and waited for (each a
+    round trip: a statement, or a BEGIN or COMMIT), as their metrics count them; 0 on SQLite,
+    which runs inside the bot's own process."""
+    total = 0.0
+    async with aiohttp.ClientSession() as session:
+        for process in processes:
+            url = f"http://127.0.0.1:{_METRICS_PORTS[process.pid]}/metrics"
+            async with session.get(url) as answer:
+                text = await answer.text()
+            for family in text_string_to_metric_families(text):
+                if family.name == "hvbot_database_round_trips":
+                    total += sum(s.value for s in family.samples if s.name.endswith("_total"))
+    return total
 
 
 def lay_out(
@@ -1530,6 +1569,7 @@ async def measure(
         bench.phase = "timed"
         counts_before = await reader.action_counts()
         reads_before = reader.reads
+        trips_before = await round_trips(processes)
         cpu_before, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
         cpu_database = cpu_seconds(database_pid) if database_pid else 0.0
         start = loop.time()
@@ -1550,6 +1590,7 @@ async def measure(
         bench.phase = "stopping"
         counts = await reader.action_counts()
         reads = reader.reads - reads_before
+        trips = await round_trips(processes) - trips_before
         cpu_bots = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
         cpu_self = time.process_time() - cpu_self
         if database_pid:
@@ -1611,6 +1652,7 @@ async def measure(
         "cpu_self": cpu_self,
         "cpu_database": cpu_database if database_pid else None,
         "reads": reads,
+        "round_trips": trips,
         "rss_started": rss_started,
         "rss_rest": rss_rest,
         "warm_up_finished": warm_up_finished,
@@ -1685,6 +1727,11 @@ def latencies_ms(sent: list[Sent]) -> list[float]:
 def rounded(value: float, digits: int = 1) -> float | None:
     """For the JSON line: NaN (no sample at all) is not JSON, so it becomes null."""
     return None if math.isnan(value) else round(value, digits)
+
+
+def per_action(count: float, actions: int) -> float:
+    """`count` per action the bots stored; NaN if they stored none."""
+    return count / actions if actions else float("nan")
 
 
 def per_action_ms(cpu_seconds: float, actions: int) -> float:
@@ -1994,6 +2041,13 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
             "the bot's figure; SQLite's work is inside the bot's), the players' own reads "
             f"included: {found['reads'] / elapsed:.0f} queries a second"
         )
+        print(
+            f"round trips to PostgreSQL per stored action: "
+            f"{per_action(found['round_trips'], found['actions']):.2f} (every request the bots "
+            "sent and waited for over the timed play, as their metrics count them: the moves' "
+            "own changes, the posts taken and marked made, AI claims, checks, reads of games "
+            "not in memory; divided by the actions stored in it)"
+        )
     # When the whole machine is busy, its cores and not the bots set the pace: a second
     # process can then add no throughput, whatever it could do on cores of its own.
     busy = found["cpu_bot"] + found["cpu_self"] + (cpu_database or 0.0)
@@ -2085,6 +2139,11 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
             None
             if cpu_database is None
             else rounded(per_action_ms(cpu_database, found["actions"]), 2)
+        ),
+        "round_trips_per_action": (
+            None
+            if cpu_database is None
+            else rounded(per_action(found["round_trips"], found["actions"]), 2)
         ),
         "per_process": processes,
         "machine_busy_percent": round(busy_percent),

@@ -78,6 +78,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--drawing-processes", type=int, default=1, help="as DRAWING_PROCESSES (default 1)"
     )
     parser.add_argument(
+        "--metrics-port", type=int, help="as METRICS_PORT: serve /metrics here (default: none)"
+    )
+    parser.add_argument(
         "--moved-clock",
         action="store_true",
         help="tell the games' time by the real time plus an offset read from stdin (seconds, "
@@ -156,6 +159,7 @@ async def serve(args: argparse.Namespace) -> int:
         drawing_processes=args.drawing_processes,
         shard_count=args.shard_count,
         shard_ids=args.shard_ids,
+        metrics_port=args.metrics_port,
     )
     # A short guild wait only makes start-up quicker: the emulator sends its guilds at once.
     bot = GameBot(settings, database=database, ai_pause=args.ai_pause, guild_ready_timeout=0.1)

@@ -48,6 +48,8 @@ MOST_AI_MOVES = 256  # AI moves in a row before the AI seats let another process
 # Rounds of due turn clocks claimed in one check, at most: the next check finds the rest.
 MOST_CLOCK_ROUNDS = 20
 ON_WAY_KINDS = ("move", "start", "undo")  # posts an AI seat waits for before it moves
+# How a run of AI moves ended (`_play_ai`).
+LET_GO, HELD, STOPPED = "let go", "held", "stopped"
 
 
 def _hold(tasks: set[asyncio.Task[None]], task: asyncio.Task[None]) -> None:
@@ -294,15 +296,18 @@ class Aftermath:
     async def _ai_turns(self, game_id: int, *, claimed: bool) -> None:
         await self.client.wait_until_ready()
         duties = self.duties
-        if not claimed and not await duties.claim_ai(game_id, self.owner):
-            return  # another process is thinking for this game
-        if await duties.owes(game_id, ON_WAY_KINDS):
-            # A change before the AI's is still to be told (its process died, say): the AI
-            # plays once it is (`deliver`), so the channel reads them in order.
-            await duties.release_ai(game_id, self.owner)
-            return
-        while await self._play_ai(game_id):
-            await duties.release_ai(game_id, self.owner)
+        # While a change before the AI's is still to be told (its process died, say), the
+        # AI plays only once it is (`deliver`), so the channel reads them in order: the claim
+        # is not taken (or let go of), and whoever delivers that post starts the AI.
+        if claimed:
+            if await duties.owes(game_id, ON_WAY_KINDS):
+                await duties.release_ai(game_id, self.owner)
+                return
+        elif not await duties.claim_ai(game_id, self.owner, unless_owed=ON_WAY_KINDS):
+            return  # another process is thinking for this game, or a post is owed first
+        while (played := await self._play_ai(game_id)) != STOPPED:
+            if played == HELD:
+                await duties.release_ai(game_id, self.owner)
             # A person may have moved while this task was letting go, handing the turn to an
             # AI again: `after_change` left that to this task, so look once more.
             game = await self.games.find(game_id)
@@ -313,20 +318,24 @@ class Aftermath:
             if not await duties.claim_ai(game_id, self.owner):
                 return
 
-    async def _play_ai(self, game_id: int) -> bool:
-        """Play the AI seats' moves in a row; True once a person is to move (or the game is
-        over), False if the AI failed or played the most moves in a row allowed."""
-        for _ in range(MOST_AI_MOVES):
+    async def _play_ai(self, game_id: int) -> str:
+        """Play the AI seats' moves in a row, until a person is to move (or the game is
+        over): LET_GO when the AI's last move handed them the turn, which let go of the
+        claim with it (a change that leaves no AI to move does), HELD when there was no AI
+        move to make, the claim still held; STOPPED if the AI failed or played the most moves
+        in a row allowed. The claim was just taken for the first move; it is renewed before
+        each one after."""
+        for moves in range(MOST_AI_MOVES):
             await asyncio.sleep(self.ai_pause)
             try:
-                if not await self.duties.claim_ai(game_id, self.owner):  # renewed
-                    return False  # taken over by another process: this one was too slow
+                if moves and not await self.duties.claim_ai(game_id, self.owner):  # renewed
+                    return STOPPED  # taken over by another process: this one was too slow
                 result = await self.service.play.ai_step(game_id=game_id)
             except Exception as exc:
                 failed(log, exc, "game %s: the AI seat failed to move", game_id)
-                return False
+                return STOPPED
             if result is None:
-                return True
+                return HELD
             try:
                 await self.send_move(result)
             except Exception as exc:
@@ -334,7 +343,10 @@ class Aftermath:
             # While this task runs no other AI task starts for the game: this only matters
             # when the AI's move ended the game.
             self.after_change(result.game, result.state, result.owed)
-        return False
+            game = result.game
+            if not ai_turn(game, result.state, stand_in_seat=game.stand_in_seat):
+                return LET_GO
+        return STOPPED
 
     # ------------------------------------------------------------------ duties
 

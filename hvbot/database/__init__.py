@@ -8,7 +8,9 @@ process uses; PostgreSQL is for several processes, on one machine or many, shari
 A transaction is an `async` function of a `Transaction` that awaits nothing but the
 transaction's own methods: on PostgreSQL it is awaited in a real transaction; on SQLite it is
 driven to its end inside the database thread, many at a time in one commit (see
-`hvbot.database.sqlite`), which is what keeps one SQLite process fast under load.
+`hvbot.database.sqlite`), which is what keeps one SQLite process fast under load. A change of
+one statement (`Statement`) goes to PostgreSQL alone, and the change every move makes is also
+written as one statement for it (`OneStatement`), since there each step costs a round trip.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from hvbot.database.base import (
     Database,
     DatabaseError,
     Duplicate,
+    OneStatement,
     Row,
+    Statement,
     StoreUnavailable,
     Transaction,
     Work,
@@ -37,7 +41,9 @@ __all__ = [
     "Database",
     "DatabaseError",
     "Duplicate",
+    "OneStatement",
     "Row",
+    "Statement",
     "StoreUnavailable",
     "Transaction",
     "Work",

@@ -6,8 +6,9 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 T = TypeVar("T")
 log = logging.getLogger("hvbot.database")
@@ -97,6 +98,40 @@ class Transaction(Protocol):
 
 
 Work = Callable[[Transaction], Awaitable[T]]
+Answer = Literal["execute", "fetch", "fetchrow", "fetchval"]
+
+
+@dataclass(frozen=True)
+class Statement(Generic[T]):
+    """A change that is one SQL statement: a `Work` like any other, and what PostgreSQL
+    sends alone, without BEGIN and COMMIT around it (a statement is a transaction by
+    itself), in one round trip instead of three. `answer` is how it is read (`execute`: rows
+    changed); `then` turns that into the work's value, and may raise (a compare-and-set that
+    found the game moved on, say), as the work would."""
+
+    sql: str
+    args: tuple[Any, ...] = ()
+    answer: Answer = "execute"
+    then: Callable[[Any], T] | None = None
+
+    async def __call__(self, tx: Transaction) -> T:
+        found = await getattr(tx, self.answer)(self.sql, *self.args)
+        return self.then(found) if self.then is not None else found
+
+
+@dataclass(frozen=True)
+class OneStatement(Generic[T]):
+    """A change written twice, as steps (`work`, what SQLite runs, and PostgreSQL when
+    `postgresql` is None) and as one PostgreSQL statement that does the same (data-modifying
+    common table expressions): a change made on every move costs one round trip to the
+    server instead of one per step. Tests run both forms on the same games and compare what
+    they stored."""
+
+    work: Work[T]
+    postgresql: Statement[T] | None
+
+    async def __call__(self, tx: Transaction) -> T:
+        return await self.work(tx)
 
 
 class Database(Protocol):

@@ -30,12 +30,14 @@ from hvbot.database.base import (
     Availability,
     DatabaseError,
     Duplicate,
+    OneStatement,
     Row,
+    Statement,
     StoreUnavailable,
     Work,
     apply_migrations,
 )
-from hvbot.runtime.metrics import database_errors
+from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS, database_errors
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -212,10 +214,35 @@ class _NotYet(Exception):
         self.reason = reason
 
 
+_ROUND_TRIPS = DATABASE_ROUND_TRIPS.labels(backend="postgresql")
+
+
+def _round_trip(query: asyncpg.connection.LoggedQuery) -> None:
+    _ROUND_TRIPS.inc()
+
+
+async def _set_up_connection(conn: asyncpg.Connection) -> None:
+    """Each request a connection sends is counted, for the operators' metrics."""
+    conn.add_query_logger(_round_trip)
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it is: the bot never changes a session's
+    settings, holds an advisory lock past its transaction (only `pg_advisory_xact_lock`), or
+    listens on a pooled connection, so asyncpg's reset query (`RESET ALL`, `UNLISTEN *`, ...)
+    would be one more round trip after every transaction and every read, for nothing. A
+    transaction left open is still rolled back by asyncpg before this is called."""
+
+
 async def _create_pool(url: str, where: str) -> asyncpg.Pool:
     try:
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT_S
+            url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            timeout=CONNECT_TIMEOUT_S,
+            init=_set_up_connection,
+            reset=_keep_session,
         )
     except asyncpg.InvalidPasswordError as exc:
         raise DatabaseError(
@@ -294,12 +321,18 @@ class PostgresDatabase:
             return await self.pool.fetchval(numbered(sql), *args)
 
     async def transact(self, work: Work[T]) -> T:
+        """`work` in one transaction; a change of one statement (`Statement`, or the
+        PostgreSQL form of a `OneStatement`) is sent alone, in one round trip."""
+        alone = work.postgresql if isinstance(work, OneStatement) else work
         self._pending += 1
         self._idle.clear()
         try:
             with self._reaching():
-                async with self.pool.acquire() as conn, conn.transaction():
-                    return await work(PostgresTransaction(conn))
+                async with self.pool.acquire() as conn:
+                    if isinstance(alone, Statement):
+                        return await alone(PostgresTransaction(conn))
+                    async with conn.transaction():
+                        return await work(PostgresTransaction(conn))
         finally:
             self._pending -= 1
             if not self._pending:

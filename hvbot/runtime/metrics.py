@@ -113,6 +113,13 @@ DATABASE_ERRORS = Counter(
     ["backend"],
     registry=None,
 )
+DATABASE_ROUND_TRIPS = Counter(
+    "hvbot_database_round_trips",
+    "Requests sent to a database server and waited for (PostgreSQL: each statement, BEGIN and"
+    " COMMIT included), so the cost of a stored move in trips over the network can be watched",
+    ["backend"],
+    registry=None,
+)
 PROCESS_METRICS = (
     INTERACTION_ACK,
     INTERACTIONS_REFUSED,
@@ -123,6 +130,7 @@ PROCESS_METRICS = (
     DUTIES_TAKEN_OVER,
     LOOP_LAG,
     DATABASE_ERRORS,
+    DATABASE_ROUND_TRIPS,
 )
 
 

@@ -96,7 +96,7 @@ class Abandon:
         await store.undo.answer(request_id=request.id, accepted=accepted, status="done")
         log.info("game %s: abandoned with everyone's consent", game.id)
         done = replace(request, status="done")
-        return UndoOutcome(done, await self.games.reload(game.id), "done", None, tuple(owed))
+        return UndoOutcome(done, await self.games.saved(game.id), "done", None, tuple(owed))
 
 
 def _may_abandon(game: GameRow, user_id: int, can_manage: bool) -> None:

@@ -224,6 +224,15 @@ class GameAccess:
             raise BotError("That game no longer exists.", key="bot.error.game_gone")
         return game
 
+    async def saved(self, game_id: int) -> GameRow:
+        """The game as this process has just stored it, under its lock: its copy in memory
+        followed the change, so unlike `reload` it asks the database nothing (a game that
+        ended is no longer kept in memory, and is read)."""
+        game = await self.store.game(game_id=game_id)
+        if game is None:
+            raise BotError("That game no longer exists.", key="bot.error.game_gone")
+        return game
+
     @asynccontextmanager
     async def open_request(
         self, read: Callable[[], Awaitable[P | None]], *, gone: BotError, settled: BotError
@@ -308,7 +317,7 @@ class GameAccess:
         if all(s.is_ai for s in seats):
             # AI seats are not left to play on for nobody: the game ends as the loss it is.
             owed = tuple(await self.forfeit(game, seat, told=told))
-            return await self.reload(game.id), "ended", owed
+            return await self.saved(game.id), "ended", owed
         resigned, owed = await self.seat_in_play(game, seats, told=told)
         return resigned, "resigned", owed
 
@@ -349,7 +358,7 @@ class GameAccess:
             told=told,
             wait=wait,
         )
-        return await self.reload(game.id), tuple(owed)
+        return await self.saved(game.id), tuple(owed)
 
 
 def _not_started() -> BotError:

@@ -211,7 +211,7 @@ class Lobby:
                 )
             except VersionConflict:
                 continue  # started, changed or closed by another process meanwhile
-            closed.append((await self.games.reload(lobby.id), tuple(owed)))
+            closed.append((await self.games.saved(lobby.id), tuple(owed)))
         return closed
 
     async def join(
@@ -317,7 +317,7 @@ class Lobby:
                 wait=self.games.wait_for(game, state),
                 ai_turn=ai_turn(game, state),
             )
-            return Started(await self.games.reload(game.id), state, tuple(owed))
+            return Started(await self.games.saved(game.id), state, tuple(owed))
 
     async def _change_seats(self, channel_id: int, change: SeatChange) -> GameRow:
         game = await self.games.open_game(channel_id)

@@ -77,7 +77,7 @@ class Moderation:
                 owed = await games.store.set_seats(
                     game_id=game.id, expected_version=game.version, seats=seats, in_lobby=True
                 )
-                return await games.reload(game.id), "freed", tuple(owed)
+                return await games.saved(game.id), "freed", tuple(owed)
             if seat.is_ai:
                 raise BotError(
                     "An AI plays that seat already; /game end ends the game if it must stop.",
@@ -101,4 +101,4 @@ class Moderation:
             game_id=game.id, expected_version=game.version, status="abandoned", told=told
         )
         log.info("game %s: ended by a moderator", game.id)
-        return await self.games.reload(game.id), tuple(owed)
+        return await self.games.saved(game.id), tuple(owed)

@@ -127,7 +127,12 @@ class Play:
         """
         games = self.games
         for _ in range(MAX_AI_RETRIES):
-            game = await games.reload(game_id)
+            # The copy in memory is enough to think from: the move is stored with a
+            # compare-and-set on this version, which finds out whether the game changed
+            # meanwhile (here or in another process), and then the AI thinks again.
+            game = await games.find(game_id)
+            if game is None:
+                raise BotError("That game no longer exists.", key="bot.error.game_gone")
             if game.status != "active":
                 return None
             state = games.load_state(game)
@@ -154,13 +159,17 @@ class Play:
                 ),
             )
             async with games.store.lock(game_id):
-                fresh = await games.reload(game_id)
-                if fresh.version == game.version:
+                now = await games.find(game_id)
+                if now is not None and now.version == game.version:
                     done = len(state.history)
                     state.apply(text)
                     applied = tuple(state.history[done:])
-                    saved, owed = await self._save(fresh, state, seat, applied)
-                    return ActResult(saved, state, seat, applied, state.is_terminal(), owed)
+                    try:
+                        saved, owed = await self._save(now, state, seat, applied, ai=True)
+                    except VersionConflict:
+                        pass  # changed by another process: its copy in memory is dropped
+                    else:
+                        return ActResult(saved, state, seat, applied, state.is_terminal(), owed)
             # The game changed while the AI was thinking (a resignation, say): think again.
         return None
 
@@ -181,10 +190,12 @@ class Play:
         _resigning_seat(await self.games.open_game(channel_id, user_id), user_id)
 
     async def _save(
-        self, game: GameRow, state: State, seat: int, applied: tuple[str, ...]
+        self, game: GameRow, state: State, seat: int, applied: tuple[str, ...], *, ai: bool = False
     ) -> tuple[GameRow, tuple[Owed, ...]]:
         """Store the actions `applied` to `state` (kept in memory with the game from now on,
-        so it is never to change again); the game as stored then, and the posts it owes."""
+        so it is never to change again); the game as stored then, and the posts it owes.
+        `ai`: an AI seat's move, whose VersionConflict the caller handles by thinking again
+        (a person's is the BotError that tells them so)."""
         finished = state.is_terminal()
         stand_in = stand_in_goes_on(game, state, seat)
         try:
@@ -201,6 +212,8 @@ class Play:
                 stand_in_seat=stand_in,
             )
         except VersionConflict as exc:
+            if ai:
+                raise
             # Another process changed the game between our read and our write.
             raise BotError(
                 "The game changed at the same moment; look at the board and try again.",
@@ -208,7 +221,7 @@ class Play:
             ) from exc
         metrics.ACTIONS_STORED.labels(game.game_name).inc(len(applied))
         log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
-        return await self.games.reload(game.id), tuple(owed)
+        return await self.games.saved(game.id), tuple(owed)
 
 
 def _resigning_seat(game: GameRow, user_id: int) -> int:

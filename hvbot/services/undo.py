@@ -226,4 +226,4 @@ class Undo:
             raise _too_late() from exc
         log.info("game %s: actions from %s on taken back", game.id, request.n)
         done = replace(request, status="done")
-        return UndoOutcome(done, await games.reload(game.id), "done", state, tuple(owed))
+        return UndoOutcome(done, await games.saved(game.id), "done", state, tuple(owed))

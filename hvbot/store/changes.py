@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from hvbot.database import Transaction, Work
-from hvbot.store.duties import Owed, owe
+from hvbot.database import OneStatement, Row, Statement, Transaction, Work
+from hvbot.store.duties import Owed, lease_of, new_nonce, owe
 from hvbot.store.requests import close_undo
 from hvbot.store.results import insert_results
 from hvbot.store.rows import SeatResult, SeatRow, TurnClock, Wait
 from hvbot.store.sql import TURN_COLUMNS, VersionConflict, bump, now, turn_values
+from hvbot.store.sql import stamp as sql_stamp
 
 Prompt = tuple[str, int]  # (kind, user id) of a private prompt waiting for a person
 Told = tuple[str, datetime]  # a public text a change owes, and when it was owed
@@ -186,23 +187,20 @@ def record_actions(
     ai_turn: bool,
     announce_at: datetime | None,
     stand_in_seat: int | None = None,
-) -> Work[list[Owed]]:
+) -> OneStatement[list[Owed]]:
     """The new state, its actions appended, old prompts settled and a new one opened, the
     results with a finishing move, and with `announce_at` its posts owed in the outbox.
     `stand_in_seat`: an AI goes on playing that seat's move (its clock ran out)."""
     stamp = now()
     ended = stamp if status in ("finished", "abandoned") else None
     version = expected_version + 1
+    columns = (
+        *(state_json, status, ended, int(ai_turn), int(ai_turn), int(ai_turn)),
+        *turn_values(wait, stand_in_seat),
+    )
 
     async def work(tx: Transaction) -> list[Owed]:
-        await bump(
-            tx,
-            game_id,
-            expected_version,
-            "state = ?, status = ?, ended_at = COALESCE(CAST(? AS TEXT), ended_at), "
-            "ai_turn = ?, " + TURN_COLUMNS,
-            (state_json, status, ended, int(ai_turn), *turn_values(wait, stand_in_seat)),
-        )
+        await bump(tx, game_id, expected_version, _RECORDED_COLUMNS, columns)
         first = await tx.fetchval(
             "SELECT COALESCE(MAX(n) + 1, 0) FROM actions WHERE game_id = ?", game_id
         )
@@ -230,7 +228,64 @@ def record_actions(
                 )
         return owed
 
-    return work
+    if status == "finished":  # rare, and owes more: the steps serve both databases
+        return OneStatement(work, None)
+    announced = announce_at is not None and bool(actions)
+    at = announce_at or datetime.now(UTC)
+    nonce = new_nonce()
+    seats, texts = [seat for seat, _ in actions], [text for _, text in actions]
+
+    def read(row: Row) -> list[Owed]:
+        if row["bumped"] != 1:
+            raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+        if row["owed_id"] is None:
+            return []
+        body = {"seat": actions[0][0], "first": row["first"], "count": len(actions)}
+        return [Owed(row["owed_id"], game_id, version, "move", body, row["token"], nonce)]
+
+    kind, user_id = prompt if prompt is not None else (None, None)
+    values = (
+        *(stamp, *columns, game_id, expected_version),  # bumped
+        game_id,  # counted
+        *(stamp, seats, texts),  # appended
+        *(kind, user_id, version, stamp, kind),  # opened
+        *(version, seats[0] if seats else None, len(actions)),  # owed
+        *(sql_stamp(at), sql_stamp(at + lease_of("move")), nonce, announced),
+    )
+    return OneStatement(work, Statement(_RECORD_ACTIONS, values, "fetchrow", read))
+
+
+# With no AI seat to move after it, the change lets go of the claim of an AI's thinking: no
+# process is to think for it now (see `Duties.claim_ai`).
+_RECORDED_COLUMNS = (
+    "state = ?, status = ?, ended_at = COALESCE(CAST(? AS TEXT), ended_at), ai_turn = ?,"
+    " ai_until = CASE WHEN CAST(? AS INTEGER) = 1 THEN ai_until END,"
+    " ai_by = CASE WHEN CAST(? AS INTEGER) = 1 THEN ai_by END, " + TURN_COLUMNS
+)
+# `record_actions` as one PostgreSQL statement, for a move that does not finish the game: each
+# step below is one of the work's, in its order, and happens only if the compare-and-set of
+# the version (`bumped`) changed the game. The steps all see the tables as they were before
+# the statement, so the prompts settled are the old ones, not the one opened.
+_RECORD_ACTIONS = (
+    "WITH bumped AS (UPDATE games SET version = version + 1, updated_at = ?, "
+    + _RECORDED_COLUMNS
+    + " WHERE id = ? AND version = ? RETURNING id),"
+    " counted AS (SELECT COALESCE(MAX(n) + 1, 0) AS first FROM actions WHERE game_id = ?),"
+    " appended AS (INSERT INTO actions (game_id, n, seat, action, created_at)"
+    " SELECT bumped.id, counted.first + a.i - 1, a.seat, a.action, ? FROM bumped, counted,"
+    " unnest(CAST(? AS INTEGER[]), CAST(? AS TEXT[])) WITH ORDINALITY AS a(seat, action, i)),"
+    " settled AS (UPDATE prompts SET resolved = 1"
+    " WHERE game_id IN (SELECT id FROM bumped) AND resolved = 0),"
+    " opened AS (INSERT INTO prompts (game_id, kind, user_id, version, created_at)"
+    " SELECT id, CAST(? AS TEXT), CAST(? AS BIGINT), ?, ? FROM bumped"
+    " WHERE CAST(? AS TEXT) IS NOT NULL),"
+    " owed AS (INSERT INTO announcements (game_id, version, kind, body, created_at,"
+    " claimed_until, token, nonce) SELECT bumped.id, ?, 'move', json_build_object('seat',"
+    " CAST(? AS INTEGER), 'first', counted.first, 'count', CAST(? AS INTEGER))::text, ?, ?,"
+    " 1, ? FROM bumped, counted WHERE CAST(? AS BOOLEAN) RETURNING id, token)"
+    " SELECT (SELECT COUNT(*) FROM bumped) AS bumped, counted.first,"
+    " (SELECT id FROM owed) AS owed_id, (SELECT token FROM owed) AS token FROM counted"
+)
 
 
 def set_status(

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hvbot.database import Database, Transaction
+from hvbot.database import Database, Statement, Transaction
 from hvbot.store.sql import stamp
 
 LEASE = timedelta(seconds=20)  # how long a claimed duty is left to the process that claimed it
@@ -78,6 +78,11 @@ class Owed:
         return self.nonce or f"owed-{self.id}"
 
 
+def new_nonce() -> str:
+    """A post's nonce for Discord (see `Owed`)."""
+    return secrets.token_hex(10)
+
+
 async def owe(
     tx: Transaction,
     *,
@@ -91,7 +96,7 @@ async def owe(
     process for its lease while it sends it itself. Returns it as claimed, to `take`."""
     if kind not in KINDS:
         raise ValueError(f"no such kind of post: {kind!r}")
-    nonce = secrets.token_hex(10)
+    nonce = new_nonce()
     row = await tx.fetchrow(
         "INSERT INTO announcements (game_id, version, kind, body, created_at, claimed_until,"
         " token, nonce) VALUES (?, ?, ?, ?, ?, ?, 1, ?) RETURNING id, token",
@@ -133,12 +138,11 @@ class Duties:
         out, or it was made already). Its lease starts again from now."""
         now = self.clock()
         token = await self.db.transact(
-            lambda tx: tx.fetchval(
+            Statement(
                 "UPDATE announcements SET claimed_until = ?, token = token + 1"
                 " WHERE id = ? AND sent_at IS NULL AND token = ? RETURNING token",
-                stamp(now + lease_of(owed.kind)),
-                owed.id,
-                owed.token,
+                (stamp(now + lease_of(owed.kind)), owed.id, owed.token),
+                "fetchval",
             )
         )
         if token is None:
@@ -151,11 +155,9 @@ class Duties:
         over meanwhile (this one was paused past its lease), and sends it or has sent it."""
         fence = " AND token = ?" if fenced else ""
         changed = await self.db.transact(
-            lambda tx: tx.execute(
+            Statement(
                 f"UPDATE announcements SET sent_at = ? WHERE id = ? AND sent_at IS NULL{fence}",
-                stamp(self.clock()),
-                owed.id,
-                *((owed.token,) if fenced else ()),
+                (stamp(self.clock()), owed.id, *((owed.token,) if fenced else ())),
             )
         )
         return changed == 1 or not fenced
@@ -164,8 +166,8 @@ class Duties:
         """Drop posts made long ago: the outbox holds what is owed, not a history."""
         before = stamp(self.clock() - older_than)
         return await self.db.transact(
-            lambda tx: tx.execute(
-                "DELETE FROM announcements WHERE sent_at IS NOT NULL AND sent_at < ?", before
+            Statement(
+                "DELETE FROM announcements WHERE sent_at IS NOT NULL AND sent_at < ?", (before,)
             )
         )
 
@@ -231,42 +233,55 @@ class Duties:
         """The lobby message was edited to show the game as it is now: every update it owed
         is made. An edit made twice shows the same, so this needs no token."""
         await self.db.transact(
-            lambda tx: tx.execute(
+            Statement(
                 "UPDATE announcements SET sent_at = ?"
                 " WHERE game_id = ? AND kind = 'lobby' AND sent_at IS NULL",
-                stamp(self.clock()),
-                game_id,
+                (stamp(self.clock()), game_id),
             )
         )
 
     # ------------------------------------------------------------------ AI seats
 
-    async def claim_ai(self, game_id: int, owner: str) -> bool:
+    async def claim_ai(
+        self, game_id: int, owner: str, *, unless_owed: tuple[str, ...] = ()
+    ) -> bool:
         """Claim (or renew) the thinking of a game's AI seat for the process `owner`; False
         while another process holds it. The AI's move is stored with a compare-and-set, so
-        even a process that outlived its lease cannot store a second move for the same turn."""
+        even a process that outlived its lease cannot store a second move for the same turn.
+
+        `unless_owed`: False too while a post of one of these kinds is owed for the game (a
+        change before the AI's is still to be told), and then the claim is let go of, as
+        `release_ai` would: one statement instead of a claim, a look and a release."""
         now = self.clock()
-        changed = await self.db.transact(
-            lambda tx: tx.execute(
-                "UPDATE games SET ai_until = ?, ai_by = ? WHERE id = ?"
-                " AND (ai_until IS NULL OR ai_until <= ? OR ai_by = ?)",
-                stamp(now + LEASE),
-                owner,
-                game_id,
-                stamp(now),
-                owner,
+        sets, values = "ai_until = ?, ai_by = ?", (stamp(now + LEASE), owner)
+        if unless_owed:
+            marks = ", ".join("?" for _ in unless_owed)
+            owed = (
+                "EXISTS (SELECT 1 FROM announcements WHERE game_id = games.id"
+                f" AND sent_at IS NULL AND kind IN ({marks}))"
+            )
+            sets = (
+                f"ai_until = CASE WHEN {owed} THEN NULL ELSE ? END,"
+                f" ai_by = CASE WHEN {owed} THEN NULL ELSE ? END"
+            )
+            values = (*unless_owed, values[0], *unless_owed, owner)
+        claimed = await self.db.transact(
+            Statement(
+                f"UPDATE games SET {sets} WHERE id = ?"
+                " AND (ai_until IS NULL OR ai_until <= ? OR ai_by = ?) RETURNING ai_by",
+                (*values, game_id, stamp(now), owner),
+                "fetchval",
             )
         )
-        return changed == 1
+        return claimed == owner
 
     async def release_ai(self, game_id: int, owner: str) -> None:
         """Let go of the claim (a person is to move now), so any process may claim the next
         AI turn at once, not only once the lease has run out."""
         await self.db.transact(
-            lambda tx: tx.execute(
+            Statement(
                 "UPDATE games SET ai_until = NULL, ai_by = NULL WHERE id = ? AND ai_by = ?",
-                game_id,
-                owner,
+                (game_id, owner),
             )
         )
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from hvbot.database import Transaction, Work
+from hvbot.database import Statement, Transaction
 from hvbot.store.rows import Wait
 
 
@@ -34,13 +34,9 @@ def stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
-def statement(sql: str, *values: Any) -> Work[int]:
+def statement(sql: str, *values: Any) -> Statement[int]:
     """A change of one statement; it returns how many rows the statement changed."""
-
-    async def work(tx: Transaction) -> int:
-        return await tx.execute(sql, *values)
-
-    return work
+    return Statement(sql, values)
 
 
 async def bump(

@@ -14,6 +14,9 @@ import pytest
 
 from hvbot.services import BotError, GameService
 from hvbot.store import GameStore
+from hvbot.store.duties import owe
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 GUILD, ADA, BO = 1, 101, 102
 
@@ -175,6 +178,38 @@ async def test_an_ai_turn_is_claimed_by_one_process_and_taken_over_after_its_lea
     if games:
         await processes[2].duties.release_ai(games[0], "third")
         assert await processes[1].duties.claim_ai(games[0], "second")
+
+
+async def test_an_ai_seat_is_not_claimed_while_a_change_before_it_is_still_to_be_told(
+    processes: list[GameService],
+) -> None:
+    """The AI waits for the board of the move before its own (the channel reads the game in
+    order): the claim that finds such a post owed takes nothing, and lets go of a claim the
+    same process held, so whoever delivers the post may start the AI at once."""
+    first, second = processes[:2]
+    game, _ = await _started(first, 3500, ai=True)
+    db = first.repo.db
+    claimants = ("ai_until", "ai_by")
+
+    async def holder() -> tuple[str | None, str | None]:
+        row = await db.fetchrow("SELECT ai_until, ai_by FROM games WHERE id = ?", game.id)
+        return tuple(row[c] for c in claimants)
+
+    kinds = ("move", "start", "undo")
+    assert await first.duties.claim_ai(game.id, "first", unless_owed=kinds)
+    assert (await holder())[1] == "first"
+    owed = await db.transact(
+        lambda tx: owe(tx, game_id=game.id, version=game.version, kind="move", body={}, now=NOW)
+    )
+    assert not await second.duties.claim_ai(game.id, "second", unless_owed=kinds)
+    assert (await holder())[1] == "first", "another process's claim is not touched"
+    assert not await first.duties.claim_ai(game.id, "first", unless_owed=kinds)
+    assert await holder() == (None, None), "its own claim is let go of"
+    # A post of another kind does not hold the AI back; once the board is made, it plays.
+    assert await second.duties.claim_ai(game.id, "second", unless_owed=("undo",))
+    await first.duties.release_ai(game.id, "second")
+    await first.duties.made(owed)
+    assert await first.duties.claim_ai(game.id, "first", unless_owed=kinds)
 
 
 async def test_a_move_s_post_is_owed_until_made_and_taken_over_after_the_lease(

@@ -1,0 +1,177 @@
+"""The change every move makes, as PostgreSQL runs it: one statement, one round trip.
+
+`changes.record_actions` is written twice, as steps (what SQLite runs) and as one statement of
+data-modifying common table expressions (what PostgreSQL runs). Here both forms make the same
+changes to twin games on a real PostgreSQL server, and everything they stored is compared;
+the round trips are counted by the bot's own metric, as an operator would read them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from conftest import new_postgres_database
+
+from hvbot.database import OneStatement, Statement
+from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS
+from hvbot.store import GameStore, SeatRow, VersionConflict, changes
+from hvbot.store.duties import Duties
+from hvbot.store.rows import Wait
+
+AT = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def repo(postgres):
+    repository = await GameStore.open(await new_postgres_database(postgres))
+    yield repository
+    await repository.close()
+
+
+async def _twins(repo: GameStore) -> tuple[int, int]:
+    """Two games started alike, in two channels, both at the same version."""
+    ids = []
+    for channel in (10, 11):
+        game = await repo.create_lobby(
+            game="pylons",
+            guild_id=1,
+            channel_id=channel,
+            creator_id=100,
+            creator_name="Ada",
+            options={},
+        )
+        seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
+        await repo.start(
+            game_id=game.id, expected_version=game.version, seed=5, state={"n": 0}, seats=seats
+        )
+        ids.append(game.id)
+    return ids[0], ids[1]
+
+
+def _change(game_id: int, version: int, step: dict[str, Any]) -> OneStatement:
+    return changes.record_actions(
+        game_id,
+        version,
+        state_json=json.dumps(step.get("state", {"n": version})),
+        actions=step.get("actions", [(0, "place K12")]),
+        status=step.get("status", "active"),
+        prompt=step.get("prompt"),
+        wait=step.get("wait"),
+        results=None,
+        ai_turn=step.get("ai_turn", False),
+        announce_at=step.get("announce_at", AT),
+        stand_in_seat=step.get("stand_in_seat"),
+    )
+
+
+async def _stored(repo: GameStore, game_id: int) -> dict[str, Any]:
+    """Everything a game's changes stored, without what differs between twins by nature
+    (ids, the channel, the moments of writing, the posts' nonces)."""
+    db = repo.db
+    game = dict(await db.fetchrow("SELECT * FROM games WHERE id = ?", game_id))
+    for column in ("id", "channel_id", "created_at", "updated_at", "ended_at", "lobby_expires_at"):
+        game.pop(column)
+    actions = [
+        (r["n"], r["seat"], r["action"])
+        for r in await db.fetch("SELECT * FROM actions WHERE game_id = ? ORDER BY n", game_id)
+    ]
+    prompts = [
+        (r["kind"], r["user_id"], r["version"], r["resolved"])
+        for r in await db.fetch("SELECT * FROM prompts WHERE game_id = ? ORDER BY id", game_id)
+    ]
+    posts = [
+        (r["version"], r["kind"], json.loads(r["body"]), r["token"], r["sent_at"])
+        for r in await db.fetch(
+            "SELECT * FROM announcements WHERE game_id = ? ORDER BY id", game_id
+        )
+    ]
+    return {"game": game, "actions": actions, "prompts": prompts, "posts": posts}
+
+
+STEPS: Sequence[dict[str, Any]] = (
+    {"prompt": ("place", 100)},
+    {"actions": [(0, "draw C3"), (0, "place here r90")], "prompt": ("declare", 100)},
+    {"wait": Wait(AT, AT + timedelta(hours=1), "2026-03-02T12:00:00.000+00:00", None)},
+    {"ai_turn": True, "announce_at": None},
+    {"actions": [(1, "place M13")], "stand_in_seat": 1, "ai_turn": True},
+    {"actions": [], "prompt": ("place", 200)},
+    {"status": "abandoned", "actions": [(1, "place N14")]},
+)
+
+
+async def test_one_statement_stores_what_the_steps_store(repo):
+    by_statement, by_steps = await _twins(repo)
+    version = (await repo.game(game_id=by_statement)).version
+    for step in STEPS:
+        # A process thinks for an AI seat: a change that leaves no AI to move lets go of it.
+        await repo.db.transact(
+            Statement(
+                "UPDATE games SET ai_until = ?, ai_by = 'p1' WHERE id IN (?, ?)",
+                ("2030-01-01T00:00:00.000+00:00", by_statement, by_steps),
+            )
+        )
+        one = _change(by_statement, version, step)
+        assert one.postgresql is not None
+        owed_one = await repo.db.transact(one)
+        owed_steps = await repo.db.transact(_change(by_steps, version, step).work)
+        assert [(o.version, o.kind, o.body, o.token) for o in owed_one] == [
+            (o.version, o.kind, o.body, o.token) for o in owed_steps
+        ], step
+        stored = await _stored(repo, by_statement)
+        assert stored == await _stored(repo, by_steps), step
+        claim = (stored["game"]["ai_by"], stored["game"]["ai_until"] is not None)
+        assert claim == (("p1", True) if step.get("ai_turn") else (None, False)), step
+        version += 1
+
+
+async def test_a_stale_version_changes_nothing_in_one_statement(repo):
+    game_id, _ = await _twins(repo)
+    version = (await repo.game(game_id=game_id)).version
+    before = await _stored(repo, game_id)
+    with pytest.raises(VersionConflict):
+        await repo.db.transact(_change(game_id, version - 1, {"prompt": ("place", 100)}))
+    assert await _stored(repo, game_id) == before
+
+
+async def test_a_finishing_move_is_stored_in_steps(repo):
+    """A finishing move owes its replay and the lobby's update too: the steps do it."""
+    game_id, _ = await _twins(repo)
+    version = (await repo.game(game_id=game_id)).version
+    change = _change(game_id, version, {"status": "finished"})
+    assert change.postgresql is None
+    owed = await repo.db.transact(change)
+    assert [o.kind for o in owed] == ["move", "replay", "lobby"]
+
+
+async def _round_trips() -> float:
+    """The count so far: asyncpg tells of each request in a callback it schedules on the
+    loop, run here before reading."""
+    await asyncio.sleep(0)
+    return DATABASE_ROUND_TRIPS.labels(backend="postgresql")._value.get()
+
+
+async def test_a_move_and_its_post_cost_three_round_trips(repo):
+    """Stored in one statement; the post taken right before it is sent, and marked made
+    after: one statement each, with no BEGIN, COMMIT or session reset around them. (The
+    first of each on a connection costs more, once: asyncpg prepares it and reads the types
+    it uses.)"""
+    game_id, _ = await _twins(repo)
+    version = (await repo.game(game_id=game_id)).version
+    duties = Duties(repo.db, clock=lambda: AT)
+    counts = []
+    for move in range(2):
+        before = await _round_trips()
+        (owed,) = await repo.db.transact(_change(game_id, version + move, {"prompt": ("place", 1)}))
+        stored = await _round_trips()
+        taken = await duties.take(owed)
+        assert taken is not None and taken.token == owed.token + 1
+        assert await duties.made(taken, fenced=True)
+        counts.append((stored - before, await _round_trips() - before))
+    assert counts[1] == (1, 3)
+    # A second take of the same claim finds its token moved on: it is not sent twice.
+    assert await duties.take(owed) is None
