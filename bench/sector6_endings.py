@@ -7,10 +7,10 @@
 A table is one mode (full, veteran, novice), one player count (2, 3, 4) and the AI levels in
 the seats: one level in every seat, or `mixed` (a level drawn per seat, from `random` and
 `normal`, by the game's seed). Every game is played to its end through `engine.ai.choose` on
-the seat's own view, as the bot plays AI seats. That rebuilds the position from the view's
-history at every decision, which makes long games slow; `sample` seats instead take the
-engine's own random action (`sample_action`, what the `random` level plays on the position it
-rebuilds) on the game itself, for runs of thousands of games. A game that ends by the per-
+the seat's own view, as the bot plays AI seats: each decision carries on from the race's
+position kept at the seat's last one (`games.sector6.ai.Kept`), as in the bot's worker, so a
+4-player game of `normal` seats costs under a second; `sample` seats instead take the engine's
+own random action (`sample_action`, what the `random` level plays) on the game itself. A game that ends by the per-
 player turn limit reached the backstop: the rules (every marker collected, held or out of
 reach, or the oxygen clock) should have ended it first. The table gives the backstop count, the
 median length in actions and in competition rounds over all games and over the games the rules

@@ -170,11 +170,17 @@ class GameAccess:
         return sorted(games, key=lambda g: (g.seat_of(user_id) is None, g.id))
 
     async def in_play(
-        self, channel_id: int | None, game_id: int | None, user_id: int | None = None
+        self,
+        channel_id: int | None,
+        game_id: int | None,
+        user_id: int | None = None,
+        *,
+        fresh: bool = True,
     ) -> GameRow:
-        """The game by id, or the channel's game (see `open_game`) if it has started."""
+        """The game by id, or the channel's game (see `open_game`) if it has started. A game
+        by id is checked against its stored version unless `fresh` is False."""
         if game_id is not None:
-            return await self.reload(game_id)
+            return await self.reload(game_id) if fresh else await self.held(game_id)
         if channel_id is None:
             raise ValueError("a channel or a game is needed")
         game = await self.open_game(channel_id, user_id, started=True)
@@ -220,6 +226,13 @@ class GameAccess:
     async def reload(self, game_id: int) -> GameRow:
         """The game as stored, read under its lock before a change (see `GameStore.game`)."""
         game = await self.store.game(game_id=game_id, fresh=True)
+        if game is None:
+            raise BotError("That game no longer exists.", key="bot.error.game_gone")
+        return game
+
+    async def held(self, game_id: int) -> GameRow:
+        """The game from memory when it is there, else as stored (see `find`)."""
+        game = await self.find(game_id)
         if game is None:
             raise BotError("That game no longer exists.", key="bot.error.game_gone")
         return game

@@ -73,7 +73,10 @@ class Play:
         seat if it changed.
         """
         games, store = self.games, self.games.store
-        game = await games.in_play(channel_id, game_id, user_id)
+        # Read again under the lock, checked against the stored version (a move of another
+        # process), before it is acknowledged: a refusal or a database away is said
+        # privately, and never after a public "thinking".
+        game = await games.in_play(channel_id, game_id, user_id, fresh=False)
         async with store.lock(game.id):
             game = await games.reload(game.id)
             if expected_version is not None and game.version < expected_version:
@@ -81,34 +84,7 @@ class Play:
                 # the game on, so the copy in memory is stale.
                 store.forget(game.id)
                 game = await games.reload(game.id)
-            if expected_version is not None and game.version != expected_version:
-                raise BotError(
-                    "That prompt is out of date: the game has moved on since.",
-                    key="bot.error.stale_prompt",
-                )
-            state = games.load_state(game)
-            seat = game.seat_of(user_id)
-            if seat is None:
-                raise BotError(
-                    "You are not playing in this game; you can watch it.", key="bot.error.watch"
-                )
-            current = state.current_seat()
-            if current != seat:
-                who = named(game.seats[current]) if current is not None else "nobody"
-                raise BotError(
-                    f"It is not your turn: {who} is to move.",
-                    key="bot.error.not_your_turn",
-                    player=who,
-                )
-            done = len(state.history)
-            try:
-                state.apply(action)
-            except GameError as exc:
-                # The engine names seats by number; the people here know each other by name.
-                names = [named(each) for each in game.seats]
-                fields = {name: name_seats(value, names) for name, value in exc.fields.items()}
-                raise BotError(str(exc), key=exc.key, **fields) from exc
-            pending = ActResult(game, state, seat, tuple(state.history[done:]), state.is_terminal())
+            state, seat, pending = self._legal(game, user_id, action, expected_version)
             if acknowledge is not None:
                 await acknowledge(pending)
             # The same position: a view built for the acknowledgement serves the announcement.
@@ -117,6 +93,41 @@ class Play:
             if language is not None and game.seats[seat].language != language:
                 await store.set_seat_language(game_id=game.id, seat=seat, language=language)
             return result
+
+    def _legal(
+        self, game: GameRow, user_id: int, action: str | Any, expected_version: int | None
+    ) -> tuple[State, int, ActResult]:
+        """The action applied to a copy of the game's state, or the BotError that says why it
+        is refused: the state, the seat that acted, and the result to store."""
+        if expected_version is not None and game.version != expected_version:
+            raise BotError(
+                "That prompt is out of date: the game has moved on since.",
+                key="bot.error.stale_prompt",
+            )
+        state = self.games.load_state(game)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise BotError(
+                "You are not playing in this game; you can watch it.", key="bot.error.watch"
+            )
+        current = state.current_seat()
+        if current != seat:
+            who = named(game.seats[current]) if current is not None else "nobody"
+            raise BotError(
+                f"It is not your turn: {who} is to move.",
+                key="bot.error.not_your_turn",
+                player=who,
+            )
+        done = len(state.history)
+        try:
+            state.apply(action)
+        except GameError as exc:
+            # The engine names seats by number; the people here know each other by name.
+            names = [named(each) for each in game.seats]
+            fields = {name: name_seats(value, names) for name, value in exc.fields.items()}
+            raise BotError(str(exc), key=exc.key, **fields) from exc
+        applied = tuple(state.history[done:])
+        return state, seat, ActResult(game, state, seat, applied, state.is_terminal())
 
     async def ai_step(self, *, game_id: int) -> ActResult | None:
         """Let the AI seat to move take one action; None when a person is to move.
@@ -165,7 +176,7 @@ class Play:
                     state.apply(text)
                     applied = tuple(state.history[done:])
                     try:
-                        saved, owed = await self._save(now, state, seat, applied, ai=True)
+                        saved, owed = await self._save(now, state, seat, applied, conflict=False)
                     except VersionConflict:
                         pass  # changed by another process: its copy in memory is dropped
                     else:
@@ -190,12 +201,18 @@ class Play:
         _resigning_seat(await self.games.open_game(channel_id, user_id), user_id)
 
     async def _save(
-        self, game: GameRow, state: State, seat: int, applied: tuple[str, ...], *, ai: bool = False
+        self,
+        game: GameRow,
+        state: State,
+        seat: int,
+        applied: tuple[str, ...],
+        *,
+        conflict: bool = True,
     ) -> tuple[GameRow, tuple[Owed, ...]]:
         """Store the actions `applied` to `state` (kept in memory with the game from now on,
         so it is never to change again); the game as stored then, and the posts it owes.
-        `ai`: an AI seat's move, whose VersionConflict the caller handles by thinking again
-        (a person's is the BotError that tells them so)."""
+        A VersionConflict is the BotError that tells the person so, or with `conflict` False
+        is raised as it is, for the caller to try again from the stored game."""
         finished = state.is_terminal()
         stand_in = stand_in_goes_on(game, state, seat)
         try:
@@ -212,7 +229,7 @@ class Play:
                 stand_in_seat=stand_in,
             )
         except VersionConflict as exc:
-            if ai:
+            if not conflict:
                 raise
             # Another process changed the game between our read and our write.
             raise BotError(
