@@ -8,12 +8,24 @@ kept in a file (`StoredPalette`), so that processes do not build it again as the
 Pillow writes no time stamp into a PNG, and the compression level is fixed, so equal pictures
 give equal bytes. The board uses zlib level 1: about 4 ms and ~100 kB, where level 6 saves a
 fifth of the bytes for twice the time.
+
+Even at level 1, compressing a board's 1.2 million pixels is most of the time a board takes, and
+a move changes a few cells and the panel of a board that is otherwise the one before it. So a
+board is written in bands of `BAND_ROWS` rows, each compressed on its own (`Bands`): a band
+whose pixels this process has compressed before is reused as it is, and only the bands a move
+changed are compressed again. The bytes of a band are the whole key, so a reused band is the
+same pixels, whichever picture or game it was first seen in, and a picture's bytes are the same
+whether its bands were reused or not.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import struct
+import threading
+import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,7 +127,10 @@ class StoredPalette:
 
 def png_bytes(img: Image.Image, level: int = SMALL) -> bytes:
     """Encode as an indexed PNG. A 'P' image is written as it is (its palette was fixed in
-    advance); any other image gets a palette chosen for it (slower: for one-off pictures)."""
+    advance); any other image gets a palette chosen for it (slower: for one-off pictures).
+    A 'P' board at the FAST level is written in bands (`banded_png`)."""
+    if level == FAST and img.mode == "P" and "transparency" not in img.info:
+        return banded_png(img)
     if img.mode != "P":
         img = img.convert("RGB").quantize(
             colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
@@ -123,3 +138,119 @@ def png_bytes(img: Image.Image, level: int = SMALL) -> bytes:
     out = io.BytesIO()
     img.save(out, format="PNG", compress_level=level, optimize=False)
     return out.getvalue()
+
+
+BAND_ROWS = 32  # a band: about a third of a High Voltage card's height, 30 kB of pixels
+SAMPLE = 61  # a band is found by every SAMPLE-th pixel (then all its pixels are compared)
+# What the bands kept for reuse may hold, their pixels and compressed bytes together: about
+# the bands of a dozen boards, the last few moves of several games in one drawing process.
+BAND_CACHE_BYTES = 16 * 1024 * 1024
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# A zlib stream's header: deflate with a 32 kB window, compressed fast (readers ignore that).
+_ZLIB_HEADER = b"\x78\x01"
+_LAST_BLOCK = zlib.compressobj(FAST, zlib.DEFLATED, -15).flush()  # an empty final block
+_ADLER_BASE = 65521
+
+
+class Bands:
+    """Bands of pictures' rows, compressed each on its own, the most recently used kept up to
+    a number of bytes.
+
+    A band is compressed by a fresh compressor and ended with a flush to a byte boundary, so
+    its compressed bytes refer to nothing outside it: any run of them, in any order, followed
+    by a final block, is a valid deflate stream of the bands' rows in that order. A band is
+    found by a sample of its pixels and reused only when all its pixels (and its width) are
+    those asked for, so two pictures share a compressed band only where they are the same.
+    Hashing every pixel of a board to find its bands cost more than drawing half of it; the
+    sample is every SAMPLE-th pixel, and two bands that differ outside it merely take turns
+    in the cache. Drawing may run in threads of one process: the bookkeeping is under a lock,
+    the compressing is not."""
+
+    def __init__(self, budget: int = BAND_CACHE_BYTES) -> None:
+        self.budget = budget
+        self.held = 0
+        self._kept: OrderedDict[tuple[int, bytes], tuple[bytes, bytes, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def compressed(self, pixels: bytes, width: int) -> tuple[bytes, int]:
+        """The rows of `width` palette indices in `pixels`, each after its PNG filter byte
+        (0: palette rows are not filtered), as raw deflate blocks ending on a byte boundary,
+        and the Adler-32 of those rows."""
+        key = (width, pixels[::SAMPLE])
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None and kept[0] == pixels:
+                self._kept.move_to_end(key)
+                return kept[1], kept[2]
+        rows = b"\0" + b"\0".join(
+            pixels[start : start + width] for start in range(0, len(pixels), width)
+        )
+        packer = zlib.compressobj(FAST, zlib.DEFLATED, -15)
+        blocks = packer.compress(rows) + packer.flush(zlib.Z_SYNC_FLUSH)
+        adler = zlib.adler32(rows)
+        size = len(pixels) + len(blocks)
+        if size <= self.budget:
+            with self._lock:
+                old = self._kept.pop(key, None)
+                if old is not None:
+                    self.held -= len(old[0]) + len(old[1])
+                self._kept[key] = (pixels, blocks, adler)
+                self.held += size
+                while self.held > self.budget:
+                    _, (gone, gone_blocks, _) = self._kept.popitem(last=False)
+                    self.held -= len(gone) + len(gone_blocks)
+        return blocks, adler
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        """Forget every band (the benchmark's board seen for the first time; tests)."""
+        with self._lock:
+            self._kept.clear()
+            self.held = 0
+
+
+BANDS = Bands()
+
+
+def banded_png(img: Image.Image, bands: Bands = BANDS, rows: int = BAND_ROWS) -> bytes:
+    """A 'P' image as an 8-bit indexed PNG whose pixel data is compressed `rows` rows at a
+    time, each band reused from `bands` when this process compressed the same pixels before."""
+    if img.mode != "P":
+        raise ValueError(f"a banded PNG is written from a 'P' image, not {img.mode!r}")
+    width, height = img.size
+    pixels = img.tobytes()
+    blocks = [_ZLIB_HEADER]
+    adler = 1
+    step = rows * width
+    for start in range(0, len(pixels), step):
+        band = pixels[start : start + step]
+        compressed, band_adler = bands.compressed(band, width)
+        blocks.append(compressed)
+        adler = _adler_joined(adler, band_adler, len(band) + len(band) // width)
+    blocks += [_LAST_BLOCK, adler.to_bytes(4, "big")]
+    palette = bytes(img.getpalette() or [0, 0, 0])[: 3 * 256]
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, indexed
+    return b"".join(
+        (
+            _SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", palette.ljust(3 * 256, b"\0")),
+            _chunk(b"IDAT", b"".join(blocks)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _adler_joined(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from the checksum of each (as
+    zlib's adler32_combine): the sum of the bytes adds up, and every running sum of the second
+    string counts the first string's sum once more."""
+    low = ((first & 0xFFFF) + (second & 0xFFFF) - 1) % _ADLER_BASE
+    high = ((first >> 16) + (second >> 16) + second_length * ((first & 0xFFFF) - 1)) % _ADLER_BASE
+    return low | high << 16
