@@ -43,7 +43,7 @@ from games.high_voltage.pictures.sprites import (
     frame_sprite,
     path_key,
 )
-from render.canvas import Canvas, shrink, to_indexed
+from render.canvas import Canvas, shrink, text_width, to_indexed
 from render.encode import FAST, StoredPalette, build_palette, png_bytes
 from render.fonts import font
 from render.theme import RGB
@@ -175,7 +175,7 @@ def _label(canvas: Canvas, name: str, box: tuple[int, int, int, int], colour: RG
     x0, _, x1, y1 = box
     # As wide as the card and its gutters at most: a name never runs onto the next card.
     text, size = shrink(name, LABEL_SIZE, x1 - x0 - 6, smallest=LABEL_SIZE - 4)
-    width = round(font(size, True).getlength(text)) + 6
+    width = round(text_width(text, size)) + 6
     height = size + 6
     mid = (x0 + x1) // 2
     bottom = y1 - theme.gutter - theme.line_mark_width - 4

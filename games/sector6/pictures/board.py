@@ -69,7 +69,7 @@ from games.sector6.pictures.style import (
 )
 from games.sector6.pictures.tiles import cog_size
 from games.sector6.pictures.tokens import seat_letters
-from render.canvas import Canvas
+from render.canvas import Canvas, paste
 from render.encode import FAST, png_bytes
 
 __all__ = [
@@ -276,7 +276,7 @@ def sector6_board_image(
 
     def at(name: str, sprite: Image.Image, mask: Image.Image | None = None) -> None:
         x, y = lay.centre(name)
-        image.paste(sprite, (round(x) - half_w, round(y) - half_h), mask)
+        paste(image, sprite, (round(x) - half_w, round(y) - half_h), mask)
 
     for name in free_cells(view):
         at(name, *free_piece(theme, radius))
@@ -333,7 +333,7 @@ def _cogs(image: Image.Image, theme: Sector6Theme, lay: Layout, view: View) -> N
         x, y = lay.centre(name)
         angle = math.radians(270 + 60 * side)
         cx, cy = x + apothem * math.cos(angle), y + apothem * math.sin(angle)
-        image.paste(sprite, (round(cx) - half, round(cy) - half), mask)
+        paste(image, sprite, (round(cx) - half, round(cy) - half), mask)
 
 
 def _tokens(image: Image.Image, theme: Sector6Theme, lay: Layout, view: View, texts: Texts) -> None:
@@ -350,21 +350,22 @@ def _tokens(image: Image.Image, theme: Sector6Theme, lay: Layout, view: View, te
         if tile.get("marker"):
             dx, dy = MARKER_WITH_PRISONER if has_prisoner else MARKER_ALONE
             sprite, mask = marker_piece(theme, small, int(tile["marker"]), dead=name in dead)
-            image.paste(
-                sprite, (round(x + dx * radius) - half, round(y + dy * radius) - half), mask
+            paste(
+                image, sprite, (round(x + dx * radius) - half, round(y + dy * radius) - half), mask
             )
         if has_prisoner:
             seat = int(tile["prisoner"])
             letter = letters[seat] if seat < len(letters) else str(seat + 1)
             sprite, mask = prisoner_piece(theme, small, seat, letter)
-            image.paste(
+            paste(
+                image,
                 sprite,
                 (round(x + PRISONER[0] * radius) - half, round(y + PRISONER[1] * radius) - half),
                 mask,
             )
         elif tile["kind"] == "entry" and not tile.get("marker"):
             sprite, mask = door_piece(theme, small, int(tile["owner"]))
-            image.paste(sprite, (round(x) - half, round(y + 0.14 * radius) - half), mask)
+            paste(image, sprite, (round(x) - half, round(y + 0.14 * radius) - half), mask)
 
 
 def _kind(tile: Mapping[str, Any]) -> int:

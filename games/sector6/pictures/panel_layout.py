@@ -18,8 +18,7 @@ from functools import cache
 from PIL import Image
 
 from games.sector6.pictures.style import PAD, SMALL, SS, Sector6Theme
-from render.canvas import rounded_band
-from render.fonts import font
+from render.canvas import rounded_band, text_width
 from render.theme import RGB
 
 CARD_H = 84
@@ -65,7 +64,7 @@ def counts_on_card(
     sizes = range(COUNT_SIZE, COUNT_SMALLEST - 1, -1)
     for shown, size in [(p, size) for p in (prefix, "") for size in sizes]:
         texts = [f"{shown}{collected.get(str(v), 0)}" for v in (1, 2, 3, 4)]
-        widths = [math.ceil(font(size, False).getlength(t)) + 2 for t in texts]
+        widths = [math.ceil(text_width(t, size, False)) + 2 for t in texts]
         gap = (room - sum(2 * COUNT_DISC + 3 + w for w in widths)) / 3
         if gap >= COUNT_GAP:
             break
