@@ -10,6 +10,7 @@ widths of texts (`text_width`), which the panels measure to fit names and place 
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -86,8 +87,8 @@ def _kerning(pair: tuple[str, str], size: int, bold: bool) -> float:
     return _advance(first + second, size, bold) - alone
 
 
-# Letters the font draws as one (ligatures), longest first: each is laid out as one letter.
-_LIGATURES = ("ffi", "ffl", "ff", "fi", "fl")
+# A letter, or letters the font draws as one (ligatures, longest first), laid out as one.
+_LETTER = re.compile("ffi|ffl|ff|fi|fl|.", re.DOTALL)
 
 
 def _letters(text: str) -> list[str] | None:
@@ -96,19 +97,14 @@ def _letters(text: str) -> list[str] | None:
     reading order and join nothing, as Latin, Greek and Cyrillic letters, digits and common
     symbols do, are. A combining accent, a right-to-left or joined script (a Discord name
     may be in any) is laid out by FreeType as a whole line."""
-    if not all(
-        ord(c) < 0x300 or 0x370 <= ord(c) < 0x590 or 0x2000 <= ord(c) < 0x2400 for c in text
-    ):
+    if not text.isascii() and not all(_side_by_side(ord(c)) for c in text):
         return None
-    if "f" not in text:
-        return list(text)
-    letters: list[str] = []
-    i = 0
-    while i < len(text):
-        letter = next((lig for lig in _LIGATURES if text.startswith(lig, i)), text[i])
-        letters.append(letter)
-        i += len(letter)
-    return letters
+    return _LETTER.findall(text) if "f" in text else list(text)
+
+
+def _side_by_side(code: int) -> bool:
+    """Below the combining accents (Latin), Greek to Cyrillic, or punctuation and symbols."""
+    return code < 0x300 or 0x370 <= code < 0x590 or 0x2000 <= code < 0x2400
 
 
 def fit(text: str, size: int, width: float, bold: bool = True) -> str:
@@ -284,7 +280,7 @@ def _label(look: int, text: str, size: int, bold: bool, fg: RGB, bg: RGB) -> Ima
             # lays its ink over the ink already there (two letters may touch: "rt"), which
             # is full ink pasted through the letter's shape.
             x = (round(pen * 64) + 32 >> 6) + dx
-            ink.paste(255, (x, dy, x + shape.width, dy + shape.height), shape)
+            ink.im.paste(255, (x, dy, x + shape.width, dy + shape.height), shape.im)
         pen += _advance(letter, size, bold)
     return Image.frombytes("P", ink.size, ink.tobytes().translate(_shades(look, fg, bg)))
 

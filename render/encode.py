@@ -21,6 +21,7 @@ whether its bands were reused or not.
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import struct
 import threading
@@ -28,6 +29,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageChops
@@ -125,12 +127,12 @@ class StoredPalette:
         return True
 
 
-def png_bytes(img: Image.Image, level: int = SMALL) -> bytes:
+def png_bytes(img: Image.Image, level: int = SMALL, edges: Sequence[int] = ()) -> bytes:
     """Encode as an indexed PNG. A 'P' image is written as it is (its palette was fixed in
     advance); any other image gets a palette chosen for it (slower: for one-off pictures).
-    A 'P' board at the FAST level is written in bands (`banded_png`)."""
+    A 'P' board at the FAST level is written in bands (`banded_png`, with its `edges`)."""
     if level == FAST and img.mode == "P" and "transparency" not in img.info:
-        return banded_png(img)
+        return banded_png(img, edges=tuple(edges))
     if img.mode != "P":
         img = img.convert("RGB").quantize(
             colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
@@ -214,21 +216,28 @@ class Bands:
 BANDS = Bands()
 
 
-def banded_png(img: Image.Image, bands: Bands = BANDS, rows: int = BAND_ROWS) -> bytes:
-    """A 'P' image as an 8-bit indexed PNG whose pixel data is compressed `rows` rows at a
-    time, each band reused from `bands` when this process compressed the same pixels before."""
+def banded_png(
+    img: Image.Image, bands: Bands = BANDS, edges: tuple[int, ...] = (), rows: int = BAND_ROWS
+) -> bytes:
+    """A 'P' image as an 8-bit indexed PNG whose pixel data is compressed in bands of at most
+    `rows` rows, each reused from `bands` when this process compressed the same pixels
+    before.
+
+    `edges` are rows where a band starts: where one part of the picture's layout ends and the
+    next begins (a row of cells, a line of the panel). A move then changes whole bands, and
+    little beside the parts it changed is compressed again: with bands of 32 rows wherever
+    they fell, a card's row of 104 pixels touched five of them."""
     if img.mode != "P":
         raise ValueError(f"a banded PNG is written from a 'P' image, not {img.mode!r}")
     width, height = img.size
     pixels = img.tobytes()
     blocks = [_ZLIB_HEADER]
     adler = 1
-    step = rows * width
-    for start in range(0, len(pixels), step):
-        band = pixels[start : start + step]
+    for top, bottom in _band_rows(height, edges, rows):
+        band = pixels[top * width : bottom * width]
         compressed, band_adler = bands.compressed(band, width)
         blocks.append(compressed)
-        adler = _adler_joined(adler, band_adler, len(band) + len(band) // width)
+        adler = _adler_joined(adler, band_adler, len(band) + bottom - top)
     blocks += [_LAST_BLOCK, adler.to_bytes(4, "big")]
     palette = bytes(img.getpalette() or [0, 0, 0])[: 3 * 256]
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, indexed
@@ -241,6 +250,21 @@ def banded_png(img: Image.Image, bands: Bands = BANDS, rows: int = BAND_ROWS) ->
             _chunk(b"IEND", b""),
         )
     )
+
+
+@lru_cache(maxsize=64)
+def _band_rows(height: int, edges: tuple[int, ...], rows: int) -> tuple[tuple[int, int], ...]:
+    """(top, bottom) of every band: a band starts at each edge, and the rows between two edges
+    are shared out evenly between as few bands of at most `rows` rows as hold them."""
+    cuts = sorted({0, height, *(e for e in edges if 0 < e < height)})
+    out: list[tuple[int, int]] = []
+    for top, bottom in itertools.pairwise(cuts):
+        count = -(-(bottom - top) // rows)
+        out += [
+            (top + (bottom - top) * i // count, top + (bottom - top) * (i + 1) // count)
+            for i in range(count)
+        ]
+    return tuple(out)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

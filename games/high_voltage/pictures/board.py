@@ -31,7 +31,15 @@ from games.high_voltage.pictures.layout import (
     station_facing,
 )
 from games.high_voltage.pictures.palette import THEME, HighVoltageTheme
-from games.high_voltage.pictures.panel import SMALL, draw_panel, panel_ground, specimen_text
+from games.high_voltage.pictures.panel import (
+    LAST_TOP,
+    PLAYERS_TOP,
+    ROW_H,
+    SMALL,
+    draw_panel,
+    panel_ground,
+    specimen_text,
+)
 from games.high_voltage.pictures.sprites import (
     DANGER,
     HIGH_VOLTAGE,
@@ -80,7 +88,19 @@ def hv_board_png(
         highlight=highlight,
         moves=moves,
     )
-    return png_bytes(image, FAST)
+    return png_bytes(image, FAST, band_edges(theme, int(view.get("grid_size", 7))))
+
+
+@cache
+def band_edges(theme: HighVoltageTheme, n: int = 7) -> tuple[int, ...]:
+    """The rows where the board's parts meet, where the PNG's bands start (see
+    `render.encode.banded_png`): the frame, each row of cards, the panel's row of each player
+    (the player to move changes with every move) and its last turn's lines."""
+    side = board_side(theme, n)
+    o = grid_origin(theme)
+    cards = [o + k * theme.cell for k in range(n + 1)]
+    players = [side + PLAYERS_TOP - 3 + k * ROW_H for k in range(5)]
+    return (theme.margin, *cards, side - theme.margin, side, *players, side + LAST_TOP)
 
 
 def hv_board_image(

@@ -77,7 +77,17 @@ def pylons_board_png(
     image = pylons_board_image(
         view, names=names, theme=theme, language=language, clock=clock, moves=moves
     )
-    return png_bytes(image, FAST)
+    return png_bytes(image, FAST, band_edges(theme))
+
+
+@cache
+def band_edges(theme: PylonsTheme = PYLONS_THEME) -> tuple[int, ...]:
+    """The rows where the board's parts meet, where the PNG's bands start (see
+    `render.encode.banded_png`): each row of cells (a pylon stands inside its cell's row),
+    and the players' cards (the one to move is lit)."""
+    side = board_side(theme)
+    cells = [theme.margin + j * theme.cell for j in range(SIZE + 1)]
+    return (*cells, side, side + CARD_TOP, side + CARD_TOP + CARD_H)
 
 
 # ---------------------------------------------------------------------- layout
@@ -261,7 +271,7 @@ def _panel(
     for seat in (0, 1):
         player = players.get(seat, {})
         x = PAD + seat * (card_w + PAD)
-        y = top + 12
+        y = top + CARD_TOP
         lit = seat == current or (seat in winners and len(winners) == 1)
         bg = theme.panel_row if lit else theme.panel
         if lit:
@@ -341,7 +351,7 @@ def _panel(
     )
 
 
-CARD_H = 68
+CARD_TOP, CARD_H = 12, 68  # the players' cards, from the top of the panel
 
 
 def _score_width(player: Mapping[str, Any], texts: Texts) -> int:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -46,6 +47,7 @@ from games.sector6.pictures.panel import (
     markers_text,
     status_line,
 )
+from games.sector6.pictures.panel_layout import CARD_H, CARD_TOP
 from games.sector6.pictures.sprites import (
     cog_piece,
     door_piece,
@@ -121,12 +123,22 @@ def sector6_board_png(
     image = sector6_board_image(
         view, names=names, theme=theme, language=language, clock=clock, moves=moves
     )
-    return png_bytes(image, FAST)
+    return png_bytes(image, FAST, band_edges(theme))
+
+
+@cache
+def band_edges(theme: Sector6Theme = SECTOR6_THEME) -> tuple[int, ...]:
+    """The rows where the picture's parts meet, where the PNG's bands start (see
+    `render.encode.banded_png`): the maze, whose hexagons fall on no rows of their own, then
+    the players' cards (the one to move is lit) and the status line."""
+    top = theme.board_height + CARD_TOP
+    return (theme.board_height, top, top + CARD_H)
 
 
 # ---------------------------------------------------------------------- layout
 
 
+@cache  # a board asks for every cell's place a few times; there are some hundred cells
 def cell_colrow(name: str) -> tuple[int, int]:
     """(column, row) of a label, both from 0: 'C4' is (2, 3)."""
     return LETTERS.index(name[0].upper()), int(name[1:]) - 1
@@ -137,7 +149,8 @@ def _units(col: int, row: int) -> tuple[float, float]:
     return 1.5 * col, SQ3 * (row + 0.5 * (col & 1))
 
 
-def _neighbours(name: str) -> list[str]:
+@cache
+def _neighbours(name: str) -> tuple[str, ...]:
     col, row = cell_colrow(name)
     odd = col & 1
     steps = ((0, -1), (1, -1 + odd), (1, odd), (0, 1), (-1, odd), (-1, -1 + odd))
@@ -148,7 +161,7 @@ def _neighbours(name: str) -> list[str]:
             out.append(f"{LETTERS[c]}{r + 1}")
         else:
             out.append("")
-    return out
+    return tuple(out)
 
 
 @dataclass(frozen=True)

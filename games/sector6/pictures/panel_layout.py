@@ -21,7 +21,7 @@ from games.sector6.pictures.style import PAD, SMALL, SS, Sector6Theme
 from render.canvas import rounded_band, text_width
 from render.theme import RGB
 
-CARD_H = 84
+CARD_TOP, CARD_H = 14, 84  # the players' cards, from the top of the panel
 CLOCK_H = 36  # the oxygen clock's badge, beside the status line
 CLOCK_MAX = 380  # its widest, in pixels: a long translation shrinks, then is cut
 TURN_CLOCK_SIZE = SMALL  # the turn clock (the time to move), at the status line's right end
@@ -40,7 +40,7 @@ def cards(theme: Sector6Theme, count: int) -> list[tuple[int, int, int]]:
     count = max(1, count)
     width = min(300, (theme.width - (count + 1) * PAD) // count)
     left = (theme.width - count * width - (count - 1) * PAD) // 2
-    return [(left + k * (width + PAD), theme.board_height + 14, width) for k in range(count)]
+    return [(left + k * (width + PAD), theme.board_height + CARD_TOP, width) for k in range(count)]
 
 
 @dataclass(frozen=True)
