@@ -53,6 +53,7 @@ from typing import Any  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from games import find_game  # noqa: E402
+from games.high_voltage.pictures.board import forget_boards  # noqa: E402
 from games.high_voltage.rules import Declare  # noqa: E402
 from hvbot.messages.presenters import presenter_for  # noqa: E402
 from render.canvas import forget_texts  # noqa: E402
@@ -132,6 +133,13 @@ def chess_boards(size: int, count: int) -> list[Callable[[], bytes]] | str:
     return posts
 
 
+def forget_earlier_boards() -> None:
+    """Keep nothing of the boards drawn so far but their sprites: no compressed band, no
+    board to draw over (High Voltage's), as in a process that has not drawn the game lately."""
+    BANDS.clear()
+    forget_boards()
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -168,7 +176,7 @@ def bench_board(
     phases = [
         (label, boards_in_a_row(board, seed, start, runs)) for label, seed, start in board.phases
     ]
-    BANDS.clear()
+    forget_earlier_boards()
     cold_ms, _ = timed(lambda: presenter.board_png(phases[0][1][0], names))
     ours_all: list[float] = []
     fresh_all: list[float] = []
@@ -179,7 +187,7 @@ def bench_board(
     for label, views in phases:
         for view in views:  # every sprite of the phase, as a process that drew many games
             presenter.board_png(view, names)
-        BANDS.clear()
+        forget_earlier_boards()
         forget_texts()
         ours: list[float] = []
         chess: list[float] = []
@@ -196,11 +204,11 @@ def bench_board(
         forget_texts()
         fresh: list[float] = []
         for view, png in zip(views, pngs, strict=True):
-            BANDS.clear()
+            forget_earlier_boards()
             ms, fresh_png = timed(lambda view=view: presenter.board_png(view, names))
             fresh.append(ms)
-            if png != fresh_png:  # a reused band is the same pixels: the same bytes
-                raise SystemExit(f"{board.title} {label}: reused bands changed the picture")
+            if png != fresh_png:  # what is reused is the same pixels: the same bytes
+                raise SystemExit(f"{board.title} {label}: a reused part changed the picture")
         width, height = Image.open(io.BytesIO(pngs[-1])).size
         ours_all += ours
         fresh_all += fresh
