@@ -143,7 +143,8 @@ def png_bytes(img: Image.Image, level: int = SMALL, edges: Sequence[int] = ()) -
 
 
 BAND_ROWS = 32  # a band: about a third of a High Voltage card's height, 30 kB of pixels
-SAMPLE = 61  # a band is found by every SAMPLE-th pixel (then all its pixels are compared)
+SAMPLE = 61  # bands are filed by every SAMPLE-th pixel (then all their pixels are compared)
+BUCKET = 4  # bands kept under one sample: a few moves' versions of a band may share one
 # What the bands kept for reuse may hold, their pixels and compressed bytes together: about
 # the bands of a dozen boards, the last few moves of several games in one drawing process.
 BAND_CACHE_BYTES = 16 * 1024 * 1024
@@ -161,50 +162,57 @@ class Bands:
     A band is compressed by a fresh compressor and ended with a flush to a byte boundary, so
     its compressed bytes refer to nothing outside it: any run of them, in any order, followed
     by a final block, is a valid deflate stream of the bands' rows in that order. A band is
-    found by a sample of its pixels and reused only when all its pixels (and its width) are
-    those asked for, so two pictures share a compressed band only where they are the same.
-    Hashing every pixel of a board to find its bands cost more than drawing half of it; the
-    sample is every SAMPLE-th pixel, and two bands that differ outside it merely take turns
-    in the cache. Drawing may run in threads of one process: the bookkeeping is under a lock,
-    the compressing is not."""
+    reused only when all its pixels, and its width, are those asked for: two pictures share a
+    compressed band only where they are the same. Hashing every pixel of a board to find its
+    bands cost more than drawing half of it, so bands are filed by a sample of their pixels
+    (every SAMPLE-th), up to BUCKET bands under one sample, and compared in full in place.
+    Drawing may run in threads of one process: the bookkeeping is under a lock, the
+    compressing is not."""
 
     def __init__(self, budget: int = BAND_CACHE_BYTES) -> None:
         self.budget = budget
         self.held = 0
-        self._kept: OrderedDict[tuple[int, bytes], tuple[bytes, bytes, int]] = OrderedDict()
+        self._kept: OrderedDict[tuple[int, bytes], list[tuple[bytes, bytes, int]]]
+        self._kept = OrderedDict()
         self._lock = threading.Lock()
 
-    def compressed(self, pixels: bytes, width: int) -> tuple[bytes, int]:
-        """The rows of `width` palette indices in `pixels`, each after its PNG filter byte
-        (0: palette rows are not filtered), as raw deflate blocks ending on a byte boundary,
-        and the Adler-32 of those rows."""
-        key = (width, pixels[::SAMPLE])
+    def compressed(self, picture: bytes, top: int, bottom: int, width: int) -> tuple[bytes, int]:
+        """Rows `top` to `bottom` (excluded) of `picture`, palette indices `width` to a row,
+        each row after its PNG filter byte (0: palette rows are not filtered), as raw deflate
+        blocks ending on a byte boundary; and the Adler-32 of those rows."""
+        start, end = top * width, bottom * width
+        key = (width, picture[start:end:SAMPLE])
         with self._lock:
-            kept = self._kept.get(key)
-            if kept is not None and kept[0] == pixels:
-                self._kept.move_to_end(key)
-                return kept[1], kept[2]
-        rows = b"\0" + b"\0".join(
-            pixels[start : start + width] for start in range(0, len(pixels), width)
-        )
+            for pixels, blocks, adler in self._kept.get(key, ()):
+                if len(pixels) == end - start and picture.startswith(pixels, start):
+                    self._kept.move_to_end(key)
+                    return blocks, adler
+        pixels = picture[start:end]
+        rows = b"\0" + b"\0".join(pixels[at : at + width] for at in range(0, len(pixels), width))
         packer = zlib.compressobj(FAST, zlib.DEFLATED, -15)
         blocks = packer.compress(rows) + packer.flush(zlib.Z_SYNC_FLUSH)
         adler = zlib.adler32(rows)
         size = len(pixels) + len(blocks)
         if size <= self.budget:
             with self._lock:
-                old = self._kept.pop(key, None)
-                if old is not None:
-                    self.held -= len(old[0]) + len(old[1])
-                self._kept[key] = (pixels, blocks, adler)
+                bucket = self._kept.setdefault(key, [])
+                bucket.insert(0, (pixels, blocks, adler))
                 self.held += size
-                while self.held > self.budget:
-                    _, (gone, gone_blocks, _) = self._kept.popitem(last=False)
+                if len(bucket) > BUCKET:
+                    gone, gone_blocks, _ = bucket.pop()
                     self.held -= len(gone) + len(gone_blocks)
+                self._kept.move_to_end(key)
+                while self.held > self.budget:
+                    _, dropped = self._kept.popitem(last=False)
+                    self.held -= sum(
+                        len(gone) + len(gone_blocks) for gone, gone_blocks, _ in dropped
+                    )
         return blocks, adler
 
     def __len__(self) -> int:
-        return len(self._kept)
+        """How many bands are kept."""
+        with self._lock:
+            return sum(len(bucket) for bucket in self._kept.values())
 
     def clear(self) -> None:
         """Forget every band (the benchmark's board seen for the first time; tests)."""
@@ -234,10 +242,9 @@ def banded_png(
     blocks = [_ZLIB_HEADER]
     adler = 1
     for top, bottom in _band_rows(height, edges, rows):
-        band = pixels[top * width : bottom * width]
-        compressed, band_adler = bands.compressed(band, width)
+        compressed, band_adler = bands.compressed(pixels, top, bottom, width)
         blocks.append(compressed)
-        adler = _adler_joined(adler, band_adler, len(band) + bottom - top)
+        adler = _adler_joined(adler, band_adler, (bottom - top) * (width + 1))
     blocks += [_LAST_BLOCK, adler.to_bytes(4, "big")]
     palette = bytes(img.getpalette() or [0, 0, 0])[: 3 * 256]
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, indexed
