@@ -35,14 +35,15 @@ def paste(
     A board pastes a few hundred pieces, and Pillow's `paste` checks the pieces' modes and
     loads both pictures on each call, which took twice as long as the copying itself: here
     the pixels are copied straight away."""
-    if piece.mode != target.mode:
-        raise ValueError(f"a {piece.mode!r} piece pasted into a {target.mode!r} picture")
+    source, into = piece.im, target.im
+    if source.mode != into.mode:
+        raise ValueError(f"a {source.mode!r} piece pasted into a {into.mode!r} picture")
     x, y = at
-    box = (x, y, x + piece.width, y + piece.height)
+    width, height = source.size
     if mask is None:
-        target.im.paste(piece.im, box)
+        into.paste(source, (x, y, x + width, y + height))
     else:
-        target.im.paste(piece.im, box, mask.im)
+        into.paste(source, (x, y, x + width, y + height), mask.im)
 
 
 def text_rgb(text: str, size: int, bold: bool, fg: RGB, bg: RGB) -> Image.Image:
@@ -210,8 +211,9 @@ class Canvas:
         img = _label(self._look, text, size, bold, fg, bg)
         w, h = img.size
         x, y = xy
-        x -= {"l": 1, "m": w // 2, "r": w - 1}[anchor[0]]
-        y -= {"a": 0, "m": h // 2, "d": h}[anchor[1]]
+        across, down = anchor
+        x -= 1 if across == "l" else w // 2 if across == "m" else w - 1
+        y -= 0 if down == "a" else h // 2 if down == "m" else h
         paste(self.image, img, (round(x), round(y)))
         return w - 2
 
