@@ -66,13 +66,40 @@ def text_width(text: str, size: int, bold: bool = True) -> float:
     new to the process (each move's words), and FreeType lays a text out afresh each time it
     is asked (~0.1 ms). A text of letters is measured instead as it is drawn (see `_label`),
     letter by letter: the advance of each letter plus the kerning of each pair, both kept."""
-    letters = _letters(text)
-    if letters is None:
+    if " " not in text:
+        return _word_width(text, size, bold)[0]
+    if _letters(text) is None:
         return _advance(text, size, bold)
+    # Word by word (a new line is mostly words seen before; a ligature never spans a space):
+    # each word's width, the spaces', and the kerning where a word meets a space.
+    words = text.split(" ")
+    width = _advance(" ", size, bold) * (len(words) - 1)
+    before: str | None = None  # the letter laid out last
+    for i, word in enumerate(words):
+        if i:  # a space before this word
+            if before is not None:
+                width += _kerning((before, " "), size, bold)
+            before = " "
+        if word:
+            word_width, first, last = _word_width(word, size, bold)
+            width += word_width
+            if before is not None:
+                width += _kerning((before, first), size, bold)
+            before = last
+    return width
+
+
+@lru_cache(maxsize=4096)
+def _word_width(word: str, size: int, bold: bool) -> tuple[float, str, str]:
+    """A text without spaces: its advance (letter by letter where it may be drawn so, see
+    `text_width`), its first letter and its last."""
+    letters = _letters(word)
+    if letters is None or not letters:
+        return _advance(word, size, bold), word[:1], word[-1:]
     width = sum(_advance(letter, size, bold) for letter in letters)
     for pair in itertools.pairwise(letters):
         width += _kerning(pair, size, bold)
-    return width
+    return width, letters[0], letters[-1]
 
 
 @lru_cache(maxsize=4096)

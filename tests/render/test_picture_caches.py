@@ -278,6 +278,15 @@ def test_a_label_put_together_from_letters_is_the_line_freetype_draws(
     assert text_width(text, size, bold) == font(size, bold).getlength(text)
 
 
+def test_a_text_is_measured_word_by_word_as_freetype_measures_it_whole() -> None:
+    rng = random.Random(3)
+    letters = "abcdefghijklmnopqrstuvwxyzTVAY0123456789.,:;'-()°×…éàüß  fffifl"
+    for _ in range(500):
+        text = "".join(rng.choice(letters) for _ in range(rng.randrange(1, 50)))
+        for size, bold in ((20, False), (21, True)):
+            assert text_width(text, size, bold) == font(size, bold).getlength(text), text
+
+
 def test_a_label_on_a_canvas_is_the_same_drawn_again_from_nothing() -> None:
     def draw() -> bytes:
         canvas = Canvas(Image.new("P", (600, 60), 0), HV_THEME, board_palette)
