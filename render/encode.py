@@ -8,14 +8,28 @@ kept in a file (`StoredPalette`), so that processes do not build it again as the
 Pillow writes no time stamp into a PNG, and the compression level is fixed, so equal pictures
 give equal bytes. The board uses zlib level 1: about 4 ms and ~100 kB, where level 6 saves a
 fifth of the bytes for twice the time.
+
+Even at level 1, compressing a board's 1.2 million pixels is most of the time a board takes, and
+a move changes a few cells and the panel of a board that is otherwise the one before it. So a
+board is written in bands of `BAND_ROWS` rows, each compressed on its own (`Bands`): a band
+whose pixels this process has compressed before is reused as it is, and only the bands a move
+changed are compressed again. The bytes of a band are the whole key, so a reused band is the
+same pixels, whichever picture or game it was first seen in, and a picture's bytes are the same
+whether its bands were reused or not.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import re
+import struct
+import threading
+import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageChops
@@ -113,9 +127,12 @@ class StoredPalette:
         return True
 
 
-def png_bytes(img: Image.Image, level: int = SMALL) -> bytes:
+def png_bytes(img: Image.Image, level: int = SMALL, edges: Sequence[int] = ()) -> bytes:
     """Encode as an indexed PNG. A 'P' image is written as it is (its palette was fixed in
-    advance); any other image gets a palette chosen for it (slower: for one-off pictures)."""
+    advance); any other image gets a palette chosen for it (slower: for one-off pictures).
+    A 'P' board at the FAST level is written in bands (`banded_png`, with its `edges`)."""
+    if level == FAST and img.mode == "P" and "transparency" not in img.info:
+        return banded_png(img, edges=tuple(edges))
     if img.mode != "P":
         img = img.convert("RGB").quantize(
             colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
@@ -123,3 +140,148 @@ def png_bytes(img: Image.Image, level: int = SMALL) -> bytes:
     out = io.BytesIO()
     img.save(out, format="PNG", compress_level=level, optimize=False)
     return out.getvalue()
+
+
+BAND_ROWS = 32  # a band: about a third of a High Voltage card's height, 30 kB of pixels
+SAMPLE = 61  # bands are filed by every SAMPLE-th pixel (then all their pixels are compared)
+BUCKET = 4  # bands kept under one sample: a few moves' versions of a band may share one
+# What the bands kept for reuse may hold, their pixels and compressed bytes together: about
+# the bands of a dozen boards, the last few moves of several games in one drawing process.
+BAND_CACHE_BYTES = 16 * 1024 * 1024
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# A zlib stream's header: deflate with a 32 kB window, compressed fast (readers ignore that).
+_ZLIB_HEADER = b"\x78\x01"
+_LAST_BLOCK = zlib.compressobj(FAST, zlib.DEFLATED, -15).flush()  # an empty final block
+_ADLER_BASE = 65521
+
+
+class Bands:
+    """Bands of pictures' rows, compressed each on its own, the most recently used kept up to
+    a number of bytes.
+
+    A band is compressed by a fresh compressor and ended with a flush to a byte boundary, so
+    its compressed bytes refer to nothing outside it: any run of them, in any order, followed
+    by a final block, is a valid deflate stream of the bands' rows in that order. A band is
+    reused only when all its pixels, and its width, are those asked for: two pictures share a
+    compressed band only where they are the same. Hashing every pixel of a board to find its
+    bands cost more than drawing half of it, so bands are filed by a sample of their pixels
+    (every SAMPLE-th), up to BUCKET bands under one sample, and compared in full in place.
+    Drawing may run in threads of one process: the bookkeeping is under a lock, the
+    compressing is not."""
+
+    def __init__(self, budget: int = BAND_CACHE_BYTES) -> None:
+        self.budget = budget
+        self.held = 0
+        self._kept: OrderedDict[tuple[int, bytes], list[tuple[bytes, bytes, int]]]
+        self._kept = OrderedDict()
+        self._lock = threading.Lock()
+
+    def compressed(self, picture: bytes, top: int, bottom: int, width: int) -> tuple[bytes, int]:
+        """Rows `top` to `bottom` (excluded) of `picture`, palette indices `width` to a row,
+        each row after its PNG filter byte (0: palette rows are not filtered), as raw deflate
+        blocks ending on a byte boundary; and the Adler-32 of those rows."""
+        start, end = top * width, bottom * width
+        key = (width, picture[start:end:SAMPLE])
+        with self._lock:
+            for pixels, blocks, adler in self._kept.get(key, ()):
+                if len(pixels) == end - start and picture.startswith(pixels, start):
+                    self._kept.move_to_end(key)
+                    return blocks, adler
+        pixels = picture[start:end]
+        rows = b"\0" + b"\0".join(pixels[at : at + width] for at in range(0, len(pixels), width))
+        packer = zlib.compressobj(FAST, zlib.DEFLATED, -15)
+        blocks = packer.compress(rows) + packer.flush(zlib.Z_SYNC_FLUSH)
+        adler = zlib.adler32(rows)
+        size = len(pixels) + len(blocks)
+        if size <= self.budget:
+            with self._lock:
+                bucket = self._kept.setdefault(key, [])
+                bucket.insert(0, (pixels, blocks, adler))
+                self.held += size
+                if len(bucket) > BUCKET:
+                    gone, gone_blocks, _ = bucket.pop()
+                    self.held -= len(gone) + len(gone_blocks)
+                self._kept.move_to_end(key)
+                while self.held > self.budget:
+                    _, dropped = self._kept.popitem(last=False)
+                    self.held -= sum(
+                        len(gone) + len(gone_blocks) for gone, gone_blocks, _ in dropped
+                    )
+        return blocks, adler
+
+    def __len__(self) -> int:
+        """How many bands are kept."""
+        with self._lock:
+            return sum(len(bucket) for bucket in self._kept.values())
+
+    def clear(self) -> None:
+        """Forget every band (the benchmark's board seen for the first time; tests)."""
+        with self._lock:
+            self._kept.clear()
+            self.held = 0
+
+
+BANDS = Bands()
+
+
+def banded_png(
+    img: Image.Image, bands: Bands = BANDS, edges: tuple[int, ...] = (), rows: int = BAND_ROWS
+) -> bytes:
+    """A 'P' image as an 8-bit indexed PNG whose pixel data is compressed in bands of at most
+    `rows` rows, each reused from `bands` when this process compressed the same pixels
+    before.
+
+    `edges` are rows where a band starts: where one part of the picture's layout ends and the
+    next begins (a row of cells, a line of the panel). A move then changes whole bands, and
+    little beside the parts it changed is compressed again: with bands of 32 rows wherever
+    they fell, a card's row of 104 pixels touched five of them."""
+    if img.mode != "P":
+        raise ValueError(f"a banded PNG is written from a 'P' image, not {img.mode!r}")
+    width, height = img.size
+    pixels = img.tobytes()
+    blocks = [_ZLIB_HEADER]
+    adler = 1
+    for top, bottom in _band_rows(height, edges, rows):
+        compressed, band_adler = bands.compressed(pixels, top, bottom, width)
+        blocks.append(compressed)
+        adler = _adler_joined(adler, band_adler, (bottom - top) * (width + 1))
+    blocks += [_LAST_BLOCK, adler.to_bytes(4, "big")]
+    palette = bytes(img.getpalette() or [0, 0, 0])[: 3 * 256]
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, indexed
+    return b"".join(
+        (
+            _SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", palette.ljust(3 * 256, b"\0")),
+            _chunk(b"IDAT", b"".join(blocks)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+@lru_cache(maxsize=64)
+def _band_rows(height: int, edges: tuple[int, ...], rows: int) -> tuple[tuple[int, int], ...]:
+    """(top, bottom) of every band: a band starts at each edge, and the rows between two edges
+    are shared out evenly between as few bands of at most `rows` rows as hold them."""
+    cuts = sorted({0, height, *(e for e in edges if 0 < e < height)})
+    out: list[tuple[int, int]] = []
+    for top, bottom in itertools.pairwise(cuts):
+        count = -(-(bottom - top) // rows)
+        out += [
+            (top + (bottom - top) * i // count, top + (bottom - top) * (i + 1) // count)
+            for i in range(count)
+        ]
+    return tuple(out)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _adler_joined(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from the checksum of each (as
+    zlib's adler32_combine): the sum of the bytes adds up, and every running sum of the second
+    string counts the first string's sum once more."""
+    low = ((first & 0xFFFF) + (second & 0xFFFF) - 1) % _ADLER_BASE
+    high = ((first >> 16) + (second >> 16) + second_length * ((first & 0xFFFF) - 1)) % _ADLER_BASE
+    return low | high << 16

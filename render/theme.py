@@ -7,7 +7,7 @@ board, a larger size for a tablet) can live in the same process without mixing s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 RGB = tuple[int, int, int]
 
@@ -15,7 +15,25 @@ RGB = tuple[int, int, int]
 @dataclass(frozen=True)
 class Theme:
     """What all the boards have in common, so all games look like one bot; each game's
-    theme adds its own sizes and colours."""
+    theme adds its own sizes and colours.
+
+    Its hash is worked out once per theme: the caches of pictures' pieces are keyed by their
+    theme, a board looks a hundred pieces up, and a frozen dataclass hashes its dozens of
+    fields anew each time (most of a millisecond a board). A game's theme, a dataclass of its
+    own, keeps this hash with `__hash__ = Theme.__hash__`."""
+
+    def __hash__(self) -> int:
+        try:
+            return self.__dict__["_hash"]  # type: ignore[no-any-return]
+        except KeyError:
+            value = hash((type(self), *(getattr(self, f.name) for f in fields(self))))
+            object.__setattr__(self, "_hash", value)  # frozen: set once, as its own cache
+            return value
+
+    def __getstate__(self) -> dict[str, object]:
+        """What pickling keeps: the fields, not the hash (strings hash differently in
+        another process)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     panel_height: int = 240
     background: RGB = (24, 29, 40)

@@ -45,13 +45,13 @@ MODULES = {
     "games.high_voltage.pictures.sprites": HV_THEME.supersample,
     "games.pylons.pictures.board": 1,
     "games.sector6.pictures.panel": 1,
-    "games.sector6.pictures.panel_layout": 1,
     "games.sector6.pictures.pieces": 1,
 }
 # Modules whose cached pieces hold drawn text (palettes hold none and are slow to rebuild).
 CACHED = (
     *MODULES,
     "games.sector6.pictures.board",
+    "games.sector6.pictures.panel_layout",  # measures its counts with `render.canvas`
     "games.sector6.pictures.tokens",
     "games.sector6.pictures.sprites",
     "games.sector6.pictures.palette",

@@ -14,8 +14,10 @@ face-up board for everyone to see, so the outline tells nothing the board does n
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,15 @@ from games.high_voltage.pictures.layout import (
     station_facing,
 )
 from games.high_voltage.pictures.palette import THEME, HighVoltageTheme
-from games.high_voltage.pictures.panel import SMALL, draw_panel, panel_ground, specimen_text
+from games.high_voltage.pictures.panel import (
+    LAST_TOP,
+    PLAYERS_TOP,
+    ROW_H,
+    SMALL,
+    draw_panel,
+    panel_ground,
+    specimen_text,
+)
 from games.high_voltage.pictures.sprites import (
     DANGER,
     HIGH_VOLTAGE,
@@ -43,7 +53,7 @@ from games.high_voltage.pictures.sprites import (
     frame_sprite,
     path_key,
 )
-from render.canvas import Canvas, shrink, to_indexed
+from render.canvas import Canvas, paste, shrink, text_width, to_indexed
 from render.encode import FAST, StoredPalette, build_palette, png_bytes
 from render.fonts import font
 from render.theme import RGB
@@ -71,16 +81,20 @@ def hv_board_png(
     `cells` and `stations`); `moves` the last turn's actions in words of that language, as
     the presenter says them ("rotated E4 to 90°"), for the panel's last line (None: only the
     lines it scored)."""
-    image = hv_board_image(
-        view,
-        names=names,
-        theme=theme,
-        language=language,
-        clock=clock,
-        highlight=highlight,
-        moves=moves,
-    )
-    return png_bytes(image, FAST)
+    image = _board(view, names, theme, language, clock, highlight, moves, keep=True)
+    return png_bytes(image, FAST, band_edges(theme, int(view.get("grid_size", 7))))
+
+
+@cache
+def band_edges(theme: HighVoltageTheme, n: int = 7) -> tuple[int, ...]:
+    """The rows where the board's parts meet, where the PNG's bands start (see
+    `render.encode.banded_png`): the frame, each row of cards, the panel's row of each player
+    (the player to move changes with every move) and its last turn's lines."""
+    side = board_side(theme, n)
+    o = grid_origin(theme)
+    cards = [o + k * theme.cell for k in range(n + 1)]
+    players = [side + PLAYERS_TOP - 3 + k * ROW_H for k in range(5)]
+    return (theme.margin, *cards, side - theme.margin, side, *players, side + LAST_TOP)
 
 
 def hv_board_image(
@@ -96,25 +110,40 @@ def hv_board_image(
     """The board as a palette image, before PNG encoding. The clock is drawn with the rest
     of the panel's changing parts, never into the cached base: its text changes with every
     post."""
+    return _board(view, names, theme, language, clock, highlight, moves, keep=False)
+
+
+def _board(
+    view: View,
+    names: Sequence[str] | None,
+    theme: HighVoltageTheme,
+    language: str,
+    clock: str | None,
+    highlight: Sequence[Mapping[str, Any]],
+    moves: Sequence[str] | None,
+    *,
+    keep: bool,
+) -> Image.Image:
+    """The board, drawn on a copy of the last board this process drew in the same look when
+    there is one (see `_Drawn`), else on the base; `keep`: the picture is kept as the last
+    board (it is handed to no one who could draw on it)."""
     n = int(view.get("grid_size", 7))
-    canvas = Canvas(_base(theme, n, language).copy(), theme, board_palette)
-    lit_cells, lit_stations = traced(view, n)
-    danger = texts_for(language)("picture.hv.danger_card")
-    _paste_frame(canvas, view, n, lit_stations)
-    last = view.get("last") or {}
-    changed = set(last.get("cells") or [])
-    drawn = (view.get("drawn") or {}).get("cell")
-    for index, cell in enumerate(view["cells"]):
-        name = cell["cell"]
-        ring = None
-        if name == drawn:
-            ring = theme.drawn_outline
-        elif name in changed:
-            ring = theme.changed_outline
-        key = _cell_key(cell, lit_cells.get(name, frozenset()), ring)
-        if key[1] == "danger":
-            key = (*key, danger)
-        canvas.sprite(cell_sprite, *key, at=cell_box(index, theme, n)[:2])
+    look = (theme, n, language)
+    cells = _cell_keys(view, theme, n, texts_for(language)("picture.hv.danger_card"))
+    frame = _frame_keys(view, n)
+    with _drawn_lock:
+        before = None if highlight else _drawn.get(look)
+    if before is None:
+        canvas = Canvas(_base(theme, n, language).copy(), theme, board_palette)
+    else:
+        canvas = Canvas(before.image.copy(), theme, board_palette)
+        paste(canvas.image, _panel_ground(theme, n, language), (0, board_side(theme, n)))
+    for number, key in enumerate(frame):
+        if before is None or before.frame[number] != key:
+            canvas.sprite(frame_sprite, *key, at=frame_box(number, theme, n)[:2])
+    for index, key in enumerate(cells):
+        if before is None or before.cells[index] != key:
+            canvas.sprite(cell_sprite, *key, at=cell_box(index, theme, n)[:2])
     if highlight:
         outline_lines(canvas, highlight, n)
     draw_panel(
@@ -126,7 +155,65 @@ def hv_board_image(
         clock=clock,
         moves=moves,
     )
+    if keep and not highlight:
+        with _drawn_lock:
+            _drawn[look] = _Drawn(canvas.image, cells, frame)
+            _drawn.move_to_end(look)
+            while len(_drawn) > DRAWN_KEPT:
+                _drawn.popitem(last=False)
     return canvas.image
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """A board drawn last in its look, and what each of its cards and score cards shows.
+
+    A card's picture is all its cell's pixels and depends on its sprite's key alone (a score
+    card's likewise), the rest of the board above the panel is the base's, and the panel is
+    drawn afresh on the base's panel ground: so a board drawn over the last one, with only the
+    cards whose key differ pasted again, is the board drawn from the base, pixel for pixel.
+    After a move most cards are as they were: the board of a game drawn after its last move
+    pastes two or three cards instead of eighty. The image is never drawn on again (a board
+    is drawn on a copy). A board with lines outlined on it is neither drawn over nor kept."""
+
+    image: Image.Image
+    cells: tuple[tuple[Any, ...], ...]
+    frame: tuple[tuple[Any, ...], ...]
+
+
+DRAWN_KEPT = 8  # boards kept, one per look (theme, grid size, language): ~1.2 MB each
+_drawn: OrderedDict[tuple[HighVoltageTheme, int, str], _Drawn] = OrderedDict()
+_drawn_lock = threading.Lock()
+
+
+def forget_boards() -> None:
+    """Forget the boards kept to draw the next ones over (benchmarks: a process that has not
+    drawn this game lately; tests)."""
+    with _drawn_lock:
+        _drawn.clear()
+
+
+def _cell_keys(
+    view: View, theme: HighVoltageTheme, n: int, danger: str
+) -> tuple[tuple[Any, ...], ...]:
+    """The `cell_sprite` arguments of every cell, in the view's order."""
+    lit_cells, _ = traced(view, n)
+    last = view.get("last") or {}
+    changed = set(last.get("cells") or [])
+    drawn = (view.get("drawn") or {}).get("cell")
+    keys = []
+    for cell in view["cells"]:
+        name = cell["cell"]
+        ring = None
+        if name == drawn:
+            ring = theme.drawn_outline
+        elif name in changed:
+            ring = theme.changed_outline
+        key = _cell_key(cell, lit_cells.get(name, frozenset()), ring)
+        if key[1] == "danger":
+            key = (*key, danger)
+        keys.append(key)
+    return tuple(keys)
 
 
 LABEL_SIZE = 21  # a line's name on its outline, in pixels: read at the size Discord shows it
@@ -175,7 +262,7 @@ def _label(canvas: Canvas, name: str, box: tuple[int, int, int, int], colour: RG
     x0, _, x1, y1 = box
     # As wide as the card and its gutters at most: a name never runs onto the next card.
     text, size = shrink(name, LABEL_SIZE, x1 - x0 - 6, smallest=LABEL_SIZE - 4)
-    width = round(font(size, True).getlength(text)) + 6
+    width = round(text_width(text, size)) + 6
     height = size + 6
     mid = (x0 + x1) // 2
     bottom = y1 - theme.gutter - theme.line_mark_width - 4
@@ -246,7 +333,9 @@ def _station_at(cell: str, edge: str, n: int) -> int:
     return station_facing(side, cell, n) if on_border else -1
 
 
-def _paste_frame(canvas: Canvas, view: View, n: int, lit: set[int]) -> None:
+def _frame_keys(view: View, n: int) -> tuple[tuple[Any, ...], ...]:
+    """The `frame_sprite` arguments of every score card, by its number."""
+    _, lit = traced(view, n)
     colours = {s["station"]: s["colour"] for s in view.get("stations", [])}
     ring = 4 * (n + 1)
     markers: dict[int, list[str]] = defaultdict(list)
@@ -254,16 +343,10 @@ def _paste_frame(canvas: Canvas, view: View, n: int, lit: set[int]) -> None:
     for colour in view.get("colours") or list(scores):
         if colour in scores:
             markers[int(scores[colour]) % ring].append(colour)
-    for number in range(ring):
-        canvas.sprite(
-            frame_sprite,
-            number,
-            n,
-            colours.get(number),
-            tuple(markers.get(number, ())),
-            number in lit,
-            at=frame_box(number, canvas.theme, n)[:2],
-        )
+    return tuple(
+        (number, n, colours.get(number), tuple(markers.get(number, ())), number in lit)
+        for number in range(ring)
+    )
 
 
 @cache
@@ -285,6 +368,13 @@ def _base(theme: HighVoltageTheme, n: int, language: str) -> Image.Image:
         draw.text((side - half, mid), digit, fill=theme.coordinate_text, font=f, anchor="mm")
     panel_ground(img, theme, side, texts_for(language))
     return to_indexed(img, board_palette(theme))
+
+
+@cache
+def _panel_ground(theme: HighVoltageTheme, n: int, language: str) -> Image.Image:
+    """The base's panel: what a board drawn over another starts its panel from."""
+    side = board_side(theme, n)
+    return _base(theme, n, language).crop((0, side, side, side + theme.panel_height))
 
 
 @cache

@@ -31,6 +31,8 @@ class Company:
 class HighVoltageTheme(Theme):
     """Sizes in final pixels and every colour of the board, card, end and secret pictures."""
 
+    __hash__ = Theme.__hash__  # worked out once (see `render.theme.Theme`)
+
     # sizes
     cell: int = 104  # pitch of one grid cell
     frame: int = 84  # depth of the score-card frame around the grid

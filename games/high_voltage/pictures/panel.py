@@ -25,7 +25,7 @@ from games.high_voltage.pictures.sprites import (
     star_icon,
     token_icon,
 )
-from render.canvas import Canvas, fit, shrink, text_rgb, wrap
+from render.canvas import Canvas, fit, shrink, text_rgb, text_width, wrap
 from render.fonts import drawable, font
 from render.theme import RGB
 
@@ -173,7 +173,7 @@ def draw_panel(
     if who is None:
         headline = texts("picture.hv.game_over")
     else:  # shorten a long name, never the words round it
-        around = font(28).getlength(texts("picture.hv.to_play", player=""))
+        around = text_width(texts("picture.hv.to_play", player=""), 28)
         headline = texts("picture.hv.to_play", player=fit(who, 28, room - around))
     canvas.text((PAD, top + 14), headline, size=28, fg=theme.text, bg=theme.panel, max_width=room)
     if view.get("phase") != "over":

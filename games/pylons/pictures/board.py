@@ -25,10 +25,12 @@ from render.canvas import (
     Canvas,
     finish_piece,
     fit,
+    paste,
     rounded_band,
     shorten_names,
     shrink,
     text_rgb,
+    text_width,
     to_indexed,
 )
 from render.encode import FAST, StoredPalette, build_palette, png_bytes
@@ -75,7 +77,17 @@ def pylons_board_png(
     image = pylons_board_image(
         view, names=names, theme=theme, language=language, clock=clock, moves=moves
     )
-    return png_bytes(image, FAST)
+    return png_bytes(image, FAST, band_edges(theme))
+
+
+@cache
+def band_edges(theme: PylonsTheme = PYLONS_THEME) -> tuple[int, ...]:
+    """The rows where the board's parts meet, where the PNG's bands start (see
+    `render.encode.banded_png`): each row of cells (a pylon stands inside its cell's row),
+    and the players' cards (the one to move is lit)."""
+    side = board_side(theme)
+    cells = [theme.margin + j * theme.cell for j in range(SIZE + 1)]
+    return (*cells, side, side + CARD_TOP, side + CARD_TOP + CARD_H)
 
 
 # ---------------------------------------------------------------------- layout
@@ -136,7 +148,6 @@ def pylons_board_image(
     """The board as a palette image, before PNG encoding. The clock is drawn with the rest
     of the panel, never into the cached base: its text changes with every post."""
     image = _base(theme).copy()
-    paste = image.paste
     # Pieces are cached per process under keys that include the theme; hashing a theme costs
     # more than pasting, so each render looks each kind of piece up once.
     swamp_of: dict[int, Piece] = {}
@@ -152,7 +163,7 @@ def pylons_board_image(
         )
         if sides not in swamp_of:
             swamp_of[sides] = swamp_piece(theme, sides)
-        paste(swamp_of[sides][0], cell_origin(i, j, theme))
+        paste(image, swamp_of[sides][0], cell_origin(i, j, theme))
     outcome = view.get("outcome") or {}
     network = set((outcome.get("details") or {}).get("network") or ())
     half = theme.cell // 2
@@ -169,7 +180,7 @@ def pylons_board_image(
         sprite, mask = link_of[key]
         x, y = cell_origin(ai, aj, theme)
         dx = FORWARD[k][0] * theme.cell
-        paste(sprite, (x + half + min(0, dx) - LINK_PAD, y + half - LINK_PAD), mask)
+        paste(image, sprite, (x + half + min(0, dx) - LINK_PAD, y + half - LINK_PAD), mask)
     last = (view.get("last") or {}).get("cell")
     for pylon in view.get("pylons") or ():
         name = pylon["cell"]
@@ -179,7 +190,7 @@ def pylons_board_image(
             pylon_of[key] = pylon_piece(theme, *key)
         sprite, mask = pylon_of[key]
         x, y = cell_origin(i, j, theme)
-        paste(sprite, (x + half - PYLON_HALF, y + half - PYLON_HALF), mask)
+        paste(image, sprite, (x + half - PYLON_HALF, y + half - PYLON_HALF), mask)
     canvas = Canvas(image, theme, pylons_palette)
     _panel(canvas, view, names, board_side(theme), texts_for(language), clock, moves)
     return image
@@ -260,13 +271,13 @@ def _panel(
     for seat in (0, 1):
         player = players.get(seat, {})
         x = PAD + seat * (card_w + PAD)
-        y = top + 12
+        y = top + CARD_TOP
         lit = seat == current or (seat in winners and len(winners) == 1)
         bg = theme.panel_row if lit else theme.panel
         if lit:
             canvas.sprite(card_band, card_w, CARD_H, seat if seat == current else -1, at=(x, y))
         sprite, mask = pylon_piece(theme, seat, -1 if lit else -2, False)
-        canvas.image.paste(sprite, (x + 10, y + CARD_H // 2 - PYLON_HALF), mask)
+        paste(canvas.image, sprite, (x + 10, y + CARD_H // 2 - PYLON_HALF), mask)
         name = seat_name(seat, names, texts)
         name_room = card_w - 160
         label = drawable(clock) if clock is not None and seat == current else ""
@@ -340,13 +351,13 @@ def _panel(
     )
 
 
-CARD_H = 68
+CARD_TOP, CARD_H = 12, 68  # the players' cards, from the top of the panel
 
 
 def _score_width(player: Mapping[str, Any], texts: Texts) -> int:
     """How far the score's label and number reach in from the card's right edge."""
-    label = font(SMALL, False).getlength(texts("picture.pylons.score"))
-    number = font(32).getlength(str(player.get("score", 0)))
+    label = text_width(texts("picture.pylons.score"), SMALL, False)
+    number = text_width(str(player.get("score", 0)), 32)
     return math.ceil(max(label, number))
 
 
@@ -355,8 +366,8 @@ def _name_and_clock(name: str, clock: str, room: float, name_max: float) -> tupl
     the card's first line, the name never wider than `name_max` as without a clock: the name
     keeps its width while the clock gets at least CLOCK_LEAST (or all it needs, when less);
     a name too long for that is cut first, then the clock shrinks, then it is cut."""
-    name_w = min(font(NAME_SIZE).getlength(name) + 2, name_max)
-    clock_w = min(font(CLOCK_SIZE, False).getlength(clock), CLOCK_MAX)
+    name_w = min(text_width(name, NAME_SIZE) + 2, name_max)
+    clock_w = min(text_width(clock, CLOCK_SIZE, False), CLOCK_MAX)
     name_room = max(0.0, min(name_w, room - CLOCK_GAP - min(clock_w, CLOCK_LEAST)))
     clock_room = min(room - min(name_w, name_room) - CLOCK_GAP, CLOCK_MAX)
     label, size = shrink(clock, CLOCK_SIZE, clock_room, bold=False, smallest=SMALL)

@@ -19,6 +19,8 @@ class PylonsTheme(Theme):
     reason. Sizes give a 956 x 1096 picture: 24 cells of 37 pixels and a 140-pixel panel.
     """
 
+    __hash__ = Theme.__hash__  # worked out once (see `render.theme.Theme`)
+
     cell: int = 37
     margin: int = 34
     panel_height: int = 156

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -46,6 +47,7 @@ from games.sector6.pictures.panel import (
     markers_text,
     status_line,
 )
+from games.sector6.pictures.panel_layout import CARD_H, CARD_TOP
 from games.sector6.pictures.sprites import (
     cog_piece,
     door_piece,
@@ -69,7 +71,7 @@ from games.sector6.pictures.style import (
 )
 from games.sector6.pictures.tiles import cog_size
 from games.sector6.pictures.tokens import seat_letters
-from render.canvas import Canvas
+from render.canvas import Canvas, paste
 from render.encode import FAST, png_bytes
 
 __all__ = [
@@ -121,12 +123,22 @@ def sector6_board_png(
     image = sector6_board_image(
         view, names=names, theme=theme, language=language, clock=clock, moves=moves
     )
-    return png_bytes(image, FAST)
+    return png_bytes(image, FAST, band_edges(theme))
+
+
+@cache
+def band_edges(theme: Sector6Theme = SECTOR6_THEME) -> tuple[int, ...]:
+    """The rows where the picture's parts meet, where the PNG's bands start (see
+    `render.encode.banded_png`): the maze, whose hexagons fall on no rows of their own, then
+    the players' cards (the one to move is lit) and the status line."""
+    top = theme.board_height + CARD_TOP
+    return (theme.board_height, top, top + CARD_H)
 
 
 # ---------------------------------------------------------------------- layout
 
 
+@cache  # a board asks for every cell's place a few times; there are some hundred cells
 def cell_colrow(name: str) -> tuple[int, int]:
     """(column, row) of a label, both from 0: 'C4' is (2, 3)."""
     return LETTERS.index(name[0].upper()), int(name[1:]) - 1
@@ -137,7 +149,8 @@ def _units(col: int, row: int) -> tuple[float, float]:
     return 1.5 * col, SQ3 * (row + 0.5 * (col & 1))
 
 
-def _neighbours(name: str) -> list[str]:
+@cache
+def _neighbours(name: str) -> tuple[str, ...]:
     col, row = cell_colrow(name)
     odd = col & 1
     steps = ((0, -1), (1, -1 + odd), (1, odd), (0, 1), (-1, odd), (-1, -1 + odd))
@@ -148,7 +161,7 @@ def _neighbours(name: str) -> list[str]:
             out.append(f"{LETTERS[c]}{r + 1}")
         else:
             out.append("")
-    return out
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -276,7 +289,7 @@ def sector6_board_image(
 
     def at(name: str, sprite: Image.Image, mask: Image.Image | None = None) -> None:
         x, y = lay.centre(name)
-        image.paste(sprite, (round(x) - half_w, round(y) - half_h), mask)
+        paste(image, sprite, (round(x) - half_w, round(y) - half_h), mask)
 
     for name in free_cells(view):
         at(name, *free_piece(theme, radius))
@@ -333,7 +346,7 @@ def _cogs(image: Image.Image, theme: Sector6Theme, lay: Layout, view: View) -> N
         x, y = lay.centre(name)
         angle = math.radians(270 + 60 * side)
         cx, cy = x + apothem * math.cos(angle), y + apothem * math.sin(angle)
-        image.paste(sprite, (round(cx) - half, round(cy) - half), mask)
+        paste(image, sprite, (round(cx) - half, round(cy) - half), mask)
 
 
 def _tokens(image: Image.Image, theme: Sector6Theme, lay: Layout, view: View, texts: Texts) -> None:
@@ -350,21 +363,22 @@ def _tokens(image: Image.Image, theme: Sector6Theme, lay: Layout, view: View, te
         if tile.get("marker"):
             dx, dy = MARKER_WITH_PRISONER if has_prisoner else MARKER_ALONE
             sprite, mask = marker_piece(theme, small, int(tile["marker"]), dead=name in dead)
-            image.paste(
-                sprite, (round(x + dx * radius) - half, round(y + dy * radius) - half), mask
+            paste(
+                image, sprite, (round(x + dx * radius) - half, round(y + dy * radius) - half), mask
             )
         if has_prisoner:
             seat = int(tile["prisoner"])
             letter = letters[seat] if seat < len(letters) else str(seat + 1)
             sprite, mask = prisoner_piece(theme, small, seat, letter)
-            image.paste(
+            paste(
+                image,
                 sprite,
                 (round(x + PRISONER[0] * radius) - half, round(y + PRISONER[1] * radius) - half),
                 mask,
             )
         elif tile["kind"] == "entry" and not tile.get("marker"):
             sprite, mask = door_piece(theme, small, int(tile["owner"]))
-            image.paste(sprite, (round(x) - half, round(y + 0.14 * radius) - half), mask)
+            paste(image, sprite, (round(x) - half, round(y + 0.14 * radius) - half), mask)
 
 
 def _kind(tile: Mapping[str, Any]) -> int:

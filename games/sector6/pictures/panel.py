@@ -28,7 +28,7 @@ from games.sector6.pictures.panel_layout import (
 from games.sector6.pictures.sprites import marker_piece, prisoner_piece, supply_piece, tile_piece
 from games.sector6.pictures.style import PAD, SMALL, Sector6Theme, View, hex_half, token_half
 from games.sector6.pictures.tokens import seat_letters
-from render.canvas import Canvas, shorten_names, shrink, wrap
+from render.canvas import Canvas, paste, shorten_names, shrink, wrap
 from render.fonts import drawable, font
 from render.theme import RGB
 
@@ -134,7 +134,7 @@ def draw_panel(
             edge = theme.seat_fill[seat] if seat == current else theme.winner
             canvas.sprite(card_band, card_w, CARD_H, edge, at=(x, y))
         sprite, mask = prisoner_piece(theme, 15, seat, letters[seat], bg)
-        canvas.image.paste(sprite, (x + 26 - token_half(15), y + 27 - token_half(15)), mask)
+        paste(canvas.image, sprite, (x + 26 - token_half(15), y + 27 - token_half(15)), mask)
         canvas.text(
             (x + 48, y + 12),
             seat_name(seat, names, texts),
@@ -158,7 +158,7 @@ def draw_panel(
         half = token_half(COUNT_DISC)
         for count in counts_on_card(card, player.get("collected") or {}):
             sprite, mask = marker_piece(theme, COUNT_DISC, count.value, bg)
-            canvas.image.paste(sprite, (count.disc[0] - half, count.disc[1] - half), mask)
+            paste(canvas.image, sprite, (count.disc[0] - half, count.disc[1] - half), mask)
             canvas.text(
                 count.at,
                 count.text,
@@ -187,7 +187,7 @@ def _supply(
     pieces = (supply_piece(theme, SUPPLY_RADIUS), tile_piece(theme, SUPPLY_RADIUS, seat, 0))
     at = x + 14
     for (sprite, mask), count in zip(pieces, left, strict=True):
-        canvas.image.paste(sprite, (at, y + 61 - half_h), mask)
+        paste(canvas.image, sprite, (at, y + 61 - half_h), mask)
         at += 2 * half_w + 3
         at += canvas.text(
             (at, y + 50), f"×{count}", size=SMALL, bold=False, fg=theme.text_dim, bg=bg

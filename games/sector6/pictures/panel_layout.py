@@ -18,11 +18,10 @@ from functools import cache
 from PIL import Image
 
 from games.sector6.pictures.style import PAD, SMALL, SS, Sector6Theme
-from render.canvas import rounded_band
-from render.fonts import font
+from render.canvas import rounded_band, text_width
 from render.theme import RGB
 
-CARD_H = 84
+CARD_TOP, CARD_H = 14, 84  # the players' cards, from the top of the panel
 CLOCK_H = 36  # the oxygen clock's badge, beside the status line
 CLOCK_MAX = 380  # its widest, in pixels: a long translation shrinks, then is cut
 TURN_CLOCK_SIZE = SMALL  # the turn clock (the time to move), at the status line's right end
@@ -41,7 +40,7 @@ def cards(theme: Sector6Theme, count: int) -> list[tuple[int, int, int]]:
     count = max(1, count)
     width = min(300, (theme.width - (count + 1) * PAD) // count)
     left = (theme.width - count * width - (count - 1) * PAD) // 2
-    return [(left + k * (width + PAD), theme.board_height + 14, width) for k in range(count)]
+    return [(left + k * (width + PAD), theme.board_height + CARD_TOP, width) for k in range(count)]
 
 
 @dataclass(frozen=True)
@@ -65,7 +64,7 @@ def counts_on_card(
     sizes = range(COUNT_SIZE, COUNT_SMALLEST - 1, -1)
     for shown, size in [(p, size) for p in (prefix, "") for size in sizes]:
         texts = [f"{shown}{collected.get(str(v), 0)}" for v in (1, 2, 3, 4)]
-        widths = [math.ceil(font(size, False).getlength(t)) + 2 for t in texts]
+        widths = [math.ceil(text_width(t, size, False)) + 2 for t in texts]
         gap = (room - sum(2 * COUNT_DISC + 3 + w for w in widths)) / 3
         if gap >= COUNT_GAP:
             break

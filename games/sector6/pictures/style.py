@@ -32,6 +32,8 @@ class Sector6Theme(Theme):
     """Sizes and colours of the Sector 6 board: light tiles on the dark ground of the other
     boards, so all games look like one bot. 1000 x 1060 pixels: the maze in the top 840."""
 
+    __hash__ = Theme.__hash__  # worked out once (see `render.theme.Theme`)
+
     width: int = 1000
     board_height: int = 840
     panel_height: int = 220

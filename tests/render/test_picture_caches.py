@@ -1,0 +1,320 @@
+"""What a process keeps between pictures to draw the next one quickly (PNG bands it compressed,
+labels and letters it drew, the last High Voltage board of each look) never shows in a
+picture: a board drawn with everything kept from other boards, of this game or another, is
+the board drawn from nothing, byte for byte and decoded pixel for pixel; and what is kept
+stays within its bounds.
+
+Boards are drawn as the bot draws them (each game's presenter) for views of seeded random
+games, several games interleaved, so that each board is drawn over what the boards of other
+games left behind.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import itertools
+import pickle
+import random
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from games import find_game
+from games.high_voltage.pictures import THEME as HV_THEME
+from games.high_voltage.pictures import hv_board_png
+from games.high_voltage.pictures.board import (
+    DRAWN_KEPT,
+    _drawn,
+    band_edges,
+    board_palette,
+    forget_boards,
+)
+from games.sector6.pictures import SECTOR6_THEME
+from hvbot.messages.presenters import presenter_for
+from render.canvas import Canvas, _label, _look_number, forget_texts, text_rgb, text_width
+from render.canvas import to_indexed as indexed
+from render.encode import BANDS, SAMPLE, Bands, _adler_joined, _band_rows, banded_png, png_bytes
+from render.fonts import font
+
+SEATS = {"high-voltage": 4, "pylons": 2, "sector6": 3}
+NAMES = ["Ada", "Bruno", "Chiara", "Dmitri"]
+# Modules whose caches hold drawn pieces (sprites, labels, letters), emptied for a board drawn
+# from nothing; the palettes are read from their files and hold no drawing.
+DRAWING = (
+    "render.canvas",
+    "games.high_voltage.pictures.board",
+    "games.high_voltage.pictures.sprites",
+    "games.pylons.pictures.board",
+    "games.sector6.pictures.board",
+    "games.sector6.pictures.sprites",
+    "games.sector6.pictures.tokens",
+    "games.sector6.pictures.panel_layout",
+)
+
+
+def forget_everything() -> None:
+    """This process as if it had drawn no board: no band, no kept board, no piece drawn."""
+    BANDS.clear()
+    forget_boards()
+    forget_texts()
+    for name in DRAWING:
+        for attr, value in vars(importlib.import_module(name)).items():
+            if hasattr(value, "cache_clear") and "palette" not in attr:
+                value.cache_clear()
+
+
+def decoded(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    return img
+
+
+def interleaved(game: str, seeds: tuple[int, ...], moves: int) -> Iterator[dict[str, Any]]:
+    """Public views of a few seeded random games, a move of each in turn."""
+    rules = find_game(game)
+    states = [rules.new_state(SEATS[game], seed) for seed in seeds]
+    rngs = [random.Random(seed) for seed in seeds]
+    for _ in range(moves):
+        for state, rng in zip(states, rngs, strict=True):
+            if not state.is_terminal():
+                state.apply(state.sample_action(rng))
+                yield state.view(None)
+
+
+def board(game: str) -> Callable[[dict[str, Any]], bytes]:
+    presenter = presenter_for(game)
+    return lambda view: presenter.board_png(view, NAMES[: SEATS[game]])
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept_between_tests() -> Iterator[None]:
+    yield
+    BANDS.clear()
+    forget_boards()
+    forget_texts()
+
+
+# ----------------------------------------------------------------- warm and cold, side by side
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_a_board_drawn_after_other_games_boards_is_the_board_drawn_from_nothing(game: str) -> None:
+    draw = board(game)
+    views = list(interleaved(game, (3, 11), 40))
+    warm = [draw(view) for view in views]  # each over what the boards before it left
+    for view, png in list(zip(views, warm, strict=True))[::9]:
+        forget_everything()
+        cold = draw(view)
+        assert png == cold
+        assert decoded(png).tobytes() == decoded(cold).tobytes()
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_a_board_is_the_same_whatever_was_drawn_between(game: str) -> None:
+    """A, then other boards, then A again: the same bytes, and each of the others is what it
+    is when drawn first in a fresh process."""
+    draw = board(game)
+    views = list(interleaved(game, (5, 6, 7), 12))
+    first, others = views[0], views[1:]
+    before = draw(first)
+    seen = [draw(view) for view in others]
+    assert draw(first) == before
+    for view, png in list(zip(others, seen, strict=True))[::7]:
+        BANDS.clear()
+        forget_boards()
+        forget_texts()
+        assert draw(view) == png
+
+
+def test_a_board_drawn_over_another_language_or_with_lines_outlined_is_its_own() -> None:
+    """The kept High Voltage board is per look: a German board is never drawn over an English
+    one, and a board with the declarable lines outlined is neither drawn over nor kept."""
+    views = list(interleaved("high-voltage", (2,), 30))
+    english = [hv_board_png(view, names=NAMES) for view in views[:10]]
+    german = hv_board_png(views[10], names=NAMES, language="de")
+    lines = [
+        {"line": "S1-S9", "cells": [views[11]["cells"][0]["cell"]], "stations": [1, 9]},
+    ]
+    outlined = hv_board_png(views[11], names=NAMES, highlight=lines)
+    after = hv_board_png(views[12], names=NAMES)
+    forget_boards()
+    BANDS.clear()
+    assert hv_board_png(views[10], names=NAMES, language="de") == german
+    assert hv_board_png(views[11], names=NAMES, highlight=lines) == outlined
+    forget_boards()
+    assert hv_board_png(views[12], names=NAMES) == after
+    assert hv_board_png(views[9], names=NAMES) == english[9]
+
+
+def test_a_seats_own_view_leaves_nothing_of_it_on_the_next_public_board() -> None:
+    """A seat's view shows its own colour in the panel; the public board drawn next, over the
+    kept board, shows none of it."""
+    rules = find_game("high-voltage")
+    state = rules.new_state(4, 9)
+    rng = random.Random(9)
+    for _ in range(12):
+        state.apply(state.sample_action(rng))
+    hv_board_png(state.view(state.current_seat()), names=NAMES)
+    public = hv_board_png(state.view(None), names=NAMES)
+    forget_boards()
+    BANDS.clear()
+    assert hv_board_png(state.view(None), names=NAMES) == public
+
+
+# ----------------------------------------------------------------- the PNG bands
+
+
+def picture(seed: int, size: tuple[int, int] = (300, 200)) -> Image.Image:
+    """A 'P' picture of flat blocks and noise, on the High Voltage palette."""
+    rng = random.Random(seed)
+    img = Image.new("P", size, 0)
+    img.putpalette(board_palette(HV_THEME).getpalette() or [])
+    for _ in range(30):
+        x, y = rng.randrange(size[0]), rng.randrange(size[1])
+        img.paste(rng.randrange(256), (x, y, x + rng.randrange(1, 60), y + rng.randrange(1, 40)))
+    return img
+
+
+def test_a_banded_png_decodes_to_the_picture_and_its_palette() -> None:
+    img = picture(1)
+    png = banded_png(img, Bands())
+    out = decoded(png)
+    assert out.mode == "P" and out.size == img.size
+    assert out.tobytes() == img.tobytes()
+    assert out.getpalette() == img.getpalette()
+    assert zlib.decompress(png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8])  # one stream
+
+
+def test_reused_bands_give_the_same_bytes_as_fresh_ones() -> None:
+    bands = Bands()
+    first = banded_png(picture(2), bands, edges=(17, 90))
+    kept = len(bands)
+    assert kept == len(_band_rows(200, (17, 90), 32))
+    assert banded_png(picture(2), bands, edges=(17, 90)) == first
+    assert len(bands) == kept  # nothing compressed again
+    assert banded_png(picture(2), Bands(), edges=(17, 90)) == first
+
+
+def test_a_band_that_differs_in_one_pixel_the_sample_skips_is_not_reused() -> None:
+    """Bands are filed by every SAMPLE-th pixel: two bands alike there but for one pixel
+    between are both kept, and each picture gets its own."""
+    bands = Bands()
+    one = picture(3)
+    other = one.copy()
+    x = 1 if SAMPLE > 1 else 0  # pixel 1 of the first row is between two sampled pixels
+    other.putpixel((x, 0), (one.getpixel((x, 0)) + 1) % 256)
+    assert one.tobytes()[::SAMPLE] == other.tobytes()[::SAMPLE]
+    for img in (one, other, one, other):
+        assert decoded(banded_png(img, bands)).tobytes() == img.tobytes()
+
+
+def test_bands_kept_stay_within_their_budget() -> None:
+    bands = Bands(budget=200_000)
+    for seed in range(40):
+        banded_png(picture(seed, (400, 300)), bands)
+        assert bands.held <= bands.budget
+    assert 0 < len(bands) < 40 * len(_band_rows(300, (), 32))
+
+
+def test_bands_start_at_the_edges_and_share_the_rows_between() -> None:
+    rows = _band_rows(300, (30, 114, 218), 32)
+    assert [top for top, _ in rows][:2] == [0, 30]
+    assert {30, 114, 218} <= {top for top, _ in rows}
+    assert all(0 < bottom - top <= 32 for top, bottom in rows)
+    assert rows[-1][1] == 300
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(rows))
+    edges = band_edges(HV_THEME)
+    assert all(0 < edge < 1270 for edge in edges)
+
+
+@pytest.mark.parametrize("sizes", [(0, 5), (7, 65521), (100_000, 3), (70_000, 70_000)])
+def test_two_checksums_join_as_zlib_computes_the_whole(sizes: tuple[int, int]) -> None:
+    rng = random.Random(sum(sizes))
+    first, second = (bytes(rng.randrange(256) for _ in range(n)) for n in sizes)
+    joined = _adler_joined(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert joined == zlib.adler32(first + second)
+
+
+def test_a_picture_with_transparency_or_in_colour_is_encoded_as_before() -> None:
+    img = picture(4)
+    img.info["transparency"] = 0
+    assert decoded(png_bytes(img, 1)).tobytes() == img.tobytes()
+    rgb = Image.new("RGB", (20, 10), (200, 10, 10))
+    assert decoded(png_bytes(rgb, 1)).convert("RGB").getpixel((3, 3)) == (200, 10, 10)
+
+
+# ----------------------------------------------------------------- labels put together
+
+
+TEXTS = [
+    "Bruno drew C4 and placed it rotated to 90°",
+    "Chiara a posé la carte en E5, tournée à 270°",
+    "Wählen Sie: Drehung überprüfen",
+    "office fin flûte affiche baffle",  # ligatures
+    "rt ft ry fj Ty Yo Va AVATAR",  # kerning, letters whose ink overlaps
+    "Annabelle-Sophie…",
+    "×3",
+    "שלום Ada",  # right to left: drawn whole by FreeType
+    "e\u0301te",  # a combining accent: drawn whole
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+@pytest.mark.parametrize(("size", "bold"), [(20, False), (21, True), (28, True)])
+def test_a_label_put_together_from_letters_is_the_line_freetype_draws(
+    text: str, size: int, bold: bool
+) -> None:
+    look = _look_number(HV_THEME, board_palette)
+    fg, bg = HV_THEME.text, HV_THEME.panel_row
+    made = _label(look, text, size, bold, fg, bg)
+    whole = indexed(text_rgb(text, size, bold, fg, bg), board_palette(HV_THEME))
+    assert made.size == whole.size
+    assert made.tobytes() == whole.tobytes()
+    assert text_width(text, size, bold) == font(size, bold).getlength(text)
+
+
+def test_a_text_is_measured_word_by_word_as_freetype_measures_it_whole() -> None:
+    rng = random.Random(3)
+    letters = "abcdefghijklmnopqrstuvwxyzTVAY0123456789.,:;'-()°×…éàüß  fffifl"
+    for _ in range(500):
+        text = "".join(rng.choice(letters) for _ in range(rng.randrange(1, 50)))
+        for size, bold in ((20, False), (21, True)):
+            assert text_width(text, size, bold) == font(size, bold).getlength(text), text
+
+
+def test_a_label_on_a_canvas_is_the_same_drawn_again_from_nothing() -> None:
+    def draw() -> bytes:
+        canvas = Canvas(Image.new("P", (600, 60), 0), HV_THEME, board_palette)
+        canvas.text((10, 10), TEXTS[1], size=20, fg=HV_THEME.text, bg=HV_THEME.panel)
+        canvas.text((590, 40), "Turn 12", size=20, fg=HV_THEME.text, bg=HV_THEME.panel, anchor="rm")
+        return canvas.image.tobytes()
+
+    warm = draw()
+    forget_everything()
+    assert draw() == warm
+
+
+# ----------------------------------------------------------------- themes
+
+
+def test_a_theme_keeps_its_hash_and_is_equal_only_to_an_equal_theme() -> None:
+    same = replace(HV_THEME)
+    other = replace(HV_THEME, cell=100)
+    assert same == HV_THEME and hash(same) == hash(HV_THEME)
+    assert other != HV_THEME
+    assert {HV_THEME: 1}.get(same) == 1 and {HV_THEME: 1}.get(other) is None
+    copy = pickle.loads(pickle.dumps(SECTOR6_THEME))
+    assert copy == SECTOR6_THEME and hash(copy) == hash(SECTOR6_THEME)
+    assert "_hash" not in pickle.loads(pickle.dumps(HV_THEME)).__dict__
+
+
+def test_few_boards_are_kept() -> None:
+    for language in ("en", "de", "fr", "it"):
+        for view in list(interleaved("high-voltage", (1,), 3)):
+            hv_board_png(view, names=NAMES, language=language)
+    assert 0 < len(_drawn) <= min(DRAWN_KEPT, 4)
