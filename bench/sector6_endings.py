@@ -4,14 +4,14 @@
     python bench/sector6_endings.py --games 1000 --seats random --seats normal --seats mixed
     python bench/sector6_endings.py --seats hard --games 5 --iterations 8
 
-A table is one mode (full, veteran, novice), one player count (2, 3, 4) and the AI levels in
-the seats: one level in every seat, or `mixed` (a level drawn per seat, from `random` and
-`normal`, by the game's seed). Every game is played to its end through `engine.ai.choose` on
-the seat's own view, as the bot plays AI seats: each decision carries on from the race's
-position kept at the seat's last one (`games.sector6.ai.Kept`), as in the bot's worker, so a
-4-player game of `normal` seats costs under a second; `sample` seats instead take the engine's
-own random action (`sample_action`, what the `random` level plays) on the game itself. A game that ends by the per-
-player turn limit reached the backstop: the rules (every marker collected, held or out of
+A table is one mode (full, veteran, novice), one player count (2, 3, 4) and the AI levels in the
+seats: one level in every seat, or `mixed` (a level drawn per seat, from `random` and `normal`,
+by the game's seed). Every game is played to its end through `engine.ai.choose` on the seat's
+own view, as the bot plays AI seats: each decision carries on from the race's position kept at
+the seat's last one (`games.sector6.ai.Kept`), as in the bot's worker, so a 4-player game of
+`normal` seats costs under a second; `sample` seats instead take the engine's own random action
+(`sample_action`, what the `random` level plays) on the game itself. A game that ends by the
+per- player turn limit reached the backstop: the rules (every marker collected, held or out of
 reach, or the oxygen clock) should have ended it first. The table gives the backstop count, the
 median length in actions and in competition rounds over all games and over the games the rules
 ended, and the median number of rounds played after the last collection (the idling the end
