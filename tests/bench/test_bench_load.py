@@ -36,7 +36,14 @@ KEYS = {
 }
 
 
-NEW_KEYS = {"database", "processes", "cpu_ms_per_action", "scaling", "per_process"}
+NEW_KEYS = {
+    "database",
+    "processes",
+    "cpu_ms_per_action",
+    "scaling",
+    "per_process",
+    "round_trips_per_action",
+}
 
 
 @pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
@@ -98,6 +105,8 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     assert all(p["actions"] > 0 for p in each), f"both processes store actions: {each}"
     assert sum(p["actions_per_s"] for p in each) == pytest.approx(figures["actions_per_s"], abs=0.2)
     assert "lower bound" in done.stdout, "the speed-up of two processes is said to be a floor"
+    # Read from the bots' own metrics: each stored action costs at least its change.
+    assert figures["round_trips_per_action"] >= 1, figures["round_trips_per_action"]
 
 
 def _bench():
