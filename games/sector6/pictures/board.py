@@ -36,7 +36,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -483,9 +483,13 @@ def _maze(view: View, theme: Sector6Theme, texts: Texts) -> list[_Op]:
         ops.append(
             _text(canvas, lay.centre(name), name, label_size, theme.free_edge, theme.background)
         )
-    for name, tile in tiles.items():
-        key = (radius, _kind(tile), _mask(tile["walls"]), gears)
-        at(name, ("tile", *key), tile_piece(theme, *key))
+    # A tile's hexagon and its label, found again by what the view says of it: most of a
+    # board's pieces are the tiles of the board before (see `_tile_ops`).
+    cells = [
+        _tile_ops(theme, lay, name, _kind(tile), tuple(tile["walls"]), gears, int(tile["value"]))
+        for name, tile in tiles.items()
+    ]
+    ops += [cell[0] for cell in cells]
     last = view.get("last") or {}
     rings: dict[str, int] = {}
     for name in last.get("geared") or ():
@@ -504,12 +508,36 @@ def _maze(view: View, theme: Sector6Theme, texts: Texts) -> list[_Op]:
             at(name, ("turn", radius, who, ways), turn_piece(theme, radius, who, ways))
     if last.get("from") and last.get("to") and last["from"] in tiles and last["to"] in tiles:
         ops.append(_arrow(theme, radius, lay.centre(last["from"]), lay.centre(last["to"])))
-    for name, tile in tiles.items():
-        x, y = lay.centre(name)
-        floor = theme.floors[int(tile["value"])]
-        ops.append(_text(canvas, (x, y - radius * 0.5), name, label_size, theme.label_ink, floor))
+    ops += [cell[1] for cell in cells]
     ops += _tokens(theme, lay, view, texts)
     return ops
+
+
+@lru_cache(maxsize=4096)  # a few games' mazes at a few sizes: small tuples of cached pieces
+def _tile_ops(
+    theme: Sector6Theme,
+    lay: Layout,
+    name: str,
+    kind: int,
+    walls: tuple[str, ...],
+    gears: bool,
+    value: int,
+) -> tuple[_Op, _Op]:
+    """A tile's hexagon and its label where `lay` puts them: all they depend on is in the
+    arguments, none of it hidden (a tile on the maze is face up)."""
+    radius = lay.radius
+    half_w, half_h = hex_half(radius)
+    x, y = lay.centre(name)
+    key = (radius, kind, _mask(walls), gears)
+    hexagon = _piece(
+        ("tile", *key), tile_piece(theme, *key), (round(x) - half_w, round(y) - half_h)
+    )
+    canvas = Canvas(ground(theme), theme, sector6_palette)  # for its look; never drawn on
+    label_size = max(SMALL, round(radius * 0.27))
+    label = _text(
+        canvas, (x, y - radius * 0.5), name, label_size, theme.label_ink, theme.floors[value]
+    )
+    return hexagon, label
 
 
 def _arrow(theme: Sector6Theme, radius: int, a: tuple[float, float], b: tuple[float, float]) -> _Op:
@@ -547,49 +575,67 @@ def _cogs(theme: Sector6Theme, lay: Layout, view: View) -> list[_Op]:
 
 def _tokens(theme: Sector6Theme, lay: Layout, view: View, texts: Texts) -> list[_Op]:
     """Markers, prisoners and the pawn outlines of empty entry points."""
+    dead = set((view.get("markers") or {}).get("dead_cells") or ())
+    letters = seat_letters([str(p.get("colour", "")) for p in view.get("players") or ()], texts)
+    ops: list[_Op] = []
+    for tile in view.get("tiles") or ():
+        name = tile["cell"]
+        seat = tile.get("prisoner")
+        letter = None
+        if seat is not None:
+            seat = int(seat)
+            letter = letters[seat] if seat < len(letters) else str(seat + 1)
+        door = int(tile["owner"]) if tile["kind"] == "entry" else None
+        marker = int(tile["marker"]) if tile.get("marker") else 0
+        if marker or seat is not None or door is not None:
+            ops += _token_ops(theme, lay, name, marker, name in dead, seat, letter, door)
+    return ops
+
+
+@lru_cache(maxsize=4096)  # the tokens of a few games' mazes: small tuples of cached pieces
+def _token_ops(
+    theme: Sector6Theme,
+    lay: Layout,
+    name: str,
+    marker: int,
+    dead: bool,
+    seat: int | None,
+    letter: str | None,
+    door: int | None,
+) -> tuple[_Op, ...]:
+    """What stands on one tile: its marker (0: none; `dead`: out of reach), the prisoner of
+    `seat` with its `letter`, or, on the empty entry point of seat `door`, its pawn outline."""
     radius = lay.radius
     small = max(8, round(radius * 0.3))
     half = token_half(small)
-    dead = set((view.get("markers") or {}).get("dead_cells") or ())
-    letters = seat_letters([str(p.get("colour", "")) for p in view.get("players") or ()], texts)
+    x, y = lay.centre(name)
     ops = []
-    for tile in view.get("tiles") or ():
-        name = tile["cell"]
-        x, y = lay.centre(name)
-        has_prisoner = tile.get("prisoner") is not None
-        if tile.get("marker"):
-            dx, dy = MARKER_WITH_PRISONER if has_prisoner else MARKER_ALONE
-            value, out = int(tile["marker"]), name in dead
-            ops.append(
-                _piece(
-                    ("marker", small, value, out),
-                    marker_piece(theme, small, value, dead=out),
-                    (round(x + dx * radius) - half, round(y + dy * radius) - half),
-                )
+    if marker:
+        dx, dy = MARKER_WITH_PRISONER if seat is not None else MARKER_ALONE
+        ops.append(
+            _piece(
+                ("marker", small, marker, dead),
+                marker_piece(theme, small, marker, dead=dead),
+                (round(x + dx * radius) - half, round(y + dy * radius) - half),
             )
-        if has_prisoner:
-            seat = int(tile["prisoner"])
-            letter = letters[seat] if seat < len(letters) else str(seat + 1)
-            ops.append(
-                _piece(
-                    ("prisoner", small, seat, letter),
-                    prisoner_piece(theme, small, seat, letter),
-                    (
-                        round(x + PRISONER[0] * radius) - half,
-                        round(y + PRISONER[1] * radius) - half,
-                    ),
-                )
+        )
+    if seat is not None:
+        ops.append(
+            _piece(
+                ("prisoner", small, seat, letter),
+                prisoner_piece(theme, small, seat, str(letter)),
+                (round(x + PRISONER[0] * radius) - half, round(y + PRISONER[1] * radius) - half),
             )
-        elif tile["kind"] == "entry" and not tile.get("marker"):
-            seat = int(tile["owner"])
-            ops.append(
-                _piece(
-                    ("door", small, seat),
-                    door_piece(theme, small, seat),
-                    (round(x) - half, round(y + 0.14 * radius) - half),
-                )
+        )
+    elif door is not None and not marker:
+        ops.append(
+            _piece(
+                ("door", small, door),
+                door_piece(theme, small, door),
+                (round(x) - half, round(y + 0.14 * radius) - half),
             )
-    return ops
+        )
+    return tuple(ops)
 
 
 def _kind(tile: Mapping[str, Any]) -> int:
