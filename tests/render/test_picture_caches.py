@@ -52,6 +52,7 @@ DRAWING = (
     "games.high_voltage.pictures.sprites",
     "games.pylons.pictures.board",
     "games.sector6.pictures.board",
+    "games.sector6.pictures.panel",
     "games.sector6.pictures.sprites",
     "games.sector6.pictures.tokens",
     "games.sector6.pictures.panel_layout",
