@@ -13,7 +13,8 @@ that every card, tile and pylon has its sprite, as in a process that has drawn m
 Timed, each board is drawn as the bot draws it after the board of the move before: the words
 of the panel are new to the process at the phase's start (each move's words are new when they
 are drawn), the bands of rows the move left unchanged are reused (see `render.encode`), and a
-High Voltage board is drawn over the one before (`games.high_voltage.pictures.board`). Then
+High Voltage or Sector 6 board is drawn over the one before (`games.high_voltage.pictures.board`,
+`games.sector6.pictures.board`). Then
 the phase again, with no band and no board kept from any earlier board and the words new at
 its start: a drawing process that has not drawn this game lately. (Drawing one position over
 and over, as this benchmark did before, would now time nothing but reuse.)

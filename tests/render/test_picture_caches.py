@@ -1,8 +1,8 @@
 """What a process keeps between pictures to draw the next one quickly (PNG bands it compressed,
-labels and letters it drew, the last High Voltage board of each look) never shows in a
-picture: a board drawn with everything kept from other boards, of this game or another, is
-the board drawn from nothing, byte for byte and decoded pixel for pixel; and what is kept
-stays within its bounds.
+labels and letters it drew, the last High Voltage and Sector 6 board of each look, the
+Sector 6 players' cards) never shows in a picture: a board drawn with everything kept from
+other boards, of this game or another, is the board drawn from nothing, byte for byte and
+decoded pixel for pixel; and what is kept stays within its bounds.
 
 Boards are drawn as the bot draws them (each game's presenter) for views of seeded random
 games, several games interleaved, so that each board is drawn over what the boards of other

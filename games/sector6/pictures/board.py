@@ -560,17 +560,19 @@ def _arrow(theme: Sector6Theme, radius: int, a: tuple[float, float], b: tuple[fl
 
 def _cogs(theme: Sector6Theme, lay: Layout, view: View) -> list[_Op]:
     """A cog on the middle of every side where two gears meet."""
+    return [_cog(theme, lay, name, side) for name, side in meshes(view)]
+
+
+@lru_cache(maxsize=4096)  # the meshes of a few games' mazes: small tuples of cached pieces
+def _cog(theme: Sector6Theme, lay: Layout, name: str, side: int) -> _Op:
+    """The cog on side `side` of tile `name`, where `lay` puts it."""
     size = cog_size(lay.radius)
-    piece = cog_piece(theme, size)
     half = token_half(size)
     apothem = lay.radius * SQ3 / 2
-    ops = []
-    for name, side in meshes(view):
-        x, y = lay.centre(name)
-        angle = math.radians(270 + 60 * side)
-        cx, cy = x + apothem * math.cos(angle), y + apothem * math.sin(angle)
-        ops.append(_piece(("cog", size), piece, (round(cx) - half, round(cy) - half)))
-    return ops
+    x, y = lay.centre(name)
+    angle = math.radians(270 + 60 * side)
+    cx, cy = x + apothem * math.cos(angle), y + apothem * math.sin(angle)
+    return _piece(("cog", size), cog_piece(theme, size), (round(cx) - half, round(cy) - half))
 
 
 def _tokens(theme: Sector6Theme, lay: Layout, view: View, texts: Texts) -> list[_Op]:
