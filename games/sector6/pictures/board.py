@@ -305,7 +305,8 @@ def _board(
     ops = _maze(view, theme, texts)
     with _drawn_lock:
         before = _drawn.pop(look, None) if keep else _drawn.get(look)
-    dirty = None if before is None else _dirty(before, ops, theme)
+    boxes = {op[0]: op[1] for op in ops}
+    dirty = None if before is None else _dirty(before, ops, boxes, theme)
     if before is None or dirty is None:
         image = ground(theme).copy()
         for op in ops:
@@ -320,9 +321,7 @@ def _board(
             scratch = _redraw(image, scratch, ops, dirty, theme)
         paste(image, _panel_ground(theme), (0, theme.board_height))
     draw_panel(Canvas(image, theme, sector6_palette), view, names, texts, clock, moves)
-    return image, _Drawn(
-        image, tuple(op[0] for op in ops), {op[0]: op[1] for op in ops}, look, scratch
-    )
+    return image, _Drawn(image, tuple(op[0] for op in ops), boxes, look, scratch)
 
 
 def _redraw(
@@ -423,25 +422,32 @@ def _panel_ground(theme: Sector6Theme) -> Image.Image:
     return ground(theme).crop((0, theme.board_height, theme.width, ground(theme).height))
 
 
-def _dirty(before: _Drawn, ops: Sequence[_Op], theme: Sector6Theme) -> list[Box] | None:
-    """The boxes to draw again over `before` (the pieces drawn in only one of the two boards),
-    or None when the board is better drawn whole: most pieces changed (the maze shrank), a
-    piece is drawn twice, the pieces both boards share are drawn in another order, or a
-    piece reaches the panel."""
-    keys = [op[0] for op in ops]
-    new = set(keys)
+def _dirty(
+    before: _Drawn, ops: Sequence[_Op], boxes: dict[tuple[Any, ...], Box], theme: Sector6Theme
+) -> list[Box] | None:
+    """The boxes to draw again over `before` (the pieces drawn in only one of the two boards;
+    `boxes`: the new pieces' boxes by key), or None when the board is better drawn whole:
+    most pieces changed (the maze shrank), a piece is drawn twice, the pieces both boards
+    share are drawn in another order, or a piece reaches the panel."""
     old = before.boxes
-    if len(new) != len(keys) or len(old) != len(before.keys):
+    if len(boxes) != len(ops) or len(old) != len(before.keys):
         return None
     if any(op[1][3] > theme.board_height for op in ops):
         return None
-    gone = [k for k in before.keys if k not in new]
-    came = [op[1] for op in ops if op[0] not in old]
-    if 2 * (len(gone) + len(came)) > len(keys):
+    gone: list[tuple[Any, ...]] = []
+    shared_before: list[tuple[Any, ...]] = []
+    for key in before.keys:
+        (shared_before if key in boxes else gone).append(key)
+    came: list[Box] = []
+    shared: list[tuple[Any, ...]] = []
+    for key, box, *_ in ops:
+        if key in old:
+            shared.append(key)
+        else:
+            came.append(box)
+    if 2 * (len(gone) + len(came)) > len(ops) or shared != shared_before:
         return None
-    if [k for k in before.keys if k in new] != [k for k in keys if k in old]:
-        return None
-    return [old[k] for k in gone] + came
+    return [old[key] for key in gone] + came
 
 
 def _piece(
