@@ -298,25 +298,25 @@ def _board(
     """The board, drawn over the last board this process drew in the same look when there
     is one (see `_Drawn`), else on the ground, and what to keep of it. `keep`: the last board
     is taken out of the store and drawn on itself (the caller puts the new one back once it
-    is encoded, see `_keep`: no one else draws on it meanwhile); otherwise it is drawn on a
-    copy and stays."""
+    is encoded, see `_keep`: no one else draws on it meanwhile); otherwise the board is drawn
+    whole and the store is left alone."""
     texts = texts_for(language)
     look = (theme, language)
     ops = _maze(view, theme, texts)
-    with _drawn_lock:
-        before = _drawn.pop(look, None) if keep else _drawn.get(look)
+    before = None
+    if keep:  # a board left in the store may be taken out and drawn on meanwhile
+        with _drawn_lock:
+            before = _drawn.pop(look, None)
     boxes = {op[0]: op[1] for op in ops}
     dirty = None if before is None else _dirty(before, ops, boxes, theme)
     if before is None or dirty is None:
         image = ground(theme).copy()
         for op in ops:
             _draw(image, op)
-        scratch = before.scratch if before is not None and keep else None
+        scratch = None if before is None else before.scratch
     else:
-        # Only a board taken out of the store is drawn on, and its scratch with it: one
-        # merely looked at (`keep` False) may be another thread's at the same time.
-        image = before.image if keep else before.image.copy()
-        scratch = before.scratch if keep else None
+        # Only a board taken out of the store is drawn on, and its scratch with it.
+        image, scratch = before.image, before.scratch
         if dirty:
             scratch = _redraw(image, scratch, ops, dirty, theme)
         paste(image, _panel_ground(theme), (0, theme.board_height))
