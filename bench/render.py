@@ -13,7 +13,8 @@ that every card, tile and pylon has its sprite, as in a process that has drawn m
 Timed, each board is drawn as the bot draws it after the board of the move before: the words
 of the panel are new to the process at the phase's start (each move's words are new when they
 are drawn), the bands of rows the move left unchanged are reused (see `render.encode`), and a
-High Voltage board is drawn over the one before (`games.high_voltage.pictures.board`). Then
+High Voltage or Sector 6 board is drawn over the one before (`games.high_voltage.pictures.board`,
+`games.sector6.pictures.board`). Then
 the phase again, with no band and no board kept from any earlier board and the words new at
 its start: a drawing process that has not drawn this game lately. (Drawing one position over
 and over, as this benchmark did before, would now time nothing but reuse.)
@@ -57,6 +58,7 @@ from PIL import Image  # noqa: E402
 from games import find_game  # noqa: E402
 from games.high_voltage.pictures.board import forget_boards  # noqa: E402
 from games.high_voltage.rules import Declare  # noqa: E402
+from games.sector6.pictures.board import forget_boards as forget_sector6_boards  # noqa: E402
 from hvbot.messages.presenters import presenter_for  # noqa: E402
 from render.canvas import forget_texts  # noqa: E402
 from render.encode import BANDS  # noqa: E402
@@ -137,9 +139,11 @@ def chess_boards(size: int, count: int) -> list[Callable[[], bytes]] | str:
 
 def forget_earlier_boards() -> None:
     """Keep nothing of the boards drawn so far but their sprites: no compressed band, no
-    board to draw over (High Voltage's), as in a process that has not drawn the game lately."""
+    board to draw over (High Voltage's, Sector 6's), as in a process that has not drawn the
+    game lately."""
     BANDS.clear()
     forget_boards()
+    forget_sector6_boards()
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -1,8 +1,8 @@
 """What a process keeps between pictures to draw the next one quickly (PNG bands it compressed,
-labels and letters it drew, the last High Voltage board of each look) never shows in a
-picture: a board drawn with everything kept from other boards, of this game or another, is
-the board drawn from nothing, byte for byte and decoded pixel for pixel; and what is kept
-stays within its bounds.
+labels and letters it drew, the last High Voltage and Sector 6 board of each look, the
+Sector 6 players' cards) never shows in a picture: a board drawn with everything kept from
+other boards, of this game or another, is the board drawn from nothing, byte for byte and
+decoded pixel for pixel; and what is kept stays within its bounds.
 
 Boards are drawn as the bot draws them (each game's presenter) for views of seeded random
 games, several games interleaved, so that each board is drawn over what the boards of other
@@ -34,7 +34,8 @@ from games.high_voltage.pictures.board import (
     board_palette,
     forget_boards,
 )
-from games.sector6.pictures import SECTOR6_THEME
+from games.sector6.pictures import SECTOR6_THEME, sector6_board_image, sector6_board_png
+from games.sector6.pictures import board as sector6_board
 from hvbot.messages.presenters import presenter_for
 from render.canvas import Canvas, _label, _look_number, forget_texts, text_rgb, text_width
 from render.canvas import to_indexed as indexed
@@ -51,6 +52,7 @@ DRAWING = (
     "games.high_voltage.pictures.sprites",
     "games.pylons.pictures.board",
     "games.sector6.pictures.board",
+    "games.sector6.pictures.panel",
     "games.sector6.pictures.sprites",
     "games.sector6.pictures.tokens",
     "games.sector6.pictures.panel_layout",
@@ -61,6 +63,7 @@ def forget_everything() -> None:
     """This process as if it had drawn no board: no band, no kept board, no piece drawn."""
     BANDS.clear()
     forget_boards()
+    sector6_board.forget_boards()
     forget_texts()
     for name in DRAWING:
         for attr, value in vars(importlib.import_module(name)).items():
@@ -96,6 +99,7 @@ def _nothing_kept_between_tests() -> Iterator[None]:
     yield
     BANDS.clear()
     forget_boards()
+    sector6_board.forget_boards()
     forget_texts()
 
 
@@ -127,6 +131,7 @@ def test_a_board_is_the_same_whatever_was_drawn_between(game: str) -> None:
     for view, png in list(zip(others, seen, strict=True))[::7]:
         BANDS.clear()
         forget_boards()
+        sector6_board.forget_boards()
         forget_texts()
         assert draw(view) == png
 
@@ -164,6 +169,69 @@ def test_a_seats_own_view_leaves_nothing_of_it_on_the_next_public_board() -> Non
     forget_boards()
     BANDS.clear()
     assert hv_board_png(state.view(None), names=NAMES) == public
+
+
+def sector6_game(seed: int, moves: int, seats: int = 3) -> Iterator[Any]:
+    """The states of one seeded random Sector 6 game after each move (building, then play)."""
+    state = find_game("sector6").new_state(seats, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            return
+        state.apply(state.sample_action(rng))
+        yield state
+
+
+def test_a_sector6_game_drawn_move_by_move_is_each_board_drawn_from_nothing() -> None:
+    """Each board of a game drawn over the one before (only the pieces a move changed drawn
+    again) is the board drawn with no board kept, byte for byte and pixel for pixel; and
+    most boards of play are drawn over the last one, not whole."""
+    names = NAMES[:3]
+    drawn_over: list[bool] = []
+    dirty = sector6_board._dirty
+
+    def counted(*args: Any) -> Any:
+        boxes = dirty(*args)
+        drawn_over.append(boxes is not None)
+        return boxes
+
+    views = [state.view(None) for state in sector6_game(4, 140)]
+    warm: list[bytes] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sector6_board, "_dirty", counted)
+        warm = [sector6_board_png(view, names=names) for view in views]
+    assert sum(drawn_over) > len(views) // 2
+    for view, png in zip(views, warm, strict=True):
+        sector6_board.forget_boards()
+        BANDS.clear()
+        cold = sector6_board_png(view, names=names)
+        assert png == cold
+        assert decoded(png).tobytes() == sector6_board_image(view, names=names).tobytes()
+    forget_everything()
+    assert sector6_board_png(views[-1], names=names) == warm[-1]
+
+
+def test_a_sector6_seats_own_view_leaves_nothing_of_it_on_the_next_public_board() -> None:
+    """A seat's view shows the tile it drew (while building) and what else only it may see;
+    the public board drawn next, over the kept board, shows none of it."""
+    names = NAMES[:3]
+    for state in sector6_game(8, 30):
+        seat = state.current_seat()
+        if seat is None or seat < 0:
+            continue
+        sector6_board_png(state.view(seat), names=names)
+        public = sector6_board_png(state.view(None), names=names)
+        sector6_board.forget_boards()
+        BANDS.clear()
+        assert sector6_board_png(state.view(None), names=names) == public
+
+
+def test_few_sector6_boards_are_kept() -> None:
+    views = [state.view(None) for state in sector6_game(1, 3)]
+    for language in ("en", "de", "fr", "it", "en"):
+        for view in views:
+            sector6_board_png(view, names=NAMES[:3], language=language)
+    assert 0 < len(sector6_board._drawn) <= min(sector6_board.DRAWN_KEPT, 4)
 
 
 # ----------------------------------------------------------------- the PNG bands

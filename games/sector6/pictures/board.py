@@ -22,7 +22,9 @@ rounds the oxygen clock has left.
 A render copies a cached ground and pastes cached pieces through one-bit masks (pieces are
 drawn supersampled once per process and size, then mapped onto a fixed palette:
 `sprites`, `palette`), which keeps a board at a few
-milliseconds once its pieces exist.
+milliseconds once its pieces exist. A board is drawn over the last board of its look, with
+only the boxes of the pieces a move changed drawn again (`_Drawn`): a move changes a few of
+the maze's hundreds of pieces.
 Only the view is read: the picture shows nothing the view does not (in particular never a
 drawn tile's face: that is private).
 """
@@ -30,9 +32,11 @@ drawn tile's face: that is private).
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -71,7 +75,7 @@ from games.sector6.pictures.style import (
 )
 from games.sector6.pictures.tiles import cog_size
 from games.sector6.pictures.tokens import seat_letters
-from render.canvas import Canvas, paste
+from render.canvas import Canvas, _label, paste
 from render.encode import FAST, png_bytes
 
 __all__ = [
@@ -79,6 +83,7 @@ __all__ = [
     "Sector6Theme",
     "cell_centre",
     "clock_text",
+    "forget_boards",
     "free_cells",
     "last_line",
     "layout",
@@ -120,10 +125,10 @@ def sector6_board_png(
     the status line (None: no clock, the picture as without one); `moves` the last turn's
     actions in words of that language, as the presenter says them ("moved a prisoner from
     C2 to C5"), for the panel's last line (None: no last line)."""
-    image = sector6_board_image(
-        view, names=names, theme=theme, language=language, clock=clock, moves=moves
-    )
-    return png_bytes(image, FAST, band_edges(theme))
+    image, drawn = _board(view, names, theme, language, clock, moves, keep=True)
+    png = png_bytes(image, FAST, band_edges(theme))
+    _keep(drawn)
+    return png
 
 
 @cache
@@ -277,28 +282,220 @@ def sector6_board_image(
     tiles, rings, cogs, the curved arrows of rotations and the move's arrow, labels, tokens,
     so an arrow never hides a label. The turn `clock` is drawn with the panel, on the copy of
     the cached ground, never into the ground: its text changes with every post."""
+    return _board(view, names, theme, language, clock, moves, keep=False)[0]
+
+
+def _board(
+    view: View,
+    names: Sequence[str] | None,
+    theme: Sector6Theme,
+    language: str,
+    clock: str | None,
+    moves: Sequence[str] | None,
+    *,
+    keep: bool,
+) -> tuple[Image.Image, _Drawn]:
+    """The board, drawn over the last board this process drew in the same look when there
+    is one (see `_Drawn`), else on the ground, and what to keep of it. `keep`: the last board
+    is taken out of the store and drawn on itself (the caller puts the new one back once it
+    is encoded, see `_keep`: no one else draws on it meanwhile); otherwise the board is drawn
+    whole and the store is left alone."""
     texts = texts_for(language)
-    image = ground(theme).copy()
-    canvas = Canvas(image, theme, sector6_palette)
+    look = (theme, language)
+    ops = _maze(view, theme, texts)
+    before = None
+    if keep:  # a board left in the store may be taken out and drawn on meanwhile
+        with _drawn_lock:
+            before = _drawn.pop(look, None)
+    boxes = {op[0]: op[1] for op in ops}
+    dirty = None if before is None else _dirty(before, ops, boxes, theme)
+    if before is None or dirty is None:
+        image = ground(theme).copy()
+        for op in ops:
+            _draw(image, op)
+        scratch = None if before is None else before.scratch
+    else:
+        # Only a board taken out of the store is drawn on, and its scratch with it.
+        image, scratch = before.image, before.scratch
+        if dirty:
+            scratch = _redraw(image, scratch, ops, dirty, theme)
+        paste(image, _panel_ground(theme), (0, theme.board_height))
+    draw_panel(Canvas(image, theme, sector6_palette), view, names, texts, clock, moves)
+    return image, _Drawn(image, tuple(op[0] for op in ops), boxes, look, scratch)
+
+
+def _redraw(
+    image: Image.Image,
+    scratch: Image.Image | None,
+    ops: Sequence[_Op],
+    dirty: Sequence[Box],
+    theme: Sector6Theme,
+) -> Image.Image:
+    """Draw the `dirty` boxes of `image` again: within them the scratch picture is laid back
+    to the ground, every piece that reaches into one is drawn on it in the board's order (so
+    a box holds the pixels of the board drawn whole), and the boxes are copied over. The
+    pieces also draw on the scratch outside the boxes, which is never read; returns the
+    scratch to keep (it holds nothing but this look's ground and maze pieces)."""
+    if scratch is None:
+        scratch = ground(theme).copy()
+    else:
+        for box in dirty:
+            scratch.paste(ground(theme).crop(box), box)
+    left = min(b[0] for b in dirty)
+    top = min(b[1] for b in dirty)
+    right = max(b[2] for b in dirty)
+    bottom = max(b[3] for b in dirty)
+    for op in ops:
+        x0, y0, x1, y1 = op[1]
+        if (
+            x0 < right
+            and left < x1
+            and y0 < bottom
+            and top < y1
+            and any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in dirty)
+        ):
+            _draw(scratch, op)
+    for box in dirty:
+        image.paste(scratch.crop(box), box)
+    return scratch
+
+
+def _keep(drawn: _Drawn) -> None:
+    """Put a board back in the store once it is encoded, to draw the next one over."""
+    with _drawn_lock:
+        _drawn[drawn.look] = drawn
+        _drawn.move_to_end(drawn.look)
+        while len(_drawn) > DRAWN_KEPT:
+            _drawn.popitem(last=False)
+
+
+Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive), in pixels
+# One piece of the maze: its key (all its pixels depend on: what is drawn, how and where),
+# the box holding every pixel it may touch, then a cached piece and its mask pasted at the
+# box's corner (the mask None for a label), or, for the move's arrow, None and how to draw.
+_Op = tuple[tuple[Any, ...], Box, Any, Any]
+
+
+def _draw(image: Image.Image, op: _Op) -> None:
+    _, box, piece, how = op
+    if piece is None:
+        how(image)
+    else:
+        paste(image, piece, (box[0], box[1]), how)
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """A board drawn last in its look, and the maze's pieces it was drawn from, in order.
+
+    A piece's pixels depend on its key alone and the maze is drawn on the ground piece after
+    piece, so a pixel that no changed piece (one drawn in only one of two boards) reaches is
+    the same in both: a board drawn over the last one, with the boxes of the changed pieces
+    drawn again and the panel drawn afresh on the panel's ground, is the board drawn from
+    the ground, pixel for pixel. Every board of a look draws over the same store, whatever
+    its game: where two boards differ, all is drawn afresh from the view, so nothing of one
+    game's or viewer's board shows in another's. `scratch` is where changed boxes are drawn
+    (see `_redraw`)."""
+
+    image: Image.Image
+    keys: tuple[tuple[Any, ...], ...]
+    boxes: dict[tuple[Any, ...], Box]
+    look: tuple[Sector6Theme, str]
+    scratch: Image.Image | None
+
+
+DRAWN_KEPT = 4  # boards kept, one per look (theme, language): ~1.6 MB each with the scratch
+_drawn: OrderedDict[tuple[Sector6Theme, str], _Drawn] = OrderedDict()
+_drawn_lock = threading.Lock()
+
+
+def forget_boards() -> None:
+    """Forget the boards kept to draw the next ones over (benchmarks: a process that has not
+    drawn this game lately; tests)."""
+    with _drawn_lock:
+        _drawn.clear()
+
+
+@cache
+def _panel_ground(theme: Sector6Theme) -> Image.Image:
+    """The ground below the maze, where the panel is drawn afresh on every board."""
+    return ground(theme).crop((0, theme.board_height, theme.width, ground(theme).height))
+
+
+def _dirty(
+    before: _Drawn, ops: Sequence[_Op], boxes: dict[tuple[Any, ...], Box], theme: Sector6Theme
+) -> list[Box] | None:
+    """The boxes to draw again over `before` (the pieces drawn in only one of the two boards;
+    `boxes`: the new pieces' boxes by key), or None when the board is better drawn whole:
+    most pieces changed (the maze shrank), a piece is drawn twice, the pieces both boards
+    share are drawn in another order, or a piece reaches the panel."""
+    old = before.boxes
+    if len(boxes) != len(ops) or len(old) != len(before.keys):
+        return None
+    if any(op[1][3] > theme.board_height for op in ops):
+        return None
+    gone: list[tuple[Any, ...]] = []
+    shared_before: list[tuple[Any, ...]] = []
+    for key in before.keys:
+        (shared_before if key in boxes else gone).append(key)
+    came: list[Box] = []
+    shared: list[tuple[Any, ...]] = []
+    for key, box, *_ in ops:
+        if key in old:
+            shared.append(key)
+        else:
+            came.append(box)
+    if 2 * (len(gone) + len(came)) > len(ops) or shared != shared_before:
+        return None
+    return [old[key] for key in gone] + came
+
+
+def _piece(
+    key: tuple[Any, ...], piece: tuple[Image.Image, Image.Image], at: tuple[int, int]
+) -> _Op:
+    """A cached piece pasted through its mask at `at`; `key` names the piece."""
+    sprite, mask = piece
+    x, y = at
+    w, h = sprite.size
+    return ((*key, x, y), (x, y, x + w, y + h), sprite, mask)
+
+
+def _text(canvas: Canvas, xy: tuple[float, float], text: str, size: int, fg: Any, bg: Any) -> _Op:
+    """A label centred on `xy`, as `Canvas.text` draws it (anchor 'mm')."""
+    label = _label(canvas._look, text, size, True, fg, bg)
+    w, h = label.size
+    x, y = round(xy[0] - w // 2), round(xy[1] - h // 2)
+    return (("text", text, size, fg, bg, x, y), (x, y, x + w, y + h), label, None)
+
+
+def _maze(view: View, theme: Sector6Theme, texts: Texts) -> list[_Op]:
+    """The maze's pieces in the order they are drawn. Layers, bottom up: free cells, tiles,
+    rings, cogs, the curved arrows of rotations and the move's arrow, labels, tokens."""
+    canvas = Canvas(ground(theme), theme, sector6_palette)  # for its look; never drawn on
     lay = layout(view, theme)
     radius = lay.radius
     half_w, half_h = hex_half(radius)
     tiles = {t["cell"]: t for t in view.get("tiles") or ()}
     label_size = max(SMALL, round(radius * 0.27))
     gears = bool((view.get("rules") or {}).get("gears", True))
+    ops: list[_Op] = []
 
-    def at(name: str, sprite: Image.Image, mask: Image.Image | None = None) -> None:
+    def at(name: str, key: tuple[Any, ...], piece: tuple[Image.Image, Image.Image]) -> None:
         x, y = lay.centre(name)
-        paste(image, sprite, (round(x) - half_w, round(y) - half_h), mask)
+        ops.append(_piece(key, piece, (round(x) - half_w, round(y) - half_h)))
 
     for name in free_cells(view):
-        at(name, *free_piece(theme, radius))
-        x, y = lay.centre(name)
-        canvas.text(
-            (x, y), name, size=label_size, fg=theme.free_edge, bg=theme.background, anchor="mm"
+        at(name, ("free", radius), free_piece(theme, radius))
+        ops.append(
+            _text(canvas, lay.centre(name), name, label_size, theme.free_edge, theme.background)
         )
-    for name, tile in tiles.items():
-        at(name, *tile_piece(theme, radius, _kind(tile), _mask(tile["walls"]), gears))
+    # A tile's hexagon and its label, found again by what the view says of it: most of a
+    # board's pieces are the tiles of the board before (see `_tile_ops`).
+    cells = [
+        _tile_ops(theme, lay, name, _kind(tile), tuple(tile["walls"]), gears, int(tile["value"]))
+        for name, tile in tiles.items()
+    ]
+    ops += [cell[0] for cell in cells]
     last = view.get("last") or {}
     rings: dict[str, int] = {}
     for name in last.get("geared") or ():
@@ -310,75 +507,143 @@ def sector6_board_image(
             rings[last[key]] = 0
     for name, ring in rings.items():
         if name in tiles:
-            at(name, *ring_piece(theme, radius, ring))
-    _cogs(image, theme, lay, view)
+            at(name, ("ring", radius, ring), ring_piece(theme, radius, ring))
+    ops += _cogs(theme, lay, view)
     for name, (who, ways) in turned_tiles(last).items():
         if name in tiles:
-            at(name, *turn_piece(theme, radius, who, ways))
+            at(name, ("turn", radius, who, ways), turn_piece(theme, radius, who, ways))
     if last.get("from") and last.get("to") and last["from"] in tiles and last["to"] in tiles:
-        colour = sector6_palette_index(theme, theme.move_ring)
-        move_arrow(
-            ImageDraw.Draw(image), colour, radius, lay.centre(last["from"]), lay.centre(last["to"])
-        )
-    for name, tile in tiles.items():
-        x, y = lay.centre(name)
-        floor = theme.floors[int(tile["value"])]
-        canvas.text(
-            (x, y - radius * 0.5),
-            name,
-            size=label_size,
-            fg=theme.label_ink,
-            bg=floor,
-            anchor="mm",
-        )
-    _tokens(image, theme, lay, view, texts)
-    draw_panel(canvas, view, names, texts, clock, moves)
-    return image
+        ops.append(_arrow(theme, radius, lay.centre(last["from"]), lay.centre(last["to"])))
+    ops += [cell[1] for cell in cells]
+    ops += _tokens(theme, lay, view, texts)
+    return ops
 
 
-def _cogs(image: Image.Image, theme: Sector6Theme, lay: Layout, view: View) -> None:
+@lru_cache(maxsize=4096)  # a few games' mazes at a few sizes: small tuples of cached pieces
+def _tile_ops(
+    theme: Sector6Theme,
+    lay: Layout,
+    name: str,
+    kind: int,
+    walls: tuple[str, ...],
+    gears: bool,
+    value: int,
+) -> tuple[_Op, _Op]:
+    """A tile's hexagon and its label where `lay` puts them: all they depend on is in the
+    arguments, none of it hidden (a tile on the maze is face up)."""
+    radius = lay.radius
+    half_w, half_h = hex_half(radius)
+    x, y = lay.centre(name)
+    key = (radius, kind, _mask(walls), gears)
+    hexagon = _piece(
+        ("tile", *key), tile_piece(theme, *key), (round(x) - half_w, round(y) - half_h)
+    )
+    canvas = Canvas(ground(theme), theme, sector6_palette)  # for its look; never drawn on
+    label_size = max(SMALL, round(radius * 0.27))
+    label = _text(
+        canvas, (x, y - radius * 0.5), name, label_size, theme.label_ink, theme.floors[value]
+    )
+    return hexagon, label
+
+
+def _arrow(theme: Sector6Theme, radius: int, a: tuple[float, float], b: tuple[float, float]) -> _Op:
+    """The move's arrow from `a` to `b` (`overlays.move_arrow`); its box holds the line with
+    its width and the head, with a margin."""
+    colour = sector6_palette_index(theme, theme.move_ring)
+    reach = math.ceil(radius * 0.5) + 4
+    box = (
+        math.floor(min(a[0], b[0])) - reach,
+        math.floor(min(a[1], b[1])) - reach,
+        math.ceil(max(a[0], b[0])) + reach + 1,
+        math.ceil(max(a[1], b[1])) + reach + 1,
+    )
+
+    def draw(image: Image.Image) -> None:
+        move_arrow(ImageDraw.Draw(image), colour, radius, a, b)
+
+    return (("arrow", colour, radius, a, b), box, None, draw)
+
+
+def _cogs(theme: Sector6Theme, lay: Layout, view: View) -> list[_Op]:
     """A cog on the middle of every side where two gears meet."""
+    return [_cog(theme, lay, name, side) for name, side in meshes(view)]
+
+
+@lru_cache(maxsize=4096)  # the meshes of a few games' mazes: small tuples of cached pieces
+def _cog(theme: Sector6Theme, lay: Layout, name: str, side: int) -> _Op:
+    """The cog on side `side` of tile `name`, where `lay` puts it."""
     size = cog_size(lay.radius)
-    sprite, mask = cog_piece(theme, size)
     half = token_half(size)
     apothem = lay.radius * SQ3 / 2
-    for name, side in meshes(view):
-        x, y = lay.centre(name)
-        angle = math.radians(270 + 60 * side)
-        cx, cy = x + apothem * math.cos(angle), y + apothem * math.sin(angle)
-        paste(image, sprite, (round(cx) - half, round(cy) - half), mask)
+    x, y = lay.centre(name)
+    angle = math.radians(270 + 60 * side)
+    cx, cy = x + apothem * math.cos(angle), y + apothem * math.sin(angle)
+    return _piece(("cog", size), cog_piece(theme, size), (round(cx) - half, round(cy) - half))
 
 
-def _tokens(image: Image.Image, theme: Sector6Theme, lay: Layout, view: View, texts: Texts) -> None:
+def _tokens(theme: Sector6Theme, lay: Layout, view: View, texts: Texts) -> list[_Op]:
     """Markers, prisoners and the pawn outlines of empty entry points."""
+    dead = set((view.get("markers") or {}).get("dead_cells") or ())
+    letters = seat_letters([str(p.get("colour", "")) for p in view.get("players") or ()], texts)
+    ops: list[_Op] = []
+    for tile in view.get("tiles") or ():
+        name = tile["cell"]
+        seat = tile.get("prisoner")
+        letter = None
+        if seat is not None:
+            seat = int(seat)
+            letter = letters[seat] if seat < len(letters) else str(seat + 1)
+        door = int(tile["owner"]) if tile["kind"] == "entry" else None
+        marker = int(tile["marker"]) if tile.get("marker") else 0
+        if marker or seat is not None or door is not None:
+            ops += _token_ops(theme, lay, name, marker, name in dead, seat, letter, door)
+    return ops
+
+
+@lru_cache(maxsize=4096)  # the tokens of a few games' mazes: small tuples of cached pieces
+def _token_ops(
+    theme: Sector6Theme,
+    lay: Layout,
+    name: str,
+    marker: int,
+    dead: bool,
+    seat: int | None,
+    letter: str | None,
+    door: int | None,
+) -> tuple[_Op, ...]:
+    """What stands on one tile: its marker (0: none; `dead`: out of reach), the prisoner of
+    `seat` with its `letter`, or, on the empty entry point of seat `door`, its pawn outline."""
     radius = lay.radius
     small = max(8, round(radius * 0.3))
     half = token_half(small)
-    dead = set((view.get("markers") or {}).get("dead_cells") or ())
-    letters = seat_letters([str(p.get("colour", "")) for p in view.get("players") or ()], texts)
-    for tile in view.get("tiles") or ():
-        name = tile["cell"]
-        x, y = lay.centre(name)
-        has_prisoner = tile.get("prisoner") is not None
-        if tile.get("marker"):
-            dx, dy = MARKER_WITH_PRISONER if has_prisoner else MARKER_ALONE
-            sprite, mask = marker_piece(theme, small, int(tile["marker"]), dead=name in dead)
-            paste(
-                image, sprite, (round(x + dx * radius) - half, round(y + dy * radius) - half), mask
+    x, y = lay.centre(name)
+    ops = []
+    if marker:
+        dx, dy = MARKER_WITH_PRISONER if seat is not None else MARKER_ALONE
+        ops.append(
+            _piece(
+                ("marker", small, marker, dead),
+                marker_piece(theme, small, marker, dead=dead),
+                (round(x + dx * radius) - half, round(y + dy * radius) - half),
             )
-        if has_prisoner:
-            seat = int(tile["prisoner"])
-            letter = letters[seat] if seat < len(letters) else str(seat + 1)
-            sprite, mask = prisoner_piece(theme, small, seat, letter)
-            paste(
-                image,
-                sprite,
+        )
+    if seat is not None:
+        ops.append(
+            _piece(
+                ("prisoner", small, seat, letter),
+                prisoner_piece(theme, small, seat, str(letter)),
                 (round(x + PRISONER[0] * radius) - half, round(y + PRISONER[1] * radius) - half),
-                mask,
             )
-        elif tile["kind"] == "entry" and not tile.get("marker"):
-            sprite, mask = door_piece(theme, small, int(tile["owner"]))
-            paste(image, sprite, (round(x) - half, round(y + 0.14 * radius) - half), mask)
+        )
+    elif door is not None and not marker:
+        ops.append(
+            _piece(
+                ("door", small, door),
+                door_piece(theme, small, door),
+                (round(x) - half, round(y + 0.14 * radius) - half),
+            )
+        )
+    return tuple(ops)
 
 
 def _kind(tile: Mapping[str, Any]) -> int:

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image
 
 from data.texts import ENGLISH, Texts
+from games.sector6.pictures.palette import ground, sector6_palette
 from games.sector6.pictures.panel_layout import (
     CARD_H,
     CLOCK_H,
@@ -127,47 +131,68 @@ def draw_panel(
     letters = seat_letters([str(p.get("colour", "")) for p in players], texts)
     for player, card in zip(players, cards(theme, len(players)), strict=False):
         seat = int(player["seat"])
-        x, y, card_w = card
         lit = seat == current or seat in winners
-        bg = theme.panel_row if lit else theme.panel
-        if lit:
-            edge = theme.seat_fill[seat] if seat == current else theme.winner
-            canvas.sprite(card_band, card_w, CARD_H, edge, at=(x, y))
-        sprite, mask = prisoner_piece(theme, 15, seat, letters[seat], bg)
-        paste(canvas.image, sprite, (x + 26 - token_half(15), y + 27 - token_half(15)), mask)
-        canvas.text(
-            (x + 48, y + 12),
+        edge = (theme.seat_fill[seat] if seat == current else theme.winner) if lit else None
+        supply = (int(player["supply_left"]), int(player["entries_left"])) if building else None
+        collected = tuple(sorted((player.get("collected") or {}).items()))
+        x, y, card_w = card
+        piece = _card_piece(
+            canvas.theme,  # type: ignore[arg-type]
+            card_w,
+            seat,
             seat_name(seat, names, texts),
-            size=20,
-            fg=theme.text,
-            bg=bg,
-            max_width=card_w - 110,
-        )
-        canvas.text(
-            (x + card_w - 12, y + 6),
             str(player.get("score", 0)),
-            size=34,
-            fg=theme.text,
-            bg=bg,
-            anchor="ra",
+            edge,
+            letters[seat],
+            supply,
+            collected,
         )
-        if building:
-            supply = (int(player["supply_left"]), int(player["entries_left"]))
-            _supply(canvas, card, seat, supply, bg)
-            continue
-        half = token_half(COUNT_DISC)
-        for count in counts_on_card(card, player.get("collected") or {}):
-            sprite, mask = marker_piece(theme, COUNT_DISC, count.value, bg)
-            paste(canvas.image, sprite, (count.disc[0] - half, count.disc[1] - half), mask)
-            canvas.text(
-                count.at,
-                count.text,
-                size=count.size,
-                bold=False,
-                fg=theme.text_dim,
-                bg=bg,
-            )
+        paste(canvas.image, piece, (x - CARD_MARGIN, y - CARD_MARGIN))
     _status(canvas, view, names, texts, turn_clock, moves)
+
+
+CARD_MARGIN = 8  # drawn round a card with it: less than half the room between two cards
+
+
+@lru_cache(maxsize=256)  # a few games' players' cards: ~30 kB each
+def _card_piece(
+    theme: Sector6Theme,
+    card_w: int,
+    seat: int,
+    name: str,
+    score: str,
+    edge: RGB | None,
+    letter: str,
+    supply: tuple[int, int] | None,
+    collected: tuple[tuple[str, int], ...],
+) -> Image.Image:
+    """A player's card on the panel's ground, with a margin round it: drawn once for what it
+    shows and pasted on every board that shows the same (a move changes one or two cards).
+    All it shows is in the key, and all of it public: the name, the score, the lit band
+    (`edge`, None when not lit), the pawn's `letter`, the pieces left to place while
+    building (`supply`) or the markers collected."""
+    m = CARD_MARGIN
+    top = theme.board_height  # the panel's ground is all one colour
+    image = ground(theme).crop((0, top, card_w + 2 * m, top + CARD_H + 2 * m))
+    canvas = Canvas(image, theme, sector6_palette)
+    card = (m, m, card_w)
+    x, y = m, m
+    bg = theme.panel_row if edge is not None else theme.panel
+    if edge is not None:
+        canvas.sprite(card_band, card_w, CARD_H, edge, at=(x, y))
+    sprite, mask = prisoner_piece(theme, 15, seat, letter, bg)
+    paste(canvas.image, sprite, (x + 26 - token_half(15), y + 27 - token_half(15)), mask)
+    canvas.text((x + 48, y + 12), name, size=20, fg=theme.text, bg=bg, max_width=card_w - 110)
+    canvas.text((x + card_w - 12, y + 6), score, size=34, fg=theme.text, bg=bg, anchor="ra")
+    if supply is not None:
+        _supply(canvas, card, seat, supply, bg)
+        return image
+    half = token_half(COUNT_DISC)
+    for count in counts_on_card(card, dict(collected)):
+        sprite, mask = marker_piece(theme, COUNT_DISC, count.value, bg)
+        paste(canvas.image, sprite, (count.disc[0] - half, count.disc[1] - half), mask)
+        canvas.text(count.at, count.text, size=count.size, bold=False, fg=theme.text_dim, bg=bg)
+    return image
 
 
 SUPPLY_RADIUS = 15  # the hexagons that count a player's pieces left to place
