@@ -18,9 +18,18 @@ Outside opponents are players that are not the project's AI levels, so a level c
 strong only against its own family:
 - `runner` (Pylons): builds its shortest own chain and never blocks.
 - `reference` (High Voltage): a fixed greedy player kept for regressions.
-- `mcts1000` (Pylons, classic board): OpenSpiel's C++ MCTS bot with random rollouts, 1,000
-  simulations a move. A random 24x24 rollout costs ~7 ms, so a move takes seconds: it is not
-  in the default run (ask for it with --only) and needs `pip install .[bench]`.
+- `mcts1000`, `mcts10000` (Pylons, classic board): OpenSpiel's C++ MCTS bot with random
+  rollouts, 1,000 or 10,000 simulations a move (any `mctsN` works). A move takes about one
+  second per 1,000 simulations, so these are not in the default run (ask for them with --only)
+  and need `pip install .[bench]`.
+
+**Each level against the one below.** After the table, every game's levels are listed weakest
+first as registered (random, easy, normal, hard) with each one's result against the level
+below it, taken from the pairings played. A level beats the one below only when the whole
+95% interval lies above 0.5: a rate above one half that could still be chance is not a win.
+One that does not is printed as FAILS, in red when the output is a terminal or FORCE_COLOR is
+set. A level that is the same player as the one below (easy is the random player in Pylons
+and Sector 6) is said to be so, not failed.
 
 **Endings** (`--endings`). Games with AI players in every seat, at every level and in mixed
 seats, for every player count (and every Sector 6 mode), counting those that end by the
@@ -46,17 +55,20 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 import argparse  # noqa: E402
+import itertools  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
 import multiprocessing  # noqa: E402
+import os  # noqa: E402
 import random  # noqa: E402
+import re  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable, Mapping, Sequence  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from typing import Any  # noqa: E402
 
-from engine.ai import choose, levels  # noqa: E402
+from engine.ai import agent, choose, levels  # noqa: E402
 from engine.core import State  # noqa: E402
 from games import find_game  # noqa: E402
 
@@ -90,13 +102,15 @@ CLASSIC = {"swamps": "off"}
 PAIRINGS = (
     Pairing("high-voltage", "hard", "normal", target=0.80),
     Pairing("high-voltage", "normal", "random", target=0.80),
+    Pairing("high-voltage", "normal", "easy"),
+    Pairing("high-voltage", "easy", "random"),
     Pairing("high-voltage", "normal", "reference"),
     Pairing("high-voltage", "hard", "reference"),
     Pairing("high-voltage", "hard", "normal", 4),
     Pairing("pylons", "normal", "runner", target=0.95),
     Pairing("pylons", "normal", "runner", options=CLASSIC, suffix="_classic", target=0.95),
     Pairing("pylons", "hard", "runner"),
-    Pairing("pylons", "hard", "normal"),
+    Pairing("pylons", "hard", "normal", target=0.70),
     Pairing("pylons", "normal", "random"),
     Pairing("sector6", "hard", "normal", target=0.70),
     Pairing("sector6", "normal", "random", target=0.90),
@@ -104,8 +118,8 @@ PAIRINGS = (
 EXTRA = (
     Pairing("pylons", "hard", "mcts1000", options=CLASSIC, suffix="_classic", target=0.90),
     Pairing("pylons", "normal", "mcts1000", options=CLASSIC, suffix="_classic"),
+    Pairing("pylons", "hard", "mcts10000", options=CLASSIC, suffix="_classic", target=0.90),
     Pairing("high-voltage", "normal", "random", 4),
-    Pairing("high-voltage", "easy", "random"),
     Pairing("sector6", "hard", "normal", options={"mode": "veteran"}, suffix="_veteran"),
     Pairing("sector6", "hard", "normal", options={"mode": "novice"}, suffix="_novice"),
 )
@@ -121,10 +135,11 @@ def outside_player(game: str, name: str, seed: int) -> Player:
         from games.high_voltage.ai.reference import decide
 
         return lambda state, seat, s: decide(state.view(seat), random.Random(s))
-    if (game, name) == ("pylons", "mcts1000"):
+    simulations = re.fullmatch(r"mcts(\d+)", name)
+    if game == "pylons" and simulations:
         from bench.openspiel_pylons import OpenSpielMCTS
 
-        mcts = OpenSpielMCTS(simulations=1000, seed=seed)
+        mcts = OpenSpielMCTS(simulations=int(simulations[1]), seed=seed)
         return lambda state, seat, s: mcts(state, seat)
     raise ValueError(f"No player {name!r} for {game}: levels {levels(game)} or an outside one.")
 
@@ -226,9 +241,11 @@ def report_tournament(pairings: Sequence[Pairing], results: list[dict]) -> dict[
         low, high = wilson(shares, len(rows))
         target = f"{pairing.target:.2f}" if pairing.target is not None else ""
         by_rules = sum(r["by_rules"] for r in rows)
+        short = pairing.target is not None and rate < pairing.target
         print(
             f"{pairing.name:36} {len(rows):5d} {rate:6.3f} [{low:5.3f}, {high:5.3f}] "
             f"{target:>6} {by_rules:5d}"
+            + (f"  short by {pairing.target - rate:.3f}" if short else "")
         )
         figures[pairing.name] = {
             "rate": round(rate, 4),
@@ -247,6 +264,74 @@ def report_tournament(pairings: Sequence[Pairing], results: list[dict]) -> dict[
         print(f"{key:18} {len(ts):9d} {mean_t:9.4f} {max_t:8.4f}")
         figures[f"{key}_decision_s"] = {"mean": round(mean_t, 5), "max": round(max_t, 5)}
     return figures
+
+
+def colour_on() -> bool:
+    """Colour only for a terminal, or when FORCE_COLOR asks for it (CI logs that show it)."""
+    force = os.environ.get("FORCE_COLOR")
+    if force is not None:
+        return force != "0"
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+def red(text: str) -> str:
+    return f"\033[31m{text}\033[0m" if colour_on() else text
+
+
+def same_player(game: str, level: str, other: str) -> bool:
+    """Whether two level names of a game are one and the same player."""
+    return other in levels(game) and agent(game, level).decide is agent(game, other).decide
+
+
+def rung_pairing(played: Sequence[Pairing], game: str, level: str, below: str) -> Pairing | None:
+    """The 2-player pairing on the default board that measured `level` against `below`, or
+    against the same player under another name (Pylons' easy is its random player)."""
+    for pairing in played:
+        if (
+            (pairing.game, pairing.first, pairing.players) == (game, level, 2)
+            and not pairing.options
+            and (pairing.second == below or same_player(game, below, pairing.second))
+        ):
+            return pairing
+    return None
+
+
+def report_ladder(played: Sequence[Pairing], figures: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each level against the one below it, for every game played; a level beats the one
+    below when its whole 95% interval lies above one half (see the module's docstring)."""
+    rows: list[dict[str, Any]] = []
+    print("each level against the one below (beats: the 95% interval lies above 0.5)")
+    for game in dict.fromkeys(p.game for p in played):
+        ranked = levels(game)
+        for below, level in itertools.pairwise(ranked):
+            label = f"{SHORT[game]}: {level} vs {below}"
+            if same_player(game, level, below):
+                print(f"  {label:28} {level} is the {below} player itself")
+                rows.append({"game": game, "level": level, "below": below, "same_player": True})
+                continue
+            pairing = rung_pairing(played, game, level, below)
+            if pairing is None:
+                continue  # not played in this run (--only)
+            row = figures[pairing.name]
+            low, high = row["wilson95"]
+            beats = low > 0.5
+            verdict = "beats" if beats else red("FAILS")
+            target = f"target {pairing.target:.2f}" if pairing.target is not None else ""
+            alias = f"(as {pairing.second})" if pairing.second != below else ""
+            print(
+                f"  {label:28} {row['games']:5d} {row['rate']:6.3f} [{low:5.3f}, {high:5.3f}] "
+                f"{verdict:5} {target} {alias}".rstrip()
+            )
+            rows.append(
+                {
+                    "game": game,
+                    "level": level,
+                    "below": below,
+                    "pairing": pairing.name,
+                    "beats": beats,
+                }
+            )
+    return rows
 
 
 @dataclass(frozen=True)
@@ -362,6 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{args.workers} workers"
         )
         figures = report_tournament(pairings, run(jobs, tournament_game, args.workers))
+        figures["ladder"] = report_ladder(pairings, figures)
         figures["hard_bounds"] = {g: b for g, b in bounds.items()}
     elapsed = time.perf_counter() - started
     figures["games_per_row"] = args.games

@@ -85,3 +85,49 @@ def test_an_unknown_pairing_is_refused_with_the_list_of_pairings() -> None:
     )
     assert done.returncode != 0
     assert "hv:hard_vs_normal_2p" in done.stderr
+
+
+def _ladder_figures(bench, hard_interval):
+    """Figures of Pylons' three rungs: normal clearly above random (its easy), hard as given."""
+    hard = bench.Pairing("pylons", "hard", "normal", target=0.70)
+    normal = bench.Pairing("pylons", "normal", "random")
+    figures = {
+        hard.name: {"rate": sum(hard_interval) / 2, "wilson95": list(hard_interval), "games": 80},
+        normal.name: {"rate": 1.0, "wilson95": [0.95, 1.0], "games": 80},
+    }
+    return [hard, normal], figures
+
+
+def test_a_level_whose_interval_reaches_one_half_fails_in_red_on_request(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = _bench()
+    played, figures = _ladder_figures(bench, (0.49, 0.70))
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    rows = bench.report_ladder(played, figures)
+    out = capsys.readouterr().out
+    assert "\033[31mFAILS\033[0m" in out
+    verdicts = {(r["level"], r["below"]): r.get("beats") for r in rows}
+    # easy is Pylons' random player: said so, not played, not failed
+    assert verdicts == {
+        ("easy", "random"): None,
+        ("normal", "easy"): True,
+        ("hard", "normal"): False,
+    }
+    assert "easy is the random player itself" in out
+
+
+def test_without_a_terminal_the_verdicts_are_plain_words(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = _bench()
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    played, figures = _ladder_figures(bench, (0.49, 0.70))
+    bench.report_ladder(played, figures)
+    failing = capsys.readouterr().out
+    played, figures = _ladder_figures(bench, (0.62, 0.80))
+    rows = bench.report_ladder(played, figures)
+    passing = capsys.readouterr().out
+    assert "\033[" not in failing + passing  # captured output is no terminal
+    assert "pylons: hard vs normal" in failing and "FAILS" in failing
+    assert "FAILS" not in passing and all(r.get("beats") is not False for r in rows)

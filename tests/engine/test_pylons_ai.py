@@ -10,7 +10,7 @@ import time
 import pytest
 
 from engine.ai import choose, levels
-from games.pylons.ai import FAR, Board
+from games.pylons.ai import FAR, Board, Search
 from games.pylons.rules import GAME, PylonsState
 from games.pylons.rules.board import CELL_INDEX
 
@@ -56,6 +56,34 @@ def test_hard_with_iterations_is_deterministic():
     first = choose(view, level="hard", seed=2, iterations=400)
     assert first == choose(view, level="hard", seed=2, iterations=400)
     assert first in {a.text() for a in state.legal_actions()}
+
+
+@pytest.mark.parametrize(("seed", "moves", "swamps"), [(21, 9, "on"), (22, 24, "off")])
+def test_hard_searching_deeper_is_legal_and_deterministic(seed, moves, swamps):
+    """With a bound that lets it search four moves deep and more, hard decides the same from
+    the same seed and bound, from the view or its JSON copy, and legally."""
+    state = midgame(seed, moves, swamps)
+    view = state.view(state.current_seat())
+    again = json.loads(json.dumps(view))
+    first = choose(view, level="hard", seed=4, iterations=1500)
+    assert first == choose(again, level="hard", seed=4, iterations=1500)
+    assert first in {a.text() for a in state.legal_actions()}
+
+
+def test_hard_makes_no_more_evaluations_than_its_bound(monkeypatch):
+    """The bound is what makes hard reproducible: every evaluation counts against it, in the
+    deeper searches too, and the search stops at it."""
+    made = []
+    spend = Search.spend
+
+    def counted(self):
+        spend(self)  # raises once the bound is used up, before counting
+        made.append(1)
+
+    monkeypatch.setattr(Search, "spend", counted)
+    state = midgame(23, 30, "off")
+    choose(state.view(state.current_seat()), level="hard", seed=1, iterations=700)
+    assert len(made) == 700  # the two-move search alone takes a few hundred: all were used
 
 
 @pytest.mark.parametrize("budget", [0.05, 0.3])
@@ -105,6 +133,63 @@ def test_hard_blocks_a_win_in_one():
         after = state.copy()
         after.apply(choose(state.view(1), level=level, seed=1, iterations=3000))
         assert Board(after).distance(0) >= 2, level  # no win in one any more
+
+
+def win_in_three(state: PylonsState) -> int | None:
+    """A cell from which the side to move wins whatever the reply: after it, every legal
+    reply leaves the mover one pylon from linking its borders (found by trying them all).
+
+    A pylon shortens a distance by one at most, so such a cell lies on a shortest
+    connection, and only those need trying."""
+    seat = state.current_seat()
+    board = Board(state)
+    distance, cells = board.on_shortest(seat)
+    if distance != 2:
+        return None
+    replies = state.free_cells(1 - seat)
+    for c in sorted(cells):
+        made = board.place(c, seat)
+        forced = board.distance(seat) == 1
+        for r in replies if forced else ():
+            if r != c:
+                answer = board.place(r, 1 - seat)
+                forced = board.distance(1 - seat) > 0 and board.distance(seat) == 1
+                board.undo(r, answer)
+                if not forced:
+                    break
+        board.undo(c, made)
+        if forced:
+            return c
+    return None
+
+
+def double_threat_coming() -> PylonsState:
+    """Blue to move; red needs two pylons to link R5 to row 1, and red's S3 would open two
+    ways there (to R1 and to T1), of which blue could then close only one."""
+    moves = "N12 L11 L13 K13 J14 I14 H15 G15 F16 E16 D17 P13 C15 O11 O10 P9 A16 Q7 N14 O15"
+    moves += " O16 P17 P18 Q19 Q20 R21 P5 S23 R4 Q24 V6 T5 Q6 O8 X5 R5"
+    state = GAME.new_state(2, 139)  # swamps dealt from the seed, clear of these cells
+    state.apply("keep")
+    for cell in moves.split():
+        state.apply(f"place {cell}")
+    return state
+
+
+def test_hard_sees_a_double_threat_coming_that_two_moves_deep_cannot():
+    """Two moves deep, S3 looks like any threat to be blocked when it comes: normal (and the
+    wider two-move search hard used to be) plays elsewhere and loses by force. Four moves
+    deep, hard sees red's win in three and closes the way first."""
+    state = double_threat_coming()
+    assert state.current_seat() == 0 and Board(state).distance(1) == 2
+    view = state.view(0)
+    walked_in = state.copy()
+    walked_in.apply(choose(view, level="normal", seed=1))
+    assert win_in_three(walked_in) == CELL_INDEX["S3"]
+    for seed in (1, 2):
+        blocked = state.copy()
+        blocked.apply(choose(view, level="hard", seed=seed, iterations=2500))
+        assert not blocked.is_terminal() and win_in_three(blocked) is None
+        assert Board(blocked).distance(1) >= 2  # red cannot win at once either
 
 
 def test_the_connection_distance_counts_missing_pylons():
