@@ -88,9 +88,9 @@ def determinizations(decisions: int, seed: int) -> dict[str, Any]:
     samples = [0]
 
     class Counting(agents.Determinizer):  # type: ignore[misc, name-defined]
-        def sample(self, rng: random.Random) -> Any:
+        def sample(self, rng: random.Random, assignment: int | None = None) -> Any:
             samples[0] += 1
-            return super().sample(rng)
+            return super().sample(rng, assignment)
 
     original = agents.HARD_Z, agents.HARD_OBVIOUS, agents.Determinizer
     # Never stop early (no candidate dropped, no obvious move): count what fits in 1 s.

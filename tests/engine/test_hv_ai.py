@@ -156,6 +156,15 @@ def test_the_hard_search_is_reproducible_by_iterations():
     assert decide(state, "hard", seed=7, iterations=3) == first
 
 
+def test_a_longer_hard_search_is_legal_and_reproducible():
+    """Past the first determinizations the search reuses what no hidden card can change; the
+    decision stays one of the legal actions, the same for the same seed and bound."""
+    for i, state in enumerate(positions(4, seed=31)):
+        first = decide(state, "hard", seed=i, iterations=12)
+        assert parse_action(first) in set(state.legal_actions())
+        assert decide(state, "hard", seed=i, iterations=12) == first
+
+
 def mid_game_view(seed: int = 11) -> tuple[HighVoltageState, dict]:
     rng = random.Random(seed)
     state = GAME.new_state(2, seed)
@@ -182,7 +191,7 @@ def test_the_time_budget_holds(monkeypatch):
 
 
 def test_the_default_hard_decision_stops_well_inside_a_second():
-    """By default hard may use 1 s, but it stops at its iteration cap long before."""
+    """By default hard stops at its iteration cap, or at its 1 s budget if that comes first."""
     state, view = mid_game_view(12)
     choose(view, level="normal", seed=0)
     started = time.perf_counter()
@@ -291,6 +300,58 @@ def test_determinized_states_vary_what_is_hidden_only():
     assert len(faces_down) > 1 or state.face_down <= 1
     if state.seats < 4:
         assert len({tuple(s.seat_colour) for s in samples}) > 1
+
+
+def test_a_determinization_can_be_given_its_colours():
+    state = positions(1, seed=8)[0]
+    seat = state.current_seat()
+    view = state.view(seat)
+    det = Determinizer(view, rng=random.Random(0))
+    rng = random.Random(1)
+    for index, (assignment, _) in enumerate(det.options):
+        sample = det.sample(rng, index)
+        assert sample.seat_colour == [assignment[s] for s in range(state.seats)]
+        assert sample.view(seat) == view
+
+
+def test_colour_shares_follow_the_weights():
+    """After every number of samples each colour assignment has had its share, give or take
+    one; equal weights take turns."""
+    shares = agents.ColourShares([1.0, 1.0, 1.0])
+    assert [shares.next() for _ in range(6)] == [0, 1, 2, 0, 1, 2]
+    weights = [6.0, 3.0, 0.5, 0.5]
+    shares = agents.ColourShares(weights)
+    for n in range(1, 41):
+        shares.next()
+        for count, weight in zip(shares.counts, weights, strict=True):
+            assert abs(count - n * weight / sum(weights)) <= 1.0
+    assert shares.counts == [24, 12, 2, 2]
+
+
+def test_a_simulation_that_draws_no_card_is_the_same_in_every_deal_of_the_hidden_cards():
+    """The hard search keeps such a simulation's value per candidate and colours instead of
+    playing it again: true only if no player's choice on the way depends on where the
+    unseen cards lie."""
+    checked = 0
+    for i, state in enumerate(positions(10, seed=41)):
+        view = state.view(state.current_seat())
+        belief = colour_belief(view)
+        det = Determinizer(view, belief, random.Random(i))
+        models = agents._Models(
+            det.template,
+            view["viewer"],
+            Perspective(view["viewer"], colour_marginals(view, belief)),
+        )
+        rng = random.Random(i)
+        deals = [det.sample(rng, 0) for _ in range(3)]
+        assert len({tuple(d.grid) for d in deals}) > 1 or state.face_down <= 1
+        for _, action in agents._candidates(det.template, models)[:4]:
+            results = [agents._simulate(deal, action, models) for deal in deals]
+            if any(by_cards for _, by_cards in results):
+                continue
+            assert max(v for v, _ in results) == pytest.approx(min(v for v, _ in results))
+            checked += 1
+    assert checked >= 10
 
 
 def test_a_view_that_the_card_set_cannot_show_is_refused():

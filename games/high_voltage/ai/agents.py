@@ -12,6 +12,10 @@
   consistently with the view and the belief): its own turn is finished greedily, the next
   opponent answers as a one-ply player who knows only its own colour, and the position after
   that answer is valued, with the sampled colours, by the AI's own best next action.
+  The colours of the determinizations follow the belief in fixed shares rather than at random.
+  A simulation in which no card is drawn does not depend on where the hidden cards lie (every
+  player values a draw by its expectation over the unseen cards), so its value is kept per
+  candidate and colours, and later determinizations replay only the simulations that draw.
   Candidates that fall clearly behind are dropped; the search stops when one is left, at an
   iteration cap, or at the time budget.
 
@@ -36,11 +40,14 @@ from games.high_voltage.rules.determinize import Determinizer, sample_state
 from games.high_voltage.rules.state import ACTION, DECLARING, OVER, PLACING, HighVoltageState
 
 HARD_BUDGET_S = 1.0  # default wall-clock budget per decision
-# Determinizations at most. With the leaf reply (below) 6 of them take about 0.15 s of one
-# core for a decision of the middle game, so the search stops here, well inside the budget;
-# more did not win more often against the normal player.
-HARD_MAX_ITERATIONS = 6
-HARD_MIN_ITERATIONS = 2  # before any candidate may be dropped
+# Determinizations at most. Past the first few, a determinization costs only the simulations
+# that draw a card (the others are kept per colours), so 24 of them take about half a second
+# of one core for a decision of the middle game; the budget stops the search sooner on a
+# loaded machine.
+HARD_MAX_ITERATIONS = 24
+# Before any candidate may be dropped: in 2 players, one determinization for each colour the
+# other seat may hold.
+HARD_MIN_ITERATIONS = 3
 HARD_OBVIOUS = 3.0  # a one-ply lead this large (in points) is taken without searching
 HARD_CANDIDATES = 6  # the normal player's best actions kept for the search
 HARD_Z = 1.6  # how clearly (in standard errors) a candidate must trail to be dropped
@@ -202,7 +209,12 @@ def _play_turn(state: HighVoltageState, player: OnePly) -> None:
             raise RuntimeError("a simulated turn did not end")
 
 
-def _simulate(det_state: HighVoltageState, action: HvAction, models: _Models) -> float:
+def _simulate(det_state: HighVoltageState, action: HvAction, models: _Models) -> tuple[float, bool]:
+    """The value of `action` played out in one determinization, and whether that value can
+    depend on which hidden card lies where: only when a card is drawn on the way, or when one
+    card is left face down (whose value the players work out from the card itself). Otherwise
+    every player values draws by their expectation over the unseen cards, which all
+    determinizations share, and only the sampled colours matter."""
     s = det_state.copy()
     me = models.me
     turn = s.turns_played
@@ -217,8 +229,11 @@ def _simulate(det_state: HighVoltageState, action: HvAction, models: _Models) ->
     judge = models.judge(s.seat_colour, s.phase != OVER and s.seat == me)
     judge.set_unseen(s)
     if LEAF_REPLY and s.phase == ACTION and s.seat == me:
-        return models.replier(judge).rank(s)[0].value
-    return judge.value(s)
+        value = models.replier(judge).rank(s)[0].value
+    else:
+        value = judge.value(s)
+    played = s._history[len(det_state._history) :]
+    return value, s.face_down < 2 or any(t.startswith("draw") for t in played)
 
 
 def _candidates(state: HighVoltageState, models: _Models) -> list[tuple[float, HvAction]]:
@@ -281,14 +296,31 @@ def decide_hard(
     # before the deadline (the first always starts; it costs a small part of the budget).
     per_sim = 0.0
     sims = 0
+    # Simulations that no hidden card can change, by candidate and colours (see `_simulate`).
+    memo: dict[tuple[int, tuple[int, ...]], float] = {}
+    # The colours of successive determinizations are shared out by the belief, so that a few
+    # of them already weigh each likely colour as the belief does (independent draws would
+    # often give one colour most of them).
+    shares = ColourShares([w for _, w in det.options])
     for done in range(cap):
-        sample = det.sample(rng)
+        if deadline is not None and time.perf_counter() > deadline:
+            break  # rounds of kept values only are quick, but not free
+        sample = det.sample(rng, shares.next())
+        colours = tuple(sample.seat_colour)
         row: list[float] = []
         for i in alive:
+            known = memo.get((i, colours))
+            if known is not None:
+                row.append(known)
+                continue
             now = time.perf_counter()
             if deadline is not None and now + per_sim > deadline:
                 break
-            row.append(_simulate(sample, candidates[i], models) + extra[i])
+            value, by_cards = _simulate(sample, candidates[i], models)
+            value += extra[i]
+            if not by_cards:
+                memo[(i, colours)] = value
+            row.append(value)
             sims += 1
             per_sim += (time.perf_counter() - now - per_sim) / min(sims, 8)
         if len(row) < len(alive):
@@ -303,6 +335,27 @@ def decide_hard(
         return candidates[0].text()  # no time to search: the one-ply player's choice
     best = max(alive, key=lambda i: (_mean(values[i]), -i))
     return candidates[best].text()
+
+
+class ColourShares:
+    """Which colour assignment each determinization uses: the one furthest behind its share
+    of the weights. After n samples every assignment has had n times its share, give or take
+    one, and equal weights take turns."""
+
+    def __init__(self, weights: list[float]) -> None:
+        total = sum(weights)
+        self.shares = [w / total for w in weights]
+        self.counts = [0] * len(weights)
+        self.used = 0
+
+    def next(self) -> int:
+        self.used += 1
+        n = self.used
+        chosen = max(
+            range(len(self.shares)), key=lambda a: (n * self.shares[a] - self.counts[a], -a)
+        )
+        self.counts[chosen] += 1
+        return chosen
 
 
 def _mean(values: list[float]) -> float:

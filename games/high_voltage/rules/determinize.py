@@ -254,7 +254,10 @@ class Determinizer:
             if card != EMPTY and not t.card_up[card] and card != self.known_drawn
         ]
 
-    def sample(self, rng: random.Random) -> HighVoltageState:
+    def sample(self, rng: random.Random, assignment: int | None = None) -> HighVoltageState:
+        """A state with the hidden cards shuffled by `rng`, and the unseen colours drawn by
+        their weights or, when `assignment` is given, those of `options[assignment]` (so that
+        a caller can share a few samples out over the colours as their weights say)."""
         state = self.template.copy()
         cards = [state.grid[cell] for cell in self.hidden_cells]
         rng.shuffle(cards)
@@ -263,12 +266,15 @@ class Determinizer:
             state.pos[card] = cell
         if state.phase == PLACING and self.known_drawn == EMPTY:
             state.drawn = state.grid[self.template.pos[self.template.drawn]]
-        pick = rng.random() * self.total
-        chosen = self.options[-1][0]
-        for assignment, weight in self.options:
-            pick -= weight
-            if pick < 0:
-                chosen = assignment
-                break
+        if assignment is None:
+            pick = rng.random() * self.total
+            chosen = self.options[-1][0]
+            for option, weight in self.options:
+                pick -= weight
+                if pick < 0:
+                    chosen = option
+                    break
+        else:
+            chosen = self.options[assignment][0]
         state.seat_colour = [chosen[s] for s in range(state.seats)]
         return state
