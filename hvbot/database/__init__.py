@@ -35,6 +35,7 @@ from hvbot.database.postgres import PostgresDatabase
 from hvbot.database.postgres import unreachable as postgres_unreachable
 from hvbot.database.sqlite import SqliteDatabase
 from hvbot.database.sqlite import unreachable as sqlite_unreachable
+from hvbot.database.version_watch import VersionWatch
 from hvbot.runtime.config import POSTGRES_SCHEMES, sqlite_path
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "Statement",
     "StoreUnavailable",
     "Transaction",
+    "VersionWatch",
     "Work",
     "failed",
     "is_postgresql",

@@ -8,7 +8,10 @@ import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from hvbot.database.version_watch import VersionWatch
 
 T = TypeVar("T")
 log = logging.getLogger("hvbot.database")
@@ -138,6 +141,9 @@ class Database(Protocol):
     """An open database: reads, whole transactions, migrations, and a clean close."""
 
     backend: str  # "sqlite" or "postgresql"
+    # Other processes' changes to the games, heard as they commit: PostgreSQL's (a SQLite
+    # file has one process, which knows its own changes).
+    watch: VersionWatch | None
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
 
@@ -192,6 +198,19 @@ async def apply_migrations(tx: Transaction, backend: str) -> int:
 
 def split_sql(script: str) -> list[str]:
     """Statements of a migration file, without comments (ours have neither semicolons nor
-    `--` inside string literals). PostgreSQL refuses a statement that is only a comment."""
+    `--` inside string literals). A function's body between `$$` keeps its semicolons.
+    PostgreSQL refuses a statement that is only a comment."""
     lines = [line.split("--", 1)[0] for line in script.splitlines()]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    statements: list[str] = []
+    current: list[str] = []
+    for i, part in enumerate("\n".join(lines).split("$$")):
+        if i % 2:  # inside a dollar-quoted body
+            current.append(f"$${part}$$")
+            continue
+        *done, rest = part.split(";")
+        for piece in done:
+            statements.append("".join(current) + piece)
+            current = []
+        current.append(rest)
+    statements.append("".join(current))
+    return [s.strip() for s in statements if s.strip()]

@@ -20,7 +20,7 @@ import contextlib
 import functools
 import logging
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -37,6 +37,7 @@ from hvbot.database.base import (
     Work,
     apply_migrations,
 )
+from hvbot.database.version_watch import VersionWatch
 from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS, database_errors
 
 T = TypeVar("T")
@@ -160,19 +161,23 @@ def _where(url: str) -> str:
     return f"{host}{port}{parts.path or '/'}"
 
 
-async def connect_pool(url: str, *, wait_s: float = 0.0) -> asyncpg.Pool:
+async def connect_pool(
+    url: str, *, wait_s: float = 0.0, own: set[int] | None = None
+) -> asyncpg.Pool:
     """A pool of connections, or DatabaseError with one line saying what to fix.
 
     A server that cannot be reached (not started yet, restarting) is tried again for up to
     `wait_s` seconds, with pauses growing from 1 s to 30 s (`START_RETRY_S`), saying so in one
-    line; a server that refuses the user or has no such database is reported at once."""
+    line; a server that refuses the user or has no such database is reported at once.
+    `own`, if given, holds the server process ids of the pool's connections while they live
+    (a change announced by one of them is this process's own, see `VersionWatch`)."""
     where = _where(url)
     loop = asyncio.get_running_loop()
     began = loop.time()
     tries = 0
     while True:
         try:
-            pool = await _create_pool(url, where)
+            pool = await _create_pool(url, where, set() if own is None else own)
         except _NotYet as not_yet:
             waited = loop.time() - began
             pause = START_RETRY_S[min(tries, len(START_RETRY_S) - 1)]
@@ -221,9 +226,17 @@ def _round_trip(query: asyncpg.connection.LoggedQuery) -> None:
     _ROUND_TRIPS.inc()
 
 
-async def _set_up_connection(conn: asyncpg.Connection) -> None:
-    """Each request a connection sends is counted, for the operators' metrics."""
-    conn.add_query_logger(_round_trip)
+def _set_up_connection(own: set[int]) -> Callable[[asyncpg.Connection], Awaitable[None]]:
+    """Each request a connection sends is counted, for the operators' metrics; its server
+    process is one of `own` while it lives."""
+
+    async def set_up(conn: asyncpg.Connection) -> None:
+        conn.add_query_logger(_round_trip)
+        pid = conn.get_server_pid()
+        own.add(pid)
+        conn.add_termination_listener(lambda _: own.discard(pid))
+
+    return set_up
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
@@ -234,14 +247,14 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     transaction left open is still rolled back by asyncpg before this is called."""
 
 
-async def _create_pool(url: str, where: str) -> asyncpg.Pool:
+async def _create_pool(url: str, where: str, own: set[int]) -> asyncpg.Pool:
     try:
         pool = await asyncpg.create_pool(
             url,
             min_size=1,
             max_size=POOL_SIZE,
             timeout=CONNECT_TIMEOUT_S,
-            init=_set_up_connection,
+            init=_set_up_connection(own),
             reset=_keep_session,
         )
     except asyncpg.InvalidPasswordError as exc:
@@ -265,19 +278,24 @@ async def _create_pool(url: str, where: str) -> asyncpg.Pool:
 class PostgresDatabase:
     backend = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, own: set[int] | None = None) -> None:
         self.pool = pool
         self.where = _where(url)
         self.availability = Availability(f"PostgreSQL at {self.where}")
         self._pending = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        # Other processes' changes to the games, heard as they commit (see `VersionWatch`).
+        self.watch = VersionWatch(
+            lambda: asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S), set() if own is None else own
+        )
 
     @classmethod
     async def open(cls, url: str, *, wait_s: float = 0.0) -> PostgresDatabase:
         """Connect (waiting up to `wait_s` for a server that does not answer yet) and
         migrate."""
-        database = cls(await connect_pool(url, wait_s=wait_s), url)
+        own: set[int] = set()
+        database = cls(await connect_pool(url, wait_s=wait_s, own=own), url, own)
         try:
             await database.migrate()
         except BaseException as exc:
@@ -288,6 +306,7 @@ class PostgresDatabase:
                     f"({exc.__cause__ or exc}); start the bot again once the server is up."
                 ) from exc
             raise
+        await database.watch.start()
         return database
 
     def __str__(self) -> str:
@@ -356,6 +375,7 @@ class PostgresDatabase:
         return found
 
     async def close(self, *, grace_s: float = 5.0) -> None:
+        await self.watch.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), grace_s)
         try:

@@ -135,6 +135,7 @@ class SqliteDatabase:
     """One aiosqlite connection, opened at start-up, shared by every handler."""
 
     backend = "sqlite"
+    watch = None  # one process per file: no other process's changes to hear of
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self.path = path

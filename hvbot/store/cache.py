@@ -7,6 +7,11 @@ Sector 6 even replay their moves). The row and the state are kept and dropped to
 there is one thing to invalidate: after a failed compare-and-set (another process changed the
 game) the entry goes, and the next read fetches the game afresh.
 
+When other processes share the database, a copy may have been overtaken by one of their
+changes. With PostgreSQL each change is heard as it commits (`hvbot.database.version_watch`):
+an entry put while listening, and overtaken by no version heard since, is `current`, and a
+move on it needs no read of the version first.
+
 Nothing here reads the database; `hvbot.store.GameStore` fills and updates it.
 """
 
@@ -17,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import State
+from hvbot.database import VersionWatch
 from hvbot.store.rows import GameRow
 
 # Engine states kept (a few kB each): more than a bot usually has in play, so that a move
@@ -28,9 +34,20 @@ class GameCache:
     """Open games by id (and by channel and thread), each at one version, with the engine
     state of that version once it was built. States handed out are never to be changed."""
 
-    def __init__(self, *, enabled: bool = True, kept_states: int = KEPT_STATES) -> None:
+    def __init__(
+        self,
+        *,
+        enabled: bool = True,
+        kept_states: int = KEPT_STATES,
+        watch: VersionWatch | None = None,
+    ) -> None:
         self.enabled = enabled
         self.kept_states = kept_states
+        self.watch = watch
+        # The watch's listening session each row was put in (absent: put while not listening),
+        # and versions heard newer than a row's (its copy is stale).
+        self._sessions: dict[int, int] = {}
+        self._overtaken: dict[int, int] = {}
         self._rows: dict[int, GameRow] = {}
         self._states: OrderedDict[int, State] = OrderedDict()  # least recently used first
         # Channel (for a game not in a thread) or thread id -> id of its open game.
@@ -45,6 +62,50 @@ class GameCache:
         """The games in memory now: those played (or looked at) since the process started."""
         return set(self._rows)
 
+    def current(self, game_id: int) -> bool:
+        """Whether the game's copy here is known to be the stored one: put while the watch
+        listened, in its current session, and overtaken by no change heard since."""
+        watch = self.watch
+        return (
+            watch is not None
+            and watch.listening
+            and game_id in self._rows
+            and self._sessions.get(game_id) == watch.session
+            and game_id not in self._overtaken
+        )
+
+    def confirmed(self, game_id: int, *, since: int) -> None:
+        """The copy was just found to be the stored one (by a read begun at `since`, the
+        `writes` of then): current from now, if nothing was heard or changed meanwhile."""
+        if since == self.writes:
+            self._stored(game_id)
+
+    def _stored(self, game_id: int) -> None:
+        """The copy here is the stored one now: current while the watch goes on listening."""
+        watch = self.watch
+        if watch is not None and watch.listening and game_id in self._rows:
+            self._sessions[game_id] = watch.session
+        else:
+            self._sessions.pop(game_id, None)
+
+    def heard(self, game_id: int, version: int | None) -> None:
+        """Another process (or this one) changed the game to `version`, None if deleted.
+        A read under way may predate the change, so it is not kept (see `read`)."""
+        self.writes += 1
+        cached = self._rows.get(game_id)
+        if cached is None:
+            return
+        if version is None:
+            self.forget(game_id)
+        elif version > cached.version:
+            self._overtaken[game_id] = max(version, self._overtaken.get(game_id, 0))
+
+    def restarted(self) -> None:
+        """The watch listens again, after a while it did not: whatever it missed is unknown,
+        so every copy waits to be confirmed (the new session tells them apart), and reads
+        under way are not kept."""
+        self.writes += 1
+
     def in_channel(self, channel_id: int) -> GameRow | None:
         """The open game of a channel or of its thread, if it is here."""
         game_id = self._by_channel.get(channel_id)
@@ -55,6 +116,7 @@ class GameCache:
         began (`since`, the `writes` of then): the row might predate it."""
         if since == self.writes:
             self._put(game, self.state(game))
+            self._stored(game.id)
         return game
 
     def changed(self, game_id: int, state: State | None = None, **changes: Any) -> None:
@@ -68,11 +130,15 @@ class GameCache:
         if state is None and "state_json" not in changes:
             state = self._states.get(game_id)
         self._put(replace(cached, **changes), state)
+        if "version" in changes:
+            self._stored(game_id)  # committed with a compare-and-set: the stored version
 
     def forget(self, game_id: int) -> None:
         """Drop a game's entry, e.g. after another process changed it."""
         self.writes += 1
         self._states.pop(game_id, None)
+        self._sessions.pop(game_id, None)
+        self._overtaken.pop(game_id, None)
         cached = self._rows.pop(game_id, None)
         if cached is None:
             return
@@ -101,6 +167,8 @@ class GameCache:
             self.forget(game.id)
             return
         self._rows[game.id] = game
+        if self._overtaken.get(game.id, -1) <= game.version:
+            self._overtaken.pop(game.id, None)
         if game.thread_id is None:
             self._by_channel[game.channel_id] = game.id
         else:  # played in its thread: the channel may hold another game

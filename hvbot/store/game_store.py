@@ -63,7 +63,9 @@ class GameStore:
         self.clock = clock
         # Other processes may change games behind this one's back (see `game`).
         self.shared = db.backend == "postgresql"
-        self.cache = GameCache(enabled=cache)
+        self.cache = GameCache(enabled=cache, watch=db.watch)
+        if db.watch is not None:
+            db.watch.subscribe(self.cache)
         self._locks: dict[int, asyncio.Lock] = {}
         self.undo = UndoRequests(db, lambda: self.clock())
         self.votes = AbsenceVotes(db, lambda: self.clock())
@@ -88,6 +90,8 @@ class GameStore:
     async def close(self, *, grace_s: float = 5.0) -> None:
         """Close once the changes already under way are saved (for at most `grace_s`): a move
         acknowledged just before shutdown is stored, not lost with the connection."""
+        if self.db.watch is not None:
+            self.db.watch.unsubscribe(self.cache)
         await self.db.close(grace_s=grace_s)
 
     async def migrate(self) -> int:
@@ -124,14 +128,18 @@ class GameStore:
 
     async def game(self, *, game_id: int, fresh: bool = False) -> GameRow | None:
         """The game, from memory if it is there. `fresh`: about to change it, so when other
-        processes share the database (PostgreSQL), the copy in memory is checked against the
-        stored version first (one small read), and read again if another process changed it:
-        a stale copy would refuse a good click as out of date, or fail its compare-and-set."""
+        processes share the database (PostgreSQL), the copy in memory must be the stored one:
+        a stale copy would refuse a good click as out of date, or fail its compare-and-set.
+        It is known to be while the database's watch hears no newer version of it (see
+        `GameCache.current`); else it is checked against the stored version (one small read),
+        and read again if another process changed it."""
         cached = self.cache.row(game_id)
         if cached is not None:
-            if not (fresh and self.shared):
+            if not (fresh and self.shared) or self.cache.current(game_id):
                 return cached
+            since = self.cache.writes
             if await games.version_of(self.db, game_id) == cached.version:
+                self.cache.confirmed(game_id, since=since)
                 return cached
             self.cache.forget(game_id)
         since = self.cache.writes

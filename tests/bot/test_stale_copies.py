@@ -1,6 +1,8 @@
 """A process's copy of a game in memory, when another process changed the game (PostgreSQL,
-several processes): a move is judged on the stored game, and what checking that costs. Each
-"process" is a repository with connections of its own."""
+several processes): a move is judged on the stored game, and what knowing that costs. Each
+"process" is a repository with connections of its own, and listens for the games' changes
+(`hvbot.database.version_watch`): a copy no change was heard to overtake is used as it is, and
+while a process cannot listen its copies are checked against the stored version."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from collections.abc import AsyncIterator
 import pytest
 from conftest import new_postgres_database
 
+from hvbot.database import VersionWatch
 from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS
 from hvbot.services import GameService
 from hvbot.store import GameStore
@@ -53,9 +56,11 @@ async def test_a_turn_a_stale_copy_would_refuse_is_played_from_the_stored_game(p
     mover = game.seats[state.current_seat()].user_id
     other = BO if mover == ADA else ADA
     down = _face_down(state)
+    heard = asyncio.ensure_future(_watch(second).heard_of(game.id, game.version + 1))
     await first.play.act(channel_id=100, user_id=mover, action=f"draw {down[0]} here r0")
+    await heard
     # The second process's copy still has the first player to move: it would say "not your
-    # turn". The stored version says it is stale, and the move is played from the stored game.
+    # turn". It heard of the change, and the move is played from the stored game.
     played = await second.play.act(channel_id=100, user_id=other, action=f"draw {down[1]} here r0")
     assert played.game.version == game.version + 2
     assert await _actions(first, game.id) == [f"draw {down[0]} here r0", f"draw {down[1]} here r0"]
@@ -66,16 +71,63 @@ async def _round_trips() -> float:
     return DATABASE_ROUND_TRIPS.labels(backend="postgresql")._value.get()
 
 
-async def test_a_move_checks_the_stored_version_once_then_is_one_statement(processes):
-    """Before a move is acknowledged, its game is checked against the stored version (one
-    small read: another process may have moved it); then the change is one statement."""
-    first, _ = processes
-    game, state = await _started(first, 300)
+def _watch(service: GameService) -> VersionWatch:
+    watch = service.repo.db.watch
+    assert watch is not None
+    return watch
+
+
+async def _moves_cost(service: GameService, channel: int, cells: list[str]) -> list[float]:
+    """The round trips of each move by game id (as a click sends it), in turn."""
     costs = []
-    for cell in _face_down(state)[:3]:
-        game = await first.games.open_game(300)
-        mover = game.seats[first.games.peek_state(game).current_seat()].user_id
+    reader = GameStore(service.repo.db, cache=False)  # the game as stored, to find the mover
+    for cell in cells:
+        game = await reader.open_game_in_channel(channel_id=channel)
+        assert game is not None
+        mover = game.seats[service.games.peek_state(game).current_seat()].user_id
         before = await _round_trips()
-        await first.play.act(game_id=game.id, user_id=mover, action=f"draw {cell} here r0")
+        await service.play.act(game_id=game.id, user_id=mover, action=f"draw {cell} here r0")
         costs.append(await _round_trips() - before)
-    assert costs[-1] == 2, costs
+    return costs
+
+
+async def _cut_off(watching: GameService, reader: GameService) -> None:
+    """The watch of `watching` loses its connection, as when the server restarts."""
+    pid = _watch(watching).server_pid
+    assert pid is not None
+    assert await reader.repo.db.fetchval("SELECT pg_terminate_backend(?)", pid)
+
+
+async def test_a_move_on_a_copy_no_change_overtook_is_one_statement(processes):
+    """While a process listens, its copy of a game is known to be the stored one: the move
+    is the change alone, one statement, with no read of the version before it."""
+    first, _ = processes
+    _, state = await _started(first, 300)
+    assert _watch(first).listening
+    costs = await _moves_cost(first, 300, _face_down(state)[:3])
+    # (The first move of a connection asks the server about the statement's types too.)
+    assert costs[1:] == [1, 1], costs
+
+
+async def test_a_process_that_cannot_listen_checks_each_copy_until_it_listens_again(processes):
+    """Announcements sent while a process was not listening are lost to it: meanwhile each
+    move checks the stored version first (two round trips), and a copy from before is doubted
+    until it is checked again, which finds a change made meanwhile by another process."""
+    first, second = processes
+    game, state = await _started(first, 400)
+    down = _face_down(state)
+    await _moves_cost(second, 400, down[:1])  # (teaches its connection the statement's types)
+    watch = _watch(second)
+    session = watch.session
+    await _cut_off(second, first)
+    await watch.not_listening()
+    assert await _moves_cost(second, 400, down[1:2]) == [2]  # the check, then the change
+    await watch.listening_again()
+    assert watch.session == session + 1
+    # The first process moves; the second's copy, from before it listened again, is checked,
+    # found stale and read again, and its next move is played on the stored game.
+    await _moves_cost(first, 400, down[2:3])
+    costs = await _moves_cost(second, 400, down[3:5])
+    # The check, the game and its seats read again, and the change; then the change alone.
+    assert costs == [4, 1], costs
+    assert await _actions(first, game.id) == [f"draw {c} here r0" for c in down[:5]]

@@ -1,0 +1,3 @@
+-- PostgreSQL announces each change of a game's version to the other processes sharing it (see
+-- its migration of the same number). A SQLite file is served by one process, which knows every
+-- change it makes: nothing to announce here.
