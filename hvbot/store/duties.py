@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hvbot.database import Database, Statement, Transaction
+from hvbot.database import Database, OneStatement, Row, Statement, Transaction
+from hvbot.store.gathered import Gathered
 from hvbot.store.sql import stamp
 
 LEASE = timedelta(seconds=20)  # how long a claimed duty is left to the process that claimed it
@@ -129,6 +130,9 @@ class Duties:
     def __init__(self, db: Database, clock: Clock = real_time) -> None:
         self.db = db
         self.clock = clock
+        # Takes and marks made while others are under way go together (see `Gathered`).
+        self._takes: Gathered[tuple[int, int, str], int | None] = Gathered(self._take_all)
+        self._marks: Gathered[tuple[int, int | None], bool] = Gathered(self._mark_all)
 
     # ------------------------------------------------------------------ the outbox
 
@@ -136,15 +140,8 @@ class Duties:
         """Take a claimed post right before sending it: the post with its new token, or None
         if it must not be sent here (another process claimed it once this one's lease ran
         out, or it was made already). Its lease starts again from now."""
-        now = self.clock()
-        token = await self.db.transact(
-            Statement(
-                "UPDATE announcements SET claimed_until = ?, token = token + 1"
-                " WHERE id = ? AND sent_at IS NULL AND token = ? RETURNING token",
-                (stamp(now + lease_of(owed.kind)), owed.id, owed.token),
-                "fetchval",
-            )
-        )
+        until = stamp(self.clock() + lease_of(owed.kind))
+        token = await self._takes((owed.id, owed.token, until))
         if token is None:
             return None
         return Owed(owed.id, owed.game_id, owed.version, owed.kind, owed.body, token, owed.nonce)
@@ -153,14 +150,85 @@ class Duties:
         """The post is out (or Discord refused it for good): nobody sends it again. With
         `fenced`, only if `owed.token` is still the post's: False when another process took it
         over meanwhile (this one was paused past its lease), and sends it or has sent it."""
-        fence = " AND token = ?" if fenced else ""
-        changed = await self.db.transact(
-            Statement(
-                f"UPDATE announcements SET sent_at = ? WHERE id = ? AND sent_at IS NULL{fence}",
-                (stamp(self.clock()), owed.id, *((owed.token,) if fenced else ())),
+        return await self._marks((owed.id, owed.token if fenced else None))
+
+    async def _take_all(self, takes: Sequence[tuple[int, int, str]]) -> list[int | None]:
+        """Takes `(post id, token, lease until)`: each one's new token, or None."""
+
+        async def steps(tx: Transaction) -> list[int | None]:
+            return [
+                await tx.fetchval(
+                    "UPDATE announcements SET claimed_until = ?, token = token + 1"
+                    " WHERE id = ? AND sent_at IS NULL AND token = ? RETURNING token",
+                    until,
+                    post,
+                    token,
+                )
+                for post, token, until in takes
+            ]
+
+        def answers(rows: list[Row]) -> list[int | None]:
+            taken = {row["id"]: row["token"] for row in rows}
+            return [taken.get(post) for post, _, _ in takes]
+
+        posts, tokens, untils = zip(*takes, strict=True)
+        return await self.db.transact(
+            OneStatement(
+                steps,
+                None  # a post twice in one group: taken in turn, the second finds it taken
+                if len(set(posts)) < len(posts)
+                else Statement(
+                    "UPDATE announcements AS a SET claimed_until = t.until, token = a.token + 1"
+                    " FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[]), CAST(? AS TEXT[]))"
+                    " AS t (id, token, until)"
+                    " WHERE a.id = t.id AND a.sent_at IS NULL AND a.token = t.token"
+                    " RETURNING a.id, a.token",
+                    (list(posts), list(tokens), list(untils)),
+                    "fetch",
+                    answers,
+                ),
             )
         )
-        return changed == 1 or not fenced
+
+    async def _mark_all(self, marks: Sequence[tuple[int, int | None]]) -> list[bool]:
+        """Marks `(post id, token or None)` made: for each, False if its token (when given)
+        is no longer the post's."""
+        now = stamp(self.clock())
+
+        async def steps(tx: Transaction) -> list[bool]:
+            found = []
+            for post, token in marks:
+                fence = " AND token = ?" if token is not None else ""
+                changed = await tx.execute(
+                    f"UPDATE announcements SET sent_at = ? WHERE id = ? AND sent_at IS NULL{fence}",
+                    now,
+                    post,
+                    *(() if token is None else (token,)),
+                )
+                found.append(changed == 1 or token is None)
+            return found
+
+        def answers(rows: list[Row]) -> list[bool]:
+            marked = {row["id"] for row in rows}
+            return [token is None or post in marked for post, token in marks]
+
+        posts, tokens = zip(*marks, strict=True)
+        return await self.db.transact(
+            OneStatement(
+                steps,
+                None  # a post twice in one group: marked in turn, as one by one
+                if len(set(posts)) < len(posts)
+                else Statement(
+                    "UPDATE announcements AS a SET sent_at = ?"
+                    " FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[])) AS m (id, token)"
+                    " WHERE a.id = m.id AND a.sent_at IS NULL"
+                    " AND (m.token IS NULL OR a.token = m.token) RETURNING a.id",
+                    (now, list(posts), list(tokens)),
+                    "fetch",
+                    answers,
+                ),
+            )
+        )
 
     async def forget_made(self, *, older_than: timedelta = KEEP_MADE) -> int:
         """Drop posts made long ago: the outbox holds what is owed, not a history."""
