@@ -124,15 +124,43 @@ async def owe_text(tx: Transaction, *, game_id: int, body: dict[str, Any], now: 
     return await owe(tx, game_id=game_id, version=version, kind="text", body=body, now=now)
 
 
+TAKE, MARK = "take", "mark"
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """A post to take (`until`: its new lease's end) or to mark made (`token`: the fence, or
+    None for none)."""
+
+    kind: str
+    post: int
+    token: int | None
+    until: str | None = None
+
+
+# Takes and marks of different posts as one PostgreSQL statement: a taken post's new token, a
+# marked post's id with no token.
+_OUTBOX_REQUESTS = (
+    "WITH taken AS (UPDATE announcements AS a SET claimed_until = t.until,"
+    " token = a.token + 1 FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[]),"
+    " CAST(? AS TEXT[])) AS t (id, token, until)"
+    " WHERE a.id = t.id AND a.sent_at IS NULL AND a.token = t.token RETURNING a.id, a.token),"
+    " marked AS (UPDATE announcements AS a SET sent_at = ?"
+    " FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[])) AS m (id, token)"
+    " WHERE a.id = m.id AND a.sent_at IS NULL AND (m.token IS NULL OR a.token = m.token)"
+    " RETURNING a.id)"
+    " SELECT id, token FROM taken UNION ALL SELECT id, NULL FROM marked"
+)
+
+
 class Duties:
     """The outbox and the AI seats' claims of one database."""
 
     def __init__(self, db: Database, clock: Clock = real_time) -> None:
         self.db = db
         self.clock = clock
-        # Takes and marks made while others are under way go together (see `Gathered`).
-        self._takes: Gathered[tuple[int, int, str], int | None] = Gathered(self._take_all)
-        self._marks: Gathered[tuple[int, int | None], bool] = Gathered(self._mark_all)
+        # Takes and marks asked while others are under way go together (see `Gathered`).
+        self._outbox: Gathered[_Request, int | bool | None] = Gathered(self._send_requests)
 
     # ------------------------------------------------------------------ the outbox
 
@@ -141,7 +169,8 @@ class Duties:
         if it must not be sent here (another process claimed it once this one's lease ran
         out, or it was made already). Its lease starts again from now."""
         until = stamp(self.clock() + lease_of(owed.kind))
-        token = await self._takes((owed.id, owed.token, until))
+        token = await self._outbox(_Request(TAKE, owed.id, owed.token, until))
+        assert token is None or isinstance(token, int)
         if token is None:
             return None
         return Owed(owed.id, owed.game_id, owed.version, owed.kind, owed.body, token, owed.nonce)
@@ -150,80 +179,64 @@ class Duties:
         """The post is out (or Discord refused it for good): nobody sends it again. With
         `fenced`, only if `owed.token` is still the post's: False when another process took it
         over meanwhile (this one was paused past its lease), and sends it or has sent it."""
-        return await self._marks((owed.id, owed.token if fenced else None))
+        marked = await self._outbox(_Request(MARK, owed.id, owed.token if fenced else None))
+        return bool(marked)
 
-    async def _take_all(self, takes: Sequence[tuple[int, int, str]]) -> list[int | None]:
-        """Takes `(post id, token, lease until)`: each one's new token, or None."""
-
-        async def steps(tx: Transaction) -> list[int | None]:
-            return [
-                await tx.fetchval(
-                    "UPDATE announcements SET claimed_until = ?, token = token + 1"
-                    " WHERE id = ? AND sent_at IS NULL AND token = ? RETURNING token",
-                    until,
-                    post,
-                    token,
-                )
-                for post, token, until in takes
-            ]
-
-        def answers(rows: list[Row]) -> list[int | None]:
-            taken = {row["id"]: row["token"] for row in rows}
-            return [taken.get(post) for post, _, _ in takes]
-
-        posts, tokens, untils = zip(*takes, strict=True)
-        return await self.db.transact(
-            OneStatement(
-                steps,
-                None  # a post twice in one group: taken in turn, the second finds it taken
-                if len(set(posts)) < len(posts)
-                else Statement(
-                    "UPDATE announcements AS a SET claimed_until = t.until, token = a.token + 1"
-                    " FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[]), CAST(? AS TEXT[]))"
-                    " AS t (id, token, until)"
-                    " WHERE a.id = t.id AND a.sent_at IS NULL AND a.token = t.token"
-                    " RETURNING a.id, a.token",
-                    (list(posts), list(tokens), list(untils)),
-                    "fetch",
-                    answers,
-                ),
-            )
-        )
-
-    async def _mark_all(self, marks: Sequence[tuple[int, int | None]]) -> list[bool]:
-        """Marks `(post id, token or None)` made: for each, False if its token (when given)
-        is no longer the post's."""
+    async def _send_requests(self, requests: Sequence[_Request]) -> list[int | bool | None]:
+        """Takes and marks in one statement: a take's answer is the post's new token (None:
+        not taken), a mark's whether it was marked (False: its token, when given, is no
+        longer the post's)."""
         now = stamp(self.clock())
 
-        async def steps(tx: Transaction) -> list[bool]:
-            found = []
-            for post, token in marks:
-                fence = " AND token = ?" if token is not None else ""
+        async def steps(tx: Transaction) -> list[int | bool | None]:
+            found: list[int | bool | None] = []
+            for r in requests:
+                if r.kind == TAKE:
+                    found.append(
+                        await tx.fetchval(
+                            "UPDATE announcements SET claimed_until = ?, token = token + 1"
+                            " WHERE id = ? AND sent_at IS NULL AND token = ? RETURNING token",
+                            r.until,
+                            r.post,
+                            r.token,
+                        )
+                    )
+                    continue
+                fence = " AND token = ?" if r.token is not None else ""
                 changed = await tx.execute(
                     f"UPDATE announcements SET sent_at = ? WHERE id = ? AND sent_at IS NULL{fence}",
                     now,
-                    post,
-                    *(() if token is None else (token,)),
+                    r.post,
+                    *(() if r.token is None else (r.token,)),
                 )
-                found.append(changed == 1 or token is None)
+                found.append(changed == 1 or r.token is None)
             return found
 
-        def answers(rows: list[Row]) -> list[bool]:
-            marked = {row["id"] for row in rows}
-            return [token is None or post in marked for post, token in marks]
+        def answers(rows: list[Row]) -> list[int | bool | None]:
+            done = {row["id"]: row["token"] for row in rows}
+            return [
+                done.get(r.post) if r.kind == TAKE else r.token is None or r.post in done
+                for r in requests
+            ]
 
-        posts, tokens = zip(*marks, strict=True)
+        takes = [r for r in requests if r.kind == TAKE]
+        marks = [r for r in requests if r.kind == MARK]
+        posts = [r.post for r in requests]
         return await self.db.transact(
             OneStatement(
                 steps,
-                None  # a post twice in one group: marked in turn, as one by one
+                None  # a post twice in one group: done in turn, as one by one
                 if len(set(posts)) < len(posts)
                 else Statement(
-                    "UPDATE announcements AS a SET sent_at = ?"
-                    " FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[])) AS m (id, token)"
-                    " WHERE a.id = m.id AND a.sent_at IS NULL"
-                    " AND (m.token IS NULL OR a.token = m.token) RETURNING a.id",
-                    (now, list(posts), list(tokens)),
+                    _OUTBOX_REQUESTS,
+                    (
+                        [r.post for r in takes],
+                        [r.token for r in takes],
+                        [r.until for r in takes],
+                        now,
+                        [r.post for r in marks],
+                        [r.token for r in marks],
+                    ),
                     "fetch",
                     answers,
                 ),
@@ -353,19 +366,33 @@ class Duties:
             )
         )
 
-    async def claim_ai_turns(self, owner: str) -> list[int]:
+    async def claim_ai_turns(self, owner: str, *, unless_owed: tuple[str, ...] = ()) -> list[int]:
         """Games in play whose AI seat is to move and whose thinking nobody holds (its
-        process died, say): claimed for the process `owner`, by game id."""
+        process died, say): claimed for the process `owner`, by game id.
+
+        `unless_owed`: not a game with a post of one of these kinds still owed. Its AI waits
+        for that post, and whoever makes it goes on to the AI's move: under load many games
+        are between a move handing the turn to an AI and its post made, and claiming them
+        here would only let them go again."""
         now = self.clock()
+        owed, kinds = "", ()
+        if unless_owed:
+            marks = ", ".join("?" for _ in unless_owed)
+            owed = (
+                " AND NOT EXISTS (SELECT 1 FROM announcements WHERE game_id = games.id"
+                f" AND sent_at IS NULL AND kind IN ({marks}))"
+            )
+            kinds = unless_owed
 
         async def work(tx: Transaction) -> list[int]:
             rows = await tx.fetch(
                 "UPDATE games SET ai_until = ?, ai_by = ? WHERE id IN (SELECT id FROM games"
                 " WHERE status = 'active' AND ai_turn = 1 AND (ai_until IS NULL OR ai_until <= ?)"
-                f" ORDER BY id LIMIT {CLAIM_BATCH}{_skip_locked(self.db)}) RETURNING id",
+                f"{owed} ORDER BY id LIMIT {CLAIM_BATCH}{_skip_locked(self.db)}) RETURNING id",
                 stamp(now + LEASE),
                 owner,
                 stamp(now),
+                *kinds,
             )
             return sorted(r["id"] for r in rows)
 

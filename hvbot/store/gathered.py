@@ -1,13 +1,13 @@
-"""Requests of one kind gathered into one statement while the one before is under way.
+"""Requests gathered into one statement while the one before is under way.
 
 Every post a bot makes is taken right before it is sent and marked made right after (see
 `hvbot.store.duties`): two small statements a post, each one round trip to a database server.
-Under load many games post at once, so each kind goes as a group: the first request is sent
-at once, and those that come while it is under way wait for it to end and then go
-together, in one statement (as do those asked in the same turn of the event loop as the
-first). Nothing waits for a group to fill, so a quiet bot answers as fast as before and a busy
-one makes fewer round trips (PostgreSQL commits its transactions
-in groups for the same reason). Each request still gets its own answer.
+Under load many games post at once, so they go in groups (takes and marks together): the
+first request is sent at once, and those that come while it is under way wait for it to end
+and then go together, in one statement (as do those asked in the same turn of the event loop
+as the first). Nothing waits for a group to fill, so a quiet bot answers as fast as before
+and a busy one makes fewer round trips (PostgreSQL commits its transactions in groups for the
+same reason). Each request still gets its own answer.
 """
 
 from __future__ import annotations

@@ -137,3 +137,22 @@ async def test_a_group_that_fails_fails_each_of_its_requests_and_the_next_goes_o
             await failed
     assert await gathered(4) == 40  # a new request after a failed group goes by itself
     assert sent == [[1], [2, 3], [4]]
+
+
+async def test_takes_and_marks_asked_together_are_one_statement(processes) -> None:
+    first, _ = processes
+    owed = await _owed(first, 3)
+    # (The first statement of a connection asks the server about its types too.)
+    earlier = [await first.duties.take(o) for o in owed[:3]]
+    assert all(earlier)
+    before = await _round_trips(first)
+    answers = await asyncio.gather(
+        *(first.duties.made(t, fenced=True) for t in earlier if t),  # sent: marked made
+        *(first.duties.take(o) for o in owed[3:6]),  # about to be sent: taken
+    )
+    cost = await _round_trips(first) - before
+    assert answers[:3] == [True] * 3
+    assert [t.token for t in answers[3:]] == [o.token + 1 for o in owed[3:6]]
+    assert await _unsent(first, owed[:6]) == {o.id for o in owed[3:6]}
+    if first.repo.db.backend == "postgresql":
+        assert cost == 1
