@@ -434,7 +434,7 @@ class Aftermath:
             except Exception as exc:
                 failed(log, exc, "game %s: could not make an owed post", owed.game_id)
         if not self.stopping:
-            for game_id in await duties.claim_ai_turns(self.owner):
+            for game_id in await duties.claim_ai_turns(self.owner, unless_owed=ON_WAY_KINDS):
                 metrics.DUTIES_TAKEN_OVER.labels("ai").inc()
                 self._start_ai(game_id, claimed=True)
         now = asyncio.get_running_loop().time()

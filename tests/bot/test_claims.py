@@ -212,6 +212,26 @@ async def test_an_ai_seat_is_not_claimed_while_a_change_before_it_is_still_to_be
     assert await first.duties.claim_ai(game.id, "first", unless_owed=kinds)
 
 
+async def test_the_periodic_claim_leaves_an_ai_turn_whose_post_is_still_owed(
+    processes: list[GameService],
+) -> None:
+    """Between a move that hands the turn to an AI and its post made, the process that made
+    the move goes on to the AI itself: the periodic claim of AI turns nobody holds passes such
+    a game by, rather than claim it only to let it go again, and takes it once nothing is owed
+    (that process died after its post, say)."""
+    first, second = processes[:2]
+    game, _ = await _started(first, 3600, ai=True)
+    db = first.repo.db
+    await db.transact(lambda tx: tx.execute("UPDATE games SET ai_turn = 1 WHERE id = ?", game.id))
+    owed = await db.transact(
+        lambda tx: owe(tx, game_id=game.id, version=game.version, kind="move", body={}, now=NOW)
+    )
+    kinds = ("move", "start", "undo")
+    assert game.id not in await second.duties.claim_ai_turns("second", unless_owed=kinds)
+    await first.duties.made(owed)
+    assert game.id in await second.duties.claim_ai_turns("second", unless_owed=kinds)
+
+
 async def test_a_move_s_post_is_owed_until_made_and_taken_over_after_the_lease(
     processes: list[GameService],
 ) -> None:
