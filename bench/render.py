@@ -58,6 +58,7 @@ from PIL import Image  # noqa: E402
 from games import find_game  # noqa: E402
 from games.high_voltage.pictures.board import forget_boards  # noqa: E402
 from games.high_voltage.rules import Declare  # noqa: E402
+from games.pylons.pictures.board import forget_boards as forget_pylons_boards  # noqa: E402
 from games.sector6.pictures.board import forget_boards as forget_sector6_boards  # noqa: E402
 from hvbot.messages.presenters import presenter_for  # noqa: E402
 from render.canvas import forget_texts  # noqa: E402
@@ -139,11 +140,12 @@ def chess_boards(size: int, count: int) -> list[Callable[[], bytes]] | str:
 
 def forget_earlier_boards() -> None:
     """Keep nothing of the boards drawn so far but their sprites: no compressed band, no
-    board to draw over (High Voltage's, Sector 6's), as in a process that has not drawn the
+    board to draw over (any game's), as in a process that has not drawn the
     game lately."""
     BANDS.clear()
     forget_boards()
     forget_sector6_boards()
+    forget_pylons_boards()
 
 
 def percentile(values: list[float], q: float) -> float:

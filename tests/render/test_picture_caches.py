@@ -34,9 +34,11 @@ from games.high_voltage.pictures.board import (
     board_palette,
     forget_boards,
 )
-from games.sector6.pictures import SECTOR6_THEME, sector6_board_image, sector6_board_png
+from games.pylons.pictures import board as pylons_board
+from games.sector6.pictures import SECTOR6_THEME, sector6_board_png
 from games.sector6.pictures import board as sector6_board
 from hvbot.messages.presenters import presenter_for
+from render import overdraw
 from render.canvas import Canvas, _label, _look_number, forget_texts, text_rgb, text_width
 from render.canvas import to_indexed as indexed
 from render.encode import BANDS, SAMPLE, Bands, _adler_joined, _band_rows, banded_png, png_bytes
@@ -64,6 +66,7 @@ def forget_everything() -> None:
     BANDS.clear()
     forget_boards()
     sector6_board.forget_boards()
+    pylons_board.forget_boards()
     forget_texts()
     for name in DRAWING:
         for attr, value in vars(importlib.import_module(name)).items():
@@ -100,6 +103,7 @@ def _nothing_kept_between_tests() -> Iterator[None]:
     BANDS.clear()
     forget_boards()
     sector6_board.forget_boards()
+    pylons_board.forget_boards()
     forget_texts()
 
 
@@ -132,6 +136,7 @@ def test_a_board_is_the_same_whatever_was_drawn_between(game: str) -> None:
         BANDS.clear()
         forget_boards()
         sector6_board.forget_boards()
+        pylons_board.forget_boards()
         forget_texts()
         assert draw(view) == png
 
@@ -182,33 +187,56 @@ def sector6_game(seed: int, moves: int, seats: int = 3) -> Iterator[Any]:
         yield state
 
 
-def test_a_sector6_game_drawn_move_by_move_is_each_board_drawn_from_nothing() -> None:
+def pylons_game(seed: int, moves: int) -> Iterator[Any]:
+    """The positions of a seeded random Pylons game, one after each move."""
+    state = find_game("pylons").new_state(2, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            return
+        state.apply(state.sample_action(rng))
+        yield state
+
+
+# A game whose boards are drawn over the last one: its pictures' module, the positions of a
+# game of it, and the players' names.
+DRAWN_OVER = {
+    "sector6": (sector6_board, sector6_game(4, 140), NAMES[:3]),
+    "pylons": (pylons_board, pylons_game(4, 140), NAMES[:2]),
+}
+
+
+@pytest.mark.parametrize("game", sorted(DRAWN_OVER))
+def test_a_game_drawn_move_by_move_is_each_board_drawn_from_nothing(game: str) -> None:
     """Each board of a game drawn over the one before (only the pieces a move changed drawn
     again) is the board drawn with no board kept, byte for byte and pixel for pixel; and
     most boards of play are drawn over the last one, not whole."""
-    names = NAMES[:3]
+    module, positions, names = DRAWN_OVER[game]
+    png = getattr(module, f"{game}_board_png")
+    image = getattr(module, f"{game}_board_image")
     drawn_over: list[bool] = []
-    dirty = sector6_board._dirty
+    dirty = overdraw.changed_boxes
 
     def counted(*args: Any) -> Any:
         boxes = dirty(*args)
         drawn_over.append(boxes is not None)
         return boxes
 
-    views = [state.view(None) for state in sector6_game(4, 140)]
+    views = [state.view(None) for state in positions]
     warm: list[bytes] = []
+    module.forget_boards()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sector6_board, "_dirty", counted)
-        warm = [sector6_board_png(view, names=names) for view in views]
+        patch.setattr(overdraw, "changed_boxes", counted)
+        warm = [png(view, names=names) for view in views]
     assert sum(drawn_over) > len(views) // 2
-    for view, png in zip(views, warm, strict=True):
-        sector6_board.forget_boards()
+    for view, drawn in zip(views, warm, strict=True):
+        module.forget_boards()
         BANDS.clear()
-        cold = sector6_board_png(view, names=names)
-        assert png == cold
-        assert decoded(png).tobytes() == sector6_board_image(view, names=names).tobytes()
+        cold = png(view, names=names)
+        assert drawn == cold
+        assert decoded(drawn).tobytes() == image(view, names=names).tobytes()
     forget_everything()
-    assert sector6_board_png(views[-1], names=names) == warm[-1]
+    assert png(views[-1], names=names) == warm[-1]
 
 
 def test_a_sector6_seats_own_view_leaves_nothing_of_it_on_the_next_public_board() -> None:

@@ -4,7 +4,9 @@ A render is a copy of a cached base (margin, coordinates, the board with its hol
 strips and border lines, the panel ground) with small cached pieces pasted on it: swamp cells,
 links, pylons, then the panel's labels. Pieces are drawn supersampled once per process,
 mapped onto the board's fixed palette, and pasted through a one-bit mask, so a link or a
-pylon keeps its smooth edge against the board and never leaves a box around itself.
+pylon keeps its smooth edge against the board and never leaves a box around itself. A board
+is drawn over the last one this process drew, with only the pieces a move changed drawn
+again (`render.overdraw`).
 
 Only the view is read, and a Pylons view has no secrets: every seat gets the same picture.
 """
@@ -35,6 +37,7 @@ from render.canvas import (
 )
 from render.encode import FAST, StoredPalette, build_palette, png_bytes
 from render.fonts import drawable, font
+from render.overdraw import Boards, Drawn, Op, draw_pieces, piece_op
 from render.theme import RGB
 
 View = Mapping[str, Any]
@@ -74,10 +77,10 @@ def pylons_board_png(
     without one); `moves` the last action in words of that language, as the presenter says
     it ("kept the board"), for the panel's last line when it placed no pylon (a pylon's
     line is drawn from the view: its cell and links)."""
-    image = pylons_board_image(
-        view, names=names, theme=theme, language=language, clock=clock, moves=moves
-    )
-    return png_bytes(image, FAST, band_edges(theme))
+    image, drawn = _board(view, names, theme, language, clock, moves, keep=True)
+    png = png_bytes(image, FAST, band_edges(theme))
+    _drawn.keep(drawn)
+    return png
 
 
 @cache
@@ -147,7 +150,50 @@ def pylons_board_image(
 ) -> Image.Image:
     """The board as a palette image, before PNG encoding. The clock is drawn with the rest
     of the panel, never into the cached base: its text changes with every post."""
-    image = _base(theme).copy()
+    return _board(view, names, theme, language, clock, moves, keep=False)[0]
+
+
+def _board(
+    view: View,
+    names: Sequence[str] | None,
+    theme: PylonsTheme,
+    language: str,
+    clock: str | None,
+    moves: Sequence[str] | None,
+    *,
+    keep: bool,
+) -> tuple[Image.Image, Drawn]:
+    """The board, drawn over the last board this process drew when there is one and `keep`
+    (see `render.overdraw`: a move adds a pylon and its links, and moves the last pylon's
+    ring), else on the base; and what to keep of it."""
+    image, drawn = draw_pieces(
+        _pieces(view, theme), _base(theme), _panel_ground(theme), theme, _drawn, keep=keep
+    )
+    canvas = Canvas(image, theme, pylons_palette)
+    _panel(canvas, view, names, board_side(theme), texts_for(language), clock, moves)
+    return image, drawn
+
+
+DRAWN_KEPT = 2  # boards kept, one per theme: ~0.9 MB each with the scratch
+_drawn = Boards(DRAWN_KEPT)
+
+
+def forget_boards() -> None:
+    """Forget the boards kept to draw the next ones over (benchmarks: a process that has not
+    drawn this game lately; tests)."""
+    _drawn.forget()
+
+
+@cache
+def _panel_ground(theme: PylonsTheme) -> Image.Image:
+    """The base below the board, where the panel is drawn afresh on every board."""
+    base = _base(theme)
+    return base.crop((0, board_side(theme), base.width, base.height))
+
+
+def _pieces(view: View, theme: PylonsTheme) -> list[Op]:
+    """The board's pieces in the order they are drawn: swamp cells, links, pylons."""
+    ops: list[Op] = []
     # Pieces are cached per process under keys that include the theme; hashing a theme costs
     # more than pasting, so each render looks each kind of piece up once.
     swamp_of: dict[int, Piece] = {}
@@ -163,7 +209,8 @@ def pylons_board_image(
         )
         if sides not in swamp_of:
             swamp_of[sides] = swamp_piece(theme, sides)
-        paste(image, swamp_of[sides][0], cell_origin(i, j, theme))
+        sprite = swamp_of[sides][0]  # a whole cell: pasted with no mask
+        ops.append(piece_op(("swamp", sides), (sprite, None), cell_origin(i, j, theme)))
     outcome = view.get("outcome") or {}
     network = set((outcome.get("details") or {}).get("network") or ())
     half = theme.cell // 2
@@ -177,10 +224,10 @@ def pylons_board_image(
         key = (k, int(link["seat"]), won)
         if key not in link_of:
             link_of[key] = link_piece(theme, *key)
-        sprite, mask = link_of[key]
         x, y = cell_origin(ai, aj, theme)
         dx = FORWARD[k][0] * theme.cell
-        paste(image, sprite, (x + half + min(0, dx) - LINK_PAD, y + half - LINK_PAD), mask)
+        at = (x + half + min(0, dx) - LINK_PAD, y + half - LINK_PAD)
+        ops.append(piece_op(("link", *key), link_of[key], at))
     last = (view.get("last") or {}).get("cell")
     for pylon in view.get("pylons") or ():
         name = pylon["cell"]
@@ -188,12 +235,10 @@ def pylons_board_image(
         key = (int(pylon["seat"]), _ground(i, j), name == last)
         if key not in pylon_of:
             pylon_of[key] = pylon_piece(theme, *key)
-        sprite, mask = pylon_of[key]
         x, y = cell_origin(i, j, theme)
-        paste(image, sprite, (x + half - PYLON_HALF, y + half - PYLON_HALF), mask)
-    canvas = Canvas(image, theme, pylons_palette)
-    _panel(canvas, view, names, board_side(theme), texts_for(language), clock, moves)
-    return image
+        at = (x + half - PYLON_HALF, y + half - PYLON_HALF)
+        ops.append(piece_op(("pylon", *key), pylon_of[key], at))
+    return ops
 
 
 # ---------------------------------------------------------------------- panel

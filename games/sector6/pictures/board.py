@@ -23,7 +23,7 @@ A render copies a cached ground and pastes cached pieces through one-bit masks (
 drawn supersampled once per process and size, then mapped onto a fixed palette:
 `sprites`, `palette`), which keeps a board at a few
 milliseconds once its pieces exist. A board is drawn over the last board of its look, with
-only the boxes of the pieces a move changed drawn again (`_Drawn`): a move changes a few of
+only the boxes of the pieces a move changed drawn again (`render.overdraw`): a move changes a few of
 the maze's hundreds of pieces.
 Only the view is read: the picture shows nothing the view does not (in particular never a
 drawn tile's face: that is private).
@@ -32,8 +32,6 @@ drawn tile's face: that is private).
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -75,8 +73,9 @@ from games.sector6.pictures.style import (
 )
 from games.sector6.pictures.tiles import cog_size
 from games.sector6.pictures.tokens import seat_letters
-from render.canvas import Canvas, _label, paste
+from render.canvas import Canvas, _label
 from render.encode import FAST, png_bytes
+from render.overdraw import Boards, Drawn, Op, draw_pieces, piece_op
 
 __all__ = [
     "SECTOR6_THEME",
@@ -127,7 +126,7 @@ def sector6_board_png(
     C2 to C5"), for the panel's last line (None: no last line)."""
     image, drawn = _board(view, names, theme, language, clock, moves, keep=True)
     png = png_bytes(image, FAST, band_edges(theme))
-    _keep(drawn)
+    _drawn.keep(drawn)
     return png
 
 
@@ -294,126 +293,29 @@ def _board(
     moves: Sequence[str] | None,
     *,
     keep: bool,
-) -> tuple[Image.Image, _Drawn]:
+) -> tuple[Image.Image, Drawn]:
     """The board, drawn over the last board this process drew in the same look when there
-    is one (see `_Drawn`), else on the ground, and what to keep of it. `keep`: the last board
-    is taken out of the store and drawn on itself (the caller puts the new one back once it
-    is encoded, see `_keep`: no one else draws on it meanwhile); otherwise the board is drawn
-    whole and the store is left alone."""
+    is one (see `render.overdraw`), else on the ground, and what to keep of it. `keep`: the
+    last board is taken out of the store and drawn on itself (the caller puts the new one back
+    once it is encoded: no one else draws on it meanwhile); otherwise the board is drawn whole
+    and the store is left alone."""
     texts = texts_for(language)
-    look = (theme, language)
     ops = _maze(view, theme, texts)
-    before = None
-    if keep:  # a board left in the store may be taken out and drawn on meanwhile
-        with _drawn_lock:
-            before = _drawn.pop(look, None)
-    boxes = {op[0]: op[1] for op in ops}
-    dirty = None if before is None else _dirty(before, ops, boxes, theme)
-    if before is None or dirty is None:
-        image = ground(theme).copy()
-        for op in ops:
-            _draw(image, op)
-        scratch = None if before is None else before.scratch
-    else:
-        # Only a board taken out of the store is drawn on, and its scratch with it.
-        image, scratch = before.image, before.scratch
-        if dirty:
-            scratch = _redraw(image, scratch, ops, dirty, theme)
-        paste(image, _panel_ground(theme), (0, theme.board_height))
+    image, drawn = draw_pieces(
+        ops, ground(theme), _panel_ground(theme), (theme, language), _drawn, keep=keep
+    )
     draw_panel(Canvas(image, theme, sector6_palette), view, names, texts, clock, moves)
-    return image, _Drawn(image, tuple(op[0] for op in ops), boxes, look, scratch)
-
-
-def _redraw(
-    image: Image.Image,
-    scratch: Image.Image | None,
-    ops: Sequence[_Op],
-    dirty: Sequence[Box],
-    theme: Sector6Theme,
-) -> Image.Image:
-    """Draw the `dirty` boxes of `image` again: within them the scratch picture is laid back
-    to the ground, every piece that reaches into one is drawn on it in the board's order (so
-    a box holds the pixels of the board drawn whole), and the boxes are copied over. The
-    pieces also draw on the scratch outside the boxes, which is never read; returns the
-    scratch to keep (it holds nothing but this look's ground and maze pieces)."""
-    if scratch is None:
-        scratch = ground(theme).copy()
-    else:
-        for box in dirty:
-            scratch.paste(ground(theme).crop(box), box)
-    left = min(b[0] for b in dirty)
-    top = min(b[1] for b in dirty)
-    right = max(b[2] for b in dirty)
-    bottom = max(b[3] for b in dirty)
-    for op in ops:
-        x0, y0, x1, y1 = op[1]
-        if (
-            x0 < right
-            and left < x1
-            and y0 < bottom
-            and top < y1
-            and any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in dirty)
-        ):
-            _draw(scratch, op)
-    for box in dirty:
-        image.paste(scratch.crop(box), box)
-    return scratch
-
-
-def _keep(drawn: _Drawn) -> None:
-    """Put a board back in the store once it is encoded, to draw the next one over."""
-    with _drawn_lock:
-        _drawn[drawn.look] = drawn
-        _drawn.move_to_end(drawn.look)
-        while len(_drawn) > DRAWN_KEPT:
-            _drawn.popitem(last=False)
-
-
-Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive), in pixels
-# One piece of the maze: its key (all its pixels depend on: what is drawn, how and where),
-# the box holding every pixel it may touch, then a cached piece and its mask pasted at the
-# box's corner (the mask None for a label), or, for the move's arrow, None and how to draw.
-_Op = tuple[tuple[Any, ...], Box, Any, Any]
-
-
-def _draw(image: Image.Image, op: _Op) -> None:
-    _, box, piece, how = op
-    if piece is None:
-        how(image)
-    else:
-        paste(image, piece, (box[0], box[1]), how)
-
-
-@dataclass(frozen=True)
-class _Drawn:
-    """A board drawn last in its look, and the maze's pieces it was drawn from, in order.
-
-    A piece's pixels depend on its key alone and the maze is drawn on the ground piece after
-    piece, so a pixel that no changed piece (one drawn in only one of two boards) reaches is
-    the same in both: a board drawn over the last one, with the boxes of the changed pieces
-    drawn again and the panel drawn afresh on the panel's ground, is the board drawn from
-    the ground, pixel for pixel. Every board of a look draws over the same store, whatever
-    its game: where two boards differ, all is drawn afresh from the view, so nothing of one
-    game's or viewer's board shows in another's. `scratch` is where changed boxes are drawn
-    (see `_redraw`)."""
-
-    image: Image.Image
-    keys: tuple[tuple[Any, ...], ...]
-    boxes: dict[tuple[Any, ...], Box]
-    look: tuple[Sector6Theme, str]
-    scratch: Image.Image | None
+    return image, drawn
 
 
 DRAWN_KEPT = 4  # boards kept, one per look (theme, language): ~1.6 MB each with the scratch
-_drawn: OrderedDict[tuple[Sector6Theme, str], _Drawn] = OrderedDict()
-_drawn_lock = threading.Lock()
+_drawn = Boards(DRAWN_KEPT)
 
 
 def forget_boards() -> None:
     """Forget the boards kept to draw the next ones over (benchmarks: a process that has not
     drawn this game lately; tests)."""
-    with _drawn_lock:
-        _drawn.clear()
+    _drawn.forget()
 
 
 @cache
@@ -422,45 +324,7 @@ def _panel_ground(theme: Sector6Theme) -> Image.Image:
     return ground(theme).crop((0, theme.board_height, theme.width, ground(theme).height))
 
 
-def _dirty(
-    before: _Drawn, ops: Sequence[_Op], boxes: dict[tuple[Any, ...], Box], theme: Sector6Theme
-) -> list[Box] | None:
-    """The boxes to draw again over `before` (the pieces drawn in only one of the two boards;
-    `boxes`: the new pieces' boxes by key), or None when the board is better drawn whole:
-    most pieces changed (the maze shrank), a piece is drawn twice, the pieces both boards
-    share are drawn in another order, or a piece reaches the panel."""
-    old = before.boxes
-    if len(boxes) != len(ops) or len(old) != len(before.keys):
-        return None
-    if any(op[1][3] > theme.board_height for op in ops):
-        return None
-    gone: list[tuple[Any, ...]] = []
-    shared_before: list[tuple[Any, ...]] = []
-    for key in before.keys:
-        (shared_before if key in boxes else gone).append(key)
-    came: list[Box] = []
-    shared: list[tuple[Any, ...]] = []
-    for key, box, *_ in ops:
-        if key in old:
-            shared.append(key)
-        else:
-            came.append(box)
-    if 2 * (len(gone) + len(came)) > len(ops) or shared != shared_before:
-        return None
-    return [old[key] for key in gone] + came
-
-
-def _piece(
-    key: tuple[Any, ...], piece: tuple[Image.Image, Image.Image], at: tuple[int, int]
-) -> _Op:
-    """A cached piece pasted through its mask at `at`; `key` names the piece."""
-    sprite, mask = piece
-    x, y = at
-    w, h = sprite.size
-    return ((*key, x, y), (x, y, x + w, y + h), sprite, mask)
-
-
-def _text(canvas: Canvas, xy: tuple[float, float], text: str, size: int, fg: Any, bg: Any) -> _Op:
+def _text(canvas: Canvas, xy: tuple[float, float], text: str, size: int, fg: Any, bg: Any) -> Op:
     """A label centred on `xy`, as `Canvas.text` draws it (anchor 'mm')."""
     label = _label(canvas._look, text, size, True, fg, bg)
     w, h = label.size
@@ -468,7 +332,7 @@ def _text(canvas: Canvas, xy: tuple[float, float], text: str, size: int, fg: Any
     return (("text", text, size, fg, bg, x, y), (x, y, x + w, y + h), label, None)
 
 
-def _maze(view: View, theme: Sector6Theme, texts: Texts) -> list[_Op]:
+def _maze(view: View, theme: Sector6Theme, texts: Texts) -> list[Op]:
     """The maze's pieces in the order they are drawn. Layers, bottom up: free cells, tiles,
     rings, cogs, the curved arrows of rotations and the move's arrow, labels, tokens."""
     canvas = Canvas(ground(theme), theme, sector6_palette)  # for its look; never drawn on
@@ -478,11 +342,11 @@ def _maze(view: View, theme: Sector6Theme, texts: Texts) -> list[_Op]:
     tiles = {t["cell"]: t for t in view.get("tiles") or ()}
     label_size = max(SMALL, round(radius * 0.27))
     gears = bool((view.get("rules") or {}).get("gears", True))
-    ops: list[_Op] = []
+    ops: list[Op] = []
 
     def at(name: str, key: tuple[Any, ...], piece: tuple[Image.Image, Image.Image]) -> None:
         x, y = lay.centre(name)
-        ops.append(_piece(key, piece, (round(x) - half_w, round(y) - half_h)))
+        ops.append(piece_op(key, piece, (round(x) - half_w, round(y) - half_h)))
 
     for name in free_cells(view):
         at(name, ("free", radius), free_piece(theme, radius))
@@ -528,14 +392,14 @@ def _tile_ops(
     walls: tuple[str, ...],
     gears: bool,
     value: int,
-) -> tuple[_Op, _Op]:
+) -> tuple[Op, Op]:
     """A tile's hexagon and its label where `lay` puts them: all they depend on is in the
     arguments, none of it hidden (a tile on the maze is face up)."""
     radius = lay.radius
     half_w, half_h = hex_half(radius)
     x, y = lay.centre(name)
     key = (radius, kind, _mask(walls), gears)
-    hexagon = _piece(
+    hexagon = piece_op(
         ("tile", *key), tile_piece(theme, *key), (round(x) - half_w, round(y) - half_h)
     )
     canvas = Canvas(ground(theme), theme, sector6_palette)  # for its look; never drawn on
@@ -546,7 +410,7 @@ def _tile_ops(
     return hexagon, label
 
 
-def _arrow(theme: Sector6Theme, radius: int, a: tuple[float, float], b: tuple[float, float]) -> _Op:
+def _arrow(theme: Sector6Theme, radius: int, a: tuple[float, float], b: tuple[float, float]) -> Op:
     """The move's arrow from `a` to `b` (`overlays.move_arrow`); its box holds the line with
     its width and the head, with a margin."""
     colour = sector6_palette_index(theme, theme.move_ring)
@@ -564,13 +428,13 @@ def _arrow(theme: Sector6Theme, radius: int, a: tuple[float, float], b: tuple[fl
     return (("arrow", colour, radius, a, b), box, None, draw)
 
 
-def _cogs(theme: Sector6Theme, lay: Layout, view: View) -> list[_Op]:
+def _cogs(theme: Sector6Theme, lay: Layout, view: View) -> list[Op]:
     """A cog on the middle of every side where two gears meet."""
     return [_cog(theme, lay, name, side) for name, side in meshes(view)]
 
 
 @lru_cache(maxsize=4096)  # the meshes of a few games' mazes: small tuples of cached pieces
-def _cog(theme: Sector6Theme, lay: Layout, name: str, side: int) -> _Op:
+def _cog(theme: Sector6Theme, lay: Layout, name: str, side: int) -> Op:
     """The cog on side `side` of tile `name`, where `lay` puts it."""
     size = cog_size(lay.radius)
     half = token_half(size)
@@ -578,14 +442,14 @@ def _cog(theme: Sector6Theme, lay: Layout, name: str, side: int) -> _Op:
     x, y = lay.centre(name)
     angle = math.radians(270 + 60 * side)
     cx, cy = x + apothem * math.cos(angle), y + apothem * math.sin(angle)
-    return _piece(("cog", size), cog_piece(theme, size), (round(cx) - half, round(cy) - half))
+    return piece_op(("cog", size), cog_piece(theme, size), (round(cx) - half, round(cy) - half))
 
 
-def _tokens(theme: Sector6Theme, lay: Layout, view: View, texts: Texts) -> list[_Op]:
+def _tokens(theme: Sector6Theme, lay: Layout, view: View, texts: Texts) -> list[Op]:
     """Markers, prisoners and the pawn outlines of empty entry points."""
     dead = set((view.get("markers") or {}).get("dead_cells") or ())
     letters = seat_letters([str(p.get("colour", "")) for p in view.get("players") or ()], texts)
-    ops: list[_Op] = []
+    ops: list[Op] = []
     for tile in view.get("tiles") or ():
         name = tile["cell"]
         seat = tile.get("prisoner")
@@ -610,7 +474,7 @@ def _token_ops(
     seat: int | None,
     letter: str | None,
     door: int | None,
-) -> tuple[_Op, ...]:
+) -> tuple[Op, ...]:
     """What stands on one tile: its marker (0: none; `dead`: out of reach), the prisoner of
     `seat` with its `letter`, or, on the empty entry point of seat `door`, its pawn outline."""
     radius = lay.radius
@@ -621,7 +485,7 @@ def _token_ops(
     if marker:
         dx, dy = MARKER_WITH_PRISONER if seat is not None else MARKER_ALONE
         ops.append(
-            _piece(
+            piece_op(
                 ("marker", small, marker, dead),
                 marker_piece(theme, small, marker, dead=dead),
                 (round(x + dx * radius) - half, round(y + dy * radius) - half),
@@ -629,7 +493,7 @@ def _token_ops(
         )
     if seat is not None:
         ops.append(
-            _piece(
+            piece_op(
                 ("prisoner", small, seat, letter),
                 prisoner_piece(theme, small, seat, str(letter)),
                 (round(x + PRISONER[0] * radius) - half, round(y + PRISONER[1] * radius) - half),
@@ -637,7 +501,7 @@ def _token_ops(
         )
     elif door is not None and not marker:
         ops.append(
-            _piece(
+            piece_op(
                 ("door", small, door),
                 door_piece(theme, small, door),
                 (round(x) - half, round(y + 0.14 * radius) - half),
