@@ -130,12 +130,20 @@ class StoredPalette:
         return True
 
 
-def png_bytes(img: Image.Image, level: int = SMALL, edges: Sequence[int] = ()) -> bytes:
+def png_bytes(
+    img: Image.Image,
+    level: int = SMALL,
+    edges: Sequence[int] = (),
+    *,
+    known: Encoded | None = None,
+    encoded: Encoded | None = None,
+) -> bytes:
     """Encode as an indexed PNG. A 'P' image is written as it is (its palette was fixed in
     advance); any other image gets a palette chosen for it (slower: for one-off pictures).
-    A 'P' board at the FAST level is written in bands (`banded_png`, with its `edges`)."""
+    A 'P' board at the FAST level is written in bands (`banded_png`, with its `edges`,
+    `known` and `encoded`)."""
     if level == FAST and img.mode == "P" and "transparency" not in img.info:
-        return banded_png(img, edges=tuple(edges))
+        return banded_png(img, edges=tuple(edges), known=known, encoded=encoded)
     if img.mode != "P":
         img = img.convert("RGB").quantize(
             colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
@@ -146,6 +154,8 @@ def png_bytes(img: Image.Image, level: int = SMALL, edges: Sequence[int] = ()) -
 
 
 BAND_ROWS = 32  # a band: about a third of a High Voltage card's height, 30 kB of pixels
+# A picture's bands as written: (top, bottom) rows -> (raw deflate blocks, Adler-32 of rows).
+Encoded = dict[tuple[int, int], tuple[bytes, int]]
 SAMPLE = 61  # bands are filed by every SAMPLE-th pixel (then all their pixels are compared)
 BUCKET = 4  # bands kept under one sample: a few moves' versions of a band may share one
 # What the bands kept for reuse may hold, their pixels and compressed bytes together: about
@@ -191,10 +201,11 @@ class Bands:
                     self._kept.move_to_end(key)
                     return blocks, adler
         pixels = picture[start:end]
-        rows = b"\0" + b"\0".join(pixels[at : at + width] for at in range(0, len(pixels), width))
+        view = memoryview(picture)
+        rows = b"\0" + b"\0".join([view[at : at + width] for at in range(start, end, width)])
         packer = isal_zlib.compressobj(FAST, isal_zlib.DEFLATED, -15)
         blocks = packer.compress(rows) + packer.flush(isal_zlib.Z_SYNC_FLUSH)
-        adler = zlib.adler32(rows)
+        adler = isal_zlib.adler32(rows)  # zlib's, several times quicker
         size = len(pixels) + len(blocks)
         if size <= self.budget:
             with self._lock:
@@ -228,7 +239,13 @@ BANDS = Bands()
 
 
 def banded_png(
-    img: Image.Image, bands: Bands = BANDS, edges: tuple[int, ...] = (), rows: int = BAND_ROWS
+    img: Image.Image,
+    bands: Bands = BANDS,
+    edges: tuple[int, ...] = (),
+    rows: int = BAND_ROWS,
+    *,
+    known: Encoded | None = None,
+    encoded: Encoded | None = None,
 ) -> bytes:
     """A 'P' image as an 8-bit indexed PNG whose pixel data is compressed in bands of at most
     `rows` rows, each reused from `bands` when this process compressed the same pixels
@@ -237,15 +254,32 @@ def banded_png(
     `edges` are rows where a band starts: where one part of the picture's layout ends and the
     next begins (a row of cells, a line of the panel). A move then changes whole bands, and
     little beside the parts it changed is compressed again: with bands of 32 rows wherever
-    they fell, a card's row of 104 pixels touched five of them."""
+    they fell, a card's row of 104 pixels touched five of them.
+
+    `known`: bands of an earlier picture with the same layout whose rows this picture shares,
+    pixel for pixel (it was drawn over that one, see `render.overdraw`), as that picture's
+    `encoded`: written as they are, their pixels neither read nor compared. `encoded`, when
+    given, is filled with this picture's bands."""
     if img.mode != "P":
         raise ValueError(f"a banded PNG is written from a 'P' image, not {img.mode!r}")
     width, height = img.size
-    pixels = img.tobytes()
+    spans = _band_rows(height, edges, rows)
+    known = known or {}
+    # Reading only the bands to write costs a copy each; past a few, reading all is quicker.
+    pixels = img.tobytes() if 4 * len(known) < len(spans) else None
     blocks = [_ZLIB_HEADER]
     adler = 1
-    for top, bottom in _band_rows(height, edges, rows):
-        compressed, band_adler = bands.compressed(pixels, top, bottom, width)
+    for top, bottom in spans:
+        part = known.get((top, bottom))
+        if part is None:
+            if pixels is not None:
+                part = bands.compressed(pixels, top, bottom, width)
+            else:
+                band = img.crop((0, top, width, bottom)).tobytes()
+                part = bands.compressed(band, 0, bottom - top, width)
+        if encoded is not None:
+            encoded[(top, bottom)] = part
+        compressed, band_adler = part
         blocks.append(compressed)
         adler = _adler_joined(adler, band_adler, (bottom - top) * (width + 1))
     blocks += [_LAST_BLOCK, adler.to_bytes(4, "big")]

@@ -23,12 +23,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
 
 from render.canvas import paste
+from render.encode import Encoded
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive), in pixels
 # One piece: its key (all its pixels depend on: what is drawn, how and where), the box
@@ -65,6 +66,11 @@ class Drawn:
     boxes: dict[tuple[Any, ...], Box]
     look: Hashable
     scratch: Image.Image | None
+    # The board's PNG bands once it is encoded (`render.encode.banded_png` fills it), and
+    # those of the board it was drawn over that it shares: bands above the panel that no
+    # box drawn again reaches.
+    encoded: Encoded = field(default_factory=dict)
+    known: Encoded | None = None
 
 
 class Boards:
@@ -118,6 +124,7 @@ def draw_pieces(
     before = boards.take(look) if keep else None
     boxes = {op[0]: op[1] for op in ops}
     dirty = None if before is None else changed_boxes(before, ops, boxes, board_height)
+    known = None
     if before is None or dirty is None:
         image = ground.copy()
         for op in ops:
@@ -129,7 +136,13 @@ def draw_pieces(
         if dirty:
             scratch = redraw(image, scratch, ops, dirty, ground)
         paste(image, panel_ground, (0, board_height))
-    return image, Drawn(image, tuple(op[0] for op in ops), boxes, look, scratch)
+        known = {
+            rows: part
+            for rows, part in before.encoded.items()
+            if rows[1] <= board_height and not any(b[1] < rows[1] and rows[0] < b[3] for b in dirty)
+        }
+    keys = tuple(op[0] for op in ops)
+    return image, Drawn(image, keys, boxes, look, scratch, known=known)
 
 
 def changed_boxes(

@@ -1,8 +1,8 @@
 """What a process keeps between pictures to draw the next one quickly (PNG bands it compressed,
 labels and letters it drew, the last High Voltage and Sector 6 board of each look, the
 Sector 6 players' cards) never shows in a picture: a board drawn with everything kept from
-other boards, of this game or another, is the board drawn from nothing, byte for byte and
-decoded pixel for pixel; and what is kept stays within its bounds.
+other boards, of this game or another, is the board drawn from nothing, pixel for pixel (and
+most often byte for byte: see `same_picture`); and what is kept stays within its bounds.
 
 Boards are drawn as the bot draws them (each game's presenter) for views of seeded random
 games, several games interleaved, so that each board is drawn over what the boards of other
@@ -16,6 +16,7 @@ import io
 import itertools
 import pickle
 import random
+import struct
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -41,7 +42,16 @@ from hvbot.messages.presenters import presenter_for
 from render import overdraw
 from render.canvas import Canvas, _label, _look_number, forget_texts, text_rgb, text_width
 from render.canvas import to_indexed as indexed
-from render.encode import BANDS, SAMPLE, Bands, _adler_joined, _band_rows, banded_png, png_bytes
+from render.encode import (
+    BAND_ROWS,
+    BANDS,
+    SAMPLE,
+    Bands,
+    _adler_joined,
+    _band_rows,
+    banded_png,
+    png_bytes,
+)
 from render.fonts import font
 
 SEATS = {"high-voltage": 4, "pylons": 2, "sector6": 3}
@@ -78,6 +88,27 @@ def decoded(png: bytes) -> Image.Image:
     img = Image.open(io.BytesIO(png))
     img.load()
     return img
+
+
+def png_parts(png: bytes) -> tuple[bytes, bytes, bytes]:
+    """A PNG's header, palette and rows, its zlib stream decompressed whole (so its checksum
+    is checked, which image readers skip once they have every row)."""
+    chunks: dict[bytes, bytes] = {}
+    at = 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind = png[at + 4 : at + 8]
+        chunks[kind] = chunks.get(kind, b"") + png[at + 8 : at + 8 + length]
+        at += 12 + length
+    return chunks[b"IHDR"], chunks[b"PLTE"], zlib.decompress(chunks[b"IDAT"])
+
+
+def same_picture(a: bytes, b: bytes) -> None:
+    """The same picture: size, palette and every pixel, each PNG whole and sound. Not always
+    the same bytes: ISA-L's deflate now and then writes a band's rows in other (as good)
+    deflate blocks, though it is given the same rows (seen about once in a few hundred
+    boards in a long run of one process)."""
+    assert png_parts(a) == png_parts(b)
 
 
 def interleaved(game: str, seeds: tuple[int, ...], moves: int) -> Iterator[dict[str, Any]]:
@@ -118,8 +149,7 @@ def test_a_board_drawn_after_other_games_boards_is_the_board_drawn_from_nothing(
     for view, png in list(zip(views, warm, strict=True))[::9]:
         forget_everything()
         cold = draw(view)
-        assert png == cold
-        assert decoded(png).tobytes() == decoded(cold).tobytes()
+        same_picture(png, cold)
 
 
 @pytest.mark.parametrize("game", sorted(SEATS))
@@ -131,14 +161,14 @@ def test_a_board_is_the_same_whatever_was_drawn_between(game: str) -> None:
     first, others = views[0], views[1:]
     before = draw(first)
     seen = [draw(view) for view in others]
-    assert draw(first) == before
+    same_picture(draw(first), before)
     for view, png in list(zip(others, seen, strict=True))[::7]:
         BANDS.clear()
         forget_boards()
         sector6_board.forget_boards()
         pylons_board.forget_boards()
         forget_texts()
-        assert draw(view) == png
+        same_picture(draw(view), png)
 
 
 def test_a_board_drawn_over_another_language_or_with_lines_outlined_is_its_own() -> None:
@@ -173,7 +203,7 @@ def test_a_seats_own_view_leaves_nothing_of_it_on_the_next_public_board() -> Non
     public = hv_board_png(state.view(None), names=NAMES)
     forget_boards()
     BANDS.clear()
-    assert hv_board_png(state.view(None), names=NAMES) == public
+    same_picture(hv_board_png(state.view(None), names=NAMES), public)
 
 
 def sector6_game(seed: int, moves: int, seats: int = 3) -> Iterator[Any]:
@@ -209,7 +239,7 @@ DRAWN_OVER = {
 @pytest.mark.parametrize("game", sorted(DRAWN_OVER))
 def test_a_game_drawn_move_by_move_is_each_board_drawn_from_nothing(game: str) -> None:
     """Each board of a game drawn over the one before (only the pieces a move changed drawn
-    again) is the board drawn with no board kept, byte for byte and pixel for pixel; and
+    again) is the board drawn with no board kept, pixel for pixel (see `same_picture`); and
     most boards of play are drawn over the last one, not whole."""
     module, positions, names = DRAWN_OVER[game]
     png = getattr(module, f"{game}_board_png")
@@ -222,21 +252,34 @@ def test_a_game_drawn_move_by_move_is_each_board_drawn_from_nothing(game: str) -
         drawn_over.append(boxes is not None)
         return boxes
 
+    looked_up = 0
+    lookup = Bands.compressed
+
+    def counted_band(*args: Any) -> Any:
+        nonlocal looked_up
+        looked_up += 1
+        return lookup(*args)
+
     views = [state.view(None) for state in positions]
     warm: list[bytes] = []
     module.forget_boards()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(overdraw, "changed_boxes", counted)
+        patch.setattr(Bands, "compressed", counted_band)
         warm = [png(view, names=names) for view in views]
     assert sum(drawn_over) > len(views) // 2
+    # The bands a board shares with the one it was drawn over are written as they were,
+    # neither read nor compared.
+    spans = len(_band_rows(decoded(warm[0]).height, module.band_edges(), BAND_ROWS))
+    assert looked_up < 0.6 * spans * len(views), (looked_up, spans * len(views))
     for view, drawn in zip(views, warm, strict=True):
         module.forget_boards()
         BANDS.clear()
         cold = png(view, names=names)
-        assert drawn == cold
+        same_picture(drawn, cold)
         assert decoded(drawn).tobytes() == image(view, names=names).tobytes()
     forget_everything()
-    assert png(views[-1], names=names) == warm[-1]
+    same_picture(png(views[-1], names=names), warm[-1])
 
 
 def test_a_sector6_seats_own_view_leaves_nothing_of_it_on_the_next_public_board() -> None:
@@ -251,7 +294,7 @@ def test_a_sector6_seats_own_view_leaves_nothing_of_it_on_the_next_public_board(
         public = sector6_board_png(state.view(None), names=names)
         sector6_board.forget_boards()
         BANDS.clear()
-        assert sector6_board_png(state.view(None), names=names) == public
+        same_picture(sector6_board_png(state.view(None), names=names), public)
 
 
 def test_few_sector6_boards_are_kept() -> None:

@@ -78,7 +78,7 @@ def pylons_board_png(
     it ("kept the board"), for the panel's last line when it placed no pylon (a pylon's
     line is drawn from the view: its cell and links)."""
     image, drawn = _board(view, names, theme, language, clock, moves, keep=True)
-    png = png_bytes(image, FAST, band_edges(theme))
+    png = png_bytes(image, FAST, band_edges(theme), known=drawn.known, encoded=drawn.encoded)
     _drawn.keep(drawn)
     return png
 

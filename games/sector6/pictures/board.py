@@ -125,7 +125,7 @@ def sector6_board_png(
     actions in words of that language, as the presenter says them ("moved a prisoner from
     C2 to C5"), for the panel's last line (None: no last line)."""
     image, drawn = _board(view, names, theme, language, clock, moves, keep=True)
-    png = png_bytes(image, FAST, band_edges(theme))
+    png = png_bytes(image, FAST, band_edges(theme), known=drawn.known, encoded=drawn.encoded)
     _drawn.keep(drawn)
     return png
 
