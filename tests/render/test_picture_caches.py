@@ -206,33 +206,27 @@ def test_a_seats_own_view_leaves_nothing_of_it_on_the_next_public_board() -> Non
     same_picture(hv_board_png(state.view(None), names=NAMES), public)
 
 
+def game_positions(game: str, seed: int, moves: int, seats: int) -> Iterator[Any]:
+    """The states of one seeded random game after each move."""
+    state = find_game(game).new_state(seats, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            return
+        state.apply(state.sample_action(rng))
+        yield state
+
+
 def sector6_game(seed: int, moves: int, seats: int = 3) -> Iterator[Any]:
     """The states of one seeded random Sector 6 game after each move (building, then play)."""
-    state = find_game("sector6").new_state(seats, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_terminal():
-            return
-        state.apply(state.sample_action(rng))
-        yield state
-
-
-def pylons_game(seed: int, moves: int) -> Iterator[Any]:
-    """The positions of a seeded random Pylons game, one after each move."""
-    state = find_game("pylons").new_state(2, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_terminal():
-            return
-        state.apply(state.sample_action(rng))
-        yield state
+    return game_positions("sector6", seed, moves, seats)
 
 
 # A game whose boards are drawn over the last one: its pictures' module, the positions of a
 # game of it, and the players' names.
 DRAWN_OVER = {
     "sector6": (sector6_board, sector6_game(4, 140), NAMES[:3]),
-    "pylons": (pylons_board, pylons_game(4, 140), NAMES[:2]),
+    "pylons": (pylons_board, game_positions("pylons", 4, 140, 2), NAMES[:2]),
 }
 
 
