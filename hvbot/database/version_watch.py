@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "hvbot_games"
 RETRY_S = (0.2, 0.5, 1.0, 2.0, 5.0)  # pauses between tries to listen again, then the last
+# What a server away (or going away) raises: the watch then tries again after a pause.
+_AWAY = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 
 class Listener(Protocol):
@@ -171,6 +173,3 @@ class VersionWatch:
                 else:
                     still.append(waiting)
             self._waiting = still
-
-
-_AWAY = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
