@@ -131,3 +131,17 @@ async def test_a_process_that_cannot_listen_checks_each_copy_until_it_listens_ag
     # The check, the game and its seats read again, and the change; then the change alone.
     assert costs == [4, 1], costs
     assert await _actions(first, game.id) == [f"draw {c} here r0" for c in down[:5]]
+
+
+async def test_a_game_another_process_deleted_leaves_the_copies_of_the_others(processes):
+    """A game deleted by another process (a moderator's clean-up, say) is heard of too: its
+    copy in memory goes, and the game is read afresh (and found gone) if it is asked for."""
+    first, second = processes
+    game, _ = await _started(first, 500)
+    await second.games.open_game(500)
+    assert second.repo.cache.row(game.id) is not None
+    heard = asyncio.ensure_future(_watch(second).heard_of(game.id, game.version + 1))
+    await first.repo.db.transact(lambda tx: tx.execute("DELETE FROM games WHERE id = ?", game.id))
+    await heard
+    assert second.repo.cache.row(game.id) is None
+    assert await second.repo.game(game_id=game.id, fresh=True) is None
