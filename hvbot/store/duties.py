@@ -113,6 +113,16 @@ async def owe(
     return Owed(row["id"], game_id, version, kind, body, row["token"], nonce)
 
 
+def _owed_for_game(kinds: tuple[str, ...]) -> str:
+    """SQL, with a `?` for each of `kinds`: whether the game of the `games` row at hand still
+    owes a post of one of them (an AI seat waits for it)."""
+    marks = ", ".join("?" for _ in kinds)
+    return (
+        "EXISTS (SELECT 1 FROM announcements WHERE game_id = games.id"
+        f" AND sent_at IS NULL AND kind IN ({marks}))"
+    )
+
+
 def _skip_locked(db: Database) -> str:
     return " FOR UPDATE SKIP LOCKED" if db.backend == "postgresql" else ""
 
@@ -336,11 +346,7 @@ class Duties:
         now = self.clock()
         sets, values = "ai_until = ?, ai_by = ?", (stamp(now + LEASE), owner)
         if unless_owed:
-            marks = ", ".join("?" for _ in unless_owed)
-            owed = (
-                "EXISTS (SELECT 1 FROM announcements WHERE game_id = games.id"
-                f" AND sent_at IS NULL AND kind IN ({marks}))"
-            )
+            owed = _owed_for_game(unless_owed)
             sets = (
                 f"ai_until = CASE WHEN {owed} THEN NULL ELSE ? END,"
                 f" ai_by = CASE WHEN {owed} THEN NULL ELSE ? END"
@@ -375,14 +381,7 @@ class Duties:
         are between a move handing the turn to an AI and its post made, and claiming them
         here would only let them go again."""
         now = self.clock()
-        owed, kinds = "", ()
-        if unless_owed:
-            marks = ", ".join("?" for _ in unless_owed)
-            owed = (
-                " AND NOT EXISTS (SELECT 1 FROM announcements WHERE game_id = games.id"
-                f" AND sent_at IS NULL AND kind IN ({marks}))"
-            )
-            kinds = unless_owed
+        owed = f" AND NOT {_owed_for_game(unless_owed)}" if unless_owed else ""
 
         async def work(tx: Transaction) -> list[int]:
             rows = await tx.fetch(
@@ -392,7 +391,7 @@ class Duties:
                 stamp(now + LEASE),
                 owner,
                 stamp(now),
-                *kinds,
+                *unless_owed,
             )
             return sorted(r["id"] for r in rows)
 
