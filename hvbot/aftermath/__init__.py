@@ -309,8 +309,9 @@ class Aftermath:
             if played == HELD:
                 await duties.release_ai(game_id, self.owner)
             # A person may have moved while this task was letting go, handing the turn to an
-            # AI again: `after_change` left that to this task, so look once more.
-            game = await self.games.find(game_id)
+            # AI again: `after_change` left that to this task, so look once more (at the
+            # stored game: the move may have been another process's).
+            game = await self.games.find(game_id, fresh=True)
             if game is None:
                 return
             if not ai_turn(game, self.games.peek_state(game), stand_in_seat=game.stand_in_seat):

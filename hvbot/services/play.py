@@ -138,10 +138,11 @@ class Play:
         """
         games = self.games
         for _ in range(MAX_AI_RETRIES):
-            # The copy in memory is enough to think from: the move is stored with a
-            # compare-and-set on this version, which finds out whether the game changed
-            # meanwhile (here or in another process), and then the AI thinks again.
-            game = await games.find(game_id)
+            # The AI thinks from the stored game: a copy another process's change overtook
+            # might say a person is to move, and then no compare-and-set would ever find the
+            # copy out. Fresh costs no read while the database's watch vouches for the copy.
+            # A change made while the AI thinks is found by the move's compare-and-set.
+            game = await games.find(game_id, fresh=True)
             if game is None:
                 raise BotError("That game no longer exists.", key="bot.error.game_gone")
             if game.status != "active":

@@ -66,6 +66,33 @@ async def test_a_turn_a_stale_copy_would_refuse_is_played_from_the_stored_game(p
     assert await _actions(first, game.id) == [f"draw {down[0]} here r0", f"draw {down[1]} here r0"]
 
 
+async def test_an_ai_turn_another_process_handed_over_is_played_from_the_stored_game(
+    processes,
+):
+    """A process taking over an AI seat's turn (the one whose person moved died, say) may hold
+    a copy from before that move, with the person still to move: it thinks from the stored
+    game, or it would let the turn go again and again, and no process would ever play it."""
+    first, second = processes
+    await first.lobby.new_lobby(
+        channel_id=150, guild_id=GUILD, user_id=ADA, name="Ada", game_name="High Voltage"
+    )
+    await first.lobby.add_ai(channel_id=150, user_id=ADA, level="easy")
+    started = await first.lobby.start(channel_id=150, user_id=ADA, can_manage=False)
+    game = started.game
+    if started.state.current_seat() != 0:  # the AI seat begins: it plays, Ada is to move
+        assert await first.play.ai_step(game_id=game.id) is not None
+    kept = await second.games.find(game.id, fresh=True)  # the second keeps Ada to move
+    assert kept is not None and not kept.seats[second.games.peek_state(kept).current_seat()].is_ai
+    heard = asyncio.ensure_future(_watch(second).heard_of(game.id, kept.version + 1))
+    cell = _face_down(second.games.peek_state(kept))[0]
+    await first.play.act(game_id=game.id, user_id=ADA, action=f"draw {cell} here r0")
+    await heard
+    played = await second.play.ai_step(game_id=game.id)
+    assert played is not None, "the AI seat's turn was let go: its copy had Ada to move"
+    assert played.game.version == kept.version + 2
+    assert [seat for seat, _ in await first.repo.actions(game_id=game.id)][-2:] == [0, 1]
+
+
 async def _round_trips() -> float:
     await asyncio.sleep(0)  # asyncpg counts each request in a callback it schedules
     return DATABASE_ROUND_TRIPS.labels(backend="postgresql")._value.get()
