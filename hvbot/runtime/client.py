@@ -129,6 +129,8 @@ class GameBot(commands.AutoShardedBot):
             memory.give_back_large_buffers()
         if self.service is None:
             self.service = GameService(await GameStore.open(self.database))
+        if self.metrics is not None:
+            self.metrics.watch = self.service.repo.db.watch
         self.aftermath = Aftermath(self, self.service, ai_pause=self.ai_pause)
         filled = await self.service.results.backfill_results()
         if filled:

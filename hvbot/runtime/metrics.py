@@ -193,6 +193,13 @@ class Store(Protocol):
     async def open_counts(self, shard_count: int) -> dict[tuple[str, str, int], int]: ...
 
 
+class Watch(Protocol):
+    """What `collect` reads of the database's version watch (`hvbot.database.VersionWatch`,
+    PostgreSQL's only)."""
+
+    listening: bool
+
+
 class BotMetrics:
     """One bot's registry, server and measurements; read at scrape time (a collector)."""
 
@@ -209,6 +216,8 @@ class BotMetrics:
         self.owed = 0
         self.oldest_owed_s = 0.0
         self.open_games: dict[tuple[str, str, int], int] = {}
+        # The database's version watch, once the database is open (None with SQLite).
+        self.watch: Watch | None = None
         # Interactions received and not yet acknowledged: id -> (arrival, command, shard).
         self._arrived: dict[int, tuple[float, str, str]] = {}
         self._runner: web.AppRunner | None = None
@@ -314,6 +323,13 @@ class BotMetrics:
             "How long the oldest owed post has waited",
             value=self.oldest_owed_s,
         )
+        if self.watch is not None:
+            yield GaugeMetricFamily(
+                "hvbot_database_watch_listening",
+                "1 while this process hears other processes' changes to games as they commit"
+                " (PostgreSQL); 0 while it cannot, and reads each game's version before a move",
+                value=1.0 if self.watch.listening else 0.0,
+            )
         games = GaugeMetricFamily(
             "hvbot_open_games",
             "Lobbies and games in play, of this process's shards",

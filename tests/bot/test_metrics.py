@@ -1,13 +1,16 @@
-"""The metrics' counts that no game played end to end can move on purpose: errors the database
-gives are counted, a broken uniqueness rule (an expected answer) is not."""
+"""The metrics that no game played end to end can move on purpose: errors the database gives
+are counted, a broken uniqueness rule (an expected answer) is not; whether a process hears
+the other processes' changes shows, and stops showing when it cannot."""
 
 from __future__ import annotations
 
+import discord
 import pytest
+from discord.ext import commands
 from prometheus_client import CollectorRegistry
 
 from hvbot.database import Duplicate, Transaction, postgres, sqlite
-from hvbot.runtime.metrics import DATABASE_ERRORS
+from hvbot.runtime.metrics import DATABASE_ERRORS, BotMetrics
 from hvbot.store import GameStore
 
 ERRORS = (*postgres.ERRORS, *sqlite.ERRORS)
@@ -39,5 +42,33 @@ async def test_database_errors_are_counted_and_a_duplicate_is_not(database_url: 
         with pytest.raises(Duplicate):
             await repo.db.transact(twice)
         assert counted() == before + 2
+    finally:
+        await repo.close()
+
+
+async def test_whether_the_version_watch_listens_is_a_gauge(database_url: str) -> None:
+    """1 while the process hears the other processes' changes, 0 while its listening
+    connection is lost (each move then reads the version first), 1 again once it listens;
+    absent with SQLite, which has no other processes to hear."""
+    bot = commands.AutoShardedBot(command_prefix="!", intents=discord.Intents.default())
+    metrics = BotMetrics(bot, "127.0.0.1", 0)
+    repo = await GameStore.open(database_url)
+
+    def listening() -> float | None:
+        return metrics.registry.get_sample_value("hvbot_database_watch_listening")
+
+    try:
+        metrics.watch = watch = repo.db.watch  # as the bot does once its database is open
+        if watch is None:
+            assert repo.db.backend == "sqlite"
+            assert listening() is None
+            return
+        await watch.listening_again()
+        assert listening() == 1
+        assert await repo.db.fetchval("SELECT pg_terminate_backend(?)", watch.server_pid)
+        await watch.not_listening()
+        assert listening() == 0
+        await watch.listening_again()
+        assert listening() == 1
     finally:
         await repo.close()

@@ -11,7 +11,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 from bot_processes import BotProcess, start_bot_process
+from conftest import new_postgres_database
 from e2e_harness import BotHarness, Table, board_posts, lobby_button
+from postgres_server import PostgresServer
 from prometheus_client.parser import text_string_to_metric_families
 from test_e2e_startup import launch, one_line_refusal
 
@@ -121,6 +123,8 @@ async def test_metrics_health_and_json_logs_of_a_real_process(
         assert ("hvbot_event_loop_lag_last_seconds", ()) in samples
         assert total(samples, "hvbot_event_loop_lag_seconds_count") >= 1, "the loop's lag measured"
         assert ("hvbot_owed_posts", ()) in samples
+        # A SQLite file has one process: no other process's changes to listen for.
+        assert not [key for key in samples if key[0] == "hvbot_database_watch_listening"]
 
         # The shard's connection drops, and Discord keeps it waiting: unhealthy until it is
         # back, then healthy again.
@@ -154,3 +158,29 @@ async def test_a_metrics_port_already_taken_prints_one_line_and_exits_2(
         monkeypatch.setenv("METRICS_PORT", str(taken.getsockname()[1]))
         line = await one_line_refusal(await launch(emulator, tmp_path, emulator.token))
     assert "METRICS_PORT" in line and "cannot be served" in line
+
+
+async def test_a_process_on_postgresql_says_whether_it_hears_the_others_changes(
+    emulator: DiscordEmulator, tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """With PostgreSQL each process listens for the other processes' changes to games; the
+    gauge says it does, and falls to 0 while its listening connection is lost (see the
+    watch's own tests): a process that cannot listen reads a version before each move."""
+    port = free_port()
+    bot = await start_bot_process(
+        emulator,
+        tmp_path,
+        database_url=await new_postgres_database(postgres),
+        shard_ids=(0,),
+        shard_count=1,
+        settings={"METRICS_PORT": str(port)},
+    )
+    try:
+
+        async def listening() -> bool:
+            samples = await scrape(port)
+            return total(samples, "hvbot_database_watch_listening") == 1
+
+        await emulator.wait_for(listening, 30, message="the watch's gauge at 1")
+    finally:
+        assert await bot.stop() == 0
