@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import random
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 
 import games
 from data.texts import mention_commands
+from hvbot.services import GameService
+from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator
 from sandbox.emulator.pointing import point_discord_py
 
@@ -145,6 +148,20 @@ async def new_postgres_database(server: PostgresServer) -> str:
     finally:
         await conn.close()
     return server.database_url(name)
+
+
+@contextlib.asynccontextmanager
+async def services_sharing(database_url: str, count: int) -> AsyncIterator[list[GameService]]:
+    """`count` game services over one database, each with a store (connections, memory) of its
+    own: as many bot processes sharing it, within the test's process."""
+    repos: list[GameStore] = []
+    try:
+        for _ in range(count):
+            repos.append(await GameStore.open(database_url))
+        yield [GameService(repo, seed_source=random.Random(i)) for i, repo in enumerate(repos)]
+    finally:
+        for repo in repos:
+            await repo.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -6,14 +6,13 @@ repository with connections of its own, as a bot process has."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conftest import services_sharing
 
 from hvbot.services import BotError, GameService
-from hvbot.store import GameStore
 from hvbot.store.duties import owe
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -23,12 +22,8 @@ GUILD, ADA, BO = 1, 101, 102
 
 @pytest.fixture
 async def processes(database_url: str) -> AsyncIterator[list[GameService]]:
-    repos = [await GameStore.open(database_url) for _ in range(3)]
-    try:
-        yield [GameService(repo, seed_source=random.Random(i)) for i, repo in enumerate(repos)]
-    finally:
-        for repo in repos:
-            await repo.close()
+    async with services_sharing(database_url, 3) as services:
+        yield services
 
 
 async def _started(service: GameService, channel: int, *, ai: bool = False):

@@ -6,14 +6,13 @@ and the same post twice in a group is taken once."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import AsyncIterator
 
 import pytest
+from conftest import services_sharing
 
 from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS
 from hvbot.services import GameService
-from hvbot.store import GameStore
 from hvbot.store.duties import Owed
 from hvbot.store.gathered import Gathered
 
@@ -22,12 +21,8 @@ ADA, BO = 101, 102
 
 @pytest.fixture
 async def processes(database_url: str) -> AsyncIterator[list[GameService]]:
-    repos = [await GameStore.open(database_url) for _ in range(2)]
-    try:
-        yield [GameService(repo, seed_source=random.Random(i)) for i, repo in enumerate(repos)]
-    finally:
-        for repo in repos:
-            await repo.close()
+    async with services_sharing(database_url, 2) as services:
+        yield services
 
 
 async def _owed(service: GameService, games: int) -> list[Owed]:

@@ -7,11 +7,10 @@ while a process cannot listen its copies are checked against the stored version.
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import AsyncIterator
 
 import pytest
-from conftest import new_postgres_database
+from conftest import new_postgres_database, services_sharing
 
 from hvbot.database import VersionWatch
 from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS
@@ -23,13 +22,8 @@ GUILD, ADA, BO = 1, 101, 102
 
 @pytest.fixture
 async def processes(postgres) -> AsyncIterator[list[GameService]]:
-    url = await new_postgres_database(postgres)
-    repos = [await GameStore.open(url) for _ in range(2)]
-    try:
-        yield [GameService(repo, seed_source=random.Random(i)) for i, repo in enumerate(repos)]
-    finally:
-        for repo in repos:
-            await repo.close()
+    async with services_sharing(await new_postgres_database(postgres), 2) as services:
+        yield services
 
 
 async def _started(service: GameService, channel: int):
