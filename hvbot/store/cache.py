@@ -78,13 +78,20 @@ class GameCache:
         """The copy was just found to be the stored one (by a read begun at `since`, the
         `writes` of then): current from now, if nothing was heard or changed meanwhile."""
         if since == self.writes:
-            self._stored(game_id)
+            self._stored(game_id, began=self.session())
 
-    def _stored(self, game_id: int) -> None:
-        """The copy here is the stored one now: current while the watch goes on listening."""
+    def session(self) -> int | None:
+        """The watch's listening session now, None while it does not listen: a change begun
+        now leaves a current copy only if the watch listens throughout (see `changed`)."""
         watch = self.watch
-        if watch is not None and watch.listening and game_id in self._rows:
-            self._sessions[game_id] = watch.session
+        return watch.session if watch is not None and watch.listening else None
+
+    def _stored(self, game_id: int, *, began: int | None) -> None:
+        """The copy here is the stored one now: current while the watch goes on listening,
+        if it has listened since `began` (a session) without a break. Another process's
+        change made while it did not listen would not have been heard."""
+        if began is not None and began == self.session() and game_id in self._rows:
+            self._sessions[game_id] = began
         else:
             self._sessions.pop(game_id, None)
 
@@ -114,15 +121,19 @@ class GameCache:
     def read(self, game: GameRow, *, since: int) -> GameRow:
         """A game read from the database, kept only if no change was committed since the read
         began (`since`, the `writes` of then): the row might predate it."""
-        if since == self.writes:
+        if since == self.writes:  # a restart of the watch meanwhile counts as a write
             self._put(game, self.state(game))
-            self._stored(game.id)
+            self._stored(game.id, began=self.session())
         return game
 
-    def changed(self, game_id: int, state: State | None = None, **changes: Any) -> None:
+    def changed(
+        self, game_id: int, state: State | None = None, *, began: int | None = None, **changes: Any
+    ) -> None:
         """A committed change: the game's copy in memory follows it, if there is one. With a
         new `version` and `state_json`, `state` is the engine state saved (or None); a change
-        that leaves the saved state as it was keeps the built one."""
+        that leaves the saved state as it was keeps the built one. `began`: the watch's
+        `session` when the change began; the new version is current only if the watch has
+        listened since (else it waits to be confirmed by a read)."""
         self.writes += 1
         cached = self._rows.get(game_id)
         if cached is None:
@@ -131,7 +142,8 @@ class GameCache:
             state = self._states.get(game_id)
         self._put(replace(cached, **changes), state)
         if "version" in changes:
-            self._stored(game_id)  # committed with a compare-and-set: the stored version
+            # Committed with a compare-and-set: the stored version when it committed.
+            self._stored(game_id, began=began)
 
     def forget(self, game_id: int) -> None:
         """Drop a game's entry, e.g. after another process changed it."""

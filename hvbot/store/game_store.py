@@ -249,12 +249,13 @@ class GameStore:
         """Run one change to a game; its copy in memory then follows (`row`: the columns it
         set, `state`: the engine state it saved), row and state together. If the change
         fails, the copy is dropped: a failed compare-and-set means the game changed elsewhere."""
+        began = self.cache.session()
         try:
             value = await self.db.transact(work)
         except BaseException:
             self.cache.forget(game_id)
             raise
-        self.cache.changed(game_id, state, **row)
+        self.cache.changed(game_id, state, began=began, **row)
         return value
 
     async def create_lobby(

@@ -154,6 +154,38 @@ async def test_a_process_that_cannot_listen_checks_each_copy_until_it_listens_ag
     assert await _actions(first, game.id) == [f"draw {c} here r0" for c in down[:5]]
 
 
+async def test_a_change_committed_while_the_watch_listened_again_leaves_its_copy_doubted(
+    processes,
+):
+    """A process's own change leaves the version it committed, and a change by another
+    process after that commit is known only if the watch listened all along. Here the watch
+    loses its connection right after the first process's move commits, the second process
+    moves meanwhile, unheard, and the watch listens again before the first stores its copy:
+    that copy is not vouched for, and the first process's next move is judged on the stored
+    game."""
+    first, second = processes
+    game, state = await _started(first, 450)
+    down = _face_down(state)
+    watch, db = _watch(first), first.repo.db
+    transact = db.transact
+
+    async def then_unheard(work):
+        value = await transact(work)  # the first process's move commits...
+        db.transact = transact
+        await _cut_off(first, second)  # ...its watch loses its connection...
+        await watch.not_listening()
+        await _moves_cost(second, 450, down[1:2])  # ...the second moves, unheard...
+        await watch.listening_again()  # ...and the watch listens again
+        return value
+
+    db.transact = then_unheard
+    await _moves_cost(first, 450, down[:1])
+    assert db.transact is transact
+    assert not first.repo.cache.current(game.id)
+    await _moves_cost(first, 450, down[2:3])
+    assert await _actions(second, game.id) == [f"draw {c} here r0" for c in down[:3]]
+
+
 async def test_a_game_another_process_deleted_leaves_the_copies_of_the_others(processes):
     """A game deleted by another process (a moderator's clean-up, say) is heard of too: its
     copy in memory goes, and the game is read afresh (and found gone) if it is asked for."""
