@@ -166,6 +166,7 @@ async def test_a_process_that_cannot_listen_checks_each_copy_until_it_listens_ag
     # The first process moves; the second's copy, from before it listened again, is checked,
     # found stale and read again, and its next move is played on the stored game.
     await _moves_cost(first, 400, down[2:3])
+    await _heard_so_far(second, first)  # (its read of the game is then kept)
     costs = await _moves_cost(second, 400, down[3:5])
     # The check, the game and its seats read again, and the change; then the change alone.
     assert costs == [4, 1], costs
