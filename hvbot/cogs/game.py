@@ -632,7 +632,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         games = self.bot.service.games
         user = interaction.user.id
         if game_id is not None:
-            game = await games.find(game_id)
+            # As stored: another process may have ended it (no read while the watch vouches).
+            game = await games.find(game_id, fresh=True)
             if game is None or interaction.channel_id not in game.channels:
                 raise BotError(
                     "That is not one of this channel's games: pick one of the suggestions.",

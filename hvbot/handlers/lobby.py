@@ -83,7 +83,9 @@ async def lobby_change(
 
 
 async def lobby_button(interaction: discord.Interaction, game_id: int, what: str) -> None:
-    game = await game_client(interaction).service.games.find(game_id)
+    # As stored: another process may have closed or started it (costs no read while the
+    # database's watch vouches for the copy in memory).
+    game = await game_client(interaction).service.games.find(game_id, fresh=True)
     if game is None or game.status != "lobby" or game.channel_id != interaction.channel_id:
         await reply_error(interaction, personal(interaction)("bot.lobby.closed"))
         return
