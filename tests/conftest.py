@@ -104,13 +104,10 @@ async def emulator() -> AsyncIterator[DiscordEmulator]:
         yield emu
 
 
-@pytest.fixture
-async def hv(
-    emulator: DiscordEmulator, tmp_path: Path, request: pytest.FixtureRequest
-) -> AsyncIterator[BotHarness]:
-    marker = request.node.get_closest_marker("drawing_processes")
-    processes = marker.args[0] if marker else 0
-    harness = BotHarness(emulator, tmp_path / "games.sqlite3", drawing_processes=processes)
+@contextlib.asynccontextmanager
+async def running(harness: BotHarness) -> AsyncIterator[BotHarness]:
+    """The harness's bot started, and closed at the end; the test fails if it logged an
+    error meanwhile."""
     await harness.start()
     try:
         yield harness
@@ -118,6 +115,17 @@ async def hv(
         await harness.close()
     unexpected = harness.unexpected_errors()
     assert not unexpected, "the bot logged errors:\n" + harness.errors.summary()
+
+
+@pytest.fixture
+async def hv(
+    emulator: DiscordEmulator, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[BotHarness]:
+    marker = request.node.get_closest_marker("drawing_processes")
+    processes = marker.args[0] if marker else 0
+    harness = BotHarness(emulator, tmp_path / "games.sqlite3", drawing_processes=processes)
+    async with running(harness):
+        yield harness
 
 
 # ---------------------------------------------------------------------- databases

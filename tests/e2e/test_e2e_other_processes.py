@@ -9,7 +9,7 @@ import asyncio
 import json
 
 import pytest
-from conftest import new_postgres_database
+from conftest import new_postgres_database, running
 from e2e_harness import BotHarness, lobby_button
 from postgres_server import PostgresServer
 
@@ -21,12 +21,8 @@ from sandbox.emulator import DiscordEmulator, Visibility
 
 @pytest.fixture
 async def on_postgres(emulator: DiscordEmulator, postgres: PostgresServer):
-    harness = BotHarness(emulator, await new_postgres_database(postgres))
-    await harness.start()
-    try:
+    async with running(BotHarness(emulator, await new_postgres_database(postgres))) as harness:
         yield harness
-    finally:
-        await harness.close()
 
 
 async def test_a_click_on_a_lobby_another_process_closed_says_it_is_closed(
