@@ -65,12 +65,11 @@ class GameCache:
     def current(self, game_id: int) -> bool:
         """Whether the game's copy here is known to be the stored one: put while the watch
         listened, in its current session, and overtaken by no change heard since."""
-        watch = self.watch
+        session = self.session()
         return (
-            watch is not None
-            and watch.listening
+            session is not None
+            and self._sessions.get(game_id) == session
             and game_id in self._rows
-            and self._sessions.get(game_id) == watch.session
             and game_id not in self._overtaken
         )
 
