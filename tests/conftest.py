@@ -11,6 +11,7 @@ assertions passed.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import os
@@ -170,6 +171,24 @@ async def services_sharing(database_url: str, count: int) -> AsyncIterator[list[
     finally:
         for repo in repos:
             await repo.close()
+
+
+# A game id no game has: a notification about it is a marker, heard by every process.
+MARKER_GAME = 999_999
+
+
+async def heard_so_far(listener: GameStore, speaker: GameStore) -> None:
+    """Returns once `listener` has heard of every change to games committed so far (at once
+    with SQLite: one process per file, nothing to hear). A read begun while a change is still
+    on its way is not kept in memory, and a copy counts as the stored one until its change is
+    heard: a test about either waits here first. PostgreSQL delivers notifications in the
+    order their transactions commit, so a marker sent now is heard after all of them."""
+    watch = listener.db.watch
+    if watch is None:
+        return
+    heard = asyncio.ensure_future(watch.heard_of(MARKER_GAME, 1))
+    await speaker.db.fetchval("SELECT pg_notify('hvbot_games', ?)", f"{MARKER_GAME} 1")
+    await heard
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -8,6 +8,7 @@ import random
 from datetime import timedelta
 
 import pytest
+from conftest import heard_so_far
 from moved_clock import MovedClock
 
 from games import find_game
@@ -271,11 +272,14 @@ async def test_a_game_changed_by_another_process_is_refused_once_then_read_afres
         user = _user_of(game, state.current_seat())
         down = [c["cell"] for c in state.view(None)["cells"] if c["state"] == "down"]
         await first.play.act(channel_id=CHANNEL, user_id=user, action=f"draw {down[0]} here r0")
+        # (A move acted on before the news of this one arrives meets the compare-and-set.)
+        await heard_so_far(second_repo, first_repo)
         next_user = _user_of(
             game, first.games.load_state(await first.games.open_game(CHANNEL)).current_seat()
         )
-        # Shared by design (PostgreSQL), the copy is checked before acting and found stale;
-        # a SQLite file is one process's, where the compare-and-set is what catches it.
+        # Shared by design (PostgreSQL), the second process heard of the move, so its copy is
+        # checked before acting and found stale; a SQLite file is one process's, where the
+        # compare-and-set is what catches it.
         expected = "not your turn" if second_repo.shared else "changed at the same moment"
         with pytest.raises(BotError, match=expected):
             await second.play.act(

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from conftest import services_sharing
+from conftest import heard_so_far, services_sharing
 
 from hvbot.services import BotError, GameService
 from hvbot.store.duties import owe
@@ -342,6 +342,7 @@ async def test_a_reminder_names_whoever_is_to_move_now_in_the_shared_database(
     placed = await first.play.act(channel_id=6000, user_id=mover, action="place here r0")
     now_to_move = placed.game.seats[placed.state.current_seat()].user_id
     assert now_to_move != mover, "placing the card passed the turn"
+    await heard_so_far(second.repo, first.repo)  # (its copy is trusted until the news comes)
     later = datetime.now(UTC) + timedelta(hours=1)
     second.clock = lambda: later
     reminded = await second.reminders.due_reminders(lambda r: f"<@{r.user_id}>, your turn")

@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from conftest import new_postgres_database, services_sharing
+from conftest import heard_so_far, new_postgres_database, services_sharing
 
 from hvbot.database import VersionWatch
 from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS
@@ -46,7 +46,7 @@ async def _actions(service: GameService, game_id: int) -> list[str]:
 async def test_a_turn_a_stale_copy_would_refuse_is_played_from_the_stored_game(processes):
     first, second = processes
     game, state = await _started(first, 100)
-    await _heard_so_far(second, first)
+    await heard_so_far(second.repo, first.repo)
     await second.games.open_game(100)  # the second process keeps the game as it started
     assert second.repo.cache.row(game.id) is not None
     mover = game.seats[state.current_seat()].user_id
@@ -77,7 +77,7 @@ async def test_an_ai_turn_another_process_handed_over_is_played_from_the_stored_
     game = started.game
     if started.state.current_seat() != 0:  # the AI seat begins: it plays, Ada is to move
         assert await first.play.ai_step(game_id=game.id) is not None
-    await _heard_so_far(second, first)
+    await heard_so_far(second.repo, first.repo)
     kept = await second.games.find(game.id, fresh=True)  # the second keeps Ada to move
     assert second.repo.cache.row(game.id) == kept
     assert kept is not None and not kept.seats[second.games.peek_state(kept).current_seat()].is_ai
@@ -89,20 +89,6 @@ async def test_an_ai_turn_another_process_handed_over_is_played_from_the_stored_
     assert played is not None, "the AI seat's turn was let go: its copy had Ada to move"
     assert played.game.version == kept.version + 2
     assert [seat for seat, _ in await first.repo.actions(game_id=game.id)][-2:] == [0, 1]
-
-
-# A game id no game has: a notification about it is a marker, heard by every process.
-MARKER = 999_999
-
-
-async def _heard_so_far(listener: GameService, speaker: GameService) -> None:
-    """Returns once `listener` has heard of every change committed so far. A read it begins
-    while one is still on its way is not kept in memory (it may predate the change), and a
-    test about the copy in memory needs it kept. PostgreSQL delivers notifications in the
-    order their transactions commit, so a marker sent now is heard after all of them."""
-    heard = asyncio.ensure_future(_watch(listener).heard_of(MARKER, 1))
-    await speaker.repo.db.fetchval("SELECT pg_notify('hvbot_games', ?)", f"{MARKER} 1")
-    await heard
 
 
 async def _round_trips() -> float:
@@ -166,7 +152,7 @@ async def test_a_process_that_cannot_listen_checks_each_copy_until_it_listens_ag
     # The first process moves; the second's copy, from before it listened again, is checked,
     # found stale and read again, and its next move is played on the stored game.
     await _moves_cost(first, 400, down[2:3])
-    await _heard_so_far(second, first)  # (its read of the game is then kept)
+    await heard_so_far(second.repo, first.repo)  # (its read of the game is then kept)
     costs = await _moves_cost(second, 400, down[3:5])
     # The check, the game and its seats read again, and the change; then the change alone.
     assert costs == [4, 1], costs
@@ -210,7 +196,7 @@ async def test_a_game_another_process_deleted_leaves_the_copies_of_the_others(pr
     copy in memory goes, and the game is read afresh (and found gone) if it is asked for."""
     first, second = processes
     game, _ = await _started(first, 500)
-    await _heard_so_far(second, first)
+    await heard_so_far(second.repo, first.repo)
     await second.games.open_game(500)
     assert second.repo.cache.row(game.id) is not None
     heard = asyncio.ensure_future(_watch(second).heard_of(game.id, game.version + 1))
