@@ -15,15 +15,15 @@ from typing import Any
 import discord
 
 from hvbot.database import DatabaseError
-from hvbot.runtime import sandbox_run
-from hvbot.runtime.client import GameBot
-from hvbot.runtime.config import (
+from hvbot.infra.config import (
     ConfigError,
     Settings,
     configure_logging,
     load_settings,
     prepare_env_file,
 )
+from hvbot.runtime import sandbox_run
+from hvbot.runtime.client import GameBot
 from hvbot.runtime.running import run_until_stopped, stop_on_signals, until_stopped
 from hvbot.services import GameService
 from hvbot.store import GameStore

@@ -144,8 +144,8 @@ from engine import State  # noqa: E402
 from games import find_game  # noqa: E402
 from hvbot.cogs.periodic import CHECK_S  # noqa: E402
 from hvbot.database.postgres import numbered  # noqa: E402
+from hvbot.infra.workers import WATCH_S  # noqa: E402
 from hvbot.messages.replays import FILENAME as REPLAY  # noqa: E402
-from hvbot.runtime.workers import WATCH_S  # noqa: E402
 from hvbot.store.sql import stamp  # noqa: E402
 from sandbox.emulator import Channel, EmulatorUsageError, Record, User  # noqa: E402
 from sandbox.emulator.interactions import INTERACTION_WINDOW, InteractionState  # noqa: E402

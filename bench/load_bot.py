@@ -51,8 +51,8 @@ import discord.http  # noqa: E402
 import yarl  # noqa: E402
 from discord.gateway import DiscordWebSocket  # noqa: E402
 
+from hvbot.infra.config import LOG_LEVELS, Settings, configure_logging  # noqa: E402
 from hvbot.runtime.client import GameBot  # noqa: E402
-from hvbot.runtime.config import LOG_LEVELS, Settings, configure_logging  # noqa: E402
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -25,9 +25,9 @@ from games.high_voltage.rules.actions import (
     Swap,
     parse_action,
 )
+from hvbot.infra import workers
 from hvbot.messages.post import Choice, Look, Picture, Post
 from hvbot.messages.presenters.base import Presenter, View, alt_lines
-from hvbot.runtime import workers
 
 if TYPE_CHECKING:
     from PIL import Image

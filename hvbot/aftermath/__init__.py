@@ -29,9 +29,9 @@ from hvbot.aftermath import owed_posts
 from hvbot.aftermath.board_buttons import BoardButtons
 from hvbot.aftermath.sending import Sender, Sent, Via
 from hvbot.database import failed, is_unreachable
+from hvbot.infra import metrics
 from hvbot.messages import game_posts
 from hvbot.messages.post import Post
-from hvbot.runtime import metrics
 from hvbot.services import GameService
 from hvbot.services.access import ai_turn
 from hvbot.services.clocks import RanOutWords, WarningWords

@@ -36,7 +36,7 @@ from hvbot.database.postgres import unreachable as postgres_unreachable
 from hvbot.database.sqlite import SqliteDatabase
 from hvbot.database.sqlite import unreachable as sqlite_unreachable
 from hvbot.database.version_watch import VersionWatch
-from hvbot.runtime.config import POSTGRES_SCHEMES, sqlite_path
+from hvbot.infra.config import POSTGRES_SCHEMES, sqlite_path
 
 __all__ = [
     "Database",

@@ -38,7 +38,7 @@ from hvbot.database.base import (
     apply_migrations,
 )
 from hvbot.database.version_watch import VersionWatch
-from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS, database_errors
+from hvbot.infra.metrics import DATABASE_ROUND_TRIPS, database_errors
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)

@@ -35,7 +35,7 @@ from hvbot.database.base import (
     apply_migrations,
 )
 from hvbot.database.write_queue import WriteQueue
-from hvbot.runtime.metrics import database_errors
+from hvbot.infra.metrics import database_errors
 
 T = TypeVar("T")
 ERRORS = (sqlite3.Error, OSError)  # counted for the operators' metrics

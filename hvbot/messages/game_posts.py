@@ -19,12 +19,12 @@ import discord
 
 from data.texts import texts_for
 from games import find_game
+from hvbot.infra import metrics, workers
 from hvbot.messages import buttons, time_words
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import plain
 from hvbot.messages.wording import mention, names_of, picture_names, public, shown
-from hvbot.runtime import metrics, workers
 from hvbot.services.outcomes import ActResult
 from hvbot.services.seat_names import said
 from hvbot.store import GameRow

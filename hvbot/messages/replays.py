@@ -24,10 +24,10 @@ from typing import Any
 import render
 from data.texts import ENGLISH, Texts, texts_for
 from games import find_game
+from hvbot.infra import metrics, workers
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.wording import shown
-from hvbot.runtime import metrics, workers
 from hvbot.services.seat_names import said
 from hvbot.store import ArchivedGame, GameRow
 from hvbot.store.replays import KeptReplay, Replays

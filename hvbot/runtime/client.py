@@ -24,14 +24,14 @@ from data.texts import mention_commands
 from games import plugins
 from hvbot.aftermath import Aftermath
 from hvbot.handlers import answering, lobby, moves, requests
+from hvbot.infra import memory, workers
+from hvbot.infra.config import Settings
+from hvbot.infra.metrics import BotMetrics
 from hvbot.messages import buttons, wording
 from hvbot.messages.post import ALLOWED
 from hvbot.messages.presenters import warm_up
 from hvbot.messages.translator import Translator
-from hvbot.runtime import memory, workers
-from hvbot.runtime.config import Settings
 from hvbot.runtime.heartbeats import time_heartbeats_from_their_sending
-from hvbot.runtime.metrics import BotMetrics
 from hvbot.services import GameService
 from hvbot.store import GameStore
 
@@ -135,7 +135,7 @@ class GameBot(commands.AutoShardedBot):
         filled = await self.service.results.backfill_results()
         if filled:
             log.info("stored the results of %d games finished before results were kept", filled)
-        # Pictures are drawn in worker processes (see hvbot.runtime.workers), each warmed up as it
+        # Pictures are drawn in worker processes (see hvbot.infra.workers), each warmed up as it
         # starts; the first is started now, so the first board players see is as quick as the
         # rest. Replays and AI thinking get a worker of their own when first needed.
         processes = self.settings.drawing_processes

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from hvbot.infra.config import ConfigError, Settings, configure_logging, load_settings
 from hvbot.runtime.client import GameBot
-from hvbot.runtime.config import ConfigError, Settings, configure_logging, load_settings
 from hvbot.runtime.running import run_until_stopped, stop_on_signals
 from sandbox.emulator import DiscordEmulator
 from sandbox.emulator.pointing import point_discord_py

@@ -13,7 +13,7 @@ from engine import GameError, State
 from engine.ai import choose as choose_action
 from engine.ai import levels as ai_levels
 from engine.errors import name_seats
-from hvbot.runtime import metrics, workers
+from hvbot.infra import metrics, workers
 from hvbot.services.access import (
     GameAccess,
     ai_turn,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hvbot.database.sqlite import SqliteDatabase
-from hvbot.runtime.config import (
+from hvbot.infra.config import (
     DEFAULT_DATABASE_URL,
     ConfigError,
     Settings,
@@ -134,7 +134,7 @@ def test_bot_without_token_prints_one_line_and_exits_2(tmp_path):
 def test_debug_logging_keeps_secret_bearing_loggers_at_info():
     import logging
 
-    from hvbot.runtime.config import WIRE_LOGGERS, configure_logging
+    from hvbot.infra.config import WIRE_LOGGERS, configure_logging
 
     saved = {name: logging.getLogger(name).level for name in ("", *WIRE_LOGGERS)}
     try:
@@ -219,7 +219,7 @@ def test_a_json_log_line_names_its_game_and_says_no_more_than_the_text():
     import json
     import logging
 
-    from hvbot.runtime.config import JsonLines
+    from hvbot.infra.config import JsonLines
 
     def record(msg: str, *args: object) -> logging.LogRecord:
         return logging.LogRecord("hvbot.services.play", logging.INFO, "", 0, msg, args, None)

@@ -352,7 +352,7 @@ async def test_a_reminder_names_whoever_is_to_move_now_in_the_shared_database(
 async def test_open_games_are_counted_by_shard_and_posts_owed_by_age(
     processes: list[GameService],
 ) -> None:
-    """What the operators' metrics read of the database (`hvbot.runtime.metrics`)."""
+    """What the operators' metrics read of the database (`hvbot.infra.metrics`)."""
     service = processes[0]
     game, _ = await _started(service, 3000)  # a server on shard 0 of 2; its posts made
     assert await service.duties.owed_now() == (0, None)

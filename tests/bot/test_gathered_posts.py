@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 from conftest import services_sharing
 
-from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS
+from hvbot.infra.metrics import DATABASE_ROUND_TRIPS
 from hvbot.services import GameService
 from hvbot.store.duties import Owed
 from hvbot.store.gathered import Gathered

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hvbot.runtime.workers import WATCH_S, Workers
+from hvbot.infra.workers import WATCH_S, Workers
 
 ROOT = Path(__file__).resolve().parents[2]
 PICTURE = 100_000  # bytes: a board picture's size, under malloc's own starting threshold
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(
 # Prints the bytes malloc has mapped on their own: before, with the pictures held, after.
 MAPPED = f"""
 import ctypes, sys
-from hvbot.runtime.memory import give_back_large_buffers
+from hvbot.infra.memory import give_back_large_buffers
 
 class MallInfo2(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t) for name in (

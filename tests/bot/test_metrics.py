@@ -10,7 +10,7 @@ from discord.ext import commands
 from prometheus_client import CollectorRegistry
 
 from hvbot.database import Duplicate, Transaction, postgres, sqlite
-from hvbot.runtime.metrics import DATABASE_ERRORS, BotMetrics
+from hvbot.infra.metrics import DATABASE_ERRORS, BotMetrics
 from hvbot.store import GameStore
 
 ERRORS = (*postgres.ERRORS, *sqlite.ERRORS)

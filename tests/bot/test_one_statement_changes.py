@@ -18,7 +18,7 @@ import pytest
 from conftest import new_postgres_database
 
 from hvbot.database import OneStatement, Statement
-from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS
+from hvbot.infra.metrics import DATABASE_ROUND_TRIPS
 from hvbot.store import GameStore, SeatRow, VersionConflict, changes
 from hvbot.store.duties import Duties
 from hvbot.store.rows import Wait

@@ -13,7 +13,7 @@ import pytest
 from conftest import heard_so_far, new_postgres_database, services_sharing
 
 from hvbot.database import VersionWatch
-from hvbot.runtime.metrics import DATABASE_ROUND_TRIPS
+from hvbot.infra.metrics import DATABASE_ROUND_TRIPS
 from hvbot.services import GameService
 from hvbot.store import GameStore
 

@@ -14,9 +14,9 @@ from discord import app_commands
 
 from data.texts import catalogue
 from games import plugins
+from hvbot.infra.config import Settings
 from hvbot.messages.translator import Translator, key_of
 from hvbot.runtime.client import GameBot
-from hvbot.runtime.config import Settings
 
 LOCALES = {"it": discord.Locale.italian, "fr": discord.Locale.french, "de": discord.Locale.german}
 NAME = re.compile(r"^[-_\w]{1,32}$")  # Discord's ^[-_\p{L}\p{N}]{1,32}$, lowercase

@@ -20,10 +20,10 @@ import pytest
 
 from engine.ai import choose
 from games import find_game
+from hvbot.infra import workers
+from hvbot.infra.workers import WATCH_S, Workers
 from hvbot.messages import game_posts
 from hvbot.messages.presenters import playable_games, presenter_for, warm_up
-from hvbot.runtime import workers
-from hvbot.runtime.workers import WATCH_S, Workers
 from hvbot.services import GameService
 from hvbot.store import GameStore
 
@@ -198,7 +198,7 @@ async def test_no_processes_works_in_a_thread_here():
 
 KILLED_BOT = """
 import asyncio, os, sys
-from hvbot.runtime.workers import Workers
+from hvbot.infra.workers import Workers
 
 async def main():
     workers = Workers(1)

@@ -29,9 +29,9 @@ from e2e_harness import (
 )
 
 from games.high_voltage import pictures as hv_pictures
+from hvbot.infra.config import WIRE_LOGGERS, JsonLines, configure_logging
 from hvbot.messages.limits import ALT, fit_alt
 from hvbot.messages.presenters import presenter_for
-from hvbot.runtime.config import WIRE_LOGGERS, JsonLines, configure_logging
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
 

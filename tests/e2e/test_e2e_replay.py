@@ -13,8 +13,8 @@ from PIL import Image, ImageChops
 
 from engine import State
 from games import find_game
+from hvbot.infra import workers
 from hvbot.messages.presenters import presenter_for
-from hvbot.runtime import workers
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
 

@@ -30,7 +30,7 @@ from sandbox_process import (
     short_temp,
 )
 
-from hvbot.runtime.config import ConfigError
+from hvbot.infra.config import ConfigError
 from hvbot.runtime.sandbox_run import (
     DATABASE_NAME,
     DEFAULT_PORT,

@@ -29,7 +29,7 @@ from discord.gateway import DiscordWebSocket
 discord.http.Route.BASE = sys.argv[1]
 DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
 import bot, hvbot.store.duties
-from hvbot.runtime.config import configure_logging, load_settings
+from hvbot.infra.config import configure_logging, load_settings
 hvbot.store.duties.LEASE = datetime.timedelta(seconds=float(sys.argv[3]))
 settings = load_settings()
 configure_logging(settings.log_level, settings.log_format, settings.shard_ids)

@@ -22,8 +22,8 @@ from typing import Any
 from engine import State
 from games import find_game
 from games.pylons.ai.reference import runner
+from hvbot.infra.config import Settings
 from hvbot.runtime.client import GameBot
-from hvbot.runtime.config import Settings
 from hvbot.services import GameService
 from hvbot.store import GameRow, GameStore, SeatRow
 from sandbox.emulator import (

@@ -54,7 +54,7 @@ class Presenter:
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
         """Sent to a drawing process as its game and language, not as its texts: the process
-        has its own presenters (see `hvbot.runtime.workers`)."""
+        has its own presenters (see `hvbot.infra.workers`)."""
         return presenter_for, (self.game, self.language)
 
     @property

@@ -40,7 +40,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
 
-from hvbot.runtime.config import ConfigError
+from hvbot.infra.config import ConfigError
 
 T = TypeVar("T")
 

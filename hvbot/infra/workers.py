@@ -43,7 +43,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import games
-from hvbot.runtime import memory
+from hvbot.infra import memory
 
 log = logging.getLogger(__name__)
 # Workers run at a lower priority than the bot: an answer due within Discord's three seconds
@@ -77,7 +77,7 @@ def _look_after(bot_pid: int) -> None:
 
     A worker outlives a bot that was killed (its queues hold both ends of their pipes, so it
     never reads an end of input): it ends itself once the bot is gone. And it gives back the
-    pages its work left free in its heap (see `hvbot.runtime.memory.trim`), busy or not: a
+    pages its work left free in its heap (see `hvbot.infra.memory.trim`), busy or not: a
     worker that goes quiet gives back what its last pictures left too."""
     while True:
         time.sleep(WATCH_S)
