@@ -4,13 +4,18 @@ stale taken off, the AI seat that is to move, the reminders, and the replay at t
 A change and what it owes are stored together (see `hvbot.store.duties`): the board post of a
 move, the first board and each person's secret at the start, the lobby's update, a move taken
 back, a reminder's words, a finished game's replay. The process that made the change sends
-them at once, from what it has in hand, through `send`; whatever it could not send (it died,
-or was paused past its lease) another process sends later, built from the database, through
-`do_duties`. Either way a post is taken with a compare-and-set right before it is sent, so it
-is sent once.
+them at once, from what it has in hand; whatever it could not send (it died, or was paused
+past its lease) another process sends later, built from the database, through `do_duties`.
+Either way a post is taken with a compare-and-set right before it is sent, so it is sent once,
+and it goes where Discord's nonce guards it (a channel, a DM), never as the answer to an
+interaction, so that not even a paused process's late copy is ever seen. An AI seat moves only
+once every post its game owes is out, so the channel reads what happened in order.
 
-The handlers call this after a change and nothing here calls back into the bot: it needs of
-the bot only its connection to Discord (a `discord.Client`) and the game service.
+Every change, whoever makes it (a handler, an AI seat, a clock, a reminder), comes here as a
+`Change` through one door, `follow`, which decides from the change alone what comes next: a
+new kind of consequence (a tournament's next round, a season's end) is one case in `_next`.
+Nothing here calls back into the bot: it needs of the bot only its connection to Discord (a
+`discord.Client`) and the game service.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import discord
 from engine import State
 from hvbot.aftermath import owed_posts
 from hvbot.aftermath.board_buttons import BoardButtons
-from hvbot.aftermath.sending import Sender, Sent, Via
+from hvbot.aftermath.sending import Sender, Sent
 from hvbot.database import failed, is_unreachable
 from hvbot.infra import metrics
 from hvbot.messages import game_posts
@@ -35,19 +40,22 @@ from hvbot.messages.post import Post
 from hvbot.services import GameService
 from hvbot.services.access import ai_turn
 from hvbot.services.clocks import RanOutWords, WarningWords
-from hvbot.services.outcomes import ActResult, Reminder
+from hvbot.services.outcomes import ActResult, Change, Reminder
 from hvbot.services.reminders import REMIND_BATCH
 from hvbot.store import GameRow, SeatRow
 from hvbot.store.duties import Owed
 
-__all__ = ["Aftermath", "Sent", "Via"]
+__all__ = ["Aftermath", "Sent"]
 
 log = logging.getLogger(__name__)
 SWEEP_S = 3600.0  # how often posts made long ago are dropped from the outbox
 MOST_AI_MOVES = 256  # AI moves in a row before the AI seats let another process go on
 # Rounds of due turn clocks claimed in one check, at most: the next check finds the rest.
 MOST_CLOCK_ROUNDS = 20
-ON_WAY_KINDS = ("move", "start", "undo")  # posts an AI seat waits for before it moves
+# Posts an AI seat waits for before it moves, so that the channel reads what happened in the
+# order it happened: a board, and the words of a change ("… ran out of time") before the move
+# they lead to, whichever process posts them and whatever dies in between.
+ON_WAY_KINDS = ("move", "start", "undo", "text")
 # How a run of AI moves ended (`_play_ai`).
 LET_GO, HELD, STOPPED = "let go", "held", "stopped"
 
@@ -87,6 +95,17 @@ class Aftermath:
         self._swept = float("-inf")  # when posts made long ago were last dropped
         self.stopping = False  # once closing: no AI move or replay is started any more
 
+    async def carry_on(self) -> None:
+        """Carry on where the bot's processes left off, reading only the games that need it:
+        the posts with buttons they have moved past lose their buttons. An AI seat to move,
+        and a post a change owes, are each process's duties now and then anyway (the first
+        check is at once), found by index (see `do_duties`). A game is read when someone
+        plays it: at start-up no process reads every game."""
+        for game_id in await self.service.buttons.stale_games():
+            game = await self.games.find(game_id)
+            if game is not None:
+                self.buttons.moved_on(game)
+
     def keep(self, task: asyncio.Task[None]) -> None:
         """Hold a task that finishes an answer until it ends (closing waits for such tasks
         by their names)."""
@@ -106,6 +125,97 @@ class Aftermath:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    # ------------------------------------------------------------------ what follows
+
+    async def follow(self, change: Change, *, answered: Iterable[str] = ()) -> None:
+        """What follows a stored change, all of it: the posts it owes sent in the order owed
+        (each to the game's channel or a person's DMs, where Discord's nonce guards it), then
+        what comes next, decided from the change itself (`_next`): the buttons it made stale
+        taken off, an AI seat's move, a finished game's replay and its lobby message.
+
+        `answered`: kinds of post the interaction's own answer showed already (an edit of the
+        lobby message, which shows the same however often it is made): marked made, not sent.
+        What comes next happens even when sending failed (the change is stored); the failure
+        is raised for the handler to answer."""
+        try:
+            await self._send_owed(change, frozenset(answered))
+        finally:
+            self._next(change)
+
+    async def _send_owed(self, change: Change, answered: frozenset[str]) -> None:
+        game, closed = change.game, []
+        for owed in change.owed:
+            if owed.kind in answered:
+                await self.sender.made(owed)
+            elif owed.kind == "replay" or (owed.kind == "lobby" and not game.is_open):
+                continue  # after the end, in the background (`_next`)
+            elif owed.kind == "secret":
+                if not await self._send_secret(owed, game, self._state(change)):
+                    closed.append(int(owed.body["user"]))
+            elif owed.kind == "text":
+                await self.send_text(owed, game)
+            elif owed.kind == "lobby":
+                await self._update_lobby(owed, game)
+            else:
+                await self._send_board(owed, change)
+        if closed:
+            await self._closed_dms(game, closed)
+
+    async def _send_board(self, owed: Owed, change: Change) -> Sent | None:
+        """A board post: a move's, the first one, or one a move taken back left."""
+        game, state, now = change.game, self._state(change), self.games.clock()
+        post: Callable[[], Awaitable[Post | None]]
+        if owed.kind == "start":
+            post = partial(owed_posts.start_post, game, state, now)
+        elif owed.kind == "undo":
+            body = owed.body
+            post = partial(
+                owed_posts.taken_back_post,
+                game,
+                state,
+                int(body["player"]),
+                str(body["action"]),
+                now,
+                int(body.get("ai", 0)),
+            )
+        elif isinstance(change, ActResult):
+            if not game_posts.is_public(change):
+                await self.sender.made(owed)  # only its player saw something: nothing to post
+                return None
+            post = partial(game_posts.board_post, game, change, state, now)
+        else:
+            raise ValueError(f"game {game.id}: a {owed.kind!r} post owed by no move")
+        return await self.send(owed, game, post)
+
+    def _state(self, change: Change) -> State:
+        return change.state if change.state is not None else self.games.peek_state(change.game)
+
+    def _next(self, change: Change) -> None:
+        """What comes next after a change, from the change alone: a game ended has its replay
+        and its lobby message's update (in the background: a replay takes seconds to draw);
+        a game in play moves on with the AI seat to move, if one is and none is moving for it
+        here. The buttons the change made stale are taken off either way. A change the
+        process is too late for (closing) leaves these owed, for a restart or another
+        process (`do_duties`)."""
+        if self.stopping:
+            return
+        game = change.game
+        if game.status == "lobby":
+            return
+        self.buttons.moved_on(game)
+        if not game.is_open:
+            for one in change.owed:
+                if one.kind == "replay":
+                    work = self.send(one, game, partial(owed_posts.replay_post, self.games, game))
+                    task = asyncio.create_task(self._quietly(game, work, "the replay"))
+                    _hold(self._replays, task)
+                elif one.kind == "lobby":
+                    edit = self._quietly(game, self._update_lobby(one, game), "the lobby's update")
+                    _hold(self._lobby_edits, asyncio.create_task(edit))
+            return
+        if ai_turn(game, self._state(change), stand_in_seat=game.stand_in_seat):
+            self._start_ai(game.id)
+
     # ------------------------------------------------------------------ sending
 
     async def send(
@@ -114,50 +224,14 @@ class Aftermath:
         game: GameRow,
         post: Post | Callable[[], Awaitable[Post | None]],
         *,
-        via: Via | None = None,
         to_user: int | None = None,
     ) -> Sent | None:
         """Send one owed post if it is still this process's to send (see `Sender.send`); a
         board post's buttons are then looked after (see `BoardButtons`)."""
-        sent = await self.sender.send(owed, game, post, via=via, to_user=to_user)
-        if sent is not None and not sent.withdrawn:
+        sent = await self.sender.send(owed, game, post, to_user=to_user)
+        if sent is not None:
             self.buttons.shown(game, sent.post, sent.message)
         return sent
-
-    async def send_move(
-        self, result: ActResult, *, via: Via | None = None, shown: bool = True
-    ) -> Sent | None:
-        """A stored move's board post (`shown`: it has one; a drawn card has none)."""
-        owed = next((o for o in result.owed if o.is_move), None)
-        if owed is None:
-            return None  # stored without a post owed (a test's own moves)
-        if not shown:
-            await self.sender.made(owed)  # nothing to post: nobody owes it any more
-            return None
-        return await self.send(
-            owed,
-            result.game,
-            lambda: game_posts.board_post(result.game, result, result.state, self.games.clock()),
-            via=via,
-        )
-
-    async def send_start(self, game: GameRow, state: State, owed: Iterable[Owed]) -> None:
-        """What a start owes: the lobby's update, the first board, then each person's secret
-        by DM (one notice in the channel for those whose DMs are closed, saying nothing
-        secret); then what follows, as after any change."""
-        closed: list[int] = []
-        for one in owed:
-            if one.kind == "secret":
-                if not await self._send_secret(one, game, state):
-                    closed.append(int(one.body["user"]))
-            elif one.kind == "start":
-                first = partial(owed_posts.start_post, game, state, self.games.clock())
-                await self.send(one, game, first)
-            elif one.kind == "lobby":
-                await self._update_lobby(one, game)
-        if closed:
-            await self._closed_dms(game, closed)
-        self.after_change(game, state)
 
     async def lobby_shown(self, game: GameRow) -> None:
         """The lobby message shows the game as it is: the updates it owed are made."""
@@ -180,6 +254,7 @@ class Aftermath:
             if taken is not None:
                 await self.sender.made(taken)  # the game is gone: nothing to tell
             return
+        after: State | None = None
         if owed.kind == "secret":
             state = await owed_posts.dealt_again(self.games, game, 0)
             if state is not None and not await self._send_secret(owed, game, state):
@@ -190,21 +265,19 @@ class Aftermath:
             return
         if owed.kind == "text":
             await self.send_text(owed, game)
-            return
-        after: State | None = None
+        else:
 
-        async def build() -> Post | None:
-            nonlocal after
-            post, after = await owed_posts.rebuilt(self.games, game, owed)
-            return post
+            async def build() -> Post | None:
+                nonlocal after
+                post, after = await owed_posts.rebuilt(self.games, game, owed)
+                return post
 
-        await self.send(owed, game, build)
-        # The game goes on from the move if it has not moved on since (the AI seat to move);
-        # a finished game's replay is owed on its own, after the last move's post.
-        goes_on = after is not None and not after.is_terminal()
-        if goes_on and game.version == owed.version and game.is_open:
-            assert after is not None
-            self.after_change(game, after)
+            await self.send(owed, game, build)
+        # The game goes on from the change if it has not moved on since (the AI seat to move,
+        # which waited for this post); a finished game's replay is owed on its own.
+        goes_on = after is None or not after.is_terminal()
+        if game.status == "active" and game.version == owed.version and goes_on:
+            self._next(Change(game=game, state=after))
 
     async def _send_secret(self, owed: Owed, game: GameRow, state: Any) -> bool:
         """One person's secret by DM; False if their DMs are closed."""
@@ -235,41 +308,6 @@ class Aftermath:
             return
         await game_posts.refresh_lobby(self.client, game, self.games.clock())
         await self.sender.made(taken)
-
-    # ------------------------------------------------------------------ what follows
-
-    def after_change(self, game: GameRow, state: State, owed: Iterable[Owed] = ()) -> None:
-        """What follows a change once it is told: the buttons it made stale taken off, the
-        replay and the lobby message's update if the game is over (`owed` holds them), else
-        the AI seat's move if an AI is to move and none is moving for this game."""
-        if self.stopping:
-            return
-        self.after_ending(game, owed)
-        if game.status != "active" or not ai_turn(game, state, stand_in_seat=game.stand_in_seat):
-            return
-        self._start_ai(game.id)
-
-    def after_ending(self, game: GameRow, owed: Iterable[Owed] = ()) -> None:
-        """What follows a change once its own words are told, with no position to go on from
-        (a game ended by a vote or a moderator): the buttons it made stale taken off, and what
-        else it owes (`owed`): a finished game's replay, the lobby message's update saying the
-        game has ended."""
-        if self.stopping:
-            return  # left owed: sent after a restart, or by another process
-        self.buttons.moved_on(game)
-        for one in owed:
-            if one.kind == "replay":
-                work = self.send(one, game, partial(owed_posts.replay_post, self.games, game))
-                _hold(self._replays, asyncio.create_task(self._quietly(game, work, "the replay")))
-            elif one.kind == "lobby":
-                edit = self._quietly(game, self._update_lobby(one, game), "the lobby's update")
-                _hold(self._lobby_edits, asyncio.create_task(edit))
-
-    async def show_lobby(self, game: GameRow) -> None:
-        """Edit the lobby message to show the game as it is, and mark the updates it owed
-        made (a change whose answer edits it at once, rather than leaving it to the outbox)."""
-        await game_posts.refresh_lobby(self.client, game, self.games.clock())
-        await self.lobby_shown(game)
 
     async def _quietly(self, game: GameRow, work: Awaitable[Any], what: str) -> None:
         try:
@@ -309,7 +347,7 @@ class Aftermath:
             if played == HELD:
                 await duties.release_ai(game_id, self.owner)
             # A person may have moved while this task was letting go, handing the turn to an
-            # AI again: `after_change` left that to this task, so look once more (at the
+            # AI again: `follow` left that to this task, so look once more (at the
             # stored game: the move may have been another process's).
             game = await self.games.find(game_id, fresh=True)
             if game is None:
@@ -338,12 +376,11 @@ class Aftermath:
             if result is None:
                 return HELD
             try:
-                await self.send_move(result)
+                # While this task runs no other AI task starts for the game: what comes next
+                # matters here only when the AI's move ended the game (its replay).
+                await self.follow(result)
             except Exception as exc:
                 failed(log, exc, "game %s: could not post the AI's move", game_id)
-            # While this task runs no other AI task starts for the game: this only matters
-            # when the AI's move ended the game.
-            self.after_change(result.game, result.state, result.owed)
             game = result.game
             if not ai_turn(game, result.state, stand_in_seat=game.stand_in_seat):
                 return LET_GO
@@ -365,8 +402,8 @@ class Aftermath:
             words, most=REMIND_BATCH, dm_words=dm_words
         ):
             for reminder in due:
-                for owed in reminder.owed:
-                    posted += await self.send_text(owed, reminder.game) is not None
+                await self.follow(reminder)
+                posted += len(reminder.owed)
         return posted
 
     async def run_clocks(
@@ -386,23 +423,17 @@ class Aftermath:
                 break
             for event in events:
                 handled += 1
-                for owed in event.owed:
-                    if owed.kind == "text":
-                        await self.send_text(owed, event.game)
-                if event.ran_out:  # an AI's move, or a game ended by it and its replay
-                    self.after_change(event.game, self.games.peek_state(event.game), event.owed)
+                # The warning or the time run out told first, then the AI's move (or the
+                # game's end by it, and its replay).
+                await self.follow(event)
         return handled
 
     async def close_expired_lobbies(self) -> int:
         """Close the lobbies left unstarted for a day: each says so in its channel, and its
         lobby message shows it closed. Returns how many this process closed."""
         closed = await self.service.lobby.close_expired()
-        for game, owed in closed:
-            for one in owed:
-                if one.kind == "text":
-                    await self.send_text(one, game)
-            self.buttons.moved_on(game)
-            await self.show_lobby(game)
+        for change in closed:
+            await self.follow(change)
         return len(closed)
 
     async def send_text(self, owed: Owed, game: GameRow) -> Sent | None:

@@ -8,8 +8,7 @@ they could only be refused as out of date. So the game remembers its one post wi
 buttons and the version they are for (`LiveButtons.keep`, stored with the game: any
 process, and the same one after a restart, sees it), and the buttons are taken off as soon as
 the game is past their version: after each board post (`shown`: the post before it), and after
-each change (`moved_on`, from `Aftermath.after_change` and the changes that end a game without
-a board).
+each change (`moved_on`, from `Aftermath.follow`, whatever the change).
 
 It never holds up what it follows: it runs in a task of its own once the new post is out. A
 post deleted meanwhile, or that can no longer be edited, is let be (a warning at most): its

@@ -120,11 +120,11 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
         if after is None:
             return None, None
         moved = ActResult(
-            game,
-            after,
-            int(body["seat"]),
-            tuple(after.history[first : first + count]),
-            after.is_terminal(),
+            game=game,
+            state=after,
+            seat=int(body["seat"]),
+            applied=tuple(after.history[first : first + count]),
+            finished=after.is_terminal(),
         )
         post = await game_posts.board_post(game, moved, after, games.clock())
         if post is not None and game.version != owed.version:

@@ -4,7 +4,8 @@ A post owed by a stored change (`hvbot.store.duties.Owed`) is sent only by whoev
 claim, and only right after taking it with a compare-and-set on its fencing token: a process
 whose lease ran out while it was paused, and whose post another process took over, finds the
 token moved on and sends nothing. Messages to a channel or a DM carry the post's nonce, so
-Discord itself refuses a second copy of one within its window. Once sent, the post is marked
+Discord itself refuses a second copy of one within its window: an owed post is never sent as
+the answer to an interaction, which carries no nonce. Once sent, the post is marked
 made; a mark that fails because the database is away is tried again until it lands, never
 answered by a second post.
 """
@@ -12,7 +13,6 @@ answered by a second post.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,19 +28,14 @@ from hvbot.store.duties import Duties, Owed
 log = logging.getLogger(__name__)
 
 MARK_RETRY_S = (0.2, 0.5, 1.0, 2.0)  # the pauses between tries of a mark, then the last again
-# Sends a post some other way than to the game's channel (an interaction's follow-up): the
-# message made, if the way tells it.
-Via = Callable[[Post], Awaitable[discord.Message | None]]
 
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """An owed post as it went out, and the message it made (if the way it went tells);
-    `withdrawn`: deleted again, as another process had taken the post over meanwhile."""
+    """An owed post as it went out, and the message it made."""
 
     post: Post
     message: discord.Message | None
-    withdrawn: bool = False
 
 
 class Sender:
@@ -65,20 +60,20 @@ class Sender:
             log.warning("game %s: could not take a post owed; left for later", owed.game_id)
             return None
 
-    async def made(self, owed: Owed, *, fenced: bool = False) -> bool:
+    async def made(self, owed: Owed) -> None:
         """Mark the post made, trying again while the database is away: once sent, a post is
-        never sent again because its mark was lost. With `fenced`, False if another process
-        took it over meanwhile (see `Duties.made`)."""
+        never sent again because its mark was lost."""
         attempt = 0
         while True:
             try:
-                return await self.duties.made(owed, fenced=fenced)
+                await self.duties.made(owed)
+                return
             except Exception:
                 if self.stopping:
                     log.warning(
                         "game %s: closing before post %s was marked made", owed.game_id, owed.id
                     )
-                    return True
+                    return
                 if attempt == 0:
                     log.warning(
                         "game %s: post %s made, but not yet marked; trying again",
@@ -94,11 +89,11 @@ class Sender:
         game: GameRow,
         post: Post | Callable[[], Awaitable[Post | None]],
         *,
-        via: Via | None = None,
         to_user: int | None = None,
     ) -> Sent | None:
-        """Send one owed post if this process may: to the game's thread or channel (with the
-        post's nonce), to `to_user` by DM, or `via` another way (an interaction's follow-up).
+        """Send one owed post if this process may: to the game's thread or channel, or to
+        `to_user` by DM, with the post's nonce either way, so that Discord makes one message
+        of it however many processes send it (one paused past its lease, say).
 
         `post` may be a function that builds it, called only once the post is taken. Returns
         what was sent (None: not this process's to send, or nothing to say any more); raises
@@ -115,9 +110,7 @@ class Sender:
             await self.made(taken)  # nothing to say any more (a move taken back since, say)
             return None
         try:
-            if via is not None:
-                message = await via(built)
-            elif to_user is not None:
+            if to_user is not None:
                 message = await self.direct_message(to_user, built, nonce=taken.discord_nonce)
             else:
                 message = await self.to_game(game, built, nonce=taken.discord_nonce)
@@ -129,16 +122,7 @@ class Sender:
             # (with the same nonce, so that a copy Discord did make is not made twice).
             raise
         # Any other failure (the connection lost, the process stopping) leaves it owed too.
-        if via is None:
-            await self.made(taken)
-        elif not await self.made(taken, fenced=True):
-            # An answer carries no nonce: if another process took the post over while this
-            # one was sending it (paused past its lease), that one's copy stands, this goes.
-            log.warning("game %s: post %s was taken over while sent; withdrawn", game.id, owed.id)
-            if message is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await message.delete()
-            return Sent(built, None, withdrawn=True)
+        await self.made(taken)
         return Sent(built, message)
 
     async def to_game(

@@ -338,22 +338,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             interaction,
             texts("bot.confirm.resign"),
             texts("bot.confirm.resign_button"),
-            self._resign,
+            requests.resign,
         )
-
-    async def _resign(self, interaction: discord.Interaction) -> None:
-        """Resigning, once confirmed (`interaction`: the click that confirmed it)."""
-        game, what, owed = await self.bot.service.play.resign(
-            channel_id=interaction.channel_id, user_id=interaction.user.id
-        )
-        said = "bot.game.resigned_last" if what == "ended" else "bot.game.resigned"
-        await answering.answer_publicly(
-            interaction,
-            game,
-            content=wording.public(game)(said, player=interaction.user.mention),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        self.bot.aftermath.after_change(game, self.bot.service.games.peek_state(game), owed)
 
     @app_commands.command(
         name="abandon",
@@ -371,45 +357,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             interaction,
             texts("bot.confirm.abandon"),
             texts("bot.confirm.abandon_button"),
-            self._abandon,
+            requests.abandon,
         )
-
-    async def _abandon(self, interaction: discord.Interaction) -> None:
-        """Abandoning, once confirmed (`interaction`: the click that confirmed it)."""
-        game, asked = await self.bot.service.abandon.abandon(
-            channel_id=interaction.channel_id,
-            user_id=interaction.user.id,
-            can_manage=lobby.can_manage(interaction),
-        )
-        if asked is not None:  # a game under way: the others are asked first
-            await requests.ask_to_abandon(interaction, game, asked)
-            return
-        await answering.answer_publicly(
-            interaction,
-            game,
-            content=wording.public(game)(
-                "bot.game.abandoned",
-                game=find_game(game.game_name).title,
-                player=interaction.user.mention,
-            ),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        self.bot.aftermath.buttons.moved_on(game)
-        await self.bot.aftermath.show_lobby(game)
 
     @app_commands.command(name="end", description="Moderators: end this channel's game, no result")
     @app_commands.rename(game_id="game")
     @app_commands.describe(game_id=PICK_GAME)
     async def end(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         await _moderator_only(interaction)
-        game, owed = await self.bot.service.moderation.end(
-            channel_id=interaction.channel_id,
-            moderator=interaction.user.mention,
-            game_id=game_id,
-            user_id=interaction.user.id,
-        )
-        await requests.answer_with_told(interaction, game, owed)
-        self.bot.aftermath.after_ending(game, owed)
+        await requests.end_game(interaction, game_id)
 
     @app_commands.command(name="kick", description="Moderators: free a seat, or give it to an AI")
     @app_commands.rename(game_id="game")
@@ -418,24 +374,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         self, interaction: discord.Interaction, seat: int, game_id: int | None = None
     ) -> None:
         await _moderator_only(interaction)
-        game, what, owed = await self.bot.service.moderation.kick(
-            channel_id=interaction.channel_id,
-            seat_number=seat,
-            moderator=interaction.user.mention,
-            game_id=game_id,
-            user_id=interaction.user.id,
-        )
-        if what == "freed":
-            texts = wording.personal(interaction)
-            note = interaction.response.send_message(texts("bot.moderation.freed"), ephemeral=True)
-            await answering.answer_after_change(game.id, note)
-            await game_posts.refresh_lobby(self.bot, game, self.bot.service.clock())
-            return
-        await requests.answer_with_told(interaction, game, owed)
-        if what == "ended":
-            self.bot.aftermath.after_ending(game, owed)
-        else:
-            self.bot.aftermath.after_change(game, self.bot.service.games.peek_state(game))
+        await requests.kick_seat(interaction, seat, game_id)
 
     async def _picked(self, interaction: discord.Interaction, game_id: int | None) -> GameRow:
         """The game the command means: the one picked, or the channel's (see `open_game`)."""
@@ -501,7 +440,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 await self.bot.service.games.actions(archived.game.id),
                 heading=replays.archived_heading(archived, texts),
                 texts=texts,
-                kept=self.bot.service.repo.replays,
+                kept=self.bot.service.replays,
             )
         except replays.NoReplay as exc:
             await interaction.followup.send(texts.explain(exc))

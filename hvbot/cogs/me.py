@@ -67,7 +67,7 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
             raise server_only("games")
         service = self.bot.service
         user_id = interaction.user.id
-        found = await service.repo.open_games_of(
+        found = await service.open_games_of(
             guild_id=interaction.guild_id, user_id=user_id, most=MOST_GAMES
         )
         if not found:

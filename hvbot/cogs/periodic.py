@@ -69,7 +69,7 @@ class RemindersCog(commands.Cog):
             _failed("duties left by other processes", exc)
         if self.bot.metrics is not None:
             try:
-                await self.bot.metrics.refresh(self.bot.service.repo)
+                await self.bot.metrics.refresh(self.bot.service)
             except Exception as exc:
                 _failed("the metrics' open games and owed posts", exc)
 

@@ -25,7 +25,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from data.texts import Texts, language_of, texts_for
-from hvbot.aftermath import Aftermath, Via
+from hvbot.aftermath import Aftermath
 from hvbot.database import is_unreachable
 from hvbot.messages.game_posts import post_channel, posts_in
 from hvbot.messages.limits import CONTENT, fit_text
@@ -222,34 +222,19 @@ class FollowUp:
     def language(self) -> str:
         return language_of(self.locale)
 
-    def via(self, game: GameRow) -> Via | None:
-        """How a public post of the game answers this deferred interaction: in the game's
-        thread, or in its channel when it has none, the post is the answer itself (its
-        follow-up); used elsewhere, None: the post goes to the thread (see `posted_there`),
-        so an interaction answered this way is deferred privately (see `posts_here`)."""
-        if not posts_in(self.channel_id, game):
-            return None
-
-        async def answer(post: Post) -> discord.Message:
-            return await self.webhook.send(wait=True, **post.kwargs())
-
-        return answer
-
     async def publish(self, game: GameRow, post: Post) -> None:
         """A public post that no change owes (the board shown again on request): the answer
         where the game is played, else in its thread with a pointer there."""
-        via = self.via(game)
-        if via is not None:
-            message = await via(post)
+        if posts_in(self.channel_id, game):
+            message = await self.webhook.send(wait=True, **post.kwargs())
         else:
             message = await self.aftermath.sender.to_game(game, post)
             await self.posted_there(game)
         self.aftermath.buttons.shown(game, post, message)
 
     async def withdraw_thinking(self) -> None:
-        """Delete the public "thinking…" of a deferral whose post another process made (this
-        one was too slow): left, it would become whatever is sent next, a private prompt say,
-        for everyone to see."""
+        """Delete the private "thinking…" of a deferral that has nothing more to say to the
+        person (the board, in the channel, says it)."""
         with contextlib.suppress(discord.HTTPException):
             await self.webhook.delete_message("@original")  # type: ignore[arg-type]
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 import discord
 
-from games import find_game
+from engine.registry import find_game
 from hvbot.handlers.answering import answer_after_change, game_client, reply_error, update_clicked
 from hvbot.messages import buttons
-from hvbot.messages.game_posts import lobby_text, refresh_lobby
+from hvbot.messages.game_posts import lobby_text
 from hvbot.messages.wording import language, personal, public
-from hvbot.services import BotError
+from hvbot.services import BotError, Change
 from hvbot.services.server_settings import is_moderator_role
 from hvbot.store import GameRow
 
@@ -59,27 +60,29 @@ async def is_moderator(interaction: discord.Interaction) -> bool:
 
 async def lobby_change(
     interaction: discord.Interaction,
-    change: Callable[[], Awaitable[GameRow]],
+    make: Callable[[], Awaitable[Change]],
     *,
     from_button: bool,
     confirm: str,
-) -> GameRow | None:
-    """`confirm`: the key of the private note when the change came from a command."""
+) -> None:
+    """A change of the lobby's seats: a click is answered with the lobby message as it is now
+    (which is the update the change owes), a command with a private note (`confirm`: its
+    key), the lobby message then updated as the change owes."""
     try:
-        game = await change()
+        change = await make()
     except BotError as exc:
         await reply_error(interaction, exc)
-        return None
+        return
+    game, answered = change.game, ()
     if from_button:
         lobby = buttons.lobby_view(game.id, public(game))
         now = game_client(interaction).service.clock()
         await update_clicked(interaction, game.id, content=lobby_text(game, now), view=lobby)
+        answered = ("lobby",)
     else:
         note = interaction.response.send_message(personal(interaction)(confirm), ephemeral=True)
         await answer_after_change(game.id, note)
-        await refresh_lobby(interaction.client, game, game_client(interaction).service.clock())
-    await game_client(interaction).aftermath.lobby_shown(game)
-    return game
+    await game_client(interaction).aftermath.follow(change, answered=answered)
 
 
 async def lobby_button(interaction: discord.Interaction, game_id: int, what: str) -> None:
@@ -134,7 +137,7 @@ async def lobby_action(
 async def start_game(interaction: discord.Interaction, *, from_button: bool) -> None:
     client = game_client(interaction)
     try:
-        game, state, owed = await client.service.lobby.start(
+        change = await client.service.lobby.start(
             channel_id=interaction.channel_id,
             user_id=interaction.user.id,
             can_manage=can_manage(interaction),
@@ -142,6 +145,7 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
     except BotError as exc:
         await reply_error(interaction, exc)
         return
+    game = change.game
     if from_button:
         closed = buttons.lobby_view(game.id, public(game), open_=False)
         now = game_client(interaction).service.clock()
@@ -151,12 +155,10 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
         await answer_after_change(game.id, interaction.response.send_message(note, ephemeral=True))
     # Answered first (Discord's three seconds), then the thread; the lobby says where it is.
     game = await open_thread(interaction, game)
-    if from_button and game.thread_id is None:
-        # The answer showed the lobby as it is now.
-        owed = tuple(o for o in owed if o.kind != "lobby")
-        await client.aftermath.lobby_shown(game)
+    # The answer showed the lobby as it is now, unless it has a thread to point to since.
+    answered = ("lobby",) if from_button and game.thread_id is None else ()
     # The lobby's update (unless made already), the first board, each person's secret.
-    await client.aftermath.send_start(game, state, owed)
+    await client.aftermath.follow(replace(change, game=game), answered=answered)
 
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week without a post before Discord hides the thread

@@ -1,17 +1,20 @@
 """A move from a slash command or a button: acknowledged as soon as it is known to be legal,
-stored, then announced (the board post, then the mover's next private decision)."""
+stored, then followed (`Aftermath.follow` posts its board in the game's channel and carries the
+game on), then the mover's next private decision.
+
+The interaction itself is answered privately (a command) or by editing what was clicked (a
+button): the board is a post the move owes, and an owed post goes only where Discord's nonce
+guards it, so that no copy of it is ever seen twice."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import Any
 
 import discord
 
-from hvbot.database import is_unreachable
 from hvbot.handlers.answering import FollowUp, game_client, go_on, refusal, reply_error
-from hvbot.messages.game_posts import is_public, posts_here, prompt_post
+from hvbot.messages.game_posts import is_public, posts_in, prompt_post
 from hvbot.messages.post import follow_up_privately, send_private
 from hvbot.messages.wording import language, move_words, personal
 from hvbot.services import ActResult
@@ -23,29 +26,19 @@ class Acknowledgement:
     """Answers an interaction as soon as its action is known to be legal, before it is stored:
     Discord gives three seconds, and a busy database must not eat them. Whether the answer
     could be given is remembered, so a move stored after the window closed is still announced.
-
-    `shown`: the action gets a public board post; `public`: the deferral is public, because
-    that post is the answer (not when it goes to the game's thread from elsewhere).
-    """
+    A command's deferral is private: the board goes to the channel as its own post."""
 
     def __init__(self, interaction: discord.Interaction, **defer: Any) -> None:
         self.interaction = interaction
         self.defer = defer
-        self.shown = False
-        self.public = False
+        self.shown = False  # the action gets a public board post
         self.tried = False
         self.answered = False
 
     async def __call__(self, pending: ActResult) -> None:
-        if "thinking" in self.defer:
-            # The deferral's visibility is that of the first follow-up, so a move that only
-            # shows its player something (a drawn card) is deferred privately, and so is one
-            # whose board goes to the game's thread while the command was typed elsewhere.
-            self.shown = is_public(pending)
-            if not self.shown:
-                pending.let_go_of_view()  # no board post will read the view (see `board_post`)
-            self.public = self.shown and posts_here(self.interaction, pending.game)
-            self.defer["ephemeral"] = not self.public
+        self.shown = is_public(pending)
+        if not self.shown:
+            pending.let_go_of_view()  # no board post will read the view (see `board_post`)
         self.tried = True
         try:
             await self.interaction.response.defer(**self.defer)
@@ -76,14 +69,11 @@ class Acknowledgement:
         return result
 
     async def refuse(self, message: str | BaseException) -> None:
-        """A refusal after the deferral (the store failed): never left in a public message."""
+        """A refusal after the deferral (the store failed), said privately."""
         interaction = self.interaction
         if self.tried and not self.answered:
             log.warning("refusal unsent: the interaction's window had closed (%s)", message)
             return
-        if self.answered and self.public:
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
         try:
             await reply_error(interaction, message)
         except discord.NotFound:
@@ -92,17 +82,14 @@ class Acknowledgement:
             log.warning("refusal unsent: the interaction's window had closed (%s)", message)
 
     async def announce_late(self, result: ActResult) -> None:
-        """The window closed before the answer: tell the channel rather than leave it silent."""
-        aftermath = game_client(self.interaction).aftermath
-        try:
-            await aftermath.send_move(result)
-        finally:
-            aftermath.after_change(result.game, result.state, result.owed)
+        """The window closed before the answer: the board goes to the channel all the same."""
+        await game_client(self.interaction).aftermath.follow(result)
 
 
 async def act_from_command(interaction: discord.Interaction, action: str) -> None:
-    """A slash command that is an action: errors ephemeral, success is the public board post."""
-    ack = Acknowledgement(interaction, thinking=True)
+    """A slash command that is an action: refusals private, a private "thinking…" once it is
+    legal, then the board in the game's channel and the mover's next decision privately."""
+    ack = Acknowledgement(interaction, thinking=True, ephemeral=True)
     result = await ack.act(channel_id=interaction.channel_id, action=action)
     if result is None:
         return
@@ -111,32 +98,19 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
 
 
 async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bool) -> None:
-    """A command's move, deferred and stored: its board post, then the mover's next private
-    decision if they have one, else a private "done"."""
-    aftermath = follow_up.aftermath
-    try:
-        via = follow_up.via(result.game)
-        try:
-            sent = await aftermath.send_move(result, via=via, shown=shown)
-        except Exception as exc:
-            if is_unreachable(exc) and shown and via is not None:
-                # Nothing was posted: the board stays owed, posted once the store is back.
-                # The public "thinking…" goes, so the person is told privately (`go_on`).
-                await follow_up.withdraw_thinking()
-            raise
-        if sent is None and shown and via is not None:
-            await follow_up.withdraw_thinking()  # another process posts the board
-        elif sent is not None and not sent.withdrawn:
-            await follow_up.posted_there(result.game)
-        prompt = await prompt_post(result.game, result.state, follow_up.user_id, follow_up.language)
-        if prompt is not None:
-            await follow_up_privately(follow_up.webhook, prompt)
-        elif not shown:
-            await follow_up.say(follow_up.texts("bot.reply.done"))
-    finally:
-        # The move is stored: an AI seat moves next, or the game's replay is posted, even when
-        # telling of the move failed.
-        aftermath.after_change(result.game, result.state, result.owed)
+    """A command's move, deferred and stored: what follows it, then the private "thinking…"
+    becomes the mover's next private decision if they have one, a word on where the board
+    went if it is elsewhere, "done" if it has no board, or goes."""
+    await follow_up.aftermath.follow(result)
+    prompt = await prompt_post(result.game, result.state, follow_up.user_id, follow_up.language)
+    if prompt is not None:
+        await follow_up_privately(follow_up.webhook, prompt)
+    elif not shown:
+        await follow_up.say(follow_up.texts("bot.reply.done"))
+    elif not posts_in(follow_up.channel_id, result.game):
+        await follow_up.posted_there(result.game)
+    else:
+        await follow_up.withdraw_thinking()  # the board in the channel says it all
 
 
 async def action_button(
@@ -177,11 +151,7 @@ async def action_button(
 
 
 async def _announce_button(follow_up: FollowUp, result: ActResult) -> None:
-    """A button's move, once its prompt is answered: the board post, if the move shows one."""
-    aftermath = follow_up.aftermath
-    try:
-        sent = await aftermath.send_move(result, via=follow_up.via(result.game))
-        if sent is not None and not sent.withdrawn:
-            await follow_up.posted_there(result.game)
-    finally:
-        aftermath.after_change(result.game, result.state, result.owed)  # as after a command
+    """A button's move, once its click is answered: what follows it (its board post)."""
+    await follow_up.aftermath.follow(result)
+    if not posts_in(follow_up.channel_id, result.game) and is_public(result):
+        await follow_up.posted_there(result.game)

@@ -1,15 +1,17 @@
 """Requests other players answer: taking back a move, abandoning a game under way, and what
-becomes of the seat of a player who is away (an AI plays it, or the game ends)."""
+becomes of the seat of a player who is away (an AI plays it, or the game ends); and the other
+changes to a game's seats or its end that are not moves: resigning, a moderator's end or kick.
+
+Each reads the interaction, calls one service method and hands the change it returns to
+`Aftermath.follow`. A click on a public question (a vote, a request) is answered by editing
+that question; the words a change owes go to the channel as posts of their own, where
+Discord's nonce guards them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
-from functools import partial
-
 import discord
 
-from hvbot.aftermath.owed_posts import taken_back_post, text_post
+from engine.registry import find_game
 from hvbot.handlers.answering import (
     FollowUp,
     answer_after_change,
@@ -18,20 +20,14 @@ from hvbot.handlers.answering import (
     game_client,
     update_clicked,
 )
+from hvbot.handlers.lobby import can_manage
 from hvbot.messages import buttons
 from hvbot.messages.game_posts import posts_here
-from hvbot.messages.post import ALLOWED, Post
-from hvbot.messages.wording import language, mention, move_words, public, shown
+from hvbot.messages.post import ALLOWED
+from hvbot.messages.wording import language, mention, move_words, personal, public, shown
 from hvbot.services import UndoOutcome, VoteOutcome
 from hvbot.services.seat_names import said
 from hvbot.store import GameRow, UndoRequest
-from hvbot.store.duties import Owed
-
-
-def told_in_words(owed: Sequence[Owed]) -> list[Owed]:
-    """The texts among what a change owes, which answer the interaction that made it; the
-    rest (the lobby message's update, a replay) follows it (`Aftermath.after_ending`)."""
-    return [one for one in owed if one.kind == "text"]
 
 
 def vote_text(outcome: VoteOutcome) -> str:
@@ -72,35 +68,28 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
             view=buttons.vote_view(vote_id, public(game)),
         )
         return
-    # Decided: the outcome's words, owed with the change, are the answer to the click (the
-    # vote's message, edited); a process that takes them over posts them in the channel.
-    for owed in told_in_words(outcome.owed):
-
-        async def answer(post: Post) -> None:
-            await update_clicked(interaction, game.id, content=post.content, view=None)
-
-        await bot.aftermath.send(owed, game, text_post(owed), via=answer)
-    if outcome.status == "ai":
-        bot.aftermath.after_change(game, bot.service.games.peek_state(game))  # an AI may move
-    else:
-        bot.aftermath.after_ending(game, outcome.owed)  # the lobby message says it ended
+    # Decided: the vote shows its last count without buttons; its outcome's words are owed
+    # with the change, and follow it in the channel (then an AI moves, or the game ends).
+    await update_clicked(interaction, game.id, content=vote_text(outcome), view=None)
+    await bot.aftermath.follow(outcome)
 
 
 async def return_seat(interaction: discord.Interaction) -> None:
     bot = game_client(interaction)
-    game = await bot.service.absence.return_seat(
+    change = await bot.service.absence.return_seat(
         channel_id=interaction.channel_id,
         user_id=interaction.user.id,
         name=interaction.user.display_name,
         language=language(interaction),
     )
+    game = change.game
     await answer_publicly(
         interaction,
         game,
         content=public(game)("bot.game.returned", player=f"<@{interaction.user.id}>"),
         allowed_mentions=ALLOWED,
     )
-    bot.aftermath.buttons.moved_on(game)  # a change of seat moves the game's version on
+    await bot.aftermath.follow(change)
 
 
 def undo_move(outcome: UndoOutcome) -> str:
@@ -118,40 +107,19 @@ def undo_text(outcome: UndoOutcome) -> str:
     )
 
 
-async def taken_back(outcome: UndoOutcome, owed: Owed, now: datetime) -> Post | None:
-    """The board as it was before the move, announced like any change to the game (with
-    the AI seats' moves taken back after it, if `owed` says so)."""
-    assert outcome.state is not None
-    requester = outcome.request.requester_id
-    ai_after = int(owed.body.get("ai", 0))
-    return await taken_back_post(
-        outcome.game, outcome.state, requester, outcome.request.action, now, ai_after
-    )
-
-
 async def tell_taken_back(
     interaction: discord.Interaction, outcome: UndoOutcome, *, answered: bool
 ) -> None:
-    """The board as it is again after an undo (`answered`: as the answer to the interaction,
-    deferred), then what follows it."""
-    aftermath = game_client(interaction).aftermath
+    """The board as it is again after an undo, posted in the game's channel, then what
+    follows it (`answered`: the interaction was deferred privately, and that "thinking…" goes
+    or points to the thread)."""
     follow_up = FollowUp.of(interaction)
-    via = follow_up.via(outcome.game) if answered else None
-    try:
-        for owed in outcome.owed:
-            sent = await aftermath.send(
-                owed,
-                outcome.game,
-                partial(taken_back, outcome, owed, aftermath.games.clock()),
-                via=via,
-            )
-            if sent is None and via is not None:
-                await follow_up.withdraw_thinking()  # another process posts the board
-            elif sent is not None and not sent.withdrawn and answered:
-                await follow_up.posted_there(outcome.game)
-    finally:
-        assert outcome.state is not None
-        aftermath.after_change(outcome.game, outcome.state)
+    await follow_up.aftermath.follow(outcome)
+    if answered:
+        if posts_here(interaction, outcome.game):
+            await follow_up.withdraw_thinking()
+        else:
+            await follow_up.posted_there(outcome.game)
 
 
 async def request_undo(interaction: discord.Interaction) -> None:
@@ -160,9 +128,7 @@ async def request_undo(interaction: discord.Interaction) -> None:
         channel_id=interaction.channel_id, user_id=interaction.user.id
     )
     if outcome.status == "done":
-        deferred = interaction.response.defer(
-            thinking=True, ephemeral=not posts_here(interaction, outcome.game)
-        )
+        deferred = interaction.response.defer(thinking=True, ephemeral=True)
         answered = await answer_after_change(outcome.game.id, deferred)
         await tell_taken_back(interaction, outcome, answered=answered)
         return
@@ -213,15 +179,10 @@ async def answered_abandon(interaction: discord.Interaction, outcome: UndoOutcom
             creator=f"<@{request.requester_id}>",
         )
         await update_clicked(interaction, game.id, content=said, view=None)
-        bot.aftermath.after_change(game, bot.service.games.peek_state(game), outcome.owed)
-        return
-    for owed in told_in_words(outcome.owed):
-
-        async def answer(post: Post) -> None:
-            await update_clicked(interaction, game.id, content=post.content, view=None)
-
-        await bot.aftermath.send(owed, game, text_post(owed), via=answer)
-    bot.aftermath.after_ending(game, outcome.owed)
+    else:
+        # Agreed: the question stays as asked, without buttons; the end's words follow it.
+        await update_clicked(interaction, game.id, view=None)
+    await bot.aftermath.follow(outcome)
 
 
 async def answer_undo(interaction: discord.Interaction, request_id: int, *, accept: bool) -> None:
@@ -248,16 +209,79 @@ async def answer_undo(interaction: discord.Interaction, request_id: int, *, acce
         await tell_taken_back(interaction, outcome, answered=False)
 
 
-async def answer_with_told(
-    interaction: discord.Interaction, game: GameRow, owed: Sequence[Owed]
-) -> None:
-    """A change whose words were owed with it (a moderator's end or kick), sent as the public
-    answer to the command that made it; a process that takes them over posts them in the
-    channel."""
+async def resign(interaction: discord.Interaction) -> None:
+    """Resigning, once confirmed (`interaction`: the click that confirmed it): said in the
+    channel, then what follows (an AI plays the seat, or the game ends as the loss)."""
     bot = game_client(interaction)
-    for one in told_in_words(owed):
+    change = await bot.service.play.resign(
+        channel_id=interaction.channel_id, user_id=interaction.user.id
+    )
+    game = change.game
+    words = "bot.game.resigned_last" if change.what == "ended" else "bot.game.resigned"
+    await answer_publicly(
+        interaction,
+        game,
+        content=public(game)(words, player=interaction.user.mention),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    await bot.aftermath.follow(change)
 
-        async def answer(post: Post) -> None:
-            await answer_publicly(interaction, game, content=post.content, allowed_mentions=ALLOWED)
 
-        await bot.aftermath.send(one, game, text_post(one), via=answer)
+async def abandon(interaction: discord.Interaction) -> None:
+    """Abandoning, once confirmed (`interaction`: the click that confirmed it): a game under
+    way asks the others first; else it ends at once, said in the channel."""
+    bot = game_client(interaction)
+    change = await bot.service.abandon.abandon(
+        channel_id=interaction.channel_id,
+        user_id=interaction.user.id,
+        can_manage=can_manage(interaction),
+    )
+    game = change.game
+    if isinstance(change, UndoOutcome):  # a game under way: the others are asked first
+        await ask_to_abandon(interaction, game, change.request)
+        return
+    await answer_publicly(
+        interaction,
+        game,
+        content=public(game)(
+            "bot.game.abandoned",
+            game=find_game(game.game_name).title,
+            player=interaction.user.mention,
+        ),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    await bot.aftermath.follow(change)
+
+
+async def end_game(interaction: discord.Interaction, game_id: int | None) -> None:
+    """A moderator's end: told to them privately, and to the channel in the words it owes."""
+    bot = game_client(interaction)
+    change = await bot.service.moderation.end(
+        channel_id=interaction.channel_id,
+        moderator=interaction.user.mention,
+        game_id=game_id,
+        user_id=interaction.user.id,
+    )
+    await _done_privately(interaction, change.game, "bot.reply.done")
+    await bot.aftermath.follow(change)
+
+
+async def kick_seat(interaction: discord.Interaction, seat: int, game_id: int | None) -> None:
+    """A moderator frees a seat in a lobby, or gives a seat under way to an AI (with no
+    person left, the game ends): told to them privately, to the channel as the change owes."""
+    bot = game_client(interaction)
+    change = await bot.service.moderation.kick(
+        channel_id=interaction.channel_id,
+        seat_number=seat,
+        moderator=interaction.user.mention,
+        game_id=game_id,
+        user_id=interaction.user.id,
+    )
+    said = "bot.moderation.freed" if change.what == "freed" else "bot.reply.done"
+    await _done_privately(interaction, change.game, said)
+    await bot.aftermath.follow(change)
+
+
+async def _done_privately(interaction: discord.Interaction, game: GameRow, key: str) -> None:
+    note = interaction.response.send_message(personal(interaction)(key), ephemeral=True)
+    await answer_after_change(game.id, note)

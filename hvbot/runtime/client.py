@@ -130,7 +130,7 @@ class GameBot(commands.AutoShardedBot):
         if self.service is None:
             self.service = GameService(await GameStore.open(self.database))
         if self.metrics is not None:
-            self.metrics.watch = self.service.repo.db.watch
+            self.metrics.watch = self.service.watch
         self.aftermath = Aftermath(self, self.service, ai_pause=self.ai_pause)
         filled = await self.service.results.backfill_results()
         if filled:
@@ -163,7 +163,7 @@ class GameBot(commands.AutoShardedBot):
             registered = await self.tree.sync(guild=guild)
         # Texts name commands as mentions, which each client shows in its own language.
         mention_commands({command.name: command.id for command in registered})
-        await self._carry_on()
+        await self.aftermath.carry_on()
         # What start-up built (the libraries, fonts, picture pieces, card data, commands) lives
         # as long as the process. Left to the garbage collector, every full collection walks all
         # of it again, which at a few hundred games took 100-300 ms each time with everything
@@ -171,17 +171,6 @@ class GameBot(commands.AutoShardedBot):
         gc.collect()
         gc.freeze()
         log.info("ready to serve games from %s", self.service.where)
-
-    async def _carry_on(self) -> None:
-        """Carry on where the bot's processes left off, reading only the games that need it:
-        the posts with buttons they have moved past lose their buttons. An AI seat to move,
-        and a post a change owes, are each process's duties now and then anyway (the first
-        check is at once), found by index (see `Aftermath.do_duties`). A game is read when
-        someone plays it: at start-up no process reads every game."""
-        for game_id in await self.service.repo.buttons.stale_games():
-            game = await self.service.games.find(game_id)
-            if game is not None:
-                self.aftermath.buttons.moved_on(game)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for this shard's turn to IDENTIFY. Discord admits one new session per bucket
@@ -194,7 +183,7 @@ class GameBot(commands.AutoShardedBot):
                 self._identify_buckets = max(1, limits.max_concurrency)
             bucket = (shard_id or 0) % self._identify_buckets
             interval = self.settings.identify_interval
-            wait = await self.service.repo.identify.take(bucket, interval, time.time())
+            wait = await self.service.identify_turn(bucket, interval, time.time())
         except Exception:
             log.warning("shard %s: no turn to identify from the database; pausing", shard_id)
             await super().before_identify_hook(shard_id, initial=initial)

@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from hvbot.database import VersionWatch
 from hvbot.services.absence import Absence
 from hvbot.services.access import STAND_IN_LEVEL, GameAccess, ai_turn
 from hvbot.services.clocks import TurnClocks
@@ -21,7 +22,7 @@ from hvbot.services.errors import BotError
 from hvbot.services.lobby import AI_LEVELS, CLOCK_LENGTHS, Lobby
 from hvbot.services.moderation import Moderation
 from hvbot.services.notify import Notifications
-from hvbot.services.outcomes import ActResult, Reminder, UndoOutcome, VoteOutcome
+from hvbot.services.outcomes import ActResult, Change, Reminder, UndoOutcome, VoteOutcome
 from hvbot.services.play import Play
 from hvbot.services.reminders import REMIND_AGAIN, Reminders
 from hvbot.services.results import ResultsBackfill, seat_results
@@ -35,9 +36,10 @@ from hvbot.services.server_settings import (
 from hvbot.services.stats import Stats
 from hvbot.services.time_away import TimeAwayService
 from hvbot.services.undo import Undo
-from hvbot.store import GameStore
+from hvbot.store import GameRow, GameStore
 from hvbot.store.buttons import LiveButtons
 from hvbot.store.duties import Duties
+from hvbot.store.replays import Replays
 
 __all__ = [
     "AI_LEVELS",
@@ -50,6 +52,7 @@ __all__ = [
     "STAND_IN_LEVEL",
     "ActResult",
     "BotError",
+    "Change",
     "GameService",
     "Reminder",
     "UndoOutcome",
@@ -62,9 +65,12 @@ __all__ = [
 class GameService:
     """The feature services around one game store, as one object.
 
-    `repo` is the store; `games` (finding a channel's game and its state), `lobby`, `play`,
-    `undo`, `absence`, `reminders`, `clocks`, `results`, `time_away` and `notify` are the
-    features, each called by its own name (`service.play.act`, `service.lobby.join`)."""
+    `repo` is the store, for the services and the tests alone: the rest of the bot reaches
+    the games through the services (the aftermath through the outbox, `duties`, and the
+    live buttons, `buttons`, which are what it sends from). `games` (finding a channel's game
+    and its state), `lobby`, `play`, `undo`, `absence`, `reminders`, `clocks`, `results`,
+    `time_away` and `notify` are the features, each called by its own name
+    (`service.play.act`, `service.lobby.join`)."""
 
     def __init__(
         self,
@@ -101,6 +107,29 @@ class GameService:
     def buttons(self) -> LiveButtons:
         """The one board post of each game whose buttons are live (see `hvbot.store.buttons`)."""
         return self.repo.buttons
+
+    @property
+    def replays(self) -> Replays:
+        """The replays drawn once and kept (see `hvbot.store.replays`)."""
+        return self.repo.replays
+
+    @property
+    def watch(self) -> VersionWatch | None:
+        """The database's watch of other processes' changes (PostgreSQL's only), for metrics."""
+        return self.repo.db.watch
+
+    async def open_counts(self, shard_count: int) -> dict[tuple[str, str, int], int]:
+        """Lobbies and games in play by (game, status, shard), for the operators' metrics."""
+        return await self.repo.open_counts(shard_count)
+
+    async def open_games_of(self, *, guild_id: int, user_id: int, most: int) -> list[GameRow]:
+        """A person's open games in one server (the first `most`), oldest first."""
+        return await self.repo.open_games_of(guild_id=guild_id, user_id=user_id, most=most)
+
+    async def identify_turn(self, bucket: int, interval: float, now: float) -> float:
+        """How long this process waits for its shard's turn to identify with Discord (see
+        `hvbot.store.identify`)."""
+        return await self.repo.identify.take(bucket, interval, now)
 
     @property
     def where(self) -> str:

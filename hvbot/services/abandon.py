@@ -16,7 +16,7 @@ from dataclasses import replace
 from data.texts import texts_for
 from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
-from hvbot.services.outcomes import UndoOutcome
+from hvbot.services.outcomes import Change, UndoOutcome
 from hvbot.store import GameRow, UndoRequest
 
 log = logging.getLogger(__name__)
@@ -28,11 +28,9 @@ class Abandon:
     def __init__(self, games: GameAccess) -> None:
         self.games = games
 
-    async def abandon(
-        self, *, channel_id: int, user_id: int, can_manage: bool
-    ) -> tuple[GameRow, UndoRequest | None]:
-        """End the channel's game, or ask the others first; the game, and the request that
-        asks them (None: it ended at once)."""
+    async def abandon(self, *, channel_id: int, user_id: int, can_manage: bool) -> Change:
+        """End the channel's game, or ask the others first: the change that ended it (`what`
+        "abandoned"), or the request that asks them (an `UndoOutcome`, "asked")."""
         games, store = self.games, self.games.store
         game = await games.open_game(channel_id, user_id)
         async with store.lock(game.id):
@@ -42,10 +40,10 @@ class Abandon:
             others = game.people_but(user_id) if game.status == "active" and seated else []
             last = await store.last_action(game_id=game.id) if others else None
             if last is None:
-                await store.set_status(
+                owed = await store.set_status(
                     game_id=game.id, expected_version=game.version, status="abandoned"
                 )
-                return await games.reload(game.id), None
+                return Change(game=await games.reload(game.id), owed=tuple(owed), what="abandoned")
             await games.ask_the_table(game, user_id)
             request = await store.undo.open(
                 game_id=game.id,
@@ -58,7 +56,7 @@ class Abandon:
             )
             # Nobody's time runs out while the others decide.
             await store.clocks.pause(game_id=game.id, version=game.version, now=games.clock())
-            return game, request
+            return UndoOutcome(request=request, game=game, status="asked")
 
     async def may_abandon(self, *, channel_id: int, user_id: int, can_manage: bool) -> None:
         """Refuse now, before asking whether they are sure, a person who could not abandon
@@ -80,15 +78,19 @@ class Abandon:
             game = await self.games.reload(game.id)
             seat = game.seat_of(request.requester_id)
             if seat is None:  # they left their seat meanwhile: nothing more to do
-                return UndoOutcome(replace(request, status="refused"), game, "refused")
+                return UndoOutcome(
+                    request=replace(request, status="refused"), game=game, status="refused"
+                )
             game, _, owed = await self.games.resign(game, seat)
             log.info("game %s: abandon refused, seat %s resigned", game.id, seat)
-            return UndoOutcome(replace(request, status="refused"), game, "refused", None, owed)
+            return UndoOutcome(
+                request=replace(request, status="refused"), game=game, status="refused", owed=owed
+            )
         accepted = tuple(sorted({*request.accepted, user_id}))
         request = replace(request, accepted=accepted)
         if request.waiting_for:
             await store.undo.answer(request_id=request.id, accepted=accepted)
-            return UndoOutcome(request, game, "waiting")
+            return UndoOutcome(request=request, game=game, status="waiting")
         told = texts_for(game.language)("bot.abandon.agreed")
         owed = await store.set_status(
             game_id=game.id, expected_version=game.version, status="abandoned", told=told
@@ -96,7 +98,9 @@ class Abandon:
         await store.undo.answer(request_id=request.id, accepted=accepted, status="done")
         log.info("game %s: abandoned with everyone's consent", game.id)
         done = replace(request, status="done")
-        return UndoOutcome(done, await self.games.saved(game.id), "done", None, tuple(owed))
+        return UndoOutcome(
+            request=done, game=await self.games.saved(game.id), status="done", owed=tuple(owed)
+        )
 
 
 def _may_abandon(game: GameRow, user_id: int, can_manage: bool) -> None:

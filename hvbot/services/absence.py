@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from data.texts import Option, texts_for
 from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
-from hvbot.services.outcomes import VoteOutcome
+from hvbot.services.outcomes import Change, VoteOutcome
 from hvbot.services.time_away import mark
 from hvbot.store import AbsenceVote, GameRow, SeatRow
 from hvbot.store.duties import Owed
@@ -90,7 +90,7 @@ class Absence:
             )
             # The clock of the person away stands still while the others decide.
             await store.clocks.pause(game_id=game.id, version=game.version, now=games.clock())
-            return VoteOutcome(vote, game, "open")
+            return VoteOutcome(vote=vote, game=game, status="open")
 
     async def cast_vote(self, *, vote_id: int, user_id: int, choice: str) -> VoteOutcome:
         """Count a vote; a choice wins once more than half of those asked made it, or, when
@@ -135,11 +135,11 @@ class Absence:
                 )
                 game = await self.games.reload(game.id)
             await store.votes.record(vote_id=vote.id, votes=votes, status=vote.status)
-            return VoteOutcome(vote, game, vote.status, owed)
+            return VoteOutcome(vote=vote, game=game, status=vote.status, owed=owed)
 
     async def return_seat(
         self, *, channel_id: int, user_id: int, name: str, language: str | None = None
-    ) -> GameRow:
+    ) -> Change:
         """A person an AI stood in for takes their seat back."""
         games = self.games
         game = await games.in_play(channel_id, None, user_id)
@@ -154,8 +154,8 @@ class Absence:
             seats[seat.seat] = SeatRow(
                 seat.seat, user_id, None, name, language=language or seat.language
             )
-            returned, _ = await games.seat_in_play(game, seats)
-            return returned
+            returned, owed = await games.seat_in_play(game, seats)
+            return Change(game=returned, owed=owed)
 
     async def _stand_in(self, game: GameRow, vote: AbsenceVote) -> tuple[GameRow, tuple[Owed, ...]]:
         """An AI plays the seat of the person away; the channel is told so, in the same

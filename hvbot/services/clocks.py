@@ -58,7 +58,11 @@ class TurnClocks:
                     user_id=user_id,
                     text=warning(game, seat, left),
                 )
-                event = ClockEvent(game, seat, user_id, False, (owed,)) if owed else None
+                event = (
+                    ClockEvent(game=game, seat=seat, user_id=user_id, ran_out=False, owed=(owed,))
+                    if owed
+                    else None
+                )
             else:
                 event = None
             if event is not None:
@@ -86,7 +90,13 @@ class TurnClocks:
             )
             if owed is None:
                 return None
-            return ClockEvent(await self.games.reload(game.id), seat, user_id, True, (owed,))
+            return ClockEvent(
+                game=await self.games.reload(game.id),
+                seat=seat,
+                user_id=user_id,
+                ran_out=True,
+                owed=(owed,),
+            )
         # The seat goes to an AI for the rest of the game (as after an absence vote), or the
         # game ends there: one versioned change, so of two processes that find it due, one
         # makes it.
@@ -106,4 +116,4 @@ class TurnClocks:
                     )
             except VersionConflict:
                 return None
-        return ClockEvent(game, seat, user_id, True, owed)
+        return ClockEvent(game=game, seat=seat, user_id=user_id, ran_out=True, owed=owed)

@@ -6,15 +6,15 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any
 
 from data.texts import DEFAULT as DEFAULT_LANGUAGE
 from data.texts import texts_for
-from engine import State
 from engine.ai import levels as ai_levels
 from games import find_game
 from hvbot.services.access import GameAccess, ai_turn
 from hvbot.services.errors import BotError
+from hvbot.services.outcomes import Change
 from hvbot.services.seat_names import ai_name
 from hvbot.services.server_settings import (
     DEFAULT_ABSENT_HOURS,
@@ -37,21 +37,12 @@ from hvbot.store import (
     TurnClock,
     VersionConflict,
 )
-from hvbot.store.duties import Owed
 
 AI_LEVELS = ("easy", "normal", "hard")
 # The turn clocks a game may have: minutes per move, and how /game new names them.
 CLOCK_LENGTHS = {60: "1 hour", 480: "8 hours", 1440: "1 day", 4320: "3 days", 10080: "7 days"}
 
 SeatChange = Callable[[GameRow, list[SeatRow]], list[SeatRow]]
-
-
-class Started(NamedTuple):
-    """A game just dealt: as stored, its first state, and the posts its start owes."""
-
-    game: GameRow
-    state: State
-    owed: tuple[Owed, ...]
 
 
 class Lobby:
@@ -194,7 +185,7 @@ class Lobby:
             return ServerSettings()
         return await self.games.store.server_settings.of(guild_id)
 
-    async def close_expired(self, *, most: int = 10) -> list[tuple[GameRow, tuple[Owed, ...]]]:
+    async def close_expired(self, *, most: int = 10) -> list[Change]:
         """Close the lobbies whose day has passed without a start, each saying so in its
         channel: a versioned change, so of two processes that find one, one closes it."""
         store = self.games.store
@@ -211,12 +202,12 @@ class Lobby:
                 )
             except VersionConflict:
                 continue  # started, changed or closed by another process meanwhile
-            closed.append((await self.games.saved(lobby.id), tuple(owed)))
+            closed.append(Change(game=await self.games.saved(lobby.id), owed=tuple(owed)))
         return closed
 
     async def join(
         self, *, channel_id: int, user_id: int, name: str, language: str | None = None
-    ) -> GameRow:
+    ) -> Change:
         game = await self.games.open_game(channel_id)
         away = None
         if game.guild_id is not None:  # the others see who is away (/me away) as they sit
@@ -239,7 +230,7 @@ class Lobby:
 
         return await self._change_seats(channel_id, change)
 
-    async def leave(self, *, channel_id: int, user_id: int) -> GameRow:
+    async def leave(self, *, channel_id: int, user_id: int) -> Change:
         def change(game: GameRow, seats: list[SeatRow]) -> list[SeatRow]:
             if game.seat_of(user_id) is None:
                 raise BotError("You are not in this game's lobby.", key="bot.error.not_in_lobby")
@@ -255,7 +246,7 @@ class Lobby:
 
     async def add_ai(
         self, *, channel_id: int, user_id: int, level: str, moderator: bool = False
-    ) -> GameRow:
+    ) -> Change:
         """An AI seat, added by a person seated in the lobby or by a moderator."""
         if level not in AI_LEVELS:
             raise BotError(
@@ -284,7 +275,7 @@ class Lobby:
 
         return await self._change_seats(channel_id, change)
 
-    async def start(self, *, channel_id: int, user_id: int, can_manage: bool) -> Started:
+    async def start(self, *, channel_id: int, user_id: int, can_manage: bool) -> Change:
         """Deal the game from a new seed; the game as started, its first state, and the posts
         the start owes (held by this process: see `hvbot.store.duties`)."""
         game = await self.games.open_game(channel_id)
@@ -317,9 +308,9 @@ class Lobby:
                 wait=self.games.wait_for(game, state),
                 ai_turn=ai_turn(game, state),
             )
-            return Started(await self.games.saved(game.id), state, tuple(owed))
+            return Change(game=await self.games.saved(game.id), state=state, owed=tuple(owed))
 
-    async def _change_seats(self, channel_id: int, change: SeatChange) -> GameRow:
+    async def _change_seats(self, channel_id: int, change: SeatChange) -> Change:
         game = await self.games.open_game(channel_id)
         async with self.games.store.lock(game.id):
             game = await self.games.reload(game.id)
@@ -329,10 +320,10 @@ class Lobby:
                     key="bot.error.lobby_only",
                 )
             seats = change(game, list(game.seats))
-            await self.games.store.set_seats(
+            owed = await self.games.store.set_seats(
                 game_id=game.id, expected_version=game.version, seats=seats, in_lobby=True
             )
-            return await self.games.open_game(channel_id)
+            return Change(game=await self.games.open_game(channel_id), owed=tuple(owed))
 
     def _new_seed(self) -> int:
         if self._seed_source is not None:

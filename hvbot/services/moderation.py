@@ -14,8 +14,8 @@ from dataclasses import replace
 from data.texts import texts_for
 from hvbot.services.access import GameAccess, stand_in_level
 from hvbot.services.errors import BotError
+from hvbot.services.outcomes import Change
 from hvbot.store import GameRow, SeatRow
-from hvbot.store.duties import Owed
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ class Moderation:
         moderator: str,
         game_id: int | None = None,
         user_id: int | None = None,
-    ) -> tuple[GameRow, tuple[Owed, ...]]:
+    ) -> Change:
         """End the channel's game (or the one of its games picked), in its lobby or under
         way, without a result; the channel is told who ended it (`moderator`: how to name
         them)."""
@@ -50,10 +50,10 @@ class Moderation:
         moderator: str,
         game_id: int | None = None,
         user_id: int | None = None,
-    ) -> tuple[GameRow, str, tuple[Owed, ...]]:
+    ) -> Change:
         """Take seat `seat_number` (counted from 1) from whoever has it: freed in a lobby, an
         AI's for the rest of a game under way (with no person left, the game ends without a
-        result). The game, what happened ("freed", "ai" or "ended"), and what it owes."""
+        result): the change, what happened ("freed", "ai" or "ended")."""
         games = self.games
         game = await games.open_game(channel_id, user_id, game_id)
         async with games.store.lock(game.id):
@@ -77,7 +77,7 @@ class Moderation:
                 owed = await games.store.set_seats(
                     game_id=game.id, expected_version=game.version, seats=seats, in_lobby=True
                 )
-                return await games.saved(game.id), "freed", tuple(owed)
+                return Change(game=await games.saved(game.id), owed=tuple(owed), what="freed")
             if seat.is_ai:
                 raise BotError(
                     "An AI plays that seat already; /game end ends the game if it must stop.",
@@ -87,18 +87,17 @@ class Moderation:
             seats = list(game.seats)
             seats[seat.seat] = SeatRow(seat.seat, None, stand_in_level(game.game_name), name)
             if all(s.is_ai for s in seats):
-                game, owed = await self._ended(game, moderator)
-                return game, "ended", owed
+                return await self._ended(game, moderator)
             told = texts("bot.moderation.kicked", player=f"<@{seat.user_id}>", moderator=moderator)
             game, owed = await games.seat_in_play(game, seats, told=told)
             log.info("game %s: seat %s removed by a moderator", game.id, seat.seat)
-            return game, "ai", owed
+            return Change(game=game, owed=owed, what="ai")
 
-    async def _ended(self, game: GameRow, moderator: str) -> tuple[GameRow, tuple[Owed, ...]]:
+    async def _ended(self, game: GameRow, moderator: str) -> Change:
         """The game ends without a result, the channel told who ended it (under its lock)."""
         told = texts_for(game.language)("bot.moderation.ended", moderator=moderator)
         owed = await self.games.store.set_status(
             game_id=game.id, expected_version=game.version, status="abandoned", told=told
         )
         log.info("game %s: ended by a moderator", game.id)
-        return await self.games.saved(game.id), tuple(owed)
+        return Change(game=await self.games.saved(game.id), owed=tuple(owed), what="ended")

@@ -1,4 +1,8 @@
-"""What the services hand back: frozen values, stored already and ready to announce."""
+"""What the services hand back: frozen values, stored already and ready to announce.
+
+Every change to a game comes back as a `Change` (or a kind of one that says more: a move, an
+undo, a vote, a clock or a reminder falling due), so that what follows it is decided in one
+place from the value alone (`hvbot.aftermath.Aftermath.follow`)."""
 
 from __future__ import annotations
 
@@ -18,19 +22,32 @@ class _ViewMemo:
         self.view: dict[str, Any] | None = None
 
 
-@dataclass(frozen=True)
-class ActResult:
+@dataclass(frozen=True, kw_only=True)
+class Change:
+    """A change to one game, stored already: the game as stored after it, its engine state
+    (None where the change did not hand one over: a lobby, a game ended without a move; the
+    state is then read from the game when needed), and the posts it owes, in the order owed,
+    held by this process for their lease (see `hvbot.store.duties`). `what` says which way a
+    change went where it can go several ("resigned" or "ended", say)."""
+
+    game: GameRow
+    state: State | None = None
+    owed: tuple[Owed, ...] = ()
+    what: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActResult(Change):
     """The outcome of one player's (or AI's) action: stored already, ready to announce.
 
     `state` is the game's state after it, the very one the store keeps in memory for the next
-    move (see `GameStore.peek_state`): announcing reads it, and nothing changes it."""
+    move (see `GameStore.peek_state`): announcing reads it, and nothing changes it. `owed`
+    holds its board post."""
 
-    game: GameRow
     state: State
     seat: int
     applied: tuple[str, ...]  # action texts, in order
     finished: bool = False
-    owed: tuple[Owed, ...] = ()  # the posts the move owes, held by this process (its board)
     # What everyone sees now, once asked for: announcing a move needs it several times (is it
     # public? the board, the scores, who is next), and building it is a fair share of a move.
     # The result of a move and its acknowledgement before storing share it: the same position.
@@ -49,48 +66,41 @@ class ActResult:
         self._seen.view = None
 
 
-@dataclass(frozen=True)
-class UndoOutcome:
-    """Where a request to take back a move stands: "asked" (waiting for the others' answers),
-    "waiting" (some have accepted), "refused", or "done" (with the state from before it)."""
+@dataclass(frozen=True, kw_only=True)
+class UndoOutcome(Change):
+    """Where a request to take back a move (or to abandon the game) stands: "asked" (waiting
+    for the others' answers), "waiting" (some have accepted), "refused", or "done" (with the
+    state from before it, and the board as it is again owed)."""
 
     request: UndoRequest
-    game: GameRow
     status: str
-    state: State | None = None
-    owed: tuple[Owed, ...] = ()  # when done: the board as it is again, held by this process
 
 
-@dataclass(frozen=True)
-class VoteOutcome:
+@dataclass(frozen=True, kw_only=True)
+class VoteOutcome(Change):
     """Where a vote about an absent person stands: "open", or decided: "ai" (an AI plays their
-    seat until they return) or "end" (the game is abandoned)."""
+    seat until they return) or "end" (the game is abandoned), its words owed."""
 
     vote: AbsenceVote
-    game: GameRow
     status: str
-    owed: tuple[Owed, ...] = ()  # when decided: the outcome's words, held by this process
 
 
-@dataclass(frozen=True)
-class Reminder:
-    """A person who has been waited for: mention them again in the game's channel, or by DM."""
+@dataclass(frozen=True, kw_only=True)
+class Reminder(Change):
+    """A person who has been waited for: mention them again in the game's channel, or by DM
+    (its words owed)."""
 
-    game: GameRow
     seat: int
     user_id: int
     waited: timedelta
-    owed: tuple[Owed, ...] = ()  # its posts, owed in the outbox (see hvbot.store.duties)
 
 
-@dataclass(frozen=True)
-class ClockEvent:
+@dataclass(frozen=True, kw_only=True)
+class ClockEvent(Change):
     """A turn clock that fell due, claimed by this process, its words owed in the outbox:
     the warning to the person to move (`ran_out` False, owed by DM), or their time having
     run out (`ran_out` True: an AI plays the move or takes the seat, the channel is told)."""
 
-    game: GameRow
     seat: int
     user_id: int
     ran_out: bool
-    owed: tuple[Owed, ...] = ()

@@ -22,7 +22,7 @@ from hvbot.services.access import (
     stand_in_level,
 )
 from hvbot.services.errors import BotError
-from hvbot.services.outcomes import ActResult
+from hvbot.services.outcomes import ActResult, Change
 from hvbot.services.results import seat_results
 from hvbot.services.seat_names import named
 from hvbot.store import GameRow, VersionConflict
@@ -127,7 +127,13 @@ class Play:
             fields = {name: name_seats(value, names) for name, value in exc.fields.items()}
             raise BotError(str(exc), key=exc.key, **fields) from exc
         applied = tuple(state.history[done:])
-        return state, seat, ActResult(game, state, seat, applied, state.is_terminal())
+        return (
+            state,
+            seat,
+            ActResult(
+                game=game, state=state, seat=seat, applied=applied, finished=state.is_terminal()
+            ),
+        )
 
     async def ai_step(self, *, game_id: int) -> ActResult | None:
         """Let the AI seat to move take one action; None when a person is to move.
@@ -181,21 +187,27 @@ class Play:
                     except VersionConflict:
                         pass  # changed by another process: its copy in memory is dropped
                     else:
-                        return ActResult(saved, state, seat, applied, state.is_terminal(), owed)
+                        return ActResult(
+                            game=saved,
+                            state=state,
+                            seat=seat,
+                            applied=applied,
+                            finished=state.is_terminal(),
+                            owed=owed,
+                        )
             # The game changed while the AI was thinking (a resignation, say): think again.
         return None
 
-    async def resign(
-        self, *, channel_id: int, user_id: int
-    ) -> tuple[GameRow, str, tuple[Owed, ...]]:
+    async def resign(self, *, channel_id: int, user_id: int) -> Change:
         """A resigning player's seat is handed to an AI so the others can finish the game, and
-        the game counts for them as a loss when it ends; the game, "resigned" (or "ended" if
-        no other person is left: the game ends there, their loss), and what it owes."""
+        the game counts for them as a loss when it ends: the change, "resigned" (or "ended" if
+        no other person is left: the game ends there, their loss)."""
         games = self.games
         game = await games.open_game(channel_id, user_id)
         async with games.store.lock(game.id):
             game = await games.reload(game.id)
-            return await games.resign(game, _resigning_seat(game, user_id))
+            game, what, owed = await games.resign(game, _resigning_seat(game, user_id))
+            return Change(game=game, owed=owed, what=what)
 
     async def may_resign(self, *, channel_id: int, user_id: int) -> None:
         """Refuse now, before asking whether they are sure, a person who could not resign."""

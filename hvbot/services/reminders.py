@@ -52,7 +52,9 @@ class Reminders:
                 await store.reminders.claim(game_id=game.id, due=due.due, now=now, next_at=None)
                 continue
             waited = now - (due.turn_since or now)
-            reminder = Reminder(game, seat, game.seats[seat].user_id or 0, waited)
+            reminder = Reminder(
+                game=game, seat=seat, user_id=game.seats[seat].user_id or 0, waited=waited
+            )
             settings = await store.notify.of(reminder.user_id)
             planned = plan(settings, now=now, turn_since=due.turn_since)
             bodies = []

@@ -128,7 +128,7 @@ class Undo:
                 return await self._take_back(game, request, actions)
             # Nobody's time runs out while the others decide.
             await store.clocks.pause(game_id=game.id, version=game.version, now=self.games.clock())
-            return UndoOutcome(request, game, "asked")
+            return UndoOutcome(request=request, game=game, status="asked")
 
     async def set_message(self, request: UndoRequest, message_id: int) -> None:
         """The public message that asks for the request, edited as it is answered."""
@@ -163,12 +163,14 @@ class Undo:
                 await store.clocks.resume(
                     game_id=game.id, version=game.version, now=self.games.clock()
                 )
-                return UndoOutcome(replace(request, status="refused"), game, "refused")
+                return UndoOutcome(
+                    request=replace(request, status="refused"), game=game, status="refused"
+                )
             accepted = tuple(sorted({*request.accepted, user_id}))
             request = replace(request, accepted=accepted)
             if request.waiting_for:
                 await store.undo.answer(request_id=request.id, accepted=accepted)
-                return UndoOutcome(request, game, "waiting")
+                return UndoOutcome(request=request, game=game, status="waiting")
             return await self._take_back(game, request, actions)
 
     async def _still_asked(
@@ -226,4 +228,10 @@ class Undo:
             raise _too_late() from exc
         log.info("game %s: actions from %s on taken back", game.id, request.n)
         done = replace(request, status="done")
-        return UndoOutcome(done, await games.saved(game.id), "done", state, tuple(owed))
+        return UndoOutcome(
+            request=done,
+            game=await games.saved(game.id),
+            status="done",
+            state=state,
+            owed=tuple(owed),
+        )

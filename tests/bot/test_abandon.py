@@ -11,8 +11,8 @@ import pytest
 from moved_clock import MovedClock
 from played_games import started_game
 
-from hvbot.services import BotError, GameService
-from hvbot.store import GameRow, GameStore, TurnClock
+from hvbot.services import BotError, GameService, UndoOutcome
+from hvbot.store import GameRow, GameStore, TurnClock, UndoRequest
 
 CHANNEL, GUILD = 950, 1
 ADA, BO, CY, MOD = 501, 502, 503, 504
@@ -50,8 +50,15 @@ async def first_move(service: GameService, game: GameRow) -> GameRow:
     return await service.games.reload(game.id)
 
 
-async def abandon(service: GameService, user_id: int = ADA, *, can_manage: bool = False):
-    return await service.abandon.abandon(channel_id=CHANNEL, user_id=user_id, can_manage=can_manage)
+async def abandon(
+    service: GameService, user_id: int = ADA, *, can_manage: bool = False
+) -> tuple[GameRow, UndoRequest | None]:
+    """The game, and the request that asks the others (None: it ended at once)."""
+    change = await service.abandon.abandon(
+        channel_id=CHANNEL, user_id=user_id, can_manage=can_manage
+    )
+    asked = change.request if isinstance(change, UndoOutcome) else None
+    return change.game, asked
 
 
 async def test_before_the_first_move_the_creator_abandons_at_once(service) -> None:

@@ -60,10 +60,11 @@ async def test_lobby_rules(service):
         await service.lobby.join(channel_id=CHANNEL, user_id=user, name=str(user))
     with pytest.raises(BotError, match="full"):
         await service.lobby.join(channel_id=CHANNEL, user_id=105, name="late")
-    game = await service.lobby.leave(channel_id=CHANNEL, user_id=103)
+    game = (await service.lobby.leave(channel_id=CHANNEL, user_id=103)).game
     assert [s.seat for s in game.seats] == [0, 1, 2]
     assert [s.display_name for s in game.seats] == ["Ada", "Bo", "104"]
-    game, state, _ = await service.lobby.start(channel_id=CHANNEL, user_id=BO, can_manage=True)
+    change = await service.lobby.start(channel_id=CHANNEL, user_id=BO, can_manage=True)
+    game, state = change.game, change.state
     assert game.status == "active" and state.seats == 3
 
 
@@ -183,12 +184,13 @@ async def test_resign_hands_the_seat_to_an_ai_and_abandon_frees_the_channel(serv
     game, _ = await _started(service)
     with pytest.raises(BotError, match="Only the game's creator"):
         await service.abandon.abandon(channel_id=CHANNEL, user_id=BO, can_manage=False)
-    game, what, _ = await service.play.resign(channel_id=CHANNEL, user_id=BO)
+    change = await service.play.resign(channel_id=CHANNEL, user_id=BO)
+    game, what = change.game, change.what
     assert what == "resigned"
     assert game.seats[1].is_ai and "resigned" in game.seats[1].display_name
     # Nobody else is left at the table to ask: it ends at once.
-    game, asked = await service.abandon.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
-    assert game.status == "abandoned" and asked is None
+    change = await service.abandon.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    assert change.game.status == "abandoned" and change.what == "abandoned"
     assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
 
 
@@ -199,16 +201,17 @@ async def test_ai_seats_play_at_their_level_from_their_own_view(database_url):
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="pylons"
     )
     # Every game offers the same levels: Pylons' "easy" is its random player.
-    game = await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
+    game = (await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")).game
     assert (game.seats[1].ai_level, game.seats[1].display_name) == ("easy", "AI 1 (easy)")
     await service.abandon.abandon(channel_id=CHANNEL, user_id=ADA, can_manage=False)
 
     await service.lobby.new_lobby(
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"
     )
-    game = await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="normal")
+    game = (await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="normal")).game
     assert game.seats[1].ai_level == "normal"
-    game, state, _ = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    change = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    game, state = change.game, change.state
     if state.current_seat() == 0:
         cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
         await service.play.act(channel_id=CHANNEL, user_id=ADA, action=f"draw {cell} here r0")
@@ -371,9 +374,8 @@ async def test_no_reminders_when_turned_off_or_when_an_ai_is_to_move(database_ur
         channel_id=CHANNEL + 1, guild_id=GUILD, user_id=ADA, name="Ada", game_name="hv"
     )
     await service.lobby.join(channel_id=CHANNEL + 1, user_id=BO, name="Bo")
-    game, state, _ = await service.lobby.start(
-        channel_id=CHANNEL + 1, user_id=ADA, can_manage=False
-    )
+    change = await service.lobby.start(channel_id=CHANNEL + 1, user_id=ADA, can_manage=False)
+    game, state = change.game, change.state
     await service.play.resign(channel_id=CHANNEL + 1, user_id=_user_of(game, state.current_seat()))
     clock.advance(minutes=10)
     assert await service.reminders.due_reminders() == []
@@ -474,7 +476,8 @@ async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(
     )
     for user, name in ((BO, "Bo"), (CY, "Cy")):
         await service.lobby.join(channel_id=CHANNEL, user_id=user, name=name)
-    game, state, _ = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    change = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    game, state = change.game, change.state
     seat = state.current_seat()
     away = _user_of(game, seat)
     voters = [u for u in (ADA, BO, CY) if u != away]
@@ -508,7 +511,7 @@ async def test_the_others_may_let_an_ai_play_for_a_person_away_who_then_returns(
     with pytest.raises(BotError, match="not playing"):
         await service.play.act(channel_id=CHANNEL, user_id=away, action=_rotation(state))
 
-    back = await service.absence.return_seat(channel_id=CHANNEL, user_id=away, name="Back")
+    back = (await service.absence.return_seat(channel_id=CHANNEL, user_id=away, name="Back")).game
     assert back.seats[seat].user_id == away and back.seats[seat].away_user_id is None
     with pytest.raises(BotError, match="No AI is playing"):
         await service.absence.return_seat(channel_id=CHANNEL, user_id=away, name="Back")

@@ -200,9 +200,9 @@ async def test_a_person_who_takes_their_seat_back_on_their_turn_gets_a_fresh_clo
         game = await service.games.reload(out.game.id)
         assert game.clock_deadline is None, "no clock runs while the AI is to move"
         clock.advance(minutes=5)
-        back = await service.absence.return_seat(
-            channel_id=CHANNEL, user_id=out.user_id, name="Back"
-        )
+        back = (
+            await service.absence.return_seat(channel_id=CHANNEL, user_id=out.user_id, name="Back")
+        ).game
         assert back.seats[out.seat].user_id == out.user_id
         assert back.clock_deadline is not None
         assert datetime.fromisoformat(back.clock_deadline) == clock() + timedelta(hours=1)
@@ -212,7 +212,8 @@ async def test_a_person_who_takes_their_seat_back_on_their_turn_gets_a_fresh_clo
         assert datetime.fromisoformat(reminded) == clock() + timedelta(minutes=10), "reminded"
         # A change of seats elsewhere at the table leaves the clock of the person to move alone.
         other = next(s for s in back.seats if s.seat != out.seat)
-        resigned, _, _ = await service.play.resign(channel_id=CHANNEL, user_id=other.user_id)
+        change = await service.play.resign(channel_id=CHANNEL, user_id=other.user_id)
+        resigned = change.game
         assert resigned.clock_deadline == back.clock_deadline
     finally:
         for s in services:

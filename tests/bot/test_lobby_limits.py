@@ -42,7 +42,7 @@ async def test_an_unstarted_lobby_closes_after_a_day_once(database_url: str) -> 
         clock.advance(minutes=1)
         found = await asyncio.gather(*(s.lobby.close_expired() for s in services))
         (closed,) = [c for each in found for c in each]
-        game, owed = closed
+        game, owed = closed.game, closed.owed
         assert game.id == waiting.id and game.status == "abandoned"
         assert [o.kind for o in owed if o.kind != "text"] == ["lobby"], "the lobby says so"
         assert [o.body["content"] for o in owed if o.kind == "text"] == [

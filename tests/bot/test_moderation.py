@@ -28,7 +28,8 @@ async def test_a_moderators_end_is_no_result(service: GameService) -> None:
     game = await started_game(
         service, channel_id=CHANNEL, guild_id=GUILD, players=[(ADA, "Ada"), (BO, "Bo")]
     )
-    ended, owed = await service.moderation.end(channel_id=CHANNEL, moderator=MOD)
+    change = await service.moderation.end(channel_id=CHANNEL, moderator=MOD)
+    ended, owed = change.game, change.owed
     assert ended.status == "abandoned"
     said = [o.body["content"].split(":")[0] for o in owed if o.kind == "text"]
     assert said == ["🛡️ <@999> ended this game"]
@@ -49,7 +50,8 @@ async def test_in_a_lobby_a_seat_is_freed_but_not_the_creators(service: GameServ
     with pytest.raises(BotError) as refused:
         await service.moderation.kick(channel_id=CHANNEL, seat_number=4, moderator=MOD)
     assert refused.value.key == "bot.error.no_such_seat" and refused.value.fields["count"] == 3
-    game, what, _ = await service.moderation.kick(channel_id=CHANNEL, seat_number=2, moderator=MOD)
+    change = await service.moderation.kick(channel_id=CHANNEL, seat_number=2, moderator=MOD)
+    game, what = change.game, change.what
     assert what == "freed"
     assert [(s.seat, s.user_id) for s in game.seats] == [(0, ADA), (1, CY)]
 
@@ -64,9 +66,8 @@ async def test_under_way_an_ai_plays_the_seat_for_nobody(service: GameService) -
     )
     seat = game.seat_of(BO)
     assert seat is not None
-    game, what, owed = await service.moderation.kick(
-        channel_id=CHANNEL, seat_number=seat + 1, moderator=MOD
-    )
+    change = await service.moderation.kick(channel_id=CHANNEL, seat_number=seat + 1, moderator=MOD)
+    game, what, owed = change.game, change.what, change.owed
     assert what == "ai" and game.seat_of(BO) is None
     taken = game.seats[seat]
     assert taken.is_ai and (taken.away_user_id, taken.resigned_user_id) == (None, None)
@@ -87,6 +88,7 @@ async def test_removing_the_last_person_ends_the_game_without_a_result(
     )
     await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="normal")
     await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
-    game, what, _ = await service.moderation.kick(channel_id=CHANNEL, seat_number=1, moderator=MOD)
+    change = await service.moderation.kick(channel_id=CHANNEL, seat_number=1, moderator=MOD)
+    game, what = change.game, change.what
     assert what == "ended" and game.status == "abandoned"
     assert await service.repo.results.of_kind(guild_id=GUILD, game="pylons") == []

@@ -337,7 +337,8 @@ async def test_the_last_person_to_resign_ends_the_game_as_their_loss(database_ur
         )
         await service.lobby.add_ai(channel_id=10, user_id=ADA, level="normal")
         await service.lobby.start(channel_id=10, user_id=ADA, can_manage=False)
-        game, what, owed = await service.play.resign(channel_id=10, user_id=ADA)
+        change = await service.play.resign(channel_id=10, user_id=ADA)
+        game, what, owed = change.game, change.what, change.owed
         assert (what, game.status) == ("ended", "finished")
         assert [o.kind for o in owed] == ["replay", "lobby"]
         assert game.clock_deadline is None

@@ -43,7 +43,7 @@ async def test_add_ai_names_the_seat_the_same_way_in_every_game(service: GameSer
             game_name=title,
             language="it",
         )
-        game = await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
+        game = (await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")).game
         seat = game.seats[1]
         # Stored in English whatever the game's language...
         assert (seat.ai_level, seat.display_name) == ("easy", "AI 1 (easy)"), title
@@ -95,7 +95,8 @@ async def test_a_refusal_names_the_ai_to_move_in_the_askers_language(
         channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="High Voltage"
     )
     await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="normal")
-    game, state, _ = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    change = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    game, state = change.game, change.state
     ada = game.seat_of(ADA)
     if state.current_seat() == ada:
         cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")

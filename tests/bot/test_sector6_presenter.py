@@ -404,7 +404,8 @@ async def test_a_drawn_tile_is_recorded_as_a_prompt_waiting_for_its_drawer(tmp_p
             channel_id=1, guild_id=2, user_id=3, name="Ada", game_name="sector6"
         )
         await service.lobby.join(channel_id=1, user_id=4, name="Bo")
-        game, state, _ = await service.lobby.start(channel_id=1, user_id=3, can_manage=False)
+        change = await service.lobby.start(channel_id=1, user_id=3, can_manage=False)
+        game, state = change.game, change.state
         drawer = game.seats[state.current_seat()].user_id
         result = await service.play.act(channel_id=1, user_id=drawer, action="draw")
         assert await repo.open_prompts(game_id=game.id) == [

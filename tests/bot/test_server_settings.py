@@ -150,7 +150,8 @@ async def test_a_game_opened_under_the_settings(database_url: str) -> None:
         clock.advance(hours=2, minutes=59)
         assert await service.lobby.close_expired() == []
         clock.advance(minutes=1)
-        ((closed, owed),) = await service.lobby.close_expired()
+        (change,) = await service.lobby.close_expired()
+        closed, owed = change.game, change.owed
         assert closed.id == game.id and closed.status == "abandoned"
         assert "3 heures" in owed[0].body["content"]
     finally:

@@ -251,7 +251,8 @@ async def test_a_secret_picture_is_sent_the_seat_and_channel_never_the_deal(tmp_
             channel_id=5, guild_id=1, user_id=11, name="Ada", game_name="High Voltage"
         )
         await service.lobby.join(channel_id=5, user_id=12, name="Bo")
-        game, state, _ = await service.lobby.start(channel_id=5, user_id=11, can_manage=False)
+        change = await service.lobby.start(channel_id=5, user_id=11, can_manage=False)
+        game, state = change.game, change.state
         recording = Recording()
         workers.use(recording, recording)
         try:

@@ -30,9 +30,17 @@ async def test_under_way_the_game_ends_without_a_result_once_the_others_agree(
 
     agree = next(i for i in ask.custom_ids if i.endswith(":yes"))
     await hv.restart()  # the question survives a restart; its buttons still work
+    since = emu.last_seq
     await emu.click(bo, agree, message=ask.message_id)
     settled = emu.message(ask.message_id)
-    assert not settled.buttons and settled.content.startswith("Everyone agreed")
+    assert not settled.buttons and settled.content == ask.content, "the question, settled"
+    # The end is said in the channel, once, as a post of its own.
+    told = [
+        r
+        for r in emu.messages(kind="channel_message", visibility="public", since=since)
+        if r.content.startswith("Everyone agreed")
+    ]
+    assert len(told) == 1
     game = await hv.game()
     assert game.status == "abandoned"
     reader = await hv.reader()

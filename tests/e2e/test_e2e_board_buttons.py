@@ -66,7 +66,7 @@ async def move_a_prisoner(emu: DiscordEmulator, mover: User, state: State) -> Re
     text = next(a.text() for a in state.legal_actions())
     _, origin, target = text.split()
     reply = await emu.slash(mover, "s6 move", **{"from": origin, "to": target})
-    (post,) = [r for r in reply.public if r.kind == "followup"]
+    (post,) = [r for r in reply.public if r.kind == "channel_message"]
     assert post.custom_ids, "the choices after a move are on the board post"
     return post
 
@@ -81,7 +81,7 @@ async def test_sector6_choices_go_when_the_turn_is_ended_by_command(
     moved = await move_a_prisoner(emu, mover, state)
 
     reply = await emu.slash(mover, "s6 done")
-    (done,) = [r for r in reply.public if r.kind == "followup"]
+    (done,) = [r for r in reply.public if r.kind == "channel_message"]
     await wait_without_buttons(emu, moved, "after /s6 done")
     assert (await hv.actions())[-1][1] == "done"
     assert done.has_attachment(BOARD) and not done.custom_ids, "the next player moves first"
@@ -211,7 +211,7 @@ async def test_a_post_deleted_meanwhile_is_let_be(
     del emu.messages_by_id[moved.message_id]
 
     reply = await emu.slash(mover, "s6 done")
-    assert [r for r in reply.public if r.kind == "followup"], "the next board is posted"
+    assert [r for r in reply.public if r.kind == "channel_message"], "the next board is posted"
     path = f"/messages/{moved.message_id}"
     await emu.wait_for(lambda: emu.requests_to("PATCH", path), message="tried to edit it")
     await emu.settle()

@@ -76,7 +76,7 @@ async def test_rate_limited_posts_are_sent_again_after_the_pause(
 
     move = await move_with_post_held(emu, hv, pause, table)
     moves = await move.announced(emu)
-    assert len(moves) == 1 and moves[0].kind == "followup"
+    assert len(moves) == 1 and moves[0].kind == "channel_message"
     assert f"drew {move.cell}" in moves[0].content
 
 
@@ -168,8 +168,8 @@ async def test_a_move_that_loses_a_race_is_refused_privately_and_leaves_no_trace
     emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
     """A legal move is acknowledged before it is stored; if the store then finds the game
-    changed (another process got there first), the public "thinking…" placeholder is removed
-    and the player alone is told, and the bot reads the game afresh for the next move."""
+    changed (another process got there first), the player alone is told (its "thinking…"
+    was theirs alone), and the bot reads the game afresh for the next move."""
     emu = emulator
     _, _, _, table = await open_three_seat_game(emu, hv, with_buttons=False)
     game, state = await table.wait_for_turn()
@@ -192,8 +192,8 @@ async def test_a_move_that_loses_a_race_is_refused_privately_and_leaves_no_trace
     refusals = [r for r in reply.ephemeral if "changed at the same moment" in r.content]
     assert refusals and all(r.visibility.user_id == mover.id for r in refusals), emu.describe(reply)
     assert not reply.public.messages, "nothing of the refused move is left in public"
-    original = reply.where(kind="deferred")[0].message_id
-    assert original not in emu.messages_by_id, "the public placeholder was removed"
+    (thinking,) = reply.where(kind="deferred")
+    assert thinking.visibility == Visibility.ephemeral_to(mover), "the placeholder was private"
     assert await hv.actions(game) == before, "nothing was stored"
 
     # The bot noticed the game had changed and plays the same move from the stored game.
@@ -249,7 +249,7 @@ async def test_a_bot_stopped_while_answering_a_move_finishes_the_answer_first(
 
     reply = await move.moving
     posts = move.posts(emulator)
-    assert len(posts) == 1 and posts[0].kind == "followup", reply
+    assert len(posts) == 1 and posts[0].kind == "channel_message", reply
     assert f"drew {move.cell}" in posts[0].content
     # The fixture's teardown checks that the bot logged no error while closing.
 

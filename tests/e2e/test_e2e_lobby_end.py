@@ -82,7 +82,8 @@ async def test_a_game_ended_by_a_process_that_died_gets_its_lobby_message_update
     # Another process stores Ada's resignation, which ends the game, and dies.
     dying = await GameStore.open(hv.database)
     service = GameService(dying, seed_source=random.Random(1))
-    game, what, _ = await service.play.resign(channel_id=emu.channel.id, user_id=ada.id)
+    change = await service.play.resign(channel_id=emu.channel.id, user_id=ada.id)
+    game, what = change.game, change.what
     await dying.close()
     assert what == "ended" and game.status == "finished"
     assert "good luck" in emu.message(lobby.message_id or 0).content

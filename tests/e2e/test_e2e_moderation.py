@@ -39,13 +39,16 @@ async def test_a_moderator_kicks_a_player_and_ends_the_game(
     seat = game.seat_of(bo.id)
     assert seat is not None
     kicked = await emu.slash(mod, "game kick", seat=seat + 1)
-    assert kicked.public
-    assert kicked[0].content.startswith(f"🛡️ <@{mod.id}> removed <@{bo.id}> from the game")
+    (note,) = kicked.where(kind="response")
+    assert note.content == "Done." and not note.is_public, "the moderator is told privately"
+    (told,) = kicked.where(kind="channel_message", visibility="public")[:1]
+    assert told.content.startswith(f"🛡️ <@{mod.id}> removed <@{bo.id}> from the game")
     game = await hv.game()
     assert game.seat_of(bo.id) is None and game.seats[seat].is_ai
 
     refused = await emu.slash(ada, "game end")
     assert "Only moderators" in refused[0].content
     ended = await emu.slash(mod, "game end")
-    assert ended.public and f"<@{mod.id}> ended this game" in ended[0].content
+    (told,) = ended.where(kind="channel_message", visibility="public")
+    assert f"<@{mod.id}> ended this game" in told.content
     assert (await hv.latest_game()).status == "abandoned"

@@ -112,7 +112,7 @@ class Race:
         reply = await self.emu.slash(
             self.ada, "s6 place", cell=cell, rotation=int(turn[1:]), settle=False
         )
-        (post,) = [r for r in reply.public if r.kind == "followup"]
+        (post,) = [r for r in reply.public if r.kind == "channel_message"]
         assert post.has_attachment(BOARD)
         assert f"{drawn['colour']} tile" in post.content and f"placed it on {cell}" in post.content
 

@@ -30,9 +30,9 @@ async def test_a_move_waiting_to_be_announced_holds_no_interaction(
 
     assert interactions_alive(sent.id) == []
 
-    # ...and the move is announced all the same, as the answer to its command.
+    # ...and the move is announced all the same, in the game's channel.
     posts = await move.announced(emu)
-    assert len(posts) == 1 and posts[0].kind == "followup"
+    assert len(posts) == 1 and posts[0].kind == "channel_message"
     assert f"drew {move.cell}" in posts[0].content
 
 
@@ -52,7 +52,7 @@ async def test_a_move_whose_board_post_fails_is_logged_apologised_for_and_played
         raise AssertionError("the person before the AI seat never came to move")
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
     refused = emu.faults.fail(
-        "POST /webhooks/{application_id}/{token}", status=400, code=50035, message="Invalid"
+        "POST /channels/{channel_id}/messages", status=400, code=50035, message="Invalid"
     )
     hv.allowed_errors.append(f"game {game.id}: unexpected error handling an interaction")
     since = emu.last_seq

@@ -541,17 +541,17 @@ async def move_with_post_held(
     emu: DiscordEmulator, hv: BotHarness, pause: float, table: Table | None = None
 ) -> HeldMove:
     """Have the person to move at `table` (by default a new game of two people and an AI)
-    draw a card while the follow-ups that announce moves answer 429 once, with a pause of
+    draw a card while the channel posts that announce moves answer 429 once, with a pause of
     `pause` seconds."""
     if table is None:
         _, _, _, table = await open_three_seat_game(emu, hv)
     game, state = await table.wait_for_turn()
     mover = game.seats[state.current_seat() or 0]
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    held = emu.faults.rate_limit("POST /webhooks/{application_id}/{token}", retry_after=pause)
+    held = emu.faults.rate_limit("POST /channels/{channel_id}/messages", retry_after=pause)
     since = emu.last_seq
     moving = asyncio.create_task(table.play(game, state, f"draw {cell} here r90"))
-    await emu.wait_for(lambda: held.fired == 1, 5, message="the board's follow-up held back")
+    await emu.wait_for(lambda: held.fired == 1, 5, message="the board's post held back")
     return HeldMove(mover, cell, since, moving)
 
 
