@@ -5,12 +5,15 @@ claimed once across every bot process (see `hvbot.store.clocks`)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from hvbot.services.access import GameAccess
 from hvbot.services.outcomes import ClockEvent
 from hvbot.store import GameRow, SeatRow, VersionConflict
+
+log = logging.getLogger(__name__)
 
 # Clocks claimed at a time, right before their words are posted (as reminders are).
 CLOCK_BATCH = 10
@@ -90,6 +93,7 @@ class TurnClocks:
             )
             if owed is None:
                 return None
+            log.info("game %s: seat %s ran out of time; an AI plays the move", game.id, seat)
             return ClockEvent(
                 game=await self.games.reload(game.id),
                 seat=seat,

@@ -58,6 +58,7 @@ class HeldRoute:
     pattern: re.Pattern[str]
     remaining: int
     says: str | None = None  # only a message whose content holds this text
+    starts: str | None = None  # only a message whose content begins with this text
     released: asyncio.Event = field(default_factory=asyncio.Event)
     held: int = 0
 
@@ -68,6 +69,7 @@ class HeldRoute:
             and method == self.method
             and bool(self.pattern.match(path.removeprefix(API_PREFIX)))
             and (self.says is None or self.says in str(content or ""))
+            and (self.starts is None or str(content or "").startswith(self.starts))
         )
 
     def release(self) -> None:
@@ -124,11 +126,18 @@ class Faults:
         self.armed.append(fault)
         return fault
 
-    def hold(self, route: str, *, says: str | None = None, times: int = 1) -> HeldRoute:
+    def hold(
+        self,
+        route: str,
+        *,
+        says: str | None = None,
+        starts: str | None = None,
+        times: int = 1,
+    ) -> HeldRoute:
         """The next `times` requests on `route` (sending a message whose content holds the
-        text `says`, if given) wait until the hold is released."""
+        text `says`, or begins with `starts`, if given) wait until the hold is released."""
         method, pattern = compile_route(route)
-        hold = HeldRoute(method, pattern, times, says)
+        hold = HeldRoute(method, pattern, times, says, starts)
         self.holds.append(hold)
         return hold
 

@@ -32,7 +32,6 @@ pytestmark = pytest.mark.processes
 
 LEASE_S = 4.0
 CHANNEL_POSTS = "POST /channels/{channel_id}/messages"
-ANSWERS = "POST /webhooks/{application_id}/{token}"
 
 
 def live(emu: DiscordEmulator, records: list[Record]) -> list[Record]:
@@ -42,7 +41,7 @@ def live(emu: DiscordEmulator, records: list[Record]) -> list[Record]:
 
 @dataclass(frozen=True)
 class AnswerOnItsWay:
-    """A person's move, stored, whose answer (its board) Discord holds back."""
+    """A person's move, stored, whose board post Discord holds back."""
 
     mover: SeatRow
     cell: str  # the face-down card drawn and placed where it lay
@@ -87,7 +86,7 @@ class TwoProcesses:
 
     async def answer_on_its_way(self) -> tuple[Table, GameRow, AnswerOnItsWay]:
         """A game of Ada, Bo and an AI, where the person to move draws a card and places it,
-        and the answer to their command (the board) is held on its way."""
+        and the board post of their move is held on its way."""
         emu = self.emu
         ada, bo, lobby = await self.three_seat_game()
         await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
@@ -95,7 +94,7 @@ class TwoProcesses:
         game, state = await settle(table)
         mover = game.seats[state.current_seat() or 0]
         cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-        answer = emu.faults.hold(ANSWERS, says=f"{mover.display_name} drew {cell}")
+        answer = emu.faults.hold(CHANNEL_POSTS, starts=f"{mover.display_name} drew {cell}")
         since = emu.last_seq
         await table.play(game, state, f"draw {cell} here r90")
         await emu.wait_for(lambda: answer.held == 1, 10, message="the answer on its way")
@@ -172,7 +171,7 @@ async def test_a_process_paused_past_its_lease_sends_nothing_another_took_over(
     table = Table(emu, two.reader, [ada, bo])
     game, _ = await settle(table)
     before, posts_before = len(await two.reader.actions(game)), len(board_posts(emu))
-    ai_post = emu.faults.hold(CHANNEL_POSTS, says="AI 1 ")
+    ai_post = emu.faults.hold(CHANNEL_POSTS, starts="AI 1 ")
 
     async def ai_post_held_or_turn() -> str | tuple[GameRow, State] | None:
         return "held" if ai_post.held else await table.settled()
@@ -204,38 +203,82 @@ async def test_a_process_paused_past_its_lease_sends_nothing_another_took_over(
     assert len(texts) == len(set(texts)), "nothing said twice"
 
 
-async def test_an_answer_sent_by_a_process_paused_past_its_lease_is_withdrawn(
+async def test_a_board_sent_by_a_process_paused_past_its_lease_is_never_seen_twice(
     two: TwoProcesses,
 ) -> None:
-    """A person's move is answered with its board (a follow-up, which Discord gives no nonce)
-    and the process is paused with that answer on its way; the other process posts the move
-    in the channel. Woken, the paused process sees the post was taken over and deletes its
-    answer: the channel shows the move once."""
+    """A person's move is stored and its board post is on its way when the process is paused
+    past its lease; the other process takes the post over and posts it. Woken, the paused
+    process's own copy reaches Discord too, with the same nonce: Discord answers it with the
+    message already made, so the channel shows the move once, and never showed a second copy
+    even for a moment (nothing was posted and then deleted)."""
     emu = two.emu
     table, _, move = await two.answer_on_its_way()
-    mover, cell, since, answer = move.mover, move.cell, move.since, move.answer
+    mover, cell, since, held = move.mover, move.cell, move.since, move.answer
+    refused_before = emu.duplicates_refused
     two.here.pause()
     try:
-
-        def posted_by_other() -> list[Record]:
-            return [
-                r
-                for r in board_posts(emu, since=since)
-                if r.kind == "channel_message" and r.content.startswith(mover.display_name)
-            ]
-
-        await emu.wait_for(posted_by_other, 30, message="the move posted by the other process")
+        await emu.wait_for(
+            lambda: [
+                r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)
+            ],
+            30,
+            message="the move posted by the other process",
+        )
     finally:
         two.here.resume()
-    answer.release()
+    held.release()
     await emu.wait_for(
-        lambda: any(r.kind == "delete" and r.seq > since for r in emu.records),
-        30,
-        message="the answer withdrawn",
+        lambda: emu.duplicates_refused > refused_before, 30, message="the late copy refused"
     )
-    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)]
-    assert len(live(emu, moves)) == 1 and cell in live(emu, moves)[0].content
     await settle(table)
+    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)]
+    assert len(moves) == 1 and cell in moves[0].content, emu.describe(moves)
+    assert moves[0].message_id in emu.messages_by_id
+    assert not [r for r in emu.records[since:] if r.kind == "delete" and r.visibility == "public"]
+
+
+async def test_a_process_that_dies_before_saying_time_ran_out_leaves_it_said_before_the_ai_moves(
+    two: TwoProcesses,
+) -> None:
+    """A person's turn clock runs out, and the process that hands their move to an AI dies
+    (SIGKILL) with "… ran out of time" on its way to the channel. The other process says it
+    once the lease is over, and only then does the AI play the move: the channel reads the
+    two in the order they happened, each once."""
+    emu = two.emu
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    opened = await emu.slash(
+        ada, "game new", game="high-voltage", clock=60, timeout="ai_move", settle=False
+    )
+    lobby = opened[0]
+    await emu.click(bo, lobby_button(lobby, "join"), message=lobby, settle=False)
+    await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
+    table = Table(emu, two.reader, [ada, bo])
+    game, state = await settle(table)
+    out = game.seats[state.current_seat() or 0]
+    ran_out = emu.faults.hold(CHANNEL_POSTS, says="ran out of time")
+    since = emu.last_seq
+    # The clock falls due now, for whichever process looks first.
+    await two.reader.sql(
+        "UPDATE games SET clock_deadline = ?, clock_warn_at = NULL WHERE id = ?",
+        "2000-01-01T00:00:00+00:00",
+        game.id,
+    )
+    await emu.wait_for(lambda: ran_out.held == 1, 30, message="the words on their way")
+    teller = next(p for p in two.processes if f"game {game.id}: seat" in p.logged())
+    teller.kill()
+
+    def said_and_moved() -> tuple[list[Record], list[Record]]:
+        records = emu.messages(kind="channel_message", visibility="public", since=since)
+        told = [r for r in records if "ran out of time" in r.content]
+        moved = [r for r in records if r.has_attachment("board.png")]
+        return (told, moved) if told and moved else ([], [])
+
+    told, moved = await emu.wait_for(
+        lambda: said_and_moved()[0] and said_and_moved(), 60, message="said, then moved"
+    )
+    ran_out.release()
+    assert len(told) == 1 and f"<@{out.user_id}>" in told[0].content
+    assert told[0].seq < moved[0].seq, "the time ran out before the AI played the move"
 
 
 # A lease longer than the database is away, as in production (20 s against a restart's few):
