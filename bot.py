@@ -1,7 +1,7 @@
 """Start the bot: `python bot.py` (settings from the environment or `.env`).
 
 `python bot.py --sandbox` runs it instead against a local Discord on this machine, played in
-a web browser, with no Discord account (see `hvbot.runtime.sandbox_run`).
+a web browser, with no Discord account (see `sandbox_bot.py`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+import sandbox_bot
 from hvbot.database import DatabaseError
 from hvbot.infra.config import (
     ConfigError,
@@ -22,7 +23,6 @@ from hvbot.infra.config import (
     load_settings,
     prepare_env_file,
 )
-from hvbot.runtime import sandbox_run
 from hvbot.runtime.client import GameBot
 from hvbot.runtime.running import run_until_stopped, stop_on_signals, until_stopped
 from hvbot.services import GameService
@@ -60,7 +60,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--port",
         type=int,
-        help=f"the sandbox page's port on 127.0.0.1 (default {sandbox_run.DEFAULT_PORT}, or "
+        help=f"the sandbox page's port on 127.0.0.1 (default {sandbox_bot.DEFAULT_PORT}, or "
         "any free one if that is taken; 0 for any free one)",
     )
     parser.add_argument(
@@ -79,7 +79,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str] = ()) -> int:
     arguments = parse_arguments(argv)
     if arguments.sandbox:
-        return sandbox_run.main(arguments.port, open_browser=not arguments.no_browser)
+        return sandbox_bot.main(arguments.port, open_browser=not arguments.no_browser)
     warning = prepare_env_file()
     if warning:
         print(f"hvbot: {warning}", file=sys.stderr)
