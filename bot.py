@@ -2,6 +2,9 @@
 
 `python bot.py --sandbox` runs it instead against a local Discord on this machine, played in
 a web browser, with no Discord account (see `sandbox_bot.py`).
+
+The games the bot plays are registered here (`games.register_all`): the bot (`hvbot`) never
+imports a game, and meets one only through what is registered.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 import discord
 
 import sandbox_bot
+from games import register_all
 from hvbot.database import DatabaseError
 from hvbot.infra.config import (
     ConfigError,
@@ -35,6 +39,7 @@ async def serve(settings: Settings, **options: Any) -> None:
     `options` go to the bot (tests run it with shorter pauses). The database is opened first:
     a PostgreSQL server that does not answer yet is waited for (`DATABASE_WAIT`), and a stop
     meanwhile ends the wait at once."""
+    register_all()  # as `main` does: tests and benchmarks start the bot here
     stop = stop_on_signals()
     store = await until_stopped(
         GameStore.open(settings.database_url, wait_s=settings.database_wait), stop
@@ -78,6 +83,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
 
 def main(argv: Sequence[str] = ()) -> int:
     arguments = parse_arguments(argv)
+    register_all()
     if arguments.sandbox:
         return sandbox_bot.main(arguments.port, open_browser=not arguments.no_browser)
     warning = prepare_env_file()

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from games import find_game
+from engine.registry import find_game
 from hvbot.handlers.answering import answer_after_change, game_client, reply_error, update_clicked
 from hvbot.messages import buttons
 from hvbot.messages.game_posts import lobby_text, refresh_lobby

@@ -12,7 +12,7 @@ from data.texts import DEFAULT as DEFAULT_LANGUAGE
 from data.texts import texts_for
 from engine import State
 from engine.ai import levels as ai_levels
-from games import find_game
+from engine.registry import find_game
 from hvbot.services.access import GameAccess, ai_turn
 from hvbot.services.errors import BotError
 from hvbot.services.seat_names import ai_name
