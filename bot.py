@@ -1,7 +1,10 @@
 """Start the bot: `python bot.py` (settings from the environment or `.env`).
 
 `python bot.py --sandbox` runs it instead against a local Discord on this machine, played in
-a web browser, with no Discord account (see `hvbot.runtime.sandbox_run`).
+a web browser, with no Discord account (see `sandbox_bot.py`).
+
+The games the bot plays are registered here (`games.register_all`): the bot (`hvbot`) never
+imports a game, and meets one only through what is registered.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from typing import Any
 
 import discord
 
+import sandbox_bot
+from games import register_all
 from hvbot.database import DatabaseError
 from hvbot.infra.config import (
     ConfigError,
@@ -22,7 +27,6 @@ from hvbot.infra.config import (
     load_settings,
     prepare_env_file,
 )
-from hvbot.runtime import sandbox_run
 from hvbot.runtime.client import GameBot
 from hvbot.runtime.running import run_until_stopped, stop_on_signals, until_stopped
 from hvbot.services import GameService
@@ -35,6 +39,7 @@ async def serve(settings: Settings, **options: Any) -> None:
     `options` go to the bot (tests run it with shorter pauses). The database is opened first:
     a PostgreSQL server that does not answer yet is waited for (`DATABASE_WAIT`), and a stop
     meanwhile ends the wait at once."""
+    register_all()  # as `main` does: tests and benchmarks start the bot here
     stop = stop_on_signals()
     store = await until_stopped(
         GameStore.open(settings.database_url, wait_s=settings.database_wait), stop
@@ -60,7 +65,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--port",
         type=int,
-        help=f"the sandbox page's port on 127.0.0.1 (default {sandbox_run.DEFAULT_PORT}, or "
+        help=f"the sandbox page's port on 127.0.0.1 (default {sandbox_bot.DEFAULT_PORT}, or "
         "any free one if that is taken; 0 for any free one)",
     )
     parser.add_argument(
@@ -78,8 +83,9 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
 
 def main(argv: Sequence[str] = ()) -> int:
     arguments = parse_arguments(argv)
+    register_all()
     if arguments.sandbox:
-        return sandbox_run.main(arguments.port, open_browser=not arguments.no_browser)
+        return sandbox_bot.main(arguments.port, open_browser=not arguments.no_browser)
     warning = prepare_env_file()
     if warning:
         print(f"hvbot: {warning}", file=sys.stderr)

@@ -70,7 +70,9 @@ from typing import Any  # noqa: E402
 
 from engine.ai import agent, choose, levels  # noqa: E402
 from engine.core import State  # noqa: E402
-from games import find_game  # noqa: E402
+from games import find_game, register_all  # noqa: E402
+
+register_all()  # the games this benchmark plays, as `bot.py` registers them
 
 MAX_ACTIONS = 3000  # a game still running after this many actions has stalled
 BACKSTOPS = {"sector6": frozenset({"turn_limit"})}  # end reasons that are not the rules'

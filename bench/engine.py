@@ -34,9 +34,11 @@ import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
-from games import find_game  # noqa: E402
+from games import find_game, register_all  # noqa: E402
 from games.cli import seat_rng  # noqa: E402
 from games.high_voltage.rules import Declare, DeclareNone, Draw, HighVoltageState  # noqa: E402
+
+register_all()  # the games this benchmark plays, as `bot.py` registers them
 
 GAME = find_game("high-voltage")
 GAME_TARGET_MS = 20.0

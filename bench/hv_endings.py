@@ -36,7 +36,9 @@ from collections.abc import Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
 from engine.ai import choose  # noqa: E402
-from games import find_game  # noqa: E402
+from games import find_game, register_all  # noqa: E402
+
+register_all()  # the games this benchmark plays, as `bot.py` registers them
 
 GAME = find_game("high-voltage")
 MAX_ACTIONS = 3000  # a game still running after this many actions has stalled

@@ -79,9 +79,10 @@ def determinizations(decisions: int, seed: int) -> dict[str, Any]:
     import random
 
     from engine.ai import choose
-    from games import find_game
+    from games import find_game, register_all
     from games.high_voltage.ai import agents
 
+    register_all()  # a worker process may start fresh
     game = find_game("high-voltage")
     counts: list[int] = []
     rates: list[float] = []

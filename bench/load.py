@@ -141,7 +141,7 @@ from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
 
 from engine import State  # noqa: E402
-from games import find_game  # noqa: E402
+from games import find_game, register_all  # noqa: E402
 from hvbot.cogs.periodic import CHECK_S  # noqa: E402
 from hvbot.database.postgres import numbered  # noqa: E402
 from hvbot.infra.workers import WATCH_S  # noqa: E402
@@ -151,6 +151,8 @@ from sandbox.emulator import Channel, EmulatorUsageError, Record, User  # noqa: 
 from sandbox.emulator.interactions import INTERACTION_WINDOW, InteractionState  # noqa: E402
 from sandbox.emulator.load import LoadEmulator  # noqa: E402
 from sandbox.emulator.models import shard_of  # noqa: E402
+
+register_all()  # the games this benchmark plays, as `bot.py` registers them
 
 RULES = find_game("high-voltage")
 P99_TARGET_MS = 250.0

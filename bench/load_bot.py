@@ -51,8 +51,11 @@ import discord.http  # noqa: E402
 import yarl  # noqa: E402
 from discord.gateway import DiscordWebSocket  # noqa: E402
 
+from games import register_all  # noqa: E402
 from hvbot.infra.config import LOG_LEVELS, Settings, configure_logging  # noqa: E402
 from hvbot.runtime.client import GameBot  # noqa: E402
+
+register_all()  # the games the bot plays, as `bot.py` registers them
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -136,8 +136,9 @@ class OpenSpielMCTS:
 
 def play(names: tuple[str, str], seed: int, players: dict[str, Any]) -> tuple[PylonsState, list]:
     """One classic-board game; `players` maps a name to a callable(state, seat) -> text."""
-    from games import find_game
+    from games import find_game, register_all
 
+    register_all()
     state = find_game("pylons").new_state(2, seed, {"swamps": "off"})
     times: list[float] = []
     while not state.is_terminal():

@@ -55,10 +55,12 @@ from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 from engine.ai import choose  # noqa: E402
-from games import find_game  # noqa: E402
+from games import find_game, register_all  # noqa: E402
 from games.cli import seat_rng  # noqa: E402
 from games.pylons.ai.reference import race  # noqa: E402
 from games.pylons.pictures import pylons_board_png  # noqa: E402
+
+register_all()  # the games this benchmark plays, as `bot.py` registers them
 
 GAME = find_game("pylons")
 RATIO_TARGET = 1.0  # ours / OpenSpiel, moves a second on the same work

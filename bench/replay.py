@@ -36,13 +36,15 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
-from games import find_game  # noqa: E402
+from games import find_game, register_all  # noqa: E402
 from games.high_voltage.rules import Declare  # noqa: E402
 from hvbot.messages import replays  # noqa: E402
 from hvbot.messages.presenters import presenter_for  # noqa: E402
 from hvbot.services import GameService  # noqa: E402
 from hvbot.store import GameStore  # noqa: E402
 from render import REPLAY_BUDGET, replay_gif  # noqa: E402
+
+register_all()  # the games this benchmark plays, as `bot.py` registers them
 
 GAMES = (("high-voltage", 4, 4), ("pylons", 2, 7), ("sector6", 2, 7))  # (game, seats, seed)
 

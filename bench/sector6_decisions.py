@@ -28,8 +28,11 @@ import time  # noqa: E402
 
 import games.sector6.ai as ai  # noqa: E402
 from engine.ai import choose  # noqa: E402
+from games import register_all  # noqa: E402
 from games.sector6.rules import GAME  # noqa: E402
 from games.sector6.rules.state import BUILD  # noqa: E402
+
+register_all()  # the games this benchmark plays, as `bot.py` registers them
 
 EARLIER = 4  # the kept position is from this many moves before (the AI's previous turn)
 REPEATS = 5

@@ -35,9 +35,12 @@ import importlib.util  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
+from games import register_all  # noqa: E402
 from hvbot.services import GameService  # noqa: E402
 from hvbot.store import GameStore  # noqa: E402
 from sandbox.emulator.load import LoadEmulator  # noqa: E402
+
+register_all()  # the games this benchmark plays, as `bot.py` registers them
 
 GAMES = ("high-voltage", "pylons", "sector6")
 GUILD = 1

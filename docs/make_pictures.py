@@ -20,10 +20,12 @@ import random  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
-from games import find_game  # noqa: E402
+from games import find_game, register_all  # noqa: E402
 from games.high_voltage.pictures import hv_card_png, hv_end_png  # noqa: E402
 from games.high_voltage.rules import Declare, Draw, HighVoltageState, Place, Rotate  # noqa: E402
 from hvbot.messages.presenters import presenter_for  # noqa: E402
+
+register_all()  # the games these pictures show, as `bot.py` registers them
 
 NAMES = ["Ada", "Bruno", "Chen", "Dara"]
 GAME = find_game("high-voltage")

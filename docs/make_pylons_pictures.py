@@ -19,8 +19,10 @@ sys.path.insert(0, str(_HERE.parent))
 
 import argparse  # noqa: E402
 
-from games import find_game  # noqa: E402
+from games import find_game, register_all  # noqa: E402
 from hvbot.messages.presenters import presenter_for  # noqa: E402
+
+register_all()  # the games these pictures show, as `bot.py` registers them
 
 SEED = 24
 # fmt: off

@@ -32,9 +32,11 @@ import io  # noqa: E402
 
 from PIL import Image  # noqa: E402
 
-from games import find_game  # noqa: E402
+from games import find_game, register_all  # noqa: E402
 from games.sector6.pictures.board import SECTOR6_THEME  # noqa: E402
 from hvbot.messages.presenters import presenter_for  # noqa: E402
+
+register_all()  # the games these pictures show, as `bot.py` registers them
 
 SEED = 24
 PLAYERS = 3

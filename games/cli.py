@@ -11,7 +11,7 @@ the games' stored board palettes.
 it plays random legal games and prints one JSON line per game, then a JSON summary, and exits
 non-zero if any game raised or ran past the action cap. `play` lets a person try the rules
 against random seats. Both use only the common `State` interface, so a new game registered
-in `games` works here without changing this file; `play` draws a game's
+by `games.register_all` works here without changing this file; `play` draws a game's
 board with the `text_board` of its package's `textboard` module when it has one.
 `palettes` rebuilds each game's board palette from its drawing code and rewrites the file it
 is kept in (see `render.encode.StoredPalette`), after a change of the art.
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from engine.core import Game, State
 from engine.errors import GameError
 from engine.records import OVER, RecordError, Replayed, read_record, replay_record
-from games import all_games, find_game, plugins
+from games import all_games, find_game, plugins, register_all
 
 if TYPE_CHECKING:
     from render.encode import StoredPalette
@@ -641,6 +641,7 @@ def main(
     err: TextIO | None = None,
 ) -> int:
     """Run one command; returns the exit status (0 fine, 1 a game failed, 2 bad arguments)."""
+    register_all()  # the games this command line knows, as the bot does
     inp, out, err = inp or sys.stdin, out or sys.stdout, err or sys.stderr
     args = build_parser().parse_args(argv)
     try:

@@ -3,6 +3,6 @@ against in the tests, and a browser page (`sandbox.web`) where people can play w
 without a Discord account.
 
 Nothing here knows the bot: the emulator speaks Discord's protocol to any discord.py client,
-and the page is a Discord client for people. `hvbot.runtime.sandbox_run` puts the three together for
-`python bot.py --sandbox`.
+and the page is a Discord client for people. `sandbox_bot.py`, beside `bot.py`, puts the three
+together for `python bot.py --sandbox`.
 """

@@ -26,8 +26,9 @@ import tictactoe
 from e2e_harness import BotHarness
 from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 
-import games
 from data.texts import mention_commands
+from games import register_all
+from hvbot.plugins import register
 from hvbot.services import GameService
 from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator
@@ -80,9 +81,11 @@ def long_ones_first_in_each_share(
     return ordered
 
 
-# A fourth game that only the tests play, registered as any game is: every test that goes over
-# the registered games covers it too (see tests/support/tictactoe).
-games.register(tictactoe.PLUGIN)
+# The games the bot plays, registered as `bot.py` registers them; then a fourth game that only
+# the tests play, registered as any game is: every test that goes over the registered games
+# covers it too (see tests/support/tictactoe).
+register_all()
+register(tictactoe.PLUGIN)
 
 
 @contextlib.asynccontextmanager

@@ -1,11 +1,11 @@
 """High Voltage, all of it in this folder: its rules (`rules/`), AI levels (`ai/`), pictures
 (`pictures/`), Discord presenter and slash commands, card set and setup constants
 (`cards.json`, `setup.json`), texts in four languages (`locales/`) and rules summary
-(`rules*.md`). `PLUGIN` is its manifest, registered by `games`."""
+(`rules*.md`). `PLUGIN` is its manifest, registered by `games.register_all`."""
 
 from __future__ import annotations
 
-from games.plugin import GamePlugin
+from hvbot.plugins import GamePlugin
 
 PLUGIN = GamePlugin(
     name="high-voltage",

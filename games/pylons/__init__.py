@@ -1,11 +1,11 @@
 """Pylons, all of it in this folder: its rules (`rules/`), AI levels and reference opponent
 (`ai/`), pictures (`pictures/`), Discord presenter and slash commands, texts in four
 languages (`locales/`) and rules summary (`rules*.md`). `PLUGIN` is its manifest, registered
-by `games`."""
+by `games.register_all`."""
 
 from __future__ import annotations
 
-from games.plugin import GamePlugin
+from hvbot.plugins import GamePlugin
 
 PLUGIN = GamePlugin(
     name="pylons",

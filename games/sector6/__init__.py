@@ -2,11 +2,11 @@
 (`pictures/`), Discord presenter and slash commands, components as data (tiles and their
 walls, supplies per player count, oxygen markers, entry points, board size and limits, in the
 JSON files), texts in four languages (`locales/`) and rules summary (`rules*.md`). `PLUGIN` is
-its manifest, registered by `games`."""
+its manifest, registered by `games.register_all`."""
 
 from __future__ import annotations
 
-from games.plugin import GamePlugin
+from hvbot.plugins import GamePlugin
 
 PLUGIN = GamePlugin(
     name="sector6",

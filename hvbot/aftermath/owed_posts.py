@@ -14,7 +14,7 @@ from typing import Any
 
 from data.texts import texts_for
 from engine import State
-from games import find_game
+from engine.registry import find_game
 from hvbot.messages import game_posts, replays
 from hvbot.messages.post import Post
 from hvbot.messages.wording import mention, move_words, public

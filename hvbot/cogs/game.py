@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from data.texts import ENGLISH, Option, language_of
 from engine.core import State
-from games import find_game
+from engine.registry import find_game
 from hvbot.cogs.options import (
     CLOCK_CHOICES,
     GAME_CHOICES,

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import Command, texts_for
-from games import all_games, find_game
+from engine.registry import all_games, find_game
 from hvbot.cogs.moves import group_of
 from hvbot.messages.limits import fitted
 

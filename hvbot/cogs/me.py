@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import Texts, texts_for
-from games import find_game
+from engine.registry import find_game
 from hvbot.cogs.options import EVERY_CHOICES_SHOWN, WHERE_CHOICES
 from hvbot.messages import game_posts, time_words
 from hvbot.messages.limits import fitted

@@ -21,7 +21,7 @@ from discord.ext import commands
 from data.texts import Command
 from engine import State
 from engine.errors import Phrase, echo
-from games import find_game
+from engine.registry import find_game
 from hvbot.database import StoreUnavailable
 from hvbot.handlers import answering
 from hvbot.services import BotError

@@ -1,12 +1,12 @@
 """The fixed choices of the bot's command options, shared by the command groups: Discord's
 choices are fixed per command when the commands are registered, so they are built once from
-the registered games (see `games`)."""
+the registered games (see `hvbot.plugins`)."""
 
 from __future__ import annotations
 
 from discord import app_commands
 
-from games import all_games
+from engine.registry import all_games
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.translator import choice
 from hvbot.services import AI_LEVELS, CLOCK_LENGTHS

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import ENGLISH, Texts, texts_for
-from games import find_game
+from engine.registry import find_game
 from hvbot.cogs.options import GAME_CHOICES
 from hvbot.messages.limits import fitted
 from hvbot.services import BotError

@@ -21,6 +21,11 @@ Three kinds of work, three sets of workers, so nothing a game waits for waits be
 
 `processes=0` works in threads of this process, as before: the tests use it, since every bot
 they start would otherwise start its own workers.
+
+A worker process starts as a fresh interpreter, which knows nothing the bot's process learnt as
+it started (the games it registered, say). Whoever starts the workers hands them `prepare`, a
+call each worker makes first, so this module needs to know nothing of what it is (the bot hands
+its registered games: `hvbot.plugins.in_a_worker`).
 """
 
 from __future__ import annotations
@@ -42,7 +47,6 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-import games
 from hvbot.infra import memory
 
 log = logging.getLogger(__name__)
@@ -55,13 +59,12 @@ PICTURES_AHEAD = 2  # pictures handed to the drawing workers beyond one each (se
 
 
 def _start_worker(
-    bot_pid: int, warm_up: Callable[[], None] | None, known: tuple[games.GamePlugin, ...]
+    bot_pid: int, prepare: Callable[[], None] | None, warm_up: Callable[[], None] | None
 ) -> None:
-    # A worker starts as a fresh interpreter: it knows the games the bot registered (the
-    # built-in ones by importing `games`, any other one by its manifest).
-    for plugin in known:
-        if plugin not in games.plugins():
-            games.register(plugin)
+    # A worker starts as a fresh interpreter: `prepare` makes it know what the bot's process
+    # knows (the games it registered) before any work, the warm-up included.
+    if prepare is not None:
+        prepare()
     with contextlib.suppress(OSError):  # not allowed here: work at the same priority
         os.nice(NICENESS)
     # Ctrl-C in a terminal signals every process of the group: the bot, which closes its
@@ -135,6 +138,9 @@ class Turns:
 class Workers:
     """Runs pure functions in `processes` worker processes (0: in threads of this process).
 
+    Each worker process first runs `prepare` (picklable: a function importable by name, or a
+    `functools.partial` of one), then `warm_up`; in threads only `warm_up` runs, by `start`.
+
     The process pool takes every call it is handed, in the order it comes, and its workers
     work through them whatever the event loop does. So the pool is handed at most `ahead`
     calls beyond one a worker; the others wait here for their turn (`Turns`), the one due
@@ -147,12 +153,14 @@ class Workers:
         self,
         processes: int,
         *,
+        prepare: Callable[[], None] | None = None,
         warm_up: Callable[[], None] | None = None,
         ahead: int = 0,
     ) -> None:
         if processes < 0 or ahead < 0:
             raise ValueError("processes and ahead must be 0 or more")
         self.processes = processes
+        self._prepare = prepare
         self._warm_up = warm_up
         self._pool: ProcessPoolExecutor | None = None
         self._turns = Turns(processes + ahead)
@@ -169,7 +177,7 @@ class Workers:
                 self.processes,
                 mp_context=context,
                 initializer=_start_worker,
-                initargs=(os.getpid(), self._warm_up, tuple(games.plugins())),
+                initargs=(os.getpid(), self._prepare, self._warm_up),
             )
         return self._pool
 

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from data.texts import texts_for
-from games import find_game
+from engine.registry import find_game
 from hvbot.infra import metrics, workers
 from hvbot.messages import buttons, time_words
 from hvbot.messages.post import Picture, Post

@@ -23,7 +23,7 @@ from typing import Any
 
 import render
 from data.texts import ENGLISH, Texts, texts_for
-from games import find_game
+from engine.registry import find_game
 from hvbot.infra import metrics, workers
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from data.texts import texts_for
 from engine.core import State
-from games import find_game
+from engine.registry import find_game
 from hvbot.messages.limits import CONTENT
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.wording import picture_names

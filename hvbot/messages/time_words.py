@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from data.texts import ENGLISH, Texts, texts_for
-from games import find_game
+from engine.registry import find_game
 from hvbot.messages.wording import mention
 from hvbot.services.outcomes import Reminder
 from hvbot.services.time_away import mark

@@ -1,2 +1,3 @@
-"""Running the bot: its Discord client and start-up, its settings, the loop that stops it
-cleanly, the local sandbox, and the worker processes that draw pictures and think for AI seats."""
+"""Running the bot: its Discord client and start-up, the loop that stops it cleanly, and the
+timing of its gateway heartbeats. (Its settings and worker processes are in `hvbot.infra`; the
+local sandbox is run by `sandbox_bot.py`, beside `bot.py`.)"""

@@ -21,7 +21,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from data.texts import mention_commands
-from games import plugins
 from hvbot.aftermath import Aftermath
 from hvbot.handlers import answering, lobby, moves, requests
 from hvbot.infra import memory, workers
@@ -31,6 +30,7 @@ from hvbot.messages import buttons, wording
 from hvbot.messages.post import ALLOWED
 from hvbot.messages.presenters import warm_up
 from hvbot.messages.translator import Translator
+from hvbot.plugins import in_a_worker, plugins
 from hvbot.runtime.heartbeats import time_heartbeats_from_their_sending
 from hvbot.services import GameService
 from hvbot.store import GameStore
@@ -138,14 +138,17 @@ class GameBot(commands.AutoShardedBot):
         # Pictures are drawn in worker processes (see hvbot.infra.workers), each warmed up as it
         # starts; the first is started now, so the first board players see is as quick as the
         # rest. Replays and AI thinking get a worker of their own when first needed.
-        processes = self.settings.drawing_processes
-        self.pictures = workers.Workers(processes, warm_up=warm_up, ahead=workers.PICTURES_AHEAD)
-        self.background = workers.Workers(1 if processes else 0)
-        self.replays = workers.Workers(1 if processes else 0)
+        # Each worker first registers the games registered here (it starts knowing none).
+        processes, prepare = self.settings.drawing_processes, in_a_worker()
+        self.pictures = workers.Workers(
+            processes, prepare=prepare, warm_up=warm_up, ahead=workers.PICTURES_AHEAD
+        )
+        self.background = workers.Workers(1 if processes else 0, prepare=prepare)
+        self.replays = workers.Workers(1 if processes else 0, prepare=prepare)
         workers.use(self.pictures, self.background, self.replays)
         await self.pictures.start()
         buttons.register(self, self._clicks())
-        # The commands every game shares, then each registered game's own (see `games`).
+        # The commands every game shares, then each registered game's own (see `hvbot.plugins`).
         for extension in (*EXTENSIONS, *(game.commands for game in plugins())):
             await self.load_extension(extension)
         self.tree.on_error = self.on_app_command_error

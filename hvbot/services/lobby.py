@@ -11,7 +11,7 @@ from typing import Any
 from data.texts import DEFAULT as DEFAULT_LANGUAGE
 from data.texts import texts_for
 from engine.ai import levels as ai_levels
-from games import find_game
+from engine.registry import find_game
 from hvbot.services.access import GameAccess, ai_turn
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import Change

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from games import find_game
+from engine.registry import find_game
 from hvbot.services.abandon import Abandon
 from hvbot.services.access import GameAccess, ai_turn, prompt_for
 from hvbot.services.errors import BotError

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from engine import State
-from games import find_game
+from engine.registry import find_game
 from hvbot.database import Database, Duplicate, Row, Work, open_database
 from hvbot.store import changes, games, requests
 from hvbot.store.buttons import LiveButtons

@@ -251,16 +251,21 @@ def test_a_game_registered_later_is_said_by_texts_made_before(game_files: GameFi
     assert texts_for("de")("made_up.hello") == "Hello"  # no German file: English
 
 
-def test_the_shipped_games_texts_are_known_before_any_game_is_registered() -> None:
-    """A process that only draws (a picture worker, a script) imports a game's pictures and
-    nothing of the bot: the game's words are there all the same (importing any part of a game
-    registers the games), and a High Voltage board drawn in Italian is the one the bot draws."""
+def test_a_process_that_only_draws_registers_the_games_without_the_bot() -> None:
+    """A process that only draws (a script) registers the games, as every entry point does
+    (`games.register_all`), and imports a game's pictures: of the bot only its registry of
+    games (`hvbot.plugins`), no discord.py; and a High Voltage board drawn in Italian is the
+    one the bot draws."""
     view = HIGH_VOLTAGE.new_state(2, 3).view(None)
     script = (
         "import hashlib, sys\n"
+        "from games import register_all\n"
         "from games.high_voltage.pictures import hv_board_png\n"
         "from games.high_voltage.rules import GAME\n"
-        "assert not any(name.split('.')[0] in ('hvbot', 'discord') for name in sys.modules)\n"
+        "register_all()\n"
+        "assert not any(name.split('.')[0] == 'discord' for name in sys.modules)\n"
+        "bot = {name for name in sys.modules if name.split('.')[0] == 'hvbot'}\n"
+        "assert bot == {'hvbot', 'hvbot.plugins'}, bot\n"
         "png = hv_board_png(GAME.new_state(2, 3).view(None), language='it')\n"
         "print(hashlib.sha256(png).hexdigest())\n"
     )

@@ -19,11 +19,12 @@ from pathlib import Path
 import pytest
 
 from engine.ai import choose
-from games import find_game
+from engine.registry import find_game
 from hvbot.infra import workers
 from hvbot.infra.workers import WATCH_S, Workers
 from hvbot.messages import game_posts
 from hvbot.messages.presenters import playable_games, presenter_for, warm_up
+from hvbot.plugins import in_a_worker, plugins
 from hvbot.services import GameService
 from hvbot.store import GameStore
 
@@ -32,7 +33,7 @@ from hvbot.store import GameStore
 def worker() -> Iterator[Workers]:
     """One worker process for the module's tests: starting and warming up one takes seconds.
     A test that kills it leaves its replacement to the next."""
-    workers = Workers(1, warm_up=warm_up)
+    workers = Workers(1, prepare=in_a_worker(), warm_up=warm_up)
     yield workers
     workers.close()
 
@@ -61,6 +62,21 @@ async def test_a_board_drawn_in_a_worker_is_the_board_drawn_here(worker, game):
     png = await worker.run(presenter.board_png, view, names)
     assert png == presenter.board_png(view, names)
     assert await worker.run(os.getpid) != os.getpid()
+
+
+def _registered() -> list[str]:
+    return [plugin.name for plugin in plugins()]
+
+
+async def test_a_worker_knows_the_games_it_is_handed_and_no_other(worker):
+    """The workers know nothing of games: a worker process starts with none registered, and
+    knows those of the process that started it once handed them (`in_a_worker`)."""
+    assert await worker.run(_registered) == playable_games() != []
+    bare = Workers(1)
+    try:
+        assert await bare.run(_registered) == []
+    finally:
+        bare.close()
 
 
 class Parcel:

@@ -233,9 +233,10 @@ def test_bytes_are_identical_in_a_fresh_process() -> None:
     """Caches and the palette are rebuilt per process; the bytes must not depend on them."""
     script = (
         "import hashlib, random\n"
-        "from games import find_game\n"
+        "from games import find_game, register_all\n"
         "from games.high_voltage.rules import Declare\n"
         "from games.high_voltage.pictures import hv_board_png\n"
+        "register_all()\n"
         "s = find_game('high-voltage').new_state(4, 11); rng = random.Random(11)\n"
         "for _ in range(80):\n"
         "    if s.is_terminal(): break\n"

@@ -31,7 +31,7 @@ from sandbox_process import (
 )
 
 from hvbot.infra.config import ConfigError
-from hvbot.runtime.sandbox_run import (
+from sandbox_bot import (
     DATABASE_NAME,
     DEFAULT_PORT,
     FOLDER_PREFIX,

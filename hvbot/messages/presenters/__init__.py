@@ -2,19 +2,20 @@
 
 The turn (`hvbot.handlers`, `hvbot.messages.game_posts`) is the same for every game; everything that
 depends on a game's rules or vocabulary lives in one presenter per game, named by the game's
-manifest (see `games`) and found by the engine's game name.
+manifest (see `hvbot.plugins`) and found by the engine's game name.
 """
 
 from __future__ import annotations
 
-from games import find_game, plugins
+from engine.registry import find_game
 from hvbot.messages.presenters.base import Presenter, presenter_for
+from hvbot.plugins import plugins
 
 __all__ = ["Presenter", "playable_games", "presenter_for", "warm_up"]
 
 
 def playable_games() -> list[str]:
-    """The games that can be played in Discord: every registered game (see `games`)."""
+    """The games that can be played in Discord: every registered game (see `hvbot.plugins`)."""
     return [p.name for p in plugins()]
 
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from PIL import Image
 
 from data.texts import DEFAULT, language_of, long_text, texts_for
-from games import find_game, plugin
+from engine.registry import find_game
+from hvbot.plugins import plugin
 
 if TYPE_CHECKING:
     from hvbot.messages.post import Choice, Post

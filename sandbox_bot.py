@@ -8,6 +8,10 @@ logs in. Nothing reaches Discord, and nothing of the person's own setup is touch
 the database and the shards from `.env` are replaced by the emulator's token and a fresh
 SQLite file in a temporary folder, removed when the sandbox stops. Only how the bot runs (the
 log level, the drawing processes) is read from the environment and `.env` as usual.
+
+It sits beside `bot.py`, not in either package, because it is the one place that knows both:
+the bot (`hvbot`) knows nothing of the sandbox, and the sandbox nothing of the bot. `bot.py`
+registers the games before it hands over to `main`.
 """
 
 from __future__ import annotations
