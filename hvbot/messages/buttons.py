@@ -1,29 +1,25 @@
-"""Buttons that survive a restart.
+"""The bot's buttons as a message draws them: labels, styles and custom ids.
 
-Every button is a `DynamicItem` whose custom_id names the game (and for action buttons the
-game version it was made for and the engine action itself), so after a restart discord.py
-rebuilds it from the custom_id alone and the click works as before. A click on a button made
-for an older version of the game is refused instead of applied to a position the player did
-not see.
+Every button's custom id names what it is for (a game and, for an action, the game version it
+was made for and the engine action itself; a request and the answer), so a click works after a
+restart, and a click on a button made for an older version of the game is refused instead of
+applied to a position the player did not see. What a click does is the handlers' (see
+`hvbot.handlers.buttons`, whose `DynamicItem`s discord.py finds by these ids): this module only
+draws, so the presenters and posts that offer buttons need nothing of the code that answers.
+
+The views made here are stopped as they are made: discord.py then keeps nothing of a view it
+sends (a thousand board posts would otherwise hold a thousand views in memory), and a click
+reaches its handler by its custom id alone.
 
 Labels are in the language of whoever sees the button: a public post's in the game's, a
-private prompt's in its person's. The custom_id never depends on the language, so a button
-works the same whatever language it was drawn in.
-
-A click reaches its handler through `Clicks`, handed over once at start-up (`register`), so this
-module needs nothing from the modules that answer clicks: the presenters say what a post offers
-as plain `Choice`s, this module makes them buttons, and the bot says where clicks go.
+private prompt's in its person's. The custom id never depends on the language.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from collections.abc import Iterable
 
 import discord
-from discord.ext import commands
 
 from data.texts import ENGLISH, Texts
 from hvbot.messages.post import Choice
@@ -36,7 +32,8 @@ LOBBY_ACTIONS = {  # what -> style; the label is the text bot.button.<what>
     # destroys, and starting destroys nothing.
     "start": discord.ButtonStyle.primary,
 }
-
+UNDO_ANSWERS = {"yes": discord.ButtonStyle.success, "no": discord.ButtonStyle.danger}
+VOTE_ANSWERS = {"ai": discord.ButtonStyle.primary, "end": discord.ButtonStyle.danger}
 
 STYLES = {  # a Choice's look -> Discord's button style
     "primary": discord.ButtonStyle.primary,
@@ -45,27 +42,11 @@ STYLES = {  # a Choice's look -> Discord's button style
     "danger": discord.ButtonStyle.danger,
 }
 
-
-Click = Callable[..., Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True)
-class Clicks:
-    """Where the clicks on each kind of button go: (interaction, game id, lobby action),
-    (interaction, game id, version, engine action), (interaction, request id, accepted),
-    (interaction, vote id, choice)."""
-
-    lobby: Click
-    action: Click
-    undo: Click
-    vote: Click
-
-
-_CLICKS: list[Clicks] = []  # the one set handed over at start-up (see `register`)
-
-
-def _clicks() -> Clicks:
-    return _CLICKS[-1]
+# The custom ids, as the handlers' `DynamicItem` templates read them back.
+LOBBY_ID = r"lobby:(?P<game>[0-9]+):(?P<what>join|leave|addai|start)"
+ACTION_ID = r"act:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<action>[A-Za-z0-9_=-]+)"
+UNDO_ID = r"undo:(?P<request>[0-9]+):(?P<choice>yes|no)"
+VOTE_ID = r"away:(?P<request>[0-9]+):(?P<choice>ai|end)"
 
 
 def encode_action(text: str) -> str:
@@ -76,72 +57,36 @@ def decode_action(token: str) -> str:
     return token.replace("_", " ")
 
 
-class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"lobby:(?P<game>[0-9]+):(?P<what>join|leave|addai|start)",
-):
-    def __init__(self, game_id: int, what: str, texts: Texts = ENGLISH) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=texts(f"bot.button.{what}"),
-                style=LOBBY_ACTIONS[what],
-                custom_id=f"lobby:{game_id}:{what}",
-            )
-        )
-        self.game_id = game_id
-        self.what = what
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(int(match["game"]), match["what"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _clicks().lobby(interaction, self.game_id, self.what)
+def lobby_id(game_id: int, what: str) -> str:
+    return f"lobby:{game_id}:{what}"
 
 
-class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"act:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<action>[A-Za-z0-9_=-]+)",
-):
-    """A button that applies one engine action for the player it was shown to."""
+def action_id(game_id: int, version: int, action: str) -> str:
+    return f"act:{game_id}:{version}:{encode_action(action)}"
 
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        action: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
-    ) -> None:
-        custom_id = f"act:{game_id}:{version}:{encode_action(action)}"
-        super().__init__(
-            discord.ui.Button(label=label or action, style=style, custom_id=custom_id, row=row)
-        )
-        self.game_id = game_id
-        self.version = version
-        self.action = action
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> ActionButton:
-        return cls(int(match["game"]), int(match["ver"]), decode_action(match["action"]))
+def answer_id(prefix: str, request_id: int, choice: str) -> str:
+    """An answer to a request waiting in the database: `undo` (a take-back or an abandon)
+    or `away` (a vote on the seat of a person away)."""
+    return f"{prefix}:{request_id}:{choice}"
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _clicks().action(interaction, self.game_id, self.version, self.action)
+
+def drawn(view: discord.ui.View) -> discord.ui.View:
+    """`view`, stopped: sent, it only draws its buttons (see the module's docstring)."""
+    view.stop()
+    return view
 
 
 def lobby_view(game_id: int, texts: Texts = ENGLISH, *, open_: bool = True) -> discord.ui.View:
     """The lobby's buttons, labelled in the game's language (`texts`)."""
     view = discord.ui.View(timeout=None)
     if open_:
-        for what in LOBBY_ACTIONS:
-            view.add_item(LobbyButton(game_id, what, texts))
-    return view
+        for what, style in LOBBY_ACTIONS.items():
+            label = texts(f"bot.button.{what}")
+            view.add_item(
+                discord.ui.Button(label=label, style=style, custom_id=lobby_id(game_id, what))
+            )
+    return drawn(view)
 
 
 def choice_view(game_id: int, version: int, choices: Iterable[Choice]) -> discord.ui.View | None:
@@ -149,94 +94,36 @@ def choice_view(game_id: int, version: int, choices: Iterable[Choice]) -> discor
     view = discord.ui.View(timeout=None)
     for choice in choices:
         view.add_item(
-            ActionButton(
-                game_id,
-                version,
-                choice.action,
-                label=choice.label,
+            discord.ui.Button(
+                label=choice.label or choice.action,
                 style=STYLES[choice.look],
+                custom_id=action_id(game_id, version, choice.action),
                 row=choice.row,
             )
         )
-    return view if view.children else None
+    return drawn(view) if view.children else None
 
 
-class _Answer:
-    """Shared by the buttons that answer a request waiting in the database (an undo, a vote):
-    the custom_id carries the request's id and the choice, so a click works after a restart.
-    Mixed into a DynamicItem, which needs a template of its own per class."""
-
-    prefix: ClassVar[str]
-    choices: ClassVar[dict[str, discord.ButtonStyle]]  # choice -> style
-    # The label of a choice is the text bot.button.<prefix>_<choice>.
-
-    def __init__(self, request_id: int, choice: str, texts: Texts = ENGLISH) -> None:
-        button = discord.ui.Button(
-            label=texts(f"bot.button.{self.prefix}_{choice}"),
-            style=self.choices[choice],
-            custom_id=f"{self.prefix}:{request_id}:{choice}",
+def _answer_view(
+    prefix: str, answers: dict[str, discord.ButtonStyle], request_id: int, texts: Texts
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for choice, style in answers.items():
+        view.add_item(
+            discord.ui.Button(
+                label=texts(f"bot.button.{prefix}_{choice}"),
+                style=style,
+                custom_id=answer_id(prefix, request_id, choice),
+            )
         )
-        super().__init__(button)  # type: ignore[call-arg]
-        self.request_id = request_id
-        self.choice = choice
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> Any:
-        return cls(int(match["request"]), match["choice"])
-
-    @classmethod
-    def view(cls, request_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
-        for choice in cls.choices:
-            view.add_item(cls(request_id, choice, texts))  # type: ignore[arg-type]
-        return view
-
-
-class UndoButton(
-    _Answer,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"undo:(?P<request>[0-9]+):(?P<choice>yes|no)",
-):
-    """Accept or refuse a request to take back a move."""
-
-    prefix = "undo"
-    choices: ClassVar[dict[str, discord.ButtonStyle]] = {
-        "yes": discord.ButtonStyle.success,
-        "no": discord.ButtonStyle.danger,
-    }
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _clicks().undo(interaction, self.request_id, self.choice == "yes")
-
-
-class VoteButton(
-    _Answer,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"away:(?P<request>[0-9]+):(?P<choice>ai|end)",
-):
-    """A vote on a seat whose person is away: let an AI play it, or end the game."""
-
-    prefix = "away"
-    choices: ClassVar[dict[str, discord.ButtonStyle]] = {
-        "ai": discord.ButtonStyle.primary,
-        "end": discord.ButtonStyle.danger,
-    }
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _clicks().vote(interaction, self.request_id, self.choice)
+    return drawn(view)
 
 
 def undo_view(request_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
-    return UndoButton.view(request_id, texts)
+    """Accept or refuse a request to take back a move (or to abandon the game)."""
+    return _answer_view("undo", UNDO_ANSWERS, request_id, texts)
 
 
 def vote_view(vote_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
-    return VoteButton.view(vote_id, texts)
-
-
-def register(bot: commands.Bot, clicks: Clicks) -> None:
-    """Make the buttons work, after a restart too, sending their clicks to `clicks`."""
-    _CLICKS[:] = [clicks]
-    bot.add_dynamic_items(LobbyButton, ActionButton, UndoButton, VoteButton)
+    """A vote on a seat whose person is away: let an AI play it, or end the game."""
+    return _answer_view("away", VOTE_ANSWERS, vote_id, texts)

@@ -22,11 +22,12 @@ from discord.ext import commands
 
 from data.texts import mention_commands
 from hvbot.aftermath import Aftermath
-from hvbot.handlers import answering, lobby, moves, requests
+from hvbot.handlers import answering
+from hvbot.handlers import buttons as clicks
 from hvbot.infra import memory, workers
 from hvbot.infra.config import Settings
 from hvbot.infra.metrics import BotMetrics
-from hvbot.messages import buttons, wording
+from hvbot.messages import wording
 from hvbot.messages.post import ALLOWED
 from hvbot.messages.presenters import warm_up
 from hvbot.messages.translator import Translator
@@ -147,7 +148,8 @@ class GameBot(commands.AutoShardedBot):
         self.replays = workers.Workers(1 if processes else 0, prepare=prepare)
         workers.use(self.pictures, self.background, self.replays)
         await self.pictures.start()
-        buttons.register(self, self._clicks())
+        # Every button's click reaches its handler by its custom id, after a restart too.
+        self.add_dynamic_items(*clicks.ITEMS)
         # The commands every game shares, then each registered game's own (see `hvbot.plugins`).
         for extension in (*EXTENSIONS, *(game.commands for game in plugins())):
             await self.load_extension(extension)
@@ -260,33 +262,6 @@ class GameBot(commands.AutoShardedBot):
             )
         ]:
             await asyncio.wait(busy)
-
-    # ------------------------------------------------------------------ buttons
-
-    @staticmethod
-    def _clicks() -> buttons.Clicks:
-        """Where each kind of button's click goes (see hvbot.messages.buttons), guarded like a
-        command: a refusal is said to the clicker, an unexpected error logged."""
-
-        async def lobby_click(interaction: discord.Interaction, game_id: int, what: str) -> None:
-            async with answering.guarded(interaction, game_id):
-                await lobby.lobby_button(interaction, game_id, what)
-
-        async def action_click(
-            interaction: discord.Interaction, game_id: int, version: int, action: str
-        ) -> None:
-            async with answering.guarded(interaction, game_id):
-                await moves.action_button(interaction, game_id, version, action)
-
-        async def undo_click(interaction: discord.Interaction, request_id: int, yes: bool) -> None:
-            async with answering.guarded(interaction, None):
-                await requests.answer_undo(interaction, request_id, accept=yes)
-
-        async def vote_click(interaction: discord.Interaction, vote_id: int, choice: str) -> None:
-            async with answering.guarded(interaction, None):
-                await requests.cast_vote(interaction, vote_id, choice)
-
-        return buttons.Clicks(lobby_click, action_click, undo_click, vote_click)
 
     # ------------------------------------------------------------------ errors
 
