@@ -17,7 +17,7 @@ from data.texts import texts_for
 from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import UndoOutcome
-from hvbot.store import GameRow, UndoRequest
+from hvbot.store import GameRow, UndoRequest, changes
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,8 @@ class Abandon:
             others = game.people_but(user_id) if game.status == "active" and seated else []
             last = await store.last_action(game_id=game.id) if others else None
             if last is None:
-                await store.set_status(
-                    game_id=game.id, expected_version=game.version, status="abandoned"
+                await store.write(
+                    changes.set_status(game.id, game.version, "abandoned", at=store.clock())
                 )
                 return await games.reload(game.id), None
             await games.ask_the_table(game, user_id)
@@ -90,9 +90,8 @@ class Abandon:
             await store.undo.answer(request_id=request.id, accepted=accepted)
             return UndoOutcome(request, game, "waiting")
         told = texts_for(game.language)("bot.abandon.agreed")
-        owed = await store.set_status(
-            game_id=game.id, expected_version=game.version, status="abandoned", told=told
-        )
+        ended = changes.set_status(game.id, game.version, "abandoned", at=store.clock(), told=told)
+        owed = await store.write(ended)
         await store.undo.answer(request_id=request.id, accepted=accepted, status="done")
         log.info("game %s: abandoned with everyone's consent", game.id)
         done = replace(request, status="done")
