@@ -36,7 +36,8 @@ class Write(Generic[T_co]):
     """One change to the game `game_id`: the transaction (`work`, whose value `GameStore.write`
     returns), and what the game's copy in memory becomes once it commits: the `columns` of
     its row it set (`GameRow` fields) and the engine `state` it saved, if one was given (its
-    saved form alone is then read again when needed)."""
+    saved form alone is then read again when needed). It names its game itself, so the one
+    that is changed and the one whose copy follows cannot differ."""
 
     game_id: int
     work: Work[T_co]
