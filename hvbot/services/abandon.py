@@ -17,7 +17,7 @@ from data.texts import texts_for
 from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import Change, UndoOutcome
-from hvbot.store import GameRow, UndoRequest
+from hvbot.store import GameRow, UndoRequest, changes
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +40,8 @@ class Abandon:
             others = game.people_but(user_id) if game.status == "active" and seated else []
             last = await store.last_action(game_id=game.id) if others else None
             if last is None:
-                owed = await store.set_status(
-                    game_id=game.id, expected_version=game.version, status="abandoned"
+                owed = await store.write(
+                    changes.set_status(game.id, game.version, "abandoned", at=store.clock())
                 )
                 return Change(game=await games.reload(game.id), owed=tuple(owed), what="abandoned")
             await games.ask_the_table(game, user_id)
@@ -92,9 +92,8 @@ class Abandon:
             await store.undo.answer(request_id=request.id, accepted=accepted)
             return UndoOutcome(request=request, game=game, status="waiting")
         told = texts_for(game.language)("bot.abandon.agreed")
-        owed = await store.set_status(
-            game_id=game.id, expected_version=game.version, status="abandoned", told=told
-        )
+        ended = changes.set_status(game.id, game.version, "abandoned", at=store.clock(), told=told)
+        owed = await store.write(ended)
         await store.undo.answer(request_id=request.id, accepted=accepted, status="done")
         log.info("game %s: abandoned with everyone's consent", game.id)
         done = replace(request, status="done")

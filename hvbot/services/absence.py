@@ -12,7 +12,7 @@ from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import Change, VoteOutcome
 from hvbot.services.time_away import mark
-from hvbot.store import AbsenceVote, GameRow, SeatRow
+from hvbot.store import AbsenceVote, GameRow, SeatRow, changes
 from hvbot.store.duties import Owed
 from hvbot.store.sql import stamp
 
@@ -125,14 +125,9 @@ class Absence:
                 game, owed = await self._stand_in(game, vote)
             elif decided == "end":
                 told = texts_for(game.language)("bot.vote.end")
-                owed = tuple(
-                    await store.set_status(
-                        game_id=game.id,
-                        expected_version=game.version,
-                        status="abandoned",
-                        told=told,
-                    )
-                )
+                at = store.clock()
+                ended = changes.set_status(game.id, game.version, "abandoned", at=at, told=told)
+                owed = tuple(await store.write(ended))
                 game = await self.games.reload(game.id)
             await store.votes.record(vote_id=vote.id, votes=votes, status=vote.status)
             return VoteOutcome(vote=vote, game=game, status=vote.status, owed=owed)

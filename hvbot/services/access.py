@@ -14,7 +14,16 @@ from data.texts import texts_for
 from engine import State
 from engine.ai import levels as ai_levels
 from hvbot.services.errors import BotError
-from hvbot.store import ArchivedGame, GameRow, GameStore, NotStarted, SeatResult, SeatRow, Wait
+from hvbot.store import (
+    ArchivedGame,
+    GameRow,
+    GameStore,
+    NotStarted,
+    SeatResult,
+    SeatRow,
+    Wait,
+    changes,
+)
 from hvbot.store.duties import Owed
 from hvbot.store.sql import stamp
 
@@ -340,13 +349,11 @@ class GameAccess:
         Scores are 0: a game stopped early has no final count, and a partial one could tell
         what is still hidden (High Voltage's companies)."""
         results = [SeatResult(s.seat, 0, s.seat != seat) for s in game.seats]
-        return await self.store.set_status(
-            game_id=game.id,
-            expected_version=game.version,
-            status="finished",
-            told=told,
-            results=results,
+        at = self.store.clock()
+        finished = changes.set_status(
+            game.id, game.version, "finished", at=at, told=told, results=results
         )
+        return await self.store.write(finished)
 
     async def seat_in_play(
         self, game: GameRow, seats: Sequence[SeatRow], *, told: str | None = None
@@ -363,13 +370,16 @@ class GameAccess:
             game.seats[to_move].user_id,
         ):
             wait = self.wait_for(replace(game, seats=tuple(seats)), state)
-        owed = await self.store.set_seats(
-            game_id=game.id,
-            expected_version=game.version,
-            seats=seats,
-            ai_turn=ai_turn(game, state, seats),
-            told=told,
-            wait=wait,
+        owed = await self.store.write(
+            changes.set_seats(
+                game.id,
+                game.version,
+                seats,
+                at=self.store.clock(),
+                ai_turn=ai_turn(game, state, seats),
+                told=told,
+                wait=wait,
+            )
         )
         return await self.saved(game.id), tuple(owed)
 

@@ -36,6 +36,7 @@ from hvbot.store import (
     ServerSettings,
     TurnClock,
     VersionConflict,
+    changes,
 )
 
 AI_LEVELS = ("easy", "normal", "hard")
@@ -161,13 +162,14 @@ class Lobby:
                 most=games_per_channel(settings),
             )
         try:
-            return await store.create_lobby(
+            lobby = changes.create_lobby(
                 game=game.name,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 creator_id=user_id,
                 creator_name=name,
                 options=resolved,
+                at=store.clock(),
                 remind_minutes=remind_minutes or None,
                 absent_hours=absent_hours or None,
                 wants_thread=wants_thread,
@@ -176,6 +178,7 @@ class Lobby:
                 clock=clock,
                 lifetime=lobby_life(settings),
             )
+            return await store.create(lobby)
         except ChannelBusy as exc:
             raise busy from exc
 
@@ -197,9 +200,11 @@ class Lobby:
                 "bot.lobby.expired", hours=texts("bot.time.hours", count=lobby_hours(settings))
             )
             try:
-                owed = await store.set_status(
-                    game_id=lobby.id, expected_version=lobby.version, status="abandoned", told=told
+                at = store.clock()
+                closed_lobby = changes.set_status(
+                    lobby.id, lobby.version, "abandoned", at=at, told=told
                 )
+                owed = await store.write(closed_lobby)
             except VersionConflict:
                 continue  # started, changed or closed by another process meanwhile
             closed.append(Change(game=await self.games.saved(lobby.id), owed=tuple(owed)))
@@ -299,15 +304,17 @@ class Lobby:
                 )
             seed = self._new_seed()
             state = rules.new_state(len(game.seats), seed, game.options)
-            owed = await self.games.store.start(
-                game_id=game.id,
-                expected_version=game.version,
+            started = changes.start(
+                game.id,
+                game.version,
                 seed=seed,
                 state=state.copy(),  # kept for the next move; the caller's stays theirs
                 seats=game.seats,
+                at=self.games.store.clock(),
                 wait=self.games.wait_for(game, state),
                 ai_turn=ai_turn(game, state),
             )
+            owed = await self.games.store.write(started)
             return Change(game=await self.games.saved(game.id), state=state, owed=tuple(owed))
 
     async def _change_seats(self, channel_id: int, change: SeatChange) -> Change:
@@ -320,8 +327,9 @@ class Lobby:
                     key="bot.error.lobby_only",
                 )
             seats = change(game, list(game.seats))
-            owed = await self.games.store.set_seats(
-                game_id=game.id, expected_version=game.version, seats=seats, in_lobby=True
+            at = self.games.store.clock()
+            owed = await self.games.store.write(
+                changes.set_seats(game.id, game.version, seats, at=at, in_lobby=True)
             )
             return Change(game=await self.games.open_game(channel_id), owed=tuple(owed))
 

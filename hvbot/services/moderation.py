@@ -15,7 +15,7 @@ from data.texts import texts_for
 from hvbot.services.access import GameAccess, stand_in_level
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import Change
-from hvbot.store import GameRow, SeatRow
+from hvbot.store import GameRow, SeatRow, changes
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +74,9 @@ class Moderation:
                     )
                 kept = [s for s in game.seats if s.seat != seat.seat]
                 seats = [replace(s, seat=i) for i, s in enumerate(kept)]
-                owed = await games.store.set_seats(
-                    game_id=game.id, expected_version=game.version, seats=seats, in_lobby=True
-                )
+                at = games.store.clock()
+                freed = changes.set_seats(game.id, game.version, seats, at=at, in_lobby=True)
+                owed = await games.store.write(freed)
                 return Change(game=await games.saved(game.id), owed=tuple(owed), what="freed")
             if seat.is_ai:
                 raise BotError(
@@ -96,8 +96,8 @@ class Moderation:
     async def _ended(self, game: GameRow, moderator: str) -> Change:
         """The game ends without a result, the channel told who ended it (under its lock)."""
         told = texts_for(game.language)("bot.moderation.ended", moderator=moderator)
-        owed = await self.games.store.set_status(
-            game_id=game.id, expected_version=game.version, status="abandoned", told=told
-        )
+        store = self.games.store
+        ended = changes.set_status(game.id, game.version, "abandoned", at=store.clock(), told=told)
+        owed = await store.write(ended)
         log.info("game %s: ended by a moderator", game.id)
         return Change(game=await self.games.saved(game.id), owed=tuple(owed), what="ended")

@@ -25,7 +25,7 @@ from hvbot.services.errors import BotError
 from hvbot.services.outcomes import ActResult, Change
 from hvbot.services.results import seat_results
 from hvbot.services.seat_names import named
-from hvbot.store import GameRow, VersionConflict
+from hvbot.store import GameRow, VersionConflict, changes
 from hvbot.store.duties import Owed
 
 log = logging.getLogger(__name__)
@@ -229,11 +229,12 @@ class Play:
         finished = state.is_terminal()
         stand_in = stand_in_goes_on(game, state, seat)
         try:
-            _, owed = await self.games.store.record_actions(
-                game_id=game.id,
-                expected_version=game.version,
+            recorded = changes.record_actions(
+                game.id,
+                game.version,
                 state=state,
                 actions=[(seat, text) for text in applied],
+                at=self.games.store.clock(),
                 status="finished" if finished else "active",
                 prompt=prompt_for(game, state),
                 wait=None if stand_in is not None else self.games.wait_for(game, state, seat),
@@ -241,6 +242,7 @@ class Play:
                 ai_turn=ai_turn(game, state, stand_in_seat=stand_in),
                 stand_in_seat=stand_in,
             )
+            owed = await self.games.store.write(recorded)
         except VersionConflict as exc:
             if not conflict:
                 raise

@@ -18,7 +18,7 @@ from hvbot.services.abandon import Abandon
 from hvbot.services.access import GameAccess, ai_turn, prompt_for
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import UndoOutcome
-from hvbot.store import GameRow, UndoRequest, VersionConflict
+from hvbot.store import GameRow, UndoRequest, VersionConflict, changes
 
 log = logging.getLogger(__name__)
 
@@ -211,19 +211,21 @@ class Undo:
         ai_after = sum(1 for seat, _ in actions[request.n :] if game.seats[seat].is_ai)
         told = {"player": request.requester_id, "action": request.action, "ai": ai_after}
         try:
-            _, owed = await store.take_back(
-                game_id=game.id,
-                expected_version=game.version,
+            taken_back = changes.take_back(
+                game.id,
+                game.version,
                 n=request.n,
                 taken=len(actions) - request.n,
                 state=state.copy(),  # kept for the next move; the outcome's stays its own
                 request_id=request.id,
+                at=store.clock(),
                 accepted=request.accepted,
                 prompt=prompt_for(game, state),
                 wait=games.wait_for(game, state),
                 ai_turn=ai_turn(game, state),
                 told=told,
             )
+            owed = await store.write(taken_back)
         except VersionConflict as exc:
             raise _too_late() from exc
         log.info("game %s: actions from %s on taken back", game.id, request.n)

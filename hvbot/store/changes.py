@@ -1,17 +1,22 @@
-"""The changes to a game, each one transaction (a `Work` for `Database.transact`).
+"""The changes to a game, each one `Write`: a transaction (a `Work` for `Database.transact`)
+and what the game's copy in memory becomes once it commits.
 
 Every change to a game's position or seats compares and bumps its version (`sql.bump`) in
 the same transaction, so it fails whole with VersionConflict if another click or process got
-there first. `hvbot.store.GameStore` runs them and keeps its copy in memory in step.
+there first. Callers build a change here and hand it to `GameStore.write`, which runs it and
+keeps its copy in memory in step; the moment a change happens at (`at`) is the caller's, told
+by the store's clock, so tests can move time.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from datetime import UTC, datetime
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Generic, TypeVar
 
+from engine import State
 from hvbot.database import OneStatement, Row, Statement, Transaction, Work
 from hvbot.store.duties import Owed, lease_of, new_nonce, owe
 from hvbot.store.requests import close_undo
@@ -20,8 +25,49 @@ from hvbot.store.rows import SeatResult, SeatRow, TurnClock, Wait
 from hvbot.store.sql import TURN_COLUMNS, VersionConflict, bump, now, turn_values
 from hvbot.store.sql import stamp as sql_stamp
 
+T_co = TypeVar("T_co", covariant=True)
 Prompt = tuple[str, int]  # (kind, user id) of a private prompt waiting for a person
-Told = tuple[str, datetime]  # a public text a change owes, and when it was owed
+# How long an unstarted lobby waits for its players before it closes by itself.
+LOBBY_LIFE = timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class Write(Generic[T_co]):
+    """One change to the game `game_id`: the transaction (`work`, whose value `GameStore.write`
+    returns), and what the game's copy in memory becomes once it commits: the `columns` of
+    its row it set (`GameRow` fields) and the engine `state` it saved, if one was given (its
+    saved form alone is then read again when needed). It names its game itself, so the one
+    that is changed and the one whose copy follows cannot differ."""
+
+    game_id: int
+    work: Work[T_co]
+    columns: Mapping[str, Any] = field(default_factory=dict)
+    state: State | None = None
+
+    @property
+    def version(self) -> int | None:
+        """The game's version once the change commits (None: a change that keeps it)."""
+        version: int | None = self.columns.get("version")
+        return version
+
+
+def clock_columns(wait: Wait | None, stand_in_seat: int | None = None) -> dict[str, Any]:
+    """The turn clock's columns a change writes with its wait (see `sql.turn_values`), for
+    the copy in memory."""
+    _, _, deadline, warn_at, stand_in = turn_values(wait, stand_in_seat)
+    return {
+        "clock_deadline": deadline,
+        "clock_warn_at": warn_at,
+        "stand_in_seat": stand_in,
+        "clock_paused_at": None,
+    }
+
+
+def _saved(state: State | dict[str, Any]) -> tuple[str, State | None]:
+    """The saved form of a state, and the engine state itself if that is what was given."""
+    if isinstance(state, State):
+        return json.dumps(state.to_dict()), state
+    return json.dumps(state), None
 
 
 def create_lobby(
@@ -32,17 +78,21 @@ def create_lobby(
     creator_id: int,
     creator_name: str,
     options: dict[str, Any],
-    remind_minutes: int | None,
-    absent_hours: int | None,
-    wants_thread: bool,
-    language: str,
-    creator_language: str | None,
+    at: datetime,
+    remind_minutes: int | None = None,
+    absent_hours: int | None = None,
+    wants_thread: bool = False,
+    language: str = "en",
+    creator_language: str | None = None,
     clock: TurnClock | None = None,
-    expires_at: str | None = None,
+    lifetime: timedelta | None = None,
 ) -> Work[int]:
-    """A new game in its lobby with its creator seated, closing by itself at `expires_at` if
-    it has not started; the work returns the game's id (and fails with `Duplicate` if the
-    channel has an open game)."""
+    """A new game in its lobby with its creator seated, made `at` and closing by itself
+    `lifetime` later (None: `LOBBY_LIFE`) if it has not started. `language`: the game's
+    public posts'; `creator_language`: the creator's own. The work returns the game's id, and
+    fails with `Duplicate` if the channel (or thread) has an open game; it is run by
+    `GameStore.create`, as no copy of the game is in memory yet."""
+    expires_at = sql_stamp(at + (lifetime or LOBBY_LIFE))
     stamp = now()
 
     async def work(tx: Transaction) -> int:
@@ -83,15 +133,19 @@ def set_seats(
     game_id: int,
     expected_version: int,
     seats: Sequence[SeatRow],
-    ai_turn: bool | None,
     *,
-    lobby_at: datetime | None = None,
-    told: Told | None = None,
+    at: datetime,
+    ai_turn: bool | None = None,
+    in_lobby: bool = False,
+    told: str | None = None,
     wait: Wait | None = None,
-) -> Work[list[Owed]]:
-    """With `lobby_at` (a change in the lobby), the lobby message's update is owed; with
-    `told`, a public text that says what changed (a vote's outcome, say); with `wait`, a
-    person now sits where the move is (a return) and their turn starts."""
+) -> Write[list[Owed]]:
+    """Replace the seats (join, leave, add AI; in play: resign, an AI for a person away) as
+    one versioned change, at `at`. `ai_turn`: whether an AI seat is to move now, if that
+    changed. `in_lobby`: the lobby message's update is owed with it; `told`: a public text
+    saying what changed (a vote's outcome, say), owed with it (both returned, to send);
+    `wait`: a person now sits where the move is (a return) and their turn starts: its
+    reminders and clock."""
 
     async def work(tx: Transaction) -> list[Owed]:
         if wait is not None:
@@ -114,22 +168,25 @@ def set_seats(
             await bump(tx, game_id, expected_version, "ai_turn = 0", ())
         await _replace_seats(tx, game_id, seats)
         version = expected_version + 1
-        owed = await _tell(tx, game_id, version, told)
-        if lobby_at is not None:
+        owed = await _tell(tx, game_id, version, told, at)
+        if in_lobby:
             owed.append(
-                await owe(tx, game_id=game_id, version=version, kind="lobby", body={}, now=lobby_at)
+                await owe(tx, game_id=game_id, version=version, kind="lobby", body={}, now=at)
             )
         return owed
 
-    return work
+    stopped = clock_columns(wait) if wait is not None or ai_turn else {}
+    columns = {"version": expected_version + 1, "seats": tuple(seats), **stopped}
+    return Write(game_id, work, columns)
 
 
-async def _tell(tx: Transaction, game_id: int, version: int, told: Told | None) -> list[Owed]:
-    """The public text `told` (its words and when), owed with the change it tells of."""
+async def _tell(
+    tx: Transaction, game_id: int, version: int, told: str | None, at: datetime
+) -> list[Owed]:
+    """The public text `told`, owed `at` with the change it tells of."""
     if told is None:
         return []
-    text, at = told
-    body = {"content": text}
+    body = {"content": told}
     return [await owe(tx, game_id=game_id, version=version, kind="text", body=body, now=at)]
 
 
@@ -138,14 +195,16 @@ def start(
     expected_version: int,
     *,
     seed: int,
-    state_json: str,
+    state: State | dict[str, Any],
     seats: Sequence[SeatRow],
-    wait: Wait | None,
-    ai_turn: bool,
     at: datetime,
-) -> Work[list[Owed]]:
-    """The game leaves its lobby: owed with it, the lobby message's update, the first board
-    and each person's secret by DM."""
+    wait: Wait | None = None,
+    ai_turn: bool = False,
+) -> Write[list[Owed]]:
+    """The game leaves its lobby with its first `state` (an engine state is kept in memory
+    with the game's row). Owed with it, at `at`, and returned: the lobby message's update,
+    the first board and each person's secret by DM."""
+    state_json, built = _saved(state)
 
     async def work(tx: Transaction) -> list[Owed]:
         await bump(
@@ -171,26 +230,46 @@ def start(
                 )
         return owed
 
-    return work
+    columns = {
+        "version": expected_version + 1,
+        "status": "active",
+        "seed": seed,
+        "state_json": state_json,
+        "seats": tuple(seats),
+        **clock_columns(wait),
+    }
+    return Write(game_id, work, columns, built)
 
 
 def record_actions(
     game_id: int,
     expected_version: int,
     *,
-    state_json: str,
+    state: State | dict[str, Any],
     actions: Sequence[tuple[int, str]],
-    status: str,
-    prompt: Prompt | None,
-    wait: Wait | None,
-    results: Sequence[SeatResult] | None,
-    ai_turn: bool,
-    announce_at: datetime | None,
+    at: datetime,
+    status: str = "active",
+    prompt: Prompt | None = None,
+    wait: Wait | None = None,
+    results: Sequence[SeatResult] | None = None,
+    ai_turn: bool = False,
+    announce: bool = True,
     stand_in_seat: int | None = None,
-) -> OneStatement[list[Owed]]:
-    """The new state, its actions appended, old prompts settled and a new one opened, the
-    results with a finishing move, and with `announce_at` its posts owed in the outbox.
-    `stand_in_seat`: an AI goes on playing that seat's move (its clock ran out)."""
+) -> Write[list[Owed]]:
+    """Save the new state, append its actions, settle old prompts and open a new one.
+
+    All in one transaction that fails with VersionConflict if someone else got there first.
+    `wait`: the turn of the person now to move, to remind them (None: nobody to remind).
+    `results` come with the finishing move, so a game is never finished without them.
+    `ai_turn`: an AI seat is to move now; `stand_in_seat`: an AI goes on playing that
+    seat's move (its clock ran out). With `announce`, the move's board post (and a finished
+    game's replay and lobby update) is owed in the outbox at `at` (see `hvbot.store.duties`);
+    they are what the work returns. The new version is the write's `version`.
+    """
+    if results and status != "finished":
+        raise ValueError("results belong to a finished game only")
+    state_json, built = _saved(state)
+    announce_at = at if announce else None
     stamp = now()
     ended = stamp if status in ("finished", "abandoned") else None
     version = expected_version + 1
@@ -228,10 +307,15 @@ def record_actions(
                 )
         return owed
 
+    in_memory = {
+        "version": version,
+        "status": status,
+        "state_json": state_json,
+        **clock_columns(wait, stand_in_seat),
+    }
     if status == "finished":  # rare, and owes more: the steps serve both databases
-        return OneStatement(work, None)
-    announced = announce_at is not None and bool(actions)
-    at = announce_at or datetime.now(UTC)
+        return Write(game_id, OneStatement(work, None), in_memory, built)
+    announced = announce and bool(actions)
     nonce = new_nonce()
     seats, texts = [seat for seat, _ in actions], [text for _, text in actions]
 
@@ -252,7 +336,8 @@ def record_actions(
         *(version, seats[0] if seats else None, len(actions)),  # owed
         *(sql_stamp(at), sql_stamp(at + lease_of("move")), nonce, announced),
     )
-    return OneStatement(work, Statement(_RECORD_ACTIONS, values, "fetchrow", read))
+    one = OneStatement(work, Statement(_RECORD_ACTIONS, values, "fetchrow", read))
+    return Write(game_id, one, in_memory, built)
 
 
 # With no AI seat to move after it, the change lets go of the claim of an AI's thinking: no
@@ -293,13 +378,17 @@ def set_status(
     expected_version: int,
     status: str,
     *,
-    told: Told | None = None,
+    at: datetime,
+    told: str | None = None,
     results: Sequence[SeatResult] | None = None,
-    at: datetime | None = None,
-) -> Work[list[Owed]]:
-    """The game ends without a move: abandoned, or finished by a forfeit with its `results`
-    (and then its replay owed at `at`, as after a finishing move). Its clock stops with it,
-    and the lobby message's update, saying it has ended, is owed at `at`."""
+) -> Write[list[Owed]]:
+    """The game ends without a move: abandoned, or "finished" by a forfeit with its
+    `results` (who lost and who won when the game stopped; its replay is then owed at `at`,
+    as after a finishing move), its prompts settled with it. Its clock stops with it, and the
+    lobby message's update, saying it has ended, is owed at `at`; `told`: a public text
+    saying so, owed with it (all returned, to send)."""
+    if results and status != "finished":
+        raise ValueError("results belong to a finished game only")
     stamp = now()
 
     async def work(tx: Transaction) -> list[Owed]:
@@ -312,8 +401,8 @@ def set_status(
             (status, stamp),
         )
         await tx.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", game_id)
-        owed = await _tell(tx, game_id, expected_version + 1, told)
-        if results and at is not None:
+        owed = await _tell(tx, game_id, expected_version + 1, told, at)
+        if results:
             await insert_results(tx, game_id, results, stamp)
             owed.append(
                 await owe(
@@ -325,15 +414,15 @@ def set_status(
                     now=at,
                 )
             )
-        if at is not None:
-            owed.append(
-                await owe(
-                    tx, game_id=game_id, version=expected_version + 1, kind="lobby", body={}, now=at
-                )
+        owed.append(
+            await owe(
+                tx, game_id=game_id, version=expected_version + 1, kind="lobby", body={}, now=at
             )
+        )
         return owed
 
-    return work
+    columns = {"version": expected_version + 1, "status": status, **clock_columns(None)}
+    return Write(game_id, work, columns)
 
 
 def take_back(
@@ -341,19 +430,21 @@ def take_back(
     expected_version: int,
     *,
     n: int,
-    taken: int = 1,
-    state_json: str,
+    state: State | dict[str, Any],
     request_id: int | None,
-    accepted: Sequence[int],
-    prompt: Prompt | None,
-    wait: Wait | None,
-    ai_turn: bool,
-    told: dict[str, Any],
     at: datetime,
-) -> Work[list[Owed]]:
+    taken: int = 1,
+    accepted: Sequence[int] = (),
+    prompt: Prompt | None = None,
+    wait: Wait | None = None,
+    ai_turn: bool = False,
+    told: dict[str, Any] | None = None,
+) -> Write[list[Owed]]:
     """The `taken` latest actions removed, from number `n` on (only if they still are the
-    latest), the state from before them saved, the request that asked for it closed, and the
-    board as it is again owed (`told`: who took back which move, see `Owed`)."""
+    latest), the `state` from before them saved, the request that asked for it closed, as
+    one versioned change; the work returns the post it owes at `at`: the board as it is again
+    (`told`: who took back which move, see `Owed`). The new version is the write's `version`."""
+    state_json, built = _saved(state)
     stamp = now()
 
     async def work(tx: Transaction) -> list[Owed]:
@@ -377,11 +468,12 @@ def take_back(
         await _open_prompt(tx, game_id, prompt, expected_version + 1, stamp)
         if request_id is not None:
             await close_undo(tx, request_id, accepted)
-        body = {**told, "count": n}
+        body = {**(told or {}), "count": n}
         version = expected_version + 1
         return [await owe(tx, game_id=game_id, version=version, kind="undo", body=body, now=at)]
 
-    return work
+    columns = {"version": expected_version + 1, "state_json": state_json, **clock_columns(wait)}
+    return Write(game_id, work, columns, built)
 
 
 async def _replace_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRow]) -> None:

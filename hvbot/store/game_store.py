@@ -8,15 +8,14 @@ dropped, and the following read fetches the game afresh. Changes are made under 
 `lock`, so within one process they follow one another.
 
 A game played in a thread (`thread_id`) is found from its channel and from its thread alike.
-The SQL lives by concern in the modules next to this one; the store runs it and keeps the
-game's row and engine state in memory in step with what it committed (`hvbot.store.cache`).
+The SQL lives by concern in the modules next to this one. A change to a game is built there
+(`hvbot.store.changes`, as a `Write`) and run by `GameStore.write`, which keeps the game's row
+and engine state in memory in step with what it committed (`hvbot.store.cache`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -25,25 +24,24 @@ from typing import Any, TypeVar
 from engine import State
 from engine.registry import find_game
 from hvbot.database import Database, Duplicate, Row, Work, open_database
-from hvbot.store import changes, games, requests
+from hvbot.store import games, requests
 from hvbot.store.buttons import LiveButtons
 from hvbot.store.cache import GameCache
+from hvbot.store.changes import Write
 from hvbot.store.clocks import Clocks
-from hvbot.store.duties import Clock, Duties, Owed, real_time
+from hvbot.store.duties import Clock, Duties, real_time
 from hvbot.store.identify import IdentifySlots
 from hvbot.store.notify import Notify
 from hvbot.store.replays import Replays
 from hvbot.store.requests import AbsenceVotes, UndoRequests
 from hvbot.store.results import Results
-from hvbot.store.rows import ArchivedGame, GameRow, SeatResult, SeatRow, TurnClock, Wait
+from hvbot.store.rows import ArchivedGame, GameRow
 from hvbot.store.server_settings import ServerSettingsTable
-from hvbot.store.sql import ChannelBusy, stamp, statement, turn_values
+from hvbot.store.sql import ChannelBusy, stamp, statement
 from hvbot.store.time_away import TimeAway
 from hvbot.store.waits import Reminders
 
 T = TypeVar("T")
-# How long an unstarted lobby waits for its players before it closes by itself.
-LOBBY_LIFE = timedelta(hours=24)
 # How long a request waiting for the table's answers keeps another from being asked.
 REQUEST_HOLDS = timedelta(minutes=30)
 
@@ -245,56 +243,28 @@ class GameStore:
 
     # ------------------------------------------------------------------ changing games
 
-    async def _save(self, game_id: int, work: Work[T], state: State | None = None, **row: Any) -> T:
-        """Run one change to a game; its copy in memory then follows (`row`: the columns it
-        set, `state`: the engine state it saved), row and state together. If the change
-        fails, the copy is dropped: a failed compare-and-set means the game changed elsewhere."""
+    async def write(self, change: Write[T]) -> T:
+        """Run one change to a game (built by `hvbot.store.changes`, which names the game);
+        its copy in memory then follows (the columns the change set, and the engine state it
+        saved), row and state together. If the change fails, the copy is dropped: a failed
+        compare-and-set means the game changed elsewhere. Returns the work's value (the posts
+        it owes, say)."""
         began = self.cache.session()
         try:
-            value = await self.db.transact(work)
+            value = await self.db.transact(change.work)
         except BaseException:
-            self.cache.forget(game_id)
+            self.cache.forget(change.game_id)
             raise
-        self.cache.changed(game_id, state, began=began, **row)
+        self.cache.changed(change.game_id, change.state, began=began, **change.columns)
         return value
 
-    async def create_lobby(
-        self,
-        *,
-        game: str,
-        guild_id: int | None,
-        channel_id: int,
-        creator_id: int,
-        creator_name: str,
-        options: dict[str, Any],
-        remind_minutes: int | None = None,
-        absent_hours: int | None = None,
-        wants_thread: bool = False,
-        language: str = "en",
-        creator_language: str | None = None,
-        clock: TurnClock | None = None,
-        lifetime: timedelta | None = None,
-    ) -> GameRow:
-        """`language`: the game's public posts'; `creator_language`: the creator's own;
-        `lifetime`: how long the lobby lives unstarted (None: `LOBBY_LIFE`).
-        ChannelBusy if the channel (or thread) has an open game already."""
-        work = changes.create_lobby(
-            game=game,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            creator_id=creator_id,
-            creator_name=creator_name,
-            options=options,
-            remind_minutes=remind_minutes,
-            absent_hours=absent_hours,
-            wants_thread=wants_thread,
-            language=language,
-            creator_language=creator_language,
-            clock=clock,
-            expires_at=stamp(self.clock() + (lifetime or LOBBY_LIFE)),
-        )
+    async def create(self, lobby: Work[int]) -> GameRow:
+        """Make a new game (`changes.create_lobby`) and return it as stored. Not a `write`:
+        there is no game yet for a copy in memory to follow (it is read once made), and the
+        one way it fails on its own, the database's Duplicate, means here that the channel
+        (or thread) has an open game already: ChannelBusy."""
         try:
-            game_id = await self.db.transact(work)
+            game_id = await self.db.transact(lobby)
         except Duplicate as exc:
             raise ChannelBusy(str(exc)) from exc
         made = await self.game(game_id=game_id)
@@ -302,199 +272,16 @@ class GameStore:
             raise LookupError(f"game {game_id} vanished as it was made")
         return made
 
-    async def set_seats(
-        self,
-        *,
-        game_id: int,
-        expected_version: int,
-        seats: Sequence[SeatRow],
-        ai_turn: bool | None = None,
-        in_lobby: bool = False,
-        told: str | None = None,
-        wait: Wait | None = None,
-    ) -> list[Owed]:
-        """Replace the seats (join, leave, add AI; in play: resign, an AI for a person away)
-        as one versioned change. `ai_turn`: whether an AI seat is to move now, if that changed.
-        `in_lobby`: the lobby message's update is owed with it; `told`: a public text saying
-        what changed (both returned, to send); `wait`: the turn of a person who now sits
-        where the move is (a return)."""
-        lobby_at = self.clock() if in_lobby else None
-        said = (told, self.clock()) if told is not None else None
-        work = changes.set_seats(
-            game_id, expected_version, seats, ai_turn, lobby_at=lobby_at, told=said, wait=wait
-        )
-        stopped = clock_columns(wait) if wait is not None or ai_turn else {}
-        return await self._save(
-            game_id, work, version=expected_version + 1, seats=tuple(seats), **stopped
-        )
-
-    async def start(
-        self,
-        *,
-        game_id: int,
-        expected_version: int,
-        seed: int,
-        state: State | dict[str, Any],
-        seats: Sequence[SeatRow],
-        wait: Wait | None = None,
-        ai_turn: bool = False,
-    ) -> list[Owed]:
-        """The game leaves its lobby with its first `state` (an engine state is kept in memory
-        with the game's row; its saved form alone is read again when needed). Returns the
-        posts it owes: the lobby's update, the first board and each person's secret."""
-        state_json, built = _saved(state)
-        work = changes.start(
-            game_id,
-            expected_version,
-            seed=seed,
-            state_json=state_json,
-            seats=seats,
-            wait=wait,
-            ai_turn=ai_turn,
-            at=self.clock(),
-        )
-        return await self._save(
-            game_id,
-            work,
-            built,
-            version=expected_version + 1,
-            status="active",
-            seed=seed,
-            state_json=state_json,
-            seats=tuple(seats),
-            **clock_columns(wait),
-        )
-
-    async def record_actions(
-        self,
-        *,
-        game_id: int,
-        expected_version: int,
-        state: State | dict[str, Any],
-        actions: Sequence[tuple[int, str]],
-        status: str = "active",
-        prompt: tuple[str, int] | None = None,
-        wait: Wait | None = None,
-        results: Sequence[SeatResult] | None = None,
-        ai_turn: bool = False,
-        announce: bool = True,
-        stand_in_seat: int | None = None,
-    ) -> tuple[int, list[Owed]]:
-        """Save the new state, append its actions, settle old prompts and open a new one.
-
-        All in one transaction that fails with VersionConflict if someone else got there first.
-        `wait`: the turn of the person now to move, to remind them (None: nobody to remind).
-        `results` come with the finishing move, so a game is never finished without them.
-        `ai_turn`: an AI seat is to move now; `stand_in_seat`: an AI goes on playing that
-        seat's move (its clock ran out). With `announce`, the move's board post (and a
-        finished game's replay) is owed in the outbox (see `hvbot.store.duties`). Returns the
-        new version and the posts owed.
-        """
-        if results and status != "finished":
-            raise ValueError("results belong to a finished game only")
-        state_json, built = _saved(state)
-        work = changes.record_actions(
-            game_id,
-            expected_version,
-            state_json=state_json,
-            actions=actions,
-            status=status,
-            prompt=prompt,
-            wait=wait,
-            results=results,
-            ai_turn=ai_turn,
-            announce_at=self.clock() if announce else None,
-            stand_in_seat=stand_in_seat,
-        )
-        version = expected_version + 1
-        owed = await self._save(
-            game_id,
-            work,
-            built,
-            version=version,
-            status=status,
-            state_json=state_json,
-            **clock_columns(wait, stand_in_seat),
-        )
-        return version, owed
-
-    async def set_status(
-        self,
-        *,
-        game_id: int,
-        expected_version: int,
-        status: str,
-        told: str | None = None,
-        results: Sequence[SeatResult] | None = None,
-    ) -> list[Owed]:
-        """End a game without a move: abandoned, or "finished" by a forfeit with `results`
-        (who lost and who won when the game stopped), its prompts settled with it. `told`: a
-        public text saying so, owed with it (returned, to send, with a forfeit's replay)."""
-        if results and status != "finished":
-            raise ValueError("results belong to a finished game only")
-        at = self.clock()
-        said = (told, at) if told is not None else None
-        work = changes.set_status(
-            game_id, expected_version, status, told=said, results=results, at=at
-        )
-        return await self._save(
-            game_id,
-            work,
-            version=expected_version + 1,
-            status=status,
-            **clock_columns(None),
-        )
-
-    async def take_back(
-        self,
-        *,
-        game_id: int,
-        expected_version: int,
-        n: int,
-        taken: int = 1,
-        state: State | dict[str, Any],
-        request_id: int | None,
-        accepted: Sequence[int] = (),
-        prompt: tuple[str, int] | None = None,
-        wait: Wait | None = None,
-        ai_turn: bool = False,
-        told: dict[str, Any] | None = None,
-    ) -> tuple[int, list[Owed]]:
-        """Remove the `taken` latest actions, from number `n` on, and save the state from
-        before them, as one versioned change that also closes the request; returns the new
-        version and the post it owes (the board as it is again; `told`: who took back which
-        move)."""
-        state_json, built = _saved(state)
-        work = changes.take_back(
-            game_id,
-            expected_version,
-            n=n,
-            taken=taken,
-            state_json=state_json,
-            request_id=request_id,
-            accepted=accepted,
-            prompt=prompt,
-            wait=wait,
-            ai_turn=ai_turn,
-            told=told or {},
-            at=self.clock(),
-        )
-        version = expected_version + 1
-        owed = await self._save(
-            game_id, work, built, version=version, state_json=state_json, **clock_columns(wait)
-        )
-        return version, owed
-
     # Not versioned changes: they move no piece, and a prompt made before stays as valid.
 
     async def set_lobby_message(self, *, game_id: int, message_id: int) -> None:
         work = statement("UPDATE games SET lobby_message_id = ? WHERE id = ?", message_id, game_id)
-        await self._save(game_id, work, lobby_message_id=message_id)
+        await self.write(Write(game_id, work, {"lobby_message_id": message_id}))
 
     async def set_thread(self, *, game_id: int, thread_id: int) -> None:
         """The thread the game is played in from now on (nothing else ever sets it)."""
         work = statement("UPDATE games SET thread_id = ? WHERE id = ?", thread_id, game_id)
-        await self._save(game_id, work, thread_id=thread_id)
+        await self.write(Write(game_id, work, {"thread_id": thread_id}))
 
     async def set_seat_language(self, *, game_id: int, seat: int, language: str) -> None:
         """The language a seat's person uses now. Callers write only when it changed."""
@@ -504,29 +291,10 @@ class GameStore:
             game_id,
             seat,
         )
-        await self._save(game_id, work)
+        await self.write(Write(game_id, work))
         cached = self.cache.row(game_id)
         if cached is not None:
             seats = tuple(
                 replace(s, language=language) if s.seat == seat else s for s in cached.seats
             )
             self.cache.changed(game_id, seats=seats)
-
-
-def clock_columns(wait: Wait | None, stand_in_seat: int | None = None) -> dict[str, Any]:
-    """The turn clock's columns a change writes with its wait (see `sql.turn_values`), for
-    the copy in memory."""
-    _, _, deadline, warn_at, stand_in = turn_values(wait, stand_in_seat)
-    return {
-        "clock_deadline": deadline,
-        "clock_warn_at": warn_at,
-        "stand_in_seat": stand_in,
-        "clock_paused_at": None,
-    }
-
-
-def _saved(state: State | dict[str, Any]) -> tuple[str, State | None]:
-    """The saved form of a state, and the engine state itself if that is what was given."""
-    if isinstance(state, State):
-        return json.dumps(state.to_dict()), state
-    return json.dumps(state), None

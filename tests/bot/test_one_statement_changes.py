@@ -37,36 +37,49 @@ async def _twins(repo: GameStore) -> tuple[int, int]:
     """Two games started alike, in two channels, both at the same version."""
     ids = []
     for channel in (10, 11):
-        game = await repo.create_lobby(
-            game="pylons",
-            guild_id=1,
-            channel_id=channel,
-            creator_id=100,
-            creator_name="Ada",
-            options={},
+        game = await repo.create(
+            changes.create_lobby(
+                game="pylons",
+                guild_id=1,
+                channel_id=channel,
+                creator_id=100,
+                creator_name="Ada",
+                options={},
+                at=repo.clock(),
+            )
         )
         seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
-        await repo.start(
-            game_id=game.id, expected_version=game.version, seed=5, state={"n": 0}, seats=seats
+        await repo.write(
+            changes.start(
+                game.id,
+                game.version,
+                seed=5,
+                state={"n": 0},
+                seats=seats,
+                at=repo.clock(),
+            )
         )
         ids.append(game.id)
     return ids[0], ids[1]
 
 
 def _change(game_id: int, version: int, step: dict[str, Any]) -> OneStatement:
-    return changes.record_actions(
+    """The step's move as `changes.record_actions` writes it: both forms of its transaction."""
+    write = changes.record_actions(
         game_id,
         version,
-        state_json=json.dumps(step.get("state", {"n": version})),
+        state=step.get("state", {"n": version}),
         actions=step.get("actions", [(0, "place K12")]),
+        at=AT,
         status=step.get("status", "active"),
         prompt=step.get("prompt"),
         wait=step.get("wait"),
-        results=None,
         ai_turn=step.get("ai_turn", False),
-        announce_at=step.get("announce_at", AT),
+        announce=step.get("announce", True),
         stand_in_seat=step.get("stand_in_seat"),
     )
+    assert isinstance(write.work, OneStatement)
+    return write.work
 
 
 async def _stored(repo: GameStore, game_id: int) -> dict[str, Any]:
@@ -97,7 +110,7 @@ STEPS: Sequence[dict[str, Any]] = (
     {"prompt": ("place", 100)},
     {"actions": [(0, "draw C3"), (0, "place here r90")], "prompt": ("declare", 100)},
     {"wait": Wait(AT, AT + timedelta(hours=1), "2026-03-02T12:00:00.000+00:00", None)},
-    {"ai_turn": True, "announce_at": None},
+    {"ai_turn": True, "announce": False},
     {"actions": [(1, "place M13")], "stand_in_seat": 1, "ai_turn": True},
     {"actions": [], "prompt": ("place", 200)},
     {"status": "abandoned", "actions": [(1, "place N14")]},

@@ -14,7 +14,7 @@ from hvbot.cogs.stats import NAME_LIMIT, server_embed
 from hvbot.services import GameService, seat_results
 from hvbot.services.ratings import Rating
 from hvbot.services.stats import summaries, summarise
-from hvbot.store import GameRow, GameStore, ResultRow, SeatResult, SeatRow, VersionConflict
+from hvbot.store import GameRow, GameStore, ResultRow, SeatResult, SeatRow, VersionConflict, changes
 
 GUILD, OTHER_GUILD = 1, 2
 ADA, BO = 100, 200
@@ -36,20 +36,26 @@ async def _started(
     state: dict | None = None,
     seats: tuple[SeatRow, ...] = SEATS,
 ) -> GameRow:
-    game = await repo.create_lobby(
-        game="pylons",
-        guild_id=guild,
-        channel_id=channel,
-        creator_id=ADA,
-        creator_name="Ada",
-        options={},
+    game = await repo.create(
+        changes.create_lobby(
+            game="pylons",
+            guild_id=guild,
+            channel_id=channel,
+            creator_id=ADA,
+            creator_name="Ada",
+            options={},
+            at=repo.clock(),
+        )
     )
-    await repo.start(
-        game_id=game.id,
-        expected_version=game.version,
-        seed=42,
-        state=state or {"x": 0},
-        seats=seats,
+    await repo.write(
+        changes.start(
+            game.id,
+            game.version,
+            seed=42,
+            state=state or {"x": 0},
+            seats=seats,
+            at=repo.clock(),
+        )
     )
     started = await repo.game(game_id=game.id)
     assert started is not None
@@ -61,17 +67,26 @@ FINAL = [SeatResult(0, 9, True), SeatResult(1, 4, False), SeatResult(2, 9, True)
 
 async def test_results_are_stored_with_the_finishing_move(repo: GameStore) -> None:
     game = await _started(repo)
-    version, _ = await repo.record_actions(
-        game_id=game.id, expected_version=game.version, state={"x": 1}, actions=[(0, "a")]
+    move = changes.record_actions(
+        game.id,
+        game.version,
+        state={"x": 1},
+        actions=[(0, "a")],
+        at=repo.clock(),
     )
+    await repo.write(move)
+    version = move.version
     assert await repo.results.of_kind(guild_id=GUILD, game="pylons") == []
-    await repo.record_actions(
-        game_id=game.id,
-        expected_version=version,
-        state={"x": 2},
-        actions=[(1, "b")],
-        status="finished",
-        results=FINAL,
+    await repo.write(
+        changes.record_actions(
+            game.id,
+            version,
+            state={"x": 2},
+            actions=[(1, "b")],
+            status="finished",
+            results=FINAL,
+            at=repo.clock(),
+        )
     )
     rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
     assert [(r.seat, r.user_id, r.display_name, r.score, r.won) for r in rows] == [
@@ -96,14 +111,17 @@ async def test_a_seat_an_ai_played_for_a_person_counts_for_them_and_a_resignatio
         SeatRow(1, None, "normal", "Bo (away, AI plays)", BO),
         SeatRow(2, None, "easy", "AI 1"),
     )
-    await repo.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
-    await repo.record_actions(
-        game_id=game.id,
-        expected_version=game.version + 1,
-        state={"x": 2},
-        actions=[(1, "b")],
-        status="finished",
-        results=[SeatResult(0, 9, True), SeatResult(1, 8, True), SeatResult(2, 1, False)],
+    await repo.write(changes.set_seats(game.id, game.version, seats=seats, at=repo.clock()))
+    await repo.write(
+        changes.record_actions(
+            game.id,
+            game.version + 1,
+            state={"x": 2},
+            actions=[(1, "b")],
+            status="finished",
+            results=[SeatResult(0, 9, True), SeatResult(1, 8, True), SeatResult(2, 1, False)],
+            at=repo.clock(),
+        )
     )
     rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
     assert [(r.seat, r.user_id, r.score, r.won) for r in rows] == [
@@ -121,29 +139,35 @@ async def test_a_seat_an_ai_played_for_a_person_counts_for_them_and_a_resignatio
 async def test_a_refused_finishing_move_stores_no_results(repo: GameStore) -> None:
     game = await _started(repo)
     with pytest.raises(VersionConflict):
-        await repo.record_actions(
-            game_id=game.id,
-            expected_version=game.version + 3,
-            state={"x": 2},
-            actions=[(1, "b")],
-            status="finished",
-            results=FINAL,
+        await repo.write(
+            changes.record_actions(
+                game.id,
+                game.version + 3,
+                state={"x": 2},
+                actions=[(1, "b")],
+                status="finished",
+                results=FINAL,
+                at=repo.clock(),
+            )
         )
     assert await repo.results.of_kind(guild_id=GUILD, game="pylons") == []
     with pytest.raises(ValueError, match="finished"):
-        await repo.record_actions(
-            game_id=game.id,
-            expected_version=game.version,
-            state={"x": 2},
-            actions=[(1, "b")],
-            results=FINAL,
+        await repo.write(
+            changes.record_actions(
+                game.id,
+                game.version,
+                state={"x": 2},
+                actions=[(1, "b")],
+                results=FINAL,
+                at=repo.clock(),
+            )
         )
     assert (await repo.game(game_id=game.id)).version == game.version
 
 
 async def test_abandoned_games_have_no_results(repo: GameStore) -> None:
     game = await _started(repo)
-    await repo.set_status(game_id=game.id, expected_version=game.version, status="abandoned")
+    await repo.write(changes.set_status(game.id, game.version, status="abandoned", at=repo.clock()))
     assert await repo.results.of_kind(guild_id=GUILD, game="pylons") == []
     assert await repo.finished_games_without_results() == []
     assert await repo.results.kinds_played(guild_id=GUILD) == []
@@ -153,13 +177,16 @@ async def test_results_survive_a_restart_and_are_found_per_person(database_url: 
     path = database_url
     repo = await GameStore.open(path)
     game = await _started(repo)
-    await repo.record_actions(
-        game_id=game.id,
-        expected_version=game.version,
-        state={"x": 1},
-        actions=[(0, "a")],
-        status="finished",
-        results=FINAL,
+    await repo.write(
+        changes.record_actions(
+            game.id,
+            game.version,
+            state={"x": 1},
+            actions=[(0, "a")],
+            status="finished",
+            results=FINAL,
+            at=repo.clock(),
+        )
     )
     await repo.close()
 
@@ -219,16 +246,24 @@ async def test_games_finished_before_results_were_kept_are_filled_once(
         finished = await _started(old, channel=10, state=dealt, seats=SEATS[:2])
         final = await finish_as_before_results(old, finished, seed=8)
         abandoned = await _started(old, channel=11)
-        await old.set_status(
-            game_id=abandoned.id, expected_version=abandoned.version, status="abandoned"
+        await old.write(
+            changes.set_status(
+                abandoned.id,
+                abandoned.version,
+                status="abandoned",
+                at=old.clock(),
+            )
         )
         unreadable = await _started(old, channel=12)
-        await old.record_actions(
-            game_id=unreadable.id,
-            expected_version=unreadable.version,
-            state={"format": "something else"},
-            actions=[],
-            status="finished",
+        await old.write(
+            changes.record_actions(
+                unreadable.id,
+                unreadable.version,
+                state={"format": "something else"},
+                actions=[],
+                status="finished",
+                at=old.clock(),
+            )
         )
         await old.close()
 

@@ -10,7 +10,7 @@ from moved_clock import MovedClock
 
 from hvbot.services import BotError, GameService
 from hvbot.services.server_settings import Change, apply, may_open, may_open_in
-from hvbot.store import ChannelBusy, GameStore, ServerSettings, TurnClock
+from hvbot.store import ChannelBusy, GameStore, ServerSettings, TurnClock, changes
 
 GUILD = 5
 CATEGORY, CHANNEL, OTHER = 50, 51, 52
@@ -200,22 +200,28 @@ async def test_games_in_threads_leave_their_channel_free(database_url: str) -> N
         assert (await service.games.open_game(CHANNEL, ADA)).id == first.id
         assert (await service.games.open_game(CHANNEL, BO)).id == second.id
         # The database itself refuses a second open game outside threads.
-        third = await store.create_lobby(
-            game="pylons",
-            guild_id=GUILD,
-            channel_id=CHANNEL,
-            creator_id=ADA + 6,
-            creator_name="Di",
-            options={},
-        )
-        with pytest.raises(ChannelBusy):
-            await store.create_lobby(
+        third = await store.create(
+            changes.create_lobby(
                 game="pylons",
                 guild_id=GUILD,
                 channel_id=CHANNEL,
-                creator_id=ADA + 7,
-                creator_name="Ed",
+                creator_id=ADA + 6,
+                creator_name="Di",
                 options={},
+                at=store.clock(),
+            )
+        )
+        with pytest.raises(ChannelBusy):
+            await store.create(
+                changes.create_lobby(
+                    game="pylons",
+                    guild_id=GUILD,
+                    channel_id=CHANNEL,
+                    creator_id=ADA + 7,
+                    creator_name="Ed",
+                    options={},
+                    at=store.clock(),
+                )
             )
         assert (await service.games.open_game(CHANNEL)).id == third.id
         assert (await service.games.open_game(CHANNEL, ADA + 6)).id == third.id

@@ -10,7 +10,7 @@ import pytest
 
 from engine import State
 from games import find_game
-from hvbot.store import GameRow, GameStore, SeatRow, VersionConflict
+from hvbot.store import GameRow, GameStore, SeatRow, VersionConflict, changes
 from hvbot.store.cache import GameCache
 
 CHANNEL = 40
@@ -24,18 +24,28 @@ async def store(database_url):
 
 
 async def _started(store: GameStore) -> tuple[GameRow, State]:
-    lobby = await store.create_lobby(
-        game="high-voltage",
-        guild_id=1,
-        channel_id=CHANNEL,
-        creator_id=100,
-        creator_name="Ada",
-        options={},
+    lobby = await store.create(
+        changes.create_lobby(
+            game="high-voltage",
+            guild_id=1,
+            channel_id=CHANNEL,
+            creator_id=100,
+            creator_name="Ada",
+            options={},
+            at=store.clock(),
+        )
     )
     seats = [*lobby.seats, SeatRow(1, 200, None, "Bo")]
     state = find_game("high-voltage").new_state(2, 5)
-    await store.start(
-        game_id=lobby.id, expected_version=lobby.version, seed=5, state=state, seats=seats
+    await store.write(
+        changes.start(
+            lobby.id,
+            lobby.version,
+            seed=5,
+            state=state,
+            seats=seats,
+            at=store.clock(),
+        )
     )
     game = await store.game(game_id=lobby.id)
     assert game is not None
@@ -52,9 +62,15 @@ async def test_a_stored_move_leaves_its_state_with_its_row(store):
     game, state = await _started(store)
     assert store.peek_state(game) is state, "the started state is kept, not rebuilt"
     after = _moved(state, 1)
-    version, _ = await store.record_actions(
-        game_id=game.id, expected_version=game.version, state=after, actions=[(0, "a")]
+    move = changes.record_actions(
+        game.id,
+        game.version,
+        state=after,
+        actions=[(0, "a")],
+        at=store.clock(),
     )
+    await store.write(move)
+    version = move.version
     moved = await store.open_game_in_channel(channel_id=CHANNEL)
     assert moved is not None and moved.version == version
     assert store.peek_state(moved) is after
@@ -66,7 +82,7 @@ async def test_a_stored_move_leaves_its_state_with_its_row(store):
 async def test_a_change_of_seats_keeps_the_state_it_left_alone(store):
     game, state = await _started(store)
     seats = [game.seats[0], SeatRow(1, None, "easy", "AI 1")]
-    await store.set_seats(game_id=game.id, expected_version=game.version, seats=seats)
+    await store.write(changes.set_seats(game.id, game.version, seats=seats, at=store.clock()))
     reseated = await store.game(game_id=game.id)
     assert reseated is not None and reseated.version == game.version + 1
     assert store.peek_state(reseated) is state
@@ -81,15 +97,24 @@ async def test_a_failed_compare_and_set_drops_the_row_and_the_state_together(dat
         seen = await second.game(game_id=game.id)
         assert seen is not None and second.peek_state(seen) == state
         theirs = _moved(state, 1)
-        await first.record_actions(
-            game_id=game.id, expected_version=game.version, state=theirs, actions=[(0, "a")]
+        await first.write(
+            changes.record_actions(
+                game.id,
+                game.version,
+                state=theirs,
+                actions=[(0, "a")],
+                at=first.clock(),
+            )
         )
         with pytest.raises(VersionConflict):
-            await second.record_actions(
-                game_id=game.id,
-                expected_version=seen.version,
-                state=_moved(state, 2),
-                actions=[(0, "b")],
+            await second.write(
+                changes.record_actions(
+                    game.id,
+                    seen.version,
+                    state=_moved(state, 2),
+                    actions=[(0, "b")],
+                    at=second.clock(),
+                )
             )
         assert second.cache.row(game.id) is None and second.cache.state(seen) is None
         fresh = await second.game(game_id=game.id)

@@ -16,7 +16,7 @@ from engine import State
 from games import find_game
 from hvbot.aftermath import board_buttons
 from hvbot.handlers import answering
-from hvbot.store import GameRow, GameStore
+from hvbot.store import GameRow, GameStore, changes
 from sandbox.emulator import DiscordEmulator, Record, User
 
 
@@ -246,12 +246,15 @@ async def test_a_bot_started_again_reads_a_game_only_when_it_is_played(
     try:
         state = find_game(played.game_name).state_from_dict(played.state)
         state.apply("done")
-        await store.record_actions(
-            game_id=played.id,
-            expected_version=played.version,
-            state=state,
-            actions=[(played.seat_of(first.id) or 0, "done")],
-            announce=False,
+        await store.write(
+            changes.record_actions(
+                played.id,
+                played.version,
+                state=state,
+                actions=[(played.seat_of(first.id) or 0, "done")],
+                announce=False,
+                at=store.clock(),
+            )
         )
     finally:
         await store.close()

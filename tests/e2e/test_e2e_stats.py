@@ -12,7 +12,7 @@ from e2e_harness import BotHarness, confirmed
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
 
 from games import find_game
-from hvbot.store import GameStore, SeatRow
+from hvbot.store import GameStore, SeatRow, changes
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 # Commands are named as Discord mentions of the registered command, shown localised.
@@ -99,18 +99,28 @@ async def test_games_finished_before_stats_existed_count_after_start_up(
     path = tmp_path / "games.sqlite3"
     with schema_before_results(monkeypatch):
         old = await GameStore.open(path)
-        lobby = await old.create_lobby(
-            game="pylons",
-            guild_id=emu.guild_id,
-            channel_id=emu.channel.id,
-            creator_id=ada.id,
-            creator_name="Ada",
-            options={},
+        lobby = await old.create(
+            changes.create_lobby(
+                game="pylons",
+                guild_id=emu.guild_id,
+                channel_id=emu.channel.id,
+                creator_id=ada.id,
+                creator_name="Ada",
+                options={},
+                at=old.clock(),
+            )
         )
         seats = (SeatRow(0, ada.id, None, "Ada"), SeatRow(1, bo.id, None, "Bo"))
         dealt = find_game("pylons").new_state(2, 3).to_dict()
-        await old.start(
-            game_id=lobby.id, expected_version=lobby.version, seed=3, state=dealt, seats=seats
+        await old.write(
+            changes.start(
+                lobby.id,
+                lobby.version,
+                seed=3,
+                state=dealt,
+                seats=seats,
+                at=old.clock(),
+            )
         )
         started = await old.game(game_id=lobby.id)
         assert started is not None

@@ -14,7 +14,7 @@ from engine import State
 from games import find_game
 from hvbot.database import base
 from hvbot.services import GameService
-from hvbot.store import GameRow, GameStore
+from hvbot.store import GameRow, GameStore, changes
 
 MAX_MOVES = 2000
 
@@ -105,11 +105,14 @@ async def finish_as_before_results(repo: GameStore, game: GameRow, seed: int) ->
     """Store a started two-player Pylons game, dealt from `seed`, as finished the way the bot
     did before results were kept: the finishing move and nothing more."""
     final = played_out(seed)
-    await repo.record_actions(
-        game_id=game.id,
-        expected_version=game.version,
-        state=final.to_dict(),
-        actions=[(0, text) for text in final.history],
-        status="finished",
+    await repo.write(
+        changes.record_actions(
+            game.id,
+            game.version,
+            state=final.to_dict(),
+            actions=[(0, text) for text in final.history],
+            status="finished",
+            at=repo.clock(),
+        )
     )
     return final
