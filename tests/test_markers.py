@@ -17,7 +17,7 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 # An end-to-end module in the shared folder, one in a game's folder, and one that is not.
-E2E_MODULES = ("tests/e2e/test_e2e_help.py", "tests/e2e/test_e2e_pylons.py")
+E2E_MODULES = ("tests/e2e/test_e2e_help.py", "tests/games/pylons/test_e2e_pylons.py")
 OTHER_MODULE = "tests/engine/test_records.py"
 # What a test asks for, or brings in, to run the real bot against the emulated Discord.
 BOT_FIXTURES = {"hv", "emulator"}
