@@ -1,5 +1,6 @@
-"""The bot process of `bench/load.py`: the real bot, alone in its own process, pointed at the
-Discord emulator the benchmark runs, so its resident memory can be read without the emulator's.
+"""The bot process of the load benchmark (`python -m bench.load`): the real bot, alone in its
+own process, pointed at the Discord emulator the benchmark runs, so its resident memory can be
+read without the emulator's.
 
     python bench/load_bot.py --api-base URL --gateway URL --database FILE|URL [--guild-id ID]
                              [--shard-count N --shard-ids K[,K...]] [--moved-clock]

@@ -9,7 +9,7 @@
 An outside yardstick for the project's players: OpenSpiel's C++ `MCTSBot` (UCT, c = 2, one
 random rollout per leaf, `max_simulations` a move) searching OpenSpiel's own `twixt` with a
 24x24 board, which has the rules of our open board (cross-checked move by move in
-tests/engine/test_pylons_openspiel.py). Run as a script it plays `hard` against it, seats
+tests/games/pylons/test_pylons_openspiel.py). Run as a script it plays `hard` against it, seats
 alternating, and prints each game and a JSON line; a random 24x24 rollout costs ~7 ms, so
 1,000 simulations take seconds a move and a game minutes.
 

@@ -7,7 +7,7 @@ games stored: a process should read the games it is asked about, not every game 
 Seeds a SQLite file with `--games` games, dealt through the bot's own service as /game new,
 Join and Start would (High Voltage, Pylons and Sector 6 in turn, two people each, a person to
 move; `--lobbies` of them left as lobbies), unless `--database` names a file seeded before.
-Then starts the real bot in its own process (`bench/load_bot.py`, as `bench/load.py` does)
+Then starts the real bot in its own process (`bench/load_bot.py`, as `python -m bench.load` does)
 against the Discord emulator, and prints:
 
 - the seconds from starting the process to its shards connected and its commands synced (it
@@ -31,10 +31,11 @@ sys.path[:0] = [str(_HERE.parent), str(_HERE.parent / "tests" / "support")]
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
-import importlib.util  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
+from bench.load import bots  # noqa: E402
+from bench.load.machine import rss_kb  # noqa: E402
 from games import register_all  # noqa: E402
 from hvbot.services import GameService  # noqa: E402
 from hvbot.store import GameStore  # noqa: E402
@@ -44,16 +45,6 @@ register_all()  # the games this benchmark plays, as `bot.py` registers them
 
 GAMES = ("high-voltage", "pylons", "sector6")
 GUILD = 1
-
-
-def _load_bench() -> object:
-    """bench/load.py, for its bot process helpers (imported by path: see above)."""
-    spec = importlib.util.spec_from_file_location("bench_load", _HERE / "load.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_load"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 async def seed(path: Path, games: int, lobbies: float) -> float:
@@ -84,7 +75,6 @@ async def seed(path: Path, games: int, lobbies: float) -> float:
 
 
 async def measure(args: argparse.Namespace, database: Path) -> None:
-    load = _load_bench()
     emu = LoadEmulator(channel_names=["general"])
     await emu.start()
     folder = Path(tempfile.mkdtemp(prefix="startup-"))
@@ -97,7 +87,7 @@ async def measure(args: argparse.Namespace, database: Path) -> None:
     )
     try:
         began = time.perf_counter()
-        process = await load.start_bot(  # type: ignore[attr-defined]
+        process = await bots.start_bot(
             emu, str(database), log, bot_args, guild_id=emu.guild_id, shard=None
         )
         ready = time.perf_counter() - began
@@ -106,13 +96,13 @@ async def measure(args: argparse.Namespace, database: Path) -> None:
         await emu.slash(ada, "stats me", settle=False)
         answered = time.perf_counter() - asked
         await asyncio.sleep(args.settle)  # memory at rest: what start-up left behind
-        alone = load.rss_kb(process.pid, descendants=False)  # type: ignore[attr-defined]
-        whole = load.rss_kb(process.pid)  # type: ignore[attr-defined]
+        alone = rss_kb(process.pid, descendants=False)
+        whole = rss_kb(process.pid)
         print(f"ready after            {ready:8.2f} s")
         print(f"first answer after     {answered * 1000:8.1f} ms more")
         print(f"memory at rest, bot    {alone / 1024:8.1f} MB")
         print(f"  with its workers     {whole / 1024:8.1f} MB")
-        await load.stop_bot(process)  # type: ignore[attr-defined]
+        await bots.stop_bot(process)
     finally:
         log.close()
         await emu.close()

@@ -11,14 +11,22 @@ import json
 import math
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from bench_modules import bench_module
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "load.py"
+from bench.load.clocks import Jump, Said, Silence, clock_duties
+from bench.load.machine import slowdown
+from bench.load.players import Slot
+from bench.load.reader import ClockRow, MovePost
+from bench.load.report import added_game_kb, report_clocks
+
+ROOT = Path(__file__).resolve().parents[2]
+# The benchmark as people run it: `python -m bench.load` from the project's folder.
+BENCH = ("-m", "bench.load")
 KEYS = {
     "games",
     "seconds",
@@ -50,9 +58,10 @@ NEW_KEYS = {
 def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     done = subprocess.run(
         [
-            *(sys.executable, str(BENCH), "--games", "3", "--seconds", "3"),
+            *(sys.executable, *BENCH, "--games", "3", "--seconds", "3"),
             *("--warm-up", "2", "--warm-up-boards", "50"),
         ],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
@@ -83,9 +92,10 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     server, two bots and their warm-up.)"""
     done = subprocess.run(
         [
-            *(sys.executable, str(BENCH), "--database", "postgresql", "--processes", "2"),
+            *(sys.executable, *BENCH, "--database", "postgresql", "--processes", "2"),
             *("--games", "4", "--seconds", "3", "--warm-up", "2", "--warm-up-boards", "50"),
         ],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,
@@ -109,10 +119,6 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     assert figures["round_trips_per_action"] >= 1, figures["round_trips_per_action"]
 
 
-def _bench():
-    return bench_module("load")
-
-
 @pytest.mark.parametrize(
     ("before", "probes", "slowed"),
     [
@@ -124,7 +130,7 @@ def _bench():
     ],
 )
 def test_the_machine_counts_as_slowed_by_its_probes(before, probes, slowed) -> None:
-    factor = _bench().slowdown(before[0], probes)
+    factor = slowdown(before[0], probes)
     assert bool(factor) is slowed
     if slowed:
         assert factor >= 1.5
@@ -133,12 +139,12 @@ def test_the_machine_counts_as_slowed_by_its_probes(before, probes, slowed) -> N
 def test_what_an_added_game_costs_is_not_made_up_when_half_the_games_peaked_higher() -> None:
     found = {"rss_rest": 100_000, "rss_setup": 110_000, "rss_half": 115_000, "rss_active": 125_000}
     # 10 000 kB more once the second 100 games joined, and 10 000 kB to start all 200.
-    assert _bench().added_game_kb(found, games=200, added=100) == pytest.approx(150.0)
+    assert added_game_kb(found, games=200, added=100) == pytest.approx(150.0)
     # A backlog from a slow set-up left the most memory in use while half of them played:
     # what the others added cannot be read, and is not a figure below zero.
     peaked = {**found, "rss_half": 140_000}
-    assert math.isnan(_bench().added_game_kb(peaked, games=200, added=100))
-    assert math.isnan(_bench().added_game_kb(found, games=200, added=0))
+    assert math.isnan(added_game_kb(peaked, games=200, added=100))
+    assert math.isnan(added_game_kb(found, games=200, added=0))
 
 
 @pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
@@ -148,9 +154,10 @@ def test_with_clocks_a_silent_person_runs_out_and_an_ai_moves_for_them_once() ->
     what is due every 5 s.)"""
     done = subprocess.run(
         [
-            *(sys.executable, str(BENCH), "--games", "4", "--clocked", "2", "--seconds", "8"),
+            *(sys.executable, *BENCH, "--games", "4", "--clocked", "2", "--seconds", "8"),
             *("--warm-up", "2", "--warm-up-boards", "50"),
         ],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
@@ -171,29 +178,28 @@ def test_with_clocks_a_silent_person_runs_out_and_an_ai_moves_for_them_once() ->
 def _silent_turn(scenario: str):
     """What the run kept of one person made silent in game 7 (seats: Ada 100, Bo 200, an AI):
     their clock moved past its warning, then its deadline, with `scenario` gone wrong."""
-    load = _bench()
-    slot = load.Slot(channel=None, people=[], rng=None, clocked=True)
+    slot = Slot(channel=None, people=[], rng=None, clocked=True)
     slot.seats_of[7] = [100, 200, None]
     slot.sent_at[7] = {0, 1, 3, 8}  # what Ada and Bo sent themselves
-    clock = load.ClockRow(5, "2026-01-01T13:00:00.000+00:00", "2026-01-01T12:45:00.000+00:00", 4)
-    silence = load.Silence(slot, game_id=7, user_id=100, clock=clock)
+    clock = ClockRow(5, "2026-01-01T13:00:00.000+00:00", "2026-01-01T12:45:00.000+00:00", 4)
+    silence = Silence(slot, game_id=7, user_id=100, clock=clock)
     silence.warn_moved_at, silence.warned_at = 10.0, 11.0
     silence.due_moved_at, silence.ran_out_at, silence.ai_posted_at = 20.0, 22.0, 23.0
     jumps = [
-        load.Jump(10.0, "2026-01-01T12:45:00.001+00:00", {7: clock}),
-        load.Jump(20.0, "2026-01-01T13:00:00.001+00:00", {7: replace(clock, warn_at=None)}),
+        Jump(10.0, "2026-01-01T12:45:00.001+00:00", {7: clock}),
+        Jump(20.0, "2026-01-01T13:00:00.001+00:00", {7: replace(clock, warn_at=None)}),
     ]
-    slot.warnings = [load.Said(11.0, 7, 100)] * (2 if scenario == "warned twice" else 1)
-    slot.ran_outs = [load.Said(22.0, 7, 100)] * (2 if scenario == "told twice" else 1)
+    slot.warnings = [Said(11.0, 7, 100)] * (2 if scenario == "warned twice" else 1)
+    slot.ran_outs = [Said(22.0, 7, 100)] * (2 if scenario == "told twice" else 1)
     # (seat, first action) of each move's post: Ada, Ada, the AI seat, Bo, then the AI for
     # Ada (a drawn card, then placed), the AI seat, and Ada herself again.
     moves = [(0, 0), (0, 1), (2, 2), (1, 3), (0, 4), (0, 5), (2, 6), (0, 8)]
     if scenario == "the AI moved for her again":
         moves[-1] = (0, 7)  # not sent by Ada: an AI's, with no timeout before
-    posts = [load.MovePost(i, 7, i, seat, first, f"n{i}") for i, (seat, first) in enumerate(moves)]
+    posts = [MovePost(i, 7, i, seat, first, f"n{i}") for i, (seat, first) in enumerate(moves)]
     slot.posted.update({"n5": 2 if scenario == "posted twice" else 1})
     if scenario == "not acted":
-        slot.ran_outs, slot.posted = [], load.Counter()
+        slot.ran_outs, slot.posted = [], Counter()
         posts = posts[:4]
 
     class Reader:
@@ -201,7 +207,7 @@ def _silent_turn(scenario: str):
             return [p for p in posts if p.game_id in game_ids]
 
     driver = SimpleNamespace(silences=[silence], slots=[slot], jumps=jumps)
-    duties, unexplained = asyncio.run(load.clock_duties(driver, Reader()))
+    duties, unexplained = asyncio.run(clock_duties(driver, Reader()))
     found = {
         "clocked": 1,
         "duties": duties,
@@ -211,7 +217,7 @@ def _silent_turn(scenario: str):
         "nonce_refused": 0,
         "withdrawn": 0,
     }
-    return load.report_clocks(found)
+    return report_clocks(found)
 
 
 @pytest.mark.parametrize(

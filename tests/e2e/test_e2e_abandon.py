@@ -4,9 +4,12 @@ makes the creator's leaving a resignation, so the game goes on and counts as the
 
 from __future__ import annotations
 
+import pytest
 from e2e_harness import BotHarness, confirmed, rotated
 
 from sandbox.emulator import DiscordEmulator, User
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 async def under_way(emu: DiscordEmulator, hv: BotHarness) -> tuple[User, User]:

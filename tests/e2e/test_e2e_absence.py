@@ -12,6 +12,8 @@ from e2e_harness import BotHarness, board_posts, late_answers
 from games import find_game
 from sandbox.emulator import DiscordEmulator, InteractionFailed, User
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 
 @dataclass
 class Away:

@@ -19,6 +19,8 @@ from hvbot.handlers import answering
 from hvbot.store import GameRow, GameStore, changes
 from sandbox.emulator import DiscordEmulator, Record, User
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 
 async def wait_without_buttons(emu: DiscordEmulator, post: Record, why: str) -> None:
     """Until the stored message has no buttons left; then its picture is still there."""

@@ -12,6 +12,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from bot_processes import bot_processes
 from conftest import new_postgres_database
 from e2e_harness import BotHarness, board_posts, racing_cell
@@ -24,6 +25,8 @@ from hvbot.messages.presenters import presenter_for
 from hvbot.messages.replays import FILENAME as REPLAY
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility, shard_of
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 WARNED = "left for your move"
 RAN_OUT = "ran out of time"

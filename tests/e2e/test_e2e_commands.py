@@ -11,6 +11,8 @@ from e2e_harness import BOARD, BotHarness, Table, board_posts, confirmed, open_t
 from games import plugins
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 
 async def only_private_answer(
     emu: DiscordEmulator, hv: BotHarness, user: User, command: str, **options: Any

@@ -10,6 +10,8 @@ from e2e_harness import DANGER, BotHarness, confirm_button, open_three_seat_game
 from hvbot.handlers import confirm
 from sandbox.emulator import DiscordEmulator, Reply, StoredMessage, User, Visibility
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 GREY = 2  # Discord's secondary style
 
 

@@ -30,7 +30,7 @@ from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 # A real bot process, and the PostgreSQL server stopped and started under it: its own tier.
-pytestmark = pytest.mark.processes
+pytestmark = [pytest.mark.e2e, pytest.mark.processes]
 
 AWAY = "bot.error.store_unavailable"
 WENT_AWAY = re.compile(r"WARNING hvbot\.database: PostgreSQL at \S+ cannot be reached")

@@ -28,7 +28,7 @@ from sandbox.emulator import DiscordEmulator, Record, User, Visibility, shard_of
 from sandbox.emulator.faults import HeldRoute
 
 # Real processes killed, paused and outlived, a server stopped mid-game: their own tier.
-pytestmark = pytest.mark.processes
+pytestmark = [pytest.mark.e2e, pytest.mark.processes]
 
 LEASE_S = 4.0
 CHANNEL_POSTS = "POST /channels/{channel_id}/messages"

@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from e2e_harness import BotHarness, confirmed
 
 from games import find_game
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 def record_of(answer: Record, filename: str) -> dict[str, Any]:

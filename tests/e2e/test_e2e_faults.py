@@ -29,6 +29,8 @@ from games.high_voltage import pictures as hv_pictures
 from hvbot.store import GameRow, duties
 from sandbox.emulator import DiscordEmulator, InteractionFailed, Visibility
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 
 async def test_a_player_with_closed_dms_is_sent_to_mysecret_without_a_leak(
     emulator: DiscordEmulator, hv: BotHarness

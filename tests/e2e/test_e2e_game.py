@@ -35,6 +35,8 @@ from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 PUBLIC_FILES = {"board.png", "result.png", "replay.gif"}
 
 

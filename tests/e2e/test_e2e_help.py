@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from e2e_harness import BotHarness
 
 from games import all_games
 from sandbox.emulator import DiscordEmulator, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 def mention_ids(content: str) -> dict[str, str]:

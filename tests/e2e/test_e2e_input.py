@@ -8,10 +8,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from e2e_harness import BotHarness, Table, open_three_seat_game
 
 from hvbot.messages.limits import CONTENT
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 async def refused(

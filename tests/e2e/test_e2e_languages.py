@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from e2e_harness import BotHarness, Table, lobby_button
 
 from data.texts import texts_for
 from hvbot.messages.presenters import presenter_for
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 FR, IT, DE = texts_for("fr"), texts_for("it"), texts_for("de")
 LANGUAGES = ("it", "fr", "de")

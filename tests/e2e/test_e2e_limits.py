@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from e2e_harness import BotHarness
 from moved_clock import MovedClock
 
 from sandbox.emulator import DiscordEmulator
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 EXPIRED = "This lobby waited 24 hours without starting"
 

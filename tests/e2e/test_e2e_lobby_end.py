@@ -7,11 +7,14 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from e2e_harness import BotHarness, board_posts, confirmed
 
 from hvbot.services import GameService
 from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 def lobby_says(emu: DiscordEmulator, message_id: int, *words: str) -> bool:

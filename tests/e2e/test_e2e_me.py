@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from e2e_harness import BotHarness, board_posts
 from moved_clock import MovedClock
 
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 async def test_my_games_in_two_channels_and_a_thread_those_waiting_for_me_first(

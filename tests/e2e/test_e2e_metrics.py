@@ -20,7 +20,7 @@ from test_e2e_startup import launch, one_line_refusal
 from sandbox.emulator import DiscordEmulator
 
 # A real bot process scraped over HTTP, its shard dropped and resumed: the process tier.
-pytestmark = pytest.mark.processes
+pytestmark = [pytest.mark.e2e, pytest.mark.processes]
 
 
 def free_port() -> int:

@@ -3,9 +3,12 @@ public with who ended it, and a kicked player's seat goes to an AI that plays on
 
 from __future__ import annotations
 
+import pytest
 from e2e_harness import BotHarness, board_posts
 
 from sandbox.emulator import DiscordEmulator
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 async def test_a_moderator_kicks_a_player_and_ends_the_game(

@@ -4,9 +4,12 @@ message does not mention on purpose. /game new works only in a server."""
 
 from __future__ import annotations
 
+import pytest
 from e2e_harness import BotHarness, board_posts, confirmed
 
 from sandbox.emulator import DiscordEmulator
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 async def test_a_name_with_markdown_a_link_and_mentions_reads_as_itself_and_pings_no_one(

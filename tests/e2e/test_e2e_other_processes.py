@@ -18,6 +18,8 @@ from hvbot.services import GameService
 from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator, Visibility
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 
 @pytest.fixture
 async def on_postgres(emulator: DiscordEmulator, postgres: PostgresServer):

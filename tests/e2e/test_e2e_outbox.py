@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from e2e_harness import BOARD, BotHarness, board_posts, open_three_seat_game
 from played_games import finished_pylons
 
@@ -16,6 +17,8 @@ from hvbot.messages.replays import FILENAME as REPLAY
 from hvbot.services import GameService
 from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 async def test_a_move_whose_process_died_before_its_post_is_posted_once_by_another(

@@ -34,7 +34,7 @@ from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator, shard_of
 
 # Real processes sharing the shards, one killed: their own tier.
-pytestmark = pytest.mark.processes
+pytestmark = [pytest.mark.e2e, pytest.mark.processes]
 
 # Games whose reminders fall due at once: several batches (hvbot.services.reminders) a process.
 TABLES = 60

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from e2e_harness import BotHarness, open_three_seat_game
 
 from sandbox.emulator import DiscordEmulator
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 async def _wait_is_over(hv: BotHarness, game_id: int) -> None:

@@ -18,6 +18,8 @@ from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, Visibility
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 REPLAY = "replay.gif"
 
 

@@ -13,6 +13,8 @@ from moved_clock import MovedClock
 
 from sandbox.emulator import CommandNotShown, DiscordEmulator, Visibility
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 
 async def status_in(hv: BotHarness, channel_id: int) -> str | None:
     """The status of the latest game opened in the channel, if any."""

@@ -11,9 +11,12 @@ import socket
 import sys
 from pathlib import Path
 
+import pytest
 from postgres_server import PostgresServer
 
 from sandbox.emulator import DiscordEmulator
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 ROOT = Path(__file__).resolve().parents[2]
 

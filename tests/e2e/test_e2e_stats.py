@@ -15,6 +15,8 @@ from games import find_game
 from hvbot.store import GameStore, SeatRow, changes
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 # Commands are named as Discord mentions of the registered command, shown localised.
 NOTHING = re.compile(r"No finished games on this server yet: start one with </game new:\d+>\.")
 

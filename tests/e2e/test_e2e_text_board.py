@@ -4,11 +4,14 @@ player alone."""
 
 from __future__ import annotations
 
+import pytest
 from e2e_harness import BotHarness, board_posts, colour_of
 
 from games import find_game
 from hvbot.messages.limits import CONTENT
 from sandbox.emulator import DiscordEmulator, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 COMPANIES_DE = {"red": "Rot", "yellow": "Gelb", "green": "Grün", "blue": "Blau"}
 

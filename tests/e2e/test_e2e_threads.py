@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from e2e_harness import BotHarness, board_posts, racing_cell
 
 from games import find_game
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 REPLAY = "replay.gif"
 

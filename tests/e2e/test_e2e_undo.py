@@ -25,6 +25,8 @@ from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, InteractionFailed, Visibility
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 
 def in_words(move: str) -> str:
     """A High Voltage move as the bot's texts say it (the engine's typed form never shows)."""

@@ -7,10 +7,13 @@ from __future__ import annotations
 import gc
 
 import discord
+import pytest
 from e2e_harness import BotHarness, board_posts, move_with_post_held, open_three_seat_game
 
 from data.texts import texts_for
 from sandbox.emulator import DiscordEmulator
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 def interactions_alive(interaction_id: int) -> list[discord.Interaction]:

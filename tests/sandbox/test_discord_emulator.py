@@ -29,6 +29,8 @@ from sandbox.emulator import (
 )
 from sandbox.emulator.openapi import ENV_VAR
 
+pytestmark = pytest.mark.e2e  # the emulated Discord that the end-to-end tests stand on
+
 SPEC = locate_spec()
 needs_spec = pytest.mark.skipif(SPEC is None, reason="Discord's OpenAPI file is not available")
 

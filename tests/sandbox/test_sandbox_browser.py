@@ -45,6 +45,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 pytestmark = [
+    pytest.mark.e2e,
     pytest.mark.processes,
     pytest.mark.skipif(missing_browser() is not None, reason=str(missing_browser())),
 ]

@@ -24,7 +24,7 @@ from sandbox.emulator import DiscordEmulator
 
 # A bot kept connected through a hundred heartbeats: with the tests that take real time,
 # in the process tier.
-pytestmark = pytest.mark.processes
+pytestmark = [pytest.mark.e2e, pytest.mark.processes]
 
 INTERVAL_S = 0.05
 HEARTBEATS = 120  # the fault struck between one heartbeat in eighty and one in two

@@ -24,6 +24,8 @@ from sandbox.emulator.pointing import point_discord_py
 from sandbox.web import DEFAULT_PEOPLE, SandboxPage
 from sandbox.web.page import STATIC
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 Frame = dict[str, Any]
 
 

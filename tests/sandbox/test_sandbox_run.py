@@ -42,6 +42,8 @@ from sandbox_bot import (
     sandbox_settings,
 )
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 # Settings of the person's own bot, which a try-out must leave alone.
 THEIR_TOKEN = "their.real.token"
 

@@ -26,7 +26,8 @@ from page_person import Message, PagePerson, live_buttons, pictures, text_of
 from PIL import Image
 from sandbox_process import sandbox
 
-pytestmark = pytest.mark.slow  # a whole game, with an AI's pause before each of its moves
+# A whole game, with an AI's pause before each of its moves.
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 STEP_S = 90  # the longest wait for one thing to show: an AI move, a board, an answer
 MOST_TURNS = 120  # a game has about 25 turns of Ada's; more means it is going round in circles

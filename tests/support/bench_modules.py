@@ -1,4 +1,5 @@
-"""Benchmark scripts imported by tests: `bench/` is a folder of scripts, not a package."""
+"""Benchmark scripts imported by tests: `bench/` is a folder of scripts, not a package (the load
+benchmark, a package of its own, is imported as `bench.load`)."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from e2e_harness import BOARD, BotHarness, board_posts, replay
 
 from engine import State
@@ -17,6 +18,8 @@ from hvbot.messages.limits import ALT, fit_alt
 from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 TILE = "tile.png"
 

@@ -9,12 +9,15 @@ import io
 import random
 from typing import Any
 
+import pytest
 from e2e_harness import BOARD, BotHarness, board_posts
 from PIL import Image
 
 from engine.core import State
 from games import find_game
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 TITLE = "Tic-tac-toe"
 

@@ -35,7 +35,7 @@ from games.sector6.rules import GAME, Sector6State
 from hvbot.messages.presenters import presenter_for
 from render.canvas import text_rgb, to_indexed
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 T = SECTOR6_THEME
 
 

@@ -30,7 +30,7 @@ from games.pylons.rules.board import (
 )
 from games.pylons.rules.state import END_CONNECTED, END_LIMIT, END_STUCK, MAX_PYLONS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def name(i: int, j: int) -> str:

@@ -13,6 +13,8 @@ from e2e_harness import BotHarness, board_posts
 
 from sandbox.emulator import DiscordEmulator
 
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
 
 async def test_the_first_placement_is_suggested_off_the_loop_and_once_per_version(
     emulator: DiscordEmulator, hv: BotHarness, monkeypatch: pytest.MonkeyPatch

@@ -28,7 +28,7 @@ from games.high_voltage.rules import Declare, Draw
 from games.high_voltage.rules.state import HighVoltageState
 
 GAME = find_game("high-voltage")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RGB = tuple[int, int, int]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from e2e_harness import BotHarness, board_posts, racing_cell, replay
 
 from data.texts import texts_for
@@ -16,6 +17,8 @@ from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import plain
 from hvbot.messages.wording import picture_names
 from sandbox.emulator import DiscordEmulator, Record, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 def alt_of(record: Record, filename: str) -> str:

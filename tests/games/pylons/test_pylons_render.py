@@ -17,7 +17,7 @@ from games.pylons.pictures.board import board_side, cell_centre, last_line, stat
 from games.pylons.rules import PylonsState
 
 GAME = find_game("pylons")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 T = PYLONS_THEME
 
 

@@ -1,0 +1,411 @@
+"""One measurement: the bots started on a fresh database, warmed up, the games set up and
+played, and what was sent, stored and used over the timed play. Its steps are apart, each
+named for the phase of the run it is."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sandbox.emulator import Channel
+from sandbox.emulator.interactions import INTERACTION_WINDOW
+from sandbox.emulator.load import LoadEmulator
+
+from .bots import (
+    Plan,
+    bot_log_path,
+    lay_out,
+    logged,
+    logged_errors,
+    round_trips,
+    start_bots,
+    stop_bot,
+)
+from .clocks import ClockDriver, Duty, clock_duties
+from .config import (
+    ACT_S,
+    AFTER_S,
+    HOLD_S,
+    JOIN_SECONDS,
+    PROBE_EVERY,
+    REPLAYS_S,
+    REST_SECONDS,
+    SETTLE_SECONDS,
+    SETUP_AT_ONCE,
+    WARM_UP_FINISH_S,
+)
+from .machine import cpu_seconds, probe_ms, rss_kb
+from .players import LoadRun, Slot
+from .reader import GameReader, PostgresReader, SqliteReader, on_shard, totals
+
+
+async def run(
+    args: argparse.Namespace,
+    plan: Plan,
+    postgres_url: str | None,
+    *,
+    database_pid: int | None = None,
+    several: bool = False,
+) -> dict[str, Any]:
+    """One measurement: the plan's bot processes on a fresh database (the SQLite file in a
+    temporary folder, or the empty PostgreSQL database `postgres_url`, whose server's main
+    process is `database_pid`)."""
+    # Ctrl-C cancels this task (asyncio.run sees to that); make a plain `kill` do the same, so
+    # the bot processes, the emulator and the temporary folder are cleaned up either way.
+    main_task = asyncio.current_task()
+    assert main_task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+    before = min(probe_ms() for _ in range(5))
+    with tempfile.TemporaryDirectory(prefix="hvbot-load-") as folder:
+        sqlite_file = Path(folder) / "games.sqlite3"
+        database = postgres_url or str(sqlite_file)
+        emu, warm_channels, game_channels = lay_out(args, plan)
+        await emu.start()
+        paths = [bot_log_path(args, plan, k, Path(folder), several) for k in range(plan.processes)]
+        with contextlib.ExitStack() as logs:
+            handles = [logs.enter_context(open(path, "wb")) for path in paths]
+            processes: list[asyncio.subprocess.Process] = []
+            reader: GameReader | None = None
+            try:
+                processes = await start_bots(emu, database, handles, args, plan)
+                reader = (
+                    await PostgresReader.open(postgres_url)
+                    if postgres_url
+                    else SqliteReader(sqlite_file)
+                )
+                found = await measure(
+                    emu,
+                    reader,
+                    processes,
+                    paths,
+                    args,
+                    plan,
+                    warm_channels,
+                    game_channels,
+                    database_pid=database_pid,
+                )
+                return {**found, "probe_before": before}
+            finally:
+                if reader is not None:
+                    await reader.close()
+                await asyncio.gather(*(stop_bot(p) for p in processes))
+                await emu.close()
+                # What this measurement kept frozen (see `measure`) is not the next one's.
+                gc.unfreeze()
+
+
+@dataclass
+class Measuring:
+    """One measurement under way: the people of its channels, the bot processes they play
+    against, and the tasks to stop once it ends, however it ends (the players', the clock
+    driver's)."""
+
+    bench: LoadRun
+    processes: list[asyncio.subprocess.Process]
+    plan: Plan
+    database_pid: int | None
+    players: list[asyncio.Task[None]] = field(default_factory=list)
+    driving: asyncio.Task[None] | None = None
+
+    @property
+    def args(self) -> argparse.Namespace:
+        return self.bench.args
+
+    @property
+    def pids(self) -> list[int]:
+        return [process.pid for process in self.processes]
+
+
+@dataclass
+class TimedPlay:
+    """What the timed play came to: its figures for the report, the bots' memory sampled
+    through it, and the clock driver that ran in it."""
+
+    figures: dict[str, Any]
+    rss_samples: list[int]
+    own_samples: list[int]
+    driver: ClockDriver
+
+
+async def measure(
+    emu: LoadEmulator,
+    reader: GameReader,
+    processes: list[asyncio.subprocess.Process],
+    log_paths: list[Path],
+    args: argparse.Namespace,
+    plan: Plan,
+    warm_channels: list[Channel],
+    game_channels: list[Channel],
+    *,
+    database_pid: int | None = None,
+) -> dict[str, Any]:
+    """The phases of one measurement in turn (warm-up, set-up, ramp, timed play, wind-down),
+    and what they came to for the report."""
+    bench = LoadRun(emu, reader, args)
+    measuring = Measuring(bench, processes, plan, database_pid)
+    lag_watch = asyncio.create_task(bench.watch_loop_lag())
+    try:
+        rss_started = rss_kb(*measuring.pids)
+        warmed = await warm_up(measuring, warm_channels)
+        playing, set_up = await set_up_games(measuring, game_channels)
+        rss_half, ramped = await ramp_up(measuring, playing)
+        timed = await timed_play(measuring, playing)
+        duties, unexplained = await wind_down(measuring, timed.driver)
+    finally:
+        bench.stop.set()
+        tasks = [*measuring.players, lag_watch, *([measuring.driving] if measuring.driving else [])]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    pids, driver = measuring.pids, timed.driver
+    rss_active = max(timed.rss_samples) if timed.rss_samples else rss_kb(*pids)
+    own_active = max(timed.own_samples) if timed.own_samples else rss_kb(*pids, descendants=False)
+    return {
+        "args": args,
+        "plan": plan,
+        "pids": pids,
+        "timed": [s for s in bench.sent if s.phase == "timed"],
+        "setup": [s for s in bench.sent if s.phase == "set-up"],
+        "joining": [s for s in bench.sent if s.phase == "joining"],
+        **set_up,
+        **ramped,
+        **timed.figures,
+        "rss_started": rss_started,
+        **warmed,
+        "own_active": own_active,
+        "rss_active": rss_active,
+        "rss_half": max(rss_half, default=rss_active),
+        "lags": bench.lags,
+        "refusals": bench.refusals,
+        "errors": [line for path in log_paths for line in logged_errors(path)],
+        "clocked": len(driver.slots),
+        "duties": duties,
+        "unexplained": unexplained,
+        "jumps": len(driver.jumps),
+        "clock_moved_s": driver.offset,
+        "nonce_refused": emu.duplicates_refused,
+        "withdrawn": sum(logged(path, "withdrawn") for path in log_paths),
+    }
+
+
+async def warm_up(measuring: Measuring, channels: list[Channel]) -> dict[str, Any]:
+    """A few games played as fast as answered, on until every process has finished one and
+    drawn its boards, then abandoned; the replays of those finished waited for, then the rest
+    (see REST_SECONDS). What the bots hold then is the memory at rest."""
+    bench, args, pids = measuring.bench, measuring.args, measuring.pids
+    n = measuring.plan.processes
+    loop = asyncio.get_running_loop()
+    warm_slots = [bench.add_slot(ch, -i - 1) for i, ch in enumerate(channels)]
+    warm_until = loop.time() + args.warm_up
+    last_call = warm_until + (WARM_UP_FINISH_S if args.warm_up > 0 else 0.0)
+
+    def warm() -> bool:
+        """Every process has finished a game and drawn its boards: each pays once."""
+        return all(
+            any(s.finished for s in mine) and sum(s.pictures for s in mine) >= args.warm_up_boards
+            for k in range(n)
+            if (mine := [s for s in warm_slots if s.shard(n) == k])
+        )
+
+    async def play_warm(slot: Slot) -> None:
+        await bench.play(slot, until=warm_until)
+        while not warm() and loop.time() < last_call:
+            await bench.play(slot, until=min(loop.time() + 1.0, last_call))
+        await bench.abandon(slot.people[0], slot.channel)
+
+    await asyncio.gather(*(play_warm(slot) for slot in warm_slots))
+    warm_up_finished = sum(s.finished for s in warm_slots)
+    # A finished game's replay is drawn after it, in the worker that also thinks for the AI
+    # seats: at rest is once the last of them is posted.
+    replays_due = loop.time() + REPLAYS_S
+    while sum(s.replays for s in warm_slots) < warm_up_finished and loop.time() < replays_due:
+        await asyncio.sleep(0.2)
+    warm_up_boards = sum(s.pictures for s in warm_slots)
+    await asyncio.sleep(REST_SECONDS)
+    return {
+        "rss_rest": rss_kb(*pids),
+        "own_rest": rss_kb(*pids, descendants=False),
+        "warm_up_finished": warm_up_finished,
+        "warm_up_boards": warm_up_boards,
+    }
+
+
+async def set_up_games(
+    measuring: Measuring, channels: list[Channel]
+) -> tuple[list[Slot], dict[str, Any]]:
+    """Every game opened as people open one, SETUP_AT_ONCE at a time, those with a turn clock
+    spread over them; the games that started, and what setting them up took."""
+    bench, args = measuring.bench, measuring.args
+    loop = asyncio.get_running_loop()
+    bench.phase = "set-up"
+    slots = [bench.add_slot(ch, i + 1) for i, ch in enumerate(channels)]
+    # The games with a turn clock, spread over the games (and so over the processes).
+    for i in range(args.clocked):
+        slots[i * args.games // args.clocked].clocked = True
+    at_once = asyncio.Semaphore(SETUP_AT_ONCE)
+
+    setup_start = loop.time()
+    setup_deadline = setup_start + max(60.0, 1.0 * args.games)
+
+    async def set_up(slot: Slot) -> bool:
+        async with at_once:
+            while loop.time() < setup_deadline:
+                if await bench.open_game(slot):
+                    return True
+                await asyncio.sleep(0.5)
+            return False
+
+    opened = await asyncio.gather(*(set_up(s) for s in slots))
+    setup_seconds = loop.time() - setup_start
+    playing = [s for s, ok in zip(slots, opened, strict=True) if ok]
+    rss_setup = rss_kb(*measuring.pids)
+    # This process holds every record of the run; left to the collector, a full pass over
+    # them stalls the emulator for a few hundred ms, which would be counted as the bot's.
+    gc.collect()
+    gc.freeze()
+    return playing, {"setup_seconds": setup_seconds, "playing": playing, "rss_setup": rss_setup}
+
+
+async def ramp_up(measuring: Measuring, playing: list[Slot]) -> tuple[list[int], dict[str, Any]]:
+    """Half the games play first, then all: what the second half adds to the most memory in
+    use is what a playing game costs on its own, without what a process pays once play begins
+    at all (caches of picture pieces and labels, pools, the allocator's reserve). Latencies
+    are only counted once all the games play. The bots' memory sampled while half played."""
+    bench, args = measuring.bench, measuring.args
+    loop = asyncio.get_running_loop()
+    think = args.think > 0
+    bench.phase = "ramp"
+    first, second = playing[: len(playing) // 2], playing[len(playing) // 2 :]
+    measuring.players += [asyncio.create_task(bench.play(s, think=think)) for s in first]
+    rss_half = await sample_rss(measuring.pids, loop, args.seconds / 2)
+
+    bench.phase = "joining"
+    join_start = loop.time()
+    measuring.players += [asyncio.create_task(bench.play(s, think=think)) for s in second]
+    while loop.time() - join_start < JOIN_SECONDS and not all(s.moves for s in second):
+        await asyncio.sleep(0.1)
+    joined_seconds = loop.time() - join_start
+    await asyncio.sleep(SETTLE_SECONDS)
+    return rss_half, {"joined_seconds": joined_seconds, "half_games": len(first)}
+
+
+async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
+    """`--seconds` of play by every game, the turn clocks driven meanwhile: the actions
+    stored, the database's queries and round trips, and the CPU of everyone over it."""
+    bench, reader, pids = measuring.bench, measuring.bench.reader, measuring.pids
+    database_pid = measuring.database_pid
+    loop = asyncio.get_running_loop()
+    bench.phase = "timed"
+    counts_before = await reader.action_counts()
+    reads_before = reader.reads
+    trips_before = await round_trips(measuring.processes)
+    cpu_before, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
+    cpu_database = cpu_seconds(database_pid) if database_pid else 0.0
+    start = loop.time()
+    driver = ClockDriver(bench, measuring.processes, [s for s in playing if s.clocked])
+    if driver.slots:
+        measuring.driving = asyncio.create_task(driver.run())
+    rss_samples, own_samples, probes = await sample_play(measuring, start)
+    elapsed = loop.time() - start
+    bench.phase = "stopping"
+    counts = await reader.action_counts()
+    reads = reader.reads - reads_before
+    trips = await round_trips(measuring.processes) - trips_before
+    cpu_bots = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
+    cpu_self = time.process_time() - cpu_self
+    if database_pid:
+        cpu_database = cpu_seconds(database_pid) - cpu_database
+    (actions, people_moves), (actions_was, people_was) = totals(counts), totals(counts_before)
+    figures = {
+        "per_process": shares(measuring, counts_before, counts, cpu_bots),
+        "elapsed": elapsed,
+        "actions": actions - actions_was,
+        "people_moves": people_moves - people_was,
+        "cpu_bot": sum(cpu_bots),
+        "cpu_self": cpu_self,
+        "cpu_database": cpu_database if database_pid else None,
+        "reads": reads,
+        "round_trips": trips,
+        "probes": probes,
+    }
+    return TimedPlay(figures, rss_samples, own_samples, driver)
+
+
+async def sample_play(
+    measuring: Measuring, start: float
+) -> tuple[list[int], list[int], list[float]]:
+    """Until `--seconds` after `start`: the bots' memory every half second (with their
+    workers, and their own processes alone), and the machine's speed every PROBE_EVERY."""
+    seconds, pids = measuring.args.seconds, measuring.pids
+    loop = asyncio.get_running_loop()
+    rss_samples, own_samples = [], []
+    probes: list[float] = []
+    probed = start
+    while loop.time() - start < seconds:
+        await asyncio.sleep(min(0.5, max(0.0, seconds - (loop.time() - start))))
+        rss_samples.append(rss_kb(*pids))
+        own_samples.append(rss_kb(*pids, descendants=False))
+        if loop.time() - probed >= PROBE_EVERY:
+            probes.append(probe_ms())
+            probed = loop.time()
+    return rss_samples, own_samples, probes
+
+
+def shares(
+    measuring: Measuring,
+    counts_before: dict[int | None, tuple[int, int]],
+    counts: dict[int | None, tuple[int, int]],
+    cpu_bots: list[float],
+) -> list[dict[str, Any]]:
+    """Each process's share of the timed play: the actions of the games in the servers on its
+    shard (an AI seat's move may be thought out by whichever process claimed it; it is the
+    game's), and its CPU."""
+    n = measuring.plan.processes
+    per_process = []
+    for k, (pid, cpu) in enumerate(zip(measuring.pids, cpu_bots, strict=True)):
+        mine, mine_before = on_shard(counts, k, n), on_shard(counts_before, k, n)
+        per_process.append(
+            {
+                "shard": k,
+                "pid": pid,
+                "cpu": cpu,
+                "actions": mine[0] - mine_before[0],
+                "people_moves": mine[1] - mine_before[1],
+            }
+        )
+    return per_process
+
+
+async def wind_down(measuring: Measuring, driver: ClockDriver) -> tuple[list[Duty], list[str]]:
+    """The last silent person seen through, the players stopped, and (with clocks) a last
+    look for duties done twice: what the bots did for every turn the clocks made due."""
+    driver.closing.set()
+    if measuring.driving is not None:
+        # The person silent when the timed play ended is seen through while the others
+        # play on (stopped, they would all be late at its jump).
+        await asyncio.wait([measuring.driving], timeout=HOLD_S + 3 * ACT_S)
+    measuring.bench.stop.set()
+    if measuring.players:
+        await asyncio.wait(measuring.players, timeout=INTERACTION_WINDOW + 5)
+    if measuring.driving is not None:
+        await asyncio.sleep(AFTER_S)  # every process's check runs again: a duty done twice
+    return await clock_duties(driver, measuring.bench.reader)
+
+
+async def sample_rss(pids: list[int], loop: asyncio.AbstractEventLoop, seconds: float) -> list[int]:
+    """The bots' resident memory every half second for `seconds`."""
+    samples = []
+    end = loop.time() + seconds
+    while loop.time() < end:
+        await asyncio.sleep(min(0.5, max(0.0, end - loop.time())))
+        samples.append(rss_kb(*pids))
+    return samples

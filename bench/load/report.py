@@ -1,0 +1,636 @@
+"""What a measurement comes to: the table printed for people, and the figures of the JSON
+line; and, with several measurements, those side by side."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.emulator.interactions import INTERACTION_WINDOW
+from sandbox.emulator.models import shard_of
+
+from .bots import Plan
+from .clocks import Duty
+from .config import (
+    ACT_S,
+    CLOCK_MINUTES,
+    KINDS,
+    MEMORY_TARGET_KB,
+    P99_BAR_GAMES,
+    P99_TARGET_MS,
+    SCALING_TARGET,
+    STALL_SECONDS,
+)
+from .machine import slowdown
+from .players import Sent, Slot
+
+# ---------------------------------------------------------------------- figures of a measurement
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The value below which `fraction` of the sorted values lie (nearest rank)."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))
+    return ordered[index]
+
+
+def latencies_ms(sent: list[Sent]) -> list[float]:
+    """Acknowledgement times; one never acknowledged counts as the whole window (3000 ms), so
+    percentiles are over every interaction sent, not only the answered ones."""
+    return [
+        INTERACTION_WINDOW * 1000 if s.state.ack_latency is None else s.state.ack_latency * 1000
+        for s in sent
+    ]
+
+
+def rounded(value: float, digits: int = 1) -> float | None:
+    """For the JSON line: NaN (no sample at all) is not JSON, so it becomes null."""
+    return None if math.isnan(value) else round(value, digits)
+
+
+def per_action(count: float, actions: int) -> float:
+    """`count` per action the bots stored; NaN if they stored none."""
+    return count / actions if actions else float("nan")
+
+
+def per_action_ms(cpu_seconds: float, actions: int) -> float:
+    """CPU milliseconds the bots spent per action they stored; NaN if they stored none."""
+    return 1000 * cpu_seconds / actions if actions else float("nan")
+
+
+def process_figures(found: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each bot process's figures: its games (those in the servers on its shard), the
+    acknowledgements of their interactions, the actions stored in them, and its CPU."""
+    n, elapsed = found["plan"].processes, found["elapsed"]
+    rows = []
+    for each in found["per_process"]:
+        k = each["shard"]
+        acks = latencies_ms([s for s in found["timed"] if shard_of(s.state.guild_id, n) == k])
+        rows.append(
+            {
+                "shard": k,
+                "pid": each["pid"],
+                "games": sum(1 for s in found["playing"] if s.shard(n) == k),
+                "interactions": len(acks),
+                "ack_p50_ms": rounded(percentile(acks, 0.50)),
+                "ack_p99_ms": rounded(percentile(acks, 0.99)),
+                "actions": each["actions"],
+                "actions_per_s": round(each["actions"] / elapsed, 1),
+                "people_moves_per_s": round(each["people_moves"] / elapsed, 1),
+                "bot_cpu_percent": round(100 * each["cpu"] / elapsed),
+                "cpu_ms_per_action": rounded(per_action_ms(each["cpu"], each["actions"]), 2),
+            }
+        )
+    return rows
+
+
+def print_processes(rows: list[dict[str, Any]], total: dict[str, Any]) -> None:
+    """The figures of each process and of all of them, one line each."""
+    head = (
+        ("games", 7),
+        ("acks", 7),
+        ("p50 ms", 9),
+        ("p99 ms", 9),
+        ("actions/s", 11),
+        ("CPU %", 7),
+        ("CPU ms/action", 15),
+    )
+    print(f"{'each bot process':<34}" + "".join(f"{name:>{w}}" for name, w in head))
+    for row in rows:
+        print_process_row(f"shard {row['shard']} (pid {row['pid']})", row, head)
+    print_process_row("all processes", total, head)
+    print(
+        f"  on a 2-core machine (this one has {os.cpu_count()}) the emulator and the scripted "
+        f"players share the machine with the bots, so the speed-up of {len(rows)} processes "
+        "shown here is a lower bound"
+    )
+
+
+def print_process_row(label: str, row: dict[str, Any], head: Sequence[tuple[str, int]]) -> None:
+    keys = (
+        ("games", "d"),
+        ("interactions", "d"),
+        ("ack_p50_ms", ".1f"),
+        ("ack_p99_ms", ".1f"),
+        ("actions_per_s", ".1f"),
+        ("bot_cpu_percent", "d"),
+        ("cpu_ms_per_action", ".2f"),
+    )
+    cells = [
+        cell(row[key], spec, width) for (key, spec), (_, width) in zip(keys, head, strict=True)
+    ]
+    print(f"{label:<34}" + "".join(cells))
+
+
+def cell(value: float | None, spec: str, width: int) -> str:
+    """One figure of a table, right-aligned; a dash for one that could not be measured."""
+    return f"{'-':>{width}}" if value is None else f"{value:>{width}{spec}}"
+
+
+def added_game_kb(found: dict[str, Any], games: int, added: int) -> float:
+    """What each of the `added` games that joined the play last added to the most memory in
+    use, with its share of what starting the `games` cost; NaN when not measurable: when
+    memory was highest while the first half played (a backlog from a slow set-up, say), what
+    the rest added is hidden under that peak, and the difference would come out below zero."""
+    if not added or found["rss_active"] < found["rss_half"]:
+        return float("nan")
+    joined = (found["rss_active"] - found["rss_half"]) / added
+    return joined + (found["rss_setup"] - found["rss_rest"]) / games
+
+
+def red(text: str) -> str:
+    """`text` in red on a terminal (unless NO_COLOR is set), as it is elsewhere."""
+    if sys.stdout.isatty() and not os.environ.get("NO_COLOR"):
+        return f"\033[31m{text}\033[0m"
+    return text
+
+
+def gaps(pairs: Iterable[tuple[float | None, float | None]]) -> list[float]:
+    """end - start of each pair that has both."""
+    return [end - start for start, end in pairs if start is not None and end is not None]
+
+
+def spread_ms(seconds: Sequence[float]) -> tuple[str, dict[str, float | None]]:
+    """p50, p95 and max of some delays, in words and for the JSON line."""
+    values = [1000 * x for x in seconds]
+    figures = {
+        "p50_ms": rounded(percentile(values, 0.50), 0),
+        "p95_ms": rounded(percentile(values, 0.95), 0),
+        "max_ms": rounded(max(values, default=float("nan")), 0),
+    }
+    words = "/".join("-" if v is None else f"{v:.0f}" for v in figures.values())
+    return f"p50/p95/max {words} ms", figures
+
+
+def report_clocks(found: dict[str, Any]) -> dict[str, Any] | None:
+    """Print what the turn clocks came to (--clocked); their figures for the JSON line."""
+    if not found["clocked"]:
+        return None
+    duties: list[Duty] = found["duties"]
+    silenced = [d for d in duties if d.silenced is not None]
+    others = [d for d in duties if d.silenced is None and d.deadline is not None]
+    acted = [d for d in silenced if d.texts and d.ai_posted]
+    times = [d.silenced for d in acted if d.silenced is not None]
+    told, told_json = spread_ms(gaps((t.due_moved_at, t.ran_out_at) for t in times))
+    moved, moved_json = spread_ms(gaps((t.due_moved_at, t.ai_posted_at) for t in times))
+    warned_times = [d.silenced for d in silenced if d.silenced is not None]
+    warned, warned_json = spread_ms(gaps((t.warn_moved_at, t.warned_at) for t in warned_times))
+    warnings = sum(d.warnings for d in duties)
+    late = [d for d in others if d.texts]
+    print(
+        f"turn clocks: {found['clocked']} games with {CLOCK_MINUTES} minutes a move; the bots' "
+        f"clock was moved {found['jumps']} times, {found['clock_moved_s'] / 3600:.1f} hours in all"
+    )
+    print(
+        f"  persons made silent: {len(silenced)}; timeouts acted: {len(acted)} (the channel told "
+        f"and the AI's move posted, within {ACT_S:g} s)"
+    )
+    print(f"  clock past the deadline -> 'ran out' post in the channel: {told}")
+    print(f"  clock past the deadline -> the AI's move posted: {moved}")
+    print(
+        f"  warnings sent: {warnings} ({sum(d.warnings for d in silenced)} to the silent, the "
+        f"rest to people late at a jump); clock past the warning -> its DM: {warned}"
+    )
+    print(
+        f"  other games whose person to move was late at a jump: {len(late)} timed out "
+        f"({sum(1 for d in late if d.ai_turns)} played by the AI, "
+        f"{sum(1 for d in late if not d.ai_turns)} moved by their person first)"
+    )
+    doubled, missed, stray = print_wrong_duties(duties, silenced, found["unexplained"])
+    print(
+        f"  second copies refused by Discord's nonce: {found['nonce_refused']}; posts withdrawn "
+        f"as another claim had taken them over: {found['withdrawn']}"
+    )
+    return {
+        "clocked_games": found["clocked"],
+        "jumps": found["jumps"],
+        "silenced": len(silenced),
+        "timeouts_acted": len(acted),
+        "ran_out_post": told_json,
+        "ai_move_post": moved_json,
+        "warnings": warnings,
+        "warning_dm": warned_json,
+        "late_games_timed_out": len(late),
+        "duplicates": [d.label for d in doubled],
+        "not_acted": [d.label for d in missed],
+        "unexplained": len(stray) + len(found["unexplained"]),
+        "nonce_refused": found["nonce_refused"],
+        "withdrawn": found["withdrawn"],
+    }
+
+
+def print_wrong_duties(
+    duties: list[Duty], silenced: list[Duty], unexplained: list[str]
+) -> tuple[list[Duty], list[Duty], list[Duty]]:
+    """Print, in red, each clock duty done twice, not done, or done for no turn; return those
+    done twice, those not done and those for no turn."""
+    doubled = [
+        d for d in duties if d.texts > 1 or d.ai_turns > 1 or d.posted_twice or d.warnings > 1
+    ]
+    missed = [d for d in silenced if not (d.texts and d.ai_posted)]
+    stray = [d for d in duties if d.deadline is None]
+    if doubled:
+        for d in doubled:
+            print(
+                red(
+                    f"  DUPLICATE {d.label}: {d.texts} 'ran out' posts, {d.ai_turns} AI moves "
+                    f"({d.posted_twice} posted twice), {d.warnings} warnings"
+                )
+            )
+    else:
+        print(
+            "  duplicates: 0 (per game and deadline: 1 'ran out' post and 1 AI move, posted "
+            "once; at most 1 warning a turn)"
+        )
+    for d in missed:
+        print(
+            red(
+                f"  NOT ACTED {d.label}: {d.texts} 'ran out' posts, {d.ai_turns} AI moves "
+                f"({d.ai_posted} posted)"
+            )
+        )
+    for d in stray:
+        print(red(f"  UNEXPLAINED in game {d.game_id}: {d.texts} 'ran out', {d.warnings} warnings"))
+    for line in unexplained:
+        print(red(f"  UNEXPLAINED {line}"))
+    return doubled, missed, stray
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The figures of one measurement that both the table for people and the JSON line give,
+    worked out once from what it found."""
+
+    args: argparse.Namespace
+    plan: Plan
+    timed: list[Sent]
+    playing: list[Slot]
+    elapsed: float
+    p50: float
+    p95: float
+    p99: float
+    worst: float
+    missed: int  # interactions never acknowledged
+    refused: int
+    stalls: int
+    per_game_kb: float
+    added_kb: float
+    held_kb: float
+    own_kb: float
+    lag_ms: list[float]
+    cpu_ms: float  # the bots' CPU per stored action
+    cpu_database: float | None
+    busy_percent: float  # of the machine's cores
+    before: float  # the machine-speed probe before the run...
+    probes: list[float]  # ...and during the play
+    varied: float  # how much slower the host made the machine (0.0: not)
+
+
+def summarize(found: dict[str, Any]) -> Summary:
+    """The figures `report` prints and returns, from what `measure` found."""
+    args = found["args"]
+    timed: list[Sent] = found["timed"]
+    playing: list[Slot] = found["playing"]
+    elapsed = found["elapsed"]
+    every = latencies_ms(timed)
+    p50, p95, p99 = (percentile(every, q) for q in (0.50, 0.95, 0.99))
+    cpu_database = found["cpu_database"]
+    # When the whole machine is busy, its cores and not the bots set the pace: a second
+    # process can then add no throughput, whatever it could do on cores of its own.
+    busy = found["cpu_bot"] + found["cpu_self"] + (cpu_database or 0.0)
+    before, probes = found["probe_before"], found["probes"] or [float("nan")]
+    return Summary(
+        args=args,
+        plan=found["plan"],
+        timed=timed,
+        playing=playing,
+        elapsed=elapsed,
+        p50=p50,
+        p95=p95,
+        p99=p99,
+        worst=max(every, default=float("nan")),
+        missed=sum(1 for s in timed if s.state.ack_latency is None),
+        refused=sum(s.refused for s in playing),
+        stalls=sum(s.stalls for s in playing),
+        per_game_kb=(found["rss_active"] - found["rss_rest"]) / args.games,
+        added_kb=added_game_kb(found, args.games, len(playing) - found["half_games"]),
+        held_kb=(found["rss_setup"] - found["rss_rest"]) / args.games,
+        # The bot's own process apart from its workers: what play adds to the workers is
+        # mostly their caches of picture pieces and labels, bounded in size, filling over the
+        # first few thousand boards a process draws, however many games those come from.
+        own_kb=(found["own_active"] - found["own_rest"]) / args.games,
+        lag_ms=[x * 1000 for x in found["lags"]],
+        cpu_ms=per_action_ms(found["cpu_bot"], found["actions"]),
+        cpu_database=cpu_database,
+        busy_percent=100 * busy / elapsed / (os.cpu_count() or 1),
+        before=before,
+        probes=probes,
+        varied=slowdown(before, probes),
+    )
+
+
+def report(found: dict[str, Any]) -> dict[str, Any]:
+    """Print the table for people; return the figures for the JSON line."""
+    summary = summarize(found)
+    print_run(found, summary)
+    print_acknowledgements(found, summary)
+    print_memory(found, summary)
+    print_cpu(found, summary)
+    processes = process_figures(found)
+    if summary.plan.processes > 1:
+        print_processes(processes, all_processes(found, summary))
+    print_machine_speed(summary)
+    clocks = report_clocks(found)
+    errors = found["errors"]
+    print(f"bot log: {len(errors)} error line(s)")
+    for line in errors[:3]:
+        print(f"  {line[:160]}")
+    print_bars(summary)
+    return figures_of(found, summary, processes, clocks)
+
+
+def print_run(found: dict[str, Any], summary: Summary) -> None:
+    """What was run, and how the games were set up and joined the play."""
+    args, plan, pids = summary.args, summary.plan, found["pids"]
+    ai = f"{args.ai_seats} AI seat{'s' if args.ai_seats != 1 else ''}"
+    pace = f"after thinking {args.think:g} s (give or take half)" if args.think else "at once"
+    where = (
+        f"one bot process (pid {pids[0]})"
+        if plan.processes == 1
+        else f"{plan.processes} bot processes (pids {', '.join(map(str, pids))}), one shard "
+        "each, the games spread over one server per shard"
+    )
+    stored = "SQLite" if plan.database == "sqlite" else "PostgreSQL"
+    print(
+        f"High Voltage load: {args.games} games at once in {where}, stored in {stored},"
+        f" each 2 people + {ai} (AI pause {args.ai_pause:g} s); people move {pace} once the"
+        f" bot has answered; {summary.elapsed:.1f} s of play"
+    )
+    setup_ms = latencies_ms(found["setup"])
+    print(
+        f"set-up: {len(summary.playing)} of {args.games} games opened and started in "
+        f"{found['setup_seconds']:.1f} s ({len(setup_ms)} interactions, "
+        f"p99 {percentile(setup_ms, 0.99):.0f} ms)"
+    )
+    joining_ms = latencies_ms(found["joining"])
+    print(
+        f"the second half joining the play at once: every one of them moved within "
+        f"{found['joined_seconds']:.1f} s ({len(joining_ms)} interactions, p99 "
+        f"{percentile(joining_ms, 0.99):.0f} ms; not counted below)"
+    )
+
+
+def print_acknowledgements(found: dict[str, Any], summary: Summary) -> None:
+    """How quickly each kind of interaction was acknowledged, what was refused, and the
+    actions stored."""
+    timed, elapsed = summary.timed, summary.elapsed
+    head = ("count", 7), ("p50 ms", 9), ("p95 ms", 9), ("p99 ms", 9), ("max ms", 9)
+    print(f"{'acknowledged in':<34}" + "".join(f"{name:>{w}}" for name, w in head))
+    rows = [(label, [s for s in timed if s.kind == kind]) for kind, label in KINDS]
+    for label, group in [*rows, ("all interactions", timed)]:
+        if not group:
+            continue
+        values = latencies_ms(group)
+        figures = [percentile(values, q) for q in (0.5, 0.95, 0.99)] + [max(values)]
+        print(f"{label:<34}{len(group):>7}" + "".join(f"{v:>9.1f}" for v in figures))
+    print(
+        f"not acknowledged within {INTERACTION_WINDOW:g} s (counted as {INTERACTION_WINDOW:g} s"
+        f" above): {summary.missed}; moves refused: {summary.refused}; games stuck "
+        f"{STALL_SECONDS:g} s (then /game board): {summary.stalls}"
+    )
+    for text in found["refusals"][:3]:
+        print(f"  refused: {text}")
+    print(
+        f"game actions stored: {found['actions']} ({found['actions'] / elapsed:.1f}/s, of which"
+        f" people's moves {found['people_moves'] / elapsed:.1f}/s); games finished and "
+        f"reopened: {sum(s.finished for s in summary.playing)}"
+    )
+
+
+def print_memory(found: dict[str, Any], summary: Summary) -> None:
+    """The bots' memory at each step of the run, and what a game costs."""
+    mb = 1 / 1024
+    print(
+        f"bot memory (VmRSS): {found['rss_started'] * mb:.1f} MB started, "
+        f"{found['rss_rest'] * mb:.1f} MB at rest after warm-up "
+        f"({found['warm_up_boards']} boards drawn and {found['warm_up_finished']} game(s) "
+        "finished in the warm-up), "
+        f"{found['rss_setup'] * mb:.1f} MB with the games started "
+        f"({summary.held_kb:.1f} kB a game), "
+        f"{found['rss_active'] * mb:.1f} MB at most while they play "
+        f"({summary.per_game_kb:.1f} kB a game)"
+    )
+    adds = (
+        "what each game that joins adds is not measurable in this run"
+        if math.isnan(summary.added_kb)
+        else f"each game that joins the play adds {summary.added_kb:.1f} kB (its share once "
+        "started included), without what play costs a process once"
+    )
+    print(f"  with half of them playing first: {found['rss_half'] * mb:.1f} MB at most; {adds}")
+    print(
+        f"  the bot's own process: {found['own_rest'] * mb:.1f} MB at rest, "
+        f"{found['own_active'] * mb:.1f} MB at most while they play "
+        f"({summary.own_kb:.1f} kB a game); "
+        f"the rest is its workers' (pictures, AI seats, replays)"
+    )
+
+
+def print_cpu(found: dict[str, Any], summary: Summary) -> None:
+    """The CPU of the bots, of this process and of PostgreSQL's server, per stored action
+    too, and how busy the machine's cores were."""
+    elapsed, lag_ms = summary.elapsed, summary.lag_ms
+    print(
+        f"CPU: bot {100 * found['cpu_bot'] / elapsed:.0f}% of one core; emulator and players "
+        f"{100 * found['cpu_self'] / elapsed:.0f}% (their event loop late by p99 "
+        f"{percentile(lag_ms, 0.99):.1f} ms, at most {max(lag_ms, default=0):.1f} ms: "
+        f"included in the latencies)"
+    )
+    print(
+        f"bot CPU per stored action: {summary.cpu_ms:.2f} ms (the CPU of the bot processes and "
+        "their workers over the timed play, divided by the actions stored in it)"
+    )
+    cpu_database = summary.cpu_database
+    if cpu_database is not None:
+        # SQLite works inside the bot's own process, so its CPU is in the figure above;
+        # PostgreSQL's server is processes of its own, shown apart to be compared fairly.
+        print(
+            f"PostgreSQL server CPU: {100 * cpu_database / elapsed:.0f}% of one core, "
+            f"{per_action_ms(cpu_database, found['actions']):.2f} ms per stored action (not in "
+            "the bot's figure; SQLite's work is inside the bot's), the players' own reads "
+            f"included: {found['reads'] / elapsed:.0f} queries a second"
+        )
+        print(
+            f"round trips to PostgreSQL per stored action: "
+            f"{per_action(found['round_trips'], found['actions']):.2f} (every request the bots "
+            "sent and waited for over the timed play, as their metrics count them: the moves' "
+            "own changes, the posts taken and marked made, AI claims, checks, reads of games "
+            "not in memory; divided by the actions stored in it)"
+        )
+    print(
+        f"the machine's {os.cpu_count()} cores: {summary.busy_percent:.0f}% busy with the bots, "
+        f"the database, the emulator and the players together"
+    )
+
+
+def all_processes(found: dict[str, Any], summary: Summary) -> dict[str, Any]:
+    """The last line of the table of processes: all of them together."""
+    elapsed = summary.elapsed
+    return {
+        "games": len(summary.playing),
+        "interactions": len(summary.timed),
+        "ack_p50_ms": rounded(summary.p50),
+        "ack_p99_ms": rounded(summary.p99),
+        "actions_per_s": round(found["actions"] / elapsed, 1),
+        "bot_cpu_percent": round(100 * found["cpu_bot"] / elapsed),
+        "cpu_ms_per_action": rounded(summary.cpu_ms, 2),
+    }
+
+
+def print_machine_speed(summary: Summary) -> None:
+    """The machine's speed before the run and during it, and whether its host slowed it."""
+    before, probes, varied = summary.before, summary.probes, summary.varied
+    print(
+        f"machine speed (CPU ms of a fixed piece of Python): {before:.1f} before the run; "
+        f"during play p50 {statistics.median(probes):.1f}, at most {max(probes):.1f}"
+        + (
+            f": its host made it {varied:.1f}x slower for a while, so these figures are not "
+            "comparable with a run on a steady machine"
+            if varied
+            else ""
+        )
+    )
+
+
+def print_bars(summary: Summary) -> None:
+    """The acknowledgements' p99 and the memory a game against the product's bars."""
+    p99, per_game_kb, added_kb = summary.p99, summary.per_game_kb, summary.added_kb
+    p99_verdict = "within" if p99 < P99_TARGET_MS else "OVER"
+    kb_verdict = "within" if per_game_kb < MEMORY_TARGET_KB else "OVER"
+    bar_run = summary.args.games == P99_BAR_GAMES and summary.plan.processes == 1
+    print(
+        f"ack p99 {p99:.1f} ms: {p99_verdict} the {P99_TARGET_MS:g} ms bar"
+        + ("" if bar_run else f" (set for {P99_BAR_GAMES} games in one process)")
+    )
+    print(f"{per_game_kb:.1f} kB per game: {kb_verdict} the {MEMORY_TARGET_KB:g} kB bar")
+    if math.isnan(added_kb):
+        print("per added game: not measurable in this run")
+    else:
+        added_verdict = "within" if added_kb < MEMORY_TARGET_KB else "OVER"
+        print(f"{added_kb:.1f} kB per added game: {added_verdict} the {MEMORY_TARGET_KB:g} kB bar")
+
+
+def figures_of(
+    found: dict[str, Any],
+    summary: Summary,
+    processes: list[dict[str, Any]],
+    clocks: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The JSON line's figures of one measurement."""
+    args, elapsed, cpu_database = summary.args, summary.elapsed, summary.cpu_database
+    return {
+        "games": args.games,
+        "games_playing": len(summary.playing),
+        "seconds": round(elapsed, 1),
+        "interactions": len(summary.timed),
+        "ack_p50_ms": rounded(summary.p50),
+        "ack_p95_ms": rounded(summary.p95),
+        "ack_p99_ms": rounded(summary.p99),
+        "ack_max_ms": rounded(summary.worst),
+        "not_acknowledged": summary.missed,
+        "refused": summary.refused,
+        "stalled": summary.stalls,
+        "actions_per_s": round(found["actions"] / elapsed, 1),
+        "people_moves_per_s": round(found["people_moves"] / elapsed, 1),
+        "interactions_per_s": round(len(summary.timed) / elapsed, 1),
+        "rss_kb_per_game": round(summary.per_game_kb, 1),
+        "rss_kb_per_started_game": round(summary.held_kb, 1),
+        "rss_kb_per_added_game": rounded(summary.added_kb),
+        "rss_kb_per_game_bot_process": round(summary.own_kb, 1),
+        "rss_kb_at_rest": found["rss_rest"],
+        "warm_up_games_finished": found["warm_up_finished"],
+        "warm_up_boards": found["warm_up_boards"],
+        "rss_kb_with_games": found["rss_active"],
+        "bot_cpu_percent": round(100 * found["cpu_bot"] / elapsed),
+        "emulator_cpu_percent": round(100 * found["cpu_self"] / elapsed),
+        "emulator_lag_p99_ms": rounded(percentile(summary.lag_ms, 0.99)),
+        "bot_error_lines": len(found["errors"]),
+        "probe_ms_before": round(summary.before, 2),
+        "probe_ms_max": rounded(max(summary.probes)),
+        "machine_slowed": bool(summary.varied),
+        "ai_seats": args.ai_seats,
+        "ai_pause_s": args.ai_pause,
+        "think_s": args.think,
+        "bot_in_own_process": True,
+        "database": summary.plan.database,
+        "processes": summary.plan.processes,
+        "cpu_ms_per_action": rounded(summary.cpu_ms, 2),
+        "database_cpu_ms_per_action": (
+            None
+            if cpu_database is None
+            else rounded(per_action_ms(cpu_database, found["actions"]), 2)
+        ),
+        "round_trips_per_action": (
+            None
+            if cpu_database is None
+            else rounded(per_action(found["round_trips"], found["actions"]), 2)
+        ),
+        "per_process": processes,
+        "machine_busy_percent": round(summary.busy_percent),
+        "clocks": clocks,
+    }
+
+
+def compare(results: list[tuple[Plan, dict[str, Any]]], args: argparse.Namespace) -> dict[str, Any]:
+    """Print the measurements side by side and the scaling against its bar; return the JSON
+    figures: the last measurement's (PostgreSQL's when it was measured), with SQLite's under
+    `sqlite` and one PostgreSQL process's under `one_process` when they were measured too."""
+    found = {(plan.database, plan.processes): figures for plan, figures in results}
+    if len(results) > 1:
+        print()
+        head = (("ack p50 ms", 12), ("ack p99 ms", 12), ("actions/s", 11), ("CPU ms/action", 15))
+        print(f"{'side by side':<34}" + "".join(f"{name:>{w}}" for name, w in head))
+        keys = (
+            ("ack_p50_ms", ".1f"),
+            ("ack_p99_ms", ".1f"),
+            ("actions_per_s", ".1f"),
+            ("cpu_ms_per_action", ".2f"),
+        )
+        for plan, figures in results:
+            cells = [
+                cell(figures[key], spec, w) for (key, spec), (_, w) in zip(keys, head, strict=True)
+            ]
+            print(f"{plan.label:<34}" + "".join(cells))
+    one = found.get(("postgresql", 1))
+    many = found.get(("postgresql", args.processes)) if args.processes > 1 else None
+    scaling = None
+    if one is not None and many is not None and one["actions_per_s"] > 0:
+        scaling = round(many["actions_per_s"] / one["actions_per_s"], 2)
+    if scaling is not None and one is not None and many is not None:
+        verdict = "within" if scaling >= SCALING_TARGET else "UNDER"
+        bar = f"{SCALING_TARGET:g}x bar" + ("" if args.processes == 2 else ", set for two")
+        print(
+            f"{args.processes} processes together store {scaling:.2f}x the actions per second "
+            f"of one: {verdict} the {bar} (a lower bound on a machine the emulator and the "
+            f"players share with the bots: its cores were {one['machine_busy_percent']}% busy "
+            f"with one process, {many['machine_busy_percent']}% with {args.processes})"
+        )
+    elif args.processes > 1:
+        print(
+            f"the {SCALING_TARGET:g}x bar for two processes over one: not measured in this run "
+            "(--scaling measures one process too)"
+        )
+    figures = dict(results[-1][1])
+    if args.database == "both":
+        figures["sqlite"] = found.get(("sqlite", 1))
+    if args.scaling:
+        figures["one_process"] = one
+    figures["scaling"] = scaling
+    return figures
