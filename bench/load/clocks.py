@@ -8,51 +8,16 @@ import asyncio
 import itertools
 import random
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hvbot.cogs.periodic import CHECK_S
 from hvbot.store.sql import stamp
 
 from .config import ACT_S, CLEAR, HOLD_S, PAST
+from .players import LoadRun, Said, Silence, Slot, first_of
 from .reader import ClockRow, GameReader, MovePost
-
-if TYPE_CHECKING:
-    from .players import LoadRun, Slot, Turn
-
-
-@dataclass(frozen=True)
-class Said:
-    """A clock's post seen by the emulator: when (the event loop's clock), in which game (the
-    channel's game then), to or about whom."""
-
-    at: float
-    game_id: int | None
-    user_id: int
-
-
-@dataclass
-class Silence:
-    """One person made to go silent on their turn in a game with a clock, until the bots have
-    warned them, told the channel they ran out of time and had an AI play their move."""
-
-    slot: Slot
-    held: asyncio.Event = field(default_factory=asyncio.Event)  # at their turn, not moving
-    warned: asyncio.Event = field(default_factory=asyncio.Event)
-    acted: asyncio.Event = field(default_factory=asyncio.Event)  # the AI's move is posted
-    lifted: asyncio.Event = field(default_factory=asyncio.Event)  # they may move again
-    turn: Turn | None = None
-    game_id: int | None = None
-    user_id: int | None = None
-    clock: ClockRow | None = None
-    # The event loop's clock: when the bots' clock was moved past the warning's instant and
-    # past the deadline, and when the warning, the words and the AI's move reached Discord.
-    warn_moved_at: float | None = None
-    due_moved_at: float | None = None
-    warned_at: float | None = None
-    ran_out_at: float | None = None
-    ai_posted_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -244,16 +209,6 @@ async def within(waiting: Awaitable[Any], seconds: float) -> bool:
     except TimeoutError:
         return False
     return True
-
-
-async def first_of(*events: asyncio.Event, seconds: float | None) -> None:
-    """Wait until one of `events` is set, or `seconds` have gone by."""
-    waits = [asyncio.ensure_future(event.wait()) for event in events]
-    try:
-        await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for wait in waits:
-            wait.cancel()
 
 
 @dataclass
