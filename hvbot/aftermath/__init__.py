@@ -33,7 +33,7 @@ from engine import State
 from hvbot.aftermath import owed_posts
 from hvbot.aftermath.board_buttons import BoardButtons
 from hvbot.aftermath.sending import Sender, Sent
-from hvbot.database import failed, is_unreachable
+from hvbot.database import failed
 from hvbot.infra import metrics
 from hvbot.messages import game_posts
 from hvbot.messages.post import Post
@@ -232,18 +232,6 @@ class Aftermath:
         if sent is not None:
             self.buttons.shown(game, sent.post, sent.message)
         return sent
-
-    async def lobby_shown(self, game: GameRow) -> None:
-        """The lobby message shows the game as it is: the updates it owed are made."""
-        try:
-            await self.duties.lobby_shown(game.id)
-        except Exception as exc:
-            # Left owed: another process edits the lobby again, to the same words.
-            log.warning(
-                "game %s: could not mark the lobby updated",
-                game.id,
-                exc_info=not is_unreachable(exc),
-            )
 
     async def deliver(self, owed: Owed) -> None:
         """Send an owed post built from what is stored, then carry its game on from it: how
