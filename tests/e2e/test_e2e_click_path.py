@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from conftest import running
-from e2e_harness import BotHarness, open_three_seat_game, prompt_for
+from e2e_harness import BotHarness, before_the_ai, open_three_seat_game, prompt_for
 
 from sandbox.emulator import DiscordEmulator
 
@@ -94,15 +94,7 @@ async def test_a_board_button_click_runs_the_modules_the_architecture_names(
 ) -> None:
     emu, (hv, trace) = emulator, traced
     _, _, _, table = await open_three_seat_game(emu, hv)
-    ai_seat = next(s.seat for s in (await hv.game()).seats if s.is_ai)
-    # Play on until the person to move sits just before the AI seat, so the AI answers.
-    for _ in range(30):
-        game, state = await table.wait_for_turn()
-        if state.current_seat() == (ai_seat - 1) % len(game.seats):
-            break
-        await table.play(game, state)
-    else:
-        raise AssertionError("the person before the AI seat never came to move")
+    game, state, ai_seat = await before_the_ai(table)
     mover = emu.users[game.seats[state.current_seat() or 0].user_id or 0]
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
     await emu.slash(mover, "hv draw", cell=cell)  # the card, shown to its drawer alone

@@ -8,7 +8,13 @@ import gc
 
 import discord
 import pytest
-from e2e_harness import BotHarness, board_posts, move_with_post_held, open_three_seat_game
+from e2e_harness import (
+    BotHarness,
+    before_the_ai,
+    board_posts,
+    move_with_post_held,
+    open_three_seat_game,
+)
 
 from data.texts import texts_for
 from sandbox.emulator import DiscordEmulator
@@ -44,15 +50,7 @@ async def test_a_move_whose_board_post_fails_is_logged_apologised_for_and_played
 ) -> None:
     emu = emulator
     _, _, _, table = await open_three_seat_game(emu, hv)
-    ai_seat = next(s.seat for s in (await hv.game()).seats if s.is_ai)
-    # Play on until the person to move is the one before the AI seat.
-    for _ in range(30):
-        game, state = await table.wait_for_turn()
-        if state.current_seat() == (ai_seat - 1) % len(game.seats):
-            break
-        await table.play(game, state)
-    else:
-        raise AssertionError("the person before the AI seat never came to move")
+    game, state, ai_seat = await before_the_ai(table)
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
     refused = emu.faults.fail(
         "POST /channels/{channel_id}/messages", status=400, code=50035, message="Invalid"

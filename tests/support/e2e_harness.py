@@ -512,6 +512,19 @@ async def open_three_seat_game(
     return ada, bo, lobby, table
 
 
+async def before_the_ai(table: Table) -> tuple[GameRow, State, int]:
+    """Play on at `table` until the person to move sits just before its AI seat, so that the
+    AI answers their move: the game, its state, and the AI's seat."""
+    game, state = await table.wait_for_turn()
+    ai_seat = next(s.seat for s in game.seats if s.is_ai)
+    for _ in range(30):
+        if state.current_seat() == (ai_seat - 1) % len(game.seats):
+            return game, state, ai_seat
+        await table.play(game, state)
+        game, state = await table.wait_for_turn()
+    raise AssertionError("the person before the AI seat never came to move")
+
+
 @dataclass
 class HeldMove:
     """A person's move whose board post Discord holds back (a rate limit): stored and
