@@ -136,6 +136,26 @@ async def owe_text(tx: Transaction, *, game_id: int, body: dict[str, Any], now: 
 
 TAKE, MARK = "take", "mark"
 
+# The posts a game's channel reads in order: its boards, and the words said in it (a text
+# owed to a person's DMs names its "user", and is not among them). One of these is taken only
+# once every earlier one of its game is out, whichever process owes it: a later change's post
+# waits, owed, for the earlier change's (a process died, or is paused, before posting it), and
+# is sent after it, by whoever takes the earlier one over (`claim_owed` hands them over oldest
+# first). A lobby's update, a replay and a secret go elsewhere and wait for nothing.
+IN_ORDER = "('move', 'start', 'undo', 'text')"
+TO_A_PERSON = "'%\"user\"%'"  # a text's body that names the person it goes to
+
+
+def _in_its_turn(post: str) -> str:
+    """SQL: the outbox row `post` (a table or its alias) may be sent now, as far as order goes
+    (see `IN_ORDER`)."""
+    return (
+        f"({post}.kind NOT IN {IN_ORDER} OR {post}.body LIKE {TO_A_PERSON} OR NOT EXISTS ("
+        f"SELECT 1 FROM announcements AS earlier WHERE earlier.game_id = {post}.game_id"
+        f" AND earlier.id < {post}.id AND earlier.sent_at IS NULL"
+        f" AND earlier.kind IN {IN_ORDER} AND earlier.body NOT LIKE {TO_A_PERSON}))"
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class _Request:
@@ -154,7 +174,8 @@ _OUTBOX_REQUESTS = (
     "WITH taken AS (UPDATE announcements AS a SET claimed_until = t.until,"
     " token = a.token + 1 FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[]),"
     " CAST(? AS TEXT[])) AS t (id, token, until)"
-    " WHERE a.id = t.id AND a.sent_at IS NULL AND a.token = t.token RETURNING a.id, a.token),"
+    " WHERE a.id = t.id AND a.sent_at IS NULL AND a.token = t.token"
+    f" AND {_in_its_turn('a')} RETURNING a.id, a.token),"
     " marked AS (UPDATE announcements AS a SET sent_at = ?"
     " FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[])) AS m (id, token)"
     " WHERE a.id = m.id AND a.sent_at IS NULL AND (m.token IS NULL OR a.token = m.token)"
@@ -177,7 +198,8 @@ class Duties:
     async def take(self, owed: Owed) -> Owed | None:
         """Take a claimed post right before sending it: the post with its new token, or None
         if it must not be sent here (another process claimed it once this one's lease ran
-        out, or it was made already). Its lease starts again from now."""
+        out, it was made already, or an earlier post of its game is still to go out first:
+        see `IN_ORDER`). Its lease starts again from now."""
         until = stamp(self.clock() + lease_of(owed.kind))
         token = await self._outbox(_Request(TAKE, owed.id, owed.token, until))
         assert token is None or isinstance(token, int)
@@ -205,7 +227,8 @@ class Duties:
                     found.append(
                         await tx.fetchval(
                             "UPDATE announcements SET claimed_until = ?, token = token + 1"
-                            " WHERE id = ? AND sent_at IS NULL AND token = ? RETURNING token",
+                            " WHERE id = ? AND sent_at IS NULL AND token = ?"
+                            f" AND {_in_its_turn('announcements')} RETURNING token",
                             r.until,
                             r.post,
                             r.token,

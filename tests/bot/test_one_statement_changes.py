@@ -49,7 +49,7 @@ async def _twins(repo: GameStore) -> tuple[int, int]:
             )
         )
         seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
-        await repo.write(
+        started = await repo.write(
             changes.start(
                 game.id,
                 game.version,
@@ -59,6 +59,8 @@ async def _twins(repo: GameStore) -> tuple[int, int]:
                 at=repo.clock(),
             )
         )
+        for owed in started:  # the first board and the secrets, out as the bot sends them
+            await Duties(repo.db, clock=lambda: AT).made(owed)
         ids.append(game.id)
     return ids[0], ids[1]
 

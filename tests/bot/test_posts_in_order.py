@@ -1,0 +1,113 @@
+"""A game's channel reads its posts in the order their changes were made, on both backends: a
+board or words a later change owes wait, owed, until every earlier one of the game is out,
+whichever process owes it; DMs, the lobby's update and replays wait for nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from hvbot.store import GameStore, SeatRow, changes
+from hvbot.store.duties import LEASE, Duties, Owed, owe_text
+
+pytestmark = pytest.mark.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
+
+AT = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+async def started(repo: GameStore) -> tuple[int, list[Owed]]:
+    """A Pylons game between Ada and Bo, just started: its id, and what the start owes."""
+    game = await repo.create(
+        changes.create_lobby(
+            game="pylons",
+            guild_id=1,
+            channel_id=10,
+            creator_id=100,
+            creator_name="Ada",
+            options={},
+            at=AT,
+        )
+    )
+    seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
+    owed = await repo.write(
+        changes.start(game.id, game.version, seed=5, state={"n": 0}, seats=seats, at=AT)
+    )
+    return game.id, owed
+
+
+async def text(repo: GameStore, game_id: int, body: dict[str, object]) -> Owed:
+    return await repo.db.transact(lambda tx: owe_text(tx, game_id=game_id, body=body, now=AT))
+
+
+async def test_a_later_post_waits_for_every_earlier_one_of_its_game(database_url: str) -> None:
+    repo = await GameStore.open(database_url)
+    try:
+        duties = Duties(repo.db, clock=lambda: AT)
+        game_id, owed = await started(repo)
+        first_board = next(o for o in owed if o.kind == "start")
+        game = await repo.game(game_id=game_id)
+        assert game is not None
+        (move,) = await repo.write(
+            changes.record_actions(
+                game_id, game.version, state={"n": 1}, actions=[(0, "place K12")], at=AT
+            )
+        )
+        said = await text(repo, game_id, {"content": "⌛ Ada ran out of time."})
+        dm = await text(repo, game_id, {"content": "Your turn.", "user": 200})
+
+        # The first board is not out yet: the move's board and the words after it wait...
+        assert await duties.take(move) is None
+        assert await duties.take(said) is None
+        # ...but what goes elsewhere does not: a DM, the lobby's update, each secret.
+        assert await duties.take(dm) is not None
+        for other in owed:
+            if other.kind in ("lobby", "secret"):
+                assert await duties.take(other) is not None, other.kind
+
+        # Out in order: each is taken once those before it are made.
+        taken = await duties.take(first_board)
+        assert taken is not None
+        await duties.made(taken)
+        assert await duties.take(said) is None, "the move's board comes before the words"
+        taken = await duties.take(move)
+        assert taken is not None
+        await duties.made(taken)
+        assert await duties.take(said) is not None
+    finally:
+        await repo.close()
+
+
+async def test_posts_another_process_left_are_handed_over_oldest_first(
+    database_url: str,
+) -> None:
+    """A process owes a board and dies; another owes words after it, which wait. Once the
+    leases run out, whoever takes them over gets the board first, and then the words."""
+    repo = await GameStore.open(database_url)
+    try:
+        now = [AT]
+        duties = Duties(repo.db, clock=lambda: now[0])
+        game_id, owed = await started(repo)
+        for each in owed:
+            await duties.made(each)
+        game = await repo.game(game_id=game_id)
+        assert game is not None
+        (move,) = await repo.write(
+            changes.record_actions(
+                game_id, game.version, state={"n": 1}, actions=[(0, "place K12")], at=AT
+            )
+        )
+        said = await text(repo, game_id, {"content": "⌛ Bo ran out of time."})
+        assert await duties.take(said) is None, "the board of the move comes first"
+
+        now[0] = AT + LEASE + timedelta(seconds=1)
+        handed = await duties.claim_owed()
+        assert [o.id for o in handed] == [move.id, said.id]
+        board, words = handed
+        assert await duties.take(words) is None
+        taken = await duties.take(board)
+        assert taken is not None
+        await duties.made(taken)
+        assert await duties.take(words) is not None
+    finally:
+        await repo.close()
