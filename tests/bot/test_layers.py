@@ -369,6 +369,19 @@ def test_the_bot_never_imports_a_game() -> None:
     assert wrong == []
 
 
+def test_nothing_outside_the_services_reaches_the_store() -> None:
+    """The store is the services' (`GameService.repo`): the handlers, cogs, aftermath,
+    messages and client go through a service method, so a feature's rules have one home."""
+    reached = sorted(
+        f"{name}:{node.lineno}"
+        for name, path in modules().items()
+        if name.startswith("hvbot.") and not name.startswith(("hvbot.services", "hvbot.store"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr == "repo"
+    )
+    assert reached == []
+
+
 def game_of(name: str) -> tuple[str, str] | None:
     """(game package, role) of a module of a game's folder: ("games.pylons", "rules") for
     `games.pylons.rules.state`, ("games.pylons", "manifest") for `games.pylons`; None for the
