@@ -317,7 +317,7 @@ class State(ABC):
         """The whole truth as JSON-ready data, versioned, for the database (never for players)."""
 
     @abstractmethod
-    def sample_action(self, rng: random.Random) -> Any:
+    def sample_action(self, rng: random.Random) -> Action:
         """A random legal action, cheaply: for random seats, playouts and simulations."""
 
     @classmethod

@@ -238,7 +238,7 @@ class Canvas:
         img = _label(self._look, text, size, bold, fg, bg)
         w, h = img.size
         x, y = xy
-        across, down = anchor
+        across, down = anchor[0], anchor[1]
         x -= 1 if across == "l" else w // 2 if across == "m" else w - 1
         y -= 0 if down == "a" else h // 2 if down == "m" else h
         paste(self.image, img, (round(x), round(y)))
