@@ -346,7 +346,7 @@ class PylonsState(State):
             return []
         if self.phase == CHOOSE:
             return [KEEP, MIRROR]
-        return self.moves[self.seat][:]
+        return [*self.moves[self.seat]]
 
     def sample_action(self, rng: random.Random) -> PylonsAction:
         """A uniformly random legal action, in constant time: one pick from the free list."""
