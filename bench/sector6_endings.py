@@ -44,10 +44,9 @@ from collections.abc import Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
 from engine.ai import choose  # noqa: E402
-from games import find_game  # noqa: E402
+from games.sector6.rules import GAME  # noqa: E402
 
 # The registry, not the engine module: it also registers the game's AI levels.
-GAME = find_game("sector6")
 
 MODES = ("full", "veteran", "novice")
 BACKSTOP = "turn_limit"

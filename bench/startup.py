@@ -34,6 +34,7 @@ import asyncio  # noqa: E402
 import importlib.util  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from typing import Any  # noqa: E402
 
 from hvbot.services import GameService  # noqa: E402
 from hvbot.store import GameStore  # noqa: E402
@@ -43,8 +44,9 @@ GAMES = ("high-voltage", "pylons", "sector6")
 GUILD = 1
 
 
-def _load_bench() -> object:
-    """bench/load.py, for its bot process helpers (imported by path: see above)."""
+def _load_bench() -> Any:
+    """bench/load.py, for its bot process helpers (imported by path: see above), read by
+    name: a module loaded from a path has no type for its helpers to be checked against."""
     spec = importlib.util.spec_from_file_location("bench_load", _HERE / "load.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -94,7 +96,7 @@ async def measure(args: argparse.Namespace, database: Path) -> None:
     )
     try:
         began = time.perf_counter()
-        process = await load.start_bot(  # type: ignore[attr-defined]
+        process = await load.start_bot(
             emu, str(database), log, bot_args, guild_id=emu.guild_id, shard=None
         )
         ready = time.perf_counter() - began
@@ -103,13 +105,13 @@ async def measure(args: argparse.Namespace, database: Path) -> None:
         await emu.slash(ada, "stats me", settle=False)
         answered = time.perf_counter() - asked
         await asyncio.sleep(args.settle)  # memory at rest: what start-up left behind
-        alone = load.rss_kb(process.pid, descendants=False)  # type: ignore[attr-defined]
-        whole = load.rss_kb(process.pid)  # type: ignore[attr-defined]
+        alone = load.rss_kb(process.pid, descendants=False)
+        whole = load.rss_kb(process.pid)
         print(f"ready after            {ready:8.2f} s")
         print(f"first answer after     {answered * 1000:8.1f} ms more")
         print(f"memory at rest, bot    {alone / 1024:8.1f} MB")
         print(f"  with its workers     {whole / 1024:8.1f} MB")
-        await load.stop_bot(process)  # type: ignore[attr-defined]
+        await load.stop_bot(process)
     finally:
         log.close()
         await emu.close()

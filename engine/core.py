@@ -330,7 +330,7 @@ class State(ABC):
             return NotImplemented
         return type(self) is type(other) and self.to_dict() == other.to_dict()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # equal by value and mutable: never hashed
 
 
 def check_saved_format(data: Mapping[str, Any], *, format: str, version: int, title: str) -> None:

@@ -86,7 +86,7 @@ class PylonsState(State):
     def __init__(self, seed: int, swamps: bool, dealt: Sequence[Patch]) -> None:
         super().__init__(2, seed, {"swamps": "on" if swamps else "off"})
         self.swamps_on = swamps
-        self.dealt: tuple[Patch, ...] = tuple(tuple(p) for p in dealt)  # type: ignore[misc]
+        self.dealt: tuple[Patch, ...] = tuple((i, j, size) for i, j, size in dealt)
         self.patches: tuple[Patch, ...] = self.dealt  # as they lie now (after a mirror)
         self.mirrored: bool | None = None  # None until player 1 has chosen
         self.first_seat: int | None = None if swamps else 0
