@@ -114,6 +114,7 @@ async def requested(game: str, seed: int, folder: Path) -> tuple[float, float]:
         )
         await service.lobby.join(channel_id=1, user_id=11, name="Bo")
         state = (await service.lobby.start(channel_id=1, user_id=10, can_manage=False)).state
+        assert state is not None  # a start hands over the game's first state
         rng = random.Random(seed)
         while not state.is_terminal():
             seat = state.current_seat()
