@@ -310,8 +310,8 @@ class GameAccess:
             due = warn_at is not None and warn_at <= stamp(now)
             return Wait(now, remind_at, game.clock_deadline, None if due else warn_at)
         deadline = start + game.clock.length
-        warn_at = deadline - game.clock.length / 4
-        return Wait(now, remind_at, stamp(deadline), stamp(warn_at))
+        warning = deadline - game.clock.length / 4
+        return Wait(now, remind_at, stamp(deadline), stamp(warning))
 
     async def stand_in(
         self, game: GameRow, seat: int, *, name: str, told: str

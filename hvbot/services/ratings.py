@@ -47,7 +47,8 @@ class Rating:
 
 def expected(rating: float, opponent: float) -> float:
     """The share of a point `rating` is expected to take from `opponent` (0 to 1)."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / SCALE))
+    odds: float = 10.0 ** ((opponent - rating) / SCALE)  # a float to a float power is a float
+    return 1.0 / (1.0 + odds)
 
 
 def pair_score(won: bool, opponent_won: bool) -> float:
