@@ -47,7 +47,7 @@ async def serve(settings: Settings, **options: Any) -> None:
     if store is None:
         return
     async with GameBot(settings, service=GameService(store), **options) as bot:
-        await run_until_stopped(bot, settings.token, stop)  # type: ignore[arg-type]  # run_until_stopped names commands.Bot, and discord.py types AutoShardedBot apart from it
+        await run_until_stopped(bot, settings.token, stop)
 
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
