@@ -4,13 +4,15 @@ turn, so a duty done twice or not at all can be told."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import itertools
 import random
+from collections import Counter
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from hvbot.cogs.periodic import CHECK_S
 from hvbot.store.sql import stamp
@@ -18,8 +20,38 @@ from hvbot.store.sql import stamp
 from .config import ACT_S, CLEAR, HOLD_S, PAST
 from .reader import ClockRow, GameReader, MovePost
 
-if TYPE_CHECKING:
-    from .players import LoadRun, Slot, Turn
+# What the clocks read of the scripted people (`players`), which use the clocks: so they are
+# handed their channels, turns and run, and name none of their classes.
+
+
+class Turn(Protocol):
+    """A person to move (`players.Turn`)."""
+
+    @property
+    def user_id(self) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+class Slot(Protocol):
+    """One channel and its game (`players.Slot`): what its person made silent and what the
+    bots told them are kept in it."""
+
+    game_id: int | None
+    silence: Silence | None
+    sent_at: dict[int, set[int]]  # game -> action numbers sent
+    seats_of: dict[int, list[int | None]]  # game -> seat users
+    ran_outs: list[Said]
+    warnings: list[Said]
+    posted: Counter[str]  # nonces of channel messages seen
+
+
+class LoadRun(Protocol):
+    """The run (`players.LoadRun`): its database reader and its options."""
+
+    reader: GameReader
+    args: argparse.Namespace
 
 
 @dataclass(frozen=True)
@@ -105,7 +137,7 @@ class ClockDriver:
         self,
         bench: LoadRun,
         processes: list[asyncio.subprocess.Process],
-        slots: list[Slot],
+        slots: Sequence[Slot],
     ) -> None:
         self.bench = bench
         self.processes = processes
