@@ -440,7 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             names = ", ".join(p.name for p in PAIRINGS + EXTRA)
             parser.error(f"no pairing matches {args.only}; pairings: {names}")
         bounds = {find_game(k).name: parse_bound(v) for k, v in (h.split("=") for h in args.hard)}
-        jobs = [
+        matches = [
             (p, g, args.seed, bounds.get(p.game, {})) for p in pairings for g in range(args.games)
         ]
         told = ", ".join(f"{SHORT[g]} {b}" for g, b in bounds.items()) or "its default budget"
@@ -448,7 +448,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"AI tournament: {args.games} games per pairing, hard thinks with {told}, "
             f"{args.workers} workers"
         )
-        figures = report_tournament(pairings, run(jobs, tournament_game, args.workers))
+        figures = report_tournament(pairings, run(matches, tournament_game, args.workers))
         figures["ladder"] = report_ladder(pairings, figures)
         figures["hard_bounds"] = {g: b for g, b in bounds.items()}
     elapsed = time.perf_counter() - started

@@ -19,6 +19,7 @@ It reports figures only: it never fails because a machine is slow.
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 # Run as a script, this file's folder comes first on the import path, and this file's own name
@@ -34,13 +35,15 @@ import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
-from games import find_game, register_all  # noqa: E402
 from games.cli import seat_rng  # noqa: E402
-from games.high_voltage.rules import Declare, DeclareNone, Draw, HighVoltageState  # noqa: E402
+from games.high_voltage.rules import (  # noqa: E402
+    GAME,
+    Declare,
+    DeclareNone,
+    Draw,
+    HighVoltageState,
+)
 
-register_all()  # the games this benchmark plays, as `bot.py` registers them
-
-GAME = find_game("high-voltage")
 GAME_TARGET_MS = 20.0
 LINES_TARGET_MS = 0.2
 REPEAT = 5  # each sampled position is timed this many times and averaged, to beat timer noise
@@ -115,7 +118,7 @@ def time_positions(players: int, games: int) -> tuple[list[float], list[float], 
             if not changed_the_board(action):
                 continue
             cells = list(state.last["cells"])
-            lines_ms.append(time_call(lambda s=state, c=cells: closable_after(s, c)))
+            lines_ms.append(time_call(partial(closable_after, state, cells)))
             no_line_ms.append(time_call(state.no_line_possible))
             found += len(closable_after(state, cells))
     return lines_ms, no_line_ms, found

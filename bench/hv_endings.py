@@ -36,11 +36,11 @@ from collections.abc import Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
 from engine.ai import choose  # noqa: E402
-from games import find_game, register_all  # noqa: E402
+from games import register_all  # noqa: E402
+from games.high_voltage.rules import GAME  # noqa: E402
 
-register_all()  # the games this benchmark plays, as `bot.py` registers them
+register_all()  # the AI levels `choose` plays, as `bot.py` registers them
 
-GAME = find_game("high-voltage")
 MAX_ACTIONS = 3000  # a game still running after this many actions has stalled
 LEVELS = ("random", "easy", "normal", "hard")
 SEARCHING = ("hard",)
@@ -70,6 +70,7 @@ def play_to_end(
     bound: dict[str, Any] = {"iterations": iterations, "budget_s": budget_s}
     while not state.is_terminal() and actions < MAX_ACTIONS:
         seat = state.current_seat()
+        assert seat is not None  # the game is not over
         level = levels[seat]
         view = state.view(seat)
         decision = seed * 10_007 + actions

@@ -44,6 +44,7 @@ import json
 import time
 from typing import Any
 
+from engine.core import State
 from games.pylons.rules.board import COL, NAMES, ROW, SIZE
 from games.pylons.rules.state import PylonsState
 
@@ -66,7 +67,7 @@ def from_spiel(action: int) -> int:
 def load_pyspiel() -> Any:
     """The `pyspiel` module, or ImportError saying how to install it."""
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError as exc:  # pragma: no cover - depends on the machine
         raise ImportError(
             "OpenSpiel is not installed: pip install open_spiel (or the project's [bench] extra)"
@@ -120,8 +121,10 @@ class OpenSpielMCTS:
             False,  # verbose
         )
 
-    def __call__(self, state: PylonsState, seat: int) -> str:
+    def __call__(self, state: State, seat: int) -> str:
         """Our action text for `seat`, which must be the seat to move."""
+        if not isinstance(state, PylonsState):
+            raise TypeError(f"OpenSpiel's MCTS plays Pylons, not a {type(state).__name__}.")
         if state.current_seat() != seat:
             raise ValueError("OpenSpiel's MCTS decides only for the seat to move.")
         position = spiel_state(self.game, self.start, state)
@@ -134,12 +137,13 @@ class OpenSpielMCTS:
         return f"place {NAMES[from_spiel(best.action)]}"
 
 
-def play(names: tuple[str, str], seed: int, players: dict[str, Any]) -> tuple[PylonsState, list]:
+def play(
+    names: tuple[str, str], seed: int, players: dict[str, Any]
+) -> tuple[PylonsState, list[float]]:
     """One classic-board game; `players` maps a name to a callable(state, seat) -> text."""
-    from games import find_game, register_all
+    from games.pylons.rules import GAME
 
-    register_all()
-    state = find_game("pylons").new_state(2, seed, {"swamps": "off"})
+    state = GAME.new_state(2, seed, {"swamps": "off"})
     times: list[float] = []
     while not state.is_terminal():
         seat = state.current_seat()
@@ -152,6 +156,9 @@ def play(names: tuple[str, str], seed: int, players: dict[str, Any]) -> tuple[Py
 
 def main(argv: list[str] | None = None) -> int:
     from engine.ai import choose
+    from games import register_all
+
+    register_all()  # the AI levels `choose` plays, as `bot.py` registers them
 
     parser = argparse.ArgumentParser(description="hard against OpenSpiel's MCTS, classic board")
     parser.add_argument("--games", type=int, default=4)

@@ -35,6 +35,7 @@ It reports figures only: it never fails because a machine is slow.
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 # Run as a script, this file's folder comes first on the import path, and this file's own name
@@ -213,7 +214,7 @@ def bench_board(
                 ms, cpu, _ = clocked(theirs[(len(chess_all) + i) % len(theirs)])
                 chess.append(ms)
                 chess_cpu.append(cpu)
-            ms, cpu, png = clocked(lambda view=view: presenter.board_png(view, names))
+            ms, cpu, png = clocked(partial(presenter.board_png, view, names))
             ours.append(ms)
             ours_cpu.append(cpu)
             pngs.append(png)
@@ -221,7 +222,7 @@ def bench_board(
         fresh: list[float] = []
         for view, png in zip(views, pngs, strict=True):
             forget_earlier_boards()
-            ms, fresh_png = timed(lambda view=view: presenter.board_png(view, names))
+            ms, fresh_png = timed(partial(presenter.board_png, view, names))
             fresh.append(ms)
             if png != fresh_png and pixels(png) != pixels(fresh_png):
                 # (Not always the same bytes: ISA-L's deflate now and then writes the same

@@ -34,7 +34,10 @@ import random  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Mapping  # noqa: E402
 from typing import Any  # noqa: E402
+
+from PIL import Image  # noqa: E402
 
 from games import find_game, register_all  # noqa: E402
 from games.high_voltage.rules import Declare  # noqa: E402
@@ -66,7 +69,9 @@ def measure(game: str, seats: int, seed: int, runs: int) -> dict[str, Any]:
     presenter = presenter_for(game)
     names = [f"Player {i + 1}" for i in range(seats)]
 
-    def paint(view: dict[str, Any]) -> Any:
+    def paint(view: Mapping[str, Any]) -> Image.Image:
+        if not isinstance(view, dict):  # the views are public_views', all dicts
+            raise TypeError(f"a view to paint is a dict, not a {type(view).__name__}")
         return presenter.board_image(view, names)
 
     paint(views[0])  # caches: palette and pieces
@@ -109,9 +114,11 @@ async def requested(game: str, seed: int, folder: Path) -> tuple[float, float]:
         )
         await service.lobby.join(channel_id=1, user_id=11, name="Bo")
         state = (await service.lobby.start(channel_id=1, user_id=10, can_manage=False)).state
+        assert state is not None  # a start hands over the game's first state
         rng = random.Random(seed)
         while not state.is_terminal():
             seat = state.current_seat()
+            assert seat is not None  # the game is not over
             action = state.sample_action(rng)
             result = await service.play.act(channel_id=1, user_id=10 + seat, action=action)
             state = result.state

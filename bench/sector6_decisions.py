@@ -25,6 +25,7 @@ import argparse  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
+from typing import Any  # noqa: E402
 
 import games.sector6.ai as ai  # noqa: E402
 from engine.ai import choose  # noqa: E402
@@ -52,7 +53,7 @@ def race(seats: int, seed: int, longest: int) -> list:
     return states
 
 
-def rebuilt_ms(view: dict, level: str) -> float:  # type: ignore[type-arg]
+def rebuilt_ms(view: dict[str, Any], level: str) -> float:
     """A decision from a position rebuilt from the whole history (nothing kept)."""
     times = []
     for _ in range(REPEATS):
@@ -63,7 +64,7 @@ def rebuilt_ms(view: dict, level: str) -> float:  # type: ignore[type-arg]
     return statistics.median(times)
 
 
-def kept_ms(earlier: dict, view: dict, level: str) -> float:  # type: ignore[type-arg]
+def kept_ms(earlier: dict[str, Any], view: dict[str, Any], level: str) -> float:
     """A decision carried on from the position kept at the AI's decision `earlier`."""
     times = []
     for _ in range(REPEATS):

@@ -44,12 +44,10 @@ from collections.abc import Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
 from engine.ai import choose  # noqa: E402
-from games import find_game, register_all  # noqa: E402
+from games import register_all  # noqa: E402
+from games.sector6.rules import GAME  # noqa: E402
 
-register_all()  # the games this benchmark plays, as `bot.py` registers them
-
-# The registry, not the engine module: it also registers the game's AI levels.
-GAME = find_game("sector6")
+register_all()  # the AI levels `choose` plays, as `bot.py` registers them
 
 MODES = ("full", "veteran", "novice")
 BACKSTOP = "turn_limit"

@@ -317,7 +317,7 @@ class State(ABC):
         """The whole truth as JSON-ready data, versioned, for the database (never for players)."""
 
     @abstractmethod
-    def sample_action(self, rng: random.Random) -> Any:
+    def sample_action(self, rng: random.Random) -> Action:
         """A random legal action, cheaply: for random seats, playouts and simulations."""
 
     @classmethod
@@ -330,7 +330,7 @@ class State(ABC):
             return NotImplemented
         return type(self) is type(other) and self.to_dict() == other.to_dict()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # equal by value and mutable: never hashed
 
 
 def check_saved_format(data: Mapping[str, Any], *, format: str, version: int, title: str) -> None:

@@ -8,7 +8,7 @@ what would be legal instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 
 class GameError(ValueError):
@@ -37,7 +37,7 @@ class Phrase(str):
     key: str
     fields: dict[str, Any]
 
-    def __new__(cls, english: str, key: str, **fields: Any) -> Phrase:
+    def __new__(cls, english: str, key: str, **fields: Any) -> Self:
         phrase = super().__new__(cls, english)
         phrase.key = key
         phrase.fields = fields
@@ -51,7 +51,7 @@ class Seat(Phrase):
 
     seat: int
 
-    def __new__(cls, english: str, key: str, seat: int, **fields: Any) -> Seat:
+    def __new__(cls, english: str, key: str, seat: int, **fields: Any) -> Self:
         phrase = super().__new__(cls, english, key, **fields)
         phrase.seat = seat
         return phrase

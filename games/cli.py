@@ -551,8 +551,8 @@ def replay_lines(replayed: Replayed) -> list[str]:
             won = "  winner" if seat in outcome.winners else ""
             lines.append(f"  {names[seat]}{colour}: {score} points{won}")
         return lines
-    seat = state.current_seat()
-    to_move = names[seat] if seat is not None else "nobody"
+    current = state.current_seat()
+    to_move = names[current] if current is not None else "nobody"
     if record["status"] == "stopped":
         lines.append("Stopped before the rules ended it (a forfeit): no result is recorded.")
     else:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from math import ceil
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -24,6 +24,9 @@ from render.theme import RGB, Theme
 
 SpriteFactory = Callable[..., Image.Image]
 PaletteOf = Callable[[Theme], Image.Image]  # a cached function: theme -> 'P' palette image
+# A game's own theme (a subclass of Theme, with its own sizes and colours), which its drawing
+# functions read off the canvas they are given.
+ThemeT = TypeVar("ThemeT", bound=Theme)
 
 
 def paste(
@@ -197,10 +200,10 @@ def shorten_names(
     return line(shorter)
 
 
-class Canvas:
+class Canvas(Generic[ThemeT]):
     """A 'P' picture plus the palette every piece pasted into it is mapped onto."""
 
-    def __init__(self, image: Image.Image, theme: Theme, palette: PaletteOf) -> None:
+    def __init__(self, image: Image.Image, theme: ThemeT, palette: PaletteOf) -> None:
         self.image = image
         self.theme = theme
         self.palette = palette
@@ -238,7 +241,7 @@ class Canvas:
         img = _label(self._look, text, size, bold, fg, bg)
         w, h = img.size
         x, y = xy
-        across, down = anchor
+        across, down = anchor[0], anchor[1]
         x -= 1 if across == "l" else w // 2 if across == "m" else w - 1
         y -= 0 if down == "a" else h // 2 if down == "m" else h
         paste(self.image, img, (round(x), round(y)))

@@ -15,7 +15,9 @@ from pathlib import Path
 
 from PIL import ImageFont
 
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+# Always a FreeType face: the pictures measure lines by its metrics (`getmetrics`), which
+# Pillow's bitmap font has not.
+Font = ImageFont.FreeTypeFont
 
 _FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
@@ -46,8 +48,21 @@ def font(size: int, bold: bool = True) -> Font:
             return ImageFont.truetype(str(found), size=size)
         data = found.read_bytes()
     except (ModuleNotFoundError, FileNotFoundError, OSError):
-        return ImageFont.load_default(size=size)
+        return _default_font(size)
     return ImageFont.truetype(BytesIO(data), size=size)
+
+
+def _default_font(size: int) -> Font:
+    """Pillow's own scalable font, for an install without DejaVu Sans. Pillow built without
+    FreeType has only a bitmap font, with no metrics to lay a line out by: refused here
+    rather than failing at the first label."""
+    face = ImageFont.load_default(size=size)
+    if not isinstance(face, ImageFont.FreeTypeFont):
+        raise RuntimeError(
+            "The pictures need Pillow with FreeType, and this Pillow has none "
+            "(its wheels from PyPI have it)."
+        )
+    return face
 
 
 def icon_font(size: int, bold: bool = True) -> Font:

@@ -29,11 +29,12 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from math import sqrt
-from typing import Any
+from typing import Any, TypeVar
 
 from PIL import GifImagePlugin, Image, ImageChops
 
-View = Mapping[str, Any]
+# A view of whatever mapping type the caller has: its painter is handed the caller's own views.
+View = TypeVar("View", bound=Mapping[str, Any])
 Painter = Callable[[View], Image.Image]
 
 REPLAY_BUDGET = 8 * 1024 * 1024  # bytes: Discord's attachment limit for a server without boosts
@@ -65,7 +66,9 @@ class Replay:
         return len(self.shown) == self.positions
 
 
-def replay_gif(views: Sequence[View], paint: Painter, *, budget: int = REPLAY_BUDGET) -> Replay:
+def replay_gif(
+    views: Sequence[View], paint: Painter[View], *, budget: int = REPLAY_BUDGET
+) -> Replay:
     """The replay of a game whose public views after the deal and after each action are
     `views`; `paint` draws one view as the game's board picture (a 'P' image is fastest).
 
@@ -113,7 +116,7 @@ def frame_durations(count: int) -> list[int]:
 
 
 def _encode(
-    views: Sequence[View], shown: Sequence[int], paint: Painter, scale: float
+    views: Sequence[View], shown: Sequence[int], paint: Painter[View], scale: float
 ) -> tuple[bytes, tuple[int, int]]:
     """The GIF of the positions `shown`, frames scaled by `scale`, and its frame size."""
     out = io.BytesIO()

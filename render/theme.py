@@ -24,7 +24,8 @@ class Theme:
 
     def __hash__(self) -> int:
         try:
-            return self.__dict__["_hash"]  # type: ignore[no-any-return]
+            cached: int = self.__dict__["_hash"]
+            return cached
         except KeyError:
             value = hash((type(self), *(getattr(self, f.name) for f in fields(self))))
             object.__setattr__(self, "_hash", value)  # frozen: set once, as its own cache

@@ -46,12 +46,13 @@ async def start_bot(
     *,
     guild_id: int | None,
     shard: tuple[int, int] | None,
-    metrics_port: int,
+    metrics_port: int | None = None,
 ) -> asyncio.subprocess.Process:
     """The bot in its own process (its own session, so a Ctrl-C here reaches only us and we
     stop it cleanly); it prints `ready` once connected. `database` is a SQLite file or a
     PostgreSQL URL; `shard` is (k, n) for shard k of n, None for the bot's own choice;
-    without `guild_id` the commands are registered for every server."""
+    without `guild_id` the commands are registered for every server; without `metrics_port`
+    the bot serves no metrics (and `round_trips` cannot read it)."""
     command = [
         sys.executable,
         str(BENCH / "load_bot.py"),
@@ -62,8 +63,9 @@ async def start_bot(
         f"--ai-pause={args.ai_pause}",
         f"--log-level={args.bot_log_level}",
         f"--drawing-processes={args.drawing_processes}",
-        f"--metrics-port={metrics_port}",
     ]
+    if metrics_port is not None:
+        command.append(f"--metrics-port={metrics_port}")
     if args.clocked:
         command.append("--moved-clock")
     if guild_id is not None:
@@ -84,7 +86,8 @@ async def start_bot(
     if line.strip() != b"ready":
         await stop_bot(process)
         raise RuntimeError("the bot process did not start; its log says:\n" + tail(log.name))
-    _METRICS_PORTS[process.pid] = metrics_port
+    if metrics_port is not None:
+        _METRICS_PORTS[process.pid] = metrics_port
     return process
 
 

@@ -4,20 +4,87 @@ turn, so a duty done twice or not at all can be told."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import itertools
 import random
+from collections import Counter
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from hvbot.cogs.periodic import CHECK_S
 from hvbot.store.sql import stamp
 
 from .config import ACT_S, CLEAR, HOLD_S, PAST
-from .players import LoadRun, Said, Silence, Slot, first_of
 from .reader import ClockRow, GameReader, MovePost
+
+# What the clocks read of the scripted people (`players`), which use the clocks: so they are
+# handed their channels, turns and run, and name none of their classes.
+
+
+class Turn(Protocol):
+    """A person to move (`players.Turn`)."""
+
+    @property
+    def user_id(self) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+class Slot(Protocol):
+    """One channel and its game (`players.Slot`): what its person made silent and what the
+    bots told them are kept in it."""
+
+    game_id: int | None
+    silence: Silence | None
+    sent_at: dict[int, set[int]]  # game -> action numbers sent
+    seats_of: dict[int, list[int | None]]  # game -> seat users
+    ran_outs: list[Said]
+    warnings: list[Said]
+    posted: Counter[str]  # nonces of channel messages seen
+
+
+class LoadRun(Protocol):
+    """The run (`players.LoadRun`): its database reader and its options."""
+
+    reader: GameReader
+    args: argparse.Namespace
+
+
+@dataclass(frozen=True)
+class Said:
+    """A clock's post seen by the emulator: when (the event loop's clock), in which game (the
+    channel's game then), to or about whom."""
+
+    at: float
+    game_id: int | None
+    user_id: int
+
+
+@dataclass
+class Silence:
+    """One person made to go silent on their turn in a game with a clock, until the bots have
+    warned them, told the channel they ran out of time and had an AI play their move."""
+
+    slot: Slot
+    held: asyncio.Event = field(default_factory=asyncio.Event)  # at their turn, not moving
+    warned: asyncio.Event = field(default_factory=asyncio.Event)
+    acted: asyncio.Event = field(default_factory=asyncio.Event)  # the AI's move is posted
+    lifted: asyncio.Event = field(default_factory=asyncio.Event)  # they may move again
+    turn: Turn | None = None
+    game_id: int | None = None
+    user_id: int | None = None
+    clock: ClockRow | None = None
+    # The event loop's clock: when the bots' clock was moved past the warning's instant and
+    # past the deadline, and when the warning, the words and the AI's move reached Discord.
+    warn_moved_at: float | None = None
+    due_moved_at: float | None = None
+    warned_at: float | None = None
+    ran_out_at: float | None = None
+    ai_posted_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +137,7 @@ class ClockDriver:
         self,
         bench: LoadRun,
         processes: list[asyncio.subprocess.Process],
-        slots: list[Slot],
+        slots: Sequence[Slot],
     ) -> None:
         self.bench = bench
         self.processes = processes
@@ -209,6 +276,16 @@ async def within(waiting: Awaitable[Any], seconds: float) -> bool:
     except TimeoutError:
         return False
     return True
+
+
+async def first_of(*events: asyncio.Event, seconds: float | None) -> None:
+    """Wait until one of `events` is set, or `seconds` have gone by."""
+    waits = [asyncio.ensure_future(event.wait()) for event in events]
+    try:
+        await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
 
 
 @dataclass

@@ -25,6 +25,7 @@ from sandbox.emulator.interactions import InteractionState
 from sandbox.emulator.load import LoadEmulator
 from sandbox.emulator.models import shard_of
 
+from .clocks import Said, Silence, first_of
 from .config import (
     ANNOUNCING_KINDS,
     CHANNEL_MENTION,
@@ -37,7 +38,7 @@ from .config import (
     STALL_SECONDS,
     WARNED,
 )
-from .reader import ClockRow, GameReader
+from .reader import GameReader
 
 
 @dataclass
@@ -479,46 +480,3 @@ class LoadRun:
             await asyncio.sleep(0.02)
             if self.phase == "timed":
                 self.lags.append(loop.time() - start - 0.02)
-
-
-@dataclass(frozen=True)
-class Said:
-    """A clock's post seen by the emulator: when (the event loop's clock), in which game (the
-    channel's game then), to or about whom."""
-
-    at: float
-    game_id: int | None
-    user_id: int
-
-
-@dataclass
-class Silence:
-    """One person made to go silent on their turn in a game with a clock, until the bots have
-    warned them, told the channel they ran out of time and had an AI play their move."""
-
-    slot: Slot
-    held: asyncio.Event = field(default_factory=asyncio.Event)  # at their turn, not moving
-    warned: asyncio.Event = field(default_factory=asyncio.Event)
-    acted: asyncio.Event = field(default_factory=asyncio.Event)  # the AI's move is posted
-    lifted: asyncio.Event = field(default_factory=asyncio.Event)  # they may move again
-    turn: Turn | None = None
-    game_id: int | None = None
-    user_id: int | None = None
-    clock: ClockRow | None = None
-    # The event loop's clock: when the bots' clock was moved past the warning's instant and
-    # past the deadline, and when the warning, the words and the AI's move reached Discord.
-    warn_moved_at: float | None = None
-    due_moved_at: float | None = None
-    warned_at: float | None = None
-    ran_out_at: float | None = None
-    ai_posted_at: float | None = None
-
-
-async def first_of(*events: asyncio.Event, seconds: float | None) -> None:
-    """Wait until one of `events` is set, or `seconds` have gone by."""
-    waits = [asyncio.ensure_future(event.wait()) for event in events]
-    try:
-        await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for wait in waits:
-            wait.cancel()

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from engine import State
+from games.high_voltage.rules.state import HighVoltageState
 from hvbot.cogs.moves import Choices, GameMoves
 from hvbot.handlers import answering, moves
 from hvbot.messages import game_posts, wording
@@ -61,7 +62,9 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
     game = "high-voltage"
 
     def cell_names(self, state: State) -> Collection[str]:
-        return state.geo.names  # type: ignore[attr-defined]
+        if not isinstance(state, HighVoltageState):
+            raise TypeError(f"a High Voltage command was given a {type(state).__name__}")
+        return state.geo.names
 
     async def _draw_cells(self, interaction: discord.Interaction, current: str) -> Choices:
         return await self.suggest(interaction, current, lambda state, _: cells_for(state, "draw"))
@@ -118,6 +121,12 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
         Apart from `draw`, so that the game and its state read here are not held while the
         move is made and its pictures are drawn (at a few hundred games, every move waits
         a moment for its board)."""
+        where = "" if place is None else f" {place} r{rotation}"
+        drawing = f"draw {cell}{where}{_special(special)}"
+        if interaction.channel_id is None:
+            # Discord sends every command from a channel; without one there is no game to
+            # look at, and the draw is answered as any move is.
+            return drawing
         game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
         state = self.bot.service.games.peek_state(game)
         seat = game.seat_of(interaction.user.id)
@@ -132,8 +141,7 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
             if prompt is not None:
                 await send_private(interaction, prompt)
                 return None
-        where = "" if place is None else f" {place} r{rotation}"
-        return f"draw {cell}{where}{_special(special)}"
+        return drawing
 
     @app_commands.command(name="rotate", description="Turn a face-up card in place")
     @app_commands.describe(

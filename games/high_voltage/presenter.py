@@ -91,7 +91,7 @@ def describe_action(
     match move:
         case Draw(cell=cell, place=None):
             return texts("high_voltage.action.peek", cell=cell, **said)
-        case Draw(cell=cell, place=place, rotation=rotation):
+        case Draw(cell=cell, place=str() as place, rotation=rotation):
             if place == "here":
                 where = texts("high_voltage.action.where_here")
             elif place == "empty":
@@ -154,8 +154,9 @@ class HighVoltagePresenter(Presenter):
         say = self.texts
         move = parse_action(action)
         special = ""
-        if getattr(move, "special", None):
-            kind = "special_double" if move.special == "double" else "special"
+        used = getattr(move, "special", None)
+        if used:
+            kind = "special_double" if used == "double" else "special"
             special = say(f"high_voltage.action.{kind}")
 
         def where(place: str) -> str:

@@ -79,7 +79,7 @@ class PylonsPresenter(Presenter):
                 lines.append(say("pylons.action.keep", actor=actor))
             elif text == "mirror":
                 lines.append(say("pylons.action.mirror", actor=actor))
-            elif text.startswith("place "):
+            elif text.startswith("place ") and isinstance(placed := parse_action(text), Place):
                 last = view["last"]
                 links = len(last.get("links") or [])
                 blocked = len(last.get("blocked") or [])
@@ -87,7 +87,7 @@ class PylonsPresenter(Presenter):
                     say(
                         "pylons.action.place",
                         actor=actor,
-                        cell=parse_action(text).cell,
+                        cell=placed.cell,
                         links=say("pylons.action.links", count=links),
                         blocked=say("pylons.action.blocked", count=blocked) if blocked else "",
                     )

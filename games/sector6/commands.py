@@ -17,6 +17,7 @@ from discord import app_commands
 
 from engine import State
 from games.sector6.rules.actions import DEGREES
+from games.sector6.rules.state import Sector6State
 from hvbot.cogs.moves import Choices, GameMoves
 from hvbot.handlers import moves
 from hvbot.messages import game_posts, wording
@@ -44,12 +45,13 @@ DIRECTION_CHOICES = [
 ]
 
 
-def place_cells(state: State, seat: int, rotation: int | None) -> list[str]:
-    """Cells where `seat`'s drawn tile may go now (turned `rotation` degrees, if chosen)."""
+def place_cells(state: State, seat: int | None, rotation: int | None) -> list[str]:
+    """Cells where `seat`'s drawn tile may go now (turned `rotation` degrees, if chosen); none
+    for a seat not to move, or for someone who does not play here (None)."""
     return state.targets(seat, "place.cell", {} if rotation is None else {"degrees": rotation})
 
 
-def turns_note(state: State, seat: int, cell: str) -> str:
+def turns_note(state: State, seat: int | None, cell: str) -> str:
     """The rotations of `seat`'s drawn tile that fit on `cell`, as its choice notes them."""
     turns = state.targets(seat, "place.degrees", {"cell": cell})
     # Said in degrees only, which every language reads alike: a choice's name is not translated.
@@ -71,9 +73,9 @@ def middle_first(cells: list[str], view: dict[str, Any]) -> list[str]:
     return sorted(cells, key=off_centre)
 
 
-def move_cells(state: State, seat: int, origin: str | None) -> tuple[list[str], list[str]]:
+def move_cells(state: State, seat: int | None, origin: str | None) -> tuple[list[str], list[str]]:
     """(prisoners that can move, cells they can reach); the reach from `origin` only, if
-    the caller has chosen which prisoner moves."""
+    the caller has chosen which prisoner moves. Both empty unless `seat` is to move."""
     chosen = (origin or "").strip().upper()
     targets = state.targets(seat, "move.target", {"origin": chosen} if chosen else {})
     return state.targets(seat, "move.origin"), targets
@@ -85,7 +87,9 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     # Autocomplete answers only the person to move: others may watch, not act.
 
     def cell_names(self, state: State) -> Collection[str]:
-        return state.table.names  # type: ignore[attr-defined]
+        if not isinstance(state, Sector6State):
+            raise TypeError(f"a Sector 6 command was given a {type(state).__name__}")
+        return state.table.names
 
     async def _place_cells(self, interaction: discord.Interaction, current: str) -> Choices:
         rotation = self.filled(interaction, "rotation")
@@ -139,6 +143,11 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
     )
     async def draw(self, interaction: discord.Interaction) -> None:
         """Asking again while holding a drawn tile shows it again instead of refusing."""
+        if interaction.channel_id is None:
+            # Discord sends every command from a channel; without one there is no game to
+            # look at, and the draw is answered as any move is.
+            await moves.act_from_command(interaction, "draw")
+            return
         game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
         if game.game_name == GAME and game.status == "active":
             state = self.bot.service.games.peek_state(game)

@@ -126,8 +126,8 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
             applied=tuple(after.history[first : first + count]),
             finished=after.is_terminal(),
         )
-        post = await game_posts.board_post(game, moved, after, games.clock())
-        if post is not None and game.version != owed.version:
-            post.view = None  # the game has moved on: its buttons are not this board's
-        return post, after
+        board = await game_posts.board_post(game, moved, after, games.clock())
+        if board is not None and game.version != owed.version:
+            board.view = None  # the game has moved on: its buttons are not this board's
+        return board, after
     raise ValueError(f"post {owed.id}: no way to build a {owed.kind!r}")

@@ -144,4 +144,6 @@ class Sender:
         """The game's thread if it has one, else its channel."""
         where = game.post_channel_id
         found = self.client.get_channel(where) or await self.client.fetch_channel(where)
-        return found  # type: ignore[return-value]
+        if not isinstance(found, discord.abc.Messageable):  # a category or a forum: no posts
+            raise TypeError(f"game {game.id}: channel {where} takes no posts")
+        return found

@@ -41,6 +41,7 @@ from hvbot.services import (
     MAX_ABSENT_HOURS,
     MAX_REMIND_MINUTES,
     BotError,
+    in_channel,
 )
 from hvbot.services.seat_names import said
 from hvbot.store import ArchivedGame, GameRow, TurnClock
@@ -120,7 +121,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     ) -> None:
         # Discord applies guild_only to a whole command group, never to one subcommand, and
         # /game rules is useful in a DM: so a game's place is checked here.
-        if interaction.guild_id is None:
+        if interaction.guild_id is None or interaction.channel_id is None:
             raise BotError(
                 "Games are played in a server: use /game new in one of its channels.",
                 key="bot.error.new_server_only",
@@ -250,6 +251,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         state = self.bot.service.games.peek_state(game)
         view = state.view(None)
         seat = state.current_seat()
+        if seat is None:  # its last move was made since it was looked up
+            raise BotError(
+                "The game is over: no more actions can be taken.", key="engine.core.game_over"
+            )
         texts = wording.personal(interaction)
         who = wording.mention(game, seat, texts)
         # Not every game's view counts turns (Pylons and Sector 6 do not).
@@ -265,8 +270,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                     line
                     for line in (
                         turn,
-                        seat is not None
-                        and time_words.away_line(game, seat, self.bot.service.clock(), texts),
+                        time_words.away_line(game, seat, self.bot.service.clock(), texts),
                         time_words.clock_line(game, texts),
                         presenter.status(view, wording.names_of(game, texts)),
                     )
@@ -281,7 +285,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         name="mysecret", description="Show what you were told privately at the start (only to you)"
     )
     async def mysecret(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.games.open_game(interaction.channel_id, interaction.user.id)
+        game = await self.bot.service.games.open_game(
+            in_channel(interaction.channel_id), interaction.user.id
+        )
         seat = game.seat_of(interaction.user.id)
         if seat is None:
             raise BotError(
@@ -331,7 +337,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(name="resign", description="Give up your seat; an AI finishes for you")
     async def resign(self, interaction: discord.Interaction) -> None:
         await self.bot.service.play.may_resign(
-            channel_id=interaction.channel_id, user_id=interaction.user.id
+            channel_id=in_channel(interaction.channel_id), user_id=interaction.user.id
         )
         texts = wording.personal(interaction)
         await confirm.ask(
@@ -348,7 +354,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
         await self.bot.service.abandon.may_abandon(
-            channel_id=interaction.channel_id,
+            channel_id=in_channel(interaction.channel_id),
             user_id=interaction.user.id,
             can_manage=lobby.can_manage(interaction),
         )
@@ -379,7 +385,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def _picked(self, interaction: discord.Interaction, game_id: int | None) -> GameRow:
         """The game the command means: the one picked, or the channel's (see `open_game`)."""
         return await self.bot.service.games.open_game(
-            interaction.channel_id, interaction.user.id, game_id
+            in_channel(interaction.channel_id), interaction.user.id, game_id
         )
 
     @board.autocomplete("game_id")

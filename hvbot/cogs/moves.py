@@ -24,7 +24,7 @@ from engine.errors import Phrase, echo
 from engine.registry import find_game
 from hvbot.database import StoreUnavailable
 from hvbot.handlers import answering
-from hvbot.services import BotError
+from hvbot.services import BotError, in_channel
 from hvbot.store import GameRow
 
 if TYPE_CHECKING:
@@ -81,11 +81,11 @@ def _listed(cells: Cells, state: State, seat: int) -> list[str]:
     return list(dict.fromkeys(cells(state, seat)))
 
 
-def group_of(bot: commands.Bot, game: str) -> str | None:
+def group_of(bot: commands.Bot | commands.AutoShardedBot, game: str) -> str | None:
     """The command group the bot plays `game` with: the group of its loaded cog."""
     for cog in bot.cogs.values():
         if isinstance(cog, GameMoves) and cog.game == game:
-            return cog.__cog_group_name__
+            return cog.group_name()
     return None
 
 
@@ -101,6 +101,13 @@ class GameMoves(commands.GroupCog):
         self._worked_out: OrderedDict[Hashable, tuple[list[str], dict[str, str]]] = OrderedDict()
         super().__init__()
 
+    @classmethod
+    def group_name(cls) -> str:
+        """The name of the cog's command group, as typed (a game's group is named in plain
+        text, though discord.py allows one translated; its untranslated words, then)."""
+        name = cls.__cog_group_name__
+        return name if isinstance(name, str) else name.message
+
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Before any option is read: refuse in a channel whose game is another. With no game
         here, the command goes on and is told so by the service, as every command is; so it
@@ -108,12 +115,12 @@ class GameMoves(commands.GroupCog):
         unanswered)."""
         try:
             game = await self.bot.service.games.open_game(
-                interaction.channel_id, interaction.user.id
+                in_channel(interaction.channel_id), interaction.user.id
             )
         except (BotError, StoreUnavailable):
             return True
         if game.game_name != self.game:
-            raise OtherGame(game.game_name, self.__cog_group_name__, self._group_of(game.game_name))
+            raise OtherGame(game.game_name, self.group_name(), self._group_of(game.game_name))
         return True
 
     async def in_play(self, interaction: discord.Interaction) -> tuple[GameRow, State] | None:
@@ -121,7 +128,7 @@ class GameMoves(commands.GroupCog):
         is another game (autocomplete answers quietly; a command would be told why)."""
         try:
             game = await self.bot.service.games.open_game(
-                interaction.channel_id, interaction.user.id
+                in_channel(interaction.channel_id), interaction.user.id
             )
             state = self.bot.service.games.peek_state(game)
         except (BotError, StoreUnavailable):

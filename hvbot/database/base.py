@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
@@ -15,7 +15,15 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 log = logging.getLogger("hvbot.database")
-Row = Mapping[str, Any]  # a row read: by column name (and by position)
+
+
+class Row(Protocol):
+    """A row read: by column name and by position, and its column names (so `dict(row)`
+    works). SQLite's `sqlite3.Row` and asyncpg's `Record` are both; neither is a Mapping."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
 
 
 class DatabaseError(Exception):
@@ -141,9 +149,11 @@ class Database(Protocol):
     """An open database: reads, whole transactions, migrations, and a clean close."""
 
     backend: str  # "sqlite" or "postgresql"
-    # Other processes' changes to the games, heard as they commit: PostgreSQL's (a SQLite
-    # file has one process, which knows its own changes).
-    watch: VersionWatch | None
+
+    @property
+    def watch(self) -> VersionWatch | None:
+        """Other processes' changes to the games, heard as they commit: PostgreSQL's (a
+        SQLite file has one process, which knows its own changes)."""
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
 

@@ -34,6 +34,7 @@ from hvbot.database.base import (
     Row,
     Statement,
     StoreUnavailable,
+    Transaction,
     Work,
     apply_migrations,
 )
@@ -358,7 +359,7 @@ class PostgresDatabase:
                 self._idle.set()
 
     async def migrate(self) -> int:
-        async def work(tx: PostgresTransaction) -> int:
+        async def work(tx: Transaction) -> int:
             await tx.fetchval("SELECT pg_advisory_xact_lock(?)", MIGRATION_LOCK)
             return await apply_migrations(tx, self.backend)
 

@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import Coroutine, Iterator, Sequence
+from collections.abc import Awaitable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -70,13 +70,16 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
-def run_to_end(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Drive a coroutine that never suspends (a transaction of `SqliteTransaction`)."""
+def run_to_end(work: Awaitable[T]) -> T:
+    """Drive a coroutine (any awaitable, as a `Work` may return) that never suspends: a
+    transaction of `SqliteTransaction`."""
+    steps = work.__await__()
     try:
-        coroutine.send(None)
+        steps.send(None)
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
-    coroutine.close()
+        value: T = done.value
+        return value
+    steps.close()
     raise RuntimeError("a SQLite transaction awaited something other than its own statements")
 
 

@@ -115,7 +115,7 @@ async def answer_publicly(
     answer = interaction.response.send_message(**message)
     if await answer_after_change(game.id, answer):
         return None
-    channel = await post_channel(interaction.client, game)  # type: ignore[arg-type]
+    channel = await post_channel(interaction.client, game)
     return await channel.send(**message)
 
 
@@ -225,6 +225,7 @@ class FollowUp:
     async def publish(self, game: GameRow, post: Post) -> None:
         """A public post that no change owes (the board shown again on request): the answer
         where the game is played, else in its thread with a pointer there."""
+        message: discord.Message
         if posts_in(self.channel_id, game):
             message = await self.webhook.send(wait=True, **post.kwargs())
         else:
@@ -236,7 +237,7 @@ class FollowUp:
         """Delete the private "thinking…" of a deferral that has nothing more to say to the
         person (the board, in the channel, says it)."""
         with contextlib.suppress(discord.HTTPException):
-            await self.webhook.delete_message("@original")  # type: ignore[arg-type]
+            await self.webhook.delete_message("@original")  # type: ignore[arg-type]  # Discord takes "@original" for the first answer; discord.py types an id as int
 
     async def posted_there(self, game: GameRow) -> None:
         """Point the person to the thread where the post answering them went."""

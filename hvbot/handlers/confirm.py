@@ -39,12 +39,14 @@ class Confirm(discord.ui.View):
         self.asking = asking
         self.act = act
         self.texts = texts
-        yes = discord.ui.Button(label=label, style=discord.ButtonStyle.danger)
-        no = discord.ui.Button(
+        yes: discord.ui.Button[Confirm] = discord.ui.Button(
+            label=label, style=discord.ButtonStyle.danger
+        )
+        no: discord.ui.Button[Confirm] = discord.ui.Button(
             label=texts("bot.confirm.cancel_button"), style=discord.ButtonStyle.secondary
         )
-        yes.callback = self._confirmed  # type: ignore[method-assign]
-        no.callback = self._cancelled  # type: ignore[method-assign]
+        yes.callback = self._confirmed  # type: ignore[method-assign]  # a plain Button's callback is set, not subclassed
+        no.callback = self._cancelled  # type: ignore[method-assign]  # a plain Button's callback is set, not subclassed
         self.add_item(yes)
         self.add_item(no)
 
@@ -78,9 +80,11 @@ class Confirm(discord.ui.View):
     async def _settle(self, content: str | None) -> None:
         """Say how the question ended (None: its words stay), its buttons gone (the asking
         interaction's answer may be edited for 15 minutes, longer than the question waits)."""
-        fields = {} if content is None else {"content": content}
         with contextlib.suppress(discord.HTTPException):
-            await self.asking.edit_original_response(view=None, **fields)
+            if content is None:
+                await self.asking.edit_original_response(view=None)
+            else:
+                await self.asking.edit_original_response(content=content, view=None)
 
 
 async def ask(interaction: discord.Interaction, question: str, label: str, act: Act) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from typing import Final
 
 import discord
 
@@ -14,7 +15,7 @@ from hvbot.handlers.answering import answer_after_change, game_client, reply_err
 from hvbot.messages import buttons
 from hvbot.messages.game_posts import lobby_text
 from hvbot.messages.wording import language, personal, public
-from hvbot.services import BotError, Change
+from hvbot.services import BotError, Change, in_channel
 from hvbot.services.server_settings import is_moderator_role
 from hvbot.store import GameRow
 
@@ -73,7 +74,8 @@ async def lobby_change(
     except BotError as exc:
         await reply_error(interaction, exc)
         return
-    game, answered = change.game, ()
+    game = change.game
+    answered: tuple[str, ...] = ()
     if from_button:
         lobby = buttons.lobby_view(game.id, public(game))
         now = game_client(interaction).service.clock()
@@ -105,7 +107,7 @@ async def lobby_action(
         await lobby_change(
             interaction,
             lambda: service.lobby.join(
-                channel_id=channel_id,
+                channel_id=in_channel(channel_id),
                 user_id=user.id,
                 name=user.display_name,
                 language=language(interaction),
@@ -116,7 +118,7 @@ async def lobby_action(
     elif what == "leave":
         await lobby_change(
             interaction,
-            lambda: service.lobby.leave(channel_id=channel_id, user_id=user.id),
+            lambda: service.lobby.leave(channel_id=in_channel(channel_id), user_id=user.id),
             from_button=from_button,
             confirm="bot.lobby.left",
         )
@@ -125,7 +127,10 @@ async def lobby_action(
         await lobby_change(
             interaction,
             lambda: service.lobby.add_ai(
-                channel_id=channel_id, user_id=user.id, level=level, moderator=moderator
+                channel_id=in_channel(channel_id),
+                user_id=user.id,
+                level=level,
+                moderator=moderator,
             ),
             from_button=from_button,
             confirm="bot.lobby.ai_added",
@@ -138,7 +143,7 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
     client = game_client(interaction)
     try:
         change = await client.service.lobby.start(
-            channel_id=interaction.channel_id,
+            channel_id=in_channel(interaction.channel_id),
             user_id=interaction.user.id,
             can_manage=can_manage(interaction),
         )
@@ -161,7 +166,7 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
     await client.aftermath.follow(replace(change, game=game), answered=answered)
 
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week without a post before Discord hides the thread
+THREAD_ARCHIVE_MINUTES: Final = 10080  # a week without a post before Discord hides the thread
 
 
 def may_open_thread(interaction: discord.Interaction) -> bool:

@@ -25,7 +25,7 @@ from hvbot.messages import buttons
 from hvbot.messages.game_posts import posts_here
 from hvbot.messages.post import ALLOWED
 from hvbot.messages.wording import language, mention, move_words, personal, public, shown
-from hvbot.services import UndoOutcome, VoteOutcome
+from hvbot.services import UndoOutcome, VoteOutcome, in_channel
 from hvbot.services.seat_names import said
 from hvbot.store import GameRow, UndoRequest
 
@@ -43,7 +43,7 @@ def vote_text(outcome: VoteOutcome) -> str:
 async def request_takeover(interaction: discord.Interaction) -> None:
     bot = game_client(interaction)
     outcome = await bot.service.absence.request_takeover(
-        channel_id=interaction.channel_id, user_id=interaction.user.id
+        channel_id=in_channel(interaction.channel_id), user_id=interaction.user.id
     )
     await answer_publicly(
         interaction,
@@ -77,7 +77,7 @@ async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str)
 async def return_seat(interaction: discord.Interaction) -> None:
     bot = game_client(interaction)
     change = await bot.service.absence.return_seat(
-        channel_id=interaction.channel_id,
+        channel_id=in_channel(interaction.channel_id),
         user_id=interaction.user.id,
         name=interaction.user.display_name,
         language=language(interaction),
@@ -125,7 +125,7 @@ async def tell_taken_back(
 async def request_undo(interaction: discord.Interaction) -> None:
     bot = game_client(interaction)
     outcome = await bot.service.undo.request_undo(
-        channel_id=interaction.channel_id, user_id=interaction.user.id
+        channel_id=in_channel(interaction.channel_id), user_id=interaction.user.id
     )
     if outcome.status == "done":
         deferred = interaction.response.defer(thinking=True, ephemeral=True)
@@ -214,7 +214,7 @@ async def resign(interaction: discord.Interaction) -> None:
     channel, then what follows (an AI plays the seat, or the game ends as the loss)."""
     bot = game_client(interaction)
     change = await bot.service.play.resign(
-        channel_id=interaction.channel_id, user_id=interaction.user.id
+        channel_id=in_channel(interaction.channel_id), user_id=interaction.user.id
     )
     game = change.game
     words = "bot.game.resigned_last" if change.what == "ended" else "bot.game.resigned"
@@ -232,7 +232,7 @@ async def abandon(interaction: discord.Interaction) -> None:
     way asks the others first; else it ends at once, said in the channel."""
     bot = game_client(interaction)
     change = await bot.service.abandon.abandon(
-        channel_id=interaction.channel_id,
+        channel_id=in_channel(interaction.channel_id),
         user_id=interaction.user.id,
         can_manage=can_manage(interaction),
     )
@@ -257,7 +257,7 @@ async def end_game(interaction: discord.Interaction, game_id: int | None) -> Non
     """A moderator's end: told to them privately, and to the channel in the words it owes."""
     bot = game_client(interaction)
     change = await bot.service.moderation.end(
-        channel_id=interaction.channel_id,
+        channel_id=in_channel(interaction.channel_id),
         moderator=interaction.user.mention,
         game_id=game_id,
         user_id=interaction.user.id,
@@ -271,7 +271,7 @@ async def kick_seat(interaction: discord.Interaction, seat: int, game_id: int | 
     person left, the game ends): told to them privately, to the channel as the change owes."""
     bot = game_client(interaction)
     change = await bot.service.moderation.kick(
-        channel_id=interaction.channel_id,
+        channel_id=in_channel(interaction.channel_id),
         seat_number=seat,
         moderator=interaction.user.mention,
         game_id=game_id,

@@ -185,10 +185,12 @@ class Outbox(Protocol):
 
 
 class Store(Protocol):
-    """What `refresh` reads of the game store (`hvbot.store.GameStore`), which is not imported
-    here: the store's database counts its errors with this module."""
+    """What `refresh` reads of the game store (`hvbot.store.GameStore`, or the service in
+    front of it, `hvbot.services.GameService`), which is not imported here: the store's
+    database counts its errors with this module."""
 
-    duties: Outbox
+    @property
+    def duties(self) -> Outbox: ...
 
     async def open_counts(self, shard_count: int) -> dict[tuple[str, str, int], int]: ...
 

@@ -128,7 +128,9 @@ async def post_channel(client: discord.Client, game: GameRow) -> discord.abc.Mes
     """The game's thread if it has one, else its channel."""
     where = game.post_channel_id
     found = client.get_channel(where) or await client.fetch_channel(where)
-    return found  # type: ignore[return-value]
+    if not isinstance(found, discord.abc.Messageable):  # a category or a forum: no posts
+        raise TypeError(f"game {game.id}: channel {where} takes no posts")
+    return found
 
 
 def lobby_text(game: GameRow, now: datetime) -> str:

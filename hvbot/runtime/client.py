@@ -105,7 +105,7 @@ class GameBot(commands.AutoShardedBot):
         self.remind_check_s = remind_check_s
         self.service: GameService = service  # type: ignore[assignment]  # set in setup_hook
         # Set in setup_hook, with the service: what follows each change.
-        self.aftermath: Aftermath = None  # type: ignore[assignment]
+        self.aftermath: Aftermath = None  # type: ignore[assignment]  # set in setup_hook
         self._connected = False  # see close
         # Discord's identify buckets (max_concurrency), asked for before the first IDENTIFY.
         self._identify_buckets: int | None = None
@@ -153,7 +153,7 @@ class GameBot(commands.AutoShardedBot):
         # The commands every game shares, then each registered game's own (see `hvbot.plugins`).
         for extension in (*EXTENSIONS, *(game.commands for game in plugins())):
             await self.load_extension(extension)
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         # Before the sync: the translator gives Discord the commands' names in each language.
         await self.tree.set_translator(Translator())
         guild = discord.Object(id=self.settings.guild_id) if self.settings.guild_id else None

@@ -42,4 +42,4 @@ def time_heartbeats_from_their_sending() -> None:
         await original(self, data)
 
     setattr(send_heartbeat, _CORRECTED, True)
-    DiscordWebSocket.send_heartbeat = send_heartbeat  # type: ignore[method-assign]
+    DiscordWebSocket.send_heartbeat = send_heartbeat  # type: ignore[method-assign]  # the correction: discord.py's own method, wrapped

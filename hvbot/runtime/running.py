@@ -47,7 +47,7 @@ async def until_stopped(work: Coroutine[Any, Any, T], stop: asyncio.Event) -> T 
 
 
 async def run_until_stopped(
-    bot: commands.Bot,
+    bot: commands.Bot | commands.AutoShardedBot,
     token: str,
     stop: asyncio.Event,
     *,

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from hvbot.database import VersionWatch
 from hvbot.services.absence import Absence
-from hvbot.services.access import STAND_IN_LEVEL, GameAccess, ai_turn
+from hvbot.services.access import STAND_IN_LEVEL, GameAccess, ai_turn, in_channel
 from hvbot.services.clocks import TurnClocks
 from hvbot.services.errors import BotError
 from hvbot.services.lobby import AI_LEVELS, CLOCK_LENGTHS, Lobby
@@ -58,6 +58,7 @@ __all__ = [
     "UndoOutcome",
     "VoteOutcome",
     "ai_turn",
+    "in_channel",
     "seat_results",
 ]
 

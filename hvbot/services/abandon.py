@@ -93,12 +93,12 @@ class Abandon:
             return UndoOutcome(request=request, game=game, status="waiting")
         told = texts_for(game.language)("bot.abandon.agreed")
         ended = changes.set_status(game.id, game.version, "abandoned", at=store.clock(), told=told)
-        owed = await store.write(ended)
+        owed = tuple(await store.write(ended))
         await store.undo.answer(request_id=request.id, accepted=accepted, status="done")
         log.info("game %s: abandoned with everyone's consent", game.id)
         done = replace(request, status="done")
         return UndoOutcome(
-            request=done, game=await self.games.saved(game.id), status="done", owed=tuple(owed)
+            request=done, game=await self.games.saved(game.id), status="done", owed=owed
         )
 
 

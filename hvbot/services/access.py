@@ -44,6 +44,19 @@ STAND_IN_LEVEL = "normal"  # the AI that plays for a person away or out of time
 ASK_AGAIN = timedelta(minutes=2)  # a person's next question to the same table, at the soonest
 
 
+def in_channel(channel_id: int | None) -> int:
+    """The channel a command was used in (or a button clicked in), for what acts on its game.
+    Discord sends one with every command and click, though its types allow an interaction
+    without: there is then no game to act on, and the person is told so, as in a channel
+    without a game (what looking one up in no channel found before)."""
+    if channel_id is None:
+        raise BotError(
+            "There is no game in this channel. Start one with /game new.",
+            key="bot.error.no_game",
+        )
+    return channel_id
+
+
 def stand_in_level(game_name: str) -> str:
     """The level an AI standing in for a person plays at in this game."""
     levels = ai_levels(game_name)
@@ -310,8 +323,8 @@ class GameAccess:
             due = warn_at is not None and warn_at <= stamp(now)
             return Wait(now, remind_at, game.clock_deadline, None if due else warn_at)
         deadline = start + game.clock.length
-        warn_at = deadline - game.clock.length / 4
-        return Wait(now, remind_at, stamp(deadline), stamp(warn_at))
+        warning = deadline - game.clock.length / 4
+        return Wait(now, remind_at, stamp(deadline), stamp(warning))
 
     async def stand_in(
         self, game: GameRow, seat: int, *, name: str, told: str

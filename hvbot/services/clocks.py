@@ -84,14 +84,14 @@ class TurnClocks:
         user_id = game.seats[seat].user_id or 0
         assert game.clock is not None
         if game.clock.timeout == "ai_move":
-            owed = await store.clocks.hand_to_ai(
+            handed = await store.clocks.hand_to_ai(
                 game_id=game.id,
                 version=game.version,
                 seat=seat,
                 now=self.games.clock(),
                 text=ran_out(game, seat),
             )
-            if owed is None:
+            if handed is None:
                 return None
             log.info("game %s: seat %s ran out of time; an AI plays the move", game.id, seat)
             return ClockEvent(
@@ -99,14 +99,14 @@ class TurnClocks:
                 seat=seat,
                 user_id=user_id,
                 ran_out=True,
-                owed=(owed,),
+                owed=(handed,),
             )
         # The seat goes to an AI for the rest of the game (as after an absence vote), or the
         # game ends there: one versioned change, so of two processes that find it due, one
         # makes it.
         async with store.lock(game.id):
             game = await self.games.reload(game.id)
-            if game.clock_deadline != deadline:
+            if game.clock_deadline != deadline or game.clock is None:  # moved on meanwhile
                 return None
             try:
                 if game.clock.timeout == "end":

@@ -76,8 +76,8 @@ class Moderation:
                 seats = [replace(s, seat=i) for i, s in enumerate(kept)]
                 at = games.store.clock()
                 freed = changes.set_seats(game.id, game.version, seats, at=at, in_lobby=True)
-                owed = await games.store.write(freed)
-                return Change(game=await games.saved(game.id), owed=tuple(owed), what="freed")
+                owed = tuple(await games.store.write(freed))
+                return Change(game=await games.saved(game.id), owed=owed, what="freed")
             if seat.is_ai:
                 raise BotError(
                     "An AI plays that seat already; /game end ends the game if it must stop.",

@@ -10,7 +10,7 @@ each reminder that falls due and the tests can check it at any moment of any day
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 
 from hvbot.services.errors import BotError
 from hvbot.services.quiet_hours import CLOCK_FORM, QuietHours, known_zone, parse_clock_time
@@ -117,8 +117,9 @@ def _quiet(settings: NotifySettings, start: str | None, end: str | None, zone: s
             )
         zone = found
     zone = zone or (before.zone if before else None)
-    times = []
-    for given, kept in ((start, before and before.start), (end, before and before.end)):
+    times: list[time | None] = []
+    kept_start, kept_end = (before.start, before.end) if before else (None, None)
+    for given, kept in ((start, kept_start), (end, kept_end)):
         if given is None:
             times.append(kept)
             continue
@@ -131,14 +132,15 @@ def _quiet(settings: NotifySettings, start: str | None, end: str | None, zone: s
                 time=given,
                 form=CLOCK_FORM,
             ) from None
-    if zone is None or None in times:
+    start_at, end_at = times
+    if zone is None or start_at is None or end_at is None:
         raise BotError(
             "Quiet hours need a start, an end and your time zone, e.g. /me notify"
             " quiet_from:22:00 quiet_to:07:00 zone:Europe/Rome.",
             key="bot.error.notify_quiet_incomplete",
         )
     try:
-        return QuietHours(zone, times[0], times[1]).to_text()
+        return QuietHours(zone, start_at, end_at).to_text()
     except ValueError:
         raise BotError(
             "Quiet hours must start and end at different times.",

@@ -20,17 +20,21 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 START = 1000.0
 K = 32.0
 SCALE = 400.0  # a 400-point gap means the stronger side is expected to score 10 to 1
 
+# Whatever names a person (a Discord user id, for the bot): the ratings are keyed by it.
+Player = TypeVar("Player", bound=Hashable)
+
 
 @dataclass(frozen=True)
-class Placing:
+class Placing(Generic[Player]):
     """One person's end of one game, as the rating sees it."""
 
-    player: Hashable
+    player: Player
     won: bool
 
 
@@ -47,7 +51,8 @@ class Rating:
 
 def expected(rating: float, opponent: float) -> float:
     """The share of a point `rating` is expected to take from `opponent` (0 to 1)."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / SCALE))
+    odds: float = 10.0 ** ((opponent - rating) / SCALE)  # a float to a float power is a float
+    return 1.0 / (1.0 + odds)
 
 
 def pair_score(won: bool, opponent_won: bool) -> float:
@@ -57,7 +62,9 @@ def pair_score(won: bool, opponent_won: bool) -> float:
     return 1.0 if won else 0.0
 
 
-def rate_game(ratings: Mapping[Hashable, float], table: Sequence[Placing]) -> dict[Hashable, float]:
+def rate_game(
+    ratings: Mapping[Player, float], table: Sequence[Placing[Player]]
+) -> dict[Player, float]:
     """The new ratings of the people at `table` after one game (others are not returned)."""
     before = {p.player: ratings.get(p.player, START) for p in table}
     if len(table) < 2:
@@ -73,10 +80,10 @@ def rate_game(ratings: Mapping[Hashable, float], table: Sequence[Placing]) -> di
     return after
 
 
-def rate_games(games: Iterable[Sequence[Placing]]) -> dict[Hashable, Rating]:
+def rate_games(games: Iterable[Sequence[Placing[Player]]]) -> dict[Player, Rating]:
     """Replay games in finishing order: each person's rating and number of rated games."""
-    ratings: dict[Hashable, float] = {}
-    counts: dict[Hashable, int] = {}
+    ratings: dict[Player, float] = {}
+    counts: dict[Player, int] = {}
     for table in games:
         if len(table) < 2:
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from hvbot.services.access import GameAccess
 from hvbot.services.notify import REMIND_AGAIN, plan
@@ -57,7 +58,7 @@ class Reminders:
             )
             settings = await store.notify.of(reminder.user_id)
             planned = plan(settings, now=now, turn_since=due.turn_since)
-            bodies = []
+            bodies: list[dict[str, Any]] = []  # the posts owed: a text, and whom to DM it to
             if planned.send and words is not None:
                 if settings.where in ("channel", "both"):
                     bodies.append({"content": words(reminder)})

@@ -62,19 +62,21 @@ def summarise(game: str, rows: Sequence[ResultRow]) -> GameSummary:
     """Sum up one game's results, given in finishing order (as
     `GameStore.results.of_kind` gives them)."""
     summary = GameSummary(game)
-    tables: list[list[Placing]] = []
+    tables: list[list[Placing[int]]] = []
     for _, seats in itertools.groupby(rows, key=lambda r: r.game_id):
         people = [r for r in seats if r.user_id is not None]
         summary.finished += 1
+        table: list[Placing[int]] = []
         for row in people:
             assert row.user_id is not None
             player = summary.players.setdefault(row.user_id, PlayerStats(row.user_id, ""))
             player.add(row)
             if summary.best is None or row.score > summary.best:
                 summary.best, summary.best_by = row.score, row.user_id
-        tables.append([Placing(r.user_id, r.won) for r in people])
+            table.append(Placing(row.user_id, row.won))
+        tables.append(table)
     for user_id, rating in rate_games(tables).items():
-        summary.players[user_id].rating = rating  # type: ignore[index]
+        summary.players[user_id].rating = rating
     return summary
 
 

@@ -367,6 +367,7 @@ class Duties:
         change before the AI's is still to be told), and then the claim is let go of, as
         `release_ai` would: one statement instead of a claim, a look and a release."""
         now = self.clock()
+        values: tuple[str, ...]
         sets, values = "ai_until = ?, ai_by = ?", (stamp(now + LEASE), owner)
         if unless_owed:
             owed = _owed_for_game(unless_owed)
@@ -376,7 +377,7 @@ class Duties:
             )
             values = (*unless_owed, values[0], *unless_owed, owner)
         claimed = await self.db.transact(
-            Statement(
+            Statement[str | None](  # who holds the claim now; None: not claimed
                 f"UPDATE games SET {sets} WHERE id = ?"
                 " AND (ai_until IS NULL OR ai_until <= ? OR ai_by = ?) RETURNING ai_by",
                 (*values, game_id, stamp(now), owner),

@@ -16,6 +16,7 @@ class Results:
 
     async def kinds_played(self, *, guild_id: int, user_id: int | None = None) -> list[str]:
         """The kinds of game finished on a server (by one person, if given), by name."""
+        values: tuple[int, ...]
         if user_id is None:
             sql, values = "SELECT DISTINCT game FROM results WHERE guild_id = ?", (guild_id,)
         else:

@@ -21,14 +21,11 @@ import json
 import math
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from .models import shard_of
-
-if TYPE_CHECKING:
-    from .server import DiscordEmulator
+from .models import User, shard_of
 
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT = 0, 1, 2, 6, 7
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
@@ -45,6 +42,29 @@ SESSION_START_RESET_MS = 14_400_000
 GUILD_ITSELF = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
 
 ShardKey = tuple[int, int]  # (shard_id, shard_count)
+
+
+class Host(Protocol):
+    """What the gateway reads of the emulator it belongs to (`DiscordEmulator`, which is
+    built with a gateway and so is not imported here, not even for its type)."""
+
+    @property
+    def token(self) -> str: ...
+    @property
+    def bot_user(self) -> User: ...
+    @property
+    def application_id(self) -> int: ...
+    @property
+    def gateway_url(self) -> str: ...
+
+    def touch(self) -> None:
+        """Something happened: wake whatever waits on the emulator's activity."""
+
+    def guilds_on_shard(self, shard_id: int, shard_count: int) -> list[int]:
+        """The ids of the guilds whose events go to shard `shard_id` of `shard_count`."""
+
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        """A guild as GUILD_CREATE carries it."""
 
 
 @dataclass
@@ -91,7 +111,7 @@ def _shard_key(raw: Any) -> ShardKey | None:
 class Gateway:
     def __init__(
         self,
-        emulator: DiscordEmulator,
+        emulator: Host,
         *,
         heartbeat_interval: float,
         recommended_shards: int = 1,

@@ -116,7 +116,9 @@ class History(Waiting, ChangeFeed):
             method=request.method,
             path=request.path,
             visibility=visibility or (message.visibility if message else Visibility.public()),
-            channel_id=channel_id if channel_id is not None else (message and message.channel_id),
+            channel_id=channel_id
+            if channel_id is not None
+            else (message.channel_id if message else None),
             message_id=message.id if message else None,
             interaction_id=interaction.id if interaction else None,
             content=message.content if message else "",

@@ -163,7 +163,7 @@ class SpecValidator:
     def _check_union(
         self, branches: list[dict[str, Any]], value: Any, path: FieldPath, out: list[Violation]
     ) -> None:
-        attempts = []
+        attempts: list[list[Violation]] = []
         for branch in branches:
             found: list[Violation] = []
             self._check(branch, value, path, found)
@@ -177,7 +177,8 @@ class SpecValidator:
             depth = max(len(v.path) for v in found)
             return (int(wrong_type), int(wrong_kind), len(found), -depth)
 
-        out.extend(min(attempts, key=rank))
+        closest = min(attempts, key=rank)
+        out.extend(closest)
 
     @staticmethod
     def _type_ok(types: str | list[str], schema: dict[str, Any], value: Any) -> bool:

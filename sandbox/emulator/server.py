@@ -30,7 +30,6 @@ from typing import Any
 
 from aiohttp import web
 
-from .acting import Acting
 from .faults import Faults
 from .feed import Watcher
 from .gateway import IDENTIFY_INTERVAL, Gateway
@@ -48,14 +47,14 @@ from .models import (
     User,
 )
 from .openapi import SpecValidator, load_validator, locate_spec
+from .parts import EmulatorParts
 from .rest import Rest
-from .stored_messages import MessageStore
 from .world import DEFAULT_LOCALE
 
 RouteInstaller = Callable[[web.Application], None]
 
 
-class DiscordEmulator(Acting, MessageStore):
+class DiscordEmulator(EmulatorParts):
     """Start with `await emu.start()` (or `async with DiscordEmulator() as emu`).
 
     `spec_path`: True finds Discord's OpenAPI file by itself (see `openapi.locate_spec`) and
@@ -186,16 +185,3 @@ class DiscordEmulator(Acting, MessageStore):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def api_base(self) -> str:
-        """What `discord.http.Route.BASE` must be for the bot to talk to this emulator."""
-        return f"{self.base_url}/api/v10"
-
-    @property
-    def gateway_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/gateway-ws"

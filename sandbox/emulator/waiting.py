@@ -21,7 +21,8 @@ from .models import Record
 from .replies import describe
 
 T = TypeVar("T")
-Predicate = Callable[[], T | Awaitable[T]]
+# A condition: falsy (None, False, an empty list) while unmet, else what the wait returns.
+Predicate = Callable[[], T | Awaitable[T | None] | None]
 
 
 def _running_tasks() -> str:
@@ -59,11 +60,10 @@ class Waiting:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            value = predicate()
-            if inspect.isawaitable(value):
-                value = await value
+            outcome = predicate()
+            value = await outcome if inspect.isawaitable(outcome) else outcome
             if value:
-                return value  # type: ignore[return-value]
+                return value
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(

@@ -105,9 +105,11 @@ def _embed_json(embed: dict[str, Any], urls: dict[str, str]) -> dict[str, Any]:
     out = copy.deepcopy(embed)
     for part, key in (*EMBED_PICTURES, ("footer", "icon_url")):
         holder = out.get(part)
-        url = holder.get(key) if isinstance(holder, dict) else None
+        if not isinstance(holder, dict):
+            continue
+        url = holder.get(key)
         if isinstance(url, str) and url.startswith(ATTACHMENT_SCHEME):
-            holder[key] = urls.get(url[len(ATTACHMENT_SCHEME) :], url)  # type: ignore[index]
+            holder[key] = urls.get(url[len(ATTACHMENT_SCHEME) :], url)
     return out
 
 

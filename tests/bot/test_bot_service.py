@@ -12,7 +12,7 @@ from conftest import heard_so_far
 from moved_clock import MovedClock
 
 from games import find_game
-from hvbot.services import BotError, GameService
+from hvbot.services import BotError, GameService, in_channel
 from hvbot.store import GameStore
 
 CHANNEL, GUILD = 500, 1
@@ -633,3 +633,13 @@ async def test_ai_moves_never_hold_up_an_undo_the_people_agree_to(service):
     await service.play.act(channel_id=CHANNEL, user_id=ADA, action=_rotation(state))
     with pytest.raises(BotError, match="Too late"):
         await service.undo.answer_undo(request_id=asked.request.id, user_id=ADA, accept=True)
+
+
+def test_a_command_without_a_channel_is_told_there_is_no_game_there():
+    """Discord's types allow an interaction without a channel: what acts on a channel's game
+    refuses it as a channel without a game, and passes any channel on as it is."""
+    with pytest.raises(BotError) as refused:
+        in_channel(None)
+    assert refused.value.key == "bot.error.no_game"
+    assert in_channel(0) == 0
+    assert in_channel(123) == 123

@@ -114,16 +114,16 @@ def decide_easy(
             return max(good, key=lambda t: (t[0], -t[1]))[2].text()
     if seek and state.phase == ACTION:
         names = state.geo.names
-        options = [
+        turns = [
             Rotate(names[cell], 90 * q)
             for cell, card in enumerate(state.grid)
             if card >= 0 and state.card_up[card] and not state._is_danger(card)
             for q in state.cards.legal_turns[card][state.rot[card]]
         ]
-        scored = [(_closing_gain(state, persp, a), i, a) for i, a in enumerate(options)]
-        good = [(g, i, a) for g, i, a in scored if g is not None and g > 0]
-        if good:
-            return max(good, key=lambda t: (t[0], -t[1]))[2].text()
+        scored_turns = [(_closing_gain(state, persp, a), i, a) for i, a in enumerate(turns)]
+        good_turns = [(g, i, a) for g, i, a in scored_turns if g is not None and g > 0]
+        if good_turns:
+            return max(good_turns, key=lambda t: (t[0], -t[1]))[2].text()
     return state.sample_action(rng).text()
 
 
@@ -271,6 +271,7 @@ def decide_hard(
 ) -> str:
     """Information-set Monte Carlo search over the normal player's best candidates."""
     started = time.perf_counter()
+    deadline: float | None
     if iterations is None:
         deadline = started + (HARD_BUDGET_S if budget_s is None else budget_s)
         cap = HARD_MAX_ITERATIONS

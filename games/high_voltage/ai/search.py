@@ -300,7 +300,7 @@ class OnePly:
             work.pos[card] = empty
             for q in distinct_rotations(state, card):
                 work.rot[card] = q
-                action = Move(names[cell], 90 * q, how)
+                action: HvAction = Move(names[cell], 90 * q, how)
                 value = self._valued(state, work, base, [cell, empty], action, cost, len(found))
                 found.append(Scored(value, len(found), action))
             work.grid[cell], work.grid[empty] = card, EMPTY
@@ -431,7 +431,8 @@ class OnePly:
         ends = [base.chains[n].stop_edge for n in base.stops.get(target, ())]
         keys = []
         for q, faces in _edge_faces(state.cards)[card]:
-            key = tuple([faces[e] for e in ends])
+            # the faces met by the ends waiting here, and the card's group if it matters
+            key: tuple[tuple[int, int] | int, ...] = tuple([faces[e] for e in ends])
             if len(ends) >= 2 and any(faces[e][0] < 0 for e in ends):
                 key += (group,)  # a blocked end may later be turned into the line: face matters
             keys.append((q, key))
@@ -480,7 +481,7 @@ class OnePly:
 
     def _doubles(self, state: HighVoltageState, ranked: list[Scored]) -> list[Scored]:
         """The best few non-draw first actions as the start of a double turn."""
-        out = []
+        out: list[Scored] = []
         tried = 0
         for scored in ranked:
             action = scored.action

@@ -219,7 +219,9 @@ def _cell_keys(
 LABEL_SIZE = 21  # a line's name on its outline, in pixels: read at the size Discord shows it
 
 
-def outline_lines(canvas: Canvas, lines: Sequence[Mapping[str, Any]], n: int = 7) -> None:
+def outline_lines(
+    canvas: Canvas[HighVoltageTheme], lines: Sequence[Mapping[str, Any]], n: int = 7
+) -> None:
     """Outline each line round its cards and its two stations in its own colour, the k-th
     outline through a card or station inside the ones before it (two lines often share a
     card), and label it with its name on one of its cards, the middlemost not labelled
@@ -256,7 +258,9 @@ def outline_lines(canvas: Canvas, lines: Sequence[Mapping[str, Any]], n: int = 7
         _label(canvas, name, box, colour)
 
 
-def _label(canvas: Canvas, name: str, box: tuple[int, int, int, int], colour: RGB) -> None:
+def _label(
+    canvas: Canvas[HighVoltageTheme], name: str, box: tuple[int, int, int, int], colour: RGB
+) -> None:
     """A line's name in dark ink on a tag of its colour, at the foot of one of its cards."""
     theme = canvas.theme
     x0, _, x1, y1 = box

@@ -76,12 +76,12 @@ def end_image(
 
     names_won = [seat_name(s, names, texts) for s in order if s in winners]
     best = max(scores) if scores else 0
-    points = texts("picture.hv.end.points", count=best)
+    points_said = texts("picture.hv.end.points", count=best)
     if len(names_won) == 1:
-        banner = texts("picture.hv.end.wins", player=names_won[0], points=points)
+        banner = texts("picture.hv.end.wins", player=names_won[0], points=points_said)
     elif names_won:
         who = ", ".join(names_won[:-1]) + " & " + names_won[-1]
-        banner = texts("picture.hv.end.share", players=who, points=points)
+        banner = texts("picture.hv.end.share", players=who, points=points_said)
     else:
         banner = texts("picture.hv.end.no_winner")
     room = WIDTH - 2 * PAD - 74

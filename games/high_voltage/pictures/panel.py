@@ -153,7 +153,7 @@ SCORES_TOP = 42  # the first row of company scores, from the top of the panel
 
 
 def draw_panel(
-    canvas: Canvas,
+    canvas: Canvas[HighVoltageTheme],
     view: View,
     names: Sequence[str] | None,
     top: int,
@@ -214,7 +214,7 @@ def draw_panel(
         )
 
 
-def _clock(canvas: Canvas, clock: str, right: int, detail_top: int) -> int:
+def _clock(canvas: Canvas[HighVoltageTheme], clock: str, right: int, detail_top: int) -> int:
     """Draw the turn clock right-aligned at x = `right`, on the detail's baseline, and return
     its width. Under "Turn N", so the turn and the time to play it read as one corner; in the
     turn number's muted colour, as it says about the turn rather than the board. A text too
@@ -238,7 +238,12 @@ def _clock(canvas: Canvas, clock: str, right: int, detail_top: int) -> int:
 
 
 def _players(
-    canvas: Canvas, view: View, names: Sequence[str] | None, y: int, split: int, texts: Texts
+    canvas: Canvas[HighVoltageTheme],
+    view: View,
+    names: Sequence[str] | None,
+    y: int,
+    split: int,
+    texts: Texts,
 ) -> None:
     theme = canvas.theme
     current = view.get("current_seat") if view.get("phase") != "over" else None
@@ -301,7 +306,12 @@ def _players(
 
 
 def _scores(
-    canvas: Canvas, view: View, names: Sequence[str] | None, top: int, split: int, texts: Texts
+    canvas: Canvas[HighVoltageTheme],
+    view: View,
+    names: Sequence[str] | None,
+    top: int,
+    split: int,
+    texts: Texts,
 ) -> None:
     theme = canvas.theme
     width = canvas.image.width
@@ -382,7 +392,7 @@ def specimen_text(sheet: Image.Image, at: tuple[int, int], theme: HighVoltageThe
 
 
 def _count(
-    canvas: Canvas,
+    canvas: Canvas[HighVoltageTheme],
     theme: HighVoltageTheme,
     at: tuple[float, float],
     count: int,

@@ -200,6 +200,8 @@ def sample_state(
     state.changed = {state.grid[geo.cell(name)] for name in view.get("turn_changed_cells", ())}
     history = [str(t) for t in view["history"]]
     if state.phase == PLACING:
+        if drawn_cell is None:
+            raise ValueError("The view is placing a drawn card but names none.")
         state.drawn = state.grid[drawn_cell]
         # The draw being placed is the last entry of the history; it says whether it was
         # announced with a special token.

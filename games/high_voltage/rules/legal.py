@@ -32,7 +32,8 @@ TARGET_OPTIONS = ("draw.cell", "rotate.cell", "move.cell", "swap.a", "swap.b")
 def up_cells(board: Board) -> tuple[list[int], list[int]]:
     """Cells of face-up cards: (ordinary, DANGER card or token)."""
     energy, danger_card, card_up = board.energy, board.danger_card, board.card_up
-    normal, danger = [], []
+    normal: list[int] = []
+    danger: list[int] = []
     for cell, card in enumerate(board.grid):
         if card != EMPTY and card_up[card]:
             is_danger = energy[card] == DANGER or danger_card[card]
@@ -46,7 +47,8 @@ def placing_actions() -> list[HvAction]:
 
 
 def declaring_actions(closable: list[Line]) -> list[HvAction]:
-    return [Declare(ln.first, ln.second) for ln in closable] + [DeclareNone()]
+    declares: list[HvAction] = [Declare(ln.first, ln.second) for ln in closable]
+    return [*declares, DeclareNone()]
 
 
 def action_phase_actions(

@@ -8,6 +8,7 @@ at another station (or dead-ends at a face-down card, the empty cell, or an edge
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.high_voltage.rules.board import Geometry
@@ -43,15 +44,26 @@ class Board:
 
     __slots__ = ("card_up", "danger_card", "energy", "exits", "geo", "grid", "path_colour", "rot")
 
-    def __init__(self, geo, grid, card_up, rot, energy, exits, path_colour, danger_card):
-        self.geo: Geometry = geo
-        self.grid: list[int] = grid
-        self.card_up: list[bool] = card_up
-        self.rot: list[int] = rot
-        self.energy: list[int] = energy
+    def __init__(
+        self,
+        geo: Geometry,
+        grid: list[int],
+        card_up: list[bool],
+        rot: list[int],
+        energy: list[int],
+        exits: Sequence[tuple[tuple[int, ...], ...]],
+        path_colour: Sequence[tuple[tuple[int, ...], ...]],
+        danger_card: list[bool],
+    ) -> None:
+        self.geo = geo
+        self.grid = grid
+        self.card_up = card_up
+        self.rot = rot
+        self.energy = energy
+        # exits[card][rot][entry_edge] and path_colour[card][rot][edge]: CardSet's tables
         self.exits = exits
         self.path_colour = path_colour
-        self.danger_card: list[bool] = danger_card
+        self.danger_card = danger_card
 
     def walk(self, cell: int, edge: int) -> tuple[list[int], list[int], list[int], int]:
         """Follow the path that enters `cell` through `edge` to its end.

@@ -104,7 +104,9 @@ class CardSet:
         self.can_go_straight: list[bool] = []
         self.can_turn: list[bool] = []
         for face in self.faces:
-            exits, colours, signatures = [], [], []
+            exits: list[tuple[int, ...]] = []
+            path_colours: list[tuple[int, ...]] = []
+            signatures: list[frozenset[tuple[frozenset[int], str]]] = []
             for rot in range(4):
                 ex, col = [-1] * 4, [-1] * 4
                 for path in face.paths:
@@ -112,7 +114,7 @@ class CardSet:
                     ex[p.a], ex[p.b] = p.b, p.a
                     col[p.a] = col[p.b] = colour_index[p.colour]
                 exits.append(tuple(ex))
-                colours.append(tuple(col))
+                path_colours.append(tuple(col))
                 signatures.append(
                     frozenset(
                         (frozenset((p.a, p.b)), p.colour)
@@ -120,7 +122,7 @@ class CardSet:
                     )
                 )
             self.exits.append(tuple(exits))
-            self.colour.append(tuple(colours))
+            self.colour.append(tuple(path_colours))
             self.legal_turns.append(
                 tuple(
                     tuple(r for r in range(4) if signatures[r] != signatures[frm])

@@ -296,7 +296,7 @@ def last_line(
 
 
 def _panel(
-    canvas: Canvas,
+    canvas: Canvas[PylonsTheme],
     view: View,
     names: Sequence[str] | None,
     top: int,
@@ -306,7 +306,7 @@ def _panel(
 ) -> None:
     """The two players' cards (the one to move lit, with their `clock` after the name when
     there is one), then the status line and, under it, the last move."""
-    theme: PylonsTheme = canvas.theme  # type: ignore[assignment]
+    theme = canvas.theme
     width = canvas.image.width
     card_w = (width - 3 * PAD) // 2
     over = view.get("phase") == "over"
@@ -324,7 +324,7 @@ def _panel(
         sprite, mask = pylon_piece(theme, seat, -1 if lit else -2, False)
         paste(canvas.image, sprite, (x + 10, y + CARD_H // 2 - PYLON_HALF), mask)
         name = seat_name(seat, names, texts)
-        name_room = card_w - 160
+        name_room: float = card_w - 160
         label = drawable(clock) if clock is not None and seat == current else ""
         if label:
             right = x + card_w - 14 - _score_width(player, texts) - CLOCK_GAP
@@ -446,8 +446,9 @@ def _pylon_rgb(
     targets = (ImageDraw.Draw(img), ImageDraw.Draw(mask))
     if ring:
         r = 16.2 * SS
-        for draw, colour in zip(targets, (theme.last_ring, 255), strict=True):
-            draw.ellipse((c - r, c - r, c + r, c + r), outline=colour, width=round(3.2 * SS))
+        ring_box, ring_width = (c - r, c - r, c + r, c + r), round(3.2 * SS)
+        targets[0].ellipse(ring_box, outline=theme.last_ring, width=ring_width)
+        targets[1].ellipse(ring_box, outline=255, width=ring_width)
     fill = theme.seat_fill[seat]
     if seat == 0:
         r = 10.5 * SS

@@ -18,6 +18,8 @@ that link back (`undo`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from games.pylons.rules.board import (
     CELLS,
     COL,
@@ -38,9 +40,9 @@ FAR = 1000  # the distance of a player who can no longer connect
 ALL = (1 << CELLS) - 1
 
 
-def _bits(cells: object) -> int:
+def _bits(cells: Iterable[int]) -> int:
     out = 0
-    for c in cells:  # type: ignore[attr-defined]
+    for c in cells:
         out |= 1 << c
     return out
 

@@ -3,13 +3,11 @@ suggest instead."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import IllegalActionError, Phrase, Seat
 from games.pylons.rules.board import COL, CORNERS, NAMES, ROW, SIZE, border_owner, cell_of
-
-if TYPE_CHECKING:
-    from games.pylons.rules.state import PylonsState
+from games.pylons.rules.position import PylonsPosition
 
 SEAT_NAMES = ("player 1 (blue)", "player 2 (red)")
 SEAT_KEYS = ("blue", "red")  # how the language files name each seat in a refusal
@@ -40,7 +38,7 @@ def choose_first() -> IllegalActionError:
     )
 
 
-def no_choice(state: PylonsState) -> IllegalActionError:
+def no_choice(state: PylonsPosition) -> IllegalActionError:
     """A board choice once it is made, or in a game without swamps."""
     suggested = example(nearby_cell(state))
     if not state.swamps_on:
@@ -58,7 +56,7 @@ def no_choice(state: PylonsState) -> IllegalActionError:
     )
 
 
-def nearby_cell(state: PylonsState, near: int | None = None) -> str:
+def nearby_cell(state: PylonsPosition, near: int | None = None) -> str:
     """A legal cell for the seat to move, the nearest to `near` (or the centre)."""
     free = state.free[state.seat]
     if not free:
@@ -69,7 +67,7 @@ def nearby_cell(state: PylonsState, near: int | None = None) -> str:
     return NAMES[best]
 
 
-def why_not(state: PylonsState, c: int) -> IllegalActionError:
+def why_not(state: PylonsPosition, c: int) -> IllegalActionError:
     """Why the seat to move cannot build on `c`, and a free cell nearby."""
     name, mover = NAMES[c], state.seat
     fields: dict[str, Any] = {"cell": name}

@@ -3,8 +3,8 @@ stored beside them, and a save is checked against its own replay when loaded."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from engine.core import check_saved_format
 from engine.errors import GameError
@@ -19,15 +19,16 @@ from games.pylons.rules.board import (
     Patch,
     check_patches,
 )
+from games.pylons.rules.position import PylonsPosition
 
-if TYPE_CHECKING:
-    from games.pylons.rules.state import PylonsState
+# The state class that builds the game (`PylonsState`, given by the state itself).
+P = TypeVar("P", bound=PylonsPosition)
 
 STATE_FORMAT = "pylons-state"
 STATE_VERSION = 1
 
 
-def to_saved(state: PylonsState) -> dict[str, Any]:
+def to_saved(state: PylonsPosition) -> dict[str, Any]:
     """The saved game: deal and history are the truth; the board is stored too, so a save
     can be read by people and is checked against its own history when loaded."""
     return {
@@ -49,7 +50,7 @@ def to_saved(state: PylonsState) -> dict[str, Any]:
     }
 
 
-def from_saved(cls: type[PylonsState], data: Mapping[str, Any]) -> PylonsState:
+def from_saved(cls: Callable[[int, bool, Sequence[Patch]], P], data: Mapping[str, Any]) -> P:
     """Rebuild by replaying the saved history on the saved deal, then check that the
     stored board agrees with the replay (a hand-edited or corrupt save is refused)."""
     check_saved_format(data, format=STATE_FORMAT, version=STATE_VERSION, title="Pylons")

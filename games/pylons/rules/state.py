@@ -86,7 +86,7 @@ class PylonsState(State):
     def __init__(self, seed: int, swamps: bool, dealt: Sequence[Patch]) -> None:
         super().__init__(2, seed, {"swamps": "on" if swamps else "off"})
         self.swamps_on = swamps
-        self.dealt: tuple[Patch, ...] = tuple(tuple(p) for p in dealt)  # type: ignore[misc]
+        self.dealt: tuple[Patch, ...] = tuple((i, j, size) for i, j, size in dealt)
         self.patches: tuple[Patch, ...] = self.dealt  # as they lie now (after a mirror)
         self.mirrored: bool | None = None  # None until player 1 has chosen
         self.first_seat: int | None = None if swamps else 0
@@ -346,7 +346,7 @@ class PylonsState(State):
             return []
         if self.phase == CHOOSE:
             return [KEEP, MIRROR]
-        return self.moves[self.seat][:]
+        return [*self.moves[self.seat]]
 
     def sample_action(self, rng: random.Random) -> PylonsAction:
         """A uniformly random legal action, in constant time: one pick from the free list."""

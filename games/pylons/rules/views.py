@@ -3,8 +3,8 @@ the position rebuilt from a view."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from engine.core import OVER
 from games.pylons.rules.board import (
@@ -15,17 +15,19 @@ from games.pylons.rules.board import (
     SEAT_COLOURS,
     SEAT_DIRECTIONS,
     SIZE,
+    Patch,
     cell_of,
     mirror_patches,
     swamp_cells,
 )
+from games.pylons.rules.position import PylonsPosition
 from games.pylons.rules.saving import patch
 
-if TYPE_CHECKING:
-    from games.pylons.rules.state import PylonsState
+# The state class that builds the game (`PylonsState`, given by the state itself).
+P = TypeVar("P", bound=PylonsPosition)
 
 
-def link_view(state: PylonsState, link: int) -> dict[str, Any]:
+def link_view(state: PylonsPosition, link: int) -> dict[str, Any]:
     """A link as the view shows it: its two cells and the seat whose link it is."""
     return {
         "cells": [NAMES[LINK_A[link]], NAMES[LINK_B[link]]],
@@ -33,7 +35,7 @@ def link_view(state: PylonsState, link: int) -> dict[str, Any]:
     }
 
 
-def seat_view(state: PylonsState, seat: int | None) -> dict[str, Any]:
+def seat_view(state: PylonsPosition, seat: int | None) -> dict[str, Any]:
     """Everything about the game (it has no secrets) except the seed, as JSON-ready data."""
     over = state.phase == OVER
     players = [
@@ -72,7 +74,7 @@ def seat_view(state: PylonsState, seat: int | None) -> dict[str, Any]:
     }
 
 
-def state_from_view(cls: type[PylonsState], view: Mapping[str, Any]) -> PylonsState:
+def state_from_view(cls: Callable[[int, bool, Sequence[Patch]], P], view: Mapping[str, Any]) -> P:
     """The position a view shows, rebuilt from public information alone (no seed): what an
     AI seat searches from. The swamps as dealt are recovered by undoing a mirror."""
     swamps = (view.get("options") or {}).get("swamps", "on") == "on"

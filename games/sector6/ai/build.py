@@ -75,9 +75,9 @@ def build_action(state: Sector6State, rng: random.Random) -> Sector6Action:
     if state.step == DRAW_STEP:
         if state.entries_left(seat) == 0:
             return state.legal_actions()[0]  # draw
-        value, cell = best_entry(state, rng)
+        value, entry = best_entry(state, rng)
         if state.supply_left(seat) == 0 or value >= ENTRY_GOOD:
-            return PlaceEntry(cell)
+            return PlaceEntry(entry)
         return state.legal_actions()[0]
     assert state.step == PLACE_STEP
     options = state.placements(state.drawn)

@@ -222,7 +222,7 @@ class Position:
         walls[cell] = turn_mask(walls[cell], steps)
 
     def _ended(self) -> bool:
-        if rule_end(self) is None:  # type: ignore[arg-type]  # reads the same arrays
+        if rule_end(self) is None:
             return False
         self._finish()
         return True

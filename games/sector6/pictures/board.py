@@ -234,7 +234,7 @@ def marker_centre(view: View, name: str, theme: Sector6Theme = SECTOR6_THEME) ->
     """Where a marker's disc sits on a cell (beside the prisoner when there is one)."""
     lay = layout(view, theme)
     x, y = lay.centre(name)
-    tile = next((t for t in view.get("tiles") or () if t["cell"] == name), {})
+    tile: Mapping[str, Any] = next((t for t in view.get("tiles") or () if t["cell"] == name), {})
     dx, dy = MARKER_WITH_PRISONER if tile.get("prisoner") is not None else MARKER_ALONE
     return round(x + dx * lay.radius), round(y + dy * lay.radius)
 
@@ -324,7 +324,9 @@ def _panel_ground(theme: Sector6Theme) -> Image.Image:
     return ground(theme).crop((0, theme.board_height, theme.width, ground(theme).height))
 
 
-def _text(canvas: Canvas, xy: tuple[float, float], text: str, size: int, fg: Any, bg: Any) -> Op:
+def _text(
+    canvas: Canvas[Sector6Theme], xy: tuple[float, float], text: str, size: int, fg: Any, bg: Any
+) -> Op:
     """A label centred on `xy`, as `Canvas.text` draws it (anchor 'mm')."""
     label = _label(canvas._look, text, size, True, fg, bg)
     w, h = label.size

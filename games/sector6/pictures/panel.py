@@ -113,7 +113,7 @@ def last_line(
 
 
 def draw_panel(
-    canvas: Canvas,
+    canvas: Canvas[Sector6Theme],
     view: View,
     names: Sequence[str] | None,
     texts: Texts,
@@ -122,7 +122,7 @@ def draw_panel(
 ) -> None:
     """The players' cards, then the status line (with `turn_clock`, the time the player to
     move has left, when there is one) and the last turn (`moves`: see `last_line`)."""
-    theme: Sector6Theme = canvas.theme  # type: ignore[assignment]
+    theme = canvas.theme
     players = list(view.get("players") or ())
     over = view.get("phase") == "over"
     current = None if over else view.get("current_seat")
@@ -137,7 +137,7 @@ def draw_panel(
         collected = tuple(sorted((player.get("collected") or {}).items()))
         x, y, card_w = card
         piece = _card_piece(
-            canvas.theme,  # type: ignore[arg-type]
+            canvas.theme,
             card_w,
             seat,
             seat_name(seat, names, texts),
@@ -199,14 +199,18 @@ SUPPLY_RADIUS = 15  # the hexagons that count a player's pieces left to place
 
 
 def _supply(
-    canvas: Canvas, card: tuple[int, int, int], seat: int, left: tuple[int, int], bg: RGB
+    canvas: Canvas[Sector6Theme],
+    card: tuple[int, int, int],
+    seat: int,
+    left: tuple[int, int],
+    bg: RGB,
 ) -> None:
     """What a player has left to place while the maze is built, drawn as the board draws
     it: a maze tile and one of their entry points (a grey tile ringed in their colour), each
     with its count, on the line where the race shows the markers collected. No words: a card
     of four has no room for them at a readable size in every language, and the status line
     says what to do with them."""
-    theme: Sector6Theme = canvas.theme  # type: ignore[assignment]
+    theme = canvas.theme
     x, y, _ = card
     half_w, half_h = hex_half(SUPPLY_RADIUS)
     pieces = (supply_piece(theme, SUPPLY_RADIUS), tile_piece(theme, SUPPLY_RADIUS, seat, 0))
@@ -221,7 +225,7 @@ def _supply(
 
 
 def _status(
-    canvas: Canvas,
+    canvas: Canvas[Sector6Theme],
     view: View,
     names: Sequence[str] | None,
     texts: Texts,
@@ -234,7 +238,7 @@ def _status(
     that shows), above the marker counts: the status names the player to move, and the clock
     says how long they have, in the muted colour of the panel's secondary words. It is not a
     badge, so it is never mistaken for the oxygen clock, which counts rounds for everyone."""
-    theme: Sector6Theme = canvas.theme  # type: ignore[assignment]
+    theme = canvas.theme
     y = theme.board_height + 14 + CARD_H + 18
     room = theme.width - 2 * PAD
     clock = clock_text(view, texts)

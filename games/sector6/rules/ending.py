@@ -49,12 +49,11 @@ the positions reachable on small boards.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from games.sector6.rules.board import opposite
-
-if TYPE_CHECKING:
-    from games.sector6.rules.state import Sector6State
+from games.sector6.rules.board import Grid, opposite
+from games.sector6.rules.rules_data import Rules
 
 END_HELD = "all_oxygen_held"  # the rulebook: every marker left lies under a prisoner
 END_DEAD = "rest_out_of_reach"  # every marker left is under a prisoner or dead
@@ -64,7 +63,59 @@ END_LIMIT = "turn_limit"  # the backstop on turns per player
 END_REASONS = (END_HELD, END_DEAD, END_CLOCK, END_STUCK, END_LIMIT)
 
 
-def live_cells(state: Sector6State, stop_at_free_marker: bool = False) -> bytearray:
+# What the tests below read of a position, as protocols rather than the state class: the game's
+# state (`Sector6State`) calls them, and so does the AI's lean copy of a competition
+# (`games.sector6.ai.position.Position`), which holds the same arrays; and this module, which
+# the state imports, imports no state back.
+
+
+class Maze(Protocol):
+    """The tiles, markers and prisoners of a position, which the dead-marker test reads."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def table(self) -> Grid: ...
+    @property
+    def rotations(self) -> bool: ...
+    @property
+    def gears(self) -> bool: ...
+    @property
+    def piece_at(self) -> Sequence[int]: ...
+    @property
+    def walls(self) -> Sequence[int]: ...
+    @property
+    def marker(self) -> Sequence[int]: ...
+    @property
+    def prisoner(self) -> Sequence[int]: ...
+    @property
+    def prisoners(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def maze_cells(self) -> Sequence[int]: ...
+
+
+class NamedMaze(Maze, Protocol):
+    """A maze whose cells can be named, for the view's list of dead markers."""
+
+    def name(self, cell: int) -> str: ...
+
+
+class Clocked(Protocol):
+    """The turn counters of a competition, which the oxygen clock reads."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def seats(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def play_turns(self) -> int: ...
+    @property
+    def quiet_since(self) -> int: ...
+
+
+def live_cells(state: Maze, stop_at_free_marker: bool = False) -> bytearray:
     """1 for every tile a prisoner might still stand on some day, 0 elsewhere (see the module
     docstring for why each step is safe). With `stop_at_free_marker` the search stops at the
     first free marker it marks, for callers that only ask whether one is live."""
@@ -94,7 +145,7 @@ def live_cells(state: Sector6State, stop_at_free_marker: bool = False) -> bytear
     return live
 
 
-def marker_counts(state: Sector6State) -> dict[str, Any]:
+def marker_counts(state: NamedMaze) -> dict[str, Any]:
     """Markers on the board: `free` still in play (no prisoner on them, one may come), `held`
     under a prisoner, `dead` out of play (no prisoner can ever reach them), and the labels of
     the dead ones' cells (`dead_cells`, in cell order) for the picture to grey them out."""
@@ -112,14 +163,14 @@ def marker_counts(state: Sector6State) -> dict[str, Any]:
     return counts
 
 
-def dead_markers(state: Sector6State) -> list[int]:
+def dead_markers(state: Maze) -> list[int]:
     """Cells of the free markers no prisoner can ever reach, in cell order."""
     live = live_cells(state)
     marker, prisoner = state.marker, state.prisoner
     return sorted(c for c in state.maze_cells if marker[c] and not prisoner[c] and not live[c])
 
 
-def rule_end(state: Sector6State) -> str | None:
+def rule_end(state: Maze) -> str | None:
     """`END_HELD` when no marker is free, `END_DEAD` when the free ones are all dead, else
     None (the game goes on). Cheap in the usual case: the search stops at the first live free
     marker."""
@@ -132,17 +183,17 @@ def rule_end(state: Sector6State) -> str | None:
     return END_DEAD
 
 
-def quiet_turns(state: Sector6State) -> int:
+def quiet_turns(state: Clocked) -> int:
     """Competition turns completed since the last collection (or the start of play)."""
     return max(0, state.play_turns - state.quiet_since)
 
 
-def clock_ran_out(state: Sector6State) -> bool:
+def clock_ran_out(state: Clocked) -> bool:
     """True once `clock_rounds` full rounds have passed with no marker collected."""
     return quiet_turns(state) >= state.rules.clock_rounds * state.seats
 
 
-def clock_view(state: Sector6State) -> dict[str, Any]:
+def clock_view(state: Clocked) -> dict[str, Any]:
     """The oxygen clock as a view shows it: rounds passed and left in the stretch without a
     collection, turns left (for AI players), and whether the board shows it yet (from round
     `clock_shown_from` of the stretch, during the competition only)."""
@@ -167,6 +218,9 @@ __all__ = [
     "END_LIMIT",
     "END_REASONS",
     "END_STUCK",
+    "Clocked",
+    "Maze",
+    "NamedMaze",
     "clock_ran_out",
     "clock_view",
     "dead_markers",

@@ -93,7 +93,7 @@ def seat_view(state: Sector6Position, seat: int | None) -> dict[str, Any]:
     """What `seat` may know (None: a spectator). Never the seed nor any supply's order;
     the drawn tile's face only for its drawer."""
     over = state.phase == OVER
-    drawn = None
+    drawn: dict[str, Any] | None = None
     if state.drawn != EMPTY:
         drawn = {"seat": state.seat}
         if seat == state.seat:

@@ -199,9 +199,10 @@ class Presenter:
         if last is None:
             moved = say("alt.no_move")
         else:
-            seat, action = last
-            moved = say("alt.last", player=names[seat], move=self.move_words(action))
+            mover, action = last
+            moved = say("alt.last", player=names[mover], move=self.move_words(action))
         seat = view.get("current_seat")
+        turn: str | None
         if view.get("outcome") is not None or seat is None:
             turn = say("alt.over")
         else:

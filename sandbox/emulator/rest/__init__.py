@@ -13,10 +13,9 @@ record everything accepted. `Rest` puts them on one aiohttp application.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from aiohttp import web
 
+from ..parts import EmulatorParts
 from .accounts import AccountRoutes
 from .channels import ChannelRoutes
 from .commands import CommandRoutes
@@ -24,14 +23,11 @@ from .guard import Guard
 from .interactions import InteractionRoutes
 from .routes import Routes
 
-if TYPE_CHECKING:
-    from ..server import DiscordEmulator
-
 
 class Rest(Routes):
     """Discord's REST API for one emulator: `middleware` and `add_routes` for its server."""
 
-    def __init__(self, emulator: DiscordEmulator) -> None:
+    def __init__(self, emulator: EmulatorParts) -> None:
         super().__init__(emulator)
         self.middleware = Guard(emulator).middleware
         self.groups = (

@@ -11,7 +11,7 @@ import mimetypes
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 from yarl import URL
 
 from .routes import API, BODY, FILES, Files, Routes, json_response
@@ -114,13 +114,15 @@ class Guard(Routes):
             body: Any = None
             reader = await request.multipart()
             while (part := await reader.next()) is not None:
-                name = getattr(part, "name", None) or ""
+                if not isinstance(part, BodyPartReader):
+                    continue  # a multipart nested in a part: no field of Discord's is one
+                name = part.name or ""
                 if name == "payload_json":
-                    body = json.loads(await part.text())  # type: ignore[union-attr]
+                    body = json.loads(await part.text())
                 elif name.startswith("files["):
                     index = int(name[len("files[") : -1])
-                    data = bytes(await part.read(decode=False))  # type: ignore[union-attr]
-                    filename = getattr(part, "filename", None) or f"file{index}"
+                    data = bytes(await part.read(decode=False))
+                    filename = part.filename or f"file{index}"
                     ctype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
                     files[index] = (filename, data, ctype)
             return body if body is not None else {}, files

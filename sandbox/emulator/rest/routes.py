@@ -9,22 +9,21 @@ passed around.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
 from .. import rules
 from ..models import EPHEMERAL, Channel, Rejection, StoredMessage, User, Visibility
 from ..openapi import Violation, errors_tree
-
-if TYPE_CHECKING:
-    from ..server import DiscordEmulator
+from ..parts import EmulatorParts
 
 API = "/api/v10"
 
 Files = dict[int, tuple[str, bytes, str]]
 # What the middleware read from a request, for its handler: the JSON body and the files.
-BODY = web.RequestKey("body", object)
+# The body is JSON as the bot sent it, of any shape: each route checks what it reads of it.
+BODY: web.RequestKey[Any] = web.RequestKey("body", object)
 FILES = web.RequestKey("files", dict)
 
 
@@ -47,7 +46,7 @@ def truthy(value: str | None) -> bool:
 class Routes:
     """A group of routes of the emulator `emu`, with Discord's answers."""
 
-    def __init__(self, emulator: DiscordEmulator) -> None:
+    def __init__(self, emulator: EmulatorParts) -> None:
         self.emu = emulator
 
     def error(
