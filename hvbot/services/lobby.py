@@ -34,6 +34,7 @@ from hvbot.store import (
     GameRow,
     SeatRow,
     ServerSettings,
+    TooManyOpen,
     TurnClock,
     VersionConflict,
     changes,
@@ -44,6 +45,16 @@ AI_LEVELS = ("easy", "normal", "hard")
 CLOCK_LENGTHS = {60: "1 hour", 480: "8 hours", 1440: "1 day", 4320: "3 days", 10080: "7 days"}
 
 SeatChange = Callable[[GameRow, list[SeatRow]], list[SeatRow]]
+
+
+def _too_many_open(opened: int, most: int) -> BotError:
+    return BotError(
+        f"You have {opened} open games in this server already (at most "
+        f"{most}): finish, start or /game abandon one first; /me games lists them.",
+        key="bot.error.too_many_open",
+        count=opened,
+        most=most,
+    )
 
 
 class Lobby:
@@ -138,17 +149,13 @@ class Lobby:
             key="bot.error.busy",
         )
         store = self.games.store
+        most = most_open(settings)
         if guild_id is not None:
+            # Said first, before the channel's own limits; the lobby's transaction counts
+            # again (see `changes.create_lobby`), so a burst of /game new stops there too.
             opened = await store.open_games_created_by(guild_id=guild_id, user_id=user_id)
-            most = most_open(settings)
             if opened >= most:
-                raise BotError(
-                    f"You have {opened} open games in this server already (at most "
-                    f"{most}): finish, start or /game abandon one first; /me games lists them.",
-                    key="bot.error.too_many_open",
-                    count=opened,
-                    most=most,
-                )
+                raise _too_many_open(opened, most)
         if await store.open_game_in_channel(channel_id=channel_id) is not None:
             # A lobby or a game played here (not in a thread): one at a time, as the database
             # itself insists.
@@ -177,10 +184,14 @@ class Lobby:
                 creator_language=creator_language,
                 clock=clock,
                 lifetime=lobby_life(settings),
+                most_open=most,
+                postgresql=store.shared,
             )
             return await store.create(lobby)
         except ChannelBusy as exc:
             raise busy from exc
+        except TooManyOpen as exc:
+            raise _too_many_open(exc.count, most) from exc
 
     async def settings_of(self, guild_id: int | None) -> ServerSettings:
         """A server's settings (a game outside any server has the defaults)."""

@@ -24,7 +24,7 @@ from hvbot.store.rows import (
     UndoRequest,
     Wait,
 )
-from hvbot.store.sql import ChannelBusy, VersionConflict
+from hvbot.store.sql import ChannelBusy, TooManyOpen, VersionConflict
 
 __all__ = [
     "OPEN_STATUSES",
@@ -42,6 +42,7 @@ __all__ = [
     "SeatResult",
     "SeatRow",
     "ServerSettings",
+    "TooManyOpen",
     "TurnClock",
     "UndoRequest",
     "VersionConflict",

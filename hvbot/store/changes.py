@@ -11,6 +11,7 @@ by the store's clock, so tests can move time.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -22,13 +23,16 @@ from hvbot.store.duties import Owed, lease_of, new_nonce, owe
 from hvbot.store.requests import close_undo
 from hvbot.store.results import insert_results
 from hvbot.store.rows import SeatResult, SeatRow, TurnClock, Wait
-from hvbot.store.sql import TURN_COLUMNS, VersionConflict, bump, now, turn_values
+from hvbot.store.sql import TURN_COLUMNS, TooManyOpen, VersionConflict, bump, now, turn_values
 from hvbot.store.sql import stamp as sql_stamp
 
 T_co = TypeVar("T_co", covariant=True)
 Prompt = tuple[str, int]  # (kind, user id) of a private prompt waiting for a person
 # How long an unstarted lobby waits for its players before it closes by itself.
 LOBBY_LIFE = timedelta(hours=24)
+# The first key of the PostgreSQL advisory lock a person's /game new holds while it counts
+# their open games and makes one ("hvog"; the second key names the person in the server).
+OPEN_GAMES_LOCK = 0x68766F67
 
 
 @dataclass(frozen=True)
@@ -86,16 +90,46 @@ def create_lobby(
     creator_language: str | None = None,
     clock: TurnClock | None = None,
     lifetime: timedelta | None = None,
+    most_open: int | None = None,
+    postgresql: bool = False,
 ) -> Work[int]:
     """A new game in its lobby with its creator seated, made `at` and closing by itself
     `lifetime` later (None: `LOBBY_LIFE`) if it has not started. `language`: the game's
     public posts'; `creator_language`: the creator's own. The work returns the game's id, and
     fails with `Duplicate` if the channel (or thread) has an open game; it is run by
-    `GameStore.create`, as no copy of the game is in memory yet."""
+    `GameStore.create`, as no copy of the game is in memory yet.
+
+    `most_open`: how many open games (lobbies and games in play) the creator may have of
+    their own in the server; the work fails with `TooManyOpen` instead of making one more.
+    The count is made in the transaction that inserts, since a count made before it lets a
+    burst of /game new through together, each having counted the same few. On SQLite that is
+    enough: writes run one at a time (one writer thread, `BEGIN IMMEDIATE` between
+    processes), so no other lobby is made between the count and the insert. On PostgreSQL
+    (`postgresql`), two READ COMMITTED transactions would count the same rows; so the work
+    first takes a transaction-level advisory lock on (server, creator), held until it commits
+    or rolls back. A second creation by the same person in the same server waits for it, and
+    its count, a statement that begins once it holds the lock, sees the first one's lobby
+    committed. Other people and other servers take other locks and never wait."""
     expires_at = sql_stamp(at + (lifetime or LOBBY_LIFE))
     stamp = now()
+    limited = most_open is not None and guild_id is not None
 
     async def work(tx: Transaction) -> int:
+        if limited:
+            if postgresql:
+                await tx.fetchval(
+                    "SELECT pg_advisory_xact_lock(?, ?)",
+                    OPEN_GAMES_LOCK,
+                    _member_key(guild_id, creator_id),
+                )
+            opened: int = await tx.fetchval(
+                "SELECT COUNT(*) FROM games WHERE guild_id = ? AND creator_id = ?"
+                " AND status IN ('lobby', 'active')",
+                guild_id,
+                creator_id,
+            )
+            if most_open is not None and opened >= most_open:
+                raise TooManyOpen(opened)
         game_id: int = await tx.fetchval(
             "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
             " remind_minutes, absent_hours, wants_thread, language, created_at,"
@@ -127,6 +161,13 @@ def create_lobby(
         return game_id
 
     return work
+
+
+def _member_key(guild_id: int | None, user_id: int) -> int:
+    """A person in a server as the second key of a PostgreSQL advisory lock (a 32-bit
+    signed integer, the same in every process). Two people who share one only wait for
+    each other's creations, which are rare."""
+    return zlib.crc32(f"{guild_id}:{user_id}".encode()) - 2**31
 
 
 def set_seats(

@@ -262,7 +262,8 @@ class GameStore:
         """Make a new game (`changes.create_lobby`) and return it as stored. Not a `write`:
         there is no game yet for a copy in memory to follow (it is read once made), and the
         one way it fails on its own, the database's Duplicate, means here that the channel
-        (or thread) has an open game already: ChannelBusy."""
+        (or thread) has an open game already: ChannelBusy. It fails with TooManyOpen if its
+        creator has as many open games as they may (counted in its transaction)."""
         try:
             game_id = await self.db.transact(lobby)
         except Duplicate as exc:

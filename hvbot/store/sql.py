@@ -1,5 +1,5 @@
 """What the store's SQL modules share: the version compare-and-set, time stamps, and the
-two errors a change can end in.
+errors a change can end in.
 
 Every statement is written once, with `?` placeholders and only what both backends accept (see
 `hvbot.database`).
@@ -21,6 +21,14 @@ class VersionConflict(Exception):
 
 class ChannelBusy(Exception):
     """The channel already has a game in its lobby or in play."""
+
+
+class TooManyOpen(Exception):
+    """The person has `count` open games of their own in the server: as many as they may."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"{count} open games already")
+        self.count = count
 
 
 def now() -> str:

@@ -82,3 +82,34 @@ async def test_a_person_has_at_most_three_open_games_of_their_own(database_url: 
         )
     finally:
         await store.close()
+
+
+async def test_a_burst_of_new_games_stops_at_the_limit(database_url: str) -> None:
+    """Many /game new at once from one person, in different channels and through two
+    services (as two processes would send them), leave exactly the limit open: the count is
+    made where the lobby is made, in its transaction, not before it."""
+    clock = MovedClock()
+    services = await two_services(database_url, clock)
+    try:
+        tries = [
+            services[channel % 2].lobby.new_lobby(
+                channel_id=100 + channel,
+                guild_id=GUILD,
+                user_id=ADA,
+                name="Ada",
+                game_name="pylons",
+            )
+            for channel in range(10)
+        ]
+        outcomes = await asyncio.gather(*tries, return_exceptions=True)
+        refused = [o for o in outcomes if isinstance(o, BaseException)]
+        made = [o for o in outcomes if not isinstance(o, BaseException)]
+        assert len(made) == 3, f"{len(made)} open games: {refused}"
+        assert all(isinstance(r, BotError) for r in refused), refused
+        assert {r.key for r in refused if isinstance(r, BotError)} == {"bot.error.too_many_open"}
+        assert all(r.fields == {"count": 3, "most": 3} for r in refused if isinstance(r, BotError))
+        count = await services[0].games.store.open_games_created_by(guild_id=GUILD, user_id=ADA)
+        assert count == 3
+    finally:
+        for service in services:
+            await service.close()
