@@ -4,6 +4,15 @@ A moderator's end is not a result: nobody wins or loses, and no rating moves, wh
 board said. A seat taken in a lobby is freed; in a game under way an AI plays it to the end
 for nobody (the person removed neither loses nor may come back to it), so the others can
 finish. Whether someone is a moderator is Discord's to say (see `hvbot.handlers.lobby`).
+
+Both are refused to a moderator in a game under way that they play themselves (their own
+seat, or any game they hold a seat in for /game end: played, stood in for by an AI while
+they are away, or resigned): that would let them void a loss they see coming, which nobody
+else at the table can do. They are refused rather than counted as a resignation: a kick or
+an end is not what they asked for, /game resign asks them to confirm a loss first, and an
+end counted as their forfeit would hand everyone else a win they did not play for. The
+refusal names what is fair instead: /game resign (a loss for them; an AI plays on for the
+others), and another moderator to end the game if it must stop.
 """
 
 from __future__ import annotations
@@ -36,11 +45,19 @@ class Moderation:
     ) -> Change:
         """End the channel's game (or the one of its games picked), in its lobby or under
         way, without a result; the channel is told who ended it (`moderator`: how to name
-        them)."""
+        them; `user_id`: who they are, refused a game under way that they play)."""
         games = self.games
         game = await games.open_game(channel_id, user_id, game_id)
         async with games.store.lock(game.id):
-            return await self._ended(await games.reload(game.id), moderator)
+            game = await games.reload(game.id)
+            if game.status == "active" and user_id is not None and _plays(game, user_id):
+                raise BotError(
+                    "You play in this game, so ending it as a moderator would leave your own"
+                    " result out: /game resign gives up your seat (the game counts as your"
+                    " loss), and another moderator can end the game.",
+                    key="bot.error.end_own_game",
+                )
+            return await self._ended(game, moderator)
 
     async def kick(
         self,
@@ -53,7 +70,8 @@ class Moderation:
     ) -> Change:
         """Take seat `seat_number` (counted from 1) from whoever has it: freed in a lobby, an
         AI's for the rest of a game under way (with no person left, the game ends without a
-        result): the change, what happened ("freed", "ai" or "ended")."""
+        result): the change, what happened ("freed", "ai" or "ended"). `user_id`: the
+        moderator, refused their own seat in a game under way."""
         games = self.games
         game = await games.open_game(channel_id, user_id, game_id)
         async with games.store.lock(game.id):
@@ -83,6 +101,12 @@ class Moderation:
                     "An AI plays that seat already; /game end ends the game if it must stop.",
                     key="bot.error.kick_ai_in_play",
                 )
+            if user_id is not None and seat.user_id == user_id:
+                raise BotError(
+                    "That is your own seat: taking it as a moderator would leave your result"
+                    " out. /game resign gives it to an AI and counts the game as your loss.",
+                    key="bot.error.kick_own_seat",
+                )
             name = texts("bot.seat.removed", player=seat.display_name)
             seats = list(game.seats)
             seats[seat.seat] = SeatRow(seat.seat, None, stand_in_level(game.game_name), name)
@@ -101,3 +125,9 @@ class Moderation:
         owed = await store.write(ended)
         log.info("game %s: ended by a moderator", game.id)
         return Change(game=await self.games.saved(game.id), owed=tuple(owed), what="ended")
+
+
+def _plays(game: GameRow, user_id: int) -> bool:
+    """Whether the game's result is partly `user_id`'s: they sit at a seat, an AI stands in
+    for them, or they resigned one (see how results are credited, `hvbot.store.results`)."""
+    return any(user_id in (s.user_id, s.away_user_id, s.resigned_user_id) for s in game.seats)

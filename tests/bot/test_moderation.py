@@ -1,6 +1,6 @@
 """A moderator's end and kick on both databases: an end is no result for anyone; a seat taken
 in a lobby is freed, in a game under way an AI plays it for nobody; what cannot be taken says
-what can."""
+what can; a moderator who plays may neither take their own seat nor end their game."""
 
 from __future__ import annotations
 
@@ -92,3 +92,65 @@ async def test_removing_the_last_person_ends_the_game_without_a_result(
     game, what = change.game, change.what
     assert what == "ended" and game.status == "abandoned"
     assert await service.repo.results.of_kind(guild_id=GUILD, game="pylons") == []
+
+
+async def test_a_moderator_may_not_take_their_own_seat_under_way(service: GameService) -> None:
+    """Their own seat given to an AI "for nobody" would void the loss they may be heading
+    for: refused, and pointed to /game resign, which counts as the loss it is. Nothing
+    changes; another seat is still theirs to take."""
+    game = await started_game(
+        service,
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        players=[(ADA, "Ada"), (BO, "Bo"), (CY, "Cy")],
+        game_name="sector6",
+    )
+    own = game.seat_of(ADA)
+    assert own is not None
+    with pytest.raises(BotError) as refused:
+        await service.moderation.kick(
+            channel_id=CHANNEL, seat_number=own + 1, moderator="<@601>", user_id=ADA
+        )
+    assert refused.value.key == "bot.error.kick_own_seat"
+    assert "/game resign" in str(refused.value)
+    unchanged = await service.games.reload(game.id)
+    assert unchanged.version == game.version and unchanged.seat_of(ADA) == own
+    other = game.seat_of(BO)
+    assert other is not None
+    change = await service.moderation.kick(
+        channel_id=CHANNEL, seat_number=other + 1, moderator="<@601>", user_id=ADA
+    )
+    assert change.what == "ai"
+
+
+async def test_a_moderator_may_not_end_a_game_they_play(service: GameService) -> None:
+    """Ending a game under way that they play, even one they resigned, would leave their
+    result out: refused, pointed to /game resign. A lobby they sit in, and a game they do
+    not play, end as before, without a result."""
+    game = await started_game(
+        service,
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        players=[(ADA, "Ada"), (BO, "Bo"), (CY, "Cy")],
+        game_name="sector6",
+    )
+    with pytest.raises(BotError) as refused:
+        await service.moderation.end(channel_id=CHANNEL, moderator="<@601>", user_id=ADA)
+    assert refused.value.key == "bot.error.end_own_game"
+    assert "/game resign" in str(refused.value)
+    assert (await service.games.reload(game.id)).status == "active"
+    await service.play.resign(channel_id=CHANNEL, user_id=ADA)
+    with pytest.raises(BotError) as refused:
+        await service.moderation.end(channel_id=CHANNEL, moderator="<@601>", user_id=ADA)
+    assert refused.value.key == "bot.error.end_own_game"
+    assert (await service.games.reload(game.id)).status == "active"
+    # A moderator who does not play ends it as before: no result for anyone.
+    change = await service.moderation.end(channel_id=CHANNEL, moderator=MOD, user_id=999)
+    assert change.game.status == "abandoned"
+    assert await service.repo.results.of_kind(guild_id=GUILD, game="sector6") == []
+    # In a lobby nothing is at stake: its moderator ends it.
+    await service.lobby.new_lobby(
+        channel_id=CHANNEL + 1, guild_id=GUILD, user_id=ADA, name="Ada", game_name="pylons"
+    )
+    change = await service.moderation.end(channel_id=CHANNEL + 1, moderator="<@601>", user_id=ADA)
+    assert change.game.status == "abandoned"

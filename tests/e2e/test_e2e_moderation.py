@@ -55,3 +55,31 @@ async def test_a_moderator_kicks_a_player_and_ends_the_game(
     (told,) = ended.where(kind="channel_message", visibility="public")
     assert f"<@{mod.id}> ended this game" in told.content
     assert (await hv.latest_game()).status == "abandoned"
+
+
+async def test_a_moderator_who_plays_is_pointed_to_resign(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """Their own seat, or the end of a game they play, would void their result: both are
+    refused privately, naming /game resign, and the game goes on unchanged."""
+    emu = emulator
+    ada, mod = emu.add_user("Ada"), emu.add_user("Mo", manage_channels=True)
+    await emu.slash(mod, "game new", game="pylons", thread=False)
+    await emu.slash(ada, "game join")
+    await emu.slash(mod, "game start")
+    await emu.wait_for(lambda: board_posts(emu))
+    game = await hv.game()
+    seat = game.seat_of(mod.id)
+    assert seat is not None
+
+    refused = await emu.slash(mod, "game kick", seat=seat + 1)
+    (note,) = refused.where(kind="response")
+    assert note.content.startswith("That is your own seat") and not note.is_public
+    assert "/game resign" in note.content
+    refused = await emu.slash(mod, "game end")
+    (note,) = refused.where(kind="response")
+    assert note.content.startswith("You play in this game") and not note.is_public
+    assert "/game resign" in note.content
+    assert not refused.where(kind="channel_message", visibility="public")
+    after = await hv.game()
+    assert (after.status, after.version) == ("active", game.version)
