@@ -40,6 +40,10 @@ whose `text()` is its stable, context-free form (`parse_action(a.text()) == a`),
     reveals_hidden  whether taking it shows someone something hidden (a card drawn); such an
                     action can never be taken back
     undoable        whether it may be taken back (today: it reveals nothing)
+    shows_its_player
+                    whether what it reveals is hidden from its own player too (a card drawn),
+                    not only from the others (a hint at their own secret): alone with AI
+                    seats, a person may take back only an action that showed them nothing
     prompt          the private prompt it opens for its actor by itself, or None (see below)
 
 `State` owns what every game keeps alike, so a game does not write it again:
@@ -138,6 +142,13 @@ class Action:
         """Whether it may be taken back: not once it has shown something hidden, since
         nobody can unsee it."""
         return not self.reveals_hidden
+
+    @property
+    def shows_its_player(self) -> bool:
+        """Whether it shows its own player something hidden from them (a card drawn), and
+        not only the others something of theirs. Taken back, such an action would let its
+        player choose again knowing what was hidden, even with nobody else at the table."""
+        return self.reveals_hidden
 
     @property
     def prompt(self) -> str | None:

@@ -3,8 +3,17 @@
 A person's move is their last actions in a row (a drawn card and where it went, a move and
 the lines declared after it), and what the AI seats played after it goes with it: an AI never
 refuses, and never stands between the people and their agreement. Alone with AI seats, a person
-takes back as from a chess program: at once, whatever the move showed, since nobody else saw
-anything they could not unsee; the AI seats then play on from there when it is their turn.
+takes back as from a chess program: at once, and even a move that showed the others something
+of theirs (a declared line's hint at their colour), since no other person saw it; the AI seats
+then play on from there when it is their turn.
+
+What showed the person themselves something hidden (a card drawn) stays, alone too: taken back,
+it would let them draw elsewhere knowing the card, and choose among the cards to come, in a
+game that counts for /stats and the server's best scores as any other. Refusing is the fair
+choice over keeping the take-back and leaving the game out of the records: a result against AI
+seats is then always one everyone else could have played for, the rule is the table's own
+("nobody can unsee it"), and a person learns it when they ask, from a refusal that says what
+they may still take back, rather than finding a game they won missing from /stats.
 """
 
 from __future__ import annotations
@@ -50,8 +59,8 @@ def own_move(
 ) -> OwnMove:
     """The person's last move and the AI seats' actions after it, as one undo takes them back
     (`actions`: the stored (seat, text) of the game, numbered from 0). Refused if another
-    person has acted since, and, unless the person is `alone` with AI seats, if their move
-    showed something hidden: the others could not unsee it."""
+    person has acted since, and if their move showed something hidden: to anyone (the others
+    could not unsee it), or, when the person is `alone` with AI seats, to the person."""
     if not actions:
         raise BotError(
             "Nothing has been played yet, so there is nothing to take back.",
@@ -70,9 +79,20 @@ def own_move(
     rules = find_game(game.game_name)
 
     def undoable(text: str) -> bool:
-        return alone or rules.parse_action(text).undoable
+        action = rules.parse_action(text)
+        return not action.shows_its_player if alone else action.undoable
 
     last = actions[end - 1][1]
+    if alone and not undoable(last):
+        raise BotError(
+            f"Your last move ({last}) showed you something hidden, so it cannot be taken"
+            " back, even against AI players: you could then choose knowing what is to come,"
+            " and this game counts for /stats. Play on from here; a move that shows nothing"
+            " is still taken back at once.",
+            key="bot.error.undo_hidden_alone",
+            action=last,
+            game_name=game.game_name,
+        )
     if not undoable(last):
         raise BotError(
             f"Your last move ({last}) showed something hidden, so it cannot be taken "

@@ -643,3 +643,41 @@ def test_a_command_without_a_channel_is_told_there_is_no_game_there():
     assert refused.value.key == "bot.error.no_game"
     assert in_channel(0) == 0
     assert in_channel(123) == 123
+
+
+async def _ada_to_move(service: GameService, game_id: int):
+    """The AI seats play until Ada is to move: the game and its state then."""
+    while await service.play.ai_step(game_id=game_id) is not None:
+        pass
+    game = await service.games.reload(game_id)
+    return game, service.games.load_state(game)
+
+
+async def test_alone_with_an_ai_a_draw_is_not_taken_back_but_a_rotation_is(service):
+    """Taken back, a draw that showed Ada a face-down card would let her draw elsewhere
+    knowing it, in a game that counts for /stats: refused, saying what she may take back,
+    and nothing changes. A move that showed nothing is still taken back at once."""
+    service.clock = MovedClock()
+    await service.lobby.new_lobby(
+        channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="High Voltage"
+    )
+    await service.lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="easy")
+    started = await service.lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+    game, state = await _ada_to_move(service, started.game.id)
+    cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
+    await service.play.act(channel_id=CHANNEL, user_id=ADA, action=f"draw {cell} here r0")
+    game, state = await _ada_to_move(service, game.id)
+    done = await service.repo.actions(game_id=game.id)
+    with pytest.raises(BotError) as refused:
+        await service.undo.request_undo(channel_id=CHANNEL, user_id=ADA)
+    assert refused.value.key == "bot.error.undo_hidden_alone"
+    assert "/stats" in str(refused.value) and "taken back at once" in str(refused.value)
+    still = await service.games.reload(game.id)
+    assert still.version == game.version
+    assert await service.repo.actions(game_id=game.id) == done
+
+    await service.play.act(channel_id=CHANNEL, user_id=ADA, action=_quiet_rotation(state))
+    await _ada_to_move(service, game.id)
+    taken = await service.undo.request_undo(channel_id=CHANNEL, user_id=ADA)
+    assert taken.status == "done" and taken.state == state
+    assert await service.repo.actions(game_id=game.id) == done

@@ -1,6 +1,7 @@
 """Taking a move back through Discord: /game undo asks the other people with buttons, and the
 board goes back once they accept; a draw cannot be taken back. Alone with AI seats, a person
-takes back at once, with the AI seats' moves after theirs, as from a chess program."""
+takes back at once, with the AI seats' moves after theirs, as from a chess program, anything
+but what showed them something hidden."""
 
 from __future__ import annotations
 
@@ -125,31 +126,44 @@ async def ai_replied(hv: BotHarness, table: Table, count: int) -> tuple[GameRow,
     return await table.emu.wait_for(replied, 20, message="the AI seat's reply")
 
 
-async def test_alone_with_an_ai_a_draw_and_the_ai_reply_are_taken_back_at_once(
+async def test_alone_with_an_ai_a_draw_stays_and_a_rotation_is_taken_back_at_once(
     emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
-    """As a chess program's takeback: nobody is asked, the AI cannot refuse, and the board
-    is the one before the draw, the card face down again, in public."""
+    """A draw showed Ada a face-down card: taken back, she could draw elsewhere knowing it,
+    in a game that counts for /stats, so she is told privately why it stays, and nothing
+    changes. A rotation and the AI's reply are taken back as from a chess program: nobody is
+    asked, the AI cannot refuse, and the board before it is shown again in public."""
     emu = emulator
     ada = emu.add_user("Ada")
     await emu.slash(ada, "game new", game="high-voltage", thread=False)
     await emu.slash(ada, "game addai", level="easy")
     await emu.slash(ada, "game start")
     table = Table(emu, hv, [ada])
-    game, before = await table.wait_for_turn()
+    game, state = await table.wait_for_turn()
     done = await hv.actions(game)
 
     # A draw placed at once that closes no line: the AI seat replies by itself.
-    draws = [
-        f"draw {c['cell']} here r0" for c in before.view(None)["cells"] if c["state"] == "down"
-    ]
-    draw = next(d for d in draws if not Table._closes_line(before, d))
-    cell = draw.split()[1]
-    await table.play(game, before, draw)
+    draws = [f"draw {c['cell']} here r0" for c in state.view(None)["cells"] if c["state"] == "down"]
+    draw = next(d for d in draws if not Table._closes_line(state, d))
+    await table.play(game, state, draw)
     await ai_replied(hv, table, len(done) + 1)
-    drawn = await hv.state()
-    assert next(c for c in drawn.view(None)["cells"] if c["cell"] == cell)["state"] != "down"
+    game, before = await table.wait_for_turn()
+    done = await hv.actions(game)
 
+    boards = len(board_posts(emu))
+    refused = await emu.slash(ada, "game undo")
+    (answer,) = refused.where(kind="response")
+    assert answer.visibility == Visibility.ephemeral_to(ada), emu.describe(refused)
+    assert "showed you something hidden" in answer.content, answer.content
+    assert "/stats" in answer.content and "taken back at once" in answer.content
+    assert not refused.where(kind="channel_message", visibility="public")
+    assert (await hv.game()).version == game.version and await hv.actions(game) == done
+    assert len(board_posts(emu)) == boards
+
+    rotations = [a.text() for a in before.legal_actions() if a.text().startswith("rotate")]
+    rotation = next(r for r in rotations if not Table._closes_line(before, r))
+    await table.play(game, before, rotation)
+    await ai_replied(hv, table, len(done) + 1)
     boards = len(board_posts(emu))
     reply = await emu.slash(ada, "game undo")
     assert not reply.where(kind="response", visibility=Visibility.ephemeral_to(ada)), emu.describe(
@@ -162,18 +176,11 @@ async def test_alone_with_an_ai_a_draw_and_the_ai_reply_are_taken_back_at_once(
     game = await hv.game()
     assert await hv.actions(game) == done
     after = find_game(game.game_name).state_from_dict(game.state)
-    assert after == before, "the position before Ada's draw"
-    # Nothing hidden in public: the picture is the public view of that position, byte for
-    # byte, the drawn card face down again.
-    public = after.view(None)
-    assert next(c for c in public["cells"] if c["cell"] == cell)["state"] == "down"
-    expected = presenter_for(game.game_name, game.language).board_png(public, names_of(game))
+    assert after == before, "the position before Ada's rotation"
+    expected = presenter_for(game.game_name, game.language).board_png(
+        after.view(None), names_of(game)
+    )
     assert post.attachment(BOARD).data == expected
-
-    # The game goes on: Ada moves again, and the AI seat replies again.
-    game, state = await table.wait_for_turn()
-    await table.play(game, state, next(d for d in draws[1:] if d != draw))
-    await ai_replied(hv, table, len(done) + 1)
 
 
 async def test_alone_with_an_ai_in_pylons_undo_goes_back_before_the_move(

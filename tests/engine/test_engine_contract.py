@@ -254,6 +254,8 @@ def assert_action(game: Game, action: Any) -> None:
     assert isinstance(action.kind, str) and action.kind
     assert isinstance(action.reveals_hidden, bool)
     assert action.undoable is not action.reveals_hidden
+    assert isinstance(action.shows_its_player, bool)
+    assert action.reveals_hidden or not action.shows_its_player, "it shows nothing hidden"
     assert action.prompt is None or isinstance(action.prompt, str)
 
 

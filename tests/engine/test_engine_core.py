@@ -130,6 +130,20 @@ def test_which_actions_show_something_hidden_and_so_cannot_be_taken_back():
     assert not hidden(sector6, "move C4 C7") and not hidden(sector6, "collect")
 
 
+def test_which_hidden_things_are_shown_to_the_player_who_acts():
+    """A drawn card is hidden from its drawer too; a declared line only hints to the others
+    at its player's own colour: alone with AI seats, only the latter may be taken back."""
+    from games import find_game
+
+    hv, sector6 = find_game("high-voltage"), find_game("sector6")
+    assert hv.parse_action("draw C3").shows_its_player
+    assert hv.parse_action("draw C3 here r90").shows_its_player
+    assert sector6.parse_action("draw").shows_its_player
+    assert not hv.parse_action("declare S1-S5").shows_its_player
+    assert not hv.parse_action("declare none").shows_its_player
+    assert not hv.parse_action("rotate C3 r90").shows_its_player
+
+
 def test_a_draw_alone_opens_the_drawers_prompt():
     from games import find_game
 

@@ -128,6 +128,11 @@ class Declare(Action):
     def reveals_hidden(self) -> bool:
         return True
 
+    @property
+    def shows_its_player(self) -> bool:
+        """It shows the others a hint at its player's colour, which its player knows."""
+        return False
+
     def __post_init__(self) -> None:
         if self.first > self.second:
             low, high = self.second, self.first
@@ -149,6 +154,11 @@ class DeclareNone(Action):
     @property
     def reveals_hidden(self) -> bool:
         return True
+
+    @property
+    def shows_its_player(self) -> bool:
+        """It shows the others a hint at its player's colour, which its player knows."""
+        return False
 
     def text(self) -> str:
         return "declare none"
