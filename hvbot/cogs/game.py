@@ -35,7 +35,7 @@ from hvbot.messages import (
     wording,
 )
 from hvbot.messages.limits import fitted
-from hvbot.messages.post import ALLOWED, send_private
+from hvbot.messages.post import ALLOWED, PRIVATE, send_private
 from hvbot.messages.presenters import presenter_for
 from hvbot.services import (
     MAX_ABSENT_HOURS,
@@ -320,18 +320,23 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         names = wording.names_of(game, texts)
         moves = await self.bot.service.games.actions(game.id)
         if not moves:
-            await interaction.response.send_message(texts("bot.log.none"), ephemeral=True)
+            await interaction.response.send_message(
+                texts("bot.log.none"), ephemeral=True, allowed_mentions=PRIVATE
+            )
             return
         words = presenter_for(game.game_name, interaction.locale).move_words
         lines = [f"{i + 1}. {names[seat]}: {words(text)}" for i, (seat, text) in enumerate(moves)]
         body = "\n".join(lines)
         if len(body) <= LOG_INLINE_LIMIT:
-            await interaction.response.send_message(f"```\n{body}\n```", ephemeral=True)
+            await interaction.response.send_message(
+                f"```\n{body}\n```", ephemeral=True, allowed_mentions=PRIVATE
+            )
         else:
             await interaction.response.send_message(
                 texts("bot.log.count", count=len(lines)),
                 file=discord.File(io.BytesIO(body.encode()), filename="moves.txt"),
                 ephemeral=True,
+                allowed_mentions=PRIVATE,
             )
 
     @app_commands.command(name="resign", description="Give up your seat; an AI finishes for you")

@@ -29,7 +29,7 @@ from hvbot.aftermath import Aftermath
 from hvbot.database import is_unreachable
 from hvbot.messages.game_posts import post_channel, posts_in
 from hvbot.messages.limits import CONTENT, fit_text
-from hvbot.messages.post import Post
+from hvbot.messages.post import PRIVATE, Post
 from hvbot.messages.wording import explain, personal
 from hvbot.services import BotError, GameService
 from hvbot.store import GameRow
@@ -129,15 +129,15 @@ async def ask_publicly(
 
 
 async def reply_error(interaction: discord.Interaction, message: str | BaseException) -> None:
-    """Every refusal is ephemeral and changes nothing; an error is said in the asker's
-    language."""
+    """Every refusal is ephemeral, pings nobody and changes nothing; an error is said in the
+    asker's language, with the names people chose in it escaped (`wording.explain`)."""
     if isinstance(message, BaseException):
         message = explain(personal(interaction), message)
     message = fit_text(message, CONTENT)
     if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=PRIVATE)
     else:
-        await interaction.response.send_message(message, ephemeral=True)
+        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=PRIVATE)
 
 
 @contextlib.asynccontextmanager
@@ -246,7 +246,9 @@ class FollowUp:
 
     async def say(self, message: str) -> None:
         """A private line to the person."""
-        await self.webhook.send(fit_text(message, CONTENT), ephemeral=True)
+        await self.webhook.send(
+            fit_text(message, CONTENT), ephemeral=True, allowed_mentions=PRIVATE
+        )
 
 
 ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see GameBot._finish_answering
