@@ -398,6 +398,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @log.autocomplete("game_id")
     @end.autocomplete("game_id")
     @kick.autocomplete("game_id")
+    @answering.quiet_autocomplete
     async def game_here_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
@@ -417,13 +418,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         return choices[:MAX_CHOICES]
 
     @kick.autocomplete("seat")
+    @answering.quiet_autocomplete
     async def kick_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         """The seats of the channel's game (or of the game picked), as the lobby numbers
         them."""
+        picked = _picked_id(interaction)
+        if picked is not None and not 0 < picked <= MOST_GAME_ID:
+            return []  # no game has such a number, and the database could not even compare it
         try:
-            game = await self._picked(interaction, _picked_id(interaction))
+            game = await self._picked(interaction, picked)
         except BotError:
             return []
         texts = wording.personal(interaction)
@@ -499,6 +504,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         )
 
     @replay_game.autocomplete("game")
+    @answering.quiet_autocomplete
     async def replay_game_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
@@ -622,6 +628,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         )
 
     @export.autocomplete("game_id")
+    @answering.quiet_autocomplete
     async def export_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:

@@ -13,6 +13,7 @@ from discord.ext import commands
 from data.texts import Texts, texts_for
 from engine.registry import find_game
 from hvbot.cogs.options import EVERY_CHOICES_SHOWN, WHERE_CHOICES
+from hvbot.handlers.answering import quiet_autocomplete
 from hvbot.messages import game_posts, time_words
 from hvbot.messages.limits import fitted
 from hvbot.messages.post import PRIVATE
@@ -172,6 +173,7 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         )
 
     @notify.autocomplete("zone")
+    @quiet_autocomplete
     async def zone_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

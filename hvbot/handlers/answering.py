@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol, cast
+from typing import Any, ParamSpec, Protocol, TypeVar, cast
 
 import discord
 
@@ -138,6 +139,30 @@ async def reply_error(interaction: discord.Interaction, message: str | BaseExcep
         await interaction.followup.send(message, ephemeral=True, allowed_mentions=PRIVATE)
     else:
         await interaction.response.send_message(message, ephemeral=True, allowed_mentions=PRIVATE)
+
+
+_Asked = ParamSpec("_Asked")
+_Choice = TypeVar("_Choice")
+
+
+def quiet_autocomplete(
+    suggest: Callable[_Asked, Coroutine[Any, Any, list[_Choice]]],
+) -> Callable[_Asked, Coroutine[Any, Any, list[_Choice]]]:
+    """Autocomplete that answers no suggestions when it fails unexpectedly. It runs at every
+    keystroke of whatever anyone types, and discord.py would leave the person's client saying
+    it did not respond and log a traceback for each one: here a failure is one line of
+    warning, its traceback at debug level."""
+
+    @functools.wraps(suggest)
+    async def quietly(*args: _Asked.args, **kwargs: _Asked.kwargs) -> list[_Choice]:
+        try:
+            return await suggest(*args, **kwargs)
+        except Exception as exc:
+            log.warning("autocomplete %s failed, suggested nothing: %r", suggest.__name__, exc)
+            log.debug("autocomplete %s failed", suggest.__name__, exc_info=exc)
+            return []
+
+    return quietly
 
 
 @contextlib.asynccontextmanager
