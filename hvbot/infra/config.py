@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 from dotenv import load_dotenv
 
@@ -74,14 +74,29 @@ class Settings:
         return sqlite_path(self.database_url)
 
 
+# The query parameters of a PostgreSQL URL that are secret: libpq and asyncpg take the password
+# (or the file holding it) there as well as before the host.
+SECRET_PARAMETERS = ("password", "passfile")
+
+
 def without_password(url: str) -> str:
-    """A database URL to show: its password, if any, as ***."""
+    """A database URL to show: its password, if any, as ***, before the host or in the query
+    (`?password=...`, and the path of a `passfile`)."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.netloc.rpartition("@")[0].partition(":")[0]
-    host = parts.netloc.rpartition("@")[2]
-    return parts._replace(netloc=f"{user}:***@{host}").geturl()
+    shown = parts
+    if parts.password is not None:
+        user = parts.netloc.rpartition("@")[0].partition(":")[0]
+        host = parts.netloc.rpartition("@")[2]
+        shown = shown._replace(netloc=f"{user}:***@{host}")
+    if parts.query:
+        pairs = [pair.partition("=") for pair in parts.query.split("&")]
+        query = "&".join(
+            f"{name}=***" if unquote_plus(name).lower() in SECRET_PARAMETERS else name + eq + value
+            for name, eq, value in pairs
+        )
+        shown = shown._replace(query=query)
+    # Rebuilt only when something is hidden: `geturl` would write sqlite:///x as sqlite:/x.
+    return url if shown == parts else shown.geturl()
 
 
 def prepare_env_file(path: str | Path = ".env", example: str | Path = ".env.example") -> str | None:

@@ -192,6 +192,27 @@ def test_the_settings_never_show_the_token_or_the_database_password() -> None:
     assert "sqlite:///hv.db" in repr(Settings("t", "sqlite:///hv.db", None, "INFO"))
 
 
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://u@db/hv?password=s3cr3t", "postgresql://u@db/hv?password=***"),
+        (
+            "postgres://u@db:5432/hv?sslmode=require&PassWord=s3cr3t&passfile=/s3cr3t/.pgpass",
+            "postgres://u@db:5432/hv?sslmode=require&PassWord=***&passfile=***",
+        ),
+        (
+            "postgresql://u:s3cr3t@db/hv?pass%77ord=s3cr3t",
+            "postgresql://u:***@db/hv?pass%77ord=***",
+        ),
+        ("postgresql://u@db/hv?application_name=hv", "postgresql://u@db/hv?application_name=hv"),
+    ],
+)
+def test_the_settings_never_show_a_password_given_in_the_query(url: str, shown: str) -> None:
+    """libpq and asyncpg take the password (or the file holding it) in the query too."""
+    settings = repr(Settings("t", url, None, "INFO"))
+    assert f"database_url={shown!r}" in settings and "s3cr3t" not in settings
+
+
 async def test_a_new_sqlite_file_and_its_journal_are_readable_by_their_owner_only(
     tmp_path: Path,
 ) -> None:
