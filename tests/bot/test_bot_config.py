@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -211,6 +212,34 @@ def test_the_settings_never_show_a_password_given_in_the_query(url: str, shown: 
     """libpq and asyncpg take the password (or the file holding it) in the query too."""
     settings = repr(Settings("t", url, None, "INFO"))
     assert f"database_url={shown!r}" in settings and "s3cr3t" not in settings
+
+
+async def test_an_existing_sqlite_file_others_can_read_is_pointed_out_and_left_alone(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Made before the bot made its files private, or by hand: the owner is told how to
+    close it, its journal files too, and the bot runs on it as it is."""
+    path = tmp_path / "games.sqlite3"
+    database = await SqliteDatabase.open(path)
+    await database.close()
+    for each in tmp_path.iterdir():
+        each.chmod(0o644)
+    caplog.set_level(logging.WARNING, logger="hvbot.database.sqlite")
+    database = await SqliteDatabase.open(path)
+    try:
+        (warning,) = caplog.records
+        said = warning.getMessage()
+        assert "can be read by other users" in said and f"chmod 600 {path}" in said
+        assert f"{path}-wal" in said and f"{path}-shm" in said
+        assert path.stat().st_mode & 0o777 == 0o644
+    finally:
+        await database.close()
+    caplog.clear()
+    path.chmod(0o600)
+    for journal in tmp_path.glob("*-*"):
+        journal.chmod(0o600)
+    await (await SqliteDatabase.open(path)).close()
+    assert not caplog.records, "a private file is not pointed out"
 
 
 async def test_a_new_sqlite_file_and_its_journal_are_readable_by_their_owner_only(
