@@ -56,6 +56,11 @@ class Settings:
     # Seconds to keep trying, at start-up, to reach a PostgreSQL server that does not answer
     # yet (started at the same time, restarting), before giving up (0: at once).
     database_wait: float = DATABASE_WAIT_S
+    # The names the metrics server answers to beside this machine's and METRICS_HOST (the
+    # `Host` a scraper sends), and a token it must send as `Authorization: Bearer` (None: no
+    # token asked for).
+    metrics_allowed_hosts: tuple[str, ...] = ()
+    metrics_token: str | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         """Safe to log: the token and the database's password are left out."""
@@ -216,7 +221,27 @@ def load_settings(
         log_format,
         identify_interval=read_identify_interval(environ),
         database_wait=read_database_wait(environ),
+        metrics_allowed_hosts=read_allowed_hosts(environ),
+        metrics_token=environ.get("METRICS_TOKEN", "").strip() or None,
     )
+
+
+def read_allowed_hosts(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """METRICS_ALLOWED_HOSTS: names (or addresses) separated by commas, without a port; an
+    IPv6 address with or without its brackets."""
+    text = environ.get("METRICS_ALLOWED_HOSTS", "").strip()
+    names = []
+    for given in text.split(","):
+        name = given.strip().lower().removeprefix("[").removesuffix("]")
+        if not given.strip():
+            continue
+        if any(c.isspace() or c in "/@[]" for c in name) or name.count(":") == 1:
+            raise ConfigError(
+                "METRICS_ALLOWED_HOSTS takes names such as metrics.example.internal, separated "
+                f"by commas and without a port, not {given.strip()!r}."
+            )
+        names.append(name)
+    return tuple(names)
 
 
 def read_metrics(environ: Mapping[str, str]) -> tuple[int | None, str]:

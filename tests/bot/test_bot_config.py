@@ -39,6 +39,21 @@ def test_metrics_and_json_logs_are_read():
     assert settings.log_format == "json"
     wide = load_settings({"DISCORD_TOKEN": "x", "METRICS_PORT": "9108", "METRICS_HOST": "0.0.0.0"})
     assert wide.metrics_host == "0.0.0.0"
+    assert (settings.metrics_allowed_hosts, settings.metrics_token) == ((), None)
+
+
+def test_the_metrics_names_and_token_are_read_and_the_token_never_shown():
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": "x",
+            "METRICS_PORT": "9108",
+            "METRICS_ALLOWED_HOSTS": " Bot-A.internal, [fd00::1],10.0.0.7 ,",
+            "METRICS_TOKEN": " s3cr3t-t0ken ",
+        }
+    )
+    assert settings.metrics_allowed_hosts == ("bot-a.internal", "fd00::1", "10.0.0.7")
+    assert settings.metrics_token == "s3cr3t-t0ken"
+    assert "s3cr3t" not in repr(settings)
 
 
 def test_all_settings_read():
@@ -77,6 +92,9 @@ def test_all_settings_read():
         ({"DISCORD_TOKEN": "x", "METRICS_PORT": "metrics"}, "METRICS_PORT must be a port"),
         ({"DISCORD_TOKEN": "x", "METRICS_PORT": "70000"}, "METRICS_PORT must be a port"),
         ({"DISCORD_TOKEN": "x", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be text"),
+        ({"DISCORD_TOKEN": "x", "METRICS_ALLOWED_HOSTS": "bot-a:9108"}, "without a port"),
+        ({"DISCORD_TOKEN": "x", "METRICS_ALLOWED_HOSTS": "http://bot-a"}, "without a port"),
+        ({"DISCORD_TOKEN": "x", "METRICS_ALLOWED_HOSTS": "bot a"}, "METRICS_ALLOWED_HOSTS"),
     ],
 )
 def test_wrong_settings_say_what_to_fix(env, needle):
