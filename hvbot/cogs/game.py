@@ -35,7 +35,7 @@ from hvbot.messages import (
     wording,
 )
 from hvbot.messages.limits import fitted
-from hvbot.messages.post import ALLOWED, send_private
+from hvbot.messages.post import ALLOWED, PRIVATE, send_private
 from hvbot.messages.presenters import presenter_for
 from hvbot.services import (
     MAX_ABSENT_HOURS,
@@ -320,18 +320,23 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         names = wording.names_of(game, texts)
         moves = await self.bot.service.games.actions(game.id)
         if not moves:
-            await interaction.response.send_message(texts("bot.log.none"), ephemeral=True)
+            await interaction.response.send_message(
+                texts("bot.log.none"), ephemeral=True, allowed_mentions=PRIVATE
+            )
             return
         words = presenter_for(game.game_name, interaction.locale).move_words
         lines = [f"{i + 1}. {names[seat]}: {words(text)}" for i, (seat, text) in enumerate(moves)]
         body = "\n".join(lines)
         if len(body) <= LOG_INLINE_LIMIT:
-            await interaction.response.send_message(f"```\n{body}\n```", ephemeral=True)
+            await interaction.response.send_message(
+                f"```\n{body}\n```", ephemeral=True, allowed_mentions=PRIVATE
+            )
         else:
             await interaction.response.send_message(
                 texts("bot.log.count", count=len(lines)),
                 file=discord.File(io.BytesIO(body.encode()), filename="moves.txt"),
                 ephemeral=True,
+                allowed_mentions=PRIVATE,
             )
 
     @app_commands.command(name="resign", description="Give up your seat; an AI finishes for you")
@@ -393,6 +398,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @log.autocomplete("game_id")
     @end.autocomplete("game_id")
     @kick.autocomplete("game_id")
+    @answering.quiet_autocomplete
     async def game_here_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
@@ -412,13 +418,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         return choices[:MAX_CHOICES]
 
     @kick.autocomplete("seat")
+    @answering.quiet_autocomplete
     async def kick_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         """The seats of the channel's game (or of the game picked), as the lobby numbers
         them."""
+        picked = _picked_id(interaction)
+        if picked is not None and not 0 < picked <= MOST_GAME_ID:
+            return []  # no game has such a number, and the database could not even compare it
         try:
-            game = await self._picked(interaction, _picked_id(interaction))
+            game = await self._picked(interaction, picked)
         except BotError:
             return []
         texts = wording.personal(interaction)
@@ -494,6 +504,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         )
 
     @replay_game.autocomplete("game")
+    @answering.quiet_autocomplete
     async def replay_game_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
@@ -617,6 +628,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         )
 
     @export.autocomplete("game_id")
+    @answering.quiet_autocomplete
     async def export_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:

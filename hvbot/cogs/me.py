@@ -13,8 +13,10 @@ from discord.ext import commands
 from data.texts import Texts, texts_for
 from engine.registry import find_game
 from hvbot.cogs.options import EVERY_CHOICES_SHOWN, WHERE_CHOICES
+from hvbot.handlers.answering import quiet_autocomplete
 from hvbot.messages import game_posts, time_words
 from hvbot.messages.limits import fitted
+from hvbot.messages.post import PRIVATE
 from hvbot.messages.wording import shown
 from hvbot.services import BotError
 from hvbot.services.notify import quiet_hours
@@ -71,7 +73,9 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
             guild_id=interaction.guild_id, user_id=user_id, most=MOST_GAMES
         )
         if not found:
-            await interaction.response.send_message(texts("bot.me.none"), ephemeral=True)
+            await interaction.response.send_message(
+                texts("bot.me.none"), ephemeral=True, allowed_mentions=PRIVATE
+            )
             return
         listed = []
         for game in found:
@@ -105,7 +109,9 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         assert away.until is not None
         texts = texts_for(interaction.locale)
         await interaction.response.send_message(
-            texts("bot.me.away", until=mark(away.until), count=len(away.games)), ephemeral=True
+            texts("bot.me.away", until=mark(away.until), count=len(away.games)),
+            ephemeral=True,
+            allowed_mentions=PRIVATE,
         )
         await self._lobbies_say_so(away)
 
@@ -118,7 +124,7 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         )
         texts = texts_for(interaction.locale)
         await interaction.response.send_message(
-            texts("bot.me.back", count=len(away.games)), ephemeral=True
+            texts("bot.me.back", count=len(away.games)), ephemeral=True, allowed_mentions=PRIVATE
         )
         await self._lobbies_say_so(away)
 
@@ -161,10 +167,13 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
             quiet_off=quiet_off,
         )
         await interaction.response.send_message(
-            settings_text(settings, texts_for(interaction.locale)), ephemeral=True
+            settings_text(settings, texts_for(interaction.locale)),
+            ephemeral=True,
+            allowed_mentions=PRIVATE,
         )
 
     @notify.autocomplete("zone")
+    @quiet_autocomplete
     async def zone_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -176,7 +185,11 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
     async def help(self, interaction: discord.Interaction) -> None:
         texts = texts_for(interaction.locale)
         await interaction.response.send_message(
-            **fitted(content=texts("bot.me.help", most=MOST_DAYS), ephemeral=True)
+            **fitted(
+                content=texts("bot.me.help", most=MOST_DAYS),
+                ephemeral=True,
+                allowed_mentions=PRIVATE,
+            )
         )
 
 

@@ -135,6 +135,7 @@ class GameMoves(commands.GroupCog):
             return None
         return (game, state) if game.game_name == self.game else None
 
+    @answering.quiet_autocomplete
     async def suggest(
         self,
         interaction: discord.Interaction,

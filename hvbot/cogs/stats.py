@@ -17,6 +17,8 @@ from data.texts import ENGLISH, Texts, texts_for
 from engine.registry import find_game
 from hvbot.cogs.options import GAME_CHOICES
 from hvbot.messages.limits import fitted
+from hvbot.messages.post import PRIVATE
+from hvbot.messages.wording import shown
 from hvbot.services import BotError
 from hvbot.services.ratings import START
 from hvbot.services.stats import GameSummary, PlayerStats
@@ -36,9 +38,10 @@ def title_of(game: str) -> str:
 
 
 def name_of(player: PlayerStats) -> str:
-    """A display name that reads as itself: no markdown, no pings, not too long."""
+    """A display name that reads as itself: no markdown, no pings, no link (`shown`), not too
+    long."""
     name = player.name if len(player.name) <= NAME_LIMIT else player.name[: NAME_LIMIT - 1] + "…"
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    return shown(name)
 
 
 def rating_text(player: PlayerStats, texts: Texts = ENGLISH) -> str:
@@ -142,10 +145,14 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
             played_here = await stats.games_played(guild_id=guild_id)
             anyone = game in played_here if game else bool(played_here)
             text = nothing_yet(texts, game, anyone=anyone)
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=PRIVATE)
             return
         await interaction.response.send_message(
-            **fitted(embed=me_embed(found, interaction.user.id, texts), ephemeral=True)
+            **fitted(
+                embed=me_embed(found, interaction.user.id, texts),
+                ephemeral=True,
+                allowed_mentions=PRIVATE,
+            )
         )
 
     @app_commands.command(name="server", description="Top players and best scores on this server")
@@ -157,7 +164,9 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
         if not found:
             # Nothing to show the channel: only the person who asked is told.
             await interaction.response.send_message(
-                nothing_yet(texts_for(interaction.locale), game), ephemeral=True
+                nothing_yet(texts_for(interaction.locale), game),
+                ephemeral=True,
+                allowed_mentions=PRIVATE,
             )
             return
         await interaction.response.send_message(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import sqlite3
 from collections.abc import Awaitable, Iterator, Sequence
@@ -36,6 +37,8 @@ from hvbot.database.base import (
 )
 from hvbot.database.write_queue import WriteQueue
 from hvbot.infra.metrics import database_errors
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 ERRORS = (sqlite3.Error, OSError)  # counted for the operators' metrics
@@ -180,6 +183,7 @@ class SqliteDatabase:
                 f"cannot use the SQLite file {str(path)!r} ({exc.__cause__ or exc}): another "
                 "program may hold it locked, or its disk may be full or failing."
             ) from exc
+        _warn_if_readable(path)
         return database
 
     def __str__(self) -> str:
@@ -261,3 +265,24 @@ def _create_private(path: Path) -> None:
     except FileExistsError:
         return
     os.close(descriptor)
+
+
+def _warn_if_readable(path: Path) -> None:
+    """An existing file others may read (made before the bot made its files private, or by
+    hand) is left as its owner set it, with a warning that says how to close it, as for
+    `.env`: it holds every game's hidden cards and seeds. Its journal files too, which SQLite
+    makes with the database file's permissions."""
+    if os.name != "posix":
+        return
+    readable = []
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(OSError):
+            if each.stat().st_mode & 0o077:
+                readable.append(str(each))
+    if readable:
+        log.warning(
+            "%s can be read by other users of this machine, and the games' hidden cards and "
+            "seeds are in it: chmod 600 %s",
+            ", ".join(readable),
+            " ".join(readable),
+        )

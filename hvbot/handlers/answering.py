@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol, cast
+from typing import Any, ParamSpec, Protocol, TypeVar, cast
 
 import discord
 
@@ -29,7 +30,7 @@ from hvbot.aftermath import Aftermath
 from hvbot.database import is_unreachable
 from hvbot.messages.game_posts import post_channel, posts_in
 from hvbot.messages.limits import CONTENT, fit_text
-from hvbot.messages.post import Post
+from hvbot.messages.post import PRIVATE, Post
 from hvbot.messages.wording import explain, personal
 from hvbot.services import BotError, GameService
 from hvbot.store import GameRow
@@ -129,15 +130,39 @@ async def ask_publicly(
 
 
 async def reply_error(interaction: discord.Interaction, message: str | BaseException) -> None:
-    """Every refusal is ephemeral and changes nothing; an error is said in the asker's
-    language."""
+    """Every refusal is ephemeral, pings nobody and changes nothing; an error is said in the
+    asker's language, with the names people chose in it escaped (`wording.explain`)."""
     if isinstance(message, BaseException):
         message = explain(personal(interaction), message)
     message = fit_text(message, CONTENT)
     if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=PRIVATE)
     else:
-        await interaction.response.send_message(message, ephemeral=True)
+        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=PRIVATE)
+
+
+_Asked = ParamSpec("_Asked")
+_Choice = TypeVar("_Choice")
+
+
+def quiet_autocomplete(
+    suggest: Callable[_Asked, Coroutine[Any, Any, list[_Choice]]],
+) -> Callable[_Asked, Coroutine[Any, Any, list[_Choice]]]:
+    """Autocomplete that answers no suggestions when it fails unexpectedly. It runs at every
+    keystroke of whatever anyone types, and discord.py would leave the person's client saying
+    it did not respond and log a traceback for each one: here a failure is one line of
+    warning, its traceback at debug level."""
+
+    @functools.wraps(suggest)
+    async def quietly(*args: _Asked.args, **kwargs: _Asked.kwargs) -> list[_Choice]:
+        try:
+            return await suggest(*args, **kwargs)
+        except Exception as exc:
+            log.warning("autocomplete %s failed, suggested nothing: %r", suggest.__name__, exc)
+            log.debug("autocomplete %s failed", suggest.__name__, exc_info=exc)
+            return []
+
+    return quietly
 
 
 @contextlib.asynccontextmanager
@@ -246,7 +271,9 @@ class FollowUp:
 
     async def say(self, message: str) -> None:
         """A private line to the person."""
-        await self.webhook.send(fit_text(message, CONTENT), ephemeral=True)
+        await self.webhook.send(
+            fit_text(message, CONTENT), ephemeral=True, allowed_mentions=PRIVATE
+        )
 
 
 ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see GameBot._finish_answering

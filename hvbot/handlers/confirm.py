@@ -15,6 +15,7 @@ import discord
 
 from data.texts import Texts
 from hvbot.handlers.answering import guarded
+from hvbot.messages.post import PRIVATE
 from hvbot.messages.wording import personal
 
 CONFIRM_TIMEOUT_S = 120.0  # how long the buttons of the question wait for the person
@@ -55,7 +56,7 @@ class Confirm(discord.ui.View):
         if interaction.user.id == self.asking.user.id:
             return True
         await interaction.response.send_message(
-            personal(interaction)("bot.confirm.not_yours"), ephemeral=True
+            personal(interaction)("bot.confirm.not_yours"), ephemeral=True, allowed_mentions=PRIVATE
         )
         return False
 
@@ -92,4 +93,6 @@ async def ask(interaction: discord.Interaction, question: str, label: str, act: 
     of the red button labelled `label`."""
     texts = personal(interaction)
     view = Confirm(interaction, act, texts, label=label)
-    await interaction.response.send_message(question, view=view, ephemeral=True)
+    await interaction.response.send_message(
+        question, view=view, ephemeral=True, allowed_mentions=PRIVATE
+    )

@@ -14,6 +14,7 @@ from engine.registry import find_game
 from hvbot.handlers.answering import answer_after_change, game_client, reply_error, update_clicked
 from hvbot.messages import buttons
 from hvbot.messages.game_posts import lobby_text
+from hvbot.messages.post import PRIVATE
 from hvbot.messages.wording import language, personal, public
 from hvbot.services import BotError, Change, in_channel
 from hvbot.services.server_settings import is_moderator_role
@@ -82,7 +83,9 @@ async def lobby_change(
         await update_clicked(interaction, game.id, content=lobby_text(game, now), view=lobby)
         answered = ("lobby",)
     else:
-        note = interaction.response.send_message(personal(interaction)(confirm), ephemeral=True)
+        note = interaction.response.send_message(
+            personal(interaction)(confirm), ephemeral=True, allowed_mentions=PRIVATE
+        )
         await answer_after_change(game.id, note)
     await game_client(interaction).aftermath.follow(change, answered=answered)
 
@@ -157,7 +160,8 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
         await update_clicked(interaction, game.id, content=lobby_text(game, now), view=closed)
     else:
         note = personal(interaction)("bot.lobby.game_started")
-        await answer_after_change(game.id, interaction.response.send_message(note, ephemeral=True))
+        answer = interaction.response.send_message(note, ephemeral=True, allowed_mentions=PRIVATE)
+        await answer_after_change(game.id, answer)
     # Answered first (Discord's three seconds), then the thread; the lobby says where it is.
     game = await open_thread(interaction, game)
     # The answer showed the lobby as it is now, unless it has a thread to point to since.

@@ -23,7 +23,7 @@ from hvbot.handlers.answering import (
 from hvbot.handlers.lobby import can_manage
 from hvbot.messages import buttons
 from hvbot.messages.game_posts import posts_here
-from hvbot.messages.post import ALLOWED
+from hvbot.messages.post import ALLOWED, PRIVATE
 from hvbot.messages.wording import language, mention, move_words, personal, public, shown
 from hvbot.services import UndoOutcome, VoteOutcome, in_channel
 from hvbot.services.seat_names import said
@@ -57,7 +57,7 @@ async def request_takeover(interaction: discord.Interaction) -> None:
 async def cast_vote(interaction: discord.Interaction, vote_id: int, choice: str) -> None:
     bot = game_client(interaction)
     outcome = await bot.service.absence.cast_vote(
-        vote_id=vote_id, user_id=interaction.user.id, choice=choice
+        vote_id=vote_id, user_id=interaction.user.id, choice=choice, escape=shown
     )
     game = outcome.game
     if outcome.status == "open":
@@ -283,5 +283,7 @@ async def kick_seat(interaction: discord.Interaction, seat: int, game_id: int | 
 
 
 async def _done_privately(interaction: discord.Interaction, game: GameRow, key: str) -> None:
-    note = interaction.response.send_message(personal(interaction)(key), ephemeral=True)
+    note = interaction.response.send_message(
+        personal(interaction)(key), ephemeral=True, allowed_mentions=PRIVATE
+    )
     await answer_after_change(game.id, note)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 from dotenv import load_dotenv
 
@@ -56,6 +56,11 @@ class Settings:
     # Seconds to keep trying, at start-up, to reach a PostgreSQL server that does not answer
     # yet (started at the same time, restarting), before giving up (0: at once).
     database_wait: float = DATABASE_WAIT_S
+    # The names the metrics server answers to beside this machine's and METRICS_HOST (the
+    # `Host` a scraper sends), and a token it must send as `Authorization: Bearer` (None: no
+    # token asked for).
+    metrics_allowed_hosts: tuple[str, ...] = ()
+    metrics_token: str | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         """Safe to log: the token and the database's password are left out."""
@@ -74,14 +79,29 @@ class Settings:
         return sqlite_path(self.database_url)
 
 
+# The query parameters of a PostgreSQL URL that are secret: libpq and asyncpg take the password
+# (or the file holding it) there as well as before the host.
+SECRET_PARAMETERS = ("password", "passfile")
+
+
 def without_password(url: str) -> str:
-    """A database URL to show: its password, if any, as ***."""
+    """A database URL to show: its password, if any, as ***, before the host or in the query
+    (`?password=...`, and the path of a `passfile`)."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.netloc.rpartition("@")[0].partition(":")[0]
-    host = parts.netloc.rpartition("@")[2]
-    return parts._replace(netloc=f"{user}:***@{host}").geturl()
+    shown = parts
+    if parts.password is not None:
+        user = parts.netloc.rpartition("@")[0].partition(":")[0]
+        host = parts.netloc.rpartition("@")[2]
+        shown = shown._replace(netloc=f"{user}:***@{host}")
+    if parts.query:
+        pairs = [pair.partition("=") for pair in parts.query.split("&")]
+        query = "&".join(
+            f"{name}=***" if unquote_plus(name).lower() in SECRET_PARAMETERS else name + eq + value
+            for name, eq, value in pairs
+        )
+        shown = shown._replace(query=query)
+    # Rebuilt only when something is hidden: `geturl` would write sqlite:///x as sqlite:/x.
+    return url if shown == parts else shown.geturl()
 
 
 def prepare_env_file(path: str | Path = ".env", example: str | Path = ".env.example") -> str | None:
@@ -201,7 +221,27 @@ def load_settings(
         log_format,
         identify_interval=read_identify_interval(environ),
         database_wait=read_database_wait(environ),
+        metrics_allowed_hosts=read_allowed_hosts(environ),
+        metrics_token=environ.get("METRICS_TOKEN", "").strip() or None,
     )
+
+
+def read_allowed_hosts(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """METRICS_ALLOWED_HOSTS: names (or addresses) separated by commas, without a port; an
+    IPv6 address with or without its brackets."""
+    text = environ.get("METRICS_ALLOWED_HOSTS", "").strip()
+    names = []
+    for given in text.split(","):
+        name = given.strip().lower().removeprefix("[").removesuffix("]")
+        if not given.strip():
+            continue
+        if any(c.isspace() or c in "/@[]" for c in name) or name.count(":") == 1:
+            raise ConfigError(
+                "METRICS_ALLOWED_HOSTS takes names such as metrics.example.internal, separated "
+                f"by commas and without a port, not {given.strip()!r}."
+            )
+        names.append(name)
+    return tuple(names)
 
 
 def read_metrics(environ: Mapping[str, str]) -> tuple[int | None, str]:

@@ -13,17 +13,22 @@ the loop's own thread, without locks. `/health` awaits nothing external: no data
 Discord call.
 
 Labels only ever name games, AI levels, commands, shards and kinds of posts: never a player,
-a move or anything hidden.
+a move or anything hidden. Still, the server answers only requests addressed to it by a name
+it knows (`Host`: this machine's, METRICS_HOST's, METRICS_ALLOWED_HOSTS'), so a web page whose
+name was made to point at this machine (DNS rebinding) reads nothing; and with METRICS_TOKEN
+set, only requests that carry the token.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import ipaddress
 import math
 import re
 import time
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
@@ -202,12 +207,49 @@ class Watch(Protocol):
     listening: bool
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def host_name(header: str) -> str:
+    """The name a `Host` header gives, without its port, lower case; an IPv6 address without
+    its brackets ("[::1]:9108" -> "::1")."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].partition("]")[0]
+    if header.count(":") == 1:
+        return header.partition(":")[0]
+    return header
+
+
+def allowed_hosts(listening: str, more: Iterable[str] = ()) -> frozenset[str]:
+    """The names the server answers to: this machine's, the address it listens on (unless it
+    is every address, which no request names), and those the settings add."""
+    names = {*LOOPBACK_NAMES, *(name.lower() for name in more)}
+    try:
+        every = ipaddress.ip_address(listening).is_unspecified
+    except ValueError:
+        every = not listening
+    if not every:
+        names.add(listening.lower().removeprefix("[").removesuffix("]"))
+    return frozenset(names)
+
+
 class BotMetrics:
     """One bot's registry, server and measurements; read at scrape time (a collector)."""
 
-    def __init__(self, bot: commands.AutoShardedBot, host: str, port: int) -> None:
+    def __init__(
+        self,
+        bot: commands.AutoShardedBot,
+        host: str,
+        port: int,
+        *,
+        allowed: Iterable[str] = (),
+        token: str | None = None,
+    ) -> None:
         self.bot = bot
         self.host, self.port = host, port
+        self.allowed = allowed_hosts(host, allowed)  # see `_guard`
+        self._token = token
         # Without a describe method, this bot's own collector is read only when scraped.
         self.registry = CollectorRegistry()
         for metric in PROCESS_METRICS:
@@ -345,7 +387,7 @@ class BotMetrics:
 
     async def start(self) -> None:
         """Serve /metrics and /health, and measure the event loop's lag, until `close`."""
-        app = web.Application()
+        app = web.Application(middlewares=[self._guard])
         app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/health", self._health)
         runner = web.AppRunner(app, access_log=None)
@@ -377,6 +419,32 @@ class BotMetrics:
             await asyncio.sleep(LAG_PROBE_S)
             self.loop_lag = max(0.0, loop.time() - before - LAG_PROBE_S)
             LOOP_LAG.observe(self.loop_lag)
+
+    @web.middleware
+    async def _guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Only a request addressed to a name the server knows (403 otherwise: a page whose
+        name now points here, a rebinding, reads nothing), carrying the token when one is
+        set (401 otherwise)."""
+        if host_name(request.headers.get("Host", "")) not in self.allowed:
+            return web.Response(
+                status=403,
+                text="This Host is not served here: add it to METRICS_ALLOWED_HOSTS.\n",
+            )
+        if self._token is not None:
+            given = request.headers.get("Authorization", "")
+            scheme, _, credentials = given.partition(" ")
+            expected = self._token.encode()
+            if scheme.lower() != "bearer" or not hmac.compare_digest(
+                credentials.strip().encode(), expected
+            ):
+                return web.Response(
+                    status=401,
+                    text="A token is needed: Authorization: Bearer <METRICS_TOKEN>.\n",
+                    headers={"WWW-Authenticate": 'Bearer realm="hvbot metrics"'},
+                )
+        return await handler(request)
 
     async def _metrics(self, _: web.Request) -> web.Response:
         return web.Response(

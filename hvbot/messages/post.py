@@ -16,6 +16,8 @@ import discord
 from hvbot.messages.limits import fit_alt, fitted
 
 ALLOWED = discord.AllowedMentions(everyone=False, roles=False, users=True)
+# What only its asker reads (a refusal, a private answer) pings nobody, whatever it names.
+PRIVATE = discord.AllowedMentions.none()
 
 
 Look = Literal["primary", "secondary", "success", "danger"]
@@ -69,6 +71,11 @@ class Post:
         return fitted(**out)
 
 
+def private(post: Post) -> dict[str, Any]:
+    """The post's fields for a message only its asker sees: pinging nobody (`PRIVATE`)."""
+    return {**post.kwargs(), "allowed_mentions": PRIVATE}
+
+
 async def send_private(interaction: discord.Interaction, post: Post) -> None:
     """Send a post only the person who asked sees: the reply, or a follow-up once answered.
 
@@ -80,13 +87,13 @@ async def send_private(interaction: discord.Interaction, post: Post) -> None:
     if interaction.response.is_done():
         await follow_up_privately(interaction.followup, post)
         return
-    await interaction.response.send_message(ephemeral=True, **post.kwargs())
+    await interaction.response.send_message(ephemeral=True, **private(post))
     if post.view is not None:
         post.view.stop()
 
 
 async def follow_up_privately(webhook: discord.Webhook, post: Post) -> None:
     """`send_private` once the interaction is answered, through its follow-up webhook."""
-    await webhook.send(ephemeral=True, **post.kwargs())
+    await webhook.send(ephemeral=True, **private(post))
     if post.view is not None:
         post.view.stop()

@@ -10,12 +10,14 @@ through here by itself: the callers decide what fills the texts.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import discord
 
 from data.texts import Texts, language_of, texts_for
+from engine.errors import Phrase
 from hvbot.messages.presenters import presenter_for
-from hvbot.services.seat_names import said
+from hvbot.services.seat_names import Named, said
 from hvbot.store import GameRow
 
 
@@ -79,15 +81,29 @@ def move_words(game: str, action: str, language: str) -> str:
     return presenter_for(game, language).move_words(action)
 
 
+def names_shown(value: Any) -> Any:
+    """A refusal's field with every name a person chose in it (a `Named`, also inside an
+    engine's `Phrase`) escaped as a message shows a name (`shown`): a refusal is sent in the
+    bot's voice, and a name must not make it link or ping."""
+    if isinstance(value, Named):
+        return value.escaped(shown)
+    if isinstance(value, Phrase):
+        fields = {name: names_shown(field) for name, field in value.fields.items()}
+        if any(fields[name] is not field for name, field in value.fields.items()):
+            return Phrase(str(value), value.key, **fields)
+    return value
+
+
 def explain(texts: Texts, error: BaseException) -> str:
     """An error's message in a language; spans of time among its fields are put in words,
-    and so is a move (the field `action`, with the engine name of its game in `game_name`)."""
+    and so is a move (the field `action`, with the engine name of its game in `game_name`);
+    the names people chose are escaped (`names_shown`)."""
     key = getattr(error, "key", None)
     if not (key and texts.has(key)):
         return texts.explain(error)
     fields = dict(getattr(error, "fields", {}) or {})
     words = {
-        name: hours_words(texts, value) if isinstance(value, timedelta) else value
+        name: hours_words(texts, value) if isinstance(value, timedelta) else names_shown(value)
         for name, value in fields.items()
     }
     if "game_name" in words and "action" in words:

@@ -87,7 +87,13 @@ class GameBot(commands.AutoShardedBot):
         # of every interaction is timed from discord.py's HTTP requests.
         self.metrics: BotMetrics | None = None
         if settings.metrics_port is not None:
-            self.metrics = BotMetrics(self, settings.metrics_host, settings.metrics_port)
+            self.metrics = BotMetrics(
+                self,
+                settings.metrics_host,
+                settings.metrics_port,
+                allowed=settings.metrics_allowed_hosts,
+                token=settings.metrics_token,
+            )
             options.setdefault("http_trace", self.metrics.http_trace())
         super().__init__(
             command_prefix=commands.when_mentioned,

@@ -4,6 +4,7 @@ game, and the person's return to their seat."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -11,6 +12,7 @@ from data.texts import Option, texts_for
 from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import Change, VoteOutcome
+from hvbot.services.seat_names import named
 from hvbot.services.time_away import mark
 from hvbot.store import AbsenceVote, GameRow, SeatRow, changes
 from hvbot.store.duties import Owed
@@ -60,7 +62,7 @@ class Absence:
                     f"{absent.display_name} is away until {away}: their clock and reminders "
                     "stand still until then.",
                     key="bot.error.away_no_vote",
-                    player=absent.display_name,
+                    player=named(absent),
                     until=mark(datetime.fromisoformat(away)),
                 )
             if game.absent_hours is None:
@@ -77,7 +79,7 @@ class Absence:
                     f"{absent.display_name} has been waited for {_hours(waited)}; this game "
                     f"allows {_hours(limit)} before a vote. Try again after that.",
                     key="bot.error.too_early",
-                    player=absent.display_name,
+                    player=named(absent),
                     waited=waited,
                     limit=limit,
                 )
@@ -92,10 +94,13 @@ class Absence:
             await store.clocks.pause(game_id=game.id, version=game.version, now=games.clock())
             return VoteOutcome(vote=vote, game=game, status="open")
 
-    async def cast_vote(self, *, vote_id: int, user_id: int, choice: str) -> VoteOutcome:
+    async def cast_vote(
+        self, *, vote_id: int, user_id: int, choice: str, escape: Callable[[str], str] = str
+    ) -> VoteOutcome:
         """Count a vote; a choice wins once more than half of those asked made it, or, when
         everyone has voted without that, the gentler one (an AI plays: the game goes on and
-        the person can come back)."""
+        the person can come back). The channel's post names the person away through `escape`
+        (how a message shows a name a person chose, as `seat_names.said`)."""
         if choice not in CHOICES:
             raise ValueError(choice)
         store = self.games.store
@@ -122,7 +127,7 @@ class Absence:
             vote = replace(vote, votes=votes, status=decided or "open")
             owed: tuple[Owed, ...] = ()
             if decided == "ai":
-                game, owed = await self._stand_in(game, vote)
+                game, owed = await self._stand_in(game, vote, escape)
             elif decided == "end":
                 told = texts_for(game.language)("bot.vote.end")
                 at = store.clock()
@@ -152,12 +157,15 @@ class Absence:
             returned, owed = await games.seat_in_play(game, seats)
             return Change(game=returned, owed=owed)
 
-    async def _stand_in(self, game: GameRow, vote: AbsenceVote) -> tuple[GameRow, tuple[Owed, ...]]:
+    async def _stand_in(
+        self, game: GameRow, vote: AbsenceVote, escape: Callable[[str], str]
+    ) -> tuple[GameRow, tuple[Owed, ...]]:
         """An AI plays the seat of the person away; the channel is told so, in the same
-        change."""
+        change (the person's name in it through `escape`; the seat's stored name as it is)."""
         texts = texts_for(game.language)
-        name = texts("bot.seat.away", player=game.seats[vote.seat].display_name)
-        told = texts("bot.vote.ai", player=name)
+        person = game.seats[vote.seat].display_name
+        name = texts("bot.seat.away", player=person)
+        told = texts("bot.vote.ai", player=texts("bot.seat.away", player=escape(person)))
         stood_in = await self.games.stand_in(game, vote.seat, name=name, told=told)
         log.info("game %s: an AI plays seat %s while its player is away", game.id, vote.seat)
         return stood_in

@@ -94,18 +94,28 @@ def said(seat: SeatRow, texts: Texts, escape: Callable[[str], str] = str) -> str
 
 class Named(str):
     """A seat's stored name, to fill a text (a refusal's `{player}`) with: it reads as stored,
-    and `data.texts` says it in the language of the text it fills (its `key` and `fields`)."""
+    and `data.texts` says it in the language of the text it fills (its `key` and `fields`, None
+    and empty for a person's own name). Every name a refusal carries is one, so whatever turns
+    the refusal into a message knows which fields a person chose, and escapes them
+    (`escaped`); the services themselves know nothing of how a message formats."""
 
-    key: str
+    key: str | None
     fields: dict[str, Any]
 
+    def escaped(self, escape: Callable[[str], str]) -> Named:
+        """The same name with what a person chose in it (their own name, or the one inside
+        "Ada (resigned, AI plays)") passed through `escape`, as `said` does."""
+        name = Named(escape(self))
+        name.key, name.fields = self.key, dict(self.fields)
+        if isinstance(name.fields.get("player"), str):
+            name.fields["player"] = escape(name.fields["player"])
+        return name
 
-def named(seat: SeatRow) -> str:
-    """The seat's name for a text's field: a `Named` when the bot made it, said in the
-    reader's language; a person's name as it is."""
-    parts = _parts(seat)
-    if parts is None:
-        return seat.display_name
+
+def named(seat: SeatRow) -> Named:
+    """The seat's name for a text's field: said in the reader's language when the bot made
+    it; a person's name as it is. A `Named` either way (see there)."""
     name = Named(seat.display_name)
-    name.key, name.fields = parts.key, dict(parts.fields)
+    parts = _parts(seat)
+    name.key, name.fields = (None, {}) if parts is None else (parts.key, dict(parts.fields))
     return name

@@ -42,6 +42,9 @@ CONTENT_TYPES = {
     ".ico": "image/x-icon",
 }
 NO_RESPONSE = "The application did not respond"
+# No other site may show the page inside its own (clickjacking): a framed page's requests come
+# from the page's own origin, so a click drawn over by another site would pass `_check_caller`.
+UNFRAMED = {"X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'"}
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -76,12 +79,18 @@ def _check_caller(request: web.Request) -> None:
 
 
 def _guarded(handler: Handler) -> Handler:
+    """The route's handler, answering only the page's own callers (`_check_caller`), and never
+    inside another site's frame (`UNFRAMED`)."""
+
     async def guarded(request: web.Request) -> web.StreamResponse:
         try:
             _check_caller(request)
-            return await handler(request)
+            response = await handler(request)
         except PageError as refusal:
-            return _answer({"error": refusal.message}, refusal.status)
+            response = _answer({"error": refusal.message}, refusal.status)
+        if not response.prepared:  # a WebSocket has said its headers already
+            response.headers.update(UNFRAMED)
+        return response
 
     return guarded
 

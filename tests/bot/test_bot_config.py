@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,21 @@ def test_metrics_and_json_logs_are_read():
     assert settings.log_format == "json"
     wide = load_settings({"DISCORD_TOKEN": "x", "METRICS_PORT": "9108", "METRICS_HOST": "0.0.0.0"})
     assert wide.metrics_host == "0.0.0.0"
+    assert (settings.metrics_allowed_hosts, settings.metrics_token) == ((), None)
+
+
+def test_the_metrics_names_and_token_are_read_and_the_token_never_shown():
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": "x",
+            "METRICS_PORT": "9108",
+            "METRICS_ALLOWED_HOSTS": " Bot-A.internal, [fd00::1],10.0.0.7 ,",
+            "METRICS_TOKEN": " s3cr3t-t0ken ",
+        }
+    )
+    assert settings.metrics_allowed_hosts == ("bot-a.internal", "fd00::1", "10.0.0.7")
+    assert settings.metrics_token == "s3cr3t-t0ken"
+    assert "s3cr3t" not in repr(settings)
 
 
 def test_all_settings_read():
@@ -76,6 +92,9 @@ def test_all_settings_read():
         ({"DISCORD_TOKEN": "x", "METRICS_PORT": "metrics"}, "METRICS_PORT must be a port"),
         ({"DISCORD_TOKEN": "x", "METRICS_PORT": "70000"}, "METRICS_PORT must be a port"),
         ({"DISCORD_TOKEN": "x", "LOG_FORMAT": "xml"}, "LOG_FORMAT must be text"),
+        ({"DISCORD_TOKEN": "x", "METRICS_ALLOWED_HOSTS": "bot-a:9108"}, "without a port"),
+        ({"DISCORD_TOKEN": "x", "METRICS_ALLOWED_HOSTS": "http://bot-a"}, "without a port"),
+        ({"DISCORD_TOKEN": "x", "METRICS_ALLOWED_HOSTS": "bot a"}, "METRICS_ALLOWED_HOSTS"),
     ],
 )
 def test_wrong_settings_say_what_to_fix(env, needle):
@@ -190,6 +209,55 @@ def test_the_settings_never_show_the_token_or_the_database_password() -> None:
         assert "MTA.secret.token" not in shown and "s3cr" not in shown
         assert "postgresql://bot:***@db.example:5432/games" in shown
     assert "sqlite:///hv.db" in repr(Settings("t", "sqlite:///hv.db", None, "INFO"))
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://u@db/hv?password=s3cr3t", "postgresql://u@db/hv?password=***"),
+        (
+            "postgres://u@db:5432/hv?sslmode=require&PassWord=s3cr3t&passfile=/s3cr3t/.pgpass",
+            "postgres://u@db:5432/hv?sslmode=require&PassWord=***&passfile=***",
+        ),
+        (
+            "postgresql://u:s3cr3t@db/hv?pass%77ord=s3cr3t",
+            "postgresql://u:***@db/hv?pass%77ord=***",
+        ),
+        ("postgresql://u@db/hv?application_name=hv", "postgresql://u@db/hv?application_name=hv"),
+    ],
+)
+def test_the_settings_never_show_a_password_given_in_the_query(url: str, shown: str) -> None:
+    """libpq and asyncpg take the password (or the file holding it) in the query too."""
+    settings = repr(Settings("t", url, None, "INFO"))
+    assert f"database_url={shown!r}" in settings and "s3cr3t" not in settings
+
+
+async def test_an_existing_sqlite_file_others_can_read_is_pointed_out_and_left_alone(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Made before the bot made its files private, or by hand: the owner is told how to
+    close it, its journal files too, and the bot runs on it as it is."""
+    path = tmp_path / "games.sqlite3"
+    database = await SqliteDatabase.open(path)
+    await database.close()
+    for each in tmp_path.iterdir():
+        each.chmod(0o644)
+    caplog.set_level(logging.WARNING, logger="hvbot.database.sqlite")
+    database = await SqliteDatabase.open(path)
+    try:
+        (warning,) = caplog.records
+        said = warning.getMessage()
+        assert "can be read by other users" in said and f"chmod 600 {path}" in said
+        assert f"{path}-wal" in said and f"{path}-shm" in said
+        assert path.stat().st_mode & 0o777 == 0o644
+    finally:
+        await database.close()
+    caplog.clear()
+    path.chmod(0o600)
+    for journal in tmp_path.glob("*-*"):
+        journal.chmod(0o600)
+    await (await SqliteDatabase.open(path)).close()
+    assert not caplog.records, "a private file is not pointed out"
 
 
 async def test_a_new_sqlite_file_and_its_journal_are_readable_by_their_owner_only(

@@ -7,12 +7,14 @@ import random
 
 import pytest
 
-from data.texts import texts_for
+from data.texts import ENGLISH, texts_for
 from engine.ai import levels
+from engine.errors import IllegalActionError, Phrase, name_seats
+from games.pylons.rules.refusals import seat
 from hvbot.messages.game_posts import lobby_text
-from hvbot.messages.wording import explain, mention, names_of, picture_names
+from hvbot.messages.wording import explain, mention, names_of, picture_names, shown
 from hvbot.services import BotError, GameService
-from hvbot.services.seat_names import ai_name, said
+from hvbot.services.seat_names import ai_name, named, said
 from hvbot.store import GameStore, SeatRow
 
 CHANNEL, GUILD = 700, 1
@@ -109,3 +111,31 @@ async def test_a_refusal_names_the_ai_to_move_in_the_askers_language(
     assert "IA 1 (normale)" in explain(texts_for("it"), refused.value)
     assert "KI 1 (normal)" in explain(texts_for("de"), refused.value)
     assert "AI 1 (normal)" not in explain(texts_for("it"), refused.value)
+
+
+EVIL = "[Claim your prize](https://evil.example) <@123456789012345678>"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_an_engine_refusal_escapes_the_names_people_chose(language: str) -> None:
+    """A refusal naming seats (the engine says "player 1", the bot a name, as `Play` does)
+    shows every name a person chose escaped, also inside a name the bot made and inside a
+    part of the refusal with its own words; the bot's own name is still said in the reader's
+    language."""
+    texts = texts_for(language)
+    resigned = SeatRow(0, None, "easy", ENGLISH("bot.seat.resigned", player=EVIL))
+    names = [named(resigned), named(SeatRow(1, ADA, None, EVIL))]
+    # A real refusal's fields (player 1 has kept the board; a pylon suggested), one of them a
+    # part with its own words naming a seat too.
+    example = Phrase("place player 2", "engine.pylons.example", cell=seat(1))
+    engine = IllegalActionError(
+        "kept", key="engine.pylons.board_kept", example=example, player=seat(0)
+    )
+    fields = {k: name_seats(v, names) for k, v in engine.fields.items()}
+    words = explain(texts, BotError(str(engine), key=engine.key, **fields))
+    assert words == texts(
+        "engine.pylons.board_kept",
+        player=texts("bot.seat.resigned", player=shown(EVIL)),
+        example=texts("engine.pylons.example", cell=shown(EVIL)),
+    )
+    assert "https://" not in words and "<@123456789012345678>" not in words

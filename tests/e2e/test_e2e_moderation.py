@@ -3,6 +3,8 @@ public with who ended it, and a kicked player's seat goes to an AI that plays on
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from e2e_harness import BotHarness, board_posts
 
@@ -83,3 +85,22 @@ async def test_a_moderator_who_plays_is_pointed_to_resign(
     assert not refused.where(kind="channel_message", visibility="public")
     after = await hv.game()
     assert (after.status, after.version) == ("active", game.version)
+
+
+async def test_kick_suggests_no_seat_for_a_game_number_no_game_can_have(
+    emulator: DiscordEmulator, hv: BotHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The game option of /game kick as typed, a number past what the databases store: no
+    seats, answered at once, and nothing the bot logs (it ran at every keystroke)."""
+    emu = emulator
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    mod = emu.add_user("Mo", manage_channels=True)
+    await emu.slash(ada, "game new", game="high-voltage", thread=False)
+    await emu.slash(bo, "game join")
+    game = await hv.game()
+    caplog.set_level(logging.WARNING)
+    for typed in (12345678901234567890123, 2**63, -(10**23)):
+        assert await emu.autocomplete(mod, "game kick", "seat", "", game=typed) == [], typed
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    seats = await emu.autocomplete(mod, "game kick", "seat", "", game=game.id)
+    assert [c["name"] for c in seats] == ["1. Ada", "2. Bo"], "a real number still works"

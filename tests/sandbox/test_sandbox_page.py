@@ -543,6 +543,18 @@ async def test_the_pages_files_are_served_and_nothing_outside_them(
         assert answer.status == 204
 
 
+async def test_no_other_site_can_show_the_page_in_a_frame(
+    page: SandboxPage, http: aiohttp.ClientSession
+) -> None:
+    """A framed page's requests come from its own origin: another site could draw over it and
+    have a person click for it (clickjacking). Browsers show it in no frame."""
+    ada = person_named(page, "Ada")
+    for path in ("/", "/sandbox/static/app.js", f"/sandbox/api/view?person={ada.id}", "/sandbox/x"):
+        async with http.get(path) as answer:
+            assert answer.headers.get("X-Frame-Options") == "DENY", path
+            assert answer.headers.get("Content-Security-Policy") == "frame-ancestors 'none'", path
+
+
 async def test_other_web_sites_in_the_same_browser_cannot_use_the_page(
     page: SandboxPage, http: aiohttp.ClientSession
 ) -> None:
