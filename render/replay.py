@@ -85,8 +85,9 @@ def replay_gif(
 ) -> Replay:
     """The replay of a game whose public views after the deal and after each action are
     `views`; `paint` draws one view as the game's board picture (a 'P' image is fastest).
-    At most `max_frames` of them are drawn (default `MAX_FRAMES`). `positions`: the game's number of positions when
-    `views` are only those at `spread(positions, len(views))` (see `frames_of`).
+    At most `max_frames` of them are drawn (default `MAX_FRAMES`). `positions`: the game's
+    number of positions when `views` are only those at `spread(positions, len(views))` (see
+    `frames_of`).
 
     Raises ValueError for a view made for a seat, ReplayTooLarge if nothing fits."""
     if not views:
