@@ -5,17 +5,20 @@ animated replay of a whole game (`render.replay`). Each game draws its own pictu
 views in its own folder (`games/<game>/pictures/`), on top of these.
 
 - `replay_gif(views, paint)`: an animated GIF of a whole game from its public views, one
-  frame per position, kept under `REPLAY_BUDGET` bytes.
+  frame per position (at most `MAX_FRAMES`, evenly spread: `frames_of`), kept under
+  `REPLAY_BUDGET` bytes.
 """
 
-from render.replay import REPLAY_BUDGET, Replay, ReplayTooLarge, replay_gif
+from render.replay import MAX_FRAMES, REPLAY_BUDGET, Replay, ReplayTooLarge, frames_of, replay_gif
 from render.theme import RGB, Theme
 
 __all__ = [
+    "MAX_FRAMES",
     "REPLAY_BUDGET",
     "RGB",
     "Replay",
     "ReplayTooLarge",
     "Theme",
+    "frames_of",
     "replay_gif",
 ]

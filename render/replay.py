@@ -15,6 +15,12 @@ moves is still useful, one that cannot be read is not. In practice a whole High 
 Pylons game takes about a fifth of the budget at full size and a long Sector 6 game (460
 moves) about half, so the fallbacks are for the longest games only.
 
+Frames: whatever the budget, at most `MAX_FRAMES` positions are drawn (evenly spread, the
+deal and the end always among them). Each frame is a board drawn, so a very long game would
+otherwise cost drawing time in proportion to its length, up to three times over as the size is
+fitted, for a replay nobody watches to its end. A caller that knows a game is long can thin
+its views before even making them, and say which positions they are (`positions`).
+
 Speed and memory: frames are written one at a time as they are drawn, and only the rectangle
 that changed since the previous frame is encoded (a move changes a few cells and the panel),
 so a game of any length holds two pictures in memory at once and the GIF stays small. Every
@@ -42,6 +48,9 @@ MIN_SCALE = 0.5  # of the board picture's size: below this its labels are hard t
 FIRST_MS = 1500  # the deal: long enough to see who sits where
 MOVE_MS = 700  # one move: quick enough that a 150-move game lasts under two minutes
 LAST_MS = 6000  # the final board: the result, before the replay loops
+# Positions drawn at most: a 500-frame replay lasts six minutes, and Sector 6's long games
+# (about 460 moves) are still drawn whole.
+MAX_FRAMES = 500
 # A new attempt aims this far under the budget, since sizes only roughly follow area and count.
 MARGIN = 0.9
 DO_NOT_DISPOSE = 1  # GIF disposal: each frame is drawn over the previous one (frames are deltas)
@@ -67,18 +76,49 @@ class Replay:
 
 
 def replay_gif(
-    views: Sequence[View], paint: Painter[View], *, budget: int = REPLAY_BUDGET
+    views: Sequence[View],
+    paint: Painter[View],
+    *,
+    budget: int = REPLAY_BUDGET,
+    max_frames: int | None = None,
+    positions: int | None = None,
 ) -> Replay:
     """The replay of a game whose public views after the deal and after each action are
     `views`; `paint` draws one view as the game's board picture (a 'P' image is fastest).
+    At most `max_frames` of them are drawn (default `MAX_FRAMES`). `positions`: the game's
+    number of positions when `views` are only those at `spread(positions, len(views))` (see
+    `frames_of`).
 
     Raises ValueError for a view made for a seat, ReplayTooLarge if nothing fits."""
     if not views:
         raise ValueError("A replay needs at least the deal.")
+    max_frames = MAX_FRAMES if max_frames is None else max_frames
+    if max_frames < 2:
+        raise ValueError("A replay draws at least the deal and the end.")
     for index, view in enumerate(views):
         if "viewer" not in view or view["viewer"] is not None:
             raise ValueError(f"Position {index} is not a public view: a replay shows no secret.")
-    shown = tuple(range(len(views)))
+    total = len(views) if positions is None else positions
+    # The position of the game each view shows.
+    at = tuple(range(total)) if positions is None else spread(total, len(views))
+    if len(at) != len(views):
+        raise ValueError(f"{len(views)} views cannot be spread over {total} positions.")
+    replay = _fitted(views, paint, budget, spread(len(views), max_frames))
+    return Replay(replay.data, total, tuple(at[i] for i in replay.shown), replay.scale, replay.size)
+
+
+def frames_of(positions: int, max_frames: int | None = None) -> tuple[int, ...]:
+    """The positions of a game of `positions` positions whose views a replay needs (at most
+    `max_frames`, default `MAX_FRAMES`): the views to make and hand to `replay_gif` (with
+    `positions`), for a game too long to draw whole."""
+    return spread(positions, MAX_FRAMES if max_frames is None else max_frames)
+
+
+def _fitted(
+    views: Sequence[View], paint: Painter[View], budget: int, shown: tuple[int, ...]
+) -> Replay:
+    """The GIF of `views` at `shown` (indices of `views`), scaled down and then thinned until
+    it fits `budget`; its `positions` and `shown` count views."""
     scale = 1.0
     data, size = _encode(views, shown, paint, scale)
     if len(data) > budget:

@@ -3,10 +3,8 @@ replays of finished games)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
-from collections import deque
-from datetime import datetime, timedelta
-from math import ceil
 from typing import TYPE_CHECKING
 
 import discord
@@ -52,8 +50,6 @@ if TYPE_CHECKING:
 LOG_INLINE_LIMIT = 1800
 MAX_CHOICES = 25  # Discord's limit on autocomplete choices
 MOST_GAME_ID = 2**63 - 1  # game ids are 64-bit integers in both databases
-REPLAYS_PER_WINDOW = 3  # replays one person may ask for in REPLAY_WINDOW
-REPLAY_WINDOW = timedelta(minutes=1)
 CHOICE_NAME_LIMIT = 100  # Discord's limit on a choice's name
 NO_FINISHED_GAME = ENGLISH("bot.error.no_finished_game")
 
@@ -88,9 +84,8 @@ def mode_options(game: str, mode: str | None) -> dict[str, str] | None:
 class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        # When each person last asked for replays (see `_may_replay`): kept by the process,
-        # as a server's interactions all come to the process of its shard.
-        self._replays_asked: dict[int, deque[datetime]] = {}
+        # The records /game export made last, to send again without making them again.
+        self._records = records.KeptRecords()
         super().__init__()
 
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
@@ -207,15 +202,21 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         self, interaction: discord.Interaction, game_id: int | None = None, text: bool = False
     ) -> None:
         game = await self._picked(interaction, game_id)
+        self.bot.service.throttle.check("game board", interaction.user.id)
         state = self.bot.service.games.peek_state(game)
         if text:
             await self._text_board(interaction, game, state)
             return
-        await interaction.response.defer(
-            thinking=True, ephemeral=not game_posts.posts_here(interaction, game)
-        )
+        # The board is posted for the table to see again; someone not seated at it is
+        # answered privately, so a spectator cannot fill the channel with boards.
+        seated = _player_seat(game, interaction.user.id) is not None
+        public = seated and game_posts.posts_here(interaction, game)
+        await interaction.response.defer(thinking=True, ephemeral=not public)
         post = await game_posts.board_post(game, None, state, self.bot.service.clock())
         assert post is not None
+        if not seated:  # the picture alone: the table's buttons are for the table
+            await send_private(interaction, dataclasses.replace(post, view=None))
+            return
         await answering.publish(interaction, game, post)
         prompt = await game_posts.prompt_post(
             game, state, interaction.user.id, wording.language(interaction)
@@ -316,6 +317,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.describe(game_id=PICK_GAME)
     async def log(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         game = await self._picked(interaction, game_id)
+        self.bot.service.throttle.check("game log", interaction.user.id)
         texts = wording.personal(interaction)
         names = wording.names_of(game, texts)
         moves = await self.bot.service.games.actions(game.id)
@@ -464,25 +466,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await interaction.followup.send(**post.kwargs())
 
     def _may_replay(self, user_id: int) -> None:
-        """A few replays a minute per person: each is a large upload to the channel, and the
-        first of a game a second or more of drawing."""
-        now = self.bot.service.clock()
-        for person, times in list(self._replays_asked.items()):
-            while times and now - times[0] >= REPLAY_WINDOW:
-                times.popleft()
-            if not times:
-                del self._replays_asked[person]  # nothing holds them back any more
-        asked = self._replays_asked.setdefault(user_id, deque())
-        if len(asked) >= REPLAYS_PER_WINDOW:
-            seconds = ceil((asked[0] + REPLAY_WINDOW - now).total_seconds())
+        """A few replays a minute per person (the service's `throttle`): each is a large
+        upload to the channel, and the first of a game a second or more of drawing."""
+        throttle = self.bot.service.throttle
+        seconds = throttle.wait("game replay", user_id)
+        if seconds is not None:
             raise BotError(
-                f"You asked for {REPLAYS_PER_WINDOW} replays in the last minute: try again in "
+                f"You asked for {throttle.most} replays in the last minute: try again in "
                 f"{seconds} second{'' if seconds == 1 else 's'}.",
                 key="bot.error.replay_limit",
-                most=REPLAYS_PER_WINDOW,
+                most=throttle.most,
                 count=seconds,
             )
-        asked.append(now)
 
     async def _archived(self, channel_id: int | None, game_id: int | None) -> ArchivedGame:
         """The finished game asked for (default: the channel's latest), or a BotError."""
@@ -546,6 +541,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     )
     async def export(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         game, reader = await self._exported(interaction, game_id)
+        self.bot.service.throttle.check("game export", interaction.user.id)
         games = self.bot.service.games
         moves = await games.actions(game.id)
         state = games.peek_state(game)
@@ -556,7 +552,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             state = games.peek_state(game)
         texts = wording.personal(interaction)
         try:
-            made = records.record_file(game, state, moves, reader, texts)
+            made = await records.exported_file(self._records, game, state, moves, reader, texts)
         except ValueError as exc:  # a game stored by rules that have changed since
             raise BotError(
                 f"Game #{game.id} cannot be exported by this version: its moves no longer "

@@ -157,6 +157,8 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         zone: str | None = None,
         quiet_off: bool = False,
     ) -> None:
+        # Each use writes the person's settings: a few a minute, as any repeatable request.
+        self.bot.service.throttle.check("me notify", interaction.user.id)
         settings = await self.bot.service.notify.change(
             interaction.user.id,
             where=where,

@@ -1,7 +1,8 @@
 """/stats: how people do in each game on this server, with an Elo rating per game.
 
 `/stats me` answers only the caller (their record is theirs to share); `/stats server` is a
-public board everyone in the channel may read. Both are read from finished games only, so they
+public board everyone in the channel may read. Each is limited to a few a minute per person
+(the service's `throttle`). Both are read from finished games only, so they
 never show anything hidden in a game still being played.
 """
 
@@ -138,6 +139,7 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
     @app_commands.choices(game=GAME_CHOICES)
     async def me(self, interaction: discord.Interaction, game: str | None = None) -> None:
         guild_id = self._guild(interaction)
+        self.bot.service.throttle.check("stats me", interaction.user.id)
         texts = texts_for(interaction.locale)
         stats = self.bot.service.stats
         found = await stats.summaries(guild_id=guild_id, user_id=interaction.user.id, game=game)
@@ -160,6 +162,7 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
     @app_commands.choices(game=GAME_CHOICES)
     async def server(self, interaction: discord.Interaction, game: str | None = None) -> None:
         guild_id = self._guild(interaction)
+        self.bot.service.throttle.check("stats server", interaction.user.id)
         found = await self.bot.service.stats.summaries(guild_id=guild_id, game=game)
         if not found:
             # Nothing to show the channel: only the person who asked is told.

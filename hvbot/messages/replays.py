@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import render
@@ -45,8 +45,16 @@ class NoReplay(Exception):
         self.fields = fields
 
 
-def public_views(game: GameRow, actions: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
-    """The spectators' view after the deal and after each stored action."""
+def public_views(
+    game: GameRow,
+    actions: Sequence[tuple[int, str]],
+    *,
+    keep: Collection[int] | None = None,
+) -> list[dict[str, Any]]:
+    """The spectators' view after the deal and after each stored action; with `keep`, only
+    the views of those positions (0: the deal), though every action is still played and
+    checked: a long game's replay draws only some of them (`render.frames_of`), and a view
+    is tens of kB."""
     if game.seed is None or game.state is None:
         raise NoReplay(
             f"Game #{game.id} never started, so it has nothing to replay.",
@@ -55,11 +63,12 @@ def public_views(game: GameRow, actions: Sequence[tuple[int, str]]) -> list[dict
         )
     rules = find_game(game.game_name)
     state = rules.new_state(len(game.seats), game.seed, game.options)
-    views = [state.view(None)]
+    views = [state.view(None)] if keep is None or 0 in keep else []
     try:
-        for _, text in actions:
+        for position, (_, text) in enumerate(actions, start=1):
             state.apply(text)
-            views.append(state.view(None))
+            if keep is None or position in keep:
+                views.append(state.view(None))
     except Exception as exc:  # any engine error: the log no longer fits these rules
         raise NoReplay(
             f"Game #{game.id} cannot be replayed by this version: {exc}",
@@ -78,15 +87,20 @@ def public_views(game: GameRow, actions: Sequence[tuple[int, str]]) -> list[dict
 
 def build(game: GameRow, actions: Sequence[tuple[int, str]]) -> render.Replay:
     """The replay GIF of a game (slow: a second or more; run it off the event loop)."""
-    return draw(game, public_views(game, actions))
+    positions = len(actions) + 1
+    keep = frozenset(render.frames_of(positions))
+    return draw(game, public_views(game, actions, keep=keep), positions)
 
 
-def draw(game: GameRow, views: list[dict[str, Any]]) -> render.Replay:
-    """The replay GIF of `views`, the spectators' views of `game` in order."""
+def draw(game: GameRow, views: list[dict[str, Any]], positions: int | None = None) -> render.Replay:
+    """The replay GIF of `views`, the spectators' views of `game` in order: every position,
+    or those `render.frames_of(positions)` names of a game of `positions` positions."""
     presenter = presenter_for(game.game_name, game.language)
     names = [said(seat, texts_for(game.language)) for seat in game.seats]
     try:
-        return render.replay_gif(views, lambda view: presenter.board_image(view, names))
+        return render.replay_gif(
+            views, lambda view: presenter.board_image(view, names), positions=positions
+        )
     except render.ReplayTooLarge as exc:
         raise NoReplay(
             f"Game #{game.id} is too long to replay in one picture.",
@@ -144,12 +158,16 @@ async def replay_post(
     (raises NoReplay), or as it was drawn before and `kept`; its caption in `texts`."""
     replay = await kept.get(game_id=game.id, language=game.language) if kept else None
     if replay is None:
-        views = await asyncio.to_thread(public_views, game, actions)
+        # A long game's frames are thinned before any view is made (`render.frames_of`).
+        positions = len(actions) + 1
+        keep = frozenset(render.frames_of(positions))
+        views = await asyncio.to_thread(public_views, game, actions, keep=keep)
         # The drawing is sent the game without what only the engine needs (its seed, its
         # whole state with the hidden cards): the names, game and language its pictures show.
         shown = dataclasses.replace(game, seed=None, state_json=None)
         drawn = await metrics.timed(
-            metrics.REPLAY_DRAWING.labels(game.game_name), workers.when_free(draw, shown, views)
+            metrics.REPLAY_DRAWING.labels(game.game_name),
+            workers.when_free(draw, shown, views, positions),
         )
         replay = KeptReplay(drawn.data, drawn.positions, drawn.shown)
         if kept is not None:

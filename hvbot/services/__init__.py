@@ -34,6 +34,7 @@ from hvbot.services.server_settings import (
     ServerSettingsService,
 )
 from hvbot.services.stats import Stats
+from hvbot.services.throttle import Throttle
 from hvbot.services.time_away import TimeAwayService
 from hvbot.services.undo import Undo
 from hvbot.store import GameRow, GameStore
@@ -71,7 +72,8 @@ class GameService:
     live buttons, `buttons`, which are what it sends from). `games` (finding a channel's game
     and its state), `lobby`, `play`, `undo`, `absence`, `reminders`, `clocks`, `results`,
     `time_away` and `notify` are the features, each called by its own name
-    (`service.play.act`, `service.lobby.join`)."""
+    (`service.play.act`, `service.lobby.join`); `throttle` counts how often each person asks
+    for work that costs the bot each time (boards, logs, exports, replays, stats)."""
 
     def __init__(
         self,
@@ -98,6 +100,9 @@ class GameService:
         self.moderation = Moderation(self.games)
         self.server_settings = ServerSettingsService(repo)
         self.stats = Stats(repo)
+        # How often each person may ask for work that costs each time (boards, logs,
+        # exports, replays, stats), read from the service's clock as it is now.
+        self.throttle = Throttle(lambda: self.games.clock())
 
     @property
     def duties(self) -> Duties:

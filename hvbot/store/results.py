@@ -24,6 +24,15 @@ class Results:
             values = (user_id, guild_id)
         return [r["game"] for r in await self.db.fetch(sql + " ORDER BY game", *values)]
 
+    async def count_of_kind(self, *, guild_id: int, game: str) -> int:
+        """How many seats of one kind of game finished on a server are stored: results are
+        only ever added, so while this stays the same so does `of_kind` (read from the same
+        index, without reading the rows)."""
+        count = await self.db.fetchval(
+            "SELECT COUNT(*) FROM results WHERE guild_id = ? AND game = ?", guild_id, game
+        )
+        return int(count)
+
     async def of_kind(self, *, guild_id: int, game: str) -> list[ResultRow]:
         """Every seat of one kind of game finished on a server, in finishing order: ratings
         replay them in this order, so ties are broken by game id to keep it the same always."""

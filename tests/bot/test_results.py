@@ -225,6 +225,9 @@ async def test_a_finished_game_gets_its_results_from_the_service(database_url: s
         )
         rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")
         assert [r.game_id for r in rows] == [game.id, game.id, second.id, second.id]
+        # What tells /stats whether the summary it keeps is still true.
+        assert await repo.results.count_of_kind(guild_id=GUILD, game="pylons") == 4
+        assert await repo.results.count_of_kind(guild_id=OTHER_GUILD, game="pylons") == 0
         (summary,) = await summaries(repo, guild_id=GUILD)
         assert summary.finished == 2
         assert {p.played for p in summary.players.values()} == {2}

@@ -125,12 +125,20 @@ async def test_looking_commands(emulator: DiscordEmulator, hv: BotHarness) -> No
         assert answer.kind == "response" and answer.visibility == Visibility.ephemeral_to(spectator)
         assert answer.content
 
+    # Someone not seated at the table sees the board privately: the channel stays the
+    # table's, however often a spectator asks.
     before = len(board_posts(emu))
     reply = await emu.slash(spectator, "game board")
+    assert len(board_posts(emu)) == before and not reply.public, emu.describe(reply)
+    (mine,) = [r for r in reply.messages if r.has_attachment(BOARD)]
+    assert mine.visibility == Visibility.ephemeral_to(spectator)
+    assert not mine.components, "the table's buttons are for the table"
+
+    # A player's board is posted for the table again.
+    reply = await emu.slash(ada, "game board")
     assert len(board_posts(emu)) == before + 1
     (post,) = [r for r in reply.public if r.has_attachment(BOARD)]
     assert post.kind == "followup", "the deferred 'thinking' reply becomes the board"
-    assert not reply.ephemeral
 
     reply = await emu.slash(ada, "game mysecret")
     (secret,) = reply.messages

@@ -372,3 +372,55 @@ def test_captions_say_how_many_moves_and_what_was_left_out() -> None:
         "Replay of the game: 10 moves (too many for one picture: 3 positions of 11 shown, "
         "evenly spread)."
     )
+
+
+# ----------------------------------------------------------------------------- long games
+
+
+def test_a_long_games_replay_draws_at_most_the_bound_of_frames(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game longer than `MAX_FRAMES` positions is thinned before anything is drawn, or
+    even viewed: the deal, the end and evenly spread positions between, and the caption's
+    count of moves is still the whole game's."""
+    monkeypatch.setattr("render.replay.MAX_FRAMES", 8)
+    states = played("pylons", 2, 5, limit=40)
+    assert len(states) == 41
+    row, actions = game_row("pylons", states, seed=5)
+    presenter_class = type(presenter_for("pylons"))
+    painted: list[int] = []
+    board_image = presenter_class.board_image
+
+    def counted(self: Presenter, view: View, names: Sequence[str]) -> Image.Image:
+        painted.append(1)
+        return board_image(self, view, names)
+
+    monkeypatch.setattr(presenter_class, "board_image", counted)
+    made: list[int] = []
+    public_views = replays.public_views
+
+    def viewed(*args: Any, **kwargs: Any) -> list[View]:
+        views = public_views(*args, **kwargs)
+        made.append(len(views))
+        return views
+
+    monkeypatch.setattr(replays, "public_views", viewed)
+    replay = replays.build(row, actions)
+    assert replay.positions == 41 and not replay.complete
+    assert replay.shown == spread(41, 8) and replay.shown[0] == 0 and replay.shown[-1] == 40
+    assert made == [8], "only the views drawn are made"
+    assert 8 <= len(painted) <= 8 * 3  # the bound per pass (fitting the size takes up to 3)
+    assert Image.open(io.BytesIO(replay.data)).n_frames == 8
+
+
+def test_replay_gif_draws_at_most_max_frames_of_the_views_it_is_given() -> None:
+    views = public(played("high-voltage", 2, 3, limit=30))
+    painted: list[int] = []
+
+    def paint(view: View) -> Image.Image:
+        painted.append(1)
+        return hv_paint(view)
+
+    replay = replay_gif(views, paint, max_frames=5)
+    assert replay.shown == spread(len(views), 5) and replay.positions == len(views)
+    assert len(painted) == 5

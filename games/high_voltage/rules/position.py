@@ -26,6 +26,17 @@ END_ENERGY = "energy_tokens_exhausted"
 END_DECK = "last_card_placed"
 END_NO_LINES = "no_valid_line_possible"
 END_STUCK = "no_legal_action"
+END_LIMIT = "move_limit"  # the house rule below: a backstop no real game reaches
+
+# The house rule that makes every game end (README: "The move limit"). The
+# rulebook sets no limit: once the cards are face up, rotations are free, so two players can
+# turn cards back and forth for ever (tens of thousands of legal moves were seen in one game).
+# A game ends, scored as at any other end, once its log holds this many moves (each draw,
+# placement, rotation, move, swap and declaration is one). Random games end within 200 moves
+# and games between AI seats of every level within about 300 (`python -m games simulate`,
+# `bench/hv_endings.py`), so no game played for real comes near it; it only bounds what a
+# game's record, log and replay may cost.
+MAX_MOVES = 1000
 
 
 def degrees(quarters: int) -> int:

@@ -20,8 +20,10 @@ from games.high_voltage.rules.position import (
     EMPTY,
     END_DECK,
     END_ENERGY,
+    END_LIMIT,
     END_NO_LINES,
     END_STUCK,
+    MAX_MOVES,
     PLACING,
     Position,
 )
@@ -317,7 +319,8 @@ def _after_action(state: Position, cards: list[int], summary: str | None = None)
 
 
 def _finish_action(state: Position) -> None:
-    """Close the action: end the game if a rule says so, else pass on the turn."""
+    """Close the action: end the game if a rule says so (the move limit, `MAX_MOVES`, the
+    last of them), else pass on the turn."""
     state.closable = []
     state.phase = ACTION
     if state.face_down == 0:
@@ -346,6 +349,9 @@ def _finish_action(state: Position) -> None:
         state.special_tokens[state.seat],
     ):
         _end(state, END_STUCK)
+    elif len(state._history) >= MAX_MOVES:
+        # Last, so that a rule of the rulebook ending the game at the same move names it.
+        _end(state, END_LIMIT)
 
 
 def _end(state: Position, reason: str) -> None:
