@@ -9,6 +9,7 @@ a module no longer on the way, or one the document forgot.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 import threading
@@ -101,8 +102,13 @@ async def test_a_board_button_click_runs_the_modules_the_architecture_names(
     drawn = await hv.game()
     prompt = prompt_for(emu, mover, drawn)
     assert prompt is not None, "the drawn card comes with buttons to place it"
-    # Nothing else runs meanwhile: the periodic checks (reminders, clocks, owed posts) stop.
-    hv.bot.get_cog("RemindersCog").check.cancel()  # type: ignore[union-attr]  # it is loaded
+    # Nothing else runs meanwhile: the periodic checks (reminders, clocks, owed posts) stop,
+    # a round under way included.
+    check = hv.bot.get_cog("RemindersCog").check  # type: ignore[union-attr]  # it is loaded
+    rounds = check.get_task()
+    check.cancel()
+    if rounds is not None:
+        await asyncio.gather(rounds, return_exceptions=True)
 
     trace.recording = True
     await emu.click(mover, f"act:{drawn.id}:{drawn.version}:place_here_r90", message=prompt.id)
