@@ -30,6 +30,7 @@ import json
 import random
 import sys
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,7 +40,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from engine.core import Game, State
 from engine.errors import GameError
-from engine.records import OVER, RecordError, Replayed, read_record, replay_record
+from engine.records import (
+    MAX_RECORD_BYTES,
+    OVER,
+    RecordError,
+    Replayed,
+    read_record,
+    replay_record,
+)
 from games import all_games, find_game, plugins, register_all
 
 if TYPE_CHECKING:
@@ -493,20 +501,25 @@ def _shown(path: Path) -> Path:
 
 
 def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Check the record in `args.file`; what is wrong with it is one line on `err` and exit 1.
+
+    The file may come from anyone: no more of it is read than a record may hold (a larger
+    one is refused before it is parsed), and everything printed of it is `terminal_text`."""
     try:
-        raw = Path(args.file).read_bytes()
+        with Path(args.file).open("rb") as file:
+            raw = file.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
         raise UsageError(f"cannot read {args.file}: {exc.strerror or exc}") from exc
     try:
         replayed = replay_record(read_record(raw))
     except RecordError as exc:
-        print(f"{args.file}: not a valid game record: {exc}", file=err)
+        print(terminal_text(f"{args.file}: not a valid game record: {exc}"), file=err)
         return EXIT_FAILED
     if args.json:
         print(json.dumps(replay_summary(replayed)), file=out)
     else:
         for line in replay_lines(replayed):
-            print(line, file=out)
+            print(terminal_text(line), file=out)
     if args.picture is not None:
         try:
             Path(args.picture).write_bytes(record_picture(replayed))
@@ -515,7 +528,27 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+# Characters that steer a terminal or the direction of the text rather than show: control
+# characters (the escape that starts a terminal's commands among them), line and paragraph
+# separators, lone surrogates, and the marks that reorder text (a name could turn the rest of
+# the line around).
+_UNSHOWN = frozenset(("Cc", "Cs", "Zl", "Zp"))
+_REORDERING = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def terminal_text(text: str) -> str:
+    """`text` as it may be printed: a name in a record is anyone's text, and a terminal acts on
+    the control characters in what it shows (set its title, clear the screen). Those, and the
+    marks that reorder a line, are written as Python escapes (`\\x1b`); the rest as it is."""
+    return "".join(
+        ascii(c)[1:-1] if c in _REORDERING or unicodedata.category(c) in _UNSHOWN else c
+        for c in text
+    )
+
+
 def _names(record: Mapping[str, Any]) -> list[str]:
+    """The record's names by seat (checked by `replay_record`: texts of at most 100
+    characters), the seat's number where a name is missing."""
     return [str(p.get("name") or f"seat {p.get('seat')}") for p in record["players"]]
 
 
@@ -552,7 +585,7 @@ def replay_lines(replayed: Replayed) -> list[str]:
             lines.append(f"  {names[seat]}{colour}: {score} points{won}")
         return lines
     current = state.current_seat()
-    to_move = names[current] if current is not None else "nobody"
+    to_move = names[current] if current is not None and 0 <= current < len(names) else "nobody"
     if record["status"] == "stopped":
         lines.append("Stopped before the rules ended it (a forfeit): no result is recorded.")
     else:
