@@ -14,7 +14,6 @@ compression of the same pixels to the next, and the pictures are what the tests 
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import os
 import re
@@ -31,8 +30,8 @@ from e2e_harness import (
     open_three_seat_game,
     prompt_for,
     replay,
+    same_picture,
 )
-from PIL import Image
 
 from games.high_voltage import pictures as hv_pictures
 from hvbot.infra.config import WIRE_LOGGERS, JsonLines, configure_logging
@@ -48,17 +47,6 @@ PUBLIC_FILES = {"board.png", "result.png", "replay.gif"}
 # (the longest piece of work it does): it is waited for as the bot's own "nothing under way",
 # and this bound only ends a test whose bot never gets there.
 REPLAY_BOUND_S = 600.0
-
-
-def pixels(png: bytes) -> tuple[tuple[int, int], bytes]:
-    """A picture as it shows: its size and its pixels in RGBA, whatever its file's encoding."""
-    with Image.open(io.BytesIO(png)) as picture:
-        return picture.size, picture.convert("RGBA").tobytes()
-
-
-def same_picture(sent: bytes, expected: bytes) -> bool:
-    """Do two PNG files show the same picture, pixel for pixel (see the module's docstring)?"""
-    return sent == expected or pixels(sent) == pixels(expected)
 
 
 def leaks(text: str, name: str, colour: str) -> bool:
