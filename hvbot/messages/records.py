@@ -10,13 +10,13 @@ recorded as the table saw it, without a result.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from data.texts import Texts
 from engine.core import State
 from engine.records import make_record, record_json
+from hvbot.infra.kept import Kept
 from hvbot.services.seat_names import said
 from hvbot.store import GameRow
 
@@ -59,33 +59,19 @@ def record_file(
     )
 
 
-class KeptRecords:
+class KeptRecords(Kept[Hashable, tuple[str, ...], RecordFile]):
     """The last few records made, so that asking again for the same one costs nothing.
 
     A record is the game dealt again and its whole history walked; people ask for the same
     one more than once (a player after each game, several spectators after a good one). A
     record is kept by the game, its version, its status, the reader and the reader's
-    language, which together decide every byte of it; and with the moves it was made from,
-    compared before it is used again, so that a game row read a moment before a move (or an
-    undo) can never be answered with the record of another position. At most `most` are
-    kept, the least recently used going first: each is a few kB to a few tens of kB."""
+    language, which together decide every byte of it; and stamped with the moves it was made
+    from, compared before it is used again, so that a game row read a moment before a move
+    (or an undo) can never be answered with the record of another position. Each is a few kB
+    to a few tens of kB."""
 
     def __init__(self, most: int = 32) -> None:
-        self.most = most
-        self._kept: OrderedDict[Hashable, tuple[tuple[str, ...], RecordFile]] = OrderedDict()
-
-    def get(self, key: Hashable, moves: Sequence[str]) -> RecordFile | None:
-        found = self._kept.get(key)
-        if found is None or found[0] != tuple(moves):
-            return None
-        self._kept.move_to_end(key)
-        return found[1]
-
-    def keep(self, key: Hashable, moves: Sequence[str], made: RecordFile) -> None:
-        self._kept[key] = (tuple(moves), made)
-        self._kept.move_to_end(key)
-        while len(self._kept) > self.most:
-            self._kept.popitem(last=False)
+        super().__init__(most)
 
 
 async def exported_file(
@@ -99,7 +85,7 @@ async def exported_file(
     """`record_file`, made in a thread so that the event loop (every shard's heartbeats and
     answers) never waits while a long game is dealt again and walked, or as it was made
     before and `kept`. Raises ValueError as `record_file` does."""
-    texts_of_moves = [text for _, text in moves]
+    texts_of_moves = tuple(text for _, text in moves)
     key = (game.id, game.version, game.status, reader, texts.language)
     made = kept.get(key, texts_of_moves)
     if made is None:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from hvbot.infra.kept import Kept
 from hvbot.services.ratings import Placing, Rating, rate_games
 from hvbot.store import GameStore, ResultRow
 
@@ -111,8 +111,8 @@ class Stats:
     def __init__(self, store: GameStore, *, most_kept: int = KEPT_SUMMARIES) -> None:
         self.store = store
         self.most_kept = most_kept
-        # (server, game) -> (its results when summed up, the summary)
-        self._kept: OrderedDict[tuple[int, str], tuple[int, GameSummary]] = OrderedDict()
+        # (server, game) -> its summary, stamped with the count of results it summed up
+        self._kept: Kept[tuple[int, str], int, GameSummary] = Kept(most_kept)
 
     async def summaries(
         self, *, guild_id: int, user_id: int | None = None, game: str | None = None
@@ -128,18 +128,14 @@ class Stats:
         of it since, else summed up again (in a thread) and kept."""
         key = (guild_id, game)
         count = await self.store.results.count_of_kind(guild_id=guild_id, game=game)
-        kept = self._kept.get(key)
-        if kept is not None and kept[0] == count:
-            self._kept.move_to_end(key)
-            return kept[1]
+        kept = self._kept.get(key, count)
+        if kept is not None:
+            return kept
         rows = await self.store.results.of_kind(guild_id=guild_id, game=game)
         summary = await asyncio.to_thread(summarise, game, rows)
         # Kept under the results it was made of: one finished since the count is summed up
         # again at the next call, not hidden.
-        self._kept[key] = (len(rows), summary)
-        self._kept.move_to_end(key)
-        while len(self._kept) > self.most_kept:
-            self._kept.popitem(last=False)
+        self._kept.keep(key, len(rows), summary)
         return summary
 
     async def games_played(self, *, guild_id: int) -> list[str]:
