@@ -71,6 +71,10 @@ class GamePlugin:
     presenter: str  # "module:Class": the game's wording, pictures and prompts in Discord
     commands: str  # discord.py extension with the game's slash commands (a `setup(bot)`)
     texts: str  # package holding locales/<language>.toml and the rules texts
+    # Rated separately at each table size (two, three, four players): only for a game whose
+    # balance depends on how many play, so that a rating means the same at every size
+    # (otherwise one rating per game: splitting it would need more games before any settles).
+    rated_by_player_count: bool = False
 
     def load_rules(self) -> Game:
         game = importlib.import_module(self.rules).GAME
@@ -101,6 +105,13 @@ def register(plugin: GamePlugin) -> GamePlugin:
 def plugin(name: str) -> GamePlugin:
     """The manifest of a registered game, by its engine name or any alias."""
     return _PLUGINS[find_game(name).name]
+
+
+def rated_by_player_count(name: str) -> bool:
+    """Whether a game is rated per table size (see `GamePlugin`); False for a game not
+    registered here."""
+    found = _PLUGINS.get(name)
+    return found is not None and found.rated_by_player_count
 
 
 def plugins() -> list[GamePlugin]:

@@ -14,6 +14,10 @@ PLUGIN = GamePlugin(
     presenter="games.high_voltage.presenter:HighVoltagePresenter",
     commands="games.high_voltage.commands",
     texts="games.high_voltage",
+    # One rating whatever the table size: with two or three players the rules score the
+    # companies nobody holds as "no one's", so every size is the same contest (read the others'
+    # colours, close lines that pay yours), and a server's few games stay in one rating.
+    rated_by_player_count=False,
 )
 
 __all__ = ["PLUGIN"]

@@ -14,6 +14,8 @@ PLUGIN = GamePlugin(
     presenter="games.pylons.presenter:PylonsPresenter",
     commands="games.pylons.commands",
     texts="games.pylons",
+    # Always two players: there is only one table size to rate.
+    rated_by_player_count=False,
 )
 
 __all__ = ["PLUGIN"]

@@ -15,6 +15,9 @@ PLUGIN = GamePlugin(
     presenter="games.sector6.presenter:Sector6Presenter",
     commands="games.sector6.commands",
     texts="games.sector6",
+    # One rating whatever the table size: the rules' supply table (14 tiles each for two, 8
+    # each for three or four) is there to keep every size the same race for oxygen.
+    rated_by_player_count=False,
 )
 
 __all__ = ["PLUGIN"]

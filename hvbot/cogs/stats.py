@@ -1,4 +1,5 @@
-"""/stats: how people do in each game on this server, with an Elo rating per game.
+"""/stats: how people do in each game on this server, with a rating per game (and how strong
+each of the game's AI levels plays: see `hvbot.services.ratings`).
 
 `/stats me` answers only the caller (their record is theirs to share); `/stats server` is a
 public board everyone in the channel may read. Each is limited to a few a minute per person
@@ -21,7 +22,7 @@ from hvbot.messages.limits import fitted
 from hvbot.messages.post import PRIVATE
 from hvbot.messages.wording import shown
 from hvbot.services import BotError
-from hvbot.services.ratings import START
+from hvbot.services.ratings import ORIGIN
 from hvbot.services.stats import GameSummary, PlayerStats
 
 if TYPE_CHECKING:
@@ -38,6 +39,14 @@ def title_of(game: str) -> str:
     return find_game(game).title
 
 
+def summary_title(summary: GameSummary, texts: Texts = ENGLISH) -> str:
+    """The game's name, with its table size for a game rated per size."""
+    title = title_of(summary.game)
+    if summary.players_at is None:
+        return title
+    return texts("bot.ratings.at_table", game=title, count=summary.players_at)
+
+
 def name_of(player: PlayerStats) -> str:
     """A display name that reads as itself: no markdown, no pings, no link (`shown`), not too
     long."""
@@ -46,18 +55,32 @@ def name_of(player: PlayerStats) -> str:
 
 
 def rating_text(player: PlayerStats, texts: Texts = ENGLISH) -> str:
-    return str(player.rating.shown) if player.rating else texts("bot.stats.unrated")
+    """"1234", "1234?" while uncertain, or "unrated"."""
+    return player.rating.text() if player.rating else texts("bot.stats.unrated")
 
 
 def rating_note(texts: Texts = ENGLISH) -> str:
-    return texts("bot.stats.rating_note", start=f"{START:.0f}")
+    return texts("bot.stats.rating_note", start=f"{ORIGIN:.0f}")
+
+
+def ai_line(ai: PlayerStats, texts: Texts = ENGLISH) -> str:
+    """One AI level's line in /stats server: how strong it has shown itself here."""
+    key = f"bot.level.{ai.level}"
+    level = texts(key) if texts.has(key) else str(ai.level)
+    return texts(
+        "bot.ratings.ai",
+        level=level,
+        rating=rating_text(ai, texts),
+        games=texts("bot.stats.games", count=ai.played),
+        wins=texts("bot.stats.wins", count=ai.wins),
+    )
 
 
 def my_field(player: PlayerStats, texts: Texts = ENGLISH) -> str:
     """One person's line for one game in /stats me."""
     best = "-" if player.best is None else str(player.best)
     if player.rating:
-        rating = texts("bot.stats.rating", rating=player.rating.shown)
+        rating = texts("bot.stats.rating", rating=player.rating.text())
     else:
         rating = texts("bot.stats.no_rating")
     return texts(
@@ -71,7 +94,8 @@ def my_field(player: PlayerStats, texts: Texts = ENGLISH) -> str:
 
 
 def server_field(summary: GameSummary, texts: Texts = ENGLISH) -> str:
-    """One game's board in /stats server: best score ever, then the top players."""
+    """One game's board in /stats server: best score ever, the top players, then the AI
+    levels that played, strongest first."""
     lines = []
     if summary.best_by is not None:
         best = summary.players[summary.best_by]
@@ -87,14 +111,17 @@ def server_field(summary: GameSummary, texts: Texts = ENGLISH) -> str:
                 wins=texts("bot.stats.wins", count=player.wins),
             )
         )
-    return "\n".join(lines) or texts("bot.stats.nobody")
+    if not lines:
+        lines.append(texts("bot.stats.nobody"))
+    lines += [ai_line(ai, texts) for ai in summary.ai_lines()]
+    return "\n".join(lines)
 
 
 def me_embed(found: list[GameSummary], user_id: int, texts: Texts = ENGLISH) -> discord.Embed:
     embed = discord.Embed(title=texts("bot.stats.me_title"), colour=COLOUR)
     for summary in found[:EMBED_FIELDS]:
         embed.add_field(
-            name=title_of(summary.game),
+            name=summary_title(summary, texts),
             value=my_field(summary.players[user_id], texts),
             inline=False,
         )
@@ -105,7 +132,9 @@ def me_embed(found: list[GameSummary], user_id: int, texts: Texts = ENGLISH) -> 
 def server_embed(found: list[GameSummary], texts: Texts = ENGLISH) -> discord.Embed:
     embed = discord.Embed(title=texts("bot.stats.server_title"), colour=COLOUR)
     for summary in found[:EMBED_FIELDS]:
-        name = texts("bot.stats.finished", game=title_of(summary.game), count=summary.finished)
+        name = texts(
+            "bot.stats.finished", game=summary_title(summary, texts), count=summary.finished
+        )
         embed.add_field(name=name, value=server_field(summary, texts), inline=False)
     embed.set_footer(text=rating_note(texts))
     return embed

@@ -361,7 +361,9 @@ class GameAccess:
         person to resign) and a win for everyone else at the table, the channel told `told`.
         Scores are 0: a game stopped early has no final count, and a partial one could tell
         what is still hidden (High Voltage's companies)."""
-        results = [SeatResult(s.seat, 0, s.seat != seat) for s in game.seats]
+        results = [
+            SeatResult(s.seat, 0, s.seat != seat, left_early=s.seat == seat) for s in game.seats
+        ]
         at = self.store.clock()
         finished = changes.set_status(
             game.id, game.version, "finished", at=at, told=told, results=results

@@ -521,7 +521,8 @@ async def _replace_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRow]
     await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
     await tx.executemany(
         "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id,"
-        " language, resigned_user_id, away_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " language, resigned_user_id, away_until, removed_user_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 game_id,
@@ -533,6 +534,7 @@ async def _replace_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRow]
                 s.language,
                 s.resigned_user_id,
                 s.away_until,
+                s.removed_user_id,
             )
             for s in seats
         ],

@@ -53,6 +53,8 @@ class Results:
                 score=r["score"],
                 won=bool(r["won"]),
                 finished_at=r["finished_at"],
+                left_early=bool(r["left_early"]),
+                ai_level=r["ai_level"],
             )
             for r in rows
         ]
@@ -72,17 +74,20 @@ async def insert_results(
     """Copy the game's kind, server and seat names from the rows the same transaction sees,
     so the results say who sat where at the very end. A seat an AI played for a person
     counts for that person: one away (the AI stood in for them), or one who resigned (for
-    whom it is a loss, whoever the seat's AI went on to beat). Results stored already stay
-    as they are."""
+    whom it is a loss, whoever the seat's AI went on to beat). A resigned seat, one a
+    moderator removed (its AI plays on for nobody) and a forfeit's loser left early: they rank
+    last. Results stored already stay as they are."""
     await tx.executemany(
         "INSERT INTO results (game_id, seat, game, guild_id, user_id,"
-        " display_name, score, won, finished_at)"
+        " display_name, score, won, finished_at, left_early, ai_level)"
         " SELECT s.game_id, s.seat, g.game, g.guild_id,"
         " COALESCE(s.user_id, s.away_user_id, s.resigned_user_id), s.display_name,"
         " CAST(? AS INTEGER),"
         " CASE WHEN s.resigned_user_id IS NULL THEN CAST(? AS INTEGER) ELSE 0 END,"
-        " COALESCE(CAST(? AS TEXT), g.ended_at, g.updated_at)"
+        " COALESCE(CAST(? AS TEXT), g.ended_at, g.updated_at),"
+        " CASE WHEN s.resigned_user_id IS NOT NULL OR s.removed_user_id IS NOT NULL"
+        " OR CAST(? AS INTEGER) = 1 THEN 1 ELSE 0 END, s.ai_level"
         " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = ? AND s.seat = ?"
         " ON CONFLICT DO NOTHING",
-        [(r.score, int(r.won), finished_at, game_id, r.seat) for r in results],
+        [(r.score, int(r.won), finished_at, int(r.left_early), game_id, r.seat) for r in results],
     )

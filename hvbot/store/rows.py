@@ -24,6 +24,7 @@ class SeatRow:
     language: str | None = None  # the person's language as last seen (None: an AI seat)
     resigned_user_id: int | None = None  # the person who resigned the seat: theirs is a loss
     away_until: str | None = None  # as stored: the person is away (/me away) until then
+    removed_user_id: int | None = None  # the person a moderator took the seat from (for nobody)
 
     def away_at(self, now: str) -> str | None:
         """When the person's time away ends, if they are away at `now` (a stamp)."""
@@ -117,6 +118,9 @@ class SeatResult:
     seat: int
     score: int
     won: bool
+    # The game stopped as this seat's loss before its end (a forfeit): it ranks last. Resigned
+    # and removed seats are known from the seats themselves.
+    left_early: bool = False
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,9 @@ class ResultRow:
     score: int
     won: bool
     finished_at: str
+    # Resigned, forfeited or removed by a moderator: ranks last (see hvbot.services.ratings).
+    left_early: bool = False
+    ai_level: str | None = None  # the AI that held the seat at the end (None: a person)
 
     @property
     def is_ai(self) -> bool:
