@@ -55,7 +55,7 @@ def name_of(player: PlayerStats) -> str:
 
 
 def rating_text(player: PlayerStats, texts: Texts = ENGLISH) -> str:
-    """"1234", "1234?" while uncertain, or "unrated"."""
+    """ "1234", "1234?" while uncertain, or "unrated"."""
     return player.rating.text() if player.rating else texts("bot.stats.unrated")
 
 

@@ -14,6 +14,7 @@ from data.texts import texts_for
 from engine import State
 from engine.ai import levels as ai_levels
 from hvbot.services.errors import BotError
+from hvbot.services.seat_names import was_removed
 from hvbot.store import (
     ArchivedGame,
     GameRow,
@@ -362,7 +363,8 @@ class GameAccess:
         Scores are 0: a game stopped early has no final count, and a partial one could tell
         what is still hidden (High Voltage's companies)."""
         results = [
-            SeatResult(s.seat, 0, s.seat != seat, left_early=s.seat == seat) for s in game.seats
+            SeatResult(s.seat, 0, s.seat != seat, left_early=s.seat == seat or was_removed(s))
+            for s in game.seats
         ]
         at = self.store.clock()
         finished = changes.set_status(

@@ -3,10 +3,7 @@
 A moderator's end is not a result: nobody wins or loses, and no rating moves, whatever the
 board said. A seat taken in a lobby is freed; in a game under way an AI plays it to the end
 for nobody (the person removed neither loses nor may come back to it), so the others can
-finish. The seat ranks last in the game's finishing order, whatever its AI goes on to score,
-but is rated for nobody: not for the person removed, since a moderator at the table could
-otherwise hand a rival a loss, nor for the AI, which played only its end.
-Whether someone is a moderator is Discord's to say (see `hvbot.handlers.lobby`).
+finish. Whether someone is a moderator is Discord's to say (see `hvbot.handlers.lobby`).
 
 Both are refused to a moderator in a game under way that they play themselves (their own
 seat, or any game they hold a seat in for /game end: played, stood in for by an AI while
@@ -112,10 +109,7 @@ class Moderation:
                 )
             name = texts("bot.seat.removed", player=seat.display_name)
             seats = list(game.seats)
-            level = stand_in_level(game.game_name)
-            # Kept who it was, so the seat ranks last (for nobody: see the module's docstring).
-            removed = SeatRow(seat.seat, None, level, name, removed_user_id=seat.user_id)
-            seats[seat.seat] = removed
+            seats[seat.seat] = SeatRow(seat.seat, None, stand_in_level(game.game_name), name)
             if all(s.is_ai for s in seats):
                 return await self._ended(game, moderator)
             told = texts("bot.moderation.kicked", player=f"<@{seat.user_id}>", moderator=moderator)

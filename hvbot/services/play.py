@@ -238,7 +238,7 @@ class Play:
                 status="finished" if finished else "active",
                 prompt=prompt_for(game, state),
                 wait=None if stand_in is not None else self.games.wait_for(game, state, seat),
-                results=seat_results(state) if finished else None,
+                results=seat_results(state, game.seats) if finished else None,
                 ai_turn=ai_turn(game, state, stand_in_seat=stand_in),
                 stand_in_seat=stand_in,
             )

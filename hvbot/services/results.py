@@ -4,22 +4,29 @@ filled in at start-up for games that finished before results were kept."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from engine import State
 from hvbot.services.access import GameAccess
 from hvbot.services.errors import BotError
-from hvbot.store import SeatResult
+from hvbot.services.seat_names import was_removed
+from hvbot.store import SeatResult, SeatRow
 
 log = logging.getLogger(__name__)
 
 
-def seat_results(state: State) -> list[SeatResult]:
-    """Each seat's final score and whether it won; empty while the game goes on."""
+def seat_results(state: State, seats: Sequence[SeatRow] = ()) -> list[SeatResult]:
+    """Each seat's final score and whether it won; empty while the game goes on. With the
+    game's `seats`, those a moderator removed are marked as having left early."""
     outcome = state.outcome()
     if outcome is None:
         return []
     winners = set(outcome.winners)
-    return [SeatResult(seat, score, seat in winners) for seat, score in enumerate(outcome.scores)]
+    removed = {s.seat for s in seats if was_removed(s)}
+    return [
+        SeatResult(seat, score, seat in winners, left_early=seat in removed)
+        for seat, score in enumerate(outcome.scores)
+    ]
 
 
 class ResultsBackfill:
@@ -43,7 +50,7 @@ class ResultsBackfill:
             except (BotError, KeyError, ValueError) as exc:
                 log.warning("game %s: no results, its saved state cannot be read: %s", game.id, exc)
                 continue
-            results = seat_results(state)
+            results = seat_results(state, game.seats)
             if not results:
                 log.warning("game %s: finished, but its saved state is not over", game.id)
                 continue

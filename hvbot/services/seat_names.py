@@ -119,3 +119,14 @@ def named(seat: SeatRow) -> Named:
     parts = _parts(seat)
     name.key, name.fields = (None, {}) if parts is None else (parts.key, dict(parts.fields))
     return name
+
+
+def was_removed(seat: SeatRow) -> bool:
+    """Whether a moderator took the seat from its person: an AI plays it for nobody. The bot
+    keeps no more of a removal than the name it gives the seat (`bot.seat.removed`, in the
+    language of the game's posts), which no person can take: a person's seat keeps their own
+    name, and an AI plays a removed seat."""
+    if not seat.is_ai or seat.away_user_id is not None or seat.resigned_user_id is not None:
+        return False
+    found = recognised(seat.display_name)
+    return found is not None and found[0] == "removed"

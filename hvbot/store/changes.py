@@ -521,8 +521,7 @@ async def _replace_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRow]
     await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
     await tx.executemany(
         "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id,"
-        " language, resigned_user_id, away_until, removed_user_id)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " language, resigned_user_id, away_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 game_id,
@@ -534,7 +533,6 @@ async def _replace_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRow]
                 s.language,
                 s.resigned_user_id,
                 s.away_until,
-                s.removed_user_id,
             )
             for s in seats
         ],

@@ -15,7 +15,7 @@ from hvbot.store.rows import GameRow, SeatRow, TurnClock
 async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
     rows = await db.fetch(
         "SELECT seat, user_id, ai_level, display_name, away_user_id, language, resigned_user_id,"
-        " away_until, removed_user_id FROM seats"
+        " away_until FROM seats"
         " WHERE game_id = ? ORDER BY seat",
         game_id,
     )
@@ -29,7 +29,6 @@ async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
             r["language"],
             r["resigned_user_id"],
             r["away_until"],
-            r["removed_user_id"],
         )
         for r in rows
     )

@@ -74,9 +74,9 @@ async def insert_results(
     """Copy the game's kind, server and seat names from the rows the same transaction sees,
     so the results say who sat where at the very end. A seat an AI played for a person
     counts for that person: one away (the AI stood in for them), or one who resigned (for
-    whom it is a loss, whoever the seat's AI went on to beat). A resigned seat, one a
-    moderator removed (its AI plays on for nobody) and a forfeit's loser left early: they rank
-    last. Results stored already stay as they are."""
+    whom it is a loss, whoever the seat's AI went on to beat). A resigned seat left early,
+    as did those the service says so of (`SeatResult.left_early`). Results stored already
+    stay as they are."""
     await tx.executemany(
         "INSERT INTO results (game_id, seat, game, guild_id, user_id,"
         " display_name, score, won, finished_at, left_early, ai_level)"
@@ -85,8 +85,8 @@ async def insert_results(
         " CAST(? AS INTEGER),"
         " CASE WHEN s.resigned_user_id IS NULL THEN CAST(? AS INTEGER) ELSE 0 END,"
         " COALESCE(CAST(? AS TEXT), g.ended_at, g.updated_at),"
-        " CASE WHEN s.resigned_user_id IS NOT NULL OR s.removed_user_id IS NOT NULL"
-        " OR CAST(? AS INTEGER) = 1 THEN 1 ELSE 0 END, s.ai_level"
+        " CASE WHEN s.resigned_user_id IS NOT NULL OR CAST(? AS INTEGER) = 1 THEN 1 ELSE 0 END,"
+        " s.ai_level"
         " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = ? AND s.seat = ?"
         " ON CONFLICT DO NOTHING",
         [(r.score, int(r.won), finished_at, int(r.left_early), game_id, r.seat) for r in results],

@@ -24,7 +24,6 @@ class SeatRow:
     language: str | None = None  # the person's language as last seen (None: an AI seat)
     resigned_user_id: int | None = None  # the person who resigned the seat: theirs is a loss
     away_until: str | None = None  # as stored: the person is away (/me away) until then
-    removed_user_id: int | None = None  # the person a moderator took the seat from (for nobody)
 
     def away_at(self, now: str) -> str | None:
         """When the person's time away ends, if they are away at `now` (a stamp)."""
@@ -118,8 +117,8 @@ class SeatResult:
     seat: int
     score: int
     won: bool
-    # The game stopped as this seat's loss before its end (a forfeit): it ranks last. Resigned
-    # and removed seats are known from the seats themselves.
+    # The seat left the game before its end (a forfeit, a resignation, a moderator's removal):
+    # it ranks last, whatever the AI that took it over did (see `hvbot.services.ratings`).
     left_early: bool = False
 
 

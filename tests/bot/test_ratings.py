@@ -1,103 +1,147 @@
-"""Elo ratings against numbers worked out by hand from the formula
-E = 1 / (1 + 10^((opponent - rating) / 400)), new = old + K * (score - E), K = 32 shared
-equally among the pairs a person is in."""
+"""Ratings v2: each game's finishing order read from its results, rated by openskill's
+Weng-Lin Plackett-Luce model; AI levels are players of their own."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from hvbot.services.ratings import (
-    START,
+    LEVEL_STEP,
+    MODEL,
+    ORIGIN,
+    AiLevel,
     Placing,
     Rating,
-    expected,
-    pair_score,
-    rate_game,
+    Ratings,
+    prior,
+    ranks,
     rate_games,
 )
 
-
-def table(*seats: tuple[str, bool]) -> list[Placing]:
-    return [Placing(player, won) for player, won in seats]
+LEVELS = ["random", "easy", "normal", "hard"]
 
 
-def test_expected_share_of_a_point() -> None:
-    assert expected(1000, 1000) == 0.5
-    # 10^(-100/400) = 0.562341; 1 / 1.562341 = 0.640065
-    assert expected(1100, 1000) == pytest.approx(0.640065, abs=1e-6)
-    assert expected(1000, 1100) == pytest.approx(1 - 0.640065, abs=1e-6)
-    assert expected(1400, 1000) == pytest.approx(10 / 11)
+def test_places_are_winners_first_then_score_and_ties_share_a_place() -> None:
+    table = [
+        Placing("ada", won=False, score=7),
+        Placing("bo", won=True, score=12),
+        Placing("cy", won=True, score=12),
+        Placing("di", won=False, score=7),
+    ]
+    assert ranks(table) == [3, 1, 1, 3]
+    by_score = [Placing("a", False, 3), Placing("b", True, 9), Placing("c", False, 5)]
+    assert ranks(by_score) == [3, 1, 2]
 
 
-def test_pair_scores_make_shared_wins_draws() -> None:
-    assert pair_score(True, False) == 1.0
-    assert pair_score(False, True) == 0.0
-    assert pair_score(True, True) == 0.5
-    assert pair_score(False, False) == 0.5
+def test_a_seat_that_left_early_ranks_last_whatever_it_scored() -> None:
+    table = [
+        Placing("resigner", won=False, score=40, left_early=True),
+        Placing("bo", won=True, score=12),
+        Placing("cy", won=False, score=3),
+    ]
+    assert ranks(table) == [3, 1, 2]
+    after = rate_games([table])
+    assert after["resigner"].mu < after["cy"].mu < after["bo"].mu
 
 
-def test_two_equal_players() -> None:
-    assert rate_game({}, table(("ada", True), ("bo", False))) == {"ada": 1016.0, "bo": 984.0}
+def test_a_forfeit_is_a_win_for_everyone_else_shared() -> None:
+    table = [Placing("a", True), Placing("b", False, left_early=True), Placing("c", True)]
+    assert ranks(table) == [1, 3, 1]
+    after = rate_games([table])
+    assert after["a"].mu == pytest.approx(after["c"].mu)
+    assert after["b"].mu < MODEL.mu < after["a"].mu
 
 
-def test_an_upset_moves_more_than_an_expected_win() -> None:
-    ratings = {"ada": 1100.0, "bo": 1000.0}
-    # 32 * (1 - 0.640065) = 11.518
-    expected_win = rate_game(ratings, table(("ada", True), ("bo", False)))
-    assert expected_win["ada"] == pytest.approx(1111.518, abs=1e-3)
-    assert expected_win["bo"] == pytest.approx(988.482, abs=1e-3)
-    # 32 * (1 - 0.359935) = 20.482
-    upset = rate_game(ratings, table(("ada", False), ("bo", True)))
-    assert upset["ada"] == pytest.approx(1079.518, abs=1e-3)
-    assert upset["bo"] == pytest.approx(1020.482, abs=1e-3)
+def test_a_seat_rated_for_nobody_ranks_last_and_moves_no_one_but_the_others() -> None:
+    """A seat a moderator removed: its AI played on for nobody."""
+    with_removed = [Placing("a", True, 9), Placing("b", False, 4), Placing(None, False, 99, True)]
+    without = [Placing("a", True, 9), Placing("b", False, 4)]
+    assert rate_games([with_removed]) == rate_games([without])
+    assert set(rate_games([with_removed])) == {"a", "b"}
 
 
-def test_three_players_one_winner() -> None:
-    # Each pair weighs 32 / 2 = 16: Ada beats both (+8 +8); Bo and Cy lose to her (-8) and
-    # draw with each other at equal ratings (0).
-    after = rate_game({}, table(("ada", True), ("bo", False), ("cy", False)))
-    assert after == {"ada": 1016.0, "bo": 992.0, "cy": 992.0}
-
-
-def test_a_shared_win_is_a_draw_between_the_winners() -> None:
-    after = rate_game({}, table(("ada", True), ("bo", True), ("cy", False)))
-    assert after == {"ada": 1008.0, "bo": 1008.0, "cy": 984.0}
-
-
-def test_four_players_move_a_rating_by_at_most_k() -> None:
-    after = rate_game({}, table(("a", True), ("b", False), ("c", False), ("d", False)))
-    # 32 / 3 per pair: the winner takes 3 * 16/3 = 16, each loser gives 16/3.
-    assert after["a"] == pytest.approx(1016.0)
-    assert after["b"] == pytest.approx(1000 - 16 / 3)
-    assert sum(after.values()) == pytest.approx(4 * START), "Elo neither makes nor loses points"
+def test_a_game_with_one_rated_player_changes_nothing() -> None:
+    assert rate_games([[Placing("a", True), Placing(None, False, left_early=True)]]) == {}
+    assert rate_games([[Placing("a", True)]]) == {}
 
 
 def test_seat_order_does_not_matter() -> None:
-    ratings = {"a": 1050.0, "b": 980.0, "c": 1010.0}
-    seats = table(("a", False), ("b", True), ("c", False))
-    assert rate_game(ratings, seats) == pytest.approx(rate_game(ratings, seats[::-1]))
+    seats = [Placing("a", False, 3), Placing("b", True, 8), Placing("c", False, 5)]
+    ratings = rate_games([seats, seats])
+    shuffled = rate_games([seats, seats[::-1]])
+    for player in "abc":
+        assert shuffled[player].mu == pytest.approx(ratings[player].mu)
+        assert shuffled[player].sigma == pytest.approx(ratings[player].sigma)
 
 
-def test_games_are_replayed_in_order() -> None:
-    games = [table(("ada", True), ("bo", False)), table(("ada", False), ("bo", True))]
-    ratings = rate_games(games)
-    # Second game: Bo at 984 against Ada at 1016 expects 1 / (1 + 10^(32/400)) = 0.454078,
-    # so he gains 32 * 0.545922 = 17.4695.
-    assert ratings["bo"].value == pytest.approx(1001.4695, abs=1e-4)
-    assert ratings["ada"].value == pytest.approx(998.5305, abs=1e-4)
-    assert ratings["ada"].games == ratings["bo"].games == 2
-    reversed_order = rate_games(games[::-1])
-    assert reversed_order["ada"].value == pytest.approx(1001.4695, abs=1e-4), "order matters"
+def test_second_place_at_four_is_better_than_last() -> None:
+    table = [Placing(p, p == "a", 10 - i) for i, p in enumerate("abcd")]
+    after = rate_games([table])
+    assert after["a"].mu > after["b"].mu > after["c"].mu > after["d"].mu
+    assert after["b"].mu > MODEL.mu, "beating two of three is a good game"
 
 
-def test_games_with_one_person_change_no_rating() -> None:
-    """A game against AI seats only: nobody to compare with, so no rating at all."""
-    assert rate_games([table(("ada", True)), table(("ada", True))]) == {}
-    ratings = rate_games([table(("ada", True)), table(("ada", False), ("bo", False))])
-    assert ratings == {"ada": Rating(1000.0, 1), "bo": Rating(1000.0, 1)}
-    assert ratings["ada"].shown == 1000
+def test_ai_levels_are_players_of_their_own() -> None:
+    levels = prior(LEVELS)
+    games = [
+        [Placing("ada", True, 9), Placing(AiLevel("easy"), False, 2)],
+        [Placing("ada", False, 4), Placing(AiLevel("hard"), True, 11)],
+    ]
+    after = rate_games(games, levels)
+    assert set(after) == {"ada", AiLevel("easy"), AiLevel("hard")}
+    assert after[AiLevel("easy")].mu < levels["easy"]
+    assert after[AiLevel("hard")].mu > levels["hard"]
+    assert after[AiLevel("easy")].games == after[AiLevel("hard")].games == 1
 
 
-def test_shown_ratings_are_rounded() -> None:
-    assert Rating(1011.518, 1).shown == 1012
-    assert Rating(988.482, 1).shown == 988
+def test_the_levels_start_apart_weakest_first() -> None:
+    levels = prior(LEVELS)
+    assert [levels[level] for level in LEVELS] == sorted(levels.values())
+    assert levels["hard"] - levels["normal"] == pytest.approx(LEVEL_STEP)
+    assert sum(levels.values()) / len(levels) == pytest.approx(MODEL.mu)
+
+
+def test_beating_easy_moves_a_rating_less_than_beating_hard() -> None:
+    levels = prior(LEVELS)
+    easy = rate_games([[Placing("ada", True, 5), Placing(AiLevel("easy"), False, 1)]], levels)
+    hard = rate_games([[Placing("ada", True, 5), Placing(AiLevel("hard"), False, 1)]], levels)
+    gained_easy = easy["ada"].mu - MODEL.mu
+    gained_hard = hard["ada"].mu - MODEL.mu
+    assert 0 < gained_easy < gained_hard
+    assert hard[AiLevel("hard")].mu < levels["hard"], "the hard AI lost rating to her"
+
+
+def test_two_seats_of_one_ai_level_are_one_update() -> None:
+    table = [Placing("ada", True, 9), Placing(AiLevel("easy"), False, 3)]
+    twice = [*table, Placing(AiLevel("easy"), False, 1)]
+    ratings: Ratings[object] = Ratings(prior(LEVELS))
+    assert ratings.rate(twice) == ["ada", AiLevel("easy")]
+    assert ratings.ratings[AiLevel("easy")].games == 1
+
+
+def test_a_newcomer_shows_the_origin_unsettled() -> None:
+    newcomer = Ratings[str]().of("ada")
+    assert (newcomer.shown, newcomer.settled, newcomer.text()) == (1000, False, "1000?")
+    assert ORIGIN == 1000
+
+
+def test_a_rating_settles_with_games_and_is_then_shown_plain() -> None:
+    rng = random.Random(3)
+    ratings: Ratings[str] = Ratings()
+    settled_after = None
+    for game in range(1, 60):
+        seats = [Placing(p, False, rng.randint(0, 20)) for p in ("ada", "bo", "cy")]
+        ratings.rate(seats)
+        if settled_after is None and ratings.of("ada").settled:
+            settled_after = game
+    assert settled_after is not None and 8 <= settled_after <= 30, settled_after
+    ada = ratings.of("ada")
+    assert ada.text() == str(ada.shown) and ada.games == 59
+
+
+def test_text_and_shown() -> None:
+    assert Rating(30.0, 3.0, 20).text() == "1630"  # 1000 + 30 * (30 - 9)
+    assert Rating(30.0, 7.0, 2).text() == "1270?"  # 1000 + 30 * (30 - 21)
+    assert Rating(30.0, 3.0, 20).conservative == pytest.approx(21.0)

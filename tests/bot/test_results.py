@@ -12,7 +12,6 @@ from played_games import finish_as_before_results, finished_pylons, schema_befor
 from games import find_game
 from hvbot.cogs.stats import NAME_LIMIT, server_embed
 from hvbot.services import GameService, seat_results
-from hvbot.services.ratings import Rating
 from hvbot.services.stats import summaries, summarise
 from hvbot.store import GameRow, GameStore, ResultRow, SeatResult, SeatRow, VersionConflict, changes
 
@@ -133,7 +132,15 @@ async def test_a_seat_an_ai_played_for_a_person_counts_for_them_and_a_resignatio
     ada, bo = summary.players[ADA], summary.players[BO]
     assert (ada.played, ada.wins, bo.played, bo.wins) == (1, 0, 1, 1)
     assert ada.rating is not None and bo.rating is not None
-    assert ada.rating.value < bo.rating.value, "the resigner lost rating to the winner"
+    assert ada.rating.mu < bo.rating.mu, "the resigner lost rating to the winner"
+    assert [(r.left_early, r.ai_level) for r in rows] == [
+        (True, "easy"),  # resigned: ranks last, whatever the seat's AI scored
+        (False, "normal"),
+        (False, "easy"),
+    ]
+    assert list(summary.ais) == ["easy"], "only the AI that played from the start is rated"
+    assert summary.ais["easy"].rating is not None
+    assert ada.rating.mu < summary.ais["easy"].rating.mu, "the resigner ranks below the AI"
 
 
 async def test_a_refused_finishing_move_stores_no_results(repo: GameStore) -> None:
@@ -297,7 +304,17 @@ async def test_games_finished_before_results_were_kept_are_filled_once(
 # ---------------------------------------------------------------------- summing up
 
 
-def _row(game_id: int, seat: int, user_id: int | None, name: str, score: int, won: bool):
+def _row(
+    game_id: int,
+    seat: int,
+    user_id: int | None,
+    name: str,
+    score: int,
+    won: bool,
+    *,
+    ai_level: str | None = None,
+    left_early: bool = False,
+):
     return ResultRow(
         game_id=game_id,
         seat=seat,
@@ -308,16 +325,18 @@ def _row(game_id: int, seat: int, user_id: int | None, name: str, score: int, wo
         score=score,
         won=won,
         finished_at=f"2025-01-0{game_id}T10:00:00+00:00",
+        left_early=left_early,
+        ai_level=ai_level,
     )
 
 
-def test_a_summary_counts_people_and_rates_only_games_between_them() -> None:
+def test_a_summary_counts_people_and_rates_games_against_ai_seats_too() -> None:
     rows = [
         _row(1, 0, ADA, "Ada", 10, True),
-        _row(1, 1, None, "AI 1 (hard)", 30, False),  # an AI's score is nobody's record
+        _row(1, 1, None, "AI 1 (hard)", 30, False, ai_level="hard"),  # nobody's record
         _row(2, 0, ADA, "Ada", 3, False),
         _row(2, 1, BO, "Bo", 12, True),
-        _row(3, 0, None, "AI 1", 2, False),
+        _row(3, 0, None, "AI 1", 2, False, ai_level="easy"),
         _row(3, 1, ADA, "Ada Lovelace", 7, True),
         _row(3, 2, BO, "Bo", 7, True),
     ]
@@ -329,15 +348,24 @@ def test_a_summary_counts_people_and_rates_only_games_between_them() -> None:
     assert ada.win_rate == pytest.approx(2 / 3)
     assert (bo.played, bo.wins, bo.best, bo.win_rate) == (2, 2, 12, 1.0)
     assert (summary.best, summary.best_by) == (12, BO)
-    # Game 1 is against an AI only: no change. Game 2: Bo beats Ada, 1016 / 984. Game 3: a
-    # shared win, a draw: Ada at 984 expected 0.454078 against 1016 and gains 32 * 0.045922.
-    assert ada.rating == Rating(pytest.approx(985.4695, abs=1e-4), 2)
-    assert bo.rating == Rating(pytest.approx(1014.5305, abs=1e-4), 2)
-    assert [p.user_id for p in summary.top(5)] == [BO, ADA]
-    assert [p.user_id for p in summary.top(1)] == [BO]
+    # Every game is rated: Ada's first, against the hard AI, too.
+    assert ada.rating is not None and bo.rating is not None
+    assert (ada.rating.games, bo.rating.games) == (3, 2)
+    assert [f for f, _ in ada.history] == [r.finished_at for r in rows if r.seat == 0][:3]
+    assert [shown for _, shown in ada.history][-1] == ada.rating.shown
+    assert len(bo.history) == 2
+    assert set(summary.ais) == {"hard", "easy"}
+    hard, easy = summary.ais["hard"], summary.ais["easy"]
+    assert (hard.played, hard.wins, easy.played, easy.wins) == (1, 0, 1, 0)
+    assert hard.rating is not None and easy.rating is not None
+    assert [ai.level for ai in summary.ai_lines()] == ["hard", "easy"], "strongest first"
+    assert [p.user_id for p in summary.top(5)] == [p.user_id for p in summary.top(2)]
+    assert {p.user_id for p in summary.top(5)} == {ADA, BO}, "people only"
 
 
-def test_people_who_only_played_ai_seats_are_unrated_and_ranked_last() -> None:
+def test_people_with_no_rated_opponent_are_unrated_and_ranked_last() -> None:
+    """An AI seat whose level was never known (a result older than levels were kept) is
+    rated for nobody."""
     rows = [
         _row(1, 0, 300, "Cy", 5, True),
         _row(1, 1, None, "AI 1", 1, False),
@@ -345,9 +373,23 @@ def test_people_who_only_played_ai_seats_are_unrated_and_ranked_last() -> None:
         _row(2, 1, BO, "Bo", 4, True),
     ]
     summary = summarise("pylons", rows)
-    assert summary.players[300].rating is None
+    assert summary.players[300].rating is None and summary.players[300].history == []
     assert [p.user_id for p in summary.top(3)] == [BO, ADA, 300]
     assert (summary.best, summary.best_by) == (5, 300)
+    assert summary.ais == {}
+
+
+def test_a_seat_a_moderator_removed_ranks_last_for_nobody() -> None:
+    rows = [
+        _row(1, 0, ADA, "Ada", 3, False),
+        _row(1, 1, None, "Bo (removed, AI plays)", 50, True, ai_level="easy", left_early=True),
+        _row(1, 2, 300, "Cy", 2, False),
+    ]
+    summary = summarise("pylons", rows)
+    assert summary.ais == {}, "the AI that played the seat's end is not rated for it"
+    assert BO not in summary.players
+    ada, cy = summary.players[ADA].rating, summary.players[300].rating
+    assert ada is not None and cy is not None and ada.mu > cy.mu, "Ada scored more than Cy"
 
 
 def test_the_public_board_stays_within_discord_limits_whatever_the_names() -> None:

@@ -1,7 +1,4 @@
 -- What a rating reads of a finished game beyond scores and wins (see hvbot.services.ratings).
--- A seat a moderator took from a person keeps who it was taken from (`removed_user_id`), as a
--- resigned seat keeps its resigner: the seat ranks last, for nobody.
-ALTER TABLE seats ADD COLUMN removed_user_id INTEGER;
 -- A seat that left the game early ranks last whatever the AI that took it over did: a
 -- resignation, a forfeit when the clock ran out, a moderator's removal.
 ALTER TABLE results ADD COLUMN left_early INTEGER NOT NULL DEFAULT 0 CHECK (left_early IN (0, 1));
@@ -9,9 +6,9 @@ ALTER TABLE results ADD COLUMN left_early INTEGER NOT NULL DEFAULT 0 CHECK (left
 -- AI seat's results rate that level.
 ALTER TABLE results ADD COLUMN ai_level TEXT;
 -- Results stored before: the level from their seats; resigned seats left early, and so did
--- seats a moderator removed, known then only by the name the bot gave them (in the language of
--- the game's posts). A forfeit's loser needs nothing: the only seat that did not win, it ranks
--- last anyway.
+-- seats a moderator removed, known by the name the bot gives them (in the language of the
+-- game's posts, as `hvbot.services.seat_names` reads it). A forfeit's loser needs nothing:
+-- the only seat that did not win, it ranks last anyway.
 UPDATE results SET
     ai_level = (SELECT s.ai_level FROM seats s
                 WHERE s.game_id = results.game_id AND s.seat = results.seat),
