@@ -109,7 +109,7 @@ class Rating:
 def ranks(table: Sequence[Placing[Player]]) -> list[int]:
     """Each seat's place (1 best; equal places tie): left early last, then winners, then by
     score (see the module's docstring)."""
-    keys = [(p.left_early, not p.won, -p.score) for p in table]
+    keys = [(p.left_early, not p.won, 0 if p.won else -p.score) for p in table]
     return [1 + sum(other < key for other in keys) for key in keys]
 
 

@@ -33,6 +33,9 @@ def test_places_are_winners_first_then_score_and_ties_share_a_place() -> None:
     assert ranks(table) == [3, 1, 1, 3]
     by_score = [Placing("a", False, 3), Placing("b", True, 9), Placing("c", False, 5)]
     assert ranks(by_score) == [3, 1, 2]
+    # Winners share first place whatever their scores (a win broken by a tie-break that is
+    # not stored, or a draw).
+    assert ranks([Placing("a", True, 3), Placing("b", True, 9)]) == [1, 1]
 
 
 def test_a_seat_that_left_early_ranks_last_whatever_it_scored() -> None:

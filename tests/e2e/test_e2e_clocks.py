@@ -254,8 +254,8 @@ async def test_with_timeout_end_the_game_ends_as_their_loss_and_the_ratings_say_
     assert "Played 1 · won 1 (100%)" in field["value"]
     (board,) = (await emu.slash(mover, "stats server")).messages
     (field,) = board.embeds[0]["fields"]
-    assert f"1. {other.name}: 1016 (1 game, 1 win)" in field["value"]
-    assert f"2. {mover.name}: 984 (1 game, 0 wins)" in field["value"]
+    assert f"1. {other.name}: 1103? (1 game, 1 win)" in field["value"]
+    assert f"2. {mover.name}: 945? (1 game, 0 wins)" in field["value"]
     # The channel is free for the next game.
     await emu.slash(other, "game new", game="pylons")
     assert (await hv.game()).status == "lobby"

@@ -64,7 +64,9 @@ async def test_stats_before_and_after_a_finished_game(
     assert f"Played 1 · won {int(ada_won)} ({100 if ada_won else 0}%)" in field["value"]
     assert f"Best score {rows[ada.id].score}" in field["value"]
     shared = rows[bo.id].won == ada_won
-    rating = 1000 if shared else (1016 if ada_won else 984)
+    # Openskill's defaults from a newcomer's 1000: a shared first place, or a win and a loss;
+    # one game is far from settled ("?").
+    rating = "1024?" if shared else ("1103?" if ada_won else "945?")
     assert f"rating **{rating}**" in field["value"]
 
     board = await answer(emu, bo, "stats server")
@@ -78,7 +80,7 @@ async def test_stats_before_and_after_a_finished_game(
     assert len(top) == 2 and top[0].startswith("1. ") and top[1].startswith("2. ")
     if not shared:
         first = "Ada" if ada_won else "Bo"
-        assert top[0] == f"1. {first}: 1016 (1 game, 1 win)"
+        assert top[0] == f"1. {first}: 1103? (1 game, 1 win)"
 
     stranger = await answer(emu, cy, "stats me")
     assert stranger.visibility == Visibility.ephemeral_to(cy)
@@ -142,7 +144,7 @@ async def test_games_finished_before_stats_existed_count_after_start_up(
     assert not harness.unexpected_errors(), harness.errors.summary()
 
 
-async def test_a_game_against_ai_players_alone_says_why_it_gave_no_rating(
+async def test_a_game_against_ai_players_alone_is_rated_and_rates_the_ai(
     emulator: DiscordEmulator, hv: BotHarness
 ) -> None:
     emu = emulator
@@ -156,6 +158,7 @@ async def test_a_game_against_ai_players_alone_says_why_it_gave_no_rating(
     mine = await answer(emu, ada, "stats me")
     (field,) = mine.embeds[0]["fields"]
     assert "Played 1 · won 0 (0%)" in field["value"], field["value"]
-    assert field["value"].endswith(
-        "no rating yet: games against AI players alone are not rated (play another person)"
-    ), field["value"]
+    assert re.search(r"rating \*\*\d+\?\*\*$", field["value"]), field["value"]
+    board = await answer(emu, ada, "stats server")
+    (field,) = board.embeds[0]["fields"]
+    assert re.search(r"^AI \(\w+\): \d+\? \(1 game, 1 win\)$", field["value"], re.M), field["value"]
