@@ -56,8 +56,8 @@ def results(games: int, people: int, seed: int = 1) -> list[ResultRow]:
             (p, None, strength[p] + rng.gauss(0, 1)) for p in seated
         ]
         if rng.random() < 0.25:  # one seat an AI's
-            level = rng.choice(LEVELS)
-            seats[-1] = (None, level, level_strength[level] + rng.gauss(0, 1))
+            drawn = rng.choice(LEVELS)
+            seats[-1] = (None, drawn, level_strength[drawn] + rng.gauss(0, 1))
         best = max(s for _, _, s in seats)
         for seat, (person, level, played) in enumerate(seats):
             left = person is not None and rng.random() < 0.02
