@@ -9,15 +9,30 @@ text twin can be posted as it is; the picture takes the escapes back out.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 from data.texts import Texts
+from hvbot.infra import workers
+from hvbot.messages.post import Picture, Post
+from hvbot.messages.time_words import waited_words
 from hvbot.messages.wording import shown
-from hvbot.services.stats import GameSummary, PlayerStats
-from render.leaderboard import MOST_LINES, BoardLine, LeaderboardView
+from hvbot.services.ratings import START
+from hvbot.services.stats import GameSummary, Habits, PlayerStats
+from hvbot.store.sql import stamp
+from render.leaderboard import (
+    MOST_LINES,
+    BoardLine,
+    LeaderboardView,
+    leaderboard_alt,
+    leaderboard_png,
+)
+from render.profile import MOST_SECTIONS, ProfileSection, ProfileView, profile_alt, profile_png
 
 NAME_LIMIT = 32  # Discord's own limit on display names; longer ones would crowd the board
 TREND_DAYS = 30  # the all-time board's trend: the change over this many days
+MOST_FILES = 10  # Discord's limit on a message's attachments: one leaderboard per game
 
 
 def rating_label(player: PlayerStats, texts: Texts) -> str:
@@ -125,3 +140,120 @@ def all_time_view(
         headings=headings(texts),
         lines=board_lines(top, before, texts),
     )
+
+
+# ------------------------------------------------------------------ /stats server and me
+
+
+def best_ever_line(summary: GameSummary, texts: Texts) -> str | None:
+    """The best score a person reached in the game on the server, and who reached it first."""
+    if summary.best_by is None:
+        return None
+    best = summary.players[summary.best_by]
+    return texts("bot.stats.best_ever", score=summary.best, player=safe_name(best.name))
+
+
+async def server_post(
+    found: Sequence[GameSummary], *, now: datetime, titles: dict[str, str], texts: Texts
+) -> Post:
+    """/stats server: one leaderboard picture per game (all time, at most Discord's ten
+    attachments), each with its text twin as alt text, and a short message naming the games
+    and their best scores. The pictures are drawn by the drawing workers."""
+    since = stamp(now - timedelta(days=TREND_DAYS))
+    shown_games = list(found)[:MOST_FILES]
+    views = [
+        all_time_view(s, game_title=titles[s.game], since=since, texts=texts) for s in shown_games
+    ]
+    drawn = await asyncio.gather(*(workers.draw(leaderboard_png, view) for view in views))
+    lines = [f"**{texts('bot.stats.server_title')}**"]
+    for summary in shown_games:
+        said = texts("bot.stats.finished", game=titles[summary.game], count=summary.finished)
+        best = best_ever_line(summary, texts)
+        lines.append(f"{said} · {best}" if best else said)
+    lines.append(f"-# {texts('bot.stats.rating_note', start=f'{START:.0f}')}")
+    files = [
+        Picture(f"leaderboard-{s.game}.png", data, leaderboard_alt(view))
+        for s, view, data in zip(shown_games, views, drawn, strict=True)
+    ]
+    return Post(content="\n".join(lines), files=files)
+
+
+def time_words(seconds: float | None, texts: Texts) -> str:
+    """A median time to move as people say it: seconds under a minute and a half, then
+    minutes, hours or days; a dash before any move was timed."""
+    if seconds is None:
+        return "–"
+    if seconds < 90:
+        return texts("bot.leaderboard.seconds", count=max(1, round(seconds)))
+    return waited_words(timedelta(seconds=seconds), texts)
+
+
+def profile_section(
+    summary: GameSummary, user_id: int, habits: Habits, *, title: str, texts: Texts
+) -> ProfileSection:
+    """One game of /stats me: rating, facts and the rating's history."""
+    player = summary.players[user_id]
+    history = tuple(rating for _, rating in player.history)
+    days = (player.history[0][0][:10], player.history[-1][0][:10]) if history else ("", "")
+    if len(history) >= 2:
+        chart_alt = texts(
+            "bot.leaderboard.chart_alt",
+            count=len(history),
+            first=history[0],
+            last=history[-1],
+            low=min(history),
+            high=max(history),
+        )
+    else:
+        chart_alt = ""
+    won = f"{player.wins} ({player.win_rate:.0%})"
+    facts = (
+        (texts("bot.leaderboard.fact_finished"), str(player.played)),
+        (texts("bot.leaderboard.fact_won"), won),
+        (texts("bot.leaderboard.fact_abandoned"), str(habits.abandoned)),
+        (texts("bot.leaderboard.fact_median"), time_words(habits.median_move_s, texts)),
+        (
+            texts("bot.leaderboard.fact_best_score"),
+            "–" if player.best is None else str(player.best),
+        ),
+        (texts("bot.leaderboard.fact_best_rating"), str(max(history)) if history else "–"),
+    )
+    return ProfileSection(
+        title=title,
+        rating_label=texts("bot.leaderboard.rating"),
+        rating=rating_label(player, texts),
+        history=history,
+        span=days,
+        chart_alt=chart_alt,
+        facts=facts,
+    )
+
+
+async def me_post(
+    found: Sequence[GameSummary],
+    habits: dict[str, Habits],
+    *,
+    user_id: int,
+    name: str,
+    titles: dict[str, str],
+    texts: Texts,
+) -> Post:
+    """/stats me: the person's record as one picture (a band per game), its text twin as
+    alt text, and a short message. Drawn by the drawing workers."""
+    view = ProfileView(
+        title=texts("bot.stats.me_title"),
+        subtitle=texts("bot.leaderboard.me_subtitle", player=safe_name(name)),
+        no_chart=texts("bot.leaderboard.no_chart"),
+        sections=tuple(
+            profile_section(
+                s, user_id, habits.get(s.game, Habits()), title=titles[s.game], texts=texts
+            )
+            for s in list(found)[:MOST_SECTIONS]
+        ),
+    )
+    data = await workers.draw(profile_png, view)
+    lines = [f"**{view.title}**"]
+    for section in view.sections:
+        lines.append(f"{section.title}: {section.rating_label} {section.rating}")
+    lines.append(f"-# {texts('bot.stats.rating_note', start=f'{START:.0f}')}")
+    return Post(content="\n".join(lines), files=[Picture("stats.png", data, profile_alt(view))])
