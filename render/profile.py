@@ -119,11 +119,11 @@ def _chart(
     points = section.history
     if len(points) < 2:
         room = CHART_RIGHT - CHART_LEFT - 24
-        lines = wrap(as_drawn(no_chart, False), 18, room, 3, bold=False)
+        said = wrap(as_drawn(no_chart, False), 18, room, 3, bold=False)
         middle = (CHART_LEFT + CHART_RIGHT) // 2
-        y = (top + bottom) // 2 - 12 * (len(lines) - 1)
-        for line in lines:
-            draw.text((middle, y), line, fill=theme.text_dim, font=font(18, False), anchor="mm")
+        y = (top + bottom) // 2 - 12 * (len(said) - 1)
+        for words in said:
+            draw.text((middle, y), words, fill=theme.text_dim, font=font(18, False), anchor="mm")
             y += 24
         return
     low, high = min(points), max(points)
