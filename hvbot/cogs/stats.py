@@ -1,8 +1,11 @@
 """/stats: how people do in each game on this server, with a rating per game (and how strong
 each of the game's AI levels plays: see `hvbot.services.ratings`).
 
-`/stats me` answers only the caller (their record is theirs to share); `/stats server` is a
-public board everyone in the channel may read. Each is limited to a few a minute per person
+`/stats me` answers only the caller (their record is theirs to share) with a picture of it:
+each game's rating and its history, games finished and abandoned, median time to move, best
+results. `/stats server` is a public board everyone in the channel may read: a leaderboard
+picture per game. Each picture comes with its text twin as alt text
+(`hvbot.messages.leaderboards`). Each is limited to a few a minute per person
 (the service's `throttle`). Both are read from finished games only, so they
 never show anything hidden in a game still being played.
 """
@@ -15,129 +18,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.texts import ENGLISH, Texts, texts_for
+from data.texts import Texts, texts_for
 from engine.registry import find_game
 from hvbot.cogs.options import GAME_CHOICES
-from hvbot.messages.limits import fitted
-from hvbot.messages.post import PRIVATE
-from hvbot.messages.wording import shown
+from hvbot.messages import leaderboards
+from hvbot.messages.post import PRIVATE, send_private
 from hvbot.services import BotError
-from hvbot.services.ratings import ORIGIN
-from hvbot.services.stats import GameSummary, PlayerStats
+from hvbot.services.stats import GameSummary
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
 
-TOP_PLAYERS = 5
-EMBED_FIELDS = 25  # Discord's limit per embed; one field per game
-NAME_LIMIT = 32  # Discord's own limit on display names; longer ones would crowd the board
-COLOUR = discord.Colour.blurple()
 # /stats me answers in the asker's language; /stats server posts in the server's.
+
+
+def titles_of(found: list[GameSummary]) -> dict[str, str]:
+    """Each game's name as players read it, by the game's key."""
+    return {summary.game: find_game(summary.game).title for summary in found}
 
 
 def title_of(game: str) -> str:
     return find_game(game).title
-
-
-def summary_title(summary: GameSummary, texts: Texts = ENGLISH) -> str:
-    """The game's name, with its table size for a game rated per size."""
-    title = title_of(summary.game)
-    if summary.players_at is None:
-        return title
-    return texts("bot.ratings.at_table", game=title, count=summary.players_at)
-
-
-def name_of(player: PlayerStats) -> str:
-    """A display name that reads as itself: no markdown, no pings, no link (`shown`), not too
-    long."""
-    name = player.name if len(player.name) <= NAME_LIMIT else player.name[: NAME_LIMIT - 1] + "…"
-    return shown(name)
-
-
-def rating_text(player: PlayerStats, texts: Texts = ENGLISH) -> str:
-    """ "1234", "1234?" while uncertain, or "unrated"."""
-    return player.rating.text() if player.rating else texts("bot.stats.unrated")
-
-
-def rating_note(texts: Texts = ENGLISH) -> str:
-    return texts("bot.stats.rating_note", start=f"{ORIGIN:.0f}")
-
-
-def ai_line(ai: PlayerStats, texts: Texts = ENGLISH) -> str:
-    """One AI level's line in /stats server: how strong it has shown itself here."""
-    key = f"bot.level.{ai.level}"
-    level = texts(key) if texts.has(key) else str(ai.level)
-    return texts(
-        "bot.ratings.ai",
-        level=level,
-        rating=rating_text(ai, texts),
-        games=texts("bot.stats.games", count=ai.played),
-        wins=texts("bot.stats.wins", count=ai.wins),
-    )
-
-
-def my_field(player: PlayerStats, texts: Texts = ENGLISH) -> str:
-    """One person's line for one game in /stats me."""
-    best = "-" if player.best is None else str(player.best)
-    if player.rating:
-        rating = texts("bot.stats.rating", rating=player.rating.text())
-    else:
-        rating = texts("bot.stats.no_rating")
-    return texts(
-        "bot.stats.mine",
-        played=player.played,
-        wins=player.wins,
-        rate=f"{player.win_rate:.0%}",
-        best=best,
-        rating=rating,
-    )
-
-
-def server_field(summary: GameSummary, texts: Texts = ENGLISH) -> str:
-    """One game's board in /stats server: best score ever, the top players, then the AI
-    levels that played, strongest first."""
-    lines = []
-    if summary.best_by is not None:
-        best = summary.players[summary.best_by]
-        lines.append(texts("bot.stats.best_ever", score=summary.best, player=name_of(best)))
-    for place, player in enumerate(summary.top(TOP_PLAYERS), start=1):
-        lines.append(
-            texts(
-                "bot.stats.top",
-                place=place,
-                player=name_of(player),
-                rating=rating_text(player, texts),
-                games=texts("bot.stats.games", count=player.played),
-                wins=texts("bot.stats.wins", count=player.wins),
-            )
-        )
-    if not lines:
-        lines.append(texts("bot.stats.nobody"))
-    lines += [ai_line(ai, texts) for ai in summary.ai_lines()]
-    return "\n".join(lines)
-
-
-def me_embed(found: list[GameSummary], user_id: int, texts: Texts = ENGLISH) -> discord.Embed:
-    embed = discord.Embed(title=texts("bot.stats.me_title"), colour=COLOUR)
-    for summary in found[:EMBED_FIELDS]:
-        embed.add_field(
-            name=summary_title(summary, texts),
-            value=my_field(summary.players[user_id], texts),
-            inline=False,
-        )
-    embed.set_footer(text=rating_note(texts))
-    return embed
-
-
-def server_embed(found: list[GameSummary], texts: Texts = ENGLISH) -> discord.Embed:
-    embed = discord.Embed(title=texts("bot.stats.server_title"), colour=COLOUR)
-    for summary in found[:EMBED_FIELDS]:
-        name = texts(
-            "bot.stats.finished", game=summary_title(summary, texts), count=summary.finished
-        )
-        embed.add_field(name=name, value=server_field(summary, texts), inline=False)
-    embed.set_footer(text=rating_note(texts))
-    return embed
 
 
 def nothing_yet(texts: Texts, game: str | None, *, anyone: bool = False) -> str:
@@ -178,13 +79,19 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
             text = nothing_yet(texts, game, anyone=anyone)
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=PRIVATE)
             return
-        await interaction.response.send_message(
-            **fitted(
-                embed=me_embed(found, interaction.user.id, texts),
-                ephemeral=True,
-                allowed_mentions=PRIVATE,
-            )
+        # A picture to draw: answered "thinking" at once, privately, so Discord's three
+        # seconds never run out behind boards being drawn.
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        habits = await stats.habits(guild_id=guild_id, user_id=interaction.user.id)
+        post = await leaderboards.me_post(
+            found,
+            habits,
+            user_id=interaction.user.id,
+            name=interaction.user.display_name,
+            titles=titles_of(found),
+            texts=texts,
         )
+        await send_private(interaction, post)
 
     @app_commands.command(name="server", description="Top players and best scores on this server")
     @app_commands.describe(game="Only this game (default: every game played here)")
@@ -201,11 +108,16 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
                 allowed_mentions=PRIVATE,
             )
             return
-        await interaction.response.send_message(
-            **fitted(
-                embed=server_embed(found, texts_for(interaction.guild_locale)),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+        await interaction.response.defer(thinking=True)  # public: the pictures take a moment
+        post = await leaderboards.server_post(
+            found,
+            now=self.bot.service.clock(),
+            titles=titles_of(found),
+            texts=texts_for(interaction.guild_locale),
+        )
+        # Public, and pinging nobody whatever the names on it.
+        await interaction.followup.send(
+            **{**post.kwargs(), "allowed_mentions": discord.AllowedMentions.none()}
         )
 
 

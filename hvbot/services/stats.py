@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from engine.ai import levels as ai_levels
 from hvbot.infra.kept import Kept
@@ -174,6 +176,29 @@ def _played_by(found: list[GameSummary], user_id: int | None) -> list[GameSummar
     return [s for s in found if user_id is None or user_id in s.players]
 
 
+@dataclass(frozen=True)
+class Habits:
+    """How one person plays one game on one server, beside their results: the median time
+    they take to move (None before any move of theirs was timed) and how many of their games
+    of it were abandoned once started."""
+
+    median_move_s: float | None = None
+    abandoned: int = 0
+
+
+def median_moves(stamps: Sequence[tuple[str, str, str]]) -> dict[str, float]:
+    """The median seconds between the move before and the person's move, by game, from
+    (game, stamp before, stamp of the move) as `GameStore.habits.move_stamps` gives them.
+
+    The median, not the mean: one move left overnight would otherwise outweigh a hundred
+    made in a minute."""
+    gaps: dict[str, list[float]] = {}
+    for game, before, after in stamps:
+        seconds = (datetime.fromisoformat(after) - datetime.fromisoformat(before)).total_seconds()
+        gaps.setdefault(game, []).append(seconds)
+    return {game: statistics.median(each) for game, each in gaps.items()}
+
+
 KEPT_SUMMARIES = 512  # (server, game) summaries kept, the least recently read going first
 
 
@@ -219,6 +244,17 @@ class Stats:
         # up again at the next call, not hidden.
         self._kept.keep(key, len(rows), made)
         return made
+
+    async def habits(self, *, guild_id: int, user_id: int) -> dict[str, Habits]:
+        """How the person plays each game they sat in on the server (see `Habits`). The
+        median is worked out in a thread: a regular has tens of thousands of moves."""
+        stamps = await self.store.habits.move_stamps(guild_id=guild_id, user_id=user_id)
+        medians = await asyncio.to_thread(median_moves, stamps)
+        abandoned = await self.store.habits.abandoned(guild_id=guild_id, user_id=user_id)
+        return {
+            game: Habits(medians.get(game), abandoned.get(game, 0))
+            for game in sorted({*medians, *abandoned})
+        }
 
     async def games_played(self, *, guild_id: int) -> list[str]:
         """The games anyone finished on the server, by name."""

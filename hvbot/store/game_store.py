@@ -30,6 +30,7 @@ from hvbot.store.cache import GameCache
 from hvbot.store.changes import Write
 from hvbot.store.clocks import Clocks
 from hvbot.store.duties import Clock, Duties, real_time
+from hvbot.store.habits import Habits
 from hvbot.store.identify import IdentifySlots
 from hvbot.store.notify import Notify
 from hvbot.store.replays import Replays
@@ -53,8 +54,8 @@ class NotStarted(LookupError):
 class GameStore:
     """The games' database (SQLite or PostgreSQL, see `hvbot.database`), opened at start-up and
     shared by every handler. Its other tables are reached by concern: `undo`, `votes`,
-    `reminders`, `clocks`, `results`, `buttons`, and the duties any process may do (`duties`:
-    the outbox and the AI seats' claims). Leases are measured by `clock`."""
+    `reminders`, `clocks`, `results`, `habits`, `buttons`, and the duties any process may do
+    (`duties`: the outbox and the AI seats' claims). Leases are measured by `clock`."""
 
     def __init__(self, db: Database, *, cache: bool = True, clock: Clock = real_time) -> None:
         self.db = db
@@ -69,6 +70,7 @@ class GameStore:
         self.votes = AbsenceVotes(db, lambda: self.clock())
         self.reminders = Reminders(db)
         self.results = Results(db)
+        self.habits = Habits(db)
         self.buttons = LiveButtons(db)
         self.duties = Duties(db, lambda: self.clock())
         self.clocks = Clocks(db, self.cache.changed, self.cache.forget)

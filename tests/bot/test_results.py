@@ -5,12 +5,14 @@ into the numbers /stats shows."""
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 import pytest
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
 
+from data.texts import ENGLISH
 from games import find_game
-from hvbot.cogs.stats import NAME_LIMIT, server_embed
+from hvbot.messages.leaderboards import NAME_LIMIT, server_post
 from hvbot.services import GameService, seat_results
 from hvbot.services.stats import summaries, summarise
 from hvbot.store import GameRow, GameStore, ResultRow, SeatResult, SeatRow, VersionConflict, changes
@@ -392,18 +394,29 @@ def test_a_seat_a_moderator_removed_ranks_last_for_nobody() -> None:
     assert ada is not None and cy is not None and ada.mu > cy.mu, "Ada scored more than Cy"
 
 
-def test_the_public_board_stays_within_discord_limits_whatever_the_names() -> None:
-    """Names full of markdown grow when escaped; five of the longest still fit a field."""
+async def test_the_public_board_stays_within_discord_limits_whatever_the_names() -> None:
+    """Names full of markdown grow when escaped; six of the longest still fit the message and
+    the picture's alt text, and ping nobody."""
     name = "@everyone *_~`|>" * 10
     rows = [
         _row(1, seat, 1000 + seat, f"{name}{seat}", 10**6 + seat, seat == 0) for seat in range(6)
     ]
-    embed = server_embed([summarise("pylons", rows)]).to_dict()
-    (field,) = embed["fields"]
-    assert len(field["value"]) <= 1024
-    assert len(field["value"].splitlines()) == 1 + 5, "the best score and the top five"
-    assert "@everyone" not in field["value"], "names never ping anyone"
-    assert all(len(line) < 2 * NAME_LIMIT + 60 for line in field["value"].splitlines())
+    post = await server_post(
+        [summarise("pylons", rows)],
+        now=datetime(2025, 2, 1, tzinfo=UTC),
+        titles={"pylons": "Pylons"},
+        texts=ENGLISH,
+    )
+    sent = post.kwargs()
+    (picture,) = sent["files"]
+    alt = picture.description
+    assert len(sent["content"]) <= 2000 and len(alt) <= 1024
+    assert "Best score ever: **1000005** by " in sent["content"]
+    top = [line for line in alt.splitlines() if line[0].isdigit()]
+    assert len(top) == 6, "every player of the game, up to ten"
+    for said in (sent["content"], alt):
+        assert "@everyone" not in said, "names never ping anyone"
+    assert all(len(line) < 2 * NAME_LIMIT + 60 for line in top)
 
 
 async def test_the_last_person_to_resign_ends_the_game_as_their_loss(database_url: str) -> None:

@@ -250,12 +250,13 @@ async def test_with_timeout_end_the_game_ends_as_their_loss_and_the_ratings_say_
     assert len(said_in_public(emu, RAN_OUT)) == 1
 
     (mine,) = (await emu.slash(other, "stats me")).messages
-    (field,) = mine.embeds[0]["fields"]
-    assert "Played 1 · won 1 (100%)" in field["value"]
+    (record,) = mine.attachments
+    assert "Games finished 1 · Won 1 (100%)" in (record.description or "")
     (board,) = (await emu.slash(mover, "stats server")).messages
-    (field,) = board.embeds[0]["fields"]
-    assert f"1. {other.name}: 1103? (1 game, 1 win)" in field["value"]
-    assert f"2. {mover.name}: 945? (1 game, 0 wins)" in field["value"]
+    (leaderboard,) = board.attachments
+    said = leaderboard.description or ""
+    assert f"1. {other.name} · Rating 1103? · Games 1" in said
+    assert f"2. {mover.name} · Rating 945? · Games 1" in said
     # The channel is free for the next game.
     await emu.slash(other, "game new", game="pylons")
     assert (await hv.game()).status == "lobby"

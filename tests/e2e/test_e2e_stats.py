@@ -1,14 +1,17 @@
 """/stats through Discord, against the real bot and its database: nothing to show at first,
-then a finished Pylons game shows in the caller's private record and on the public board, and
-still does after a restart."""
+then a finished Pylons game shows in the caller's private record (a picture with its alt
+text) and on the public leaderboard (a picture per game, with its text twin), and still does
+after a restart."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
 from e2e_harness import BotHarness, confirmed
+from PIL import Image
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
 
 from games import find_game
@@ -22,11 +25,25 @@ NOTHING = re.compile(r"No finished games on this server yet: start one with </ga
 
 
 async def answer(emu: DiscordEmulator, user: User, command: str, **options: str) -> Record:
-    """The bot's one message in reply to a /stats command."""
+    """The bot's one message in reply to a /stats command (a picture comes after the bot
+    said it is thinking)."""
     reply = await emu.slash(user, command, **options)
     (message,) = reply.messages
-    assert message.kind == "response", emu.describe(reply)
+    assert message.kind in ("response", "followup"), emu.describe(reply)
     return message
+
+
+def pictures(message: Record) -> dict[str, str]:
+    """Each picture of the message, decoded (a broken one fails here), and its alt text."""
+    out = {}
+    for attachment in message.attachments:
+        with Image.open(io.BytesIO(attachment.data)) as picture:
+            picture.load()
+            assert picture.width >= 600 and picture.height >= 200, attachment.filename
+            assert max(high - low for low, high in picture.convert("RGB").getextrema()) > 100
+        assert attachment.description, f"{attachment.filename} has no alt text"
+        out[attachment.filename] = attachment.description
+    return out
 
 
 async def test_stats_before_and_after_a_finished_game(
@@ -57,30 +74,38 @@ async def test_stats_before_and_after_a_finished_game(
 
     mine = await answer(emu, ada, "stats me")
     assert mine.visibility == Visibility.ephemeral_to(ada)
-    (embed,) = mine.embeds
-    assert embed["title"] == "Your stats on this server"
-    (field,) = embed["fields"]
-    assert field["name"] == "Pylons"
-    assert f"Played 1 · won {int(ada_won)} ({100 if ada_won else 0}%)" in field["value"]
-    assert f"Best score {rows[ada.id].score}" in field["value"]
+    assert mine.content.startswith("**Your stats on this server**\nPylons: Rating ")
+    (alt,) = pictures(mine).values()
     shared = rows[bo.id].won == ada_won
     # Openskill's defaults from a newcomer's 1000: a shared first place, or a win and a loss;
     # one game is far from settled ("?").
     rating = "1024?" if shared else ("1103?" if ada_won else "945?")
-    assert f"rating **{rating}**" in field["value"]
+    assert alt.splitlines()[:2] == ["Your stats on this server", "Ada · all time"], alt
+    assert alt.splitlines()[2].startswith(
+        f"Pylons: Rating {rating}. Games finished 1 · Won {int(ada_won)} "
+        f"({100 if ada_won else 0}%) · Games abandoned 0 · Median time to move "
+    ), alt
+    assert f"Best score {rows[ada.id].score} · Highest rating {rating}." in alt, alt
 
     board = await answer(emu, bo, "stats server")
     assert board.is_public
-    (embed,) = board.embeds
-    (field,) = embed["fields"]
-    assert field["name"] == "Pylons: 1 game finished"
+    assert not board.pings
     best = max(r.score for r in rows.values())
-    assert f"Best score ever: **{best}** by " in field["value"]
-    top = [line for line in field["value"].splitlines() if line[0].isdigit()]
-    assert len(top) == 2 and top[0].startswith("1. ") and top[1].startswith("2. ")
+    assert board.content.startswith(
+        f"**Stats for this server**\nPylons: 1 game finished · Best score ever: **{best}** by "
+    ), board.content
+    ((name, alt),) = pictures(board).items()
+    assert name == "leaderboard-pylons.png"
+    lines = alt.splitlines()
+    assert lines[:2] == [
+        "Pylons: leaderboard",
+        "All time · 1 game finished · trend over the last 30 days",
+    ], alt
+    assert len(lines) == 4 and lines[2].startswith("1. ") and lines[3].startswith("2. ")
     if not shared:
         first = "Ada" if ada_won else "Bo"
-        assert top[0] == f"1. {first}: 1103? (1 game, 1 win)"
+        # A first game: nobody had a rating 30 days ago, so no trend yet.
+        assert lines[2] == f"1. {first} · Rating 1103? · Games 1"
 
     stranger = await answer(emu, cy, "stats me")
     assert stranger.visibility == Visibility.ephemeral_to(cy)
@@ -92,7 +117,7 @@ async def test_stats_before_and_after_a_finished_game(
     await hv.restart()
     again = await answer(emu, ada, "stats me", game="pylons")
     assert again.visibility == Visibility.ephemeral_to(ada)
-    assert again.embeds[0]["fields"] == mine.embeds[0]["fields"]
+    assert pictures(again) == pictures(mine)
 
 
 async def test_games_finished_before_stats_existed_count_after_start_up(
@@ -136,9 +161,9 @@ async def test_games_finished_before_stats_existed_count_after_start_up(
     try:
         board = await answer(emu, bo, "stats server")
         assert board.is_public
-        (field,) = board.embeds[0]["fields"]
-        assert field["name"] == "Pylons: 1 game finished"
-        assert "Ada" in field["value"] and "Bo" in field["value"]
+        assert "Pylons: 1 game finished" in board.content
+        (alt,) = pictures(board).values()
+        assert "Ada · Rating" in alt and "Bo · Rating" in alt
     finally:
         await harness.close()
     assert not harness.unexpected_errors(), harness.errors.summary()
@@ -156,9 +181,10 @@ async def test_a_game_against_ai_players_alone_is_rated_and_rates_the_ai(
     assert (await hv.game()).status == "finished"
 
     mine = await answer(emu, ada, "stats me")
-    (field,) = mine.embeds[0]["fields"]
-    assert "Played 1 · won 0 (0%)" in field["value"], field["value"]
-    assert re.search(r"rating \*\*\d+\?\*\*$", field["value"]), field["value"]
+    (alt,) = pictures(mine).values()
+    assert re.search(r"Pylons: Rating \d+\?\. Games finished 1 · Won 0 \(0%\)", alt), alt
+    assert mine.content.endswith('"?" marks one that is still uncertain.'), mine.content
     board = await answer(emu, ada, "stats server")
-    (field,) = board.embeds[0]["fields"]
-    assert re.search(r"^AI \(\w+\): \d+\? \(1 game, 1 win\)$", field["value"], re.M), field["value"]
+    assert re.search(r"^-# AI \(\w+\): \d+\? \(1 game, 1 win\)$", board.content, re.M), (
+        board.content
+    )

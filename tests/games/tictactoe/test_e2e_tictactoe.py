@@ -135,12 +135,12 @@ async def test_two_people_play_tic_tac_toe_to_a_win_that_is_counted(
     # The result is stored (it outlives a restart) and counted under the game's title.
     await hv.restart()
     (mine,) = (await emu.slash(ada, "stats me")).messages
-    (field,) = mine.embeds[0]["fields"]
-    assert field["name"] == TITLE and "Played 1 · won 1 (100%)" in field["value"]
+    (record,) = mine.attachments
+    assert f"{TITLE}: Rating 1103?. Games finished 1 · Won 1 (100%)" in (record.description or "")
     (board,) = (await emu.slash(bo, "stats server")).messages
-    (field,) = board.embeds[0]["fields"]
-    assert field["name"] == f"{TITLE}: 1 game finished"
-    assert "1. Ada: 1103? (1 game, 1 win)" in field["value"]
+    assert f"{TITLE}: 1 game finished" in board.content
+    (leaderboard,) = board.attachments
+    assert "1. Ada · Rating 1103? · Games 1" in (leaderboard.description or "")
 
     # The rules come from the game's own folder.
     (rules,) = (await emu.slash(bo, "game rules", game=game_choice(emu, TITLE))).messages
