@@ -45,7 +45,7 @@ def test_a_season_shows_its_top_ten_with_the_change_since_it_began() -> None:
     assert len(view.lines) == 10 and [line.place for line in view.lines] == list(range(1, 11))
     ranked = now.top(10)
     for line, player in zip(view.lines, ranked, strict=True):
-        assert line.games == player.played and line.rating == str(player.rating.shown)
+        assert line.games == player.played and line.rating == player.rating.text()
         before = start.players.get(player.user_id)
         if before is None:
             assert line.trend is None, "a newcomer to the season has no trend"

@@ -46,11 +46,11 @@ async def test_a_four_player_game_with_a_resignation_rates_the_resigner_last(
     assert summary.ais == {}, "the AI that played Cy's seat on is rated for nobody"
 
     board = (await emu.slash(bo, "stats server")).messages[0]
-    (field,) = board.embeds[0]["fields"]
-    top = [line for line in field["value"].splitlines() if line[:1].isdigit()]
+    (leaderboard,) = board.attachments
+    top = [line for line in (leaderboard.description or "").splitlines() if line[:1].isdigit()]
     assert len(top) == 4 and top[-1].startswith("4. Cy "), top  # named as at the end
     assert all("?" in line for line in top), "one game settles no rating"
-    assert "?" in board.embeds[0]["footer"]["text"]
+    assert "?" in board.content.splitlines()[-1], "the small print says what the ? means"
 
 
 async def test_a_game_against_a_hard_ai_moves_the_persons_rating_and_the_ais(
@@ -70,16 +70,16 @@ async def test_a_game_against_a_hard_ai_moves_the_persons_rating_and_the_ais(
     hard_before = prior(levels("high-voltage"))["hard"] - 3 * 25 / 3
     shown_before = round(ORIGIN + SCALE * hard_before)
     board = (await emu.slash(ada, "stats server")).messages[0]
-    (field,) = board.embeds[0]["fields"]
-    lines = field["value"].splitlines()
-    (mine,) = [line for line in lines if line.startswith("1. Ada: ")]
-    (ai,) = [line for line in lines if line.startswith("AI (hard): ")]
-    ada_shown = int(mine.removeprefix("1. Ada: ").split("?")[0])
-    ai_shown = int(ai.removeprefix("AI (hard): ").split("?")[0])
+    (leaderboard,) = board.attachments
+    lines = (leaderboard.description or "").splitlines()
+    (mine,) = [line for line in lines if line.startswith("1. Ada · Rating ")]
+    (ai,) = [line for line in board.content.splitlines() if line.startswith("-# AI (hard): ")]
+    ada_shown = int(mine.removeprefix("1. Ada · Rating ").split("?")[0])
+    ai_shown = int(ai.removeprefix("-# AI (hard): ").split("?")[0])
     assert ada_shown < ORIGIN, mine
     assert ai_shown > shown_before, (ai, shown_before)
     assert ai.endswith("(1 game, 1 win)")
 
     mine_private = (await emu.slash(ada, "stats me")).messages[0]
-    (field,) = mine_private.embeds[0]["fields"]
-    assert f"rating **{ada_shown}?**" in field["value"]
+    (record,) = mine_private.attachments
+    assert f"High Voltage: Rating {ada_shown}?." in (record.description or "")
