@@ -43,7 +43,10 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
         await reply_error(interaction, exc)
         return
     lobby = change.game
-    note = personal(interaction)("bot.rematch.asked", channel=f"<#{lobby.channel_id}>")
+    if change.what == "started":  # against AI seats alone: nobody else to wait for
+        note = personal(interaction)("bot.rematch.started")
+    else:
+        note = personal(interaction)("bot.rematch.asked", channel=f"<#{lobby.channel_id}>")
     await _answer(interaction, change, note)
     await client.aftermath.follow(change)
 

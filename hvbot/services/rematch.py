@@ -6,7 +6,8 @@ absence votes, turn clock and AI seats (the same levels), in the game's channel 
 played in a thread had its lobby there; the rematch asks for a thread as the game did), its
 seats taken already and rotated by one (`rotated`). Every other person who played is
 invited; the asker accepted by asking. Each accepts with one click, and the game starts with
-the last acceptance, as if its creator had pressed Start. Until then nobody else sits down,
+the last acceptance, as if its creator had pressed Start (at once, for a game its asker
+played against AI seats alone). Until then nobody else sits down,
 no AI is added and nobody starts it (`Lobby.refuse_while_invited`). The lobby lives the
 server's lobby hours, like any lobby, and closes by itself after them (`Lobby.close_expired`):
 a click on it after that is answered that the rematch is over.
@@ -184,7 +185,15 @@ class Rematches:
             raise channel_busy() from exc
         except TooManyOpen as exc:
             raise too_many_open(exc.count, most) from exc
-        return Change(game=lobby, owed=tuple(owed), what="asked")
+        if len(people) > 1:
+            return Change(game=lobby, owed=tuple(owed), what="asked")
+        # Nobody else to wait for (a game against AI seats alone): everyone has accepted.
+        async with store.lock(lobby.id):
+            lobby = await self.games.reload(lobby.id)
+            started, state = self.lobby.dealt(lobby)
+            owed += await store.write(started)
+            saved = await self.games.saved(lobby.id)
+            return Change(game=saved, state=state, owed=tuple(owed), what="started")
 
     async def _asked_already(self, known: RematchRow) -> BotError:
         """The answer to a second Rematch click: where the rematch waits, or that it is over."""
