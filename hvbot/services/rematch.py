@@ -154,9 +154,16 @@ class Rematches:
             raise await self._asked_already(known)
         settings = await self.lobby.settings_of(game.guild_id)
         may_open_here(settings, places or (game.channel_id,), roles, moderator=moderator)
-        most = await self.lobby.room_for(
-            settings, guild_id=game.guild_id, user_id=user_id, channel_id=game.channel_id
-        )
+        try:
+            most = await self.lobby.room_for(
+                settings, guild_id=game.guild_id, user_id=user_id, channel_id=game.channel_id
+            )
+        except BotError as exc:
+            # The lobby holding the channel may be this game's rematch, opened meanwhile.
+            known = await store.rematches.of_game(game.id)
+            if known is not None:
+                raise await self._asked_already(known) from exc
+            raise
         seats = [
             replace(s, display_name=name, language=language or s.language)
             if s.user_id == user_id
