@@ -290,12 +290,30 @@ class Aftermath:
             log.warning("game %s: could not say that DMs are closed", game.id)
 
     async def _update_lobby(self, owed: Owed, game: GameRow) -> None:
-        """An edit: made twice, it shows the same, so it needs no nonce."""
+        """An edit: made twice, it shows the same, so it needs no nonce. A rematch's lobby
+        (its body names the game before) is a post instead, made where Discord's nonce
+        guards it, and the lobby message from then on."""
+        if "rematch_of" in owed.body:
+            await self._post_lobby(owed, game)
+            return
         taken = await self.sender.take(owed)
         if taken is None:
             return
-        await game_posts.refresh_lobby(self.client, game, self.games.clock())
+        standing = await self.service.rematch.standing(game.id) if game.is_open else None
+        await game_posts.refresh_lobby(self.client, game, self.games.clock(), standing)
         await self.sender.made(taken)
+
+    async def _post_lobby(self, owed: Owed, game: GameRow) -> None:
+        """A rematch's lobby message, as it stands when it is sent, remembered as the lobby
+        message that later changes edit."""
+
+        async def build() -> Post | None:
+            now = self.games.clock()
+            return game_posts.lobby_post(game, now, await self.service.rematch.standing(game.id))
+
+        sent = await self.send(owed, game, build)
+        if sent is not None and sent.message is not None:
+            await self.games.set_lobby_message(game.id, sent.message.id)
 
     async def _quietly(self, game: GameRow, work: Awaitable[Any], what: str) -> None:
         try:

@@ -15,7 +15,7 @@ from typing import Any
 from data.texts import texts_for
 from engine import State
 from engine.registry import find_game
-from hvbot.messages import game_posts, replays
+from hvbot.messages import buttons, game_posts, replays
 from hvbot.messages.post import Post
 from hvbot.messages.wording import mention, move_words, public
 from hvbot.services.access import GameAccess
@@ -73,11 +73,15 @@ async def taken_back_post(
 
 async def replay_post(games: GameAccess, game: GameRow) -> Post | None:
     """A finished game's replay (None, with a warning, when it has none: a game abandoned
-    before any move, say)."""
+    before any move, say), with the Rematch button under it: it is the post that follows a
+    finished game's result, whichever way it finished (the last move, a forfeit). A finished
+    game whose replay cannot be drawn still has the button, under a line of its own."""
     texts = texts_for(game.language)
     actions = await games.actions(game.id)
+    # The result's post: a finished game's people may ask for its rematch from it.
+    rematch = buttons.rematch_view(game.id, texts) if game.status == "finished" else None
     try:
-        return await replays.replay_post(
+        post = await replays.replay_post(
             game,
             actions,
             heading=texts("bot.replay.heading"),
@@ -86,7 +90,12 @@ async def replay_post(games: GameAccess, game: GameRow) -> Post | None:
         )
     except replays.NoReplay as exc:
         log.warning("game %s: no replay: %s", game.id, exc)
-        return None
+        if rematch is None:
+            return None
+        # No picture to show, but the rematch is still offered.
+        return Post(texts("bot.rematch.offer"), view=rematch)
+    post.view = rematch
+    return post
 
 
 async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | None, State | None]:

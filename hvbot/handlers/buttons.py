@@ -15,17 +15,19 @@ from typing import Self
 
 import discord
 
-from hvbot.handlers import lobby, moves, requests
+from hvbot.handlers import lobby, moves, rematch, requests
 from hvbot.handlers.answering import guarded
 from hvbot.messages.buttons import (
     ACTION_ID,
     LOBBY_ID,
+    REMATCH_ID,
     UNDO_ID,
     VOTE_ID,
     action_id,
     answer_id,
     decode_action,
     lobby_id,
+    rematch_id,
 )
 
 Button = discord.ui.Button[discord.ui.View]
@@ -116,4 +118,29 @@ class VoteClick(discord.ui.DynamicItem[Button], template=VOTE_ID):
             await requests.cast_vote(interaction, self.vote_id, self.choice)
 
 
-ITEMS = (LobbyClick, ActionClick, UndoClick, VoteClick)  # registered at start-up
+class RematchClick(discord.ui.DynamicItem[Button], template=REMATCH_ID):
+    """Rematch, under a finished game's result (`ask`); Accept or Decline on the rematch's
+    lobby message (`yes`, `no`: its id is the lobby's)."""
+
+    def __init__(self, game_id: int, choice: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=rematch_id(game_id, choice)))
+        self.game_id, self.choice = game_id, choice
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
+    ) -> Self:
+        return cls(int(match["game"]), match["choice"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guarded(interaction, self.game_id):
+            if self.choice == "ask":
+                await rematch.ask(interaction, self.game_id)
+            else:
+                await rematch.answer(interaction, self.game_id, accept_it=self.choice == "yes")
+
+
+ITEMS = (LobbyClick, ActionClick, UndoClick, VoteClick, RematchClick)  # registered at start-up

@@ -121,7 +121,8 @@ async def lobby_action(
     elif what == "leave":
         await lobby_change(
             interaction,
-            lambda: service.lobby.leave(channel_id=in_channel(channel_id), user_id=user.id),
+            # A rematch's lobby waiting for its people is left by declining it.
+            lambda: service.rematch.leave(channel_id=in_channel(channel_id), user_id=user.id),
             from_button=from_button,
             confirm="bot.lobby.left",
         )

@@ -47,6 +47,10 @@ LOBBY_ID = r"lobby:(?P<game>[0-9]+):(?P<what>join|leave|addai|start)"
 ACTION_ID = r"act:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<action>[A-Za-z0-9_=-]+)"
 UNDO_ID = r"undo:(?P<request>[0-9]+):(?P<choice>yes|no)"
 VOTE_ID = r"away:(?P<request>[0-9]+):(?P<choice>ai|end)"
+# The Rematch button of a finished game's result, and the answers to the rematch's invitation
+# on its lobby message (`game`: the finished game, then the rematch's lobby).
+REMATCH_ID = r"rematch:(?P<game>[0-9]+):(?P<choice>ask|yes|no)"
+REMATCH_ANSWERS = {"yes": discord.ButtonStyle.success, "no": discord.ButtonStyle.secondary}
 
 
 def encode_action(text: str) -> str:
@@ -127,3 +131,34 @@ def undo_view(request_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
 def vote_view(vote_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
     """A vote on a seat whose person is away: let an AI play it, or end the game."""
     return _answer_view("away", VOTE_ANSWERS, vote_id, texts)
+
+
+def rematch_id(game_id: int, choice: str) -> str:
+    return f"rematch:{game_id}:{choice}"
+
+
+def rematch_view(game_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
+    """The Rematch button of the finished game `game_id`'s result."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label=texts("bot.rematch.button"),
+            style=discord.ButtonStyle.primary,
+            custom_id=rematch_id(game_id, "ask"),
+        )
+    )
+    return drawn(view)
+
+
+def invitation_view(lobby_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
+    """Accept or decline the rematch whose lobby is `lobby_id`."""
+    view = discord.ui.View(timeout=None)
+    for choice, style in REMATCH_ANSWERS.items():
+        view.add_item(
+            discord.ui.Button(
+                label=texts(f"bot.rematch.{choice}"),
+                style=style,
+                custom_id=rematch_id(lobby_id, choice),
+            )
+        )
+    return drawn(view)

@@ -26,6 +26,7 @@ from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import plain
 from hvbot.messages.wording import mention, names_of, picture_names, public, shown
 from hvbot.services.outcomes import ActResult
+from hvbot.services.rematch import Standing
 from hvbot.services.seat_names import said
 from hvbot.store import GameRow
 
@@ -133,8 +134,10 @@ async def post_channel(client: discord.Client, game: GameRow) -> discord.abc.Mes
     return found
 
 
-def lobby_text(game: GameRow, now: datetime) -> str:
-    """The lobby message, in the game's language; who is away (/me away) at `now` is said."""
+def lobby_text(game: GameRow, now: datetime, standing: Standing | None = None) -> str:
+    """The lobby message, in the game's language; who is away (/me away) at `now` is said;
+    and for a rematch waiting for its people (`standing`), who has accepted and who is still
+    to (mentioned: they are asked)."""
     texts = public(game)
     rules = find_game(game.game_name)
     seats = "\n".join(
@@ -163,19 +166,40 @@ def lobby_text(game: GameRow, now: datetime) -> str:
         title = texts("bot.lobby.title_mode", game=rules.title, mode=texts(f"bot.mode.{mode}"))
     else:
         title = rules.title
+    if standing is not None and game.status == "lobby":
+        state += "\n" + texts(
+            "bot.rematch.invitation",
+            number=standing.of,
+            accepted=", ".join(f"<@{user}>" for user in standing.accepted),
+            waiting=", ".join(f"<@{user}>" for user in standing.waiting),
+        )
     return texts("bot.lobby.text", title=title, seats=seats, state=state)
 
 
-async def refresh_lobby(client: discord.Client, game: GameRow, now: datetime) -> None:
-    """Edit the one lobby message in place: the seats as they are, that the game started,
-    or that it has ended (and where it was played)."""
+def lobby_buttons(game: GameRow, standing: Standing | None = None) -> discord.ui.View:
+    """The lobby message's buttons: Accept and Decline while it is a rematch waiting for its
+    people (`standing`), else the lobby's own (none once it has started or closed)."""
+    if standing is not None and game.status == "lobby":
+        return buttons.invitation_view(game.id, public(game))
+    return buttons.lobby_view(game.id, public(game), open_=game.status == "lobby")
+
+
+def lobby_post(game: GameRow, now: datetime, standing: Standing | None) -> Post:
+    """A rematch's lobby message, posted (a lobby opened by /game new is its answer)."""
+    return Post(lobby_text(game, now, standing), view=lobby_buttons(game, standing))
+
+
+async def refresh_lobby(
+    client: discord.Client, game: GameRow, now: datetime, standing: Standing | None = None
+) -> None:
+    """Edit the one lobby message in place: the seats as they are (and a rematch's
+    `standing`), that the game started, or that it has ended (and where it was played)."""
     if game.lobby_message_id is None:
         return
     channel = client.get_partial_messageable(game.channel_id)
     try:
         await channel.get_partial_message(game.lobby_message_id).edit(
-            content=lobby_text(game, now),
-            view=buttons.lobby_view(game.id, public(game), open_=game.status == "lobby"),
+            content=lobby_text(game, now, standing), view=lobby_buttons(game, standing)
         )
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id)

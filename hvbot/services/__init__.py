@@ -24,6 +24,7 @@ from hvbot.services.moderation import Moderation
 from hvbot.services.notify import Notifications
 from hvbot.services.outcomes import ActResult, Change, Reminder, UndoOutcome, VoteOutcome
 from hvbot.services.play import Play
+from hvbot.services.rematch import Rematches
 from hvbot.services.reminders import REMIND_AGAIN, Reminders
 from hvbot.services.results import ResultsBackfill, seat_results
 from hvbot.services.server_settings import (
@@ -89,6 +90,7 @@ class GameService:
         self.games = GameAccess(repo, clock or (lambda: datetime.now(UTC)))
         self.play = Play(self.games, seed_source=seed_source, ai_budget_s=ai_budget_s)
         self.lobby = Lobby(self.games, seed_source=seed_source)
+        self.rematch = Rematches(self.games, self.lobby)
         self.undo = Undo(self.games)
         self.abandon = self.undo.abandon
         self.absence = Absence(self.games)

@@ -10,6 +10,7 @@ from typing import Any
 
 from data.texts import DEFAULT as DEFAULT_LANGUAGE
 from data.texts import texts_for
+from engine import State
 from engine.ai import levels as ai_levels
 from engine.registry import find_game
 from hvbot.services.access import GameAccess, ai_turn
@@ -39,6 +40,8 @@ from hvbot.store import (
     VersionConflict,
     changes,
 )
+from hvbot.store.changes import Write
+from hvbot.store.duties import Owed
 
 AI_LEVELS = ("easy", "normal", "hard")
 # The turn clocks a game may have: minutes per move, and how /game new names them.
@@ -47,7 +50,42 @@ CLOCK_LENGTHS = {60: "1 hour", 480: "8 hours", 1440: "1 day", 4320: "3 days", 10
 SeatChange = Callable[[GameRow, list[SeatRow]], list[SeatRow]]
 
 
-def _too_many_open(opened: int, most: int) -> BotError:
+def may_open_here(
+    settings: ServerSettings,
+    places: tuple[int, ...],
+    roles: frozenset[int],
+    *,
+    moderator: bool = False,
+) -> None:
+    """Refuse a new lobby where the server's settings do not open games (`places`: the
+    channel and what holds it), or by a member without the role that opens them (a
+    `moderator` may always)."""
+    if not may_open_in(settings, places):
+        where = ", ".join(f"<#{place}>" for place in settings.game_places)
+        raise BotError(
+            f"On this server, games are opened in {where}.",
+            key="bot.error.not_a_game_place",
+            places=where,
+        )
+    moderator = moderator or is_moderator_role(settings, roles)
+    if not may_open(settings, roles, moderator=moderator):
+        role = f"<@&{settings.opener_role}>"
+        raise BotError(
+            f"On this server, games are opened by members with the role {role}.",
+            key="bot.error.opener_role",
+            role=role,
+        )
+
+
+def channel_busy() -> BotError:
+    return BotError(
+        "This channel already has a game. Join it, wait for it to end, or ask its "
+        "creator to /game abandon it.",
+        key="bot.error.busy",
+    )
+
+
+def too_many_open(opened: int, most: int) -> BotError:
     return BotError(
         f"You have {opened} open games in this server already (at most "
         f"{most}): finish, start or /game abandon one first; /me games lists them.",
@@ -98,21 +136,7 @@ class Lobby:
         opened; `roles` are the member's, one of which may have to be the server's role for
         opening games (a `moderator` may always)."""
         settings = await self.settings_of(guild_id)
-        if not may_open_in(settings, places or (channel_id,)):
-            where = ", ".join(f"<#{place}>" for place in settings.game_places)
-            raise BotError(
-                f"On this server, games are opened in {where}.",
-                key="bot.error.not_a_game_place",
-                places=where,
-            )
-        moderator = moderator or is_moderator_role(settings, roles)
-        if not may_open(settings, roles, moderator=moderator):
-            role = f"<@&{settings.opener_role}>"
-            raise BotError(
-                f"On this server, games are opened by members with the role {role}.",
-                key="bot.error.opener_role",
-                role=role,
-            )
+        may_open_here(settings, places or (channel_id,), roles, moderator=moderator)
         language = settings.language or language
         # Given here, else the server's default, else the bot's.
         remind_minutes = next(
@@ -143,31 +167,10 @@ class Lobby:
             resolved = game.resolve_options(options)
         except ValueError as exc:
             raise BotError(str(exc)) from exc
-        busy = BotError(
-            "This channel already has a game. Join it, wait for it to end, or ask its "
-            "creator to /game abandon it.",
-            key="bot.error.busy",
-        )
         store = self.games.store
-        most = most_open(settings)
-        if guild_id is not None:
-            # Said first, before the channel's own limits; the lobby's transaction counts
-            # again (see `changes.create_lobby`), so a burst of /game new stops there too.
-            opened = await store.open_games_created_by(guild_id=guild_id, user_id=user_id)
-            if opened >= most:
-                raise _too_many_open(opened, most)
-        if await store.open_game_in_channel(channel_id=channel_id) is not None:
-            # A lobby or a game played here (not in a thread): one at a time, as the database
-            # itself insists.
-            raise busy
-        if len(await store.games_in_threads(channel_id=channel_id)) >= games_per_channel(settings):
-            raise BotError(
-                "This channel holds all the games it may at once"
-                f" ({games_per_channel(settings)}), each in its thread: join one, or open yours"
-                " in another channel.",
-                key="bot.error.channel_full",
-                most=games_per_channel(settings),
-            )
+        most = await self.room_for(
+            settings, guild_id=guild_id, user_id=user_id, channel_id=channel_id
+        )
         try:
             lobby = changes.create_lobby(
                 game=game.name,
@@ -189,9 +192,38 @@ class Lobby:
             )
             return await store.create(lobby)
         except ChannelBusy as exc:
-            raise busy from exc
+            raise channel_busy() from exc
         except TooManyOpen as exc:
-            raise _too_many_open(exc.count, most) from exc
+            raise too_many_open(exc.count, most) from exc
+
+    async def room_for(
+        self, settings: ServerSettings, *, guild_id: int | None, user_id: int, channel_id: int
+    ) -> int:
+        """Refuse a new lobby by `user_id` in `channel_id` that the server's limits leave no
+        room for: as many open games of their own as they may have (returned, for the
+        lobby's transaction to count again), a channel holding a game already, or all the
+        games in threads it may."""
+        store = self.games.store
+        most = most_open(settings)
+        if guild_id is not None:
+            # Said first, before the channel's own limits; the lobby's transaction counts
+            # again (see `changes.create_lobby`), so a burst of /game new stops there too.
+            opened = await store.open_games_created_by(guild_id=guild_id, user_id=user_id)
+            if opened >= most:
+                raise too_many_open(opened, most)
+        if await store.open_game_in_channel(channel_id=channel_id) is not None:
+            # A lobby or a game played here (not in a thread): one at a time, as the database
+            # itself insists.
+            raise channel_busy()
+        if len(await store.games_in_threads(channel_id=channel_id)) >= games_per_channel(settings):
+            raise BotError(
+                "This channel holds all the games it may at once"
+                f" ({games_per_channel(settings)}), each in its thread: join one, or open yours"
+                " in another channel.",
+                key="bot.error.channel_full",
+                most=games_per_channel(settings),
+            )
+        return most
 
     async def settings_of(self, guild_id: int | None) -> ServerSettings:
         """A server's settings (a game outside any server has the defaults)."""
@@ -304,29 +336,49 @@ class Lobby:
                     "Only the game's creator (or a moderator) can start it.",
                     key="bot.error.only_creator_starts",
                 )
-            rules = find_game(game.game_name)
-            if len(game.seats) < rules.min_seats:
-                raise BotError(
-                    f"{rules.title} needs at least {rules.min_seats} players: others can Join, "
-                    f"or add an AI player.",
-                    key="bot.error.too_few",
-                    game=rules.title,
-                    count=rules.min_seats,
-                )
-            seed = self._new_seed()
-            state = rules.new_state(len(game.seats), seed, game.options)
-            started = changes.start(
-                game.id,
-                game.version,
-                seed=seed,
-                state=state.copy(),  # kept for the next move; the caller's stays theirs
-                seats=game.seats,
-                at=self.games.store.clock(),
-                wait=self.games.wait_for(game, state),
-                ai_turn=ai_turn(game, state),
-            )
+            await self.refuse_while_invited(game)
+            started, state = self.dealt(game)
             owed = await self.games.store.write(started)
             return Change(game=await self.games.saved(game.id), state=state, owed=tuple(owed))
+
+    def dealt(self, game: GameRow) -> tuple[Write[list[Owed]], State]:
+        """The start of the lobby `game` (read under its lock) from a new seed: the change
+        to store, and the first state (the caller's; the change keeps a copy)."""
+        rules = find_game(game.game_name)
+        if len(game.seats) < rules.min_seats:
+            raise BotError(
+                f"{rules.title} needs at least {rules.min_seats} players: others can Join, "
+                f"or add an AI player.",
+                key="bot.error.too_few",
+                game=rules.title,
+                count=rules.min_seats,
+            )
+        seed = self._new_seed()
+        state = rules.new_state(len(game.seats), seed, game.options)
+        started = changes.start(
+            game.id,
+            game.version,
+            seed=seed,
+            state=state.copy(),  # kept for the next move; the caller's stays theirs
+            seats=game.seats,
+            at=self.games.store.clock(),
+            wait=self.games.wait_for(game, state),
+            ai_turn=ai_turn(game, state),
+        )
+        return started, state
+
+    async def refuse_while_invited(self, game: GameRow) -> None:
+        """A rematch's lobby waits for the people of the game before (see
+        `hvbot.services.rematch`): until they have all accepted, or it became an ordinary
+        lobby, nobody else sits down, no AI is added and nobody starts it."""
+        invites = await self.games.store.rematches.invites(game.id)
+        if not all(invite.accepted for invite in invites):
+            raise BotError(
+                "This lobby is a rematch, waiting for the players of the game before to"
+                " accept: it starts once they all have. If one declines, it becomes an"
+                " ordinary lobby.",
+                key="bot.rematch.waiting_lobby",
+            )
 
     async def _change_seats(self, channel_id: int, change: SeatChange) -> Change:
         game = await self.games.open_game(channel_id)
@@ -337,6 +389,9 @@ class Lobby:
                     "The game has started: seats can only change in the lobby.",
                     key="bot.error.lobby_only",
                 )
+            # A rematch's lobby waiting for its people changes through its own service
+            # (`hvbot.services.rematch`: a leave there is a decline).
+            await self.refuse_while_invited(game)
             seats = change(game, list(game.seats))
             at = self.games.store.clock()
             owed = await self.games.store.write(

@@ -112,24 +112,9 @@ def create_lobby(
     committed. Other people and other servers take other locks and never wait."""
     expires_at = sql_stamp(at + (lifetime or LOBBY_LIFE))
     stamp = now()
-    limited = most_open is not None and guild_id is not None
 
     async def work(tx: Transaction) -> int:
-        if limited:
-            if postgresql:
-                await tx.fetchval(
-                    "SELECT pg_advisory_xact_lock(?, ?)",
-                    OPEN_GAMES_LOCK,
-                    _member_key(guild_id, creator_id),
-                )
-            opened: int = await tx.fetchval(
-                "SELECT COUNT(*) FROM games WHERE guild_id = ? AND creator_id = ?"
-                " AND status IN ('lobby', 'active')",
-                guild_id,
-                creator_id,
-            )
-            if most_open is not None and opened >= most_open:
-                raise TooManyOpen(opened)
+        await count_open(tx, guild_id, creator_id, most_open, postgresql)
         game_id: int = await tx.fetchval(
             "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
             " remind_minutes, absent_hours, wants_thread, language, created_at,"
@@ -161,6 +146,34 @@ def create_lobby(
         return game_id
 
     return work
+
+
+async def count_open(
+    tx: Transaction,
+    guild_id: int | None,
+    creator_id: int,
+    most_open: int | None,
+    postgresql: bool,
+) -> None:
+    """Fail with `TooManyOpen` if the creator has `most_open` open games of their own in the
+    server already, counted as `create_lobby` explains (nothing is counted outside a server,
+    or without a limit)."""
+    if most_open is None or guild_id is None:
+        return
+    if postgresql:
+        await tx.fetchval(
+            "SELECT pg_advisory_xact_lock(?, ?)",
+            OPEN_GAMES_LOCK,
+            _member_key(guild_id, creator_id),
+        )
+    opened: int = await tx.fetchval(
+        "SELECT COUNT(*) FROM games WHERE guild_id = ? AND creator_id = ?"
+        " AND status IN ('lobby', 'active')",
+        guild_id,
+        creator_id,
+    )
+    if opened >= most_open:
+        raise TooManyOpen(opened)
 
 
 def _member_key(guild_id: int | None, user_id: int) -> int:
@@ -207,7 +220,7 @@ def set_seats(
             )
         else:
             await bump(tx, game_id, expected_version, "ai_turn = 0", ())
-        await _replace_seats(tx, game_id, seats)
+        await replace_seats(tx, game_id, seats)
         version = expected_version + 1
         owed = await _tell(tx, game_id, version, told, at)
         if in_lobby:
@@ -255,7 +268,7 @@ def start(
             "status = 'active', seed = ?, state = ?, ai_turn = ?, " + TURN_COLUMNS,
             (seed, state_json, int(ai_turn), *turn_values(wait)),
         )
-        await _replace_seats(tx, game_id, seats)
+        await replace_seats(tx, game_id, seats)
         version = expected_version + 1
         owed = [
             await owe(tx, game_id=game_id, version=version, kind=kind, body={}, now=at)
@@ -517,7 +530,7 @@ def take_back(
     return Write(game_id, work, columns, built)
 
 
-async def _replace_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRow]) -> None:
+async def replace_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRow]) -> None:
     await tx.execute("DELETE FROM seats WHERE game_id = ?", game_id)
     await tx.executemany(
         "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, away_user_id,"

@@ -29,10 +29,11 @@ from hvbot.store.buttons import LiveButtons
 from hvbot.store.cache import GameCache
 from hvbot.store.changes import Write
 from hvbot.store.clocks import Clocks
-from hvbot.store.duties import Clock, Duties, real_time
+from hvbot.store.duties import Clock, Duties, Owed, real_time
 from hvbot.store.habits import Habits
 from hvbot.store.identify import IdentifySlots
 from hvbot.store.notify import Notify
+from hvbot.store.rematches import Rematches
 from hvbot.store.replays import Replays
 from hvbot.store.requests import AbsenceVotes, UndoRequests
 from hvbot.store.results import Results
@@ -79,6 +80,7 @@ class GameStore:
         self.server_settings = ServerSettingsTable(db)
         self.replays = Replays(db)
         self.identify = IdentifySlots(db)
+        self.rematches = Rematches(db)
 
     @classmethod
     async def open(cls, where: str | Path, *, cache: bool = True, wait_s: float = 0.0) -> GameStore:
@@ -274,6 +276,21 @@ class GameStore:
         if made is None:
             raise LookupError(f"game {game_id} vanished as it was made")
         return made
+
+    async def create_rematch(
+        self, rematch: Work[tuple[int, list[Owed]]]
+    ) -> tuple[GameRow, list[Owed]]:
+        """Make a finished game's rematch (`rematches.open_rematch`): its lobby as stored,
+        and what it owes. Fails as `create` does; a Duplicate (ChannelBusy here) may also
+        be the rematch asked for already, which the caller tells apart."""
+        try:
+            game_id, owed = await self.db.transact(rematch)
+        except Duplicate as exc:
+            raise ChannelBusy(str(exc)) from exc
+        made = await self.game(game_id=game_id)
+        if made is None:
+            raise LookupError(f"game {game_id} vanished as it was made")
+        return made, owed
 
     # Not versioned changes: they move no piece, and a prompt made before stays as valid.
 

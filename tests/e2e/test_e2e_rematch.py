@@ -1,0 +1,119 @@
+"""A rematch through Discord: a finished High Voltage game's result offers Rematch; a
+player's click opens the new lobby with the seats rotated and the AI seat at its level, the
+other player accepts with one click, and the game starts with each person's secret by DM.
+Clicks by someone who did not play, and a second Rematch, are answered privately and change
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+from e2e_harness import BotHarness, confirmed
+
+from hvbot.store import GameRow
+from sandbox.emulator import DiscordEmulator, Record, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
+
+def buttons_now(emu: DiscordEmulator, record: Record) -> list[str | None]:
+    """The custom ids of a message's buttons as they are now, after any edits."""
+    assert record.message_id is not None
+    return [b.custom_id for b in emu.message(record.message_id).buttons]
+
+
+def with_button(emu: DiscordEmulator, custom_id: str) -> list[Record]:
+    """The posts (as they are now) that carry the button `custom_id`, one record each."""
+    found: dict[int, Record] = {}
+    for r in emu.messages(visibility="public"):
+        fresh = r.message_id is not None and r.message_id not in found
+        if fresh and custom_id in buttons_now(emu, r):
+            found[r.message_id] = r  # type: ignore[index]  # fresh: it has an id
+    return list(found.values())
+
+
+async def game_of_id(hv: BotHarness, game_id: int) -> GameRow | None:
+    return await (await hv.reader()).game(game_id=game_id, fresh=True)
+
+
+async def test_a_rematch_starts_with_rotated_seats(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo, cy = emu.add_user("Ada"), emu.add_user("Bo"), emu.add_user("Cy")
+    await emu.slash(ada, "game new", game="high-voltage", thread=False)
+    await emu.slash(bo, "game join")
+    await emu.slash(ada, "game addai", level="normal")
+    await emu.slash(ada, "game start")
+    before = await hv.game()
+    # Both people resign: the AI plays on for Ada, and Bo's resignation ends the game.
+    await confirmed(emu, ada, "game resign")
+    await confirmed(emu, bo, "game resign")
+
+    async def finished() -> GameRow | None:
+        game = await game_of_id(hv, before.id)
+        return game if game is not None and game.status == "finished" else None
+
+    before = await emu.wait_for(finished, 30, message="the game finished")
+    ask = f"rematch:{before.id}:ask"
+    (result,) = await emu.wait_for(lambda: with_button(emu, ask), 60, message="Rematch")
+    assert "rematch:" not in "".join(
+        c for r in emu.messages(visibility="public") if r.seq < result.seq for c in r.custom_ids
+    ), "only the result offers it"
+
+    # Someone who did not play: a private answer, and nothing opened.
+    refusal = await emu.click(cy, ask, message=result)
+    (answer,) = refusal.messages
+    assert answer.visibility == Visibility.ephemeral_to(cy)
+    assert "Only the players of this game" in answer.content
+    assert (await hv.latest_game()).id == before.id  # type: ignore[union-attr]  # one exists
+
+    # Bo asks: the lobby opens in the channel, inviting Ada; Bo accepted by asking.
+    asked = await emu.click(bo, ask, message=result)
+    assert asked[0].visibility == Visibility.ephemeral_to(bo)
+    assert "Rematch asked" in asked[0].content
+    lobby = await hv.game()
+    assert lobby.id != before.id and lobby.status == "lobby"
+    yes = f"rematch:{lobby.id}:yes"
+    (invitation,) = await emu.wait_for(lambda: with_button(emu, yes), message="the invitation")
+    assert invitation.channel_id == emu.channel.id
+    assert f"<@{ada.id}>" in invitation.content and f"game #{before.id}" in invitation.content
+
+    # Seat k of the game before is seat k-1, the first seat goes last; the AI keeps its level.
+    old = [(s.user_id or s.resigned_user_id, s.ai_level) for s in before.seats]
+    assert old == [(ada.id, "easy"), (bo.id, None), (None, "normal")]
+    rotated = [(bo.id, None), (None, "normal"), (ada.id, None)]
+    assert [(s.user_id, s.ai_level) for s in lobby.seats] == rotated
+
+    # A second Rematch, and Bo's own Accept: private answers, nothing changed.
+    again = await emu.click(bo, ask, message=result)
+    assert again[0].visibility == Visibility.ephemeral_to(bo)
+    assert "rematch is open already" in again[0].content
+    mine = await emu.click(bo, yes, message=invitation)
+    assert mine[0].visibility == Visibility.ephemeral_to(bo)
+    assert "accepted already" in mine[0].content
+    assert (await hv.game()).version == lobby.version
+
+    # Ada accepts with one click: the game starts, and each person gets their secret by DM.
+    accepted = await emu.click(ada, yes, message=invitation)
+    assert accepted[0].visibility == Visibility.ephemeral_to(ada)
+    assert "Everyone accepted" in accepted[0].content
+
+    async def started() -> GameRow | None:
+        game = await game_of_id(hv, lobby.id)
+        return game if game is not None and game.status == "active" else None
+
+    game = await emu.wait_for(started, message="the rematch started")
+    assert [(s.user_id, s.ai_level) for s in game.seats] == rotated
+    for person in (ada, bo):
+        await emu.wait_for(
+            lambda person=person: [
+                r
+                for r in emu.messages(visibility=Visibility.dm_to(person.id))
+                if r.seq > invitation.seq
+            ],
+            message=f"{person.name}'s secret",
+        )
+    # The lobby message says the game started, its Accept gone.
+    await emu.wait_for(
+        lambda: yes not in buttons_now(emu, invitation), message="the invitation closed"
+    )
