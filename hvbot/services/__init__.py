@@ -26,6 +26,7 @@ from hvbot.services.outcomes import ActResult, Change, Reminder, UndoOutcome, Vo
 from hvbot.services.play import Play
 from hvbot.services.reminders import REMIND_AGAIN, Reminders
 from hvbot.services.results import ResultsBackfill, seat_results
+from hvbot.services.season_ends import SeasonEnds
 from hvbot.services.server_settings import (
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
@@ -98,7 +99,8 @@ class GameService:
         self.time_away = TimeAwayService(self.games)
         self.notify = Notifications(repo)
         self.moderation = Moderation(self.games)
-        self.server_settings = ServerSettingsService(repo)
+        self.server_settings = ServerSettingsService(repo, lambda: self.games.clock())
+        self.seasons = SeasonEnds(self.games)
         self.stats = Stats(repo)
         # How often each person may ask for work that costs each time (boards, logs,
         # exports, replays, stats), read from the service's clock as it is now.
