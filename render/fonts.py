@@ -91,6 +91,12 @@ def drawable(text: str, bold: bool = True) -> str:
     return " ".join(kept.split())
 
 
+def has_glyph(char: str, bold: bool = True) -> bool:
+    """Whether the picture font draws `char` as itself (not as the box of a missing glyph):
+    a name in any script is drawn with a fallback mark where the font has nothing."""
+    return _has_glyph(char, bold)
+
+
 @cache
 def _has_glyph(char: str, bold: bool) -> bool:
     """Whether the face draws `char` as itself, not as its box for a missing glyph. Pillow

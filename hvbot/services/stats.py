@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hvbot.infra.kept import Kept
-from hvbot.services.ratings import Placing, Rating, rate_games
+from hvbot.services.ratings import Placing, Rating, rate_game
 from hvbot.store import GameStore, ResultRow
 
 
@@ -35,6 +35,9 @@ class PlayerStats:
     wins: int = 0
     best: int | None = None
     rating: Rating | None = None  # None until they finish a game against another person
+    # (finished_at, rating shown after that game): one per rated game, oldest first, for the
+    # chart of /stats me and a leaderboard's trend
+    history: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def win_rate(self) -> float:
@@ -71,9 +74,11 @@ def summarise(game: str, rows: Sequence[ResultRow]) -> GameSummary:
     """Sum up one game's results, given in finishing order (as
     `GameStore.results.of_kind` gives them)."""
     summary = GameSummary(game)
-    tables: list[list[Placing[int]]] = []
+    ratings: dict[int, float] = {}
+    rated: dict[int, int] = {}
     for _, seats in itertools.groupby(rows, key=lambda r: r.game_id):
-        people = [r for r in seats if r.user_id is not None]
+        seated = list(seats)
+        people = [r for r in seated if r.user_id is not None]
         summary.finished += 1
         table: list[Placing[int]] = []
         for row in people:
@@ -83,9 +88,15 @@ def summarise(game: str, rows: Sequence[ResultRow]) -> GameSummary:
             if summary.best is None or row.score > summary.best:
                 summary.best, summary.best_by = row.score, row.user_id
             table.append(Placing(row.user_id, row.won))
-        tables.append(table)
-    for user_id, rating in rate_games(tables).items():
-        summary.players[user_id].rating = rating
+        if len(table) < 2:
+            continue  # as `rate_games`: a game with fewer than two people rates no one
+        ratings.update(rate_game(ratings, table))
+        for placing in table:
+            rated[placing.player] = rated.get(placing.player, 0) + 1
+            rating = Rating(ratings[placing.player], rated[placing.player])
+            player = summary.players[placing.player]
+            player.rating = rating
+            player.history.append((seated[0].finished_at, rating.shown))
     return summary
 
 
