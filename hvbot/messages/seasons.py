@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from render.leaderboard import LeaderboardView, leaderboard_alt, leaderboard_png
-
 from data.texts import Texts
 from engine.registry import find_game
 from hvbot.infra.workers import draw
@@ -16,6 +14,7 @@ from hvbot.messages.leaderboards import season_view
 from hvbot.messages.post import Picture, Post
 from hvbot.services.season_ends import SeasonBoard
 from hvbot.services.seasons import Season
+from render.leaderboard import LeaderboardView, leaderboard_alt, leaderboard_png
 
 
 def board_view(board: SeasonBoard, season: Season, texts: Texts) -> LeaderboardView:

@@ -63,7 +63,9 @@ async def test_a_season_ends_once_across_stores_and_stays_readable(database_url:
 
         # What it owes is any process's to send once its lease runs out: a server's post.
         clock.advance(seconds=LEASE.total_seconds() + 1)
-        claimed = await stores[1].duties.claim_owed()
+        claimed = []
+        while batch := await stores[1].duties.claim_owed():  # the game's own posts come first
+            claimed += [o for o in batch if o.game_id is None]
         assert [(o.kind, o.guild_id, o.game_id) for o in claimed] == [
             ("season", GUILD, None),
             ("ranks", GUILD, None),
@@ -74,12 +76,11 @@ async def test_a_season_ends_once_across_stores_and_stays_readable(database_url:
 
         # A season with no game: nobody earned the role, and November's holders lose it.
         clock.now = datetime(2027, 1, 1, 0, 0, 1, tzinfo=UTC)
-        (quiet,) = await one.seasons.due()
+        quiet, late = await one.seasons.due()  # by server; the late one's first season too
         assert quiet.season == december
         _, ranks = quiet.owed
         assert ranks.body["given"] == [] and sorted(ranks.body["taken"]) == [ADA, BO]
         assert await one.seasons.ended(GUILD) == ["2026-12", "2026-11"]
-        (late,) = await one.seasons.due()  # the late server's first season: December
         assert late.guild_id == LATE_GUILD and late.owed == (), "no channel, no role: nothing owed"
     finally:
         for store in stores:
