@@ -60,6 +60,15 @@ class Place(app_commands.Transformer):
         return value
 
 
+class TextChannelOption(Place):
+    """A text channel option (where a season's end is announced), read as Discord sends it,
+    as `Place` is."""
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [discord.ChannelType.text]
+
+
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class ServerCog(
@@ -119,7 +128,8 @@ class ServerCog(
         ]
         | None = None,
         season: str | None = None,
-        season_channel: discord.TextChannel | None = None,
+        season_channel: app_commands.Transform[app_commands.AppCommandChannel, TextChannelOption]
+        | None = None,
         rank_role: discord.Role | None = None,
         forget: str | None = None,
     ) -> None:
