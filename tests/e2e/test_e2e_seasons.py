@@ -4,13 +4,14 @@ final leaderboard once, as a picture with its text twin, and the best players ge
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from e2e_harness import BotHarness
 from moved_clock import MovedClock
 from played_games import finished_pylons
 
+from hvbot.services.seasons import season_at
 from sandbox.emulator import DiscordEmulator, Visibility
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
@@ -21,7 +22,10 @@ async def test_a_season_ends_with_its_leaderboard_posted_once_and_its_roles_give
 ) -> None:
     emu = emulator
     assert hv.bot is not None
-    clock = MovedClock(datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
+    # Results are dated by the real time their game ends: the season is the real month.
+    clock = MovedClock(datetime.now(UTC))
+    month = season_at("month", clock())
+    assert month is not None
     hv.bot.service.clock = clock
     seasons = emu.add_channel("seasons")
     champions = await emu.add_role("Champions")
@@ -33,7 +37,7 @@ async def test_a_season_ends_with_its_leaderboard_posted_once_and_its_roles_give
         emu.owner, "server settings", season="month", season_channel=seasons, rank_role=champions
     )
     assert saved.visibility == Visibility.ephemeral_to(emu.owner)
-    assert "Seasons: each calendar month (UTC); this one is 2026-11." in saved.content
+    assert f"Seasons: each calendar month (UTC); this one is {month.label}." in saved.content
     assert f"announced in <#{seasons.id}>" in saved.content
     assert f"Rank role: <@&{champions.id}>, given at each season's end" in saved.content
     assert "I do not have the Manage Roles permission" in saved.content, "the bot lacks it"
@@ -48,16 +52,16 @@ async def test_a_season_ends_with_its_leaderboard_posted_once_and_its_roles_give
         players=[(ada.id, "Ada"), (bo.id, "Bo")],
     )
     await emu.settle()
-    clock.now = datetime(2026, 11, 30, 23, 59, 59, tzinfo=UTC)
+    clock.now = month.ends - timedelta(seconds=1)
     await hv.caught_up()
     assert emu.messages(channel=seasons) == [], "not before the month's end"
 
-    clock.now = datetime(2026, 12, 1, 0, 0, 1, tzinfo=UTC)
+    clock.now = month.ends + timedelta(seconds=1)
     (post,) = await emu.wait_for(
         lambda: emu.messages(channel=seasons), 20, message="the season's end announced"
     )
-    assert post.content.startswith("🏆 **Season 2026-11 is over.**"), post.content
-    assert "Pylons: season 2026-11" in post.content and "Ada" in post.content
+    assert post.content.startswith(f"🏆 **Season {month.label} is over.**"), post.content
+    assert f"Pylons: season {month.label}" in post.content and "Ada" in post.content
     (picture,) = post.attachments
     assert picture.image is not None and picture.image.width > 100, "a decodable picture"
     assert picture.description and "Bo" in picture.description, "its alt text is the board"
