@@ -71,7 +71,7 @@ async def test_a_season_ends_with_its_leaderboard_posted_once_and_its_roles_give
         message="the rank role given",
     )
 
-    await hv.caught_up()
-    clock.advance(minutes=5)  # more checks pass: nothing more is said
-    await hv.caught_up()
+    await hv.caught_up(timeout=60)
+    clock.advance(seconds=30)  # more checks pass, past the post's lease: nothing more is said
+    await hv.caught_up(timeout=60)
     assert len(emu.messages(channel=seasons)) == 1
