@@ -21,6 +21,7 @@ Nothing here calls back into the bot: it needs of the bot only its connection to
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
@@ -29,19 +30,21 @@ from typing import Any
 
 import discord
 
+from data.texts import language_of, texts_for
 from engine import State
 from hvbot.aftermath import owed_posts
 from hvbot.aftermath.board_buttons import BoardButtons
 from hvbot.aftermath.sending import Sender, Sent
 from hvbot.database import failed
 from hvbot.infra import metrics
-from hvbot.messages import game_posts
+from hvbot.messages import game_posts, seasons
 from hvbot.messages.post import Post
 from hvbot.services import GameService
 from hvbot.services.access import ai_turn
 from hvbot.services.clocks import RanOutWords, WarningWords
-from hvbot.services.outcomes import ActResult, Change, Reminder
+from hvbot.services.outcomes import ActResult, Change, Reminder, SeasonEnd
 from hvbot.services.reminders import REMIND_BATCH
+from hvbot.services.seasons import season_named
 from hvbot.store import GameRow, SeatRow
 from hvbot.store.duties import Owed
 
@@ -127,7 +130,7 @@ class Aftermath:
 
     # ------------------------------------------------------------------ what follows
 
-    async def follow(self, change: Change, *, answered: Iterable[str] = ()) -> None:
+    async def follow(self, change: Change | SeasonEnd, *, answered: Iterable[str] = ()) -> None:
         """What follows a stored change, all of it: the posts it owes sent in the order owed
         (each to the game's channel or a person's DMs, where Discord's nonce guards it), then
         what comes next, decided from the change itself (`_next`): the buttons it made stale
@@ -136,9 +139,16 @@ class Aftermath:
         `answered`: kinds of post the interaction's own answer showed already (an edit of the
         lobby message, which shows the same however often it is made): marked made, not sent.
         What comes next happens even when sending failed (the change is stored); the failure
-        is raised for the handler to answer."""
+        is raised for the handler to answer.
+
+        A server's change (a season's end) owes server posts: its leaderboards and its rank
+        roles, sent the same way (`_send_server_post`)."""
         try:
-            await self._send_owed(change, frozenset(answered))
+            if isinstance(change, SeasonEnd):
+                for owed in change.owed:
+                    await self._send_server_post(owed)
+            else:
+                await self._send_owed(change, frozenset(answered))
         finally:
             self._next(change)
 
@@ -190,7 +200,7 @@ class Aftermath:
     def _state(self, change: Change) -> State:
         return change.state if change.state is not None else self.games.peek_state(change.game)
 
-    def _next(self, change: Change) -> None:
+    def _next(self, change: Change | SeasonEnd) -> None:
         """What comes next after a change, from the change alone: a game ended has its replay
         and its lobby message's update (in the background: a replay takes seconds to draw);
         a game in play moves on with the AI seat to move, if one is and none is moving for it
@@ -199,6 +209,8 @@ class Aftermath:
         process (`do_duties`)."""
         if self.stopping:
             return
+        if isinstance(change, SeasonEnd):
+            return  # a season's end leads to nothing more: what it owes is all it does
         game = change.game
         if game.status == "lobby":
             return
@@ -236,6 +248,9 @@ class Aftermath:
     async def deliver(self, owed: Owed) -> None:
         """Send an owed post built from what is stored, then carry its game on from it: how
         another process's unsent posts are sent (see `do_duties`)."""
+        if owed.game_id is None:
+            await self._send_server_post(owed)
+            return
         game = await self.games.find(owed.game_id, fresh=True)
         if game is None:
             taken = await self.sender.take(owed)
@@ -434,6 +449,67 @@ class Aftermath:
                 await self.follow(event)
         return handled
 
+    async def end_seasons(self) -> int:
+        """Announce the seasons that ended on any server since the last check, each recorded
+        by one process only (see `SeasonEnds.due`), and give their rank roles. Returns how
+        many this process recorded."""
+        ended = await self.service.seasons.due()
+        for change in ended:
+            await self.follow(change)
+        return len(ended)
+
+    async def _send_server_post(self, owed: Owed) -> None:
+        """A server's post: a season's final leaderboards to the channel its server named
+        (with the post's nonce, as every owed post), or its rank roles given and taken."""
+        if owed.kind == "ranks":
+            await self._give_ranks(owed)
+            return
+        body = owed.body
+        season = season_named(str(body["label"]))
+        assert owed.guild_id is not None and season is not None
+        guild_id = owed.guild_id
+        channel = int(body["channel"])
+
+        async def build() -> Post:
+            texts = texts_for(body.get("language") or self._server_language(guild_id))
+            boards = await self.service.seasons.boards(guild_id, season)
+            return await seasons.season_post(season, boards, texts)
+
+        try:
+            await self.sender.send(owed, None, build, to_channel=channel)
+        except discord.HTTPException as exc:
+            if exc.status >= 500:
+                raise  # left owed: Discord may have made it, and the nonce guards a retry
+            log.warning("server %s: the season channel %s refused its post", guild_id, channel)
+
+    def _server_language(self, guild_id: int) -> str:
+        guild = self.client.get_guild(guild_id)
+        return language_of(guild.preferred_locale) if guild is not None else "en"
+
+    async def _give_ranks(self, owed: Owed) -> None:
+        """A season's rank role: taken off last season's holders who are not among the best
+        any more, and given to the best. Giving a role twice (another process took the duty
+        over after this one died mid-way) leaves the member as once, so it needs no nonce.
+        Without Manage Roles (or with the role above the bot's own), Discord refuses: said
+        once in the log, and the server's settings say why; nothing else fails."""
+        taken = await self.sender.take(owed)
+        if taken is None:
+            return
+        body, guild_id = owed.body, owed.guild_id
+        assert guild_id is not None
+        role, reason = int(body["role"]), f"season {body['label']}"
+        http = self.client.http  # by id: the members need not be in this process's cache
+        try:
+            for user in body["taken"]:
+                with contextlib.suppress(discord.NotFound):  # left the server since
+                    await http.remove_role(guild_id, int(user), role, reason=reason)
+            for user in body["given"]:
+                with contextlib.suppress(discord.NotFound):
+                    await http.add_role(guild_id, int(user), role, reason=reason)
+        except discord.Forbidden:
+            log.warning("server %s: no permission to give the rank role %s", guild_id, role)
+        await self.sender.made(taken)
+
     async def close_expired_lobbies(self) -> int:
         """Close the lobbies left unstarted for a day: each says so in its channel, and its
         lobby message shows it closed. Returns how many this process closed."""
@@ -470,7 +546,7 @@ class Aftermath:
             try:
                 await self.deliver(owed)
             except Exception as exc:
-                failed(log, exc, "game %s: could not make an owed post", owed.game_id)
+                failed(log, exc, "%s: could not make an owed post", owed.owner)
         if not self.stopping:
             for game_id in await duties.claim_ai_turns(self.owner, unless_owed=ON_WAY_KINDS):
                 metrics.DUTIES_TAKEN_OVER.labels("ai").inc()

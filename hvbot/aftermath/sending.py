@@ -57,7 +57,7 @@ class Sender:
         except Exception as exc:
             if is_unreachable(exc):
                 raise
-            log.warning("game %s: could not take a post owed; left for later", owed.game_id)
+            log.warning("%s: could not take a post owed; left for later", owed.owner)
             return None
 
     async def made(self, owed: Owed) -> None:
@@ -70,14 +70,12 @@ class Sender:
                 return
             except Exception:
                 if self.stopping:
-                    log.warning(
-                        "game %s: closing before post %s was marked made", owed.game_id, owed.id
-                    )
+                    log.warning("%s: closing before post %s was marked made", owed.owner, owed.id)
                     return
                 if attempt == 0:
                     log.warning(
-                        "game %s: post %s made, but not yet marked; trying again",
-                        owed.game_id,
+                        "%s: post %s made, but not yet marked; trying again",
+                        owed.owner,
                         owed.id,
                     )
                 await asyncio.sleep(MARK_RETRY_S[min(attempt, len(MARK_RETRY_S) - 1)])
@@ -86,14 +84,16 @@ class Sender:
     async def send(
         self,
         owed: Owed,
-        game: GameRow,
+        game: GameRow | None,
         post: Post | Callable[[], Awaitable[Post | None]],
         *,
         to_user: int | None = None,
+        to_channel: int | None = None,
     ) -> Sent | None:
-        """Send one owed post if this process may: to the game's thread or channel, or to
-        `to_user` by DM, with the post's nonce either way, so that Discord makes one message
-        of it however many processes send it (one paused past its lease, say).
+        """Send one owed post if this process may: to the game's thread or channel, to
+        `to_user` by DM, or to the channel `to_channel` (a server's post, which has no game),
+        with the post's nonce either way, so that Discord makes one message of it however
+        many processes send it (one paused past its lease, say).
 
         `post` may be a function that builds it, called only once the post is taken. Returns
         what was sent (None: not this process's to send, or nothing to say any more); raises
@@ -112,7 +112,10 @@ class Sender:
         try:
             if to_user is not None:
                 message = await self.direct_message(to_user, built, nonce=taken.discord_nonce)
+            elif to_channel is not None:
+                message = await self.to_channel(to_channel, built, nonce=taken.discord_nonce)
             else:
+                assert game is not None, "a game's post, or a channel named"
                 message = await self.to_game(game, built, nonce=taken.discord_nonce)
         except discord.HTTPException as exc:
             if exc.status < 500:
@@ -132,6 +135,16 @@ class Sender:
         channel = await self.game_channel(game)
         extra: dict[str, Any] = {"nonce": nonce} if nonce else {}
         return await channel.send(**post.kwargs(), **extra)
+
+    async def to_channel(
+        self, channel_id: int, post: Post, *, nonce: str | None = None
+    ) -> discord.Message:
+        """Post to a channel named by id (a server's post: a season's end)."""
+        found = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+        if not isinstance(found, discord.abc.Messageable):
+            raise TypeError(f"channel {channel_id} takes no posts")
+        extra: dict[str, Any] = {"nonce": nonce} if nonce else {}
+        return await found.send(**post.kwargs(), **extra)
 
     async def direct_message(
         self, user_id: int, post: Post, *, nonce: str | None = None

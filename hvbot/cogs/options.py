@@ -27,6 +27,15 @@ LANGUAGE_CHOICES = [
     choice(name, code, key=f"commands.choices.language.{code}")
     for code, name in LANGUAGE_NAMES.items()
 ]
+# How long a server's seasons last, for /server settings.
+SEASON_CHOICES = [
+    choice(name, value, key=f"commands.choices.season.{value}")
+    for value, name in (
+        ("off", "off: no seasons"),
+        ("month", "a calendar month"),
+        ("quarter", "a calendar quarter"),
+    )
+]
 # What /server settings can put back to its default.
 _FORGET_NAMES = {
     "places": "where games may be opened (anywhere)",

@@ -64,6 +64,10 @@ class RemindersCog(commands.Cog):
         except Exception as exc:
             _failed("lobbies past their day", exc)
         try:
+            await self.bot.aftermath.end_seasons()
+        except Exception as exc:
+            _failed("seasons' ends", exc)
+        try:
             await self.bot.aftermath.do_duties()
         except Exception as exc:
             _failed("duties left by other processes", exc)

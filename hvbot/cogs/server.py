@@ -5,16 +5,25 @@ of whoever sends it."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.texts import Texts, language_of, texts_for
-from hvbot.cogs.options import CLOCK_CHOICES, FORGET_CHOICES, LANGUAGE_CHOICES, TIMEOUT_CHOICES
+from data.texts import Option, Texts, language_of, texts_for
+from hvbot.cogs.options import (
+    CLOCK_CHOICES,
+    FORGET_CHOICES,
+    LANGUAGE_CHOICES,
+    SEASON_CHOICES,
+    TIMEOUT_CHOICES,
+)
 from hvbot.messages.limits import fitted
 from hvbot.services import MAX_ABSENT_HOURS, MAX_REMIND_MINUTES
+from hvbot.services.season_ends import RANKED_PER_GAME
+from hvbot.services.seasons import season_at
 from hvbot.services.server_settings import (
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
@@ -51,6 +60,15 @@ class Place(app_commands.Transformer):
         return value
 
 
+class TextChannelOption(Place):
+    """A text channel option (where a season's end is announced), read as Discord sends it,
+    as `Place` is."""
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [discord.ChannelType.text]
+
+
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class ServerCog(
@@ -78,9 +96,13 @@ class ServerCog(
         most_open="How many open lobbies and games one member may have",
         lobby_hours="Hours an unstarted lobby lives before it closes itself",
         games_per_channel="How many games one channel holds at once, each in its own thread",
+        season="How long a season of leaderboards lasts (UTC calendar), or off",
+        season_channel="Where a season's end and its final leaderboards are announced",
+        rank_role="The role the best players of each game get at a season's end (@everyone: none)",
         forget="Put one setting back to its default",
     )
     @app_commands.choices(
+        season=SEASON_CHOICES,
         language=LANGUAGE_CHOICES,
         clock=CLOCK_CHOICES,
         timeout=TIMEOUT_CHOICES,
@@ -105,6 +127,10 @@ class ServerCog(
             int, GAMES_PER_CHANNEL_RANGE[0], GAMES_PER_CHANNEL_RANGE[1]
         ]
         | None = None,
+        season: str | None = None,
+        season_channel: app_commands.Transform[app_commands.AppCommandChannel, TextChannelOption]
+        | None = None,
+        rank_role: discord.Role | None = None,
         forget: str | None = None,
     ) -> None:
         guild_id = interaction.guild_id
@@ -121,13 +147,20 @@ class ServerCog(
             most_open=most_open,
             lobby_hours=lobby_hours,
             games_per_channel=games_per_channel,
+            season=season,
+            season_channel=season_channel.id if season_channel else None,
+            rank_role=rank_role.id if rank_role else None,
             forget=forget,
         )
         service = self.bot.service.server_settings
         settings = await service.change(guild_id, change)  # nothing given: nothing stored
         texts = texts_for(interaction.locale)
         shown = settings_text(
-            settings, texts, server_language=language_of(interaction.guild_locale)
+            settings,
+            texts,
+            server_language=language_of(interaction.guild_locale),
+            now=self.bot.service.clock(),
+            manage_roles=interaction.app_permissions.manage_roles,
         )
         heading = texts("bot.server.changed" if not change.empty else "bot.server.heading")
         await interaction.response.send_message(
@@ -139,8 +172,17 @@ class ServerCog(
         )
 
 
-def settings_text(settings: ServerSettings, texts: Texts, *, server_language: str) -> str:
-    """A server's settings as they stand, one line each, in the reader's language."""
+def settings_text(
+    settings: ServerSettings,
+    texts: Texts,
+    *,
+    server_language: str,
+    now: datetime | None = None,
+    manage_roles: bool = True,
+) -> str:
+    """A server's settings as they stand, one line each, in the reader's language; the
+    seasons' lines say what is missing for them to work (a channel to announce in, the bot's
+    Manage Roles permission, which `manage_roles` says it has)."""
     places = ", ".join(f"<#{place}>" for place in settings.game_places)
     clock = settings.clock
     language = settings.language or server_language
@@ -174,8 +216,39 @@ def settings_text(settings: ServerSettings, texts: Texts, *, server_language: st
             hours=texts("bot.time.hours", count=lobby_hours(settings)),
         ),
         texts("bot.server.per_channel", count=games_per_channel(settings)),
+        *season_lines(settings, texts, now=now or datetime.now(UTC), manage_roles=manage_roles),
     ]
     return "\n".join(lines)
+
+
+def season_lines(
+    settings: ServerSettings, texts: Texts, *, now: datetime, manage_roles: bool
+) -> list[str]:
+    """The seasons' settings: their length and the season now, where their end is told, and
+    the rank role, with what keeps it from being given."""
+    current = season_at(settings.season_length or "off", now)
+    if current is None:
+        return [texts("bot.season.settings_off")]
+    lines = [
+        texts(
+            "bot.season.settings_on",
+            length=texts(f"bot.season.length_{settings.season_length}"),
+            season=current.label,
+        ),
+        texts("bot.season.settings_channel", channel=f"<#{settings.season_channel}>")
+        if settings.season_channel
+        else texts(
+            "bot.season.settings_no_channel", option=Option("server settings season_channel")
+        ),
+    ]
+    if settings.rank_role is None:
+        lines.append(texts("bot.season.ranks_off"))
+    else:
+        role = f"<@&{settings.rank_role}>"
+        lines.append(texts("bot.season.ranks_on", role=role, count=RANKED_PER_GAME))
+        if not manage_roles:
+            lines.append(texts("bot.season.ranks_no_permission", role=role))
+    return lines
 
 
 def _or(value: int | None, default: int) -> int:

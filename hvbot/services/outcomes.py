@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from engine import State
+from hvbot.services.seasons import Season
 from hvbot.store import AbsenceVote, GameRow, UndoRequest
 from hvbot.store.duties import Owed
 
@@ -104,3 +105,15 @@ class ClockEvent(Change):
     seat: int
     user_id: int
     ran_out: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeasonEnd:
+    """A server's season that ended, recorded by this process (see `hvbot.store.seasons`),
+    with what it owes in the outbox: the final leaderboards announced in the server's season
+    channel, and the rank roles given and taken. Not a game's change: it names a server, and
+    `Aftermath.follow` sends what it owes as it does a game's."""
+
+    guild_id: int
+    season: Season
+    owed: tuple[Owed, ...] = ()

@@ -8,14 +8,16 @@ here are pure and the tests can check them without Discord.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from data.texts import LANGUAGES, Option
 from hvbot.services.errors import BotError
+from hvbot.services.seasons import LENGTHS
 from hvbot.store import TIMEOUTS, GameStore, ServerSettings, TurnClock
+from hvbot.store.sql import stamp
 
 # The defaults of a server that set nothing.
 MOST_OPEN_PER_MEMBER = 3  # lobbies and games in play one person may have opened in a server
@@ -114,6 +116,9 @@ class Change:
     most_open: int | None = None
     lobby_hours: int | None = None
     games_per_channel: int | None = None
+    season: str | None = None  # a season's length: "off", "month" or "quarter"
+    season_channel: int | None = None  # where a season's end is announced
+    rank_role: int | None = None  # the best players' role; the server's own id: none
     forget: str | None = None  # one of FORGETTABLE, back to its default
 
     @property
@@ -124,8 +129,9 @@ class Change:
 class ServerSettingsService:
     """Reading and changing a server's settings."""
 
-    def __init__(self, repo: GameStore) -> None:
+    def __init__(self, repo: GameStore, clock: Callable[[], datetime] | None = None) -> None:
         self.repo = repo
+        self.clock = clock or (lambda: datetime.now(UTC))
 
     async def of(self, guild_id: int) -> ServerSettings:
         return await self.repo.server_settings.of(guild_id)
@@ -134,14 +140,18 @@ class ServerSettingsService:
         """The settings with `change` made, stored; a BotError (nothing stored) if any part of
         it is out of range."""
         settings = await self.of(guild_id)
-        changed = apply(settings, change, guild_id=guild_id)
+        changed = apply(settings, change, guild_id=guild_id, now=self.clock())
         if changed != settings:
             await self.repo.server_settings.set(guild_id, changed)
         return changed
 
 
-def apply(settings: ServerSettings, change: Change, *, guild_id: int) -> ServerSettings:
-    """`settings` with `change` made; pure, refusing what is out of range."""
+def apply(
+    settings: ServerSettings, change: Change, *, guild_id: int, now: datetime | None = None
+) -> ServerSettings:
+    """`settings` with `change` made; pure, refusing what is out of range. `now` dates
+    seasons turned on (or their length changed): only a season that ends after it is
+    announced, never one that ended before the server chose seasons."""
     updates: dict[str, Any] = {}
     places = list(settings.game_places)
     if change.forget is not None:
@@ -189,6 +199,17 @@ def apply(settings: ServerSettings, change: Change, *, guild_id: int) -> ServerS
         if change.clock.timeout not in TIMEOUTS:
             raise ValueError(f"a clock's end is one of {', '.join(TIMEOUTS)}")
         updates["clock"] = change.clock if change.clock.minutes else None
+    if change.season is not None:
+        if change.season not in LENGTHS:
+            raise ValueError(f"a season lasts one of {', '.join(LENGTHS)}")
+        length = None if change.season == "off" else change.season
+        if length != settings.season_length:
+            updates["season_length"] = length
+            updates["season_since"] = stamp(now or datetime.now(UTC)) if length else None
+    if change.season_channel is not None:
+        updates["season_channel"] = change.season_channel
+    if change.rank_role is not None:
+        updates["rank_role"] = None if change.rank_role == guild_id else change.rank_role
     limits = (
         ("most_open", MOST_OPEN_RANGE, "A member may have {low} to {high} open games"),
         ("lobby_hours", LOBBY_HOURS_RANGE, "A lobby may live {low} to {high} hours"),

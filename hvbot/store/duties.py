@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -40,6 +40,8 @@ REPLAY_LEASE = timedelta(minutes=5)
 KEEP_MADE = timedelta(days=1)  # how long a post made stays in the outbox (to look into)
 CLAIM_BATCH = 50  # duties claimed at a time
 KINDS = ("move", "text", "replay", "start", "secret", "lobby", "undo")
+# Posts a server owes rather than a game: a season's end announced, and its rank roles given.
+SERVER_KINDS = ("season", "ranks")
 Clock = Callable[[], datetime]
 
 
@@ -59,15 +61,25 @@ class Owed:
 
     Kinds and their `body`: a move (`seat`, and the stored actions `first` to
     `first + count - 1`), a text (`content`), a replay, the start, a seat's secret (`seat`),
-    the lobby message, a move taken back (`player`, `action`, and the `count` of actions left)."""
+    the lobby message, a move taken back (`player`, `action`, and the `count` of actions left).
+
+    A server's post (`SERVER_KINDS`) has no game (`game_id` None, `version` 0) but its server,
+    `guild_id`: a season's end (`label`, `channel`, `language`), its rank roles (`label`,
+    `role`, who is `given` it and who is `taken` off it)."""
 
     id: int
-    game_id: int
+    game_id: int | None
     version: int
     kind: str
     body: dict[str, Any]
     token: int
     nonce: str | None = None
+    guild_id: int | None = None
+
+    @property
+    def owner(self) -> str:
+        """Whose post it is, for the logs: "game 12" or "server 34"."""
+        return f"game {self.game_id}" if self.game_id is not None else f"server {self.guild_id}"
 
     @property
     def is_move(self) -> bool:
@@ -111,6 +123,28 @@ async def owe(
     )
     assert row is not None
     return Owed(row["id"], game_id, version, kind, body, row["token"], nonce)
+
+
+async def owe_for_server(
+    tx: Transaction, *, guild_id: int, kind: str, body: dict[str, Any], now: datetime
+) -> Owed:
+    """Owe a server's post (one of `SERVER_KINDS`), inside the transaction of the change it
+    tells of; held by the caller's process for its lease, as `owe`'s are."""
+    if kind not in SERVER_KINDS:
+        raise ValueError(f"no such kind of server post: {kind!r}")
+    nonce = new_nonce()
+    row = await tx.fetchrow(
+        "INSERT INTO announcements (game_id, guild_id, version, kind, body, created_at,"
+        " claimed_until, token, nonce) VALUES (NULL, ?, 0, ?, ?, ?, ?, 1, ?) RETURNING id, token",
+        guild_id,
+        kind,
+        json.dumps(body),
+        stamp(now),
+        stamp(now + lease_of(kind)),
+        nonce,
+    )
+    assert row is not None
+    return Owed(row["id"], None, 0, kind, body, row["token"], nonce, guild_id)
 
 
 def _owed_for_game(kinds: tuple[str, ...]) -> str:
@@ -205,7 +239,7 @@ class Duties:
         assert token is None or isinstance(token, int)
         if token is None:
             return None
-        return Owed(owed.id, owed.game_id, owed.version, owed.kind, owed.body, token, owed.nonce)
+        return replace(owed, token=token)
 
     async def made(self, owed: Owed, *, fenced: bool = False) -> bool:
         """The post is out (or Discord refused it for good): nobody sends it again. With
@@ -296,7 +330,7 @@ class Duties:
                 " ELSE ? END, token = token + 1 WHERE id IN (SELECT id FROM announcements"
                 " WHERE sent_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)"
                 f" ORDER BY id LIMIT {CLAIM_BATCH}{_skip_locked(self.db)})"
-                " RETURNING id, game_id, version, kind, body, token, nonce",
+                " RETURNING id, game_id, version, kind, body, token, nonce, guild_id",
                 stamp(now + REPLAY_LEASE),
                 stamp(now + LEASE),
                 stamp(now),
@@ -311,6 +345,7 @@ class Duties:
                         json.loads(r["body"]),
                         r["token"],
                         r["nonce"],
+                        r["guild_id"],
                     )
                     for r in rows
                 ),

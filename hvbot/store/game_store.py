@@ -38,6 +38,7 @@ from hvbot.store.replays import Replays
 from hvbot.store.requests import AbsenceVotes, UndoRequests
 from hvbot.store.results import Results
 from hvbot.store.rows import ArchivedGame, GameRow
+from hvbot.store.seasons import SeasonEnds
 from hvbot.store.server_settings import ServerSettingsTable
 from hvbot.store.sql import ChannelBusy, stamp, statement
 from hvbot.store.time_away import TimeAway
@@ -78,6 +79,7 @@ class GameStore:
         self.time_away = TimeAway(db, self.cache.forget)
         self.notify = Notify(db)
         self.server_settings = ServerSettingsTable(db)
+        self.seasons = SeasonEnds(db)  # seasons that ended, and results by season
         self.replays = Replays(db)
         self.identify = IdentifySlots(db)
         self.rematches = Rematches(db)

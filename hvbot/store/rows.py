@@ -227,6 +227,10 @@ class ServerSettings:
     most_open: int | None = None  # lobbies and games one member may have open
     lobby_hours: int | None = None  # how long an unstarted lobby lives
     games_per_channel: int | None = None  # open games a channel may hold, each in a thread
+    season_length: str | None = None  # "month" or "quarter" (None: no seasons)
+    season_since: str | None = None  # when seasons were turned on (a stamp)
+    season_channel: int | None = None  # where a season's end is announced (None: not at all)
+    rank_role: int | None = None  # the role the best of each game hold (None: none given)
 
 
 @dataclass(frozen=True)

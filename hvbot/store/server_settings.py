@@ -22,6 +22,10 @@ _NAMES = (
     "most_open",
     "lobby_hours",
     "games_per_channel",
+    "season_length",
+    "season_since",
+    "season_channel",
+    "rank_role",
 )
 _COLUMNS = ", ".join(_NAMES)
 
@@ -65,6 +69,10 @@ class ServerSettingsTable:
             settings.most_open,
             settings.lobby_hours,
             settings.games_per_channel,
+            settings.season_length,
+            settings.season_since,
+            settings.season_channel,
+            settings.rank_role,
         )
         updates = ", ".join(f"{name} = excluded.{name}" for name in _NAMES)
         self._cache.pop(guild_id, None)
@@ -93,4 +101,8 @@ def _settings(row: Row) -> ServerSettings:
         most_open=row["most_open"],
         lobby_hours=row["lobby_hours"],
         games_per_channel=row["games_per_channel"],
+        season_length=row["season_length"],
+        season_since=row["season_since"],
+        season_channel=row["season_channel"],
+        rank_role=row["rank_role"],
     )

@@ -17,6 +17,7 @@ from .models import (
     GUILD_TEXT,
     HAS_THREAD,
     MEMBER_PERMISSIONS,
+    PERM_MANAGE_ROLES,
     PUBLIC_THREAD,
     THREAD_PERMISSIONS,
     Change,
@@ -191,6 +192,23 @@ class World(ChangeFeed):
         """The member gets the role (seen from their next interaction on)."""
         self.member_roles.setdefault(user.id, set()).add(role.id)
         self.notify(Change("user", user_id=user.id))
+
+    def take_role(self, user: User, role: Role) -> None:
+        """The member loses the role (seen from their next interaction on)."""
+        self.member_roles.get(user.id, set()).discard(role.id)
+        self.notify(Change("user", user_id=user.id))
+
+    def roles_of(self, user: User, guild_id: int | None = None) -> set[int]:
+        """The ids of the roles a member holds in a guild (the first one's by default)."""
+        guild = guild_id or self.guild_id
+        return {r for r in self.member_roles.get(user.id, set()) if self.roles[r].guild_id == guild}
+
+    def allow_manage_roles(self, allowed: bool = True) -> None:
+        """Give the bot Manage Roles (or take it away): what it needs to give members roles."""
+        if allowed:
+            self.app_permissions |= PERM_MANAGE_ROLES
+        else:
+            self.app_permissions &= ~PERM_MANAGE_ROLES
 
     def add_category(self, name: str, guild_id: int | None = None) -> Channel:
         """A channel category (type 4): text channels added with `category=` sit in it."""

@@ -1015,3 +1015,32 @@ async def test_only_this_machines_bot_and_page_reach_discords_routes_and_files(
             async with http.get("/api/v10/gateway/bot", headers=headers) as answer:
                 assert answer.status == 401
     assert len(emu.messages()) == sent
+
+
+async def test_members_roles_are_given_and_taken_as_discord_does(
+    emu: DiscordEmulator, http: aiohttp.ClientSession
+) -> None:
+    ada = emu.add_user("Ada")
+    best = await emu.add_role("Best")
+    path = f"/api/v10/guilds/{emu.guild_id}/members/{ada.id}/roles/{best.id}"
+    async with http.put(path) as answer:  # without Manage Roles: refused, nothing given
+        assert answer.status == 403 and (await answer.json())["code"] == 50013
+    assert emu.roles_of(ada) == set()
+    emu.allow_manage_roles()
+    for _ in range(2):  # given twice: held once
+        async with http.put(path) as answer:
+            assert answer.status == 204 and await answer.read() == b""
+    assert emu.roles_of(ada) == {best.id}
+    assert emu.member_payload(ada)["roles"] == [str(best.id)], "seen in their interactions"
+    async with http.delete(path) as answer:
+        assert answer.status == 204
+    assert emu.roles_of(ada) == set()
+    unknown = {
+        f"/api/v10/guilds/{emu.guild_id}/members/{ada.id}/roles/999": 10011,
+        f"/api/v10/guilds/{emu.guild_id}/members/999/roles/{best.id}": 10007,
+        f"/api/v10/guilds/999/members/{ada.id}/roles/{best.id}": 10004,
+    }
+    for wrong, code in unknown.items():
+        async with http.put(wrong) as answer:
+            assert answer.status == 404 and (await answer.json())["code"] == code
+    emu.rejections.clear()  # refused on purpose here

@@ -5,7 +5,8 @@ A middleware (`guard`) does what Discord does before any route: checks the bot t
 armed faults, reads the body and validates it against the OpenAPI schema when available. The
 routes come in groups, one module each: `accounts` (gateway address, users, DMs), `commands`
 (registering slash commands, with Discord's `command_rules`), `interactions` (callbacks,
-follow-ups and the interaction webhook) and `channels` (messages, threads, attachments). They
+follow-ups and the interaction webhook), `channels` (messages, threads, attachments) and
+`guilds` (members' roles). They
 apply Discord's own rules (interaction acknowledged once and within the window, follow-ups
 only after it, ephemeral messages only editable through their interaction, message limits) and
 record everything accepted. `Rest` puts them on one aiohttp application.
@@ -20,6 +21,7 @@ from .accounts import AccountRoutes
 from .channels import ChannelRoutes
 from .commands import CommandRoutes
 from .guard import Guard
+from .guilds import GuildRoutes
 from .interactions import InteractionRoutes
 from .routes import Routes
 
@@ -35,6 +37,7 @@ class Rest(Routes):
             CommandRoutes(emulator),
             InteractionRoutes(emulator),
             ChannelRoutes(emulator),
+            GuildRoutes(emulator),
         )
 
     def add_routes(self, app: web.Application) -> None:

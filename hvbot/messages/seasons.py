@@ -1,0 +1,46 @@
+"""What a season's end says in the server's season channel: the final leaderboard of each
+game played in it, as a picture (top 10, ratings, games, trend) with its text twin, which is
+both the picture's alt text and the message's words, so that a screen reader, a phone with
+pictures off and a search of the channel all read the same board."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from data.texts import Texts
+from engine.registry import find_game
+from hvbot.infra.workers import draw
+from hvbot.messages.leaderboards import season_view
+from hvbot.messages.post import Picture, Post
+from hvbot.services.season_ends import SeasonBoard
+from hvbot.services.seasons import Season
+from render.leaderboard import LeaderboardView, leaderboard_alt, leaderboard_png
+
+
+def board_view(board: SeasonBoard, season: Season, texts: Texts) -> LeaderboardView:
+    """One game's final board for the season, its words in `texts`' language."""
+    return season_view(
+        board.summary,
+        board.before,
+        title=texts(
+            "bot.season.board_title", game=find_game(board.game).title, season=season.label
+        ),
+        subtitle=texts("bot.season.board_subtitle", count=board.summary.finished),
+        texts=texts,
+    )
+
+
+async def season_post(season: Season, boards: Sequence[SeasonBoard], texts: Texts) -> Post:
+    """The season's end: a heading, then each game's board as text and as a picture (drawn
+    off the event loop); a season nobody finished a game in says so, in one line."""
+    heading = texts("bot.season.ended", season=season.label)
+    if not boards:
+        return Post(f"{heading}\n{texts('bot.season.no_games')}")
+    parts, files = [heading], []
+    for board in boards:
+        view = board_view(board, season, texts)
+        alt = leaderboard_alt(view)
+        png = await draw(leaderboard_png, view)
+        parts.append(alt)
+        files.append(Picture(f"season-{season.label}-{board.game}.png", png, alt))
+    return Post("\n\n".join(parts), files=files)
