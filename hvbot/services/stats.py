@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -386,25 +386,14 @@ class Stats:
         return count == tally.seats
 
     async def _carried(self, guild_id: int, tally: Tally) -> Tally:
-        """The tally carried forward by every game finished after its last, read a page at a
-        time. A page is summed up in a thread, beside the event loop, and only one page of
-        results is held at a time; the event loop waits no longer than the interpreter
-        takes to switch threads (see the ratings benchmark). The one or two games finished
-        since the last call are summed up at once (a few dozen microseconds each)."""
-        carrying = tally.carrying()
-        last = tally.last
-        while True:
-            rows = await self.store.results.after(
-                guild_id=guild_id, game=tally.game, last=last, limit=self.page_seats
+        """The tally carried forward by every game the store holds after its last."""
+
+        async def read(last: ResultKey | None, limit: int) -> list[ResultRow]:
+            return await self.store.results.after(
+                guild_id=guild_id, game=tally.game, last=last, limit=limit
             )
-            whole = _whole_games(rows, full=len(rows) == self.page_seats)
-            if len(whole) < ON_THE_LOOP_SEATS:
-                carrying.add(whole)
-            else:
-                await asyncio.to_thread(carrying.add, whole)
-            if len(rows) < self.page_seats:
-                return carrying.done()
-            last = (whole[-1].finished_at, whole[-1].game_id)
+
+        return await carried(tally, read, page_seats=self.page_seats)
 
     async def habits(self, *, guild_id: int, user_id: int) -> dict[str, Habits]:
         """How the person plays each game they sat in on the server (see `Habits`). The
@@ -433,3 +422,27 @@ def _whole_games(rows: list[ResultRow], *, full: bool) -> list[ResultRow]:
     if not cut:
         raise ValueError(f"a page of {len(rows)} results holds less than one game")
     return rows[:cut]
+
+
+PageReader = Callable[[ResultKey | None, int], Awaitable[list[ResultRow]]]
+
+
+async def carried(tally: Tally, read: PageReader, *, page_seats: int = PAGE_SEATS) -> Tally:
+    """`tally` carried forward by every game after its last, read `page_seats` results at
+    a time (`read(last, limit)`: as `Results.after`). A page is summed up in a thread,
+    beside the event loop, and only one page of results is held at a time: the event loop
+    waits no longer than the interpreter takes to switch threads (the ratings benchmark
+    measures it). The game or two finished since the last call are summed up at once (tens
+    of microseconds each)."""
+    carrying = tally.carrying()
+    last = tally.last
+    while True:
+        rows = await read(last, page_seats)
+        whole = _whole_games(rows, full=len(rows) == page_seats)
+        if len(whole) < ON_THE_LOOP_SEATS:
+            carrying.add(whole)
+        else:
+            await asyncio.to_thread(carrying.add, whole)
+        if len(rows) < page_seats:
+            return carrying.done()
+        last = (whole[-1].finished_at, whole[-1].game_id)
