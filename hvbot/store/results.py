@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hvbot.database import Database, Transaction
+from hvbot.database import Database, Row, Transaction
 from hvbot.store.rows import ResultRow, SeatResult
 
 
@@ -42,27 +42,59 @@ class Results:
             guild_id,
             game,
         )
-        return [
-            ResultRow(
-                game_id=r["game_id"],
-                seat=r["seat"],
-                game_name=r["game"],
-                guild_id=r["guild_id"],
-                user_id=r["user_id"],
-                display_name=r["display_name"],
-                score=r["score"],
-                won=bool(r["won"]),
-                finished_at=r["finished_at"],
-                left_early=bool(r["left_early"]),
-                ai_level=r["ai_level"],
-            )
-            for r in rows
-        ]
+        return [_result(r) for r in rows]
+
+    async def after(
+        self, *, guild_id: int, game: str, last: tuple[str, int] | None, limit: int
+    ) -> list[ResultRow]:
+        """Up to `limit` seats of `of_kind`, those of the games after `last` (finished_at,
+        game_id) in finishing order (None: from the first): a server's results read a page
+        at a time, or only those finished since a summary was made. The last game of a
+        full page may be cut short: the page's reader goes on from the one before it."""
+        where, values = "guild_id = ? AND game = ?", [guild_id, game]
+        if last is not None:
+            where += " AND (finished_at, game_id) > (?, ?)"
+            values += [*last]
+        rows = await self.db.fetch(
+            f"SELECT * FROM results WHERE {where} ORDER BY finished_at, game_id, seat LIMIT ?",
+            *values,
+            limit,
+        )
+        return [_result(r) for r in rows]
+
+    async def count_through(self, *, guild_id: int, game: str, last: tuple[str, int]) -> int:
+        """How many seats of `of_kind` are of `last` (finished_at, game_id) or games before
+        it: what a summary made through `last` summed up, unless a result was since filled
+        in before it (the start-up backfill dates a game by its end, however late)."""
+        count = await self.db.fetchval(
+            "SELECT COUNT(*) FROM results WHERE guild_id = ? AND game = ?"
+            " AND (finished_at, game_id) <= (?, ?)",
+            guild_id,
+            game,
+            *last,
+        )
+        return int(count)
 
     async def fill(self, *, game_id: int, results: Sequence[SeatResult]) -> None:
         """Store the results of a game finished before results were kept, dated by its end;
         results stored already are left as they are, so filling them twice changes nothing."""
         await self.db.transact(lambda tx: insert_results(tx, game_id, results, None))
+
+
+def _result(r: Row) -> ResultRow:
+    return ResultRow(
+        game_id=r["game_id"],
+        seat=r["seat"],
+        game_name=r["game"],
+        guild_id=r["guild_id"],
+        user_id=r["user_id"],
+        display_name=r["display_name"],
+        score=r["score"],
+        won=bool(r["won"]),
+        finished_at=r["finished_at"],
+        left_early=bool(r["left_early"]),
+        ai_level=r["ai_level"],
+    )
 
 
 async def insert_results(

@@ -148,3 +148,62 @@ def test_text_and_shown() -> None:
     assert Rating(30.0, 3.0, 20).text() == "1630"  # 1000 + 30 * (30 - 9)
     assert Rating(30.0, 7.0, 2).text() == "1270?"  # 1000 + 30 * (30 - 21)
     assert Rating(30.0, 3.0, 20).conservative == pytest.approx(21.0)
+
+
+def _straightforward(
+    games: list[list[Placing[str | AiLevel]]], levels: dict[str, float]
+) -> dict[str | AiLevel, tuple[float, float, int]]:
+    """The replay as the library's documentation shows it: `MODEL.rate` on fresh rating
+    objects, game after game, two seats of one player averaged."""
+    known: dict[str | AiLevel, tuple[float, float, int]] = {}
+    for table in games:
+        places = zip(table, ranks(table), strict=True)
+        seated = [(p.player, place) for p, place in places if p.player is not None]
+        if len({player for player, _ in seated}) < 2:
+            continue
+        before = {}
+        for player, _ in seated:
+            start = levels.get(player.level, MODEL.mu) if isinstance(player, AiLevel) else MODEL.mu
+            before[player] = known.get(player, (start, MODEL.sigma, 0))
+        teams = [[MODEL.rating(before[p][0], before[p][1])] for p, _ in seated]
+        after = MODEL.rate(teams, ranks=[float(place) for _, place in seated])
+        updates: dict[str | AiLevel, list[tuple[float, float]]] = {}
+        for (player, _), (new,) in zip(seated, after, strict=True):
+            updates.setdefault(player, []).append((new.mu, new.sigma))
+        for player, new_ones in updates.items():
+            mu = sum(m for m, _ in new_ones) / len(new_ones)
+            sigma = sum(s for _, s in new_ones) / len(new_ones)
+            known[player] = (mu, sigma, before[player][2] + 1)
+    return known
+
+
+def test_the_ratings_are_the_librarys_own_rate_bit_for_bit() -> None:
+    """`Ratings` calls the library below `PlackettLuce.rate` to spare its copies: over a few
+    hundred seeded games of two to four seats (ties, left early, AI levels, two seats of one
+    level, seats rated for nobody), every rating is what `rate` itself gives."""
+    rng = random.Random(47)
+    people = [f"p{i}" for i in range(40)]
+    games: list[list[Placing[str | AiLevel]]] = []
+    for _ in range(400):
+        size = rng.choice((2, 3, 4))
+        table: list[Placing[str | AiLevel]] = []
+        for seat_player in rng.sample(people, size):
+            player: str | AiLevel | None = seat_player
+            roll = rng.random()
+            if roll < 0.2:
+                player = AiLevel(rng.choice(LEVELS))
+            elif roll < 0.23:
+                player = None
+            won = rng.random() < 0.3
+            table.append(Placing(player, won, rng.randint(0, 4), rng.random() < 0.05))
+        games.append(table)
+    levels = prior(LEVELS)
+    expected = _straightforward(games, levels)
+    got = rate_games(games, levels)
+    assert len(got) == len(expected) > 40
+    assert any(isinstance(p, AiLevel) and r.games > 20 for p, r in got.items())
+    for player, (mu, sigma, played) in expected.items():
+        rating = got[player]
+        assert rating.games == played
+        assert rating.mu == pytest.approx(mu, abs=1e-9, rel=0)
+        assert rating.sigma == pytest.approx(sigma, abs=1e-9, rel=0)

@@ -93,14 +93,14 @@ async def test_stats_are_summed_up_again_only_after_another_finished_game(
     ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
     assert hv.bot is not None
     service = hv.bot.service
-    summed: list[str] = []
-    summarise = stats.summarise
+    summed: list[tuple[str, int]] = []  # (game, results summed up before) at each summing up
+    carried = stats.carried
 
-    def counted(game: str, rows: Any) -> stats.GameSummary:
-        summed.append(game)
-        return summarise(game, rows)
+    async def counted(tally: stats.Tally, *args: Any, **kwargs: Any) -> stats.Tally:
+        summed.append((tally.game, tally.seats))
+        return await carried(tally, *args, **kwargs)
 
-    monkeypatch.setattr(stats, "summarise", counted)
+    monkeypatch.setattr(stats, "carried", counted)
     players = [(ada.id, "Ada"), (bo.id, "Bo")]
     where = {"channel_id": emu.channel.id, "guild_id": emu.guild_id}
     await finished_pylons(service, **where, players=players)
@@ -109,9 +109,10 @@ async def test_stats_are_summed_up_again_only_after_another_finished_game(
     assert first.content == second.content and "1 game finished" in first.content
     mine = (await emu.slash(ada, "stats me")).messages[0]
     assert mine.visibility == Visibility.ephemeral_to(ada)
-    assert summed == ["pylons"], "read from the summary kept"
+    assert summed == [("pylons", 0)], "read from the summary kept"
 
     await finished_pylons(service, **where, players=players, seed=2)
     third = (await emu.slash(bo, "stats server")).messages[0]
-    assert summed == ["pylons", "pylons"], "another game finished: summed up again"
+    # Another game finished: the kept summary (of the first game's two seats) carried forward.
+    assert summed == [("pylons", 0), ("pylons", 2)]
     assert "2 games finished" in third.content
