@@ -15,17 +15,21 @@ from typing import Self
 
 import discord
 
-from hvbot.handlers import lobby, moves, requests
+from hvbot.handlers import follow, lobby, moves, requests
 from hvbot.handlers.answering import guarded
 from hvbot.messages.buttons import (
     ACTION_ID,
+    FOLLOW_ID,
     LOBBY_ID,
     UNDO_ID,
+    UNFOLLOW_ID,
     VOTE_ID,
     action_id,
     answer_id,
     decode_action,
+    follow_id,
     lobby_id,
+    unfollow_id,
 )
 
 Button = discord.ui.Button[discord.ui.View]
@@ -116,4 +120,47 @@ class VoteClick(discord.ui.DynamicItem[Button], template=VOTE_ID):
             await requests.cast_vote(interaction, self.vote_id, self.choice)
 
 
-ITEMS = (LobbyClick, ActionClick, UndoClick, VoteClick)  # registered at start-up
+class FollowClick(discord.ui.DynamicItem[Button], template=FOLLOW_ID):
+    """Follow, on a lobby message or a board post: follow the game without playing it."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=follow_id(game_id)))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
+    ) -> Self:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guarded(interaction, self.game_id):
+            await follow.follow_game(interaction, self.game_id)
+
+
+class UnfollowClick(discord.ui.DynamicItem[Button], template=UNFOLLOW_ID):
+    """Unfollow, under a follower's digest."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=unfollow_id(game_id)))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
+    ) -> Self:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guarded(interaction, self.game_id):
+            await follow.unfollow_game(interaction, self.game_id)
+
+
+# Registered at start-up.
+ITEMS = (LobbyClick, ActionClick, UndoClick, VoteClick, FollowClick, UnfollowClick)

@@ -47,6 +47,10 @@ LOBBY_ID = r"lobby:(?P<game>[0-9]+):(?P<what>join|leave|addai|start)"
 ACTION_ID = r"act:(?P<game>[0-9]+):(?P<ver>[0-9]+):(?P<action>[A-Za-z0-9_=-]+)"
 UNDO_ID = r"undo:(?P<request>[0-9]+):(?P<choice>yes|no)"
 VOTE_ID = r"away:(?P<request>[0-9]+):(?P<choice>ai|end)"
+FOLLOW_ID = r"follow:(?P<game>[0-9]+)"
+UNFOLLOW_ID = r"unfollow:(?P<game>[0-9]+)"
+# Discord's limit on a message's rows of buttons (of five each).
+MOST_ROWS = 5
 
 
 def encode_action(text: str) -> str:
@@ -65,6 +69,14 @@ def action_id(game_id: int, version: int, action: str) -> str:
     return f"act:{game_id}:{version}:{encode_action(action)}"
 
 
+def follow_id(game_id: int) -> str:
+    return f"follow:{game_id}"
+
+
+def unfollow_id(game_id: int) -> str:
+    return f"unfollow:{game_id}"
+
+
 def answer_id(prefix: str, request_id: int, choice: str) -> str:
     """An answer to a request waiting in the database: `undo` (a take-back or an abandon)
     or `away` (a vote on the seat of a person away)."""
@@ -77,8 +89,12 @@ def drawn(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
-def lobby_view(game_id: int, texts: Texts = ENGLISH, *, open_: bool = True) -> discord.ui.View:
-    """The lobby's buttons, labelled in the game's language (`texts`)."""
+def lobby_view(
+    game_id: int, texts: Texts = ENGLISH, *, open_: bool = True, followable: bool | None = None
+) -> discord.ui.View:
+    """The lobby's buttons, labelled in the game's language (`texts`): while it is open, its
+    own and Follow; once the game has started, Follow alone (`followable`, by default while
+    the lobby is open); once it is over, none."""
     view = discord.ui.View(timeout=None)
     if open_:
         for what, style in LOBBY_ACTIONS.items():
@@ -86,6 +102,54 @@ def lobby_view(game_id: int, texts: Texts = ENGLISH, *, open_: bool = True) -> d
             view.add_item(
                 discord.ui.Button(label=label, style=style, custom_id=lobby_id(game_id, what))
             )
+    if open_ if followable is None else followable:
+        with_follow(view, game_id, texts)
+    return drawn(view)
+
+
+def follow_button(game_id: int, texts: Texts = ENGLISH) -> discord.ui.Button[discord.ui.View]:
+    """Follow the game without playing it (see `hvbot.services.follows`)."""
+    return discord.ui.Button(
+        label=texts("bot.follow.button"),
+        style=discord.ButtonStyle.secondary,
+        custom_id=follow_id(game_id),
+    )
+
+
+def with_follow(view: discord.ui.View, game_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
+    """`view` with a Follow button added where Discord's five rows of five leave room (its
+    last row if it can, out of the way of a game's choices, else the first with room), its
+    own buttons kept as they were; unchanged when it is full. discord.py checks the limits
+    as each button is added (a full row or view is a `ValueError`)."""
+    for row in (MOST_ROWS - 1, None):
+        button = follow_button(game_id, texts)
+        button.row = row
+        try:
+            view.add_item(button)
+        except ValueError:
+            continue
+        return view
+    return view
+
+
+def board_view(
+    game_id: int, choices: discord.ui.View | None, texts: Texts = ENGLISH
+) -> discord.ui.View:
+    """A board post's buttons: the game's choices, if any, and Follow."""
+    view = choices if choices is not None else discord.ui.View(timeout=None)
+    return drawn(with_follow(view, game_id, texts))
+
+
+def unfollow_view(game_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
+    """Under each digest a follower gets: stop following."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label=texts("bot.follow.unfollow_button"),
+            style=discord.ButtonStyle.secondary,
+            custom_id=unfollow_id(game_id),
+        )
+    )
     return drawn(view)
 
 

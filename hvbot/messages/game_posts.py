@@ -94,7 +94,19 @@ async def board_post(
     files = [Picture("board.png", board, alts[0])]
     if end and end[0]:
         files.append(Picture("result.png", end[0], alts[1]))
-    return Post("\n".join(lines), files=files, view=choices, version=game.version)
+    return Post(
+        "\n".join(lines),
+        files=files,
+        view=buttons.board_view(game.id, choices, texts) if seat is not None else None,
+        version=game.version,
+        live_buttons=choices is not None,
+    )
+
+
+def follow_view(game: GameRow) -> discord.ui.View | None:
+    """What a board post of the game keeps once its choices are past: the Follow button,
+    while the game is open (see `hvbot.services.follows`)."""
+    return buttons.board_view(game.id, None, public(game)) if game.is_open else None
 
 
 async def prompt_post(
@@ -175,7 +187,9 @@ async def refresh_lobby(client: discord.Client, game: GameRow, now: datetime) ->
     try:
         await channel.get_partial_message(game.lobby_message_id).edit(
             content=lobby_text(game, now),
-            view=buttons.lobby_view(game.id, public(game), open_=game.status == "lobby"),
+            view=buttons.lobby_view(
+                game.id, public(game), open_=game.status == "lobby", followable=game.is_open
+            ),
         )
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id)

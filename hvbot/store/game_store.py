@@ -30,6 +30,7 @@ from hvbot.store.cache import GameCache
 from hvbot.store.changes import Write
 from hvbot.store.clocks import Clocks
 from hvbot.store.duties import Clock, Duties, real_time
+from hvbot.store.follows import Follows
 from hvbot.store.identify import IdentifySlots
 from hvbot.store.notify import Notify
 from hvbot.store.replays import Replays
@@ -74,6 +75,7 @@ class GameStore:
         self.clocks = Clocks(db, self.cache.changed, self.cache.forget)
         self.time_away = TimeAway(db, self.cache.forget)
         self.notify = Notify(db)
+        self.follows = Follows(db)
         self.server_settings = ServerSettingsTable(db)
         self.replays = Replays(db)
         self.identify = IdentifySlots(db)
