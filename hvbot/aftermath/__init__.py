@@ -55,6 +55,8 @@ SWEEP_S = 3600.0  # how often posts made long ago are dropped from the outbox
 MOST_AI_MOVES = 256  # AI moves in a row before the AI seats let another process go on
 # Rounds of due turn clocks claimed in one check, at most: the next check finds the rest.
 MOST_CLOCK_ROUNDS = 20
+# Rounds of followers' digests claimed in one check, at most: the next check finds the rest.
+MOST_DIGEST_ROUNDS = 4
 # Posts an AI seat waits for before it moves, so that the channel reads what happened in the
 # order it happened: a board, and the words of a change ("… ran out of time") before the move
 # they lead to, whichever process posts them and whatever dies in between.
@@ -521,6 +523,8 @@ class Aftermath:
     async def send_text(self, owed: Owed, game: GameRow) -> Sent | None:
         """An owed text post: to the game's channel, or by DM to the person its body names
         (in the channel instead, mentioning them, if they accept no DMs)."""
+        if "digest" in owed.body:
+            return await self._send_digest(owed, game)
         post = owed_posts.text_post(owed)
         user = owed.body.get("user")
         try:
@@ -536,6 +540,31 @@ class Aftermath:
         except discord.HTTPException:
             log.warning("game %s: could not tell a person in the channel either", game.id)
         return None
+
+    async def _send_digest(self, owed: Owed, game: GameRow) -> Sent | None:
+        """A follower's digest by DM (see `owed_posts.digest_post`), built when taken. A
+        follower who accepts no DMs is not told in the channel instead: the channel saw it
+        all already, and they chose to follow it by DM."""
+        build = partial(owed_posts.digest_post, self.games, game, owed)
+        try:
+            return await self.send(owed, game, build, to_user=int(owed.body["user"]))
+        except discord.HTTPException:
+            log.info("game %s: a follower's digest could not be sent", game.id)
+            return None
+
+    async def send_digests(self) -> int:
+        """Send the followers' digests due now (see `hvbot.services.follows`), claimed a few
+        at a time, each sent as any owed post is (taken right before, with its nonce).
+        Returns how many this process claimed."""
+        sent = 0
+        for _ in range(MOST_DIGEST_ROUNDS):
+            due = await self.service.follows.due_digests()
+            for change in due:
+                await self.follow(change)
+                sent += len(change.owed)
+            if not due:
+                break
+        return sent
 
     async def do_duties(self) -> None:
         """Take over what another process left undone (it died, say): posts owed by stored

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from hvbot.database import is_unreachable
+from hvbot.messages import game_posts
 from hvbot.messages.post import Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import Presenter
@@ -60,7 +61,7 @@ class BoardButtons:
         when it has buttons, and take off the buttons the game is past."""
         if post.version is None or not has_buttons(game):
             return
-        if post.view is not None and message is not None:
+        if post.live_buttons and message is not None:
             work = self._keep(game, message.id, post.version)
         else:
             work = self._drop_stale(game)
@@ -100,10 +101,11 @@ class BoardButtons:
             await self._take_off(game, old)
 
     async def _take_off(self, game: GameRow, message_id: int) -> None:
-        """Edit a board post to drop its buttons, keeping its text and pictures."""
+        """Edit a board post to drop its choices, keeping its text, its pictures and its
+        Follow button (while the game is open)."""
         channel = self.client.get_partial_messageable(game.post_channel_id, guild_id=game.guild_id)
         try:
-            await channel.get_partial_message(message_id).edit(view=None)
+            await channel.get_partial_message(message_id).edit(view=game_posts.follow_view(game))
         except discord.NotFound:
             log.info("game %s: the post with old buttons is gone", game.id)
         except discord.HTTPException as exc:

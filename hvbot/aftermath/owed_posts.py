@@ -17,7 +17,8 @@ from engine import State
 from engine.registry import find_game
 from hvbot.messages import buttons, game_posts, replays
 from hvbot.messages.post import Post
-from hvbot.messages.wording import mention, move_words, public
+from hvbot.messages.presenters import presenter_for
+from hvbot.messages.wording import mention, move_words, names_of, public
 from hvbot.services.access import GameAccess
 from hvbot.services.outcomes import ActResult
 from hvbot.store import GameRow
@@ -39,6 +40,50 @@ async def dealt_again(games: GameAccess, game: GameRow, count: int) -> State | N
 def text_post(owed: Owed) -> Post:
     """The words a text post owes (a reminder, a vote's outcome), as they were written."""
     return Post(str(owed.body["content"]))
+
+
+async def digest_post(games: GameAccess, game: GameRow, owed: Owed) -> Post | None:
+    """A follower's digest (see `hvbot.services.follows`): the moves its body names, each
+    told as the channel was told it, from the public view right after it (so a card drawn
+    face down stays unsaid, and nobody's company is named), then where the game stands, or
+    how it ended; in the follower's language, with an Unfollow button. None when there is
+    nothing the channel saw (a card drawn and not yet placed, a move taken back since)."""
+    digest = owed.body["digest"]
+    first, count = int(digest["first"]), int(digest["count"])
+    texts = texts_for(str(digest.get("language", game.language)))
+    actions = await games.actions(game.id)
+    if game.seed is None or len(actions) < first + count:
+        return None
+    rules = find_game(game.game_name)
+    presenter = presenter_for(game.game_name, texts.language)
+    names = names_of(game, texts)
+    state = rules.replay(len(game.seats), game.seed, [t for _, t in actions[:first]], game.options)
+    lines: list[str] = []
+    for seat, text in actions[first : first + count]:
+        state.apply(text)
+        view = state.view(None)
+        if presenter.is_public((text,), view):
+            lines += presenter.describe((text,), view, names[seat])
+    view = state.view(None)
+    if state.is_terminal():
+        lines.append(presenter.outcome(view, names))
+    elif digest.get("over"):
+        lines.append(texts("bot.follow.ended"))
+    elif not lines:
+        return None
+    else:
+        lines.append(presenter.scores(view, names))
+        to_move = state.current_seat()
+        if to_move is not None:
+            lines.append(texts("bot.follow.next", player=names[to_move]))
+    heading = texts(
+        "bot.follow.digest",
+        game=rules.title,
+        number=game.id,
+        where=f"<#{game.post_channel_id}>",
+    )
+    view_ = None if digest.get("over") else buttons.unfollow_view(game.id, texts)
+    return Post("\n".join([heading, *lines]), view=view_)
 
 
 async def start_post(game: GameRow, state: Any, now: datetime) -> Post | None:
@@ -121,7 +166,8 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
             int(body.get("ai", 0)),
         )
         if game.version != owed.version:
-            post.view = None  # the game has moved on: its buttons are not this board's
+            # The game has moved on: its choices are not this board's (Follow stays).
+            post.view, post.live_buttons = game_posts.follow_view(game), False
         return post, None
     if owed.kind == "move":
         first, count = int(body["first"]), int(body["count"])
@@ -137,6 +183,7 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
         )
         board = await game_posts.board_post(game, moved, after, games.clock())
         if board is not None and game.version != owed.version:
-            board.view = None  # the game has moved on: its buttons are not this board's
+            # The game has moved on: its choices are not this board's (Follow stays).
+            board.view, board.live_buttons = game_posts.follow_view(game), False
         return board, after
     raise ValueError(f"post {owed.id}: no way to build a {owed.kind!r}")

@@ -23,6 +23,7 @@ from hvbot.cogs.options import (
     TIMEOUT_CHOICES,
 )
 from hvbot.handlers import answering, confirm, lobby, requests
+from hvbot.handlers.follow import follow_game, unfollow_game
 from hvbot.messages import (
     buttons,
     game_posts,
@@ -389,6 +390,36 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await _moderator_only(interaction)
         await requests.kick_seat(interaction, seat, game_id)
 
+    @app_commands.command(
+        name="follow",
+        description="Follow a game you do not play: its thread, or its moves by direct message",
+    )
+    @app_commands.rename(game_id="game")
+    @app_commands.describe(game_id=PICK_GAME)
+    async def follow(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        await follow_game(interaction, game_id)
+
+    @app_commands.command(name="unfollow", description="Stop following a game")
+    @app_commands.rename(game_id="game")
+    @app_commands.describe(game_id="Which game you follow")
+    async def unfollow(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        await unfollow_game(interaction, game_id)
+
+    @unfollow.autocomplete("game_id")
+    @answering.quiet_autocomplete
+    async def unfollow_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The games the person follows."""
+        typed = str(current or "").strip().lower()
+        choices = []
+        for game in await self.bot.service.follows.followed(interaction.user.id):
+            label = f"{find_game(game.game_name).title} #{game.id}"
+            if typed and typed not in label.lower():
+                continue
+            choices.append(app_commands.Choice(name=label[:CHOICE_NAME_LIMIT], value=game.id))
+        return choices[:MAX_CHOICES]
+
     async def _picked(self, interaction: discord.Interaction, game_id: int | None) -> GameRow:
         """The game the command means: the one picked, or the channel's (see `open_game`)."""
         return await self.bot.service.games.open_game(
@@ -400,6 +431,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @log.autocomplete("game_id")
     @end.autocomplete("game_id")
     @kick.autocomplete("game_id")
+    @follow.autocomplete("game_id")
     @answering.quiet_autocomplete
     async def game_here_autocomplete(
         self, interaction: discord.Interaction, current: str

@@ -1,5 +1,6 @@
 """/me: what is a person's own, wherever they play: their open games in this server, those
-waiting for them first, each with a link to where it is played; and time away from them
+waiting for them first, each with a link to where it is played, and the games they follow
+there; and time away from them
 (`/me away`, `/me back`), their clocks and reminders standing still meanwhile."""
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ def game_line(game: GameRow, user_id: int, to_move: int | None, texts: Texts) ->
     return texts("bot.me.their_turn", game=title, where=where, player=said(seat, texts, shown))
 
 
+def followed_line(game: GameRow, texts: Texts) -> str:
+    """One game the person follows, with a link to where it is played."""
+    title = find_game(game.game_name).title
+    return texts(
+        "bot.follow.me_line", game=title, number=game.id, where=f"<#{game.post_channel_id}>"
+    )
+
+
 def server_only(command: str) -> BotError:
     return BotError(
         f"Games are played in a server: use /me {command} in one of its channels.",
@@ -72,11 +81,28 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         found = await service.open_games_of(
             guild_id=interaction.guild_id, user_id=user_id, most=MOST_GAMES
         )
+        followed = [
+            g for g in await service.follows.followed(user_id) if g.guild_id == interaction.guild_id
+        ]
+        lines = []
         if not found:
-            await interaction.response.send_message(
-                texts("bot.me.none"), ephemeral=True, allowed_mentions=PRIVATE
+            lines.append(texts("bot.me.none"))
+        else:
+            lines += self._own_games(found, user_id, texts)
+        if followed:
+            lines.append(texts("bot.follow.me_heading", count=len(followed)))
+            lines += [f"- {followed_line(game, texts)}" for game in followed]
+        await interaction.response.send_message(
+            **fitted(
+                content="\n".join(lines),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
             )
-            return
+        )
+
+    def _own_games(self, found: list[GameRow], user_id: int, texts: Texts) -> list[str]:
+        """The lines of the person's own open games, those waiting for them first."""
+        service = self.bot.service
         listed = []
         for game in found:
             to_move = (
@@ -86,13 +112,7 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
             listed.append((not mine, game.id, game_line(game, user_id, to_move, texts)))
         lines = [texts("bot.me.heading", count=len(found))]
         lines += [f"- {line}" for _, _, line in sorted(listed)]
-        await interaction.response.send_message(
-            **fitted(
-                content="\n".join(lines),
-                ephemeral=True,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        )
+        return lines
 
     @app_commands.command(
         name="away", description="Away for some days: your clocks and reminders here wait"

@@ -60,6 +60,10 @@ class RemindersCog(commands.Cog):
         except Exception as exc:
             _failed("turn clocks", exc)
         try:
+            await self.bot.aftermath.send_digests()
+        except Exception as exc:
+            _failed("followers' digests", exc)
+        try:
             await self.bot.aftermath.close_expired_lobbies()
         except Exception as exc:
             _failed("lobbies past their day", exc)

@@ -15,19 +15,23 @@ from typing import Self
 
 import discord
 
-from hvbot.handlers import lobby, moves, rematch, requests
+from hvbot.handlers import follow, lobby, moves, rematch, requests
 from hvbot.handlers.answering import guarded
 from hvbot.messages.buttons import (
     ACTION_ID,
+    FOLLOW_ID,
     LOBBY_ID,
     REMATCH_ID,
     UNDO_ID,
+    UNFOLLOW_ID,
     VOTE_ID,
     action_id,
     answer_id,
     decode_action,
+    follow_id,
     lobby_id,
     rematch_id,
+    unfollow_id,
 )
 
 Button = discord.ui.Button[discord.ui.View]
@@ -143,4 +147,55 @@ class RematchClick(discord.ui.DynamicItem[Button], template=REMATCH_ID):
                 await rematch.answer(interaction, self.game_id, accept_it=self.choice == "yes")
 
 
-ITEMS = (LobbyClick, ActionClick, UndoClick, VoteClick, RematchClick)  # registered at start-up
+class FollowClick(discord.ui.DynamicItem[Button], template=FOLLOW_ID):
+    """Follow, on a lobby message or a board post: follow the game without playing it."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=follow_id(game_id)))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
+    ) -> Self:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guarded(interaction, self.game_id):
+            await follow.follow_game(interaction, self.game_id)
+
+
+class UnfollowClick(discord.ui.DynamicItem[Button], template=UNFOLLOW_ID):
+    """Unfollow, under a follower's digest."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=unfollow_id(game_id)))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
+    ) -> Self:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guarded(interaction, self.game_id):
+            await follow.unfollow_game(interaction, self.game_id)
+
+
+# Registered at start-up.
+ITEMS = (
+    LobbyClick,
+    ActionClick,
+    UndoClick,
+    VoteClick,
+    RematchClick,
+    FollowClick,
+    UnfollowClick,
+)

@@ -156,7 +156,7 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
         return
     game = change.game
     if from_button:
-        closed = buttons.lobby_view(game.id, public(game), open_=False)
+        closed = buttons.lobby_view(game.id, public(game), open_=False, followable=game.is_open)
         now = game_client(interaction).service.clock()
         await update_clicked(interaction, game.id, content=lobby_text(game, now), view=closed)
     else:

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from hvbot.handlers.answering import FollowUp, game_client, go_on, refusal, reply_error
-from hvbot.messages.game_posts import is_public, posts_in, prompt_post
+from hvbot.messages.game_posts import follow_view, is_public, posts_in, prompt_post
 from hvbot.messages.post import follow_up_privately, send_private
 from hvbot.messages.wording import language, move_words, personal
 from hvbot.services import ActResult
@@ -127,7 +127,8 @@ async def action_button(
         result.game, result.state, interaction.user.id, language(interaction)
     )
     if message is not None and not message.flags.ephemeral:
-        await interaction.edit_original_response(view=None)
+        # Its choices go; its Follow button stays while the game is open.
+        await interaction.edit_original_response(view=follow_view(result.game))
         await game_client(interaction).aftermath.buttons.clicked(result.game, message.id)
         if prompt is not None:
             await send_private(interaction, prompt)

@@ -51,6 +51,10 @@ VOTE_ID = r"away:(?P<request>[0-9]+):(?P<choice>ai|end)"
 # on its lobby message (`game`: the finished game, then the rematch's lobby).
 REMATCH_ID = r"rematch:(?P<game>[0-9]+):(?P<choice>ask|yes|no)"
 REMATCH_ANSWERS = {"yes": discord.ButtonStyle.success, "no": discord.ButtonStyle.secondary}
+FOLLOW_ID = r"follow:(?P<game>[0-9]+)"
+UNFOLLOW_ID = r"unfollow:(?P<game>[0-9]+)"
+# Discord's limit on a message's rows of buttons (of five each).
+MOST_ROWS = 5
 
 
 def encode_action(text: str) -> str:
@@ -69,6 +73,14 @@ def action_id(game_id: int, version: int, action: str) -> str:
     return f"act:{game_id}:{version}:{encode_action(action)}"
 
 
+def follow_id(game_id: int) -> str:
+    return f"follow:{game_id}"
+
+
+def unfollow_id(game_id: int) -> str:
+    return f"unfollow:{game_id}"
+
+
 def answer_id(prefix: str, request_id: int, choice: str) -> str:
     """An answer to a request waiting in the database: `undo` (a take-back or an abandon)
     or `away` (a vote on the seat of a person away)."""
@@ -81,8 +93,12 @@ def drawn(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
-def lobby_view(game_id: int, texts: Texts = ENGLISH, *, open_: bool = True) -> discord.ui.View:
-    """The lobby's buttons, labelled in the game's language (`texts`)."""
+def lobby_view(
+    game_id: int, texts: Texts = ENGLISH, *, open_: bool = True, followable: bool | None = None
+) -> discord.ui.View:
+    """The lobby's buttons, labelled in the game's language (`texts`): while it is open, its
+    own and Follow; once the game has started, Follow alone (`followable`, by default while
+    the lobby is open); once it is over, none."""
     view = discord.ui.View(timeout=None)
     if open_:
         for what, style in LOBBY_ACTIONS.items():
@@ -90,6 +106,54 @@ def lobby_view(game_id: int, texts: Texts = ENGLISH, *, open_: bool = True) -> d
             view.add_item(
                 discord.ui.Button(label=label, style=style, custom_id=lobby_id(game_id, what))
             )
+    if open_ if followable is None else followable:
+        with_follow(view, game_id, texts)
+    return drawn(view)
+
+
+def follow_button(game_id: int, texts: Texts = ENGLISH) -> discord.ui.Button[discord.ui.View]:
+    """Follow the game without playing it (see `hvbot.services.follows`)."""
+    return discord.ui.Button(
+        label=texts("bot.follow.button"),
+        style=discord.ButtonStyle.secondary,
+        custom_id=follow_id(game_id),
+    )
+
+
+def with_follow(view: discord.ui.View, game_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
+    """`view` with a Follow button added where Discord's five rows of five leave room (its
+    last row if it can, out of the way of a game's choices, else the first with room), its
+    own buttons kept as they were; unchanged when it is full. discord.py checks the limits
+    as each button is added (a full row or view is a `ValueError`)."""
+    for row in (MOST_ROWS - 1, None):
+        button = follow_button(game_id, texts)
+        button.row = row
+        try:
+            view.add_item(button)
+        except ValueError:
+            continue
+        return view
+    return view
+
+
+def board_view(
+    game_id: int, choices: discord.ui.View | None, texts: Texts = ENGLISH
+) -> discord.ui.View:
+    """A board post's buttons: the game's choices, if any, and Follow."""
+    view = choices if choices is not None else discord.ui.View(timeout=None)
+    return drawn(with_follow(view, game_id, texts))
+
+
+def unfollow_view(game_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
+    """Under each digest a follower gets: stop following."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label=texts("bot.follow.unfollow_button"),
+            style=discord.ButtonStyle.secondary,
+            custom_id=unfollow_id(game_id),
+        )
+    )
     return drawn(view)
 
 
@@ -161,4 +225,4 @@ def invitation_view(lobby_id: int, texts: Texts = ENGLISH) -> discord.ui.View:
                 custom_id=rematch_id(lobby_id, choice),
             )
         )
-    return drawn(view)
+    return drawn(with_follow(view, lobby_id, texts))

@@ -95,7 +95,19 @@ async def board_post(
     files = [Picture("board.png", board, alts[0])]
     if end and end[0]:
         files.append(Picture("result.png", end[0], alts[1]))
-    return Post("\n".join(lines), files=files, view=choices, version=game.version)
+    return Post(
+        "\n".join(lines),
+        files=files,
+        view=buttons.board_view(game.id, choices, texts) if seat is not None else None,
+        version=game.version,
+        live_buttons=choices is not None,
+    )
+
+
+def follow_view(game: GameRow) -> discord.ui.View | None:
+    """What a board post of the game keeps once its choices are past: the Follow button,
+    while the game is open (see `hvbot.services.follows`)."""
+    return buttons.board_view(game.id, None, public(game)) if game.is_open else None
 
 
 async def prompt_post(
@@ -178,10 +190,13 @@ def lobby_text(game: GameRow, now: datetime, standing: Standing | None = None) -
 
 def lobby_buttons(game: GameRow, standing: Standing | None = None) -> discord.ui.View:
     """The lobby message's buttons: Accept and Decline while it is a rematch waiting for its
-    people (`standing`), else the lobby's own (none once it has started or closed)."""
+    people (`standing`), else the lobby's own; Follow while the game is open (alone once it
+    has started)."""
     if standing is not None and game.status == "lobby":
         return buttons.invitation_view(game.id, public(game))
-    return buttons.lobby_view(game.id, public(game), open_=game.status == "lobby")
+    return buttons.lobby_view(
+        game.id, public(game), open_=game.status == "lobby", followable=game.is_open
+    )
 
 
 def lobby_post(game: GameRow, now: datetime, standing: Standing | None) -> Post:

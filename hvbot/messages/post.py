@@ -56,6 +56,9 @@ class Post:
     embed: discord.Embed | None = None
     # A board post: the game's version it shows, which its buttons are for (hvbot.board_buttons).
     version: int | None = None
+    # A board post whose buttons include the game's choices for `version`, which are taken
+    # off once the game is past it (its Follow button stays: see `game_posts.follow_view`).
+    live_buttons: bool = False
 
     def kwargs(self) -> dict[str, Any]:
         out: dict[str, Any] = {"content": self.content, "allowed_mentions": ALLOWED}

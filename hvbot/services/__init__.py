@@ -19,6 +19,7 @@ from hvbot.services.absence import Absence
 from hvbot.services.access import STAND_IN_LEVEL, GameAccess, ai_turn, in_channel
 from hvbot.services.clocks import TurnClocks
 from hvbot.services.errors import BotError
+from hvbot.services.follows import Followers
 from hvbot.services.lobby import AI_LEVELS, CLOCK_LENGTHS, Lobby
 from hvbot.services.moderation import Moderation
 from hvbot.services.notify import Notifications
@@ -73,7 +74,7 @@ class GameService:
     the games through the services (the aftermath through the outbox, `duties`, and the
     live buttons, `buttons`, which are what it sends from). `games` (finding a channel's game
     and its state), `lobby`, `play`, `undo`, `absence`, `reminders`, `clocks`, `results`,
-    `time_away` and `notify` are the features, each called by its own name
+    `time_away`, `notify` and `follows` are the features, each called by its own name
     (`service.play.act`, `service.lobby.join`); `throttle` counts how often each person asks
     for work that costs the bot each time (boards, logs, exports, replays, stats)."""
 
@@ -100,6 +101,7 @@ class GameService:
         self.results = ResultsBackfill(self.games)
         self.time_away = TimeAwayService(self.games)
         self.notify = Notifications(repo)
+        self.follows = Followers(self.games)
         self.moderation = Moderation(self.games)
         self.server_settings = ServerSettingsService(repo, lambda: self.games.clock())
         self.seasons = SeasonEnds(self.games)

@@ -30,6 +30,7 @@ from hvbot.store.cache import GameCache
 from hvbot.store.changes import Write
 from hvbot.store.clocks import Clocks
 from hvbot.store.duties import Clock, Duties, Owed, real_time
+from hvbot.store.follows import Follows
 from hvbot.store.habits import Habits
 from hvbot.store.identify import IdentifySlots
 from hvbot.store.notify import Notify
@@ -78,6 +79,7 @@ class GameStore:
         self.clocks = Clocks(db, self.cache.changed, self.cache.forget)
         self.time_away = TimeAway(db, self.cache.forget)
         self.notify = Notify(db)
+        self.follows = Follows(db)
         self.server_settings = ServerSettingsTable(db)
         self.seasons = SeasonEnds(db)  # seasons that ended, and results by season
         self.replays = Replays(db)

@@ -195,6 +195,8 @@ class Channel:
     owner_id: int | None = None
     auto_archive_duration: int = 1440
     created_at: datetime = field(default_factory=now)
+    # A thread's members added by the bot (Add Thread Member), not part of its identity.
+    members: set[int] = field(default_factory=set, compare=False, hash=False)
 
     @property
     def is_dm(self) -> bool:

@@ -142,7 +142,8 @@ async def test_a_complete_game_from_lobby_to_reveal(
     started = await hv.game()
     assert [s.display_name for s in started.seats] == ["Ada", "Bo", "AI 1 (easy)"]
     assert started.seats[2].is_ai
-    assert not emu.message(lobby.message_id or 0).buttons, "the lobby closes at the start"
+    left = [b.custom_id for b in emu.message(lobby.message_id or 0).buttons]
+    assert left == [f"follow:{started.id}"], "the lobby closes at the start: Follow stays"
 
     game, state = await table.play_to_end()
     assert game.status == "finished" and state.is_terminal()
@@ -246,7 +247,8 @@ async def test_a_complete_game_from_lobby_to_reveal(
     reply = await emu.slash(bo, "game new", game="high-voltage")
     (new_lobby,) = reply.where(kind="response", visibility="public")
     assert new_lobby.custom_ids == [
-        f"lobby:{game.id + 1}:{w}" for w in ("join", "leave", "addai", "start")
+        *(f"lobby:{game.id + 1}:{w}" for w in ("join", "leave", "addai", "start")),
+        f"follow:{game.id + 1}",
     ]
 
 
@@ -364,4 +366,7 @@ async def test_the_lobby_leads_to_start_in_discords_primary_colour(
     (lobby,) = reply.where(kind="response", visibility="public")
     shown = emu.message(lobby.message_id or 0).buttons
     styles = {b.custom_id.rsplit(":", 1)[-1]: b.style for b in shown if b.custom_id}
+    follow = next(b for b in shown if b.custom_id and b.custom_id.startswith("follow:"))
+    styles.pop(follow.custom_id.rsplit(":", 1)[-1])
     assert styles == {"join": 3, "leave": 2, "addai": 2, "start": 1}
+    assert follow.style == 2  # Follow, for those not playing, in grey

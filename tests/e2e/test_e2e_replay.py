@@ -72,7 +72,12 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
     (opening,) = board_posts(emu)
     await emu.click(ada, f"act:{game.id}:{game.version}:keep", message=opening.message_id)
     # A click is acknowledged before its move is stored; the buttons go once it is.
-    await emu.wait_for(lambda: not emu.message(opening.message_id).buttons)
+    await emu.wait_for(
+        lambda: all(
+            (b.custom_id or "").startswith("follow:")
+            for b in emu.message(opening.message_id).buttons
+        )
+    )
 
     async def adas_turn_or_the_end() -> tuple[GameRow, State] | None:
         """Once every stored move is announced: the game if Ada is to move or it is over."""

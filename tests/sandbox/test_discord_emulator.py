@@ -1044,3 +1044,42 @@ async def test_members_roles_are_given_and_taken_as_discord_does(
         async with http.put(wrong) as answer:
             assert answer.status == 404 and (await answer.json())["code"] == code
     emu.rejections.clear()  # refused on purpose here
+
+
+async def test_thread_members_are_added_and_removed_as_discord_does(
+    emu: DiscordEmulator, http: aiohttp.ClientSession
+) -> None:
+    """Add and Remove Thread Member answer 204 and change the thread's members (twice changes
+    nothing); Discord's refusals: a channel that is no thread, an unknown user, an unknown
+    channel, and a bot that may not send messages in threads."""
+    ada = emu.add_user("Ada")
+    emu.allow_threads()
+    _, sent = await post_message(http, emu, {"content": "lobby"})
+    messages = f"/api/v10/channels/{emu.channel.id}/messages"
+    async with http.post(f"{messages}/{sent['id']}/threads", json={"name": "game"}) as answer:
+        thread_id = int((await answer.json())["id"])
+    member = f"/api/v10/channels/{thread_id}/thread-members/{ada.id}"
+    for _ in range(2):
+        async with http.put(member) as answer:
+            assert answer.status == 204
+    assert emu.channels[thread_id].members == {ada.id}
+    assert [r.kind for r in emu.records if r.kind.startswith("thread_member")] == [
+        "thread_member_add",
+        "thread_member_add",
+    ]
+    async with http.delete(member) as answer:
+        assert answer.status == 204
+    assert emu.channels[thread_id].members == set()
+
+    refusals = [
+        (f"/api/v10/channels/{emu.channel.id}/thread-members/{ada.id}", 400, 50024),
+        (f"/api/v10/channels/{thread_id}/thread-members/12345", 404, 10013),
+        (f"/api/v10/channels/12345/thread-members/{ada.id}", 404, 10003),
+    ]
+    for path, status, code in refusals:
+        async with http.put(path) as answer:
+            assert (answer.status, (await answer.json())["code"]) == (status, code)
+    emu.allow_threads(False)
+    async with http.put(member) as answer:
+        assert (answer.status, (await answer.json())["code"]) == (403, 50013)
+    assert emu.channels[thread_id].members == set()

@@ -37,6 +37,9 @@ class ChannelRoutes(Routes):
         router.add_patch(message, self.edit_message)
         router.add_delete(message, self.delete_message)
         router.add_post(f"{message}/threads", self.start_thread)
+        member = f"{API}/channels/{{channel_id}}/thread-members/{{user_id}}"
+        router.add_put(member, self.add_thread_member)
+        router.add_delete(member, self.remove_thread_member)
         router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.get_attachment)
 
     async def get_channel(self, request: web.Request) -> web.Response:
@@ -129,6 +132,51 @@ class ChannelRoutes(Routes):
         self.emu.apply_body(message, body, files, editing=True)
         self.emu.record("message_edit", request, message=message, payload=body)
         return self.message_json(message)
+
+    # ------------------------------------------------------------------ thread members
+
+    def _thread_member(
+        self, request: web.Request
+    ) -> tuple[Channel | None, int, web.Response | None]:
+        """The thread and the user of a thread-member route, or Discord's refusal: an
+        unknown channel (404 / 10003), one that is no thread (400 / 50024), an unknown user
+        (404 / 10013), or a bot that may not send messages in threads (403 / 50013), which
+        adding and removing others requires."""
+        emu = self.emu
+        channel = emu.channels.get(int(request.match_info["channel_id"]))
+        user_id = int(request.match_info["user_id"])
+        if channel is None:
+            return None, user_id, self.error(request, 404, 10003, "Unknown Channel")
+        if not channel.is_thread:
+            refused = self.error(request, 400, 50024, "Cannot execute action on this channel type")
+            return None, user_id, refused
+        if user_id not in emu.users:
+            return None, user_id, self.error(request, 404, 10013, "Unknown User")
+        if not emu.app_permissions & PERM_SEND_MESSAGES_IN_THREADS:
+            return None, user_id, self.error(request, 403, 50013, "Missing Permissions")
+        return channel, user_id, None
+
+    async def add_thread_member(self, request: web.Request) -> web.Response:
+        """Add Thread Member: 204, the user now a member (again, it changes nothing)."""
+        thread, user_id, failed = self._thread_member(request)
+        if failed is not None or thread is None:
+            return failed or web.Response(status=404)
+        thread.members.add(user_id)
+        self.emu.record(
+            "thread_member_add", request, channel_id=thread.id, payload={"user_id": str(user_id)}
+        )
+        return web.Response(status=204)
+
+    async def remove_thread_member(self, request: web.Request) -> web.Response:
+        """Remove Thread Member: 204, the user no longer a member (if they were)."""
+        thread, user_id, failed = self._thread_member(request)
+        if failed is not None or thread is None:
+            return failed or web.Response(status=404)
+        thread.members.discard(user_id)
+        self.emu.record(
+            "thread_member_remove", request, channel_id=thread.id, payload={"user_id": str(user_id)}
+        )
+        return web.Response(status=204)
 
     async def start_thread(self, request: web.Request) -> web.Response:
         """Start Thread from Message: a public thread whose id is the message's, answered

@@ -52,7 +52,12 @@ async def test_a_pylons_game_from_lobby_to_result(
     assert keep in opening.custom_ids
     await emu.click(ada, keep, message=opening.message_id)
     # A click is acknowledged before its move is stored; the buttons go once it is.
-    await emu.wait_for(lambda: not emu.message(opening.message_id).buttons)
+    # (Follow, for those not playing, stays.)
+    await emu.wait_for(
+        lambda: (
+            [b.custom_id for b in emu.message(opening.message_id).buttons] == [f"follow:{game.id}"]
+        )
+    )
     assert (await hv.actions())[0] == (0, "keep"), "the choice is made once"
 
     rng = random.Random(5)

@@ -178,7 +178,7 @@ class Race:
         options = legal(state)
         (post,) = board_posts(self.emu)[-1:]
         prefix = f"act:{game.id}:{game.version}:"
-        offered = sorted(c.removeprefix(prefix) for c in post.custom_ids)
+        offered = sorted(c.removeprefix(prefix) for c in post.custom_ids if c.startswith(prefix))
         assert offered == sorted(t.replace(" ", "_") for t in options), post
         if "collect" in options:
             choice = "collect"
@@ -192,8 +192,14 @@ class Race:
             choice = "done" if "done" in options else self.rng.choice(options)
         custom_id = prefix + choice.replace(" ", "_")
         await self.emu.click(self.ada, custom_id, message=post.message_id, settle=False)
-        # The choice is made once: the post keeps its picture and loses its buttons.
-        await self.emu.wait_for(lambda: not self.emu.message(post.message_id).buttons)
+        # The choice is made once: the post keeps its picture and loses its choices (Follow,
+        # for those not playing, stays).
+        await self.emu.wait_for(
+            lambda: (
+                [b.custom_id for b in self.emu.message(post.message_id).buttons]
+                == [f"follow:{game.id}"]
+            )
+        )
 
 
 async def test_a_sector6_game_from_lobby_to_result(
@@ -257,8 +263,10 @@ async def test_a_sector6_game_from_lobby_to_result(
     assert any("Free oxygen markers: " in alt_of(post, BOARD) for post in posts)
     assert presenter_for("sector6").outcome(state.view(None), names) in posts[-1].content
     ai_moves = [p for p in posts if p.content.startswith(f"{game.seats[1].display_name} moved")]
-    assert ai_moves and not any(p.custom_ids for p in ai_moves), "no buttons for the AI's turn"
-    with_buttons = [p for p in posts if p.custom_ids]
+    assert ai_moves and not any(c.startswith("act:") for p in ai_moves for c in p.custom_ids), (
+        "no choices for the AI's turn (only Follow, for those not playing)"
+    )
+    with_buttons = [p for p in posts if any(c.startswith("act:") for c in p.custom_ids)]
     assert with_buttons and all(f"<@{ada.id}>" in p.content for p in with_buttons)
     refusal = await emu.slash(ada, "s6 move", **{"from": "A1", "to": "A2"})
     assert refusal[0].visibility == Visibility.ephemeral_to(ada)

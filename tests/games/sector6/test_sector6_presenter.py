@@ -9,6 +9,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+import discord
 import pytest
 from sector6_positions import position
 
@@ -69,7 +70,16 @@ def button_actions(state: Sector6State, **kw: Any) -> list[str] | None:
     if post.view is None:
         return None
     prefix = "act:7:12:"
-    return [item.custom_id.removeprefix(prefix).replace("_", " ") for item in post.view.children]
+    found = [
+        item.custom_id.removeprefix(prefix).replace("_", " ")
+        for item in post.view.children
+        if isinstance(item, discord.ui.Button) and str(item.custom_id).startswith(prefix)
+    ]
+    # Beside the game's choices, a board post in play offers Follow (for those not playing).
+    assert [i.custom_id for i in post.view.children if not str(i.custom_id).startswith(prefix)] == [
+        "follow:7"
+    ]
+    return found or None
 
 
 def legal(state: Sector6State) -> list[str]:

@@ -1,0 +1,153 @@
+"""Following a game one does not play, through Discord: a follower of a game played in its
+channel gets each move once by DM and never a secret (a company, a card drawn face down);
+a follower of a game played in a thread is added to the thread; quiet hours hold a digest
+until they end, and then it comes once; Unfollow stops the digests; a person at the table is
+refused."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from e2e_harness import BotHarness, board_posts, lobby_button, open_three_seat_game
+from moved_clock import MovedClock
+
+from sandbox.emulator import DiscordEmulator
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
+MOST_PRIVATE = 12  # shorter private lines ("Your turn.") say nothing a follower could use
+
+
+def _mark(emu: DiscordEmulator) -> int:
+    return emu.records[-1].seq if emu.records else 0
+
+
+def _digests(emu: DiscordEmulator, user, since: int = 0) -> list:
+    return emu.messages(visibility="dm", user=user, since=since)
+
+
+def _private_lines(emu: DiscordEmulator, people) -> set[str]:
+    """Every line told to the players alone (their secrets by DM, their drawn cards and
+    choices) that no public message ever said."""
+    public = "\n".join(r.text for r in emu.messages(visibility="public"))
+    lines: set[str] = set()
+    for person in people:
+        for visibility in ("dm", "ephemeral"):
+            for record in emu.messages(visibility=visibility, user=person):
+                lines.update(
+                    line.strip()
+                    for line in record.text.splitlines()
+                    if len(line.strip()) >= MOST_PRIVATE and line.strip() not in public
+                )
+    return lines
+
+
+async def test_a_follower_gets_each_move_once_by_dm_and_never_a_secret(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo, lobby, table = await open_three_seat_game(emu, hv)
+    game = await hv.game()
+    follow = f"follow:{game.id}"
+    shown = [b.custom_id for b in emu.message(lobby.message_id).buttons]
+    assert shown == [follow]  # on the lobby once started, alone
+
+    refused = await emu.click(ada, follow, message=lobby)
+    assert "you see all of it already" in refused[0].content and not refused.public
+
+    cy = emu.add_user("Cy")
+    answered = await emu.click(cy, follow, message=lobby)
+    assert "by direct message" in answered[0].content and not answered.public
+    mark = _mark(emu)
+    await table.play_moves(8)
+    await hv.caught_up()
+
+    boards = board_posts(emu, since=mark)
+    digests = _digests(emu, cy, since=mark)
+    assert boards and digests
+    told = "\n".join(d.content for d in digests)
+    # Each move the channel was told is told to the follower once, no more.
+    for board in boards:
+        said = board.content.splitlines()[0]
+        expected = sum(b.content.splitlines()[0] == said for b in boards)
+        assert told.count(said) == expected, (said, told)
+    for digest in digests:
+        assert digest.custom_ids == [f"unfollow:{game.id}"]
+        assert digest.content.startswith(f"**High Voltage** #{game.id} in <#{emu.channel.id}>")
+        assert not digest.attachments and not digest.embeds
+    # Nothing told to a player alone reaches the follower: no company, no card drawn face down.
+    secrets = _private_lines(emu, [ada, bo])
+    assert any("company" in line for line in secrets)  # the secrets were looked for
+    for digest in digests:
+        for secret in secrets:
+            assert secret not in digest.text, (secret, digest.text)
+        assert "Your company" not in digest.text
+
+    # /me games lists what the follower follows; Unfollow stops the digests.
+    listed = await emu.slash(cy, "me games")
+    assert f"**High Voltage** #{game.id}" in listed[0].content
+    stopped = await emu.click(cy, f"unfollow:{game.id}", message=digests[-1])
+    assert "no longer follow" in stopped[0].content
+    mark = _mark(emu)
+    await table.play_moves(4)
+    await hv.caught_up()
+    assert board_posts(emu, since=mark) and _digests(emu, cy, since=mark) == []
+    again = await emu.slash(cy, "game unfollow", game=game.id)
+    assert "You do not follow that game" in again[0].content
+
+
+async def test_a_follower_of_a_game_in_a_thread_is_added_to_the_thread(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    emu.allow_threads()
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    lobby = (await emu.slash(ada, "game new", game="high-voltage")).where(kind="response")[0]
+    await emu.click(bo, lobby_button(lobby, "join"), message=lobby)
+    await emu.click(ada, lobby_button(lobby, "start"), message=lobby)
+    await emu.wait_for(lambda: board_posts(emu, channel=emu.threads()[0]) if emu.threads() else [])
+    (thread,) = emu.threads(emu.channel)
+    game = await hv.game()
+    assert game.thread_id == thread.id
+    # Board posts carry Follow beside what they had.
+    assert all(f"follow:{game.id}" in b.custom_ids for b in board_posts(emu, channel=thread))
+
+    cy = emu.add_user("Cy")
+    refused = await emu.slash(bo, "game follow", channel=thread)
+    assert "you see all of it already" in refused[0].content
+    answered = await emu.slash(cy, "game follow", channel=thread)
+    assert f"in its thread <#{thread.id}>" in answered.messages[0].content
+    assert emu.channels[thread.id].members == {cy.id}
+    await hv.caught_up()
+    assert _digests(emu, cy) == []  # the thread tells them: no DM
+
+    await emu.slash(cy, "game unfollow", channel=thread)
+    assert emu.channels[thread.id].members == set()
+
+
+async def test_quiet_hours_hold_a_digest_and_it_comes_once_after_they_end(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    assert hv.bot is not None
+    clock = MovedClock(datetime(2026, 6, 1, 23, 0, tzinfo=UTC))
+    hv.bot.service.clock = clock
+    cy = emu.add_user("Cy")
+    await emu.slash(cy, "me notify", quiet_from="22:00", quiet_to="07:00", zone="UTC")
+    _, _, lobby, table = await open_three_seat_game(emu, hv)
+    game = await hv.game()
+    await emu.click(cy, f"follow:{game.id}", message=lobby)
+    mark = _mark(emu)
+    await table.play_moves(4)
+    await hv.caught_up()
+    boards = board_posts(emu, since=mark)
+    assert boards and _digests(emu, cy) == []  # held through the quiet hours
+
+    clock.now = datetime(2026, 6, 2, 7, 0, tzinfo=UTC)
+    await hv.caught_up()
+    (digest,) = _digests(emu, cy)
+    for board in boards:
+        assert board.content.splitlines()[0] in digest.content
+    await hv.caught_up()
+    assert len(_digests(emu, cy)) == 1
