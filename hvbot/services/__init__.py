@@ -100,7 +100,7 @@ class GameService:
         self.results = ResultsBackfill(self.games)
         self.time_away = TimeAwayService(self.games)
         self.notify = Notifications(repo)
-        self.moderation = Moderation(self.games)
+        self.moderation = Moderation(self.games, self.rematch)
         self.server_settings = ServerSettingsService(repo, lambda: self.games.clock())
         self.seasons = SeasonEnds(self.games)
         self.stats = Stats(repo)

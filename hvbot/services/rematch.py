@@ -347,7 +347,32 @@ class Rematches:
         saved = await self.games.saved(lobby.id)
         return Change(game=saved, state=state, owed=tuple(owed), what="started")
 
-    async def _decline(self, lobby: GameRow, invites: Sequence[Invite], user_id: int) -> Change:
+    async def kicked(self, lobby: GameRow, user_id: int, moderator: str) -> Change | None:
+        """A moderator (`moderator`: how to name them) took the seat of `user_id` in the
+        lobby `lobby`, read under its lock: in a rematch still waiting for its people, that
+        settles their invitation as their decline (see the module), whether they had accepted
+        or not, so the lobby does not wait for an answer that can no longer come; the channel
+        is told who removed whom. None when `lobby` is no rematch waiting for `user_id` (an
+        ordinary lobby: the caller frees the seat as in any lobby). The asker's seat is not
+        taken this way: /game end closes a lobby instead."""
+        invites = await self.games.store.rematches.invites(lobby.id)
+        if all(i.accepted for i in invites) or user_id not in {i.user_id for i in invites}:
+            return None
+        told = texts_for(lobby.language)(
+            "bot.rematch.kicked.told", player=f"<@{user_id}>", moderator=moderator
+        )
+        try:
+            return await self._decline(lobby, invites, user_id, told=told)
+        except VersionConflict as exc:
+            raise BotError(
+                "The rematch changed meanwhile: look at its lobby message as it is now.",
+                key="bot.rematch.changed",
+            ) from exc
+
+    async def _decline(
+        self, lobby: GameRow, invites: Sequence[Invite], user_id: int, *, told: str | None = None
+    ) -> Change:
+        """`user_id` declines (`told`: what the channel is told instead of their decline)."""
         store = self.games.store
         texts = texts_for(lobby.language)
         if user_id == lobby.creator_id:
@@ -360,6 +385,6 @@ class Rematches:
         accepted = {i.user_id for i in invites if i.accepted and i.user_id != user_id}
         kept = [s for s in lobby.seats if s.user_id is None or s.user_id in accepted]
         seats = [replace(s, seat=number) for number, s in enumerate(kept)]
-        told = texts("bot.rematch.told_declined", player=f"<@{user_id}>")
+        told = told or texts("bot.rematch.told_declined", player=f"<@{user_id}>")
         owed = await store.write(made_ordinary(lobby, seats, told=told, at=store.clock()))
         return Change(game=await self.games.saved(lobby.id), owed=tuple(owed), what="ordinary")
