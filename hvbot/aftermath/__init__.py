@@ -237,10 +237,11 @@ class Aftermath:
         post: Post | Callable[[], Awaitable[Post | None]],
         *,
         to_user: int | None = None,
+        then: Callable[[discord.Message], Awaitable[None]] | None = None,
     ) -> Sent | None:
-        """Send one owed post if it is still this process's to send (see `Sender.send`); a
-        board post's buttons are then looked after (see `BoardButtons`)."""
-        sent = await self.sender.send(owed, game, post, to_user=to_user)
+        """Send one owed post if it is still this process's to send (see `Sender.send`, and
+        `then` there); a board post's buttons are then looked after (see `BoardButtons`)."""
+        sent = await self.sender.send(owed, game, post, to_user=to_user, then=then)
         if sent is not None:
             self.buttons.shown(game, sent.post, sent.message)
         return sent
@@ -320,15 +321,27 @@ class Aftermath:
 
     async def _post_lobby(self, owed: Owed, game: GameRow) -> None:
         """A rematch's lobby message, as it stands when it is sent, remembered as the lobby
-        message that later changes edit."""
+        message that later changes edit, before the post is marked made (see `Sender.send`):
+        a process that dies in between leaves it owed, and whoever posts it again is answered
+        by Discord (the same nonce) with the message made, and remembers that one. That
+        message says what the lobby was then: a change made meanwhile (an acceptance) found
+        no message to edit, so it is brought up to date."""
 
         async def build() -> Post | None:
             now = self.games.clock()
             return game_posts.lobby_post(game, now, await self.service.rematch.standing(game.id))
 
-        sent = await self.send(owed, game, build)
-        if sent is not None and sent.message is not None:
-            await self.games.set_lobby_message(game.id, sent.message.id)
+        async def remember(message: discord.Message) -> None:
+            await self.games.set_lobby_message(game.id, message.id)
+
+        sent = await self.send(owed, game, build, then=remember)
+        if sent is None or sent.message is None or sent.message.content == sent.post.content:
+            return
+        # The message made by a process that died, as the lobby was then.
+        now = await self.games.find(game.id, fresh=True)
+        if now is not None:
+            standing = await self.service.rematch.standing(now.id) if now.is_open else None
+            await game_posts.refresh_lobby(self.client, now, self.games.clock(), standing)
 
     async def _quietly(self, game: GameRow, work: Awaitable[Any], what: str) -> None:
         try:

@@ -6,11 +6,15 @@ nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
 import pytest
 from e2e_harness import BotHarness, confirmed
 
 from hvbot.store import GameRow
-from sandbox.emulator import DiscordEmulator, Record, Visibility
+from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
@@ -117,3 +121,92 @@ async def test_a_rematch_starts_with_rotated_seats(
     await emu.wait_for(
         lambda: yes not in buttons_now(emu, invitation), message="the invitation closed"
     )
+
+
+async def finished_between(emu: DiscordEmulator, hv: BotHarness, *people: User) -> GameRow:
+    """A High Voltage game between `people`, in the channel, ended by each resigning in turn; the
+    game once its result (with Rematch) is posted."""
+    first, *others = people
+    await emu.slash(first, "game new", game="high-voltage", thread=False)
+    for person in others:
+        await emu.slash(person, "game join")
+    await emu.slash(first, "game start")
+    before = await hv.game()
+    for person in people:
+        await confirmed(emu, person, "game resign")
+
+    async def finished() -> GameRow | None:
+        game = await game_of_id(hv, before.id)
+        return game if game is not None and game.status == "finished" else None
+
+    return await emu.wait_for(finished, 30, message="the game finished")
+
+
+async def test_a_rematch_lobby_posted_by_a_process_that_died_is_found_after_a_restart(
+    emulator: DiscordEmulator, hv: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process posting the rematch's lobby message dies once Discord has made it, before
+    it has kept the message's id: the post is still owed, so the bot that carries on posts it
+    again with its nonce, Discord answers with the message it made, and that message is the
+    lobby's from then on, brought up to date with an acceptance made meanwhile; the last
+    acceptance edits it too."""
+    emu = emulator
+    ada, bo, cy = emu.add_user("Ada"), emu.add_user("Bo"), emu.add_user("Cy")
+    before = await finished_between(emu, hv, ada, bo, cy)
+    ask = f"rematch:{before.id}:ask"
+    (result,) = await emu.wait_for(lambda: with_button(emu, ask), 60, message="Rematch")
+    await hv.caught_up()
+
+    # The one step between Discord making the message and the process keeping its id fails
+    # as when the connection goes with the process; the process is stopped soon after.
+    async def dies(game_id: int, message_id: int) -> None:
+        raise ConnectionAbortedError("the process died before keeping the lobby message's id")
+
+    assert hv.bot is not None
+    monkeypatch.setattr(hv.bot.service.games, "set_lobby_message", dies)
+    asked = await emu.click(bo, ask, message=result)
+    assert "Rematch asked" in asked[0].content
+    lobby = await hv.game()
+    yes = f"rematch:{lobby.id}:yes"
+    (invitation,) = await emu.wait_for(lambda: with_button(emu, yes), message="the invitation")
+    assert invitation.message_id is not None
+    assert (await hv.game()).lobby_message_id is None
+    # Cy accepts on it meanwhile: the lobby has no message of its own to edit yet.
+    accepted = await emu.click(cy, yes, message=invitation)
+    assert "You accepted the rematch" in accepted[0].content
+    waiting = f"Accepted: <@{bo.id}>, <@{cy.id}>. Waiting for <@{ada.id}>"
+    assert waiting not in emu.message(invitation.message_id).content
+    await hv.stop()
+
+    # The bot that carries on, once the dead one's lease has run out.
+    past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
+    await hv.sql("UPDATE announcements SET claimed_until = ? WHERE sent_at IS NULL", past)
+    refused_before = emu.duplicates_refused
+    await hv.start()
+
+    async def kept() -> int | None:
+        return (await hv.game()).lobby_message_id
+
+    assert await emu.wait_for(kept, 10, message="the lobby message kept") == invitation.message_id
+    assert emu.duplicates_refused == refused_before + 1, "Discord answered with the one made"
+    assert with_button(emu, yes) == [invitation], "one lobby message"
+    await emu.wait_for(
+        lambda: waiting in emu.message(invitation.message_id or 0).content,
+        10,
+        message="the lobby message brought up to date",
+    )
+    reader = await hv.reader()
+    owed = "SELECT id FROM announcements WHERE kind = 'lobby' AND sent_at IS NULL"
+    await emu.wait_for(lambda: _none(reader.db.fetch(owed)), 10, message="marked made")
+
+    # Ada accepts: the game starts, and the lobby message says so.
+    accepted = await emu.click(ada, yes, message=invitation)
+    assert "Everyone accepted" in accepted[0].content
+    await emu.wait_for(
+        lambda: yes not in buttons_now(emu, invitation), message="the invitation closed"
+    )
+    assert "Started" in emu.message(invitation.message_id).content
+
+
+async def _none(rows: Awaitable[list[Any]]) -> bool:
+    return not await rows
