@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from e2e_harness import BotHarness, confirmed
+from e2e_harness import BotHarness, board_posts, confirmed
 
 from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
@@ -210,3 +210,118 @@ async def test_a_rematch_lobby_posted_by_a_process_that_died_is_found_after_a_re
 
 async def _none(rows: Awaitable[list[Any]]) -> bool:
     return not await rows
+
+
+async def test_a_rematch_of_a_game_in_a_thread_opens_in_the_channel_and_plays_in_a_new_thread(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """A game played in a thread offers its Rematch there; the rematch's lobby is in the
+    channel, as /game new's is, and its game is played in a thread of its own started from
+    that lobby message, the old thread left as it was."""
+    emu = emulator
+    emu.allow_threads()
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    first_lobby = (await emu.slash(ada, "game new", game="high-voltage")).public[0]
+    await emu.slash(bo, "game join")
+    await emu.slash(ada, "game addai", level="normal")
+    await emu.slash(ada, "game start")
+    before = await hv.game()
+    (old_thread,) = await emu.wait_for(lambda: emu.threads(emu.channel), message="the thread")
+    assert old_thread.id == first_lobby.message_id
+    for person in (ada, bo):
+        await confirmed(emu, person, "game resign", channel=old_thread)
+
+    async def finished() -> GameRow | None:
+        game = await game_of_id(hv, before.id)
+        return game if game is not None and game.status == "finished" else None
+
+    before = await emu.wait_for(finished, 30, message="the game finished")
+    ask = f"rematch:{before.id}:ask"
+    (result,) = await emu.wait_for(lambda: with_button(emu, ask), 60, message="Rematch")
+    assert result.channel_id == old_thread.id, "the result is in the game's thread"
+    old_posts = len(emu.messages(visibility="public", channel=old_thread))
+
+    # Bo asks in the thread: the answer is his alone, and points to the channel.
+    asked = await emu.click(bo, ask, message=result)
+    assert asked[0].visibility == Visibility.ephemeral_to(bo)
+    assert f"<#{emu.channel.id}>" in asked[0].content
+    lobby = await game_of_id(hv, (await hv.latest_game()).id)  # type: ignore[union-attr]  # one exists
+    assert lobby is not None and lobby.status == "lobby" and lobby.wants_thread
+    assert lobby.channel_id == emu.channel.id and lobby.thread_id is None
+    yes = f"rematch:{lobby.id}:yes"
+    (invitation,) = await emu.wait_for(lambda: with_button(emu, yes), message="the invitation")
+    assert invitation.channel_id == emu.channel.id, "the lobby is in the channel"
+    # A second Rematch in the thread says where the lobby is.
+    again = await emu.click(ada, ask, message=result)
+    assert f"<#{emu.channel.id}>" in again[0].content
+
+    # Ada accepts: the game starts in a new thread, started from the rematch's lobby message.
+    await emu.click(ada, yes, message=invitation)
+
+    async def started() -> GameRow | None:
+        game = await game_of_id(hv, lobby.id)
+        return game if game is not None and game.thread_id is not None else None
+
+    game = await emu.wait_for(started, message="the rematch's thread")
+    threads = emu.threads(emu.channel)
+    assert [t.id for t in threads] == [old_thread.id, invitation.message_id]
+    new_thread = threads[1]
+    assert game.thread_id == new_thread.id and new_thread.name == f"High Voltage #{game.id}"
+    await emu.wait_for(
+        lambda: board_posts(emu, channel=new_thread), 30, message="the first board in it"
+    )
+    assert not board_posts(emu), "no board in the channel"
+    await emu.wait_for(
+        lambda: f"<#{new_thread.id}>" in emu.message(invitation.message_id or 0).content,
+        message="the lobby links to the new thread",
+    )
+    await hv.caught_up()
+    assert len(emu.messages(visibility="public", channel=old_thread)) == old_posts, (
+        "nothing more in the old thread"
+    )
+
+
+async def test_a_rematch_against_ai_seats_alone_of_a_game_in_a_thread_plays_in_a_new_thread(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """A game against AI seats alone, played in a thread: its Rematch, clicked in the thread,
+    starts at once, with its lobby message in the channel and its game in a new thread from
+    it, as /game new and Start would."""
+    emu = emulator
+    emu.allow_threads()
+    ada = emu.add_user("Ada")
+    await emu.slash(ada, "game new", game="pylons")
+    await emu.slash(ada, "game addai")
+    await emu.slash(ada, "game start")
+    before = await hv.game()
+    (old_thread,) = await emu.wait_for(lambda: emu.threads(emu.channel), message="the thread")
+    await confirmed(emu, ada, "game resign", channel=old_thread)
+    ask = f"rematch:{before.id}:ask"
+    (result,) = await emu.wait_for(lambda: with_button(emu, ask), 60, message="Rematch")
+    assert result.channel_id == old_thread.id
+
+    asked = await emu.click(ada, ask, message=result)
+    assert asked[0].visibility == Visibility.ephemeral_to(ada)
+    rematch = await hv.latest_game()
+    assert rematch is not None and rematch.id != before.id
+
+    async def in_thread() -> GameRow | None:
+        game = await game_of_id(hv, rematch.id)
+        return game if game is not None and game.thread_id is not None else None
+
+    game = await emu.wait_for(in_thread, message="the rematch's thread")
+    assert game.status == "active" and game.lobby_message_id is not None
+    # The lobby message is in the channel, and the new thread hangs off it.
+    lobby_message = emu.message(game.lobby_message_id)
+    assert lobby_message.channel_id == emu.channel.id
+    assert [t.id for t in emu.threads(emu.channel)] == [old_thread.id, game.lobby_message_id]
+    new_thread = emu.threads(emu.channel)[1]
+    assert game.thread_id == new_thread.id and new_thread.name == f"Pylons #{game.id}"
+    await emu.wait_for(
+        lambda: board_posts(emu, channel=new_thread), 30, message="the first board in it"
+    )
+    assert not board_posts(emu), "no board in the channel"
+    await emu.wait_for(
+        lambda: f"<#{new_thread.id}>" in emu.message(game.lobby_message_id or 0).content,
+        message="the lobby links to the new thread",
+    )
