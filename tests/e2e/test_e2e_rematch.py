@@ -325,3 +325,39 @@ async def test_a_rematch_against_ai_seats_alone_of_a_game_in_a_thread_plays_in_a
         lambda: f"<#{new_thread.id}>" in emu.message(game.lobby_message_id or 0).content,
         message="the lobby links to the new thread",
     )
+
+
+async def test_a_moderator_taking_an_invitees_seat_makes_the_rematch_an_ordinary_lobby(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """/game kick on the seat of someone invited to a rematch counts as their decline: the
+    channel is told, the lobby message offers the ordinary buttons, and its creator starts
+    it with those who accepted, instead of it waiting until it expires."""
+    emu = emulator
+    ada, bo, cy = emu.add_user("Ada"), emu.add_user("Bo"), emu.add_user("Cy")
+    before = await finished_between(emu, hv, ada, bo, cy)
+    ask = f"rematch:{before.id}:ask"
+    (result,) = await emu.wait_for(lambda: with_button(emu, ask), 60, message="Rematch")
+    await emu.click(bo, ask, message=result)
+    lobby = await hv.game()
+    yes = f"rematch:{lobby.id}:yes"
+    (invitation,) = await emu.wait_for(lambda: with_button(emu, yes), message="the invitation")
+    await emu.click(cy, yes, message=invitation)
+    # Seats: Bo, Cy, Ada. A moderator takes Ada's, the third.
+    assert [s.user_id for s in lobby.seats] == [bo.id, cy.id, ada.id]
+    mod = emu.add_user("Mod", manage_channels=True)
+    kicked = await emu.slash(mod, "game kick", seat=3)
+    assert [r.content for r in kicked.ephemeral] == ["The seat is free again."]
+    told = f"removed <@{ada.id}> from the rematch, which counts as their decline"
+    await emu.wait_for(
+        lambda: [r for r in emu.messages(visibility="public") if told in r.content],
+        message="the channel told",
+    )
+    join = f"lobby:{lobby.id}:join"
+    await emu.wait_for(
+        lambda: join in buttons_now(emu, invitation) and yes not in buttons_now(emu, invitation),
+        message="the lobby message offers the ordinary buttons",
+    )
+    assert [s.user_id for s in (await hv.game()).seats] == [bo.id, cy.id]
+    await emu.slash(bo, "game start")
+    assert (await hv.game()).status == "active"
