@@ -25,6 +25,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -167,7 +168,9 @@ class Aftermath:
             elif owed.kind == "text":
                 await self.send_text(owed, game)
             elif owed.kind == "lobby":
-                await self._update_lobby(owed, game)
+                # A rematch started at once may have its thread now: what follows goes there.
+                game = await self._update_lobby(owed, game)
+                change = replace(change, game=game)
             else:
                 await self._send_board(owed, change)
         if closed:
@@ -239,10 +242,11 @@ class Aftermath:
         post: Post | Callable[[], Awaitable[Post | None]],
         *,
         to_user: int | None = None,
+        then: Callable[[discord.Message], Awaitable[None]] | None = None,
     ) -> Sent | None:
-        """Send one owed post if it is still this process's to send (see `Sender.send`); a
-        board post's buttons are then looked after (see `BoardButtons`)."""
-        sent = await self.sender.send(owed, game, post, to_user=to_user)
+        """Send one owed post if it is still this process's to send (see `Sender.send`, and
+        `then` there); a board post's buttons are then looked after (see `BoardButtons`)."""
+        sent = await self.sender.send(owed, game, post, to_user=to_user, then=then)
         if sent is not None:
             self.buttons.shown(game, sent.post, sent.message)
         return sent
@@ -306,31 +310,58 @@ class Aftermath:
         except discord.HTTPException:
             log.warning("game %s: could not say that DMs are closed", game.id)
 
-    async def _update_lobby(self, owed: Owed, game: GameRow) -> None:
+    async def _update_lobby(self, owed: Owed, game: GameRow) -> GameRow:
         """An edit: made twice, it shows the same, so it needs no nonce. A rematch's lobby
         (its body names the game before) is a post instead, made where Discord's nonce
-        guards it, and the lobby message from then on."""
+        guards it, and the lobby message from then on. The game as it is after (in its
+        thread, for a rematch that started at once: see `_post_lobby`)."""
         if "rematch_of" in owed.body:
-            await self._post_lobby(owed, game)
-            return
+            return await self._post_lobby(owed, game)
         taken = await self.sender.take(owed)
         if taken is None:
-            return
+            return game
         standing = await self.service.rematch.standing(game.id) if game.is_open else None
         await game_posts.refresh_lobby(self.client, game, self.games.clock(), standing)
         await self.sender.made(taken)
+        return game
 
-    async def _post_lobby(self, owed: Owed, game: GameRow) -> None:
+    async def _post_lobby(self, owed: Owed, game: GameRow) -> GameRow:
         """A rematch's lobby message, as it stands when it is sent, remembered as the lobby
-        message that later changes edit."""
+        message that later changes edit, before the post is marked made (see `Sender.send`):
+        a process that dies in between leaves it owed, and whoever posts it again is answered
+        by Discord (the same nonce) with the message made, and remembers that one. That
+        message says what the lobby was then: a change made meanwhile (an acceptance) found
+        no message to edit, so it is brought up to date.
+
+        A rematch against AI seats alone has started by the time its lobby message is
+        posted (the asker accepted by asking): when the game before was played in a thread,
+        this one's thread is started from that message now, as Start does from a lobby's,
+        so that its first board and everything after go there. The game as it is after."""
 
         async def build() -> Post | None:
             now = self.games.clock()
             return game_posts.lobby_post(game, now, await self.service.rematch.standing(game.id))
 
-        sent = await self.send(owed, game, build)
-        if sent is not None and sent.message is not None:
-            await self.games.set_lobby_message(game.id, sent.message.id)
+        async def remember(message: discord.Message) -> None:
+            await self.games.set_lobby_message(game.id, message.id)
+
+        sent = await self.send(owed, game, build, then=remember)
+        if sent is None or sent.message is None:
+            return game
+        now = await self.games.find(game.id, fresh=True) or game
+        if sent.message.content != sent.post.content:
+            # The message made by a process that died, as the lobby was then.
+            standing = await self.service.rematch.standing(now.id) if now.is_open else None
+            await game_posts.refresh_lobby(self.client, now, self.games.clock(), standing)
+        if now.status == "active" and now.wants_thread and now.thread_id is None:
+            before = await self.games.find(int(owed.body["rematch_of"]))
+            if before is not None and before.thread_id is not None:
+                thread_id = await game_posts.start_thread(self.client, now)
+                if thread_id is not None:
+                    now = await self.games.set_thread(now, thread_id)
+                    # The lobby message says where the game is played, as after Start.
+                    await game_posts.refresh_lobby(self.client, now, self.games.clock())
+        return now
 
     async def _quietly(self, game: GameRow, work: Awaitable[Any], what: str) -> None:
         try:

@@ -89,11 +89,18 @@ class Sender:
         *,
         to_user: int | None = None,
         to_channel: int | None = None,
+        then: Callable[[discord.Message], Awaitable[None]] | None = None,
     ) -> Sent | None:
         """Send one owed post if this process may: to the game's thread or channel, to
         `to_user` by DM, or to the channel `to_channel` (a server's post, which has no game),
         with the post's nonce either way, so that Discord makes one message of it however
         many processes send it (one paused past its lease, say).
+
+        `then`: what is kept of the message made (a rematch's lobby message, whose id later
+        changes edit), done before the post is marked made: a process that dies (or fails)
+        in between leaves the post owed, and whoever sends it again, with the same nonce, is
+        answered with the message Discord made and keeps it then. Marked first, a death in
+        between would lose the message for good.
 
         `post` may be a function that builds it, called only once the post is taken. Returns
         what was sent (None: not this process's to send, or nothing to say any more); raises
@@ -124,7 +131,10 @@ class Sender:
             # Else Discord may or may not have made it: left owed, for whoever takes it next
             # (with the same nonce, so that a copy Discord did make is not made twice).
             raise
-        # Any other failure (the connection lost, the process stopping) leaves it owed too.
+        # Any other failure (the connection lost, the process stopping) leaves it owed too,
+        # as does one of `then`.
+        if then is not None:
+            await then(message)
         await self.made(taken)
         return Sent(built, message)
 

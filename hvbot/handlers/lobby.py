@@ -3,24 +3,19 @@ message's buttons; at the start, the game's thread if it asked for one."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Final
 
 import discord
 
-from engine.registry import find_game
 from hvbot.handlers.answering import answer_after_change, game_client, reply_error, update_clicked
 from hvbot.messages import buttons
-from hvbot.messages.game_posts import lobby_text
+from hvbot.messages.game_posts import lobby_text, start_thread
 from hvbot.messages.post import PRIVATE
 from hvbot.messages.wording import language, personal, public
 from hvbot.services import BotError, Change, in_channel
 from hvbot.services.server_settings import is_moderator_role
 from hvbot.store import GameRow
-
-log = logging.getLogger(__name__)
 
 
 def can_manage(interaction: discord.Interaction) -> bool:
@@ -171,9 +166,6 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
     await client.aftermath.follow(replace(change, game=game), answered=answered)
 
 
-THREAD_ARCHIVE_MINUTES: Final = 10080  # a week without a post before Discord hides the thread
-
-
 def may_open_thread(interaction: discord.Interaction) -> bool:
     """The bot may start a public thread where the interaction was used and post in it
     (never in a thread or a DM: threads hang off text channels)."""
@@ -193,16 +185,7 @@ async def open_thread(interaction: discord.Interaction, game: GameRow) -> GameRo
         return game
     if not may_open_thread(interaction):
         return game
-    client = game_client(interaction)
-    lobby = interaction.client.get_partial_messageable(
-        game.channel_id, guild_id=game.guild_id
-    ).get_partial_message(game.lobby_message_id)
-    try:
-        thread = await lobby.create_thread(
-            name=f"{find_game(game.game_name).title} #{game.id}",
-            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-        )
-    except (discord.HTTPException, ValueError):
-        log.warning("game %s: could not start a thread; playing in the channel", game.id)
+    thread_id = await start_thread(interaction.client, game)
+    if thread_id is None:
         return game
-    return await client.service.games.set_thread(game, thread.id)
+    return await game_client(interaction).service.games.set_thread(game, thread_id)

@@ -4,7 +4,10 @@ Decline on the rematch's lobby message (see `hvbot.services.rematch` for what ea
 Each click is answered privately, in the clicker's language, once the change is stored; what
 the change owes (the lobby message posted or edited, at the start the board and each
 person's secret) follows through `Aftermath.follow`. The start opens the game's thread as
-/game start does (`lobby.open_thread`).
+/game start does (`lobby.open_thread`); a rematch against AI seats alone starts with the
+click on Rematch, before its lobby message exists (and the click may come from the old
+game's thread), so its thread is started from that message once it is posted
+(`Aftermath._post_lobby`).
 """
 
 from __future__ import annotations

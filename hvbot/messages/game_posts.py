@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -218,6 +218,29 @@ async def refresh_lobby(
         )
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id)
+
+
+THREAD_ARCHIVE_MINUTES: Final = 10080  # a week without a post before Discord hides the thread
+
+
+async def start_thread(client: discord.Client, game: GameRow) -> int | None:
+    """Start the game's public thread from its lobby message, named after the game: the
+    thread's id, or None when there is no lobby message or Discord refused (no permission,
+    say), and the game stays in its channel."""
+    if game.lobby_message_id is None:
+        return None
+    lobby = client.get_partial_messageable(
+        game.channel_id, guild_id=game.guild_id
+    ).get_partial_message(game.lobby_message_id)
+    try:
+        thread = await lobby.create_thread(
+            name=f"{find_game(game.game_name).title} #{game.id}",
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        )
+    except (discord.HTTPException, ValueError):
+        log.warning("game %s: could not start a thread; playing in the channel", game.id)
+        return None
+    return thread.id
 
 
 def dms_closed_post(game: GameRow, user_ids: list[int]) -> Post:

@@ -102,7 +102,7 @@ class GameService:
         self.time_away = TimeAwayService(self.games)
         self.notify = Notifications(repo)
         self.follows = Followers(self.games)
-        self.moderation = Moderation(self.games)
+        self.moderation = Moderation(self.games, self.rematch)
         self.server_settings = ServerSettingsService(repo, lambda: self.games.clock())
         self.seasons = SeasonEnds(self.games)
         self.stats = Stats(repo)

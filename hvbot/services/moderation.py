@@ -3,7 +3,10 @@
 A moderator's end is not a result: nobody wins or loses, and no rating moves, whatever the
 board said. A seat taken in a lobby is freed; in a game under way an AI plays it to the end
 for nobody (the person removed neither loses nor may come back to it), so the others can
-finish. Whether someone is a moderator is Discord's to say (see `hvbot.handlers.lobby`).
+finish. A seat taken in a rematch still waiting for its people is that person's decline
+(`Rematches.kicked`): the lobby becomes an ordinary one instead of waiting for an answer
+that can no longer come. Whether someone is a moderator is Discord's to say (see
+`hvbot.handlers.lobby`).
 
 Both are refused to a moderator in a game under way that they play themselves (their own
 seat, or any game they hold a seat in for /game end: played, stood in for by an AI while
@@ -24,6 +27,7 @@ from data.texts import texts_for
 from hvbot.services.access import GameAccess, stand_in_level
 from hvbot.services.errors import BotError
 from hvbot.services.outcomes import Change
+from hvbot.services.rematch import Rematches
 from hvbot.store import GameRow, SeatRow, changes
 
 log = logging.getLogger(__name__)
@@ -32,8 +36,10 @@ log = logging.getLogger(__name__)
 class Moderation:
     """/game end and /game kick."""
 
-    def __init__(self, games: GameAccess) -> None:
+    def __init__(self, games: GameAccess, rematch: Rematches | None = None) -> None:
         self.games = games
+        # A seat taken in a rematch that waits for its people settles their invitation.
+        self.rematch = rematch
 
     async def end(
         self,
@@ -90,6 +96,10 @@ class Moderation:
                         "That is the seat of the game's creator: /game end ends the game instead.",
                         key="bot.error.kick_creator",
                     )
+                if seat.user_id is not None and self.rematch is not None:
+                    declined = await self.rematch.kicked(game, seat.user_id, moderator)
+                    if declined is not None:  # a rematch waiting: settled as their decline
+                        return replace(declined, what="freed")
                 kept = [s for s in game.seats if s.seat != seat.seat]
                 seats = [replace(s, seat=i) for i, s in enumerate(kept)]
                 at = games.store.clock()

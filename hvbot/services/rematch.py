@@ -45,7 +45,7 @@ from hvbot.services.lobby import (
     too_many_open,
 )
 from hvbot.services.outcomes import Change
-from hvbot.services.seat_names import recognised
+from hvbot.services.seat_names import ai_name, recognised, was_removed
 from hvbot.services.server_settings import lobby_life
 from hvbot.store import ChannelBusy, GameRow, SeatRow, TooManyOpen, VersionConflict, changes
 from hvbot.store.rematches import (
@@ -99,12 +99,27 @@ def rotated(seats: Sequence[SeatRow]) -> list[SeatRow]:
     seats two people next to someone new.
 
     People sit again as themselves (an AI that stood in for one, away or resigned, is gone:
-    the person is invited instead); an AI seat from the start keeps its level and name."""
+    the person is invited instead); an AI seat from the start keeps its level and name.
+
+    A seat a moderator removed ("Cy (removed, AI plays)") records no person, so nobody is
+    invited to it: it is kept, as an ordinary AI seat at the level that played it to the end,
+    named as an AI seat added to the lobby is ("AI 2 (normal)", numbered after the table's
+    other AI seats). Kept rather than left out, because the same table is the same number of
+    seats (High Voltage and Sector 6 play differently at three and four, and a game whose
+    other seats were all people would be a seat short of its minimum), and nobody can fill a
+    seat while the rematch waits for its people; the name of a person who was removed, on a
+    seat they no longer hold, is dropped, as it would be misleading at a new table."""
     order = [*seats[1:], *seats[:1]]
+    numbers = [_ai_number(s) for s in seats if s.is_ai and not was_removed(s)]
+    last = max((n for n in numbers if n is not None), default=0)
     again = []
     for number, seat in enumerate(order):
         person = person_of(seat)
-        if person is None:
+        if person is None and was_removed(seat):
+            assert seat.ai_level is not None, "an AI plays a removed seat"
+            last += 1
+            again.append(SeatRow(number, None, seat.ai_level, ai_name(last, seat.ai_level)))
+        elif person is None:
             again.append(SeatRow(number, None, seat.ai_level, seat.display_name))
         else:
             # A seat an AI took over is named "Ada (resigned, AI plays)": Ada sits again.
@@ -112,6 +127,14 @@ def rotated(seats: Sequence[SeatRow]) -> list[SeatRow]:
             name = found[1].get("player", seat.display_name) if found else seat.display_name
             again.append(SeatRow(number, person, None, name, language=seat.language))
     return again
+
+
+def _ai_number(seat: SeatRow) -> int | None:
+    """The number in an AI seat's name as the bot made it ("AI 2 (hard)": 2), if it is one."""
+    found = recognised(seat.display_name)
+    if found is None or found[0] != "ai":
+        return None
+    return int(found[1]["number"])
 
 
 class Rematches:
@@ -324,7 +347,32 @@ class Rematches:
         saved = await self.games.saved(lobby.id)
         return Change(game=saved, state=state, owed=tuple(owed), what="started")
 
-    async def _decline(self, lobby: GameRow, invites: Sequence[Invite], user_id: int) -> Change:
+    async def kicked(self, lobby: GameRow, user_id: int, moderator: str) -> Change | None:
+        """A moderator (`moderator`: how to name them) took the seat of `user_id` in the
+        lobby `lobby`, read under its lock: in a rematch still waiting for its people, that
+        settles their invitation as their decline (see the module), whether they had accepted
+        or not, so the lobby does not wait for an answer that can no longer come; the channel
+        is told who removed whom. None when `lobby` is no rematch waiting for `user_id` (an
+        ordinary lobby: the caller frees the seat as in any lobby). The asker's seat is not
+        taken this way: /game end closes a lobby instead."""
+        invites = await self.games.store.rematches.invites(lobby.id)
+        if all(i.accepted for i in invites) or user_id not in {i.user_id for i in invites}:
+            return None
+        told = texts_for(lobby.language)(
+            "bot.rematch.kicked.told", player=f"<@{user_id}>", moderator=moderator
+        )
+        try:
+            return await self._decline(lobby, invites, user_id, told=told)
+        except VersionConflict as exc:
+            raise BotError(
+                "The rematch changed meanwhile: look at its lobby message as it is now.",
+                key="bot.rematch.changed",
+            ) from exc
+
+    async def _decline(
+        self, lobby: GameRow, invites: Sequence[Invite], user_id: int, *, told: str | None = None
+    ) -> Change:
+        """`user_id` declines (`told`: what the channel is told instead of their decline)."""
         store = self.games.store
         texts = texts_for(lobby.language)
         if user_id == lobby.creator_id:
@@ -337,6 +385,6 @@ class Rematches:
         accepted = {i.user_id for i in invites if i.accepted and i.user_id != user_id}
         kept = [s for s in lobby.seats if s.user_id is None or s.user_id in accepted]
         seats = [replace(s, seat=number) for number, s in enumerate(kept)]
-        told = texts("bot.rematch.told_declined", player=f"<@{user_id}>")
+        told = told or texts("bot.rematch.told_declined", player=f"<@{user_id}>")
         owed = await store.write(made_ordinary(lobby, seats, told=told, at=store.clock()))
         return Change(game=await self.games.saved(lobby.id), owed=tuple(owed), what="ordinary")

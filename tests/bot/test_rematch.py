@@ -322,3 +322,99 @@ async def test_a_rematch_keeps_to_the_servers_limits(database_url: str) -> None:
         assert made.game.creator_id == ADA
     finally:
         await service.close()
+
+
+async def test_a_seat_a_moderator_removed_is_an_ordinary_ai_seat_in_the_rematch(
+    database_url: str,
+) -> None:
+    service = GameService(
+        await GameStore.open(database_url), seed_source=random.Random(5), clock=MovedClock()
+    )
+    try:
+        lobby = service.lobby
+        await lobby.new_lobby(
+            channel_id=CHANNEL, guild_id=GUILD, user_id=ADA, name="Ada", game_name="high-voltage"
+        )
+        await lobby.join(channel_id=CHANNEL, user_id=BO, name="Bo")
+        await lobby.add_ai(channel_id=CHANNEL, user_id=ADA, level="hard")
+        await lobby.join(channel_id=CHANNEL, user_id=CY, name="Cy")
+        await lobby.start(channel_id=CHANNEL, user_id=ADA, can_manage=False)
+        # A moderator takes Cy's seat (the fourth): an AI plays it for nobody to the end.
+        kicked = await service.moderation.kick(
+            channel_id=CHANNEL, seat_number=4, moderator="<@9>", user_id=9
+        )
+        assert kicked.what == "ai"
+        removed = kicked.game.seats[3]
+        assert removed.display_name == "Cy (removed, AI plays)" and removed.user_id is None
+        for user in (ADA, BO):
+            await service.play.resign(channel_id=CHANNEL, user_id=user)
+        before = await service.games.find(kicked.game.id, fresh=True)
+        assert before is not None and before.status == "finished"
+        assert people_of(before) == [ADA, BO], "nobody is recorded at the removed seat"
+
+        change = await service.rematch.offer(game_id=before.id, user_id=ADA, name="Ada")
+        # Rotated by one: Bo, the hard AI, the removed seat, Ada. The removed seat is an AI
+        # seat like any other now, at the level that played it, named as a new AI seat is:
+        # after the table's other AI seat.
+        seats = [(s.user_id, s.ai_level, s.display_name) for s in change.game.seats]
+        assert seats == [
+            (BO, None, "Bo"),
+            (None, "hard", "AI 1 (hard)"),
+            (None, removed.ai_level, f"AI 2 ({removed.ai_level})"),
+            (ADA, None, "Ada"),
+        ]
+        standing = await service.rematch.standing(change.game.id)
+        assert standing is not None and standing.waiting == (BO,), "Cy is not invited"
+        started = await service.rematch.answer(lobby_id=change.game.id, user_id=BO, accept_it=True)
+        assert started.what == "started"
+        assert [s.display_name for s in started.game.seats][2] == f"AI 2 ({removed.ai_level})"
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize("bo_accepted", [False, True])
+async def test_a_moderator_taking_an_invitees_seat_settles_it_as_their_decline(
+    database_url: str, bo_accepted: bool
+) -> None:
+    service = GameService(
+        await GameStore.open(database_url), seed_source=random.Random(7), clock=MovedClock()
+    )
+    try:
+        before = await finished_game(service, (ADA, BO, CY), ("hard",), "high-voltage")
+        lobby = (await service.rematch.offer(game_id=before.id, user_id=CY, name="Cy")).game
+        # One of Ada and Bo accepts; the other is still to.
+        accepting = BO if bo_accepted else ADA
+        await service.rematch.answer(lobby_id=lobby.id, user_id=accepting, accept_it=True)
+        # Seats: Bo, Cy (who asked), the AI, Ada.
+        assert [s.user_id for s in lobby.seats] == [BO, CY, None, ADA]
+        # The asker's seat is not a moderator's to take: /game end closes the lobby.
+        await refused(
+            "bot.error.kick_creator",
+            service.moderation.kick(channel_id=CHANNEL, seat_number=2, moderator="<@9>"),
+        )
+        kicked = await service.moderation.kick(
+            channel_id=CHANNEL, seat_number=1, moderator="<@9>", user_id=9
+        )
+        # Bo's invitation is settled as his decline, whether he had accepted or not: the
+        # lobby is an ordinary one, so it does not wait for an answer that can no longer
+        # come. Those who accepted, and the AI, keep their seats, as after any decline.
+        assert kicked.what == "freed" and kicked.game.status == "lobby"
+        kept = [(0, CY, None), (1, None, "hard")] + ([] if bo_accepted else [(2, ADA, None)])
+        assert [(s.seat, s.user_id, s.ai_level) for s in kicked.game.seats] == kept
+        assert sorted(o.kind for o in kicked.owed) == ["lobby", "text"]
+        told = [o.body["content"] for o in kicked.owed if o.kind == "text"]
+        assert told == [
+            f"🛡️ <@9> removed <@{BO}> from the rematch, which counts as their decline: this"
+            " is an ordinary lobby now, those who accepted keep their seats, anyone can Join,"
+            " and its creator starts it."
+        ]
+        assert await service.rematch.standing(lobby.id) is None
+        await refused(
+            "bot.rematch.ordinary_now",
+            service.rematch.answer(lobby_id=lobby.id, user_id=ADA, accept_it=True),
+        )
+        # Its creator starts it, as any lobby.
+        started = await service.lobby.start(channel_id=CHANNEL, user_id=CY, can_manage=False)
+        assert [s.user_id for s in started.game.seats] == [s[1] for s in kept]
+    finally:
+        await service.close()
