@@ -4,8 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hvbot.database import Database, Transaction
+from hvbot.database import Database, Row, Transaction
 from hvbot.store.rows import ResultRow, SeatResult
+
+
+def result_row(r: Row) -> ResultRow:
+    """A stored seat of the `results` table as statistics read it: every reader of results
+    reads all of it (who left early and which AI held a seat rate a game as much as the
+    finishing order does)."""
+    return ResultRow(
+        game_id=r["game_id"],
+        seat=r["seat"],
+        game_name=r["game"],
+        guild_id=r["guild_id"],
+        user_id=r["user_id"],
+        display_name=r["display_name"],
+        score=r["score"],
+        won=bool(r["won"]),
+        finished_at=r["finished_at"],
+        left_early=bool(r["left_early"]),
+        ai_level=r["ai_level"],
+    )
 
 
 class Results:
@@ -42,22 +61,7 @@ class Results:
             guild_id,
             game,
         )
-        return [
-            ResultRow(
-                game_id=r["game_id"],
-                seat=r["seat"],
-                game_name=r["game"],
-                guild_id=r["guild_id"],
-                user_id=r["user_id"],
-                display_name=r["display_name"],
-                score=r["score"],
-                won=bool(r["won"]),
-                finished_at=r["finished_at"],
-                left_early=bool(r["left_early"]),
-                ai_level=r["ai_level"],
-            )
-            for r in rows
-        ]
+        return [result_row(r) for r in rows]
 
     async def fill(self, *, game_id: int, results: Sequence[SeatResult]) -> None:
         """Store the results of a game finished before results were kept, dated by its end;
