@@ -25,6 +25,8 @@ TOP = 104  # below the title and the subtitle
 BAND = 268  # one game's band
 MOST_SECTIONS = 6
 FACT_ROW = 27
+MOST_FACTS = 6  # rows of facts drawn in a band (and in its season's block)
+SEASON_GAP = 6  # between the facts and the season's heading
 SPLIT = 452  # the facts left of it, the chart right of it
 CHART_LEFT, CHART_RIGHT = SPLIT + 60, WIDTH - PAD - 8
 
@@ -40,6 +42,10 @@ class ProfileSection:
     span: tuple[str, str]  # the first and the last rated game's day, under the chart
     chart_alt: str  # the chart in words ("Rating over 12 games: from 1000 to 1034, …")
     facts: tuple[tuple[str, str], ...]  # (label, value), in the order drawn
+    # The season running beside all time (its heading, "Season 2026-11", and its own facts:
+    # rating, games, wins), drawn under the facts; none while the server has no seasons.
+    season: str = ""
+    season_facts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,9 @@ def profile_alt(view: ProfileView) -> str:
     for section in view.sections[:MOST_SECTIONS]:
         facts = " · ".join(f"{label} {value}" for label, value in section.facts)
         words = [f"{section.title}: {section.rating_label} {section.rating}", facts]
+        if section.season_facts:
+            season = " · ".join(f"{label} {value}" for label, value in section.season_facts)
+            words.append(f"{section.season}: {season}")
         out.append(". ".join(part for part in (*words, section.chart_alt) if part) + ".")
     return "\n".join(out)
 
@@ -65,9 +74,16 @@ def profile_png(view: ProfileView) -> bytes:
     return png_bytes(profile_image(view))
 
 
+def band_of(section: ProfileSection) -> int:
+    """The height of a game's band: taller by its season's heading and rows, if it has any."""
+    if not section.season_facts:
+        return BAND
+    return BAND + SEASON_GAP + FACT_ROW * (1 + len(section.season_facts))
+
+
 def profile_image(view: ProfileView, theme: Theme = THEME) -> Image.Image:
     sections = view.sections[:MOST_SECTIONS]
-    height = TOP + BAND * max(1, len(sections)) + PAD // 2
+    height = TOP + (sum(map(band_of, sections)) if sections else BAND) + PAD // 2
     img = Image.new("RGB", (WIDTH, height), theme.panel)
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, WIDTH - 1, height - 1), outline=EDGE, width=2)
@@ -76,8 +92,10 @@ def profile_image(view: ProfileView, theme: Theme = THEME) -> Image.Image:
     if view.subtitle:
         subtitle, size = shrink(as_drawn(view.subtitle, False), 20, WIDTH - 2 * PAD, bold=False)
         draw.text((PAD, PAD + 38), subtitle, fill=theme.text_dim, font=font(size, False))
-    for i, section in enumerate(sections):
-        _section(draw, section, TOP + i * BAND, view.no_chart, theme)
+    top = TOP
+    for section in sections:
+        _section(draw, section, top, view.no_chart, theme)
+        top += band_of(section)
     return img
 
 
@@ -85,7 +103,9 @@ def _section(
     draw: ImageDraw.ImageDraw, section: ProfileSection, top: int, no_chart: str, theme: Theme
 ) -> None:
     draw.rounded_rectangle(
-        (PAD - 10, top, WIDTH - PAD + 10, top + BAND - 14), radius=12, fill=theme.panel_row
+        (PAD - 10, top, WIDTH - PAD + 10, top + band_of(section) - 14),
+        radius=12,
+        fill=theme.panel_row,
     )
     left = PAD + 6
     name, size = shrink(as_drawn(section.title), 26, SPLIT - left, smallest=20)
@@ -95,14 +115,28 @@ def _section(
     rating, size = shrink(as_drawn(section.rating), 40, SPLIT - left - 170, smallest=24)
     draw.text((left + 160, top + 62), rating, fill=theme.text, font=font(size), anchor="lm")
     y = top + 98
-    for label, value in section.facts[:6]:
-        said, size = shrink(as_drawn(value), 19, 150)
-        draw.text((SPLIT - 8, y), said, fill=theme.text, font=font(size), anchor="rm")
-        room = SPLIT - 8 - left - font(size).getlength(said) - 12
-        name = fit(as_drawn(label, False), 18, room, bold=False)
-        draw.text((left, y), name, fill=theme.text_dim, font=font(18, False), anchor="lm")
+    for label, value in section.facts[:MOST_FACTS]:
+        _fact(draw, label, value, left, y, theme)
         y += FACT_ROW
     _chart(draw, section, top + 22, top + BAND - 62, no_chart, theme)
+    if section.season_facts:
+        y = top + 98 + MOST_FACTS * FACT_ROW + SEASON_GAP
+        heading, size = shrink(as_drawn(section.season), 20, SPLIT - left, smallest=16)
+        draw.text((left, y), heading, fill=theme.winner, font=font(size), anchor="lm")
+        for label, value in section.season_facts[:MOST_FACTS]:
+            y += FACT_ROW
+            _fact(draw, label, value, left, y, theme)
+
+
+def _fact(
+    draw: ImageDraw.ImageDraw, label: str, value: str, left: int, y: int, theme: Theme
+) -> None:
+    """One fact's row: its label at the left, its value against the chart's side."""
+    said, size = shrink(as_drawn(value), 19, 150)
+    draw.text((SPLIT - 8, y), said, fill=theme.text, font=font(size), anchor="rm")
+    room = SPLIT - 8 - left - font(size).getlength(said) - 12
+    name = fit(as_drawn(label, False), 18, room, bold=False)
+    draw.text((left, y), name, fill=theme.text_dim, font=font(18, False), anchor="lm")
 
 
 def _chart(

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from data.texts import Texts
+from engine.registry import find_game
 from hvbot.infra import workers
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.time_words import waited_words
 from hvbot.messages.wording import shown
 from hvbot.services.ratings import ORIGIN
+from hvbot.services.season_ends import SeasonBoard
+from hvbot.services.seasons import Season
 from hvbot.services.stats import GameSummary, Habits, PlayerStats
 from hvbot.store.sql import stamp
 from render.leaderboard import (
@@ -137,6 +141,43 @@ def season_view(
     )
 
 
+def season_board_view(board: SeasonBoard, season: Season, texts: Texts) -> LeaderboardView:
+    """One game's board for a season (as its end announces it, and as /stats reads it), its
+    words in `texts`' language."""
+    return season_view(
+        board.summary,
+        board.before,
+        title=texts(
+            "bot.season.board_title", game=find_game(board.game).title, season=season.label
+        ),
+        subtitle=texts("bot.season.board_subtitle", count=board.summary.finished),
+        texts=texts,
+    )
+
+
+@dataclass(frozen=True)
+class Beside:
+    """The season running on a server, shown beside all time: which season it is, and its
+    leaderboards so far (`SeasonEnds.boards`), one per game finished in it."""
+
+    season: Season
+    boards: Sequence[SeasonBoard]
+
+    def of(self, game: str) -> SeasonBoard | None:
+        """The game's board this season; None if nobody finished it yet."""
+        return next((board for board in self.boards if board.game == game), None)
+
+    @property
+    def finished(self) -> int:
+        """How many games were finished on the server this season."""
+        return sum(board.summary.finished for board in self.boards)
+
+
+def season_file(board: SeasonBoard, season: Season) -> str:
+    """The name of a season board's picture."""
+    return f"season-{season.label}-{board.game}.png"
+
+
 def rating_at(player: PlayerStats, moment: str) -> int | None:
     """The rating `player` had at `moment` (an ISO time, as results are stamped): the one
     after their last rated game finished by then; None if they had none yet."""
@@ -176,19 +217,39 @@ def best_ever_line(summary: GameSummary, texts: Texts) -> str | None:
 
 
 async def server_post(
-    found: Sequence[GameSummary], *, now: datetime, titles: dict[str, str], texts: Texts
+    found: Sequence[GameSummary],
+    *,
+    now: datetime,
+    titles: dict[str, str],
+    texts: Texts,
+    beside: Beside | None = None,
 ) -> Post:
-    """/stats server: one leaderboard picture per game (all time, at most Discord's ten
-    attachments), each with its text twin as alt text, and a short message naming the games
-    and their best scores. The pictures are drawn by the drawing workers."""
+    """/stats server: one leaderboard picture per game (all time), each with its text twin
+    as alt text, and a short message naming the games and their best scores. With `beside`
+    (the server has seasons), each game's board of the season running comes just before its
+    all-time one, and the message says how many games the season has had. At most Discord's
+    ten attachments, the first games' first. The pictures are drawn by the drawing workers."""
     since = stamp(now - timedelta(days=TREND_DAYS))
-    shown_games = list(found)[:MOST_FILES]
-    views = [
-        all_time_view(s, game_title=title_for(s, titles, texts), since=since, texts=texts)
-        for s in shown_games
-    ]
-    drawn = await asyncio.gather(*(workers.draw(leaderboard_png, view) for view in views))
+    boards: list[tuple[str, LeaderboardView]] = []
+    shown_games: list[GameSummary] = []
+    for summary in found:
+        game_boards = []
+        if beside is not None and summary is _first_of(found, summary.game):
+            board = beside.of(summary.game)
+            if board is not None:
+                view = season_board_view(board, beside.season, texts)
+                game_boards.append((season_file(board, beside.season), view))
+        title = title_for(summary, titles, texts)
+        view = all_time_view(summary, game_title=title, since=since, texts=texts)
+        game_boards.append((f"leaderboard-{summary.game}.png", view))
+        if len(boards) + len(game_boards) > MOST_FILES:
+            break  # a game's boards come whole, or not at all
+        boards += game_boards
+        shown_games.append(summary)
+    drawn = await asyncio.gather(*(workers.draw(leaderboard_png, view) for _, view in boards))
     lines = [f"**{texts('bot.stats.server_title')}**"]
+    if beside is not None:
+        lines.append(season_so_far(beside, texts))
     for summary in shown_games:
         title = title_for(summary, titles, texts)
         said = texts("bot.stats.finished", game=title, count=summary.finished)
@@ -197,10 +258,57 @@ async def server_post(
         lines += [f"-# {ai_line(ai, texts)}" for ai in summary.ai_lines()]
     lines.append(rating_note(texts))
     files = [
-        Picture(f"leaderboard-{s.game}.png", data, leaderboard_alt(view))
-        for s, view, data in zip(shown_games, views, drawn, strict=True)
+        Picture(name, data, leaderboard_alt(view))
+        for (name, view), data in zip(boards, drawn, strict=True)
     ]
     return Post(content="\n".join(lines), files=files)
+
+
+def _first_of(found: Sequence[GameSummary], game: str) -> GameSummary:
+    """The game's first summary (its smallest table, for a game rated per size): its season
+    board, which counts every size, comes once, before it."""
+    return next(summary for summary in found if summary.game == game)
+
+
+def season_so_far(beside: Beside, texts: Texts) -> str:
+    """The line that says which season is running and how many games it has had."""
+    if not beside.boards:
+        return texts("bot.season_stats.now_none", season=beside.season.label)
+    finished = texts("bot.leaderboard.finished", count=beside.finished)
+    return texts("bot.season_stats.now", season=beside.season.label, finished=finished)
+
+
+async def season_server_post(
+    season: Season, boards: Sequence[SeasonBoard], *, texts: Texts
+) -> Post:
+    """/stats server for one season (`season:`): each game's board of that season alone,
+    as its end announced it (at most Discord's ten), with the season's best scores and the
+    AI levels' strength in it."""
+    shown = list(boards)[:MOST_FILES]
+    views = [season_board_view(board, season, texts) for board in shown]
+    drawn = await asyncio.gather(*(workers.draw(leaderboard_png, view) for view in views))
+    lines = [f"**{texts('bot.season_stats.server_title', season=season.label)}**"]
+    for board in shown:
+        summary = board.summary
+        title = find_game(board.game).title
+        said = texts("bot.stats.finished", game=title, count=summary.finished)
+        best = best_of_season_line(summary, texts)
+        lines.append(f"{said} · {best}" if best else said)
+        lines += [f"-# {ai_line(ai, texts)}" for ai in summary.ai_lines()]
+    lines.append(rating_note(texts))
+    files = [
+        Picture(season_file(board, season), data, leaderboard_alt(view))
+        for board, view, data in zip(shown, views, drawn, strict=True)
+    ]
+    return Post(content="\n".join(lines), files=files)
+
+
+def best_of_season_line(summary: GameSummary, texts: Texts) -> str | None:
+    """The best score a person reached in the game in a season, and who reached it first."""
+    if summary.best_by is None:
+        return None
+    best = summary.players[summary.best_by]
+    return texts("bot.season_stats.best", score=summary.best, player=safe_name(best.name))
 
 
 def time_words(seconds: float | None, texts: Texts) -> str:
@@ -213,10 +321,37 @@ def time_words(seconds: float | None, texts: Texts) -> str:
     return waited_words(timedelta(seconds=seconds), texts)
 
 
+def won_words(player: PlayerStats | None) -> str:
+    """Games won and the share of games finished: "3 (60%)"."""
+    if player is None:
+        return "0"
+    return f"{player.wins} ({player.win_rate:.0%})"
+
+
+def season_facts(
+    board: SeasonBoard | None, user_id: int, texts: Texts
+) -> tuple[tuple[str, str], ...]:
+    """The person's season beside all time: rating, games finished and won in it (a dash
+    and noughts before they finish a game of it this season)."""
+    player = board.summary.players.get(user_id) if board is not None else None
+    return (
+        (texts("bot.leaderboard.rating"), rating_label(player, texts) if player else "–"),
+        (texts("bot.leaderboard.fact_finished"), str(player.played if player else 0)),
+        (texts("bot.leaderboard.fact_won"), won_words(player)),
+    )
+
+
 def profile_section(
-    summary: GameSummary, user_id: int, habits: Habits, *, title: str, texts: Texts
+    summary: GameSummary,
+    user_id: int,
+    habits: Habits,
+    *,
+    title: str,
+    texts: Texts,
+    beside: Beside | None = None,
 ) -> ProfileSection:
-    """One game of /stats me: rating, facts and the rating's history."""
+    """One game of /stats me: rating, facts and the rating's history; with `beside`, the
+    season running too (its rating, games and wins)."""
     player = summary.players[user_id]
     history = tuple(rating for _, rating in player.history)
     days = (player.history[0][0][:10], player.history[-1][0][:10]) if history else ("", "")
@@ -231,7 +366,7 @@ def profile_section(
         )
     else:
         chart_alt = ""
-    won = f"{player.wins} ({player.win_rate:.0%})"
+    won = won_words(player)
     facts = (
         (texts("bot.leaderboard.fact_finished"), str(player.played)),
         (texts("bot.leaderboard.fact_won"), won),
@@ -251,6 +386,8 @@ def profile_section(
         span=days,
         chart_alt=chart_alt,
         facts=facts,
+        season=(texts("bot.season_stats.me_season", season=beside.season.label) if beside else ""),
+        season_facts=(season_facts(beside.of(summary.game), user_id, texts) if beside else ()),
     )
 
 
@@ -262,12 +399,22 @@ async def me_post(
     name: str,
     titles: dict[str, str],
     texts: Texts,
+    beside: Beside | None = None,
+    season: Season | None = None,
 ) -> Post:
     """/stats me: the person's record as one picture (a band per game), its text twin as
-    alt text, and a short message. Drawn by the drawing workers."""
+    alt text, and a short message. With `beside` (the server has seasons), each game says
+    the season running beside all time; `season`: `found` is that season's record alone
+    (`season:`), and the picture says so. Drawn by the drawing workers."""
+    player = safe_name(name)
+    subtitle = (
+        texts("bot.season_stats.me_subtitle", player=player, season=season.label)
+        if season is not None
+        else texts("bot.leaderboard.me_subtitle", player=player)
+    )
     view = ProfileView(
         title=texts("bot.stats.me_title"),
-        subtitle=texts("bot.leaderboard.me_subtitle", player=safe_name(name)),
+        subtitle=subtitle,
         no_chart=texts("bot.leaderboard.no_chart"),
         sections=tuple(
             profile_section(
@@ -276,6 +423,7 @@ async def me_post(
                 habits.get(s.game, Habits()),
                 title=title_for(s, titles, texts),
                 texts=texts,
+                beside=beside,
             )
             for s in list(found)[:MOST_SECTIONS]
         ),
@@ -283,6 +431,9 @@ async def me_post(
     data = await workers.draw(profile_png, view)
     lines = [f"**{view.title}**"]
     for section in view.sections:
-        lines.append(f"{section.title}: {section.rating_label} {section.rating}")
+        line = f"{section.title}: {section.rating_label} {section.rating}"
+        if section.season_facts:
+            line += f" · {section.season}: {section.season_facts[0][1]}"
+        lines.append(line)
     lines.append(rating_note(texts))
     return Post(content="\n".join(lines), files=[Picture("stats.png", data, profile_alt(view))])

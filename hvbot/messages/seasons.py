@@ -8,26 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from data.texts import Texts
-from engine.registry import find_game
 from hvbot.infra.workers import draw
-from hvbot.messages.leaderboards import season_view
+from hvbot.messages.leaderboards import season_board_view, season_file
 from hvbot.messages.post import Picture, Post
 from hvbot.services.season_ends import SeasonBoard
 from hvbot.services.seasons import Season
-from render.leaderboard import LeaderboardView, leaderboard_alt, leaderboard_png
-
-
-def board_view(board: SeasonBoard, season: Season, texts: Texts) -> LeaderboardView:
-    """One game's final board for the season, its words in `texts`' language."""
-    return season_view(
-        board.summary,
-        board.before,
-        title=texts(
-            "bot.season.board_title", game=find_game(board.game).title, season=season.label
-        ),
-        subtitle=texts("bot.season.board_subtitle", count=board.summary.finished),
-        texts=texts,
-    )
+from render.leaderboard import leaderboard_alt, leaderboard_png
 
 
 async def season_post(season: Season, boards: Sequence[SeasonBoard], texts: Texts) -> Post:
@@ -38,9 +24,9 @@ async def season_post(season: Season, boards: Sequence[SeasonBoard], texts: Text
         return Post(f"{heading}\n{texts('bot.season.no_games')}")
     parts, files = [heading], []
     for board in boards:
-        view = board_view(board, season, texts)
+        view = season_board_view(board, season, texts)
         alt = leaderboard_alt(view)
         png = await draw(leaderboard_png, view)
         parts.append(alt)
-        files.append(Picture(f"season-{season.label}-{board.game}.png", png, alt))
+        files.append(Picture(season_file(board, season), png, alt))
     return Post("\n\n".join(parts), files=files)

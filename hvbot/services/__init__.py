@@ -29,6 +29,7 @@ from hvbot.services.rematch import Rematches
 from hvbot.services.reminders import REMIND_AGAIN, Reminders
 from hvbot.services.results import ResultsBackfill, seat_results
 from hvbot.services.season_ends import SeasonEnds
+from hvbot.services.season_stats import SeasonStats
 from hvbot.services.server_settings import (
     DEFAULT_ABSENT_HOURS,
     DEFAULT_REMIND_MINUTES,
@@ -105,6 +106,7 @@ class GameService:
         self.moderation = Moderation(self.games, self.rematch)
         self.server_settings = ServerSettingsService(repo, lambda: self.games.clock())
         self.seasons = SeasonEnds(self.games)
+        self.season_stats = SeasonStats(self.games, self.seasons)
         self.stats = Stats(repo)
         # How often each person may ask for work that costs each time (boards, logs,
         # exports, replays, stats), read from the service's clock as it is now.

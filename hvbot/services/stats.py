@@ -31,7 +31,9 @@ from engine.ai import levels as ai_levels
 from hvbot.infra.kept import Kept
 from hvbot.plugins import rated_by_player_count
 from hvbot.services.ratings import AiLevel, Placing, Rating, Ratings, prior
+from hvbot.services.seasons import Season
 from hvbot.store import GameStore, ResultRow
+from hvbot.store.sql import stamp
 
 AI_USER_ID = 0  # an AI level's `PlayerStats.user_id`: no Discord user has it
 
@@ -395,12 +397,17 @@ class Stats:
 
         return await carried(tally, read, page_seats=self.page_seats)
 
-    async def habits(self, *, guild_id: int, user_id: int) -> dict[str, Habits]:
-        """How the person plays each game they sat in on the server (see `Habits`). The
-        median is worked out in a thread: a regular has tens of thousands of moves."""
-        stamps = await self.store.habits.move_stamps(guild_id=guild_id, user_id=user_id)
+    async def habits(
+        self, *, guild_id: int, user_id: int, season: Season | None = None
+    ) -> dict[str, Habits]:
+        """How the person plays each game they sat in on the server (see `Habits`): in all
+        time, or in `season` only (its moves, its abandoned games). The median is worked out
+        in a thread: a regular has tens of thousands of moves."""
+        window = (stamp(season.starts), stamp(season.ends)) if season is not None else None
+        habits = self.store.habits
+        stamps = await habits.move_stamps(guild_id=guild_id, user_id=user_id, window=window)
         medians = await asyncio.to_thread(median_moves, stamps)
-        abandoned = await self.store.habits.abandoned(guild_id=guild_id, user_id=user_id)
+        abandoned = await habits.abandoned(guild_id=guild_id, user_id=user_id, window=window)
         return {
             game: Habits(medians.get(game), abandoned.get(game, 0))
             for game in sorted({*medians, *abandoned})

@@ -5,7 +5,10 @@ Every change to a game's position or seats compares and bumps its version (`sql.
 the same transaction, so it fails whole with VersionConflict if another click or process got
 there first. Callers build a change here and hand it to `GameStore.write`, which runs it and
 keeps its copy in memory in step; the moment a change happens at (`at`) is the caller's, told
-by the store's clock, so tests can move time.
+by the store's clock, so tests can move time. Every stamp a change writes is `at`: the game's
+`updated_at` and `ended_at`, its actions' and prompts' `created_at`, and so its results'
+`finished_at`, which seasons and ratings read; none is read off the real time behind the
+clock's back.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from hvbot.store.duties import Owed, lease_of, new_nonce, owe
 from hvbot.store.requests import close_undo
 from hvbot.store.results import insert_results
 from hvbot.store.rows import SeatResult, SeatRow, TurnClock, Wait
-from hvbot.store.sql import TURN_COLUMNS, TooManyOpen, VersionConflict, bump, now, turn_values
+from hvbot.store.sql import TURN_COLUMNS, TooManyOpen, VersionConflict, bump, turn_values
 from hvbot.store.sql import stamp as sql_stamp
 
 T_co = TypeVar("T_co", covariant=True)
@@ -111,7 +114,7 @@ def create_lobby(
     its count, a statement that begins once it holds the lock, sees the first one's lobby
     committed. Other people and other servers take other locks and never wait."""
     expires_at = sql_stamp(at + (lifetime or LOBBY_LIFE))
-    stamp = now()
+    stamp = sql_stamp(at)
 
     async def work(tx: Transaction) -> int:
         await count_open(tx, guild_id, creator_id, most_open, postgresql)
@@ -204,10 +207,15 @@ def set_seats(
     async def work(tx: Transaction) -> list[Owed]:
         if wait is not None:
             await bump(
-                tx, game_id, expected_version, "ai_turn = 0, " + TURN_COLUMNS, turn_values(wait)
+                tx,
+                game_id,
+                expected_version,
+                "ai_turn = 0, " + TURN_COLUMNS,
+                turn_values(wait),
+                at=at,
             )
         elif ai_turn is None:
-            await bump(tx, game_id, expected_version)
+            await bump(tx, game_id, expected_version, at=at)
         elif ai_turn:
             # No person's clock runs while an AI seat is to move.
             await bump(
@@ -217,9 +225,10 @@ def set_seats(
                 "ai_turn = 1, clock_deadline = NULL, clock_warn_at = NULL, stand_in_seat = NULL,"
                 " clock_paused_at = NULL",
                 (),
+                at=at,
             )
         else:
-            await bump(tx, game_id, expected_version, "ai_turn = 0", ())
+            await bump(tx, game_id, expected_version, "ai_turn = 0", (), at=at)
         await replace_seats(tx, game_id, seats)
         version = expected_version + 1
         owed = await _tell(tx, game_id, version, told, at)
@@ -267,6 +276,7 @@ def start(
             expected_version,
             "status = 'active', seed = ?, state = ?, ai_turn = ?, " + TURN_COLUMNS,
             (seed, state_json, int(ai_turn), *turn_values(wait)),
+            at=at,
         )
         await replace_seats(tx, game_id, seats)
         version = expected_version + 1
@@ -324,7 +334,7 @@ def record_actions(
         raise ValueError("results belong to a finished game only")
     state_json, built = _saved(state)
     announce_at = at if announce else None
-    stamp = now()
+    stamp = sql_stamp(at)
     ended = stamp if status in ("finished", "abandoned") else None
     version = expected_version + 1
     columns = (
@@ -333,7 +343,7 @@ def record_actions(
     )
 
     async def work(tx: Transaction) -> list[Owed]:
-        await bump(tx, game_id, expected_version, _RECORDED_COLUMNS, columns)
+        await bump(tx, game_id, expected_version, _RECORDED_COLUMNS, columns, at=at)
         first = await tx.fetchval(
             "SELECT COALESCE(MAX(n) + 1, 0) FROM actions WHERE game_id = ?", game_id
         )
@@ -443,7 +453,7 @@ def set_status(
     saying so, owed with it (all returned, to send)."""
     if results and status != "finished":
         raise ValueError("results belong to a finished game only")
-    stamp = now()
+    stamp = sql_stamp(at)
 
     async def work(tx: Transaction) -> list[Owed]:
         await bump(
@@ -453,6 +463,7 @@ def set_status(
             "status = ?, ended_at = ?, ai_turn = 0, clock_deadline = NULL,"
             " clock_warn_at = NULL, remind_at = NULL",
             (status, stamp),
+            at=at,
         )
         await tx.execute("UPDATE prompts SET resolved = 1 WHERE game_id = ?", game_id)
         owed = await _tell(tx, game_id, expected_version + 1, told, at)
@@ -499,7 +510,7 @@ def take_back(
     one versioned change; the work returns the post it owes at `at`: the board as it is again
     (`told`: who took back which move, see `Owed`). The new version is the write's `version`."""
     state_json, built = _saved(state)
-    stamp = now()
+    stamp = sql_stamp(at)
 
     async def work(tx: Transaction) -> list[Owed]:
         await bump(
@@ -508,6 +519,7 @@ def take_back(
             expected_version,
             "state = ?, ai_turn = ?, " + TURN_COLUMNS,
             (state_json, int(ai_turn), *turn_values(wait)),
+            at=at,
         )
         deleted = await tx.execute(
             "DELETE FROM actions WHERE game_id = ? AND n >= ?"

@@ -101,6 +101,7 @@ class Clocks:
                 "clock_deadline = NULL, clock_warn_at = NULL, remind_at = NULL,"
                 " stand_in_seat = ?, ai_turn = 1",
                 (seat,),
+                at=now,
             )
             body = {"content": text}
             return await owe(

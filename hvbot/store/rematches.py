@@ -22,7 +22,6 @@ from hvbot.store.changes import LOBBY_LIFE, Write, count_open, replace_seats, se
 from hvbot.store.duties import Owed, owe
 from hvbot.store.rows import GameRow, SeatRow
 from hvbot.store.sql import VersionConflict
-from hvbot.store.sql import now as sql_now
 from hvbot.store.sql import stamp as sql_stamp
 
 
@@ -100,7 +99,7 @@ def open_rematch(
     edited). It counts the creator's open games as `changes.create_lobby` does, and fails
     with `TooManyOpen` the same way. The work returns the lobby's id and what it owes."""
     expires_at = sql_stamp(at + (lifetime or LOBBY_LIFE))
-    stamp = sql_now()
+    stamp = sql_stamp(at)
     clock = of.clock
 
     async def work(tx: Transaction) -> tuple[int, list[Owed]]:

@@ -8,6 +8,25 @@ from hvbot.database import Database, Row, Transaction
 from hvbot.store.rows import ResultRow, SeatResult
 
 
+def result_row(r: Row) -> ResultRow:
+    """A stored seat of the `results` table as statistics read it: every reader of results
+    reads all of it (who left early and which AI held a seat rate a game as much as the
+    finishing order does)."""
+    return ResultRow(
+        game_id=r["game_id"],
+        seat=r["seat"],
+        game_name=r["game"],
+        guild_id=r["guild_id"],
+        user_id=r["user_id"],
+        display_name=r["display_name"],
+        score=r["score"],
+        won=bool(r["won"]),
+        finished_at=r["finished_at"],
+        left_early=bool(r["left_early"]),
+        ai_level=r["ai_level"],
+    )
+
+
 class Results:
     """The `results` table: written with a game's finishing move, read by /game stats."""
 
@@ -42,7 +61,7 @@ class Results:
             guild_id,
             game,
         )
-        return [_result(r) for r in rows]
+        return [result_row(r) for r in rows]
 
     async def after(
         self, *, guild_id: int, game: str, last: tuple[str, int] | None, limit: int
@@ -60,7 +79,7 @@ class Results:
             *values,
             limit,
         )
-        return [_result(r) for r in rows]
+        return [result_row(r) for r in rows]
 
     async def count_through(self, *, guild_id: int, game: str, last: tuple[str, int]) -> int:
         """How many seats of `of_kind` are of `last` (finished_at, game_id) or games before
@@ -79,22 +98,6 @@ class Results:
         """Store the results of a game finished before results were kept, dated by its end;
         results stored already are left as they are, so filling them twice changes nothing."""
         await self.db.transact(lambda tx: insert_results(tx, game_id, results, None))
-
-
-def _result(r: Row) -> ResultRow:
-    return ResultRow(
-        game_id=r["game_id"],
-        seat=r["seat"],
-        game_name=r["game"],
-        guild_id=r["guild_id"],
-        user_id=r["user_id"],
-        display_name=r["display_name"],
-        score=r["score"],
-        won=bool(r["won"]),
-        finished_at=r["finished_at"],
-        left_early=bool(r["left_early"]),
-        ai_level=r["ai_level"],
-    )
 
 
 async def insert_results(

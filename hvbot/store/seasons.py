@@ -16,6 +16,7 @@ from typing import Any
 
 from hvbot.database import Database, Transaction
 from hvbot.store.duties import Owed, owe_for_server
+from hvbot.store.results import result_row
 from hvbot.store.rows import ResultRow
 from hvbot.store.sql import stamp
 
@@ -158,17 +159,16 @@ class SeasonEnds:
         )
         found: dict[str, list[ResultRow]] = {}
         for r in rows:
-            found.setdefault(r["game"], []).append(
-                ResultRow(
-                    game_id=r["game_id"],
-                    seat=r["seat"],
-                    game_name=r["game"],
-                    guild_id=r["guild_id"],
-                    user_id=r["user_id"],
-                    display_name=r["display_name"],
-                    score=r["score"],
-                    won=bool(r["won"]),
-                    finished_at=r["finished_at"],
-                )
-            )
+            found.setdefault(r["game"], []).append(result_row(r))
         return found
+
+    async def months_played(self, guild_id: int) -> list[str]:
+        """The calendar months ("2026-11", UTC) in which a game finished on a server, the
+        latest first: the seasons worth reading there are those that hold one (read off the
+        results' stamps, which are UTC ISO text, over the index they are read by)."""
+        rows = await self.db.fetch(
+            "SELECT DISTINCT SUBSTR(finished_at, 1, 7) AS month FROM results"
+            " WHERE guild_id = ? ORDER BY month DESC",
+            guild_id,
+        )
+        return [r["month"] for r in rows]

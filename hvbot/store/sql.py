@@ -31,10 +31,6 @@ class TooManyOpen(Exception):
         self.count = count
 
 
-def now() -> str:
-    return stamp(datetime.now(UTC))
-
-
 def stamp(moment: datetime) -> str:
     """UTC ISO text to the millisecond: stamps in this form compare correctly as strings in
     SQL (a stamp of a whole second, as older rows have, sorts before the same second's
@@ -53,15 +49,20 @@ async def bump(
     expected_version: int,
     also: str = "",
     values: Sequence[Any] = (),
+    *,
+    at: datetime,
 ) -> int:
     """Compare and bump the version, setting the columns in `also` in the same statement:
     the one way a game's stored position changes, so two writers never both change the same
-    old version. VersionConflict if the game is no longer at `expected_version`."""
+    old version. The game's `updated_at` is stamped `at`: the moment the caller's clock gives
+    the change, so a test that moves the clock moves the stamps (and a finished game's
+    result, dated by them) with it. VersionConflict if the game is no longer at
+    `expected_version`."""
     extra = f", {also}" if also else ""
     changed = await tx.execute(
         f"UPDATE games SET version = version + 1, updated_at = ?{extra}"
         " WHERE id = ? AND version = ?",
-        now(),
+        stamp(at),
         *values,
         game_id,
         expected_version,

@@ -1,13 +1,15 @@
 """How a person plays, read from the stored games on SQLite and PostgreSQL: the median time
 they take to move (from the action log's stamps) and the games of theirs abandoned once
-started (which have no results rows)."""
+started (which have no results rows); in all time, or in one season alone."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from moved_clock import MovedClock
 
+from hvbot.services.seasons import season_named
 from hvbot.services.stats import Habits, Stats, median_moves
 from hvbot.store import GameRow, GameStore, SeatRow, changes
 from hvbot.store.sql import stamp
@@ -135,3 +137,28 @@ def test_the_median_is_per_game_and_reads_stamps_of_either_precision() -> None:
         ("sector6", "2026-03-01T23:59:00.000+00:00", "2026-03-02T00:01:00.000+00:00"),
     ]
     assert median_moves(stamps) == {"pylons": 30.5, "sector6": 120.0}
+
+
+async def test_a_season_counts_only_its_own_moves_and_abandoned_games(repo: GameStore) -> None:
+    clock = MovedClock(datetime(2026, 2, 27, 10, tzinfo=UTC))
+    repo.clock = clock
+    february = await _started(repo, channel=10)
+    late_february = stamp(clock())
+    await _moves(repo, february, [(1, late_february), (0, stamp(clock() + timedelta(minutes=4)))])
+    await _end(repo, february, "abandoned")  # dated by the clock: in February
+    clock.now = datetime(2026, 3, 1, 10, tzinfo=UTC)
+    march = await _started(repo, channel=11)
+    await _moves(repo, march, [(1, _at(0)), (0, _at(2))])
+    await _end(repo, march, "abandoned")
+
+    stats = Stats(repo)
+
+    async def in_season(label: str) -> dict[str, Habits]:
+        return await stats.habits(guild_id=GUILD, user_id=ADA, season=season_named(label))
+
+    assert await in_season("2026-02") == {"pylons": Habits(median_move_s=240.0, abandoned=1)}
+    assert await in_season("2026-03") == {"pylons": Habits(median_move_s=120.0, abandoned=1)}
+    both = {"pylons": Habits(median_move_s=180.0, abandoned=2)}
+    assert await in_season("2026-Q1") == both
+    assert await stats.habits(guild_id=GUILD, user_id=ADA) == both
+    assert await in_season("2026-04") == {}

@@ -1,14 +1,26 @@
 """The leaderboards' views: a season's trend against its start, the all-time trend read off
 each rating's history, names made safe for a message, at most ten lines, in the reader's
-language."""
+language; /stats with the season running beside all time, and one season read alone."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
-from data.texts import texts_for
-from hvbot.messages.leaderboards import all_time_view, rating_label, season_view, time_words
-from hvbot.services.stats import PlayerStats, summarise
+from data.texts import ENGLISH, texts_for
+from hvbot.messages.leaderboards import (
+    Beside,
+    all_time_view,
+    me_post,
+    rating_label,
+    season_server_post,
+    season_view,
+    server_post,
+    time_words,
+)
+from hvbot.services.season_ends import SeasonBoard
+from hvbot.services.seasons import Season, season_named
+from hvbot.services.stats import GameSummary, PlayerStats, summarise
 from hvbot.store import ResultRow
 
 GUILD = 1
@@ -94,3 +106,99 @@ def test_median_times_read_as_people_say_them() -> None:
     assert time_words(42, it) == "42 secondi"
     assert time_words(200, en) == "3 minutes"
     assert time_words(5 * 3600, en) == "5 hours"
+
+
+def _season(label: str) -> Season:
+    found = season_named(label)
+    assert found is not None
+    return found
+
+
+def _summary(game: str, rows: list[ResultRow]) -> GameSummary:
+    return summarise(game, [replace(row, game_name=game) for row in rows])
+
+
+async def test_the_server_board_puts_each_games_season_board_before_its_all_time_one() -> None:
+    november = _season("2026-11")
+    pylons, sector6 = _summary("pylons", ROWS[:4]), _summary("sector6", ROWS[4:8])
+    beside = Beside(
+        november,
+        [SeasonBoard("pylons", pylons, None), SeasonBoard("sector6", sector6, None)],
+    )
+    # Sector 6 as a game rated per table size, at seven sizes: one season board before them.
+    found = [
+        _summary("high-voltage", ROWS),
+        pylons,
+        *(replace(sector6, players_at=size) for size in range(2, 9)),
+    ]
+    titles = {"high-voltage": "High Voltage", "pylons": "Pylons", "sector6": "Sector 6"}
+    post = await server_post(
+        found, now=datetime(2026, 11, 22, tzinfo=UTC), titles=titles, texts=ENGLISH, beside=beside
+    )
+    names = [picture.name for picture in post.files]
+    assert names == [
+        "leaderboard-high-voltage.png",
+        "season-2026-11-pylons.png",
+        "leaderboard-pylons.png",
+        "season-2026-11-sector6.png",
+        *["leaderboard-sector6.png"] * 6,  # ten: the seventh size's board did not fit
+    ]
+    lines = post.content.splitlines()
+    assert lines[1] == (
+        "This season, 2026-11: 4 games finished so far. Each game's season leaderboard comes"
+        " just before its all-time one."
+    )
+    assert [line for line in lines if "players:" in line][-1].startswith("Sector 6, 7 players:")
+    season_alt = post.files[1].alt.splitlines()
+    assert season_alt[:2] == [
+        "Pylons: season 2026-11",
+        "2 games finished · trend: since last season",
+    ]
+
+    quiet = await server_post(
+        [pylons],
+        now=datetime(2026, 12, 2, tzinfo=UTC),
+        titles=titles,
+        texts=ENGLISH,
+        beside=Beside(_season("2026-12"), []),
+    )
+    assert [p.name for p in quiet.files] == ["leaderboard-pylons.png"]
+    assert quiet.content.splitlines()[1] == "This season, 2026-12: no game finished yet."
+
+
+async def test_a_season_read_alone_shows_its_boards_and_its_best_scores() -> None:
+    october = _season("2026-10")
+    pylons = _summary("pylons", ROWS[:4])
+    post = await season_server_post(october, [SeasonBoard("pylons", pylons, None)], texts=ENGLISH)
+    assert [p.name for p in post.files] == ["season-2026-10-pylons.png"]
+    assert post.content.startswith(
+        "**Stats for this server · season 2026-10**\nPylons: 2 games finished"
+        " · Best score of the season: **1** by "
+    )
+
+
+async def test_the_record_says_the_season_beside_all_time_or_a_season_alone() -> None:
+    november = _season("2026-11")
+    all_time = [_summary("pylons", ROWS), _summary("sector6", ROWS)]
+    season = _summary("pylons", ROWS[:2])  # person 1 won one game this season
+    beside = Beside(november, [SeasonBoard("pylons", season, None)])
+    titles = {"pylons": "Pylons", "sector6": "Sector 6"}
+    post = await me_post(
+        all_time, {}, user_id=1, name="P1", titles=titles, texts=ENGLISH, beside=beside
+    )
+    (picture,) = post.files
+    pylons, sector6 = picture.alt.splitlines()[2:]
+    rating = season.players[1].rating
+    assert rating is not None
+    assert f"Season 2026-11: Rating {rating.text()} · Games finished 1 · Won 1 (100%)." in pylons
+    assert "Season 2026-11: Rating – · Games finished 0 · Won 0." in sector6
+    assert (
+        f"Pylons: Rating {all_time[0].players[1].rating.text()} · Season 2026-11: " in post.content
+    )
+
+    alone = await me_post(
+        [season], {}, user_id=1, name="P1", titles=titles, texts=texts_for("fr"), season=november
+    )
+    lines = alone.files[0].alt.splitlines()
+    assert lines[1] == "P1 · saison 2026-11"
+    assert "Saison 2026-11" not in alone.files[0].alt, "a season alone has nothing beside it"

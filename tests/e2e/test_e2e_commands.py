@@ -185,9 +185,11 @@ async def test_commands_are_registered_once_per_start(
         stats_subcommands = {o["name"]: o for o in registered["stats"]["options"]}
         assert set(stats_subcommands) == {"me", "server"}
         for subcommand in stats_subcommands.values():
-            (game_option,) = subcommand["options"]
+            game_option, season_option = subcommand["options"]
             assert game_option["name"] == "game" and not game_option.get("required")
             assert {c["value"] for c in game_option["choices"]} == {g.name for g in plugins()}
+            assert season_option["name"] == "season" and not season_option.get("required")
+            assert season_option["autocomplete"], "the server's seasons with games, offered"
         ada = emulator.add_user("Ada")
         reply = await emulator.slash(ada, "game new", game="high-voltage")
         assert reply.public

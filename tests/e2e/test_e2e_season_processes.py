@@ -19,7 +19,7 @@ from postgres_server import PostgresServer
 from hvbot.services import GameService
 from hvbot.services.seasons import season_at
 from hvbot.store import GameStore
-from hvbot.store.sql import stamp, statement
+from hvbot.store.sql import statement
 from sandbox.emulator import DiscordEmulator
 
 pytestmark = [pytest.mark.e2e, pytest.mark.processes]
@@ -42,7 +42,8 @@ async def test_a_season_ends_with_its_leaderboard_posted_once_with_two_processes
     last = last.before()
     store = await GameStore.open(url)
     try:
-        service = GameService(store)
+        # The game is played on a clock two days into last month: it ended then.
+        service = GameService(store, clock=lambda: last.starts + timedelta(days=2))
         await finished_pylons(
             service,
             channel_id=emu.channel.id,
@@ -50,10 +51,6 @@ async def test_a_season_ends_with_its_leaderboard_posted_once_with_two_processes
             players=[(ada.id, "Ada"), (bo.id, "Bo")],
         )
         await store.db.transact(statement("UPDATE announcements SET sent_at = created_at"))
-        # A game's end is dated by the real time: this one ended last month.
-        await store.db.transact(
-            statement("UPDATE results SET finished_at = ?", stamp(last.starts + timedelta(days=2)))
-        )
         settings = await store.server_settings.of(emu.guild_id)
         await store.server_settings.set(
             emu.guild_id,

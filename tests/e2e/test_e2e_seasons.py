@@ -22,8 +22,8 @@ async def test_a_season_ends_with_its_leaderboard_posted_once_and_its_roles_give
 ) -> None:
     emu = emulator
     assert hv.bot is not None
-    # Results are dated by the real time their game ends: the season is the real month.
-    clock = MovedClock(datetime.now(UTC))
+    # Results are dated by the bot's clock as their game ends: the season is its month.
+    clock = MovedClock(datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
     month = season_at("month", clock())
     assert month is not None
     hv.bot.service.clock = clock

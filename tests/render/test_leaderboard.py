@@ -5,6 +5,7 @@ and their text twins say what the pictures show."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 from PIL import Image, ImageStat
 
@@ -19,7 +20,16 @@ from render.leaderboard import (
     leaderboard_alt,
     leaderboard_png,
 )
-from render.profile import ProfileSection, ProfileView, profile_alt, profile_png
+from render.profile import (
+    BAND,
+    FACT_ROW,
+    ProfileSection,
+    ProfileView,
+    band_of,
+    profile_alt,
+    profile_png,
+)
+from render.profile import TOP as PROFILE_TOP
 
 HEADINGS = ("#", "Player", "Rating", "Games", "Trend")
 ODD_NAMES = (
@@ -146,3 +156,20 @@ def test_the_profile_picture_decodes_with_a_chart_and_its_twin_says_the_same() -
     )
     assert unrated_once.startswith("High Voltage: Rating 1016. Games finished 12")
     assert unrated.startswith("High Voltage: Rating unrated. ")
+
+
+def test_a_band_with_its_season_is_taller_and_its_twin_says_the_season() -> None:
+    season = (("Rating", "1042?"), ("Games finished", "3"), ("Won", "2 (67%)"))
+    plain = _section((1000, 1016, 1030))
+    beside = replace(plain, season="Season 2026-11", season_facts=season)
+    view = ProfileView(title="Your stats", subtitle="Ada", no_chart="-", sections=(plain,))
+    both = replace(view, sections=(beside, plain))
+    alone, tall = _decoded(profile_png(view)), _decoded(profile_png(both))
+    _not_blank(tall)
+    assert tall.height - alone.height > BAND + 3 * FACT_ROW, "the season's rows have room"
+    # The season's heading is drawn in the band's lower part, below the facts.
+    rows = tall.crop((40, PROFILE_TOP + BAND, 440, PROFILE_TOP + band_of(beside) - 20))
+    assert len(rows.getcolors(maxcolors=1 << 16) or []) > 20, "words are drawn there"
+    first, second = profile_alt(both).splitlines()[2:]
+    assert "Season 2026-11: Rating 1042? · Games finished 3 · Won 2 (67%)." in first
+    assert "Season" not in second
