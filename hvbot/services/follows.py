@@ -14,6 +14,7 @@ could not read.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,6 +25,8 @@ from hvbot.services.notify import quiet_hours
 from hvbot.services.outcomes import Change
 from hvbot.store import GameRow, NotifySettings
 from hvbot.store.follows import DueDigest
+
+log = logging.getLogger(__name__)
 
 # Open games one person may follow at once: enough for a server's friends, few enough that a
 # digest never becomes a flood, and a bound on the rows each person adds.
@@ -190,6 +193,7 @@ class Followers:
                 last=over,
             )
             if owed:
+                log.info("game %s: a digest claimed for a follower (post %s)", game.id, owed[0].id)
                 found.append(Change(game=game, owed=owed, what="digest"))
         return found
 
