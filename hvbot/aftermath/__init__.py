@@ -3,7 +3,8 @@ stale taken off, the AI seat that is to move, the reminders, and the replay at t
 
 A change and what it owes are stored together (see `hvbot.store.duties`): the board post of a
 move, the first board and each person's secret at the start, the lobby's update, a move taken
-back, a reminder's words, a finished game's replay. The process that made the change sends
+back, a reminder's words, a finished game's replay, a follower's digest, a lobby's followers
+joined to the game's thread. The process that made the change sends
 them at once, from what it has in hand; whatever it could not send (it died, or was paused
 past its lease) another process sends later, built from the database, through `do_duties`.
 Either way a post is taken with a compare-and-set right before it is sent, so it is sent once,
@@ -167,6 +168,10 @@ class Aftermath:
                     closed.append(int(owed.body["user"]))
             elif owed.kind == "text":
                 await self.send_text(owed, game)
+            elif owed.kind == "digest":
+                await self._send_digest(owed, game)
+            elif owed.kind == "followers":
+                await self._join_followers(owed, game)
             elif owed.kind == "lobby":
                 # A rematch started at once may have its thread now: what follows goes there.
                 game = await self._update_lobby(owed, game)
@@ -271,6 +276,12 @@ class Aftermath:
             return
         if owed.kind == "lobby":
             await self._update_lobby(owed, game)
+            return
+        if owed.kind == "digest":
+            await self._send_digest(owed, game)
+            return
+        if owed.kind == "followers":
+            await self._join_followers(owed, game)
             return
         if owed.kind == "text":
             await self.send_text(owed, game)
@@ -554,8 +565,6 @@ class Aftermath:
     async def send_text(self, owed: Owed, game: GameRow) -> Sent | None:
         """An owed text post: to the game's channel, or by DM to the person its body names
         (in the channel instead, mentioning them, if they accept no DMs)."""
-        if "digest" in owed.body:
-            return await self._send_digest(owed, game)
         post = owed_posts.text_post(owed)
         user = owed.body.get("user")
         try:
@@ -582,6 +591,27 @@ class Aftermath:
         except discord.HTTPException:
             log.info("game %s: a follower's digest could not be sent", game.id)
             return None
+
+    async def _join_followers(self, owed: Owed, game: GameRow) -> None:
+        """The followers of a lobby joined to the game's thread at its start, their follow by
+        DM become a follow in the thread (see `Followers.to_thread`); a game that stayed in
+        its channel leaves them their digests. Adding a member twice leaves them a member
+        once (another process took the duty over), so this needs no nonce. One who cannot be
+        added (they left the server) is said once in the log; the others are added."""
+        taken = await self.sender.take(owed)
+        if taken is None:
+            return
+        users = [int(user) for user in owed.body.get("users", ())]
+        thread = game.thread_id
+        for user in await self.service.follows.to_thread(game, users):
+            assert thread is not None
+            try:
+                await self.client.http.add_user_to_thread(thread, user)
+            except discord.HTTPException as exc:
+                if exc.status >= 500:
+                    raise  # left owed: whoever takes it next adds them all again
+                log.info("game %s: could not add a follower to its thread: %s", game.id, exc)
+        await self.sender.made(taken)
 
     async def send_digests(self) -> int:
         """Send the followers' digests due now (see `hvbot.services.follows`), claimed a few

@@ -12,7 +12,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from data.texts import texts_for
+from data.texts import Texts, texts_for
 from engine import State
 from engine.registry import find_game
 from hvbot.messages import buttons, game_posts, replays
@@ -43,12 +43,14 @@ def text_post(owed: Owed) -> Post:
 
 
 async def digest_post(games: GameAccess, game: GameRow, owed: Owed) -> Post | None:
-    """A follower's digest (see `hvbot.services.follows`): the moves its body names, each
-    told as the channel was told it, from the public view right after it (so a card drawn
-    face down stays unsaid, and nobody's company is named), then where the game stands, or
-    how it ended; in the follower's language, with an Unfollow button. None when there is
-    nothing the channel saw (a card drawn and not yet placed, a move taken back since)."""
-    digest = owed.body["digest"]
+    """A follower's digest (see `hvbot.services.follows`): first the moves it told before
+    that were taken back since, in the words the channel was told (the move named as its
+    player made it); then the moves its body names, each told as the channel was told it,
+    from the public view right after it (so a card drawn face down stays unsaid, and
+    nobody's company is named), then where the game stands, or how it ended; in the
+    follower's language, with an Unfollow button. None when there is nothing the channel saw
+    (a card drawn and not yet placed, a move taken back since)."""
+    digest = owed.body
     first, count = int(digest["first"]), int(digest["count"])
     texts = texts_for(str(digest.get("language", game.language)))
     actions = await games.actions(game.id)
@@ -58,7 +60,10 @@ async def digest_post(games: GameAccess, game: GameRow, owed: Owed) -> Post | No
     presenter = presenter_for(game.game_name, texts.language)
     names = names_of(game, texts)
     state = rules.replay(len(game.seats), game.seed, [t for _, t in actions[:first]], game.options)
-    lines: list[str] = []
+    taken_back = [
+        _taken_back_words(game, names, texts, told) for told in digest.get("taken_back", ())
+    ]
+    lines: list[str] = [*taken_back]
     for seat, text in actions[first : first + count]:
         state.apply(text)
         view = state.view(None)
@@ -84,6 +89,19 @@ async def digest_post(games: GameAccess, game: GameRow, owed: Owed) -> Post | No
     )
     view_ = None if digest.get("over") else buttons.unfollow_view(game.id, texts)
     return Post("\n".join([heading, *lines]), view=view_)
+
+
+def _taken_back_words(game: GameRow, names: list[str], texts: Texts, told: dict[str, Any]) -> str:
+    """A move taken back, as the channel was told it (`taken_back_post`), for a digest: its
+    player by the name the digest gives them, the move in the follower's language."""
+    requester = int(told["player"])
+    seat = game.seat_of(requester)
+    player = names[seat] if seat is not None else f"<@{requester}>"
+    return texts(
+        "bot.undo.taken_back_ai" if told.get("ai") else "bot.undo.taken_back",
+        player=player,
+        action=move_words(game.game_name, str(told["action"]), texts.language),
+    )
 
 
 async def start_post(game: GameRow, state: Any, now: datetime) -> Post | None:

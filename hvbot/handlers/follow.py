@@ -69,6 +69,8 @@ async def follow_game(interaction: discord.Interaction, game_id: int | None) -> 
         key = "bot.follow.thread_failed"
     elif following.by_dm and not following.new:
         key = "bot.follow.already"
+    elif following.thread_later:
+        key = "bot.following.followed_lobby"  # the start joins them to its thread
     await _say(interaction, key, following.game)
 
 

@@ -1,5 +1,6 @@
 """Following a game one does not play (`/game follow`, the Follow button): a game played in a
-thread has its follower joined to the thread; any other is told by DM, in digests that keep
+thread has its follower joined to the thread (a follower of its lobby too, once it starts in
+one: the start owes that); any other is told by DM, in digests that keep
 to the follower's own settings (`/me notify`): none in their quiet hours, held until those
 end and then sent once; with `every`, no more often than that. A follower learns only what the
 channel saw: a digest is built from the public view (see `hvbot.aftermath.owed_posts`).
@@ -13,6 +14,7 @@ could not read.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,6 +25,8 @@ from hvbot.services.notify import quiet_hours
 from hvbot.services.outcomes import Change
 from hvbot.store import GameRow, NotifySettings
 from hvbot.store.follows import DueDigest
+
+log = logging.getLogger(__name__)
 
 # Open games one person may follow at once: enough for a server's friends, few enough that a
 # digest never becomes a flood, and a bound on the rows each person adds.
@@ -39,6 +43,12 @@ class Following:
     game: GameRow
     by_dm: bool
     new: bool
+
+    @property
+    def thread_later(self) -> bool:
+        """Followed by DM from a lobby that asked for a thread: once the game starts in one,
+        the follower is joined to it instead (see `Followers.to_thread`)."""
+        return self.by_dm and self.game.status == "lobby" and self.game.wants_thread
 
 
 def digest_wait(settings: NotifySettings, now: datetime) -> datetime | None:
@@ -122,6 +132,15 @@ class Followers:
             )
         return Following(game, gone.by_dm, False)
 
+    async def to_thread(self, game: GameRow, user_ids: list[int]) -> list[int]:
+        """At the start of a game followed from its lobby (the start's `followers` duty):
+        if it is played in a thread, its followers by DM `user_ids` follow it there from now
+        on, and no digest comes by DM any more. Who of them is to be added to the thread
+        (none when the game stayed in its channel: they keep their digests)."""
+        if game.thread_id is None:
+            return []
+        return await self.games.store.follows.to_thread(game_id=game.id, user_ids=user_ids)
+
     async def followed(self, user_id: int) -> list[GameRow]:
         """The open games `user_id` follows, oldest follow first."""
         found = []
@@ -133,8 +152,9 @@ class Followers:
 
     async def due_digests(self, *, most: int = DIGEST_BATCH) -> list[Change]:
         """The digests due now, each claimed so no other process sends it too, its post owed
-        in the outbox in the same transaction (a DM text whose body says which moves to tell:
-        built when sent, from what is stored). A digest that falls in its follower's quiet
+        in the outbox in the same transaction (a `digest`, whose body says which moves to
+        tell, built when sent from what is stored, and which moves told before were taken
+        back since). A digest that falls in its follower's quiet
         hours is held until they end, with nothing owed; a game over is told one last time
         and the follow goes; a follower who has since sat down at the table is told nothing
         more. Returns the changes that owe a post."""
@@ -155,16 +175,15 @@ class Followers:
                 continue
             over = not game.is_open
             body: dict[str, Any] | None = None
-            if due.moves > follow.seen_moves or (over and game.seed is not None):
+            news = due.moves > follow.seen_moves or bool(follow.taken_back)
+            if news or (over and game.seed is not None):
                 body = {
-                    "content": "",
                     "user": follow.user_id,
-                    "digest": {
-                        "first": follow.seen_moves,
-                        "count": max(0, due.moves - follow.seen_moves),
-                        "language": follow.language,
-                        "over": over,
-                    },
+                    "first": follow.seen_moves,
+                    "count": max(0, due.moves - follow.seen_moves),
+                    "language": follow.language,
+                    "over": over,
+                    "taken_back": list(follow.taken_back),
                 }
             owed = await store.follows.claim(
                 due,
@@ -174,6 +193,7 @@ class Followers:
                 last=over,
             )
             if owed:
+                log.info("game %s: a digest claimed for a follower (post %s)", game.id, owed[0].id)
                 found.append(Change(game=game, owed=owed, what="digest"))
         return found
 

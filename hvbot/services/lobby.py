@@ -364,6 +364,7 @@ class Lobby:
             at=self.games.store.clock(),
             wait=self.games.wait_for(game, state),
             ai_turn=ai_turn(game, state),
+            in_thread=game.wants_thread and game.thread_id is None,
         )
         return started, state
 

@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar
 from engine import State
 from hvbot.database import OneStatement, Row, Statement, Transaction, Work
 from hvbot.store.duties import Owed, lease_of, new_nonce, owe
+from hvbot.store.follows import followers_by_dm, took_back
 from hvbot.store.requests import close_undo
 from hvbot.store.results import insert_results
 from hvbot.store.rows import SeatResult, SeatRow, TurnClock, Wait
@@ -263,10 +264,13 @@ def start(
     at: datetime,
     wait: Wait | None = None,
     ai_turn: bool = False,
+    in_thread: bool = False,
 ) -> Write[list[Owed]]:
     """The game leaves its lobby with its first `state` (an engine state is kept in memory
     with the game's row). Owed with it, at `at`, and returned: the lobby message's update,
-    the first board and each person's secret by DM."""
+    the first board and each person's secret by DM. A game that asked for a thread
+    (`in_thread`) and is followed from its lobby owes too, before its first board, its
+    followers joined to the thread (done once the thread is there; see `Followers`)."""
     state_json, built = _saved(state)
 
     async def work(tx: Transaction) -> list[Owed]:
@@ -280,10 +284,16 @@ def start(
         )
         await replace_seats(tx, game_id, seats)
         version = expected_version + 1
-        owed = [
-            await owe(tx, game_id=game_id, version=version, kind=kind, body={}, now=at)
-            for kind in ("lobby", "start")
-        ]
+        owed = [await owe(tx, game_id=game_id, version=version, kind="lobby", body={}, now=at)]
+        followers = await followers_by_dm(tx, game_id) if in_thread else []
+        if followers:
+            joining = {"users": followers}
+            owed.append(
+                await owe(
+                    tx, game_id=game_id, version=version, kind="followers", body=joining, now=at
+                )
+            )
+        owed.append(await owe(tx, game_id=game_id, version=version, kind="start", body={}, now=at))
         for seat in seats:
             if seat.user_id is not None:
                 body = {"seat": seat.seat, "user": seat.user_id}
@@ -534,6 +544,8 @@ def take_back(
         await _open_prompt(tx, game_id, prompt, expected_version + 1, stamp)
         if request_id is not None:
             await close_undo(tx, request_id, accepted)
+        if told is not None:
+            await took_back(tx, game_id=game_id, n=n, told=told)  # followers told next digest
         body = {**(told or {}), "count": n}
         version = expected_version + 1
         return [await owe(tx, game_id=game_id, version=version, kind="undo", body=body, now=at)]

@@ -10,7 +10,8 @@ LOCKED`); SQLite lets one writer in at a time anyway.
 
 The outbox (`announcements`): every post a change owes (a move's board, the first board and
 each seat's secret at the start, a lobby update, a move taken back, a reminder's words, a
-finished game's replay), in the order stored. Every claim bumps the post's `token`, and a post
+finished game's replay, a follower's digest, the lobby's followers joined to the game's
+thread), in the order stored. Every claim bumps the post's `token`, and a post
 is only ever sent after `take`, a compare-and-set on the token its claim handed over: a process
 paused past its lease, whose post another process claimed meanwhile, finds the token moved on
 and sends nothing. Its own process too takes each post before sending it. Each post also
@@ -39,7 +40,7 @@ LEASE = timedelta(seconds=20)  # how long a claimed duty is left to the process 
 REPLAY_LEASE = timedelta(minutes=5)
 KEEP_MADE = timedelta(days=1)  # how long a post made stays in the outbox (to look into)
 CLAIM_BATCH = 50  # duties claimed at a time
-KINDS = ("move", "text", "replay", "start", "secret", "lobby", "undo")
+KINDS = ("move", "text", "replay", "start", "secret", "lobby", "undo", "digest", "followers")
 # Posts a server owes rather than a game: a season's end announced, and its rank roles given.
 SERVER_KINDS = ("season", "ranks")
 Clock = Callable[[], datetime]
@@ -61,7 +62,9 @@ class Owed:
 
     Kinds and their `body`: a move (`seat`, and the stored actions `first` to
     `first + count - 1`), a text (`content`), a replay, the start, a seat's secret (`seat`),
-    the lobby message, a move taken back (`player`, `action`, and the `count` of actions left).
+    the lobby message, a move taken back (`player`, `action`, and the `count` of actions left),
+    a follower's digest by DM (`user`, and the moves it tells: see `hvbot.store.follows`), the
+    followers of a lobby joined to the game's thread at its start (`users`).
 
     A server's post (`SERVER_KINDS`) has no game (`game_id` None, `version` 0) but its server,
     `guild_id`: a season's end (`label`, `channel`, `language`), its rank roles (`label`,

@@ -1,21 +1,32 @@
 """Following a game one does not play, through Discord: a follower of a game played in its
 channel gets each move once by DM and never a secret (a company, a card drawn face down);
-a follower of a game played in a thread is added to the thread; quiet hours hold a digest
-until they end, and then it comes once; Unfollow stops the digests; a person at the table is
-refused."""
+a follower of a game played in a thread is added to the thread, and so is one who followed
+its lobby, once it starts there; quiet hours hold a digest until they end, and then it comes
+once; a digest on its way holds up no AI seat; Unfollow stops the digests; a person at the
+table is refused."""
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime
 
 import pytest
-from e2e_harness import BotHarness, board_posts, lobby_button, open_three_seat_game
+from e2e_harness import (
+    BotHarness,
+    before_the_ai,
+    board_posts,
+    lobby_button,
+    open_three_seat_game,
+    racing_cell,
+)
 from moved_clock import MovedClock
 
+from games import find_game
 from sandbox.emulator import DiscordEmulator
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
+CHANNEL_POSTS = "POST /channels/{channel_id}/messages"
 MOST_PRIVATE = 12  # shorter private lines ("Your turn.") say nothing a follower could use
 
 
@@ -151,3 +162,93 @@ async def test_quiet_hours_hold_a_digest_and_it_comes_once_after_they_end(
         assert board.content.splitlines()[0] in digest.content
     await hv.caught_up()
     assert len(_digests(emu, cy)) == 1
+
+
+async def test_a_follower_of_a_lobby_is_added_to_the_thread_it_starts_in_and_gets_no_dm(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    emu.allow_threads()
+    ada, cy = emu.add_user("Ada"), emu.add_user("Cy")
+    lobby = (await emu.slash(ada, "game new", game="pylons")).public[0]
+    game = await hv.game()
+    answered = await emu.click(cy, f"follow:{game.id}", message=lobby)
+    assert "I will add you to its thread" in answered[0].content and not answered.public
+    await emu.slash(ada, "game addai")
+    await emu.slash(ada, "game start")
+    await emu.wait_for(lambda: board_posts(emu, channel=emu.threads()[0]) if emu.threads() else [])
+    (thread,) = emu.threads(emu.channel)
+    await emu.wait_for(
+        lambda: cy.id in emu.channels[thread.id].members, message="the follower in the thread"
+    )
+    follow = await (await hv.reader()).follows.of(user_id=cy.id, game_id=game.id)
+    assert follow is not None and not follow.by_dm  # a follow in the thread from now on
+
+    # The game goes on in the thread: the follower reads it there, and gets no digest.
+    (opening,) = board_posts(emu, channel=thread)
+    await emu.click(ada, f"act:{game.id}:{(await hv.game()).version}:keep", message=opening)
+    rng = random.Random(5)
+    for _ in range(3):
+        game = await emu.wait_for(lambda: _ada_to_move(hv), 30, message="Ada's turn")
+        state = find_game(game.game_name).state_from_dict(game.state)
+        if state.is_terminal():
+            break
+        await emu.slash(ada, "pylons place", cell=racing_cell(state, rng), channel=thread)
+    await hv.caught_up()
+    assert len(board_posts(emu, channel=thread)) > 2
+    assert _digests(emu, cy) == []
+    assert emu.channels[thread.id].members == {cy.id}
+
+
+async def _ada_to_move(hv: BotHarness):
+    """The game once it is the first seat's turn (or over), else None."""
+    game = await hv.game()
+    state = find_game(game.game_name).state_from_dict(game.state)
+    return game if state.is_terminal() or state.current_seat() == 0 else None
+
+
+async def test_an_ai_seat_moves_while_a_followers_digest_is_on_its_way(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    assert hv.bot is not None
+    clock = MovedClock(datetime(2026, 6, 1, 23, 0, tzinfo=UTC))
+    hv.bot.service.clock = clock
+    cy = emu.add_user("Cy")
+    await emu.slash(cy, "me notify", quiet_from="22:00", quiet_to="07:00", zone="UTC")
+    _, _, lobby, table = await open_three_seat_game(emu, hv)
+    game = await hv.game()
+    await emu.click(cy, f"follow:{game.id}", message=lobby)
+    mark = _mark(emu)
+    await table.play_moves(1)
+    game, state, ai_seat = await before_the_ai(table)
+    ai_name = game.seats[ai_seat].display_name
+    await hv.caught_up()
+    assert _digests(emu, cy) == []  # held through the quiet hours: nothing owed yet
+
+    # The quiet hours end: the digest is claimed, owed, and its DM held on its way.
+    on_its_way = emu.faults.hold(CHANNEL_POSTS, starts=f"**High Voltage** #{game.id} in")
+    clock.now = datetime(2026, 6, 2, 7, 0, tzinfo=UTC)
+    await emu.wait_for(lambda: on_its_way.held == 1, 10, message="the digest on its way")
+
+    # The person before the AI seat moves; the AI answers all the same.
+    def ai_boards() -> list:
+        return [b for b in board_posts(emu, since=mark) if b.content.startswith(ai_name)]
+
+    before = len(ai_boards())
+    for _ in range(4):
+        game, state = await table.wait_for_turn()
+        if len(ai_boards()) > before:
+            break
+        await table.play(game, state, settle=False)
+    assert len(ai_boards()) > before, "the AI seat moved"
+    assert _digests(emu, cy) == []  # the digest is still on its way
+
+    on_its_way.release()
+    await hv.caught_up()
+    boards = board_posts(emu, since=mark)
+    told = "\n".join(d.content for d in _digests(emu, cy))
+    for board in boards:  # each move told once, the AI's too, whatever was held
+        said = board.content.splitlines()[0]
+        expected = sum(b.content.splitlines()[0] == said for b in boards)
+        assert told.count(said) == expected, (said, told)
