@@ -348,7 +348,7 @@ async def test_a_moderator_taking_an_invitees_seat_makes_the_rematch_an_ordinary
     mod = emu.add_user("Mod", manage_channels=True)
     kicked = await emu.slash(mod, "game kick", seat=3)
     assert [r.content for r in kicked.ephemeral] == ["The seat is free again."]
-    told = f"removed <@{ada.id}> from the rematch, which counts as their decline"
+    told = f"removed <@{ada.id}> from the rematch, which counts as declining it"
     await emu.wait_for(
         lambda: [r for r in emu.messages(visibility="public") if told in r.content],
         message="the channel told",
