@@ -122,7 +122,7 @@ async def test_each_move_is_told_once_whichever_process_claims_it(opened) -> Non
     moved = await one.repo.game(game_id=game.id)
     assert moved is not None
     post = await owed_posts.digest_post(one.games, moved, await _owe_again(one, moved))
-    assert post is not None and post.content.startswith(f"**Pylons** n°{game.id} dans <#")
+    assert post is not None and post.content.startswith(f"**Pylons** n° {game.id} dans <#")
     assert post.content.count("a placé un pylône") == 3  # the last three moves, in French
     assert post.view is not None  # its Unfollow button
 

@@ -78,7 +78,7 @@ def test_all_time_trends_read_each_rating_as_it_was_on_the_day() -> None:
     view = all_time_view(
         summary, game_title="Pylons", since="2026-01-05T12:00:00+00:00", texts=texts_for("de")
     )
-    assert view.title == "Pylons: Bestenliste"
+    assert view.title == "Pylons: Rangliste"
     assert view.subtitle == "Gesamt · 11 Partien beendet · Trend der letzten 30 Tage"
     for line, player in zip(view.lines, summary.top(10), strict=True):
         then = [r for at, r in player.history if at <= "2026-01-05T12:00:00+00:00"]

@@ -404,7 +404,7 @@ async def test_a_moderator_taking_an_invitees_seat_settles_it_as_their_decline(
         assert sorted(o.kind for o in kicked.owed) == ["lobby", "text"]
         told = [o.body["content"] for o in kicked.owed if o.kind == "text"]
         assert told == [
-            f"🛡️ <@9> removed <@{BO}> from the rematch, which counts as their decline: this"
+            f"🛡️ <@9> removed <@{BO}> from the rematch, which counts as declining it: this"
             " is an ordinary lobby now, those who accepted keep their seats, anyone can Join,"
             " and its creator starts it."
         ]

@@ -74,7 +74,7 @@ async def test_a_rematch_starts_with_rotated_seats(
     # Bo asks: the lobby opens in the channel, inviting Ada; Bo accepted by asking.
     asked = await emu.click(bo, ask, message=result)
     assert asked[0].visibility == Visibility.ephemeral_to(bo)
-    assert "Rematch asked" in asked[0].content
+    assert "Rematch requested" in asked[0].content
     lobby = await hv.game()
     assert lobby.id != before.id and lobby.status == "lobby"
     yes = f"rematch:{lobby.id}:yes"
@@ -165,7 +165,7 @@ async def test_a_rematch_lobby_posted_by_a_process_that_died_is_found_after_a_re
     assert hv.bot is not None
     monkeypatch.setattr(hv.bot.service.games, "set_lobby_message", dies)
     asked = await emu.click(bo, ask, message=result)
-    assert "Rematch asked" in asked[0].content
+    assert "Rematch requested" in asked[0].content
     lobby = await hv.game()
     yes = f"rematch:{lobby.id}:yes"
     (invitation,) = await emu.wait_for(lambda: with_button(emu, yes), message="the invitation")
@@ -348,7 +348,7 @@ async def test_a_moderator_taking_an_invitees_seat_makes_the_rematch_an_ordinary
     mod = emu.add_user("Mod", manage_channels=True)
     kicked = await emu.slash(mod, "game kick", seat=3)
     assert [r.content for r in kicked.ephemeral] == ["The seat is free again."]
-    told = f"removed <@{ada.id}> from the rematch, which counts as their decline"
+    told = f"removed <@{ada.id}> from the rematch, which counts as declining it"
     await emu.wait_for(
         lambda: [r for r in emu.messages(visibility="public") if told in r.content],
         message="the channel told",

@@ -59,7 +59,7 @@ async def test_stats_show_this_season_beside_all_time_and_read_a_past_season(
     hv.bot.service.clock = clock
     ada, bo, cy = emu.add_user("Ada"), emu.add_user("Bo"), emu.add_user("Cy")
     (saved,) = await emu.slash(emu.owner, "server settings", season="month")
-    assert "this one is 2026-10" in saved.content
+    assert "the current one is 2026-10" in saved.content
     await finished_pylons(
         hv.bot.service,
         channel_id=emu.channel.id,

@@ -37,7 +37,7 @@ async def test_a_season_ends_with_its_leaderboard_posted_once_and_its_roles_give
         emu.owner, "server settings", season="month", season_channel=seasons, rank_role=champions
     )
     assert saved.visibility == Visibility.ephemeral_to(emu.owner)
-    assert f"Seasons: each calendar month (UTC); this one is {month.label}." in saved.content
+    assert f"Seasons: each calendar month (UTC); the current one is {month.label}." in saved.content
     assert f"announced in <#{seasons.id}>" in saved.content
     assert f"Rank role: <@&{champions.id}>, given at each season's end" in saved.content
     assert "I do not have the Manage Roles permission" in saved.content, "the bot lacks it"
