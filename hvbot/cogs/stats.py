@@ -82,7 +82,7 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
     @app_commands.command(name="me", description="Your games, wins and rating here (only to you)")
     @app_commands.describe(
         game="Only this game (default: every game you have played)",
-        season="A season to read, like 2026-11 (default: all time, beside the season now)",
+        season="A season to show, e.g. 2026-11 (default: all time, beside the current season)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def me(
@@ -150,7 +150,7 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
     @app_commands.command(name="server", description="Top players and best scores on this server")
     @app_commands.describe(
         game="Only this game (default: every game played here)",
-        season="A season to read, like 2026-11 (default: all time, beside the season now)",
+        season="A season to show, e.g. 2026-11 (default: all time, beside the current season)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def server(

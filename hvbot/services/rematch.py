@@ -164,7 +164,9 @@ class Rematches:
         store = self.games.store
         game = await self.games.find(game_id, fresh=True)
         if game is None or game.status != "finished":
-            raise BotError("Only a finished game has a rematch.", key="bot.rematch.not_finished")
+            raise BotError(
+                "Only a finished game can have a rematch.", key="bot.rematch.not_finished"
+            )
         people = people_of(game)
         if user_id not in people:
             raise BotError(
@@ -236,7 +238,7 @@ class Rematches:
                 channel=f"<#{lobby.channel_id}>",
             )
         return BotError(
-            "This game had its rematch already (one per game): /game new opens another game.",
+            "This game has had its rematch already (one per game): /game new opens another game.",
             key="bot.rematch.had",
         )
 
@@ -279,7 +281,8 @@ class Rematches:
             mine = next((i for i in invites if i.user_id == user_id), None)
             if mine is None:
                 raise BotError(
-                    "Only the players of the game before answer this rematch.",
+                    "Only the previous game's players can answer this rematch: once it is an"
+                    " ordinary lobby, anyone can Join.",
                     key="bot.rematch.not_invited",
                 )
             try:
@@ -288,7 +291,7 @@ class Rematches:
                 return await self._decline(lobby, invites, user_id)
             except (VersionConflict, AnsweredAlready) as exc:
                 raise BotError(
-                    "The rematch changed meanwhile: look at its lobby message as it is now.",
+                    "The rematch has changed in the meantime: see its lobby message as it is now.",
                     key="bot.rematch.changed",
                 ) from exc
 
@@ -307,7 +310,7 @@ class Rematches:
                     "This rematch has started already.", key="bot.rematch.started_already"
                 )
             raise BotError(
-                "This rematch is over: its lobby closed (its time ran out, or it was"
+                "This rematch is over: its lobby has closed (its time ran out, or it was"
                 " withdrawn). /game new opens another game.",
                 key="bot.rematch.over",
             )
@@ -365,7 +368,7 @@ class Rematches:
             return await self._decline(lobby, invites, user_id, told=told)
         except VersionConflict as exc:
             raise BotError(
-                "The rematch changed meanwhile: look at its lobby message as it is now.",
+                "The rematch has changed in the meantime: see its lobby message as it is now.",
                 key="bot.rematch.changed",
             ) from exc
 
