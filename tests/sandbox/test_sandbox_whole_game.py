@@ -7,7 +7,7 @@ prompts to her, the choices the command box offers (fixed ones from the command 
 from the bot's autocomplete), and whose turn the latest board post names. She never reads the
 database or the engine. Whatever the bot refuses must be a clear message after which the game
 goes on; the game must end with its public result in its thread, a picture that decodes as a
-PNG, and Ada's stats counting the game.
+PNG, and Ada's stats (a picture, and its alt text) counting the game.
 """
 
 from __future__ import annotations
@@ -313,7 +313,7 @@ async def test_one_person_plays_a_whole_high_voltage_game_against_two_ai_seats(
                 (
                     m
                     for i, m in ada.messages.items()
-                    if i not in before and m["embeds"] and not m["thinking"]
+                    if i not in before and pictures(m) and not m["thinking"]
                 ),
                 None,
             ),
@@ -321,8 +321,9 @@ async def test_one_person_plays_a_whole_high_voltage_game_against_two_ai_seats(
             STEP_S,
         )
         assert stats["visibility"] == "ephemeral"
-        assert "High Voltage" in text_of(stats)
-        assert re.search(r"\bPlayed 1\b", text_of(stats)), text_of(stats)
+        assert "High Voltage: Rating " in text_of(stats), text_of(stats)
+        (record,) = stats["attachments"]
+        assert re.search(r"\bGames finished 1\b", record["description"] or ""), record
 
         # Nothing the page ever showed her was an error's insides.
         for message in ada.shown:
