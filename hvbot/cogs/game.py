@@ -98,7 +98,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         reminder="Minutes before the player to move is reminded, then hourly (0: never)",
         absent="Hours before the others may vote to replace a player who is away (0: never)",
         thread="Play in a thread started from the lobby message, if I may create threads here",
-        clock="Time each player has for a move, kept across restarts (default: no clock)",
+        clock="Time each player has for a move (default: no clock)",
         timeout="What happens when a player's time runs out (default: an AI plays that move)",
     )
     @app_commands.choices(

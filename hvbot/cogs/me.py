@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.texts import Texts, texts_for
+from data.texts import Command, Option, Texts, texts_for
 from engine.registry import find_game
 from hvbot.cogs.options import EVERY_CHOICES_SHOWN, WHERE_CHOICES
 from hvbot.handlers.answering import quiet_autocomplete
@@ -60,7 +60,7 @@ def server_only(command: str) -> BotError:
     return BotError(
         f"Games are played in a server: use /me {command} in one of its channels.",
         key="bot.error.me_server_only",
-        command=command,
+        command=Command(f"me {command}"),
     )
 
 
@@ -208,7 +208,12 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         texts = texts_for(interaction.locale)
         await interaction.response.send_message(
             **fitted(
-                content=texts("bot.me.help", most=MOST_DAYS),
+                content=texts(
+                    "bot.me.help",
+                    most=MOST_DAYS,
+                    clock=Option("game new clock"),
+                    timeout=Option("game new timeout"),
+                ),
                 ephemeral=True,
                 allowed_mentions=PRIVATE,
             )

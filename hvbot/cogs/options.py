@@ -58,7 +58,7 @@ TIMEOUT_CHOICES = [
     for value, name in (
         ("ai_move", "an AI plays that move"),
         ("ai_seat", "an AI takes the seat"),
-        ("end", "the game ends, a loss for them"),
+        ("end", "the game ends as a loss for that player"),
     )
 ]
 # Every game's modes, for /game new (Discord's choices are fixed per command).

@@ -171,7 +171,13 @@ def test_german_collects_moves_and_waits_in_its_own_words() -> None:
     said = presenter_for("high-voltage", "de").move_words("move D3 r90")
     assert "auf das leere Feld" in said
     said = de("bot.game.reminder", player="@Ada", game="Pylons", waited="2 Stunden")
-    assert "(seit 2 Stunden)" in said and "wartet" not in said
+    assert "(Wartezeit: 2 Stunden)" in said and "wartet" not in said
+    # a length is said in the nominative wherever it stands: "3 Tage pro Zug", "noch 5 Tage"
+    assert de("bot.time.days", count=3) == "3 Tage"
+    assert de("bot.time.under_hour") == "weniger als eine Stunde"
+    assert "3 Tage pro Zug" in de("bot.clock.paused", length=de("bot.time.days", count=3))
+    said = de("bot.game.reminder_dm", game="Pylons", where="#spiele", waited="3 Tage")
+    assert said.endswith("Der Tisch wartet schon 3 Tage.")
 
 
 # ------------------------------------------------------------------ option names
@@ -273,3 +279,31 @@ def test_one_open_game_too_many_is_singular(language: str) -> None:
     said = texts_for(language)("bot.error.too_many_open", count=1, most=1)
     for plural in ("1 open games", "1 partite", "1 parties", "1 offene Spiele"):
         assert plural not in said
+
+
+@pytest.mark.parametrize("language", ["it", "fr", "de"])
+def test_me_help_names_the_clock_options_as_the_readers_client_shows_them(language: str) -> None:
+    texts = texts_for(language)
+    said = texts(
+        "bot.me.help",
+        most=14,
+        clock=Option("game new clock"),
+        timeout=Option("game new timeout"),
+    )
+    assert texts("commands.game.new.clock.name") in said
+    assert texts("commands.game.new.timeout.name") in said
+    assert "clock:" not in said and "timeout:" not in said
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_one_option_has_one_name_in_every_command(language: str) -> None:
+    texts = texts_for(language)
+    for option in ("timeout", "absent", "clock", "reminder"):
+        assert texts(f"commands.game.new.{option}.name") == texts(
+            f"commands.server.settings.{option}.name"
+        ), option
+
+
+def test_italian_says_a_company_s_colour_in_lower_case_mid_sentence() -> None:
+    it = texts_for("it")
+    assert [it(f"high_voltage.companies.{c}") for c in ("red", "yellow")] == ["rossa", "gialla"]
