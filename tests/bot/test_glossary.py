@@ -178,3 +178,43 @@ def test_french_turns_a_card_and_never_orients_it() -> None:
     # the noun stays: a card's orientation is what the option sets
     said = {"high_voltage.x": "Ada a tourné C3 : nouvelle orientation 90°."}
     assert violations("fr", said, english) == []
+
+
+def test_french_says_vous_and_never_tu() -> None:
+    english = {"bot.x": "You have no open game. Open one with /game new."}
+    assert violations("fr", {"bot.x": "Tu n'as aucune partie : ouvre-en une."}, english) == [
+        "bot.x: 'Tu' where the you is 'vous'"
+    ]
+    assert violations("fr", {"bot.x": "Il te reste 5 minutes."}, english) != []
+    assert violations("fr", {"bot.x": "C'est ton tour."}, english) != []
+    assert violations("fr", {"bot.x": "Une partie t'attend."}, english) != []
+    said = {"bot.x": "Vous n'avez aucune partie en cours : ouvrez-en une avec /game new."}
+    assert violations("fr", said, english) == []
+    # words that only contain the letters stay: "tuile", "toits", "tesson", "attend"
+    assert violations("fr", {"bot.x": "Votre tuile attend sous les toits."}, english) == []
+
+
+def test_german_calls_a_game_being_played_a_partie() -> None:
+    english = {"bot.x": "You have 2 open games; anyone may open a game."}
+    said = {"bot.x": "Du hast 2 offene Spiele; jeder darf ein Spiel eröffnen."}
+    assert violations("de", said, english)[:2] == [
+        "bot.x: 'offene Spiele' where the game is 'Partie'",
+        "bot.x: 'ein Spiel' where the game is 'Partie'",
+    ]
+    for text in (
+        "In diesem Kanal läuft noch kein Spiel.",
+        "Spiele dürfen hier eröffnet werden.",
+        "Neue Spiele: Erinnerung nach 1 Stunde.",
+        "Ein Kanal hat 10 Spiele pro Kanal.",
+        "Deine Zug-Erinnerungen, in jedem deiner Spiele.",
+    ):
+        assert violations("de", {"bot.x": text}, english) != [], text
+    said = {"bot.x": "Du hast 2 offene Partien; jeder darf eine Partie eröffnen."}
+    assert violations("de", said, english) == []
+    # the game itself stays a "Spiel": its rules, which game is played, the best of each game
+    for text in (
+        "/game rules erklärt ein Spiel kurz.",
+        "Welches Spiel gespielt wird.",
+        "Die Saisonrangliste jedes Spiels steht vor seiner Gesamtrangliste.",
+    ):
+        assert violations("de", {"bot.x": text}, english) == [], text
