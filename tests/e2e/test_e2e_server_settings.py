@@ -113,9 +113,9 @@ async def test_an_opener_role_and_a_moderator_role(
     await emu.slash(bo, "game new", game="pylons", thread=False)
     assert (await hv.game()).creator_id == bo.id
 
-    # Everyone cannot be a moderator.
+    # @everyone cannot be the moderator role.
     (refused,) = await emu.slash(emu.owner, "server settings", moderator_role=everyone)
-    assert "Everyone cannot be a moderator" in refused.content
+    assert "@everyone cannot be the moderator role" in refused.content
 
 
 async def test_new_games_start_with_the_servers_language_and_defaults(
