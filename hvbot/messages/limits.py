@@ -26,8 +26,9 @@ EMBED_TOTAL = 6000
 # characters (`MessageAttachmentRequest.description`).
 ALT = 1024
 CUT = "…"
-# Where an alt text may be cut: after a sentence, a line or an item of a list.
-_ALT_BREAKS = re.compile(r"(?<=[.!?;:·])\s|\n")
+# Where an alt text may be cut: after a sentence, a line or an item of a list (", ", "; ");
+# not after a colon, which would leave a heading with nothing after it.
+_ALT_BREAKS = re.compile(r"(?<=[.!?;·,])\s|\n")
 
 
 def fit_text(text: str, limit: int) -> str:
