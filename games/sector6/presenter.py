@@ -50,6 +50,12 @@ _LOOKS: dict[str, Look] = {"collect": "success", "done": "secondary", "pass": "s
 SIDES = ("N", "NE", "SE", "S", "SW", "NW")  # a tile's sides, clockwise from the top
 
 
+def _reading_order(cell: str) -> tuple[str, int]:
+    """A cell's place in a list read aloud: by column, then row ("G18" before "G20", "H17")."""
+    column = cell.rstrip("0123456789")
+    return column, int(cell[len(column) :] or 0)
+
+
 def _tile_at(view: View, cell: str | None) -> Mapping[str, Any] | None:
     return next((t for t in view["tiles"] if t["cell"] == cell), None)
 
@@ -493,17 +499,23 @@ class Sector6Presenter(Presenter):
         say = self.texts
         if view["phase"] == "build":
             return [say("sector6.alt.placed", count=len(view["tiles"]))] if view["tiles"] else []
-        free = [
+        # Grouped by value, one sentence each, the most worth first: a marker's colour goes
+        # with its value, and naming both for each of up to 32 markers made a 4-player
+        # board's description too long for Discord's 1,024 characters. Should it still be
+        # too long (four long names), it is cut between markers, losing the least worth.
+        free: dict[int, list[Mapping[str, Any]]] = {}
+        for t in view["tiles"]:
+            if t.get("marker") and t.get("prisoner") is None:
+                free.setdefault(t["marker"], []).append(t)
+        out = [
             say(
-                "sector6.alt.marker",
-                cell=t["cell"],
-                colour=self.colour(t["colour"]),
-                value=t["marker"],
+                "sector6.free_markers.worth",
+                value=value,
+                colour=self.colour(tiles[0]["colour"]),
+                cells=", ".join(sorted((t["cell"] for t in tiles), key=_reading_order)),
             )
-            for t in view["tiles"]
-            if t.get("marker") and t.get("prisoner") is None
+            for value, tiles in sorted(free.items(), reverse=True)  # the most worth first
         ]
-        out = [say("sector6.alt.free", cells=", ".join(free))] if free else []
         dead = view["markers"].get("dead_cells") or []
         if dead:
             out.append(say("sector6.alt.dead", cells=", ".join(dead)))

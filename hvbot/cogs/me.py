@@ -16,7 +16,7 @@ from engine.registry import find_game
 from hvbot.cogs.options import EVERY_CHOICES_SHOWN, WHERE_CHOICES
 from hvbot.handlers.answering import quiet_autocomplete
 from hvbot.messages import game_posts, time_words
-from hvbot.messages.limits import fitted
+from hvbot.messages.limits import fit_sections, fitted
 from hvbot.messages.post import PRIVATE
 from hvbot.messages.wording import shown
 from hvbot.services import BotError
@@ -56,6 +56,34 @@ def followed_line(game: GameRow, texts: Texts) -> str:
     )
 
 
+def games_reply(
+    own: list[tuple[GameRow, int | None]], followed: list[GameRow], user_id: int, texts: Texts
+) -> str:
+    """/me games: the person's open games (each with the seat to move, if started), those
+    waiting for them first, then the games they follow, within one message: if the lists
+    are too long, they end with how many more there are (see `fit_sections`)."""
+    if own:
+        listed = sorted(
+            (
+                to_move is None or game.seats[to_move].user_id != user_id,
+                game.id,
+                game_line(game, user_id, to_move, texts),
+            )
+            for game, to_move in own
+        )
+        sections = [(texts("bot.me.heading", count=len(own)), [f"- {line}" for *_, line in listed])]
+    else:
+        sections = [(texts("bot.me.none"), [])]
+    if followed:
+        sections.append(
+            (
+                texts("bot.follow.me_heading", count=len(followed)),
+                [f"- {followed_line(game, texts)}" for game in followed],
+            )
+        )
+    return fit_sections(sections, lambda count: texts("bot.me_games.more", count=count))
+
+
 def server_only(command: str) -> BotError:
     return BotError(
         f"Games are played in a server: use /me {command} in one of its channels.",
@@ -84,35 +112,21 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         followed = [
             g for g in await service.follows.followed(user_id) if g.guild_id == interaction.guild_id
         ]
-        lines = []
-        if not found:
-            lines.append(texts("bot.me.none"))
-        else:
-            lines += self._own_games(found, user_id, texts)
-        if followed:
-            lines.append(texts("bot.follow.me_heading", count=len(followed)))
-            lines += [f"- {followed_line(game, texts)}" for game in followed]
+        service = self.bot.service
+        own = [
+            (
+                game,
+                service.games.peek_state(game).current_seat() if game.status == "active" else None,
+            )
+            for game in found
+        ]
         await interaction.response.send_message(
             **fitted(
-                content="\n".join(lines),
+                content=games_reply(own, followed, user_id, texts),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         )
-
-    def _own_games(self, found: list[GameRow], user_id: int, texts: Texts) -> list[str]:
-        """The lines of the person's own open games, those waiting for them first."""
-        service = self.bot.service
-        listed = []
-        for game in found:
-            to_move = (
-                service.games.peek_state(game).current_seat() if game.status == "active" else None
-            )
-            mine = to_move is not None and game.seats[to_move].user_id == user_id
-            listed.append((not mine, game.id, game_line(game, user_id, to_move, texts)))
-        lines = [texts("bot.me.heading", count=len(found))]
-        lines += [f"- {line}" for _, _, line in sorted(listed)]
-        return lines
 
     @app_commands.command(
         name="away", description="Away for some days: your clocks and reminders here wait"

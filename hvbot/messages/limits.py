@@ -9,6 +9,7 @@ every message is cut to fit here, at a line break where there is one, and marked
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -26,8 +27,9 @@ EMBED_TOTAL = 6000
 # characters (`MessageAttachmentRequest.description`).
 ALT = 1024
 CUT = "…"
-# Where an alt text may be cut: after a sentence, a line or an item of a list.
-_ALT_BREAKS = re.compile(r"(?<=[.!?;:·])\s|\n")
+# Where an alt text may be cut: after a sentence, a line or an item of a list (", ", "; ");
+# not after a colon, which would leave a heading with nothing after it.
+_ALT_BREAKS = re.compile(r"(?<=[.!?;·,])\s|\n")
 
 
 def fit_text(text: str, limit: int) -> str:
@@ -41,6 +43,35 @@ def fit_text(text: str, limit: int) -> str:
     if line_end >= room // 2:
         head = head[: line_end + 1]
     return head + CUT
+
+
+def fit_sections(
+    sections: Sequence[tuple[str, Sequence[str]]],
+    more: Callable[[int], str],
+    limit: int = CONTENT,
+) -> str:
+    """Lists under their headings, one line each, within `limit` characters: while too long,
+    the last line of the last list that still has one goes, and every list that lost lines
+    ends with `more(how many)` ("…and 3 more games"). A reader sees whole lines and knows
+    what is left out, where a plain cut would end mid-line."""
+    kept = [list(items) for _, items in sections]
+    cut = [0] * len(sections)
+
+    def said() -> str:
+        lines: list[str] = []
+        for (heading, _), items, dropped in zip(sections, kept, cut, strict=True):
+            lines += [heading, *items] + ([more(dropped)] if dropped else [])
+        return "\n".join(lines)
+
+    text = said()
+    while len(text) > limit:
+        last = next((at for at in reversed(range(len(kept))) if kept[at]), None)
+        if last is None:
+            break
+        kept[last].pop()
+        cut[last] += 1
+        text = said()
+    return fit_text(text, limit)
 
 
 def fit_alt(text: str, limit: int = ALT) -> str:

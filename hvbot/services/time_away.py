@@ -33,8 +33,10 @@ class Away:
 
 
 def mark(moment: datetime) -> str:
-    """A moment as Discord's own time stamp: each reader sees it in their own time zone."""
-    return f"<t:{int(moment.timestamp())}:f>"
+    """A moment as Discord's own time stamp: each reader sees it in their own time zone, and
+    written as their language writes a date, with its weekday (`:F`): "until Thursday, 12
+    June", "fino a giovedì 12 giugno" (without it Italian read "fino a 12 giugno")."""
+    return f"<t:{int(moment.timestamp())}:F>"
 
 
 def away_in(periods: list[tuple[datetime, datetime]], end: datetime) -> timedelta:

@@ -291,9 +291,11 @@ def test_sector6_board_in_the_race_names_prisoners_and_free_markers() -> None:
         for cell in player["prisoners"]:
             assert cell in alt
     free = [t for t in view["tiles"] if t["marker"] and t["prisoner"] is None]
-    assert free and "Free oxygen markers: " in alt
-    for tile in free:
-        assert f"{tile['cell']} ({tile['colour']}, {tile['marker']})" in alt
+    assert free
+    for tile in free:  # one sentence for each value, naming its colour once
+        said = f"Free oxygen markers worth {tile['marker']} ({tile['colour']}): "
+        line = next(line for line in alt.splitlines() if line.startswith(said))
+        assert tile["cell"] in line.removeprefix(said).rstrip(".").split(", ")
 
 
 def test_sector6_secret_picture_names_the_seats_own_pawns() -> None:
@@ -327,3 +329,22 @@ def test_a_board_with_a_clock_says_the_time_left_as_its_picture_does() -> None:
     alt = presenter_for("pylons").board_alt(state.view(None), NAMES[:2], clock="⏳ 42 minutes left")
     lines = alt.splitlines()
     assert lines[3] == "⏳ 42 minutes left.", "after whose turn it is"
+
+
+def test_a_four_player_sector6_board_with_long_names_still_says_its_markers() -> None:
+    """Four 32-character names at the start of the race: the description is cut to Discord's
+    limit between two markers, and what is cut are the markers worth least."""
+    state = find_game("sector6").new_state(4, 0)
+    rng = random.Random(0)
+    while state.view(None)["phase"] == "build":
+        state.apply(rng.choice(state.legal_actions()))
+    names = [letter * 32 for letter in "WXYZ"]
+    for language in LANGUAGES:
+        presenter = presenter_for("sector6", language)
+        sent = fit_alt(presenter.board_alt(state.view(None), names))
+        assert len(sent) <= ALT
+        worth_four = presenter.texts(
+            "sector6.free_markers.worth", value=4, colour=presenter.colour("blue"), cells=""
+        ).removesuffix(".")
+        assert worth_four in sent, (language, sent)
+        assert re.search(r"[A-Z]\d+(, [A-Z]\d+)*[.,]? …$|\.$", sent), sent

@@ -260,7 +260,7 @@ async def test_a_sector6_game_from_lobby_to_result(
     for post, index in zip(posts, shown, strict=True):
         expected = fit_alt(channel.board_alt(states[index].view(None), names))
         assert alt_of(post, BOARD) == expected, f"{post} does not describe its board"
-    assert any("Free oxygen markers: " in alt_of(post, BOARD) for post in posts)
+    assert any("Free oxygen markers worth " in alt_of(post, BOARD) for post in posts)
     assert presenter_for("sector6").outcome(state.view(None), names) in posts[-1].content
     ai_moves = [p for p in posts if p.content.startswith(f"{game.seats[1].display_name} moved")]
     assert ai_moves and not any(c.startswith("act:") for p in ai_moves for c in p.custom_ids), (
