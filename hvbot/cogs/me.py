@@ -222,16 +222,21 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         texts = texts_for(interaction.locale)
         await interaction.response.send_message(
             **fitted(
-                content=texts(
-                    "bot.me.help",
-                    most=MOST_DAYS,
-                    clock=Option("game new clock"),
-                    timeout=Option("game new timeout"),
-                ),
+                content=help_text(texts),
                 ephemeral=True,
                 allowed_mentions=PRIVATE,
             )
         )
+
+
+def help_text(texts: Texts) -> str:
+    """/me help, in the reader's language: the clock options named as their client shows them."""
+    return texts(
+        "bot.me.help",
+        most=MOST_DAYS,
+        clock=Option("game new clock"),
+        timeout=Option("game new timeout"),
+    )
 
 
 def settings_text(settings: NotifySettings, texts: Texts) -> str:

@@ -17,12 +17,11 @@ import pytest
 import data.texts
 from data.texts import LANGUAGES, catalogue, fields_of, mention_commands, texts_for
 from games import find_game
-from hvbot.cogs.me import MOST_GAMES, games_reply
+from hvbot.cogs.me import MOST_GAMES, games_reply, help_text
 from hvbot.cogs.server import settings_text
 from hvbot.messages.limits import ALT, CONTENT, CUT, fit_alt, fit_sections
 from hvbot.messages.presenters import presenter_for
 from hvbot.services.server_settings import MOST_PLACES
-from hvbot.services.time_away import MOST_DAYS
 from hvbot.store import GameRow, SeatRow, ServerSettings, TurnClock
 
 NAME_LIMIT = 32  # a command's or an option's name
@@ -225,7 +224,7 @@ def test_me_help_and_full_server_settings_fit_a_message(mentioned: None, languag
         rank_role=ID,
     )
     composed = [
-        ("/me help", texts("bot.me.help", most=MOST_DAYS)),
+        ("/me help", help_text(texts)),
         ("/server settings", settings_text(settings, texts, server_language="it")),
         ("/server settings", settings_text(ServerSettings(), texts, server_language="it")),
     ]
