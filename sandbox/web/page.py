@@ -57,6 +57,8 @@ CONTENT_TYPES = {
     ".svg": "image/svg+xml",
     ".png": "image/png",
     ".ico": "image/x-icon",
+    ".ttf": "font/ttf",
+    ".txt": "text/plain",
 }
 NO_RESPONSE = "The application did not respond"
 # No other site may show the page inside its own (clickjacking): a framed page's requests come
