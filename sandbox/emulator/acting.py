@@ -48,10 +48,11 @@ OPTION_TYPES = {
 }
 
 
-def offered(command: dict[str, Any], user: User, *, in_dm: bool) -> bool:
-    """Whether Discord offers a registered command to `user`: only where its contexts allow
-    (a DM or a server), and in a server only to members with every permission its
-    `default_member_permissions` asks for (a server's own overrides aside)."""
+def offered(command: dict[str, Any], permissions: int, *, in_dm: bool) -> bool:
+    """Whether Discord offers a registered command to a user with `permissions` (theirs in
+    the server, `World.permissions_of`): only where its contexts allow (a DM or a server), and
+    in a server only to members with every permission its `default_member_permissions` asks
+    for (a server's own overrides aside)."""
     contexts = command.get("contexts")
     if in_dm:
         return command.get("dm_permission") is not False and (contexts is None or 1 in contexts)
@@ -61,8 +62,8 @@ def offered(command: dict[str, Any], user: User, *, in_dm: bool) -> bool:
     if needed is None:
         return True
     if int(needed) == 0:  # "0": nobody but administrators
-        return bool(user.permissions & PERM_ADMINISTRATOR)
-    return user.permissions & int(needed) == int(needed)
+        return bool(permissions & PERM_ADMINISTRATOR)
+    return permissions & int(needed) == int(needed)
 
 
 class Acting(World, History):
@@ -101,7 +102,8 @@ class Acting(World, History):
         return self.roles[role_id]
 
     def _check_shown(self, command: dict[str, Any], user: User, channel: Channel) -> None:
-        if not offered(command, user, in_dm=channel.is_dm):
+        permissions = self.permissions_of(user, channel.guild_id)
+        if not offered(command, permissions, in_dm=channel.is_dm):
             where = "in DMs" if channel.is_dm else f"to {user.name}"
             raise CommandNotShown(
                 f"/{command['name']} is not offered {where} (default_member_permissions:"

@@ -42,6 +42,8 @@ PERM_MANAGE_MESSAGES = 1 << 13
 PERM_MANAGE_ROLES = 1 << 28
 PERM_CREATE_PUBLIC_THREADS = 1 << 35
 PERM_SEND_MESSAGES_IN_THREADS = 1 << 38
+# Every permission bit Discord defines today: what a server's owner (or an Administrator) has.
+ALL_PERMISSIONS = (1 << 51) - 1
 THREAD_PERMISSIONS = PERM_CREATE_PUBLIC_THREADS | PERM_SEND_MESSAGES_IN_THREADS
 
 # Channel types.
@@ -154,12 +156,14 @@ class Guild:
 
 @dataclass(frozen=True)
 class Role:
-    """A role of a guild that members may be given (`World.add_role`, `give_role`)."""
+    """A role of a guild that members may be given (`World.add_role`, `give_role`), with the
+    permissions it grants its members on top of @everyone's."""
 
     id: int
     name: str
     guild_id: int
     position: int = 1
+    permissions: int = 0
 
     @property
     def mention(self) -> str:
@@ -169,7 +173,7 @@ class Role:
         return {
             "id": str(self.id),
             "name": self.name,
-            "permissions": "0",
+            "permissions": str(self.permissions),
             "position": self.position,
             "color": 0,
             "hoist": False,

@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, Any
 from .errors import EmulatorUsageError
 from .feed import ChangeFeed
 from .models import (
+    ALL_PERMISSIONS,
     GUILD_CATEGORY,
     GUILD_TEXT,
     HAS_THREAD,
     MEMBER_PERMISSIONS,
+    PERM_ADMINISTRATOR,
     PERM_MANAGE_ROLES,
     PUBLIC_THREAD,
     THREAD_PERMISSIONS,
@@ -175,13 +177,26 @@ class World(ChangeFeed):
         self.channels[channel.id] = channel
         return channel
 
-    async def add_role(self, name: str, guild_id: int | None = None) -> Role:
-        """A role in a guild (the first one's by default), given to nobody yet. A bot
-        connected to the guild's shard is told (GUILD_ROLE_CREATE), as Discord tells it."""
+    def define_role(self, name: str, *, permissions: int = 0, guild_id: int | None = None) -> Role:
+        """A role in a guild (the first one's by default) granting `permissions`, given to
+        nobody yet, made before the bot connects: the guild it is told of (GUILD_CREATE)
+        carries it. Once the bot is connected, use `add_role`, which tells it."""
         guild = guild_id or self.guild_id
+        if guild not in self.guilds:
+            raise EmulatorUsageError(f"there is no guild {guild}")
         position = 1 + sum(1 for r in self.roles.values() if r.guild_id == guild)
-        role = Role(self.ids.next(), name, guild, position)
+        role = Role(self.ids.next(), name, guild, position, permissions)
         self.roles[role.id] = role
+        return role
+
+    async def add_role(
+        self, name: str, guild_id: int | None = None, *, permissions: int = 0
+    ) -> Role:
+        """A role in a guild (the first one's by default) granting `permissions`, given to
+        nobody yet. A bot connected to the guild's shard is told (GUILD_ROLE_CREATE), as
+        Discord tells it."""
+        guild = guild_id or self.guild_id
+        role = self.define_role(name, permissions=permissions, guild_id=guild)
         if self.gateway.sessions_for(guild):
             await self.gateway.dispatch(
                 "GUILD_ROLE_CREATE", {"guild_id": str(guild), "role": role.payload()}
@@ -202,6 +217,18 @@ class World(ChangeFeed):
         """The ids of the roles a member holds in a guild (the first one's by default)."""
         guild = guild_id or self.guild_id
         return {r for r in self.member_roles.get(user.id, set()) if self.roles[r].guild_id == guild}
+
+    def permissions_of(self, user: User, guild_id: int | None = None) -> int:
+        """A member's permissions in a guild (the first one's by default), as Discord computes
+        them: everything for the server's owner; else @everyone's, those given to the user
+        directly (`add_user`'s flags), and those of each role they hold; everything again with
+        Administrator among them."""
+        if user.id == self.owner.id:
+            return ALL_PERMISSIONS
+        granted = user.permissions
+        for role_id in self.roles_of(user, guild_id):
+            granted |= self.roles[role_id].permissions
+        return ALL_PERMISSIONS if granted & PERM_ADMINISTRATOR else granted
 
     def allow_manage_roles(self, allowed: bool = True) -> None:
         """Give the bot Manage Roles (or take it away): what it needs to give members roles."""
@@ -272,7 +299,7 @@ class World(ChangeFeed):
             "avatar": None,
             "premium_since": None,
             "communication_disabled_until": None,
-            "permissions": str(user.permissions),
+            "permissions": str(self.permissions_of(user, guild)),
         }
 
     def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:

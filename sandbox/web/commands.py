@@ -16,9 +16,19 @@ from sandbox.emulator import DiscordEmulator, User
 from sandbox.emulator.acting import OPTION_TYPES, offered
 
 TYPE_NAMES = {number: name for name, number in OPTION_TYPES.items()}
-SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, NUMBER = (
+SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, NUMBER = (
     OPTION_TYPES[name]
-    for name in ("subcommand", "group", "string", "integer", "boolean", "user", "channel", "number")
+    for name in (
+        "subcommand",
+        "group",
+        "string",
+        "integer",
+        "boolean",
+        "user",
+        "channel",
+        "role",
+        "number",
+    )
 )
 CHAT_INPUT = 1  # an application command typed with "/" (not a context-menu command)
 TRUE_WORDS, FALSE_WORDS = ("true", "yes", "1"), ("false", "no", "0")
@@ -38,7 +48,8 @@ def registered(emu: DiscordEmulator, person: User | None = None) -> dict[str, di
             if command.get("type", CHAT_INPUT) == CHAT_INPUT:
                 found.setdefault(name, command)
     if person is not None:
-        found = {n: c for n, c in found.items() if offered(c, person, in_dm=False)}
+        permissions = emu.permissions_of(person)
+        found = {n: c for n, c in found.items() if offered(c, permissions, in_dm=False)}
     return dict(sorted(found.items()))
 
 
@@ -141,14 +152,21 @@ def typed_options(
                 raise Refused(f"/{path} needs {name}: {option.get('description', '')}".rstrip())
             continue
         try:
-            out[name] = _typed(option, value, people)
+            out[name] = _typed(option, value, people, _role_names(emu))
         except Refused as refusal:
             if not partial:
                 raise Refused(f"/{path}: {refusal}") from None
     return out
 
 
-def _typed(option: dict[str, Any], value: Any, people: list[User]) -> Any:
+def _role_names(emu: DiscordEmulator) -> dict[str, str]:
+    """The roles a role option takes, by id: the server's own, and @everyone (whose id is the
+    server's, as on Discord)."""
+    roles = {str(r.id): r.name for r in emu.roles.values() if r.guild_id == emu.guild_id}
+    return {str(emu.guild_id): "@everyone", **roles}
+
+
+def _typed(option: dict[str, Any], value: Any, people: list[User], roles: dict[str, str]) -> Any:
     name, kind = option["name"], option["type"]
     typed: Any = value
     if kind == INTEGER:
@@ -174,6 +192,11 @@ def _typed(option: dict[str, Any], value: Any, people: list[User]) -> Any:
         if typed is None:
             names = ", ".join(f"{p.name} ({p.id})" for p in people)
             raise Refused(f"{name} takes one of the people by id: {names}; not {value!r}.")
+    elif kind == ROLE:
+        typed = str(value)
+        if typed not in roles:
+            names = ", ".join(f"{title} ({ident})" for ident, title in roles.items())
+            raise Refused(f"{name} takes one of the server's roles by id: {names}; not {value!r}.")
     elif kind in (STRING, CHANNEL):
         typed = str(value)
     choices = option.get("choices") or []

@@ -21,8 +21,15 @@ from sandbox.emulator import (
     DiscordEmulator,
     EmulatorUsageError,
     InteractionFailed,
+    Role,
     StoredMessage,
     User,
+)
+from sandbox.emulator.models import (
+    PERM_MANAGE_CHANNELS,
+    PERM_MANAGE_GUILD,
+    PERM_MANAGE_MESSAGES,
+    PERM_MANAGE_ROLES,
 )
 from sandbox.emulator.rest.guard import foreign_caller
 
@@ -31,6 +38,16 @@ from .sockets import Hub
 from .views import LOCALES, channel_shown, may_see, view_json
 
 DEFAULT_PEOPLE = ("Ada", "Bruno", "Chiara", "Dieter")
+# The server's roles, lowest first, so the page's people can be given what a real server gives
+# its members: an admin (who manages the server's settings), a moderator (Manage Messages, who
+# may end games and remove players), and two roles with no permission of their own, for a
+# server's settings to name (the role that opens games, the role that moderates them).
+SERVER_ROLES = (
+    ("Game host", 0),
+    ("Referee", 0),
+    ("Moderator", PERM_MANAGE_MESSAGES),
+    ("Admin", PERM_MANAGE_GUILD | PERM_MANAGE_CHANNELS | PERM_MANAGE_ROLES),
+)
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_NAME = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
 CONTENT_TYPES = {
@@ -40,6 +57,8 @@ CONTENT_TYPES = {
     ".svg": "image/svg+xml",
     ".png": "image/png",
     ".ico": "image/x-icon",
+    ".ttf": "font/ttf",
+    ".txt": "text/plain",
 }
 NO_RESPONSE = "The application did not respond"
 # No other site may show the page inside its own (clickjacking): a framed page's requests come
@@ -97,14 +116,32 @@ def _guarded(handler: Handler) -> Handler:
 
 class SandboxPage:
     """The browser page for `emu`: adds `people` as members of the server (before the bot
-    connects, so they are in its member list), then `install()` before `await emu.start()`."""
+    connects, so they are in its member list), then `install()` before `await emu.start()`.
 
-    def __init__(self, emu: DiscordEmulator, people: Iterable[str | User] = DEFAULT_PEOPLE):
+    With `owner`, the server's owner is one of the page's people too (last), and the server
+    has the roles of `SERVER_ROLES`: whoever may manage roles (the owner, an Admin) gives them
+    to the others on the page, so settings and moderation can be tried as on a real server.
+    """
+
+    def __init__(
+        self,
+        emu: DiscordEmulator,
+        people: Iterable[str | User] = DEFAULT_PEOPLE,
+        *,
+        owner: bool = True,
+    ):
         self.emu = emu
         self.people: list[User] = [
             person if isinstance(person, User) else emu.add_user(person) for person in people
         ]
-        self.hub = Hub(emu, self.people)
+        if owner and emu.owner not in self.people:
+            self.people.append(emu.owner)
+            for name, permissions in SERVER_ROLES:
+                emu.define_role(name, permissions=permissions)
+        # The private answers each person dismissed (by person id): gone from their page for
+        # good, as Discord forgets a dismissed ephemeral message, even after a reload.
+        self.dismissed: dict[int, set[int]] = {}
+        self.hub = Hub(emu, self.people, self.dismissed)
 
     def install(self) -> None:
         """Have the emulator serve the page's routes and feed its sockets (before `start`)."""
@@ -126,6 +163,8 @@ class SandboxPage:
         r.add_post("/sandbox/api/click", _guarded(self.click))
         r.add_post("/sandbox/api/say", _guarded(self.say))
         r.add_post("/sandbox/api/locale", _guarded(self.locale))
+        r.add_post("/sandbox/api/dismiss", _guarded(self.dismiss))
+        r.add_post("/sandbox/api/role", _guarded(self.role))
         r.add_get("/sandbox/ws", _guarded(self.socket))
         # Anything else under /sandbox is the page's, not a Discord route the bot missed.
         r.add_route("*", "/sandbox/{tail:.*}", _guarded(self.unknown))
@@ -204,7 +243,7 @@ class SandboxPage:
         """One person's view; the first person's when none is named (a page opened plainly)."""
         named = request.query.get("person")
         person = self.person(named) if named else self.people[0]
-        return _answer(view_json(self.emu, self.people, person))
+        return _answer(view_json(self.emu, self.people, person, self.dismissed.get(person.id)))
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
         person = self.person(request.query.get("person"))
@@ -284,6 +323,54 @@ class SandboxPage:
         if data["locale"] not in codes:
             raise PageError(400, f"No language {data['locale']!r}; languages: {', '.join(codes)}.")
         self.emu.set_locale(person, str(data["locale"]))
+        return _answer({"ok": True})
+
+    async def dismiss(self, request: web.Request) -> web.Response:
+        """The person dismisses one of their private answers: it leaves their page for good."""
+        data = await self.body(request, "person", "message_id")
+        person = self.person(data["person"])
+        message = self.message(person, data["message_id"])
+        if message.visibility.kind != "ephemeral":
+            raise PageError(400, "Only a private answer (only you can see it) can be dismissed.")
+        self.dismissed.setdefault(person.id, set()).add(message.id)
+        return _answer({"ok": True})
+
+    def server_role(self, ident: Any) -> Role:
+        found = next((r for r in self.emu.roles.values() if str(r.id) == str(ident)), None)
+        if found is None or found.guild_id != self.emu.guild_id:
+            names = ", ".join(f"{r.name} ({r.id})" for r in self.emu.roles.values())
+            raise PageError(404, f"The server has no role {ident!r}. Its roles: {names}.")
+        return found
+
+    async def role(self, request: web.Request) -> web.Response:
+        """Give a member a role, or take it away, as `person`: as on Discord, only someone
+        with Manage Roles may, and only roles below their own highest (the owner: any)."""
+        data = await self.body(request, "person", "member", "role")
+        person = self.person(data["person"])
+        member = self.person(data["member"])
+        role = self.server_role(data["role"])
+        given = data.get("given")
+        if not isinstance(given, bool):
+            raise PageError(400, "given must be true (give the role) or false (take it away).")
+        if not self.emu.permissions_of(person) & PERM_MANAGE_ROLES:
+            raise PageError(
+                403,
+                f"{person.name} cannot give roles: that takes the Manage Roles permission"
+                " (the server's owner, or an Admin).",
+            )
+        if person.id != self.emu.owner.id:
+            held = self.emu.roles_of(person)
+            highest = max((self.emu.roles[r].position for r in held), default=0)
+            if role.position >= highest:
+                raise PageError(
+                    403,
+                    f"{person.name} can only give roles below their own highest role;"
+                    f" {role.name} is not.",
+                )
+        if given:
+            self.emu.give_role(member, role)
+        else:
+            self.emu.take_role(member, role)
         return _answer({"ok": True})
 
     async def unknown(self, request: web.Request) -> web.Response:

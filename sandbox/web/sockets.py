@@ -34,9 +34,13 @@ class Subscriber:
 class Hub:
     """Every open socket, and the emulator watcher that feeds them."""
 
-    def __init__(self, emu: DiscordEmulator, people: list[User]) -> None:
+    def __init__(
+        self, emu: DiscordEmulator, people: list[User], dismissed: dict[int, set[int]] | None = None
+    ) -> None:
         self.emu = emu
         self.people = people
+        # The private answers each person dismissed: never sent to their page again.
+        self.dismissed = dismissed if dismissed is not None else {}
         self.subscribers: list[Subscriber] = []
         self.sockets: set[web.WebSocketResponse] = set()
 
@@ -48,6 +52,8 @@ class Hub:
             frames: list[Frame] = []
             if change.kind in ("message", "delete") and change.message is not None:
                 if not may_see(self.emu, person, change.message):
+                    continue
+                if change.message.id in self.dismissed.get(person.id, ()):
                     continue
                 if change.kind == "delete":
                     frames.append(
@@ -82,7 +88,8 @@ class Hub:
         subscriber = Subscriber(person)
         # Subscribed and viewed in one step, with no wait between: no change falls in a gap.
         self.subscribers.append(subscriber)
-        subscriber.frames.put_nowait({"type": "view", **view_json(self.emu, self.people, person)})
+        view = view_json(self.emu, self.people, person, self.dismissed.get(person.id))
+        subscriber.frames.put_nowait({"type": "view", **view})
         self.sockets.add(socket)
         sending = asyncio.create_task(self._send(socket, subscriber))
         try:

@@ -7,10 +7,11 @@ passes through it, so another person's ephemeral answers and DMs never reach the
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from typing import Any
 
 from sandbox.emulator import Channel, DiscordEmulator, StoredMessage, User
-from sandbox.emulator.models import LOADING, iso
+from sandbox.emulator.models import LOADING, PERM_MANAGE_ROLES, iso
 
 from .commands import command_tree
 
@@ -39,7 +40,25 @@ def may_see(emu: DiscordEmulator, person: User, message: StoredMessage) -> bool:
 
 
 def person_json(emu: DiscordEmulator, person: User) -> dict[str, Any]:
-    return {"id": str(person.id), "name": person.name, "locale": emu.locale_of(person)}
+    """A person as the page lists them: their language, their roles in the server, whether
+    they own it and whether they may give roles (Manage Roles)."""
+    return {
+        "id": str(person.id),
+        "name": person.name,
+        "locale": emu.locale_of(person),
+        "roles": [str(r) for r in sorted(emu.roles_of(person))],
+        "owner": person.id == emu.owner.id,
+        "manage_roles": bool(emu.permissions_of(person) & PERM_MANAGE_ROLES),
+    }
+
+
+def roles_json(emu: DiscordEmulator) -> list[dict[str, Any]]:
+    """The server's roles, highest first, as Discord lists them (@everyone aside)."""
+    roles = [r for r in emu.roles.values() if r.guild_id == emu.guild_id]
+    return [
+        {"id": str(r.id), "name": r.name, "position": r.position}
+        for r in sorted(roles, key=lambda r: -r.position)
+    ]
 
 
 def channels_json(emu: DiscordEmulator) -> list[dict[str, Any]]:
@@ -113,21 +132,29 @@ def _embed_json(embed: dict[str, Any], urls: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def view_json(emu: DiscordEmulator, people: list[User], person: User) -> dict[str, Any]:
-    """Everything `person` sees when the page opens (the first frame of their socket)."""
+def view_json(
+    emu: DiscordEmulator,
+    people: list[User],
+    person: User,
+    hidden: Collection[int] | None = None,
+) -> dict[str, Any]:
+    """Everything `person` sees when the page opens (the first frame of their socket), less
+    the private answers they dismissed (`hidden`)."""
+    hidden = hidden or ()
     dm = emu.dm_channel(person.id)
     channels = channels_json(emu)
     messages: dict[str, list[dict[str, Any]]] = {c["id"]: [] for c in channels}
     messages[str(dm.id)] = []
     for message in emu.messages_by_id.values():
         key = str(message.channel_id)
-        if key in messages and may_see(emu, person, message):
+        if key in messages and may_see(emu, person, message) and message.id not in hidden:
             messages[key].append(message_json(emu, message))
     return {
         "guild": {"id": str(emu.guild_id), "name": emu.guild_name},
         "bot": {"id": str(emu.bot_user.id), "name": emu.bot_user.name},
         "person": person_json(emu, person),
         "people": [person_json(emu, p) for p in people],
+        "roles": roles_json(emu),
         "locales": [{"code": code, "name": name} for code, name in LOCALES],
         "channels": channels,
         "dm_channel_id": str(dm.id),

@@ -11,7 +11,10 @@ import asyncio
 import contextlib
 import io
 import json
+import re
+import struct
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -19,9 +22,9 @@ import pytest
 from e2e_harness import BotHarness, Table
 from PIL import Image
 
-from sandbox.emulator import DiscordEmulator, User, Visibility
+from sandbox.emulator import Change, DiscordEmulator, User, Visibility
 from sandbox.emulator.pointing import point_discord_py
-from sandbox.web import DEFAULT_PEOPLE, SandboxPage
+from sandbox.web import DEFAULT_PEOPLE, LOCALES, SandboxPage
 from sandbox.web.page import STATIC
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
@@ -172,8 +175,17 @@ async def test_a_persons_view_has_the_server_their_dm_the_people_and_localised_c
     view = await call(http, f"view?person={ada.id}")
     assert view["guild"] == {"id": str(emu.guild_id), "name": emu.guild_name}
     assert view["bot"] == {"id": str(emu.bot_user.id), "name": emu.bot_user.name}
-    assert view["person"] == {"id": str(ada.id), "name": "Ada", "locale": "en-US"}
-    assert [p["name"] for p in view["people"]] == list(DEFAULT_PEOPLE)
+    assert view["person"] == {
+        "id": str(ada.id),
+        "name": "Ada",
+        "locale": "en-US",
+        "roles": [],
+        "owner": False,
+        "manage_roles": False,
+    }
+    # The server's owner is on the page too, last, so its settings can be tried.
+    assert [p["name"] for p in view["people"]] == [*DEFAULT_PEOPLE, emu.owner.name]
+    assert [p["owner"] for p in view["people"]] == [False] * len(DEFAULT_PEOPLE) + [True]
     assert [loc["code"] for loc in view["locales"]] == ["en-US", "fr", "de", "it"]
     assert [(c["name"], c["kind"], c["parent_id"]) for c in view["channels"]] == [
         ("games", "text", None),
@@ -210,7 +222,9 @@ async def test_a_persons_view_has_the_server_their_dm_the_people_and_localised_c
     french = find_command(frame["commands"], "game")
     assert french["label"] == registered["name_localizations"]["fr"] != "game"
     assert french["description"] == registered["description_localizations"]["fr"]
-    assert {"id": str(ada.id), "name": "Ada", "locale": "fr"} in people["people"]
+    assert {"name": "Ada", "locale": "fr"}.items() <= next(
+        p for p in people["people"] if p["id"] == str(ada.id)
+    ).items()
     assert not any(f["type"] == "commands" for f in bruno_page.frames)  # his stay English
     view = await call(http, f"view?person={ada.id}")
     assert view["person"]["locale"] == "fr"
@@ -622,3 +636,191 @@ def tiny_png() -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (4, 4), (20, 200, 30)).save(out, format="PNG")
     return out.getvalue()
+
+
+# ---------------------------------------------------------------------- the owner and roles
+
+
+def role_named(page: SandboxPage, name: str) -> str:
+    return next(str(r.id) for r in page.emu.roles.values() if r.name == name)
+
+
+async def test_the_owner_gives_roles_and_roles_grant_what_they_grant_on_discord(
+    page: SandboxPage, hv: BotHarness, http: aiohttp.ClientSession
+) -> None:
+    """The server's owner has every permission, so /server is offered to them; a member has
+    the permissions of the roles they hold, given on the page by whoever may manage roles,
+    and the bot sees those roles: an opener role set in /server settings keeps out a member
+    without it until the owner gives it to them."""
+    emu = page.emu
+    owner, bruno, chiara = emu.owner, person_named(page, "Bruno"), person_named(page, "Chiara")
+    games = str(emu.channel.id)
+    view = await call(http, f"view?person={owner.id}")
+    assert view["person"]["owner"] and view["person"]["manage_roles"]
+    assert "server" in {c["name"] for c in view["commands"]}
+    assert [r["name"] for r in view["roles"]] == ["Admin", "Moderator", "Referee", "Game host"]
+
+    def give(actor: User, member: User, role: str, given: bool = True) -> dict[str, Any]:
+        ids = {"member": str(member.id), "role": role_named(page, role), "given": given}
+        return {"person": str(actor.id), **ids}
+
+    # Bruno may not give roles: no Manage Roles; nothing changes.
+    refused = await call(http, "role", give(bruno, bruno, "Admin"), expect=403)
+    assert "Manage Roles" in refused["error"]
+    assert emu.roles_of(bruno) == set()
+
+    async with opened(http, bruno) as bruno_page:
+        assert await call(http, "role", give(owner, bruno, "Admin")) == {"ok": True}
+        frame = await bruno_page.wait_for(lambda f: f["type"] == "commands")
+        people = await bruno_page.wait_for(lambda f: f["type"] == "people")
+    assert "server" in {c["name"] for c in frame["commands"]}, "an Admin manages the server"
+    shown = next(p for p in people["people"] if p["id"] == str(bruno.id))
+    assert shown["roles"] == [role_named(page, "Admin")] and shown["manage_roles"]
+    # An Admin gives roles below their own, not their own.
+    assert await call(http, "role", give(bruno, chiara, "Referee")) == {"ok": True}
+    refused = await call(http, "role", give(bruno, chiara, "Admin"), expect=403)
+    assert "below" in refused["error"]
+    assert await call(http, "role", give(bruno, chiara, "Referee", False)) == {"ok": True}
+    assert emu.roles_of(chiara) == set()
+
+    # The owner names the opener role in /server settings: Chiara, without it, is refused.
+    settings = {"opener_role": role_named(page, "Game host")}
+    command = {"person": str(owner.id), "channel_id": games, "command": "server settings"}
+    assert await call(http, "command", {**command, "options": settings}) == {"ok": True}
+    await emu.settle()
+    refused = await call(
+        http, "command", {**command, "options": {"opener_role": "123"}}, expect=400
+    )
+    assert "Game host" in refused["error"] and "@everyone" in refused["error"]
+    open_game = {"person": str(chiara.id), "channel_id": games, "command": "game new"}
+    assert await call(http, "command", open_game) == {"ok": True}
+    await emu.settle()
+    assert await hv.latest_game() is None, "Chiara has not the opener role"
+    assert await call(http, "role", give(owner, chiara, "Game host")) == {"ok": True}
+    assert await call(http, "command", open_game) == {"ok": True}
+    await emu.settle()
+    game = await hv.latest_game()
+    assert game is not None and [s.display_name for s in game.seats] == ["Chiara"]
+
+
+async def test_a_moderator_role_grants_manage_messages_to_the_bot(
+    page: SandboxPage, hv: BotHarness
+) -> None:
+    """What the bot is sent for a member: the permissions of their roles, all for the owner."""
+    emu = page.emu
+    dieter = person_named(page, "Dieter")
+    moderator = next(r for r in emu.roles.values() if r.name == "Moderator")
+    before = emu.permissions_of(dieter)
+    emu.give_role(dieter, moderator)
+    assert emu.permissions_of(dieter) == before | moderator.permissions != before
+    payload = emu.member_payload(dieter)
+    assert payload["roles"] == [str(moderator.id)]
+    assert int(payload["permissions"]) == emu.permissions_of(dieter)
+    assert int(emu.member_payload(emu.owner)["permissions"]) & (1 << 3)  # Administrator
+    emu.take_role(dieter, moderator)
+    assert emu.permissions_of(dieter) == before
+
+
+async def test_a_dismissed_private_answer_never_comes_back(
+    page: SandboxPage, hv: BotHarness, http: aiohttp.ClientSession
+) -> None:
+    """As Discord forgets a dismissed ephemeral answer: not in the view after a reload, not
+    on the socket when the bot edits it; only the person's own private answers dismiss."""
+    emu = page.emu
+    ada, bruno = person_named(page, "Ada"), person_named(page, "Bruno")
+    (hidden,) = (await emu.slash(ada, "game mysecret")).ephemeral
+    (public,) = (await emu.slash(ada, "game new", game="pylons")).public
+    dismiss = {"person": str(ada.id), "message_id": str(hidden.message_id)}
+    await call(http, "dismiss", {**dismiss, "person": str(bruno.id)}, expect=404)
+    refused = await call(
+        http, "dismiss", {**dismiss, "message_id": str(public.message_id)}, expect=400
+    )
+    assert "private" in refused["error"]
+    shown = await call(http, f"view?person={ada.id}")
+    assert str(hidden.message_id) in {m["id"] for ms in shown["messages"].values() for m in ms}
+
+    assert await call(http, "dismiss", dismiss) == {"ok": True}
+    async with opened(http, ada) as ada_page:
+        (view,) = [f for f in ada_page.frames if f["type"] == "view"]
+        ids = {m["id"] for ms in view["messages"].values() for m in ms}
+        assert str(hidden.message_id) not in ids and str(public.message_id) in ids
+        emu.notify(Change("message", message=emu.messages_by_id[hidden.message_id]))
+        emu.say(ada, "still here", channel=emu.channel)
+        await ada_page.wait_for(is_message(lambda m: m["content"] == "still here"))
+    assert str(hidden.message_id) not in {m["id"] for m in ada_page.messages()}
+
+
+# ---------------------------------------------------------------------- words and emoji
+
+
+def test_the_pages_own_words_exist_in_every_language_it_offers() -> None:
+    """Each of the page's fixed words (i18n.js) in English, Italian, French and German, with
+    the same `{names}` to fill in, so no language shows a key or loses a name."""
+    source = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    blocks = dict(re.findall(r"^  (\w+): \{\n(.*?)^  \},", source, re.S | re.M))
+    assert sorted(blocks) == ["de", "en", "fr", "it"]
+    words = {
+        lang: dict(re.findall(r'^    (\w+): "((?:[^"\\]|\\.)*)",', block, re.M))
+        for lang, block in blocks.items()
+    }
+    for lang, found in words.items():
+        assert found.keys() == words["en"].keys(), lang
+        for key, text in found.items():
+            assert text.strip(), (lang, key)
+            names = sorted(re.findall(r"\{\w+\}", text))
+            assert names == sorted(re.findall(r"\{\w+\}", words["en"][key])), (lang, key)
+    # The page's own languages are the ones a person can pick.
+    assert {code.split("-")[0] for code, _ in LOCALES} == set(words)
+    assert words["fr"]["onlyYou"] != words["en"]["onlyYou"]
+
+
+def font_characters(path: Path) -> set[int]:
+    """The characters a TrueType font has a glyph for (its cmap's format 4 and 12 tables)."""
+    data = path.read_bytes()
+    count = struct.unpack(">H", data[4:6])[0]
+    tables = {
+        data[12 + 16 * i : 16 + 16 * i]: struct.unpack(">I", data[20 + 16 * i : 24 + 16 * i])[0]
+        for i in range(count)
+    }
+    cmap = tables[b"cmap"]
+    found: set[int] = set()
+    for i in range(struct.unpack(">H", data[cmap + 2 : cmap + 4])[0]):
+        offset = cmap + struct.unpack(">I", data[cmap + 8 + 8 * i : cmap + 12 + 8 * i])[0]
+        if struct.unpack(">H", data[offset : offset + 2])[0] == 12:
+            groups = struct.unpack(">I", data[offset + 12 : offset + 16])[0]
+            for g in range(groups):
+                start, end, _ = struct.unpack(
+                    ">III", data[offset + 16 + 12 * g : offset + 28 + 12 * g]
+                )
+                found |= set(range(start, end + 1))
+    return found
+
+
+# The characters the page's emoji font is used for (app.css's unicode-range).
+EMOJI_RANGES = (
+    (0x231A, 0x231B),
+    (0x23E9, 0x23FA),
+    (0x2600, 0x27BF),
+    (0x2B50, 0x2B50),
+    (0x1F000, 0x1FAFF),
+)
+
+
+def test_every_emoji_the_bot_writes_is_in_the_pages_emoji_font() -> None:
+    """The page draws emoji with its own font, as Discord ships its own emoji, so a machine
+    without an emoji font shows no empty boxes: every emoji in the bot's texts and code must
+    be in that font (a new one is added to it, from Noto Color Emoji, see emoji-LICENSE.txt)."""
+    root = STATIC.parents[2]
+    have = font_characters(STATIC / "emoji.ttf")
+    css = (STATIC / "app.css").read_text(encoding="utf-8")
+    assert 'url("/sandbox/static/emoji.ttf")' in css and '--font: "Sandbox Emoji"' in css
+    assert {0x23F3, 0x1F4A4} <= have  # the clock's and the away player's
+    missing: dict[str, str] = {}
+    for pattern in ("data/**/*.toml", "games/**/*.toml", "hvbot/**/*.py", "games/**/*.py"):
+        for path in root.glob(pattern):
+            for ch in path.read_text(encoding="utf-8"):
+                code = ord(ch)
+                emoji = any(low <= code <= high for low, high in EMOJI_RANGES)
+                if emoji and code not in have:
+                    missing[ch] = str(path.relative_to(root))
+    assert not missing, f"emoji the page's font lacks: {missing}"

@@ -3,7 +3,8 @@
 // The server decides what this person may see (their own ephemeral answers and DMs, never
 // anyone else's); the page only draws what its WebSocket carries and sends what the person does.
 
-import { initComposer, leaves } from "./composer.js";
+import { initComposer } from "./composer.js";
+import { setLanguage, t, tNodes } from "./i18n.js";
 import { el, lookup } from "./markdown.js";
 import { avatar, busy, hooks, initials, messageElement } from "./message.js";
 
@@ -18,7 +19,7 @@ const state = {
   generation: 0, // bumps on every new socket, so an old socket's events and retries are ignored
   retries: 0,
   unread: new Set(),
-  dismissed: new Set(),
+  dismissed: new Set(), // private answers dismissed here, hidden until the server confirms it
   pendingClicks: new Set(),
   stick: true, // the message list is scrolled to the bottom and follows new messages
   byHand: false, // the person is scrolling the list (wheel, touch, keys, its scrollbar held)
@@ -38,11 +39,29 @@ async function api(path, body) {
 }
 
 const composer = initComposer({ api, view: () => state.view, person: () => state.person, channelId: () => state.channelId });
+/**
+ * A command's path ("s6 place") as the reader's Discord client names it: each word by the
+ * command tree's localisation in their language, as Discord draws a command mention or
+ * "Ada used /s6 pesca"; a word the tree does not have (a command not offered to the reader)
+ * stays as registered.
+ */
+function commandLabel(command) {
+  let nodes = state.view?.commands || [];
+  return String(command)
+    .split(" ")
+    .map((word) => {
+      const node = nodes.find((n) => n.name === word);
+      nodes = node?.options || [];
+      return node?.label || word;
+    })
+    .join(" ");
+}
 Object.assign(hooks, {
   isPending: (messageId, customId) => state.pendingClicks.has(`${messageId}\n${customId}`),
   imageLoaded: () => state.stick && scrollToBottom(),
-  commandLabel: (command) => leaves(state.view.commands).find((l) => l.command === command)?.label ?? command,
+  commandLabel,
 });
+lookup.commandLabel = commandLabel;
 
 function setStatus(text) {
   $("connection-status").textContent = text;
@@ -87,7 +106,7 @@ function connect(personId, channelWanted) {
   socket.addEventListener("close", () => {
     if (generation !== state.generation) return;
     document.body.dataset.connected = "false";
-    setStatus("Reconnecting…");
+    setStatus(t("reconnecting"));
     const delay = Math.min(MAX_RETRY_MS, 500 * 2 ** state.retries++);
     const name = lookup.people.get(personId)?.name;
     setTimeout(async () => {
@@ -111,11 +130,15 @@ function handle(event, channelWanted) {
   } else if (event.type === "commands") {
     view.commands = event.commands;
     composer.refresh();
+    relabelMentions();
   } else if (event.type === "people") {
+    const before = view.person.locale;
     view.people = event.people;
     view.person = event.people.find((p) => p.id === state.person) || view.person; // its language, say
     updateLookup();
     drawSelects();
+    drawRoles();
+    if (view.person.locale !== before) redrawInLanguage();
   }
 }
 
@@ -126,6 +149,8 @@ function drawView(view, channelWanted) {
   setStatus("");
   updateLookup();
   drawSelects();
+  drawChrome();
+  drawRoles();
   $("guild-name").textContent = view.guild.name;
   $("guild-icon").textContent = initials(view.guild.name);
   $("guild-icon").title = view.guild.name;
@@ -140,6 +165,49 @@ function updateLookup() {
   const view = state.view;
   lookup.people = new Map([...view.people, { ...view.bot, bot: true }].map((p) => [p.id, p]));
   lookup.channels = new Map(view.channels.map((c) => [c.id, c]));
+  lookup.roles = new Map([[view.guild.id, { id: view.guild.id, name: "@everyone" }], ...(view.roles || []).map((r) => [r.id, r])]);
+}
+
+/** The page's fixed words in the reader's language (`i18n.js`), the bot's words aside. */
+function drawChrome() {
+  setLanguage(state.view.person.locale);
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  $("composer-hint").replaceChildren(...tNodes("hint", { slash: el("kbd", "", "/") }));
+  $("lightbox").setAttribute("aria-label", t("picture"));
+  GROUP_LABELS[0].textContent = t("textChannels");
+  GROUP_LABELS[1].textContent = t("directMessages");
+}
+
+/** The reader switched language: the page's words, and the messages' own, drawn anew. */
+function redrawInLanguage() {
+  drawChrome();
+  if (state.channelId) openChannel(state.channelId);
+}
+
+/**
+ * The roles dialog: each member of the page, a box for each of the server's roles. Whoever
+ * may give roles (the owner, an Admin) ticks them; the others only see who holds what.
+ */
+function drawRoles() {
+  const view = state.view;
+  const me = view.people.find((p) => p.id === state.person) || view.person;
+  const roles = view.roles || [];
+  $("roles-button").hidden = roles.length === 0;
+  $("roles-read-only").hidden = Boolean(me.manage_roles);
+  const head = el("tr", "", el("th", ""), ...roles.map((r) => el("th", "", r.name)));
+  const rows = view.people.map((p) => {
+    const name = el("th", "", p.name, p.owner ? el("span", "owner-tag", ` (${t("owner")})`) : null);
+    name.scope = "row";
+    const cells = roles.map((r) => {
+      const box = el("input");
+      Object.assign(box, { type: "checkbox", checked: (p.roles || []).includes(r.id), disabled: !me.manage_roles || p.owner });
+      Object.assign(box.dataset, { member: p.id, role: r.id });
+      box.setAttribute("aria-label", `${p.name}: ${r.name}`);
+      return el("td", "", box);
+    });
+    return el("tr", "", name, ...cells);
+  });
+  $("roles-table").replaceChildren(el("thead", "", head), el("tbody", "", ...rows));
 }
 
 function drawSelects() {
@@ -157,7 +225,7 @@ function channelName(id) {
   return lookup.channels.get(id)?.name ?? "unknown";
 }
 
-const GROUP_LABELS = [el("h2", "group-label", "Text channels"), el("h2", "group-label", "Direct messages")];
+const GROUP_LABELS = [el("h2", "group-label", t("textChannels")), el("h2", "group-label", t("directMessages"))];
 
 /**
  * The sidebar, updated in place: a link stays the same element while its channel is listed, so
@@ -174,7 +242,7 @@ function drawSidebar() {
     a.toggleAttribute("aria-current", id === state.channelId);
     const unread = state.unread.has(id) && id !== state.channelId;
     a.classList.toggle("unread", unread);
-    if (unread && !a.querySelector("span.unread")) a.append(el("span", "unread", el("span", "visually-hidden", " (new messages)")));
+    if (unread && !a.querySelector("span.unread")) a.append(el("span", "unread", el("span", "visually-hidden", t("newMessages"))));
     if (!unread) a.querySelector("span.unread")?.remove();
     return a;
   };
@@ -202,7 +270,7 @@ function openChannel(id) {
   $("channel-icon").textContent = dm ? "@" : thread ? "⤷" : "#";
   $("channel-title").textContent = channelName(id);
   document.title = `${dm ? "@" : "#"}${channelName(id)} · ${state.view.guild.name}`;
-  composer.reset(dm ? `Message @${channelName(id)}` : `Message #${channelName(id)}`);
+  composer.reset(t("messageTo", { place: dm ? `@${channelName(id)}` : `#${channelName(id)}` }));
   drawMessages();
   remember();
 }
@@ -216,8 +284,8 @@ function drawMessages() {
   const welcome = el(
     "div",
     "channel-welcome",
-    el("h3", "", dm ? name : `Welcome to #${name}!`),
-    el("p", "", dm ? `This is the beginning of your direct message history with @${name}.` : `This is the start of the #${name} channel.`),
+    el("h3", "", dm ? name : t("welcome", { name })),
+    el("p", "", dm ? t("dmStart", { name }) : t("channelStart", { name })),
   );
   resized.disconnect();
   $("messages").replaceChildren(welcome, ...list.map(messageElement));
@@ -348,16 +416,36 @@ $("messages").addEventListener("click", (event) => {
   if (button && !button.disabled) return click(button);
   const dismiss = event.target.closest("button[data-dismiss]");
   if (dismiss) {
+    // Gone for good, as Discord forgets a dismissed private answer: the server hides it from
+    // this person from now on, after a reload too.
     state.dismissed.add(dismiss.dataset.dismiss);
+    api("/sandbox/api/dismiss", { person: state.person, message_id: dismiss.dataset.dismiss });
     resized.unobserve(dismiss.closest(".message"));
     dismiss.closest(".message").remove();
     return regroup();
   }
+  const mention = event.target.closest(".command-mention[data-command]");
+  if (mention) return composer.open(mention.dataset.command);
   const img = event.target.closest("img.attachment-image, img.embed-image, img.embed-thumbnail");
   if (img) openLightbox(img);
 });
 $("messages").addEventListener("keydown", (event) => {
   if (event.key === "Enter" && event.target.matches("img")) openLightbox(event.target);
+  if (event.key === "Enter" && event.target.matches(".command-mention[data-command]")) composer.open(event.target.dataset.command);
+});
+
+$("roles-button").addEventListener("click", () => {
+  $("roles-error").hidden = true;
+  $("roles-dialog").showModal();
+});
+$("roles-table").addEventListener("change", async (event) => {
+  const box = event.target.closest("input[data-role]");
+  if (!box) return;
+  const body = { person: state.person, member: box.dataset.member, role: box.dataset.role, given: box.checked };
+  const { status, data } = await api("/sandbox/api/role", body);
+  $("roles-error").textContent = status === 200 ? "" : data.error || `HTTP ${status}`;
+  $("roles-error").hidden = status === 200;
+  if (status !== 200) box.checked = !box.checked;
 });
 
 /** The picture at full size over the page; its <img> exists only while it is shown. */
@@ -396,11 +484,12 @@ $("locale-select").addEventListener("change", async (event) => {
   if (status !== 200) return setStatus(data.error || "The language could not be changed.");
   state.view.person.locale = event.target.value;
   document.documentElement.lang = event.target.value;
+  redrawInLanguage();
 });
 
 async function start() {
   const params = new URLSearchParams(location.search);
-  setStatus("Connecting…");
+  setStatus(t("connecting"));
   const person = await resolvePerson(params.get("as"));
   if (!person) return setStatus("The sandbox has nobody to play as: is the server running?");
   connect(person, params.get("channel"));

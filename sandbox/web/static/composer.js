@@ -4,6 +4,7 @@
 // Names and descriptions come localised from the view's command tree; what is sent uses the
 // commands' and options' own names, as a Discord client does.
 
+import { t } from "./i18n.js";
 import { el } from "./markdown.js";
 
 const $ = (id) => document.getElementById(id);
@@ -135,7 +136,7 @@ export function initComposer(ctx) {
       li.append(el("span", "command-app", ctx.view().bot.name));
       return li;
     });
-    menu.open(items, input, (i) => openForm(matches[i]), 0, "No commands match.");
+    menu.open(items, input, (i) => openForm(matches[i]), 0, t("noCommands"));
   }
 
   function openForm(leaf) {
@@ -169,7 +170,7 @@ export function initComposer(ctx) {
     const id = `option-${option.name}`;
     const label = el("label", "", option.label || option.name);
     label.htmlFor = id;
-    label.append(el("span", option.required ? "required" : "optional", option.required ? " *" : " (optional)"));
+    label.append(el("span", option.required ? "required" : "optional", option.required ? " *" : t("optional")));
     const box = el("input", "option-input");
     Object.assign(box, { id, type: "text", autocomplete: "off", title: option.description || "" });
     box.setAttribute("role", "combobox");
@@ -199,7 +200,8 @@ export function initComposer(ctx) {
   function fixedChoices(option) {
     const view = ctx.view();
     if (option.choices?.length) return option.choices.map((c) => ({ value: String(c.value), label: c.label ?? String(c.value) }));
-    if (option.type === "boolean") return [{ value: "true", label: "True" }, { value: "false", label: "False" }];
+    if (option.type === "boolean") return [{ value: "true", label: t("yes") }, { value: "false", label: t("no") }];
+    if (option.type === "role") return [{ id: view.guild.id, name: "@everyone" }, ...(view.roles || [])].map((r) => ({ value: r.id, label: r.name.startsWith("@") ? r.name : `@${r.name}` }));
     if (option.type === "user" || option.type === "mentionable") return view.people.map((p) => ({ value: p.id, label: p.name }));
     if (option.type === "channel") return view.channels.map((c) => ({ value: c.id, label: `#${c.name}` }));
     return null;
@@ -216,7 +218,7 @@ export function initComposer(ctx) {
       box.dataset.value = list[i].value;
       choices.close();
     };
-    choices.open(items, box, pick, box.value ? 0 : -1, "No options match.");
+    choices.open(items, box, pick, box.value ? 0 : -1, t("noOptions"));
   }
 
   function offerChoices(option, box) {
@@ -274,7 +276,7 @@ export function initComposer(ctx) {
     if (!current || sendButton.disabled) return;
     const missing = current.options.find((o) => o.required && valueOf(o) === undefined);
     if (missing) {
-      showError(`${missing.label || missing.name} is required.`);
+      showError(t("required", { name: missing.label || missing.name }));
       fields.querySelector(`.option-field[data-option="${CSS.escape(missing.name)}"] .option-input`).focus();
       return;
     }
@@ -312,7 +314,7 @@ export function initComposer(ctx) {
     if (menu.key(event)) return;
     if (event.key === "Enter" && !event.isComposing) {
       event.preventDefault();
-      if (input.value.startsWith("/")) showError(`No command matches ${input.value.trim()}.`);
+      if (input.value.startsWith("/")) showError(t("noCommandMatches", { typed: input.value.trim() }));
       else say();
     } else if (event.key === "Escape") showError("");
   });
@@ -327,6 +329,13 @@ export function initComposer(ctx) {
     /** The command tree changed (synced, or another language): refresh an open menu. */
     refresh() {
       if (!$("command-menu").hidden) openMenu();
+    },
+    /** A command mention was clicked: that command's form, as Discord fills in the command. */
+    open(command) {
+      const leaf = leaves(ctx.view().commands).find((l) => l.command === command || l.command.startsWith(`${command} `));
+      if (!leaf) return showError(t("notOffered", { command }));
+      if (current) closeForm();
+      openForm(leaf);
     },
     /** Another channel or person: start clean, with a placeholder that names the place. */
     reset(placeholder) {

@@ -4,8 +4,13 @@
 // person writes is shown as written and never interpreted as HTML. Formatting is recognised on
 // the raw text and turned into elements around those text nodes.
 
-/** Names and labels the renderer needs to turn ids into words (mentions, channels). */
-export const lookup = { people: new Map(), channels: new Map() };
+import { t } from "./i18n.js";
+
+/**
+ * Names and labels the renderer needs to turn ids into words (mentions of people, roles and
+ * channels), and a command's path into its name in the reader's language.
+ */
+export const lookup = { people: new Map(), channels: new Map(), roles: new Map(), commandLabel: (command) => command };
 
 const INLINE = new RegExp(
   [
@@ -29,6 +34,19 @@ const INLINE = new RegExp(
   ].join("|"),
   "g",
 );
+
+/**
+ * A command mention as Discord's client draws it: the command's name in the reader's language
+ * (`lookup.commandLabel`), and clickable: a click (or Enter) opens that command in the message
+ * box, as Discord fills it in.
+ */
+export function commandMention(command) {
+  const node = el("span", "mention command-mention", `/${lookup.commandLabel(command)}`);
+  node.dataset.command = command;
+  node.tabIndex = 0;
+  node.setAttribute("role", "button");
+  return node;
+}
 
 /** An element with a class and children (nodes, or strings that become text nodes). */
 export function el(tag, className, ...children) {
@@ -103,7 +121,7 @@ function inlineNode(m) {
       return el("strong", "", el("em", "", ...inline(text)));
     case 10: {
       const spoiler = el("span", "spoiler", ...inline(text));
-      Object.assign(spoiler, { tabIndex: 0, title: "Spoiler: click to reveal" });
+      Object.assign(spoiler, { tabIndex: 0, title: t("spoiler") });
       spoiler.addEventListener("click", () => spoiler.classList.add("revealed"));
       return spoiler;
     }
@@ -112,11 +130,11 @@ function inlineNode(m) {
     case 13:
       return el("span", "mention", `@${lookup.people.get(text)?.name ?? "unknown-user"}`);
     case 14:
-      return el("span", "mention", "@role");
+      return el("span", "mention", `@${(lookup.roles.get(text)?.name ?? "unknown-role").replace(/^@/, "")}`);
     case 15:
       return el("span", "mention", `#${lookup.channels.get(text)?.name ?? "unknown"}`);
     case 16:
-      return el("span", "mention command-mention", `/${text}`);
+      return commandMention(text);
     case 17: {
       const time = el("time", "timestamp-mention", formatTimestamp(Number(text), more || "f"));
       time.dateTime = new Date(Number(text) * 1000).toISOString();

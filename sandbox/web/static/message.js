@@ -2,7 +2,8 @@
 //
 // Everything is built as DOM nodes from the message's JSON; no text is ever parsed as HTML.
 
-import { el, formatTimestamp, inline, lookup, renderMarkdown, safeLink } from "./markdown.js";
+import { t, tNodes } from "./i18n.js";
+import { commandMention, el, formatTimestamp, inline, lookup, renderMarkdown, safeLink } from "./markdown.js";
 
 const AVATAR_COLOURS = ["#5865f2", "#3ba55c", "#faa61a", "#ed4245", "#eb459e", "#757e8a"];
 
@@ -33,8 +34,8 @@ function timeLabel(iso) {
 /** "Ada used /game new", with the command named in the reader's language. */
 function interactionLine({ user, command }) {
   const person = [...lookup.people.values()].find((p) => p.name === user) || { id: user, name: user };
-  const used = el("span", "command-mention", `/${hooks.commandLabel(command)}`);
-  return el("div", "interaction-line", avatar(person, "avatar tiny"), el("span", "who", user), " used ", used);
+  const used = commandMention(command);
+  return el("div", "interaction-line", avatar(person, "avatar tiny"), ...tNodes("used", { who: el("span", "who", user), command: used }));
 }
 
 /** One message as Discord draws it: header, text, embeds, pictures, buttons, ephemeral note. */
@@ -51,10 +52,10 @@ export function messageElement(m) {
   const header = el("div", "message-header", el("span", "author", m.author.name), m.author.bot ? el("span", "bot-tag", "APP") : null, time);
   const body = el("div", "message-body", header);
   if (m.thinking) {
-    body.append(el("div", "content thinking-text", `${m.author.name} is thinking`, el("span", "dots", "…")));
+    body.append(el("div", "content thinking-text", t("thinking", { name: m.author.name }), el("span", "dots", "…")));
   } else if (m.content) {
     const content = el("div", "content", renderMarkdown(m.content));
-    if (m.edited) (content.lastElementChild?.matches(".md-line") ? content.lastElementChild : content).append(el("span", "edited", " (edited)"));
+    if (m.edited) (content.lastElementChild?.matches(".md-line") ? content.lastElementChild : content).append(el("span", "edited", t("edited")));
     body.append(content);
   }
   const embedded = new Set();
@@ -67,10 +68,10 @@ export function messageElement(m) {
   for (const attachment of m.attachments || []) if (!embedded.has(attachment.url)) body.append(attachmentElement(attachment));
   if (m.components?.length) body.append(componentsElement(m));
   if (m.visibility === "ephemeral") {
-    const dismiss = el("button", "link-button", "Dismiss");
+    const dismiss = el("button", "link-button", t("dismiss"));
     dismiss.type = "button";
     dismiss.dataset.dismiss = m.id;
-    body.append(el("div", "ephemeral-note", "Only you can see this · ", dismiss));
+    body.append(el("div", "ephemeral-note", `${t("onlyYou")} · `, dismiss));
   }
   node.append(avatar(m.author), body);
   return node;
@@ -143,7 +144,7 @@ function componentsElement(m) {
     const line = el("div", "component-row");
     for (const c of row.type === 1 ? row.components || [] : [row]) {
       if (c.type === 2) line.append(buttonElement(m.id, c));
-      else line.append(el("div", "component-unsupported", c.placeholder || "(a menu this sandbox cannot show)"));
+      else line.append(el("div", "component-unsupported", c.placeholder || t("unsupportedMenu")));
     }
     wrap.append(line);
   }
