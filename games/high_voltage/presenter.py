@@ -116,6 +116,17 @@ def describe_action(
                 "high_voltage.action.rotate", cell=cell, degrees=_degrees(rotation), **said
             )
         case Move(cell=cell, rotation=rotation):
+            # The card's two cells, where it was and the empty cell it went to, name the
+            # latter, as a draw laid in the empty cell does.
+            dest = [c for c in last_cells if c != cell] if cell in last_cells else []
+            if len(dest) == 1:
+                return texts(
+                    "high_voltage.action_to.move",
+                    cell=cell,
+                    empty=dest[0],
+                    degrees=_degrees(rotation),
+                    **said,
+                )
             return texts("high_voltage.action.move", cell=cell, degrees=_degrees(rotation), **said)
         case Swap(a=a, b=b, rotation_a=rotation_a, rotation_b=rotation_b):
             return texts(

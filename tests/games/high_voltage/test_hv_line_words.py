@@ -40,3 +40,13 @@ def test_no_typed_line_name_reaches_a_player(language: str) -> None:
     for words in said:
         assert "S20" not in words and "S25" not in words, words
         assert "20" in words and "25" in words, words
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_moved_card_names_the_empty_cell_it_went_to(language: str) -> None:
+    """A card moved into the empty cell: the post says which cell, as a draw's does."""
+    texts = texts_for(language)
+    said = describe_action("move D6 r90", "Ada", last_cells=["B2", "D6"], texts=texts)
+    assert "B2" in said and "D6" in said, said
+    if language == "en":
+        assert said == "Ada moved D6 into the empty cell B2, turned 90°."
