@@ -5,6 +5,7 @@ there; and time away from them
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -25,6 +26,7 @@ from hvbot.services.quiet_hours import zone_choices
 from hvbot.services.seat_names import said
 from hvbot.services.time_away import MOST_DAYS, Away, mark
 from hvbot.store import GameRow, NotifySettings
+from hvbot.store.sql import stamp
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
@@ -32,8 +34,12 @@ if TYPE_CHECKING:
 MOST_GAMES = 20  # listed at most: a person rarely plays more at once, and a reply is short
 
 
-def game_line(game: GameRow, user_id: int, to_move: int | None, texts: Texts) -> str:
-    """One game of the list, in the asker's language."""
+def game_line(
+    game: GameRow, user_id: int, to_move: int | None, texts: Texts, now: datetime | None = None
+) -> str:
+    """One game of the list, in the asker's language. A person away (/me away) at `now`
+    is told that their clock stands still until they are back, not when it would run out:
+    their deadline has been moved past their time away."""
     title = find_game(game.game_name).title
     where = f"<#{game.post_channel_id}>"
     if game.status == "lobby":
@@ -42,6 +48,14 @@ def game_line(game: GameRow, user_id: int, to_move: int | None, texts: Texts) ->
         return texts("bot.me.nobody", game=title, where=where)
     seat = game.seats[to_move]
     if seat.user_id == user_id:
+        until = seat.away_at(stamp(now)) if now is not None else None
+        if until is not None and game.clock is not None:
+            return texts(
+                "bot.me_away.your_turn",
+                game=title,
+                where=where,
+                until=mark(datetime.fromisoformat(until)),
+            )
         clock = time_words.deadline_mark(game)
         key = "bot.me.your_turn_clock" if clock else "bot.me.your_turn"
         return texts(key, game=title, where=where, when=clock or "")
@@ -103,13 +117,14 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
     def _own_games(self, found: list[GameRow], user_id: int, texts: Texts) -> list[str]:
         """The lines of the person's own open games, those waiting for them first."""
         service = self.bot.service
+        now = service.clock()
         listed = []
         for game in found:
             to_move = (
                 service.games.peek_state(game).current_seat() if game.status == "active" else None
             )
             mine = to_move is not None and game.seats[to_move].user_id == user_id
-            listed.append((not mine, game.id, game_line(game, user_id, to_move, texts)))
+            listed.append((not mine, game.id, game_line(game, user_id, to_move, texts, now)))
         lines = [texts("bot.me.heading", count=len(found))]
         lines += [f"- {line}" for _, _, line in sorted(listed)]
         return lines

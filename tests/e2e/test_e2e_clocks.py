@@ -289,6 +289,14 @@ async def test_time_away_stops_my_clock_and_everyone_sees_until_when(
 
     status = await emu.slash(other, "game status")
     assert f"💤 <@{mover.id}> is away until <t:" in status[0].content
+    # /me games tells the mover their clock stands still, not when it would run out.
+    (mine,) = (await emu.slash(mover, "me games")).where(kind="response")
+    assert "runs out" not in mine.content, mine.content
+    assert "your turn; you are away until <t:" in mine.content
+    assert "so your clock stands still until then" in mine.content
+    # The text board says so too.
+    text = "\n".join(r.content for r in (await emu.slash(other, "game board", text=True)).messages)
+    assert f"it stands still while {mover.name} is away" in text, text
     boards = len(board_posts(emu))
     await emu.slash(other, "game board")
     shown = await emu.wait_for(lambda: board_posts(emu)[boards:], message="the board again")
