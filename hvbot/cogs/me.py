@@ -230,13 +230,21 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         )
 
 
+def where_words(where: str, texts: Texts) -> str:
+    """Where reminders go, as a sentence says it: the menu's short "both" stands under its
+    question, but "Where: both" alone does not say both of what."""
+    if where == "both":
+        return texts("bot.notify_where.both")
+    return texts(f"commands.choices.where.{where}")
+
+
 def settings_text(settings: NotifySettings, texts: Texts) -> str:
     """A person's own reminders as they stand, in their language."""
     every = settings.every_minutes
     quiet = quiet_hours(settings)
     lines = [
         texts("bot.notify.heading"),
-        texts("bot.notify.where", where=texts(f"commands.choices.where.{settings.where}")),
+        texts("bot.notify.where", where=where_words(settings.where, texts)),
         texts("bot.notify.every", every=texts(f"commands.choices.every.{every or 0}")),
         texts(
             "bot.notify.quiet",
