@@ -179,9 +179,12 @@ class Command:
 
     Said as a Discord command mention once the bot knows its commands' ids (`mention_commands`):
     each client shows a mention in its own language and makes it clickable. Until then, and
-    outside Discord, it is the typed form ("/game board")."""
+    outside Discord, it is the typed form ("/game board"). A group leaves out the commands
+    named in `without`: those a game's mode never takes (Sector 6's novice game refuses
+    `rotate`), which a list of what may be done here should not offer."""
 
     path: str
+    without: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +292,11 @@ class Texts:
             return f"/{command.path}"
         if name or not commands:
             return f"</{command.path}:{_COMMAND_IDS[group]}>"
-        return ", ".join(f"</{group} {each}:{_COMMAND_IDS[group]}>" for each in commands)
+        return ", ".join(
+            f"</{group} {each}:{_COMMAND_IDS[group]}>"
+            for each in commands
+            if each not in command.without
+        )
 
     def option(self, option: Option) -> str:
         """An option's name as this language's client shows it; as typed if the texts do not

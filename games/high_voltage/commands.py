@@ -21,7 +21,8 @@ from hvbot.messages.translator import choice
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
 
-ROTATION_CHOICES = [app_commands.Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
+ROTATIONS = (0, 90, 180, 270)
+ROTATION_CHOICES = [app_commands.Choice(name=f"{r}°", value=r) for r in ROTATIONS]
 PLACE_CHOICES = [
     choice("here (where it was)", "here", key="commands.choices.place.here"),
     choice("the empty cell", "empty", key="commands.choices.place.empty"),
@@ -143,12 +144,33 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
                 return None
         return drawing
 
+    async def _rotate_turns(self, interaction: discord.Interaction, current: str) -> Choices:
+        """The orientations the chosen card may be turned to: a card shows the same picture
+        at some of them, and its own is never one (the rules refuse both). Before a card is
+        chosen, the four; for a cell holding no card to rotate, none."""
+        found = await self.in_play(interaction)
+        if found is None:
+            return []
+        _, state = found
+        cell = str(self.filled(interaction, "cell") or "").strip().upper()
+        turns = (
+            state.targets(state.current_seat(), "rotate.rotation", {"cell": cell})
+            if cell
+            else list(ROTATIONS)
+        )
+        typed = str(current or "").strip().rstrip("°")
+        return [
+            app_commands.Choice(name=f"{r}°", value=r)
+            for r in sorted(turns)
+            if str(r).startswith(typed)
+        ]
+
     @app_commands.command(name="rotate", description="Turn a face-up card in place")
     @app_commands.describe(
         cell="A face-up card", rotation="Its new orientation", special="Special token use"
     )
-    @app_commands.choices(rotation=ROTATION_CHOICES, special=SPECIAL_CHOICES)
-    @app_commands.autocomplete(cell=_rotate_cells)
+    @app_commands.choices(special=SPECIAL_CHOICES)
+    @app_commands.autocomplete(cell=_rotate_cells, rotation=_rotate_turns)
     async def rotate(
         self, interaction: discord.Interaction, cell: str, rotation: int, special: str = "no"
     ) -> None:

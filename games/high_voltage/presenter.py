@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from data.texts import ENGLISH, Texts
 from games.high_voltage import pictures
 from games.high_voltage.pictures.card import company_legend, rotate_paths
+from games.high_voltage.pictures.panel import line_words
 from games.high_voltage.pictures.sprites import path_key
 from games.high_voltage.rules import textboard
 from games.high_voltage.rules.actions import (
@@ -115,6 +116,17 @@ def describe_action(
                 "high_voltage.action.rotate", cell=cell, degrees=_degrees(rotation), **said
             )
         case Move(cell=cell, rotation=rotation):
+            # The card's two cells, where it was and the empty cell it went to, name the
+            # latter, as a draw laid in the empty cell does.
+            dest = [c for c in last_cells if c != cell] if cell in last_cells else []
+            if len(dest) == 1:
+                return texts(
+                    "high_voltage.action_to.move",
+                    cell=cell,
+                    empty=dest[0],
+                    degrees=_degrees(rotation),
+                    **said,
+                )
             return texts("high_voltage.action.move", cell=cell, degrees=_degrees(rotation), **said)
         case Swap(a=a, b=b, rotation_a=rotation_a, rotation_b=rotation_b):
             return texts(
@@ -128,7 +140,9 @@ def describe_action(
         case DeclareNone():
             return texts("high_voltage.action.declare_none", actor=actor)
         case Declare():
-            return texts("high_voltage.action.declare", actor=actor, line=move.name)
+            return texts(
+                "high_voltage.action.declare", actor=actor, line=line_words(move.name, texts)
+            )
     return texts("high_voltage.action.other", actor=actor, action=action)
 
 
@@ -140,7 +154,7 @@ def describe_line(record: Mapping[str, Any], texts: Texts = ENGLISH) -> str:
     tokens = record.get("point_tokens", 0)
     return texts(
         "high_voltage.line.summary",
-        line=record["line"],
+        line=line_words(record["line"], texts),
         cards=texts("high_voltage.line.cards", count=len(record["cells"])),
         points=_points(record["points"], texts),
         tokens=texts("high_voltage.line.tokens", count=tokens) if tokens else "",
@@ -180,7 +194,7 @@ class HighVoltagePresenter(Presenter):
             case Swap(a=a, b=b):
                 words = say("high_voltage.move.swap", first=a, second=b)
             case Declare():
-                words = say("high_voltage.move.declare", line=move.name)
+                words = say("high_voltage.move.declare", line=line_words(move.name, say))
             case _:
                 words = say("high_voltage.move.declare_none")
         return words + special

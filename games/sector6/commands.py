@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from data.texts import ENGLISH, Texts, texts_for
 from engine import State
 from games.sector6.rules.actions import DEGREES
 from games.sector6.rules.state import Sector6State
@@ -51,12 +52,17 @@ def place_cells(state: State, seat: int | None, rotation: int | None) -> list[st
     return state.targets(seat, "place.cell", {} if rotation is None else {"degrees": rotation})
 
 
-def turns_note(state: State, seat: int | None, cell: str) -> str:
-    """The rotations of `seat`'s drawn tile that fit on `cell`, as its choice notes them."""
-    turns = state.targets(seat, "place.degrees", {"cell": cell})
-    # Said in degrees only, which every language reads alike: a choice's name is not translated.
-    every = f"{DEGREES[0]}°-{DEGREES[-1]}°"
-    return every if len(turns) == len(DEGREES) else ", ".join(f"{d}°" for d in turns)
+def turns_note(state: State, seat: int | None, cell: str, texts: Texts = ENGLISH) -> str:
+    """The rotations of `seat`'s drawn tile that fit on `cell`, as its choice notes them: in
+    the words of the rotation option ("turned 0°, 240° or 300° clockwise"), or that any turn
+    fits, in the reader's language (`texts`)."""
+    turns = [f"{d}°" for d in state.targets(seat, "place.degrees", {"cell": cell})]
+    if len(turns) == len(DEGREES):
+        return texts("sector6.suggest.any_turn")
+    if len(turns) == 1:
+        return texts("sector6.suggest.turned", turns=turns[0])
+    listed = texts("sector6.suggest.or", some=", ".join(turns[:-1]), last=turns[-1])
+    return texts("sector6.suggest.turned", turns=listed)
 
 
 def middle_first(cells: list[str], view: dict[str, Any]) -> list[str]:
@@ -93,13 +99,15 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
 
     async def _place_cells(self, interaction: discord.Interaction, current: str) -> Choices:
         rotation = self.filled(interaction, "rotation")
+        language = wording.language(interaction)
+        texts = texts_for(language)
         return await self.suggest(
             interaction,
             current,
             lambda state, seat: middle_first(place_cells(state, seat, rotation), state.view(None)),
-            turns_note,
+            lambda state, seat, cell: turns_note(state, seat, cell, texts),
             turn_only=True,
-            slow=("place", rotation),
+            slow=("place", rotation, language),
         )
 
     async def _entry_cells(self, interaction: discord.Interaction, current: str) -> Choices:

@@ -30,6 +30,7 @@ from games.sector6.rules.actions import (
     Rotate,
     parse_action,
 )
+from games.sector6.rules.steps import FULL, NOVICE
 from hvbot.infra import workers
 from hvbot.messages.post import Choice, Look, Picture, Post
 from hvbot.messages.presenters.base import Presenter, View, alt_lines
@@ -142,6 +143,11 @@ def buttons_fit(view: View) -> bool:
 class Sector6Presenter(Presenter):
     game = "sector6"
     modes = MODES
+
+    def commands_left_out(self, options: dict[str, Any]) -> tuple[str, ...]:
+        """Novice mode has no rotations, so `/s6 rotate` is never taken; the other modes
+        rotate a blocked player's tiles, so `/s6 pass` (novice's) is never taken there."""
+        return ("rotate",) if options.get("mode", FULL) == NOVICE else ("pass",)
 
     def is_public(self, applied: Sequence[str], view: View) -> bool:
         """A bare draw shows a tile to its drawer only: nothing public has happened yet."""

@@ -233,7 +233,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         picture is drawn, so it answers at once, in as many messages as it needs; the
         asker's waiting decision, if any, follows as with the picture."""
         parts = text_board.text_board_messages(
-            game, state, game.seat_of(interaction.user.id), wording.language(interaction)
+            game,
+            state,
+            game.seat_of(interaction.user.id),
+            wording.language(interaction),
+            self.bot.service.clock(),
         )
         none = discord.AllowedMentions.none()
         await interaction.response.send_message(parts[0], ephemeral=True, allowed_mentions=none)

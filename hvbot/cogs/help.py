@@ -13,6 +13,7 @@ from data.texts import Command, texts_for
 from engine.registry import all_games, find_game
 from hvbot.cogs.moves import group_of
 from hvbot.messages.limits import fitted
+from hvbot.messages.presenters import presenter_for
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
@@ -32,11 +33,12 @@ class HelpCog(commands.Cog):
         here = await self.bot.service.games.in_channel(interaction.channel_id, interaction.user.id)
         if here is not None:
             group = group_of(self.bot, here.game_name)
+            left_out = presenter_for(here.game_name).commands_left_out(here.options)
             lines.append(
                 texts(
                     "bot.help.here",
                     game=find_game(here.game_name).title,
-                    commands=Command(group) if group else Command("game board"),
+                    commands=Command(group, left_out) if group else Command("game board"),
                 )
             )
         elif interaction.guild_id is not None:

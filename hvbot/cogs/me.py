@@ -5,6 +5,7 @@ there; and time away from them
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -25,6 +26,7 @@ from hvbot.services.quiet_hours import zone_choices
 from hvbot.services.seat_names import said
 from hvbot.services.time_away import MOST_DAYS, Away, mark
 from hvbot.store import GameRow, NotifySettings
+from hvbot.store.sql import stamp
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
@@ -32,8 +34,12 @@ if TYPE_CHECKING:
 MOST_GAMES = 20  # listed at most: a person rarely plays more at once, and a reply is short
 
 
-def game_line(game: GameRow, user_id: int, to_move: int | None, texts: Texts) -> str:
-    """One game of the list, in the asker's language."""
+def game_line(
+    game: GameRow, user_id: int, to_move: int | None, texts: Texts, now: datetime | None = None
+) -> str:
+    """One game of the list, in the asker's language. A person away (/me away) at `now`
+    is told that their clock stands still until they are back, not when it would run out:
+    their deadline has been moved past their time away."""
     title = find_game(game.game_name).title
     where = f"<#{game.post_channel_id}>"
     if game.status == "lobby":
@@ -42,6 +48,14 @@ def game_line(game: GameRow, user_id: int, to_move: int | None, texts: Texts) ->
         return texts("bot.me.nobody", game=title, where=where)
     seat = game.seats[to_move]
     if seat.user_id == user_id:
+        until = seat.away_at(stamp(now)) if now is not None else None
+        if until is not None and game.clock is not None:
+            return texts(
+                "bot.me_away.your_turn",
+                game=title,
+                where=where,
+                until=mark(datetime.fromisoformat(until)),
+            )
         clock = time_words.deadline_mark(game)
         key = "bot.me.your_turn_clock" if clock else "bot.me.your_turn"
         return texts(key, game=title, where=where, when=clock or "")
@@ -57,7 +71,11 @@ def followed_line(game: GameRow, texts: Texts) -> str:
 
 
 def games_reply(
-    own: list[tuple[GameRow, int | None]], followed: list[GameRow], user_id: int, texts: Texts
+    own: list[tuple[GameRow, int | None]],
+    followed: list[GameRow],
+    user_id: int,
+    texts: Texts,
+    now: datetime | None = None,
 ) -> str:
     """/me games: the person's open games (each with the seat to move, if started), those
     waiting for them first, then the games they follow, within one message: if the lists
@@ -67,7 +85,7 @@ def games_reply(
             (
                 to_move is None or game.seats[to_move].user_id != user_id,
                 game.id,
-                game_line(game, user_id, to_move, texts),
+                game_line(game, user_id, to_move, texts, now),
             )
             for game, to_move in own
         )
@@ -122,7 +140,7 @@ class MeCog(commands.GroupCog, group_name="me", group_description="Your own game
         ]
         await interaction.response.send_message(
             **fitted(
-                content=games_reply(own, followed, user_id, texts),
+                content=games_reply(own, followed, user_id, texts, service.clock()),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -239,13 +257,21 @@ def help_text(texts: Texts) -> str:
     )
 
 
+def where_words(where: str, texts: Texts) -> str:
+    """Where reminders go, as a sentence says it: the menu's short "both" stands under its
+    question, but "Where: both" alone does not say both of what."""
+    if where == "both":
+        return texts("bot.notify_where.both")
+    return texts(f"commands.choices.where.{where}")
+
+
 def settings_text(settings: NotifySettings, texts: Texts) -> str:
     """A person's own reminders as they stand, in their language."""
     every = settings.every_minutes
     quiet = quiet_hours(settings)
     lines = [
         texts("bot.notify.heading"),
-        texts("bot.notify.where", where=texts(f"commands.choices.where.{settings.where}")),
+        texts("bot.notify.where", where=where_words(settings.where, texts)),
         texts("bot.notify.every", every=texts(f"commands.choices.every.{every or 0}")),
         texts(
             "bot.notify.quiet",

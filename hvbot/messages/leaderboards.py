@@ -49,7 +49,8 @@ def rating_label(player: PlayerStats, texts: Texts) -> str:
 
 def rating_note(texts: Texts) -> str:
     """The small print under /stats: how to read a rating."""
-    return f"-# {texts('bot.stats.rating_note', start=f'{ORIGIN:.0f}')}"
+    note = texts("bot.stats.rating_note", start=f"{ORIGIN:.0f}")
+    return f"-# {note} {texts('bot.stats_best.note')}"
 
 
 def title_for(summary: GameSummary, titles: dict[str, str], texts: Texts) -> str:

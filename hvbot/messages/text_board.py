@@ -26,12 +26,14 @@ terminal drawings measure at their largest:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from data.texts import texts_for
 from engine.core import State
 from engine.registry import find_game
 from hvbot.messages.limits import CONTENT
 from hvbot.messages.presenters import presenter_for
+from hvbot.messages.time_words import clock_left_line
 from hvbot.messages.wording import picture_names
 from hvbot.store import GameRow
 
@@ -87,10 +89,13 @@ def code_blocks(sections: Sequence[Sequence[str]], limit: int = CONTENT) -> list
     return out
 
 
-def text_board_messages(game: GameRow, state: State, seat: int | None, language: str) -> list[str]:
+def text_board_messages(
+    game: GameRow, state: State, seat: int | None, language: str, now: datetime | None = None
+) -> list[str]:
     """The messages answering `/game board text:True` for the person at `seat` (None: not
-    playing here) in `language`: a heading, whose turn it is (or how the game ended), the
-    last turn, then the game's own text board."""
+    playing here) in `language`: a heading, whose turn it is (or how the game ended) with the
+    clock of the person to move as it stands at `now` (as the picture and /game status say
+    it), the last turn, then the game's own text board."""
     presenter = presenter_for(game.game_name, language)
     texts = texts_for(language)
     view = state.view(seat)
@@ -109,6 +114,10 @@ def text_board_messages(game: GameRow, state: State, seat: int | None, language:
             head.append(texts("bot.status.turn", number=view["turn"], player=who, phase=phase))
         else:
             head.append(texts("bot.status.to_move", player=who, phase=phase))
+        if now is not None and current is not None:
+            clock = clock_left_line(game, int(current), now, texts)
+            if clock:
+                head.append(clock)
     last = view.get("last") or {}
     moves = last.get("actions") or ([last["action"]] if last.get("action") else [])
     if moves and last.get("seat") is not None:

@@ -123,6 +123,25 @@ def clock_line(game: GameRow, texts: Texts) -> str | None:
     return texts("bot.clock.running", length=length, when=when)
 
 
+def clock_left_line(game: GameRow, seat: int, now: datetime, texts: Texts) -> str | None:
+    """The clock of the person to move (at `seat`) in words that need no Discord time stamp,
+    for the text board: a code block shows `<t:…>` as it is typed, and a screen reader reads
+    it so. How long a move may take, and what is left at `now`, or why it stands still (a
+    request waits for answers, or the person is away). None: no clock."""
+    if game.clock is None or game.clock_deadline is None:
+        return None
+    length = length_words(game.clock.minutes, texts)
+    if game.clock_paused_at is not None:
+        return texts("bot.clock.paused", length=length)
+    player = game.seats[seat].display_name
+    if game.seats[seat].away_at(stamp(now)) is not None:
+        return texts("bot.text_board.clock.away", length=length, player=player)
+    left = max(timedelta(0), datetime.fromisoformat(game.clock_deadline) - now)
+    return texts(
+        "bot.text_board.clock.running", length=length, player=player, left=waited_words(left, texts)
+    )
+
+
 def away_mark(seat: SeatRow, now: datetime, texts: Texts) -> str:
     """After a seat's name: that its person is away (/me away) at `now`, and until when."""
     until = seat.away_at(stamp(now))

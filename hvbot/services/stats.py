@@ -56,11 +56,25 @@ class PlayerStats:
     def win_rate(self) -> float:
         return self.wins / self.played if self.played else 0.0
 
-    def add(self, row: ResultRow) -> None:
+    def add(self, row: ResultRow, *, scored: bool = True) -> None:
+        """One more finished game; its score counts for `best` only if `scored` (see
+        `counts_as_score`)."""
         self.name = row.display_name if self.level is None else self.level
         self.played += 1
         self.wins += row.won
-        self.best = row.score if self.best is None else max(self.best, row.score)
+        if scored:
+            self.best = row.score if self.best is None else max(self.best, row.score)
+
+
+def counts_as_score(row: ResultRow, seats: Sequence[ResultRow]) -> bool:
+    """Whether a seat's score is one its player reached, to count for a best score: not
+    when they left early (they rank last, as the ratings have it: what the board showed
+    then was no final count, and an AI may have played the rest), nor in a game stopped by
+    a forfeit (everyone's score stored as 0: a game stopped early has no final count)."""
+    if row.left_early:
+        return False
+    forfeit = any(s.left_early for s in seats) and all(s.score == 0 for s in seats)
+    return not forfeit
 
 
 @dataclass
@@ -148,27 +162,27 @@ class _Part:
         """Sum up one more finished game (its seats)."""
         summary = self.summary
         summary.finished += 1
-        table = [self._placing(row) for row in seats]
+        table = [self._placing(row, counts_as_score(row, seats)) for row in seats]
         for player in self.ratings.rate(table):
             stats = self._stats_of(player)
             rating = self.ratings.ratings[player]
             stats.rating = rating
             stats.history.append((seats[0].finished_at, rating.shown))
 
-    def _placing(self, row: ResultRow) -> Placing[int | AiLevel]:
+    def _placing(self, row: ResultRow, scored: bool) -> Placing[int | AiLevel]:
         """The seat as the rating sees it, its record added to its player's: a person; an AI
         level (a seat an AI held from the start); or nobody (a seat a moderator took, whose
-        AI played only its end)."""
+        AI played only its end). Its score counts for the best ones only if `scored`."""
         summary = self.summary
         player: int | AiLevel | None = None
         if row.user_id is not None:
             player = row.user_id
-            self._stats_of(player).add(row)
-            if summary.best is None or row.score > summary.best:
+            self._stats_of(player).add(row, scored=scored)
+            if scored and (summary.best is None or row.score > summary.best):
                 summary.best, summary.best_by = row.score, row.user_id
         elif row.ai_level is not None and not row.left_early:
             player = AiLevel(row.ai_level)
-            self._stats_of(player).add(row)
+            self._stats_of(player).add(row, scored=scored)
         return Placing(player, row.won, row.score, row.left_early)
 
     def _stats_of(self, player: int | AiLevel) -> PlayerStats:

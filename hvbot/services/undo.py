@@ -61,6 +61,12 @@ def own_move(
     (`actions`: the stored (seat, text) of the game, numbered from 0). Refused if another
     person has acted since, and if their move showed something hidden: to anyone (the others
     could not unsee it), or, when the person is `alone` with AI seats, to the person."""
+    if game.seat_of(user_id) is None:
+        raise BotError(
+            "You are not playing in this game, so you have no move here to take back; only "
+            "its players can ask, each for their own last move.",
+            key="bot.error.undo_by.not_playing",
+        )
     if not actions:
         raise BotError(
             "Nothing has been played yet, so there is nothing to take back.",

@@ -173,7 +173,8 @@ def test_high_voltage_board_names_the_lines_closed_and_scored_but_no_company() -
     line, alt = closing
     assert re.search(rf"closed lines? waiting to be declared: .*{line} \(\d+ cards,", alt)
     line, alt = scored
-    assert f"Line {line} (" in alt
+    first, second = line.replace("S", "").split("-")
+    assert f"Line between stations {first} and {second} (" in alt
     # Which company is whose is never said before the end: names and colours never share a line.
     for text in (closing[1], scored[1]):
         for sentence in text.splitlines():

@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 import pytest
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
 
-from data.texts import ENGLISH
+from data.texts import ENGLISH, texts_for
 from games import find_game
-from hvbot.messages.leaderboards import NAME_LIMIT, server_post
+from hvbot.messages.leaderboards import NAME_LIMIT, best_ever_line, rating_note, server_post
 from hvbot.services import GameService, seat_results
 from hvbot.services.stats import summaries, summarise
 from hvbot.store import GameRow, GameStore, ResultRow, SeatResult, SeatRow, VersionConflict, changes
@@ -392,6 +392,30 @@ def test_a_seat_a_moderator_removed_ranks_last_for_nobody() -> None:
     assert BO not in summary.players
     ada, cy = summary.players[ADA].rating, summary.players[300].rating
     assert ada is not None and cy is not None and ada.mu > cy.mu, "Ada scored more than Cy"
+
+
+def test_a_score_counts_as_best_only_for_a_game_played_to_its_end() -> None:
+    """A seat that left early has no final score (it ranks last, as the ratings have it),
+    and a game stopped by a forfeit has none for anyone: /stats' best scores leave both out
+    and say why, rather than crowning a resignation's 0."""
+    rows = [
+        # Bo resigned, the last person at the table: the game stopped, every score 0.
+        _row(1, 0, BO, "Bo", 0, False, left_early=True),
+        _row(1, 1, None, "AI 1 (easy)", 0, True, ai_level="easy"),
+    ]
+    summary = summarise("pylons", rows)
+    assert summary.players[BO].best is None and summary.players[BO].played == 1
+    assert summary.best is None and summary.best_by is None
+    assert best_ever_line(summary, texts_for("en")) is None
+    assert "whoever leaves early has no final score" in rating_note(texts_for("en"))
+    # Ada resigns and an AI plays her seat on; Cy plays to the end.
+    rows += [
+        _row(2, 0, ADA, "Ada", 9, False, left_early=True),
+        _row(2, 1, 300, "Cy", 4, True),
+    ]
+    summary = summarise("pylons", rows)
+    assert summary.players[ADA].best is None
+    assert (summary.best, summary.best_by) == (4, 300)
 
 
 async def test_the_public_board_stays_within_discord_limits_whatever_the_names() -> None:

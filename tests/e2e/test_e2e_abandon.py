@@ -77,3 +77,26 @@ async def test_before_the_first_move_it_ends_at_once(
     reply = await confirmed(emu, ada, "game abandon")
     assert "was abandoned by" in reply[0].content and reply.public
     assert (await hv.game()).status == "abandoned"
+
+
+async def test_the_question_says_exactly_when_it_ends_at_once_as_after_a_move_taken_back(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """The game's only move taken back by agreement: no move stands on the board, and the
+    question to abandon said beforehand that such a game ends at once, as it does."""
+    emu = emulator
+    table = await rotated(emu, hv)
+    (ask,) = (await emu.slash(table.mover, "game undo")).where(kind="response", visibility="public")
+    accept = next(i for i in ask.custom_ids if i.endswith(":yes"))
+    await emu.click(table.other, accept, message=ask.message_id)
+    await hv.caught_up()
+    assert await hv.actions() == [], "the only move taken back"
+    ada = emu.users[(await hv.game()).creator_id]
+    question = (await emu.slash(ada, "game abandon")).where(kind="response")[0]
+    assert (
+        "While no move stands on the board (none made yet, or every one taken back), it ends "
+        "at once; once a move stands, the others at the table are asked first."
+    ) in question.content
+    reply = await confirmed(emu, ada, "game abandon")
+    assert "was abandoned by" in reply[0].content and reply.public
+    assert (await hv.game()).status == "abandoned"

@@ -289,6 +289,14 @@ async def test_time_away_stops_my_clock_and_everyone_sees_until_when(
 
     status = await emu.slash(other, "game status")
     assert f"💤 <@{mover.id}> is away until <t:" in status[0].content
+    # /me games tells the mover their clock stands still, not when it would run out.
+    (mine,) = (await emu.slash(mover, "me games")).where(kind="response")
+    assert "runs out" not in mine.content, mine.content
+    assert "your turn; you are away until <t:" in mine.content
+    assert "so your clock stands still until then" in mine.content
+    # The text board says so too.
+    text = "\n".join(r.content for r in (await emu.slash(other, "game board", text=True)).messages)
+    assert f"it stands still while {mover.name} is away" in text, text
     boards = len(board_posts(emu))
     await emu.slash(other, "game board")
     shown = await emu.wait_for(lambda: board_posts(emu)[boards:], message="the board again")
@@ -320,3 +328,18 @@ async def test_time_away_stops_my_clock_and_everyone_sees_until_when(
     clock.advance(minutes=1)
     (told,) = await emu.wait_for(lambda: said_in_public(emu, RAN_OUT), message="the timeout")
     assert f"<@{mover.id}>" in told.content and warning.seq < told.seq
+
+
+async def test_the_text_board_says_the_time_left_as_the_picture_does(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """/game board text:True, meant for screen readers, tells the clock too: how long a move
+    may take and what is left, in words (a code block cannot count down a time stamp)."""
+    emu = emulator
+    clock = MovedClock(datetime.now(UTC))
+    _, _, mover, other = await silent_mover(emu, hv, clock)
+    clock.advance(minutes=7)
+    reply = await emu.slash(other, "game board", text=True)
+    whole = "\n".join(r.content for r in reply.messages)
+    assert f"Clock: 1 hour a move; {mover.name} has 53 minutes left." in whole, whole
+    assert "<t:" not in whole

@@ -93,6 +93,16 @@ async def test_draw_autocomplete_offers_only_face_down_cells(
     ]
     rotatable = await emu.autocomplete(ada, "hv rotate", "cell", "")
     assert rotatable and not {c["value"] for c in rotatable} & set(down)
+    # The rotation offered for a card: only the orientations the rules take for it (not
+    # its own, nor one showing the same picture), each of which is then legal.
+    for choice in rotatable:
+        cell = choice["value"]
+        legal = sorted(state.targets(state.current_seat(), "rotate.rotation", {"cell": cell}))
+        turns = await emu.autocomplete(ada, "hv rotate", "rotation", "", cell=cell)
+        assert [t["value"] for t in turns] == legal and 0 < len(legal) < 4, (cell, turns)
+        assert [t["name"] for t in turns] == [f"{r}°" for r in legal]
+    before = await emu.autocomplete(ada, "hv rotate", "rotation", "")
+    assert [t["value"] for t in before] == [0, 90, 180, 270], "no card chosen yet: the four"
 
     # Once a person has drawn, only the card they hold can be 'drawn' (shown again).
     seat = state.current_seat()

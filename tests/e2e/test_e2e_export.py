@@ -55,6 +55,7 @@ async def test_export_is_private_and_only_for_players_until_the_end(
     assert answer.visibility == Visibility.ephemeral_to(ada)
     assert f"your High Voltage game #{game.id}" in answer.content
     assert "keep it to yourself" in answer.content
+    assert "python" not in answer.content, "a player is told what the file is for, not a command"
     record = record_of(answer, filename)
     assert record["game"] == "high-voltage" and record["status"] == "playing"
     assert record["known_to"] == 0 and record["result"] is None
@@ -75,6 +76,7 @@ async def test_export_is_private_and_only_for_players_until_the_end(
     (answer,) = reply.messages
     assert answer.visibility == Visibility.ephemeral_to(cy)
     assert f"The record of High Voltage game #{game.id}" in answer.content
+    assert "python" not in answer.content and "shows the game as pictures" in answer.content
     record = record_of(answer, filename)
     assert record["game"] == "high-voltage" and record["status"] == "stopped"
     assert record["moves"] == [text for _, text in await hv.actions(await hv.game())]

@@ -47,3 +47,26 @@ async def test_help_tells_a_newcomer_how_to_begin_and_the_commands_of_the_game_h
     assert answer.content.startswith("Gestisco giochi da tavolo")
     assert "In questo canale si gioca a **Pylons**" in answer.content
     assert f"</game board:{ids['game']}> testo:True" in answer.content
+
+
+@pytest.mark.parametrize(("mode", "listed", "left_out"), [("novice", "pass", "rotate")])
+async def test_help_lists_only_the_commands_the_games_mode_takes(
+    emulator: DiscordEmulator, hv: BotHarness, mode: str, listed: str, left_out: str
+) -> None:
+    """A novice Sector 6 game has no rotations: /help there does not offer /s6 rotate (the
+    rules would refuse it), and a full game does not offer novice's /s6 pass."""
+    emu = emulator
+    ada = emu.add_user("Ada")
+    ids = {name: command["id"] for name, command in emu.commands[emu.guild_id].items()}
+    novice = emu.add_channel("novice")
+    await emu.slash(ada, "game new", game="sector6", mode=mode, channel=novice)
+    (answer,) = await emu.slash(ada, "help", channel=novice)
+    mentioned = mention_ids(answer.content)
+    assert mentioned.get("s6 place") == ids["s6"] and mentioned.get(f"s6 {listed}") == ids["s6"]
+    assert f"s6 {left_out}" not in mentioned, answer.content
+
+    full = emu.add_channel("full")
+    await emu.slash(ada, "game new", game="sector6", channel=full)
+    (answer,) = await emu.slash(ada, "help", channel=full)
+    mentioned = mention_ids(answer.content)
+    assert "s6 rotate" in mentioned and "s6 pass" not in mentioned, answer.content

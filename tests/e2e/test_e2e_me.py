@@ -69,6 +69,9 @@ async def test_my_reminders_come_by_dm_as_i_chose_and_in_the_channel_when_dms_ar
         assert shown.visibility == Visibility.ephemeral_to(person)
         assert "- Where: by direct message" in shown.content
         assert "- Quiet hours: none" in shown.content
+    (both,) = (await emu.slash(bo, "me notify", where="both")).where(kind="response")
+    assert "- Where: in the game's channel and by direct message" in both.content, both.content
+    await emu.slash(bo, "me notify", where="dm")
     refused = await emu.slash(ada, "me notify", zone="Mars/Olympus")
     assert "is not a time zone" in refused[0].content and not refused.public
     offered = await emu.autocomplete(ada, "me notify", "zone", "rome")

@@ -47,6 +47,11 @@ async def test_a_rotation_is_taken_back_once_the_other_player_accepts(
     refused = await emu.slash(other, "game undo")
     assert [r.visibility.kind for r in refused.where(kind="response")] == ["ephemeral"]
     assert "Only the player who made the last move" in refused[0].content
+    # Someone not at the table is told just that.
+    passer_by = emu.add_user("Pat")
+    refused = await emu.slash(passer_by, "game undo")
+    assert [r.visibility.kind for r in refused.where(kind="response")] == ["ephemeral"]
+    assert refused[0].content.startswith("You are not playing in this game"), refused[0].content
 
     reply = await emu.slash(mover, "game undo")
     (ask,) = reply.where(kind="response", visibility="public")

@@ -9,6 +9,7 @@ pastes what changes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -48,6 +49,22 @@ CLOCK_GAP = 16  # the least room between the detail and the clock
 LAST_TOP = PLAYERS_TOP + 4 * ROW_H + 14
 LAST_LINES, LAST_STEP = 2, 26
 # The theme's panel_height (314) holds the last turn's lines: LAST_TOP + 2 * 26 + 8.
+
+
+_LINE_NAME = re.compile(r"S(\d+)-S(\d+)")
+
+
+def line_words(
+    line: str, texts: Texts = ENGLISH, key: str = "high_voltage.line_name.between"
+) -> str:
+    """A line named by its stations as players read them on the picture, which numbers the
+    stations without the "S" of typed names ("S20-S25" is "between stations 20 and 25"; with
+    `key` "picture.hv.line_name.stations", the footer's short "stations 20-25"). A name
+    that is not two stations is returned as it is."""
+    found = _LINE_NAME.fullmatch(line)
+    if found is None:
+        return line
+    return texts(key, first=found[1], second=found[2])
 
 
 def seat_name(seat: int, names: Sequence[str] | None, texts: Texts = ENGLISH) -> str:
@@ -107,7 +124,12 @@ def last_move(
         who = seat_name(int(last["seat"]), names, texts)
         parts.append(texts("picture.last_move", player=who, moves="; ".join(moves)))
     for line in last.get("lines") or []:
-        name = line.get("line") or texts("picture.hv.a_line")
+        name = line.get("line")
+        name = (
+            line_words(name, texts, "picture.hv.line_name.stations")
+            if name
+            else texts("picture.hv.a_line")
+        )
         parts.append(texts("picture.hv.scored", line=name, count=len(line.get("cells") or [])))
     return " · ".join(parts)
 

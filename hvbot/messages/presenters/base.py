@@ -95,6 +95,11 @@ class Presenter:
         """The game's table in the texts ("high_voltage"), named like its texts package."""
         return plugin(self.game).texts.rpartition(".")[2]
 
+    def commands_left_out(self, options: dict[str, Any]) -> tuple[str, ...]:
+        """The game's commands (by their English names) that a game opened with `options`
+        never takes, left out where its commands are listed (/help); none by default."""
+        return ()
+
     def phase_words(self, view: View) -> str:
         """What the game is at, in words ("placing a drawn card"), for /game status."""
         return self.word(f"{self.table}.phase", view["phase"])

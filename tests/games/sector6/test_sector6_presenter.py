@@ -13,6 +13,7 @@ import discord
 import pytest
 from sector6_positions import position
 
+from data.texts import texts_for
 from games.sector6.commands import Sector6Cog, middle_first, move_cells, place_cells, turns_note
 from games.sector6.presenter import Sector6Presenter, act_choices
 from games.sector6.rules import GAME, Move, Place, Sector6State
@@ -450,10 +451,28 @@ def test_place_choices_are_the_legal_cells_with_their_turns() -> None:
     assert place_cells(state, seat, some) == turned
     for cell in place_cells(state, seat, None):
         turns = [f"{a.degrees}°" for a in places if a.cell == cell]
-        assert turns_note(state, seat, cell) == ("0°-300°" if len(turns) == 6 else ", ".join(turns))
+        note = turns_note(state, seat, cell)
+        if len(turns) == 6:
+            assert note == "any turn fits"
+        elif len(turns) == 1:
+            assert note == f"turned {turns[0]} clockwise"
+        else:
+            assert note == f"turned {', '.join(turns[:-1])} or {turns[-1]} clockwise"
     assert place_cells(state, 1 - seat, None) == [], "only the person to move is offered cells"
     first = played_until(lambda s: s.prompt() == "place", mode="full")
-    assert turns_note(first, first.current_seat(), "K11") == "0°-300°"
+    assert turns_note(first, first.current_seat(), "K11") == "any turn fits"
+    assert turns_note(first, first.current_seat(), "K11", texts_for("de")) == "jede Drehung passt"
+
+
+def test_a_cell_suggestion_says_its_turns_in_words_in_every_language() -> None:
+    """ "J8 (0°, 240°, 300°)" read as a code: the note says what the rotation option says."""
+    state = played_until(lambda s: s.prompt() == "place" and len(s.order) >= 4)
+    seat = state.current_seat()
+    for language in ("en", "it", "fr", "de"):
+        for cell in place_cells(state, seat, None):
+            note = turns_note(state, seat, cell, texts_for(language))
+            assert "°-" not in note and note.strip(), note
+            assert len(f"{cell} ({note})") <= 100
 
 
 def test_the_first_piece_is_suggested_in_the_middle_of_the_table() -> None:
