@@ -270,9 +270,7 @@ def _outcome(view: View, names: Sequence[str] | None, texts: Texts, room: int) -
     return shorten_names(said, everyone, DETAIL_SIZE, room, bold=False)
 
 
-def _clock(
-    canvas: Canvas[HighVoltageTheme], clock: str, left: int, top: int, room: int
-) -> None:
+def _clock(canvas: Canvas[HighVoltageTheme], clock: str, left: int, top: int, room: int) -> None:
     """Draw the turn clock from (`left`, `top`), in the right half under the supply: the
     detail line keeps the whole left half, and the clock reads on its own ("42 minutes
     left" says whose time it is, the player's to move). In the turn number's muted colour,
