@@ -21,8 +21,7 @@ from sector6_positions import position
 from games import find_game
 from games.high_voltage.pictures import THEME, hv_board_image, hv_board_png
 from games.high_voltage.pictures.layout import board_side as hv_board_side
-from games.high_voltage.pictures.panel import CLOCK_MAX as HV_CLOCK_MAX
-from games.high_voltage.pictures.panel import DETAIL_TOP, PAD, PLAYERS_TOP
+from games.high_voltage.pictures.panel import CLOCK_TOP, LAST_TOP, clock_room
 from games.high_voltage.rules import Draw
 from games.pylons.pictures import PYLONS_THEME, pylons_board_image, pylons_board_png
 from games.pylons.pictures.board import CARD_H as PYLONS_CARD_H
@@ -116,35 +115,36 @@ def hv_view(*, placing: bool = False) -> View:
 
 
 def hv_corner(n: int = 7) -> Box:
-    """Under "Turn N": from the detail's line down to the column labels, left of the split
-    between the players and the company scores."""
+    """The clock's place: the right half under the supply, down to the divider's end."""
     top = hv_board_side(THEME, n)
-    split = round(hv_board_side(THEME, n) * 0.6)
-    return (PAD, top + DETAIL_TOP, split - 15, top + PLAYERS_TOP - 22)
+    left = round(hv_board_side(THEME, n) * 0.6) + 16
+    return (
+        left - 2,
+        top + CLOCK_TOP - 4,
+        left + clock_room(hv_board_side(THEME, n)) + 1,
+        top + LAST_TOP - 14,
+    )
 
 
-def test_hv_clock_is_drawn_under_the_turn_number_only() -> None:
+def test_hv_clock_is_drawn_under_the_supply_only() -> None:
     view = hv_view()
     plain = hv_board_png(view, names=NAMES)
     box = changed(plain, hv_board_png(view, names=NAMES, clock=CLOCK))
-    _, top, right, bottom = hv_corner()
-    assert inside(box, (right - HV_CLOCK_MAX, top, right, bottom)), box
-    assert box is not None and box[2] >= right - 3, "right-aligned under the turn number"
+    assert inside(box, hv_corner()), box
+    assert box is not None and box[0] <= hv_corner()[0] + 4, "left-aligned with the scores"
 
 
 def test_hv_long_clock_is_cut_to_its_room() -> None:
     view = hv_view(placing=True)
-    assert font(12).getlength(drawable(LONG)) > HV_CLOCK_MAX  # too long even shrunk
+    assert font(21).getlength(drawable(LONG)) > clock_room(hv_board_side(THEME))
     plain, clocked = hv_board_png(view), hv_board_png(view, clock=LONG)
-    assert inside(changed(plain, clocked), hv_corner())  # the detail made room, if anything
+    assert inside(changed(plain, clocked), hv_corner())
     _, top, right, bottom = hv_corner()
-    assert changed_in(plain, clocked, (right - 30, top, right, bottom)), "no clock drawn"
-    clock = rightmost_ink(clocked, hv_corner(), THEME.panel)
-    assert clock[0] >= right - HV_CLOCK_MAX - 2 and clock[2] >= right - 3, clock  # ± its strip
+    assert changed_in(plain, clocked, (right - 30, top, right, bottom)), "cut at its room's end"
 
 
-def test_hv_long_clock_leaves_a_long_detail_in_the_corner() -> None:
-    """In French the detail nearly fills its line: it gives the clock room, never the board."""
+def test_hv_clock_leaves_the_detail_as_it_is() -> None:
+    """In French the detail nearly fills its line: the clock takes none of it."""
     view = hv_view()
     box = changed(hv_board_png(view, language="fr"), hv_board_png(view, language="fr", clock=LONG))
     assert inside(box, hv_corner()), box
@@ -316,8 +316,8 @@ def test_the_presenter_hands_the_clock_to_the_picture(game: str) -> None:
 
 
 def clock_area(game: str) -> Box:
-    """Where a long clock changes a game's picture: the clock, and in High Voltage the detail
-    line beside it, which shrinks to make room."""
+    """Where a long clock changes a game's picture: the clock, and in Pylons the name beside
+    it, which is cut to make room."""
     if game == "high-voltage":
         return hv_corner()
     if game == "pylons":

@@ -37,7 +37,7 @@ class HighVoltageTheme(Theme):
     cell: int = 104  # pitch of one grid cell
     frame: int = 84  # depth of the score-card frame around the grid
     margin: int = 30  # outer margin holding the A-G / 1-7 coordinates
-    panel_height: int = 314  # the status panel: up to four players, then the last turn
+    panel_height: int = 340  # the status panel: up to four players, then the last turn
     gutter: int = 6  # dark gap between two cards
     radius: int = 9  # card corner radius
     supersample: int = 4  # sprites are drawn this much larger, then reduced (anti-aliasing)

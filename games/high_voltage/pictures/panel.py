@@ -26,7 +26,7 @@ from games.high_voltage.pictures.sprites import (
     star_icon,
     token_icon,
 )
-from render.canvas import Canvas, fit, shrink, text_rgb, text_width, wrap
+from render.canvas import Canvas, fit, shorten_names, text_rgb, text_width, wrap
 from render.fonts import drawable, font
 from render.theme import RGB
 
@@ -40,15 +40,22 @@ COL_ACTIONS, COL_SPECIAL, COL_POINTS = 232, 386, 484  # room for every language'
 # The smallest text of the board: 20 pixels on a board 956 wide reads as 11 once Discord
 # shows it about 550 wide (`render.fonts.least_size`).
 SMALL = 20
-DETAIL_TOP, DETAIL_SIZE = 52, SMALL  # the line under the headline: what the player does now
-CLOCK_SIZE = SMALL  # the turn clock, right-aligned under "Turn N" on the detail's line
-CLOCK_MAX = 250  # its widest, in pixels: a longer text is cut
-CLOCK_GAP = 16  # the least room between the detail and the clock
+# The footer's sentences (what the player does now, the last turn, the clock) are read, not
+# glanced at: a line of capitals and descenders at 20 pixels is 19 tall, under 11 once shown
+# 550 wide; at 21 it is 20 tall, 11.5 as shown.
+FOOTER_SIZE = 21
+# The line under the headline: what the player does now, on the whole width of the left
+# half (the longest, French and German, take about 520 of its 526 pixels).
+DETAIL_TOP, DETAIL_SIZE = 52, FOOTER_SIZE
+# The turn clock, in the right half under the supply, where nothing else is drawn: beside
+# the detail line it left that line too little room in every language but Italian.
+CLOCK_TOP = 208  # from the top of the panel: level with the fourth player
+CLOCK_SIZE = FOOTER_SIZE
 # The last turn in words, across the whole width under the players and the scores: a move
 # said in words is longer than its typed form, and a double turn says two.
 LAST_TOP = PLAYERS_TOP + 4 * ROW_H + 14
-LAST_LINES, LAST_STEP = 2, 26
-# The theme's panel_height (314) holds the last turn's lines: LAST_TOP + 2 * 26 + 8.
+LAST_LINES, LAST_STEP = 3, 26  # a double turn by a long name, in Italian, takes three
+# The theme's panel_height (340) holds the last turn's lines: LAST_TOP + 3 * 26 + 8.
 
 
 _LINE_NAME = re.compile(r"S(\d+)-S(\d+)")
@@ -207,15 +214,15 @@ def draw_panel(
             bg=theme.panel,
             anchor="ra",
         )
-    room = split - 2 * PAD
-    size = DETAIL_SIZE
+    room = detail_room(width)
+    if who is None:  # the winners: long names are cut, never the sentence round them
+        detail = _outcome(view, names, texts, room)
     if clock is not None and view.get("phase") != "over":
-        room -= _clock(canvas, clock, split - 16, top + DETAIL_TOP) + CLOCK_GAP
-        detail, size = shrink(detail, DETAIL_SIZE, room, bold=False, smallest=SMALL)
+        _clock(canvas, clock, split + 16, top + CLOCK_TOP, clock_room(width))
     canvas.text(
         (PAD, top + DETAIL_TOP),
         detail,
-        size=size,
+        size=DETAIL_SIZE,
         bold=False,
         fg=theme.text_dim,
         bg=theme.panel,
@@ -224,38 +231,58 @@ def draw_panel(
     _players(canvas, view, names, top + PLAYERS_TOP, split, texts)
     _scores(canvas, view, names, top, split, texts)
     said = last_move(view, names, texts, moves)
-    lines = wrap(said, SMALL, width - 2 * PAD, LAST_LINES, bold=False)
+    lines = wrap(said, FOOTER_SIZE, width - 2 * PAD, LAST_LINES, bold=False)
     for n, line in enumerate(lines):
         canvas.text(
             (PAD, top + LAST_TOP + n * LAST_STEP),
             line,
-            size=SMALL,
+            size=FOOTER_SIZE,
             bold=False,
             fg=theme.text_dim,
             bg=theme.panel,
         )
 
 
-def _clock(canvas: Canvas[HighVoltageTheme], clock: str, right: int, detail_top: int) -> int:
-    """Draw the turn clock right-aligned at x = `right`, on the detail's baseline, and return
-    its width. Under "Turn N", so the turn and the time to play it read as one corner; in the
-    turn number's muted colour, as it says about the turn rather than the board. A text too
-    long for CLOCK_MAX shrinks, then is cut with an ellipsis (the wordings of four languages
-    differ by half), and characters the font has no glyph for (a message's emoji) are left
+def detail_room(width: int) -> int:
+    """The detail line's width on a picture `width` pixels wide: the left half, inside the
+    padding."""
+    return round(width * SPLIT) - 2 * PAD
+
+
+def clock_room(width: int) -> int:
+    """The clock's widest on a picture `width` pixels wide: the right half, inside the
+    padding (342 pixels on the board; the widest wording, French, takes 223)."""
+    return width - (round(width * SPLIT) + 16) - PAD
+
+
+def _outcome(view: View, names: Sequence[str] | None, texts: Texts, room: int) -> str:
+    """Who won, in `room` pixels: four long names sharing a win are each cut by as much as
+    the sentence is too wide, so its words and every winner still show."""
+    winners = [int(s) for s in (view.get("outcome") or {}).get("winners", [])]
+    if not winners:
+        return ""
+    key = "picture.hv.wins" if len(winners) == 1 else "picture.hv.share"
+    everyone = [seat_name(s, names, texts) for s in winners]
+
+    def said(shown: Sequence[str] | None) -> str:
+        return texts(key, players=" & ".join(shown or everyone))
+
+    return shorten_names(said, everyone, DETAIL_SIZE, room, bold=False)
+
+
+def _clock(canvas: Canvas[HighVoltageTheme], clock: str, left: int, top: int, room: int) -> None:
+    """Draw the turn clock from (`left`, `top`), in the right half under the supply: the
+    detail line keeps the whole left half, and the clock reads on its own ("42 minutes
+    left" says whose time it is, the player's to move). In the turn number's muted colour,
+    as it says about the turn rather than the board. A text too long for `room` is cut
+    with an ellipsis, and characters the font has no glyph for (a message's emoji) are left
     out rather than drawn as boxes."""
     theme = canvas.theme
     words = drawable(clock)
     if not words:
-        return -CLOCK_GAP  # nothing drawable: the detail keeps its whole line
-    label, size = shrink(words, CLOCK_SIZE, CLOCK_MAX, smallest=SMALL)
-    baseline = detail_top + font(DETAIL_SIZE, False).getmetrics()[0]
-    return canvas.text(
-        (right, baseline - font(size).getmetrics()[0]),
-        label,
-        size=size,
-        fg=theme.text_dim,
-        bg=theme.panel,
-        anchor="ra",
+        return
+    canvas.text(
+        (left, top), words, size=CLOCK_SIZE, fg=theme.text_dim, bg=theme.panel, max_width=room
     )
 
 
