@@ -3,20 +3,22 @@ the checks and the messages for bad input all come from the engine through the s
 handlers (`hvbot.handlers`).
 
 The choices after a move (and a blocked player's rotations) are also buttons on the board
-post; the commands here make every action reachable by typing as well, and their cell options
-autocomplete with the cells where the caller may act right now.
+post, and a drawn tile's placements on its drawer's prompt; the commands here make every
+action reachable by typing as well, and their cell options autocomplete with the cells where
+the caller may act right now.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from data.texts import ENGLISH, Texts, texts_for
 from engine import State
+from games.sector6.presenter import middle_first
 from games.sector6.rules.actions import DEGREES
 from games.sector6.rules.state import Sector6State
 from hvbot.cogs.moves import Choices, GameMoves
@@ -63,20 +65,6 @@ def turns_note(state: State, seat: int | None, cell: str, texts: Texts = ENGLISH
         return texts("sector6.suggest.turned", turns=turns[0])
     listed = texts("sector6.suggest.or", some=", ".join(turns[:-1]), last=turns[-1])
     return texts("sector6.suggest.turned", turns=listed)
-
-
-def middle_first(cells: list[str], view: dict[str, Any]) -> list[str]:
-    """The first piece may go on any cell: suggest the middle of the table first (where the
-    picture shows free cells), not its corner. Later pieces keep the engine's order."""
-    if view["tiles"]:
-        return cells
-    mid_col, mid_row = (view["table"]["columns"] - 1) / 2, (view["table"]["rows"] - 1) / 2
-
-    def off_centre(cell: str) -> tuple[float, str]:
-        col, row = ord(cell[0]) - ord("A"), int(cell[1:]) - 1
-        return (col - mid_col) ** 2 + (row - mid_row) ** 2, cell
-
-    return sorted(cells, key=off_centre)
 
 
 def move_cells(state: State, seat: int | None, origin: str | None) -> tuple[list[str], list[str]]:

@@ -4,7 +4,8 @@ player is told at the start.
 
 Only the drawn tile is private (the engine's public view says only that a tile is drawn), so
 a bare `draw` gets no public post, like a High Voltage draw: its drawer gets the tile in a
-private prompt and places it with `/s6 place`. Everything after a move hides nothing, so
+private prompt, with a button for each place and turn it fits (as many as Discord shows),
+and places it with one of them or with `/s6 place`. Everything after a move hides nothing, so
 those choices are buttons on the public board post. Everything here reads views and public
 action text only, so nothing said in public can carry the drawn tile's face.
 """
@@ -132,6 +133,36 @@ def _turns(cell: str, texts: Texts) -> list[tuple[str, str]]:
         (f"rotate {cell} left", texts("sector6.buttons.left", cell=cell)),
         (f"rotate {cell} right", texts("sector6.buttons.right", cell=cell)),
     ]
+
+
+def middle_first(cells: Sequence[str], view: View) -> list[str]:
+    """The first piece may go on any cell: the middle of the table first (where the picture
+    shows free cells), not its corner. Later pieces keep the order given."""
+    if view["tiles"]:
+        return list(cells)
+    mid_col, mid_row = (view["table"]["columns"] - 1) / 2, (view["table"]["rows"] - 1) / 2
+
+    def off_centre(cell: str) -> tuple[float, str]:
+        column, row = _reading_order(cell)
+        return (ord(column[0]) - ord("A") - mid_col) ** 2 + (row - 1 - mid_row) ** 2, cell
+
+    return sorted(cells, key=off_centre)
+
+
+def placements_shown(fits: Mapping[str, Sequence[int]], view: View) -> dict[str, list[int]]:
+    """The drawn tile's placements (cell -> turns in degrees) that get a button: all of them
+    if they fit on one message's 25, else whole cells, so that a cell shown offers every turn
+    that fits it, as many as fit, taken in reading order (the first piece: from the middle of
+    the table out). Shown by cell in reading order, then by turn."""
+    chosen: dict[str, list[int]] = {}
+    room = MAX_BUTTONS
+    for cell in middle_first(sorted(fits, key=_reading_order), view):
+        turns = sorted(fits[cell])
+        if len(turns) > room:
+            break
+        chosen[cell] = turns
+        room -= len(turns)
+    return {cell: chosen[cell] for cell in sorted(chosen, key=_reading_order)}
 
 
 def buttons_fit(view: View) -> bool:
@@ -484,18 +515,46 @@ class Sector6Presenter(Presenter):
         if view["phase"] != "build" or view["step"] != "place" or "walls" not in drawn:
             return None
         say = self.texts
-        rule = _placing_rule(len(view["tiles"]), galleries=view["rules"]["galleries"], texts=say)
-        text = say(
-            "sector6.prompt.tile",
-            colour=self.colour(drawn["colour"]),
-            value=drawn["value"],
-            walls=say("sector6.action.walls", count=len(drawn["walls"])),
-            rule=rule,
-            option=Option("s6 place cell"),
-        )
+        fits = drawn.get("placements") or {}
+        shown = placements_shown(fits, view)
+        count, offered = sum(map(len, fits.values())), sum(map(len, shown.values()))
+        said = {
+            "colour": self.colour(drawn["colour"]),
+            "value": drawn["value"],
+            "walls": say("sector6.action.walls", count=len(drawn["walls"])),
+            "rule": _placing_rule(
+                len(view["tiles"]), galleries=view["rules"]["galleries"], texts=say
+            ),
+            "option": Option("s6 place cell"),
+        }
+        if offered == count:
+            text = say("sector6.place_buttons.all", **said)
+        else:
+            cells = _joined(list(shown), "and", say)
+            text = say(
+                "sector6.place_buttons.some", count=count, shown=offered, cells=cells, **said
+            )
         del view  # only the tile is drawn: the seat's whole view need not wait with it
         picture = await workers.draw(pictures.sector6_tile_png, drawn, language=self.language)
-        return Post(text, files=[Picture("tile.png", picture, self.tile_alt(drawn))])
+        return Post(
+            text,
+            files=[Picture("tile.png", picture, self.tile_alt(drawn))],
+            choices=self.place_choices(shown),
+        )
+
+    def place_choices(self, shown: Mapping[str, Sequence[int]]) -> tuple[Choice, ...]:
+        """A button for each placement shown (`placements_shown`), five a row in reading
+        order, labelled with the cell and the turn as the pictures of the tile show it; the
+        cells' colours alternate, so that where one cell's turns end is seen at a glance."""
+        choices: list[Choice] = []
+        for n, (cell, turns) in enumerate(shown.items()):
+            look: Look = "primary" if n % 2 == 0 else "success"
+            for degrees in turns:
+                label = self.texts("sector6.place_buttons.label", cell=cell, degrees=degrees)
+                choices.append(
+                    Choice(f"place {cell} r{degrees}", label, look, len(choices) // PER_ROW)
+                )
+        return tuple(choices)
 
     # ------------------------------------------------------------------ alt texts
 

@@ -89,6 +89,16 @@ def unplaced(state: Sector6Position, seat: int) -> dict[str, int]:
     return counts
 
 
+def placements(state: Sector6Position) -> dict[str, list[int]]:
+    """Where the drawn tile may go now: the turns (degrees clockwise) that fit each cell, in
+    the order of the legal `place` actions (`construction.build_actions`). Only its drawer is
+    told: the turns follow from its walls, which no one else has seen."""
+    fits: dict[str, list[int]] = {}
+    for cell, rotation in state.placements(state.drawn):
+        fits.setdefault(state.name(cell), []).append(DEGREES[rotation])
+    return fits
+
+
 def seat_view(state: Sector6Position, seat: int | None) -> dict[str, Any]:
     """What `seat` may know (None: a spectator). Never the seed nor any supply's order;
     the drawn tile's face only for its drawer."""
@@ -104,6 +114,7 @@ def seat_view(state: Sector6Position, seat: int | None) -> dict[str, Any]:
                     "colour": state.rules.colours[tile.value],
                     "layout": tile.layout,
                     "walls": sides_of(tile.walls),
+                    "placements": placements(state),
                 }
             )
     scores = state.scores()
@@ -175,4 +186,4 @@ def seat_view(state: Sector6Position, seat: int | None) -> dict[str, Any]:
     }
 
 
-__all__ = ["result", "seat_view", "tile_view", "unplaced"]
+__all__ = ["placements", "result", "seat_view", "tile_view", "unplaced"]

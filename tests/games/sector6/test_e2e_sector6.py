@@ -97,7 +97,11 @@ class Race:
         reply = await self.emu.slash(self.ada, "s6 draw", settle=False)
         (prompt,) = [r for r in reply if r.has_attachment(TILE)]
         assert prompt.visibility == Visibility.ephemeral_to(self.ada)
-        assert prompt.attachment(TILE).is_png and "/s6 place" in prompt.content
+        assert prompt.attachment(TILE).is_png
+        # Its placements are buttons; the command is named when some have none.
+        placements = legal(await self.hv.state())
+        assert 0 < len(prompt.custom_ids) <= min(25, len(placements))
+        assert ("/s6 place" in prompt.content) is (len(prompt.custom_ids) < len(placements))
         drawn = (await self.hv.state()).view(0)["drawn"]
         assert f"**{drawn['colour']}**, worth {drawn['value']}" in prompt.content
         # Its alt text describes the tile for its drawer alone, in their language.

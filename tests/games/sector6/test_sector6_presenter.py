@@ -514,3 +514,83 @@ def test_the_rules_text_fits_a_message_and_names_every_command() -> None:
     assert f"after {clock} rounds with no marker taken" in rules, "the summary follows the data"
     for mode in GAME.options[0].choices:
         assert f"**{mode}**" in rules
+
+
+# ---------------------------------------------------------------------- placement buttons
+
+
+def later_draw(mode: str = "veteran") -> Sector6State:
+    """A tile drawn once four pieces are down: it fits in fewer ways than a message's 25."""
+    state = GAME.new_state(2, 5, {"mode": mode})
+    for _ in range(4):
+        state.apply("draw")
+        state.apply(legal(state)[0])
+    state.apply("draw")
+    return state
+
+
+def test_a_drawn_tile_offers_a_button_for_each_legal_placement() -> None:
+    state = later_draw()
+    seat = state.current_seat()
+    assert seat is not None
+    view = state.view(seat)
+    options = legal(state)
+    assert len(options) <= 25
+    assert "placements" not in state.view(None)["drawn"], "the turns that fit are the drawer's"
+    prompt = asyncio.run(PRESENTER.prompt(view))
+    assert prompt is not None
+    actions = [c.action for c in prompt.choices]
+    assert sorted(actions) == sorted(options), "every legal placement, and only those"
+    by_cell = [(a.split()[1], int(a.split()[2][1:])) for a in actions]
+    assert by_cell == sorted(by_cell, key=lambda p: (p[0][0], int(p[0][1:]), p[1]))
+    assert [c.row for c in prompt.choices] == [i // 5 for i in range(len(actions))]
+    assert "/s6 place" not in prompt.content and "button below" in prompt.content
+
+
+def test_more_placements_than_buttons_show_whole_cells_and_say_how_to_reach_the_rest() -> None:
+    state = GAME.new_state(2, 5, {"mode": "full"})
+    state.apply("draw")  # the first tile goes anywhere: far more ways than 25
+    options = set(legal(state))
+    prompt = asyncio.run(PRESENTER.prompt(state.view(state.current_seat())))
+    assert prompt is not None
+    actions = [c.action for c in prompt.choices]
+    assert 20 < len(actions) <= 25 and set(actions) <= options
+    assert max(c.row or 0 for c in prompt.choices) <= 4
+    assert all(sum(c.row == r for c in prompt.choices) <= 5 for r in range(5))
+    cells = list(dict.fromkeys(a.split()[1] for a in actions))
+    for cell in cells:  # a cell shown offers every turn that fits it
+        assert {a for a in options if a.split()[1] == cell} <= set(actions)
+    assert cells == ["J10", "J11", "K10", "K11"], "the middle of the table first"
+    assert f"It fits in {len(options)} ways" in prompt.content
+    assert f"the {len(actions)} below place it on J10, J11, K10 and K11" in prompt.content
+    assert "`/s6 place cell:<cell> rotation:<turn>`" in prompt.content
+
+
+@pytest.mark.parametrize(
+    ("language", "label"),
+    [
+        ("en", "{cell} turned {degrees}°"),
+        ("it", "{cell} ruotata di {degrees}°"),
+        ("fr", "{cell}, tournée de {degrees}°"),
+        ("de", "{cell}, um {degrees}° gedreht"),
+    ],
+)
+def test_placement_buttons_and_their_prompt_read_in_the_readers_language(
+    language: str, label: str
+) -> None:
+    english = Sector6Presenter("en")
+    presenter = Sector6Presenter(language)
+    for state in (later_draw(), GAME.new_state(2, 5, {"mode": "full"})):
+        if state.view(None)["step"] == "draw":
+            state.apply("draw")
+        view = state.view(state.current_seat())
+        prompt = asyncio.run(presenter.prompt(view))
+        assert prompt is not None and prompt.choices
+        for choice in prompt.choices:
+            _, cell, turn = choice.action.split()
+            assert choice.label == label.format(cell=cell, degrees=turn[1:])
+            assert len(choice.label) <= 80  # Discord's limit on a button's label
+        in_english = asyncio.run(english.prompt(view))
+        assert in_english is not None
+        assert (prompt.content == in_english.content) is (language == "en"), "its own words"
+        assert "{" not in prompt.content and len(prompt.content) <= 2000
