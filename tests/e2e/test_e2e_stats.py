@@ -183,7 +183,7 @@ async def test_a_game_against_ai_players_alone_is_rated_and_rates_the_ai(
     mine = await answer(emu, ada, "stats me")
     (alt,) = pictures(mine).values()
     assert re.search(r"Pylons: Rating \d+\?\. Games finished 1 · Won 0 \(0%\)", alt), alt
-    assert mine.content.endswith("nor does anyone in a game stopped there."), mine.content
+    assert mine.content.endswith("nor does anyone in a game stopped before its end."), mine.content
     assert '"?" marks one that is still uncertain.' in mine.content
     board = await answer(emu, ada, "stats server")
     assert re.search(r"^-# AI \(\w+\): \d+\? \(1 game, 1 win\)$", board.content, re.M), (

@@ -772,6 +772,11 @@ def test_the_pages_own_words_exist_in_every_language_it_offers() -> None:
     # The page's own languages are the ones a person can pick.
     assert {code.split("-")[0] for code, _ in LOCALES} == set(words)
     assert words["fr"]["onlyYou"] != words["en"]["onlyYou"]
+    # French writes in a channel ("dans #games") but to a person ("à @Ada"), as its client does.
+    assert words["fr"]["messageTo"] == "Envoyer un message dans {place}"
+    assert words["fr"]["messageToPerson"] == "Envoyer un message à {place}"
+    app = (STATIC / "app.js").read_text(encoding="utf-8")
+    assert 'dm ? t("messageToPerson"' in app
 
 
 def font_characters(path: Path) -> set[int]:

@@ -270,7 +270,7 @@ function openChannel(id) {
   $("channel-icon").textContent = dm ? "@" : thread ? "⤷" : "#";
   $("channel-title").textContent = channelName(id);
   document.title = `${dm ? "@" : "#"}${channelName(id)} · ${state.view.guild.name}`;
-  composer.reset(t("messageTo", { place: dm ? `@${channelName(id)}` : `#${channelName(id)}` }));
+  composer.reset(dm ? t("messageToPerson", { place: `@${channelName(id)}` }) : t("messageTo", { place: `#${channelName(id)}` }));
   drawMessages();
   remember();
 }
