@@ -460,7 +460,7 @@ class HighVoltagePresenter(Presenter):
         colour = view["players"][seat]["colour"]
         return alt_lines(
             self.texts("high_voltage.alt.secret", company=self._company(colour)),
-            company_legend(colour, self.texts),
+            _sentence(company_legend(colour, self.texts)),
         )
 
     def _place_choices(self) -> tuple[Choice, ...]:
@@ -503,3 +503,9 @@ class HighVoltagePresenter(Presenter):
             self.texts("high_voltage.secret.text", channel=f"<#{channel_id}>", company=company),
             pictures.hv_secret_png(colour, language=self.language),
         )
+
+
+def _sentence(text: str) -> str:
+    """A label ("plain paths, letter R", as the picture writes it under a name) as a line of
+    alt text of its own: a sentence, so it begins with a capital."""
+    return text[:1].upper() + text[1:]

@@ -229,7 +229,7 @@ class Sector6Presenter(Presenter):
                     "sector6.action.place",
                     actor=actor,
                     colour=self.colour(tile.get("colour", "")),
-                    walls=say("sector6.action.walls", count=walls),
+                    walls=self.walls(walls),
                     cell=cell,
                 )
             case Move():
@@ -521,7 +521,7 @@ class Sector6Presenter(Presenter):
         said = {
             "colour": self.colour(drawn["colour"]),
             "value": drawn["value"],
-            "walls": say("sector6.action.walls", count=len(drawn["walls"])),
+            "walls": self.walls(len(drawn["walls"])),
             "rule": _placing_rule(
                 len(view["tiles"]), galleries=view["rules"]["galleries"], texts=say
             ),
@@ -608,9 +608,15 @@ class Sector6Presenter(Presenter):
             "sector6.alt.tile",
             colour=self.colour(str(drawn.get("colour") or "")),
             value=drawn.get("value", 0),
-            walls=say("sector6.action.walls", count=len(walls)),
+            walls=self.walls(len(walls)),
         )
         return alt_lines(head, *turns)
+
+    def walls(self, count: int) -> str:
+        """A tile's walls counted as a sentence says them: "no walls", not "0 walls"."""
+        if count == 0:
+            return self.texts("sector6.tile_walls.none")
+        return self.texts("sector6.action.walls", count=count)
 
     def secret_alt(self, view: View, seat: int) -> str:
         player = view["players"][seat]

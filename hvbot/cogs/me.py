@@ -258,8 +258,9 @@ def help_text(texts: Texts) -> str:
 
 
 def where_words(where: str, texts: Texts) -> str:
-    """Where reminders go, as a sentence says it: the menu's short "both" stands under its
-    question, but "Where: both" alone does not say both of what."""
+    """Where reminders go, as a sentence says it: the menu's "both (channel and direct
+    message)" names a choice, "Where: in the game's channel and by direct message" says
+    where they go, as the other choices do."""
     if where == "both":
         return texts("bot.notify_where.both")
     return texts(f"commands.choices.where.{where}")

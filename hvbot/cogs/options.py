@@ -71,15 +71,15 @@ GAMES_WITH_MODES = ", ".join(g.title for g in all_games() if presenter_for(g.nam
 _WHERE_NAMES = {
     "channel": "in the game's channel",
     "dm": "by direct message",
-    "both": "both",
+    "both": "both (channel and direct message)",
     "none": "nowhere",
 }
 WHERE_CHOICES = [
     choice(_WHERE_NAMES[value], value, key=f"commands.choices.where.{value}")
     for value in REMIND_WHERE
 ]
-EVERY_NAMES = {0: "as each game says", 30: "30 minutes", 60: "1 hour", 180: "3 hours"}
-EVERY_NAMES |= {480: "8 hours", 1440: "1 day"}
+EVERY_NAMES = {0: "as each game says", 30: "every 30 minutes", 60: "every hour"}
+EVERY_NAMES |= {180: "every 3 hours", 480: "every 8 hours", 1440: "every day"}
 EVERY_CHOICES_SHOWN = [
     choice(EVERY_NAMES[minutes], minutes, key=f"commands.choices.every.{minutes}")
     for minutes in (0, *EVERY_CHOICES)

@@ -195,10 +195,9 @@ def settings_text(
         if settings.moderator_role
         else texts("bot.server.moderators_by_permission"),
         texts(
-            "bot.server.language",
-            language=dict((c.value, c.name) for c in LANGUAGE_CHOICES)[language],
-            own=texts("bot.server.own_language") if settings.language is None else "",
-        ).rstrip(),
+            "bot.server.own_language" if settings.language is None else "bot.server.language",
+            language=texts(f"bot.language_names.{language}"),
+        ),
         texts(
             "bot.server.new_games",
             reminder=texts(

@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.texts import Texts, texts_for
+from data.texts import Command, Texts, texts_for
 from engine.registry import find_game
 from hvbot.cogs.options import GAME_CHOICES
 from hvbot.handlers.answering import quiet_autocomplete
@@ -65,8 +65,9 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
     def _guild(interaction: discord.Interaction) -> int:
         if interaction.guild_id is None:
             raise BotError(
-                "Stats are kept per server: use /stats in a server channel.",
+                "Stats are kept per server: use /stats me in a server channel.",
                 key="bot.error.stats_server_only",
+                command=Command("stats me"),
             )
         return interaction.guild_id
 

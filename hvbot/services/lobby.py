@@ -14,7 +14,7 @@ from engine import State
 from engine.ai import levels as ai_levels
 from engine.registry import find_game
 from hvbot.services.access import GameAccess, ai_turn
-from hvbot.services.errors import BotError
+from hvbot.services.errors import BotError, listed, said
 from hvbot.services.outcomes import Change
 from hvbot.services.seat_names import ai_name
 from hvbot.services.server_settings import (
@@ -150,7 +150,7 @@ class Lobby:
         clock = clock if clock is not None else settings.clock
         if clock is not None and clock.minutes == 0:  # no clock, whatever the server's default
             clock = None
-        lengths = ", ".join(CLOCK_LENGTHS.values())
+        lengths = listed([said(f"commands.choices.clock.{m}") for m in CLOCK_LENGTHS])
         if clock is not None and not (clock.minutes in CLOCK_LENGTHS and clock.timeout in TIMEOUTS):
             raise BotError(
                 f"A turn clock gives {lengths} a move, and when it runs out an AI plays the move,"

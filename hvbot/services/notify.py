@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, time, timedelta
 
-from hvbot.services.errors import BotError
+from hvbot.services.errors import BotError, listed, said
 from hvbot.services.quiet_hours import CLOCK_FORM, QuietHours, known_zone, parse_clock_time
 from hvbot.store import REMIND_WHERE, GameStore, NotifySettings
 
@@ -80,10 +80,11 @@ class Notifications:
         settings = await self.of(user_id)
         if where is not None:
             if where not in REMIND_WHERE:
+                choices = listed([said(f"commands.choices.where.{w}") for w in REMIND_WHERE])
                 raise BotError(
-                    f"Reminders go to one of {', '.join(REMIND_WHERE)}, not {where!r}.",
+                    f"Reminders go to one of: {choices}.",
                     key="bot.error.notify_where",
-                    choices=", ".join(REMIND_WHERE),
+                    choices=choices,
                 )
             settings = replace(settings, where=where)
         if every is not None:
@@ -130,7 +131,7 @@ def _quiet(settings: NotifySettings, start: str | None, end: str | None, zone: s
                 f"{given!r} is not a time of day: use {CLOCK_FORM}.",
                 key="bot.error.notify_time",
                 time=given,
-                form=CLOCK_FORM,
+                form=said("bot.words.clock_form"),
             ) from None
     start_at, end_at = times
     if zone is None or start_at is None or end_at is None:

@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-CLOCK_FORM = "HH:MM, 00:00 to 23:59"
+CLOCK_FORM = "HH:MM, from 00:00 to 23:59"
 _CLOCK = re.compile(r"([0-9]{1,2})(?::([0-9]{2}))?")
 
 # Offered before the player has typed anything: where most players are likely to be, within

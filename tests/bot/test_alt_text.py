@@ -349,3 +349,41 @@ def test_a_four_player_sector6_board_with_long_names_still_says_its_markers() ->
         ).removesuffix(".")
         assert worth_four in sent, (language, sent)
         assert re.search(r"[A-Z]\d+(, [A-Z]\d+)*[.,]? …$|\.$", sent), sent
+
+
+# ---------------------------------------------------------------- sentences
+
+
+def _sentences(alt: str) -> list[str]:
+    """The lines of an alt text that begin in lower case: a screen reader reads each line as
+    a sentence, so none should."""
+    return [line for line in alt.splitlines() if line[:1].islower()]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_high_voltage_secret_and_result_lines_begin_as_sentences(language: str) -> None:
+    presenter = presenter_for("high-voltage", language)
+    state = find_game("high-voltage").new_state(3, 4)
+    for seat in range(3):
+        alt = presenter.secret_alt(state.view(seat), seat)
+        assert len(alt.splitlines()) == 2 and not _sentences(alt), alt
+    final = played("high-voltage", 5)
+    assert final.view(None)["outcome"]["details"]["unowned"], "a company no one holds"
+    result = plain(presenter.outcome(final.view(None), NAMES))
+    assert not _sentences(result), result
+    if language == "en":
+        assert "\nPlain paths, letter " in presenter.secret_alt(state.view(0), 0)
+        assert "\nNo one's: " in result
+
+
+@pytest.mark.parametrize(
+    ("language", "none"),
+    [("en", "no walls"), ("it", "nessuna parete"), ("fr", "aucun mur"), ("de", "keine Wände")],
+)
+def test_a_sector6_tile_without_walls_says_so_not_zero(language: str, none: str) -> None:
+    presenter = presenter_for("sector6", language)
+    alt = presenter.tile_alt({"colour": "red", "value": 2, "walls": []})
+    head = alt.splitlines()[0]
+    assert f", {none}, " in head and " 0 " not in head, head
+    with_walls = presenter.tile_alt({"colour": "red", "value": 2, "walls": ["N", "S"]})
+    assert presenter.texts("sector6.action.walls", count=2) in with_walls.splitlines()[0]

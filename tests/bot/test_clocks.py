@@ -12,7 +12,7 @@ import pytest
 from moved_clock import MovedClock
 from played_games import started_game
 
-from data.texts import ENGLISH
+from data.texts import ENGLISH, texts_for
 from hvbot.messages import time_words
 from hvbot.services import BotError, GameService
 from hvbot.store import GameRow, GameStore, SeatRow, TurnClock
@@ -135,7 +135,7 @@ async def test_a_clock_that_is_not_on_offer_is_refused(database_url):
     service = GameService(await GameStore.open(database_url))
     try:
         for clock in (TurnClock(61), TurnClock(60, "end_everything")):
-            with pytest.raises(BotError, match="1 hour, 8 hours, 1 day, 3 days, 7 days"):
+            with pytest.raises(BotError, match="1 hour, 8 hours, 1 day, 3 days, 7 days") as no:
                 await service.lobby.new_lobby(
                     channel_id=CHANNEL,
                     guild_id=GUILD,
@@ -144,6 +144,12 @@ async def test_a_clock_that_is_not_on_offer_is_refused(database_url):
                     game_name="pylons",
                     clock=clock,
                 )
+            # Each reader is offered the lengths as their own menu names them.
+            for language, lengths in (
+                ("it", "1 ora, 8 ore, 1 giorno, 3 giorni, 7 giorni"),
+                ("de", "1 Stunde, 8 Stunden, 1 Tag, 3 Tage, 7 Tage"),
+            ):
+                assert f" {lengths} " in texts_for(language).explain(no.value), language
         assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
     finally:
         await service.close()

@@ -4,6 +4,8 @@ mention in its own language, clickable. Until then (and in the CLI), as typed.""
 from __future__ import annotations
 
 from data.texts import Command, Option, catalogue, texts_for
+from hvbot.cogs.stats import StatsCog
+from hvbot.services.errors import BotError
 
 
 def test_commands_are_typed_until_their_ids_are_known() -> None:
@@ -32,8 +34,17 @@ def test_a_group_is_named_as_all_its_commands(mentioned: None) -> None:
 
 
 def test_a_group_in_prose_is_left_as_typed(mentioned: None) -> None:
-    said = texts_for("en")("bot.error.stats_server_only")
-    assert "/stats in" in said
+    said = texts_for("en")("bot.season_stats.off", option=Option("server settings season"))
+    assert "/stats without" in said
+
+
+def test_stats_outside_a_server_mentions_the_command_to_use(mentioned: None) -> None:
+    """The refusal names /stats me as a mention, so an Italian or German reader sees their
+    client's "/statistiche", "/statistik" rather than the English group typed."""
+    for language in ("en", "it", "fr", "de"):
+        texts = texts_for(language)
+        said = texts.explain(stats_outside_a_server())
+        assert "</stats me:55>" in said and said.count("/stats") == 1, (language, said)
 
 
 def test_no_mention_is_left_in_a_code_span(mentioned: None) -> None:
@@ -54,3 +65,16 @@ def test_an_option_is_found_by_the_name_english_discord_shows(mentioned: None) -
 def test_refusals_name_commands_with_the_readers_option_names(mentioned: None) -> None:
     said = texts_for("fr")("engine.high_voltage.face_down", cell="B7")
     assert said == "B7 est face cachée : piochez-la d'abord avec </hv draw:22> case:B7."
+
+
+def stats_outside_a_server() -> BotError:
+    """What /stats answers in a direct message, as its command raises it."""
+
+    class _Direct:
+        guild_id = None
+
+    try:
+        StatsCog._guild(_Direct())  # type: ignore[arg-type]  # only guild_id is read
+    except BotError as error:
+        return error
+    raise AssertionError("/stats was answered outside a server")

@@ -11,6 +11,7 @@ import pytest
 from moved_clock import MovedClock
 from played_games import started_game
 
+from data.texts import texts_for
 from hvbot.services import BotError, GameService
 from hvbot.services.notify import plan
 from hvbot.store import GameRow, GameStore, NotifySettings
@@ -135,6 +136,33 @@ async def test_bad_settings_say_what_is_legal_and_change_nothing(opened) -> None
     changed = await service.notify.change(ADA, quiet_to="08:00")
     assert changed.quiet == "Asia/Tokyo 23:30-08:00" and changed.where == "dm"
     assert (await service.notify.change(ADA, quiet_off=True)).quiet is None
+
+
+async def test_bad_settings_are_refused_in_the_readers_words(opened) -> None:
+    """A refusal offers the places as the reader's menu names them, and says how to type a
+    time in the reader's language: not the code's values ("dm") nor English words."""
+    service = await opened(MovedClock())
+    with pytest.raises(BotError) as nowhere:
+        await service.notify.change(ADA, where="pigeon")
+    with pytest.raises(BotError) as no_time:
+        await service.notify.change(ADA, quiet_from="25:00", quiet_to="07:00", zone="UTC")
+    en, it = texts_for("en"), texts_for("it")
+    assert en.explain(nowhere.value) == (
+        "Reminders go to one of: in the game's channel, by direct message,"
+        " both (channel and direct message), nowhere."
+    )
+    assert it.explain(nowhere.value) == (
+        "I promemoria vanno a uno tra: nel canale della partita, in messaggio diretto,"
+        " entrambi (canale e messaggio diretto), da nessuna parte."
+    )
+    assert en.explain(no_time.value) == (
+        "'25:00' is not a time of day: use HH:MM, from 00:00 to 23:59."
+    )
+    assert str(no_time.value) == en.explain(no_time.value)
+    forms = {"it": "da 00:00 a 23:59", "fr": "de 00:00 à 23:59", "de": "00:00 bis 23:59"}
+    for language, form in forms.items():
+        said = texts_for(language).explain(no_time.value)
+        assert said.endswith(f"HH:MM, {form}."), said
 
 
 def test_the_plan_for_a_reminder_that_falls_due() -> None:

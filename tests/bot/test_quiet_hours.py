@@ -193,7 +193,7 @@ def test_clock_times_a_player_types(text: str, expected: time) -> None:
     ["24:00", "7:60", "07h30", "7:5", "123", "", "-1", "7:00pm", "12:30:00", "٧:٠٠", "7.30"],
 )
 def test_clock_times_that_are_refused_say_the_legal_form(text: str) -> None:
-    with pytest.raises(ValueError, match="HH:MM, 00:00 to 23:59") as refused:
+    with pytest.raises(ValueError, match="HH:MM, from 00:00 to 23:59") as refused:
         parse_clock_time(text)
     assert repr(text) in str(refused.value)
 

@@ -15,12 +15,14 @@ from data.texts import (
     fields_of,
     texts_for,
 )
+from engine.registry import all_games
 from hvbot.cogs.game import mode_options
+from hvbot.cogs.me import settings_text as notify_settings_text
 from hvbot.cogs.server import settings_text
 from hvbot.messages.presenters import presenter_for
 from hvbot.services.errors import BotError
 from hvbot.services.server_settings import Change, apply
-from hvbot.store import ServerSettings
+from hvbot.store import NotifySettings, ServerSettings
 
 GUILD = 5
 
@@ -307,3 +309,59 @@ def test_one_option_has_one_name_in_every_command(language: str) -> None:
 def test_italian_says_a_company_s_colour_in_lower_case_mid_sentence() -> None:
     it = texts_for("it")
     assert [it(f"high_voltage.companies.{c}") for c in ("red", "yellow")] == ["rossa", "gialla"]
+
+
+# ------------------------------------------------------------------ settings in the reader's words
+
+
+@pytest.mark.parametrize(
+    ("language", "italian", "own"),
+    [
+        ("en", "Public game posts in Italian.", "Public game posts in French (the server's own"),
+        ("it", "Messaggi pubblici di gioco in italiano.", "di gioco in francese (la lingua del"),
+        ("fr", "Messages publics de jeu en italien.", "de jeu en français (la langue du serveur)."),
+        ("de", "Öffentliche Spielbeiträge auf Italienisch.", "auf Französisch (die Sprache des"),
+    ],
+)
+def test_the_servers_language_is_named_in_the_readers_words(
+    language: str, italian: str, own: str
+) -> None:
+    texts = texts_for(language)
+    chosen = apply(ServerSettings(), Change(language="it"), guild_id=GUILD)
+    assert italian in settings_text(chosen, texts, server_language="fr").splitlines()
+    said = settings_text(ServerSettings(), texts, server_language="fr")
+    assert own in said
+    assert "Français" not in said and "Italiano" not in said
+
+
+@pytest.mark.parametrize(
+    ("language", "where", "every"),
+    [
+        ("en", "both (channel and direct message)", "every 3 hours"),
+        ("it", "entrambi (canale e messaggio diretto)", "ogni 3 ore"),
+        ("fr", "les deux (salon et message privé)", "toutes les 3 heures"),
+        ("de", "beides (Kanal und Direktnachricht)", "alle 3 Stunden"),
+    ],
+)
+def test_my_reminders_choices_say_what_they_mean(language: str, where: str, every: str) -> None:
+    """The menu's "both" says both of what, and how often reads as a frequency; the settings
+    say "Where:" as a sentence, as for the other places."""
+    texts = texts_for(language)
+    assert texts("commands.choices.where.both") == where
+    assert texts("commands.choices.every.180") == every
+    shown = notify_settings_text(NotifySettings("both", 180), texts)
+    assert texts("bot.notify.where", where=texts("bot.notify_where.both")) in shown
+    assert texts("bot.notify.every", every=every) in shown
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_games_rules_open_with_its_name_and_in_short(language: str) -> None:
+    """Each language heads the rules of every game alike: "**<game> en bref**", the game's
+    name as the bot says it everywhere, no edition's name beside it."""
+    headings = {}
+    for game in (g for g in all_games() if g.name in ("high-voltage", "pylons", "sector6")):
+        headings[game.title] = presenter_for(game.name, language).rules.splitlines()[0]
+    endings = {heading.removeprefix(f"**{title} ") for title, heading in headings.items()}
+    assert len(endings) == 1 and all(h.endswith("**") for h in headings.values()), headings
+    if language == "fr":
+        assert headings["High Voltage"] == "**High Voltage en bref**"

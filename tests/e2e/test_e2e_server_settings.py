@@ -125,7 +125,7 @@ async def test_new_games_start_with_the_servers_language_and_defaults(
     (saved,) = await emu.slash(
         emu.owner, "server settings", language="de", reminder=30, absent=48, clock=1440
     )
-    assert "Deutsch" in saved.content and "30 minutes" in saved.content
+    assert "Public game posts in German." in saved.content and "30 minutes" in saved.content
     ada = emu.add_user("Ada")
     reply = await emu.slash(ada, "game new", game="pylons", thread=False)
     (lobby,) = reply.public
