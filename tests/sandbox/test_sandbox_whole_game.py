@@ -190,14 +190,20 @@ class Table:
         self.acted_on.add(board["id"])
 
     async def choose(self, way: str) -> tuple[str, dict[str, Any]]:
-        """The command and options of one action: cells from the bot's autocomplete, place
-        and rotation from the command box's fixed choices."""
+        """The command and options of one action: cells (and a card's legal turns) from the
+        bot's autocomplete, place and rotation from the command box's fixed choices."""
         ada, pick = self.ada, self.rng.choice
         if way in ("rotate", "move"):
             cells = await ada.autocomplete(self.thread, f"hv {way}", "cell")
             if cells:
-                rotation = pick(ada.choices(f"hv {way}", "rotation"))["value"]
-                return f"hv {way}", {"cell": pick(cells)["value"], "rotation": rotation}
+                cell = pick(cells)["value"]
+                # The turns come from the command box's fixed choices, or from the bot's
+                # suggestions for that card where it offers only the legal ones.
+                turns = ada.choices(f"hv {way}", "rotation") or await ada.autocomplete(
+                    self.thread, f"hv {way}", "rotation", cell=cell
+                )
+                if turns:
+                    return f"hv {way}", {"cell": cell, "rotation": pick(turns)["value"]}
         cells = await ada.autocomplete(self.thread, "hv draw", "cell")
         assert cells, "the bot offers no face-down card to draw on Ada's turn"
         options: dict[str, Any] = {"cell": pick(cells)["value"]}
