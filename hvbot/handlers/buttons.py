@@ -23,7 +23,6 @@ from hvbot.messages.buttons import (
     LOBBY_ID,
     REMATCH_ID,
     UNDO_ID,
-    UNFOLLOW_ID,
     VOTE_ID,
     action_id,
     answer_id,
@@ -148,32 +147,13 @@ class RematchClick(discord.ui.DynamicItem[Button], template=REMATCH_ID):
 
 
 class FollowClick(discord.ui.DynamicItem[Button], template=FOLLOW_ID):
-    """Follow, on a lobby message or a board post: follow the game without playing it."""
+    """Follow, on a lobby message or a board post (`follow`): follow the game without
+    playing it; Unfollow, under a follower's digest (`unfollow`)."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(custom_id=follow_id(game_id)))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[discord.ui.View],
-        match: re.Match[str],
-    ) -> Self:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with guarded(interaction, self.game_id):
-            await follow.follow_game(interaction, self.game_id)
-
-
-class UnfollowClick(discord.ui.DynamicItem[Button], template=UNFOLLOW_ID):
-    """Unfollow, under a follower's digest."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(custom_id=unfollow_id(game_id)))
-        self.game_id = game_id
+    def __init__(self, game_id: int, what: str) -> None:
+        custom_id = follow_id(game_id) if what == "follow" else unfollow_id(game_id)
+        super().__init__(discord.ui.Button(custom_id=custom_id))
+        self.game_id, self.what = game_id, what
 
     @classmethod
     async def from_custom_id(
@@ -182,11 +162,14 @@ class UnfollowClick(discord.ui.DynamicItem[Button], template=UNFOLLOW_ID):
         item: discord.ui.Item[discord.ui.View],
         match: re.Match[str],
     ) -> Self:
-        return cls(int(match["game"]))
+        return cls(int(match["game"]), match["what"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guarded(interaction, self.game_id):
-            await follow.unfollow_game(interaction, self.game_id)
+            if self.what == "follow":
+                await follow.follow_game(interaction, self.game_id)
+            else:
+                await follow.unfollow_game(interaction, self.game_id)
 
 
 # Registered at start-up.
@@ -197,5 +180,4 @@ ITEMS = (
     VoteClick,
     RematchClick,
     FollowClick,
-    UnfollowClick,
 )

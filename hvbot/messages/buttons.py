@@ -51,8 +51,8 @@ VOTE_ID = r"away:(?P<request>[0-9]+):(?P<choice>ai|end)"
 # on its lobby message (`game`: the finished game, then the rematch's lobby).
 REMATCH_ID = r"rematch:(?P<game>[0-9]+):(?P<choice>ask|yes|no)"
 REMATCH_ANSWERS = {"yes": discord.ButtonStyle.success, "no": discord.ButtonStyle.secondary}
-FOLLOW_ID = r"follow:(?P<game>[0-9]+)"
-UNFOLLOW_ID = r"unfollow:(?P<game>[0-9]+)"
+# Follow (on a lobby message or a board post) and Unfollow (under a follower's digest).
+FOLLOW_ID = r"(?P<what>follow|unfollow):(?P<game>[0-9]+)"
 # Discord's limit on a message's rows of buttons (of five each).
 MOST_ROWS = 5
 
