@@ -191,37 +191,133 @@ def free_cells(view: View) -> list[str]:
     legal = list(view.get("build_cells") or ())
     if view.get("tiles"):
         return sorted(legal, key=cell_colrow)
+    columns, rows = _table(view)
+    return sorted(set(_middle(columns, rows)).intersection(legal), key=cell_colrow)
+
+
+def _table(view: View) -> tuple[int, int]:
     table = view.get("table") or {}
-    columns, rows = int(table.get("columns", 20)), int(table.get("rows", 20))
+    return int(table.get("columns", 20)), int(table.get("rows", 20))
+
+
+@cache
+def _middle(columns: int, rows: int) -> tuple[str, ...]:
+    """The cells offered for the first piece: seven columns and five rows at the table's
+    middle."""
     c, r = (columns - 1) // 2, (rows - 1) // 2
-    middle = {
+    return tuple(
         f"{LETTERS[c + dc]}{r + dr + 1}"
         for dc in range(-3, 4)
         for dr in range(-2, 3)
         if 0 <= c + dc < columns and 0 <= r + dr < rows
-    }
-    return sorted(middle.intersection(legal), key=cell_colrow)
+    )
 
 
 def layout(view: View, theme: Sector6Theme = SECTOR6_THEME) -> Layout:
-    """Fit the maze (and the free cells round it while building) into the board area."""
-    names = [t["cell"] for t in view.get("tiles") or ()] + free_cells(view)
-    if not names:  # no tiles and not building: cannot happen in a real game
-        names = ["A1"]
+    """Where the maze sits. While it is built, a window that moves in steps (`_build_layout`);
+    afterwards the maze alone, fitted into the board area."""
+    tiles = tuple(t["cell"] for t in view.get("tiles") or ())
+    if view.get("phase") == "build":
+        return _build_layout(tiles, *_table(view), theme)
+    return _fit(_box(tiles or ("A1",)), theme)  # no tiles and not building: not in a game
+
+
+Box = tuple[float, float, float, float]  # cell centres' left, right, top, bottom, in radii
+
+
+def _box(names: Sequence[str]) -> Box:
     points = [_units(*cell_colrow(n)) for n in names]
     xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def _fit(box: Box, theme: Sector6Theme) -> Layout:
+    """The largest radius (in steps of `RADIUS_STEP`) at which the cells of `box` fit into the
+    board area (at least the `MIN_SPAN` window), and the box's middle at the area's middle."""
+    left, right, top, bottom = box
     min_w, min_h = 1.5 * (MIN_SPAN[0] - 1), SQ3 * (MIN_SPAN[1] - 0.5)
-    span_x, span_y = max(max(xs) - min(xs), min_w), max(max(ys) - min(ys), min_h)
+    span_x, span_y = max(right - left, min_w), max(bottom - top, min_h)
     fit = min(
         (theme.width - 2 * PAD) / (span_x + 2), (theme.board_height - 2 * PAD) / (span_y + SQ3)
     )
     radius = int(min(max(fit, theme.min_radius), theme.max_radius)) // RADIUS_STEP * RADIUS_STEP
-    mid_x, mid_y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    return _centred(radius, (left + right) / 2, (top + bottom) / 2, theme)
+
+
+def _centred(radius: int, mid_x: float, mid_y: float, theme: Sector6Theme) -> Layout:
+    """The layout at `radius` with the point `mid_x`, `mid_y` (in radii) at the middle of the
+    board area."""
     return Layout(
         radius,
         round(theme.width / 2 - mid_x * radius),
         round(theme.board_height / 2 - mid_y * radius),
     )
+
+
+def _fits(lay: Layout, box: Box, theme: Sector6Theme) -> bool:
+    """True if every cell of `box` shows whole on the board area at `lay`, `PAD` or more from
+    its edges."""
+    left, right, top, bottom = box
+    r, half_h = lay.radius, SQ3 / 2 * lay.radius
+    return (
+        lay.x0 + (left - 1) * r >= PAD
+        and lay.x0 + (right + 1) * r <= theme.width - PAD
+        and lay.y0 + top * r - half_h >= PAD
+        and lay.y0 + bottom * r + half_h <= theme.board_height - PAD
+    )
+
+
+@lru_cache(maxsize=1024)  # a few games' placement histories; each call walks its history
+def _build_layout(tiles: tuple[str, ...], columns: int, rows: int, theme: Sector6Theme) -> Layout:
+    """The window on the maze while it is built, from the pieces in the order they were
+    placed (the view lists them so): a function of the position alone, whatever was drawn
+    before. The window starts on the middle of the table. After each placement it stays
+    where it is as long as the maze and every cell next to it (where the next pieces may go:
+    a cell of margin all round) show whole in it; only when they would not is it fitted
+    again (`_snapped`). So most placements move no piece, and when the maze moves it moves
+    by whole cells, once its margin is used up."""
+    lay = _snapped(_box(_middle(columns, rows)), theme)
+    far_x, far_y = 1.5 * (columns - 1), SQ3 * (rows - 0.5)
+    box: Box | None = None
+    for name in tiles:
+        x, y = _units(*cell_colrow(name))
+        ring = (max(x - 1.5, 0.0), min(x + 1.5, far_x), max(y - SQ3, 0.0), min(y + SQ3, far_y))
+        box = ring if box is None else _union(box, ring)
+        if not _fits(lay, box, theme):
+            lay = _snapped(box, theme)
+    return lay
+
+
+def _union(a: Box, b: Box) -> Box:
+    return min(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), max(a[3], b[3])
+
+
+def _snapped(box: Box, theme: Sector6Theme) -> Layout:
+    """`box` at the largest radius at which it fits with the middle of a whole cell at the
+    board area's middle, that cell the nearest to the box's middle that lets it fit. At the
+    smallest radius, the nearest cell, fitting or not (a maze wider than the picture at the
+    smallest radius: not in a game)."""
+    mid_x, mid_y = (box[0] + box[1]) / 2, (box[2] + box[3]) / 2
+    cells = sorted(
+        {
+            _units(col, row)
+            for col in (math.floor(mid_x / 1.5), math.ceil(mid_x / 1.5))
+            for row in (
+                math.floor(mid_y / SQ3 - 0.5 * (col & 1)),
+                math.ceil(mid_y / SQ3 - 0.5 * (col & 1)),
+            )
+        },
+        key=lambda c: (math.dist(c, (mid_x, mid_y)), c),
+    )
+    radius = _fit(box, theme).radius
+    while True:
+        for x, y in cells:
+            lay = _centred(radius, x, y, theme)
+            if _fits(lay, box, theme):
+                return lay
+        if radius - RADIUS_STEP < theme.min_radius:
+            return _centred(radius, *cells[0], theme)
+        radius -= RADIUS_STEP
 
 
 def cell_centre(view: View, name: str, theme: Sector6Theme = SECTOR6_THEME) -> tuple[int, int]:
