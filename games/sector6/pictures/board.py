@@ -2,7 +2,12 @@
 
 The maze is drawn as flat-topped hexagons scaled to fill the picture: the more the maze
 spreads, the smaller its tiles (the radius is rounded down to a multiple of `RADIUS_STEP`
-pixels, so a game in progress keeps reusing the same cached pieces). Every tile carries the
+pixels, so a game in progress keeps reusing the same cached pieces). While the maze is
+built, the picture is a window on the table that stays where it is until the maze and the
+cells next to it no longer fit in it, and then moves to centre a whole cell
+(`_build_layout`): most placements move no piece, so a board redraws only the new piece
+and the players do not see the maze jump. The window follows from the placements in their
+order, as the view lists them, never from what was drawn before. Every tile carries the
 label that commands accept (`C4`); its walls are steel bars (`tiles`), in full
 mode with gear teeth and a cog wherever two walls meet (their gears turn each other). Tiles
 are tinted by value and every oxygen marker is a disc in its value's colour with its number
@@ -292,11 +297,23 @@ def _union(a: Box, b: Box) -> Box:
     return min(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), max(a[3], b[3])
 
 
+# The room a window fitted again while the maze is built leaves round the maze and the cells
+# next to it, in radii on each side: half a column and half a row, so that the next pieces
+# seldom move it at once (the margin of its hysteresis).
+BUILD_ROOM = (0.75, SQ3 / 2)
+
+
 def _snapped(box: Box, theme: Sector6Theme) -> Layout:
-    """`box` at the largest radius at which it fits with the middle of a whole cell at the
-    board area's middle, that cell the nearest to the box's middle that lets it fit. At the
-    smallest radius, the nearest cell, fitting or not (a maze wider than the picture at the
-    smallest radius: not in a game)."""
+    """`box` and `BUILD_ROOM` round it at the largest radius at which they fit with the
+    middle of a whole cell at the board area's middle, that cell the nearest to the box's
+    middle that lets them fit. At the smallest radius, the nearest cell, fitting or not (a
+    maze wider than the picture at the smallest radius: not in a game)."""
+    box = (
+        box[0] - BUILD_ROOM[0],
+        box[1] + BUILD_ROOM[0],
+        box[2] - BUILD_ROOM[1],
+        box[3] + BUILD_ROOM[1],
+    )
     mid_x, mid_y = (box[0] + box[1]) / 2, (box[2] + box[3]) / 2
     cells = sorted(
         {
