@@ -19,6 +19,8 @@ from typing import Any
 
 from PIL import Image
 
+from . import layout
+
 DISCORD_EPOCH_MS = 1_420_070_400_000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 GIF_SIGNATURES = (b"GIF87a", b"GIF89a")
@@ -370,11 +372,15 @@ def gif_size(data: bytes) -> tuple[int, int] | None:
 
 
 def buttons_of(components: list[dict[str, Any]] | None) -> tuple[Button, ...]:
+    """Every button of a message as a reader finds it: in its action rows, and in a
+    Components V2 layout wherever it sits (a row inside a container, a section's accessory);
+    `row` is the index of the top-level component that holds it."""
     found = []
     for row, component in enumerate(components or []):
-        children = component.get("components", []) if component.get("type") == 1 else [component]
-        for child in children:
-            if child.get("type") == 2:
+        if not isinstance(component, dict):
+            continue
+        for child, _ in layout.walk([component]):
+            if child.get("type") == layout.BUTTON:
                 found.append(
                     Button(
                         custom_id=child.get("custom_id"),
@@ -413,16 +419,26 @@ class StoredMessage:
     def buttons(self) -> tuple[Button, ...]:
         return buttons_of(self.components)
 
+    @property
+    def is_layout(self) -> bool:
+        """Whether it is a Components V2 message (its components are its whole layout)."""
+        return bool(self.flags & IS_COMPONENTS_V2)
+
     def payload(self, base_url: str) -> dict[str, Any]:
+        attachments = [a.payload(base_url, self.channel_id) for a in self.attachments]
+        components = self.components
+        if self.is_layout:
+            by_name = {a["filename"]: a for a in attachments}
+            components = layout.as_returned(self.components, by_name, str(self.id))
         data: dict[str, Any] = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
             "type": 20 if self.interaction_id else 0,
             "content": self.content,
             "author": self.author.payload(),
-            "attachments": [a.payload(base_url, self.channel_id) for a in self.attachments],
+            "attachments": attachments,
             "embeds": self.embeds,
-            "components": self.components,
+            "components": components,
             "mentions": [],
             "mention_roles": [],
             "mention_everyone": False,
@@ -493,6 +509,8 @@ class Record:
     at: float  # the event loop's clock
     when: datetime
     choices: tuple[dict[str, Any], ...] = ()
+    # Of a Components V2 message, its layout as sent (Container, Text Display, gallery...).
+    layout: tuple[dict[str, Any], ...] = ()
 
     @property
     def is_public(self) -> bool:
@@ -500,8 +518,9 @@ class Record:
 
     @property
     def text(self) -> str:
-        """Everything a reader can read: content and every text field of every embed."""
-        parts = [self.content]
+        """Everything a reader can read: content, every text field of every embed, and the
+        Text Displays of a Components V2 layout."""
+        parts = [self.content, *layout.text_of(list(self.layout))]
         for embed in self.embeds:
             parts += [embed.get("title") or "", embed.get("description") or ""]
             parts += [(embed.get("footer") or {}).get("text") or ""]

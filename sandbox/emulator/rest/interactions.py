@@ -76,7 +76,14 @@ class InteractionRoutes(Routes):
         source = emu.messages_by_id.get(state.source_message_id or 0)
         message: StoredMessage | None = None
         if kind in (4, 7):
-            refused = self.check_message(request, data, files, base=("data",), creating=kind == 4)
+            refused = self.check_message(
+                request,
+                data,
+                files,
+                base=("data",),
+                creating=kind == 4,
+                before=source if kind == 7 else None,
+            )
             if refused is not None:
                 return refused
         if kind == 4:
@@ -230,7 +237,7 @@ class InteractionRoutes(Routes):
         state, message, original = target
         body: dict[str, Any] = request[BODY] or {}
         files: Files = request[FILES]
-        refused = self.check_message(request, body, files, creating=False)
+        refused = self.check_message(request, body, files, creating=False, before=message)
         if refused is not None:
             return refused
         self.emu.apply_body(message, body, files, editing=True)
