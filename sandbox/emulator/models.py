@@ -51,6 +51,7 @@ THREAD_PERMISSIONS = PERM_CREATE_PUBLIC_THREADS | PERM_SEND_MESSAGES_IN_THREADS
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
+GROUP_DM = 3
 GUILD_CATEGORY = 4
 PUBLIC_THREAD = 11
 # Message flag of a message a thread was started from.
@@ -188,8 +189,9 @@ class Role:
 @dataclass(frozen=True)
 class Channel:
     """A guild text channel (type 0, in a category if `parent_id` names one), a category
-    (type 4), a DM channel (type 1) with one recipient, or a public thread (type 11) of a
-    text channel (`parent_id`), started by `owner_id`."""
+    (type 4), a DM channel (type 1) of the bot with one recipient, a group DM (type 3) of
+    people (`recipient_ids`, made by `owner_id`) where the bot is no member, or a public
+    thread (type 11) of a text channel (`parent_id`), started by `owner_id`."""
 
     id: int
     name: str
@@ -203,10 +205,17 @@ class Channel:
     created_at: datetime = field(default_factory=now)
     # A thread's members added by the bot (Add Thread Member), not part of its identity.
     members: set[int] = field(default_factory=set, compare=False, hash=False)
+    # A group DM's people.
+    recipient_ids: tuple[int, ...] = ()
 
     @property
     def is_dm(self) -> bool:
-        return self.guild_id is None
+        """The bot's own DM with one person."""
+        return self.guild_id is None and self.type != GROUP_DM
+
+    @property
+    def is_group_dm(self) -> bool:
+        return self.type == GROUP_DM
 
     @property
     def is_thread(self) -> bool:
@@ -234,6 +243,18 @@ class Channel:
                     "locked": False,
                     "create_timestamp": iso(self.created_at),
                 },
+            }
+        if self.is_group_dm:
+            people = [(users or {}).get(u) for u in self.recipient_ids]
+            return {
+                "id": str(self.id),
+                "type": GROUP_DM,
+                "name": self.name or None,
+                "icon": None,
+                "owner_id": str(self.owner_id),
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [p.payload() for p in people if p is not None],
             }
         if self.is_dm:
             recipient = (users or {}).get(self.recipient_id or 0)

@@ -14,6 +14,7 @@ from .errors import EmulatorUsageError
 from .feed import ChangeFeed
 from .models import (
     ALL_PERMISSIONS,
+    GROUP_DM,
     GUILD_CATEGORY,
     GUILD_TEXT,
     HAS_THREAD,
@@ -58,6 +59,7 @@ class World(ChangeFeed):
     gateway: Gateway
     roles: dict[int, Role]
     member_roles: dict[int, set[int]]  # user id: the ids of the roles they were given
+    user_installs: set[int]  # the people who installed the app to their own account
 
     def add_user(
         self,
@@ -281,6 +283,29 @@ class World(ChangeFeed):
             self.dm_channels[user_id] = found
             self.channels[found.id] = found
         return found
+
+    def install_for(self, user: User) -> None:
+        """`user` adds the app to their own account (a user install): its commands that allow
+        user installs follow them into DMs and group DMs, where no server installed it."""
+        self.user_installs.add(user.id)
+        self.notify(Change("user", user_id=user.id))
+
+    def uninstall_for(self, user: User) -> None:
+        """`user` removes the app from their account."""
+        self.user_installs.discard(user.id)
+        self.notify(Change("user", user_id=user.id))
+
+    def add_group_dm(self, owner: User, *others: User, name: str = "") -> Channel:
+        """A group DM that `owner` opened with `others` (type 3). The bot is no member of it:
+        it sees it only through the interactions of people who installed the app."""
+        if not others:
+            raise EmulatorUsageError("a group DM has at least two people")
+        people = (owner.id, *(u.id for u in others))
+        channel = Channel(
+            self.ids.next(), name, None, type=GROUP_DM, owner_id=owner.id, recipient_ids=people
+        )
+        self.channels[channel.id] = channel
+        return channel
 
     def member_payload(self, user: User, guild_id: int | None = None) -> dict[str, Any]:
         """A user as a member of a guild (the first one by default), as interactions and

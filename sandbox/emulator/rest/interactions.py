@@ -6,16 +6,16 @@ follow-up or edit replaces it; ephemeral messages can only be reached this way.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from aiohttp import web
 
-from ..interactions import InteractionState
+from ..interactions import TOKEN_LIFETIME, USER_INSTALL_FOLLOWUPS, InteractionState
 from ..models import EPHEMERAL, LOADING, StoredMessage, Visibility
 from ..openapi import Violation
 from .routes import API, BODY, FILES, Files, Routes, json_response, truthy
 
+MAX_FOLLOWUPS = "This interaction has hit the maximum number of follow up messages"
 # Interaction type -> callback types Discord accepts for it.
 ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 
@@ -36,12 +36,18 @@ class InteractionRoutes(Routes):
     def _interaction_for_token(
         self, request: web.Request
     ) -> tuple[InteractionState | None, web.Response | None]:
+        """The interaction whose webhook token the route names, or Discord's refusal: an
+        unknown token, one not acknowledged yet, or one older than its 15 minutes (Receiving
+        and Responding > Followup Messages: "Interaction tokens are valid for 15 minutes"),
+        which Discord answers 401 / 50027 Invalid Webhook Token."""
         emu = self.emu
         state = emu.interactions_by_token.get(request.match_info["token"])
         if int(request.match_info["app_id"]) != emu.application_id or state is None:
             return None, self.error(request, 404, 10015, "Unknown Webhook")
         if state.callback_type is None:
             return None, self.error(request, 404, 10015, "Unknown Webhook")
+        if emu.clock.now() - state.created_at > TOKEN_LIFETIME:
+            return None, self.error(request, 401, 50027, "Invalid Webhook Token")
         return state, None
 
     async def callback(self, request: web.Request) -> web.Response:
@@ -49,7 +55,7 @@ class InteractionRoutes(Routes):
         state = emu.interactions.get(int(request.match_info["interaction_id"]))
         if state is None or state.token != request.match_info["token"]:
             return self.error(request, 404, 10062, "Unknown interaction")
-        late = asyncio.get_running_loop().time() - state.created_at > emu.interaction_window
+        late = emu.clock.now() - state.created_at > emu.interaction_window
         if state.expired or late:
             state.expired = True
             state.answered.set()
@@ -148,7 +154,7 @@ class InteractionRoutes(Routes):
                 visibility=Visibility.ephemeral_to(state.user),
             )
         state.callback_type = kind
-        state.acknowledged_at = asyncio.get_running_loop().time()
+        state.acknowledged_at = emu.clock.now()
         state.answered.set()
         if not truthy(request.query.get("with_response")):
             return web.Response(status=204)
@@ -175,6 +181,19 @@ class InteractionRoutes(Routes):
         refused = self.check_message(request, body, files)
         if refused is not None:
             return refused
+        if (
+            state.user_installed_only
+            and not state.placeholder_pending
+            and len(state.followup_ids) >= USER_INSTALL_FOLLOWUPS
+        ):
+            # Receiving and Responding > Followup Messages: an app installed by the user and
+            # not by the server is "limited to 5 followup messages per interaction".
+            return self.error(
+                request,
+                400,
+                40094,
+                "This interaction has hit the maximum number of follow up messages",
+            )
         if state.placeholder_pending:
             # The first follow-up after a deferred reply replaces the "thinking..." message and
             # keeps the deferral's visibility, whatever flags it asks for.
