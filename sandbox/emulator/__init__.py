@@ -23,6 +23,7 @@ sent, with who could see it. See `DiscordEmulator`.
 The tests point the project's bot at it from `tests/e2e_harness.py`.
 """
 
+from . import layout
 from .errors import CommandNotShown, EmulatorUsageError, InteractionFailed
 from .faults import Faults
 from .models import (
@@ -62,6 +63,7 @@ __all__ = [
     "StoredMessage",
     "User",
     "Visibility",
+    "layout",
     "locate_spec",
     "shard_of",
 ]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,64 +18,13 @@ import aiohttp
 import discord
 import pytest
 from conftest import running_emulator
-from discord import ui
-from PIL import Image
+from layout_cards import ALT, ORANGE, Card, board_file
 
 from sandbox.emulator import DiscordEmulator, Record
 from sandbox.emulator.models import IS_COMPONENTS_V2
+from sandbox.web.views import message_json
 
 pytestmark = pytest.mark.e2e  # the emulated Discord that the end-to-end tests stand on
-
-ORANGE = 0xE67E22
-ALT = "The board: Ada's pylon on C3, Bruno's on E5"
-
-
-def png(size: tuple[int, int] = (12, 8)) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", size, (20, 120, 200)).save(out, format="PNG")
-    return out.getvalue()
-
-
-def board_file(name: str = "board.png") -> discord.File:
-    return discord.File(io.BytesIO(png()), filename=name)
-
-
-class Card(ui.LayoutView):
-    """A game card as the bot would post it: one container with the player's colour, whose
-    turn it is with a button beside it, the board in a gallery with its alt text, a
-    separator and a row of moves. `pressed` collects the custom ids the bot was told of."""
-
-    def __init__(
-        self,
-        *,
-        turn: str = "Ada to move",
-        alt: str = ALT,
-        picture: str = "attachment://board.png",
-        texts: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(timeout=None)
-        self.pressed: asyncio.Queue[tuple[str, discord.Interaction]] = asyncio.Queue()
-        skip = ui.Button[Card](label="Pass", custom_id="card:pass")
-        rotate = ui.Button[Card](label="Rotate", custom_id="card:rotate")
-        for button in (skip, rotate):
-            button.callback = self._pressed(button)  # type: ignore[method-assign] # a callback per button, as discord.py allows
-        self.add_item(
-            ui.Container(
-                ui.TextDisplay("## Pylons"),
-                ui.Section(ui.TextDisplay(turn), accessory=skip),
-                *(ui.TextDisplay(t) for t in texts),
-                ui.Separator(),
-                ui.MediaGallery(discord.MediaGalleryItem(picture, description=alt)),
-                ui.ActionRow(rotate),
-                accent_colour=ORANGE,
-            )
-        )
-
-    def _pressed(self, button: ui.Button[Card]) -> Any:
-        async def callback(interaction: discord.Interaction) -> None:
-            await self.pressed.put((button.custom_id or "", interaction))
-
-        return callback
 
 
 class CardBot(discord.Client):
@@ -179,6 +127,21 @@ async def test_a_card_is_accepted_and_read_back_as_discord_returns_it(
     assert section["accessory"]["custom_id"] == "card:pass" and section["accessory"]["id"] == 5
     media = top["components"][3]["items"][0]["media"]
     assert media["url"] == attachment.url and media["attachment_id"] == str(attachment.id)
+
+
+async def test_the_page_is_given_a_card_with_its_pictures_at_their_addresses(
+    emu: DiscordEmulator, bot: CardBot
+) -> None:
+    channel = await channel_of(bot, emu)
+    sent = await channel.send(view=Card(), file=board_file())
+    drawn = message_json(emu, emu.message(sent.id))
+    assert drawn["layout"] is True and drawn["content"] == ""
+    (item,) = drawn["components"][0]["components"][3]["items"]
+    (picture,) = drawn["attachments"]
+    assert item["media"]["url"] == picture["url"] and picture["url"].startswith("/attachments/")
+    assert item["description"] == ALT
+    plain = await channel.send("Ada to move")
+    assert message_json(emu, emu.message(plain.id))["layout"] is False
 
 
 async def test_buttons_inside_a_container_and_a_section_reach_the_bot(
