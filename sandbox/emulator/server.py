@@ -126,6 +126,7 @@ class DiscordEmulator(EmulatorParts):
         # Discord's time for its rules that last minutes (a token's 15), which tests move.
         self.clock = Clock()
         self.user_installs: set[int] = set()
+        self.external_apps_off: set[int] = set()
         self.interactions: dict[int, InteractionState] = {}
         self.interactions_by_token: dict[str, InteractionState] = {}
         self.commands: dict[int | None, dict[str, dict[str, Any]]] = {}

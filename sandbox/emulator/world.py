@@ -60,6 +60,7 @@ class World(ChangeFeed):
     roles: dict[int, Role]
     member_roles: dict[int, set[int]]  # user id: the ids of the roles they were given
     user_installs: set[int]  # the people who installed the app to their own account
+    external_apps_off: set[int]  # guilds whose members' own apps may answer only privately
 
     def add_user(
         self,
@@ -294,6 +295,16 @@ class World(ChangeFeed):
         """`user` removes the app from their account."""
         self.user_installs.discard(user.id)
         self.notify(Change("user", user_id=user.id))
+
+    def allow_external_apps(self, allowed: bool = True, guild_id: int | None = None) -> None:
+        """Whether a server (the first one by default) lets its members' own apps answer in
+        public (@everyone's Use External Apps, on by default): without it, the answers of an
+        app a member installed and the server did not are private to that member."""
+        guild = guild_id or self.guild_id
+        if allowed:
+            self.external_apps_off.discard(guild)
+        else:
+            self.external_apps_off.add(guild)
 
     def add_group_dm(self, owner: User, *others: User, name: str = "") -> Channel:
         """A group DM that `owner` opened with `others` (type 3). The bot is no member of it:

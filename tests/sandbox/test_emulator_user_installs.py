@@ -281,3 +281,19 @@ async def test_an_interactions_token_lives_fifteen_minutes(
     emu.rejections.clear()  # refused on purpose
     with pytest.raises(ValueError):
         emu.clock.advance(-1)
+
+
+async def test_where_a_server_turned_external_apps_off_a_users_app_answers_privately(
+    emu: DiscordEmulator, bot: InstallBot
+) -> None:
+    ada = emu.add_user("Ada")
+    emu.install_for(ada)
+    emu.allow_external_apps(False)
+    (answer,) = await emu.slash(ada, "play")
+    assert answer.visibility.kind == "ephemeral" and answer.visibility.user_id == ada.id
+    # An app the server installed too answers as it asks, and so does any once allowed again.
+    (answer,) = await emu.slash(ada, "both")
+    assert answer.is_public
+    emu.allow_external_apps(True)
+    (answer,) = await emu.slash(ada, "play")
+    assert answer.is_public

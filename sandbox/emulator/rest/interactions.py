@@ -10,7 +10,12 @@ from typing import Any
 
 from aiohttp import web
 
-from ..interactions import TOKEN_LIFETIME, USER_INSTALL_FOLLOWUPS, InteractionState
+from ..interactions import (
+    GUILD_CONTEXT,
+    TOKEN_LIFETIME,
+    USER_INSTALL_FOLLOWUPS,
+    InteractionState,
+)
 from ..models import EPHEMERAL, LOADING, StoredMessage, Visibility
 from ..openapi import Violation
 from .routes import API, BODY, FILES, Files, Routes, json_response, truthy
@@ -50,6 +55,20 @@ class InteractionRoutes(Routes):
             return None, self.error(request, 401, 50027, "Invalid Webhook Token")
         return state, None
 
+    def _answer_flags(self, state: InteractionState, flags: int) -> int:
+        """The flags an answer to the interaction gets: those asked for, and EPHEMERAL too
+        where the server does not let the person's own apps answer in public (Permissions >
+        USE_EXTERNAL_APPS: "When disabled, users will still be allowed to use their apps but
+        the responses will be ephemeral. This only applies to apps not also installed to the
+        server.")."""
+        if (
+            state.context == GUILD_CONTEXT
+            and state.user_installed_only
+            and state.guild_id in self.emu.external_apps_off
+        ):
+            return flags | EPHEMERAL
+        return flags
+
     async def callback(self, request: web.Request) -> web.Response:
         emu = self.emu
         state = emu.interactions.get(int(request.match_info["interaction_id"]))
@@ -77,7 +96,7 @@ class InteractionRoutes(Routes):
                 ],
             )
         data: dict[str, Any] = body.get("data") or {}
-        flags = int(data.get("flags") or 0)
+        flags = self._answer_flags(state, int(data.get("flags") or 0))
         channel = emu.channels[state.channel_id]
         source = emu.messages_by_id.get(state.source_message_id or 0)
         message: StoredMessage | None = None
@@ -203,7 +222,7 @@ class InteractionRoutes(Routes):
             state.placeholder_pending = False
         else:
             channel = emu.channels[state.channel_id]
-            flags = int(body.get("flags") or 0)
+            flags = self._answer_flags(state, int(body.get("flags") or 0))
             message = emu.store_message(
                 channel_id=channel.id,
                 visibility=self.visibility(channel, state.user, flags),
