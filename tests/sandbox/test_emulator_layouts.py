@@ -235,6 +235,29 @@ async def test_alt_text_longer_than_1024_characters_is_refused(
     await channel.send(view=Card(alt="a" * 1024), file=board_file())
 
 
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"content": "Ada to move"}, "content"),
+        ({"embed": discord.Embed(title="Pylons")}, "embeds"),
+    ],
+)
+async def test_a_card_cannot_carry_content_or_embeds(
+    emu: DiscordEmulator, bot: CardBot, extra: dict[str, Any], field: str
+) -> None:
+    """discord.py sends these beside a layout; Discord refuses the whole message."""
+    channel = await channel_of(bot, emu)
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send(view=Card(), file=board_file(), **extra)
+    assert (refused.value.status, refused.value.code) == (400, 50035)
+    errors = emu.rejections[-1].body["errors"]
+    assert [e["code"] for e in errors[field]["_errors"]] == [
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"
+    ]
+    emu.rejections.clear()
+    assert not emu.messages_by_id
+
+
 async def test_an_edit_cannot_give_a_card_content(emu: DiscordEmulator, bot: CardBot) -> None:
     channel = await channel_of(bot, emu)
     sent = await channel.send(view=Card(), file=board_file())

@@ -176,6 +176,11 @@ async def test_a_command_is_offered_only_through_an_installation_that_reaches_th
     # In the bot's DM the server's installation says "0" for its server.
     await emu.slash(bruno, "club", channel=emu.dm_channel(bruno.id))
     assert bot.seen[-1].context.dm_channel and owners(bot.seen[-1]) == {0: 0}
+    # A person's own installation reaches the bot's DM too: there it is theirs alone.
+    await emu.slash(ada, "play", channel=emu.dm_channel(ada.id))
+    assert bot.seen[-1].context.dm_channel and owners(bot.seen[-1]) == {1: ada.id}
+    await emu.slash(ada, "both", channel=emu.dm_channel(ada.id))
+    assert owners(bot.seen[-1]) == {0: 0, 1: ada.id}
     emu.uninstall_for(ada)
     with pytest.raises(CommandNotShown):
         await emu.slash(ada, "play", channel=group)
