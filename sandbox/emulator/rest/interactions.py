@@ -206,7 +206,8 @@ class InteractionRoutes(Routes):
             and len(state.followup_ids) >= USER_INSTALL_FOLLOWUPS
         ):
             # Receiving and Responding > Followup Messages: an app installed by the user and
-            # not by the server is "limited to 5 followup messages per interaction".
+            # not by the server is "limited to 5 followup messages per interaction". The one
+            # that replaces a deferral's "thinking…" is the answer itself, not counted.
             return self.error(
                 request,
                 400,
