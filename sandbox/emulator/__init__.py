@@ -19,10 +19,19 @@ sent, with who could see it. See `DiscordEmulator`.
     other = emu.add_guild("Chess club", shard=(1, 2))   # its events go to shard 1 of 2
     await emu.slash(ada, "game new", channel=emu.default_channel(other), game="pylons")
     await emu.wait_for(lambda: emu.gateway.connected_shards >= {0, 1})
+    emu.install_for(ada)                    # Ada adds the app to her own account
+    friends = emu.add_group_dm(ada, bo)     # a group DM the bot is no member of
+    await emu.slash(ada, "play", channel=friends)   # context 2, owners {"1": Ada's id}
+    emu.clock.advance(15 * 60)              # the interaction's token has expired now
+
+Messages with the IS_COMPONENTS_V2 flag (Container, Section, Text Display, Media Gallery...)
+are checked as Discord checks them (`rules`), returned as Discord returns them (`layout`), and
+their buttons can be clicked wherever they sit; a record's `text` includes their text.
 
 The tests point the project's bot at it from `tests/e2e_harness.py`.
 """
 
+from . import layout
 from .errors import CommandNotShown, EmulatorUsageError, InteractionFailed
 from .faults import Faults
 from .models import (
@@ -62,6 +71,7 @@ __all__ = [
     "StoredMessage",
     "User",
     "Visibility",
+    "layout",
     "locate_spec",
     "shard_of",
 ]

@@ -17,7 +17,15 @@ from . import rules
 from .errors import CommandNotShown, EmulatorUsageError, InteractionFailed
 from .gateway import Gateway
 from .history import History
-from .interactions import InteractionState
+from .interactions import (
+    BOT_DM_CONTEXT,
+    GUILD_CONTEXT,
+    GUILD_INSTALL,
+    PRIVATE_CHANNEL_CONTEXT,
+    USER_INSTALL,
+    Clock,
+    InteractionState,
+)
 from .models import (
     PERM_ADMINISTRATOR,
     Change,
@@ -48,18 +56,51 @@ OPTION_TYPES = {
 }
 
 
-def offered(command: dict[str, Any], permissions: int, *, in_dm: bool) -> bool:
+def context_of(channel: Channel) -> int:
+    """The interaction context of a channel (Interactions > Interaction Context Types): a
+    server's channel, the bot's own DM, or any other private channel (a group DM)."""
+    if channel.is_group_dm:
+        return PRIVATE_CHANNEL_CONTEXT
+    return BOT_DM_CONTEXT if channel.is_dm else GUILD_CONTEXT
+
+
+def installations(command: dict[str, Any], context: int, *, user_installed: bool) -> set[int]:
+    """The installations of the app that make `command` available in `context`
+    (Application Commands > Contexts): the server's (GUILD_INSTALL, which reaches the server's
+    channels and the bot's DM, never a group DM) when the command allows guild installs (its
+    `integration_types`, GUILD_INSTALL alone when it names none), and the user's own
+    (USER_INSTALL, which reaches everywhere) when they installed the app and the command
+    allows user installs."""
+    types = command.get("integration_types") or [GUILD_INSTALL]
+    found = set()
+    if GUILD_INSTALL in types and context in (GUILD_CONTEXT, BOT_DM_CONTEXT):
+        found.add(GUILD_INSTALL)
+    if USER_INSTALL in types and user_installed:
+        found.add(USER_INSTALL)
+    return found
+
+
+def offered(
+    command: dict[str, Any], permissions: int, *, context: int, user_installed: bool = False
+) -> bool:
     """Whether Discord offers a registered command to a user with `permissions` (theirs in
-    the server, `World.permissions_of`): only where its contexts allow (a DM or a server), and
-    in a server only to members with every permission its `default_member_permissions` asks
-    for (a server's own overrides aside)."""
+    the server, `World.permissions_of`) in a channel of `context`: only where its `contexts`
+    allow (all three when it names none, less the bot's DM with `dm_permission` false), only
+    through an installation that reaches there (`installations`), and, where the server's
+    installation offers it in a server, only to members with every permission its
+    `default_member_permissions` asks for (a server's own overrides aside)."""
     contexts = command.get("contexts")
-    if in_dm:
-        return command.get("dm_permission") is not False and (contexts is None or 1 in contexts)
-    if contexts is not None and 0 not in contexts:
+    if contexts is None:
+        contexts = [GUILD_CONTEXT, PRIVATE_CHANNEL_CONTEXT]
+        if command.get("dm_permission") is not False:
+            contexts.append(BOT_DM_CONTEXT)
+    if context not in contexts:
+        return False
+    through = installations(command, context, user_installed=user_installed)
+    if not through:
         return False
     needed = command.get("default_member_permissions")
-    if needed is None:
+    if context != GUILD_CONTEXT or GUILD_INSTALL not in through or needed is None:
         return True
     if int(needed) == 0:  # "0": nobody but administrators
         return bool(permissions & PERM_ADMINISTRATOR)
@@ -75,6 +116,7 @@ class Acting(World, History):
     interactions_by_token: dict[str, InteractionState]
     commands: dict[int | None, dict[str, dict[str, Any]]]
     gateway: Gateway
+    clock: Clock
 
     if TYPE_CHECKING:
 
@@ -84,11 +126,14 @@ class Acting(World, History):
             files there."""
             ...
 
-    def _find_command(self, name: str, guild_id: int | None) -> tuple[dict[str, Any], int | None]:
+    def _find_command(
+        self, name: str, guild_id: int | None, *, group_dm: bool = False
+    ) -> tuple[dict[str, Any], int | None]:
         """A command as a user in `guild_id` sees it: the guild's own, then the global ones.
-        In a DM the first guild's commands are offered too, so tests can run guild-scoped
-        commands there."""
-        for scope in (guild_id or self.guild_id, None):
+        In the bot's DM the first guild's commands are offered too, so tests can run
+        guild-scoped commands there; in a group DM only global commands exist."""
+        scopes = (None,) if group_dm else (guild_id or self.guild_id, None)
+        for scope in scopes:
             found = self.commands.get(scope, {}).get(name)
             if found is not None:
                 return found, scope
@@ -103,13 +148,45 @@ class Acting(World, History):
 
     def _check_shown(self, command: dict[str, Any], user: User, channel: Channel) -> None:
         permissions = self.permissions_of(user, channel.guild_id)
-        if not offered(command, permissions, in_dm=channel.is_dm):
-            where = "in DMs" if channel.is_dm else f"to {user.name}"
+        installed = user.id in self.user_installs
+        if not offered(command, permissions, context=context_of(channel), user_installed=installed):
+            where = (
+                "in group DMs"
+                if channel.is_group_dm
+                else "in DMs"
+                if channel.is_dm
+                else f"to {user.name}"
+            )
             raise CommandNotShown(
                 f"/{command['name']} is not offered {where} (default_member_permissions:"
                 f" {command.get('default_member_permissions')}, contexts:"
-                f" {command.get('contexts')}, dm_permission: {command.get('dm_permission')})"
+                f" {command.get('contexts')}, dm_permission: {command.get('dm_permission')},"
+                f" integration_types: {command.get('integration_types')}, installed by"
+                f" {user.name}: {installed})"
             )
+
+    def _owners(self, state: InteractionState, command: dict[str, Any] | None) -> dict[str, str]:
+        """`authorizing_integration_owners` of an interaction (Interactions > Interaction
+        Object > Authorizing Integration Owners Object): for a command, each installation it
+        came through, the server's id (or "0" in the bot's DM) for the server's and the user's
+        id for theirs; for a button, those of the interaction whose answer carries it, or the
+        server's alone on a message the bot posted by itself."""
+        channel = self.channels[state.channel_id]
+        guild = str(channel.guild_id) if channel.guild_id is not None else "0"
+        if command is not None:
+            installed = state.user.id in self.user_installs
+            through = installations(command, state.context, user_installed=installed)
+            owners = {}
+            if GUILD_INSTALL in through:
+                owners[str(GUILD_INSTALL)] = guild
+            if USER_INSTALL in through:
+                owners[str(USER_INSTALL)] = str(state.user.id)
+            return owners
+        source = self.messages_by_id.get(state.source_message_id or 0)
+        origin = self.interactions.get(source.interaction_id or 0) if source else None
+        if origin is not None:
+            return dict(origin.owners)
+        return {str(GUILD_INSTALL): guild}
 
     def _build_options(
         self,
@@ -177,9 +254,10 @@ class Acting(World, History):
         *,
         focused: tuple[str, str] | None = None,
         guild_id: int | None = None,
+        group_dm: bool = False,
     ) -> dict[str, Any]:
         words = command.strip().lstrip("/").split()
-        top, scope = self._find_command(words[0], guild_id)
+        top, scope = self._find_command(words[0], guild_id, group_dm=group_dm)
         resolved: dict[str, Any] = {}
         node_options = top.get("options") or []
         path: list[tuple[str, int]] = []
@@ -237,27 +315,35 @@ class Acting(World, History):
             "app_permissions": str(self.app_permissions),
             "locale": self.locale_of(state.user),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(channel.guild_id or self.guild_id)},
+            "authorizing_integration_owners": dict(state.owners),
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "context": state.context,
         }
-        if channel.is_dm:
+        if channel.guild_id is None:
             payload["user"] = state.user.payload()
-            payload["context"] = 1
         else:
             guild = self.guilds[channel.guild_id or self.guild_id]
             payload["guild_id"] = str(guild.id)
             payload["guild_locale"] = guild.locale
             payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
             payload["member"] = self.member_payload(state.user, guild.id)
-            payload["context"] = 0
         if message is not None:
             payload["message"] = message.payload(self.base_url)
         return payload
 
     def _new_interaction(
-        self, kind: int, user: User, channel_id: int, source: StoredMessage | None = None
+        self,
+        kind: int,
+        user: User,
+        channel_id: int,
+        source: StoredMessage | None = None,
+        command: dict[str, Any] | None = None,
     ) -> InteractionState:
+        """A new interaction of `user` in the channel, on the button of `source` or running
+        `command` (as registered), with its context and the installations behind it."""
         channel = self.channels[channel_id]
+        if channel.is_group_dm and user.id not in channel.recipient_ids:
+            raise EmulatorUsageError(f"{user.name} is not in group DM {channel.id}")
         state = InteractionState(
             id=self.ids.next(),
             token="aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48),
@@ -265,10 +351,12 @@ class Acting(World, History):
             user=user,
             channel_id=channel_id,
             guild_id=channel.guild_id,
-            created_at=asyncio.get_running_loop().time(),
+            created_at=self.clock.now(),
             start_seq=self.last_seq,
             source_message_id=source.id if source else None,
+            context=context_of(channel),
         )
+        state.owners = self._owners(state, command)
         self.interactions[state.id] = state
         self.interactions_by_token[state.token] = state
         return state
@@ -318,9 +406,11 @@ class Acting(World, History):
         included. Every other keyword is an option of the command.
         """
         target = channel or self.channel
-        data = self._command_data(command, options, guild_id=target.guild_id)
-        self._check_shown(self._find_command(data["name"], target.guild_id)[0], user, target)
-        state = self._new_interaction(2, user, target.id)
+        group_dm = target.is_group_dm
+        data = self._command_data(command, options, guild_id=target.guild_id, group_dm=group_dm)
+        registered = self._find_command(data["name"], target.guild_id, group_dm=group_dm)[0]
+        self._check_shown(registered, user, target)
+        state = self._new_interaction(2, user, target.id, command=registered)
         state.command = " ".join(command.strip().lstrip("/").split())
         payload = self._interaction_payload(state, data)
         return await self._deliver(state, payload, settle=settle, timeout=wait_s)
@@ -368,10 +458,12 @@ class Acting(World, History):
     ) -> list[dict[str, Any]]:
         """Type `typed` into `option` of `/command`; return the choices the bot offered."""
         target = channel or self.channel
+        group_dm = target.is_group_dm
         data = self._command_data(
-            command, options, focused=(option, typed), guild_id=target.guild_id
+            command, options, focused=(option, typed), guild_id=target.guild_id, group_dm=group_dm
         )
-        state = self._new_interaction(4, user, target.id)
+        registered = self._find_command(data["name"], target.guild_id, group_dm=group_dm)[0]
+        state = self._new_interaction(4, user, target.id, command=registered)
         payload = self._interaction_payload(state, data)
         await self._deliver(state, payload, settle=False, timeout=5.0)
         if state.callback_type != 8 or state.choices is None:
@@ -385,6 +477,8 @@ class Acting(World, History):
         target = channel or self.channel
         if target.is_dm and target.recipient_id != user.id:
             raise EmulatorUsageError(f"{user.name} cannot write in another person's DMs")
+        if target.is_group_dm and user.id not in target.recipient_ids:
+            raise EmulatorUsageError(f"{user.name} is not in group DM {target.id}")
         if not content.strip() or len(content) > rules.CONTENT_LIMIT:
             raise EmulatorUsageError(
                 f"a message holds 1 to {rules.CONTENT_LIMIT} characters, not {len(content)}"

@@ -129,6 +129,7 @@ class History(Waiting, ChangeFeed):
             at=loop.time(),
             when=now(),
             choices=tuple(choices or ()),
+            layout=tuple(message.components) if message and message.is_layout else (),
         )
         self.records.append(record)
         self.touch()

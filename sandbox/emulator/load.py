@@ -84,7 +84,8 @@ class LoadEmulator(DiscordEmulator):
     ) -> InteractionState:
         """Send `/command` as `user` in `channel`; return at once (see `acknowledged`)."""
         data = self._command_data(command, options)
-        state = self._new_interaction(2, user, channel.id)
+        registered = self._find_command(data["name"], channel.guild_id)[0]
+        state = self._new_interaction(2, user, channel.id, command=registered)
         await self.gateway.dispatch("INTERACTION_CREATE", self._interaction_payload(state, data))
         return state
 

@@ -19,6 +19,8 @@ from typing import Any
 
 from PIL import Image
 
+from . import layout
+
 DISCORD_EPOCH_MS = 1_420_070_400_000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 GIF_SIGNATURES = (b"GIF87a", b"GIF89a")
@@ -49,6 +51,7 @@ THREAD_PERMISSIONS = PERM_CREATE_PUBLIC_THREADS | PERM_SEND_MESSAGES_IN_THREADS
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
+GROUP_DM = 3
 GUILD_CATEGORY = 4
 PUBLIC_THREAD = 11
 # Message flag of a message a thread was started from.
@@ -186,8 +189,9 @@ class Role:
 @dataclass(frozen=True)
 class Channel:
     """A guild text channel (type 0, in a category if `parent_id` names one), a category
-    (type 4), a DM channel (type 1) with one recipient, or a public thread (type 11) of a
-    text channel (`parent_id`), started by `owner_id`."""
+    (type 4), a DM channel (type 1) of the bot with one recipient, a group DM (type 3) of
+    people (`recipient_ids`, made by `owner_id`) where the bot is no member, or a public
+    thread (type 11) of a text channel (`parent_id`), started by `owner_id`."""
 
     id: int
     name: str
@@ -201,10 +205,17 @@ class Channel:
     created_at: datetime = field(default_factory=now)
     # A thread's members added by the bot (Add Thread Member), not part of its identity.
     members: set[int] = field(default_factory=set, compare=False, hash=False)
+    # A group DM's people.
+    recipient_ids: tuple[int, ...] = ()
 
     @property
     def is_dm(self) -> bool:
-        return self.guild_id is None
+        """The bot's own DM with one person."""
+        return self.guild_id is None and self.type != GROUP_DM
+
+    @property
+    def is_group_dm(self) -> bool:
+        return self.type == GROUP_DM
 
     @property
     def is_thread(self) -> bool:
@@ -232,6 +243,18 @@ class Channel:
                     "locked": False,
                     "create_timestamp": iso(self.created_at),
                 },
+            }
+        if self.is_group_dm:
+            people = [(users or {}).get(u) for u in self.recipient_ids]
+            return {
+                "id": str(self.id),
+                "type": GROUP_DM,
+                "name": self.name or None,
+                "icon": None,
+                "owner_id": str(self.owner_id),
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [p.payload() for p in people if p is not None],
             }
         if self.is_dm:
             recipient = (users or {}).get(self.recipient_id or 0)
@@ -370,11 +393,15 @@ def gif_size(data: bytes) -> tuple[int, int] | None:
 
 
 def buttons_of(components: list[dict[str, Any]] | None) -> tuple[Button, ...]:
+    """Every button of a message as a reader finds it: in its action rows, and in a
+    Components V2 layout wherever it sits (a row inside a container, a section's accessory);
+    `row` is the index of the top-level component that holds it."""
     found = []
     for row, component in enumerate(components or []):
-        children = component.get("components", []) if component.get("type") == 1 else [component]
-        for child in children:
-            if child.get("type") == 2:
+        if not isinstance(component, dict):
+            continue
+        for child, _ in layout.walk([component]):
+            if child.get("type") == layout.BUTTON:
                 found.append(
                     Button(
                         custom_id=child.get("custom_id"),
@@ -413,16 +440,26 @@ class StoredMessage:
     def buttons(self) -> tuple[Button, ...]:
         return buttons_of(self.components)
 
+    @property
+    def is_layout(self) -> bool:
+        """Whether it is a Components V2 message (its components are its whole layout)."""
+        return bool(self.flags & IS_COMPONENTS_V2)
+
     def payload(self, base_url: str) -> dict[str, Any]:
+        attachments = [a.payload(base_url, self.channel_id) for a in self.attachments]
+        components = self.components
+        if self.is_layout:
+            by_name = {a["filename"]: a for a in attachments}
+            components = layout.as_returned(self.components, by_name, str(self.id))
         data: dict[str, Any] = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
             "type": 20 if self.interaction_id else 0,
             "content": self.content,
             "author": self.author.payload(),
-            "attachments": [a.payload(base_url, self.channel_id) for a in self.attachments],
+            "attachments": attachments,
             "embeds": self.embeds,
-            "components": self.components,
+            "components": components,
             "mentions": [],
             "mention_roles": [],
             "mention_everyone": False,
@@ -493,6 +530,8 @@ class Record:
     at: float  # the event loop's clock
     when: datetime
     choices: tuple[dict[str, Any], ...] = ()
+    # Of a Components V2 message, its layout as sent (Container, Text Display, gallery...).
+    layout: tuple[dict[str, Any], ...] = ()
 
     @property
     def is_public(self) -> bool:
@@ -500,8 +539,9 @@ class Record:
 
     @property
     def text(self) -> str:
-        """Everything a reader can read: content and every text field of every embed."""
-        parts = [self.content]
+        """Everything a reader can read: content, every text field of every embed, and the
+        Text Displays of a Components V2 layout."""
+        parts = [self.content, *layout.text_of(list(self.layout))]
         for embed in self.embeds:
             parts += [embed.get("title") or "", embed.get("description") or ""]
             parts += [(embed.get("footer") or {}).get("text") or ""]

@@ -33,7 +33,7 @@ from aiohttp import web
 from .faults import Faults
 from .feed import Watcher
 from .gateway import IDENTIFY_INTERVAL, Gateway
-from .interactions import INTERACTION_WINDOW, InteractionState
+from .interactions import INTERACTION_WINDOW, Clock, InteractionState
 from .models import (
     MEMBER_PERMISSIONS,
     Channel,
@@ -123,6 +123,10 @@ class DiscordEmulator(EmulatorParts):
         self.requests: list[RequestLog] = []
         self.rejections: list[Rejection] = []
         self.unhandled: list[str] = []
+        # Discord's time for its rules that last minutes (a token's 15), which tests move.
+        self.clock = Clock()
+        self.user_installs: set[int] = set()
+        self.external_apps_off: set[int] = set()
         self.interactions: dict[int, InteractionState] = {}
         self.interactions_by_token: dict[str, InteractionState] = {}
         self.commands: dict[int | None, dict[str, dict[str, Any]]] = {}

@@ -12,7 +12,16 @@ from datetime import timedelta
 from typing import Any
 
 from .interactions import InteractionState
-from .models import Attachment, Channel, Snowflakes, StoredMessage, User, Visibility, now
+from .models import (
+    IS_COMPONENTS_V2,
+    Attachment,
+    Channel,
+    Snowflakes,
+    StoredMessage,
+    User,
+    Visibility,
+    now,
+)
 
 # How long Discord remembers a message's nonce: "the past few minutes", in its words.
 NONCE_WINDOW = timedelta(minutes=5)
@@ -79,7 +88,11 @@ class MessageStore:
     ) -> None:
         """Apply what `body` sets to `message`. Attachments follow Discord: a body that lists
         `attachments` keeps the listed old ones and adds the listed uploads; one that does not
-        adds every upload, keeping the old ones only on an edit."""
+        adds every upload, keeping the old ones only on an edit. The IS_COMPONENTS_V2 flag,
+        once asked for, stays (Message Resource > Message Flags: it cannot be removed)."""
+        flags = body.get("flags")
+        if isinstance(flags, int) and flags & IS_COMPONENTS_V2:
+            message.flags |= IS_COMPONENTS_V2
         if "content" in body:
             message.content = body["content"] or ""
         if "embeds" in body or "embed" in body:

@@ -14,6 +14,7 @@ from .errors import EmulatorUsageError
 from .feed import ChangeFeed
 from .models import (
     ALL_PERMISSIONS,
+    GROUP_DM,
     GUILD_CATEGORY,
     GUILD_TEXT,
     HAS_THREAD,
@@ -58,6 +59,8 @@ class World(ChangeFeed):
     gateway: Gateway
     roles: dict[int, Role]
     member_roles: dict[int, set[int]]  # user id: the ids of the roles they were given
+    user_installs: set[int]  # the people who installed the app to their own account
+    external_apps_off: set[int]  # guilds whose members' own apps may answer only privately
 
     def add_user(
         self,
@@ -281,6 +284,39 @@ class World(ChangeFeed):
             self.dm_channels[user_id] = found
             self.channels[found.id] = found
         return found
+
+    def install_for(self, user: User) -> None:
+        """`user` adds the app to their own account (a user install): its commands that allow
+        user installs follow them into DMs and group DMs, where no server installed it."""
+        self.user_installs.add(user.id)
+        self.notify(Change("user", user_id=user.id))
+
+    def uninstall_for(self, user: User) -> None:
+        """`user` removes the app from their account."""
+        self.user_installs.discard(user.id)
+        self.notify(Change("user", user_id=user.id))
+
+    def allow_external_apps(self, allowed: bool = True, guild_id: int | None = None) -> None:
+        """Whether a server (the first one by default) lets its members' own apps answer in
+        public (@everyone's Use External Apps, on by default): without it, the answers of an
+        app a member installed and the server did not are private to that member."""
+        guild = guild_id or self.guild_id
+        if allowed:
+            self.external_apps_off.discard(guild)
+        else:
+            self.external_apps_off.add(guild)
+
+    def add_group_dm(self, owner: User, *others: User, name: str = "") -> Channel:
+        """A group DM that `owner` opened with `others` (type 3). The bot is no member of it:
+        it sees it only through the interactions of people who installed the app."""
+        if not others:
+            raise EmulatorUsageError("a group DM has at least two people")
+        people = (owner.id, *(u.id for u in others))
+        channel = Channel(
+            self.ids.next(), name, None, type=GROUP_DM, owner_id=owner.id, recipient_ids=people
+        )
+        self.channels[channel.id] = channel
+        return channel
 
     def member_payload(self, user: User, guild_id: int | None = None) -> dict[str, Any]:
         """A user as a member of a guild (the first one by default), as interactions and

@@ -14,6 +14,7 @@ from typing import Any
 
 from sandbox.emulator import DiscordEmulator, User
 from sandbox.emulator.acting import OPTION_TYPES, offered
+from sandbox.emulator.interactions import GUILD_CONTEXT
 
 TYPE_NAMES = {number: name for name, number in OPTION_TYPES.items()}
 SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, NUMBER = (
@@ -49,7 +50,12 @@ def registered(emu: DiscordEmulator, person: User | None = None) -> dict[str, di
                 found.setdefault(name, command)
     if person is not None:
         permissions = emu.permissions_of(person)
-        found = {n: c for n, c in found.items() if offered(c, permissions, in_dm=False)}
+        installed = person.id in emu.user_installs
+        found = {
+            n: c
+            for n, c in found.items()
+            if offered(c, permissions, context=GUILD_CONTEXT, user_installed=installed)
+        }
     return dict(sorted(found.items()))
 
 

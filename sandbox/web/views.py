@@ -10,7 +10,7 @@ import copy
 from collections.abc import Collection
 from typing import Any
 
-from sandbox.emulator import Channel, DiscordEmulator, StoredMessage, User
+from sandbox.emulator import Channel, DiscordEmulator, StoredMessage, User, layout
 from sandbox.emulator.models import LOADING, PERM_MANAGE_ROLES, iso
 
 from .commands import command_tree
@@ -80,10 +80,14 @@ def channels_json(emu: DiscordEmulator) -> list[dict[str, Any]]:
 def message_json(emu: DiscordEmulator, message: StoredMessage) -> dict[str, Any]:
     """A message as the page draws it: its files by their URLs on this server (embeds'
     `attachment://` pictures too), who ran the command it answers, whether it is still
-    "thinking…"."""
+    "thinking…". Of a Components V2 message (`layout`), the components are the whole message
+    and come as Discord returns them, each picture resolved to its file's address here; its
+    files show only where the layout shows them, as in Discord."""
     files = []
+    by_name: dict[str, dict[str, Any]] = {}
     for item in message.attachments:
         data = item.payload("", message.channel_id)  # a URL relative to the page's own server
+        by_name[item.filename] = data
         files.append(
             {
                 "id": data["id"],
@@ -111,7 +115,10 @@ def message_json(emu: DiscordEmulator, message: StoredMessage) -> dict[str, Any]
         "content": message.content,
         "embeds": [_embed_json(embed, urls) for embed in message.embeds],
         "attachments": files,
-        "components": copy.deepcopy(message.components),
+        "components": layout.as_returned(message.components, by_name, str(message.id))
+        if message.is_layout
+        else copy.deepcopy(message.components),
+        "layout": message.is_layout,
         "visibility": message.visibility.kind,
         "thinking": bool(message.flags & LOADING),
         "edited": message.edited_at is not None,

@@ -1,7 +1,10 @@
 """Channels and their messages: reading a channel, posting, reading, editing and deleting a
 message, starting a thread from one, and serving attachments' bytes. Discord's refusals are
 kept: closed DMs (403 / 50007), threads without the permission, another user's message,
-ephemeral messages (reachable only through their interaction).
+ephemeral messages (reachable only through their interaction), and group DMs, where the bot
+is no member (403 / 50001): an app installed by a user reaches one only by answering an
+interaction there (Developer docs, Application Commands > Contexts: a user-installed app
+"can only respond to interactions").
 """
 
 from __future__ import annotations
@@ -42,10 +45,19 @@ class ChannelRoutes(Routes):
         router.add_delete(member, self.remove_thread_member)
         router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.get_attachment)
 
+    def _missing_access(self, request: web.Request, channel: Channel) -> web.Response | None:
+        """Discord's refusal of a channel the bot is no member of (a group DM), if it is one."""
+        if channel.is_group_dm:
+            return self.error(request, 403, 50001, "Missing Access")
+        return None
+
     async def get_channel(self, request: web.Request) -> web.Response:
         channel = self.emu.channels.get(int(request.match_info["channel_id"]))
         if channel is None:
             return self.error(request, 404, 10003, "Unknown Channel")
+        refused = self._missing_access(request, channel)
+        if refused is not None:
+            return refused
         return json_response(channel.payload(self.emu.users))
 
     async def get_attachment(self, request: web.Request) -> web.Response:
@@ -74,6 +86,9 @@ class ChannelRoutes(Routes):
         channel = emu.channels.get(int(request.match_info["channel_id"]))
         if channel is None:
             return None, None, self.error(request, 404, 10003, "Unknown Channel")
+        refused = self._missing_access(request, channel)
+        if refused is not None:
+            return channel, None, refused
         message = emu.messages_by_id.get(int(request.match_info["message_id"]))
         # Ephemeral messages exist only for their interaction: the channel route cannot see them.
         if message is None or message.channel_id != channel.id or message.flags & EPHEMERAL:
@@ -85,6 +100,9 @@ class ChannelRoutes(Routes):
         channel = emu.channels.get(int(request.match_info["channel_id"]))
         if channel is None:
             return self.error(request, 404, 10003, "Unknown Channel")
+        refused = self._missing_access(request, channel)
+        if refused is not None:
+            return refused
         if channel.is_dm and channel.recipient_id in emu.faults.closed_dms:
             return self.error(
                 request, 403, 50007, "Cannot send messages to this user", rejected=False
@@ -126,7 +144,7 @@ class ChannelRoutes(Routes):
             return self.error(request, 403, 50005, "Cannot edit a message authored by another user")
         body: dict[str, Any] = request[BODY] or {}
         files: Files = request[FILES]
-        refused = self.check_message(request, body, files, creating=False)
+        refused = self.check_message(request, body, files, creating=False, before=message)
         if refused is not None:
             return refused
         self.emu.apply_body(message, body, files, editing=True)

@@ -6,16 +6,21 @@ follow-up or edit replaces it; ephemeral messages can only be reached this way.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from aiohttp import web
 
-from ..interactions import InteractionState
+from ..interactions import (
+    GUILD_CONTEXT,
+    TOKEN_LIFETIME,
+    USER_INSTALL_FOLLOWUPS,
+    InteractionState,
+)
 from ..models import EPHEMERAL, LOADING, StoredMessage, Visibility
 from ..openapi import Violation
 from .routes import API, BODY, FILES, Files, Routes, json_response, truthy
 
+MAX_FOLLOWUPS = "This interaction has hit the maximum number of follow up messages"
 # Interaction type -> callback types Discord accepts for it.
 ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 
@@ -36,20 +41,40 @@ class InteractionRoutes(Routes):
     def _interaction_for_token(
         self, request: web.Request
     ) -> tuple[InteractionState | None, web.Response | None]:
+        """The interaction whose webhook token the route names, or Discord's refusal: an
+        unknown token, one not acknowledged yet, or one older than its 15 minutes (Receiving
+        and Responding > Followup Messages: "Interaction tokens are valid for 15 minutes"),
+        which Discord answers 401 / 50027 Invalid Webhook Token."""
         emu = self.emu
         state = emu.interactions_by_token.get(request.match_info["token"])
         if int(request.match_info["app_id"]) != emu.application_id or state is None:
             return None, self.error(request, 404, 10015, "Unknown Webhook")
         if state.callback_type is None:
             return None, self.error(request, 404, 10015, "Unknown Webhook")
+        if emu.clock.now() - state.created_at > TOKEN_LIFETIME:
+            return None, self.error(request, 401, 50027, "Invalid Webhook Token")
         return state, None
+
+    def _answer_flags(self, state: InteractionState, flags: int) -> int:
+        """The flags an answer to the interaction gets: those asked for, and EPHEMERAL too
+        where the server does not let the person's own apps answer in public (Permissions >
+        USE_EXTERNAL_APPS: "When disabled, users will still be allowed to use their apps but
+        the responses will be ephemeral. This only applies to apps not also installed to the
+        server.")."""
+        if (
+            state.context == GUILD_CONTEXT
+            and state.user_installed_only
+            and state.guild_id in self.emu.external_apps_off
+        ):
+            return flags | EPHEMERAL
+        return flags
 
     async def callback(self, request: web.Request) -> web.Response:
         emu = self.emu
         state = emu.interactions.get(int(request.match_info["interaction_id"]))
         if state is None or state.token != request.match_info["token"]:
             return self.error(request, 404, 10062, "Unknown interaction")
-        late = asyncio.get_running_loop().time() - state.created_at > emu.interaction_window
+        late = emu.clock.now() - state.created_at > emu.interaction_window
         if state.expired or late:
             state.expired = True
             state.answered.set()
@@ -71,12 +96,19 @@ class InteractionRoutes(Routes):
                 ],
             )
         data: dict[str, Any] = body.get("data") or {}
-        flags = int(data.get("flags") or 0)
+        flags = self._answer_flags(state, int(data.get("flags") or 0))
         channel = emu.channels[state.channel_id]
         source = emu.messages_by_id.get(state.source_message_id or 0)
         message: StoredMessage | None = None
         if kind in (4, 7):
-            refused = self.check_message(request, data, files, base=("data",), creating=kind == 4)
+            refused = self.check_message(
+                request,
+                data,
+                files,
+                base=("data",),
+                creating=kind == 4,
+                before=source if kind == 7 else None,
+            )
             if refused is not None:
                 return refused
         if kind == 4:
@@ -141,7 +173,7 @@ class InteractionRoutes(Routes):
                 visibility=Visibility.ephemeral_to(state.user),
             )
         state.callback_type = kind
-        state.acknowledged_at = asyncio.get_running_loop().time()
+        state.acknowledged_at = emu.clock.now()
         state.answered.set()
         if not truthy(request.query.get("with_response")):
             return web.Response(status=204)
@@ -168,6 +200,20 @@ class InteractionRoutes(Routes):
         refused = self.check_message(request, body, files)
         if refused is not None:
             return refused
+        if (
+            state.user_installed_only
+            and not state.placeholder_pending
+            and len(state.followup_ids) >= USER_INSTALL_FOLLOWUPS
+        ):
+            # Receiving and Responding > Followup Messages: an app installed by the user and
+            # not by the server is "limited to 5 followup messages per interaction". The one
+            # that replaces a deferral's "thinking…" is the answer itself, not counted.
+            return self.error(
+                request,
+                400,
+                40094,
+                "This interaction has hit the maximum number of follow up messages",
+            )
         if state.placeholder_pending:
             # The first follow-up after a deferred reply replaces the "thinking..." message and
             # keeps the deferral's visibility, whatever flags it asks for.
@@ -177,7 +223,7 @@ class InteractionRoutes(Routes):
             state.placeholder_pending = False
         else:
             channel = emu.channels[state.channel_id]
-            flags = int(body.get("flags") or 0)
+            flags = self._answer_flags(state, int(body.get("flags") or 0))
             message = emu.store_message(
                 channel_id=channel.id,
                 visibility=self.visibility(channel, state.user, flags),
@@ -230,7 +276,7 @@ class InteractionRoutes(Routes):
         state, message, original = target
         body: dict[str, Any] = request[BODY] or {}
         files: Files = request[FILES]
-        refused = self.check_message(request, body, files, creating=False)
+        refused = self.check_message(request, body, files, creating=False, before=message)
         if refused is not None:
             return refused
         self.emu.apply_body(message, body, files, editing=True)

@@ -43,6 +43,27 @@ def truthy(value: str | None) -> bool:
     return (value or "").lower() in ("1", "true", "yes")
 
 
+def filenames_after(body: Any, files: Files, before: StoredMessage | None) -> set[str]:
+    """The names of the files a message will have once `body` is applied (the rule of
+    `MessageStore.apply_body`): the uploads, under the names `attachments` gives them, and
+    the old files an edit keeps. A Components V2 layout may show only these."""
+    listed = body.get("attachments") if isinstance(body, dict) else None
+    old = before.attachments if before is not None else []
+    if not isinstance(listed, list):
+        return {name for name, _, _ in files.values()} | {a.filename for a in old}
+    names: set[str] = set()
+    kept = {str(a.id): a.filename for a in old}
+    for entry in listed:
+        if not isinstance(entry, dict):
+            continue
+        ident = str(entry.get("id"))
+        if ident in kept:
+            names.add(kept[ident])
+        elif ident.isdigit() and int(ident) in files:
+            names.add(str(entry.get("filename") or files[int(ident)][0]))
+    return names
+
+
 class Routes:
     """A group of routes of the emulator `emu`, with Discord's answers."""
 
@@ -78,9 +99,18 @@ class Routes:
         *,
         base: tuple[str, ...] = (),
         creating: bool = True,
+        before: StoredMessage | None = None,
     ) -> web.Response | None:
-        """Discord's refusal of a message body and its files, or None when it is accepted."""
-        violations = rules.check_message(body, files=len(files), base=base, creating=creating)
+        """Discord's refusal of a message body and its files, or None when it is accepted;
+        `before` is the message an edit changes."""
+        violations = rules.check_message(
+            body,
+            files=len(files),
+            base=base,
+            creating=creating,
+            before=before,
+            filenames=filenames_after(body, files, before),
+        )
         # Discord's upload limit is on all of a message's files together, not each.
         if sum(len(data) for _, data, _ in files.values()) > rules.FILE_SIZE_LIMIT:
             return self.error(request, 413, 40005, "Request entity too large")

@@ -426,7 +426,7 @@ $("messages").addEventListener("click", (event) => {
   }
   const mention = event.target.closest(".command-mention[data-command]");
   if (mention) return composer.open(mention.dataset.command);
-  const img = event.target.closest("img.attachment-image, img.embed-image, img.embed-thumbnail");
+  const img = event.target.closest("img.attachment-image, img.embed-image, img.embed-thumbnail, img.gallery-image, img.layout-thumbnail");
   if (img) openLightbox(img);
 });
 $("messages").addEventListener("keydown", (event) => {

@@ -1,4 +1,6 @@
-// How one message is drawn: author, text in Discord's markdown, embeds, pictures, buttons.
+// How one message is drawn: author, text in Discord's markdown, embeds, pictures, buttons; or,
+// for a Components V2 message (`layout`), its containers, sections, texts, galleries,
+// separators and buttons, which are then the whole message.
 //
 // Everything is built as DOM nodes from the message's JSON; no text is ever parsed as HTML.
 
@@ -58,15 +60,20 @@ export function messageElement(m) {
     if (m.edited) (content.lastElementChild?.matches(".md-line") ? content.lastElementChild : content).append(el("span", "edited", t("edited")));
     body.append(content);
   }
-  const embedded = new Set();
-  // An embed's picture sent as an attachment keeps that attachment's alt text.
-  const alts = new Map((m.attachments || []).filter((a) => a.description).map((a) => [a.url, a.description]));
-  for (const embed of m.embeds || []) {
-    for (const part of [embed.image, embed.thumbnail]) if (part?.url) embedded.add(part.url);
-    body.append(embedElement(embed, alts));
+  if (m.layout) {
+    // Its files show only where its layout shows them, as in Discord.
+    if (!m.thinking) body.append(layoutElement(m));
+  } else {
+    const embedded = new Set();
+    // An embed's picture sent as an attachment keeps that attachment's alt text.
+    const alts = new Map((m.attachments || []).filter((a) => a.description).map((a) => [a.url, a.description]));
+    for (const embed of m.embeds || []) {
+      for (const part of [embed.image, embed.thumbnail]) if (part?.url) embedded.add(part.url);
+      body.append(embedElement(embed, alts));
+    }
+    for (const attachment of m.attachments || []) if (!embedded.has(attachment.url)) body.append(attachmentElement(attachment));
+    if (m.components?.length) body.append(componentsElement(m));
   }
-  for (const attachment of m.attachments || []) if (!embedded.has(attachment.url)) body.append(attachmentElement(attachment));
-  if (m.components?.length) body.append(componentsElement(m));
   if (m.visibility === "ephemeral") {
     const dismiss = el("button", "link-button", t("dismiss"));
     dismiss.type = "button";
@@ -149,6 +156,80 @@ function componentsElement(m) {
     wrap.append(line);
   }
   return wrap;
+}
+
+/** A Components V2 message: its top-level components, one under the other. */
+function layoutElement(m) {
+  const wrap = el("div", "layout");
+  for (const c of m.components || []) wrap.append(layoutPart(m, c));
+  return wrap;
+}
+
+/** One layout component as Discord draws it (Component Reference, by type). */
+function layoutPart(m, c) {
+  switch (c.type) {
+    case 17: {
+      // A container: a box, with its accent colour as a bar down its left side.
+      const box = el("div", "layout-container", ...(c.components || []).map((child) => layoutPart(m, child)));
+      const accent = colourOf(c.accent_color);
+      if (accent) {
+        box.classList.add("accented");
+        box.style.setProperty("--accent", accent);
+        box.dataset.accentColor = accent;
+      }
+      box.classList.toggle("spoiler-box", Boolean(c.spoiler));
+      return box;
+    }
+    case 9: {
+      // A section: its texts, and beside them its accessory (a button or a thumbnail).
+      const texts = el("div", "layout-section-texts", ...(c.components || []).map((child) => layoutPart(m, child)));
+      return el("div", "layout-section", texts, el("div", "layout-accessory", c.accessory ? layoutPart(m, c.accessory) : null));
+    }
+    case 10:
+      return el("div", "layout-text content", renderMarkdown(c.content || ""));
+    case 11:
+      return mediaElement(c.media, "layout-thumbnail", c.description, c.spoiler);
+    case 12: {
+      const items = c.items || [];
+      const gallery = el("div", `layout-gallery count-${Math.min(items.length, 10)}`);
+      for (const item of items) gallery.append(mediaElement(item.media, "gallery-image", item.description, item.spoiler));
+      return gallery;
+    }
+    case 13:
+      return el("div", "attachment-file layout-file", safeLink(c.file?.url || "", [c.name || c.file?.url || ""]));
+    case 14: {
+      const line = el("div", `layout-separator spacing-${c.spacing === 2 ? "large" : "small"}`);
+      line.classList.toggle("divider", c.divider !== false);
+      line.setAttribute("role", "separator");
+      return line;
+    }
+    case 1: {
+      const row = el("div", "component-row");
+      for (const child of c.components || []) {
+        if (child.type === 2) row.append(buttonElement(m.id, child));
+        else row.append(el("div", "component-unsupported", child.placeholder || t("unsupportedMenu")));
+      }
+      return row;
+    }
+    case 2:
+      return buttonElement(m.id, c);
+    default:
+      return el("div", "component-unsupported", t("unsupportedMenu"));
+  }
+}
+
+/** A picture of a layout with its alt text: read out as the image's alt, and marked "ALT" as
+ *  Discord marks a described picture, which shows the text when hovered. */
+function mediaElement(media, className, description, spoiler) {
+  const frame = el("figure", `layout-media ${className}-frame`);
+  frame.append(picture(media?.url || "", className, description || "", media?.width, media?.height));
+  if (description) {
+    const badge = el("span", "alt-badge", "ALT");
+    badge.title = description;
+    frame.append(badge);
+  }
+  frame.classList.toggle("spoiler-box", Boolean(spoiler));
+  return frame;
 }
 
 function buttonElement(messageId, c) {
