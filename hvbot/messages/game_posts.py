@@ -19,7 +19,7 @@ import discord
 
 from data.texts import texts_for
 from engine.registry import find_game
-from hvbot.infra import metrics, workers
+from hvbot.infra import links, metrics, workers
 from hvbot.messages import buttons, time_words
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
@@ -98,16 +98,27 @@ async def board_post(
     return Post(
         "\n".join(lines),
         files=files,
-        view=buttons.board_view(game.id, choices, texts) if seat is not None else None,
+        view=buttons.board_view(game.id, choices, texts, await live_link(game))
+        if seat is not None
+        else None,
         version=game.version,
         live_buttons=choices is not None,
     )
 
 
-def follow_view(game: GameRow) -> discord.ui.View | None:
-    """What a board post of the game keeps once its choices are past: the Follow button,
-    while the game is open (see `hvbot.services.follows`)."""
-    return buttons.board_view(game.id, None, public(game)) if game.is_open else None
+async def follow_view(game: GameRow) -> discord.ui.View | None:
+    """What a board post of the game keeps once its choices are past: the Follow button
+    (see `hvbot.services.follows`) and the "Live board" link, while the game is open."""
+    if not game.is_open:
+        return None
+    return buttons.board_view(game.id, None, public(game), await live_link(game))
+
+
+async def live_link(game: GameRow) -> str | None:
+    """The address of the game's live board on the web, for its posts: None when this bot
+    serves none (WEB_PORT unset) or the game's server turned the links off."""
+    served = links.current()
+    return None if served is None else await served.for_game(game.id, game.guild_id)
 
 
 async def prompt_post(
