@@ -78,8 +78,8 @@ async def test_a_board_post_links_to_a_signed_page_of_the_public_view(
 ) -> None:
     emu = emulator
     bot, address = await serving(hv)
-    ada, bo, _, table = await open_three_seat_game(emu, hv)
-    game, state = await table.wait_for_turn()
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    game, _ = await table.wait_for_turn()
     page = f"{address}/board/{game.id}/{sign(await bot.service.web_secret('unused'), game.id)}"
     # Each board post under way carries the game's link, beside its other buttons.
     (first,) = board_posts(emu)
@@ -194,8 +194,9 @@ async def test_every_viewer_follows_each_move_from_one_drawing_per_version(
         said = json.loads(last.removeprefix("data: "))["board"]
         moves = await hv.actions(game)
         assert len(said["moves"]) == len(moves)
-        assert json.loads(events[1].frames[-1].removeprefix("data: "))["board"]["moves"] != (
-            said["moves"]
+        assert (
+            json.loads(events[1].frames[-1].removeprefix("data: "))["board"]["moves"]
+            != (said["moves"])
         ), "the Italian viewer reads the moves in Italian"
         for viewer in viewers:
             await viewer.aclose()
@@ -236,4 +237,3 @@ async def test_game_board_shows_the_link_to_someone_not_at_the_table(
     reply = await emu.slash(cy, "game board", game=game.id)
     shown = [m for m in reply.messages if m.visibility == Visibility.ephemeral_to(cy.id)]
     assert [live_links(m) for m in shown if live_links(m)] == [[page]]
-

@@ -119,7 +119,8 @@ def private_lines(game: GameRow, state: State) -> set[str]:
     names = [seat.display_name for seat in game.seats]
     for language in LANGUAGES:
         presenter = presenter_for(game.game_name, language)
-        public = {line for part in presenter.text_board(state.view(None), names) or [] for line in part}
+        spectators = presenter.text_board(state.view(None), names) or []
+        public = {line for part in spectators for line in part}
         for seat in range(len(game.seats)):
             own = presenter.text_board(state.view(seat), names) or []
             found |= {line.strip() for part in own for line in part if line not in public}
@@ -197,7 +198,9 @@ async def test_two_pages_follow_five_moves_each_within_a_second_and_nothing_leak
                 # Updated before the next move is made, whatever the delay.
                 for looked in after:
                     assert looked["version"] > before, (move, looked)
-            final = await asyncio.gather(*(asyncio.to_thread(shown, p, game.version) for p in pages))
+            final = await asyncio.gather(
+                *(asyncio.to_thread(shown, p, game.version) for p in pages)
+            )
             sources = [await asyncio.to_thread(lambda p=p: p.page_source) for p in pages]
         print(f"delays from a move to its page updated (ms): {[round(d) for d in delays]}")
         assert max(delays) < WITHIN_MS, delays
