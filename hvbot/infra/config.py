@@ -247,7 +247,7 @@ WEB_SECRET_LEAST = 16  # characters of a WEB_SECRET, at least: a short one could
 
 
 def read_web(environ: Mapping[str, str]) -> dict[str, Any]:
-    """WEB_PORT (empty: no live boards), WEB_HOST (default: this machine only),
+    """WEB_PORT (empty: no live boards; 0: any free port), WEB_HOST (default: this machine only),
     WEB_PUBLIC_URL (http or https, default: this machine's port) and WEB_SECRET (empty: made
     once and kept in the database)."""
     port_text = environ.get("WEB_PORT", "").strip()
@@ -256,10 +256,10 @@ def read_web(environ: Mapping[str, str]) -> dict[str, Any]:
     secret = environ.get("WEB_SECRET", "").strip() or None
     if not port_text:
         return {}
-    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
         raise ConfigError(
-            f"WEB_PORT must be a port number from 1 to 65535, not {port_text!r}; leave it "
-            "empty to serve no live boards."
+            f"WEB_PORT must be a port number from 1 to 65535 (0: any free one), not "
+            f"{port_text!r}; leave it empty to serve no live boards."
         )
     if url is not None:
         parts = urlsplit(url)

@@ -56,6 +56,7 @@ def their_folder(tmp_path: Path) -> Path:
     (folder / ".env").write_text(
         f"DISCORD_TOKEN={THEIR_TOKEN}\nDATABASE_URL=sqlite:///their-games.sqlite3\n"
         "SHARD_COUNT=4\nSHARD_IDS=3\n"
+        "WEB_PORT=8080\nWEB_PUBLIC_URL=https://boards.their.org\nWEB_SECRET=their-own-secret-of-32-chars\n"
     )
     return folder
 
@@ -238,6 +239,9 @@ def test_the_sandbox_takes_nothing_of_the_real_bot_from_the_environment(
     assert settings.guild_id == emu.guild_id
     assert (settings.shard_count, settings.shard_ids) == (None, None)
     assert settings.log_level == "DEBUG"  # how the bot runs still comes from the settings
+    # The live boards are on, on a free port of this machine, whatever the real bot uses.
+    assert (settings.web_port, settings.web_host) == (0, "127.0.0.1")
+    assert (settings.web_public_url, settings.web_secret) == (None, None)
     with pytest.raises(ConfigError, match="LOG_LEVEL"):
         sandbox_settings(emu, tmp_path / DATABASE_NAME, {"LOG_LEVEL": "loud"})
 
