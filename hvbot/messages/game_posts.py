@@ -98,20 +98,27 @@ async def board_post(
     return Post(
         "\n".join(lines),
         files=files,
-        view=buttons.board_view(game.id, choices, texts, await live_link(game))
-        if seat is not None
-        else None,
+        view=await _board_buttons(game, choices, over=seat is None),
         version=game.version,
         live_buttons=choices is not None,
     )
 
 
+async def _board_buttons(
+    game: GameRow, choices: discord.ui.View | None, *, over: bool
+) -> discord.ui.View | None:
+    """A board post's buttons: while the game is under way, its choices, Follow and the
+    "Live board" link; once it is over, the link alone (its page shows the result)."""
+    link = await live_link(game)
+    if over:
+        return buttons.link_view(link, public(game)) if link is not None else None
+    return buttons.board_view(game.id, choices, public(game), link)
+
+
 async def follow_view(game: GameRow) -> discord.ui.View | None:
     """What a board post of the game keeps once its choices are past: the Follow button
-    (see `hvbot.services.follows`) and the "Live board" link, while the game is open."""
-    if not game.is_open:
-        return None
-    return buttons.board_view(game.id, None, public(game), await live_link(game))
+    (see `hvbot.services.follows`) while the game is open, and the "Live board" link."""
+    return await _board_buttons(game, None, over=not game.is_open)
 
 
 async def live_link(game: GameRow) -> str | None:

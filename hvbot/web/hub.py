@@ -29,12 +29,15 @@ from hvbot.messages.presenters import presenter_for
 from hvbot.messages.wording import picture_names
 from hvbot.services.access import GameAccess
 from hvbot.store import GameRow
-from hvbot.web.page import Moment, as_json, board_words
+from hvbot.web.page import Moment, as_json, board_words, event_data
 
 log = logging.getLogger(__name__)
 
 KEEP_ALIVE_S = 15.0  # a viewer with nothing new is sent a comment this often (proxies close idle)
 IDLE_S = 60.0  # a game nobody follows is forgotten this long after its page was last served
+# An event's bytes are sent as they are to the viewers woken within this long of their making:
+# the bot's time in it is then off by less than that, for the page's clock.
+SAME_EVENT_MS = 250
 
 
 @dataclass
@@ -45,6 +48,7 @@ class Frame:
     moment: Moment
     png: bytes
     _words: dict[str, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    _events: dict[str, tuple[int, bytes]] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -61,6 +65,14 @@ class Frame:
             said = board_words(self.moment, language)
             made = self._words[language] = (said, as_json(said))
         return made
+
+    def event(self, language: str, now_ms: int) -> bytes:
+        """The server-sent event of this version in `language`, the bot's time in it: made
+        once for all the viewers woken together (within `SAME_EVENT_MS`), not once each."""
+        made = self._events.get(language)
+        if made is None or not 0 <= now_ms - made[0] < SAME_EVENT_MS:
+            made = self._events[language] = (now_ms, event_data(self.words(language)[1], now_ms))
+        return made[1]
 
 
 class Board:

@@ -29,7 +29,7 @@ from hvbot.infra.links import LiveLinks
 from hvbot.store import GameRow
 from hvbot.web import assets
 from hvbot.web.hub import Frame, Hub, now_ms
-from hvbot.web.page import event_data, language_from, page_html
+from hvbot.web.page import language_from, page_html
 
 log = logging.getLogger(__name__)
 
@@ -178,8 +178,7 @@ class WebServer:
                 if shown is None:
                     await response.write(b": still here\n\n")
                     continue
-                _, said = shown.words(language)
-                await response.write(event_data(said, now_ms(self.clock)))
+                await response.write(shown.event(language, now_ms(self.clock)))
         return response
 
     async def _script(self, request: web.Request) -> web.Response:

@@ -5,6 +5,7 @@ that turns links off, and the secret every process shares."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import re
 from datetime import datetime
@@ -15,6 +16,7 @@ from engine.registry import find_game
 from hvbot.infra import links
 from hvbot.infra.config import ConfigError, load_settings
 from hvbot.infra.links import SIGNATURE_CHARS, LiveLinks, sign, signed
+from hvbot.messages.game_posts import follow_view
 from hvbot.services.server_settings import Change, apply
 from hvbot.store import GameRow, GameStore, SeatRow, ServerSettings
 from hvbot.store.server_settings import web_secret
@@ -185,3 +187,21 @@ async def test_the_setting_and_the_secret_are_kept_for_every_process(database_ur
         for store in stores:
             await store.close()
 
+
+async def test_a_board_post_keeps_its_live_link_once_the_game_is_over() -> None:
+    served = LiveLinks("s" * 20, "https://boards.example.org")
+    links.use(served)
+    try:
+        game, _ = a_game()
+        under_way = await follow_view(game)
+        assert under_way is not None
+        found = [
+            (getattr(b, "custom_id", None), getattr(b, "url", None)) for b in under_way.children
+        ]
+        assert (None, served.url(game.id)) in found and len(found) == 2  # and Follow
+        over = await follow_view(dataclasses.replace(game, status="finished"))
+        assert over is not None
+        assert [getattr(b, "url", None) for b in over.children] == [served.url(game.id)]
+    finally:
+        links.use(None)
+    assert await follow_view(dataclasses.replace(game, status="finished")) is None
