@@ -12,7 +12,8 @@ tells it, so what is measured is what the bot spends on its watchers.
 Two shapes are measured: `--one` watchers on one game, and `--each` watchers on each of
 `--games` games. For each: the serving process's resident memory per watcher (what it grew by
 from one watcher per game to all of them, divided by the watchers added), its CPU per move
-(the drawing included: one per version however many watch) and per watcher and update, and the
+with one watcher a game and with all of them (the drawing included: one per version however
+many watch), and so per watcher and update (the difference, over the watchers added), and the
 delay from a move's being stored to the last of its game's watchers having the update (p50,
 p95, max; the watchers' own reading shares this machine's cores).
 
@@ -229,19 +230,27 @@ async def shape(games: int, each: int, moves: int) -> dict[str, Any]:
                 for entry in watched.values():
                     await entry.ready.wait()
 
+            order = list(pages)
+
+            async def play(count: int) -> list[float]:
+                """`count` moves spread over the games; each one's delay to all its watchers."""
+                delays = []
+                for n in range(count):
+                    game_id = order[n % len(order)]
+                    words = await server.ask("move", str(game_id))
+                    version, stored = int(words[2]), float(words[3])
+                    entry = watched[game_id]
+                    await entry.event(version).wait()
+                    delays.append(max(entry.seen[version]) - stored)
+                return delays
+
             await add(1)  # one watcher a game: the frames are built, the pictures drawn
             one = await server.stats()
+            await play(moves)  # what a move costs with one watcher: its drawing, mostly
+            alone = await server.stats()
             await add(each - 1)
             full = await server.stats()
-            delays = []
-            order = list(pages)
-            for n in range(moves):
-                game_id = order[n % len(order)]
-                words = await server.ask("move", str(game_id))
-                version, stored = int(words[2]), float(words[3])
-                entry = watched[game_id]
-                await entry.event(version).wait()
-                delays.append(max(entry.seen[version]) - stored)
+            delays = await play(moves)
             after = await server.stats()
             for task in tasks:
                 task.cancel()
@@ -251,19 +260,23 @@ async def shape(games: int, each: int, moves: int) -> dict[str, Any]:
     watchers = games * each
     added = watchers - games
     cpu_moves = after["cpu_s"] - full["cpu_s"]
+    cpu_alone = alone["cpu_s"] - one["cpu_s"]
     return {
         "games": games,
         "watchers": watchers,
-        "rss_mb_one_each": round(one["rss_mb"], 1),
+        "rss_mb_one_each": round(alone["rss_mb"], 1),
         "rss_mb_all": round(full["rss_mb"], 1),
-        "kb_per_watcher": round((full["rss_mb"] - one["rss_mb"]) * 1024 / max(1, added), 2),
+        "kb_per_watcher": round((full["rss_mb"] - alone["rss_mb"]) * 1024 / max(1, added), 2),
         "cpu_ms_to_connect_per_watcher": round(
-            (full["cpu_s"] - one["cpu_s"]) * 1000 / max(1, added), 3
+            (full["cpu_s"] - alone["cpu_s"]) * 1000 / max(1, added), 3
         ),
         "moves": moves,
         "drawn": int(after["drawn"]),
+        "cpu_ms_per_move_one_watcher": round(cpu_alone * 1000 / moves, 1),
         "cpu_ms_per_move": round(cpu_moves * 1000 / moves, 1),
-        "cpu_us_per_watcher_update": round(cpu_moves * 1e6 / (moves * each), 1),
+        "cpu_us_per_watcher_update": round(
+            max(0.0, cpu_moves - cpu_alone) * 1e6 / (moves * max(1, each - 1)), 1
+        ),
         "delay_ms_p50": round(statistics.median(delays) * 1000, 1),
         "delay_ms_p95": round(percentile(delays, 0.95) * 1000, 1),
         "delay_ms_max": round(max(delays) * 1000, 1),
@@ -285,12 +298,13 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "many_games": await shape(args.games, args.each, args.moves),
     }
     print(
-        f"{'shape':<11}{'watchers':>9}{'KB/watcher':>11}{'CPU ms/move':>12}"
+        f"{'shape':<11}{'watchers':>9}{'KB/watcher':>11}{'CPU ms/move':>12}{'(1 watcher)':>12}"
         f"{'µs/watcher·update':>18}{'drawn':>6}{'delay p50':>10}{'p95':>8}{'max':>8}"
     )
     for name, r in results.items():
         print(
             f"{name:<11}{r['watchers']:>9}{r['kb_per_watcher']:>11}{r['cpu_ms_per_move']:>12}"
+            f"{r['cpu_ms_per_move_one_watcher']:>12}"
             f"{r['cpu_us_per_watcher_update']:>18}{r['drawn']:>6}{r['delay_ms_p50']:>10}"
             f"{r['delay_ms_p95']:>8}{r['delay_ms_max']:>8}"
         )

@@ -20,6 +20,7 @@ KEYS = {
     "cpu_ms_to_connect_per_watcher",
     "moves",
     "drawn",
+    "cpu_ms_per_move_one_watcher",
     "cpu_ms_per_move",
     "cpu_us_per_watcher_update",
     "delay_ms_p50",
@@ -48,5 +49,5 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     assert set(one) == set(many) == KEYS
     assert (one["watchers"], many["watchers"]) == (20, 10)
     # One drawing per game at the start, then one per move: never one per watcher.
-    assert one["drawn"] == 1 + 3 and many["drawn"] == 2 + 3
+    assert one["drawn"] == 1 + 2 * 3 and many["drawn"] == 2 + 2 * 3
     assert one["delay_ms_max"] > 0
