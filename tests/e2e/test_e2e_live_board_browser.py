@@ -31,6 +31,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from data.texts import LANGUAGES
 from engine import State
+from games.high_voltage.rules.position import EMPTY, Position
+from games.high_voltage.rules.views import card_face
 from hvbot.infra import links
 from hvbot.messages.presenters import presenter_for
 from hvbot.store import GameRow
@@ -125,6 +127,20 @@ def private_lines(game: GameRow, state: State) -> set[str]:
             own = presenter.text_board(state.view(seat), names) or []
             found |= {line.strip() for part in own for line in part if line not in public}
     return {line for line in found if line}
+
+
+def face_down_words(state: State) -> set[str]:
+    """Each face-down card as its drawer would be told it (its cell and kind), in every
+    language: none of it may reach a page."""
+    assert isinstance(state, Position)
+    found = set()
+    for language in LANGUAGES:
+        presenter = presenter_for("high-voltage", language)
+        for cell, card in enumerate(state.grid):
+            if card != EMPTY and not state.card_up[card]:
+                face = {"cell": state._name(cell), **card_face(state.cards, card, 0)}
+                found.add(presenter.card_alt(face).splitlines()[0])
+    return found
 
 
 def tied(text: str, name: str, colour: str) -> bool:
@@ -227,6 +243,10 @@ async def test_two_pages_follow_five_moves_each_within_a_second_and_nothing_leak
     assert hidden, "the seats' own boards say something the spectators' does not"
     for line in hidden:
         assert line not in decoded, line
+    face_down = set().union(*(face_down_words(s) for _, s in seen))
+    assert face_down, "cards lay face down"
+    for words in face_down:
+        assert words not in decoded, words
     for game_now, state_now in seen:
         for seat in game_now.seats:
             colour = state_now.view(seat.seat)["players"][seat.seat]["colour"]
