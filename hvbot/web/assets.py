@@ -2,7 +2,8 @@
 Content-Security-Policy then allows scripts and styles from the bot's own address only, and
 nothing inline.
 
-The script follows the game's server-sent events (`EventSource` reconnects by itself) and
+The script follows the game's server-sent events (`EventSource` reconnects by itself, until
+the game is over) and
 writes every word with `textContent`, never as HTML. The clock counts down in the browser
 from the deadline each update gives, against the bot's own time sent with it (so a browser
 whose clock is off still counts right). After each update it marks the body with the version
@@ -73,6 +74,7 @@ SCRIPT = r""""use strict";
     const message = JSON.parse(event.data);
     offset = message.now - Date.now();
     show(message.board);
+    if (message.board.over) source.close();  // the result: nothing more will come
   };
   tick();
   setInterval(tick, 250);

@@ -98,9 +98,7 @@ class WebServer:
                 "choose another port, or leave WEB_PORT empty."
             ) from exc
         self._runner = runner
-        server = site._server  # the listening socket, to learn the port given for 0
-        sockets = getattr(server, "sockets", None) or []
-        self.bound_port = sockets[0].getsockname()[1] if sockets else self.port
+        self.bound_port = int(runner.addresses[0][1])  # the one given, for port 0
         log.info("serving live boards on %s:%s", self.host, self.bound_port)
 
     async def close(self) -> None:

@@ -242,3 +242,42 @@ async def test_game_board_shows_the_link_to_someone_not_at_the_table(
     reply = await emu.slash(cy, "game board", game=game.id)
     shown = [m for m in reply.messages if m.visibility == Visibility.ephemeral_to(cy.id)]
     assert [live_links(m) for m in shown if live_links(m)] == [[page]]
+
+
+async def test_the_page_shows_the_result_and_the_last_board_keeps_its_link(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """A short game (the tests' tic-tac-toe) played to its end while a viewer watches: the last
+    update says the result, the page may then be kept by a cache, and the final board post
+    carries the link alone (no Follow: nothing more will happen)."""
+    emu = emulator
+    await serving(hv)
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    await emu.slash(ada, "game new", game="tic-tac-toe")
+    await emu.slash(bo, "game join")
+    await emu.slash(ada, "game start")
+    game = await hv.game()
+    (page,) = live_links(board_posts(emu)[0])
+    people = {ada.id: ada, bo.id: bo}
+    async with aiohttp.ClientSession() as session:
+        async for events in open_events(session, page):
+            assert (await events.next())["board"]["over"] is False
+            for cell in ("A1", "B1", "A2", "B2", "A3"):
+                game = await hv.game()
+                state = await hv.state(game)
+                seat = state.current_seat()
+                assert seat is not None
+                mover = people[game.seats[seat].user_id or 0]
+                await emu.slash(mover, "ttt mark", cell=cell)
+            game = await hv.game()
+            assert game.status != "active"
+            last = (await events.version(game.version))["board"]
+            assert last["over"] is True and last["result"]
+            assert last["deadline"] is None
+        async with session.get(page) as response:
+            assert response.status == 200
+            assert response.headers["Cache-Control"] == "public, max-age=3600"
+            html = await response.text()
+            assert last["result"].splitlines()[0] in html.replace("&#x27;", "'")
+    final = board_posts(emu)[-1]
+    assert [b.url for b in final.components] == [page]
