@@ -122,6 +122,18 @@ async def test_the_sandbox_serves_the_page_plays_a_command_and_stops_cleanly(
             assert lobby["author"]["bot"]
             assert lobby["visibility"] == "public"
 
+            # Started against an AI, its board links to the game's live board, which the
+            # sandbox's bot serves on this machine.
+            for typed in ("game addai", "game start"):
+                command = {**command, "command": typed, "options": {}}
+                async with http.post(f"{running.url}sandbox/api/command", json=command) as answer:
+                    assert answer.status == 200, await answer.text()
+            link = await asyncio.wait_for(live_board_link(ws), timeout=60)
+            assert link.startswith("http://127.0.0.1:"), link
+            async with http.get(link) as board:
+                assert board.status == 200
+                assert "live board" in await board.text()
+
             # Stopped while a page is still open, as a person stops it.
             stderr = await running.stop_async(signal.SIGTERM)
         assert running.process.returncode == 0, stderr
@@ -144,6 +156,16 @@ async def lobby_message(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
         ]
         if buttons:
             return message
+
+
+async def live_board_link(ws: aiohttp.ClientWebSocketResponse) -> str:
+    """The address of the first "Live board" link button that reaches the page."""
+    while True:
+        message = (await next_frame(ws, "message"))["message"]
+        for row in message["components"]:
+            for item in row["components"]:
+                if item["type"] == 2 and item.get("style") == 5:
+                    return str(item["url"])
 
 
 @contextlib.contextmanager
