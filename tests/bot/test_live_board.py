@@ -9,17 +9,21 @@ import dataclasses
 import hmac
 import re
 from datetime import datetime
+from random import Random
 
 import pytest
+from played_games import started_game
 
 from engine.registry import find_game
 from hvbot.infra import links
 from hvbot.infra.config import ConfigError, load_settings
 from hvbot.infra.links import SIGNATURE_CHARS, LiveLinks, sign, signed
 from hvbot.messages.game_posts import follow_view
+from hvbot.services import GameService
 from hvbot.services.server_settings import Change, apply
 from hvbot.store import GameRow, GameStore, SeatRow, ServerSettings
 from hvbot.store.server_settings import web_secret
+from hvbot.web import Hub
 from hvbot.web.page import Moment, board_words, deadline_ms, language_from, page_html
 
 
@@ -205,3 +209,47 @@ async def test_a_board_post_keeps_its_live_link_once_the_game_is_over() -> None:
     finally:
         links.use(None)
     assert await follow_view(dataclasses.replace(game, status="finished")) is None
+
+
+async def test_the_hub_draws_once_per_version_and_reads_again_what_it_may_have_missed(
+    database_url: str,
+) -> None:
+    """The hub builds a game's frame once per version however often it is told; on
+    PostgreSQL, a change made by another process is read when listening starts again (the
+    changes made meanwhile were not heard)."""
+    one = GameService(await GameStore.open(database_url), seed_source=Random(5))
+    other = GameService(await GameStore.open(database_url), seed_source=Random(6))
+    hub = Hub(one.games, lambda game_id, version: f"/board/{game_id}/s/{version}.png")
+    try:
+        game = await started_game(
+            one, channel_id=3, guild_id=1, players=[(1, "Ada"), (2, "Bo")], game_name="high-voltage"
+        )
+        frame = await hub.frame(game.id)
+        assert frame is not None and frame.version == game.version and hub.drawn == 1
+        for _ in range(3):
+            hub.changed(game.id)  # told again, nothing new: nothing drawn again
+        await hub.frame(game.id)
+        board = hub.boards[game.id]
+        assert board.building is not None
+        await board.building
+        assert hub.drawn == 1
+        if not one.repo.shared:
+            return  # SQLite: one process has the games, and nobody else changes them
+        # Another process moves; this one missed it, and hears that it may have.
+        state = other.games.load_state(game)
+        seat = state.current_seat()
+        assert seat is not None
+        await other.play.act(
+            game_id=game.id,
+            user_id=game.seats[seat].user_id or 0,
+            action=state.sample_action(Random(1)).text(),
+        )
+        hub.restarted()
+        assert board.building is not None
+        await board.building
+        assert board.now is not None and board.now.version == game.version + 1
+        assert board.before is frame and hub.drawn == 2
+    finally:
+        await hub.close()
+        await one.close()
+        await other.close()
