@@ -176,6 +176,8 @@ class WebServer:
                 if shown is None:
                     await response.write(b": still here\n\n")
                     continue
+                if not await self.links.allowed(shown.game.guild_id):
+                    break  # its server turned the links off meanwhile: nothing more is shown
                 await response.write(shown.event(language, now_ms(self.clock)))
         return response
 

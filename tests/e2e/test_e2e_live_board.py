@@ -216,11 +216,16 @@ async def test_a_server_can_turn_the_links_off(emulator: DiscordEmulator, hv: Bo
     (page,) = live_links(board_posts(emu)[0])
     reply = await emu.slash(owner, "server settings")
     assert texts_for("en")("bot.web.settings_on") in reply.messages[0].content
-    reply = await emu.slash(owner, "server settings", live_board=False)
-    assert texts_for("en")("bot.web.settings_off") in reply.messages[0].content
-    since = emu.last_seq
-    await table.play(game, state)
-    game, state = await table.wait_for_turn()
+    async with aiohttp.ClientSession() as session:
+        async for events in open_events(session, page):
+            await events.next()
+            reply = await emu.slash(owner, "server settings", live_board=False)
+            assert texts_for("en")("bot.web.settings_off") in reply.messages[0].content
+            since = emu.last_seq
+            await table.play(game, state)
+            game, state = await table.wait_for_turn()
+            # A page left open is shown nothing more: its events end.
+            assert (await asyncio.wait_for(events.response.content.read(), 10)).strip() == b""
     later = board_posts(emu, since=since)
     assert later and all(live_links(post) == [] for post in later)
     async with aiohttp.ClientSession() as session, session.get(page) as response:
