@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.core import State
 from hvbot.database import failed
-from hvbot.infra import workers
+from hvbot.infra import metrics, workers
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.wording import picture_names
 from hvbot.services.access import GameAccess
@@ -144,6 +144,7 @@ class Hub:
         is gone or the hub closes."""
         board = self._board(game_id)
         board.watchers += 1
+        metrics.WEB_VIEWERS.inc()
         if board.forget is not None:
             board.forget.cancel()
             board.forget = None
@@ -164,6 +165,7 @@ class Hub:
                     yield None
         finally:
             board.watchers -= 1
+            metrics.WEB_VIEWERS.dec()
             if board.watchers == 0:
                 self._forget_later(board)
 
@@ -222,6 +224,7 @@ class Hub:
         png = await workers.draw(presenter.board_png, view, picture_names(game), clock=None)
         del view
         self.drawn += 1
+        metrics.WEB_DRAWN.inc()
         picture = self.picture_address(game.id, game.version)
         frame = Frame(Moment(game, state, tuple(moves), picture), png)
         if board.now is not None and board.now.version >= frame.version:

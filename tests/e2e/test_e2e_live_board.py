@@ -17,9 +17,10 @@ from typing import Any
 import aiohttp
 import pytest
 from e2e_harness import BotHarness, board_posts, open_three_seat_game
+from prometheus_client import CollectorRegistry
 
 from data.texts import texts_for
-from hvbot.infra import links
+from hvbot.infra import links, metrics
 from hvbot.infra.links import sign
 from hvbot.messages.wording import picture_names
 from hvbot.runtime.client import GameBot
@@ -178,13 +179,22 @@ async def test_every_viewer_follows_each_move_from_one_drawing_per_version(
     (page,) = live_links(board_posts(emu)[0])
     assert bot.web is not None
     hub = bot.web.hub
+    registry = CollectorRegistry()
+    for metric in (metrics.WEB_VIEWERS, metrics.WEB_DRAWN):
+        registry.register(metric)
+
+    def sample(name: str) -> float:
+        return registry.get_sample_value(name) or 0.0
+
+    watching = sample("hvbot_web_viewers")
     async with aiohttp.ClientSession() as session:
         viewers = [open_events(session, page, language) for language in ("en", "it", "en")]
         events = [await anext(viewer) for viewer in viewers]
         for viewer in events:
             first = await viewer.next()
             assert first["board"]["version"] == game.version
-        drawn = hub.drawn
+        assert sample("hvbot_web_viewers") == watching + 3  # the metrics count the viewers
+        drawn, counted = hub.drawn, sample("hvbot_web_boards_drawn_total")
         for _ in range(3):
             before = game.version
             await table.play(game, state)
@@ -195,6 +205,7 @@ async def test_every_viewer_follows_each_move_from_one_drawing_per_version(
                 assert event["board"]["picture"].endswith(f"/{event['board']['version']}.png")
         # One drawing per version, however many watch (an AI move in between is a version too).
         assert hub.drawn - drawn <= game.version - first["board"]["version"]
+        assert sample("hvbot_web_boards_drawn_total") - counted == hub.drawn - drawn
         last = events[0].frames[-1]
         said = json.loads(last.removeprefix("data: "))["board"]
         moves = await hv.actions(game)
