@@ -55,7 +55,12 @@ SCRIPT = r""""use strict";
     $("scores").textContent = board.scores;
     $("result").textContent = board.result || "";
     $("result-box").hidden = !board.result;
-    $("moves").replaceChildren(...board.moves.map((m) => item(m, false)));
+    const moves = $("moves");
+    moves.replaceChildren(...board.moves.map((m) => item(m, false)));
+    if (!board.moves.length) {
+      moves.replaceChildren(item(moves.dataset.none, false));
+      moves.firstChild.className = "none";
+    }
     $("text-board").replaceChildren(...board.text_board.map((lines) => {
       const pre = document.createElement("pre");
       pre.textContent = lines.join("\n");

@@ -144,6 +144,7 @@ def page_html(
     live, away = escape(texts("bot.web.live")), escape(texts("bot.web.reconnecting"))
     clock = escape(texts("bot.web.clock"))
     none = escape(texts("bot.web.no_moves"))
+    moves = moves or f'<li class="none">{none}</li>'
     parts = [
         f'<h1 id="title">{escape(title)}</h1>',
         f'<p id="live" role="status" data-live="{live}" data-away="{away}">{live}</p>',

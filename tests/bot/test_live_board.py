@@ -151,6 +151,7 @@ def test_the_page_says_the_public_view_in_words_and_escapes_every_name() -> None
     assert re.findall(r"<script[^>]*>", html) == ['<script src="/live.js" defer>']
     assert "<style" not in html and not re.search(r"<[^>]+\son\w+=", html)
     assert "Your company" not in html  # a seat's own words, never the spectators'
+    assert '<li class="none">No moves yet.</li>' in html
     italian = board_words(moment, "it")
     assert italian["text_board"] != words["text_board"] or italian["turn"] != words["turn"]
 
