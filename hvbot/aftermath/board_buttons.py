@@ -105,7 +105,8 @@ class BoardButtons:
         Follow button (while the game is open)."""
         channel = self.client.get_partial_messageable(game.post_channel_id, guild_id=game.guild_id)
         try:
-            await channel.get_partial_message(message_id).edit(view=game_posts.follow_view(game))
+            view = await game_posts.follow_view(game)
+            await channel.get_partial_message(message_id).edit(view=view)
         except discord.NotFound:
             log.info("game %s: the post with old buttons is gone", game.id)
         except discord.HTTPException as exc:

@@ -128,7 +128,7 @@ async def action_button(
     )
     if message is not None and not message.flags.ephemeral:
         # Its choices go; its Follow button stays while the game is open.
-        await interaction.edit_original_response(view=follow_view(result.game))
+        await interaction.edit_original_response(view=await follow_view(result.game))
         await game_client(interaction).aftermath.buttons.clicked(result.game, message.id)
         if prompt is not None:
             await send_private(interaction, prompt)
