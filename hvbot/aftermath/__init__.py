@@ -44,7 +44,7 @@ from hvbot.messages.post import Post
 from hvbot.services import GameService
 from hvbot.services.access import ai_turn
 from hvbot.services.clocks import RanOutWords, WarningWords
-from hvbot.services.outcomes import ActResult, Change, Reminder, SeasonEnd
+from hvbot.services.outcomes import ActResult, Change, Reminder, SeasonEnd, TournamentChange
 from hvbot.services.reminders import REMIND_BATCH
 from hvbot.services.seasons import season_named
 from hvbot.store import GameRow, SeatRow
@@ -134,7 +134,9 @@ class Aftermath:
 
     # ------------------------------------------------------------------ what follows
 
-    async def follow(self, change: Change | SeasonEnd, *, answered: Iterable[str] = ()) -> None:
+    async def follow(
+        self, change: Change | SeasonEnd | TournamentChange, *, answered: Iterable[str] = ()
+    ) -> None:
         """What follows a stored change, all of it: the posts it owes sent in the order owed
         (each to the game's channel or a person's DMs, where Discord's nonce guards it), then
         what comes next, decided from the change itself (`_next`): the buttons it made stale
@@ -146,7 +148,13 @@ class Aftermath:
         is raised for the handler to answer.
 
         A server's change (a season's end) owes server posts: its leaderboards and its rank
-        roles, sent the same way (`_send_server_post`)."""
+        roles, sent the same way (`_send_server_post`). A tournament's change owes its own
+        posts (its sign-up post, a round's, the standings, the podium: `_send_tournament_post`;
+        `answered` "signup" when a Join or Leave click's answer showed the sign-up post), and
+        then each table game it opened is followed as any game's change."""
+        if isinstance(change, TournamentChange):
+            await self._follow_tournament(change, frozenset(answered))
+            return
         try:
             if isinstance(change, SeasonEnd):
                 for owed in change.owed:
@@ -155,6 +163,18 @@ class Aftermath:
                 await self._send_owed(change, frozenset(answered))
         finally:
             self._next(change)
+
+    async def _follow_tournament(self, change: TournamentChange, answered: frozenset[str]) -> None:
+        """A tournament's posts, then its table games' (see `follow`)."""
+        try:
+            for owed in change.owed:
+                if owed.kind in answered:
+                    await self.sender.made(owed)
+                else:
+                    await self._send_server_post(owed)
+        finally:
+            for game in change.games:
+                await self.follow(game)
 
     async def _send_owed(self, change: Change, answered: frozenset[str]) -> None:
         game, closed = change.game, []

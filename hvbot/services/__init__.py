@@ -40,6 +40,7 @@ from hvbot.services.server_settings import (
 from hvbot.services.stats import Stats
 from hvbot.services.throttle import Throttle
 from hvbot.services.time_away import TimeAwayService
+from hvbot.services.tournaments import Tournaments
 from hvbot.services.undo import Undo
 from hvbot.store import GameRow, GameStore
 from hvbot.store.buttons import LiveButtons
@@ -104,6 +105,7 @@ class GameService:
         self.notify = Notifications(repo)
         self.follows = Followers(self.games)
         self.moderation = Moderation(self.games, self.rematch)
+        self.tournaments = Tournaments(self.games, self.lobby)
         self.server_settings = ServerSettingsService(repo, lambda: self.games.clock())
         self.seasons = SeasonEnds(self.games)
         self.season_stats = SeasonStats(self.games, self.seasons)
