@@ -8,7 +8,7 @@ The standings of a tournament may run to 64 players. They are drawn as one colum
 on a phone Discord opens a picture to the screen's width and the reader scrolls down it, so
 one column of 900 pixels shows its words about twice as large as two columns side by side
 would, and the least font size the pictures keep (`render.fonts.least_size`) holds for it.
-Past `ROOMY` lines the rows are lower, so the picture stays under 3,000 pixels tall.
+Past `ROOMY` lines the rows are lower, so 64 lines stay about 3,000 pixels tall.
 
 The podium view (the final standings) draws the first three, as they placed, in taller
 bands with a medal's colour at their left and larger names, above the rest.
