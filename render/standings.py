@@ -8,7 +8,7 @@ The standings of a tournament may run to 64 players. They are drawn as one colum
 on a phone Discord opens a picture to the screen's width and the reader scrolls down it, so
 one column of 900 pixels shows its words about twice as large as two columns side by side
 would, and the least font size the pictures keep (`render.fonts.least_size`) holds for it.
-Past `ROOMY` lines the rows are lower, so the picture stays under 3,000 pixels tall.
+Past `ROOMY` lines the rows are lower, so 64 lines stay about 3,000 pixels tall.
 
 The podium view (the final standings) draws the first three, as they placed, in taller
 bands with a medal's colour at their left and larger names, above the rest.
@@ -25,18 +25,27 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.canvas import fit, shrink, text_width
+from render.canvas import fit, text_width
 from render.encode import png_bytes
 from render.fonts import font
-from render.leaderboard import BRONZE, EDGE, PAD, SILVER, THEME, WIDTH, as_drawn
+from render.leaderboard import (
+    BRONZE,
+    HEAD,
+    PAD,
+    SILVER,
+    THEME,
+    TOP,
+    WIDTH,
+    as_drawn,
+    column_headings,
+    titled_sheet,
+)
 from render.theme import RGB, Theme
 
 MOST_LINES = 64
 ROOMY = 16  # up to this many lines, rows as tall as the leaderboard's
 ALT_LIMIT = 1024  # Discord's limit for an attachment's description (its alt text)
 
-TOP = 150  # where the first row starts: the title, the subtitle and the headings above it
-HEAD = 18  # the headings: 18 pixels on a picture 900 wide read as 11 in Discord
 ROW = 54
 ROW_COMPACT = 44
 PODIUM_ROW = 74
@@ -154,33 +163,26 @@ def standings_image(view: StandingsView, theme: Theme = THEME) -> Image.Image:
         height += PODIUM_GAP
     if not lines:
         height += row
-    img = Image.new("RGB", (WIDTH, height), theme.panel)
-    draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, WIDTH - 1, height - 1), outline=EDGE, width=2)
-
-    title, size = shrink(as_drawn(view.title), 34, WIDTH - 2 * PAD, smallest=24)
-    draw.text((PAD, PAD - 6), title, fill=theme.text, font=font(size))
-    if view.subtitle:
-        subtitle, size = shrink(
-            as_drawn(view.subtitle, False), 20, WIDTH - 2 * PAD, bold=False, smallest=HEAD
-        )
-        draw.text((PAD, PAD + 38), subtitle, fill=theme.text_dim, font=font(size, False))
-
+    img, draw = titled_sheet(height, view.title, view.subtitle, theme, subtitle_least=HEAD)
     place, player, points, tiebreaks, games = _columns(view.headings)
     figures = _figure_edges(len(tiebreaks))
     col_points = figures[0] - FIGURE_ROOM if tiebreaks else COL_GAMES - GAMES_ROOM
     name_room = col_points - POINTS_ROOM - NAME_GAP - COL_NAME
-    y = TOP - 26
-    headed = [
-        (COL_PLACE, place, "ra", COL_PLACE - PAD),
-        (COL_NAME, player, "la", name_room),
-        (col_points, points, "ra", POINTS_ROOM),
-        *((x, label, "ra", FIGURE_ROOM - 12) for x, label in zip(figures, tiebreaks, strict=False)),
-        (COL_GAMES, games, "ra", GAMES_ROOM - 12),
-    ]
-    for x, label, anchor, room in headed:
-        text, size = shrink(as_drawn(label, False), HEAD, room, bold=False, smallest=HEAD)
-        draw.text((x, y), text, fill=theme.text_dim, font=font(size, False), anchor=anchor)
+    column_headings(
+        draw,
+        (
+            (COL_PLACE, place, "ra", COL_PLACE - PAD),
+            (COL_NAME, player, "la", name_room),
+            (col_points, points, "ra", POINTS_ROOM),
+            *(
+                (x, label, "ra", FIGURE_ROOM - 12)
+                for x, label in zip(figures, tiebreaks, strict=False)
+            ),
+            (COL_GAMES, games, "ra", GAMES_ROOM - 12),
+        ),
+        theme,
+        smallest=HEAD,
+    )
 
     medals: dict[int, RGB] = {1: theme.winner, 2: SILVER, 3: BRONZE}
     y = TOP
