@@ -114,5 +114,8 @@ async def test_a_swiss_is_posted_round_by_round_with_its_tables_in_threads(
     assert podium.content.startswith("🏆 <@"), podium.content
     await hv.caught_up(timeout=60)
     assert "Finished" in emu.message(signup.message_id).content
+    over = emu.message(tables[0].message_id).content
+    assert over.startswith("**Autumn cup**: round 1, table 1\n"), over
+    assert "This game is finished." in over, "its announcement says so, as a lobby would"
     rounds = [r for r in emu.messages(channel=emu.channel) if "round 2 of 2\n" in r.content]
     assert len(rounds) == 1, "each round posted once"
