@@ -71,7 +71,9 @@ def violations(
     for concept, term in glossary["terms"].items():
         ours, theirs = term[language], term[DEFAULT]
         for key, text in texts.items():
-            if not in_scope(key, term["scope"], glossary):
+            if not in_scope(key, term["scope"], glossary) or in_scope(
+                key, term.get("outside", []), glossary
+            ):
                 continue
             said = clean(text)
             for pattern in ours.get("forbid", ()):
@@ -96,6 +98,7 @@ def test_the_glossary_is_complete_and_its_patterns_work() -> None:
     for concept, term in GLOSSARY["terms"].items():
         assert term.get("about"), f"{concept}: say what the concept is"
         assert term["scope"] and set(term["scope"]) <= set(GLOSSARY["scopes"]), concept
+        assert set(term.get("outside", [])) <= set(GLOSSARY["scopes"]), concept
         assert any(in_scope(key, term["scope"]) for key in keys), f"{concept}: empty scope"
         assert set(term) >= set(LANGUAGES), f"{concept}: a term for every language"
         for language in LANGUAGES:
