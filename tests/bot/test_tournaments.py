@@ -403,3 +403,63 @@ async def test_the_periodic_check_pairs_a_round_left_unpaired_and_starts_on_time
         assert bye == PEOPLE[8]  # five newcomers: the last to join, seeded last, sits out
     finally:
         await service.close()
+
+
+async def test_tables_share_the_channel_and_its_rule_of_one_game_holds_for_others(
+    database_url: str,
+) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service)
+        started = await service.tournaments.start(made.tournament.id, OWNER, can_manage=False)
+        # Two tables in the channel, neither in its thread yet: the channel is not theirs.
+        assert all(g.game.thread_id is None for g in started.games)
+        assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
+        lobby = await service.lobby.new_lobby(
+            channel_id=CHANNEL, guild_id=GUILD, user_id=PEOPLE[8], name="Hal", game_name="pylons"
+        )
+        assert (await service.games.open_game(CHANNEL)).id == lobby.id
+        with pytest.raises(BotError) as caught:
+            await service.lobby.new_lobby(
+                channel_id=CHANNEL,
+                guild_id=GUILD,
+                user_id=PEOPLE[9],
+                name="Ivy",
+                game_name="pylons",
+            )
+        assert caught.value.key == "bot.error.busy"
+    finally:
+        await service.close()
+
+
+async def test_a_tournament_without_enough_entrants_at_its_time_is_cancelled(
+    database_url: str,
+) -> None:
+    service, clock = await started_service(database_url)
+    try:
+        made = await service.tournaments.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            user_id=OWNER,
+            may_open=True,
+            game="high-voltage",
+            options={},
+            format="swiss",
+            rounds=None,
+            table="3-4",
+            turn_clock=DAY,
+            timeout="end",
+            starts_at=clock() + timedelta(hours=1),
+            most=None,
+            name=None,
+        )
+        assert made.tournament.name == "High Voltage tournament"
+        for user in PEOPLE[:5]:  # two tables of three need six
+            await service.tournaments.join(made.tournament.id, user)
+        clock.advance(hours=1)
+        (cancelled,) = await service.tournaments.due()
+        assert cancelled.what == "cancelled" and cancelled.tournament.status == "cancelled"
+        assert [o.kind for o in cancelled.owed] == ["signup"]
+        assert await service.tournaments.due() == []
+    finally:
+        await service.close()
