@@ -222,7 +222,8 @@ class Tournaments:
         low, high = int(smallest), int(largest or smallest)
         if format == "round_robin" and rounds is not None:
             raise _refused(
-                "A round robin plays everyone against everyone once: it takes no number of rounds.",
+                "A round robin plays everyone against everyone once: leave out the number of"
+                " rounds.",
                 "round_robin_rounds",
             )
         if rounds is not None and not 1 <= rounds <= MOST_ROUNDS:
@@ -256,7 +257,7 @@ class Tournaments:
         most = top if most is None else most
         if not fewest <= most <= top:
             raise _refused(
-                f"This tournament takes {fewest} to {top} entrants at most.",
+                f"This tournament takes from {fewest} to {top} entrants at most.",
                 "most",
                 fewest=fewest,
                 most=top,
@@ -412,7 +413,8 @@ class Tournaments:
         fewest = _fewest(tournament.format, tournament.smallest)
         if len(entrants) < fewest:
             raise _refused(
-                f"{len(entrants)} signed up: the tournament needs at least {fewest} to start.",
+                f"{len(entrants)} {'person' if len(entrants) == 1 else 'people'} signed up:"
+                f" the tournament needs at least {fewest} to start.",
                 "too_few",
                 count=len(entrants),
                 fewest=fewest,

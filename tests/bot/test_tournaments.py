@@ -14,6 +14,7 @@ import pytest
 from conftest import services_sharing
 from moved_clock import MovedClock
 
+from data.texts import texts_for
 from hvbot.services import BotError, GameService
 from hvbot.services.outcomes import TournamentChange
 from hvbot.store import GameRow, GameStore
@@ -60,7 +61,10 @@ async def opened(
 async def refused(key: str, work: object) -> None:
     with pytest.raises(BotError) as caught:
         await work  # type: ignore[misc]  # each call site hands a coroutine
-    assert caught.value.key == f"bot.tournament.error.{key}", caught.value
+    error = caught.value
+    assert error.key == f"bot.tournament.error.{key}", error
+    # The message in English is the text every language says it by.
+    assert str(error) == texts_for("en")(error.key, **error.fields)
 
 
 async def lose(service: GameService, game_id: int, user_id: int) -> GameRow:
