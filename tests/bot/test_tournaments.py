@@ -21,8 +21,9 @@ from hvbot.store import GameRow, GameStore
 
 GUILD = 7
 CHANNEL = 70
-OWNER = 900
-PEOPLE = tuple(range(901, 913))
+OWNER = 1_576_521_924_861_754_999
+# Discord's ids need 64 bits: so do the tables' seats, the entrants and the resignations.
+PEOPLE = tuple(1_576_521_924_861_755_000 + n for n in range(12))
 DAY = timedelta(days=1)
 
 
