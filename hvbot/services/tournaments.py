@@ -618,7 +618,13 @@ class Tournaments:
             try:
                 if not plan:
                     return await self._finish(tournament)
-                return await self._pair(tournament, standing, plan, what="paired")
+                paired = await self._pair(tournament, standing, plan, what="paired")
+                if paired.games:
+                    return paired
+                # Its last rounds had only byes to give (a round robin whose players left):
+                # they are recorded, and the end follows at once.
+                finished = await self._finish(paired.tournament)
+                return replace(finished, owed=paired.owed + finished.owed)
             except Duplicate:
                 return None  # paired by another process
             except VersionConflict:
@@ -638,9 +644,10 @@ class Tournaments:
         )
 
     def _plan(self, standing: TournamentStanding) -> list[tuple[int, Round]]:
-        """The rounds to pair now, numbered: the next one, and any after it that has no
-        table to play (a round robin whose games are all against people who left); empty
-        when the tournament is over (its last round played, or too few people left)."""
+        """The rounds to pair now, numbered: the next one and, while it has no table to play
+        (a round robin whose games are all against people who left), the ones after it, up to
+        one that has; empty when the tournament is over (its last round played, or too few
+        people left)."""
         tournament = standing.tournament
         playing = [e.user_id for e in standing.entrants if e.playing]
         assert tournament.rounds is not None
@@ -651,8 +658,8 @@ class Tournaments:
             paired = self._paired(standing, number, playing)
             planned.append((number, paired))
             if paired.tables:
-                return planned
-        return [] if not any(r.tables for _, r in planned) else planned
+                break
+        return planned
 
     def _paired(self, standing: TournamentStanding, number: int, playing: list[int]) -> Round:
         tournament = standing.tournament

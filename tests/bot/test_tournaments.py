@@ -468,3 +468,32 @@ async def test_a_tournament_without_enough_entrants_at_its_time_is_cancelled(
         assert await service.tournaments.due() == []
     finally:
         await service.close()
+
+
+async def test_a_round_robin_left_with_only_byes_records_them_and_ends(database_url: str) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service, format="round_robin", rounds=None, people=PEOPLE[:4])
+        tid = made.tournament.id
+        started = await service.tournaments.start(tid, OWNER, can_manage=False)
+        staying, leaving = (tuple(s.user_id for s in g.game.seats) for g in started.games)
+        for user in leaving:
+            assert user is not None
+            await service.tournaments.leave(tid, user)
+        # The two who stay met in round 1: rounds 2 and 3 hold only their byes.
+        ended = await play_round(service, started)
+        finished = ended[-1]
+        assert finished is not None and finished.what == "finished"
+        assert [o.kind for o in finished.owed] == [
+            "standings",
+            "round",
+            "signup",
+            "podium",
+            "signup",
+        ]
+        standing = await service.tournaments.standing(tid)
+        assert [sorted(r.byes) for r in standing.rounds[1:]] == [sorted(staying)] * 2
+        byes = {line.player: line.byes for line in standing.standings}
+        assert [byes[user] for user in staying] == [2, 2]
+    finally:
+        await service.close()
