@@ -497,3 +497,19 @@ async def test_a_round_robin_left_with_only_byes_records_them_and_ends(database_
         assert [byes[user] for user in staying] == [2, 2]
     finally:
         await service.close()
+
+
+async def test_two_starts_at_once_start_it_once(database_url: str) -> None:
+    async with services_sharing(database_url, 2) as (one, two):
+        made = await opened(one)
+        tid = made.tournament.id
+        both = await asyncio.gather(
+            one.tournaments.start(tid, OWNER, can_manage=False),
+            two.tournaments.start(tid, OWNER, can_manage=False),
+            return_exceptions=True,
+        )
+        started = [c for c in both if isinstance(c, TournamentChange)]
+        refusals = [e for e in both if isinstance(e, BotError)]
+        assert len(started) == 1 and len(refusals) == 1, both
+        assert refusals[0].key == "bot.tournament.error.started_already"
+        assert await count(one.repo, "SELECT COUNT(*) FROM tournament_games") == 2
