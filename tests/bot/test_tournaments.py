@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 from conftest import services_sharing
 from moved_clock import MovedClock
+from played_games import started_game
 
 from data.texts import texts_for
 from hvbot.services import BotError, GameService
@@ -513,3 +514,27 @@ async def test_two_starts_at_once_start_it_once(database_url: str) -> None:
         assert len(started) == 1 and len(refusals) == 1, both
         assert refusals[0].key == "bot.tournament.error.started_already"
         assert await count(one.repo, "SELECT COUNT(*) FROM tournament_games") == 2
+
+
+async def test_entrants_are_seeded_by_their_rating_in_the_game(database_url: str) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        # A game of Pylons before: its winner is rated above newcomers, its loser below.
+        winner, loser = PEOPLE[3], PEOPLE[0]
+        game = await started_game(
+            service,
+            channel_id=CHANNEL + 5,
+            guild_id=GUILD,
+            players=[(winner, "Win"), (loser, "Lose")],
+        )
+        await lose(service, game.id, loser)
+        made = await opened(service, people=PEOPLE[:4])  # the loser joined first
+        started = await service.tournaments.start(made.tournament.id, OWNER, can_manage=False)
+        standing = await service.tournaments.standing(started.tournament.id)
+        seeds = [e.user_id for e in standing.entrants]
+        assert seeds == [winner, PEOPLE[1], PEOPLE[2], loser]
+        ratings = [e.rating for e in standing.entrants]
+        assert ratings[0] is not None and ratings[0] > 1000 > (ratings[3] or 0)
+        assert ratings[1:3] == [1000, 1000]
+    finally:
+        await service.close()
