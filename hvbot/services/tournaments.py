@@ -518,8 +518,8 @@ class Tournaments:
     async def in_channel(
         self, channel_id: int, parent_id: int | None = None
     ) -> TournamentRow | None:
-        """The open tournament of a channel (asked in a thread: `parent_id`, the channel it
-        is in, counts too)."""
+        """The open tournament of a channel, or of the table whose thread it is (asked in
+        another thread: `parent_id`, the channel it is in, counts too)."""
         ids = [channel_id] if parent_id is None else [channel_id, parent_id]
         return await self.table.open_in(ids)
 

@@ -420,6 +420,12 @@ async def test_tables_share_the_channel_and_its_rule_of_one_game_holds_for_other
         started = await service.tournaments.start(made.tournament.id, OWNER, can_manage=False)
         # Two tables in the channel, neither in its thread yet: the channel is not theirs.
         assert all(g.game.thread_id is None for g in started.games)
+        # Asked in a table's thread, it is that tournament's.
+        table = started.games[0].game
+        await service.repo.set_thread(game_id=table.id, thread_id=CHANNEL + 100)
+        found = await service.tournaments.in_channel(CHANNEL + 100)
+        assert found is not None and found.id == made.tournament.id
+        assert await service.tournaments.in_channel(CHANNEL + 101) is None
         assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
         lobby = await service.lobby.new_lobby(
             channel_id=CHANNEL, guild_id=GUILD, user_id=PEOPLE[8], name="Hal", game_name="pylons"
