@@ -40,6 +40,7 @@ from hvbot.services.server_settings import (
 from hvbot.services.stats import Stats
 from hvbot.services.throttle import Throttle
 from hvbot.services.time_away import TimeAwayService
+from hvbot.services.tournaments import Tournaments
 from hvbot.services.undo import Undo
 from hvbot.store import GameRow, GameStore
 from hvbot.store.buttons import LiveButtons
@@ -109,6 +110,7 @@ class GameService:
         self.seasons = SeasonEnds(self.games)
         self.season_stats = SeasonStats(self.games, self.seasons)
         self.stats = Stats(repo)
+        self.tournaments = Tournaments(self.games, self.lobby, self.stats)
         # How often each person may ask for work that costs each time (boards, logs,
         # exports, replays, stats), read from the service's clock as it is now.
         self.throttle = Throttle(lambda: self.games.clock())

@@ -14,6 +14,7 @@ from engine import State
 from hvbot.services.seasons import Season
 from hvbot.store import AbsenceVote, GameRow, UndoRequest
 from hvbot.store.duties import Owed
+from hvbot.store.tournaments import TournamentRow
 
 
 class _ViewMemo:
@@ -117,3 +118,20 @@ class SeasonEnd:
     guild_id: int
     season: Season
     owed: tuple[Owed, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class TournamentChange:
+    """A change to a tournament, stored already (see `hvbot.services.tournaments`): the
+    tournament as stored after it, the posts it owes (its sign-up post's update, a round's
+    announcement, the standings, the podium: server posts, with no game), the table games it
+    opened (each a started game's `Change`, with its own owed posts: its announcement in the
+    tournament's channel, from which its thread is started, its first board and secrets), and
+    `what` happened: "created", "joined", "left", "started", "paired", "removed", "paused",
+    "resumed", "cancelled", "finished". Not a game's change: `Aftermath.follow` sends what it
+    owes, then follows each of its games."""
+
+    tournament: TournamentRow
+    owed: tuple[Owed, ...] = ()
+    games: tuple[Change, ...] = ()
+    what: str = ""

@@ -11,7 +11,8 @@ LOCKED`); SQLite lets one writer in at a time anyway.
 The outbox (`announcements`): every post a change owes (a move's board, the first board and
 each seat's secret at the start, a lobby update, a move taken back, a reminder's words, a
 finished game's replay, a follower's digest, the lobby's followers joined to the game's
-thread), in the order stored. Every claim bumps the post's `token`, and a post
+thread; a server's: a season's end, a tournament's sign-up post, rounds, standings and podium),
+in the order stored. Every claim bumps the post's `token`, and a post
 is only ever sent after `take`, a compare-and-set on the token its claim handed over: a process
 paused past its lease, whose post another process claimed meanwhile, finds the token moved on
 and sends nothing. Its own process too takes each post before sending it. Each post also
@@ -41,8 +42,12 @@ REPLAY_LEASE = timedelta(minutes=5)
 KEEP_MADE = timedelta(days=1)  # how long a post made stays in the outbox (to look into)
 CLAIM_BATCH = 50  # duties claimed at a time
 KINDS = ("move", "text", "replay", "start", "secret", "lobby", "undo", "digest", "followers")
-# Posts a server owes rather than a game: a season's end announced, and its rank roles given.
-SERVER_KINDS = ("season", "ranks")
+# A tournament's posts (see `hvbot.services.tournaments`): its sign-up post (posted once, then
+# edited), a round's tables, the standings after a round, the final podium.
+TOURNAMENT_KINDS = ("signup", "round", "standings", "podium")
+# Posts a server owes rather than a game: a season's end announced, and its rank roles given;
+# a tournament's.
+SERVER_KINDS = ("season", "ranks", *TOURNAMENT_KINDS)
 Clock = Callable[[], datetime]
 
 
@@ -68,7 +73,8 @@ class Owed:
 
     A server's post (`SERVER_KINDS`) has no game (`game_id` None, `version` 0) but its server,
     `guild_id`: a season's end (`label`, `channel`, `language`), its rank roles (`label`,
-    `role`, who is `given` it and who is `taken` off it)."""
+    `role`, who is `given` it and who is `taken` off it), a tournament's (`TOURNAMENT_KINDS`:
+    `tournament`, and the `round` for a round's tables and standings)."""
 
     id: int
     game_id: int | None
