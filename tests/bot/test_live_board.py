@@ -236,7 +236,13 @@ async def test_the_hub_draws_once_per_version_and_reads_again_what_it_may_have_m
         assert hub.drawn == 1
         if not one.repo.shared:
             return  # SQLite: one process has the games, and nobody else changes them
-        # Another process moves; this one missed it, and hears that it may have.
+        # Another process moves; this one's hub missed it, and hears that it may have. The
+        # store here hears of the move first, as it would before its watch started again:
+        # until then its copy of the game would still count as the stored one.
+        watch = one.watch
+        assert watch is not None
+        heard = asyncio.ensure_future(watch.heard_of(game.id, game.version + 1))
+        await asyncio.sleep(0)  # the wait is registered before the move is stored
         state = other.games.load_state(game)
         seat = state.current_seat()
         assert seat is not None
@@ -245,6 +251,7 @@ async def test_the_hub_draws_once_per_version_and_reads_again_what_it_may_have_m
             user_id=game.seats[seat].user_id or 0,
             action=state.sample_action(Random(1)).text(),
         )
+        await heard
         hub.restarted()
         assert board.building is not None
         await board.building
