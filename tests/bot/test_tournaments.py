@@ -375,6 +375,38 @@ async def test_a_removal_whose_resignation_failed_is_resigned_by_the_check_once(
         assert stored.seats[1].resigned_user_id == removed
 
 
+async def test_a_tables_first_board_waits_for_its_announcement(database_url: str) -> None:
+    """The thread a table is played in starts from its announcement: while the announcement
+    is owed, the table's first board is not taken, whoever holds it (another process took it
+    over); its secrets, which go by DM, wait for nothing. Once the announcement is out, the
+    board goes."""
+    async with services_sharing(database_url, 2) as (one, two):
+        clock = MovedClock()
+        one.clock = two.clock = clock
+        made = await opened(one)
+        started = await one.tournaments.start(made.tournament.id, OWNER, can_manage=False)
+        clock.advance(seconds=30)  # the process that started it died: another takes over
+        handed = {o.id: o for o in await two.duties.claim_owed()}
+        table = started.games[0]
+        announcement, board, *secrets = (handed[o.id] for o in table.owed)
+        assert (announcement.kind, board.kind) == ("lobby", "start")
+        assert await two.duties.take(board) is None, "the board waits for its announcement"
+        for secret in secrets:
+            assert await two.duties.take(secret) is not None
+        taken = await two.duties.take(announcement)
+        assert taken is not None
+        assert await two.duties.take(board) is None, "taken, but not out yet"
+        await two.duties.made(taken)
+        assert await two.duties.take(board) is not None
+        # The other table's board waits for its own announcement alone.
+        other_board = handed[started.games[1].owed[1].id]
+        assert other_board.kind == "start" and await two.duties.take(other_board) is None
+        (other_announcement,) = [handed[o.id] for o in started.games[1].owed if o.kind == "lobby"]
+        other_taken = await two.duties.take(other_announcement)
+        assert other_taken is not None and await two.duties.made(other_taken)
+        assert await two.duties.take(other_board) is not None
+
+
 async def test_a_pause_holds_the_next_round_until_it_resumes(database_url: str) -> None:
     service, _ = await started_service(database_url)
     try:
