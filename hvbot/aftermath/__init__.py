@@ -457,7 +457,9 @@ class Aftermath:
                 if thread_id is not None:
                     await self.games.set_thread(now, thread_id)
 
-        post = tournaments.table_post(tournament, game, number, table)
+        # As first posted: not yet a message a thread could be started from.
+        first = replace(game, lobby_message_id=None)
+        post = tournaments.table_post(tournament, first, number, table)
         sent = await self.send(owed, game, post, then=remember)
         now = await self.games.find(game.id, fresh=True) or game
         if sent is None or now.lobby_message_id is None:
