@@ -354,9 +354,11 @@ class Aftermath:
             await self.follow(change)
 
     async def run_tournaments(self) -> int:
-        """The tournaments' periodic duty: those whose start time has come started, and a
-        round complete but not paired (its process died in between) paired, each once (see
-        `Tournaments.due`). Returns how many changes this process made."""
+        """The tournaments' periodic duty: the seat of a person removed still seated
+        resigned (the removal's process died before resigning it), those whose start time
+        has come started, and a round complete but not paired (its process died in between)
+        paired, each once (see `Tournaments.due`). Returns how many changes this process
+        made."""
         changed = await self.service.tournaments.due()
         for change in changed:
             await self.follow(change)
