@@ -59,6 +59,11 @@ def _search(pattern: str, text: str) -> re.Match[str] | None:
     return re.search(pattern, text, re.IGNORECASE)
 
 
+def outside(key: str, term: Mapping[str, Any]) -> bool:
+    """Whether a key is left out of a term's scopes by the term's `outside` prefixes."""
+    return any(key.startswith(prefix) for prefix in term.get("outside", ()))
+
+
 def violations(
     language: str,
     texts: Mapping[str, str],
@@ -71,7 +76,7 @@ def violations(
     for concept, term in glossary["terms"].items():
         ours, theirs = term[language], term[DEFAULT]
         for key, text in texts.items():
-            if not in_scope(key, term["scope"], glossary):
+            if not in_scope(key, term["scope"], glossary) or outside(key, term):
                 continue
             said = clean(text)
             for pattern in ours.get("forbid", ()):
