@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -132,27 +133,20 @@ def leaderboard_image(view: LeaderboardView, theme: Theme = THEME) -> Image.Imag
     """The leaderboard drawn in RGB: a header, column headings and one band per line."""
     lines = view.lines[:MOST_LINES]
     height = TOP + ROW * max(1, len(lines)) + PAD
-    img = Image.new("RGB", (WIDTH, height), theme.panel)
-    draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, WIDTH - 1, height - 1), outline=EDGE, width=2)
-
-    title, size = shrink(as_drawn(view.title), 34, WIDTH - 2 * PAD, smallest=24)
-    draw.text((PAD, PAD - 6), title, fill=theme.text, font=font(size))
-    subtitle, size = shrink(as_drawn(view.subtitle, False), 20, WIDTH - 2 * PAD, bold=False)
-    if view.subtitle:
-        draw.text((PAD, PAD + 38), subtitle, fill=theme.text_dim, font=font(size, False))
-
+    img, draw = titled_sheet(height, view.title, view.subtitle, theme)
     place, player, rating, games, trend = view.headings
-    y = TOP - 26
-    for x, label, anchor, room in (
-        (COL_PLACE, place, "ra", COL_PLACE - PAD),
-        (COL_NAME, player, "la", COL_RATING - COL_NAME - 120),
-        (COL_RATING, rating, "ra", 110),
-        (COL_GAMES, games, "ra", COL_GAMES - COL_RATING - 12),
-        (COL_TREND, trend, "ra", COL_TREND - COL_GAMES - 12),
-    ):
-        text, size = shrink(as_drawn(label, False), HEAD, room, bold=False, smallest=HEAD - 4)
-        draw.text((x, y), text, fill=theme.text_dim, font=font(size, False), anchor=anchor)
+    column_headings(
+        draw,
+        (
+            (COL_PLACE, place, "ra", COL_PLACE - PAD),
+            (COL_NAME, player, "la", COL_RATING - COL_NAME - 120),
+            (COL_RATING, rating, "ra", 110),
+            (COL_GAMES, games, "ra", COL_GAMES - COL_RATING - 12),
+            (COL_TREND, trend, "ra", COL_TREND - COL_GAMES - 12),
+        ),
+        theme,
+        smallest=HEAD - 4,
+    )
 
     y = TOP
     for i, line in enumerate(lines):
@@ -174,6 +168,40 @@ def leaderboard_image(view: LeaderboardView, theme: Theme = THEME) -> Image.Imag
         _trend(draw, line.trend, mid, theme)
         y += ROW
     return img
+
+
+def titled_sheet(
+    height: int, title: str, subtitle: str, theme: Theme, *, subtitle_least: int | None = None
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A picture of the server's tables (leaderboard, profile, standings), WIDTH wide: the
+    opaque ground with its lighter edge (it reads the same on Discord's dark and light
+    themes), the title and, when there is one, the subtitle, shrunk to the width down to
+    `subtitle_least` before they are cut."""
+    img = Image.new("RGB", (WIDTH, height), theme.panel)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, WIDTH - 1, height - 1), outline=EDGE, width=2)
+    drawn, size = shrink(as_drawn(title), 34, WIDTH - 2 * PAD, smallest=24)
+    draw.text((PAD, PAD - 6), drawn, fill=theme.text, font=font(size))
+    if subtitle:
+        drawn, size = shrink(
+            as_drawn(subtitle, False), 20, WIDTH - 2 * PAD, bold=False, smallest=subtitle_least
+        )
+        draw.text((PAD, PAD + 38), drawn, fill=theme.text_dim, font=font(size, False))
+    return img, draw
+
+
+def column_headings(
+    draw: ImageDraw.ImageDraw,
+    columns: Iterable[tuple[float, str, str, float]],
+    theme: Theme,
+    *,
+    smallest: int,
+) -> None:
+    """The columns' headings above the first row, dim: each (x, label, anchor, room) drawn
+    at x, shrunk to its room down to `smallest` before it is cut."""
+    for x, label, anchor, room in columns:
+        text, size = shrink(as_drawn(label, False), HEAD, room, bold=False, smallest=smallest)
+        draw.text((x, TOP - 26), text, fill=theme.text_dim, font=font(size, False), anchor=anchor)
 
 
 def _trend(draw: ImageDraw.ImageDraw, trend: int | None, mid: int, theme: Theme) -> None:

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from render.canvas import fit, shrink, wrap
 from render.encode import png_bytes
 from render.fonts import font
-from render.leaderboard import EDGE, THEME, UP, as_drawn
+from render.leaderboard import EDGE, THEME, UP, as_drawn, titled_sheet
 from render.theme import Theme
 
 WIDTH = 900
@@ -84,14 +84,7 @@ def band_of(section: ProfileSection) -> int:
 def profile_image(view: ProfileView, theme: Theme = THEME) -> Image.Image:
     sections = view.sections[:MOST_SECTIONS]
     height = TOP + (sum(map(band_of, sections)) if sections else BAND) + PAD // 2
-    img = Image.new("RGB", (WIDTH, height), theme.panel)
-    draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, WIDTH - 1, height - 1), outline=EDGE, width=2)
-    title, size = shrink(as_drawn(view.title), 34, WIDTH - 2 * PAD, smallest=24)
-    draw.text((PAD, PAD - 6), title, fill=theme.text, font=font(size))
-    if view.subtitle:
-        subtitle, size = shrink(as_drawn(view.subtitle, False), 20, WIDTH - 2 * PAD, bold=False)
-        draw.text((PAD, PAD + 38), subtitle, fill=theme.text_dim, font=font(size, False))
+    img, draw = titled_sheet(height, view.title, view.subtitle, theme)
     top = TOP
     for section in sections:
         _section(draw, section, top, view.no_chart, theme)

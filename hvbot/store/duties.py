@@ -41,8 +41,12 @@ REPLAY_LEASE = timedelta(minutes=5)
 KEEP_MADE = timedelta(days=1)  # how long a post made stays in the outbox (to look into)
 CLAIM_BATCH = 50  # duties claimed at a time
 KINDS = ("move", "text", "replay", "start", "secret", "lobby", "undo", "digest", "followers")
-# Posts a server owes rather than a game: a season's end announced, and its rank roles given.
-SERVER_KINDS = ("season", "ranks")
+# A tournament's posts (see `hvbot.services.tournaments`): its sign-up post (posted once, then
+# edited), a round's tables, the standings after a round, the final podium.
+TOURNAMENT_KINDS = ("signup", "round", "standings", "podium")
+# Posts a server owes rather than a game: a season's end announced, and its rank roles given;
+# a tournament's.
+SERVER_KINDS = ("season", "ranks", *TOURNAMENT_KINDS)
 Clock = Callable[[], datetime]
 
 
@@ -68,7 +72,8 @@ class Owed:
 
     A server's post (`SERVER_KINDS`) has no game (`game_id` None, `version` 0) but its server,
     `guild_id`: a season's end (`label`, `channel`, `language`), its rank roles (`label`,
-    `role`, who is `given` it and who is `taken` off it)."""
+    `role`, who is `given` it and who is `taken` off it), a tournament's (`TOURNAMENT_KINDS`:
+    `tournament`, and the `round` for a round's tables and standings)."""
 
     id: int
     game_id: int | None

@@ -61,6 +61,7 @@ async def game_of(db: Database, row: Row) -> GameRow:
         clock_warn_at=row["clock_warn_at"],
         stand_in_seat=row["stand_in_seat"],
         clock_paused_at=row["clock_paused_at"],
+        tournament_id=row["tournament_id"],
     )
 
 
@@ -75,10 +76,11 @@ async def version_of(db: Database, game_id: int) -> int | None:
 
 
 async def open_in_channel(db: Database, channel_id: int) -> Row | None:
-    """The open game of a channel (not one played in a thread of it), or of the thread a game
-    is played in."""
+    """The open game of a channel (not one played in a thread of it, nor a tournament's table
+    whose thread is still to start), or of the thread a game is played in."""
     return await db.fetchrow(
-        "SELECT * FROM games WHERE ((channel_id = ? AND thread_id IS NULL) OR thread_id = ?)"
+        "SELECT * FROM games WHERE ((channel_id = ? AND thread_id IS NULL AND tournament_id IS NULL)"
+        " OR thread_id = ?)"
         " AND status IN ('lobby', 'active') ORDER BY id LIMIT 1",
         channel_id,
         channel_id,

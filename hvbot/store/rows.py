@@ -79,6 +79,7 @@ class GameRow:
     clock_warn_at: str | None = None  # as stored: when they are warned (None: not again)
     stand_in_seat: int | None = None  # an AI is playing this seat's move: its time ran out
     clock_paused_at: str | None = None  # the clock stands still (a request waits for answers)
+    tournament_id: int | None = None  # a table of this tournament (see hvbot.services.tournaments)
 
     @property
     def post_channel_id(self) -> int:
