@@ -105,11 +105,11 @@ class GameService:
         self.notify = Notifications(repo)
         self.follows = Followers(self.games)
         self.moderation = Moderation(self.games, self.rematch)
-        self.tournaments = Tournaments(self.games, self.lobby)
         self.server_settings = ServerSettingsService(repo, lambda: self.games.clock())
         self.seasons = SeasonEnds(self.games)
         self.season_stats = SeasonStats(self.games, self.seasons)
         self.stats = Stats(repo)
+        self.tournaments = Tournaments(self.games, self.lobby, self.stats)
         # How often each person may ask for work that costs each time (boards, logs,
         # exports, replays, stats), read from the service's clock as it is now.
         self.throttle = Throttle(lambda: self.games.clock())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -341,9 +341,12 @@ class Lobby:
             owed = await self.games.store.write(started)
             return Change(game=await self.games.saved(game.id), state=state, owed=tuple(owed))
 
-    def dealt(self, game: GameRow) -> tuple[Write[list[Owed]], State]:
+    def dealt(
+        self, game: GameRow, *, lobby: Mapping[str, Any] | None = None
+    ) -> tuple[Write[list[Owed]], State]:
         """The start of the lobby `game` (read under its lock) from a new seed: the change
-        to store, and the first state (the caller's; the change keeps a copy)."""
+        to store, and the first state (the caller's; the change keeps a copy). `lobby`: the
+        body of the lobby post it owes (see `changes.start`)."""
         rules = find_game(game.game_name)
         if len(game.seats) < rules.min_seats:
             raise BotError(
@@ -365,6 +368,7 @@ class Lobby:
             wait=self.games.wait_for(game, state),
             ai_turn=ai_turn(game, state),
             in_thread=game.wants_thread and game.thread_id is None,
+            lobby=lobby,
         )
         return started, state
 

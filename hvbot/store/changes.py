@@ -265,13 +265,17 @@ def start(
     wait: Wait | None = None,
     ai_turn: bool = False,
     in_thread: bool = False,
+    lobby: Mapping[str, Any] | None = None,
 ) -> Write[list[Owed]]:
     """The game leaves its lobby with its first `state` (an engine state is kept in memory
     with the game's row). Owed with it, at `at`, and returned: the lobby message's update,
     the first board and each person's secret by DM. A game that asked for a thread
     (`in_thread`) and is followed from its lobby owes too, before its first board, its
-    followers joined to the thread (done once the thread is there; see `Followers`)."""
+    followers joined to the thread (done once the thread is there; see `Followers`).
+    `lobby`: the lobby post's body (a tournament's table, whose announcement is posted with
+    the start rather than edited: see `hvbot.services.tournaments`)."""
     state_json, built = _saved(state)
+    lobby_body = dict(lobby or {})
 
     async def work(tx: Transaction) -> list[Owed]:
         await bump(
@@ -284,7 +288,9 @@ def start(
         )
         await replace_seats(tx, game_id, seats)
         version = expected_version + 1
-        owed = [await owe(tx, game_id=game_id, version=version, kind="lobby", body={}, now=at)]
+        owed = [
+            await owe(tx, game_id=game_id, version=version, kind="lobby", body=lobby_body, now=at)
+        ]
         followers = await followers_by_dm(tx, game_id) if in_thread else []
         if followers:
             joining = {"users": followers}

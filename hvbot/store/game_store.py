@@ -43,6 +43,7 @@ from hvbot.store.seasons import SeasonEnds
 from hvbot.store.server_settings import ServerSettingsTable
 from hvbot.store.sql import ChannelBusy, stamp, statement
 from hvbot.store.time_away import TimeAway
+from hvbot.store.tournaments import TournamentTable
 from hvbot.store.waits import Reminders
 
 T = TypeVar("T")
@@ -85,6 +86,7 @@ class GameStore:
         self.replays = Replays(db)
         self.identify = IdentifySlots(db)
         self.rematches = Rematches(db)
+        self.tournaments = TournamentTable(db)  # tournaments, their entrants, rounds, tables
 
     @classmethod
     async def open(cls, where: str | Path, *, cache: bool = True, wait_s: float = 0.0) -> GameStore:

@@ -79,8 +79,8 @@ async def open_in_channel(db: Database, channel_id: int) -> Row | None:
     """The open game of a channel (not one played in a thread of it, nor a tournament's table
     whose thread is still to start), or of the thread a game is played in."""
     return await db.fetchrow(
-        "SELECT * FROM games WHERE ((channel_id = ? AND thread_id IS NULL AND tournament_id IS NULL)"
-        " OR thread_id = ?)"
+        "SELECT * FROM games WHERE ((channel_id = ? AND thread_id IS NULL"
+        " AND tournament_id IS NULL) OR thread_id = ?)"
         " AND status IN ('lobby', 'active') ORDER BY id LIMIT 1",
         channel_id,
         channel_id,

@@ -11,8 +11,18 @@ the other's insert fails as a `Duplicate` and changes nothing. A tournament's ow
 
 from __future__ import annotations
 
+import json
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+
+from hvbot.database import Database, Row, Statement, Transaction, Work
+from hvbot.store.changes import replace_seats
+from hvbot.store.duties import Owed, owe_for_server
+from hvbot.store.results import result_row
+from hvbot.store.rows import ResultRow, SeatRow
+from hvbot.store.sql import VersionConflict, stamp
 
 # A tournament's life: sign-up, then rounds (paused between them if a moderator says so),
 # then finished, or cancelled at any time.
@@ -108,3 +118,393 @@ class TableGameRow:
     table: int
     game_id: int
     players: tuple[int, ...]
+
+
+def _tournament(r: Row) -> TournamentRow:
+    return TournamentRow(
+        id=r["id"],
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        creator_id=r["creator_id"],
+        game_name=r["game"],
+        options=json.loads(r["options"]),
+        format=r["format"],
+        rounds=r["rounds"],
+        smallest=r["smallest"],
+        largest=r["largest"],
+        clock_minutes=r["clock_minutes"],
+        timeout=r["clock_timeout"],
+        starts_at=r["starts_at"],
+        most=r["most"],
+        status=r["status"],
+        round=r["round"],
+        signup_message_id=r["signup_message_id"],
+        name=r["name"],
+        language=r["language"],
+        version=r["version"],
+        created_at=r["created_at"],
+        finished_at=r["finished_at"],
+    )
+
+
+def _entrant(r: Row) -> EntrantRow:
+    return EntrantRow(
+        tournament_id=r["tournament_id"],
+        user_id=r["user_id"],
+        name=r["name"],
+        language=r["language"],
+        seed=r["seed"],
+        rating=r["rating"],
+        joined_at=r["joined_at"],
+        withdrawn_round=r["withdrawn_round"],
+        removed=bool(r["removed"]),
+    )
+
+
+def _users(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split())
+
+
+def _table(r: Row) -> TableGameRow:
+    return TableGameRow(
+        r["tournament_id"], r["round"], r["table_no"], r["game_id"], _users(r["players"])
+    )
+
+
+class TournamentTable:
+    """The tournaments' tables, read; their changes are the `Work`s below, run by the
+    service with `Database.transact`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def get(self, tournament_id: int) -> TournamentRow | None:
+        row = await self.db.fetchrow("SELECT * FROM tournaments WHERE id = ?", tournament_id)
+        return _tournament(row) if row else None
+
+    async def open_in(self, channel_ids: Sequence[int]) -> TournamentRow | None:
+        """The open tournament of one of these channels (a thread's parent, say), if any."""
+        if not channel_ids:
+            return None
+        marks = ", ".join("?" for _ in channel_ids)
+        row = await self.db.fetchrow(
+            f"SELECT * FROM tournaments WHERE channel_id IN ({marks})"
+            f" AND status IN {OPEN_SQL} ORDER BY id LIMIT 1",
+            *channel_ids,
+        )
+        return _tournament(row) if row else None
+
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        """Its entrants: in seed order once started, else in the order they joined."""
+        rows = await self.db.fetch(
+            "SELECT * FROM tournament_entrants WHERE tournament_id = ?"
+            " ORDER BY seed, joined_at, user_id",
+            tournament_id,
+        )
+        return [_entrant(r) for r in rows]
+
+    async def rounds(self, tournament_id: int) -> list[RoundRow]:
+        rows = await self.db.fetch(
+            "SELECT * FROM tournament_rounds WHERE tournament_id = ? ORDER BY round",
+            tournament_id,
+        )
+        return [
+            RoundRow(r["tournament_id"], r["round"], _users(r["byes"]), r["paired_at"])
+            for r in rows
+        ]
+
+    async def tables(self, tournament_id: int) -> list[tuple[TableGameRow, str]]:
+        """Its tables, round by round, each with its game's status now."""
+        rows = await self.db.fetch(
+            "SELECT t.*, g.status FROM tournament_games AS t JOIN games AS g ON g.id = t.game_id"
+            " WHERE t.tournament_id = ? ORDER BY t.round, t.table_no",
+            tournament_id,
+        )
+        return [(_table(r), r["status"]) for r in rows]
+
+    async def results(self, tournament_id: int) -> list[ResultRow]:
+        """The stored results of its finished games, seat by seat."""
+        rows = await self.db.fetch(
+            "SELECT r.* FROM results AS r JOIN tournament_games AS t ON t.game_id = r.game_id"
+            " WHERE t.tournament_id = ? ORDER BY r.game_id, r.seat",
+            tournament_id,
+        )
+        return [result_row(r) for r in rows]
+
+    async def of_game(self, game_id: int) -> TableGameRow | None:
+        """The table a game is, if it is a tournament's."""
+        row = await self.db.fetchrow("SELECT * FROM tournament_games WHERE game_id = ?", game_id)
+        return _table(row) if row else None
+
+    async def due_to_start(self, now: datetime, most: int = 10) -> list[TournamentRow]:
+        """Tournaments in sign-up whose start time has come."""
+        rows = await self.db.fetch(
+            "SELECT * FROM tournaments WHERE status = 'signup' AND starts_at IS NOT NULL"
+            " AND starts_at <= ? ORDER BY starts_at, id LIMIT ?",
+            stamp(now),
+            most,
+        )
+        return [_tournament(r) for r in rows]
+
+    async def round_over(self, most: int = 10) -> list[TournamentRow]:
+        """Running tournaments whose last round paired has no game left open: the next round
+        is due (or the end). Normally the last game's end pairs it at once; these are those a
+        process died before pairing, found by the periodic check."""
+        rows = await self.db.fetch(
+            "SELECT * FROM tournaments AS t WHERE t.status = 'running' AND t.round > 0"
+            " AND NOT EXISTS (SELECT 1 FROM tournament_games AS tg JOIN games AS g"
+            " ON g.id = tg.game_id WHERE tg.tournament_id = t.id AND tg.round = t.round"
+            " AND g.status IN ('lobby', 'active')) ORDER BY t.id LIMIT ?",
+            most,
+        )
+        return [_tournament(r) for r in rows]
+
+    async def set_signup_message(self, tournament_id: int, message_id: int) -> None:
+        """The sign-up post as made (not a versioned change: it moves nothing)."""
+        await self.db.transact(
+            Statement(
+                "UPDATE tournaments SET signup_message_id = ? WHERE id = ?",
+                (message_id, tournament_id),
+            )
+        )
+
+
+OPEN_SQL = "('signup', 'running', 'paused')"
+
+
+def create(
+    *,
+    guild_id: int,
+    channel_id: int,
+    creator_id: int,
+    game: str,
+    options: dict[str, Any],
+    format: str,
+    rounds: int | None,
+    smallest: int,
+    largest: int,
+    clock_minutes: int,
+    timeout: str,
+    starts_at: datetime | None,
+    most: int,
+    name: str,
+    language: str,
+    at: datetime,
+) -> Work[tuple[int, list[Owed]]]:
+    """A new tournament in sign-up, and its sign-up post owed (posted, not edited: its body
+    says `first`). Fails with `Duplicate` while the channel has an open tournament."""
+
+    async def work(tx: Transaction) -> tuple[int, list[Owed]]:
+        tournament_id: int = await tx.fetchval(
+            "INSERT INTO tournaments (guild_id, channel_id, creator_id, game, options, format,"
+            " rounds, smallest, largest, clock_minutes, clock_timeout, starts_at, most,"
+            " status, name, language, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?, ?) RETURNING id",
+            guild_id,
+            channel_id,
+            creator_id,
+            game,
+            json.dumps(options),
+            format,
+            rounds,
+            smallest,
+            largest,
+            clock_minutes,
+            timeout,
+            stamp(starts_at) if starts_at is not None else None,
+            most,
+            name,
+            language,
+            stamp(at),
+        )
+        body = {"tournament": tournament_id, "first": True}
+        owed = await owe_for_server(tx, guild_id=guild_id, kind="signup", body=body, now=at)
+        return tournament_id, [owed]
+
+    return work
+
+
+Step = Callable[[Transaction], Awaitable[None]]
+
+
+def change(
+    tournament: TournamentRow,
+    *,
+    at: datetime,
+    sets: str = "",
+    values: Sequence[Any] = (),
+    steps: Sequence[Step] = (),
+    posts: Sequence[tuple[str, dict[str, Any]]] = (("signup", {}),),
+) -> Work[list[Owed]]:
+    """One change to a tournament: its version compared and bumped (with the columns in
+    `sets`), then `steps`, then `posts` owed (kind, body; the body names the tournament by
+    itself). Fails with `VersionConflict` if it changed since it was read."""
+
+    async def work(tx: Transaction) -> list[Owed]:
+        also = f", {sets}" if sets else ""
+        changed = await tx.execute(
+            f"UPDATE tournaments SET version = version + 1{also} WHERE id = ? AND version = ?",
+            *values,
+            tournament.id,
+            tournament.version,
+        )
+        if changed != 1:
+            raise VersionConflict(f"tournament {tournament.id} changed meanwhile")
+        for step in steps:
+            await step(tx)
+        return await owe_posts(tx, tournament, posts, at)
+
+    return work
+
+
+async def owe_posts(
+    tx: Transaction,
+    tournament: TournamentRow,
+    posts: Sequence[tuple[str, dict[str, Any]]],
+    at: datetime,
+) -> list[Owed]:
+    """A tournament's posts owed in the transaction of the change they tell of."""
+    owed = []
+    for kind, body in posts:
+        full = {"tournament": tournament.id, **body}
+        owed.append(
+            await owe_for_server(tx, guild_id=tournament.guild_id, kind=kind, body=full, now=at)
+        )
+    return owed
+
+
+def add_entrant(
+    tournament_id: int, user_id: int, name: str, language: str | None, most: int, at: datetime
+) -> Step:
+    """A person signed up, unless the tournament is full (`Full`) or they are on its list
+    already (`Duplicate`)."""
+
+    async def step(tx: Transaction) -> None:
+        count: int = await tx.fetchval(
+            "SELECT COUNT(*) FROM tournament_entrants WHERE tournament_id = ?", tournament_id
+        )
+        if count >= most:
+            raise Full(count)
+        await tx.execute(
+            "INSERT INTO tournament_entrants (tournament_id, user_id, name, language, joined_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            tournament_id,
+            user_id,
+            name,
+            language,
+            stamp(at),
+        )
+
+    return step
+
+
+def drop_entrant(tournament_id: int, user_id: int) -> Step:
+    """A person off the list (before the start)."""
+
+    async def step(tx: Transaction) -> None:
+        await tx.execute(
+            "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
+            tournament_id,
+            user_id,
+        )
+
+    return step
+
+
+def withdraw(tournament_id: int, user_id: int, after_round: int, *, removed: bool) -> Step:
+    """A person not paired again (after `after_round` rounds were paired)."""
+
+    async def step(tx: Transaction) -> None:
+        changed = await tx.execute(
+            "UPDATE tournament_entrants SET withdrawn_round = ?, removed = ?"
+            " WHERE tournament_id = ? AND user_id = ? AND withdrawn_round IS NULL",
+            after_round,
+            int(removed),
+            tournament_id,
+            user_id,
+        )
+        if changed != 1:
+            raise VersionConflict(f"tournament {tournament_id}: {user_id} withdrew already")
+
+    return step
+
+
+def seed(tournament_id: int, order: Sequence[tuple[int, float | None]]) -> Step:
+    """The entrants' seed order at the start (user id, rating then), best first."""
+
+    async def step(tx: Transaction) -> None:
+        await tx.executemany(
+            "UPDATE tournament_entrants SET seed = ?, rating = ?"
+            " WHERE tournament_id = ? AND user_id = ?",
+            [(n + 1, rating, tournament_id, user) for n, (user, rating) in enumerate(order)],
+        )
+
+    return step
+
+
+def add_round(tournament_id: int, number: int, byes: Sequence[int], at: datetime) -> Step:
+    """The round's row: the claim that pairs it, once (`Duplicate` if it is there)."""
+
+    async def step(tx: Transaction) -> None:
+        await tx.execute(
+            "INSERT INTO tournament_rounds (tournament_id, round, byes, paired_at)"
+            " VALUES (?, ?, ?, ?)",
+            tournament_id,
+            number,
+            " ".join(str(b) for b in byes),
+            stamp(at),
+        )
+
+    return step
+
+
+async def open_table(
+    tx: Transaction,
+    tournament: TournamentRow,
+    *,
+    number: int,
+    table: int,
+    seats: Sequence[SeatRow],
+    remind_minutes: int | None,
+    at: datetime,
+) -> int:
+    """A table of round `number` as a game in its lobby, seated, named as the tournament's
+    (its thread is started from its announcement once posted): its id. The caller starts it
+    in the same transaction."""
+    game_id: int = await tx.fetchval(
+        "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
+        " remind_minutes, absent_hours, wants_thread, language, created_at, updated_at,"
+        " clock_minutes, clock_timeout, tournament_id)"
+        " VALUES (?, ?, ?, ?, 'lobby', ?, ?, NULL, 1, ?, ?, ?, ?, ?, ?) RETURNING id",
+        tournament.game_name,
+        tournament.guild_id,
+        tournament.channel_id,
+        seats[0].user_id,
+        json.dumps(tournament.options),
+        remind_minutes,
+        tournament.language,
+        stamp(at),
+        stamp(at),
+        tournament.clock_minutes,
+        tournament.timeout,
+        tournament.id,
+    )
+    await replace_seats(tx, game_id, seats)
+    await tx.execute(
+        "INSERT INTO tournament_games (tournament_id, round, table_no, game_id, players)"
+        " VALUES (?, ?, ?, ?, ?)",
+        tournament.id,
+        number,
+        table,
+        game_id,
+        " ".join(str(s.user_id) for s in seats),
+    )
+    return game_id
+
+
+class Full(Exception):
+    """The tournament has as many entrants as it takes."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"{count} entrants already")
+        self.count = count
