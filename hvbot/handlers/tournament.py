@@ -178,9 +178,8 @@ async def signup_click(interaction: discord.Interaction, tournament_id: int, cho
     except BotError as exc:
         await reply_error(interaction, exc)
         return
-    post = await tournament_posts.signup_post(
-        await tournaments.standing(tournament_id), client.service.clock()
-    )
+    standing = await tournaments.standing(tournament_id)
+    post = tournament_posts.signup_post(change.tournament, standing.entrants)
     try:
         await interaction.response.edit_message(**post.kwargs())
     except discord.NotFound as exc:
