@@ -41,7 +41,7 @@ from tournament_play import (
 
 from games import find_game
 from hvbot.store import GameRow
-from sandbox.emulator import DiscordEmulator, User
+from sandbox.emulator import DiscordEmulator, Record, User
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
@@ -71,8 +71,9 @@ async def winners_of(hv: BotHarness, game: GameRow) -> set[int]:
 async def play_pylons_to_the_end(
     emu: DiscordEmulator, hv: BotHarness, table: TableGame, people: dict[int, User]
 ) -> GameRow:
-    """Both players play their game through Discord: the opening's Keep button on the board,
-    then each pylon with /pylons place in the game's thread, racing to join their edges."""
+    """The people at a table play its game through Discord to the end: the opening's Keep
+    button on the board, then each pylon with /pylons place in the game's thread, racing to
+    join their edges; an AI seat (one who resigned) moves by itself."""
     repo = await hv.reader()
     thread = thread_of(emu, table)
     rng = random.Random(table.game.id)
@@ -84,41 +85,43 @@ async def play_pylons_to_the_end(
         state = find_game("pylons").state_from_dict(game.state)
         seat = state.current_seat()
         assert seat is not None
-        mover = people[game.seats[seat].user_id or 0]
-        legal = {a.text() for a in state.legal_actions()}
-        if "keep" in legal:
+        user = game.seats[seat].user_id
+        if user is None:
+            pass  # the AI seat is moving
+        elif "keep" in {a.text() for a in state.legal_actions()}:
             keep = button_id(game, "keep")
-            (opening,) = await emu.wait_for(
-                lambda keep=keep: [
-                    p for p in board_posts(emu, channel=thread) if keep in p.custom_ids
-                ],
-                message="the opening's Keep button",
-            )
-            await emu.click(mover, keep, message=opening.message_id)
-        else:
-            await emu.slash(mover, "pylons place", channel=thread, cell=racing_cell(state, rng))
-        version = game.version
 
-        async def moved(version: int = version) -> bool:
+            def opening(keep: str = keep) -> list[Record]:
+                return [p for p in board_posts(emu, channel=thread) if keep in p.custom_ids]
+
+            (shown,) = await emu.wait_for(opening, message="the opening's Keep button")
+            await emu.click(people[user], keep, message=shown.message_id)
+        else:
+            cell = racing_cell(state, rng)
+            await emu.slash(people[user], "pylons place", channel=thread, cell=cell)
+
+        async def moved(version: int = game.version) -> bool:
             now = await repo.game(game_id=table.game.id, fresh=True)
             return now is not None and now.version > version
 
-        await emu.wait_for(moved, 20, message="the move stored")
+        await emu.wait_for(moved, 30, message="the next move stored")
     raise AssertionError("the game did not end")
 
 
-async def resign_all(
-    emu: DiscordEmulator,
-    hv: BotHarness,
-    tables: list[TableGame],
-    people: dict[int, User],
-    rank: dict[int, int],
-) -> None:
-    """At each table all but the best-ranked resign, the worst first: the best one wins."""
+async def timed_out(
+    emu: DiscordEmulator, hv: BotHarness, clock: MovedClock, tables: list[TableGame]
+) -> dict[int, int]:
+    """Nobody moves at these tables: the turn clock (moved past its hour) ends each game as a
+    loss for the one to move. Their losers, by game."""
+    losers = {}
     for table in tables:
-        for user in sorted(table.players, key=rank.__getitem__, reverse=True)[:-1]:
-            await resign(emu, people[user], table)
-        await game_over(emu, hv, table)
+        state = find_game(table.game.game_name).state_from_dict(table.game.state)
+        losers[table.game.id] = table.game.seats[state.current_seat() or 0].user_id or 0
+    clock.advance(minutes=61)
+    for table in tables:
+        ended = await game_over(emu, hv, table)
+        assert await winners_of(hv, ended) == set(table.players) - {losers[table.game.id]}
+    return losers
 
 
 def assert_round_posted(emu: DiscordEmulator, found: list[TableGame]) -> None:
@@ -174,26 +177,27 @@ async def test_a_nine_player_pylons_swiss_with_a_bye_a_withdrawal_and_a_no_show(
     (bye,) = await byes(hv, tid, 1)
     assert bye not in {u for t in first for u in t.players}
     assert_round_posted(emu, first)
-    played, resigned, no_show = first[0], first[1:3], first[3]
+    played, resigned, no_shows = first[0], first[1], first[2:]
     game = await play_pylons_to_the_end(emu, hv, played, by_id)
     assert game.status == "finished"
-    await resign_all(emu, hv, resigned, by_id, rank)
+    # At the second table the worse-ranked resigns: an AI plays on for them, and the other
+    # plays that game to its end.
+    quitter = by_id[max(resigned.players, key=rank.__getitem__)]
+    await resign(emu, quitter, resigned)
+    ended = await play_pylons_to_the_end(emu, hv, resigned, by_id)
+    assert quitter.id not in await winners_of(hv, ended)
 
-    # Paused before its last game ends: the round ends, and nothing more is paired.
+    # Paused before its last games end: the round ends, and nothing more is paired.
     paused = await emu.slash(mo, "tournament pause")
     assert "paused" in paused.ephemeral[0].content
-    silent = find_game("pylons").state_from_dict(no_show.game.state)
-    loser = no_show.players[silent.current_seat() or 0]
-    clock.advance(minutes=61)  # nobody moved at the fourth table: the clock ends it
-    ended = await game_over(emu, hv, no_show)
-    assert await winners_of(hv, ended) == set(no_show.players) - {loser}
+    await timed_out(emu, hv, clock, no_shows)  # nobody moved at the last two tables
     await hv.caught_up()
     assert await rounds_paired(hv, tid) == 1, "paused: no round 2"
     after_one = await emu.wait_for(lambda: pictures(emu, emu.channel), 30)
     assert len(after_one) == 1, "the standings after round 1"
 
     # One who finished round 1 leaves between rounds, then the moderator resumes.
-    leaver = by_id[max(resigned[0].players, key=rank.__getitem__)]
+    leaver = quitter
     left = await emu.slash(leaver, "tournament leave")
     assert "You left" in left.ephemeral[0].content
     await emu.slash(mo, "tournament resume")
@@ -203,12 +207,12 @@ async def test_a_nine_player_pylons_swiss_with_a_bye_a_withdrawal_and_a_no_show(
     assert_round_posted(emu, second)
     met_before = {frozenset(t.players) for t in first}
     assert not met_before & {frozenset(t.players) for t in second}, "nobody meets again"
-    await resign_all(emu, hv, second, by_id, rank)
+    await timed_out(emu, hv, clock, second)
 
     third = await wait_for_round(emu, hv, tid, 3)
     assert len(third) == 4
     assert_round_posted(emu, third)
-    await resign_all(emu, hv, third, by_id, rank)
+    await timed_out(emu, hv, clock, third)
 
     async def finished() -> bool:
         return await status(hv, tid) == "finished"
@@ -217,6 +221,7 @@ async def test_a_nine_player_pylons_swiss_with_a_bye_a_withdrawal_and_a_no_show(
     await hv.caught_up()
 
     # The points are the results': a win or a bye 1, a loss 0.
+    # (A game's winners as its results say: a resigner, or one out of time, never wins.)
     expected = dict.fromkeys((p.id for p in people), 0)
     expected[bye] += 1
     for table in (*first, *second, *third):
