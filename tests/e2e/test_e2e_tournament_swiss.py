@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from fractions import Fraction
 
 import pytest
 from e2e_harness import BotHarness, board_posts, button_id, racing_cell
@@ -113,14 +114,21 @@ async def timed_out(
 ) -> dict[int, int]:
     """Nobody moves at these tables: the turn clock (moved past its hour) ends each game as a
     loss for the one to move. Their losers, by game."""
+    await hv.caught_up()  # an AI seat to move has moved: a person is to move at each
+    repo = await hv.reader()
     losers = {}
     for table in tables:
-        state = find_game(table.game.game_name).state_from_dict(table.game.state)
-        losers[table.game.id] = table.game.seats[state.current_seat() or 0].user_id or 0
+        game = await repo.game(game_id=table.game.id, fresh=True)
+        assert game is not None and game.status == "active"
+        state = find_game(game.game_name).state_from_dict(game.state)
+        losers[game.id] = game.seats[state.current_seat() or 0].user_id or 0
+        assert losers[game.id], "a person is to move"
     clock.advance(minutes=61)
     for table in tables:
         ended = await game_over(emu, hv, table)
-        assert await winners_of(hv, ended) == set(table.players) - {losers[table.game.id]}
+        won = await winners_of(hv, ended)
+        assert losers[ended.id] not in won
+        assert set(table.players) - {losers[ended.id]} <= won, "a win for everyone else"
     return losers
 
 
@@ -237,4 +245,79 @@ async def test_a_nine_player_pylons_swiss_with_a_bye_a_withdrawal_and_a_no_show(
     assert "withdrew" in (shown[-1].attachments[0].description or "")
     assert await rounds_paired(hv, tid) == 3
     assert len(emu.threads(emu.channel)) == 12
+    assert said_twice(emu, emu.channel) == []
+
+
+def points_of(said: str) -> Fraction:
+    """Points as the standings write them: "2", "⅔", "1½"."""
+    whole = said.rstrip("".join(GLYPHS))
+    return Fraction(int(whole or 0)) + sum((GLYPHS[c] for c in said[len(whole) :]), Fraction(0))
+
+
+GLYPHS = {"½": Fraction(1, 2), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3)}
+GLYPHS |= {"⅙": Fraction(1, 6), "⅚": Fraction(5, 6)}
+
+
+@pytest.mark.usefixtures("mentioned")
+async def test_a_twelve_player_high_voltage_swiss_at_tables_of_three_and_four(
+    emulator: DiscordEmulator, hv_on: BotHarness
+) -> None:
+    emu, hv = emulator, hv_on
+    assert hv.bot is not None
+    clock = MovedClock(datetime.now(UTC))
+    hv.bot.service.clock = clock
+    emu.allow_threads()
+    mo = emu.add_user("Mo", manage_guild=True)
+    people = [emu.add_user(name) for name in NAMES]
+    by_id = {p.id: p for p in people}
+    tid, post = await open_tournament(
+        emu,
+        mo,
+        emu.channel,
+        game="high-voltage",
+        clock=60,
+        table="3-4",
+        rounds=2,
+        name="Winter Voltage",
+    )
+    await sign_up(emu, people, post, tid)
+    await emu.slash(mo, "tournament start")
+
+    # Round 1: twelve players, three tables of four.
+    first = await wait_for_round(emu, hv, tid, 1)
+    assert sorted(len(t.players) for t in first) == [4, 4, 4]
+    assert await byes(hv, tid, 1) == []
+    assert_round_posted(emu, first)
+    # A moderator takes one out: their game goes on with an AI in their seat, as resigned.
+    removed = by_id[first[0].players[-1]]
+    said = await emu.slash(mo, "tournament remove", member=removed)
+    assert "is out of" in said.ephemeral[0].content
+    await hv.caught_up()
+    game = await (await hv.reader()).game(game_id=first[0].game.id, fresh=True)
+    assert game is not None and game.seat_of(removed.id) is None
+    await timed_out(emu, hv, clock, first)
+
+    # Round 2: the eleven left, at tables of four, four and three.
+    second = await wait_for_round(emu, hv, tid, 2)
+    assert sorted(len(t.players) for t in second) == [3, 4, 4]
+    assert removed.id not in {u for t in second for u in t.players}
+    assert_round_posted(emu, second)
+    await timed_out(emu, hv, clock, second)
+
+    async def finished() -> bool:
+        return await status(hv, tid) == "finished"
+
+    await emu.wait_for(finished, 30, message="the tournament over")
+    await hv.caught_up()
+    shown = pictures(emu, emu.channel)
+    assert len(shown) == 3, "standings after each of 2 rounds, then the podium"
+    final = points_said(shown[-1])
+    assert set(final) == {p.name for p in people}
+    # A table of n shares out n/2 points (place p: (n-p)/(n-1) of a point).
+    tables_played = [*first, *second]
+    assert sum(points_of(v) for v in final.values()) == sum(
+        Fraction(len(t.game.seats), 2) for t in tables_played
+    )
+    assert "removed" in (shown[-1].attachments[0].description or "")
+    assert len(emu.threads(emu.channel)) == 6
     assert said_twice(emu, emu.channel) == []
