@@ -39,7 +39,7 @@ from hvbot.aftermath.board_buttons import BoardButtons
 from hvbot.aftermath.sending import Sender, Sent
 from hvbot.database import failed
 from hvbot.infra import metrics
-from hvbot.messages import game_posts, seasons
+from hvbot.messages import game_posts, seasons, tournaments
 from hvbot.messages.post import Post
 from hvbot.services import GameService
 from hvbot.services.access import ai_turn
@@ -48,7 +48,7 @@ from hvbot.services.outcomes import ActResult, Change, Reminder, SeasonEnd, Tour
 from hvbot.services.reminders import REMIND_BATCH
 from hvbot.services.seasons import season_named
 from hvbot.store import GameRow, SeatRow
-from hvbot.store.duties import Owed
+from hvbot.store.duties import TOURNAMENT_KINDS, Owed
 
 __all__ = ["Aftermath", "Sent"]
 
@@ -99,6 +99,7 @@ class Aftermath:
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._replays: set[asyncio.Task[None]] = set()
         self._lobby_edits: set[asyncio.Task[None]] = set()
+        self._rounds: set[asyncio.Task[None]] = set()  # tournaments' next rounds being paired
         self._swept = float("-inf")  # when posts made long ago were last dropped
         self.stopping = False  # once closing: no AI move or replay is started any more
 
@@ -120,7 +121,7 @@ class Aftermath:
 
     def busy(self) -> list[asyncio.Task[None]]:
         """The AI seats moving and the replays being posted, now."""
-        running = (*self._ai_tasks.values(), *self._replays, *self._lobby_edits)
+        running = (*self._ai_tasks.values(), *self._replays, *self._lobby_edits, *self._rounds)
         return [t for t in running if not t.done()]
 
     async def close(self) -> None:
@@ -254,6 +255,11 @@ class Aftermath:
                 elif one.kind == "lobby":
                     edit = self._quietly(game, self._update_lobby(one, game), "the lobby's update")
                     _hold(self._lobby_edits, asyncio.create_task(edit))
+            if game.tournament_id is not None:
+                # A tournament's table ended: its round may be complete, and the next one
+                # due (paired once, whichever process sees it: `Tournaments.game_ended`).
+                work = self._next_round(game)
+                _hold(self._rounds, asyncio.create_task(self._quietly(game, work, "a round")))
             return
         if ai_turn(game, self._state(change), stand_in_seat=game.stand_in_seat):
             self._start_ai(game.id)
@@ -341,6 +347,123 @@ class Aftermath:
         except discord.HTTPException:
             log.warning("game %s: could not say that DMs are closed", game.id)
 
+    async def _next_round(self, game: GameRow) -> None:
+        """What a tournament's table that ended leads to: the next round, or the end."""
+        change = await self.service.tournaments.game_ended(game)
+        if change is not None:
+            await self.follow(change)
+
+    async def run_tournaments(self) -> int:
+        """The tournaments' periodic duty: those whose start time has come started, and a
+        round complete but not paired (its process died in between) paired, each once (see
+        `Tournaments.due`). Returns how many changes this process made."""
+        changed = await self.service.tournaments.due()
+        for change in changed:
+            await self.follow(change)
+        return len(changed)
+
+    async def _send_tournament_post(self, owed: Owed) -> None:
+        """A tournament's post, built from what is stored when it is sent: its sign-up post
+        (posted once, with its nonce, and remembered before it is marked made; every later
+        one is an edit of it, which shows the same however often it is made), a round's
+        tables, the standings after a round, the podium."""
+        tournament_id = int(owed.body["tournament"])
+        service = self.service.tournaments
+        tournament = await service.get(tournament_id)
+        if tournament is None:
+            taken = await self.sender.take(owed)
+            if taken is not None:
+                await self.sender.made(taken)  # gone: nothing to tell
+            return
+        channel = tournament.channel_id
+        if owed.kind == "signup":
+            await self._signup(owed, tournament_id, channel)
+            return
+
+        async def build() -> Post:
+            number = int(owed.body.get("round", 0))
+            standing = await service.standing(tournament_id, upto=number)
+            if owed.kind == "round":
+                return tournaments.round_post(standing, number)
+            texts = texts_for(standing.tournament.language)
+            return await tournaments.standings_post(standing, texts, podium=owed.kind == "podium")
+
+        try:
+            await self.sender.send(owed, None, build, to_channel=channel)
+        except discord.HTTPException as exc:
+            if exc.status >= 500:
+                raise  # left owed: Discord may have made it, and the nonce guards a retry
+            log.warning("tournament %s: its channel refused a post", tournament_id)
+
+    async def _signup(self, owed: Owed, tournament_id: int, channel: int) -> None:
+        service = self.service.tournaments
+
+        async def build() -> Post:
+            standing = await service.standing(tournament_id)
+            return tournaments.signup_post(standing.tournament, standing.entrants)
+
+        async def remember(message: discord.Message) -> None:
+            await service.table.set_signup_message(tournament_id, message.id)
+
+        if owed.body.get("first"):
+            sent = await self.sender.send(owed, None, build, to_channel=channel, then=remember)
+            if sent is None or sent.message is None:
+                return
+            now = await build()
+            if sent.message.content != now.content:
+                # A change made meanwhile found no message to edit: it is brought up to date.
+                await self._edit_signup(channel, sent.message.id, now)
+            return
+        taken = await self.sender.take(owed)
+        if taken is None:
+            return
+        tournament = await service.get(tournament_id)
+        if tournament is not None and tournament.signup_message_id is not None:
+            await self._edit_signup(channel, tournament.signup_message_id, await build())
+        # Else its first post is still to be made, and shows the tournament as it is then.
+        await self.sender.made(taken)
+
+    async def _edit_signup(self, channel: int, message_id: int, post: Post) -> None:
+        message = self.client.get_partial_messageable(channel).get_partial_message(message_id)
+        try:
+            await message.edit(content=post.content, view=post.view)
+        except discord.HTTPException as exc:
+            if exc.status >= 500:
+                raise
+            log.warning("channel %s: could not update a tournament's sign-up post", channel)
+
+    async def _post_table(self, owed: Owed, game: GameRow) -> GameRow:
+        """A tournament's table announced in its channel (seats mentioned), where Discord's
+        nonce guards it, and remembered as the game's lobby message; its thread is then
+        started from it, and the game's first board and everything after go there, as for
+        a game started from its lobby. The game as it is after."""
+        body = owed.body
+        tournament = await self.service.tournaments.get(int(body["tournament"]))
+        if tournament is None:
+            return game
+        number, table = int(body["round"]), int(body["table"])
+
+        async def remember(message: discord.Message) -> None:
+            await self.games.set_lobby_message(game.id, message.id)
+
+        post = tournaments.table_post(tournament, game, number, table)
+        sent = await self.send(owed, game, post, then=remember)
+        now = await self.games.find(game.id, fresh=True) or game
+        if sent is None or now.thread_id is not None or now.lobby_message_id is None:
+            return now
+        thread_id = await game_posts.start_thread(self.client, now)
+        if thread_id is None:
+            return now
+        now = await self.games.set_thread(now, thread_id)
+        message = self.client.get_partial_messageable(now.channel_id).get_partial_message(
+            now.lobby_message_id or 0
+        )
+        with contextlib.suppress(discord.HTTPException):  # it says where, as after Start
+            await message.edit(
+                content=tournaments.table_post(tournament, now, number, table).content
+            )
+        return now
+
     async def _update_lobby(self, owed: Owed, game: GameRow) -> GameRow:
         """An edit: made twice, it shows the same, so it needs no nonce. A rematch's lobby
         (its body names the game before) is a post instead, made where Discord's nonce
@@ -348,6 +471,8 @@ class Aftermath:
         thread, for a rematch that started at once: see `_post_lobby`)."""
         if "rematch_of" in owed.body:
             return await self._post_lobby(owed, game)
+        if "tournament" in owed.body:
+            return await self._post_table(owed, game)
         taken = await self.sender.take(owed)
         if taken is None:
             return game
@@ -527,6 +652,9 @@ class Aftermath:
         (with the post's nonce, as every owed post), or its rank roles given and taken."""
         if owed.kind == "ranks":
             await self._give_ranks(owed)
+            return
+        if owed.kind in TOURNAMENT_KINDS:
+            await self._send_tournament_post(owed)
             return
         body = owed.body
         season = season_named(str(body["label"]))

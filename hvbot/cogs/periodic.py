@@ -72,6 +72,10 @@ class RemindersCog(commands.Cog):
         except Exception as exc:
             _failed("seasons' ends", exc)
         try:
+            await self.bot.aftermath.run_tournaments()
+        except Exception as exc:
+            _failed("tournaments' starts and rounds", exc)
+        try:
             await self.bot.aftermath.do_duties()
         except Exception as exc:
             _failed("duties left by other processes", exc)
