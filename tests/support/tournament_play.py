@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from e2e_harness import BotHarness, confirmed
+from e2e_harness import BotHarness, board_posts, confirmed
 from PIL import Image
 
 from hvbot.store import GameRow
@@ -50,7 +50,8 @@ async def open_tournament(
 ) -> tuple[int, Record]:
     """/tournament new in `channel`; the tournament's id and its sign-up post."""
     reply = await emu.slash(moderator, "tournament new", channel=channel, **options)
-    assert not reply.public, "the opener is answered privately: " + emu.describe(reply)
+    (answer,) = reply.where(kind="response")
+    assert not answer.is_public, "the opener is answered privately: " + emu.describe(reply)
     (post,) = await emu.wait_for(
         lambda: with_custom_id(emu, SIGNUP), message="the sign-up post with its buttons"
     )
@@ -111,7 +112,8 @@ async def status(hv: BotHarness, tournament: int) -> str:
 async def wait_for_round(
     emu: DiscordEmulator, hv: BotHarness, tournament: int, number: int, timeout: float = 60.0
 ) -> list[TableGame]:
-    """Round `number` once paired, with every table's game started in a thread."""
+    """Round `number` once paired, with every table's game started in a thread and its first
+    board posted there."""
 
     async def ready() -> list[TableGame] | None:
         if await rounds_paired(hv, tournament) < number:
@@ -119,6 +121,8 @@ async def wait_for_round(
         found = await tables(hv, tournament, number)
         if not all(t.game.status != "lobby" and t.game.thread_id for t in found):
             return None
+        if not all(board_posts(emu, channel=thread_of(emu, t)) for t in found):
+            return None  # each game's first board, in its thread
         return found
 
     return await emu.wait_for(ready, timeout, message=f"round {number} paired and started")
