@@ -464,6 +464,21 @@ class Aftermath:
             )
         return now
 
+    async def _refresh_table(self, game: GameRow) -> None:
+        """A tournament table's announcement (its lobby message) edited as the game is now:
+        the tournament's words, and once over, that it is."""
+        service = self.service.tournaments
+        table = await service.table.of_game(game.id)
+        tournament = await service.get(game.tournament_id or 0)
+        if table is None or tournament is None or game.lobby_message_id is None:
+            return
+        post = tournaments.table_post(tournament, game, table.round, table.table)
+        channel = self.client.get_partial_messageable(game.channel_id)
+        try:
+            await channel.get_partial_message(game.lobby_message_id).edit(content=post.content)
+        except discord.HTTPException:
+            log.warning("game %s: could not update its table's announcement", game.id)
+
     async def _update_lobby(self, owed: Owed, game: GameRow) -> GameRow:
         """An edit: made twice, it shows the same, so it needs no nonce. A rematch's lobby
         (its body names the game before) is a post instead, made where Discord's nonce
@@ -475,6 +490,10 @@ class Aftermath:
             return await self._post_table(owed, game)
         taken = await self.sender.take(owed)
         if taken is None:
+            return game
+        if game.tournament_id is not None:
+            await self._refresh_table(game)
+            await self.sender.made(taken)
             return game
         standing = await self.service.rematch.standing(game.id) if game.is_open else None
         await game_posts.refresh_lobby(self.client, game, self.games.clock(), standing)

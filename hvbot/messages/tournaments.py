@@ -153,7 +153,9 @@ def round_post(standing: TournamentStanding, number: int) -> Post:
 
 def table_post(tournament: TournamentRow, game: GameRow, number: int, table: int) -> Post:
     """A table's announcement, from which its thread starts: the round and table, its
-    players in seat order (mentioned: they are told to play), and where it is played."""
+    players in seat order (mentioned: they are told to play), and where it is played; once
+    the game is over, that it is (the announcement is the game's lobby message, edited as
+    a lobby message is)."""
     texts = texts_for(tournament.language)
     seats = "\n".join(f"{s.seat + 1}. <@{s.user_id}>" for s in game.seats if s.user_id)
     lines = [
@@ -165,8 +167,11 @@ def table_post(tournament: TournamentRow, game: GameRow, number: int, table: int
         ),
         seats,
     ]
+    if not game.is_open:
+        lines.append(texts(f"bot.lobby.{game.status}"))
     if game.thread_id is not None:
-        lines.append(texts("bot.tournament.in_thread", thread=f"<#{game.thread_id}>"))
+        where = "bot.tournament.in_thread" if game.is_open else "bot.lobby.ended_in_thread"
+        lines.append(texts(where, thread=f"<#{game.thread_id}>"))
     return Post("\n".join(lines))
 
 

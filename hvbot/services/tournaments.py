@@ -573,6 +573,8 @@ class Tournaments:
             try:
                 done.append(await self._start(tournament))
             except BotError as exc:
+                # Too few signed up by its time: it cannot be played, and says so. Any other
+                # refusal means another process changed it first.
                 if exc.key == "bot.tournament.error.too_few":
                     cancelled = await self._quietly(tournament, "cancelled", "cancelled")
                     if cancelled is not None:

@@ -168,3 +168,238 @@ async def test_two_processes_seeing_the_last_game_end_pair_the_next_round_once(
         assert await count(one.repo, "SELECT COUNT(*) FROM tournament_games") == 4
         # The periodic check of either finds nothing left to pair.
         assert await one.tournaments.due() == [] and await two.tournaments.due() == []
+
+
+async def started_service(database_url: str) -> tuple[GameService, MovedClock]:
+    clock = MovedClock()
+    service = GameService(
+        await GameStore.open(database_url), seed_source=random.Random(2), clock=clock
+    )
+    return service, clock
+
+
+async def test_refusals_say_what_is_allowed_and_change_nothing(database_url: str) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        tournaments = service.tournaments
+        await refused("table", opened(service, table="3"))
+        await refused("timeout", opened(service, timeout="ai_move"))
+        await refused("round_robin_table", opened(service, format="round_robin", table="4"))
+        await refused("rounds", opened(service, rounds=13))
+        assert await count(service.repo, "SELECT COUNT(*) FROM tournaments") == 0
+        made = await opened(service, people=PEOPLE[:3])
+        tid = made.tournament.id
+        await refused("busy", opened(service))
+        await refused("joined_already", tournaments.join(tid, PEOPLE[0]))
+        await refused("only_creator", tournaments.start(tid, PEOPLE[0], can_manage=False))
+        await refused("too_few", tournaments.start(tid, OWNER, can_manage=False))
+        await refused("not_entrant", tournaments.leave(tid, PEOPLE[5]))
+        await refused("not_running", tournaments.pause(tid, by=OWNER, can_manage=False))
+        assert (await tournaments.standing(tid)).tournament.version == made.tournament.version
+        await tournaments.join(tid, PEOPLE[3])
+        await tournaments.start(tid, PEOPLE[0], can_manage=True)  # a moderator may
+        await refused("not_signup", tournaments.join(tid, PEOPLE[4]))
+        await refused("started_already", tournaments.start(tid, OWNER, can_manage=False))
+    finally:
+        await service.close()
+
+
+async def test_tables_of_three_and_four_seat_everyone_in_started_games(database_url: str) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(
+            service, game="high-voltage", table="3-4", rounds=None, people=PEOPLE[:11]
+        )
+        started = await service.tournaments.start(made.tournament.id, OWNER, can_manage=False)
+        sizes = sorted(len(g.game.seats) for g in started.games)
+        assert sizes == [3, 4, 4]
+        assert all(g.game.status == "active" for g in started.games)
+        assert started.tournament.rounds == 4  # ceil(log2(11))
+        # Everyone at a table, the round's row says nobody sits out.
+        standing = await service.tournaments.standing(started.tournament.id)
+        assert standing.rounds[0].byes == ()
+    finally:
+        await service.close()
+
+
+async def test_who_leaves_is_not_paired_again_and_their_running_game_goes_on(
+    database_url: str,
+) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service, people=PEOPLE[:4], rounds=3)
+        tid = made.tournament.id
+        # Leaving before the start takes a person off the list.
+        await service.tournaments.join(tid, PEOPLE[4])
+        await service.tournaments.leave(tid, PEOPLE[4])
+        assert len((await service.tournaments.standing(tid)).entrants) == 4
+        started = await service.tournaments.start(tid, OWNER, can_manage=False)
+        leaver = started.games[0].game.seats[0].user_id
+        assert leaver is not None
+        left = await service.tournaments.leave(tid, leaver)
+        assert left.what == "left" and left.games == ()
+        game = await service.games.find(started.games[0].game.id, fresh=True)
+        assert game is not None and game.status == "active"  # their game goes on
+        after = await play_round(service, started)
+        paired = after[-1]
+        assert paired is not None and paired.tournament.round == 2
+        players = [u for g in paired.games for u in (s.user_id for s in g.game.seats)]
+        assert leaver not in players and len(players) == 2
+        standing = await service.tournaments.standing(tid)
+        assert len(standing.rounds[1].byes) == 1  # three left: one sits out, scored a point
+        mine = next(s for s in standing.standings if s.player == leaver)
+        assert mine.withdrawn
+    finally:
+        await service.close()
+
+
+async def test_a_round_robin_gives_a_bye_to_whoever_was_to_meet_one_who_left(
+    database_url: str,
+) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service, format="round_robin", rounds=None, people=PEOPLE[:4])
+        tid = made.tournament.id
+        started = await service.tournaments.start(tid, OWNER, can_manage=False)
+        assert started.tournament.rounds == 3 and len(started.games) == 2
+        leaver = PEOPLE[3]
+        await service.tournaments.leave(tid, leaver)
+        paired = (await play_round(service, started))[-1]
+        assert paired is not None and len(paired.games) == 1
+        standing = await service.tournaments.standing(tid)
+        (bye,) = standing.rounds[1].byes
+        assert bye != leaver
+        assert leaver not in {s.user_id for s in paired.games[0].game.seats}
+    finally:
+        await service.close()
+
+
+async def test_a_removal_resigns_the_running_seat(database_url: str) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service)
+        tid = made.tournament.id
+        started = await service.tournaments.start(tid, OWNER, can_manage=False)
+        table = started.games[0].game
+        removed = table.seats[1].user_id
+        assert removed is not None
+        change = await service.tournaments.remove(tid, removed, by=OWNER)
+        assert change.what == "removed"
+        (resigned,) = change.games
+        assert resigned.game.id == table.id and resigned.what == "resigned"
+        assert resigned.game.seats[1].resigned_user_id == removed
+        assert [o.kind for o in resigned.owed] == ["text"]
+        entrant = (await service.tournaments.standing(tid)).entrant(removed)
+        assert entrant is not None and entrant.removed and not entrant.playing
+        await refused("withdrawn_already", service.tournaments.leave(tid, removed))
+    finally:
+        await service.close()
+
+
+async def test_a_pause_holds_the_next_round_until_it_resumes(database_url: str) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service)
+        tid = made.tournament.id
+        started = await service.tournaments.start(tid, OWNER, can_manage=False)
+        paused = await service.tournaments.pause(tid, by=OWNER, can_manage=False)
+        assert paused.tournament.status == "paused"
+        assert await play_round(service, started) == [None, None]
+        assert await service.tournaments.due() == []
+        await refused(
+            "only_manager", service.tournaments.resume(tid, by=PEOPLE[0], can_manage=False)
+        )
+        resumed = await service.tournaments.resume(tid, by=PEOPLE[0], can_manage=True)
+        assert resumed.what == "paired" and resumed.tournament.round == 2
+        assert resumed.tournament.status == "running" and len(resumed.games) == 2
+    finally:
+        await service.close()
+
+
+async def test_a_cancelled_tournament_pairs_no_more_and_its_games_go_on(database_url: str) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service)
+        tid = made.tournament.id
+        started = await service.tournaments.start(tid, OWNER, can_manage=False)
+        cancelled = await service.tournaments.cancel(tid, by=OWNER, can_manage=False)
+        assert cancelled.tournament.status == "cancelled"
+        assert [o.kind for o in cancelled.owed] == ["signup"]
+        game = await service.games.find(started.games[0].game.id, fresh=True)
+        assert game is not None and game.status == "active"
+        assert await play_round(service, started) == [None, None]
+        await refused("over", service.tournaments.cancel(tid, by=OWNER, can_manage=False))
+        assert await service.tournaments.in_channel(CHANNEL) is None
+    finally:
+        await service.close()
+
+
+async def test_a_no_show_loses_by_the_clock_and_the_round_goes_on(database_url: str) -> None:
+    service, clock = await started_service(database_url)
+    try:
+        made = await opened(service)
+        tid = made.tournament.id
+        started = await service.tournaments.start(tid, OWNER, can_manage=False)
+        assert len(started.games) == 2
+        clock.advance(days=1, minutes=1)
+        events = await service.clocks.due(lambda *_: "warned", lambda *_: "out of time")
+        ran_out = [e for e in events if e.ran_out]
+        assert len(ran_out) == 2
+        after = []
+        for event in ran_out:
+            assert event.game.status == "finished"
+            after.append(await service.tournaments.game_ended(event.game))
+        # The first end seen finds both games over: the round is paired once.
+        paired, nothing = after
+        assert nothing is None
+        assert paired is not None and paired.tournament.round == 2
+        standing = await service.tournaments.standing(tid, upto=1)
+        # Whoever was to move and never did lost; the other won.
+        losers = {e.user_id for e in ran_out}
+        for line in standing.standings:
+            assert line.points == (0 if line.player in losers else 6)
+    finally:
+        await service.close()
+
+
+async def test_the_periodic_check_pairs_a_round_left_unpaired_and_starts_on_time(
+    database_url: str,
+) -> None:
+    service, clock = await started_service(database_url)
+    try:
+        made = await opened(service)
+        tid = made.tournament.id
+        started = await service.tournaments.start(tid, OWNER, can_manage=False)
+        for table in started.games:  # the process that ended them died before pairing
+            await lose(service, table.game.id, table.game.seats[-1].user_id)
+        (paired,) = await service.tournaments.due()
+        assert paired.what == "paired" and paired.tournament.round == 2
+        assert await service.tournaments.due() == []
+        # A tournament with a start time starts then by itself.
+        other = await service.tournaments.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL + 1,
+            user_id=OWNER,
+            may_open=True,
+            game="pylons",
+            options={},
+            format="swiss",
+            rounds=None,
+            table="2",
+            turn_clock=DAY,
+            timeout="ai_seat",
+            starts_at=clock() + timedelta(hours=2),
+            most=None,
+            name=None,
+        )
+        for user in PEOPLE[4:9]:
+            await service.tournaments.join(other.tournament.id, user, name=f"P{user}")
+        assert await service.tournaments.due() == []
+        clock.advance(hours=2)
+        (began,) = await service.tournaments.due()
+        assert began.what == "started" and began.tournament.id == other.tournament.id
+        assert began.tournament.rounds == 3 and len(began.games) == 2
+        (bye,) = (await service.tournaments.standing(other.tournament.id)).rounds[0].byes
+        assert bye == PEOPLE[8]  # five newcomers: the last to join, seeded last, sits out
+    finally:
+        await service.close()

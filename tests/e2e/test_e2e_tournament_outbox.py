@@ -1,0 +1,121 @@
+"""A tournament's posts through the real bot and the emulated Discord, made by the service and
+sent by the aftermath: the sign-up post (posted once, then edited as people join), each
+round's tables announced with their seats mentioned and played in threads started from those
+announcements (boards there, secrets by DM), the standings after a round as a picture with its
+text twin, the next round paired as the last game of a round ends, and the final podium."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from e2e_harness import BotHarness, board_posts
+from moved_clock import MovedClock
+
+from hvbot.services import GameService
+from hvbot.services.outcomes import Change
+from sandbox.emulator import DiscordEmulator, Visibility
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
+
+async def ended_by_loss(service: GameService, game_id: int, loser: int) -> Change:
+    """The game ends as a loss for `loser` (as their clock running out ends it)."""
+    games = service.games
+    async with games.store.lock(game_id):
+        game = await games.reload(game_id)
+        seat = game.seat_of(loser)
+        assert seat is not None
+        owed = await games.forfeit(game, seat, told=None)
+    return Change(game=await games.saved(game_id), owed=tuple(owed), what="ended")
+
+
+async def test_a_swiss_is_posted_round_by_round_with_its_tables_in_threads(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    emu = emulator
+    emu.allow_threads()
+    assert hv.bot is not None
+    service, aftermath = hv.bot.service, hv.bot.aftermath
+    service.clock = MovedClock()
+    people = [emu.add_user(name) for name in ("Ada", "Bo", "Cy", "Di")]
+    made = await service.tournaments.create(
+        guild_id=emu.guild_id,
+        channel_id=emu.channel.id,
+        user_id=emu.owner.id,
+        may_open=True,
+        game="pylons",
+        options={},
+        format="swiss",
+        rounds=2,
+        table="2",
+        turn_clock=timedelta(days=1),
+        timeout="end",
+        starts_at=None,
+        most=None,
+        name="Autumn cup",
+    )
+    await aftermath.follow(made)
+    tid = made.tournament.id
+    (signup,) = emu.messages(channel=emu.channel)
+    assert signup.content.startswith("🏆 **Autumn cup**: Pylons, Swiss, 2 rounds"), signup.content
+    assert "Nobody has signed up yet" in signup.content
+    assert [b.custom_id for b in signup.components] == [f"tour:{tid}:join", f"tour:{tid}:leave"]
+    for person in people:
+        await aftermath.follow(await service.tournaments.join(tid, person.id, name=person.name))
+    shown = emu.message(signup.message_id)
+    assert "4 entrants (at most 64):" in shown.content
+    assert all(f"<@{p.id}>" in shown.content for p in people)
+    assert len(emu.messages(channel=emu.channel, kind="channel_message")) == 1, "edited, not posted"
+
+    started = await service.tournaments.start(tid, emu.owner.id, can_manage=False)
+    await aftermath.follow(started)
+    await emu.settle()
+    shown = emu.message(signup.message_id)
+    assert "Under way: round 1 of 2." in shown.content and not shown.buttons
+    posts = emu.messages(channel=emu.channel, kind="channel_message")
+    assert posts[1].content.startswith("**Autumn cup**: round 1 of 2\n2 tables"), posts[1].content
+    tables = posts[2:]
+    assert len(tables) == 2
+    threads = emu.threads(emu.channel)
+    assert sorted(t.id for t in threads) == sorted(t.message_id for t in tables)
+    for table, opened in zip(tables, started.games, strict=True):
+        game = await hv.game(table.message_id)  # the thread finds its game
+        assert game.id == opened.game.id and game.thread_id == table.message_id
+        assert all(f"<@{s.user_id}>" in table.content for s in game.seats)
+        assert f"<#{game.thread_id}>" in emu.message(table.message_id).content
+        assert board_posts(emu, channel=game.thread_id), "the first board in the thread"
+    assert not board_posts(emu, channel=emu.channel), "no board in the channel"
+    for person in people:
+        assert emu.messages(visibility=Visibility.dm_to(person)), "each secret by DM"
+
+    # The last seat of each table loses: the round's last end pairs round 2 and posts it.
+    for opened in started.games:
+        loser = opened.game.seats[-1].user_id
+        assert loser is not None
+        await aftermath.follow(await ended_by_loss(service, opened.game.id, loser))
+    standings = await emu.wait_for_message(
+        lambda r: "standings after round 1" in r.content, channel=emu.channel, timeout=30
+    )
+    (picture,) = standings.attachments
+    assert picture.image is not None and picture.description, "a picture with its text twin"
+    await emu.wait_for(lambda: len(emu.threads(emu.channel)) == 4, 30, message="round 2")
+    await emu.settle()
+    assert "Under way: round 2 of 2." in emu.message(signup.message_id).content
+
+    second = await service.tournaments.standing(tid)
+    for table in second.open_tables(2):
+        await aftermath.follow(
+            await ended_by_loss(service, table.table.game_id, table.table.players[-1])
+        )
+    podium = await emu.wait_for_message(
+        lambda r: "final standings" in r.content, channel=emu.channel, timeout=30
+    )
+    assert podium.content.startswith("🏆 <@"), podium.content
+    await hv.caught_up(timeout=60)
+    assert "Finished" in emu.message(signup.message_id).content
+    over = emu.message(tables[0].message_id).content
+    assert over.startswith("**Autumn cup**: round 1, table 1\n"), over
+    assert "This game is finished." in over, "its announcement says so, as a lobby would"
+    rounds = [r for r in emu.messages(channel=emu.channel) if "round 2 of 2\n" in r.content]
+    assert len(rounds) == 1, "each round posted once"
