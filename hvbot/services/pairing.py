@@ -25,7 +25,8 @@ Swiss, tables of 3-4: `table_sizes` says how many tables of which size (as many 
 as possible, fewest byes first); they are filled in standing order, leaders together, largest
 tables first; then a bounded local search swaps two players of neighbouring tables while the
 swap lowers the number of repeat meetings (the swap that lowers it most, then the one that
-mixes points least, then the first in standing order). Each swap lowers a count that cannot go
+mixes points least, then the one of players nearest in the standing, so the leaders stay at
+the first table, then the first in standing order). Each swap lowers a count that cannot go
 below zero, so it ends; it is also capped.
 
 Byes (players left over): the lowest-ranked player who has had none (if everyone had one, the
@@ -117,13 +118,15 @@ def swiss_round(
             groups = [[seated[i], seated[i + half]] for i in range(half)]
         else:
             groups = _matched(seated, points, met)
+        # The table of the best-ranked pair first.
+        groups.sort(key=lambda group: min(rank[player] for player in group))
     else:
+        # The tables as filled: the leaders' first, the largest first.
         groups = _grouped(seated, sizes, points, met)
     tables = [
         tuple(sorted(group, key=lambda player: (first_seats.get(player, 0), rank[player])))
         for group in groups
     ]
-    tables.sort(key=lambda table: min(rank[player] for player in table))
     return Round(tables=tuple(tables), byes=tuple(sorted(byes, key=rank.__getitem__)))
 
 
@@ -172,6 +175,7 @@ def _grouped(
 ) -> list[list[int]]:
     """Tables of `sizes` filled in standing order, then swaps between neighbouring tables that
     lower repeat meetings."""
+    rank = {player: index for index, player in enumerate(players)}
     tables: list[list[int]] = []
     start = 0
     for size in sizes:
@@ -185,7 +189,7 @@ def _grouped(
         return sum((points.get(a, 0) - points.get(b, 0)) ** 2 for a, b in combinations(table, 2))
 
     for _ in range(len(players) ** 2):
-        best: tuple[int, int, int, int, int] | None = None
+        best: tuple[int, int, int, int, int, int] | None = None
         for t in range(len(tables) - 1):
             upper, lower = tables[t], tables[t + 1]
             before_repeats = repeats(upper) + repeats(lower)
@@ -197,12 +201,13 @@ def _grouped(
                 if fewer >= 0:
                     continue
                 mixed = mixing(new_upper) + mixing(new_lower) - before_mixing
-                candidate = (fewer, mixed, t, i, j)
+                moved = rank[lower[j]] - rank[upper[i]]
+                candidate = (fewer, mixed, moved, t, i, j)
                 if best is None or candidate < best:
                     best = candidate
         if best is None:
             break
-        _, _, t, i, j = best
+        *_, t, i, j = best
         tables[t][i], tables[t + 1][j] = tables[t + 1][j], tables[t][i]
     return tables
 

@@ -222,7 +222,8 @@ class Tournaments:
         low, high = int(smallest), int(largest or smallest)
         if format == "round_robin" and rounds is not None:
             raise _refused(
-                "A round robin plays everyone against everyone once: it takes no number of rounds.",
+                "A round robin plays everyone against everyone once: leave out the number of"
+                " rounds.",
                 "round_robin_rounds",
             )
         if rounds is not None and not 1 <= rounds <= MOST_ROUNDS:
@@ -256,7 +257,7 @@ class Tournaments:
         most = top if most is None else most
         if not fewest <= most <= top:
             raise _refused(
-                f"This tournament takes {fewest} to {top} entrants at most.",
+                f"This tournament takes from {fewest} to {top} entrants at most.",
                 "most",
                 fewest=fewest,
                 most=top,
@@ -412,7 +413,8 @@ class Tournaments:
         fewest = _fewest(tournament.format, tournament.smallest)
         if len(entrants) < fewest:
             raise _refused(
-                f"{len(entrants)} signed up: the tournament needs at least {fewest} to start.",
+                f"{len(entrants)} {'person' if len(entrants) == 1 else 'people'} signed up:"
+                f" the tournament needs at least {fewest} to start.",
                 "too_few",
                 count=len(entrants),
                 fewest=fewest,
@@ -616,7 +618,13 @@ class Tournaments:
             try:
                 if not plan:
                     return await self._finish(tournament)
-                return await self._pair(tournament, standing, plan, what="paired")
+                paired = await self._pair(tournament, standing, plan, what="paired")
+                if paired.games:
+                    return paired
+                # Its last rounds had only byes to give (a round robin whose players left):
+                # they are recorded, and the end follows at once.
+                finished = await self._finish(paired.tournament)
+                return replace(finished, owed=paired.owed + finished.owed)
             except Duplicate:
                 return None  # paired by another process
             except VersionConflict:
@@ -636,9 +644,10 @@ class Tournaments:
         )
 
     def _plan(self, standing: TournamentStanding) -> list[tuple[int, Round]]:
-        """The rounds to pair now, numbered: the next one, and any after it that has no
-        table to play (a round robin whose games are all against people who left); empty
-        when the tournament is over (its last round played, or too few people left)."""
+        """The rounds to pair now, numbered: the next one and, while it has no table to play
+        (a round robin whose games are all against people who left), the ones after it, up to
+        one that has; empty when the tournament is over (its last round played, or too few
+        people left)."""
         tournament = standing.tournament
         playing = [e.user_id for e in standing.entrants if e.playing]
         assert tournament.rounds is not None
@@ -649,8 +658,8 @@ class Tournaments:
             paired = self._paired(standing, number, playing)
             planned.append((number, paired))
             if paired.tables:
-                return planned
-        return [] if not any(r.tables for _, r in planned) else planned
+                break
+        return planned
 
     def _paired(self, standing: TournamentStanding, number: int, playing: list[int]) -> Round:
         tournament = standing.tournament

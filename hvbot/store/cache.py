@@ -181,7 +181,10 @@ class GameCache:
         if self._overtaken.get(game.id, -1) <= game.version:
             self._overtaken.pop(game.id, None)
         if game.thread_id is None:
-            self._by_channel[game.channel_id] = game.id
+            # A tournament's table before its thread starts is not its channel's game: the
+            # channel holds several of them (see `games.open_in_channel`).
+            if game.tournament_id is None:
+                self._by_channel[game.channel_id] = game.id
         else:  # played in its thread: the channel may hold another game
             if self._by_channel.get(game.channel_id) == game.id:
                 del self._by_channel[game.channel_id]

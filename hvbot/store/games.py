@@ -61,7 +61,9 @@ async def game_of(db: Database, row: Row) -> GameRow:
         clock_warn_at=row["clock_warn_at"],
         stand_in_seat=row["stand_in_seat"],
         clock_paused_at=row["clock_paused_at"],
-        tournament_id=row["tournament_id"],
+        # Read by a migration's own test from a database not migrated that far, too. By its
+        # keys: `in` a SQLite row looks among its values.
+        tournament_id=row["tournament_id"] if "tournament_id" in row.keys() else None,  # noqa: SIM118
     )
 
 

@@ -337,8 +337,8 @@ def change(
     posts: Sequence[tuple[str, dict[str, Any]]] = (("signup", {}),),
 ) -> Work[list[Owed]]:
     """One change to a tournament: its version compared and bumped (with the columns in
-    `sets`), then `steps`, then `posts` owed (kind, body; the body names the tournament by
-    itself). Fails with `VersionConflict` if it changed since it was read."""
+    `sets`), its `posts` owed (kind, body; the body names the tournament by itself), then
+    `steps`. Fails with `VersionConflict` if it changed since it was read."""
 
     async def work(tx: Transaction) -> list[Owed]:
         also = f", {sets}" if sets else ""
@@ -350,9 +350,12 @@ def change(
         )
         if changed != 1:
             raise VersionConflict(f"tournament {tournament.id} changed meanwhile")
+        # Owed first: a round's announcement goes out before its tables' own posts, whoever
+        # sends them (another process takes the outbox over oldest first).
+        owed = await owe_posts(tx, tournament, posts, at)
         for step in steps:
             await step(tx)
-        return await owe_posts(tx, tournament, posts, at)
+        return owed
 
     return work
 

@@ -14,14 +14,16 @@ import pytest
 from conftest import services_sharing
 from moved_clock import MovedClock
 
+from data.texts import texts_for
 from hvbot.services import BotError, GameService
 from hvbot.services.outcomes import TournamentChange
 from hvbot.store import GameRow, GameStore
 
 GUILD = 7
 CHANNEL = 70
-OWNER = 900
-PEOPLE = tuple(range(901, 913))
+OWNER = 1_576_521_924_861_754_999
+# Discord's ids need 64 bits: so do the tables' seats, the entrants and the resignations.
+PEOPLE = tuple(1_576_521_924_861_755_000 + n for n in range(12))
 DAY = timedelta(days=1)
 
 
@@ -60,7 +62,10 @@ async def opened(
 async def refused(key: str, work: object) -> None:
     with pytest.raises(BotError) as caught:
         await work  # type: ignore[misc]  # each call site hands a coroutine
-    assert caught.value.key == f"bot.tournament.error.{key}", caught.value
+    error = caught.value
+    assert error.key == f"bot.tournament.error.{key}", error
+    # The message in English is the text every language says it by.
+    assert str(error) == texts_for("en")(error.key, **error.fields)
 
 
 async def lose(service: GameService, game_id: int, user_id: int) -> GameRow:
@@ -401,5 +406,94 @@ async def test_the_periodic_check_pairs_a_round_left_unpaired_and_starts_on_time
         assert began.tournament.rounds == 3 and len(began.games) == 2
         (bye,) = (await service.tournaments.standing(other.tournament.id)).rounds[0].byes
         assert bye == PEOPLE[8]  # five newcomers: the last to join, seeded last, sits out
+    finally:
+        await service.close()
+
+
+async def test_tables_share_the_channel_and_its_rule_of_one_game_holds_for_others(
+    database_url: str,
+) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service)
+        started = await service.tournaments.start(made.tournament.id, OWNER, can_manage=False)
+        # Two tables in the channel, neither in its thread yet: the channel is not theirs.
+        assert all(g.game.thread_id is None for g in started.games)
+        assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
+        lobby = await service.lobby.new_lobby(
+            channel_id=CHANNEL, guild_id=GUILD, user_id=PEOPLE[8], name="Hal", game_name="pylons"
+        )
+        assert (await service.games.open_game(CHANNEL)).id == lobby.id
+        with pytest.raises(BotError) as caught:
+            await service.lobby.new_lobby(
+                channel_id=CHANNEL,
+                guild_id=GUILD,
+                user_id=PEOPLE[9],
+                name="Ivy",
+                game_name="pylons",
+            )
+        assert caught.value.key == "bot.error.busy"
+    finally:
+        await service.close()
+
+
+async def test_a_tournament_without_enough_entrants_at_its_time_is_cancelled(
+    database_url: str,
+) -> None:
+    service, clock = await started_service(database_url)
+    try:
+        made = await service.tournaments.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            user_id=OWNER,
+            may_open=True,
+            game="high-voltage",
+            options={},
+            format="swiss",
+            rounds=None,
+            table="3-4",
+            turn_clock=DAY,
+            timeout="end",
+            starts_at=clock() + timedelta(hours=1),
+            most=None,
+            name=None,
+        )
+        assert made.tournament.name == "High Voltage tournament"
+        for user in PEOPLE[:5]:  # two tables of three need six
+            await service.tournaments.join(made.tournament.id, user)
+        clock.advance(hours=1)
+        (cancelled,) = await service.tournaments.due()
+        assert cancelled.what == "cancelled" and cancelled.tournament.status == "cancelled"
+        assert [o.kind for o in cancelled.owed] == ["signup"]
+        assert await service.tournaments.due() == []
+    finally:
+        await service.close()
+
+
+async def test_a_round_robin_left_with_only_byes_records_them_and_ends(database_url: str) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service, format="round_robin", rounds=None, people=PEOPLE[:4])
+        tid = made.tournament.id
+        started = await service.tournaments.start(tid, OWNER, can_manage=False)
+        staying, leaving = (tuple(s.user_id for s in g.game.seats) for g in started.games)
+        for user in leaving:
+            assert user is not None
+            await service.tournaments.leave(tid, user)
+        # The two who stay met in round 1: rounds 2 and 3 hold only their byes.
+        ended = await play_round(service, started)
+        finished = ended[-1]
+        assert finished is not None and finished.what == "finished"
+        assert [o.kind for o in finished.owed] == [
+            "standings",
+            "round",
+            "signup",
+            "podium",
+            "signup",
+        ]
+        standing = await service.tournaments.standing(tid)
+        assert [sorted(r.byes) for r in standing.rounds[1:]] == [sorted(staying)] * 2
+        byes = {line.player: line.byes for line in standing.standings}
+        assert [byes[user] for user in staying] == [2, 2]
     finally:
         await service.close()

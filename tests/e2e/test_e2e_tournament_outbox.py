@@ -14,6 +14,7 @@ from moved_clock import MovedClock
 
 from hvbot.services import GameService
 from hvbot.services.outcomes import Change
+from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator, Visibility
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
@@ -119,3 +120,68 @@ async def test_a_swiss_is_posted_round_by_round_with_its_tables_in_threads(
     assert "This game is finished." in over, "its announcement says so, as a lobby would"
     rounds = [r for r in emu.messages(channel=emu.channel) if "round 2 of 2\n" in r.content]
     assert len(rounds) == 1, "each round posted once"
+
+
+async def test_posts_of_a_process_that_died_are_sent_once_and_its_round_is_paired(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """Another process (a service on the same database, never followed) opens, fills and
+    starts a tournament, then dies; later its round's games end and it dies again before
+    pairing. The bot sends what it left owed once its lease runs out, and pairs the round by
+    its periodic check, once."""
+    emu = emulator
+    emu.allow_threads()
+    assert hv.bot is not None
+    clock = MovedClock()
+    hv.bot.service.clock = clock
+    other = GameService(await GameStore.open(hv.database), clock=clock)
+    try:
+        people = [emu.add_user(name) for name in ("Ada", "Bo", "Cy", "Di")]
+        made = await other.tournaments.create(
+            guild_id=emu.guild_id,
+            channel_id=emu.channel.id,
+            user_id=emu.owner.id,
+            may_open=True,
+            game="pylons",
+            options={},
+            format="swiss",
+            rounds=2,
+            table="2",
+            turn_clock=timedelta(days=1),
+            timeout="end",
+            starts_at=None,
+            most=None,
+            name="Winter cup",
+        )
+        tid = made.tournament.id
+        for person in people:
+            await other.tournaments.join(tid, person.id, name=person.name)
+        started = await other.tournaments.start(tid, emu.owner.id, can_manage=False)
+        clock.advance(seconds=30)  # past the dead process's leases
+        await emu.wait_for(lambda: len(emu.threads(emu.channel)) == 2, 30, message="tables")
+        await hv.caught_up(timeout=60)
+        posts = emu.messages(channel=emu.channel, kind="channel_message")
+        signup, announced, *tables = posts
+        assert "Under way: round 1 of 2." in emu.message(signup.message_id).content
+        assert announced.content.startswith("**Winter cup**: round 1 of 2")
+        assert len(tables) == 2
+        for opened in started.games:
+            game = await (await hv.reader()).game(game_id=opened.game.id, fresh=True)
+            assert game is not None and game.thread_id is not None
+            assert board_posts(emu, channel=game.thread_id), "its first board in its thread"
+
+        for opened in started.games:  # ended, and the process dies before pairing
+            loser = opened.game.seats[-1].user_id
+            assert loser is not None
+            await ended_by_loss(other, opened.game.id, loser)
+        clock.advance(seconds=30)
+        await emu.wait_for(lambda: len(emu.threads(emu.channel)) == 4, 30, message="round 2")
+        await hv.caught_up(timeout=60)
+        clock.advance(seconds=30)  # more checks, past every lease: nothing more is said
+        await hv.caught_up(timeout=60)
+        texts = [r.content for r in emu.messages(channel=emu.channel, kind="channel_message")]
+        assert sum(t.startswith("**Winter cup**: round 2 of 2\n") for t in texts) == 1
+        assert sum(t.startswith("Winter cup: standings after round 1") for t in texts) == 1
+        assert len(await other.repo.db.fetch("SELECT * FROM tournament_rounds")) == 2
+    finally:
+        await other.close()

@@ -78,3 +78,6 @@ ALTER TABLE announcements DROP CONSTRAINT announcements_kind_check;
 ALTER TABLE announcements ADD CONSTRAINT announcements_kind_check CHECK (kind IN
     ('move', 'text', 'replay', 'start', 'secret', 'lobby', 'undo', 'season', 'ranks',
      'digest', 'followers', 'signup', 'round', 'standings', 'podium'));
+-- Who resigned a seat is a Discord user id like every other: a moderator's removal from a
+-- tournament resigns the seat of a person whose id needs 64 bits (SQLite's INTEGER has them).
+ALTER TABLE seats ALTER COLUMN resigned_user_id TYPE BIGINT;
