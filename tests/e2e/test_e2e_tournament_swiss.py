@@ -320,11 +320,13 @@ async def test_a_twelve_player_high_voltage_swiss_at_tables_of_three_and_four(
     final = points_said(shown[-1])
     assert set(final) == {p.name for p in people}
     # A table of n shares out n/2 points (place p: (n-p)/(n-1) of a point; places shared
-    # share their points: two first of three have ¾ each).
+    # share their points), but for two sharing a place at a table of three, whose ¾ and ¼
+    # are rounded up to whole sixths: ⅙ more at such a table, at most.
     tables_played = [*first, *second]
-    assert sum(points_of(v) for v in final.values()) == sum(
-        Fraction(len(t.game.seats), 2) for t in tables_played
-    )
+    exact = sum(Fraction(len(t.game.seats), 2) for t in tables_played)
+    threes = sum(len(t.game.seats) == 3 for t in tables_played)
+    given = sum(points_of(v) for v in final.values())
+    assert exact <= given <= exact + Fraction(threes, 6), (given, exact)
     assert "removed" in (shown[-1].attachments[0].description or "")
     assert len(emu.threads(emu.channel)) == 6
     assert said_twice(emu, emu.channel) == []
