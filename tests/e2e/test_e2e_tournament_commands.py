@@ -77,6 +77,12 @@ async def test_standings_privately_or_for_the_channel_and_its_creator_pauses_and
     people = [emu.add_user(name) for name in ("Ada", "Bo", "Cy", "Di")]
     tid, post = await open_tournament(emu, mo, emu.channel, game="pylons", clock=60)
     await sign_up(emu, people, post, tid)
+    # A second Join is refused privately, in the clicker's language, and lists nobody twice.
+    emu.set_locale(people[0], "fr")
+    (twice,) = (await emu.click(people[0], f"tour:{tid}:join", message=post)).messages
+    assert twice.visibility == Visibility.ephemeral_to(people[0])
+    assert twice.content == "Vous êtes déjà inscrit."
+    assert emu.message(post.message_id or 0).content.count(f"<@{people[0].id}>") == 1
     # Sign-up is the creator's to close: another member's start is refused.
     (no,) = (await emu.slash(people[0], "tournament start")).messages
     assert no.visibility == Visibility.ephemeral_to(people[0])
@@ -111,7 +117,7 @@ async def test_standings_privately_or_for_the_channel_and_its_creator_pauses_and
     assert "Cancelled" in emu.message(post.message_id or 0).content
     # Its games go on as ordinary games; the channel has no tournament any more.
     (none,) = (await emu.slash(people[0], "tournament leave")).messages
-    assert "no tournament under way" in none.content or "no open tournament" in none.content
+    assert none.content.startswith("Ce salon n'a pas de tournoi en cours"), none.content
 
 
 async def test_help_names_the_tournaments(emulator: DiscordEmulator, hv: BotHarness) -> None:
