@@ -451,7 +451,8 @@ class Aftermath:
         now = await self.games.find(game.id, fresh=True) or game
         if sent is None or now.thread_id is not None or now.lobby_message_id is None:
             return now
-        thread_id = await game_posts.start_thread(self.client, now)
+        name = tournaments.thread_name(tournament, number, table)
+        thread_id = await game_posts.start_thread(self.client, now, name)
         if thread_id is None:
             return now
         now = await self.games.set_thread(now, thread_id)

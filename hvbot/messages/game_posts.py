@@ -220,13 +220,16 @@ async def refresh_lobby(
         log.warning("game %s: could not update the lobby message", game.id)
 
 
+THREAD_NAME: Final = 100  # Discord's longest thread name
 THREAD_ARCHIVE_MINUTES: Final = 10080  # a week without a post before Discord hides the thread
 
 
-async def start_thread(client: discord.Client, game: GameRow) -> int | None:
-    """Start the game's public thread from its lobby message, named after the game: the
-    thread's id, or None when there is no lobby message or Discord refused (no permission,
-    say), and the game stays in its channel."""
+async def start_thread(
+    client: discord.Client, game: GameRow, name: str | None = None
+) -> int | None:
+    """Start the game's public thread from its lobby message, named after the game (or
+    `name`: a tournament's table): the thread's id, or None when there is no lobby message
+    or Discord refused (no permission, say), and the game stays in its channel."""
     if game.lobby_message_id is None:
         return None
     # By Discord's route itself: discord.py's `PartialMessage.create_thread` wants the server
@@ -236,7 +239,7 @@ async def start_thread(client: discord.Client, game: GameRow) -> int | None:
         thread = await client.http.start_thread_with_message(
             game.channel_id,
             game.lobby_message_id,
-            name=f"{find_game(game.game_name).title} #{game.id}",
+            name=(name or f"{find_game(game.game_name).title} #{game.id}")[:THREAD_NAME],
             auto_archive_duration=THREAD_ARCHIVE_MINUTES,
         )
     except discord.HTTPException:

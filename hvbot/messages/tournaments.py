@@ -175,6 +175,13 @@ def table_post(tournament: TournamentRow, game: GameRow, number: int, table: int
     return Post("\n".join(lines))
 
 
+def thread_name(tournament: TournamentRow, number: int, table: int) -> str:
+    """A table's thread's name: the tournament, the round and the table (a thread's name
+    shows no markdown, and is cut to Discord's length by the caller)."""
+    texts = texts_for(tournament.language)
+    return texts("bot.tournament.thread", name=tournament.name, round=number, table=table)
+
+
 def standings_view(
     standing: TournamentStanding, texts: Texts, *, podium: bool = False
 ) -> StandingsView:

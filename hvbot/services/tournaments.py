@@ -363,7 +363,10 @@ class Tournaments:
                 told = texts(
                     "bot.tournament.removed_told", player=f"<@{user_id}>", moderator=f"<@{by}>"
                 )
-                game, what, owed = await self.games.resign(game, seat, told=told)
+                try:
+                    game, what, owed = await self.games.resign(game, seat, told=told)
+                except VersionConflict:
+                    continue  # the game moved on meanwhile (it ended): nothing to resign
             resigned.append(Change(game=game, owed=owed, what=what))
         return replace(change, games=tuple(resigned))
 
@@ -403,8 +406,14 @@ class Tournaments:
             raise _refused(
                 "Only the tournament's creator (or a moderator) can start it.", "only_creator"
             )
-        started = await self._start(tournament)
-        return started
+        try:
+            return await self._start(tournament)
+        except (Duplicate, VersionConflict) as exc:
+            # Started meanwhile (another click, another process, its time), or changed.
+            fresh = await self._get(tournament_id)
+            if fresh.status != "signup":
+                raise _refused("The tournament has started already.", "started_already") from exc
+            raise _changed() from exc
 
     async def _start(self, tournament: TournamentRow) -> TournamentChange:
         if tournament.status != "signup":
@@ -509,8 +518,8 @@ class Tournaments:
     async def in_channel(
         self, channel_id: int, parent_id: int | None = None
     ) -> TournamentRow | None:
-        """The open tournament of a channel (asked in a thread: `parent_id`, the channel it
-        is in, counts too)."""
+        """The open tournament of a channel, or of the table whose thread it is (asked in
+        another thread: `parent_id`, the channel it is in, counts too)."""
         ids = [channel_id] if parent_id is None else [channel_id, parent_id]
         return await self.table.open_in(ids)
 

@@ -11,7 +11,8 @@ LOCKED`); SQLite lets one writer in at a time anyway.
 The outbox (`announcements`): every post a change owes (a move's board, the first board and
 each seat's secret at the start, a lobby update, a move taken back, a reminder's words, a
 finished game's replay, a follower's digest, the lobby's followers joined to the game's
-thread), in the order stored. Every claim bumps the post's `token`, and a post
+thread; a server's: a season's end, a tournament's sign-up post, rounds, standings and podium),
+in the order stored. Every claim bumps the post's `token`, and a post
 is only ever sent after `take`, a compare-and-set on the token its claim handed over: a process
 paused past its lease, whose post another process claimed meanwhile, finds the token moved on
 and sends nothing. Its own process too takes each post before sending it. Each post also

@@ -183,13 +183,16 @@ class TournamentTable:
         return _tournament(row) if row else None
 
     async def open_in(self, channel_ids: Sequence[int]) -> TournamentRow | None:
-        """The open tournament of one of these channels (a thread's parent, say), if any."""
+        """The open tournament of one of these channels (a thread's parent, say), or of the
+        table whose thread one of them is, if any."""
         if not channel_ids:
             return None
         marks = ", ".join("?" for _ in channel_ids)
         row = await self.db.fetchrow(
-            f"SELECT * FROM tournaments WHERE channel_id IN ({marks})"
-            f" AND status IN {OPEN_SQL} ORDER BY id LIMIT 1",
+            f"SELECT * FROM tournaments WHERE status IN {OPEN_SQL} AND (channel_id IN ({marks})"
+            " OR id IN (SELECT tournament_id FROM games WHERE tournament_id IS NOT NULL"
+            f" AND thread_id IN ({marks}))) ORDER BY id LIMIT 1",
+            *channel_ids,
             *channel_ids,
         )
         return _tournament(row) if row else None

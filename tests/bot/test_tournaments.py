@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 from conftest import services_sharing
 from moved_clock import MovedClock
+from played_games import started_game
 
 from data.texts import texts_for
 from hvbot.services import BotError, GameService
@@ -419,6 +420,12 @@ async def test_tables_share_the_channel_and_its_rule_of_one_game_holds_for_other
         started = await service.tournaments.start(made.tournament.id, OWNER, can_manage=False)
         # Two tables in the channel, neither in its thread yet: the channel is not theirs.
         assert all(g.game.thread_id is None for g in started.games)
+        # Asked in a table's thread, it is that tournament's.
+        table = started.games[0].game
+        await service.repo.set_thread(game_id=table.id, thread_id=CHANNEL + 100)
+        found = await service.tournaments.in_channel(CHANNEL + 100)
+        assert found is not None and found.id == made.tournament.id
+        assert await service.tournaments.in_channel(CHANNEL + 101) is None
         assert await service.repo.open_game_in_channel(channel_id=CHANNEL) is None
         lobby = await service.lobby.new_lobby(
             channel_id=CHANNEL, guild_id=GUILD, user_id=PEOPLE[8], name="Hal", game_name="pylons"
@@ -495,5 +502,45 @@ async def test_a_round_robin_left_with_only_byes_records_them_and_ends(database_
         assert [sorted(r.byes) for r in standing.rounds[1:]] == [sorted(staying)] * 2
         byes = {line.player: line.byes for line in standing.standings}
         assert [byes[user] for user in staying] == [2, 2]
+    finally:
+        await service.close()
+
+
+async def test_two_starts_at_once_start_it_once(database_url: str) -> None:
+    async with services_sharing(database_url, 2) as (one, two):
+        made = await opened(one)
+        tid = made.tournament.id
+        both = await asyncio.gather(
+            one.tournaments.start(tid, OWNER, can_manage=False),
+            two.tournaments.start(tid, OWNER, can_manage=False),
+            return_exceptions=True,
+        )
+        started = [c for c in both if isinstance(c, TournamentChange)]
+        refusals = [e for e in both if isinstance(e, BotError)]
+        assert len(started) == 1 and len(refusals) == 1, both
+        assert refusals[0].key == "bot.tournament.error.started_already"
+        assert await count(one.repo, "SELECT COUNT(*) FROM tournament_games") == 2
+
+
+async def test_entrants_are_seeded_by_their_rating_in_the_game(database_url: str) -> None:
+    service, _ = await started_service(database_url)
+    try:
+        # A game of Pylons before: its winner is rated above newcomers, its loser below.
+        winner, loser = PEOPLE[3], PEOPLE[0]
+        game = await started_game(
+            service,
+            channel_id=CHANNEL + 5,
+            guild_id=GUILD,
+            players=[(winner, "Win"), (loser, "Lose")],
+        )
+        await lose(service, game.id, loser)
+        made = await opened(service, people=PEOPLE[:4])  # the loser joined first
+        started = await service.tournaments.start(made.tournament.id, OWNER, can_manage=False)
+        standing = await service.tournaments.standing(started.tournament.id)
+        seeds = [e.user_id for e in standing.entrants]
+        assert seeds == [winner, PEOPLE[1], PEOPLE[2], loser]
+        ratings = [e.rating for e in standing.entrants]
+        assert ratings[0] is not None and ratings[0] > 1000 > (ratings[3] or 0)
+        assert ratings[1:3] == [1000, 1000]
     finally:
         await service.close()

@@ -80,6 +80,10 @@ async def test_a_swiss_is_posted_round_by_round_with_its_tables_in_threads(
     assert len(tables) == 2
     threads = emu.threads(emu.channel)
     assert sorted(t.id for t in threads) == sorted(t.message_id for t in tables)
+    assert sorted(t.name for t in threads) == [
+        "Autumn cup: round 1, table 1",
+        "Autumn cup: round 1, table 2",
+    ]
     for table, opened in zip(tables, started.games, strict=True):
         game = await hv.game(table.message_id)  # the thread finds its game
         assert game.id == opened.game.id and game.thread_id == table.message_id
