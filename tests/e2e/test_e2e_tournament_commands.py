@@ -94,6 +94,18 @@ async def test_standings_privately_or_for_the_channel_and_its_creator_pauses_and
     await emu.wait_for(paired, 20)
     await hv.caught_up()
 
+    # A tournament is opened in a channel, not in one of its tables' threads; only a
+    # moderator removes someone.
+    thread = emu.threads(emu.channel)[0]
+    (no_thread,) = (
+        await emu.slash(mo, "tournament new", game="pylons", clock=60, channel=thread)
+    ).messages
+    assert no_thread.visibility == Visibility.ephemeral_to(mo)
+    assert "in the channel itself" in no_thread.content, no_thread.content
+    (not_mod,) = (await emu.slash(people[0], "tournament remove", member=people[1])).messages
+    assert not_mod.content.startswith("Seuls les modérateurs"), not_mod.content  # her French
+    assert await status(hv, tid) == "running"
+
     mine = await emu.slash(people[1], "tournament standings")
     (private,) = mine.messages
     assert private.visibility == Visibility.ephemeral_to(people[1])
