@@ -61,11 +61,15 @@ async def open_tournament(
 
 
 async def sign_up(emu: DiscordEmulator, people: list[User], post: Record, tournament: int) -> None:
-    """Each presses Join on the sign-up post; each click edits the post to list them."""
+    """Each presses Join on the sign-up post; the click's answer is the post edited to list
+    them, which is the update the change owes: it is not edited a second time."""
     for person in people:
+        since = emu.last_seq
         click = await emu.click(person, f"tour:{tournament}:join", message=post)
         assert not click.ephemeral.where(kind="response"), emu.describe(click)
         assert f"<@{person.id}>" in emu.message(post.message_id or 0).content
+        again = emu.messages(kind="message_edit", since=since)
+        assert post.message_id not in [r.message_id for r in again], emu.describe(again)
 
 
 async def tables(hv: BotHarness, tournament: int, number: int) -> list[TableGame]:
