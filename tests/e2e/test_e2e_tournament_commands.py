@@ -10,7 +10,17 @@ from datetime import UTC, datetime
 import pytest
 from e2e_harness import BotHarness
 from moved_clock import MovedClock
-from tournament_play import SIGNUP, open_tournament, rounds_paired, sign_up, status, with_custom_id
+from tournament_play import (
+    SIGNUP,
+    game_over,
+    open_tournament,
+    pictures,
+    rounds_paired,
+    sign_up,
+    status,
+    wait_for_round,
+    with_custom_id,
+)
 
 from sandbox.emulator import DiscordEmulator, Visibility
 
@@ -137,3 +147,41 @@ async def test_help_names_the_tournaments(emulator: DiscordEmulator, hv: BotHarn
     ada = emu.add_user("Ada", locale="de")
     (said,) = (await emu.slash(ada, "help")).messages
     assert "Turniere: </tournament new:" in said.content, said.content
+
+
+async def test_a_round_robin_of_four_meets_everyone_once(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """format:round robin: three rounds of two tables, each pair meeting once; the games end
+    by the (moved) clock, and the final standings come at the end."""
+    emu = emulator
+    assert hv.bot is not None
+    emu.allow_threads()
+    clock = MovedClock(datetime(2026, 11, 29, 12, 0, tzinfo=UTC))
+    hv.bot.service.clock = clock
+    mo = emu.add_user("Mo", manage_guild=True)
+    people = [emu.add_user(name) for name in ("Ada", "Bo", "Cy", "Di")]
+    tid, post = await open_tournament(
+        emu, mo, emu.channel, game="pylons", clock=60, format="round_robin"
+    )
+    await sign_up(emu, people, post, tid)
+    await emu.slash(mo, "tournament start")
+    met: list[frozenset[int]] = []
+    for number in (1, 2, 3):
+        found = await wait_for_round(emu, hv, tid, number)
+        assert len(found) == 2
+        met += [frozenset(t.players) for t in found]
+        clock.advance(minutes=61)  # nobody moves: each game ends by its clock
+        for table in found:
+            await game_over(emu, hv, table)
+
+    async def finished() -> bool:
+        return await status(hv, tid) == "finished"
+
+    await emu.wait_for(finished, 30, message="the round robin over")
+    await hv.caught_up()
+    assert sorted(map(sorted, met)) == sorted(
+        sorted((a.id, b.id)) for i, a in enumerate(people) for b in people[i + 1 :]
+    ), "each pair once"
+    final = pictures(emu, emu.channel)[-1]
+    assert "final standings" in final.content and "S-B" in (final.attachments[0].description or "")
