@@ -436,33 +436,39 @@ class Aftermath:
         """A tournament's table announced in its channel (seats mentioned), where Discord's
         nonce guards it, and remembered as the game's lobby message; its thread is then
         started from it, and the game's first board and everything after go there, as for
-        a game started from its lobby. The game as it is after."""
+        a game started from its lobby. The game as it is after.
+
+        The thread is started before the announcement is marked made: the game's first board
+        waits for the announcement (see `hvbot.store.duties.A_TABLE`), so whichever process
+        sends the board finds the thread there, or none because Discord would not start one
+        (the game is then played in the channel, and the announcement says so)."""
         body = owed.body
         tournament = await self.service.tournaments.get(int(body["tournament"]))
         if tournament is None:
             return game
         number, table = int(body["round"]), int(body["table"])
+        name = tournaments.thread_name(tournament, number, table)
 
         async def remember(message: discord.Message) -> None:
             await self.games.set_lobby_message(game.id, message.id)
+            now = await self.games.find(game.id, fresh=True) or game
+            if now.thread_id is None:
+                thread_id = await game_posts.start_thread(self.client, now, name)
+                if thread_id is not None:
+                    await self.games.set_thread(now, thread_id)
 
         post = tournaments.table_post(tournament, game, number, table)
         sent = await self.send(owed, game, post, then=remember)
         now = await self.games.find(game.id, fresh=True) or game
-        if sent is None or now.thread_id is not None or now.lobby_message_id is None:
+        if sent is None or now.lobby_message_id is None:
             return now
-        name = tournaments.thread_name(tournament, number, table)
-        thread_id = await game_posts.start_thread(self.client, now, name)
-        if thread_id is None:
-            return now
-        now = await self.games.set_thread(now, thread_id)
-        message = self.client.get_partial_messageable(now.channel_id).get_partial_message(
-            now.lobby_message_id or 0
-        )
-        with contextlib.suppress(discord.HTTPException):  # it says where, as after Start
-            await message.edit(
-                content=tournaments.table_post(tournament, now, number, table).content
+        where = tournaments.table_post(tournament, now, number, table).content
+        if where != sent.post.content:
+            message = self.client.get_partial_messageable(now.channel_id).get_partial_message(
+                now.lobby_message_id
             )
+            with contextlib.suppress(discord.HTTPException):  # it says where, as after Start
+                await message.edit(content=where)
         return now
 
     async def _refresh_table(self, game: GameRow) -> None:

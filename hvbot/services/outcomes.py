@@ -126,10 +126,11 @@ class TournamentChange:
     tournament as stored after it, the posts it owes (its sign-up post's update, a round's
     announcement, the standings, the podium: server posts, with no game), the table games it
     opened (each a started game's `Change`, with its own owed posts: its announcement in the
-    tournament's channel, from which its thread is started, its first board and secrets), and
-    `what` happened: "created", "joined", "left", "started", "paired", "removed", "paused",
-    "resumed", "cancelled", "finished". Not a game's change: `Aftermath.follow` sends what it
-    owes, then follows each of its games."""
+    tournament's channel, from which its thread is started, its first board and secrets) or
+    whose seat it resigned, and `what` happened: "created", "joined", "left", "started",
+    "paired", "removed", "resigned" (a removed person's seat, by the periodic check),
+    "paused", "resumed", "cancelled", "finished". Not a game's change: `Aftermath.follow`
+    sends what it owes, then follows each of its games."""
 
     tournament: TournamentRow
     owed: tuple[Owed, ...] = ()

@@ -346,29 +346,58 @@ class Tournaments:
     async def remove(self, tournament_id: int, user_id: int, *, by: int) -> TournamentChange:
         """A moderator (`by`) removes `user_id`: withdrawn as by leaving, and their running
         game counts as resigned (`what` "removed"; the resignation is among its `games`). The
-        caller checks that `by` moderates."""
+        caller checks that `by` moderates.
+
+        The withdrawal and the resignation are two changes (one of the tournament, one of
+        the game, each with its own compare-and-set): if this process dies between them, the
+        periodic check (`due`) resigns the seat of a removed person still seated, once."""
         change = await self._withdraw(tournament_id, user_id, removed=True)
         resigned: list[Change] = []
         standing = await self.standing(tournament_id)
-        texts = texts_for(change.tournament.language)
+        told = texts_for(change.tournament.language)(
+            "bot.tournament.removed_told", player=f"<@{user_id}>", moderator=f"<@{by}>"
+        )
         for table in standing.open_tables(change.tournament.round):
-            if user_id not in table.table.players:
-                continue
-            store = self.store
-            async with store.lock(table.table.game_id):
-                game = await self.games.reload(table.table.game_id)
-                seat = game.seat_of(user_id)
-                if not game.is_open or seat is None:
-                    continue
-                told = texts(
-                    "bot.tournament.removed_told", player=f"<@{user_id}>", moderator=f"<@{by}>"
-                )
-                try:
-                    game, what, owed = await self.games.resign(game, seat, told=told)
-                except VersionConflict:
-                    continue  # the game moved on meanwhile (it ended): nothing to resign
-            resigned.append(Change(game=game, owed=owed, what=what))
+            if user_id in table.table.players:
+                done = await self._resign(table.table.game_id, user_id, told)
+                if done is not None:
+                    resigned.append(done)
         return replace(change, games=tuple(resigned))
+
+    async def _resign(self, game_id: int, user_id: int, told: str) -> Change | None:
+        """The seat of a removed person resigned, under the game's lock; None when the game
+        is over or they sit there no more (resigned already, by this process or another)."""
+        async with self.store.lock(game_id):
+            game = await self.games.reload(game_id)
+            seat = game.seat_of(user_id)
+            if not game.is_open or seat is None:
+                return None
+            try:
+                game, what, owed = await self.games.resign(game, seat, told=told)
+            except VersionConflict:
+                return None  # the game moved on meanwhile (it ended, or was resigned)
+        return Change(game=game, owed=owed, what=what)
+
+    async def _resign_removed(self) -> list[TournamentChange]:
+        """The resignations a removal left undone (its process died after the withdrawal),
+        each done once, by tournament (`what` "resigned", the games among its `games`)."""
+        by_tournament: dict[int, list[Change]] = {}
+        rows_of: dict[int, TournamentRow] = {}
+        for game_id, tournament_id, user_id in await self.table.removed_still_seated():
+            tournament = rows_of.get(tournament_id) or await self.table.get(tournament_id)
+            if tournament is None:
+                continue
+            rows_of[tournament_id] = tournament
+            told = texts_for(tournament.language)(
+                "bot.tournament.table_notes.removed_told", player=f"<@{user_id}>"
+            )
+            done = await self._resign(game_id, user_id, told)
+            if done is not None:
+                by_tournament.setdefault(tournament_id, []).append(done)
+        return [
+            TournamentChange(tournament=rows_of[tid], owed=(), games=tuple(games), what="resigned")
+            for tid, games in by_tournament.items()
+        ]
 
     async def _withdraw(
         self, tournament_id: int, user_id: int, *, removed: bool
@@ -576,10 +605,11 @@ class Tournaments:
         return await self._advance(tournament)
 
     async def due(self) -> list[TournamentChange]:
-        """The periodic duty: tournaments whose start time has come started (or cancelled,
-        with too few entrants), and rounds complete but not paired (a process died in
-        between) paired, each once."""
-        done: list[TournamentChange] = []
+        """The periodic duty: the seats of people removed but still seated resigned (a
+        process died between the removal and the resignation), tournaments whose start time
+        has come started (or cancelled, with too few entrants), and rounds complete but not
+        paired (a process died in between) paired, each once."""
+        done: list[TournamentChange] = await self._resign_removed()
         for tournament in await self.table.due_to_start(self.clock()):
             try:
                 done.append(await self._start(tournament))

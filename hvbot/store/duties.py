@@ -187,16 +187,28 @@ TAKE, MARK = "take", "mark"
 # first). A lobby's update, a replay and a secret go elsewhere and wait for nothing.
 IN_ORDER = "('move', 'start', 'undo', 'text')"
 TO_A_PERSON = "'%\"user\"%'"  # a text's body that names the person it goes to
+# A tournament table's announcement (a "lobby" post whose body names its tournament) is the
+# first of its game's posts in order too: its thread is started from it, and the game's
+# first board goes there, so the board waits for it.
+A_TABLE = "'%\"tournament\"%'"
+
+
+def _ordered(post: str) -> str:
+    """SQL: the outbox row `post` (a table or its alias) is one of the posts its game's
+    channel reads in order (see `IN_ORDER`, `A_TABLE`)."""
+    return (
+        f"(({post}.kind IN {IN_ORDER} AND {post}.body NOT LIKE {TO_A_PERSON})"
+        f" OR ({post}.kind = 'lobby' AND {post}.body LIKE {A_TABLE}))"
+    )
 
 
 def _in_its_turn(post: str) -> str:
     """SQL: the outbox row `post` (a table or its alias) may be sent now, as far as order goes
     (see `IN_ORDER`)."""
     return (
-        f"({post}.kind NOT IN {IN_ORDER} OR {post}.body LIKE {TO_A_PERSON} OR NOT EXISTS ("
+        f"(NOT {_ordered(post)} OR NOT EXISTS ("
         f"SELECT 1 FROM announcements AS earlier WHERE earlier.game_id = {post}.game_id"
-        f" AND earlier.id < {post}.id AND earlier.sent_at IS NULL"
-        f" AND earlier.kind IN {IN_ORDER} AND earlier.body NOT LIKE {TO_A_PERSON}))"
+        f" AND earlier.id < {post}.id AND earlier.sent_at IS NULL AND {_ordered('earlier')}))"
     )
 
 

@@ -262,6 +262,22 @@ class TournamentTable:
         )
         return [_tournament(r) for r in rows]
 
+    async def removed_still_seated(self, most: int = 10) -> list[tuple[int, int, int]]:
+        """Games still under way at which a person a moderator removed from their
+        tournament still sits, unresigned: (game id, tournament id, user id), oldest game
+        first. A removal withdraws them and then resigns their seat, in two steps; a process
+        that died between them left these, which the periodic check resigns (once: a
+        resignation is a compare-and-set on the game's version)."""
+        rows = await self.db.fetch(
+            "SELECT g.id AS game_id, e.tournament_id, e.user_id FROM games AS g"
+            " JOIN tournament_entrants AS e ON e.tournament_id = g.tournament_id"
+            " JOIN seats AS s ON s.game_id = g.id AND s.user_id = e.user_id"
+            " WHERE g.tournament_id IS NOT NULL AND g.status = 'active' AND e.removed = 1"
+            " ORDER BY g.id, e.user_id LIMIT ?",
+            most,
+        )
+        return [(r["game_id"], r["tournament_id"], r["user_id"]) for r in rows]
+
     async def set_signup_message(self, tournament_id: int, message_id: int) -> None:
         """The sign-up post as made (not a versioned change: it moves nothing)."""
         await self.db.transact(

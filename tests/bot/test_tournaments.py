@@ -16,6 +16,7 @@ from moved_clock import MovedClock
 from played_games import started_game
 
 from data.texts import texts_for
+from hvbot.database import Statement
 from hvbot.services import BotError, GameService
 from hvbot.services.outcomes import TournamentChange
 from hvbot.store import GameRow, GameStore
@@ -300,6 +301,110 @@ async def test_a_removal_resigns_the_running_seat(database_url: str) -> None:
         await refused("withdrawn_already", service.tournaments.leave(tid, removed))
     finally:
         await service.close()
+
+
+async def refuse_changes_of_game(store: GameStore, game_id: int, *, refuse: bool) -> None:
+    """The database refuses (or again accepts) every change to one game's row: a real fault
+    of the database, met by the resignation after the withdrawal was stored."""
+    db = store.db
+
+    async def run(sql: str) -> None:
+        await db.transact(Statement(sql, ()))
+
+    if db.backend == "postgresql":
+        if refuse:
+            await run(
+                "CREATE FUNCTION refuse_game() RETURNS trigger AS $$ BEGIN"
+                " RAISE EXCEPTION 'the database refuses'; END $$ LANGUAGE plpgsql"
+            )
+            await run(
+                "CREATE TRIGGER refuse_game BEFORE UPDATE ON games FOR EACH ROW"
+                f" WHEN (OLD.id = {int(game_id)}) EXECUTE FUNCTION refuse_game()"
+            )
+        else:
+            await run("DROP TRIGGER refuse_game ON games")
+            await run("DROP FUNCTION refuse_game()")
+    elif refuse:
+        await run(
+            f"CREATE TRIGGER refuse_game BEFORE UPDATE ON games WHEN OLD.id = {int(game_id)}"
+            " BEGIN SELECT RAISE(ABORT, 'the database refuses'); END"
+        )
+    else:
+        await run("DROP TRIGGER refuse_game")
+
+
+async def test_a_removal_whose_resignation_failed_is_resigned_by_the_check_once(
+    database_url: str,
+) -> None:
+    """The withdrawal is stored, then the database refuses the resignation (as a process
+    dying between the two would leave it): the periodic check of either of two processes
+    resigns the seat, once, and says so at the table."""
+    async with services_sharing(database_url, 2) as (one, two):
+        one.clock = two.clock = MovedClock()
+        made = await opened(one)
+        tid = made.tournament.id
+        started = await one.tournaments.start(tid, OWNER, can_manage=False)
+        table = started.games[0].game
+        removed = table.seats[1].user_id
+        assert removed is not None
+        await refuse_changes_of_game(one.repo, table.id, refuse=True)
+        with pytest.raises(Exception, match="the database refuses"):
+            await one.tournaments.remove(tid, removed, by=OWNER)
+        entrant = (await one.tournaments.standing(tid)).entrant(removed)
+        assert entrant is not None and entrant.removed, "the withdrawal stands"
+        still = await two.games.find(table.id, fresh=True)
+        assert still is not None and still.seat_of(removed) == 1, "the seat is not resigned"
+        with pytest.raises(Exception, match="the database refuses"):
+            await two.tournaments.due()  # the check meets the fault too, and tries again later
+
+        await refuse_changes_of_game(one.repo, table.id, refuse=False)
+        both = await asyncio.gather(one.tournaments.due(), two.tournaments.due())
+        done = [change for changes in both for change in changes]
+        assert [c.what for c in done] == ["resigned"], done
+        (resigned,) = done[0].games
+        assert resigned.game.id == table.id and resigned.what == "resigned"
+        assert resigned.game.seats[1].resigned_user_id == removed
+        (told,) = resigned.owed
+        assert told.kind == "text"
+        assert told.body["content"] == texts_for("en")(
+            "bot.tournament.table_notes.removed_told", player=f"<@{removed}>"
+        )
+        assert await one.tournaments.due() == [] and await two.tournaments.due() == []
+        stored = await two.games.find(table.id, fresh=True)
+        assert stored is not None and stored.seat_of(removed) is None
+        assert stored.seats[1].resigned_user_id == removed
+
+
+async def test_a_tables_first_board_waits_for_its_announcement(database_url: str) -> None:
+    """The thread a table is played in starts from its announcement: while the announcement
+    is owed, the table's first board is not taken, whoever holds it (another process took it
+    over); its secrets, which go by DM, wait for nothing. Once the announcement is out, the
+    board goes."""
+    async with services_sharing(database_url, 2) as (one, two):
+        clock = MovedClock()
+        one.clock = two.clock = clock
+        made = await opened(one)
+        started = await one.tournaments.start(made.tournament.id, OWNER, can_manage=False)
+        clock.advance(seconds=30)  # the process that started it died: another takes over
+        handed = {o.id: o for o in await two.duties.claim_owed()}
+        table = started.games[0]
+        announcement, board, *secrets = (handed[o.id] for o in table.owed)
+        assert (announcement.kind, board.kind) == ("lobby", "start")
+        assert await two.duties.take(board) is None, "the board waits for its announcement"
+        for secret in secrets:
+            assert await two.duties.take(secret) is not None
+        taken = await two.duties.take(announcement)
+        assert taken is not None
+        assert await two.duties.take(board) is None, "taken, but not out yet"
+        await two.duties.made(taken)
+        assert await two.duties.take(board) is not None
+        # The other table's board waits for its own announcement alone.
+        other_board = handed[started.games[1].owed[1].id]
+        assert other_board.kind == "start" and await two.duties.take(other_board) is None
+        (other_announcement,) = [handed[o.id] for o in started.games[1].owed if o.kind == "lobby"]
+        other_taken = await two.duties.take(other_announcement)
+        assert other_taken is not None and await two.duties.made(other_taken)
+        assert await two.duties.take(other_board) is not None
 
 
 async def test_a_pause_holds_the_next_round_until_it_resumes(database_url: str) -> None:

@@ -189,3 +189,71 @@ async def test_posts_of_a_process_that_died_are_sent_once_and_its_round_is_paire
         assert len(await other.repo.db.fetch("SELECT * FROM tournament_rounds")) == 2
     finally:
         await other.close()
+
+
+async def test_a_tables_first_board_waits_for_its_announcement_and_its_thread(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """Another process starts a tournament and is slow: it still holds the announcement of
+    each table (its lease renewed) when the leases of everything else it owes run out. The
+    bot takes the rest over, but not a table's first board: that waits for the announcement,
+    from which the thread starts. Once the slow process's lease runs out too, the bot sends
+    the announcement, starts the thread, and the board goes there; none to the channel."""
+    emu = emulator
+    emu.allow_threads()
+    assert hv.bot is not None
+    clock = MovedClock()
+    hv.bot.service.clock = clock
+    other = GameService(await GameStore.open(hv.database), clock=clock)
+    try:
+        people = [emu.add_user(name) for name in ("Ada", "Bo", "Cy", "Di")]
+        made = await other.tournaments.create(
+            guild_id=emu.guild_id,
+            channel_id=emu.channel.id,
+            user_id=emu.owner.id,
+            may_open=True,
+            game="pylons",
+            options={},
+            format="swiss",
+            rounds=2,
+            table="2",
+            turn_clock=timedelta(days=1),
+            timeout="end",
+            starts_at=None,
+            most=None,
+            name="Spring cup",
+        )
+        tid = made.tournament.id
+        for person in people:
+            await other.tournaments.join(tid, person.id, name=person.name)
+        started = await other.tournaments.start(tid, emu.owner.id, can_manage=False)
+        clock.advance(seconds=30)  # past the leases of everything it owes...
+        for table in started.games:
+            (announcement,) = [o for o in table.owed if o.kind == "lobby"]
+            # ...but it takes each table's announcement again, about to send it.
+            assert await other.duties.take(announcement) is not None
+        await emu.wait_for(
+            lambda: all(emu.messages(visibility=Visibility.dm_to(p)) for p in people),
+            30,
+            message="the secrets, which wait for nothing",
+        )
+        await hv.caught_up(timeout=60)
+        assert not emu.threads(emu.channel), "no announcement yet, so no thread"
+        assert not board_posts(emu, channel=emu.channel), "no first board before its thread"
+
+        clock.advance(seconds=30)  # the slow process's leases run out in turn
+        await emu.wait_for(lambda: len(emu.threads(emu.channel)) == 2, 30, message="threads")
+
+        def boards_in_threads() -> int:
+            return sum(len(board_posts(emu, channel=t)) for t in emu.threads(emu.channel))
+
+        await emu.wait_for(lambda: boards_in_threads() == 2, 30, message="the first boards")
+        await hv.caught_up(timeout=60)
+        assert not board_posts(emu, channel=emu.channel), "every first board in its thread"
+        assert boards_in_threads() == 2, "one first board each"
+        for table in started.games:
+            game = await (await hv.reader()).game(game_id=table.game.id, fresh=True)
+            assert game is not None and game.thread_id is not None
+            assert len(board_posts(emu, channel=game.thread_id)) == 1
+    finally:
+        await other.close()
