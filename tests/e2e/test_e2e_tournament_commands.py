@@ -22,6 +22,7 @@ from tournament_play import (
     with_custom_id,
 )
 
+from hvbot.store import GameRow
 from sandbox.emulator import DiscordEmulator, Visibility
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
@@ -150,12 +151,24 @@ async def test_help_names_the_tournaments(emulator: DiscordEmulator, hv: BotHarn
 
 
 async def test_a_round_robin_of_four_meets_everyone_once(
-    emulator: DiscordEmulator, hv: BotHarness
+    emulator: DiscordEmulator, hv: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """format:round robin: three rounds of two tables, each pair meeting once; the games end
-    by the (moved) clock, and the final standings come at the end."""
+    by the (moved) clock, and the final standings come at the end. What follows a table's
+    start (its board's buttons looked after) knows the thread its announcement started: a
+    game that has moved on by then has its old buttons taken off in the thread, where they
+    are, not in the channel."""
     emu = emulator
     assert hv.bot is not None
+    followed: list[GameRow] = []
+    buttons = hv.bot.aftermath.buttons
+    moved_on = buttons.moved_on
+
+    def recorded(game: GameRow) -> None:
+        followed.append(game)
+        moved_on(game)
+
+    monkeypatch.setattr(buttons, "moved_on", recorded)
     emu.allow_threads()
     clock = MovedClock(datetime(2026, 11, 29, 12, 0, tzinfo=UTC))
     hv.bot.service.clock = clock
@@ -185,3 +198,5 @@ async def test_a_round_robin_of_four_meets_everyone_once(
     ), "each pair once"
     final = pictures(emu, emu.channel)[-1]
     assert "final standings" in final.content and "S-B" in (final.attachments[0].description or "")
+    tables = [g for g in followed if g.tournament_id == tid]
+    assert tables and all(g.thread_id is not None for g in tables), tables
