@@ -363,9 +363,11 @@ class Aftermath:
             await self.follow(change)
 
     async def run_tournaments(self) -> int:
-        """The tournaments' periodic duty: those whose start time has come started, and a
-        round complete but not paired (its process died in between) paired, each once (see
-        `Tournaments.due`). Returns how many changes this process made."""
+        """The tournaments' periodic duty: the seat of a person removed still seated
+        resigned (the removal's process died before resigning it), those whose start time
+        has come started, and a round complete but not paired (its process died in between)
+        paired, each once (see `Tournaments.due`). Returns how many changes this process
+        made."""
         changed = await self.service.tournaments.due()
         for change in changed:
             await self.follow(change)
@@ -466,7 +468,9 @@ class Aftermath:
                 if thread_id is not None:
                     await self.games.set_thread(now, thread_id)
 
-        post = tournaments.table_post(tournament, game, number, table)
+        # As first posted: not yet a message a thread could be started from.
+        first = replace(game, lobby_message_id=None)
+        post = tournaments.table_post(tournament, first, number, table)
         sent = await self.send(owed, game, post, then=remember)
         now = await self.games.find(game.id, fresh=True) or game
         if sent is None or now.lobby_message_id is None:

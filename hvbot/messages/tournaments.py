@@ -155,7 +155,8 @@ def table_post(tournament: TournamentRow, game: GameRow, number: int, table: int
     """A table's announcement, from which its thread starts: the round and table, its
     players in seat order (mentioned: they are told to play), and where it is played; once
     the game is over, that it is (the announcement is the game's lobby message, edited as
-    a lobby message is)."""
+    a lobby message is). A table announced whose thread Discord would not start says it is
+    played in the channel, and how to name it."""
     texts = texts_for(tournament.language)
     seats = "\n".join(f"{s.seat + 1}. <@{s.user_id}>" for s in game.seats if s.user_id)
     lines = [
@@ -172,6 +173,10 @@ def table_post(tournament: TournamentRow, game: GameRow, number: int, table: int
     if game.thread_id is not None:
         where = "bot.tournament.in_thread" if game.is_open else "bot.lobby.ended_in_thread"
         lines.append(texts(where, thread=f"<#{game.thread_id}>"))
+    elif game.is_open and game.lobby_message_id is not None:
+        # Announced, and no thread: Discord would not start one (no permission, say). Its
+        # players' commands typed in the channel find it by their seat; anyone else names it.
+        lines.append(texts("bot.tournament.table_notes.no_thread", game=f"#{game.id}"))
     return Post("\n".join(lines))
 
 

@@ -146,10 +146,11 @@ class GameAccess:
         """The game a command typed in this channel means: the one picked (`game_id`, one of
         the channel's open games); else the channel's own (a lobby, or a game played in the
         channel; in a thread, the thread's) if `user_id` sits there or is not said; else the
-        one game played in a thread of it that `user_id` sits at; else the channel's own, or
-        its one game in a thread; of several, the person is told where each is played. With
-        `started` (a move, a request), a lobby the person sits at gives way to the one game
-        under way they sit at in a thread."""
+        one game beside it that `user_id` sits at (played in a thread of it, or a tournament's
+        table played in it because Discord would not start its thread); else the channel's
+        own, or its one game beside it; of several, the person is told where each is played.
+        With `started` (a move, a request), a lobby the person sits at gives way to the one
+        game under way they sit at beside it."""
         if game_id is not None:
             picked = await self.find(game_id, fresh=True)
             if picked is None or not picked.is_open or channel_id not in picked.channels:
@@ -162,18 +163,31 @@ class GameAccess:
         seated_here = own is not None and (user_id is None or own.seat_of(user_id) is not None)
         if seated_here and own is not None and not (started and own.status == "lobby"):
             return own
-        in_threads = await self.store.games_in_threads(channel_id=channel_id)
-        mine = [g for g in in_threads if user_id is not None and g.seat_of(user_id) is not None]
+        beside = await self.store.games_beside(channel_id=channel_id)
+        mine = [g for g in beside if user_id is not None and g.seat_of(user_id) is not None]
         if started:
             mine = [g for g in mine if g.status == "active"]
         if len(mine) == 1:
             return mine[0]
         if own is not None:
             return own
-        if len(in_threads) == 1:
-            return in_threads[0]
-        if in_threads:
-            where = ", ".join(f"<#{game.thread_id}>" for game in in_threads)
+        if len(beside) == 1:
+            return beside[0]
+        if any(game.thread_id is None for game in beside):
+            # Tournament tables played here (no thread could be started): named by number.
+            listed_here = ", ".join(
+                f"#{game.id}" if game.thread_id is None else f"<#{game.thread_id}>"
+                for game in beside
+            )
+            raise BotError(
+                f"Several games are played from this channel: {listed_here} (a #number is a"
+                " tournament table played here, without a thread). Pick one in the game option"
+                " of /game board or /game status.",
+                key="bot.tournament.table_notes.tables_here",
+                games=listed_here,
+            )
+        if beside:
+            where = ", ".join(f"<#{game.thread_id}>" for game in beside)
             raise BotError(
                 f"This channel's games are played in their threads: {where}. Type there,"
                 " or start another with /game new.",
@@ -187,9 +201,10 @@ class GameAccess:
 
     async def games_here(self, channel_id: int, user_id: int) -> list[GameRow]:
         """The open games a command typed in this channel could mean, the person's own first:
-        the channel's own and those played in its threads (in a thread, its game)."""
+        the channel's own and those beside it (played in its threads, or tournament tables
+        played in it without one; in a thread, its game)."""
         own = await self.store.open_game_in_channel(channel_id=channel_id)
-        games = [*([own] if own else []), *await self.store.games_in_threads(channel_id=channel_id)]
+        games = [*([own] if own else []), *await self.store.games_beside(channel_id=channel_id)]
         return sorted(games, key=lambda g: (g.seat_of(user_id) is None, g.id))
 
     async def in_play(

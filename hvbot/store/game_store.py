@@ -172,6 +172,12 @@ class GameStore:
             await games.open_in_threads_of(self.db, channel_id), since=since
         )
 
+    async def games_beside(self, *, channel_id: int) -> list[GameRow]:
+        """The open games of a channel that are not its own, oldest first: those played in
+        threads of it, and tournament tables played in it without a thread."""
+        since = self.cache.writes
+        return await self._read_all(await games.open_beside(self.db, channel_id), since=since)
+
     async def open_games(self) -> list[GameRow]:
         """Every game in a lobby or in play: what the bot reloads at start-up."""
         since = self.cache.writes

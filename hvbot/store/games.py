@@ -98,6 +98,18 @@ async def open_in_threads_of(db: Database, channel_id: int) -> list[Row]:
     )
 
 
+async def open_beside(db: Database, channel_id: int) -> list[Row]:
+    """The open games of a channel that are not its own: those played in threads of it, and
+    tournament tables played in it without a thread (Discord would not start one, or not
+    yet), oldest first."""
+    return await db.fetch(
+        "SELECT * FROM games WHERE channel_id = ?"
+        " AND (thread_id IS NOT NULL OR tournament_id IS NOT NULL)"
+        " AND status IN ('lobby', 'active') ORDER BY id",
+        channel_id,
+    )
+
+
 async def open_of_person(db: Database, guild_id: int, user_id: int, limit: int) -> list[Row]:
     """A person's open games in one server: those they sit at, and those an AI plays for
     them while they are away."""

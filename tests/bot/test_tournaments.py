@@ -407,6 +407,37 @@ async def test_a_tables_first_board_waits_for_its_announcement(database_url: str
         assert await two.duties.take(other_board) is not None
 
 
+async def test_a_table_played_in_the_channel_is_found_by_its_players(database_url: str) -> None:
+    """Tables without a thread (Discord would not start one) are played in the tournament's
+    channel: a command typed there finds the table its person sits at; anyone else is told
+    which tables there are, and may name one; the game option suggests them."""
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service)
+        started = await service.tournaments.start(made.tournament.id, OWNER, can_manage=False)
+        tables = [change.game for change in started.games]
+        assert all(game.thread_id is None for game in tables)
+        games = service.games
+        for game in tables:
+            for seat in game.seats:
+                assert seat.user_id is not None
+                found = await games.open_game(CHANNEL, seat.user_id, started=True)
+                assert found.id == game.id
+        with pytest.raises(BotError) as caught:
+            await games.open_game(CHANNEL, OWNER)
+        error = caught.value
+        assert error.key == "bot.tournament.table_notes.tables_here"
+        assert error.fields["games"] == ", ".join(f"#{game.id}" for game in tables)
+        assert str(error) == texts_for("en")(error.key, **error.fields)
+        assert (await games.open_game(CHANNEL, OWNER, tables[1].id)).id == tables[1].id
+        seated = tables[1].seats[0].user_id
+        assert seated is not None
+        here = await games.games_here(CHANNEL, seated)
+        assert [g.id for g in here] == [tables[1].id, tables[0].id], "their own first"
+    finally:
+        await service.close()
+
+
 async def test_a_pause_holds_the_next_round_until_it_resumes(database_url: str) -> None:
     service, _ = await started_service(database_url)
     try:

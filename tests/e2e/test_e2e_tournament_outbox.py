@@ -14,7 +14,7 @@ from moved_clock import MovedClock
 
 from hvbot.services import GameService
 from hvbot.services.outcomes import Change
-from hvbot.store import GameStore
+from hvbot.store import GameRow, GameStore
 from sandbox.emulator import DiscordEmulator, Visibility
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
@@ -257,3 +257,94 @@ async def test_a_tables_first_board_waits_for_its_announcement_and_its_thread(
             assert len(board_posts(emu, channel=game.thread_id)) == 1
     finally:
         await other.close()
+
+
+async def test_a_table_discord_gives_no_thread_is_played_in_the_channel_and_found_there(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """Without the permission to start threads, each table is played in the tournament's
+    channel: its announcement says so and names it by number, its first board is posted
+    there, a player's commands typed in the channel find their own table, and anyone else is
+    told which tables there are and names one."""
+    emu = emulator  # a plain member's permissions: no threads
+    assert hv.bot is not None
+    service, aftermath = hv.bot.service, hv.bot.aftermath
+    service.clock = MovedClock()
+    people = [emu.add_user(name) for name in ("Ada", "Bo", "Cy", "Di")]
+    made = await service.tournaments.create(
+        guild_id=emu.guild_id,
+        channel_id=emu.channel.id,
+        user_id=emu.owner.id,
+        may_open=True,
+        game="pylons",
+        options={},
+        format="swiss",
+        rounds=2,
+        table="2",
+        turn_clock=timedelta(days=1),
+        timeout="end",
+        starts_at=None,
+        most=None,
+        name="Summer cup",
+    )
+    tid = made.tournament.id
+    for person in people:
+        await service.tournaments.join(tid, person.id, name=person.name)
+    started = await service.tournaments.start(tid, emu.owner.id, can_manage=False)
+    await aftermath.follow(started)
+    await hv.caught_up(timeout=60)
+    assert not emu.threads(emu.channel)
+    refusals = [(r.method, r.path.rsplit("/", 1)[-1], r.status) for r in emu.rejections]
+    assert refusals == [("POST", "threads", 403)] * 2, emu.rejections
+    emu.rejections.clear()  # Discord's refusals to start the threads: expected here
+    reader = await hv.reader()
+    tables = []
+    for opened in started.games:
+        game = await reader.game(game_id=opened.game.id, fresh=True)
+        assert game is not None and game.thread_id is None and game.lobby_message_id
+        announced = emu.message(game.lobby_message_id).content
+        assert "so it is played here in the channel" in announced, announced
+        assert f"game #{game.id} in </game board:" in announced, announced
+        tables.append(game)
+    assert len(board_posts(emu, channel=emu.channel)) == 2, "each first board in the channel"
+
+    for game in tables:
+        for seat in game.seats:
+            person = next(p for p in people if p.id == seat.user_id)
+            reply = await emu.slash(person, "game status")
+            said = " ".join(r.content for r in reply)
+            # Their own table, found by their seat: its players' names, and nobody else's.
+            names = {s.display_name for s in game.seats}
+            assert all(f"• {name}:" in said for name in names), said
+            assert not any(f"• {p.name}:" in said for p in people if p.name not in names)
+    eve = emu.add_user("Eve")
+    refused = await emu.slash(eve, "game status")
+    said = " ".join(r.content for r in refused)
+    assert "Several games are played from this channel" in said, said
+    assert all(f"#{game.id}" in said for game in tables), said
+    picked = await emu.slash(eve, "game status", game=tables[1].id)
+    said = " ".join(r.content for r in picked)
+    assert all(f"• {s.display_name}:" in said for s in tables[1].seats), said
+
+    # A move typed in the channel is made at the mover's own table, its board posted there.
+    game = tables[0]
+    (opening,) = [
+        b
+        for b in board_posts(emu, channel=emu.channel)
+        if any(c.custom_id.startswith(f"act:{game.id}:") for c in b.components)
+    ]
+    first = next(p for p in people if p.id == game.seats[0].user_id)
+    await emu.click(first, f"act:{game.id}:{game.version}:keep", message=opening.message_id)
+    game = await emu.wait_for(lambda: _moved(reader, game), 30, message="the board chosen")
+    state = await hv.state(game)
+    mover = next(p for p in people if p.id == game.seats[state.current_seat()].user_id)
+    cell = state.legal_actions()[0].text().split()[1]
+    reply = await emu.slash(mover, "pylons place", cell=cell)
+    assert reply.public and all(r.channel_id == emu.channel.id for r in reply.public)
+    played = await reader.game(game_id=game.id, fresh=True)
+    assert played is not None and played.version > game.version
+
+
+async def _moved(reader: GameStore, before: GameRow) -> GameRow | None:
+    now = await reader.game(game_id=before.id, fresh=True)
+    return now if now is not None and now.version > before.version else None
