@@ -165,14 +165,17 @@ class Aftermath:
             return
         if self.web is not None and not isinstance(change, SeasonEnd):
             self.web.changed(change.game.id)
+        # What comes next follows the game as its posts left it: a lobby post may have
+        # started the game's thread, where its buttons are taken off from then on.
+        went_on: list[Change | SeasonEnd] = [change]
         try:
             if isinstance(change, SeasonEnd):
                 for owed in change.owed:
                     await self._send_server_post(owed)
             else:
-                await self._send_owed(change, frozenset(answered))
+                await self._send_owed(change, frozenset(answered), went_on)
         finally:
-            self._next(change)
+            self._next(went_on[-1])
 
     async def _follow_tournament(self, change: TournamentChange, answered: frozenset[str]) -> None:
         """A tournament's posts, then its table games' (see `follow`)."""
@@ -186,7 +189,11 @@ class Aftermath:
             for game in change.games:
                 await self.follow(game)
 
-    async def _send_owed(self, change: Change, answered: frozenset[str]) -> None:
+    async def _send_owed(
+        self, change: Change, answered: frozenset[str], went_on: list[Change | SeasonEnd]
+    ) -> None:
+        """Send what a game's change owes; `went_on` gets the change as its game is after each
+        post that moved it (a thread started from its lobby post)."""
         game, closed = change.game, []
         for owed in change.owed:
             if owed.kind in answered:
@@ -203,9 +210,11 @@ class Aftermath:
             elif owed.kind == "followers":
                 await self._join_followers(owed, game)
             elif owed.kind == "lobby":
-                # A rematch started at once may have its thread now: what follows goes there.
+                # A rematch started at once, or a tournament's table, may have its thread
+                # now: what follows goes there.
                 game = await self._update_lobby(owed, game)
                 change = replace(change, game=game)
+                went_on.append(change)
             else:
                 await self._send_board(owed, change)
         if closed:

@@ -29,7 +29,7 @@ class HelpCog(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         texts = texts_for(interaction.locale)
         games = ", ".join(f"**{game.title}**" for game in all_games())
-        lines = [texts("bot.help.intro", games=games)]
+        lines = [texts("bot.help.intro", games=games), texts("bot.tournament_cmd.help")]
         here = await self.bot.service.games.in_channel(interaction.channel_id, interaction.user.id)
         if here is not None:
             group = group_of(self.bot, here.game_name)

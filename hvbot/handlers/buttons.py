@@ -15,7 +15,7 @@ from typing import Self
 
 import discord
 
-from hvbot.handlers import follow, lobby, moves, rematch, requests
+from hvbot.handlers import follow, lobby, moves, rematch, requests, tournament
 from hvbot.handlers.answering import guarded
 from hvbot.messages.buttons import (
     ACTION_ID,
@@ -32,8 +32,11 @@ from hvbot.messages.buttons import (
     rematch_id,
     unfollow_id,
 )
+from hvbot.messages.tournaments import SIGNUP_CHOICES, signup_id
 
 Button = discord.ui.Button[discord.ui.View]
+# Join and Leave on a tournament's sign-up post (`hvbot.messages.tournaments.signup_id`).
+SIGNUP_ID = rf"tour:(?P<tournament>[0-9]+):(?P<choice>{'|'.join(SIGNUP_CHOICES)})"
 
 
 class LobbyClick(discord.ui.DynamicItem[Button], template=LOBBY_ID):
@@ -172,6 +175,27 @@ class FollowClick(discord.ui.DynamicItem[Button], template=FOLLOW_ID):
                 await follow.unfollow_game(interaction, self.game_id)
 
 
+class SignupClick(discord.ui.DynamicItem[Button], template=SIGNUP_ID):
+    """Join or Leave, on a tournament's sign-up post."""
+
+    def __init__(self, tournament_id: int, choice: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=signup_id(tournament_id, choice)))
+        self.tournament_id, self.choice = tournament_id, choice
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
+    ) -> Self:
+        return cls(int(match["tournament"]), match["choice"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guarded(interaction, None):
+            await tournament.signup_click(interaction, self.tournament_id, self.choice)
+
+
 # Registered at start-up.
 ITEMS = (
     LobbyClick,
@@ -180,4 +204,5 @@ ITEMS = (
     VoteClick,
     RematchClick,
     FollowClick,
+    SignupClick,
 )

@@ -250,18 +250,20 @@ async def start_thread(
     or Discord refused (no permission, say), and the game stays in its channel."""
     if game.lobby_message_id is None:
         return None
-    lobby = client.get_partial_messageable(
-        game.channel_id, guild_id=game.guild_id
-    ).get_partial_message(game.lobby_message_id)
+    # By Discord's route itself: discord.py's `PartialMessage.create_thread` wants the server
+    # in this process's cache, and a process that took the post over from another (which
+    # died) may not serve that server's shard at all.
     try:
-        thread = await lobby.create_thread(
+        thread = await client.http.start_thread_with_message(
+            game.channel_id,
+            game.lobby_message_id,
             name=(name or f"{find_game(game.game_name).title} #{game.id}")[:THREAD_NAME],
             auto_archive_duration=THREAD_ARCHIVE_MINUTES,
         )
-    except (discord.HTTPException, ValueError):
+    except discord.HTTPException:
         log.warning("game %s: could not start a thread; playing in the channel", game.id)
         return None
-    return thread.id
+    return int(thread["id"])
 
 
 def dms_closed_post(game: GameRow, user_ids: list[int]) -> Post:

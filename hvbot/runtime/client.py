@@ -58,6 +58,7 @@ EXTENSIONS = (
     "hvbot.cogs.me",
     "hvbot.cogs.server",
     "hvbot.cogs.help",
+    "hvbot.cogs.tournament",
 )
 FINISH_S = 10.0  # at most this long to finish answering at shutdown
 

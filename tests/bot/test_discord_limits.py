@@ -147,7 +147,10 @@ def test_an_option_has_one_name_in_every_command_that_has_it(language: str) -> N
     for key, name in english.items():
         parts = key.split(".")
         if len(parts) == 5 and parts[0] == "commands" and parts[-1] == "name":
-            kind = parts[1:3] in (["game", "new"], ["game", "rules"]) or parts[1] == "stats"
+            kind = (
+                parts[1:3] in (["game", "new"], ["game", "rules"], ["tournament", "new"])
+                or parts[1] == "stats"
+            )
             names.setdefault((str(name), kind), set()).add(str(own[key]))
     assert {k: v for k, v in names.items() if len(v) > 1} == {}
 

@@ -27,13 +27,14 @@ async def payloads() -> AsyncIterator[list[dict[str, Any]]]:
     """The commands as the bot syncs them, translated (no connection to Discord needed)."""
     from hvbot.cogs.game import GameCog
     from hvbot.cogs.stats import StatsCog
+    from hvbot.cogs.tournament import TournamentCog
 
     bot = GameBot(
         Settings(
             token="unused", database_url="sqlite:///unused.sqlite3", guild_id=None, log_level="INFO"
         )
     )
-    for cog in (GameCog, StatsCog):
+    for cog in (GameCog, StatsCog, TournamentCog):
         await bot.add_cog(cog(bot))
     for game in plugins():  # every registered game's own commands, as the bot loads them
         await bot.load_extension(game.commands)
@@ -122,13 +123,14 @@ async def test_the_english_texts_are_the_code_s_own_strings() -> None:
 
     from hvbot.cogs.game import GameCog
     from hvbot.cogs.stats import StatsCog
+    from hvbot.cogs.tournament import TournamentCog
 
     bot = GameBot(
         Settings(
             token="unused", database_url="sqlite:///unused.sqlite3", guild_id=None, log_level="INFO"
         )
     )
-    for cog in (GameCog, StatsCog):
+    for cog in (GameCog, StatsCog, TournamentCog):
         await bot.add_cog(cog(bot))
     for game in plugins():  # every registered game's own commands, as the bot loads them
         await bot.load_extension(game.commands)
@@ -138,6 +140,8 @@ async def test_the_english_texts_are_the_code_s_own_strings() -> None:
     assert "commands.game.new.name" in english.found
     assert "commands.choices.level.easy" in english.found
     assert "commands.s6.move.origin.name" in english.found
+    assert "commands.tournament.new.title.name" in english.found
+    assert "commands.choices.tournament_table.3_4" in english.found
     await bot.close()
 
 

@@ -165,10 +165,14 @@ async def test_commands_are_registered_once_per_start(
     try:
         scope = emulator.guild_id if scoped else None
         registered = emulator.commands[scope]
-        # The bot's own four groups, /help, and one group per registered game: these three,
+        # The bot's own five groups, /help, and one group per registered game: these three,
         # and any other.
-        assert {"game", "hv", "pylons", "s6", "stats", "me", "server", "help"} <= set(registered)
-        assert len(registered) == 5 + len(plugins())
+        own = {"game", "stats", "me", "server", "tournament", "help"}
+        assert own | {"hv", "pylons", "s6"} <= set(registered)
+        assert len(registered) == len(own) + len(plugins())
+        # /tournament is for servers only.
+        tournament = registered["tournament"]
+        assert tournament.get("contexts") == [0] or tournament.get("dm_permission") is False
         # /server is shown to those who may manage the server, and only in servers.
         server = registered["server"]
         assert int(server["default_member_permissions"]) == 1 << 5  # Manage Server
