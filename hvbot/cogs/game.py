@@ -149,8 +149,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         message = await answering.ask_publicly(
             interaction,
             row,
-            content=game_posts.lobby_text(row, self.bot.service.clock()),
-            view=buttons.lobby_view(row.id, wording.public(row)),
+            view=game_posts.lobby_card(
+                row, self.bot.service.clock(), buttons.lobby_view(row.id, wording.public(row))
+            ),
             allowed_mentions=ALLOWED,
         )
         await self.bot.service.games.set_lobby_message(row.id, message.id)

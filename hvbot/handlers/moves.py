@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from hvbot.handlers.answering import FollowUp, game_client, go_on, refusal, reply_error
+from hvbot.messages import cards
 from hvbot.messages.game_posts import follow_view, is_public, posts_in, prompt_post
 from hvbot.messages.post import follow_up_privately, send_private
 from hvbot.messages.wording import language, move_words, personal
@@ -127,26 +128,40 @@ async def action_button(
         result.game, result.state, interaction.user.id, language(interaction)
     )
     if message is not None and not message.flags.ephemeral:
-        # Its choices go; its Follow button stays while the game is open.
-        await interaction.edit_original_response(view=follow_view(result.game))
+        # Its choices go (a card keeps its words and picture); its Follow button stays while
+        # the game is open.
+        kept = cards.without_choices(message, follow_view(result.game))
+        await interaction.edit_original_response(view=kept)
         await game_client(interaction).aftermath.buttons.clicked(result.game, message.id)
         if prompt is not None:
             await send_private(interaction, prompt)
-    elif prompt is not None:
+        _carry_on(interaction, result)
+        return
+    done = personal(interaction)(
+        "bot.reply.done_action",
+        action=move_words(result.game.game_name, action, language(interaction)),
+    )
+    if prompt is not None and not (prompt.files and cards.is_card(message)):
         edit = prompt.kwargs()
         files = edit.pop("files", [])
         edit.pop("allowed_mentions", None)
         await interaction.edit_original_response(attachments=files, **edit)
+    elif cards.is_card(message):
+        # A card's flag stays: it is settled as a card of words. A next prompt with a picture
+        # comes as a new card: Discord refuses a new upload edited into a card's gallery
+        # (discord-api-docs #7529).
+        await interaction.edit_original_response(view=cards.said(done), attachments=[])
+        if prompt is not None:
+            await send_private(interaction, prompt)
     else:
         await interaction.edit_original_response(
-            content=personal(interaction)(
-                "bot.reply.done_action",
-                action=move_words(result.game.game_name, action, language(interaction)),
-            ),
-            view=None,
-            attachments=[],
-            embed=None,
+            content=done, view=None, attachments=[], embed=None
         )
+    _carry_on(interaction, result)
+
+
+def _carry_on(interaction: discord.Interaction, result: ActResult) -> None:
+    """What follows a button's move, in a task of its own once the click is answered."""
     follow_up = FollowUp.of(interaction)
     go_on(follow_up, result.game.id, _announce_button(follow_up, result))
 

@@ -20,7 +20,7 @@ import discord
 from data.texts import texts_for
 from engine.registry import find_game
 from hvbot.infra import metrics, workers
-from hvbot.messages import buttons, time_words
+from hvbot.messages import buttons, cards, time_words
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import plain
@@ -87,6 +87,13 @@ async def board_post(
             lines += filter(None, [time_words.away_line(game, seat, now, texts)])
             lines += filter(None, [time_words.clock_line(game, texts)])
             choices = buttons.choice_view(game.id, game.version, presenter.public_choices(view))
+    # The card is edged in the colour of the seat to move, or of the game's lone winner.
+    if seat is None:
+        outcome = state.outcome()
+        winners: tuple[int, ...] = outcome.winners if outcome is not None else ()
+        accent = presenter.accent(winners[0]) if len(winners) == 1 else None
+    else:
+        accent = presenter.accent(seat)
     alts = [presenter.board_alt(view, drawn, clock=clock)]
     if seat is None:
         alts.append(presenter.end_alt(view, drawn))
@@ -101,6 +108,8 @@ async def board_post(
         view=buttons.board_view(game.id, choices, texts) if seat is not None else None,
         version=game.version,
         live_buttons=choices is not None,
+        card=True,
+        accent=accent,
     )
 
 
@@ -121,8 +130,11 @@ async def prompt_post(
     spoken = language or game.seats[seat].language
     presenter = presenter_for(game.game_name, spoken)
     post = await presenter.prompt(state.view(seat), picture_names(game, texts_for(spoken)))
-    if post is not None and post.choices:
+    if post is None:
+        return None
+    if post.choices:
         post.view = buttons.choice_view(game.id, game.version, post.choices)
+    post.card, post.accent = True, presenter.accent(seat)
     return post
 
 
@@ -201,7 +213,18 @@ def lobby_buttons(game: GameRow, standing: Standing | None = None) -> discord.ui
 
 def lobby_post(game: GameRow, now: datetime, standing: Standing | None) -> Post:
     """A rematch's lobby message, posted (a lobby opened by /game new is its answer)."""
-    return Post(lobby_text(game, now, standing), view=lobby_buttons(game, standing))
+    return Post(lobby_text(game, now, standing), view=lobby_buttons(game, standing), card=True)
+
+
+def lobby_card(
+    game: GameRow,
+    now: datetime,
+    view: discord.ui.View | None,
+    standing: Standing | None = None,
+) -> discord.ui.LayoutView:
+    """The lobby message as a card: its text (`lobby_text`) and `view`'s buttons, the same
+    card whether it is first sent or edited (a lobby's card is never given a picture)."""
+    return cards.card(lobby_text(game, now, standing), buttons=view)
 
 
 async def refresh_lobby(
@@ -214,7 +237,7 @@ async def refresh_lobby(
     channel = client.get_partial_messageable(game.channel_id)
     try:
         await channel.get_partial_message(game.lobby_message_id).edit(
-            content=lobby_text(game, now, standing), view=lobby_buttons(game, standing)
+            view=lobby_card(game, now, lobby_buttons(game, standing), standing)
         )
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id)
@@ -258,6 +281,9 @@ async def secret_post(game: GameRow, state: Any, seat: int, language: str | None
     view = state.view(seat)
     alt = presenter.secret_alt(view, seat)
     title, text, picture = await workers.draw(presenter.secret, game.post_channel_id, view, seat)
-    embed = discord.Embed(title=title, description=text)
-    embed.set_image(url="attachment://secret.png")
-    return Post("", files=[Picture("secret.png", picture, alt or plain(title))], embed=embed)
+    return Post(
+        f"### {title}\n{text}",
+        files=[Picture("secret.png", picture, alt or plain(title))],
+        card=True,
+        accent=presenter.accent(seat),
+    )
