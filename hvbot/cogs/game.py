@@ -217,6 +217,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         post = await game_posts.board_post(game, None, state, self.bot.service.clock())
         assert post is not None
         if not seated:  # the picture alone: the table's buttons are for the table
+            await answering.make_way(interaction.followup, post)
             await send_private(interaction, dataclasses.replace(post, view=None))
             return
         await answering.publish(interaction, game, post)

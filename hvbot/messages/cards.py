@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 import discord
 
@@ -124,10 +125,21 @@ def read(message: discord.Message) -> tuple[str, list[Shown], int | None]:
             elif child.type is discord.ComponentType.media_gallery:
                 for item in getattr(child, "items", []):
                     media = item.media
-                    name = names.get(media.attachment_id or 0) or urls.get(media.url)
-                    if name is not None:
+                    name = (
+                        names.get(media.attachment_id or 0)
+                        or urls.get(media.url)
+                        or _file_name(media.url)
+                    )
+                    if name:
                         pictures.append((name, item.description or ""))
     return "\n".join(texts), pictures, accent
+
+
+def _file_name(url: str) -> str:
+    """The name of the file an attachment's address ends with: a message may come back
+    without its `attachments` listed (Discord leaves them out of some answers about
+    Components V2 messages), while its gallery still names each file's address."""
+    return urlsplit(url).path.rsplit("/", 1)[-1]
 
 
 def without_choices(

@@ -4,9 +4,11 @@ limits on a Components V2 message, cut the same way every time."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import discord
+from discord.components import _component_factory
 
 from hvbot.messages import buttons, cards
 from hvbot.messages.limits import ALT, CUT
@@ -100,3 +102,44 @@ def test_a_card_never_has_more_than_forty_components_nor_ten_pictures() -> None:
     (container,) = components
     assert len(container["components"][1]["items"]) == cards.MOST_PICTURES
     checked(view, files=names[: cards.MOST_PICTURES])
+
+
+def test_a_sent_card_is_read_back_with_its_pictures_by_file_name() -> None:
+    """A card as Discord returns it (its gallery showing the files' addresses) is read back
+    as the card it was: each picture by the name of its file, whether the message lists its
+    attachments or not, its words and its colour; its rows are left to `without_choices`."""
+    container = _component_factory(
+        {
+            "type": 17,
+            "id": 1,
+            "accent_color": 0xD22830,
+            "components": [
+                {"type": 10, "id": 2, "content": "Bruno to move"},
+                {
+                    "type": 12,
+                    "id": 3,
+                    "items": [
+                        {
+                            "media": {
+                                "url": "https://cdn.example/attachments/5/42/board.png?ex=1",
+                                "attachment_id": "42",
+                            },
+                            "description": "The board",
+                        }
+                    ],
+                },
+                {
+                    "type": 1,
+                    "id": 4,
+                    "components": [
+                        {"type": 2, "id": 5, "style": 2, "label": "K", "custom_id": "k"}
+                    ],
+                },
+            ],
+        }
+    )
+    listed = SimpleNamespace(id=42, filename="board.png", url="https://cdn.example/x")
+    for attachments in ([listed], []):
+        message: Any = SimpleNamespace(components=[container], attachments=attachments)
+        text, pictures, accent = cards.read(message)
+        assert (text, pictures, accent) == ("Bruno to move", [("board.png", "The board")], 0xD22830)

@@ -264,9 +264,11 @@ async def test_a_restart_mid_game_loses_nothing_and_old_buttons_still_work(
     _, _, _, table = await open_three_seat_game(emu, hv, with_buttons=False)
     game, state = await table.wait_for_turn()
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    reply = await table.play(game, state, f"draw {cell}")
-    # The drawn card arrives as the first follow-up of a private deferral.
-    (prompt,) = reply.where(kind="followup", visibility="ephemeral")
+    since = emu.last_seq
+    await table.play(game, state, f"draw {cell}")
+    # The drawn card follows a private deferral, once its "thinking…" is withdrawn: Discord
+    # refuses a card with a new picture as the follow-up that replaces the thinking.
+    prompt = await emu.wait_for_message(kind="followup", visibility="ephemeral", since=since)
     drawer = emu.users[prompt.visibility.user_id or 0]
     looked = await hv.game()
     looked_actions = await hv.actions(looked)

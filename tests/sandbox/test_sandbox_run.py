@@ -31,6 +31,7 @@ from sandbox_process import (
 )
 
 from hvbot.infra.config import ConfigError
+from sandbox.emulator import layout
 from sandbox_bot import (
     DATABASE_NAME,
     DEFAULT_PORT,
@@ -137,9 +138,8 @@ async def lobby_message(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
         message = (await next_frame(ws, "message"))["message"]
         buttons = [
             item["custom_id"]
-            for row in message["components"]
-            for item in row["components"]
-            if item["type"] == 2 and "custom_id" in item
+            for item, _ in layout.walk(message["components"])
+            if item["type"] == layout.BUTTON and "custom_id" in item
         ]
         if buttons:
             return message

@@ -94,8 +94,11 @@ class Race:
             assert reply.public, self.emu.describe(reply)
             return
         before = len(board_posts(self.emu))
+        since = self.emu.last_seq
         reply = await self.emu.slash(self.ada, "s6 draw", settle=False)
-        (prompt,) = [r for r in reply if r.has_attachment(TILE)]
+        # A card with a new picture follows its deferral as a message of its own, once the
+        # "thinking…" is withdrawn (Discord refuses it edited into the thinking).
+        prompt = await self.emu.wait_for_message(lambda r: r.has_attachment(TILE), since=since)
         assert prompt.visibility == Visibility.ephemeral_to(self.ada)
         assert prompt.attachment(TILE).is_png
         # Its placements are buttons; the command is named when some have none.
