@@ -45,7 +45,19 @@ DATABASE_NAME = "sandbox.db"
 GUILD_READY_TIMEOUT = 0.1
 # What the sandbox never takes from the environment: the bot there is the emulator's, and a
 # real database or shard layout must not be touched by a try-out.
-REPLACED = ("DISCORD_TOKEN", "DATABASE_URL", "HVBOT_GUILD_ID", "SHARD_COUNT", "SHARD_IDS")
+REPLACED = (
+    "DISCORD_TOKEN",
+    "DATABASE_URL",
+    "HVBOT_GUILD_ID",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    # The live boards: served on any free port of this machine, their links to it, signed
+    # with a secret the sandbox's own database keeps (never a real bot's address or secret).
+    "WEB_PORT",
+    "WEB_HOST",
+    "WEB_PUBLIC_URL",
+    "WEB_SECRET",
+)
 
 
 class SandboxError(Exception):
@@ -70,6 +82,8 @@ def sandbox_settings(emu: DiscordEmulator, database: Path, environ: Mapping[str,
         "DATABASE_URL": f"sqlite:///{database}",
         # Commands synced to the one server appear at once, as HVBOT_GUILD_ID does in Discord.
         "HVBOT_GUILD_ID": str(emu.guild_id),
+        # Each game's live board on the web, linked from its board posts.
+        "WEB_PORT": "0",
     }
     return load_settings(sandboxed)
 

@@ -49,6 +49,7 @@ from hvbot.services.reminders import REMIND_BATCH
 from hvbot.services.seasons import season_named
 from hvbot.store import GameRow, SeatRow
 from hvbot.store.duties import Owed
+from hvbot.web import Hub
 
 __all__ = ["Aftermath", "Sent"]
 
@@ -101,6 +102,9 @@ class Aftermath:
         self._lobby_edits: set[asyncio.Task[None]] = set()
         self._swept = float("-inf")  # when posts made long ago were last dropped
         self.stopping = False  # once closing: no AI move or replay is started any more
+        # The live boards on the web, when this process serves them: told of every change
+        # followed here, as it comes (see `hvbot.web.hub`).
+        self.web: Hub | None = None
 
     async def carry_on(self) -> None:
         """Carry on where the bot's processes left off, reading only the games that need it:
@@ -145,8 +149,13 @@ class Aftermath:
         What comes next happens even when sending failed (the change is stored); the failure
         is raised for the handler to answer.
 
+        The live boards (`web`) are told first: their viewers see the change while its posts
+        are still being drawn and sent.
+
         A server's change (a season's end) owes server posts: its leaderboards and its rank
         roles, sent the same way (`_send_server_post`)."""
+        if self.web is not None and not isinstance(change, SeasonEnd):
+            self.web.changed(change.game.id)
         try:
             if isinstance(change, SeasonEnd):
                 for owed in change.owed:

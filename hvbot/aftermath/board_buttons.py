@@ -108,7 +108,7 @@ class BoardButtons:
         channel = self.client.get_partial_messageable(game.post_channel_id, guild_id=game.guild_id)
         try:
             message = await channel.fetch_message(message_id)
-            view = cards.without_choices(message, game_posts.follow_view(game))
+            view = cards.without_choices(message, await game_posts.follow_view(game))
             await message.edit(view=view)
         except discord.NotFound:
             log.info("game %s: the post with old buttons is gone", game.id)

@@ -185,7 +185,7 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
         )
         if game.version != owed.version:
             # The game has moved on: its choices are not this board's (Follow stays).
-            post.view, post.live_buttons = game_posts.follow_view(game), False
+            post.view, post.live_buttons = await game_posts.follow_view(game), False
         return post, None
     if owed.kind == "move":
         first, count = int(body["first"]), int(body["count"])
@@ -202,6 +202,6 @@ async def rebuilt(games: GameAccess, game: GameRow, owed: Owed) -> tuple[Post | 
         board = await game_posts.board_post(game, moved, after, games.clock())
         if board is not None and game.version != owed.version:
             # The game has moved on: its choices are not this board's (Follow stays).
-            board.view, board.live_buttons = game_posts.follow_view(game), False
+            board.view, board.live_buttons = await game_posts.follow_view(game), False
         return board, after
     raise ValueError(f"post {owed.id}: no way to build a {owed.kind!r}")

@@ -216,9 +216,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await interaction.response.defer(thinking=True, ephemeral=not public)
         post = await game_posts.board_post(game, None, state, self.bot.service.clock())
         assert post is not None
-        if not seated:  # the picture alone: the table's buttons are for the table
+        if not seated:  # the picture alone (and its live board): the buttons are the table's
+            link = await game_posts.live_link(game)
+            texts = wording.public(game)
+            view = buttons.link_view(link, texts) if link is not None else None
             await answering.make_way(interaction.followup, post)
-            await send_private(interaction, dataclasses.replace(post, view=None))
+            await send_private(interaction, dataclasses.replace(post, view=view))
             return
         await answering.publish(interaction, game, post)
         prompt = await game_posts.prompt_post(

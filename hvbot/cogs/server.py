@@ -20,6 +20,7 @@ from hvbot.cogs.options import (
     SEASON_CHOICES,
     TIMEOUT_CHOICES,
 )
+from hvbot.infra import links
 from hvbot.messages.limits import fitted
 from hvbot.services import MAX_ABSENT_HOURS, MAX_REMIND_MINUTES
 from hvbot.services.season_ends import RANKED_PER_GAME
@@ -99,6 +100,7 @@ class ServerCog(
         season="How long a season of leaderboards lasts (UTC calendar), or off",
         season_channel="Where a season's end and its final leaderboards are announced",
         rank_role="The role the best players of each game get at a season's end (@everyone: none)",
+        live_board="Whether board posts link to the game's live board on the web",
         forget="Put one setting back to its default",
     )
     @app_commands.choices(
@@ -131,6 +133,7 @@ class ServerCog(
         season_channel: app_commands.Transform[app_commands.AppCommandChannel, TextChannelOption]
         | None = None,
         rank_role: discord.Role | None = None,
+        live_board: bool | None = None,
         forget: str | None = None,
     ) -> None:
         guild_id = interaction.guild_id
@@ -150,6 +153,7 @@ class ServerCog(
             season=season,
             season_channel=season_channel.id if season_channel else None,
             rank_role=rank_role.id if rank_role else None,
+            live_board=live_board,
             forget=forget,
         )
         service = self.bot.service.server_settings
@@ -217,6 +221,9 @@ def settings_text(
         texts("bot.server.per_channel", count=games_per_channel(settings)),
         *season_lines(settings, texts, now=now or datetime.now(UTC), manage_roles=manage_roles),
     ]
+    if links.current() is not None:  # the bot serves live boards: the server may turn them off
+        on = settings.live_links is not False
+        lines.append(texts("bot.web.settings_on" if on else "bot.web.settings_off"))
     return "\n".join(lines)
 
 

@@ -138,7 +138,7 @@ async def action_button(
     if message is not None and not message.flags.ephemeral:
         # Its choices go (a card keeps its words and picture); its Follow button stays while
         # the game is open.
-        kept = cards.without_choices(message, follow_view(result.game))
+        kept = cards.without_choices(message, await follow_view(result.game))
         await interaction.edit_original_response(view=kept)
         await game_client(interaction).aftermath.buttons.clicked(result.game, message.id)
         if prompt is not None:

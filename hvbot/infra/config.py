@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote_plus, urlsplit
 
 from dotenv import load_dotenv
@@ -61,6 +62,21 @@ class Settings:
     # token asked for).
     metrics_allowed_hosts: tuple[str, ...] = ()
     metrics_token: str | None = field(default=None, repr=False)
+    # The live boards on the web (see `hvbot.web`): served on this port (None: not served),
+    # on `web_host`; their links start with `web_public_url` (the address people reach, a
+    # reverse proxy's with HTTPS in production) and are signed with `web_secret` (None: one
+    # made once and kept in the database, shared by every process).
+    web_port: int | None = None
+    web_host: str = DEFAULT_METRICS_HOST
+    web_public_url: str | None = None
+    web_secret: str | None = field(default=None, repr=False)
+
+    @property
+    def web_address(self) -> str:
+        """Where the boards' links point: WEB_PUBLIC_URL, else this machine's port."""
+        if self.web_public_url:
+            return self.web_public_url.rstrip("/")
+        return f"http://{self.web_host}:{self.web_port}"
 
     def __repr__(self) -> str:
         """Safe to log: the token and the database's password are left out."""
@@ -223,7 +239,47 @@ def load_settings(
         database_wait=read_database_wait(environ),
         metrics_allowed_hosts=read_allowed_hosts(environ),
         metrics_token=environ.get("METRICS_TOKEN", "").strip() or None,
+        **read_web(environ),
     )
+
+
+WEB_SECRET_LEAST = 16  # characters of a WEB_SECRET, at least: a short one could be guessed
+
+
+def read_web(environ: Mapping[str, str]) -> dict[str, Any]:
+    """WEB_PORT (empty: no live boards; 0: any free port), WEB_HOST (default: this machine only),
+    WEB_PUBLIC_URL (http or https, default: this machine's port) and WEB_SECRET (empty: made
+    once and kept in the database)."""
+    port_text = environ.get("WEB_PORT", "").strip()
+    host = environ.get("WEB_HOST", "").strip() or DEFAULT_METRICS_HOST
+    url = environ.get("WEB_PUBLIC_URL", "").strip() or None
+    secret = environ.get("WEB_SECRET", "").strip() or None
+    if not port_text:
+        return {}
+    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise ConfigError(
+            f"WEB_PORT must be a port number from 1 to 65535 (0: any free one), not "
+            f"{port_text!r}; leave it empty to serve no live boards."
+        )
+    if url is not None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+            raise ConfigError(
+                f"WEB_PUBLIC_URL must be the address people open, such as "
+                f"https://boards.example.org (http or https, no query), not {url!r}."
+            )
+    if secret is not None and len(secret) < WEB_SECRET_LEAST:
+        raise ConfigError(
+            f"WEB_SECRET must be at least {WEB_SECRET_LEAST} characters (say, the output of "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`), or left empty "
+            "for the bot to make one and keep it in its database."
+        )
+    return {
+        "web_port": int(port_text),
+        "web_host": host,
+        "web_public_url": url,
+        "web_secret": secret,
+    }
 
 
 def read_allowed_hosts(environ: Mapping[str, str]) -> tuple[str, ...]:

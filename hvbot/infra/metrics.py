@@ -40,6 +40,7 @@ from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
 )
@@ -125,6 +126,16 @@ DATABASE_ROUND_TRIPS = Counter(
     ["backend"],
     registry=None,
 )
+WEB_VIEWERS = Gauge(
+    "hvbot_web_viewers",
+    "Live boards' pages following their game from this process now (WEB_PORT)",
+    registry=None,
+)
+WEB_DRAWN = Counter(
+    "hvbot_web_boards_drawn",
+    "Live boards' pictures drawn: one per game and version, however many watch",
+    registry=None,
+)
 PROCESS_METRICS = (
     INTERACTION_ACK,
     INTERACTIONS_REFUSED,
@@ -136,6 +147,8 @@ PROCESS_METRICS = (
     LOOP_LAG,
     DATABASE_ERRORS,
     DATABASE_ROUND_TRIPS,
+    WEB_VIEWERS,
+    WEB_DRAWN,
 )
 
 

@@ -137,11 +137,45 @@ def with_follow(view: discord.ui.View, game_id: int, texts: Texts = ENGLISH) -> 
 
 
 def board_view(
-    game_id: int, choices: discord.ui.View | None, texts: Texts = ENGLISH
+    game_id: int,
+    choices: discord.ui.View | None,
+    texts: Texts = ENGLISH,
+    link: str | None = None,
 ) -> discord.ui.View:
-    """A board post's buttons: the game's choices, if any, and Follow."""
+    """A board post's buttons: the game's choices, if any, and Follow; with `link`, the
+    "Live board" link to the game's page on the web beside it."""
     view = choices if choices is not None else discord.ui.View(timeout=None)
-    return drawn(with_follow(view, game_id, texts))
+    with_follow(view, game_id, texts)
+    if link is not None:
+        with_link(view, link, texts)
+    return drawn(view)
+
+
+def link_button(link: str, texts: Texts = ENGLISH) -> discord.ui.Button[discord.ui.View]:
+    """The "Live board" button: a link (Discord opens it in the browser; no click reaches
+    the bot)."""
+    return discord.ui.Button(label=texts("bot.web.button"), url=link)
+
+
+def with_link(view: discord.ui.View, link: str, texts: Texts = ENGLISH) -> discord.ui.View:
+    """`view` with the "Live board" link added where Discord's rows leave room (beside
+    Follow if it can), as `with_follow` adds Follow; unchanged when it is full."""
+    for row in (MOST_ROWS - 1, None):
+        button = link_button(link, texts)
+        button.row = row
+        try:
+            view.add_item(button)
+        except ValueError:
+            continue
+        return view
+    return view
+
+
+def link_view(link: str, texts: Texts = ENGLISH) -> discord.ui.View:
+    """The "Live board" link alone (under a board shown to someone not at the table)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(link_button(link, texts))
+    return drawn(view)
 
 
 def unfollow_view(game_id: int, texts: Texts = ENGLISH) -> discord.ui.View:

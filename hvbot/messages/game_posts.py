@@ -19,7 +19,7 @@ import discord
 
 from data.texts import texts_for
 from engine.registry import find_game
-from hvbot.infra import metrics, workers
+from hvbot.infra import links, metrics, workers
 from hvbot.messages import buttons, cards, time_words
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
@@ -105,7 +105,7 @@ async def board_post(
     return Post(
         "\n".join(lines),
         files=files,
-        view=buttons.board_view(game.id, choices, texts) if seat is not None else None,
+        view=await _board_buttons(game, choices, over=seat is None),
         version=game.version,
         live_buttons=choices is not None,
         card=True,
@@ -113,10 +113,28 @@ async def board_post(
     )
 
 
-def follow_view(game: GameRow) -> discord.ui.View | None:
-    """What a board post of the game keeps once its choices are past: the Follow button,
-    while the game is open (see `hvbot.services.follows`)."""
-    return buttons.board_view(game.id, None, public(game)) if game.is_open else None
+async def _board_buttons(
+    game: GameRow, choices: discord.ui.View | None, *, over: bool
+) -> discord.ui.View | None:
+    """A board post's buttons: while the game is under way, its choices, Follow and the
+    "Live board" link; once it is over, the link alone (its page shows the result)."""
+    link = await live_link(game)
+    if over:
+        return buttons.link_view(link, public(game)) if link is not None else None
+    return buttons.board_view(game.id, choices, public(game), link)
+
+
+async def follow_view(game: GameRow) -> discord.ui.View | None:
+    """What a board post of the game keeps once its choices are past: the Follow button
+    (see `hvbot.services.follows`) while the game is open, and the "Live board" link."""
+    return await _board_buttons(game, None, over=not game.is_open)
+
+
+async def live_link(game: GameRow) -> str | None:
+    """The address of the game's live board on the web, for its posts: None when this bot
+    serves none (WEB_PORT unset) or the game's server turned the links off."""
+    served = links.current()
+    return None if served is None else await served.for_game(game.id, game.guild_id)
 
 
 async def prompt_post(

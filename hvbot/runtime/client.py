@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import secrets
 import sys
 import time
 from pathlib import Path
@@ -24,7 +25,7 @@ from data.texts import mention_commands
 from hvbot.aftermath import Aftermath
 from hvbot.handlers import answering
 from hvbot.handlers import buttons as clicks
-from hvbot.infra import memory, workers
+from hvbot.infra import links, memory, workers
 from hvbot.infra.config import Settings
 from hvbot.infra.metrics import BotMetrics
 from hvbot.messages import wording
@@ -35,6 +36,7 @@ from hvbot.plugins import in_a_worker, plugins
 from hvbot.runtime.heartbeats import time_heartbeats_from_their_sending
 from hvbot.services import GameService
 from hvbot.store import GameStore
+from hvbot.web import Hub, WebServer
 
 log = logging.getLogger(__name__)
 SWITCH_INTERVAL_S = 0.001  # how long a thread may hold the interpreter lock (default 0.005)
@@ -119,6 +121,8 @@ class GameBot(commands.AutoShardedBot):
         self.pictures: workers.Workers | None = None
         self.background: workers.Workers | None = None
         self.replays: workers.Workers | None = None
+        # With WEB_PORT: the live boards' web server (see `serve_boards`).
+        self.web: WebServer | None = None
 
     async def setup_hook(self) -> None:
         # Threads work beside the event loop: the database's, those feeding the worker
@@ -175,6 +179,8 @@ class GameBot(commands.AutoShardedBot):
         # Texts name commands as mentions, which each client shows in its own language.
         mention_commands({command.name: command.id for command in registered})
         await self.aftermath.carry_on()
+        if self.settings.web_port is not None:
+            await self.serve_boards(self.settings.web_port)
         # What start-up built (the libraries, fonts, picture pieces, card data, commands) lives
         # as long as the process. Left to the garbage collector, every full collection walks all
         # of it again, which at a few hundred games took 100-300 ms each time with everything
@@ -182,6 +188,42 @@ class GameBot(commands.AutoShardedBot):
         gc.collect()
         gc.freeze()
         log.info("ready to serve games from %s", self.service.where)
+
+    async def serve_boards(self, port: int) -> WebServer:
+        """Serve the live boards on `port` (0: any free one), and link the posts to them.
+
+        The links are signed with WEB_SECRET, or when it is unset with a secret made once and
+        kept in the database: every process of the bot reads the same one, so a link works
+        whichever process serves it, and after a restart. Each change this process follows
+        reaches the boards' viewers through the aftermath; on PostgreSQL, another process's
+        through the version watch."""
+        settings = self.settings
+        secret = settings.web_secret or await self.service.web_secret(secrets.token_urlsafe(32))
+        served = links.LiveLinks(
+            secret, settings.web_address, allowed=self.service.server_settings.live_links
+        )
+        hub = Hub(self.service.games, lambda game_id, v: f"{served.path(game_id)}/{v}.png")
+        web = WebServer(hub, served, settings.web_host, port, lambda: self.service.clock())
+        await web.start()
+        if not settings.web_public_url:  # this machine's address, on the port it was given
+            served.address = f"http://{settings.web_host}:{web.bound_port}"
+        self.web = web
+        links.use(served)
+        self.aftermath.web = hub
+        if self.service.watch is not None:
+            self.service.watch.subscribe(hub)
+        return web
+
+    async def _stop_serving_boards(self) -> None:
+        web, self.web = self.web, None
+        if web is None:
+            return
+        links.use(None)
+        if self.aftermath is not None:
+            self.aftermath.web = None
+        if self.service is not None and self.service.watch is not None:
+            self.service.watch.unsubscribe(web.hub)
+        await web.close()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for this shard's turn to IDENTIFY. Discord admits one new session per bucket
@@ -205,6 +247,7 @@ class GameBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await self._finish_answering()
+        await self._stop_serving_boards()
         mention_commands({})  # this application's commands are no longer served from here
         if self.aftermath is not None:
             # Stopped, its AI seats and replays are not left reading a database about to close.

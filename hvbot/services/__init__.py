@@ -45,6 +45,7 @@ from hvbot.store import GameRow, GameStore
 from hvbot.store.buttons import LiveButtons
 from hvbot.store.duties import Duties
 from hvbot.store.replays import Replays
+from hvbot.store.server_settings import web_secret
 
 __all__ = [
     "AI_LEVELS",
@@ -149,6 +150,11 @@ class GameService:
     def where(self) -> str:
         """The database the games live in, to log (never with a password)."""
         return str(self.repo.db)
+
+    async def web_secret(self, made: str) -> str:
+        """The secret the live boards' links are signed with when WEB_SECRET is unset: the
+        one kept in the database, or `made`, kept now (see `store.server_settings.web_secret`)."""
+        return await web_secret(self.repo.db, made)
 
     async def close(self) -> None:
         """Close the store once the changes under way are saved."""

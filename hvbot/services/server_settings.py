@@ -119,6 +119,7 @@ class Change:
     season: str | None = None  # a season's length: "off", "month" or "quarter"
     season_channel: int | None = None  # where a season's end is announced
     rank_role: int | None = None  # the best players' role; the server's own id: none
+    live_board: bool | None = None  # whether board posts link to the game's live page
     forget: str | None = None  # one of FORGETTABLE, back to its default
 
     @property
@@ -144,6 +145,13 @@ class ServerSettingsService:
         if changed != settings:
             await self.repo.server_settings.set(guild_id, changed)
         return changed
+
+    async def live_links(self, guild_id: int | None) -> bool:
+        """Whether the server's game posts link to their live boards (on unless turned off;
+        a game outside a server has no owners to turn them off)."""
+        if guild_id is None:
+            return True
+        return (await self.of(guild_id)).live_links is not False
 
 
 def apply(
@@ -210,6 +218,8 @@ def apply(
         updates["season_channel"] = change.season_channel
     if change.rank_role is not None:
         updates["rank_role"] = None if change.rank_role == guild_id else change.rank_role
+    if change.live_board is not None:
+        updates["live_links"] = None if change.live_board else False  # on is the default
     limits = (
         ("most_open", MOST_OPEN_RANGE, "A member may have {low} to {high} open games"),
         ("lobby_hours", LOBBY_HOURS_RANGE, "A lobby may live {low} to {high} hours"),

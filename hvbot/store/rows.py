@@ -231,6 +231,7 @@ class ServerSettings:
     season_since: str | None = None  # when seasons were turned on (a stamp)
     season_channel: int | None = None  # where a season's end is announced (None: not at all)
     rank_role: int | None = None  # the role the best of each game hold (None: none given)
+    live_links: bool | None = None  # boards link to their live page (None: as by default, on)
 
 
 @dataclass(frozen=True)

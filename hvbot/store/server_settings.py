@@ -26,6 +26,7 @@ _NAMES = (
     "season_since",
     "season_channel",
     "rank_role",
+    "live_links",
 )
 _COLUMNS = ", ".join(_NAMES)
 
@@ -73,6 +74,7 @@ class ServerSettingsTable:
             settings.season_since,
             settings.season_channel,
             settings.rank_role,
+            None if settings.live_links is None else int(settings.live_links),
         )
         updates = ", ".join(f"{name} = excluded.{name}" for name in _NAMES)
         self._cache.pop(guild_id, None)
@@ -105,4 +107,17 @@ def _settings(row: Row) -> ServerSettings:
         season_since=row["season_since"],
         season_channel=row["season_channel"],
         rank_role=row["rank_role"],
+        live_links=None if row["live_links"] is None else bool(row["live_links"]),
     )
+
+
+async def web_secret(db: Database, made: str) -> str:
+    """The secret the live boards' links are signed with when the settings name none: the one
+    stored, or `made` stored now if there is none yet. Every process that serves boards reads
+    the same one, so a link works whichever process serves it, and after a restart."""
+    await db.transact(
+        statement(
+            "INSERT INTO web_secret (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING", made
+        )
+    )
+    return str(await db.fetchval("SELECT secret FROM web_secret WHERE id = 1"))

@@ -65,6 +65,7 @@ BOT_FLOORS: tuple[set[str], ...] = (
     {"hvbot.store"},
     {"hvbot.services"},
     {"hvbot.messages"},
+    {"hvbot.web"},
     {"hvbot.aftermath"},
     {"hvbot.handlers"},
     {"hvbot.runtime"},

@@ -57,6 +57,7 @@ def their_folder(tmp_path: Path) -> Path:
     (folder / ".env").write_text(
         f"DISCORD_TOKEN={THEIR_TOKEN}\nDATABASE_URL=sqlite:///their-games.sqlite3\n"
         "SHARD_COUNT=4\nSHARD_IDS=3\n"
+        "WEB_PORT=8080\nWEB_PUBLIC_URL=https://boards.their.org\nWEB_SECRET=their-own-secret-of-32-chars\n"
     )
     return folder
 
@@ -122,6 +123,18 @@ async def test_the_sandbox_serves_the_page_plays_a_command_and_stops_cleanly(
             assert lobby["author"]["bot"]
             assert lobby["visibility"] == "public"
 
+            # Started against an AI, its board links to the game's live board, which the
+            # sandbox's bot serves on this machine.
+            for typed in ("game addai", "game start"):
+                command = {**command, "command": typed, "options": {}}
+                async with http.post(f"{running.url}sandbox/api/command", json=command) as answer:
+                    assert answer.status == 200, await answer.text()
+            link = await asyncio.wait_for(live_board_link(ws), timeout=60)
+            assert link.startswith("http://127.0.0.1:"), link
+            async with http.get(link) as board:
+                assert board.status == 200
+                assert "live board" in await board.text()
+
             # Stopped while a page is still open, as a person stops it.
             stderr = await running.stop_async(signal.SIGTERM)
         assert running.process.returncode == 0, stderr
@@ -143,6 +156,16 @@ async def lobby_message(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
         ]
         if buttons:
             return message
+
+
+async def live_board_link(ws: aiohttp.ClientWebSocketResponse) -> str:
+    """The address of the first "Live board" link button that reaches the page."""
+    while True:
+        message = (await next_frame(ws, "message"))["message"]
+        for row in message["components"]:
+            for item in row["components"]:
+                if item["type"] == 2 and item.get("style") == 5:
+                    return str(item["url"])
 
 
 @contextlib.contextmanager
@@ -238,6 +261,9 @@ def test_the_sandbox_takes_nothing_of_the_real_bot_from_the_environment(
     assert settings.guild_id == emu.guild_id
     assert (settings.shard_count, settings.shard_ids) == (None, None)
     assert settings.log_level == "DEBUG"  # how the bot runs still comes from the settings
+    # The live boards are on, on a free port of this machine, whatever the real bot uses.
+    assert (settings.web_port, settings.web_host) == (0, "127.0.0.1")
+    assert (settings.web_public_url, settings.web_secret) == (None, None)
     with pytest.raises(ConfigError, match="LOG_LEVEL"):
         sandbox_settings(emu, tmp_path / DATABASE_NAME, {"LOG_LEVEL": "loud"})
 
