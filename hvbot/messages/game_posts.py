@@ -245,6 +245,19 @@ def lobby_card(
     return cards.card(lobby_text(game, now, standing), buttons=view)
 
 
+def lobby_edit(
+    game: GameRow,
+    now: datetime,
+    view: discord.ui.View | None,
+    standing: Standing | None = None,
+) -> dict[str, Any]:
+    """What the lobby message is edited with: its card, and its plain text cleared. A lobby
+    posted as plain text before its game's posts were cards (open while the bot was
+    upgraded) becomes a card only once its text is cleared, as Discord requires; a card has
+    none to clear."""
+    return {"content": None, "view": lobby_card(game, now, view, standing)}
+
+
 async def refresh_lobby(
     client: discord.Client, game: GameRow, now: datetime, standing: Standing | None = None
 ) -> None:
@@ -255,7 +268,7 @@ async def refresh_lobby(
     channel = client.get_partial_messageable(game.channel_id)
     try:
         await channel.get_partial_message(game.lobby_message_id).edit(
-            view=lobby_card(game, now, lobby_buttons(game, standing), standing)
+            **lobby_edit(game, now, lobby_buttons(game, standing), standing)
         )
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id)

@@ -20,6 +20,7 @@ from e2e_harness import (
     check_board_card,
     colour_of,
     is_peek,
+    lobby_button,
     open_three_seat_game,
     racing_cell,
     replay,
@@ -29,11 +30,17 @@ from e2e_harness import (
 from games.high_voltage.pictures import THEME as HV_THEME
 from games.pylons.pictures import PYLONS_THEME
 from hvbot.messages.presenters.base import rgb
-from sandbox.emulator import DiscordEmulator, Visibility, layout
+from sandbox.emulator import DiscordEmulator, Record, Visibility, layout
+from sandbox.emulator.models import IS_COMPONENTS_V2
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 COMPANY_ACCENTS = {rgb(company.fill) for company in HV_THEME.companies}
+
+
+def buttons_in(record: Record) -> list[dict[str, object]]:
+    """Every button of a card, as it was sent."""
+    return [c for c, _ in layout.walk(list(record.layout)) if c.get("type") == layout.BUTTON]
 
 
 def ties(text: str, name: str, colour: str) -> bool:
@@ -133,3 +140,29 @@ async def test_the_edge_follows_the_player_to_move_and_a_past_choice_leaves_the_
         assert accent_of(post) == to_move_accent(game, moment)
     ai = [p for p, moment in zip(posts, states, strict=False) if moment.current_seat() == 1]
     assert ai and all(accent_of(p) == rgb(PYLONS_THEME.seat_fill[1]) for p in ai)
+
+
+async def test_a_lobby_posted_as_plain_text_before_cards_becomes_a_card_when_it_changes(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """A lobby open while the bot was upgraded was posted as plain text with rows of
+    buttons: Discord turns it into a card only once its text is cleared, which its next
+    update does (a click on Join, then the start's update, edited by the bot itself)."""
+    emu = emulator
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    lobby = (await emu.slash(ada, "game new", game="pylons")).public[0]
+    assert lobby.message_id is not None
+    stored = emu.messages_by_id[lobby.message_id]
+    # The lobby as the bot posted it before: its words as content, its buttons in a row.
+    stored.flags &= ~IS_COMPONENTS_V2
+    stored.content = lobby.text
+    stored.components = [
+        {"type": layout.ACTION_ROW, "components": [dict(b) for b in buttons_in(lobby)]}
+    ]
+    await emu.click(bo, lobby_button(lobby, "join"), message=lobby)
+    assert stored.is_layout and stored.content == "" and "Bo" in stored.text
+    await emu.slash(ada, "game start")
+    await emu.settle()
+    assert stored.is_layout and "good luck" in stored.text
+    assert [b.custom_id for b in stored.buttons] == [f"follow:{(await hv.game()).id}"]
+    assert not emu.rejections
