@@ -233,6 +233,20 @@ async def test_a_new_picture_cannot_be_edited_into_a_card_but_its_own_can_stay(
     assert [a.filename for a in emu.message(sent.id).attachments] == ["board.png"]
 
 
+async def test_a_hold_on_what_a_message_says_reads_a_cards_text(
+    emu: DiscordEmulator, bot: CardBot
+) -> None:
+    """A test that holds "the post that says X" finds X in a card's Text Displays, as it
+    finds it in a plain message's content."""
+    channel = await channel_of(bot, emu)
+    hold = emu.faults.hold("POST /channels/{channel_id}/messages", says="Ada to move")
+    sending = asyncio.create_task(channel.send(view=Card(), file=board_file()))
+    await emu.wait_for(lambda: hold.held == 1, 10, message="the card held")
+    assert not sending.done()
+    hold.release()
+    assert (await sending).flags.components_v2
+
+
 # ---------------------------------------------------------------------- refused through discord.py
 
 
