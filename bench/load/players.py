@@ -178,7 +178,7 @@ class Slot:
         if not record.is_public or record.kind not in ANNOUNCING_KINDS:
             return
         silence = self.silence
-        if RAN_OUT in record.content and (found := MENTION.search(record.content)):
+        if RAN_OUT in record.text and (found := MENTION.search(record.text)):
             user_id = int(found.group(1))
             self.ran_outs.append(Said(record.at, self.last_game, user_id))
             if (
@@ -233,8 +233,8 @@ class LoadRun:
         elif (
             self.args.clocked
             and record.kind == "dm"
-            and WARNED in record.content
-            and (found := CHANNEL_MENTION.search(record.content))
+            and WARNED in record.text
+            and (found := CHANNEL_MENTION.search(record.text))
         ):
             # A warning names the game's channel: it is that channel's people's.
             slot = self.slots.get(int(found.group(1)))
@@ -426,7 +426,7 @@ class LoadRun:
             slot.refused += 1
             sent.discard(number)
             message = emu.messages_by_id.get(state.original_message_id or 0)
-            self.refusals.append(f"{action!r}: {message.content if message else '?'}")
+            self.refusals.append(f"{action!r}: {message.text if message else '?'}")
             await asyncio.sleep(0.2)
         else:
             slot.moves += 1

@@ -28,7 +28,7 @@ from games.high_voltage.rules.actions import (
 )
 from hvbot.infra import workers
 from hvbot.messages.post import Choice, Look, Picture, Post
-from hvbot.messages.presenters.base import Presenter, View, alt_lines
+from hvbot.messages.presenters.base import Presenter, View, alt_lines, rgb
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -222,6 +222,12 @@ class HighVoltagePresenter(Presenter):
 
     def _company(self, colour: str) -> str:
         return company_name(colour, self.texts)
+
+    def accent(self, seat: int) -> int | None:
+        """The seat's public colour (`seat_accents`): a company's colour is secret until the
+        end, so a card is never edged in one of those."""
+        colours = pictures.THEME.seat_accents
+        return rgb(colours[seat % len(colours)])
 
     def scores(self, view: View, names: Sequence[str]) -> str:
         companies = " · ".join(f"{self._company(c)} {v}" for c, v in view["company_scores"].items())

@@ -11,7 +11,7 @@ from games.pylons import pictures
 from games.pylons.rules import textboard
 from games.pylons.rules.actions import Place, parse_action
 from hvbot.messages.post import Choice
-from hvbot.messages.presenters.base import Presenter, View, alt_lines
+from hvbot.messages.presenters.base import Presenter, View, alt_lines, rgb
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -95,6 +95,11 @@ class PylonsPresenter(Presenter):
             else:
                 lines.append(say("pylons.action.other", actor=actor, action=text))
         return lines
+
+    def accent(self, seat: int) -> int | None:
+        """The colour of the seat's pylons on the board."""
+        colours = pictures.PYLONS_THEME.seat_fill
+        return rgb(colours[seat % len(colours)])
 
     def scores(self, view: View, names: Sequence[str]) -> str:
         parts = [

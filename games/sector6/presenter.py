@@ -34,7 +34,7 @@ from games.sector6.rules.actions import (
 from games.sector6.rules.steps import FULL, NOVICE
 from hvbot.infra import workers
 from hvbot.messages.post import Choice, Look, Picture, Post
-from hvbot.messages.presenters.base import Presenter, View, alt_lines
+from hvbot.messages.presenters.base import Presenter, View, alt_lines, rgb
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -279,6 +279,11 @@ class Sector6Presenter(Presenter):
         return line
 
     # ------------------------------------------------------------------ scores and status
+
+    def accent(self, seat: int) -> int | None:
+        """The colour of the seat's token on the board."""
+        colours = pictures.SECTOR6_THEME.seat_fill
+        return rgb(colours[seat % len(colours)])
 
     def scores(self, view: View, names: Sequence[str]) -> str:
         say = self.texts

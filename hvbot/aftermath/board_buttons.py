@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from hvbot.database import is_unreachable
-from hvbot.messages import game_posts
+from hvbot.messages import cards, game_posts
 from hvbot.messages.post import Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import Presenter
@@ -102,11 +102,14 @@ class BoardButtons:
 
     async def _take_off(self, game: GameRow, message_id: int) -> None:
         """Edit a board post to drop its choices, keeping its text, its pictures and its
-        Follow button (while the game is open)."""
+        Follow button (while the game is open). A card is read first: its layout is its
+        whole message, so it is sent again without the choices' rows (`cards.without_choices`;
+        its flag cannot be taken off), showing the pictures it already has."""
         channel = self.client.get_partial_messageable(game.post_channel_id, guild_id=game.guild_id)
         try:
-            view = await game_posts.follow_view(game)
-            await channel.get_partial_message(message_id).edit(view=view)
+            message = await channel.fetch_message(message_id)
+            view = cards.without_choices(message, await game_posts.follow_view(game))
+            await message.edit(view=view)
         except discord.NotFound:
             log.info("game %s: the post with old buttons is gone", game.id)
         except discord.HTTPException as exc:

@@ -156,8 +156,8 @@ async def replay_post(games: GameAccess, game: GameRow) -> Post | None:
         if rematch is None:
             return None
         # No picture to show, but the rematch is still offered.
-        return Post(texts("bot.rematch.offer"), view=rematch)
-    post.view = rematch
+        return Post(texts("bot.rematch.offer"), view=rematch, card=True)
+    post.view, post.card = rematch, True
     return post
 
 

@@ -149,8 +149,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         message = await answering.ask_publicly(
             interaction,
             row,
-            content=game_posts.lobby_text(row, self.bot.service.clock()),
-            view=buttons.lobby_view(row.id, wording.public(row)),
+            view=game_posts.lobby_card(
+                row, self.bot.service.clock(), buttons.lobby_view(row.id, wording.public(row))
+            ),
             allowed_mentions=ALLOWED,
         )
         await self.bot.service.games.set_lobby_message(row.id, message.id)
@@ -219,6 +220,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             link = await game_posts.live_link(game)
             texts = wording.public(game)
             view = buttons.link_view(link, texts) if link is not None else None
+            await answering.make_way(interaction.followup, post)
             await send_private(interaction, dataclasses.replace(post, view=view))
             return
         await answering.publish(interaction, game, post)

@@ -208,6 +208,16 @@ async def answer_failure(
             await say(texts(apology))
 
 
+async def make_way(webhook: discord.Webhook, post: Post) -> None:
+    """Before `post` answers a deferral whose "thinking…" is still shown: if it is a card with
+    a picture, the thinking is withdrawn, and the post follows as a message of its own. The
+    follow-up that replaces the thinking is an edit of it, and Discord refuses a new upload
+    edited into a card's gallery (discord-api-docs #7529, open)."""
+    if post.card and post.files:
+        with contextlib.suppress(discord.HTTPException):
+            await webhook.delete_message("@original")  # type: ignore[arg-type]  # Discord takes "@original" for the first answer; discord.py types an id as int
+
+
 async def publish(interaction: discord.Interaction, game: GameRow, post: Post) -> None:
     """A public post answering a deferred interaction (see `FollowUp.publish`)."""
     await FollowUp.of(interaction).publish(game, post)
@@ -252,6 +262,7 @@ class FollowUp:
         where the game is played, else in its thread with a pointer there."""
         message: discord.Message
         if posts_in(self.channel_id, game):
+            await make_way(self.webhook, post)
             message = await self.webhook.send(wait=True, **post.kwargs())
         else:
             message = await self.aftermath.sender.to_game(game, post)

@@ -10,7 +10,7 @@ import discord
 
 from hvbot.handlers.answering import answer_after_change, game_client, reply_error, update_clicked
 from hvbot.messages import buttons
-from hvbot.messages.game_posts import lobby_text, start_thread
+from hvbot.messages.game_posts import lobby_edit, start_thread
 from hvbot.messages.post import PRIVATE
 from hvbot.messages.wording import language, personal, public
 from hvbot.services import BotError, Change, in_channel
@@ -75,7 +75,7 @@ async def lobby_change(
     if from_button:
         lobby = buttons.lobby_view(game.id, public(game))
         now = game_client(interaction).service.clock()
-        await update_clicked(interaction, game.id, content=lobby_text(game, now), view=lobby)
+        await update_clicked(interaction, game.id, **lobby_edit(game, now, lobby))
         answered = ("lobby",)
     else:
         note = interaction.response.send_message(
@@ -153,7 +153,7 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
     if from_button:
         closed = buttons.lobby_view(game.id, public(game), open_=False, followable=game.is_open)
         now = game_client(interaction).service.clock()
-        await update_clicked(interaction, game.id, content=lobby_text(game, now), view=closed)
+        await update_clicked(interaction, game.id, **lobby_edit(game, now, closed))
     else:
         note = personal(interaction)("bot.lobby.game_started")
         answer = interaction.response.send_message(note, ephemeral=True, allowed_mentions=PRIVATE)

@@ -13,7 +13,15 @@ from typing import Any
 
 import discord
 
-from hvbot.handlers.answering import FollowUp, game_client, go_on, refusal, reply_error
+from hvbot.handlers.answering import (
+    FollowUp,
+    game_client,
+    go_on,
+    make_way,
+    refusal,
+    reply_error,
+)
+from hvbot.messages import cards
 from hvbot.messages.game_posts import follow_view, is_public, posts_in, prompt_post
 from hvbot.messages.post import follow_up_privately, send_private
 from hvbot.messages.wording import language, move_words, personal
@@ -104,6 +112,7 @@ async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bo
     await follow_up.aftermath.follow(result)
     prompt = await prompt_post(result.game, result.state, follow_up.user_id, follow_up.language)
     if prompt is not None:
+        await make_way(follow_up.webhook, prompt)
         await follow_up_privately(follow_up.webhook, prompt)
     elif not shown:
         await follow_up.say(follow_up.texts("bot.reply.done"))
@@ -127,26 +136,42 @@ async def action_button(
         result.game, result.state, interaction.user.id, language(interaction)
     )
     if message is not None and not message.flags.ephemeral:
-        # Its choices go; its Follow button stays while the game is open.
-        await interaction.edit_original_response(view=await follow_view(result.game))
+        # Its choices go (a card keeps its words and picture); its Follow button stays while
+        # the game is open.
+        kept = cards.without_choices(message, await follow_view(result.game))
+        await interaction.edit_original_response(view=kept)
         await game_client(interaction).aftermath.buttons.clicked(result.game, message.id)
         if prompt is not None:
             await send_private(interaction, prompt)
-    elif prompt is not None:
+        _carry_on(interaction, result)
+        return
+    done = personal(interaction)(
+        "bot.reply.done_action",
+        action=move_words(result.game.game_name, action, language(interaction)),
+    )
+    if prompt is not None and cards.is_card(message) and not prompt.files:
+        # The next decision, in words and buttons alone, takes the card's place.
         edit = prompt.kwargs()
-        files = edit.pop("files", [])
         edit.pop("allowed_mentions", None)
-        await interaction.edit_original_response(attachments=files, **edit)
+        await interaction.edit_original_response(attachments=[], **edit)
+        _carry_on(interaction, result)
+        return
+    # The prompt is settled where it is. A next decision with a picture comes as a new card:
+    # Discord refuses a new upload edited into a card's gallery (discord-api-docs #7529).
+    if cards.is_card(message):
+        # A card's flag stays: it is settled as a card of words.
+        await interaction.edit_original_response(view=cards.said(done), attachments=[])
     else:
         await interaction.edit_original_response(
-            content=personal(interaction)(
-                "bot.reply.done_action",
-                action=move_words(result.game.game_name, action, language(interaction)),
-            ),
-            view=None,
-            attachments=[],
-            embed=None,
+            content=done, view=None, attachments=[], embed=None
         )
+    if prompt is not None:
+        await send_private(interaction, prompt)
+    _carry_on(interaction, result)
+
+
+def _carry_on(interaction: discord.Interaction, result: ActResult) -> None:
+    """What follows a button's move, in a task of its own once the click is answered."""
     follow_up = FollowUp.of(interaction)
     go_on(follow_up, result.game.id, _announce_button(follow_up, result))
 

@@ -20,7 +20,7 @@ import discord
 from data.texts import texts_for
 from engine.registry import find_game
 from hvbot.infra import links, metrics, workers
-from hvbot.messages import buttons, time_words
+from hvbot.messages import buttons, cards, time_words
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import plain
@@ -87,6 +87,13 @@ async def board_post(
             lines += filter(None, [time_words.away_line(game, seat, now, texts)])
             lines += filter(None, [time_words.clock_line(game, texts)])
             choices = buttons.choice_view(game.id, game.version, presenter.public_choices(view))
+    # The card is edged in the colour of the seat to move, or of the game's lone winner.
+    if seat is None:
+        outcome = state.outcome()
+        winners: tuple[int, ...] = outcome.winners if outcome is not None else ()
+        accent = presenter.accent(winners[0]) if len(winners) == 1 else None
+    else:
+        accent = presenter.accent(seat)
     alts = [presenter.board_alt(view, drawn, clock=clock)]
     if seat is None:
         alts.append(presenter.end_alt(view, drawn))
@@ -101,6 +108,8 @@ async def board_post(
         view=await _board_buttons(game, choices, over=seat is None),
         version=game.version,
         live_buttons=choices is not None,
+        card=True,
+        accent=accent,
     )
 
 
@@ -139,8 +148,11 @@ async def prompt_post(
     spoken = language or game.seats[seat].language
     presenter = presenter_for(game.game_name, spoken)
     post = await presenter.prompt(state.view(seat), picture_names(game, texts_for(spoken)))
-    if post is not None and post.choices:
+    if post is None:
+        return None
+    if post.choices:
         post.view = buttons.choice_view(game.id, game.version, post.choices)
+    post.card, post.accent = True, presenter.accent(seat)
     return post
 
 
@@ -219,7 +231,31 @@ def lobby_buttons(game: GameRow, standing: Standing | None = None) -> discord.ui
 
 def lobby_post(game: GameRow, now: datetime, standing: Standing | None) -> Post:
     """A rematch's lobby message, posted (a lobby opened by /game new is its answer)."""
-    return Post(lobby_text(game, now, standing), view=lobby_buttons(game, standing))
+    return Post(lobby_text(game, now, standing), view=lobby_buttons(game, standing), card=True)
+
+
+def lobby_card(
+    game: GameRow,
+    now: datetime,
+    view: discord.ui.View | None,
+    standing: Standing | None = None,
+) -> discord.ui.LayoutView:
+    """The lobby message as a card: its text (`lobby_text`) and `view`'s buttons, the same
+    card whether it is first sent or edited (a lobby's card is never given a picture)."""
+    return cards.card(lobby_text(game, now, standing), buttons=view)
+
+
+def lobby_edit(
+    game: GameRow,
+    now: datetime,
+    view: discord.ui.View | None,
+    standing: Standing | None = None,
+) -> dict[str, Any]:
+    """What the lobby message is edited with: its card, and its plain text cleared. A lobby
+    posted as plain text before its game's posts were cards (open while the bot was
+    upgraded) becomes a card only once its text is cleared, as Discord requires; a card has
+    none to clear."""
+    return {"content": None, "view": lobby_card(game, now, view, standing)}
 
 
 async def refresh_lobby(
@@ -232,7 +268,7 @@ async def refresh_lobby(
     channel = client.get_partial_messageable(game.channel_id)
     try:
         await channel.get_partial_message(game.lobby_message_id).edit(
-            content=lobby_text(game, now, standing), view=lobby_buttons(game, standing)
+            **lobby_edit(game, now, lobby_buttons(game, standing), standing)
         )
     except discord.HTTPException:
         log.warning("game %s: could not update the lobby message", game.id)
@@ -281,6 +317,9 @@ async def secret_post(game: GameRow, state: Any, seat: int, language: str | None
     view = state.view(seat)
     alt = presenter.secret_alt(view, seat)
     title, text, picture = await workers.draw(presenter.secret, game.post_channel_id, view, seat)
-    embed = discord.Embed(title=title, description=text)
-    embed.set_image(url="attachment://secret.png")
-    return Post("", files=[Picture("secret.png", picture, alt or plain(title))], embed=embed)
+    return Post(
+        f"### {title}\n{text}",
+        files=[Picture("secret.png", picture, alt or plain(title))],
+        card=True,
+        accent=presenter.accent(seat),
+    )

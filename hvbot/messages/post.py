@@ -13,6 +13,7 @@ from typing import Any, Literal, NamedTuple
 
 import discord
 
+from hvbot.messages import cards
 from hvbot.messages.limits import fit_alt, fitted
 
 ALLOWED = discord.AllowedMentions(everyone=False, roles=False, users=True)
@@ -59,14 +60,23 @@ class Post:
     # A board post whose buttons include the game's choices for `version`, which are taken
     # off once the game is past it (its Follow button stays: see `game_posts.follow_view`).
     live_buttons: bool = False
+    # Sent as a card (`hvbot.messages.cards`): its words, pictures and buttons in one
+    # container, edged in `accent` (an RGB colour as an int; None: Discord's plain edge).
+    card: bool = False
+    accent: int | None = None
 
     def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"content": self.content, "allowed_mentions": ALLOWED}
+        out: dict[str, Any] = {"allowed_mentions": ALLOWED}
         if self.files:
             out["files"] = [
                 discord.File(io.BytesIO(data), filename=name, description=fit_alt(alt) or None)
                 for name, data, alt in self.files
             ]
+        if self.card:
+            shown = [(name, alt) for name, _, alt in self.files]
+            out["view"] = cards.card(self.content, shown, accent=self.accent, buttons=self.view)
+            return out
+        out["content"] = self.content
         if self.view is not None:
             out["view"] = self.view
         if self.embed is not None:

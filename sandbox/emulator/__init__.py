@@ -26,7 +26,9 @@ sent, with who could see it. See `DiscordEmulator`.
 
 Messages with the IS_COMPONENTS_V2 flag (Container, Section, Text Display, Media Gallery...)
 are checked as Discord checks them (`rules`), returned as Discord returns them (`layout`), and
-their buttons can be clicked wherever they sit; a record's `text` includes their text.
+their buttons can be clicked wherever they sit; a record's `text` includes their text. Like
+Discord (its open bug discord-api-docs #7529), it refuses an edit whose gallery shows a file
+uploaded with it, and so the follow-up that replaces a deferral's "thinking…" with one.
 
 The tests point the project's bot at it from `tests/e2e_harness.py`.
 """

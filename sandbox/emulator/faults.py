@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import layout
+
 API_PREFIX = "/api/v10"
 
 
@@ -57,13 +59,18 @@ class HeldRoute:
     method: str
     pattern: re.Pattern[str]
     remaining: int
-    says: str | None = None  # only a message whose content holds this text
-    starts: str | None = None  # only a message whose content begins with this text
+    # Only a message whose text (its content, or a Components V2 layout's Text Displays)
+    # holds this text, or begins with this one.
+    says: str | None = None
+    starts: str | None = None
     released: asyncio.Event = field(default_factory=asyncio.Event)
     held: int = 0
 
     def matches(self, method: str, path: str, body: Any) -> bool:
         content = body.get("content") if isinstance(body, dict) else None
+        components = body.get("components") if isinstance(body, dict) else None
+        if not content and isinstance(components, list):
+            content = "\n".join(layout.text_of(components))
         return (
             self.remaining > 0
             and method == self.method
@@ -134,7 +141,7 @@ class Faults:
         starts: str | None = None,
         times: int = 1,
     ) -> HeldRoute:
-        """The next `times` requests on `route` (sending a message whose content holds the
+        """The next `times` requests on `route` (sending a message whose text holds the
         text `says`, or begins with `starts`, if given) wait until the hold is released."""
         method, pattern = compile_route(route)
         hold = HeldRoute(method, pattern, times, says, starts)

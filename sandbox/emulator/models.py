@@ -445,6 +445,15 @@ class StoredMessage:
         """Whether it is a Components V2 message (its components are its whole layout)."""
         return bool(self.flags & IS_COMPONENTS_V2)
 
+    @property
+    def text(self) -> str:
+        """What a reader reads of it: its content, or a Components V2 message's Text Displays
+        (it has no content), as a `Record`'s `text` says them, embeds aside."""
+        parts = [self.content]
+        if self.is_layout:
+            parts += layout.text_of(self.components)
+        return "\n".join(p for p in parts if p)
+
     def payload(self, base_url: str) -> dict[str, Any]:
         attachments = [a.payload(base_url, self.channel_id) for a in self.attachments]
         components = self.components

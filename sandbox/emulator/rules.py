@@ -53,18 +53,21 @@ def check_message(
     creating: bool = True,
     before: StoredMessage | None = None,
     filenames: Collection[str] = (),
+    uploaded_into_edit: Collection[str] = (),
 ) -> list[Violation]:
     """A message body as sent (JSON or `payload_json`), with `files` uploaded beside it.
 
     `before` is the message an edit changes (None when creating one) and `filenames` the
     files the message will have once the body is applied, which its layout may show
-    (`attachment://name`)."""
+    (`attachment://name`). `uploaded_into_edit`: the files uploaded with an edit (a PATCH,
+    or the follow-up that replaces a deferral), which Discord's open bug keeps a gallery from
+    showing (`_check_media`)."""
     out: list[Violation] = []
     flags = body.get("flags")
     old_flags = before.flags if before is not None else 0
     v2 = bool((isinstance(flags, int) and flags & IS_COMPONENTS_V2) or old_flags & IS_COMPONENTS_V2)
     if v2:
-        out += _check_v2(body, base, before, filenames)
+        out += _check_v2(body, base, before, filenames, uploaded_into_edit)
     content = body.get("content")
     if isinstance(content, str) and len(content) > CONTENT_LIMIT:
         out.append(
@@ -100,6 +103,7 @@ def _check_v2(
     base: FieldPath,
     before: StoredMessage | None,
     filenames: Collection[str],
+    uploaded_into_edit: Collection[str] = (),
 ) -> list[Violation]:
     """What Discord refuses of a message with the IS_COMPONENTS_V2 flag (Message Resource >
     Message Object > Message Flags, and Components > Using Message Components): the flag kept
@@ -173,6 +177,8 @@ def _check_v2(
         out += _check_layout_component(component, where, seen)
     for media, where in layout.media_items(components):
         out += _check_media(media, where, filenames, file=where[-1] == "file")
+        if where[-1] == "media" and "items" in where:
+            out += _check_gallery_upload(media, where, uploaded_into_edit)
     return out
 
 
@@ -268,6 +274,26 @@ def _check_description(holder: dict[str, Any], path: FieldPath) -> list[Violatio
     if len(text) > MEDIA_DESCRIPTION_LIMIT:
         return [_too_long((*path, "description"), MEDIA_DESCRIPTION_LIMIT)]
     return []
+
+
+def _check_gallery_upload(
+    media: dict[str, Any], path: FieldPath, uploaded_into_edit: Collection[str]
+) -> list[Violation]:
+    """Discord's open bug (discord-api-docs #7529, "PATCHing with CV2 breaks media uploads"):
+    an edit, or the follow-up that replaces a deferral, whose Media Gallery shows a file
+    uploaded with it is refused with 400, the attachment "not found"; the same card sent as a
+    new message (an answer, a follow-up of its own, a channel message) is accepted, and so is
+    an edit that shows only files the message already has."""
+    name = layout.attachment_name(media.get("url"))
+    if name is None or name not in uploaded_into_edit:
+        return []
+    return [
+        Violation(
+            (*path, "url"),
+            "UNFURLED_MEDIA_ITEM_REFERENCED_ATTACHMENT_NOT_FOUND",
+            f"The referenced attachment ({name}) was not found.",
+        )
+    ]
 
 
 def _check_media(

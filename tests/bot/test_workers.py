@@ -277,7 +277,7 @@ async def test_a_secret_picture_is_sent_the_seat_and_channel_never_the_deal(tmp_
             workers.use(Workers(0), Workers(0))
     finally:
         await repo.close()
-    assert post.files and post.embed is not None
+    assert post.files and post.card
     (sent,) = recording.sent
     # The seed as pickle writes an integer (protocol 2 puts no frame around it): present in the
     # call if the game's row went along.

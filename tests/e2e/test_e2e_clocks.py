@@ -53,11 +53,11 @@ async def silent_mover(
 
 
 def said_to(emu: DiscordEmulator, user: User, words: str) -> list[Record]:
-    return [m for m in emu.messages(visibility=Visibility.dm_to(user)) if words in m.content]
+    return [m for m in emu.messages(visibility=Visibility.dm_to(user)) if words in m.text]
 
 
 def said_in_public(emu: DiscordEmulator, words: str) -> list[Record]:
-    return [m for m in emu.messages(visibility="public") if words in m.content]
+    return [m for m in emu.messages(visibility="public") if words in m.text]
 
 
 async def test_a_silent_player_is_warned_then_an_ai_plays_their_move_once(
@@ -68,16 +68,16 @@ async def test_a_silent_player_is_warned_then_an_ai_plays_their_move_once(
     game, state, mover, other = await silent_mover(emu, hv, clock)
     assert game.clock is not None and game.clock.minutes == 60
     (first,) = board_posts(emu)
-    assert "Clock: 1 hour a move" in first.content and "<t:" in first.content
+    assert "Clock: 1 hour a move" in first.text and "<t:" in first.text
     # The picture says it too, as it was when drawn (a picture cannot count down).
     drawn = presenter_for("pylons").board_png(
         state.view(None), [s.display_name for s in game.seats], clock="60 minutes left"
     )
     assert first.attachment("board.png").data == drawn
     lobby = emu.message(game.lobby_message_id or 0)
-    assert "Clock: 1 hour a move; when a player's time runs out, an AI plays" in lobby.content
+    assert "Clock: 1 hour a move; when a player's time runs out, an AI plays" in lobby.text
     status = await emu.slash(other, "game status")
-    assert "Clock: 1 hour a move" in status[0].content
+    assert "Clock: 1 hour a move" in status[0].text
 
     clock.advance(minutes=44)
     await hv.caught_up()
@@ -85,16 +85,16 @@ async def test_a_silent_player_is_warned_then_an_ai_plays_their_move_once(
 
     clock.advance(minutes=1)
     (warning,) = await emu.wait_for(lambda: said_to(emu, mover, WARNED), message="the warning")
-    assert "15 minutes left" in warning.content and "Pylons" in warning.content
+    assert "15 minutes left" in warning.text and "Pylons" in warning.text
     assert not said_in_public(emu, WARNED), "the warning is private"
 
     clock.advance(minutes=15)
     (told,) = await emu.wait_for(lambda: said_in_public(emu, RAN_OUT), message="the timeout")
-    assert f"<@{mover.id}>" in told.content and "an AI plays this move" in told.content
+    assert f"<@{mover.id}>" in told.text and "an AI plays this move" in told.text
     # Pylons opens with a choice, and whoever keeps the board places the first pylon too: the
     # AI plays the whole turn, and then the next player is told it is theirs.
     await emu.wait_for(
-        lambda: [p for p in board_posts(emu) if f"Next: <@{other.id}>" in p.content],
+        lambda: [p for p in board_posts(emu) if f"Next: <@{other.id}>" in p.text],
         message="the next player told",
     )
 
@@ -123,7 +123,7 @@ async def test_with_timeout_ai_seat_an_ai_takes_the_seat_until_they_return(
 
     clock.advance(minutes=61)
     (told,) = await emu.wait_for(lambda: said_in_public(emu, RAN_OUT), message="the timeout")
-    assert "plays their seat from now on" in told.content
+    assert "plays their seat from now on" in told.text
     await emu.wait_for(lambda: [p for p in board_posts(emu) if p.seq > told.seq])
     await hv.caught_up()
     game = await hv.game()
@@ -186,7 +186,7 @@ async def test_a_timeout_due_while_its_process_is_dead_is_acted_on_once_by_anoth
             opened = await emu.slash(ada, "game new", game="pylons", clock=60, settle=False)
             assert opened.public, emu.describe(opened)
             joined = await emu.slash(bo, "game join", settle=False)
-            assert "You joined" in joined[0].content
+            assert "You joined" in joined[0].text
             await emu.slash(ada, "game start", settle=False)
             await emu.wait_for(lambda: board_posts(emu), message="the first board")
             game = await reader.game()
@@ -206,7 +206,7 @@ async def test_a_timeout_due_while_its_process_is_dead_is_acted_on_once_by_anoth
                 game.id,
             )
             await emu.wait_for(
-                lambda: [p for p in board_posts(emu) if f"Next: <@{other}>" in p.content],
+                lambda: [p for p in board_posts(emu) if f"Next: <@{other}>" in p.text],
                 60,
                 message="the AI's move for the one out of time, by the other process",
             )
@@ -217,7 +217,7 @@ async def test_a_timeout_due_while_its_process_is_dead_is_acted_on_once_by_anoth
 
             await emu.wait_for(nothing_owed, 30, message="every post marked as made")
             told = said_in_public(emu, RAN_OUT)
-            assert len(told) == 1 and f"<@{mover}>" in told[0].content
+            assert len(told) == 1 and f"<@{mover}>" in told[0].text
             game = await reader.game()
             actions = await reader.actions(game)
             assert {s for s, _ in actions} == {game.seat_of(mover)}
@@ -233,11 +233,11 @@ async def test_with_timeout_end_the_game_ends_as_their_loss_and_the_ratings_say_
     clock = MovedClock(datetime.now(UTC))
     game, _, mover, other = await silent_mover(emu, hv, clock, timeout="end")
     lobby = emu.message(game.lobby_message_id or 0)
-    assert "the game ends there, a loss for them and a win for everyone else" in lobby.content
+    assert "the game ends there, a loss for them and a win for everyone else" in lobby.text
 
     clock.advance(minutes=61)
     (told,) = await emu.wait_for(lambda: said_in_public(emu, RAN_OUT), message="the timeout")
-    assert f"<@{mover.id}>" in told.content and "the game ends here" in told.content
+    assert f"<@{mover.id}>" in told.text and "the game ends here" in told.text
     (replay,) = await emu.wait_for(
         lambda: [r for r in emu.messages(visibility="public") if r.has_attachment(REPLAY)],
         message="the replay",
@@ -280,32 +280,32 @@ async def test_time_away_stops_my_clock_and_everyone_sees_until_when(
     clock.advance(minutes=20)
     (answer,) = (await emu.slash(mover, "me away", days=2)).where(kind="response")
     assert answer.visibility == Visibility.ephemeral_to(mover)
-    assert answer.content.startswith("You are away until <t:")
-    assert "The clocks and reminders of your 2 open games here wait" in answer.content
+    assert answer.text.startswith("You are away until <t:")
+    assert "The clocks and reminders of your 2 open games here wait" in answer.text
     await emu.wait_for(
-        lambda: "(away until <t:" in emu.message(lobby_before.lobby_message_id or 0).content,
+        lambda: "(away until <t:" in emu.message(lobby_before.lobby_message_id or 0).text,
         message="the lobby saying so",
     )
 
     status = await emu.slash(other, "game status")
-    assert f"💤 <@{mover.id}> is away until <t:" in status[0].content
+    assert f"💤 <@{mover.id}> is away until <t:" in status[0].text
     # /me games tells the mover their clock stands still, not when it would run out.
     (mine,) = (await emu.slash(mover, "me games")).where(kind="response")
-    assert "runs out" not in mine.content, mine.content
-    assert "your turn; you are away until <t:" in mine.content
-    assert "so your clock stands still until then" in mine.content
+    assert "runs out" not in mine.text, mine.text
+    assert "your turn; you are away until <t:" in mine.text
+    assert "so your clock stands still until then" in mine.text
     # The text board says so too.
-    text = "\n".join(r.content for r in (await emu.slash(other, "game board", text=True)).messages)
+    text = "\n".join(r.text for r in (await emu.slash(other, "game board", text=True)).messages)
     assert f"it stands still while {mover.name} is away" in text, text
     boards = len(board_posts(emu))
     await emu.slash(other, "game board")
     shown = await emu.wait_for(lambda: board_posts(emu)[boards:], message="the board again")
-    assert f"💤 <@{mover.id}> is away until <t:" in shown[0].content
+    assert f"💤 <@{mover.id}> is away until <t:" in shown[0].text
     clock.advance(hours=20)  # far past the hour, short of the lobby's day
     await hv.caught_up()
     assert not said_in_public(emu, RAN_OUT) and not said_to(emu, mover, WARNED)
     refused = await emu.slash(other, "game takeover")
-    assert "is away until" in refused[0].content and not refused.public
+    assert "is away until" in refused[0].text and not refused.public
 
     # Someone away who joins a lobby elsewhere is shown as away there.
     lobby_channel = emu.add_channel("lobby-room")
@@ -313,12 +313,12 @@ async def test_time_away_stops_my_clock_and_everyone_sees_until_when(
     await emu.slash(mover, "game join", channel=lobby_channel)
     lobby = await hv.latest_game(lobby_channel.id)
     assert lobby is not None
-    assert f"{mover.name} (away until <t:" in emu.message(lobby.lobby_message_id or 0).content
+    assert f"{mover.name} (away until <t:" in emu.message(lobby.lobby_message_id or 0).text
 
     (welcome,) = (await emu.slash(mover, "me back")).where(kind="response")
-    assert welcome.content.startswith("Welcome back")
+    assert welcome.text.startswith("Welcome back")
     await emu.wait_for(
-        lambda: "(away until" not in emu.message(lobby_before.lobby_message_id or 0).content,
+        lambda: "(away until" not in emu.message(lobby_before.lobby_message_id or 0).text,
         message="the lobby no longer saying so",
     )
     clock.advance(minutes=39)
@@ -327,7 +327,7 @@ async def test_time_away_stops_my_clock_and_everyone_sees_until_when(
     (warning,) = said_to(emu, mover, WARNED)
     clock.advance(minutes=1)
     (told,) = await emu.wait_for(lambda: said_in_public(emu, RAN_OUT), message="the timeout")
-    assert f"<@{mover.id}>" in told.content and warning.seq < told.seq
+    assert f"<@{mover.id}>" in told.text and warning.seq < told.seq
 
 
 async def test_the_text_board_says_the_time_left_as_the_picture_does(
@@ -340,6 +340,6 @@ async def test_the_text_board_says_the_time_left_as_the_picture_does(
     _, _, mover, other = await silent_mover(emu, hv, clock)
     clock.advance(minutes=7)
     reply = await emu.slash(other, "game board", text=True)
-    whole = "\n".join(r.content for r in reply.messages)
+    whole = "\n".join(r.text for r in reply.messages)
     assert f"Clock: 1 hour a move; {mover.name} has 53 minutes left." in whole, whole
     assert "<t:" not in whole

@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from e2e_harness import BOARD, BotHarness, Table, board_posts, confirmed, open_three_seat_game
+from e2e_harness import (
+    BOARD,
+    BotHarness,
+    Table,
+    board_posts,
+    confirmed,
+    heading,
+    open_three_seat_game,
+)
 
 from games import plugins
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
@@ -40,9 +48,9 @@ async def test_bad_commands_are_answered_privately_and_change_nothing(
     await emu.slash(ada, "game new", game="high-voltage")
     await emu.slash(bo, "game join")
     refusal = await only_private_answer(emu, hv, bo, "game join")
-    assert "already" in refusal.content
+    assert "already" in refusal.text
     refusal = await only_private_answer(emu, hv, bo, "game start")
-    assert "creator" in refusal.content
+    assert "creator" in refusal.text
     await emu.slash(ada, "game addai", level="normal")
     await emu.slash(ada, "game start")
     table = Table(emu, hv, [ada, bo])
@@ -67,7 +75,7 @@ async def test_bad_commands_are_answered_privately_and_change_nothing(
     ]
     for user, command, options, expected in cases:
         refusal = await only_private_answer(emu, hv, user, command, **options)
-        assert expected in refusal.content, f"/{command} {options}: {refusal.content!r}"
+        assert expected in refusal.text, f"/{command} {options}: {refusal.text!r}"
 
 
 async def test_draw_autocomplete_offers_only_face_down_cells(
@@ -133,7 +141,7 @@ async def test_looking_commands(emulator: DiscordEmulator, hv: BotHarness) -> No
         reply = await emu.slash(spectator, command)
         (answer,) = reply.messages
         assert answer.kind == "response" and answer.visibility == Visibility.ephemeral_to(spectator)
-        assert answer.content
+        assert answer.text
 
     # Someone not seated at the table sees the board privately: the channel stays the
     # table's, however often a spectator asks.
@@ -153,7 +161,7 @@ async def test_looking_commands(emulator: DiscordEmulator, hv: BotHarness) -> No
     reply = await emu.slash(ada, "game mysecret")
     (secret,) = reply.messages
     assert secret.visibility == Visibility.ephemeral_to(ada)
-    assert secret.embeds[0]["title"].startswith("Your company: ")
+    assert heading(secret).startswith("Your company: ")
 
 
 @pytest.mark.parametrize("scoped", [True, False], ids=["guild-commands", "global-commands"])
@@ -220,7 +228,7 @@ async def test_resign_hands_the_seat_to_an_ai_and_abandon_needs_the_right(
     await table.wait_for_turn()
     reply = await confirmed(emu, bo, "game resign")
     (notice,) = reply.where(kind="response")
-    assert notice.is_public and "an AI plays their seat" in notice.content
+    assert notice.is_public and "an AI plays their seat" in notice.text
     game = await hv.game()
     seat = next(s for s in game.seats if s.display_name.startswith("Bo"))
     assert seat.is_ai and game.status == "active"
@@ -228,11 +236,11 @@ async def test_resign_hands_the_seat_to_an_ai_and_abandon_needs_the_right(
     # The AI now playing Bo's seat may post its move meanwhile: look at the answer only.
     refusal = (await confirmed(emu, emu.add_user("Cy"), "game abandon")).where(kind="response")
     assert [r.visibility.kind for r in refusal] == ["ephemeral"]
-    assert "Manage Channels" in refusal[0].content
+    assert "Manage Channels" in refusal[0].text
 
     moderator = emu.add_user("Mod", manage_channels=True)
     reply = await confirmed(emu, moderator, "game abandon")
-    assert any(r.is_public and "abandoned" in r.content for r in reply)
+    assert any(r.is_public and "abandoned" in r.text for r in reply)
     assert (await hv.game()).status == "abandoned"
     reply = await emu.slash(ada, "game new", game="high-voltage")
     assert reply.where(kind="response", visibility="public"), "the channel is free again"

@@ -132,7 +132,7 @@ async def test_a_move_while_postgresql_is_stopped_is_refused_privately_and_the_n
             lambda: [
                 r
                 for r in emu.messages(visibility=Visibility.ephemeral_to(mover), since=since)
-                if r.content == words
+                if r.text == words
             ],
             30,
             message="the mover told privately that the store is away",
@@ -159,7 +159,7 @@ async def test_a_move_while_postgresql_is_stopped_is_refused_privately_and_the_n
 
     # The same move, at once, without restarting the bot: it works.
     reply = await game.table.play(after, state, action, settle=False)
-    assert words not in [r.content for r in reply.messages], emu.describe(list(reply))
+    assert words not in [r.text for r in reply.messages], emu.describe(list(reply))
 
     async def stored_and_told() -> bool:
         moved = await game.reader.game()
@@ -181,7 +181,7 @@ async def test_a_move_while_postgresql_is_stopped_is_refused_privately_and_the_n
     assert action in [text for _, text in await game.reader.actions(game_now)]
     posts = live(emu, board_posts(emu))
     assert len(posts) == 1 + len(shown), emu.describe(posts)
-    texts = [r.content for r in posts]
+    texts = [r.text for r in posts]
     assert len(texts) == len(set(texts)), "nothing posted twice"
     log = bot.logged()
     assert len(WENT_AWAY.findall(log)) == 1 and len(BACK.findall(log)) == 1, log[-3000:]

@@ -149,7 +149,7 @@ async def test_a_process_killed_right_after_start_leaves_the_first_board_and_sec
 
     table = Table(emu, two.reader, [ada, bo])
     game, _ = await settle(table)
-    begins = live(emu, [r for r in board_posts(emu) if "begins!" in r.content])
+    begins = live(emu, [r for r in board_posts(emu) if "begins!" in r.text])
     assert len(begins) == 1, emu.describe(begins)
     for person in (ada, bo):
         secrets = emu.messages(visibility=Visibility.dm_to(person))
@@ -199,7 +199,7 @@ async def test_a_process_paused_past_its_lease_sends_nothing_another_took_over(
     game, _ = await settle(table)
     shown = await two.shown_since(game, before)
     assert len(live(emu, board_posts(emu)[posts_before:])) == len(shown), "each move once"
-    texts = [r.content for r in board_posts(emu)[posts_before:]]
+    texts = [r.text for r in board_posts(emu)[posts_before:]]
     assert len(texts) == len(set(texts)), "nothing said twice"
 
 
@@ -219,7 +219,7 @@ async def test_a_board_sent_by_a_process_paused_past_its_lease_is_never_seen_twi
     try:
         await emu.wait_for(
             lambda: [
-                r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)
+                r for r in board_posts(emu, since=since) if r.text.startswith(mover.display_name)
             ],
             30,
             message="the move posted by the other process",
@@ -231,8 +231,8 @@ async def test_a_board_sent_by_a_process_paused_past_its_lease_is_never_seen_twi
         lambda: emu.duplicates_refused > refused_before, 30, message="the late copy refused"
     )
     await settle(table)
-    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)]
-    assert len(moves) == 1 and cell in moves[0].content, emu.describe(moves)
+    moves = [r for r in board_posts(emu, since=since) if r.text.startswith(mover.display_name)]
+    assert len(moves) == 1 and cell in moves[0].text, emu.describe(moves)
     assert moves[0].message_id in emu.messages_by_id
     assert not [r for r in emu.records[since:] if r.kind == "delete" and r.visibility == "public"]
 
@@ -269,7 +269,7 @@ async def test_a_process_that_dies_before_saying_time_ran_out_leaves_it_said_bef
 
     def said_and_moved() -> tuple[list[Record], list[Record]]:
         records = emu.messages(kind="channel_message", visibility="public", since=since)
-        told = [r for r in records if "ran out of time" in r.content]
+        told = [r for r in records if "ran out of time" in r.text]
         moved = [r for r in records if r.has_attachment("board.png")]
         return (told, moved) if told and moved else ([], [])
 
@@ -277,7 +277,7 @@ async def test_a_process_that_dies_before_saying_time_ran_out_leaves_it_said_bef
         lambda: said_and_moved()[0] and said_and_moved(), 60, message="said, then moved"
     )
     ran_out.release()
-    assert len(told) == 1 and f"<@{out.user_id}>" in told[0].content
+    assert len(told) == 1 and f"<@{out.user_id}>" in told[0].text
     assert told[0].seq < moved[0].seq, "the time ran out before the AI played the move"
 
 
@@ -315,5 +315,5 @@ async def test_a_post_made_while_the_database_is_away_is_marked_once_it_is_back(
     finally:
         await store.close()
     await settle(table)
-    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.display_name)]
+    moves = [r for r in board_posts(emu, since=since) if r.text.startswith(mover.display_name)]
     assert len(moves) == 1 and moves[0].message_id in emu.messages_by_id, emu.describe(moves)

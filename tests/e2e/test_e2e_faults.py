@@ -17,6 +17,7 @@ from e2e_harness import (
     board_posts,
     colour_of,
     confirm_button,
+    heading,
     late_answers,
     lobby_button,
     move_with_post_held,
@@ -40,10 +41,10 @@ async def test_a_player_with_closed_dms_is_sent_to_mysecret_without_a_leak(
     game, state = await table.wait_for_turn()
     assert [r.status for r in emu.requests if r.method == "POST" and r.status == 403] == [403]
 
-    notices = [r for r in emu.messages(visibility="public") if "/game mysecret" in r.content]
+    notices = [r for r in emu.messages(visibility="public") if "/game mysecret" in r.text]
     assert len(notices) == 1
     notice = notices[0]
-    assert bo.mention in notice.content and ada.mention not in notice.content
+    assert bo.mention in notice.text and ada.mention not in notice.text
     assert not notice.attachments and not notice.embeds
     for colour in state.view(None)["colours"]:
         assert not re.search(rf"\b{colour}\b", notice.text, re.IGNORECASE)
@@ -56,7 +57,7 @@ async def test_a_player_with_closed_dms_is_sent_to_mysecret_without_a_leak(
     reply = await emu.slash(bo, "game mysecret")
     (answer,) = reply.messages
     assert answer.kind == "response" and answer.visibility == Visibility.ephemeral_to(bo)
-    assert answer.embeds[0]["title"] == f"Your company: {colour.upper()}"
+    assert heading(answer) == f"Your company: {colour.upper()}"
     assert answer.attachment("secret.png").data == hv_pictures.hv_secret_png(colour)
     assert not reply.public
 
@@ -73,13 +74,13 @@ async def test_rate_limited_posts_are_sent_again_after_the_pause(
     first, second = emu.requests_to("POST", route)[:2]
     assert (first.status, second.status) == (429, 200)
     assert second.at - first.at >= pause * 0.9, "the bot waited as told before trying again"
-    starts = [r for r in board_posts(emu) if "begins!" in r.content]
+    starts = [r for r in board_posts(emu) if "begins!" in r.text]
     assert len(starts) == 1, "the start was announced once, not lost and not doubled"
 
     move = await move_with_post_held(emu, hv, pause, table)
     moves = await move.announced(emu)
     assert len(moves) == 1 and moves[0].kind == "channel_message"
-    assert f"drew {move.cell}" in moves[0].content
+    assert f"drew {move.cell}" in moves[0].text
 
 
 async def test_a_dropped_gateway_connection_is_resumed_without_losing_an_interaction(
@@ -107,9 +108,9 @@ async def test_a_dropped_gateway_connection_is_resumed_without_losing_an_interac
         assert emu.gateway.replayed >= 1, "the interaction sent while away was replayed"
         (answer,) = reply.where(kind="response")
         assert answer.visibility == Visibility.ephemeral_to(bo)
-        assert "joined" in answer.content
+        assert "joined" in answer.text
         (lobby_edit,) = reply.where(kind="message_edit")
-        assert "2. Bo" in lobby_edit.content
+        assert "2. Bo" in lobby_edit.text
         game = await harness.game()
         assert [s.display_name for s in game.seats] == ["Ada", "Bo"]
     finally:
@@ -158,7 +159,7 @@ async def test_an_action_answered_too_late_is_still_announced(
     told = f"drew {cell} and laid it where it was"
 
     def announced() -> list:
-        return [r for r in board_posts(emu)[before:] if told in r.content]
+        return [r for r in board_posts(emu)[before:] if told in r.text]
 
     (post,) = await emu.wait_for(announced)
     assert post.kind == "channel_message"
@@ -191,7 +192,7 @@ async def test_a_move_that_loses_a_race_is_refused_privately_and_leaves_no_trace
     reply = await move
     await emu.settle()
 
-    refusals = [r for r in reply.ephemeral if "changed at the same moment" in r.content]
+    refusals = [r for r in reply.ephemeral if "changed at the same moment" in r.text]
     assert refusals and all(r.visibility.user_id == mover.id for r in refusals), emu.describe(reply)
     assert not reply.public.messages, "nothing of the refused move is left in public"
     (thinking,) = reply.where(kind="deferred")
@@ -252,7 +253,7 @@ async def test_a_bot_stopped_while_answering_a_move_finishes_the_answer_first(
     reply = await move.moving
     posts = move.posts(emulator)
     assert len(posts) == 1 and posts[0].kind == "channel_message", reply
-    assert f"drew {move.cell}" in posts[0].content
+    assert f"drew {move.cell}" in posts[0].text
     # The fixture's teardown checks that the bot logged no error while closing.
 
 
@@ -275,20 +276,17 @@ async def test_a_lobby_answered_too_late_still_opens_seats_people_and_starts_the
             with pytest.raises(InteractionFailed):
                 await emu.click(person, lobby_button(lobby, what), message=lobby)
             await emu.settle()
-        assert "Bo" in emu.messages_by_id[lobby.message_id].content, "the lobby shows Bo seated"
+        assert "Bo" in emu.messages_by_id[lobby.message_id].text, "the lobby shows Bo seated"
         with pytest.raises(InteractionFailed):
             await emu.click(ada, lobby_button(lobby, "start"), message=lobby)
     table = Table(emu, hv, [ada, bo])
     game, state = await table.wait_for_turn()
     assert game.status == "active" and not state.is_terminal()
     assert table.secrets_delivered(game)
-    assert any("begins" in r.content for r in board_posts(emu)), "the start was announced"
-    buttons = [
-        c
-        for row in emu.messages_by_id[lobby.message_id].components
-        for c in row.get("components", [])
-    ]
-    assert [c.get("custom_id", "").split(":")[0] for c in buttons] == ["follow"], (
+    assert any("begins" in r.text for r in board_posts(emu)), "the start was announced"
+    # Every button of the message, wherever its card holds it.
+    buttons = emu.messages_by_id[lobby.message_id].buttons
+    assert [(b.custom_id or "").split(":")[0] for b in buttons] == ["follow"], (
         "the lobby of a started game has only Follow left"
     )
 
@@ -308,9 +306,7 @@ async def test_a_resignation_answered_too_late_is_still_announced_and_the_ai_pla
     since = emu.last_seq
     with late_answers(emu), pytest.raises(InteractionFailed):
         await emu.click(mover, yes, message=question)
-    notice = await emu.wait_for_message(
-        lambda r: "an AI plays their seat" in r.content, since=since
-    )
+    notice = await emu.wait_for_message(lambda r: "an AI plays their seat" in r.text, since=since)
     assert notice.visibility.kind == "public"
 
     async def ai_moved() -> bool:
@@ -346,7 +342,7 @@ async def test_a_move_while_the_sqlite_file_is_locked_is_refused_privately_then_
             lambda: [
                 r
                 for r in emu.messages(visibility=Visibility.ephemeral_to(mover), since=since)
-                if r.content == words
+                if r.text == words
             ],
             30,
             message="told privately that the store is unavailable",
@@ -369,7 +365,7 @@ async def test_a_move_while_the_sqlite_file_is_locked_is_refused_privately_then_
         return settled if settled and settled[0].version > game.version else None
 
     await emu.wait_for(moved, 30, message="the move made")
-    moves = [r for r in board_posts(emu, since=since) if f"drew {cell}" in r.content]
+    moves = [r for r in board_posts(emu, since=since) if f"drew {cell}" in r.text]
     assert len(moves) == 1, emu.describe(moves)
 
 
@@ -409,7 +405,7 @@ async def test_a_move_stored_just_before_the_store_goes_away_stands_and_its_boar
             lambda: [
                 r
                 for r in emu.messages(visibility=Visibility.ephemeral_to(mover), since=since)
-                if r.content == words
+                if r.text == words
             ],
             30,
             message="told privately that the move stands and its board follows",
@@ -422,5 +418,5 @@ async def test_a_move_stored_just_before_the_store_goes_away_stands_and_its_boar
         lambda: board_posts(emu, since=since), 30, message="the board posted once it is back"
     )
     await table.wait_for_turn()
-    moves = [r for r in board_posts(emu, since=since) if r.content.startswith(mover.name)]
+    moves = [r for r in board_posts(emu, since=since) if r.text.startswith(mover.name)]
     assert len(moves) == 1, emu.describe(board_posts(emu, since=since))

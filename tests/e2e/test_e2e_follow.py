@@ -65,11 +65,11 @@ async def test_a_follower_gets_each_move_once_by_dm_and_never_a_secret(
     assert shown == [follow]  # on the lobby once started, alone
 
     refused = await emu.click(ada, follow, message=lobby)
-    assert "you see all of it already" in refused[0].content and not refused.public
+    assert "you see all of it already" in refused[0].text and not refused.public
 
     cy = emu.add_user("Cy")
     answered = await emu.click(cy, follow, message=lobby)
-    assert "by direct message" in answered[0].content and not answered.public
+    assert "by direct message" in answered[0].text and not answered.public
     mark = _mark(emu)
     await table.play_moves(8)
     await hv.caught_up()
@@ -77,15 +77,15 @@ async def test_a_follower_gets_each_move_once_by_dm_and_never_a_secret(
     boards = board_posts(emu, since=mark)
     digests = _digests(emu, cy, since=mark)
     assert boards and digests
-    told = "\n".join(d.content for d in digests)
+    told = "\n".join(d.text for d in digests)
     # Each move the channel was told is told to the follower once, no more.
     for board in boards:
-        said = board.content.splitlines()[0]
-        expected = sum(b.content.splitlines()[0] == said for b in boards)
+        said = board.text.splitlines()[0]
+        expected = sum(b.text.splitlines()[0] == said for b in boards)
         assert told.count(said) == expected, (said, told)
     for digest in digests:
         assert digest.custom_ids == [f"unfollow:{game.id}"]
-        assert digest.content.startswith(f"**High Voltage** #{game.id} in <#{emu.channel.id}>")
+        assert digest.text.startswith(f"**High Voltage** #{game.id} in <#{emu.channel.id}>")
         assert not digest.attachments and not digest.embeds
     # Nothing told to a player alone reaches the follower: no company, no card drawn face down.
     secrets = _private_lines(emu, [ada, bo])
@@ -97,15 +97,15 @@ async def test_a_follower_gets_each_move_once_by_dm_and_never_a_secret(
 
     # /me games lists what the follower follows; Unfollow stops the digests.
     listed = await emu.slash(cy, "me games")
-    assert f"**High Voltage** #{game.id}" in listed[0].content
+    assert f"**High Voltage** #{game.id}" in listed[0].text
     stopped = await emu.click(cy, f"unfollow:{game.id}", message=digests[-1])
-    assert "no longer follow" in stopped[0].content
+    assert "no longer follow" in stopped[0].text
     mark = _mark(emu)
     await table.play_moves(4)
     await hv.caught_up()
     assert board_posts(emu, since=mark) and _digests(emu, cy, since=mark) == []
     again = await emu.slash(cy, "game unfollow", game=game.id)
-    assert "You do not follow that game" in again[0].content
+    assert "You do not follow that game" in again[0].text
 
 
 async def test_a_follower_of_a_game_in_a_thread_is_added_to_the_thread(
@@ -126,9 +126,9 @@ async def test_a_follower_of_a_game_in_a_thread_is_added_to_the_thread(
 
     cy = emu.add_user("Cy")
     refused = await emu.slash(bo, "game follow", channel=thread)
-    assert "you see all of it already" in refused[0].content
+    assert "you see all of it already" in refused[0].text
     answered = await emu.slash(cy, "game follow", channel=thread)
-    assert f"in its thread <#{thread.id}>" in answered.messages[0].content
+    assert f"in its thread <#{thread.id}>" in answered.messages[0].text
     assert emu.channels[thread.id].members == {cy.id}
     await hv.caught_up()
     assert _digests(emu, cy) == []  # the thread tells them: no DM
@@ -159,7 +159,7 @@ async def test_quiet_hours_hold_a_digest_and_it_comes_once_after_they_end(
     await hv.caught_up()
     (digest,) = _digests(emu, cy)
     for board in boards:
-        assert board.content.splitlines()[0] in digest.content
+        assert board.text.splitlines()[0] in digest.text
     await hv.caught_up()
     assert len(_digests(emu, cy)) == 1
 
@@ -173,7 +173,7 @@ async def test_a_follower_of_a_lobby_is_added_to_the_thread_it_starts_in_and_get
     lobby = (await emu.slash(ada, "game new", game="pylons")).public[0]
     game = await hv.game()
     answered = await emu.click(cy, f"follow:{game.id}", message=lobby)
-    assert "I will add you to its thread" in answered[0].content and not answered.public
+    assert "I will add you to its thread" in answered[0].text and not answered.public
     await emu.slash(ada, "game addai")
     await emu.slash(ada, "game start")
     await emu.wait_for(lambda: board_posts(emu, channel=emu.threads()[0]) if emu.threads() else [])
@@ -233,7 +233,7 @@ async def test_an_ai_seat_moves_while_a_followers_digest_is_on_its_way(
 
     # The person before the AI seat moves; the AI answers all the same.
     def ai_boards() -> list:
-        return [b for b in board_posts(emu, since=mark) if b.content.startswith(ai_name)]
+        return [b for b in board_posts(emu, since=mark) if b.text.startswith(ai_name)]
 
     before = len(ai_boards())
     for _ in range(4):
@@ -247,8 +247,8 @@ async def test_an_ai_seat_moves_while_a_followers_digest_is_on_its_way(
     on_its_way.release()
     await hv.caught_up()
     boards = board_posts(emu, since=mark)
-    told = "\n".join(d.content for d in _digests(emu, cy))
+    told = "\n".join(d.text for d in _digests(emu, cy))
     for board in boards:  # each move told once, the AI's too, whatever was held
-        said = board.content.splitlines()[0]
-        expected = sum(b.content.splitlines()[0] == said for b in boards)
+        said = board.text.splitlines()[0]
+        expected = sum(b.text.splitlines()[0] == said for b in boards)
         assert told.count(said) == expected, (said, told)

@@ -24,7 +24,9 @@ from e2e_harness import (
     BotHarness,
     board_posts,
     button_id,
+    check_game_cards,
     colour_of,
+    heading,
     is_peek,
     names_of,
     open_three_seat_game,
@@ -162,6 +164,9 @@ async def test_a_complete_game_from_lobby_to_reveal(
 
     # A board picture after every action, each one the public view and nothing more.
     posts = await check_public_boards(emu, game, actions)
+    # Each of them a card, edged in the public colour of the seat to move (never a company's).
+    moments = [states[0]] + [states[i + 1] for i, (_, t) in enumerate(actions) if not is_peek(t)]
+    check_game_cards(emu, game, posts, moments)
     names = names_of(game)
     final = posts[-1]
     assert same_picture(
@@ -188,7 +193,7 @@ async def test_a_complete_game_from_lobby_to_reveal(
         dms = emu.messages(visibility=Visibility.dm_to(person))
         assert len(dms) == 1, f"{person.name} gets exactly one DM: {emu.describe(dms)}"
         dm = dms[0]
-        assert dm.embeds[0]["title"] == f"Your company: {colours[seat].upper()}"
+        assert heading(dm) == f"Your company: {colours[seat].upper()}"
         others = set(state.view(None)["colours"]) - {colours[seat]}
         assert not any(re.search(rf"\b{c}\b", dm.text) for c in others)
         assert same_picture(
@@ -204,7 +209,7 @@ async def test_a_complete_game_from_lobby_to_reveal(
     assert all(r.channel_id == emu.channel.id for r in public)
     for record in public:
         assert {a.filename for a in record.attachments} <= PUBLIC_FILES, record
-        assert not any("company" in (e.get("title") or "").lower() for e in record.embeds)
+        assert not record.embeds and "your company" not in record.text.lower()
         alts = described(record)
         assert not any(str(game.seed) in alt for alt in alts.values()), record
         if record.seq >= final.seq:
@@ -259,9 +264,11 @@ async def test_a_restart_mid_game_loses_nothing_and_old_buttons_still_work(
     _, _, _, table = await open_three_seat_game(emu, hv, with_buttons=False)
     game, state = await table.wait_for_turn()
     cell = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
-    reply = await table.play(game, state, f"draw {cell}")
-    # The drawn card arrives as the first follow-up of a private deferral.
-    (prompt,) = reply.where(kind="followup", visibility="ephemeral")
+    since = emu.last_seq
+    await table.play(game, state, f"draw {cell}")
+    # The drawn card follows a private deferral, once its "thinking…" is withdrawn: Discord
+    # refuses a card with a new picture as the follow-up that replaces the thinking.
+    prompt = await emu.wait_for_message(kind="followup", visibility="ephemeral", since=since)
     drawer = emu.users[prompt.visibility.user_id or 0]
     looked = await hv.game()
     looked_actions = await hv.actions(looked)
@@ -320,7 +327,7 @@ async def test_simultaneous_clicks_and_commands_are_applied_one_after_the_other(
     refusals = [
         r
         for r in emu.messages(kind="response", since=since)
-        if "out of date" in r.content and r.visibility == Visibility.ephemeral_to(drawer)
+        if "out of date" in r.text and r.visibility == Visibility.ephemeral_to(drawer)
     ]
     assert len(refusals) == 1, emu.describe(emu.records[since:])
 

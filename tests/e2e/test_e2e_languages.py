@@ -75,15 +75,15 @@ async def test_each_person_is_answered_in_their_language_and_the_channel_in_the_
 
     reply = await emu.slash(ada, "game new", game="high-voltage")
     lobby = reply.where(kind="response", visibility="public")[0]
-    assert "nouvelle partie" in lobby.content and "En attente de joueurs" in lobby.content
+    assert "nouvelle partie" in lobby.text and "En attente de joueurs" in lobby.text
     assert FR("bot.button.join") in [b.label for b in lobby.components]
 
     joined = only_to(await emu.slash(bo, "game join"), bo)
-    assert joined.content == DE("bot.lobby.joined")
+    assert joined.text == DE("bot.lobby.joined")
     again = only_to(await emu.slash(bo, "game join"), bo)
-    assert again.content == DE("bot.error.already_seated")
+    assert again.text == DE("bot.error.already_seated")
     early = only_to(await emu.slash(bo, "game start"), bo)
-    assert early.content == DE("bot.error.only_creator_starts")
+    assert early.text == DE("bot.error.only_creator_starts")
 
     await emu.click(ada, lobby_button(lobby, "start"), message=lobby)
     table = Table(emu, hv, [ada, bo])
@@ -91,8 +91,8 @@ async def test_each_person_is_answered_in_their_language_and_the_channel_in_the_
     assert game.language == "fr"
     assert [s.language for s in game.seats] == ["it", "de"]
 
-    begins = [r for r in emu.messages(visibility="public") if "commence" in r.content]
-    assert begins and FR("bot.board.next", player="", note="").split(":")[0] in begins[0].content
+    begins = [r for r in emu.messages(visibility="public") if "commence" in r.text]
+    assert begins and FR("bot.board.next", player="", note="").split(":")[0] in begins[0].text
 
     # The secret goes to each person in their own language.
     for person, language in ((ada, "it"), (bo, "de")):
@@ -102,8 +102,7 @@ async def test_each_person_is_answered_in_their_language_and_the_channel_in_the_
             game.channel_id, state.view(seat), seat
         )
         dm = emu.messages(visibility=Visibility.dm_to(person))
-        assert dm and dm[-1].embeds[0]["title"] == title
-        assert dm[-1].embeds[0]["description"] == text
+        assert dm and dm[-1].text == f"### {title}\n{text}"
 
     # A refusal of a move, in the refused person's language.
     seat = state.current_seat()
@@ -113,18 +112,18 @@ async def test_each_person_is_answered_in_their_language_and_the_channel_in_the_
     down = next(c["cell"] for c in state.view(None)["cells"] if c["state"] == "down")
     refusal = only_to(await emu.slash(other, "hv draw", cell=down), other)
     texts = IT if other is ada else DE
-    assert refusal.content == texts("bot.error.not_your_turn", player=mover.name)
+    assert refusal.text == texts("bot.error.not_your_turn", player=mover.name)
 
     # The board shown again is public, so French.
     board = await emu.slash(other, "game board")
-    assert any("Suivant" in r.content for r in board if r.is_public)
+    assert any("Suivant" in r.text for r in board if r.is_public)
 
     # After a restart the stored languages still decide.
     await hv.restart()
     refusal = only_to(await emu.slash(other, "hv draw", cell=down), other)
-    assert refusal.content == texts("bot.error.not_your_turn", player=mover.name)
+    assert refusal.text == texts("bot.error.not_your_turn", player=mover.name)
     board = await emu.slash(mover, "game board")
-    assert any("Suivant" in r.content for r in board if r.is_public)
+    assert any("Suivant" in r.text for r in board if r.is_public)
     game = await hv.game()
     assert game.language == "fr" and [s.language for s in game.seats] == ["it", "de"]
 
@@ -170,9 +169,9 @@ async def test_an_ai_seat_is_named_in_each_readers_language(
     await emu.slash(ada, "game addai", level="normal")
     lobby = await hv.game()
     assert [(s.ai_level, s.display_name) for s in lobby.seats[1:]] == [("normal", "AI 1 (normal)")]
-    posts = [r for r in emu.messages(visibility="public") if "Ada" in r.content]
-    assert posts and "KI 1 (normal)" in posts[-1].content, posts[-1].content
+    posts = [r for r in emu.messages(visibility="public") if "Ada" in r.text]
+    assert posts and "KI 1 (normal)" in posts[-1].text, posts[-1].text
     await emu.slash(ada, "game start")
     status = only_to(await emu.slash(ada, "game status"), ada)
-    assert "IA 1 (normale)" in status.content, status.content
-    assert "AI 1" not in status.content and "KI 1" not in status.content
+    assert "IA 1 (normale)" in status.text, status.text
+    assert "AI 1" not in status.text and "KI 1" not in status.text

@@ -28,13 +28,13 @@ async def test_a_forgotten_lobby_closes_itself_and_frees_the_channel(
     lobby = await hv.game()
     clock.advance(hours=24)
     (told,) = await emu.wait_for(
-        lambda: [m for m in emu.messages(visibility="public") if EXPIRED in m.content],
+        lambda: [m for m in emu.messages(visibility="public") if EXPIRED in m.text],
         message="the lobby closing",
     )
     assert told.channel_id == emu.channel.id
     await hv.caught_up()
     shown = emu.message(lobby.lobby_message_id or 0)
-    assert "abandoned" in shown.content and not shown.buttons
+    assert "abandoned" in shown.text and not shown.buttons
     await emu.slash(ada, "game new", game="pylons", thread=False)
     assert (await hv.game()).status == "lobby"
 
@@ -48,4 +48,4 @@ async def test_a_fourth_open_game_of_ones_own_is_refused(
         await emu.slash(ada, "game new", game="pylons", channel=emu.add_channel(name))
     refused = await emu.slash(ada, "game new", game="pylons", channel=emu.add_channel("four"))
     assert not refused.public
-    assert "You have 3 open games in this server already (at most 3)" in refused[0].content
+    assert "You have 3 open games in this server already (at most 3)" in refused[0].text

@@ -16,7 +16,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from e2e_harness import BotHarness, board_posts, open_three_seat_game
+from e2e_harness import BotHarness, board_posts, check_board_card, open_three_seat_game
 from prometheus_client import CollectorRegistry
 
 from data.texts import texts_for
@@ -88,6 +88,9 @@ async def test_a_board_post_links_to_a_signed_page_of_the_public_view(
     (first,) = board_posts(emu)
     assert live_links(first) == [page]
     assert first.custom_ids, "the post keeps its own buttons"
+    # The link sits in the card, in a row beside the others, as every button of a board.
+    rows = check_board_card(emu, first)["components"][2:]
+    assert [page] == [b["url"] for row in rows for b in row["components"] if b.get("url")]
 
     async with aiohttp.ClientSession() as session:
         async with session.get(page) as response:
@@ -297,3 +300,4 @@ async def test_the_page_shows_the_result_and_the_last_board_keeps_its_link(
             assert last["result"].splitlines()[0] in html.replace("&#x27;", "'")
     final = board_posts(emu)[-1]
     assert [b.url for b in final.components] == [page]
+    check_board_card(emu, final)  # the result's card, with the link inside it

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
 
 def lobby_says(emu: DiscordEmulator, message_id: int, *words: str) -> bool:
-    content = emu.message(message_id).content
+    content = emu.message(message_id).text
     return "good luck" not in content and all(w in content for w in words)
 
 
@@ -33,7 +33,7 @@ async def test_the_lobby_message_says_a_resigned_game_in_a_thread_has_ended(
     await emu.slash(ada, "game start")
     await emu.wait_for(lambda: emu.threads(emu.channel), message="the game's thread")
     (thread,) = emu.threads(emu.channel)
-    assert "Started: good luck!" in emu.message(lobby.message_id or 0).content
+    assert "Started: good luck!" in emu.message(lobby.message_id or 0).text
 
     # Ada, the only person at the table, resigns in the thread: the game ends there.
     await confirmed(emu, ada, "game resign", channel=thread)
@@ -89,7 +89,7 @@ async def test_a_game_ended_by_a_process_that_died_gets_its_lobby_message_update
     game, what = change.game, change.what
     await dying.close()
     assert what == "ended" and game.status == "finished"
-    assert "good luck" in emu.message(lobby.message_id or 0).content
+    assert "good luck" in emu.message(lobby.message_id or 0).text
 
     past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
     await hv.sql("UPDATE announcements SET claimed_until = ? WHERE sent_at IS NULL", past)

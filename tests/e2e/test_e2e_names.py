@@ -32,7 +32,7 @@ async def test_a_name_with_markdown_a_link_and_mentions_reads_as_itself_and_ping
 
     game = await hv.latest_game()
     assert game is not None
-    lobby = emu.message(game.lobby_message_id or 0).content
+    lobby = emu.message(game.lobby_message_id or 0).text
     assert "\\[Claim your prize](https:\u200b//evil.example)" in lobby
     assert f"<@\u200b{ada.id}>" in lobby
     assert "\\*\\*big\\*\\*" in lobby and "@\u200beveryone" in lobby
@@ -47,9 +47,9 @@ async def test_a_name_with_markdown_a_link_and_mentions_reads_as_itself_and_ping
 
 def shows_the_name_as_itself(record: Record, ada_id: int) -> None:
     """The name of `test_a_refusal_...` escaped: no masked link, no address, no mention."""
-    assert "\\[Claim your prize](https:\u200b//evil.example)" in record.content, record
-    assert f"<@\u200b{ada_id}>" in record.content, record
-    assert "https://" not in record.content and f"<@{ada_id}>" not in record.content, record
+    assert "\\[Claim your prize](https:\u200b//evil.example)" in record.text, record
+    assert f"<@\u200b{ada_id}>" in record.text, record
+    assert "https://" not in record.text and f"<@{ada_id}>" not in record.text, record
 
 
 async def test_a_refusal_naming_another_player_shows_the_name_as_itself_and_pings_no_one(
@@ -73,9 +73,9 @@ async def test_a_refusal_naming_another_player_shows_the_name_as_itself_and_ping
     action = state.sample_action(random.Random(3)).text()
     command, options = command_for(action)
     refusals = [(await emu.slash(bo, command, **options))[0]]
-    assert "It is not your turn" in refusals[0].content
+    assert "It is not your turn" in refusals[0].text
     refusals.append((await emu.slash(bo, "game takeover"))[0])
-    assert "allows 2 hours" in refusals[1].content
+    assert "allows 2 hours" in refusals[1].text
     for refusal in refusals:
         assert refusal.visibility.kind == "ephemeral"
         shows_the_name_as_itself(refusal, ada.id)
@@ -89,7 +89,7 @@ async def test_a_refusal_naming_another_player_shows_the_name_as_itself_and_ping
     before = emu.last_seq
     await emu.click(bo, next(i for i in vote.custom_ids if i.endswith(":ai")), message=vote)
     told = await emu.wait_for_message(
-        lambda r: r.content.startswith("Decided: an AI plays for"),
+        lambda r: r.text.startswith("Decided: an AI plays for"),
         since=before,
         visibility="public",
     )
@@ -101,5 +101,5 @@ async def test_a_game_is_opened_only_in_a_server(emulator: DiscordEmulator, hv: 
     emu = emulator
     ada = emu.add_user("Ada")
     reply = await emu.slash(ada, "game new", game="pylons", channel=emu.dm_channel(ada.id))
-    assert "Games are played in a server" in reply[0].content
+    assert "Games are played in a server" in reply[0].text
     assert await hv.latest_game() is None

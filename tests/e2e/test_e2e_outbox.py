@@ -46,14 +46,12 @@ async def test_a_move_whose_process_died_before_its_post_is_posted_once_by_anoth
     past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="milliseconds")
     await hv.sql("UPDATE announcements SET claimed_until = ? WHERE sent_at IS NULL", past)
     posts = await emu.wait_for(
-        lambda: [
-            p for p in board_posts(emu, since=since) if p.content.startswith(mover.display_name)
-        ],
+        lambda: [p for p in board_posts(emu, since=since) if p.text.startswith(mover.display_name)],
         10,
         message="the dead process's move announced",
     )
     (post,) = posts
-    assert down in post.content and post.channel_id == emu.channel.id
+    assert down in post.text and post.channel_id == emu.channel.id
     # Built again from what is stored, its picture's alt text is what the move's own would be.
     presenter = presenter_for(game.game_name, game.language)
     names = [seat.display_name for seat in game.seats]
@@ -74,7 +72,7 @@ async def test_a_move_whose_process_died_before_its_post_is_posted_once_by_anoth
     assert game.version >= stored.game.version
     await hv.caught_up()
     assert (
-        len([p for p in board_posts(emu, since=since) if p.content.startswith(mover.display_name)])
+        len([p for p in board_posts(emu, since=since) if p.text.startswith(mover.display_name)])
         == 1
     )
 
@@ -114,7 +112,7 @@ async def test_a_game_finished_by_a_process_that_died_gets_its_last_move_and_rep
     (replay,) = await emu.wait_for(replays, 60, message="the replay")
     (last,) = board_posts(emu, since=since)
     assert last.seq < replay.seq, "the last board first, then the replay"
-    assert "The game is archived" in last.content, "the last board tells the result"
+    assert "The game is archived" in last.text, "the last board tells the result"
     assert "The game is over." in (last.attachment(BOARD).description or "")
     described = replay.attachment(REPLAY).description or ""
     assert described.startswith("Animated replay of the Pylons game, Ada vs Bo.")

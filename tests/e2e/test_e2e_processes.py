@@ -41,7 +41,7 @@ TABLES = 60
 
 
 def _posts_of(emu: DiscordEmulator, since: int, name: str, channel=None) -> list:
-    return [p for p in board_posts(emu, since=since, channel=channel) if p.content.startswith(name)]
+    return [p for p in board_posts(emu, since=since, channel=channel) if p.text.startswith(name)]
 
 
 async def test_two_processes_share_the_shards_and_one_killed_loses_nothing(
@@ -85,7 +85,7 @@ async def test_two_processes_share_the_shards_and_one_killed_loses_nothing(
                 30,
                 message="the killed process's move posted by the other",
             )
-            assert held.cell in post.content
+            assert held.cell in post.text
             # The mover's own client still shows the killed process's "thinking…": Discord
             # gives up on such an answer after 15 minutes. Those minutes pass here.
             for interaction in emu.interactions.values():
@@ -94,7 +94,7 @@ async def test_two_processes_share_the_shards_and_one_killed_loses_nothing(
                 table.settled, 60, message="the AI's move made by the other process"
             )
             ai_moves = _posts_of(emu, held.since, "AI 1")
-            assert len(ai_moves) == len({p.content for p in ai_moves}), "no AI move twice"
+            assert len(ai_moves) == len({p.text for p in ai_moves}), "no AI move twice"
             assert all(p.seq > post.seq for p in ai_moves), "the AI moved after, in order"
 
             # A reminder falls due while the shard's process is away: sent once.
@@ -109,7 +109,7 @@ async def test_two_processes_share_the_shards_and_one_killed_loses_nothing(
                 return [
                     r
                     for r in emu.messages(visibility="public", kind="channel_message")
-                    if f"<@{mover}>, it is your turn" in r.content
+                    if f"<@{mover}>, it is your turn" in r.text
                 ]
 
             await emu.wait_for(reminders, 30, message="the reminder")
@@ -175,7 +175,7 @@ async def test_reminders_due_at_once_are_sent_once_by_three_processes(
     def reminded() -> dict[int, int]:
         sent: dict[int, int] = {}
         for r in emu.messages(visibility="public", kind="channel_message"):
-            if "it is your turn" in r.content:
+            if "it is your turn" in r.text:
                 sent[r.channel_id] = sent.get(r.channel_id, 0) + 1
         return sent
 

@@ -68,19 +68,19 @@ async def test_a_rematch_starts_with_rotated_seats(
     refusal = await emu.click(cy, ask, message=result)
     (answer,) = refusal.messages
     assert answer.visibility == Visibility.ephemeral_to(cy)
-    assert "Only the players of this game" in answer.content
+    assert "Only the players of this game" in answer.text
     assert (await hv.latest_game()).id == before.id  # type: ignore[union-attr]  # one exists
 
     # Bo asks: the lobby opens in the channel, inviting Ada; Bo accepted by asking.
     asked = await emu.click(bo, ask, message=result)
     assert asked[0].visibility == Visibility.ephemeral_to(bo)
-    assert "Rematch requested" in asked[0].content
+    assert "Rematch requested" in asked[0].text
     lobby = await hv.game()
     assert lobby.id != before.id and lobby.status == "lobby"
     yes = f"rematch:{lobby.id}:yes"
     (invitation,) = await emu.wait_for(lambda: with_button(emu, yes), message="the invitation")
     assert invitation.channel_id == emu.channel.id
-    assert f"<@{ada.id}>" in invitation.content and f"game #{before.id}" in invitation.content
+    assert f"<@{ada.id}>" in invitation.text and f"game #{before.id}" in invitation.text
 
     # Seat k of the game before is seat k-1, the first seat goes last; the AI keeps its level.
     old = [(s.user_id or s.resigned_user_id, s.ai_level) for s in before.seats]
@@ -91,16 +91,16 @@ async def test_a_rematch_starts_with_rotated_seats(
     # A second Rematch, and Bo's own Accept: private answers, nothing changed.
     again = await emu.click(bo, ask, message=result)
     assert again[0].visibility == Visibility.ephemeral_to(bo)
-    assert "rematch is open already" in again[0].content
+    assert "rematch is open already" in again[0].text
     mine = await emu.click(bo, yes, message=invitation)
     assert mine[0].visibility == Visibility.ephemeral_to(bo)
-    assert "accepted already" in mine[0].content
+    assert "accepted already" in mine[0].text
     assert (await hv.game()).version == lobby.version
 
     # Ada accepts with one click: the game starts, and each person gets their secret by DM.
     accepted = await emu.click(ada, yes, message=invitation)
     assert accepted[0].visibility == Visibility.ephemeral_to(ada)
-    assert "Everyone accepted" in accepted[0].content
+    assert "Everyone accepted" in accepted[0].text
 
     async def started() -> GameRow | None:
         game = await game_of_id(hv, lobby.id)
@@ -165,7 +165,7 @@ async def test_a_rematch_lobby_posted_by_a_process_that_died_is_found_after_a_re
     assert hv.bot is not None
     monkeypatch.setattr(hv.bot.service.games, "set_lobby_message", dies)
     asked = await emu.click(bo, ask, message=result)
-    assert "Rematch requested" in asked[0].content
+    assert "Rematch requested" in asked[0].text
     lobby = await hv.game()
     yes = f"rematch:{lobby.id}:yes"
     (invitation,) = await emu.wait_for(lambda: with_button(emu, yes), message="the invitation")
@@ -173,9 +173,9 @@ async def test_a_rematch_lobby_posted_by_a_process_that_died_is_found_after_a_re
     assert (await hv.game()).lobby_message_id is None
     # Cy accepts on it meanwhile: the lobby has no message of its own to edit yet.
     accepted = await emu.click(cy, yes, message=invitation)
-    assert "You accepted the rematch" in accepted[0].content
+    assert "You accepted the rematch" in accepted[0].text
     waiting = f"Accepted: <@{bo.id}>, <@{cy.id}>. Waiting for <@{ada.id}>"
-    assert waiting not in emu.message(invitation.message_id).content
+    assert waiting not in emu.message(invitation.message_id).text
     await hv.stop()
 
     # The bot that carries on, once the dead one's lease has run out.
@@ -191,7 +191,7 @@ async def test_a_rematch_lobby_posted_by_a_process_that_died_is_found_after_a_re
     assert emu.duplicates_refused == refused_before + 1, "Discord answered with the one made"
     assert with_button(emu, yes) == [invitation], "one lobby message"
     await emu.wait_for(
-        lambda: waiting in emu.message(invitation.message_id or 0).content,
+        lambda: waiting in emu.message(invitation.message_id or 0).text,
         10,
         message="the lobby message brought up to date",
     )
@@ -201,11 +201,11 @@ async def test_a_rematch_lobby_posted_by_a_process_that_died_is_found_after_a_re
 
     # Ada accepts: the game starts, and the lobby message says so.
     accepted = await emu.click(ada, yes, message=invitation)
-    assert "Everyone accepted" in accepted[0].content
+    assert "Everyone accepted" in accepted[0].text
     await emu.wait_for(
         lambda: yes not in buttons_now(emu, invitation), message="the invitation closed"
     )
-    assert "Started" in emu.message(invitation.message_id).content
+    assert "Started" in emu.message(invitation.message_id).text
 
 
 async def _none(rows: Awaitable[list[Any]]) -> bool:
@@ -244,7 +244,7 @@ async def test_a_rematch_of_a_game_in_a_thread_opens_in_the_channel_and_plays_in
     # Bo asks in the thread: the answer is his alone, and points to the channel.
     asked = await emu.click(bo, ask, message=result)
     assert asked[0].visibility == Visibility.ephemeral_to(bo)
-    assert f"<#{emu.channel.id}>" in asked[0].content
+    assert f"<#{emu.channel.id}>" in asked[0].text
     lobby = await game_of_id(hv, (await hv.latest_game()).id)  # type: ignore[union-attr]  # one exists
     assert lobby is not None and lobby.status == "lobby" and lobby.wants_thread
     assert lobby.channel_id == emu.channel.id and lobby.thread_id is None
@@ -253,7 +253,7 @@ async def test_a_rematch_of_a_game_in_a_thread_opens_in_the_channel_and_plays_in
     assert invitation.channel_id == emu.channel.id, "the lobby is in the channel"
     # A second Rematch in the thread says where the lobby is.
     again = await emu.click(ada, ask, message=result)
-    assert f"<#{emu.channel.id}>" in again[0].content
+    assert f"<#{emu.channel.id}>" in again[0].text
 
     # Ada accepts: the game starts in a new thread, started from the rematch's lobby message.
     await emu.click(ada, yes, message=invitation)
@@ -272,7 +272,7 @@ async def test_a_rematch_of_a_game_in_a_thread_opens_in_the_channel_and_plays_in
     )
     assert not board_posts(emu), "no board in the channel"
     await emu.wait_for(
-        lambda: f"<#{new_thread.id}>" in emu.message(invitation.message_id or 0).content,
+        lambda: f"<#{new_thread.id}>" in emu.message(invitation.message_id or 0).text,
         message="the lobby links to the new thread",
     )
     await hv.caught_up()
@@ -322,7 +322,7 @@ async def test_a_rematch_against_ai_seats_alone_of_a_game_in_a_thread_plays_in_a
     )
     assert not board_posts(emu), "no board in the channel"
     await emu.wait_for(
-        lambda: f"<#{new_thread.id}>" in emu.message(game.lobby_message_id or 0).content,
+        lambda: f"<#{new_thread.id}>" in emu.message(game.lobby_message_id or 0).text,
         message="the lobby links to the new thread",
     )
 
@@ -347,10 +347,10 @@ async def test_a_moderator_taking_an_invitees_seat_makes_the_rematch_an_ordinary
     assert [s.user_id for s in lobby.seats] == [bo.id, cy.id, ada.id]
     mod = emu.add_user("Mod", manage_channels=True)
     kicked = await emu.slash(mod, "game kick", seat=3)
-    assert [r.content for r in kicked.ephemeral] == ["The seat is free again."]
+    assert [r.text for r in kicked.ephemeral] == ["The seat is free again."]
     told = f"removed <@{ada.id}> from the rematch, which counts as declining it"
     await emu.wait_for(
-        lambda: [r for r in emu.messages(visibility="public") if told in r.content],
+        lambda: [r for r in emu.messages(visibility="public") if told in r.text],
         message="the channel told",
     )
     join = f"lobby:{lobby.id}:join"

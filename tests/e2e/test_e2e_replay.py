@@ -48,7 +48,7 @@ async def test_no_finished_game_is_said_privately(
     reply = await emu.slash(ada, "game replay")
     (answer,) = reply.messages
     assert answer.visibility == Visibility.ephemeral_to(ada)
-    assert "No game has been finished in this channel" in answer.content
+    assert "No game has been finished in this channel" in answer.text
     # An open game is not an archived one.
     await emu.slash(ada, "game new", game="pylons")
     game = await hv.game()
@@ -105,7 +105,7 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
     assert game.status == "finished"
     actions = await hv.actions(game)
     result = board_posts(emu)[-1]
-    assert "Game over" in result.content
+    assert "Game over" in result.text
     assert posted.seq > result.seq and posted.kind == "channel_message"
     # Nothing is posted between them (the lobby post above may be edited to say the game
     # ended: an edit, not a post).
@@ -115,7 +115,7 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
         if result.seq < r.seq < posted.seq and r.kind != "message_edit"
     ]
     assert not between, f"the replay comes right after the result: {between}"
-    assert posted.content == f"Replay of the game: {len(actions)} moves."
+    assert posted.text == f"Replay of the game: {len(actions)} moves."
 
     picture = gif_frames(posted)
     assert picture.n_frames == len(actions) + 1, "the deal and one frame per move"
@@ -151,7 +151,7 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
         reply = await emu.slash(cy, "game replay", wait_s=60, **options)
         (again,) = [r for r in reply.messages if r.has_attachment(REPLAY)]
         assert again.is_public, emu.describe(reply)
-        assert again.content == (
+        assert again.text == (
             f"Replay of Pylons game #{game.id}, {players} ({day}): {len(actions)} moves."
         )
         assert again.attachment(REPLAY).data == posted.attachment(REPLAY).data, "same bytes"
@@ -160,14 +160,14 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
 
     refusal = await emu.slash(cy, "game replay", game=game.id + 50)
     assert refusal.messages[0].visibility == Visibility.ephemeral_to(cy)
-    assert f"Game #{game.id + 50} is not a finished game" in refusal.messages[0].content
+    assert f"Game #{game.id + 50} is not a finished game" in refusal.messages[0].text
     assert len(replay_posts(emu)) == 3
     # A third replay within the minute, then no more until a minute after the first.
     await emu.slash(cy, "game replay")
     clock.advance(seconds=20)
     limited = await emu.slash(cy, "game replay")
     assert not limited.public
-    assert limited[0].content == (
+    assert limited[0].text == (
         "You asked for 3 replays in the last minute: try again in 40 seconds."
     )
     assert len(replay_posts(emu)) == 4

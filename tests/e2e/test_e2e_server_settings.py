@@ -33,11 +33,11 @@ async def test_only_those_who_manage_the_server_are_offered_the_settings(
     admin = emu.add_user("Sam", manage_guild=True)
     (shown,) = await emu.slash(admin, "server settings")
     assert shown.visibility == Visibility.ephemeral_to(admin)
-    assert "This server's game settings" in shown.content
-    assert "Games may be opened in any channel where I can post." in shown.content
-    assert "Anyone may open a game." in shown.content
-    assert "Each member may have 3 open games" in shown.content
-    assert "closes after 24 hours" in shown.content
+    assert "This server's game settings" in shown.text
+    assert "Games may be opened in any channel where I can post." in shown.text
+    assert "Anyone may open a game." in shown.text
+    assert "Each member may have 3 open games" in shown.text
+    assert "closes after 24 hours" in shown.text
 
 
 async def test_games_are_opened_only_where_the_settings_allow(
@@ -48,12 +48,12 @@ async def test_games_are_opened_only_where_the_settings_allow(
     tables = emu.add_channel("tables", category=games)
     quiet = emu.add_channel("announcements")
     (saved,) = await emu.slash(emu.owner, "server settings", allow=games)
-    assert "Saved." in saved.content and f"<#{games.id}>" in saved.content
+    assert "Saved." in saved.text and f"<#{games.id}>" in saved.text
     ada = emu.add_user("Ada")
 
     (refused,) = await emu.slash(ada, "game new", game="pylons", channel=quiet)
     assert refused.visibility == Visibility.ephemeral_to(ada)
-    assert refused.content == f"On this server, games are opened in <#{games.id}>."
+    assert refused.text == f"On this server, games are opened in <#{games.id}>."
     assert await hv.latest_game(quiet.id) is None
 
     # A channel of the category is allowed; so is a channel named on its own.
@@ -67,7 +67,7 @@ async def test_games_are_opened_only_where_the_settings_allow(
     await emu.slash(emu.owner, "server settings", disallow=quiet)
     other = emu.add_channel("other")
     (refused,) = await emu.slash(ada, "game new", game="pylons", channel=other)
-    assert "games are opened in" in refused.content
+    assert "games are opened in" in refused.text
     await emu.slash(emu.owner, "server settings", forget="places")
     await emu.slash(ada, "game new", game="pylons", channel=other, thread=False)
     assert await status_in(hv, other.id) == "lobby"
@@ -85,7 +85,7 @@ async def test_an_opener_role_and_a_moderator_role(
     emu.give_role(ref, referees)
 
     (refused,) = await emu.slash(bo, "game new", game="pylons")
-    assert refused.content == (
+    assert refused.text == (
         f"On this server, games are opened by members with the role <@&{hosts.id}>."
     )
     assert refused.pings == set(), "the refusal pings nobody"
@@ -97,25 +97,25 @@ async def test_an_opener_role_and_a_moderator_role(
     # lobby, and end the game.
     await emu.slash(bo, "game join")
     (refused,) = await emu.slash(bo, "game kick", seat=2)
-    assert "Only moderators" in refused.content
+    assert "Only moderators" in refused.text
     await emu.slash(ref, "game kick", seat=2)
     assert [s.user_id for s in (await hv.game()).seats] == [ada.id]
     (refused,) = await emu.slash(bo, "game end")
-    assert "Only moderators" in refused.content
+    assert "Only moderators" in refused.text
     reply = await emu.slash(ref, "game end")
     assert (await hv.game()).status != "lobby"
-    assert any(ref.mention in r.content for r in reply.public)
+    assert any(ref.mention in r.text for r in reply.public)
 
     # @everyone as the opener role: anyone may open again.
     everyone = emu.guild_id
     (saved,) = await emu.slash(emu.owner, "server settings", opener_role=everyone)
-    assert "Anyone may open a game." in saved.content
+    assert "Anyone may open a game." in saved.text
     await emu.slash(bo, "game new", game="pylons", thread=False)
     assert (await hv.game()).creator_id == bo.id
 
     # @everyone cannot be the moderator role.
     (refused,) = await emu.slash(emu.owner, "server settings", moderator_role=everyone)
-    assert "@everyone cannot be the moderator role" in refused.content
+    assert "@everyone cannot be the moderator role" in refused.text
 
 
 async def test_new_games_start_with_the_servers_language_and_defaults(
@@ -125,11 +125,11 @@ async def test_new_games_start_with_the_servers_language_and_defaults(
     (saved,) = await emu.slash(
         emu.owner, "server settings", language="de", reminder=30, absent=48, clock=1440
     )
-    assert "Public game posts in German." in saved.content and "30 minutes" in saved.content
+    assert "Public game posts in German." in saved.text and "30 minutes" in saved.text
     ada = emu.add_user("Ada")
     reply = await emu.slash(ada, "game new", game="pylons", thread=False)
     (lobby,) = reply.public
-    assert "**Pylons**: neue Partie" in lobby.content  # said in German
+    assert "**Pylons**: neue Partie" in lobby.text  # said in German
     game = await hv.game()
     assert game.language == "de"
     assert (game.remind_minutes, game.absent_hours) == (30, 48)
@@ -148,19 +148,19 @@ async def test_the_limits_the_settings_give(emulator: DiscordEmulator, hv: BotHa
     clock = MovedClock(datetime.now(UTC))
     hv.bot.service.clock = clock
     (refused,) = await emu.slash(emu.owner, "server settings", most_open=1, lobby_hours=400)
-    assert refused.content == "A lobby may live 1 to 168 hours, not 400."
+    assert refused.text == "A lobby may live 1 to 168 hours, not 400."
     (shown,) = await emu.slash(emu.owner, "server settings")
-    assert "Each member may have 3 open games" in shown.content, "nothing of it was saved"
+    assert "Each member may have 3 open games" in shown.text, "nothing of it was saved"
 
     await emu.slash(emu.owner, "server settings", most_open=1, lobby_hours=2)
     ada = emu.add_user("Ada")
     await emu.slash(ada, "game new", game="pylons", thread=False)
     (refused,) = await emu.slash(ada, "game new", game="pylons", channel=emu.add_channel("two"))
-    assert "(at most 1)" in refused.content
+    assert "(at most 1)" in refused.text
 
     clock.advance(hours=2)
     (told,) = await emu.wait_for(
-        lambda: [m for m in emu.messages(visibility="public") if "waited 2 hours" in m.content],
+        lambda: [m for m in emu.messages(visibility="public") if "waited 2 hours" in m.text],
         message="the lobby closing after the server's two hours",
     )
     assert told.channel_id == emu.channel.id
@@ -184,12 +184,12 @@ async def test_a_channel_holds_many_games_each_in_its_thread(
     # plays in neither, it could mean either: it says where each is played.
     (asked,) = await emu.slash(cy, "game status")
     assert asked.visibility == Visibility.ephemeral_to(cy)
-    assert f"<#{first.id}>" in asked.content and f"<#{second.id}>" in asked.content
+    assert f"<#{first.id}>" in asked.text and f"<#{second.id}>" in asked.text
     for person, thread in ((ada, first), (bo, second)):
         here = await emu.slash(person, "game status", channel=thread)
         typed_in_channel = await emu.slash(person, "game status")
-        assert here[0].content == typed_in_channel[0].content
-        assert person.name in here[0].content
+        assert here[0].text == typed_in_channel[0].text
+        assert person.name in here[0].text
 
     # Or names which: the option suggests the channel's games, the asker's own first.
     ada_game, bo_game = await hv.game(first.id), await hv.game(second.id)
@@ -198,13 +198,13 @@ async def test_a_channel_holds_many_games_each_in_its_thread(
     names = ", ".join(seat.display_name for seat in bo_game.seats)
     assert offered[0]["name"] == f"Pylons #{bo_game.id}: {names}"
     (shown,) = await emu.slash(cy, "game status", game=bo_game.id)
-    assert "Bo" in shown.content
+    assert "Bo" in shown.text
     # A moderator ends one of them from the channel; a game of another channel is refused.
     mod = emu.add_user("Mo", manage_messages=True)
     elsewhere = emu.add_channel("elsewhere")
     await emu.slash(cy, "game new", game="pylons", channel=elsewhere, thread=False)
     (refused,) = await emu.slash(mod, "game end", game=(await hv.game(elsewhere.id)).id)
-    assert refused.content.startswith("That is not one of this channel's games")
+    assert refused.text.startswith("That is not one of this channel's games")
     await emu.slash(mod, "game end", game=bo_game.id)
     reader = await hv.reader()
     assert (await reader.game(game_id=bo_game.id)).status == "abandoned"
@@ -214,16 +214,16 @@ async def test_a_channel_holds_many_games_each_in_its_thread(
     # Up to the number the server allows (the game ended no longer counts).
     await emu.slash(emu.owner, "server settings", games_per_channel=1)
     (refused,) = await emu.slash(cy, "game new", game="pylons")
-    assert refused.content.startswith("This channel holds all the games it may at once (1)")
+    assert refused.text.startswith("This channel holds all the games it may at once (1)")
     # Without threads, one game in the channel itself, as ever.
     await emu.slash(emu.owner, "server settings", games_per_channel=5)
     await emu.slash(cy, "game new", game="pylons", thread=False)
     assert (await hv.game()).creator_id == cy.id
     # That lobby does not hide the game a player sits at in a thread.
     (mine,) = await emu.slash(ada, "game status")
-    assert "Ada" in mine.content and "Cy" not in mine.content
+    assert "Ada" in mine.text and "Cy" not in mine.text
     (busy,) = await emu.slash(ada, "game new", game="pylons", thread=False)
-    assert busy.content.startswith("This channel already has a game")
+    assert busy.text.startswith("This channel already has a game")
 
 
 async def test_in_a_channel_a_move_goes_to_the_game_under_way_not_to_a_lobby(
@@ -245,7 +245,7 @@ async def test_in_a_channel_a_move_goes_to_the_game_under_way_not_to_a_lobby(
     lobby = await hv.game()
     assert lobby.status == "lobby" and lobby.seat_of(ada.id) is not None
     reply = await emu.slash(ada, "game undo")
-    assert "has not started" not in reply[0].content, reply[0].content
+    assert "has not started" not in reply[0].text, reply[0].text
     # A moderator who sits at the thread's game: the seats suggested and the seat freed are
     # of one and the same game.
     mod = emu.add_user("Mo", manage_messages=True)

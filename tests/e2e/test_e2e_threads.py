@@ -50,7 +50,7 @@ async def test_a_game_in_a_thread_from_start_to_replay(
     assert thread.name == f"Pylons #{game.id}"
     assert game.thread_id == thread.id
     assert await hv.game(thread.id) == game, "the thread finds the game too"
-    assert f"<#{thread.id}>" in emu.message(lobby.message_id).content, "the lobby links to it"
+    assert f"<#{thread.id}>" in emu.message(lobby.message_id).text, "the lobby links to it"
     assert not board_posts(emu), "no board in the channel"
     (secret,) = emu.messages(visibility=Visibility.dm_to(ada))
     assert f"<#{thread.id}>" in secret.text, "the DM names where the game is played"
@@ -73,7 +73,7 @@ async def test_a_game_in_a_thread_from_start_to_replay(
             # Typed in the channel: the board goes to the thread, Ada gets a private pointer.
             reply = await emu.slash(ada, "pylons place", cell=cell)
             assert all(r.channel_id == thread.id for r in reply.public), emu.describe(reply)
-            assert any(f"<#{thread.id}>" in r.content for r in reply.ephemeral), emu.describe(reply)
+            assert any(f"<#{thread.id}>" in r.text for r in reply.ephemeral), emu.describe(reply)
         else:
             reply = await emu.slash(ada, "pylons place", cell=cell, channel=thread)
             # Everything is posted in the thread; only the lobby above it says, at the end,
@@ -98,7 +98,7 @@ async def test_a_game_in_a_thread_from_start_to_replay(
     game = await hv.game()
     assert game.status == "finished"
     posts = board_posts(emu, channel=thread)
-    assert "Game over" in posts[-1].content, "the result is in the thread"
+    assert "Game over" in posts[-1].text, "the result is in the thread"
     assert len(posts) == 1 + len(await hv.actions(game)), "a board after every move, all there"
     assert not board_posts(emu), "still nothing in the channel"
     in_channel = emu.messages(visibility="public", channel=emu.channel)
@@ -137,7 +137,7 @@ async def assert_played_in_channel(
     assert not emu.requests_to("POST", "/threads")
     game = await hv.game()
     assert game.thread_id is None
-    assert "<#" not in emu.message(lobby_id or 0).content
+    assert "<#" not in emu.message(lobby_id or 0).text
     (opening,) = board_posts(emu)
     ada = next(u for u in emu.users.values() if u.name == "Ada")
     await emu.click(ada, f"act:{game.id}:{game.version}:keep", message=opening.message_id)
@@ -145,4 +145,4 @@ async def assert_played_in_channel(
     cell = state.legal_actions()[0].text().split()[1]
     reply = await emu.slash(ada, "pylons place", cell=cell)
     assert reply.public and all(r.channel_id == emu.channel.id for r in reply.public)
-    assert not any("<#" in r.content for r in reply if r.visibility == Visibility.ephemeral_to(ada))
+    assert not any("<#" in r.text for r in reply if r.visibility == Visibility.ephemeral_to(ada))

@@ -46,16 +46,16 @@ async def test_a_rotation_is_taken_back_once_the_other_player_accepts(
 
     refused = await emu.slash(other, "game undo")
     assert [r.visibility.kind for r in refused.where(kind="response")] == ["ephemeral"]
-    assert "Only the player who made the last move" in refused[0].content
+    assert "Only the player who made the last move" in refused[0].text
     # Someone not at the table is told just that.
     passer_by = emu.add_user("Pat")
     refused = await emu.slash(passer_by, "game undo")
     assert [r.visibility.kind for r in refused.where(kind="response")] == ["ephemeral"]
-    assert refused[0].content.startswith("You are not playing in this game"), refused[0].content
+    assert refused[0].text.startswith("You are not playing in this game"), refused[0].text
 
     reply = await emu.slash(mover, "game undo")
     (ask,) = reply.where(kind="response", visibility="public")
-    assert f"<@{other.id}>" in ask.content and in_words(table.move) in ask.content
+    assert f"<@{other.id}>" in ask.text and in_words(table.move) in ask.text
     accept = next(i for i in ask.custom_ids if i.endswith(":yes"))
 
     # The request survives a restart; its buttons still work.
@@ -64,7 +64,7 @@ async def test_a_rotation_is_taken_back_once_the_other_player_accepts(
     await emu.click(other, accept, message=ask.message_id)
     assert not emu.message(ask.message_id).buttons, "the request is settled"
     await emu.wait_for(lambda: len(board_posts(emu)) > boards)
-    assert "took back" in board_posts(emu)[-1].content
+    assert "took back" in board_posts(emu)[-1].text
     game = await hv.game()
     assert await hv.actions(game) == []
     assert find_game(game.game_name).state_from_dict(game.state) == table.before
@@ -83,13 +83,13 @@ async def test_an_undo_answered_too_late_is_still_asked_taken_back_and_announced
         with pytest.raises(InteractionFailed):
             await emu.slash(table.mover, "game undo")
         ask = await emu.wait_for_message(lambda r: bool(r.custom_ids), since=since)
-        assert ask.visibility.kind == "public" and in_words(table.move) in ask.content
+        assert ask.visibility.kind == "public" and in_words(table.move) in ask.text
         boards = len(board_posts(emu))
         accept = next(i for i in ask.custom_ids if i.endswith(":yes"))
         with pytest.raises(InteractionFailed):
             await emu.click(table.other, accept, message=ask.message_id)
     await emu.wait_for(lambda: len(board_posts(emu)) > boards, message="the undo announced")
-    assert "took back" in board_posts(emu)[-1].content
+    assert "took back" in board_posts(emu)[-1].text
     assert not emu.message(ask.message_id).buttons, "the request shows as settled"
     game = await hv.game()
     assert find_game(game.game_name).state_from_dict(game.state) == table.before
@@ -108,7 +108,7 @@ async def test_a_draw_cannot_be_taken_back(emulator: DiscordEmulator, hv: BotHar
     await emu.slash(mover, "hv draw", cell=cell, place="here", rotation=0)
     reply = await emu.slash(mover, "game undo")
     (answer,) = reply.where(kind="response")
-    assert answer.visibility.kind == "ephemeral" and "showed something hidden" in answer.content
+    assert answer.visibility.kind == "ephemeral" and "showed something hidden" in answer.text
     assert len(await hv.actions()) == 1
 
 
@@ -160,8 +160,8 @@ async def test_alone_with_an_ai_a_draw_stays_and_a_rotation_is_taken_back_at_onc
     refused = await emu.slash(ada, "game undo")
     (answer,) = refused.where(kind="response")
     assert answer.visibility == Visibility.ephemeral_to(ada), emu.describe(refused)
-    assert "showed you something hidden" in answer.content, answer.content
-    assert "/stats" in answer.content and "taken back at once" in answer.content
+    assert "showed you something hidden" in answer.text, answer.text
+    assert "/stats" in answer.text and "taken back at once" in answer.text
     assert not refused.where(kind="channel_message", visibility="public")
     assert (await hv.game()).version == game.version and await hv.actions(game) == done
     assert len(board_posts(emu)) == boards
@@ -177,8 +177,8 @@ async def test_alone_with_an_ai_a_draw_stays_and_a_rotation_is_taken_back_at_onc
     )
     await emu.wait_for(lambda: len(board_posts(emu)) > boards, message="the board taken back")
     (post,) = board_posts(emu)[boards:]
-    assert f"<@{ada.id}> took back their move (" in post.content, post.content
-    assert "AI players' moves after it" in post.content, post.content
+    assert f"<@{ada.id}> took back their move (" in post.text, post.text
+    assert "AI players' moves after it" in post.text, post.text
     game = await hv.game()
     assert await hv.actions(game) == done
     after = find_game(game.game_name).state_from_dict(game.state)
@@ -217,7 +217,7 @@ async def test_alone_with_an_ai_in_pylons_undo_goes_back_before_the_move(
     boards = len(board_posts(emu))
     await emu.slash(ada, "game undo")
     await emu.wait_for(lambda: len(board_posts(emu)) > boards, message="the board taken back")
-    assert "took back their move" in board_posts(emu)[-1].content
+    assert "took back their move" in board_posts(emu)[-1].text
     game = await hv.game()
     assert await hv.actions(game) == done
     assert find_game(game.game_name).state_from_dict(game.state) == before

@@ -42,7 +42,7 @@ async def test_a_move_waiting_to_be_announced_holds_no_interaction(
     # ...and the move is announced all the same, in the game's channel.
     posts = await move.announced(emu)
     assert len(posts) == 1 and posts[0].kind == "channel_message"
-    assert f"drew {move.cell}" in posts[0].content
+    assert f"drew {move.cell}" in posts[0].text
 
 
 async def test_a_move_whose_board_post_fails_is_logged_apologised_for_and_played_on(
@@ -76,7 +76,7 @@ async def test_a_move_whose_board_post_fails_is_logged_apologised_for_and_played
     assert moved.version > game.version
     await emu.wait_for(
         lambda: any(
-            r.content.startswith(moved.seats[ai_seat].display_name)
+            r.text.startswith(moved.seats[ai_seat].display_name)
             for r in board_posts(emu, since=since)
         ),
         20,

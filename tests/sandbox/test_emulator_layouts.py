@@ -169,16 +169,29 @@ async def test_buttons_inside_a_container_and_a_section_reach_the_bot(
     assert [a.filename for a in emu.message(sent.id).attachments] == ["board.png"]
 
 
-async def test_a_card_can_answer_a_command_and_follow_a_deferral(
+async def test_a_card_with_a_new_picture_follows_a_deferral_once_its_thinking_is_settled(
     emu: DiscordEmulator, bot: CardBot
 ) -> None:
+    """The follow-up that replaces a deferral's "thinking…" edits it, and Discord's open bug
+    (discord-api-docs #7529) refuses a new upload edited into a gallery: a card with a new
+    picture is refused there, and is accepted as a follow-up of its own once the thinking
+    is settled (edited into words)."""
     channel = await channel_of(bot, emu)
     sent = await channel.send(view=Card(), file=board_file())
     ada = emu.add_user("Ada")
+    refused: list[discord.HTTPException] = []
 
     async def answer(card: Card) -> None:
         _, interaction = await card.pressed.get()
         await interaction.response.defer(ephemeral=True, thinking=True)
+        new_card = Card(turn="Your card")
+        try:
+            await interaction.followup.send(view=new_card, file=board_file(), ephemeral=True)
+        except discord.HTTPException as exc:
+            refused.append(exc)
+        words = discord.ui.LayoutView()
+        words.add_item(discord.ui.Container(discord.ui.TextDisplay("Drawn")))
+        await interaction.edit_original_response(view=words)
         await interaction.followup.send(
             view=Card(turn="Your card"), file=board_file(), ephemeral=True
         )
@@ -188,9 +201,50 @@ async def test_a_card_can_answer_a_command_and_follow_a_deferral(
     answering = asyncio.create_task(answer(card))
     reply = await emu.click(ada, "card:pass", message=sent.id)
     await answering
-    assert [r.kind for r in reply] == ["deferred", "followup"]
+    (error,) = refused
+    assert (error.status, error.code) == (400, 50035)
+    assert field_errors(emu) == ["UNFURLED_MEDIA_ITEM_REFERENCED_ATTACHMENT_NOT_FOUND"]
+    emu.rejections.clear()
+    assert [r.kind for r in reply] == ["deferred", "edit_original", "followup"]
+    assert "Drawn" in reply[1].text
     assert "Your card" in reply[-1].text and reply[-1].visibility.kind == "ephemeral"
+    assert reply[-1].message_id != reply[0].message_id, "a message of its own"
     assert emu.message(reply[-1].message_id or 0).is_layout
+
+
+async def test_a_new_picture_cannot_be_edited_into_a_card_but_its_own_can_stay(
+    emu: DiscordEmulator, bot: CardBot
+) -> None:
+    """Discord's open bug (discord-api-docs #7529): an edit whose gallery shows a file
+    uploaded with it is refused, the attachment "not found"; an edit that shows the file the
+    card already has is accepted."""
+    channel = await channel_of(bot, emu)
+    sent = await channel.send(view=Card(), file=board_file())
+    with pytest.raises(discord.HTTPException) as refused:
+        await sent.edit(
+            view=Card(turn="Bo to move", picture="attachment://next.png"),
+            attachments=[board_file("next.png")],
+        )
+    assert (refused.value.status, refused.value.code) == (400, 50035)
+    assert field_errors(emu) == ["UNFURLED_MEDIA_ITEM_REFERENCED_ATTACHMENT_NOT_FOUND"]
+    emu.rejections.clear()
+    await sent.edit(view=Card(turn="Bo to move"))
+    assert "Bo to move" in emu.message(sent.id).text
+    assert [a.filename for a in emu.message(sent.id).attachments] == ["board.png"]
+
+
+async def test_a_hold_on_what_a_message_says_reads_a_cards_text(
+    emu: DiscordEmulator, bot: CardBot
+) -> None:
+    """A test that holds "the post that says X" finds X in a card's Text Displays, as it
+    finds it in a plain message's content."""
+    channel = await channel_of(bot, emu)
+    hold = emu.faults.hold("POST /channels/{channel_id}/messages", says="Ada to move")
+    sending = asyncio.create_task(channel.send(view=Card(), file=board_file()))
+    await emu.wait_for(lambda: hold.held == 1, 10, message="the card held")
+    assert not sending.done()
+    hold.release()
+    assert (await sending).flags.components_v2
 
 
 # ---------------------------------------------------------------------- refused through discord.py

@@ -22,7 +22,7 @@ import pytest
 from e2e_harness import BotHarness, Table
 from PIL import Image
 
-from sandbox.emulator import Change, DiscordEmulator, User, Visibility
+from sandbox.emulator import Change, DiscordEmulator, User, Visibility, layout
 from sandbox.emulator.pointing import point_discord_py
 from sandbox.web import DEFAULT_PEOPLE, LOCALES, SandboxPage
 from sandbox.web.page import STATIC
@@ -133,19 +133,22 @@ def is_message(found: Callable[[Frame], bool]) -> Callable[[Frame], bool]:
 
 def button(message: Frame, what: str) -> str:
     """The custom_id of the lobby's Join / Add AI / Start button on a message frame."""
+    # Wherever the message holds it: in a row, or in a row inside a card's container.
     ids = [
         c["custom_id"]
-        for row in message["components"]
-        for c in row.get("components", [])
-        if c.get("custom_id", "").endswith(f":{what}")
+        for c, _ in layout.walk(message["components"])
+        if c.get("type") == layout.BUTTON and c.get("custom_id", "").endswith(f":{what}")
     ]
     assert len(ids) == 1, message["components"]
     return str(ids[0])
 
 
 def text_of(message: Frame) -> str:
-    """What a reader reads of a message: its content and every text of its embeds."""
+    """What a reader reads of a message: its content, a card's texts and every text of its
+    embeds."""
     parts = [message["content"]]
+    if message.get("layout"):
+        parts += layout.text_of(message["components"])
     for embed in message["embeds"]:
         parts += [embed.get("title") or "", embed.get("description") or ""]
         parts += [(embed.get("footer") or {}).get("text") or ""]

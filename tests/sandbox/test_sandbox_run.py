@@ -31,6 +31,7 @@ from sandbox_process import (
 )
 
 from hvbot.infra.config import ConfigError
+from sandbox.emulator import layout
 from sandbox_bot import (
     DATABASE_NAME,
     DEFAULT_PORT,
@@ -150,9 +151,8 @@ async def lobby_message(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
         message = (await next_frame(ws, "message"))["message"]
         buttons = [
             item["custom_id"]
-            for row in message["components"]
-            for item in row["components"]
-            if item["type"] == 2 and "custom_id" in item
+            for item, _ in layout.walk(message["components"])
+            if item["type"] == layout.BUTTON and "custom_id" in item
         ]
         if buttons:
             return message
@@ -162,10 +162,10 @@ async def live_board_link(ws: aiohttp.ClientWebSocketResponse) -> str:
     """The address of the first "Live board" link button that reaches the page."""
     while True:
         message = (await next_frame(ws, "message"))["message"]
-        for row in message["components"]:
-            for item in row["components"]:
-                if item["type"] == 2 and item.get("style") == 5:
-                    return str(item["url"])
+        # Wherever the message holds it: a board post is a card, its rows inside it.
+        for item, _ in layout.walk(message["components"]):
+            if item["type"] == layout.BUTTON and item.get("style") == 5:
+                return str(item["url"])
 
 
 @contextlib.contextmanager

@@ -26,6 +26,7 @@ from engine import State
 from games import find_game
 from games.pylons.ai.reference import runner
 from hvbot.infra.config import Settings
+from hvbot.messages.presenters import presenter_for
 from hvbot.runtime.client import GameBot
 from hvbot.services import GameService
 from hvbot.store import GameRow, GameStore, SeatRow
@@ -37,7 +38,9 @@ from sandbox.emulator import (
     StoredMessage,
     User,
     Visibility,
+    layout,
 )
+from sandbox.emulator.models import IS_COMPONENTS_V2
 
 REMIND_CHECK_S = 0.1  # how often the bot looks for due turn reminders in tests
 AI_PAUSE = 0.01
@@ -298,6 +301,83 @@ def board_posts(
     ]
 
 
+def card_of(record: Record) -> dict[str, Any]:
+    """The one container a card is (its accent colour, its text, gallery and rows): checked to
+    be the whole message, with nothing beside it."""
+    assert record.layout, f"{record} is not a card"
+    (container,) = record.layout
+    assert container["type"] == layout.CONTAINER, f"{record}: not one container"
+    return container
+
+
+def heading(record: Record) -> str:
+    """A card's first line, as its reader sees it (a secret's title, a "### " heading)."""
+    return record.text.splitlines()[0].lstrip("#").strip()
+
+
+def check_board_card(emu: DiscordEmulator, post: Record) -> dict[str, Any]:
+    """A board post as a card: sent with the Components V2 flag (which stays), one container
+    holding its words, the board in a gallery where every picture has its alt text within
+    Discord's limit, and every button of the message in rows inside it. Its container."""
+    container = card_of(post)
+    assert post.message_id is not None
+    stored = emu.messages_by_id.get(post.message_id)
+    assert stored is None or stored.flags & IS_COMPONENTS_V2, f"{post} lost its flag"
+    inside = container["components"]
+    kinds = [c["type"] for c in inside]
+    assert kinds[:2] == [layout.TEXT_DISPLAY, layout.MEDIA_GALLERY], f"{post}: {kinds}"
+    assert set(kinds[2:]) <= {layout.ACTION_ROW}, f"{post}: {kinds}"
+    assert inside[0]["content"].strip(), f"{post} says nothing"
+    names = {a.filename for a in post.attachments}
+    for item in inside[1]["items"]:
+        alt = item.get("description") or ""
+        assert 0 < len(alt) <= 1024, f"{post}: a picture without its alt text"
+        assert item["media"]["url"].removeprefix("attachment://") in names, item
+    rows = [b for row in inside[2:] for b in row["components"]]
+    assert len(rows) == len(post.components), f"{post}: a button outside the card"
+    return container
+
+
+def accent_of(record: Record) -> int | None:
+    """A card's accent colour (None: Discord's plain edge)."""
+    colour = card_of(record).get("accent_color")
+    return colour if isinstance(colour, int) else None
+
+
+def to_move_accent(game: GameRow, state: State) -> int | None:
+    """The accent a board card of `state` has: the seat to move's colour, or at the end the
+    lone winner's (none for a shared win), as the game's presenter gives them."""
+    presenter = presenter_for(game.game_name)
+    seat = state.current_seat()
+    if state.is_terminal() or seat is None:
+        outcome = state.outcome()
+        winners = outcome.winners if outcome is not None else ()
+        return presenter.accent(winners[0]) if len(winners) == 1 else None
+    return presenter.accent(seat)
+
+
+def check_game_cards(
+    emu: DiscordEmulator, game: GameRow, posts: list[Record], moments: list[State]
+) -> None:
+    """A whole game's board posts, each the board of the matching moment: every one a card
+    (`check_board_card`), edged in the colour of the seat to move then (the lone winner's at
+    the end), the game's choices in the cards of a person to move; and every message the bot
+    sent that carries a game's picture is a card too (the emulator refused none, or the
+    `emulator` fixture fails the test)."""
+    assert len(posts) == len(moments), f"{len(posts)} boards for {len(moments)} moments"
+    seen: set[int | None] = set()
+    for post, state in zip(posts, moments, strict=True):
+        check_board_card(emu, post)
+        assert accent_of(post) == to_move_accent(game, state), f"{post}: not the mover's colour"
+        seen.add(accent_of(post))
+    assert len(seen) > 1, "the colour changes with the player to move"
+    for record in emu.messages():
+        names = {a.filename for a in record.attachments}
+        if names & {"board.png", "secret.png", "card.png", "tile.png"} and record.kind != "delete":
+            card_of(record)
+    assert not emu.rejections, emu.rejections
+
+
 def prompt_for(emu: DiscordEmulator, user: User, game: GameRow) -> StoredMessage | None:
     """The private prompt (its current state) made for this user at the game's version."""
     prefix = f"act:{game.id}:{game.version}:"
@@ -382,7 +462,7 @@ class Table:
             notice = [
                 r
                 for r in self.emu.messages(visibility="public", channel=game.channel_id)
-                if "/game mysecret" in r.content and f"<@{seat.user_id}>" in r.content
+                if "/game mysecret" in r.text and f"<@{seat.user_id}>" in r.text
             ]
             if not dm and not notice:
                 return False
@@ -558,7 +638,7 @@ class HeldMove:
         return [
             r
             for r in board_posts(emu, since=self.since)
-            if r.content.startswith(self.mover.display_name)
+            if r.text.startswith(self.mover.display_name)
         ]
 
     async def announced(self, emu: DiscordEmulator) -> list[Record]:

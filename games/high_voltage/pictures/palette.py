@@ -80,6 +80,14 @@ class HighVoltageTheme(Theme):
     line_mark_width: int = 5
     # panel and other pictures
     unknown: RGB = (96, 104, 122)
+    # Each seat's public colour, which a card of the game is edged in while the seat is to
+    # move: none of them a company's, which the rules keep secret until the end.
+    seat_accents: tuple[RGB, ...] = (
+        (155, 89, 182),  # purple
+        (240, 128, 24),  # orange
+        (236, 72, 153),  # pink
+        (170, 178, 194),  # silver
+    )
     companies: tuple[Company, ...] = (
         Company("red", (229, 72, 77), "R", (255, 255, 255), SOLID, (28, 31, 38)),
         Company("yellow", (245, 197, 24), "Y", (28, 31, 38), DASHES, (28, 31, 38)),

@@ -254,6 +254,12 @@ class Presenter:
         outcome = self.outcome(final, names) if final.get("outcome") is not None else None
         return alt_lines(say("alt.replay", game=self.title, players=players), frames, outcome)
 
+    def accent(self, seat: int) -> int | None:
+        """The colour a card edges itself in while `seat` is to move (and for a lone
+        winner's result), as an RGB int: the seat's colour as everyone sees it on the board,
+        never one the rules keep secret. None: Discord's plain edge."""
+        return None
+
     def public_choices(self, view: View) -> tuple[Choice, ...]:
         """Buttons on the public board post, for decisions that hide nothing (asked only when
         a person is to move: an AI seat's choice comes by itself)."""
@@ -269,6 +275,12 @@ class Presenter:
         the game's channel. Drawn in a worker, so it is sent only the seat's own view and the
         channel, never the game's row (which holds the deal's seed)."""
         raise NotImplementedError
+
+
+def rgb(colour: tuple[int, int, int]) -> int:
+    """An RGB colour as the int Discord's accent colours are."""
+    red, green, blue = colour
+    return (red << 16) | (green << 8) | blue
 
 
 def presenter_for(game: str, language: object | None = None) -> Presenter:

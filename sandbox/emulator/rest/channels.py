@@ -144,7 +144,9 @@ class ChannelRoutes(Routes):
             return self.error(request, 403, 50005, "Cannot edit a message authored by another user")
         body: dict[str, Any] = request[BODY] or {}
         files: Files = request[FILES]
-        refused = self.check_message(request, body, files, creating=False, before=message)
+        refused = self.check_message(
+            request, body, files, creating=False, before=message, patching=True
+        )
         if refused is not None:
             return refused
         self.emu.apply_body(message, body, files, editing=True)

@@ -108,6 +108,7 @@ class InteractionRoutes(Routes):
                 base=("data",),
                 creating=kind == 4,
                 before=source if kind == 7 else None,
+                patching=kind == 7,
             )
             if refused is not None:
                 return refused
@@ -197,7 +198,8 @@ class InteractionRoutes(Routes):
         emu = self.emu
         body: dict[str, Any] = request[BODY] or {}
         files: Files = request[FILES]
-        refused = self.check_message(request, body, files)
+        # The first follow-up after a deferral edits the "thinking…" message (below).
+        refused = self.check_message(request, body, files, patching=state.placeholder_pending)
         if refused is not None:
             return refused
         if (
@@ -276,7 +278,9 @@ class InteractionRoutes(Routes):
         state, message, original = target
         body: dict[str, Any] = request[BODY] or {}
         files: Files = request[FILES]
-        refused = self.check_message(request, body, files, creating=False, before=message)
+        refused = self.check_message(
+            request, body, files, creating=False, before=message, patching=True
+        )
         if refused is not None:
             return refused
         self.emu.apply_body(message, body, files, editing=True)

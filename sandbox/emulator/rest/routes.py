@@ -100,9 +100,11 @@ class Routes:
         base: tuple[str, ...] = (),
         creating: bool = True,
         before: StoredMessage | None = None,
+        patching: bool = False,
     ) -> web.Response | None:
         """Discord's refusal of a message body and its files, or None when it is accepted;
-        `before` is the message an edit changes."""
+        `before` is the message an edit changes; `patching`: the body edits a message (a
+        PATCH, an update, or the follow-up that replaces a deferral's "thinking…")."""
         violations = rules.check_message(
             body,
             files=len(files),
@@ -110,6 +112,7 @@ class Routes:
             creating=creating,
             before=before,
             filenames=filenames_after(body, files, before),
+            uploaded_into_edit=filenames_after(body, files, None) if patching else (),
         )
         # Discord's upload limit is on all of a message's files together, not each.
         if sum(len(data) for _, data, _ in files.values()) > rules.FILE_SIZE_LIMIT:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from e2e_harness import BotHarness, board_posts, racing_cell, replay
+from e2e_harness import BotHarness, board_posts, check_game_cards, heading, racing_cell, replay
 
 from data.texts import texts_for
 from games import find_game
@@ -43,7 +43,7 @@ async def test_a_pylons_game_from_lobby_to_result(
     # Ada is told her side privately; Pylons has no secret, but every game starts this way.
     await emu.wait_for(lambda: board_posts(emu) and emu.messages(visibility=Visibility.dm_to(ada)))
     (dm,) = emu.messages(visibility=Visibility.dm_to(ada))
-    assert dm.embeds[0]["title"] == "You play BLUE"
+    assert heading(dm) == "You play BLUE"
     assert alt_of(dm, "secret.png") == "You play blue: link west to east (columns A and X)."
 
     # The opening choice hides nothing: its buttons are on the public board post.
@@ -85,7 +85,9 @@ async def test_a_pylons_game_from_lobby_to_result(
     assert {seat for seat, _ in actions} == {0, 1}, "both Ada and the AI moved"
     posts = board_posts(emu)
     assert len(posts) == 1 + len(actions), "a board after the start and after every move"
-    assert "Spielende" in posts[-1].content, "the channel's posts are in German"
+    assert "Spielende" in posts[-1].text, "the channel's posts are in German"
+    # Every one a card in the colour of the pylons of the player to move.
+    check_game_cards(emu, game, posts, states)
     # Every board is described in the channel's language, from the public view it shows.
     german = presenter_for("pylons", "de")
     names = picture_names(game, texts_for("de"))
@@ -105,6 +107,6 @@ async def test_a_pylons_game_from_lobby_to_result(
     assert str(game.seed) not in alt
     # The lobby message no longer wishes good luck: it says the game is over.
     finished = texts_for("de")("bot.lobby.finished")
-    assert emu.message(lobby.message_id or 0).content.endswith(finished)
+    assert emu.message(lobby.message_id or 0).text.endswith(finished)
     refusal = await emu.slash(ada, "pylons place", cell="K12")
     assert refusal[0].visibility == Visibility.ephemeral_to(ada)

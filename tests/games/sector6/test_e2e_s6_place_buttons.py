@@ -33,7 +33,7 @@ async def test_a_drawn_tile_is_placed_by_clicking_one_of_its_buttons(
     assert 0 < len(ids) <= 25 and all(i.startswith(prefix) for i in ids), ids
     # The first tile fits anywhere: more ways than buttons, and the prompt says how to reach
     # the others.
-    assert "/s6 place" in prompt.content and "more than buttons can hold" in prompt.content
+    assert "/s6 place" in prompt.text and "more than buttons can hold" in prompt.text
     legal = {a.text() for a in (await hv.state()).legal_actions()}
     offered = [i.removeprefix(f"act:{drawn.id}:{drawn.version}:").replace("_", " ") for i in ids]
     assert set(offered) <= legal
@@ -53,7 +53,7 @@ async def test_a_drawn_tile_is_placed_by_clicking_one_of_its_buttons(
     assert actions[-1][1] == chosen, "exactly the placement clicked"
     assert placed.version == drawn.version + 1
     (post,) = board_posts(emu)[posts:]
-    assert post.has_attachment(BOARD) and f"placed it on {cell}" in post.content
+    assert post.has_attachment(BOARD) and f"placed it on {cell}" in post.text
     tile = next(t for t in (await hv.state()).view(None)["tiles"] if t["cell"] == cell)
     assert tile["rotation"] == int(turn[1:])
     # The prompt's buttons are gone: it says what was done.
@@ -62,7 +62,7 @@ async def test_a_drawn_tile_is_placed_by_clicking_one_of_its_buttons(
     # A click on the copy, made for the version before, is refused privately; nothing changes.
     since = emu.last_seq
     await emu.click(mover, ids[0], message=copy.message_id)
-    refusals = [r for r in emu.messages(kind="response", since=since) if "out of date" in r.content]
+    refusals = [r for r in emu.messages(kind="response", since=since) if "out of date" in r.text]
     assert [r.visibility for r in refusals] == [Visibility.ephemeral_to(mover)]
     assert (await hv.game()).version == placed.version
     assert len(board_posts(emu)) == posts + 1

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from e2e_harness import BOARD, BotHarness, board_posts, replay
+from e2e_harness import BOARD, BotHarness, board_posts, check_game_cards, heading, replay
 
 from engine import State
 from games import find_game
@@ -94,16 +94,19 @@ class Race:
             assert reply.public, self.emu.describe(reply)
             return
         before = len(board_posts(self.emu))
+        since = self.emu.last_seq
         reply = await self.emu.slash(self.ada, "s6 draw", settle=False)
-        (prompt,) = [r for r in reply if r.has_attachment(TILE)]
+        # A card with a new picture follows its deferral as a message of its own, once the
+        # "thinking…" is withdrawn (Discord refuses it edited into the thinking).
+        prompt = await self.emu.wait_for_message(lambda r: r.has_attachment(TILE), since=since)
         assert prompt.visibility == Visibility.ephemeral_to(self.ada)
         assert prompt.attachment(TILE).is_png
         # Its placements are buttons; the command is named when some have none.
         placements = legal(await self.hv.state())
         assert 0 < len(prompt.custom_ids) <= min(25, len(placements))
-        assert ("/s6 place" in prompt.content) is (len(prompt.custom_ids) < len(placements))
+        assert ("/s6 place" in prompt.text) is (len(prompt.custom_ids) < len(placements))
         drawn = (await self.hv.state()).view(0)["drawn"]
-        assert f"**{drawn['colour']}**, worth {drawn['value']}" in prompt.content
+        assert f"**{drawn['colour']}**, worth {drawn['value']}" in prompt.text
         # Its alt text describes the tile for its drawer alone, in their language.
         assert alt_of(prompt, TILE) == fit_alt(presenter_for("sector6", "en").tile_alt(drawn))
         assert not reply.public and len(board_posts(self.emu)) == before, "a draw is private"
@@ -121,7 +124,7 @@ class Race:
         )
         (post,) = [r for r in reply.public if r.kind == "channel_message"]
         assert post.has_attachment(BOARD)
-        assert f"{drawn['colour']} tile" in post.content and f"placed it on {cell}" in post.content
+        assert f"{drawn['colour']} tile" in post.text and f"placed it on {cell}" in post.text
 
     async def check_place_refusals_and_choices(self, state: State, options: list[str]) -> None:
         cells = list(dict.fromkeys(t.split()[1] for t in options))
@@ -139,9 +142,9 @@ class Race:
         # A cell far from the maze is refused, naming cells that would do.
         far = next(c for c in ("A1", "T20", "A20", "T1") if c not in cells)
         refusal = await self.refused("s6 place", cell=far, rotation=0)
-        assert "Cells that would do" in refusal.content
+        assert "Cells that would do" in refusal.text
         refusal = await self.refused("s6 move", **{"from": cells[0], "to": cells[-1]})
-        assert "maze is being built" in refusal.content
+        assert "maze is being built" in refusal.text
 
     # ------------------------------------------------------------------ the race
 
@@ -175,7 +178,7 @@ class Race:
         targets = await self.emu.autocomplete(self.ada, "s6 move", "to", "", **{"from": origin})
         assert [c["value"] for c in targets] == [b for a, b in moves if a == origin][:25]
         refusal = await self.refused("s6 collect")
-        assert "First move a prisoner" in refusal.content
+        assert "First move a prisoner" in refusal.text
 
     async def click(self, game: GameRow, state: State) -> None:
         """The decision after a move (or a blocked turn's rotations), on the board's buttons."""
@@ -189,7 +192,7 @@ class Race:
         elif "act" not in self.seen and state.view(0)["step"] == "act":
             self.seen.add("act")
             refusal = await self.refused("s6 pass")
-            assert "only when neither of your prisoners can move" in refusal.content
+            assert "only when neither of your prisoners can move" in refusal.text
             choice = next(t for t in options if t.startswith("rotate"))
         else:
             # Turning tiles at random could wall markers off and make the game drag on.
@@ -213,7 +216,7 @@ async def test_a_sector6_game_from_lobby_to_result(
     ada = emu.add_user("Ada")
     reply = await emu.slash(ada, "game new", game="sector6", mode="veteran")
     (lobby,) = reply.where(kind="response", visibility="public")
-    assert "Sector 6 (veteran mode)" in lobby.content
+    assert "Sector 6 (veteran mode)" in lobby.text
     await emu.slash(ada, "game addai", level="normal")
     await emu.slash(ada, "game start")
     game = await hv.game()
@@ -225,7 +228,7 @@ async def test_a_sector6_game_from_lobby_to_result(
     (dm,) = emu.messages(visibility=Visibility.dm_to(ada))
     state = await hv.state()
     colour = state.view(0)["players"][0]["colour"]
-    assert dm.embeds[0]["title"] == f"You play {colour.upper()}"
+    assert heading(dm) == f"You play {colour.upper()}"
     assert alt_of(dm, "secret.png").startswith(f"Your prisoners: the {colour} pawns, with ")
 
     race = Race(emu, hv, ada)
@@ -260,18 +263,20 @@ async def test_a_sector6_game_from_lobby_to_result(
     # Each board's alt text says what its public view shows: never the tile being placed.
     states = replay(game, actions)
     shown = [0] + [i + 1 for i, (_, text) in enumerate(actions) if text != "draw"]
+    # Every one a card in the colour of the token of the player to move.
+    check_game_cards(emu, game, posts, [states[i] for i in shown])
     channel = presenter_for("sector6", game.language)
     for post, index in zip(posts, shown, strict=True):
         expected = fit_alt(channel.board_alt(states[index].view(None), names))
         assert alt_of(post, BOARD) == expected, f"{post} does not describe its board"
     assert any("Free oxygen markers worth " in alt_of(post, BOARD) for post in posts)
-    assert presenter_for("sector6").outcome(state.view(None), names) in posts[-1].content
-    ai_moves = [p for p in posts if p.content.startswith(f"{game.seats[1].display_name} moved")]
+    assert presenter_for("sector6").outcome(state.view(None), names) in posts[-1].text
+    ai_moves = [p for p in posts if p.text.startswith(f"{game.seats[1].display_name} moved")]
     assert ai_moves and not any(c.startswith("act:") for p in ai_moves for c in p.custom_ids), (
         "no choices for the AI's turn (only Follow, for those not playing)"
     )
     with_buttons = [p for p in posts if any(c.startswith("act:") for c in p.custom_ids)]
-    assert with_buttons and all(f"<@{ada.id}>" in p.content for p in with_buttons)
+    assert with_buttons and all(f"<@{ada.id}>" in p.text for p in with_buttons)
     refusal = await emu.slash(ada, "s6 move", **{"from": "A1", "to": "A2"})
     assert refusal[0].visibility == Visibility.ephemeral_to(ada)
 
@@ -283,17 +288,17 @@ async def test_modes_are_offered_for_sector6_only(
     ada = emu.add_user("Ada")
     reply = await emu.slash(ada, "game new", game="pylons", mode="novice")
     assert [r.visibility for r in reply] == [Visibility.ephemeral_to(ada)]
-    assert "Pylons has no modes" in reply[0].content and "Sector 6" in reply[0].content
+    assert "Pylons has no modes" in reply[0].text and "Sector 6" in reply[0].text
     assert await hv.latest_game() is None, "no lobby was opened"
 
     reply = await emu.slash(ada, "game new", game="sector6", mode="novice")
-    assert "Sector 6 (novice mode)" in reply.public[0].content
+    assert "Sector 6 (novice mode)" in reply.public[0].text
     assert (await hv.game()).options == {"mode": "novice"}
     await emu.slash(ada, "game addai")
     await emu.slash(ada, "game start")
     await emu.wait_for(lambda: board_posts(emu))
     status = await emu.slash(ada, "game status")
     assert status[0].visibility == Visibility.ephemeral_to(ada)
-    assert "novice" in status[0].content
+    assert "novice" in status[0].text
     rules = await emu.slash(ada, "game rules")
-    assert "/s6 draw" in rules[0].content
+    assert "/s6 draw" in rules[0].text

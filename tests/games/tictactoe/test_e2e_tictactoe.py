@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from e2e_harness import BOARD, BotHarness, board_posts
+from e2e_harness import BOARD, BotHarness, board_posts, heading
 from PIL import Image
 
 from engine.core import State
@@ -65,7 +65,7 @@ async def test_two_people_play_tic_tac_toe_to_a_win_that_is_counted(
     # Each player is told their mark privately, as every game starts.
     for user, mark in ((ada, "X"), (bo, "O")):
         dm = await emu.wait_for_message(visibility=Visibility.dm_to(user))
-        assert dm.embeds[0]["title"] == f"You play {mark}"
+        assert heading(dm) == f"You play {mark}"
         assert dm.attachment("secret.png").is_png
         # A game that says nothing more of it has its secret described by its title.
         assert dm.attachment("secret.png").description == f"You play {mark}."
@@ -78,7 +78,7 @@ async def test_two_people_play_tic_tac_toe_to_a_win_that_is_counted(
 
     reply = await emu.slash(ada, "ttt mark", cell="b2")
     assert reply.public, emu.describe(reply)
-    assert "Ada put X on B2." in board_posts(emu)[-1].content
+    assert "Ada put X on B2." in board_posts(emu)[-1].text
     # Every game's board is described as the common presenter says it: the last move, whose
     # turn, the status.
     alt = board_posts(emu)[-1].attachment("board.png").description or ""
@@ -87,18 +87,16 @@ async def test_two_people_play_tic_tac_toe_to_a_win_that_is_counted(
     assert await offered(emu, ada, "") == [], "not Ada's turn"
     # The move log and the status speak in the game's own words.
     (log,) = (await emu.slash(bo, "game log")).messages
-    assert "marked B2" in log.content and "mark B2" not in log.content
+    assert "marked B2" in log.text and "mark B2" not in log.text
     (status,) = (await emu.slash(bo, "game status")).messages
-    assert (
-        "marking cells" in status.content and "Bo plays O: 0 marks on the board" in status.content
-    )
+    assert "marking cells" in status.text and "Bo plays O: 0 marks on the board" in status.text
 
     # A taken cell is refused to its player alone, naming the free cells, and nothing changes.
     before, posts = await hv.game(), len(board_posts(emu))
     refusal = await emu.slash(bo, "ttt mark", cell="B2")
     assert [r.visibility for r in refusal.messages] == [Visibility.ephemeral_to(bo)]
     assert "B2 already holds X: mark a free cell (A1, B1, C1, A2, C2, A3, B3, C3)." in (
-        refusal.messages[0].content
+        refusal.messages[0].text
     )
     after = await hv.game()
     assert after.version == before.version and after.state == before.state
@@ -130,7 +128,7 @@ async def test_two_people_play_tic_tac_toe_to_a_win_that_is_counted(
     assert outcome is not None and outcome.winners == (0,)
     assert [text for _, text in await hv.actions(game)] == state.history
     final = board_posts(emu)[-1]
-    assert "Game over: three marks in a row." in final.content and "**Ada wins!**" in final.content
+    assert "Game over: three marks in a row." in final.text and "**Ada wins!**" in final.text
 
     # The result is stored (it outlives a restart) and counted under the game's title.
     await hv.restart()
@@ -138,13 +136,13 @@ async def test_two_people_play_tic_tac_toe_to_a_win_that_is_counted(
     (record,) = mine.attachments
     assert f"{TITLE}: Rating 1103?. Games finished 1 · Won 1 (100%)" in (record.description or "")
     (board,) = (await emu.slash(bo, "stats server")).messages
-    assert f"{TITLE}: 1 game finished" in board.content
+    assert f"{TITLE}: 1 game finished" in board.text
     (leaderboard,) = board.attachments
     assert "1. Ada · Rating 1103? · Games 1" in (leaderboard.description or "")
 
     # The rules come from the game's own folder.
     (rules,) = (await emu.slash(bo, "game rules", game=game_choice(emu, TITLE))).messages
-    assert rules.content.startswith("**Tic-tac-toe in short**")
+    assert rules.text.startswith("**Tic-tac-toe in short**")
 
 
 async def test_a_game_against_the_ai_seat_ends_and_the_ai_never_loses(
