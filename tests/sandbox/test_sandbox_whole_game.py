@@ -58,7 +58,7 @@ def is_refusal(message: Message) -> bool:
         message["visibility"] == "ephemeral"
         and not live_buttons(message)
         and not message["thinking"]
-        and not message["content"].startswith("Done")
+        and not text_of(message).startswith("Done")
     )
 
 
@@ -87,7 +87,7 @@ class Table:
         return [m for m in self.ada.in_channel(self.thread) if is_board(m, self.thread)]
 
     def the_end(self) -> Message | None:
-        return next((m for m in self.boards() if "Game over:" in m["content"]), None)
+        return next((m for m in self.boards() if "Game over:" in text_of(m)), None)
 
     def open_prompt(self) -> Message | None:
         """Her newest private prompt with buttons, if she has not answered it as it stands."""
@@ -106,7 +106,7 @@ class Table:
         if not boards or boards[-1]["id"] in self.acted_on:
             return None
         latest = boards[-1]
-        return latest if f"Next: <@{self.ada.id}>, your turn" in latest["content"] else None
+        return latest if f"Next: <@{self.ada.id}>, your turn" in text_of(latest) else None
 
     def next_thing(self) -> tuple[str, Message] | None:
         if (end := self.the_end()) is not None:
@@ -265,14 +265,14 @@ async def test_one_person_plays_a_whole_high_voltage_game_against_two_ai_seats(
             "the lobby with its buttons",
             STEP_S,
         )
-        assert "High Voltage" in lobby["content"]
+        assert "High Voltage" in text_of(lobby)
 
         # Two AI seats with /game addai, then the lobby's Start button.
         easy = one_of(ada, "game addai", "level", "easy")
         for number in (1, 2):
             assert await ada.command(games, "game addai", level=easy) == {"ok": True}
             await ada.wait(
-                lambda n=number: f"AI {n}" in ada.messages[lobby["id"]]["content"] or None,
+                lambda n=number: f"AI {n}" in text_of(ada.messages[lobby["id"]]) or None,
                 f"AI {number} seated in the lobby",
                 STEP_S,
             )
@@ -295,7 +295,7 @@ async def test_one_person_plays_a_whole_high_voltage_game_against_two_ai_seats(
         end = await table.play_to_the_end()
 
         # The public result in the thread: every seat's score, the winner, the pictures.
-        said = end["content"]
+        said = text_of(end)
         assert end["visibility"] == "public" and end["channel_id"] == thread
         assert said.count("= **") == 3, said  # a row per seat: company + tokens = score
         assert "Ada" in said and "AI 1" in said and "AI 2" in said, said

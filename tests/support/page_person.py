@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -20,6 +20,7 @@ import aiohttp
 T = TypeVar("T")
 Message = dict[str, Any]
 BUTTON = 2  # a Discord component of type 2 is a button
+TEXT_DISPLAY = 10  # a card's words (Components V2)
 
 
 @dataclass(frozen=True)
@@ -31,12 +32,21 @@ class Button:
     disabled: bool
 
 
+def _parts(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component of a message, depth first: a card's (Components V2) are nested in
+    containers, sections (and their accessory) and rows."""
+    for part in components:
+        yield part
+        yield from _parts(part.get("components") or [])
+        if isinstance(part.get("accessory"), dict):
+            yield part["accessory"]
+
+
 def buttons(message: Message) -> list[Button]:
-    """The message's buttons with a custom_id, in the order shown."""
+    """The message's buttons with a custom_id, in the order shown (in a card too)."""
     return [
         Button(str(item.get("label") or ""), item["custom_id"], bool(item.get("disabled")))
-        for row in message.get("components") or []
-        for item in row.get("components") or []
+        for item in _parts(message.get("components") or [])
         if item.get("type") == BUTTON and "custom_id" in item
     ]
 
@@ -49,6 +59,11 @@ def live_buttons(message: Message) -> list[Button]:
 def text_of(message: Message) -> str:
     """Every word the page shows of a message: its text, its embeds, its buttons' labels."""
     parts = [message.get("content") or ""]
+    parts += [
+        str(item.get("content") or "")
+        for item in _parts(message.get("components") or [])
+        if item.get("type") == TEXT_DISPLAY
+    ]
     for embed in message.get("embeds") or []:
         parts += [embed.get("title") or "", embed.get("description") or ""]
         for field in embed.get("fields") or []:
