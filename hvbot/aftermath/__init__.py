@@ -39,7 +39,7 @@ from hvbot.aftermath.board_buttons import BoardButtons
 from hvbot.aftermath.sending import Sender, Sent
 from hvbot.database import failed
 from hvbot.infra import metrics
-from hvbot.messages import game_posts, seasons, tournaments
+from hvbot.messages import cards, game_posts, seasons, tournaments
 from hvbot.messages.post import Post
 from hvbot.services import GameService
 from hvbot.services.access import ai_turn
@@ -430,7 +430,7 @@ class Aftermath:
             if sent is None or sent.message is None:
                 return
             now = await build()
-            if sent.message.content != now.content:
+            if not cards.says(sent.message, now.content):
                 # A change made meanwhile found no message to edit: it is brought up to date.
                 await self._edit_signup(channel, sent.message.id, now)
             return
@@ -446,7 +446,7 @@ class Aftermath:
     async def _edit_signup(self, channel: int, message_id: int, post: Post) -> None:
         message = self.client.get_partial_messageable(channel).get_partial_message(message_id)
         try:
-            await message.edit(content=post.content, view=post.view)
+            await message.edit(**post.edit_kwargs())
         except discord.HTTPException as exc:
             if exc.status >= 500:
                 raise

@@ -280,6 +280,8 @@ class TournamentCog(
         texts = texts_for(tournament.language) if public else personal(interaction)
         await interaction.response.defer(thinking=True, ephemeral=not public)
         post = await tournament_posts.standings_post(standing, texts)
+        # A card with a picture: the thinking goes first, the card comes as its own message.
+        await answering.make_way(interaction.followup, post)
         if public:
             await interaction.followup.send(
                 **{**post.kwargs(), "allowed_mentions": discord.AllowedMentions.none()}

@@ -181,7 +181,7 @@ async def signup_click(interaction: discord.Interaction, tournament_id: int, cho
     standing = await tournaments.standing(tournament_id)
     post = tournament_posts.signup_post(change.tournament, standing.entrants)
     try:
-        await interaction.response.edit_message(**post.kwargs())
+        await interaction.response.edit_message(**post.edit_kwargs())
     except discord.NotFound as exc:
         log.warning("tournament %s: the sign-up answer came too late: %s", tournament_id, exc)
         await client.aftermath.follow(change)  # the owed update edits the post itself

@@ -135,6 +135,14 @@ def read(message: discord.Message) -> tuple[str, list[Shown], int | None]:
     return "\n".join(texts), pictures, accent
 
 
+def says(message: discord.Message, text: str) -> bool:
+    """Whether `message` says `text` already: a card's words as `card` cut them, or a plain
+    message's content (so a post whose words changed since it was sent is edited)."""
+    if is_card(message):
+        return read(message)[0] == fit_text(text.strip(), TEXT)
+    return message.content == text
+
+
 def _file_name(url: str) -> str:
     """The name of the file an attachment's address ends with: a message may come back
     without its `attachments` listed (Discord leaves them out of some answers about

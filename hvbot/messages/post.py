@@ -83,6 +83,16 @@ class Post:
             out["embed"] = self.embed
         return fitted(**out)
 
+    def edit_kwargs(self) -> dict[str, Any]:
+        """What a message is edited with to show this post (one that carries no new file:
+        Discord takes an edit's files as `attachments`). A card clears the message's text
+        too: one sent as plain text before becomes a card only once its text is cleared,
+        as Discord requires, and a card has none to clear."""
+        out = self.kwargs()
+        if self.card:
+            out["content"] = None
+        return out
+
 
 def private(post: Post) -> dict[str, Any]:
     """The post's fields for a message only its asker sees: pinging nobody (`PRIVATE`)."""

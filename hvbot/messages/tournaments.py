@@ -3,6 +3,11 @@ Leave buttons), each round's announcement and its tables' announcements (the sea
 mentions; each table's thread starts from its announcement), the standings after each round
 (a picture with its text twin) and the final podium. All in the server's language.
 
+The sign-up post, a round's, the standings and the podium are cards, as a game's posts are
+(`hvbot.messages.cards`): the sign-up's buttons inside it, the standings' picture in its
+gallery with the text twin as its alt text. A table's announcement is its game's lobby
+message, edited by its words alone, and stays plain text.
+
 The Join and Leave buttons' custom ids are `tour:<id>:join` and `tour:<id>:leave`
 (`signup_id`): the handlers find them by that pattern, after a restart too."""
 
@@ -126,7 +131,7 @@ def signup_post(tournament: TournamentRow, entrants: Sequence[EntrantRow]) -> Po
     open to sign up (a button clicked after that is answered that sign-up is closed)."""
     texts = texts_for(tournament.language)
     view = signup_view(tournament.id, texts) if tournament.status == "signup" else None
-    return Post(signup_text(tournament, entrants, texts), view=view)
+    return Post(signup_text(tournament, entrants, texts), view=view, card=True)
 
 
 def round_post(standing: TournamentStanding, number: int) -> Post:
@@ -148,7 +153,7 @@ def round_post(standing: TournamentStanding, number: int) -> Post:
         if round_row.round == number and round_row.byes:
             byes = ", ".join(f"<@{user}>" for user in round_row.byes)
             lines.append(texts("bot.tournament.byes", players=byes))
-    return Post("\n".join(lines))
+    return Post("\n".join(lines), card=True)
 
 
 def table_post(tournament: TournamentRow, game: GameRow, number: int, table: int) -> Post:
@@ -241,4 +246,4 @@ async def standings_post(
         winners = ", ".join(f"<@{s.player}>" for s in first)
         content = texts("bot.tournament.winner", players=winners, count=len(first)) + "\n" + alt
     name = f"tournament-{standing.tournament.id}-{'podium' if podium else standing.upto}.png"
-    return Post(content, files=[Picture(name, png, alt)])
+    return Post(content, files=[Picture(name, png, alt)], card=True)

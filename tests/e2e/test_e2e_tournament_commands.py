@@ -36,15 +36,15 @@ async def test_a_member_who_may_not_open_games_is_refused_and_nothing_is_posted(
     reply = await emu.slash(ada, "tournament new", game="pylons", clock=60)
     (refused,) = reply.messages
     assert refused.visibility == Visibility.ephemeral_to(ada)
-    assert "tournois" in refused.content, refused.content  # in French, as her client
+    assert "tournois" in refused.text, refused.text  # in French, as her client
     assert not with_custom_id(emu, SIGNUP)
     # A start that is not a time is refused before anything is made, saying what would do.
     mo = emu.add_user("Mo", manage_guild=True)
     (bad,) = (await emu.slash(mo, "tournament new", game="pylons", clock=60, start="soon")).messages
     assert bad.visibility == Visibility.ephemeral_to(mo)
-    assert "soon is not a time: use HH:MM or YYYY-MM-DD HH:MM" in bad.content
+    assert "soon is not a time: use HH:MM or YYYY-MM-DD HH:MM" in bad.text
     (table,) = (await emu.slash(mo, "tournament new", game="pylons", clock=60, table="3")).messages
-    assert "Pylons is played at tables of 2" in table.content, table.content
+    assert "Pylons is played at tables of 2" in table.text, table.text
     assert not with_custom_id(emu, SIGNUP)
 
 
@@ -62,7 +62,7 @@ async def test_a_tournament_starts_by_itself_at_the_time_typed_in_its_zone(
         emu, mo, emu.channel, game="pylons", clock=60, start="19:00", zone="Europe/Rome"
     )
     starts = int(datetime(2026, 11, 29, 18, 0, tzinfo=UTC).timestamp())
-    assert f"<t:{starts}:" in emu.message(post.message_id or 0).content
+    assert f"<t:{starts}:" in emu.message(post.message_id or 0).text
     people = [emu.add_user(name) for name in ("Ada", "Bo", "Cy", "Di")]
     await sign_up(emu, people, post, tid)
     clock.advance(minutes=89)
@@ -93,7 +93,7 @@ async def test_standings_privately_or_for_the_channel_and_its_creator_pauses_and
     (twice,) = (await emu.click(people[0], f"tour:{tid}:join", message=post)).messages
     assert twice.visibility == Visibility.ephemeral_to(people[0])
     assert twice.content == "Vous êtes déjà inscrit."
-    assert emu.message(post.message_id or 0).content.count(f"<@{people[0].id}>") == 1
+    assert emu.message(post.message_id or 0).text.count(f"<@{people[0].id}>") == 1
     # Sign-up is the creator's to close: another member's start is refused.
     (no,) = (await emu.slash(people[0], "tournament start")).messages
     assert no.visibility == Visibility.ephemeral_to(people[0])
@@ -112,9 +112,9 @@ async def test_standings_privately_or_for_the_channel_and_its_creator_pauses_and
         await emu.slash(mo, "tournament new", game="pylons", clock=60, channel=thread)
     ).messages
     assert no_thread.visibility == Visibility.ephemeral_to(mo)
-    assert "in the channel itself" in no_thread.content, no_thread.content
+    assert "in the channel itself" in no_thread.text, no_thread.text
     (not_mod,) = (await emu.slash(people[0], "tournament remove", member=people[1])).messages
-    assert not_mod.content.startswith("Seuls les modérateurs"), not_mod.content  # her French
+    assert not_mod.text.startswith("Seuls les modérateurs"), not_mod.text  # her French
     assert await status(hv, tid) == "running"
 
     mine = await emu.slash(people[1], "tournament standings")
@@ -132,22 +132,22 @@ async def test_standings_privately_or_for_the_channel_and_its_creator_pauses_and
     assert refused.visibility == Visibility.ephemeral_to(people[2])
     assert await status(hv, tid) == "running"
     (paused,) = (await emu.slash(mo, "tournament pause")).where(kind="response")
-    assert "is paused" in paused.content
+    assert "is paused" in paused.text
     assert await status(hv, tid) == "paused"
     (cancelled,) = (await emu.slash(mo, "tournament cancel")).where(kind="response")
-    assert "is cancelled" in cancelled.content
+    assert "is cancelled" in cancelled.text
     assert await status(hv, tid) == "cancelled"
-    assert "Cancelled" in emu.message(post.message_id or 0).content
+    assert "Cancelled" in emu.message(post.message_id or 0).text
     # Its games go on as ordinary games; the channel has no tournament any more.
     (none,) = (await emu.slash(people[0], "tournament leave")).messages
-    assert none.content.startswith("Ce salon n'a pas de tournoi en cours"), none.content
+    assert none.text.startswith("Ce salon n'a pas de tournoi en cours"), none.text
 
 
 async def test_help_names_the_tournaments(emulator: DiscordEmulator, hv: BotHarness) -> None:
     emu = emulator
     ada = emu.add_user("Ada", locale="de")
     (said,) = (await emu.slash(ada, "help")).messages
-    assert "Turniere: </tournament new:" in said.content, said.content
+    assert "Turniere: </tournament new:" in said.text, said.text
 
 
 async def test_a_round_robin_of_four_meets_everyone_once(
@@ -197,6 +197,6 @@ async def test_a_round_robin_of_four_meets_everyone_once(
         sorted((a.id, b.id)) for i, a in enumerate(people) for b in people[i + 1 :]
     ), "each pair once"
     final = pictures(emu, emu.channel)[-1]
-    assert "final standings" in final.content and "S-B" in (final.attachments[0].description or "")
+    assert "final standings" in final.text and "S-B" in (final.attachments[0].description or "")
     tables = [g for g in followed if g.tournament_id == tid]
     assert tables and all(g.thread_id is not None for g in tables), tables

@@ -7,6 +7,7 @@ text twin, the next round paired as the last game of a round ends, and the final
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from e2e_harness import BotHarness, board_posts
@@ -15,9 +16,16 @@ from moved_clock import MovedClock
 from hvbot.services import GameService
 from hvbot.services.outcomes import Change
 from hvbot.store import GameRow, GameStore
-from sandbox.emulator import DiscordEmulator, Visibility
+from sandbox.emulator import DiscordEmulator, Record, Visibility, layout
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
+
+def in_card(record: Record, kind: int) -> list[dict[str, Any]]:
+    """The components of `kind` inside the one container `record` was sent as."""
+    (box,) = record.layout
+    assert box["type"] == layout.CONTAINER, box
+    return [c for c, _ in layout.walk([box]) if c.get("type") == kind]
 
 
 async def ended_by_loss(service: GameService, game_id: int, loser: int) -> Change:
@@ -59,23 +67,26 @@ async def test_a_swiss_is_posted_round_by_round_with_its_tables_in_threads(
     await aftermath.follow(made)
     tid = made.tournament.id
     (signup,) = emu.messages(channel=emu.channel)
-    assert signup.content.startswith("🏆 **Autumn cup**: Pylons, Swiss, 2 rounds"), signup.content
-    assert "Nobody has signed up yet" in signup.content
+    assert signup.text.startswith("🏆 **Autumn cup**: Pylons, Swiss, 2 rounds"), signup.text
+    assert "Nobody has signed up yet" in signup.text
     assert [b.custom_id for b in signup.components] == [f"tour:{tid}:join", f"tour:{tid}:leave"]
+    assert signup.content == "" and in_card(signup, layout.BUTTON), "a card, its buttons inside"
     for person in people:
         await aftermath.follow(await service.tournaments.join(tid, person.id, name=person.name))
     shown = emu.message(signup.message_id)
-    assert "4 entrants (at most 64):" in shown.content
-    assert all(f"<@{p.id}>" in shown.content for p in people)
+    assert "4 entrants (at most 64):" in shown.text
+    assert all(f"<@{p.id}>" in shown.text for p in people)
     assert len(emu.messages(channel=emu.channel, kind="channel_message")) == 1, "edited, not posted"
 
     started = await service.tournaments.start(tid, emu.owner.id, can_manage=False)
     await aftermath.follow(started)
     await emu.settle()
     shown = emu.message(signup.message_id)
-    assert "Under way: round 1 of 2." in shown.content and not shown.buttons
+    assert "Under way: round 1 of 2." in shown.text and not shown.buttons
+    assert shown.is_layout and shown.content == "", "edited as the same card"
     posts = emu.messages(channel=emu.channel, kind="channel_message")
-    assert posts[1].content.startswith("**Autumn cup**: round 1 of 2\n2 tables"), posts[1].content
+    assert posts[1].text.startswith("**Autumn cup**: round 1 of 2\n2 tables"), posts[1].text
+    assert posts[1].content == "" and in_card(posts[1], layout.TEXT_DISPLAY), "a card"
     tables = posts[2:]
     assert len(tables) == 2
     threads = emu.threads(emu.channel)
@@ -87,8 +98,8 @@ async def test_a_swiss_is_posted_round_by_round_with_its_tables_in_threads(
     for table, opened in zip(tables, started.games, strict=True):
         game = await hv.game(table.message_id)  # the thread finds its game
         assert game.id == opened.game.id and game.thread_id == table.message_id
-        assert all(f"<@{s.user_id}>" in table.content for s in game.seats)
-        assert f"<#{game.thread_id}>" in emu.message(table.message_id).content
+        assert all(f"<@{s.user_id}>" in table.text for s in game.seats)
+        assert f"<#{game.thread_id}>" in emu.message(table.message_id).text
         assert board_posts(emu, channel=game.thread_id), "the first board in the thread"
     assert not board_posts(emu, channel=emu.channel), "no board in the channel"
     for person in people:
@@ -100,13 +111,17 @@ async def test_a_swiss_is_posted_round_by_round_with_its_tables_in_threads(
         assert loser is not None
         await aftermath.follow(await ended_by_loss(service, opened.game.id, loser))
     standings = await emu.wait_for_message(
-        lambda r: "standings after round 1" in r.content, channel=emu.channel, timeout=30
+        lambda r: "standings after round 1" in r.text, channel=emu.channel, timeout=30
     )
     (picture,) = standings.attachments
     assert picture.image is not None and picture.description, "a picture with its text twin"
+    (gallery,) = in_card(standings, layout.MEDIA_GALLERY)
+    (item,) = gallery["items"]
+    assert item["media"]["url"] == f"attachment://{picture.filename}", "in the card's gallery"
+    assert item["description"] == picture.description, "its text twin as its alt text"
     await emu.wait_for(lambda: len(emu.threads(emu.channel)) == 4, 30, message="round 2")
     await emu.settle()
-    assert "Under way: round 2 of 2." in emu.message(signup.message_id).content
+    assert "Under way: round 2 of 2." in emu.message(signup.message_id).text
 
     second = await service.tournaments.standing(tid)
     for table in second.open_tables(2):
@@ -114,15 +129,16 @@ async def test_a_swiss_is_posted_round_by_round_with_its_tables_in_threads(
             await ended_by_loss(service, table.table.game_id, table.table.players[-1])
         )
     podium = await emu.wait_for_message(
-        lambda r: "final standings" in r.content, channel=emu.channel, timeout=30
+        lambda r: "final standings" in r.text, channel=emu.channel, timeout=30
     )
-    assert podium.content.startswith("🏆 <@"), podium.content
+    assert podium.text.startswith("🏆 <@"), podium.text
+    assert podium.content == "" and in_card(podium, layout.MEDIA_GALLERY), "a card"
     await hv.caught_up(timeout=60)
-    assert "Finished" in emu.message(signup.message_id).content
-    over = emu.message(tables[0].message_id).content
+    assert "Finished" in emu.message(signup.message_id).text
+    over = emu.message(tables[0].message_id).text
     assert over.startswith("**Autumn cup**: round 1, table 1\n"), over
     assert "This game is finished." in over, "its announcement says so, as a lobby would"
-    rounds = [r for r in emu.messages(channel=emu.channel) if "round 2 of 2\n" in r.content]
+    rounds = [r for r in emu.messages(channel=emu.channel) if "round 2 of 2\n" in r.text]
     assert len(rounds) == 1, "each round posted once"
 
 
@@ -166,8 +182,8 @@ async def test_posts_of_a_process_that_died_are_sent_once_and_its_round_is_paire
         await hv.caught_up(timeout=60)
         posts = emu.messages(channel=emu.channel, kind="channel_message")
         signup, announced, *tables = posts
-        assert "Under way: round 1 of 2." in emu.message(signup.message_id).content
-        assert announced.content.startswith("**Winter cup**: round 1 of 2")
+        assert "Under way: round 1 of 2." in emu.message(signup.message_id).text
+        assert announced.text.startswith("**Winter cup**: round 1 of 2")
         assert len(tables) == 2
         for opened in started.games:
             game = await (await hv.reader()).game(game_id=opened.game.id, fresh=True)
@@ -183,7 +199,7 @@ async def test_posts_of_a_process_that_died_are_sent_once_and_its_round_is_paire
         await hv.caught_up(timeout=60)
         clock.advance(seconds=30)  # more checks, past every lease: nothing more is said
         await hv.caught_up(timeout=60)
-        texts = [r.content for r in emu.messages(channel=emu.channel, kind="channel_message")]
+        texts = [r.text for r in emu.messages(channel=emu.channel, kind="channel_message")]
         assert sum(t.startswith("**Winter cup**: round 2 of 2\n") for t in texts) == 1
         assert sum(t.startswith("Winter cup: standings after round 1") for t in texts) == 1
         assert len(await other.repo.db.fetch("SELECT * FROM tournament_rounds")) == 2
@@ -302,7 +318,7 @@ async def test_a_table_discord_gives_no_thread_is_played_in_the_channel_and_foun
     for opened in started.games:
         game = await reader.game(game_id=opened.game.id, fresh=True)
         assert game is not None and game.thread_id is None and game.lobby_message_id
-        announced = emu.message(game.lobby_message_id).content
+        announced = emu.message(game.lobby_message_id).text
         assert "so it is played here in the channel" in announced, announced
         assert f"game #{game.id} in </game board:" in announced, announced
         tables.append(game)
@@ -312,18 +328,18 @@ async def test_a_table_discord_gives_no_thread_is_played_in_the_channel_and_foun
         for seat in game.seats:
             person = next(p for p in people if p.id == seat.user_id)
             reply = await emu.slash(person, "game status")
-            said = " ".join(r.content for r in reply)
+            said = " ".join(r.text for r in reply)
             # Their own table, found by their seat: its players' names, and nobody else's.
             names = {s.display_name for s in game.seats}
             assert all(f"• {name}:" in said for name in names), said
             assert not any(f"• {p.name}:" in said for p in people if p.name not in names)
     eve = emu.add_user("Eve")
     refused = await emu.slash(eve, "game status")
-    said = " ".join(r.content for r in refused)
+    said = " ".join(r.text for r in refused)
     assert "Several games are played from this channel" in said, said
     assert all(f"#{game.id}" in said for game in tables), said
     picked = await emu.slash(eve, "game status", game=tables[1].id)
-    said = " ".join(r.content for r in picked)
+    said = " ".join(r.text for r in picked)
     assert all(f"• {s.display_name}:" in said for s in tables[1].seats), said
 
     # A move typed in the channel is made at the mover's own table, its board posted there.

@@ -114,7 +114,7 @@ async def test_every_round_is_paired_and_posted_once_though_a_process_is_killed(
                 said = [
                     r
                     for r in emu.messages(visibility="public", channel=emu.channel)
-                    if r.content.startswith(f"**{NAME}**: round {number} of 3\n")
+                    if r.text.startswith(f"**{NAME}**: round {number} of 3\n")
                 ]
                 assert len(said) == 1, f"round {number} posted {len(said)} times"
                 assert len(await tables(reader, tid, number)) == 2

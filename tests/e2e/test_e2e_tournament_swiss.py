@@ -145,7 +145,7 @@ def assert_round_posted(emu: DiscordEmulator, found: list[TableGame]) -> None:
         assert thread.parent_id == emu.channel.id
         announcement = emu.message(thread.id)  # a thread started from a message has its id
         for user in table.players:
-            assert f"<@{user}>" in announcement.content, announcement.content
+            assert f"<@{user}>" in announcement.text, announcement.text
         assert len(board_posts(emu, channel=thread)) >= 1
     threads = [t.game.thread_id for t in found]
     assert len(set(threads)) == len(found), "a thread of its own for each game"
@@ -171,18 +171,18 @@ async def test_a_nine_player_pylons_swiss_with_a_bye_a_withdrawal_and_a_no_show(
     await sign_up(emu, people, post, tid)
     again = await emu.click(people[0], f"tour:{tid}:join", message=post)
     (refused,) = again.ephemeral
-    assert "signed up already" in refused.content
+    assert "signed up already" in refused.text
     # Leaving before the start takes one off the list; they join again.
     await emu.click(people[8], f"tour:{tid}:leave", message=post)
-    assert f"<@{people[8].id}>" not in emu.message(post.message_id or 0).content
+    assert f"<@{people[8].id}>" not in emu.message(post.message_id or 0).text
     await emu.click(people[8], f"tour:{tid}:join", message=post)
 
     # Nobody but its creator or a moderator starts it.
     (no,) = (await emu.slash(people[1], "tournament start")).ephemeral
-    assert "moderator" in no.content, no.content
+    assert "moderator" in no.text, no.text
     assert not await rounds_paired(hv, tid)
     started = await emu.slash(mo, "tournament start")
-    assert "has started" in started.where(kind="response")[0].content, emu.describe(started)
+    assert "has started" in started.where(kind="response")[0].text, emu.describe(started)
 
     # Round 1: four tables and a bye.
     first = await wait_for_round(emu, hv, tid, 1)
@@ -202,7 +202,7 @@ async def test_a_nine_player_pylons_swiss_with_a_bye_a_withdrawal_and_a_no_show(
 
     # Paused before its last games end: the round ends, and nothing more is paired.
     paused = await emu.slash(mo, "tournament pause")
-    assert "paused" in paused.ephemeral[0].content
+    assert "paused" in paused.ephemeral[0].text
     await timed_out(emu, hv, clock, no_shows)  # nobody moved at the last two tables
     await hv.caught_up()
     assert await rounds_paired(hv, tid) == 1, "paused: no round 2"
@@ -210,11 +210,11 @@ async def test_a_nine_player_pylons_swiss_with_a_bye_a_withdrawal_and_a_no_show(
     # One who finished round 1 leaves between rounds, then the moderator resumes.
     leaver = quitter
     left = await emu.slash(leaver, "tournament leave")
-    assert "You left" in left.ephemeral[0].content
+    assert "You left" in left.ephemeral[0].text
     await emu.slash(mo, "tournament resume")
     second = await wait_for_round(emu, hv, tid, 2)
     (after_one,) = await emu.wait_for(lambda: pictures(emu, emu.channel), 30)
-    assert "after round 1" in after_one.content, "the standings after round 1, with round 2"
+    assert "after round 1" in after_one.text, "the standings after round 1, with round 2"
     assert len(second) == 4 and await byes(hv, tid, 2) == []
     assert leaver.id not in {u for t in second for u in t.players}
     assert_round_posted(emu, second)
@@ -246,8 +246,8 @@ async def test_a_nine_player_pylons_swiss_with_a_bye_a_withdrawal_and_a_no_show(
     assert final == {by_id[u].name: str(points) for u, points in expected.items()}, final
     best = max(expected.values())
     leaders = [u for u, points in expected.items() if points == best]
-    assert any(f"<@{u}>" in shown[-1].content for u in leaders), shown[-1].content
-    assert "final standings" in shown[-1].content
+    assert any(f"<@{u}>" in shown[-1].text for u in leaders), shown[-1].text
+    assert "final standings" in shown[-1].text
     assert "withdrew" in (shown[-1].attachments[0].description or "")
     assert await rounds_paired(hv, tid) == 3
     assert len(emu.threads(emu.channel)) == 12
@@ -297,7 +297,7 @@ async def test_a_twelve_player_high_voltage_swiss_at_tables_of_three_and_four(
     # A moderator takes one out: their game goes on with an AI in their seat, as resigned.
     removed = by_id[first[0].players[-1]]
     said = await emu.slash(mo, "tournament remove", member=removed)
-    assert "is out of" in said.ephemeral[0].content
+    assert "is out of" in said.ephemeral[0].text
     await hv.caught_up()
     game = await (await hv.reader()).game(game_id=first[0].game.id, fresh=True)
     assert game is not None and game.seat_of(removed.id) is None

@@ -67,7 +67,7 @@ async def sign_up(emu: DiscordEmulator, people: list[User], post: Record, tourna
         since = emu.last_seq
         click = await emu.click(person, f"tour:{tournament}:join", message=post)
         assert not click.ephemeral.where(kind="response"), emu.describe(click)
-        assert f"<@{person.id}>" in emu.message(post.message_id or 0).content
+        assert f"<@{person.id}>" in emu.message(post.message_id or 0).text
         again = emu.messages(kind="message_edit", since=since)
         assert post.message_id not in [r.message_id for r in again], emu.describe(again)
 
@@ -173,7 +173,7 @@ def points_said(record: Record) -> dict[str, str]:
 def said_twice(emu: DiscordEmulator, channel: Channel) -> list[str]:
     """Posts of the channel said twice: the same words (and the same files) posted again."""
     seen = Counter(
-        (r.content, tuple(a.filename for a in r.attachments))
+        (r.text, tuple(a.filename for a in r.attachments))
         for r in emu.messages(visibility="public", kind="channel_message", channel=channel)
     )
     return [content for (content, _), times in seen.items() if times > 1]
