@@ -18,8 +18,10 @@ processes that see the last game end, one pairs it.
 Withdrawals: a person may leave (before the start: off the list; after: not paired again,
 their running game goes on; a round robin's remaining games against them are byes for their
 opponents). A moderator may remove someone: as leaving, and their running game counts as
-resigned. Pause: no new round is paired while paused (running games go on); resume pairs a
-round that is due. Cancel: no more rounds; running games go on as ordinary games.
+resigned. Pause: no new round is paired while paused (running games go on); the standings
+after a round whose last game ends meanwhile are posted then, once (not again with the next
+round's pairing); resume pairs a round that is due. Cancel: no more rounds; running games go
+on as ordinary games.
 
 Every change comes back as a `TournamentChange` with the posts it owes in the outbox, and
 `hvbot.aftermath.Aftermath.follow` sends them (see docs/tournaments.md).
@@ -596,11 +598,12 @@ class Tournaments:
 
     async def game_ended(self, game: GameRow) -> TournamentChange | None:
         """A table game ended: if it completed its round, the next round paired (once, across
-        processes) or the tournament finished; None when nothing more follows."""
+        processes) or the tournament finished, or, while it is paused, the standings after
+        the round owed; None when nothing more follows."""
         if game.tournament_id is None:
             return None
         tournament = await self.table.get(game.tournament_id)
-        if tournament is None or tournament.status != "running":
+        if tournament is None or tournament.status not in ("running", "paused"):
             return None
         return await self._advance(tournament)
 
@@ -608,7 +611,8 @@ class Tournaments:
         """The periodic duty: the seats of people removed but still seated resigned (a
         process died between the removal and the resignation), tournaments whose start time
         has come started (or cancelled, with too few entrants), and rounds complete but not
-        paired (a process died in between) paired, each once."""
+        paired (a process died in between) paired, or, while paused, the standings after
+        them owed, each once."""
         done: list[TournamentChange] = await self._resign_removed()
         for tournament in await self.table.due_to_start(self.clock()):
             try:
@@ -622,7 +626,7 @@ class Tournaments:
                         done.append(cancelled)
             except (Duplicate, VersionConflict):
                 continue  # another process started it
-        for tournament in await self.table.round_over():
+        for tournament in [*await self.table.round_over(), *await self.table.standings_due()]:
             advanced = await self._advance(tournament)
             if advanced is not None:
                 done.append(advanced)
@@ -645,16 +649,19 @@ class Tournaments:
 
     async def _advance(self, tournament: TournamentRow) -> TournamentChange | None:
         """Pair the next round of a running tournament whose last round has no game open, or
-        finish it after its last round; None when its round is still being played, or
+        finish it after its last round (a paused one: the standings after that round owed,
+        once, see `_standings_while_paused`); None when its round is still being played, or
         another process did it first."""
         for _ in range(TRIES):
-            if tournament.status != "running":
+            if tournament.status not in ("running", "paused"):
                 return None
             standing = await self.standing(tournament.id)
             if standing.open_tables(tournament.round):
                 return None
             plan = self._plan(standing)
             try:
+                if tournament.status == "paused":
+                    return await self._standings_while_paused(standing, bool(plan))
                 if not plan:
                     return await self._finish(tournament)
                 paired = await self._pair(tournament, standing, plan, what="paired")
@@ -672,6 +679,25 @@ class Tournaments:
                     return None  # paired or finished by another process
                 tournament = fresh  # changed meanwhile (a withdrawal): once more
         return None
+
+    async def _standings_while_paused(
+        self, standing: TournamentStanding, more: bool
+    ) -> TournamentChange | None:
+        """A paused tournament's round is over: the standings after it are owed now, rather
+        than with the next round's pairing at resume, marked owed in the same transaction so
+        that neither the pairing nor another process owes them again. None when they are
+        owed already, or when no round would follow (`more`): the podium at resume says it."""
+        tournament = standing.tournament
+        number = tournament.round
+        row = next((r for r in standing.rounds if r.round == number), None)
+        if not more or row is None or row.standings_at is not None:
+            return None
+        return await self._change(
+            tournament,
+            "standings",
+            steps=(rows.owe_standings(tournament.id, number, self.clock()),),
+            posts=(("standings", {"round": number}),),
+        )
 
     async def _finish(self, tournament: TournamentRow) -> TournamentChange:
         return await self._change(
@@ -793,8 +819,11 @@ class Tournaments:
             for table_no, players in enumerate(paired.tables, start=1):
                 steps.append(table_step(number, table_no, players))
         posts: list[tuple[str, dict[str, Any]]] = []
-        if tournament.round > 0:
+        told = {r.round for r in standing.rounds if r.standings_at is not None}
+        if tournament.round > 0 and last - 1 not in told:
+            # Unless owed already, when the round ended while the tournament was paused.
             posts.append(("standings", {"round": last - 1}))
+            steps.append(rows.owe_standings(tournament.id, last - 1, at))
         posts += [("round", {"round": last}), ("signup", {})]
         all_sets = "round = ?" + (f", {sets}" if sets else "")
         change = await self._change(

@@ -101,12 +101,15 @@ class EntrantRow:
 
 @dataclass(frozen=True)
 class RoundRow:
-    """A round as paired, once: its byes (user ids), and when."""
+    """A round as paired, once: its byes (user ids), and when; when its standings were owed."""
 
     tournament_id: int
     round: int
     byes: tuple[int, ...]
     paired_at: str
+    # When the standings after it were owed (None: not yet): they are posted once, with the
+    # next round's pairing or, while the tournament is paused, as soon as the round is over.
+    standings_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,9 @@ class TournamentTable:
             tournament_id,
         )
         return [
-            RoundRow(r["tournament_id"], r["round"], _users(r["byes"]), r["paired_at"])
+            RoundRow(
+                r["tournament_id"], r["round"], _users(r["byes"]), r["paired_at"], r["standings_at"]
+            )
             for r in rows
         ]
 
@@ -255,6 +260,22 @@ class TournamentTable:
         process died before pairing, found by the periodic check."""
         rows = await self.db.fetch(
             "SELECT * FROM tournaments AS t WHERE t.status = 'running' AND t.round > 0"
+            " AND NOT EXISTS (SELECT 1 FROM tournament_games AS tg JOIN games AS g"
+            " ON g.id = tg.game_id WHERE tg.tournament_id = t.id AND tg.round = t.round"
+            " AND g.status IN ('lobby', 'active')) ORDER BY t.id LIMIT ?",
+            most,
+        )
+        return [_tournament(r) for r in rows]
+
+    async def standings_due(self, most: int = 10) -> list[TournamentRow]:
+        """Paused tournaments whose last round paired has no game left open and whose
+        standings after it are not owed yet: the round's last end owes them at once; these
+        are those a process died before owing them (or paused as the round ended), found by
+        the periodic check."""
+        rows = await self.db.fetch(
+            "SELECT * FROM tournaments AS t WHERE t.status = 'paused' AND t.round > 0"
+            " AND EXISTS (SELECT 1 FROM tournament_rounds AS tr WHERE tr.tournament_id = t.id"
+            " AND tr.round = t.round AND tr.standings_at IS NULL)"
             " AND NOT EXISTS (SELECT 1 FROM tournament_games AS tg JOIN games AS g"
             " ON g.id = tg.game_id WHERE tg.tournament_id = t.id AND tg.round = t.round"
             " AND g.status IN ('lobby', 'active')) ORDER BY t.id LIMIT ?",
@@ -476,6 +497,24 @@ def add_round(tournament_id: int, number: int, byes: Sequence[int], at: datetime
             " ".join(str(b) for b in byes),
             stamp(at),
         )
+
+    return step
+
+
+def owe_standings(tournament_id: int, number: int, at: datetime) -> Step:
+    """The round's standings marked owed, in the transaction that owes their post: they are
+    owed once (`VersionConflict` if another change owed them first)."""
+
+    async def step(tx: Transaction) -> None:
+        marked = await tx.execute(
+            "UPDATE tournament_rounds SET standings_at = ?"
+            " WHERE tournament_id = ? AND round = ? AND standings_at IS NULL",
+            stamp(at),
+            tournament_id,
+            number,
+        )
+        if marked != 1:
+            raise VersionConflict(f"tournament {tournament_id}: round {number}'s standings owed")
 
     return step
 

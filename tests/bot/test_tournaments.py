@@ -446,7 +446,8 @@ async def test_a_pause_holds_the_next_round_until_it_resumes(database_url: str) 
         started = await service.tournaments.start(tid, OWNER, can_manage=False)
         paused = await service.tournaments.pause(tid, by=OWNER, can_manage=False)
         assert paused.tournament.status == "paused"
-        assert await play_round(service, started) == [None, None]
+        first, last = await play_round(service, started)
+        assert first is None and last is not None and last.what == "standings", "no round"
         assert await service.tournaments.due() == []
         await refused(
             "only_manager", service.tournaments.resume(tid, by=PEOPLE[0], can_manage=False)
@@ -456,6 +457,86 @@ async def test_a_pause_holds_the_next_round_until_it_resumes(database_url: str) 
         assert resumed.tournament.status == "running" and len(resumed.games) == 2
     finally:
         await service.close()
+
+
+def kinds(change: TournamentChange | None) -> list[tuple[str, object]]:
+    """The posts `change` owes: each kind, and the round its body names."""
+    assert change is not None
+    return [(owed.kind, owed.body.get("round")) for owed in change.owed]
+
+
+async def test_a_paused_round_posts_its_standings_as_it_ends_and_not_again(
+    database_url: str,
+) -> None:
+    """While paused, the standings after a round are owed as its last game ends, once: the
+    pairing at resume owes the round and the sign-up post, not the standings again. A last
+    round ending while paused owes nothing: the podium says it at resume."""
+    service, _ = await started_service(database_url)
+    try:
+        made = await opened(service)
+        tid = made.tournament.id
+        started = await service.tournaments.start(tid, OWNER, can_manage=False)
+        await service.tournaments.pause(tid, by=OWNER, can_manage=False)
+        first, last = await play_round(service, started)
+        assert first is None, "a game still played: nothing yet"
+        assert kinds(last) == [("standings", 1)]
+        assert last is not None and last.tournament.status == "paused" and not last.games
+        assert await service.tournaments.due() == [], "owed once"
+        standing = await service.tournaments.standing(tid)
+        assert [r.standings_at is not None for r in standing.rounds] == [True]
+
+        resumed = await service.tournaments.resume(tid, by=OWNER, can_manage=False)
+        assert resumed.what == "paired" and resumed.tournament.round == 2
+        assert kinds(resumed) == [("signup", None), ("round", 2), ("signup", None)]
+        sql = "SELECT COUNT(*) FROM announcements WHERE kind = 'standings'"
+        assert await count(service.repo, sql) == 1
+
+        await service.tournaments.pause(tid, by=OWNER, can_manage=False)
+        assert await play_round(service, resumed) == [None, None], "the last round"
+        assert await service.tournaments.due() == []
+        ended = await service.tournaments.resume(tid, by=OWNER, can_manage=False)
+        assert ended.what == "finished"
+        assert kinds(ended) == [("signup", None), ("podium", 2), ("signup", None)]
+        assert await count(service.repo, sql) == 1
+    finally:
+        await service.close()
+
+
+async def test_a_paused_rounds_standings_are_owed_once_by_two_processes(
+    database_url: str,
+) -> None:
+    """Two processes seeing a paused round's last game end owe its standings once; one that
+    died before owing them leaves them to the periodic check of either, once; a round left
+    unpaired and found paused owes them too, and its pairing at resume does not."""
+    async with services_sharing(database_url, 2) as (one, two):
+        one.clock = two.clock = MovedClock()
+        made = await opened(one, rounds=3)
+        tid = made.tournament.id
+        started = await one.tournaments.start(tid, OWNER, can_manage=False)
+        await one.tournaments.pause(tid, by=OWNER, can_manage=False)
+        for table in started.games[:-1]:
+            await lose(one, table.game.id, table.game.seats[-1].user_id)
+        final = started.games[-1].game
+        ended = await lose(one, final.id, final.seats[-1].user_id)
+        both = await asyncio.gather(
+            one.tournaments.game_ended(ended), two.tournaments.game_ended(ended)
+        )
+        owed = [kinds(c) for c in both if c is not None]
+        assert owed == [[("standings", 1)]], owed
+        assert await one.tournaments.due() == [] and await two.tournaments.due() == []
+
+        resumed = await two.tournaments.resume(tid, by=OWNER, can_manage=False)
+        assert kinds(resumed) == [("signup", None), ("round", 2), ("signup", None)]
+        await one.tournaments.pause(tid, by=OWNER, can_manage=False)
+        for table in resumed.games:  # the ends seen by nobody: a process died after each
+            await lose(one, table.game.id, table.game.seats[-1].user_id)
+        checked = await asyncio.gather(one.tournaments.due(), two.tournaments.due())
+        found = [kinds(c) for changes in checked for c in changes]
+        assert found == [[("standings", 2)]], found
+        again = await two.tournaments.resume(tid, by=OWNER, can_manage=False)
+        assert kinds(again) == [("signup", None), ("round", 3), ("signup", None)]
+        sql = "SELECT COUNT(*) FROM announcements WHERE kind = 'standings'"
+        assert await count(one.repo, sql) == 2
 
 
 async def test_a_cancelled_tournament_pairs_no_more_and_its_games_go_on(database_url: str) -> None:
