@@ -23,7 +23,8 @@ from tournament_play import (
 )
 
 from hvbot.store import GameRow
-from sandbox.emulator import DiscordEmulator, Visibility
+from sandbox.emulator import DiscordEmulator, Visibility, layout
+from sandbox.emulator.models import IS_COMPONENTS_V2
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
@@ -200,3 +201,36 @@ async def test_a_round_robin_of_four_meets_everyone_once(
     assert "final standings" in final.text and "S-B" in (final.attachments[0].description or "")
     tables = [g for g in followed if g.tournament_id == tid]
     assert tables and all(g.thread_id is not None for g in tables), tables
+
+
+async def test_a_signup_posted_as_plain_text_before_cards_becomes_a_card_when_it_changes(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """A sign-up post made while the bot posted plain text, with a row of buttons, becomes a
+    card at its next update (Discord asks its text cleared for that): by a click's answer,
+    then by an update the bot edits itself (the start)."""
+    emu = emulator
+    emu.allow_threads()
+    mo = emu.add_user("Mo", manage_guild=True)
+    tid, post = await open_tournament(emu, mo, emu.channel, game="pylons", clock=60)
+    assert post.message_id is not None and post.content == "" and post.layout, "a card"
+    stored = emu.messages_by_id[post.message_id]
+    stored.flags &= ~IS_COMPONENTS_V2
+    stored.content = post.text
+    stored.components = [
+        {
+            "type": layout.ACTION_ROW,
+            "components": [
+                dict(c) for c, _ in layout.walk(list(post.layout)) if c.get("type") == layout.BUTTON
+            ],
+        }
+    ]
+    assert not stored.is_layout and stored.buttons
+    people = [emu.add_user(name) for name in ("Ada", "Bo", "Cy", "Di")]
+    await sign_up(emu, people[:1], post, tid)
+    assert stored.is_layout and stored.content == "" and f"<@{people[0].id}>" in stored.text
+    await sign_up(emu, people[1:], post, tid)
+    await emu.slash(mo, "tournament start")
+    await emu.settle()
+    assert stored.is_layout and "Under way: round 1" in stored.text and not stored.buttons
+    assert not emu.rejections
