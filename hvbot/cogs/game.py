@@ -715,8 +715,4 @@ async def setup(bot: GameBot) -> None:
 
 async def _moderator_only(interaction: discord.Interaction) -> None:
     if not await lobby.is_moderator(interaction):
-        raise BotError(
-            "Only moderators (Manage Channels, Manage Threads or Manage Messages, or the"
-            " server's moderator role) can do that.",
-            key="bot.error.moderators_only",
-        )
+        raise lobby.moderators_only()

@@ -31,7 +31,7 @@ from hvbot.cogs.options import (
 )
 from hvbot.handlers import answering
 from hvbot.handlers import tournament as handling
-from hvbot.handlers.lobby import places_of, role_ids
+from hvbot.handlers.lobby import moderators_only, places_of, role_ids
 from hvbot.messages import tournaments as tournament_posts
 from hvbot.messages.post import PRIVATE, send_private
 from hvbot.messages.translator import choice
@@ -214,11 +214,7 @@ class TournamentCog(
     @app_commands.describe(member="Who leaves the tournament")
     async def remove(self, interaction: discord.Interaction, member: discord.Member) -> None:
         if not await handling.moderates(interaction):
-            raise BotError(
-                "Only moderators (Manage Channels, Manage Threads or Manage Messages, or the"
-                " server's moderator role) can do that.",
-                key="bot.error.moderators_only",
-            )
+            raise moderators_only()
         await handling.act(
             interaction,
             lambda t: self.bot.service.tournaments.remove(t.id, member.id, by=interaction.user.id),

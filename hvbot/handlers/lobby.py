@@ -55,6 +55,15 @@ async def is_moderator(interaction: discord.Interaction) -> bool:
     return is_moderator_role(settings, role_ids(interaction))
 
 
+def moderators_only() -> BotError:
+    """The refusal of what only moderators may do (see `is_moderator`)."""
+    return BotError(
+        "Only moderators (Manage Channels, Manage Threads or Manage Messages, or the"
+        " server's moderator role) can do that.",
+        key="bot.error.moderators_only",
+    )
+
+
 async def lobby_change(
     interaction: discord.Interaction,
     make: Callable[[], Awaitable[Change]],
