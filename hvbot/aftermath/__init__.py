@@ -49,6 +49,7 @@ from hvbot.services.reminders import REMIND_BATCH
 from hvbot.services.seasons import season_named
 from hvbot.store import GameRow, SeatRow
 from hvbot.store.duties import TOURNAMENT_KINDS, Owed
+from hvbot.store.tournaments import TournamentRow
 from hvbot.web import Hub
 
 __all__ = ["Aftermath", "Sent"]
@@ -484,13 +485,8 @@ class Aftermath:
         now = await self.games.find(game.id, fresh=True) or game
         if sent is None or now.lobby_message_id is None:
             return now
-        where = tournaments.table_post(tournament, now, number, table).content
-        if where != sent.post.content:
-            message = self.client.get_partial_messageable(now.channel_id).get_partial_message(
-                now.lobby_message_id
-            )
-            with contextlib.suppress(discord.HTTPException):  # it says where, as after Start
-                await message.edit(content=where)
+        # It says where the game is played, as a lobby does after Start.
+        await self._show_table(tournament, now, number, table, shown=sent.post.content)
         return now
 
     async def _refresh_table(self, game: GameRow) -> None:
@@ -499,12 +495,26 @@ class Aftermath:
         service = self.service.tournaments
         table = await service.table.of_game(game.id)
         tournament = await service.get(game.tournament_id or 0)
-        if table is None or tournament is None or game.lobby_message_id is None:
+        if table is not None and tournament is not None:
+            await self._show_table(tournament, game, table.round, table.table)
+
+    async def _show_table(
+        self,
+        tournament: TournamentRow,
+        game: GameRow,
+        number: int,
+        table: int,
+        *,
+        shown: str | None = None,
+    ) -> None:
+        """The table's announcement edited to read as the game is now, unless it already
+        does (`shown`: what it says)."""
+        words = tournaments.table_post(tournament, game, number, table).content
+        if game.lobby_message_id is None or words == shown:
             return
-        post = tournaments.table_post(tournament, game, table.round, table.table)
         channel = self.client.get_partial_messageable(game.channel_id)
         try:
-            await channel.get_partial_message(game.lobby_message_id).edit(content=post.content)
+            await channel.get_partial_message(game.lobby_message_id).edit(content=words)
         except discord.HTTPException:
             log.warning("game %s: could not update its table's announcement", game.id)
 
