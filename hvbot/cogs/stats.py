@@ -24,7 +24,7 @@ from discord.ext import commands
 from data.texts import Command, Texts, texts_for
 from engine.registry import find_game
 from hvbot.cogs.options import GAME_CHOICES
-from hvbot.handlers.answering import quiet_autocomplete
+from hvbot.handlers.answering import make_way, quiet_autocomplete
 from hvbot.messages import leaderboards
 from hvbot.messages.leaderboards import Beside
 from hvbot.messages.post import PRIVATE, Post, send_private
@@ -116,7 +116,7 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
             texts=texts,
             beside=await self._beside(guild_id, interaction.user.id),
         )
-        await send_private(interaction, post)
+        await _private(interaction, post)
 
     async def _my_season(
         self, interaction: discord.Interaction, guild_id: int, game: str | None, typed: str
@@ -146,7 +146,7 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
             texts=texts,
             season=season,
         )
-        await send_private(interaction, post)
+        await _private(interaction, post)
 
     @app_commands.command(name="server", description="Top players and best scores on this server")
     @app_commands.describe(
@@ -234,8 +234,18 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
         return [app_commands.Choice(name=label, value=label) for label in labels[:MAX_CHOICES]]
 
 
+async def _private(interaction: discord.Interaction, post: Post) -> None:
+    """A card for the asker alone, answering its private "thinking…": the thinking goes
+    first and the card comes as its own message (see `make_way`)."""
+    await make_way(interaction.followup, post)
+    await send_private(interaction, post)
+
+
 async def _public(interaction: discord.Interaction, post: Post) -> None:
-    """A board for the channel: public, and pinging nobody whatever the names on it."""
+    """A board for the channel: public, and pinging nobody whatever the names on it. A card
+    with pictures: its "thinking…" goes first, and it comes as its own message (see
+    `make_way`)."""
+    await make_way(interaction.followup, post)
     await interaction.followup.send(
         **{**post.kwargs(), "allowed_mentions": discord.AllowedMentions.none()}
     )

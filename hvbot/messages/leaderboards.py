@@ -225,8 +225,9 @@ async def server_post(
     texts: Texts,
     beside: Beside | None = None,
 ) -> Post:
-    """/stats server: one leaderboard picture per game (all time), each with its text twin
-    as alt text, and a short message naming the games and their best scores. With `beside`
+    """/stats server, as a card: one leaderboard picture per game (all time) in its gallery,
+    each with its text twin as alt text, and a few lines naming the games and their best
+    scores. With `beside`
     (the server has seasons), each game's board of the season running comes just before its
     all-time one, and the message says how many games the season has had. At most Discord's
     ten attachments, the first games' first. The pictures are drawn by the drawing workers."""
@@ -262,7 +263,7 @@ async def server_post(
         Picture(name, data, leaderboard_alt(view))
         for (name, view), data in zip(boards, drawn, strict=True)
     ]
-    return Post(content="\n".join(lines), files=files)
+    return Post(content="\n".join(lines), files=files, card=True)
 
 
 def _first_of(found: Sequence[GameSummary], game: str) -> GameSummary:
@@ -282,9 +283,9 @@ def season_so_far(beside: Beside, texts: Texts) -> str:
 async def season_server_post(
     season: Season, boards: Sequence[SeasonBoard], *, texts: Texts
 ) -> Post:
-    """/stats server for one season (`season:`): each game's board of that season alone,
-    as its end announced it (at most Discord's ten), with the season's best scores and the
-    AI levels' strength in it."""
+    """/stats server for one season (`season:`), as a card: each game's board of that
+    season alone, as its end announced it (at most Discord's ten), with the season's best
+    scores and the AI levels' strength in it."""
     shown = list(boards)[:MOST_FILES]
     views = [season_board_view(board, season, texts) for board in shown]
     drawn = await asyncio.gather(*(workers.draw(leaderboard_png, view) for view in views))
@@ -301,7 +302,7 @@ async def season_server_post(
         Picture(season_file(board, season), data, leaderboard_alt(view))
         for board, view, data in zip(shown, views, drawn, strict=True)
     ]
-    return Post(content="\n".join(lines), files=files)
+    return Post(content="\n".join(lines), files=files, card=True)
 
 
 def best_of_season_line(summary: GameSummary, texts: Texts) -> str | None:
@@ -403,8 +404,8 @@ async def me_post(
     beside: Beside | None = None,
     season: Season | None = None,
 ) -> Post:
-    """/stats me: the person's record as one picture (a band per game), its text twin as
-    alt text, and a short message. With `beside` (the server has seasons), each game says
+    """/stats me, as a card: the person's record as one picture (a band per game), its
+    text twin as alt text, and a few lines. With `beside` (the server has seasons), each game says
     the season running beside all time; `season`: `found` is that season's record alone
     (`season:`), and the picture says so. Drawn by the drawing workers."""
     player = safe_name(name)
@@ -437,4 +438,8 @@ async def me_post(
             line += f" · {section.season}: {section.season_facts[0][1]}"
         lines.append(line)
     lines.append(rating_note(texts))
-    return Post(content="\n".join(lines), files=[Picture("stats.png", data, profile_alt(view))])
+    return Post(
+        content="\n".join(lines),
+        files=[Picture("stats.png", data, profile_alt(view))],
+        card=True,
+    )

@@ -1,7 +1,8 @@
-"""What a season's end says in the server's season channel: the final leaderboard of each
-game played in it, as a picture (top 10, ratings, games, trend) with its text twin, which is
-both the picture's alt text and the message's words, so that a screen reader, a phone with
-pictures off and a search of the channel all read the same board."""
+"""What a season's end says in the server's season channel, as a card: the final leaderboard
+of each game played in it, as a picture (top 10, ratings, games, trend) in the card's gallery
+with its text twin, which is both the picture's alt text and the card's words, so that a
+screen reader, a phone with pictures off and a search of the channel all read the same
+board."""
 
 from __future__ import annotations
 
@@ -17,11 +18,12 @@ from render.leaderboard import leaderboard_alt, leaderboard_png
 
 
 async def season_post(season: Season, boards: Sequence[SeasonBoard], texts: Texts) -> Post:
-    """The season's end: a heading, then each game's board as text and as a picture (drawn
-    off the event loop); a season nobody finished a game in says so, in one line."""
+    """The season's end as a card: a heading, then each game's board as text and as a
+    picture (drawn off the event loop); a season nobody finished a game in says so, in one
+    line under the heading."""
     heading = texts("bot.season.ended", season=season.label)
     if not boards:
-        return Post(f"{heading}\n{texts('bot.season.no_games')}")
+        return Post(f"{heading}\n{texts('bot.season.no_games')}", card=True)
     parts, files = [heading], []
     for board in boards:
         view = season_board_view(board, season, texts)
@@ -29,4 +31,4 @@ async def season_post(season: Season, boards: Sequence[SeasonBoard], texts: Text
         png = await draw(leaderboard_png, view)
         parts.append(alt)
         files.append(Picture(season_file(board, season), png, alt))
-    return Post("\n\n".join(parts), files=files)
+    return Post("\n\n".join(parts), files=files, card=True)

@@ -77,7 +77,7 @@ async def test_a_season_ends_with_its_leaderboard_posted_once_with_two_processes
         (post,) = await emu.wait_for(
             lambda: emu.messages(channel=seasons), 30, message="the other process posts it"
         )
-        assert "Pylons" in post.content and "Ada" in post.content
+        assert "Pylons" in post.text and "Ada" in post.text and post.layout
         (picture,) = post.attachments
         assert picture.image is not None
         reader = await GameStore.open(url)

@@ -12,7 +12,7 @@ import re
 from datetime import UTC, datetime
 
 import pytest
-from e2e_harness import BotHarness
+from e2e_harness import BotHarness, check_card
 from moved_clock import MovedClock
 from PIL import Image
 from played_games import finished_pylons
@@ -79,7 +79,8 @@ async def test_stats_show_this_season_beside_all_time_and_read_a_past_season(
     # This month's season beside all time: its board first, counting November's game only.
     board = await answer(emu, bo, "stats server")
     assert board.is_public and not board.pings
-    lines = board.content.splitlines()
+    check_card(emu, board, pictures=2)
+    lines = board.text.splitlines()
     assert lines[:2] == [
         "**Stats for this server**",
         "This season, 2026-11: 1 game finished so far. Each game's season leaderboard comes"
@@ -113,12 +114,14 @@ async def test_stats_show_this_season_beside_all_time_and_read_a_past_season(
     # October read alone: its own game, as its end would post it.
     october = await answer(emu, cy, "stats server", season="2026-10")
     assert october.is_public
-    assert october.content.startswith("**Stats for this server · season 2026-10**\nPylons: 1 game")
+    check_card(emu, october, pictures=1)
+    assert october.text.startswith("**Stats for this server · season 2026-10**\nPylons: 1 game")
     ((name, lines),) = pictures(october).items()
     assert name == "season-2026-10-pylons.png"
     assert lines[0] == "Pylons: season 2026-10" and named(lines) == {"Ada", "Bo"}
     record = await answer(emu, bo, "stats me", season="2026-10")
     assert record.visibility == Visibility.ephemeral_to(bo)
+    check_card(emu, record, pictures=1)
     (bo_october,) = pictures(record).values()
     assert bo_october[1] == "Bo · season 2026-10"
     assert bo_october[2].startswith("Pylons: Rating ") and "Games finished 1 · " in bo_october[2]
@@ -147,7 +150,7 @@ async def test_stats_show_this_season_beside_all_time_and_read_a_past_season(
     await emu.slash(emu.owner, "server settings", season="off")
     plain = await answer(emu, bo, "stats server")
     assert list(pictures(plain)) == ["leaderboard-pylons.png"]
-    assert "This season" not in plain.content
+    assert "This season" not in plain.text and "Stats for this server" in plain.text
     assert await emu.autocomplete(bo, "stats server", "season", "") == []
     off = await answer(emu, bo, "stats me", season="2026-10")
     assert off.visibility == Visibility.ephemeral_to(bo)

@@ -1,13 +1,14 @@
 """Seasons through Discord: a server's owners choose monthly seasons, a channel and a rank
 role; a game is finished; when the bot's clock passes the month's end, the channel gets the
-final leaderboard once, as a picture with its text twin, and the best players get the role."""
+final leaderboard once, as a card (a picture with its text twin), and the best players get
+the role."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from e2e_harness import BotHarness
+from e2e_harness import BotHarness, check_card
 from moved_clock import MovedClock
 from played_games import finished_pylons
 
@@ -60,8 +61,9 @@ async def test_a_season_ends_with_its_leaderboard_posted_once_and_its_roles_give
     (post,) = await emu.wait_for(
         lambda: emu.messages(channel=seasons), 20, message="the season's end announced"
     )
-    assert post.content.startswith(f"🏆 **Season {month.label} is over.**"), post.content
-    assert f"Pylons: season {month.label}" in post.content and "Ada" in post.content
+    check_card(emu, post, pictures=1)
+    assert post.text.startswith(f"🏆 **Season {month.label} is over.**"), post.text
+    assert f"Pylons: season {month.label}" in post.text and "Ada" in post.text
     (picture,) = post.attachments
     assert picture.image is not None and picture.image.width > 100, "a decodable picture"
     assert picture.description and "Bo" in picture.description, "its alt text is the board"

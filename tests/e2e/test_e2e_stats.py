@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from e2e_harness import BotHarness, confirmed
+from e2e_harness import BotHarness, check_card, confirmed
 from PIL import Image
 from played_games import finish_as_before_results, finished_pylons, schema_before_results
 
@@ -74,7 +74,8 @@ async def test_stats_before_and_after_a_finished_game(
 
     mine = await answer(emu, ada, "stats me")
     assert mine.visibility == Visibility.ephemeral_to(ada)
-    assert mine.content.startswith("**Your stats on this server**\nPylons: Rating ")
+    check_card(emu, mine, pictures=1)
+    assert mine.text.startswith("**Your stats on this server**\nPylons: Rating ")
     (alt,) = pictures(mine).values()
     shared = rows[bo.id].won == ada_won
     # Openskill's defaults from a newcomer's 1000: a shared first place, or a win and a loss;
@@ -90,10 +91,11 @@ async def test_stats_before_and_after_a_finished_game(
     board = await answer(emu, bo, "stats server")
     assert board.is_public
     assert not board.pings
+    check_card(emu, board, pictures=1)
     best = max(r.score for r in rows.values())
-    assert board.content.startswith(
+    assert board.text.startswith(
         f"**Stats for this server**\nPylons: 1 game finished · Best score ever: **{best}** by "
-    ), board.content
+    ), board.text
     ((name, alt),) = pictures(board).items()
     assert name == "leaderboard-pylons.png"
     lines = alt.splitlines()
@@ -161,7 +163,7 @@ async def test_games_finished_before_stats_existed_count_after_start_up(
     try:
         board = await answer(emu, bo, "stats server")
         assert board.is_public
-        assert "Pylons: 1 game finished" in board.content
+        assert "Pylons: 1 game finished" in board.text
         (alt,) = pictures(board).values()
         assert "Ada · Rating" in alt and "Bo · Rating" in alt
     finally:
@@ -183,9 +185,7 @@ async def test_a_game_against_ai_players_alone_is_rated_and_rates_the_ai(
     mine = await answer(emu, ada, "stats me")
     (alt,) = pictures(mine).values()
     assert re.search(r"Pylons: Rating \d+\?\. Games finished 1 · Won 0 \(0%\)", alt), alt
-    assert mine.content.endswith("nor does anyone in a game stopped before its end."), mine.content
-    assert '"?" marks one that is still uncertain.' in mine.content
+    assert mine.text.endswith("nor does anyone in a game stopped before its end."), mine.text
+    assert '"?" marks one that is still uncertain.' in mine.text
     board = await answer(emu, ada, "stats server")
-    assert re.search(r"^-# AI \(\w+\): \d+\? \(1 game, 1 win\)$", board.content, re.M), (
-        board.content
-    )
+    assert re.search(r"^-# AI \(\w+\): \d+\? \(1 game, 1 win\)$", board.text, re.M), board.text

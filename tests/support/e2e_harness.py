@@ -315,27 +315,40 @@ def heading(record: Record) -> str:
     return record.text.splitlines()[0].lstrip("#").strip()
 
 
-def check_board_card(emu: DiscordEmulator, post: Record) -> dict[str, Any]:
-    """A board post as a card: sent with the Components V2 flag (which stays), one container
-    holding its words, the board in a gallery where every picture has its alt text within
-    Discord's limit, and every button of the message in rows inside it. Its container."""
+def check_card(emu: DiscordEmulator, post: Record, *, pictures: int = 0) -> dict[str, Any]:
+    """A post as a card, as Discord accepted it: sent with the Components V2 flag (which
+    stays), one container holding its words first, then its `pictures` in one gallery where
+    every picture has its alt text within Discord's limit, then every button of the message,
+    in rows inside it. Its container."""
     container = card_of(post)
     assert post.message_id is not None
     stored = emu.messages_by_id.get(post.message_id)
     assert stored is None or stored.flags & IS_COMPONENTS_V2, f"{post} lost its flag"
+    assert not post.content and not post.embeds, f"{post}: words beside the card"
     inside = container["components"]
     kinds = [c["type"] for c in inside]
-    assert kinds[:2] == [layout.TEXT_DISPLAY, layout.MEDIA_GALLERY], f"{post}: {kinds}"
-    assert set(kinds[2:]) <= {layout.ACTION_ROW}, f"{post}: {kinds}"
+    shown = [layout.TEXT_DISPLAY] + ([layout.MEDIA_GALLERY] if pictures else [])
+    assert kinds[: len(shown)] == shown, f"{post}: {kinds}"
+    assert set(kinds[len(shown) :]) <= {layout.ACTION_ROW}, f"{post}: {kinds}"
     assert inside[0]["content"].strip(), f"{post} says nothing"
     names = {a.filename for a in post.attachments}
-    for item in inside[1]["items"]:
+    items = inside[1]["items"] if pictures else []
+    assert len(items) == pictures, f"{post}: {len(items)} pictures, not {pictures}"
+    for item in items:
         alt = item.get("description") or ""
         assert 0 < len(alt) <= 1024, f"{post}: a picture without its alt text"
         assert item["media"]["url"].removeprefix("attachment://") in names, item
-    rows = [b for row in inside[2:] for b in row["components"]]
+    rows = [b for row in inside[len(shown) :] for b in row["components"]]
     assert len(rows) == len(post.components), f"{post}: a button outside the card"
     return container
+
+
+def check_board_card(emu: DiscordEmulator, post: Record) -> dict[str, Any]:
+    """A board post as a card (`check_card`): its words, the board (and at the end, the
+    result) in its gallery, its buttons inside. Its container."""
+    container = card_of(post)
+    (gallery,) = [c for c in container["components"] if c["type"] == layout.MEDIA_GALLERY]
+    return check_card(emu, post, pictures=len(gallery["items"]))
 
 
 def accent_of(record: Record) -> int | None:
