@@ -565,16 +565,19 @@ class Record:
 
     @property
     def pings(self) -> frozenset[str]:
-        """Whom Discord would notify for this message: the ids of the users its content
-        mentions that its `allowed_mentions` let through, and "everyone" for an @everyone or
-        @here it allows. Without `allowed_mentions`, Discord lets every mention through."""
+        """Whom Discord would notify for this message: the ids of the users its content (or
+        a Components V2 layout's Text Displays, which ping as content does: Component
+        Reference > Text Display) mentions that its `allowed_mentions` let through, and
+        "everyone" for an @everyone or @here it allows. Without `allowed_mentions`, Discord
+        lets every mention through. An embed's mentions never ping."""
         data = self.payload.get("data", self.payload) if "type" in self.payload else self.payload
         allowed = data.get("allowed_mentions") if isinstance(data, dict) else None
         parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse", []))
         listed = set() if allowed is None else {str(u) for u in allowed.get("users", [])}
-        users = set(_USER_MENTION.findall(self.content))
+        said = "\n".join([self.content, *layout.text_of(list(self.layout))])
+        users = set(_USER_MENTION.findall(said))
         pinged = users if "users" in parse else users & listed
-        if "everyone" in parse and _EVERYONE.search(self.content):
+        if "everyone" in parse and _EVERYONE.search(said):
             pinged = {*pinged, "everyone"}
         return frozenset(pinged)
 

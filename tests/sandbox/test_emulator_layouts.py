@@ -247,6 +247,27 @@ async def test_a_hold_on_what_a_message_says_reads_a_cards_text(
     assert (await sending).flags.components_v2
 
 
+async def test_a_mention_in_a_cards_text_pings_as_its_allowed_mentions_allow(
+    emu: DiscordEmulator, bot: CardBot
+) -> None:
+    """A Text Display's mentions notify as a message's content does, by its
+    `allowed_mentions` (Component Reference > Text Display): a card naming a person pings
+    them when users are allowed, and nobody when none are."""
+    channel = await channel_of(bot, emu)
+    ada = emu.add_user("Ada")
+
+    def naming() -> discord.ui.LayoutView:
+        view = discord.ui.LayoutView()
+        view.add_item(discord.ui.Container(discord.ui.TextDisplay(f"<@{ada.id}> to move")))
+        return view
+
+    users = discord.AllowedMentions(everyone=False, roles=False, users=True)
+    await channel.send(view=naming(), allowed_mentions=users)
+    assert last_record(emu).pings == {str(ada.id)}
+    await channel.send(view=naming(), allowed_mentions=discord.AllowedMentions.none())
+    assert last_record(emu).pings == frozenset()
+
+
 # ---------------------------------------------------------------------- refused through discord.py
 
 
