@@ -48,7 +48,7 @@ async def digest_post(games: GameAccess, game: GameRow, owed: Owed) -> Post | No
     player made it); then the moves its body names, each told as the channel was told it,
     from the public view right after it (so a card drawn face down stays unsaid, and
     nobody's company is named), then where the game stands, or how it ended; in the
-    follower's language, with an Unfollow button. None when there is nothing the channel saw
+    follower's language, as a card with its Unfollow button inside. None when there is nothing the channel saw
     (a card drawn and not yet placed, a move taken back since)."""
     digest = owed.body
     first, count = int(digest["first"]), int(digest["count"])
@@ -88,7 +88,7 @@ async def digest_post(games: GameAccess, game: GameRow, owed: Owed) -> Post | No
         where=f"<#{game.post_channel_id}>",
     )
     view_ = None if digest.get("over") else buttons.unfollow_view(game.id, texts)
-    return Post("\n".join([heading, *lines]), view=view_)
+    return Post("\n".join([heading, *lines]), view=view_, card=True)
 
 
 def _taken_back_words(game: GameRow, names: list[str], texts: Texts, told: dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ from e2e_harness import (
     BotHarness,
     before_the_ai,
     board_posts,
+    check_card,
     lobby_button,
     open_three_seat_game,
     racing_cell,
@@ -87,6 +88,7 @@ async def test_a_follower_gets_each_move_once_by_dm_and_never_a_secret(
         assert digest.custom_ids == [f"unfollow:{game.id}"]
         assert digest.text.startswith(f"**High Voltage** #{game.id} in <#{emu.channel.id}>")
         assert not digest.attachments and not digest.embeds
+        check_card(emu, digest)  # a card, its Unfollow button inside
     # Nothing told to a player alone reaches the follower: no company, no card drawn face down.
     secrets = _private_lines(emu, [ada, bo])
     assert any("company" in line for line in secrets)  # the secrets were looked for
