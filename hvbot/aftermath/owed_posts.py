@@ -48,8 +48,8 @@ async def digest_post(games: GameAccess, game: GameRow, owed: Owed) -> Post | No
     player made it); then the moves its body names, each told as the channel was told it,
     from the public view right after it (so a card drawn face down stays unsaid, and
     nobody's company is named), then where the game stands, or how it ended; in the
-    follower's language, as a card with its Unfollow button inside. None when there is nothing the channel saw
-    (a card drawn and not yet placed, a move taken back since)."""
+    follower's language, as a card with its Unfollow button inside. None when there is
+    nothing the channel saw (a card drawn and not yet placed, a move taken back since)."""
     digest = owed.body
     first, count = int(digest["first"]), int(digest["count"])
     texts = texts_for(str(digest.get("language", game.language)))
@@ -157,7 +157,7 @@ async def replay_post(games: GameAccess, game: GameRow) -> Post | None:
             return None
         # No picture to show, but the rematch is still offered.
         return Post(texts("bot.rematch.offer"), view=rematch, card=True)
-    post.view, post.card = rematch, True
+    post.view = rematch  # inside the card, under the animation
     return post
 
 

@@ -504,6 +504,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except replays.NoReplay as exc:
             await interaction.followup.send(texts.explain(exc))
             return
+        # A card with a new picture: the thinking goes first, the card comes on its own.
+        await answering.make_way(interaction.followup, post)
         await interaction.followup.send(**post.kwargs())
 
     def _may_replay(self, user_id: int) -> None:

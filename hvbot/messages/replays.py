@@ -154,8 +154,9 @@ async def replay_post(
     texts: Texts = ENGLISH,
     kept: Replays | None = None,
 ) -> Post:
-    """The replay of a game from its stored `actions` as a message, drawn with the long work
-    (raises NoReplay), or as it was drawn before and `kept`; its caption in `texts`."""
+    """The replay of a game from its stored `actions` as a card (its caption, the animation
+    in its gallery with its alt text), drawn with the long work (raises NoReplay), or as it
+    was drawn before and `kept`; its caption in `texts`."""
     replay = await kept.get(game_id=game.id, language=game.language) if kept else None
     if replay is None:
         # A long game's frames are thinned before any view is made (`render.frames_of`).
@@ -173,7 +174,9 @@ async def replay_post(
         if kept is not None:
             await kept.keep(game_id=game.id, language=game.language, replay=replay)
     alt = replay_alt(game, replay, texts.language)
-    return Post(caption(heading, replay, texts), files=[Picture(FILENAME, replay.gif, alt)])
+    return Post(
+        caption(heading, replay, texts), files=[Picture(FILENAME, replay.gif, alt)], card=True
+    )
 
 
 def replay_alt(game: GameRow, replay: KeptReplay | render.Replay, language: str) -> str:

@@ -1,5 +1,6 @@
 """Replays through Discord: a Pylons game against an AI seat played to its end, its animated
-replay posted in the channel right after the result, and /game replay showing it again."""
+replay posted in the channel right after the result, and /game replay showing it again; each
+a card, the animation in its gallery with its alt text."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 from datetime import UTC, datetime
 
 import pytest
-from e2e_harness import BotHarness, board_posts, names_of, racing_cell, replay
+from e2e_harness import BotHarness, board_posts, check_card, names_of, racing_cell, replay
 from moved_clock import MovedClock
 from PIL import Image, ImageChops
 
@@ -116,6 +117,8 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
     ]
     assert not between, f"the replay comes right after the result: {between}"
     assert posted.text == f"Replay of the game: {len(actions)} moves."
+    check_card(emu, posted, pictures=1)  # the animation in its gallery, Rematch inside
+    assert posted.custom_ids == [f"rematch:{game.id}:ask"]
 
     picture = gif_frames(posted)
     assert picture.n_frames == len(actions) + 1, "the deal and one frame per move"
@@ -151,6 +154,8 @@ async def test_a_finished_game_is_replayed_after_its_result_and_on_request(
         reply = await emu.slash(cy, "game replay", wait_s=60, **options)
         (again,) = [r for r in reply.messages if r.has_attachment(REPLAY)]
         assert again.is_public, emu.describe(reply)
+        check_card(emu, again, pictures=1)  # a card of its own, no Rematch on request
+        assert not again.custom_ids
         assert again.text == (
             f"Replay of Pylons game #{game.id}, {players} ({day}): {len(actions)} moves."
         )
