@@ -508,13 +508,15 @@ class Aftermath:
         shown: str | None = None,
     ) -> None:
         """The table's announcement edited to read as the game is now, unless it already
-        does (`shown`: what it says)."""
-        words = tournaments.table_post(tournament, game, number, table).content
-        if game.lobby_message_id is None or words == shown:
+        does (`shown`: what it says). It is edited as the card it is; one posted as plain
+        text before the bot's posts were cards becomes one, its text cleared as Discord
+        requires (`Post.edit_kwargs`)."""
+        post = tournaments.table_post(tournament, game, number, table)
+        if game.lobby_message_id is None or post.content == shown:
             return
         channel = self.client.get_partial_messageable(game.channel_id)
         try:
-            await channel.get_partial_message(game.lobby_message_id).edit(content=words)
+            await channel.get_partial_message(game.lobby_message_id).edit(**post.edit_kwargs())
         except discord.HTTPException:
             log.warning("game %s: could not update its table's announcement", game.id)
 

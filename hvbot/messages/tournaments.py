@@ -157,11 +157,12 @@ def round_post(standing: TournamentStanding, number: int) -> Post:
 
 
 def table_post(tournament: TournamentRow, game: GameRow, number: int, table: int) -> Post:
-    """A table's announcement, from which its thread starts: the round and table, its
-    players in seat order (mentioned: they are told to play), and where it is played; once
-    the game is over, that it is (the announcement is the game's lobby message, edited as
-    a lobby message is). A table announced whose thread Discord would not start says it is
-    played in the channel, and how to name it."""
+    """A table's announcement, from which its thread starts, as a card: the round and
+    table, its players in seat order (mentioned: they are told to play, and a card's text
+    pings as a message's does), and where it is played; once the game is over, that it is
+    (the announcement is the game's lobby message, edited as a lobby message is). A table
+    announced whose thread Discord would not start says it is played in the channel, and
+    how to name it."""
     texts = texts_for(tournament.language)
     seats = "\n".join(f"{s.seat + 1}. <@{s.user_id}>" for s in game.seats if s.user_id)
     lines = [
@@ -182,7 +183,7 @@ def table_post(tournament: TournamentRow, game: GameRow, number: int, table: int
         # Announced, and no thread: Discord would not start one (no permission, say). Its
         # players' commands typed in the channel find it by their seat; anyone else names it.
         lines.append(texts("bot.tournament.table_notes.no_thread", game=f"#{game.id}"))
-    return Post("\n".join(lines))
+    return Post("\n".join(lines), card=True)
 
 
 def thread_name(tournament: TournamentRow, number: int, table: int) -> str:

@@ -10,13 +10,14 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from e2e_harness import BotHarness, board_posts
+from e2e_harness import BotHarness, board_posts, check_card
 from moved_clock import MovedClock
 
 from hvbot.services import GameService
 from hvbot.services.outcomes import Change
 from hvbot.store import GameRow, GameStore
 from sandbox.emulator import DiscordEmulator, Record, Visibility, layout
+from sandbox.emulator.models import IS_COMPONENTS_V2
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
 
@@ -99,11 +100,21 @@ async def test_a_swiss_is_posted_round_by_round_with_its_tables_in_threads(
         game = await hv.game(table.message_id)  # the thread finds its game
         assert game.id == opened.game.id and game.thread_id == table.message_id
         assert all(f"<@{s.user_id}>" in table.text for s in game.seats)
+        check_card(emu, table)  # a card, whose text pings its players as content would
+        assert table.pings == {str(s.user_id) for s in game.seats}
+        assert emu.messages_by_id[table.message_id or 0].is_layout, "edited as the same card"
         assert f"<#{game.thread_id}>" in emu.message(table.message_id).text
         assert board_posts(emu, channel=game.thread_id), "the first board in the thread"
     assert not board_posts(emu, channel=emu.channel), "no board in the channel"
     for person in people:
         assert emu.messages(visibility=Visibility.dm_to(person)), "each secret by DM"
+
+    # The second table's announcement as the bot posted it before its posts were cards:
+    # plain text. Its game's end makes it a card, its text cleared as Discord requires.
+    before = emu.messages_by_id[tables[1].message_id or 0]
+    before.flags &= ~IS_COMPONENTS_V2
+    before.content, before.components = emu.message(tables[1].message_id).text, []
+    assert not before.is_layout
 
     # The last seat of each table loses: the round's last end pairs round 2 and posts it.
     for opened in started.games:
@@ -121,6 +132,7 @@ async def test_a_swiss_is_posted_round_by_round_with_its_tables_in_threads(
     assert item["description"] == picture.description, "its text twin as its alt text"
     await emu.wait_for(lambda: len(emu.threads(emu.channel)) == 4, 30, message="round 2")
     await emu.settle()
+    assert before.is_layout and before.content == "" and "This game is finished." in before.text
     assert "Under way: round 2 of 2." in emu.message(signup.message_id).text
 
     second = await service.tournaments.standing(tid)
