@@ -227,10 +227,10 @@ async def server_post(
 ) -> Post:
     """/stats server, as a card: one leaderboard picture per game (all time) in its gallery,
     each with its text twin as alt text, and a few lines naming the games and their best
-    scores. With `beside`
-    (the server has seasons), each game's board of the season running comes just before its
-    all-time one, and the message says how many games the season has had. At most Discord's
-    ten attachments, the first games' first. The pictures are drawn by the drawing workers."""
+    scores. With `beside` (the server has seasons), each game's board of the season running
+    comes just before its all-time one, and the card says how many games the season has
+    had. At most Discord's ten pictures, the first games' first. The pictures are drawn by
+    the drawing workers."""
     since = stamp(now - timedelta(days=TREND_DAYS))
     boards: list[tuple[str, LeaderboardView]] = []
     shown_games: list[GameSummary] = []
@@ -405,8 +405,8 @@ async def me_post(
     season: Season | None = None,
 ) -> Post:
     """/stats me, as a card: the person's record as one picture (a band per game), its
-    text twin as alt text, and a few lines. With `beside` (the server has seasons), each game says
-    the season running beside all time; `season`: `found` is that season's record alone
+    text twin as alt text, and a few lines. With `beside` (the server has seasons), each
+    game says the season running beside all time; `season`: `found` is that season's record alone
     (`season:`), and the picture says so. Drawn by the drawing workers."""
     player = safe_name(name)
     subtitle = (

@@ -50,7 +50,7 @@ async def test_a_four_player_game_with_a_resignation_rates_the_resigner_last(
     top = [line for line in (leaderboard.description or "").splitlines() if line[:1].isdigit()]
     assert len(top) == 4 and top[-1].startswith("4. Cy "), top  # named as at the end
     assert all("?" in line for line in top), "one game settles no rating"
-    assert "?" in board.content.splitlines()[-1], "the small print says what the ? means"
+    assert "?" in board.text.splitlines()[-1], "the small print says what the ? means"
 
 
 async def test_a_game_against_a_hard_ai_moves_the_persons_rating_and_the_ais(
@@ -73,7 +73,7 @@ async def test_a_game_against_a_hard_ai_moves_the_persons_rating_and_the_ais(
     (leaderboard,) = board.attachments
     lines = (leaderboard.description or "").splitlines()
     (mine,) = [line for line in lines if line.startswith("1. Ada · Rating ")]
-    (ai,) = [line for line in board.content.splitlines() if line.startswith("-# AI (hard): ")]
+    (ai,) = [line for line in board.text.splitlines() if line.startswith("-# AI (hard): ")]
     ada_shown = int(mine.removeprefix("1. Ada · Rating ").split("?")[0])
     ai_shown = int(ai.removeprefix("-# AI (hard): ").split("?")[0])
     assert ada_shown < ORIGIN, mine

@@ -106,7 +106,7 @@ async def test_stats_are_summed_up_again_only_after_another_finished_game(
     await finished_pylons(service, **where, players=players)
     first = (await emu.slash(ada, "stats server")).messages[0]
     second = (await emu.slash(bo, "stats server")).messages[0]
-    assert first.content == second.content and "1 game finished" in first.content
+    assert first.text == second.text and "1 game finished" in first.text
     mine = (await emu.slash(ada, "stats me")).messages[0]
     assert mine.visibility == Visibility.ephemeral_to(ada)
     assert summed == [("pylons", 0)], "read from the summary kept"
@@ -115,4 +115,4 @@ async def test_stats_are_summed_up_again_only_after_another_finished_game(
     third = (await emu.slash(bo, "stats server")).messages[0]
     # Another game finished: the kept summary (of the first game's two seats) carried forward.
     assert summed == [("pylons", 0), ("pylons", 2)]
-    assert "2 games finished" in third.content
+    assert "2 games finished" in third.text
