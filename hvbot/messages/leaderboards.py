@@ -406,8 +406,8 @@ async def me_post(
 ) -> Post:
     """/stats me, as a card: the person's record as one picture (a band per game), its
     text twin as alt text, and a few lines. With `beside` (the server has seasons), each
-    game says the season running beside all time; `season`: `found` is that season's record alone
-    (`season:`), and the picture says so. Drawn by the drawing workers."""
+    game says the season running beside all time; `season`: `found` is that season's
+    record alone (`season:`), and the picture says so. Drawn by the drawing workers."""
     player = safe_name(name)
     subtitle = (
         texts("bot.season_stats.me_subtitle", player=player, season=season.label)
