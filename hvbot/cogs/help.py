@@ -12,6 +12,7 @@ from discord.ext import commands
 from data.texts import Command, texts_for
 from engine.registry import all_games, find_game
 from hvbot.cogs.moves import group_of
+from hvbot.cogs.options import in_private_channels
 from hvbot.messages.limits import fitted
 from hvbot.messages.presenters import presenter_for
 
@@ -23,6 +24,7 @@ class HelpCog(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
+    @in_private_channels  # says what differs in a DM or a group DM
     @app_commands.command(
         name="help", description="What this bot does, and the commands of the game here"
     )

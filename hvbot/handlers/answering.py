@@ -26,7 +26,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar, cast
 import discord
 
 from data.texts import Texts, language_of, texts_for
-from hvbot.aftermath import Aftermath
+from hvbot.aftermath import Aftermath, Reach
 from hvbot.database import is_unreachable
 from hvbot.messages.game_posts import post_channel, posts_in
 from hvbot.messages.limits import CONTENT, fit_text
@@ -256,6 +256,11 @@ class FollowUp:
     @property
     def language(self) -> str:
         return language_of(self.locale)
+
+    def reach(self, *, withdraw: bool = False) -> Reach:
+        """This interaction as the way to a game the bot reaches only by answering (see
+        `Reach`): `withdraw` when its answer so far is a private "thinking…"."""
+        return Reach(self.webhook, self.aftermath.games.clock(), withdraw=withdraw)
 
     async def publish(self, game: GameRow, post: Post) -> None:
         """A public post that no change owes (the board shown again on request): the answer

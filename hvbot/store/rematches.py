@@ -107,8 +107,8 @@ def open_rematch(
         lobby_id: int = await tx.fetchval(
             "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
             " remind_minutes, absent_hours, wants_thread, language, created_at,"
-            " updated_at, clock_minutes, clock_timeout, lobby_expires_at)"
-            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " updated_at, clock_minutes, clock_timeout, lobby_expires_at, delivery)"
+            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             of.game_name,
             of.guild_id,
             channel_id,
@@ -123,6 +123,7 @@ def open_rematch(
             clock.minutes if clock else None,
             clock.timeout if clock else None,
             expires_at,
+            of.delivery,  # a rematch reaches its players as the game before did
         )
         await replace_seats(tx, lobby_id, seats)
         await tx.execute(

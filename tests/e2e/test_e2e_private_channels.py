@@ -1,0 +1,216 @@
+"""Games between friends in DMs and group DMs, where people installed the app themselves.
+
+There the bot may only answer interactions: it is no member of a group DM, and Discord
+refuses (403 / 50001) whatever it posts there on its own. So every post a game owes goes out
+as the answer to an interaction in that game (its response or a follow-up, within the
+token's 15 minutes and 5 follow-ups), the AI seats answer within the same interaction, a
+clock that runs out while nobody is there is shown at the next interaction, and reminders
+and warnings go to the person by DM. The bot runs with global commands, as it does in
+production, so that they reach DMs at all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from conftest import running
+from e2e_harness import BOARD, BotHarness, card_of, check_board_card, racing_cell, replay
+from moved_clock import MovedClock
+
+from engine import State
+from games import find_game
+from hvbot.store import GameRow
+from sandbox.emulator import Channel, DiscordEmulator, Record, User, Visibility
+from sandbox.emulator.interactions import TOKEN_LIFETIME
+
+pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
+
+
+@pytest.fixture
+async def bot(emulator: DiscordEmulator, tmp_path: Path) -> AsyncIterator[BotHarness]:
+    """The bot with global commands (guild commands never reach a DM)."""
+    harness = BotHarness(emulator, tmp_path / "games.sqlite3", guild_scoped=False)
+    async with running(harness):
+        yield harness
+
+
+def boards_in(emu: DiscordEmulator, channel: Channel) -> list[Record]:
+    """The public messages sent to `channel` that carry a board picture, oldest first (not
+    the edits of a card clicked)."""
+    sent = emu.messages(visibility="public", channel=channel, kind=("response", "followup"))
+    return [r for r in sent if r.has_attachment(BOARD)]
+
+
+def posted_on_its_own(emu: DiscordEmulator, channel: Channel) -> list[Record]:
+    """What the bot sent to `channel` other than as an interaction's answer."""
+    return [r for r in emu.messages(channel=channel) if r.kind == "channel_message"]
+
+
+def refused_alone(emu: DiscordEmulator) -> list[object]:
+    """Discord's refusals of a post the bot tried on its own where it is no member."""
+    return [r for r in emu.rejections if r.body.get("code") == 50001]
+
+
+def choosing(state: State) -> bool:
+    """Whether the player to move has Pylons' opening choice (keep or mirror), a button."""
+    return "keep" in [a.text() for a in state.legal_actions()]
+
+
+async def state_of(bot: BotHarness, channel: Channel) -> tuple[GameRow, State]:
+    game = await bot.game(channel.id)
+    assert game.state is not None
+    return game, find_game(game.game_name).state_from_dict(game.state)
+
+
+async def friends_with_pylons(
+    emu: DiscordEmulator, bot: BotHarness, ada: User, bo: User, **options: object
+) -> tuple[Channel, GameRow]:
+    """Ada opens a Pylons game in a group DM with Bo, who joins with the lobby's button;
+    Ada starts it with the button. (the group DM, the game) once started."""
+    group = emu.add_group_dm(ada, bo, name="Friday games")
+    (lobby,) = (await emu.slash(ada, "game new", channel=group, game="pylons", **options)).public
+    card_of(lobby)
+    game = await bot.game(group.id)
+    assert game.answers_only and game.guild_id is None
+    joined = await emu.click(bo, f"lobby:{game.id}:join", message=lobby)
+    assert [r.kind for r in joined.messages] == ["update"], joined
+    started = await emu.click(ada, f"lobby:{game.id}:start", message=lobby)
+    # The lobby closed in the click's answer, the first board as its follow-up; each
+    # person's colour by DM, as on a server.
+    kinds = [r.kind for r in started.messages]
+    assert [k for k in kinds if k != "dm"] == ["update", "followup"], started
+    assert {r.visibility for r in started.messages if r.kind == "dm"} == {
+        Visibility.dm_to(ada),
+        Visibility.dm_to(bo),
+    }
+    return group, await bot.game(group.id)
+
+
+async def test_two_friends_play_pylons_to_the_end_in_a_group_dm(
+    emulator: DiscordEmulator, bot: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    emu.install_for(ada)
+    emu.install_for(bo)
+    group, game = await friends_with_pylons(emu, bot, ada, bo)
+    people = {ada.id: ada, bo.id: bo}
+    rng = random.Random(5)
+    for _ in range(200):
+        game, state = await state_of(bot, group)
+        if state.is_terminal():
+            break
+        seat = state.current_seat()
+        assert seat is not None
+        mover = people[game.seats[seat].user_id or 0]
+        if choosing(state):
+            # The opening choice is a button on the latest board, answered by the update of
+            # that card (its choices taken off) and the new board as a follow-up.
+            latest = boards_in(emu, group)[-1]
+            choice = f"act:{game.id}:{game.version}:keep"
+            assert choice in latest.custom_ids
+            reply = await emu.click(mover, choice, message=latest)
+        else:
+            reply = await emu.slash(
+                mover, "pylons place", channel=group, cell=racing_cell(state, rng)
+            )
+        shown = [r for r in reply.messages if r.kind == "followup" and r.has_attachment(BOARD)]
+        assert len(shown) == 1 and shown[0].is_public, reply
+    game, state = await state_of(bot, group)
+    assert state.is_terminal() and game.status == "finished"
+    await bot.caught_up()
+    actions = await bot.actions(game)
+    boards = boards_in(emu, group)
+    assert len(boards) == 1 + len(actions)  # the first board, then one per move, once each
+    for post in boards:
+        check_board_card(emu, post)
+    assert len(replay(game, actions)) == len(boards)
+    # Never on its own: no refusal provoked, nothing sent outside the interactions.
+    assert not refused_alone(emu) and not posted_on_its_own(emu, group)
+    assert not emu.rejections, emu.rejections
+
+
+async def test_an_ai_seat_answers_within_the_same_interaction(
+    emulator: DiscordEmulator, bot: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    emu.install_for(ada)
+    group = emu.add_group_dm(ada, bo, name="Against the machine")
+    (lobby,) = (await emu.slash(ada, "game new", channel=group, game="pylons")).public
+    game = await bot.game(group.id)
+    await emu.click(ada, f"lobby:{game.id}:addai", message=lobby)
+    started = await emu.click(ada, f"lobby:{game.id}:start", message=lobby)
+    assert len([r for r in started.messages if r.has_attachment(BOARD)]) == 1
+    rng = random.Random(9)
+    answered_together = 0
+    for _ in range(4):
+        game, state = await state_of(bot, group)
+        assert state.current_seat() == 0, "the AI answered before the interaction ended"
+        before = len(await bot.actions(game))
+        if choosing(state):
+            latest = boards_in(emu, group)[-1]
+            reply = await emu.click(ada, f"act:{game.id}:{game.version}:keep", message=latest)
+        else:
+            cell = racing_cell(state, rng)
+            reply = await emu.slash(ada, "pylons place", channel=group, cell=cell)
+        boards = [r for r in reply.messages if r.kind == "followup" and r.has_attachment(BOARD)]
+        after = await bot.actions(await bot.game(group.id))
+        # Ada's move, then the AI's if it was its turn, each a board in this interaction's
+        # answers, for all to see.
+        assert len(boards) == len(after) - before and all(r.is_public for r in boards), reply
+        if {seat for seat, _ in after[before:]} == {0, 1}:
+            answered_together += 1
+            assert "AI" in boards[-1].text or "🤖" in boards[-1].text, boards[-1].text
+    assert answered_together >= 2
+    await bot.caught_up()
+    assert not refused_alone(emu) and not posted_on_its_own(emu, group)
+    assert not emu.rejections, emu.rejections
+
+
+async def test_a_clock_that_runs_out_alone_is_shown_at_the_next_interaction(
+    emulator: DiscordEmulator, bot: BotHarness
+) -> None:
+    emu = emulator
+    assert bot.bot is not None
+    clock = MovedClock(datetime.now(UTC))
+    bot.bot.service.clock = clock
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    emu.install_for(ada)
+    emu.install_for(bo)
+    group, game = await friends_with_pylons(emu, bot, ada, bo, clock=60)
+    game, state = await state_of(bot, group)
+    seat = state.current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+    other = bo if mover is ada else ada
+    boards_before = len(boards_in(emu, group))
+
+    # The mover's warning goes by DM; then their hour runs out, and nobody interacts.
+    clock.advance(minutes=45)
+    await emu.wait_for(
+        lambda: [m for m in emu.messages(visibility=Visibility.dm_to(mover)) if "left" in m.text],
+        message="the warning by DM",
+    )
+    clock.advance(minutes=16)
+    emu.clock.advance(TOKEN_LIFETIME)  # the start's interaction is long expired
+    await bot.caught_up()
+    game, state = await state_of(bot, group)
+    assert state.current_seat() != seat, "the AI played the move that ran out, at once"
+    assert len(boards_in(emu, group)) == boards_before, "but nothing was shown yet"
+    assert not refused_alone(emu) and not posted_on_its_own(emu, group)
+
+    # The next interaction in the game shows it all, in order, before its own answer.
+    reply = await emu.slash(other, "game board", channel=group)
+    said = [r.text for r in reply.messages if r.is_public]
+    ran_out = [i for i, text in enumerate(said) if "ran out of time" in text]
+    assert ran_out, reply
+    shown = [r for r in reply.messages if r.has_attachment(BOARD) and r.is_public]
+    assert shown, reply
+    await bot.caught_up()
+    assert not refused_alone(emu) and not posted_on_its_own(emu, group)
+    assert not emu.rejections, emu.rejections
