@@ -222,10 +222,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         seated = _player_seat(game, interaction.user.id) is not None
         public = seated and game_posts.posts_here(interaction, game)
         await interaction.response.defer(thinking=True, ephemeral=not public)
+        reach = answering.FollowUp.of(interaction).reach(withdraw=True)
         if game.answers_only:
             # What the game owes from before (a clock run out while nobody was there) is
             # shown first, through this interaction: the bot cannot post there on its own.
-            reach = answering.FollowUp.of(interaction).reach(withdraw=True)
             await self.bot.aftermath.catch_up(game, reach)
             game = await self.bot.service.games.find(game.id) or game
             state = self.bot.service.games.peek_state(game)
@@ -238,7 +238,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await answering.make_way(interaction.followup, post)
             await send_private(interaction, dataclasses.replace(post, view=view))
             return
-        await answering.publish(interaction, game, post)
+        if game.answers_only and public:
+            await reach.send(post)  # after what it owed, through the same interaction
+        else:
+            await answering.publish(interaction, game, post)
         prompt = await game_posts.prompt_post(
             game, state, interaction.user.id, wording.language(interaction)
         )
