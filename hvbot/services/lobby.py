@@ -104,7 +104,7 @@ def not_in_private_channels(title: str) -> BotError:
     games = listed([find_game(name).title for name in private_channel_games()])
     return BotError(
         f"{title} is played on a server only. In a DM or a group DM you can play {games}.",
-        key="bot.error.not_in_private_channels",
+        key="bot.private.not_here",
         game=title,
         games=games,
     )

@@ -24,7 +24,14 @@ from moved_clock import MovedClock
 from engine import State
 from games import find_game
 from hvbot.store import GameRow
-from sandbox.emulator import Channel, DiscordEmulator, Record, User, Visibility
+from sandbox.emulator import (
+    Channel,
+    CommandNotShown,
+    DiscordEmulator,
+    Record,
+    User,
+    Visibility,
+)
 from sandbox.emulator.interactions import TOKEN_LIFETIME
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
@@ -205,12 +212,94 @@ async def test_a_clock_that_runs_out_alone_is_shown_at_the_next_interaction(
     assert not refused_alone(emu) and not posted_on_its_own(emu, group)
 
     # The next interaction in the game shows it all, in order, before its own answer.
+    played = len(await bot.actions(game))
     reply = await emu.slash(other, "game board", channel=group)
-    said = [r.text for r in reply.messages if r.is_public]
-    ran_out = [i for i, text in enumerate(said) if "ran out of time" in text]
-    assert ran_out, reply
-    shown = [r for r in reply.messages if r.has_attachment(BOARD) and r.is_public]
-    assert shown, reply
+    public = [r for r in reply.messages if r.is_public]
+    (ran_out,) = [i for i, r in enumerate(public) if "ran out of time" in r.text]
+    assert f"<@{mover.id}>" in public[ran_out].text
+    boards = [i for i, r in enumerate(public) if r.has_attachment(BOARD)]
+    # Said first, then a board for each of the AI's actions, then the board asked for.
+    assert ran_out < boards[0], reply
+    # Nobody had moved before the clock ran out: every action stored is the AI's.
+    assert played and {seat for seat, _ in await bot.actions(game)} == {game.seat_of(mover.id)}
+    assert len(boards) == played + 1, reply
     await bot.caught_up()
+    assert len(boards_in(emu, group)) == boards_before + len(boards), "each shown once"
     assert not refused_alone(emu) and not posted_on_its_own(emu, group)
     assert not emu.rejections, emu.rejections
+
+
+async def test_a_reminder_goes_by_dm_and_a_dm_refused_waits_for_the_next_interaction(
+    emulator: DiscordEmulator, bot: BotHarness
+) -> None:
+    emu = emulator
+    assert bot.bot is not None
+    clock = MovedClock(datetime.now(UTC))
+    bot.bot.service.clock = clock
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    emu.install_for(ada)
+    emu.install_for(bo)
+    group, game = await friends_with_pylons(emu, bot, ada, bo, reminder=10)
+    game, state = await state_of(bot, group)
+    seat = state.current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+    other = bo if mover is ada else ada
+
+    def reminded(user: User) -> list[Record]:
+        return [m for m in emu.messages(visibility=Visibility.dm_to(user)) if "your turn" in m.text]
+
+    clock.advance(minutes=11)
+    (first,) = await emu.wait_for(lambda: reminded(mover), message="the reminder by DM")
+    assert "Pylons" in first.text
+    await bot.caught_up()
+    assert not posted_on_its_own(emu, group) and not refused_alone(emu)
+
+    # The next hour's reminder finds the mover's DMs closed: it waits for the game's next
+    # interaction, and is said there, mentioning them.
+    emu.faults.close_dms(mover.id)
+    clock.advance(minutes=61)
+    reader = await bot.reader()
+
+    async def waiting() -> bool:
+        owed = await reader.db.fetchval(
+            "SELECT COUNT(*) FROM announcements WHERE sent_at IS NULL AND body LIKE ?",
+            f"%<@{mover.id}>%",
+        )
+        return bool(owed)
+
+    await emu.wait_for(waiting, message="the reminder refused, owed to the game's answers")
+    await bot.caught_up()
+    assert len(reminded(mover)) == 1
+    assert not posted_on_its_own(emu, group) and not refused_alone(emu)
+    reply = await emu.slash(other, "game board", channel=group)
+    told = [r for r in reply.messages if r.is_public and f"<@{mover.id}>" in r.text]
+    assert told and "your turn" in told[0].text, reply
+    await bot.caught_up()
+    assert len([r for r in emu.messages(channel=group) if "your turn" in r.text]) == 1
+    assert not await waiting()
+    assert not emu.rejections, emu.rejections
+
+
+async def test_high_voltage_is_refused_in_a_group_dm_naming_the_games_played_there(
+    emulator: DiscordEmulator, bot: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    emu.install_for(ada)
+    group = emu.add_group_dm(ada, bo)
+    (answer,) = await emu.slash(ada, "game new", channel=group, game="high-voltage")
+    assert answer.visibility == Visibility.ephemeral_to(ada)
+    assert "High Voltage is played on a server only" in answer.text
+    assert "Pylons" in answer.text and "Sector 6" in answer.text
+    assert await bot.latest_game(group.id) is None
+    emu.set_locale(ada, "fr")
+    (answer,) = await emu.slash(ada, "game new", channel=group, game="high-voltage")
+    assert "se joue uniquement sur un serveur" in answer.text
+
+    (answer,) = await emu.slash(ada, "help", channel=group)
+    assert "En message privé ou en groupe" in answer.text and "**Sector 6**" in answer.text
+    # What needs a server is not offered there at all.
+    for command in ("server settings", "tournament join", "stats me"):
+        with pytest.raises(CommandNotShown):
+            await emu.slash(ada, command, channel=group)
