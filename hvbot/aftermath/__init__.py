@@ -9,7 +9,10 @@ them at once, from what it has in hand; whatever it could not send (it died, or 
 past its lease) another process sends later, built from the database, through `do_duties`.
 Either way a post is taken with a compare-and-set right before it is sent, so it is sent once,
 and it goes where Discord's nonce guards it (a channel, a DM), never as the answer to an
-interaction, so that not even a paused process's late copy is ever seen. An AI seat moves only
+interaction, so that not even a paused process's late copy is ever seen; but for a game the
+bot reaches only by answering (a DM or a group DM through a person's own installation), whose
+posts are the follow-ups of its players' interactions and wait, owed, for the next one (see
+`follow`, and "Exactly once" in docs/architecture.md). An AI seat moves only
 once every post its game owes is out, so the channel reads what happened in order.
 
 Every change, whoever makes it (a handler, an AI seat, a clock, a reminder), comes here as a
