@@ -104,6 +104,8 @@ class Aftermath:
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._replays: set[asyncio.Task[None]] = set()
         self._lobby_edits: set[asyncio.Task[None]] = set()
+        # A person's board held for the AI's card that answers it, by game (see `_fold`).
+        self._folded: dict[int, tuple[Owed, list[str], ActResult]] = {}
         self._rounds: set[asyncio.Task[None]] = set()  # tournaments' next rounds being paired
         self._swept = float("-inf")  # when posts made long ago were last dropped
         self.stopping = False  # once closing: no AI move or replay is started any more
@@ -187,6 +189,7 @@ class Aftermath:
         if reach is not None and not isinstance(change, SeasonEnd) and change.game.answers_only:
             self.sender.reaches[change.game.id] = reach
             await self._catch_up(change)
+            change = went_on[0] = self._fold(change)
         try:
             if isinstance(change, SeasonEnd):
                 for owed in change.owed:
@@ -197,6 +200,31 @@ class Aftermath:
             self._next(went_on[-1])
         if reach is not None and not isinstance(change, SeasonEnd) and change.game.answers_only:
             await self._answer_ai(change.game.id)
+            await self._unfold(change.game.id)
+
+    def _fold(self, change: Change) -> Change:
+        """A person's move in a game reached only by answers, to which an AI seat answers at
+        once: its board is not sent on its own; the AI's card shows the board after both
+        moves, with both in words (`_send_board`), and the person's is marked made as that
+        card goes. The change, without the board thus held."""
+        game = change.game
+        if not isinstance(change, ActResult) or not game_posts.is_public(change):
+            return change
+        if not ai_turn(game, change.state, stand_in_seat=game.stand_in_seat):
+            return change
+        boards = [owed for owed in change.owed if owed.kind == "move"]
+        if len(boards) != 1 or self.sender.reach(game, room=1) is None:
+            return change
+        self._folded[game.id] = (boards[0], game_posts.move_lines(game, change), change)
+        return replace(change, owed=tuple(o for o in change.owed if o is not boards[0]))
+
+    async def _unfold(self, game_id: int) -> None:
+        """A board held for the AI's card (`_fold`) that no AI card took (the AI did not
+        move here: another process thinks for it, say): sent on its own after all."""
+        folded = self._folded.pop(game_id, None)
+        if folded is not None:
+            owed, _, change = folded
+            await self._send_board(owed, change)
 
     async def catch_up(self, game: GameRow, reach: Reach) -> None:
         """An interaction in a game reached only by answering that changed nothing (a
@@ -290,7 +318,15 @@ class Aftermath:
             if not game_posts.is_public(change):
                 await self.sender.made(owed)  # only its player saw something: nothing to post
                 return None
-            post = partial(game_posts.board_post, game, change, state, now)
+            before: list[str] = []
+            folded = self._folded.pop(game.id, None) if game.answers_only else None
+            if folded is not None and folded[0].id != owed.id:
+                # The person's move this AI answers, told by this card: marked made first,
+                # as the posts of a game go out in order. A process that dies before this
+                # card is sent leaves it owed, shown at the game's next interaction.
+                await self.sender.made(folded[0])
+                before = folded[1]
+            post = partial(game_posts.board_post, game, change, state, now, before=before)
         else:
             raise ValueError(f"game {game.id}: a {owed.kind!r} post owed by no move")
         return await self.send(owed, game, post)

@@ -167,12 +167,19 @@ async def test_an_ai_seat_answers_within_the_same_interaction(
             reply = await emu.slash(ada, "pylons place", channel=group, cell=cell)
         boards = [r for r in reply.messages if r.kind == "followup" and r.has_attachment(BOARD)]
         after = await bot.actions(await bot.game(group.id))
-        # Ada's move, then the AI's if it was its turn, each a board in this interaction's
-        # answers, for all to see.
-        assert len(boards) == len(after) - before and all(r.is_public for r in boards), reply
-        if {seat for seat, _ in after[before:]} == {0, 1}:
+        new = after[before:]
+        assert all(r.is_public for r in boards), reply
+        if {seat for seat, _ in new} == {0, 1}:
+            # The AI answered in this interaction: its card shows the board after both
+            # moves, with Ada's in words too, and hers has no card of its own.
             answered_together += 1
-            assert "AI" in boards[-1].text or "🤖" in boards[-1].text, boards[-1].text
+            ai = [action for seat, action in new if seat == 1]
+            assert len(boards) == len(ai), reply
+            cell = new[0][1].split()[-1]
+            assert new[0][1].startswith("place") and cell in boards[0].text, boards[0].text
+            assert ai[0].split()[-1] in boards[0].text, boards[0].text
+        else:
+            assert len(boards) == len(new), reply
     assert answered_together >= 2
     await bot.caught_up()
     assert not refused_alone(emu) and not posted_on_its_own(emu, group)
