@@ -292,6 +292,22 @@ class FollowUp:
         )
 
 
+async def show_owed(interaction: discord.Interaction, game_id: int | None = None) -> None:
+    """After a refusal in a game the bot reaches only by answering (`GameRow.answers_only`):
+    what the game owes from before (a clock run out while nobody was there, a reminder whose
+    DM was refused) is shown through this interaction all the same, as its follow-ups (see
+    `Aftermath.catch_up`). Nothing for a game played in its channel."""
+    service = game_client(interaction).service
+    if game_id is not None:
+        game = await service.games.find(game_id)
+    else:
+        game = await service.games.in_channel(interaction.channel_id, interaction.user.id)
+    if game is None or not game.answers_only or not game.is_open:
+        return
+    follow_up = FollowUp.of(interaction)
+    await follow_up.aftermath.catch_up(game, follow_up.reach())
+
+
 ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see GameBot._finish_answering
 
 

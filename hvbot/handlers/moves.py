@@ -20,12 +20,13 @@ from hvbot.handlers.answering import (
     make_way,
     refusal,
     reply_error,
+    show_owed,
 )
 from hvbot.messages import cards
 from hvbot.messages.game_posts import follow_view, is_public, posts_in, prompt_post
 from hvbot.messages.post import follow_up_privately, send_private
 from hvbot.messages.wording import language, move_words, personal
-from hvbot.services import ActResult
+from hvbot.services import ActResult, BotError
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,9 @@ class Acknowledgement:
             if said is None:
                 raise
             await self.refuse(said)
+            if isinstance(exc, BotError) and self.interaction.response.is_done():
+                # Where the bot only answers, a refused move shows what its game owed.
+                await show_owed(self.interaction, where.get("game_id"))
             return None
         if not self.answered:
             await self.announce_late(result)

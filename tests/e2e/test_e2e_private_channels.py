@@ -130,6 +130,9 @@ async def test_two_friends_play_pylons_to_the_end_in_a_group_dm(
     game, state = await state_of(bot, group)
     assert state.is_terminal() and game.status == "finished"
     await bot.caught_up()
+    # The card clicked lost its choices in the click's own answer (Discord's UPDATE).
+    first = emu.message(boards_in(emu, group)[0].message_id or 0)
+    assert [b.custom_id for b in first.buttons] == [f"follow:{game.id}"]
     actions = await bot.actions(game)
     boards = boards_in(emu, group)
     assert len(boards) == 1 + len(actions)  # the first board, then one per move, once each
@@ -279,11 +282,17 @@ async def test_a_reminder_goes_by_dm_and_a_dm_refused_waits_for_the_next_interac
     await bot.caught_up()
     assert len(reminded(mover)) == 1
     assert not posted_on_its_own(emu, group) and not refused_alone(emu)
-    reply = await emu.slash(other, "game board", channel=group)
-    told = [r for r in reply.messages if r.is_public and f"<@{mover.id}>" in r.text]
+    # Even a move refused (it is not Bo's turn) shows it, after the refusal.
+    game, state = await state_of(bot, group)
+    reply = await emu.slash(other, "pylons place", channel=group, cell="M12")
+    refused, *rest = reply.messages
+    assert refused.visibility == Visibility.ephemeral_to(other) and "turn" in refused.text
+    told = [r for r in rest if r.is_public and f"<@{mover.id}>" in r.text]
     assert told and "your turn" in told[0].text, reply
+    assert (await state_of(bot, group))[0].version == game.version, "nothing changed"
     await bot.caught_up()
-    assert len([r for r in emu.messages(channel=group) if "your turn" in r.text]) == 1
+    said = emu.messages(channel=group, visibility="public")
+    assert [r.text for r in said if "⏰" in r.text] == [told[0].text], "said there once"
     assert not await waiting()
     assert not emu.rejections, emu.rejections
 
