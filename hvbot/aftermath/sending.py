@@ -71,8 +71,10 @@ class Reach:
         return self.follow_ups + room <= MOST_FOLLOW_UPS
 
     async def send(self, post: Post, *, ephemeral: bool = False) -> discord.Message:
-        """`post` as a follow-up, counted; Discord's refusal of a spent token noted."""
-        if self.withdraw and not ephemeral:
+        """`post` as a follow-up, counted; Discord's refusal of a spent token noted. A
+        private post may replace the private "thinking…", unless it is a card with a picture
+        (`withdraw`)."""
+        if self.withdraw and (not ephemeral or (post.card and post.files)):
             self.withdraw = False
             with contextlib.suppress(discord.HTTPException):
                 await self.webhook.delete_message("@original")  # type: ignore[arg-type]  # Discord takes "@original" for the first answer; discord.py types an id as int

@@ -319,3 +319,61 @@ async def test_high_voltage_is_refused_in_a_group_dm_naming_the_games_played_the
     for command in ("server settings", "tournament join", "stats me"):
         with pytest.raises(CommandNotShown):
             await emu.slash(ada, command, channel=group)
+
+
+def sector6_command(action: str) -> tuple[str, dict[str, object]]:
+    """The /s6 command (and its options) for a Sector 6 action text."""
+    words = action.split()
+    if words[0] == "place" and words[1] == "entry":
+        return "s6 entry", {"cell": words[2]}
+    if words[0] == "place":
+        return "s6 place", {"cell": words[1], "rotation": int(words[2][1:])}
+    if words[0] == "move":
+        return "s6 move", {"from": words[1], "to": words[2]}
+    if words[0] == "rotate":
+        options: dict[str, object] = {"direction": words[-1]}
+        if len(words) == 3:
+            options["cell"] = words[1]
+        return "s6 rotate", options
+    return f"s6 {words[0]}", {}
+
+
+async def test_sector6_against_an_ai_in_the_bots_dm_by_commands_alone(
+    emulator: DiscordEmulator, bot: BotHarness
+) -> None:
+    """A person alone with the bot: the lobby's changes by command come as new lobby cards
+    (the first cannot be edited but by its own interaction), each public action's board as
+    the command's follow-up, a drawn tile privately, and the AI's whole turn before the
+    command's answers end."""
+    emu = emulator
+    ada = emu.add_user("Ada")
+    emu.install_for(ada)
+    dm = emu.dm_channel(ada.id)
+    await emu.slash(ada, "game new", channel=dm, game="sector6", mode="novice")
+    added = await emu.slash(ada, "game addai", channel=dm)
+    note, lobby = added.messages  # the note to Ada, then the lobby as it is now
+    assert note.kind == "response" and lobby.kind == "followup", added
+    assert "AI" in lobby.text and card_of(lobby), added
+    started = await emu.slash(ada, "game start", channel=dm)
+    assert [r for r in started.messages if r.has_attachment(BOARD)], started
+    rng = random.Random(4)
+    turns = 0
+    for _ in range(40):
+        game, state = await state_of(bot, dm)
+        if state.is_terminal() or turns >= 3:
+            break
+        assert state.current_seat() == 0, "the AI played its turn within Ada's interaction"
+        legal = [a.text() for a in state.legal_actions()]
+        plain = [a for a in legal if not a.startswith("rotate")] or legal
+        action = "draw" if "draw" in plain else rng.choice(plain)
+        command, options = sector6_command(action)
+        before = len(await bot.actions(game))
+        reply = await emu.slash(ada, command, channel=dm, **options)
+        after = await bot.actions(await bot.game(dm.id))
+        assert len(after) > before, reply
+        if {seat for seat, _ in after[before:]} == {0, 1}:
+            turns += 1
+        assert all(r.kind != "channel_message" for r in reply), reply
+    assert turns >= 1
+    await bot.caught_up()
+    assert not posted_on_its_own(emu, dm) and not emu.rejections, emu.rejections
