@@ -10,8 +10,7 @@ from discord import app_commands
 
 from engine import State
 from games.pylons.rules.board import NAMES
-from hvbot.cogs.moves import Choices, GameMoves
-from hvbot.cogs.options import in_private_channels
+from hvbot.cogs.moves import Choices, GameMoves, in_private_channels
 from hvbot.handlers import moves
 
 if TYPE_CHECKING:

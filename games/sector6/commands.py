@@ -21,8 +21,7 @@ from engine import State
 from games.sector6.presenter import middle_first
 from games.sector6.rules.actions import DEGREES
 from games.sector6.rules.state import Sector6State
-from hvbot.cogs.moves import Choices, GameMoves
-from hvbot.cogs.options import in_private_channels
+from hvbot.cogs.moves import Choices, GameMoves, in_private_channels
 from hvbot.handlers import moves
 from hvbot.messages import game_posts, wording
 from hvbot.messages.post import send_private

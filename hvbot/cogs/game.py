@@ -14,6 +14,7 @@ from discord.ext import commands
 from data.texts import ENGLISH, Option, language_of
 from engine.core import State
 from engine.registry import find_game
+from hvbot.cogs.moves import in_private_channels
 from hvbot.cogs.options import (
     CLOCK_CHOICES,
     GAME_CHOICES,
@@ -21,7 +22,6 @@ from hvbot.cogs.options import (
     LEVEL_CHOICES,
     MODE_CHOICES,
     TIMEOUT_CHOICES,
-    in_private_channels,
 )
 from hvbot.handlers import answering, confirm, lobby, requests
 from hvbot.handlers.follow import follow_game, unfollow_game

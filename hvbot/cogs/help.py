@@ -11,8 +11,7 @@ from discord.ext import commands
 
 from data.texts import Command, Texts, texts_for
 from engine.registry import all_games, find_game
-from hvbot.cogs.moves import group_of
-from hvbot.cogs.options import in_private_channels
+from hvbot.cogs.moves import group_of, in_private_channels
 from hvbot.messages.limits import fitted
 from hvbot.messages.presenters import presenter_for
 from hvbot.plugins import private_channel_games

@@ -4,8 +4,6 @@ the registered games (see `hvbot.plugins`)."""
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from discord import app_commands
 
 from engine.registry import all_games
@@ -86,16 +84,3 @@ EVERY_CHOICES_SHOWN = [
     choice(EVERY_NAMES[minutes], minutes, key=f"commands.choices.every.{minutes}")
     for minutes in (0, *EVERY_CHOICES)
 ]
-
-
-_Offered = TypeVar("_Offered")
-
-
-def in_private_channels(target: _Offered) -> _Offered:
-    """Offer a command (or a command group) wherever the app is: installed by a server, or by
-    a person for their own account, and used on a server, in the bot's DM, or in a DM or a
-    group DM between people. Only what works there is offered so: the games that can be
-    played in a private channel, their moves, and /help; what needs a server (its settings,
-    tournaments, seasons, moderation) stays on the server that installed the bot."""
-    target = app_commands.allowed_installs(guilds=True, users=True)(target)
-    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(target)
