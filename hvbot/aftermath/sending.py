@@ -179,6 +179,7 @@ class Sender:
         what Discord said if it refused."""
         answer = game is not None and game.answers_only and to_user is None and to_channel is None
         if answer and game is not None and self.reach(game) is None:
+            await self.duties.put_off(owed)
             return None  # waits, owed, for the next interaction in the game
         taken = await self.take(owed)
         if taken is None:

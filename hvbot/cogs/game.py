@@ -163,6 +163,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=ALLOWED,
         )
         await self.bot.service.games.set_lobby_message(row.id, message.id)
+        if row.answers_only:
+            # What the channel's game before owed (it ended while nobody was there), after.
+            await answering.show_owed(interaction)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:

@@ -114,8 +114,8 @@ async def answer_publicly(
     game's channel all the same (it may carry buttons, a vote or an undo, that others must
     still be able to press), and that message is returned; None when answered in time."""
     answer = interaction.response.send_message(**message)
-    if await answer_after_change(game.id, answer):
-        return None
+    if await answer_after_change(game.id, answer) or game.answers_only:
+        return None  # where the bot only answers, it cannot post on its own instead
     channel = await post_channel(interaction.client, game)
     return await channel.send(**message)
 
@@ -298,14 +298,21 @@ async def show_owed(interaction: discord.Interaction, game_id: int | None = None
     DM was refused) is shown through this interaction all the same, as its follow-ups (see
     `Aftermath.catch_up`). Nothing for a game played in its channel."""
     service = game_client(interaction).service
+    found: list[GameRow | None] = []
     if game_id is not None:
-        game = await service.games.find(game_id)
-    else:
-        game = await service.games.in_channel(interaction.channel_id, interaction.user.id)
-    if game is None or not game.answers_only or not game.is_open:
+        found.append(await service.games.find(game_id))
+    elif interaction.channel_id is not None:
+        found.append(await service.games.in_channel(interaction.channel_id, interaction.user.id))
+        # And the game played there last, if it ended while nobody was there (its clock ran
+        # out, a loss): its people learn it at their next interaction in the channel.
+        found += [a.game for a in await service.games.finished(interaction.channel_id, limit=1)]
+    games = [game for game in found if game is not None and game.answers_only]
+    if not games:
         return
     follow_up = FollowUp.of(interaction)
-    await follow_up.aftermath.catch_up(game, follow_up.reach())
+    reach = follow_up.reach()
+    for game in games:
+        await follow_up.aftermath.catch_up(game, reach)
 
 
 ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see GameBot._finish_answering

@@ -280,8 +280,10 @@ async def refresh_lobby(
     client: discord.Client, game: GameRow, now: datetime, standing: Standing | None = None
 ) -> None:
     """Edit the one lobby message in place: the seats as they are (and a rematch's
-    `standing`), that the game started, or that it has ended (and where it was played)."""
-    if game.lobby_message_id is None:
+    `standing`), that the game started, or that it has ended (and where it was played).
+    Not where the bot only answers (`GameRow.answers_only`): Discord lets it edit a message
+    there only through the interaction that made it."""
+    if game.lobby_message_id is None or game.answers_only:
         return
     channel = client.get_partial_messageable(game.channel_id)
     try:

@@ -40,6 +40,9 @@ LEASE = timedelta(seconds=20)  # how long a claimed duty is left to the process 
 # A finished game's replay takes its process seconds to draw (a long Sector 6 game, more on a
 # busy machine): it is left to that process longer before another one draws it instead.
 REPLAY_LEASE = timedelta(minutes=5)
+# How long a post of a game reached only by answers waits for the next interaction before the
+# periodic sweep looks at it again (see `Duties.put_off`).
+ANSWER_WAIT = timedelta(hours=1)
 KEEP_MADE = timedelta(days=1)  # how long a post made stays in the outbox (to look into)
 CLAIM_BATCH = 50  # duties claimed at a time
 KINDS = ("move", "text", "replay", "start", "secret", "lobby", "undo", "digest", "followers")
@@ -399,6 +402,19 @@ class Duties:
             return sorted((_owed_of(r) for r in rows), key=lambda owed: owed.id)
 
         return await self.db.transact(work)
+
+    async def put_off(self, owed: Owed, *, wait: timedelta = ANSWER_WAIT) -> None:
+        """A post of a game reached only by answers, with no interaction to go through: left
+        to the next one (which claims it whatever its lease: `claim_game`), and to the
+        periodic sweep only after `wait`, rather than claimed by it again every few seconds.
+        Only by its holder (`owed.token`)."""
+        await self.db.transact(
+            Statement(
+                "UPDATE announcements SET claimed_until = ?"
+                " WHERE id = ? AND token = ? AND sent_at IS NULL",
+                (stamp(self.clock() + wait), owed.id, owed.token),
+            )
+        )
 
     async def readdress(self, owed: Owed, body: dict[str, Any]) -> bool:
         """A post taken (`owed`, its token) owed from now on with `body` instead, left

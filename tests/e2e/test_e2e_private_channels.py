@@ -377,3 +377,69 @@ async def test_sector6_against_an_ai_in_the_bots_dm_by_commands_alone(
     assert turns >= 1
     await bot.caught_up()
     assert not posted_on_its_own(emu, dm) and not emu.rejections, emu.rejections
+
+
+async def test_the_periodic_check_answers_through_an_interaction_still_alive(
+    emulator: DiscordEmulator, bot: BotHarness
+) -> None:
+    """Within its 15 minutes and 5 follow-ups, the latest interaction in the game carries
+    what falls due meanwhile (a reminder whose DM was refused), with nobody interacting."""
+    emu = emulator
+    assert bot.bot is not None
+    clock = MovedClock(datetime.now(UTC))
+    bot.bot.service.clock = clock
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    emu.install_for(ada)
+    emu.install_for(bo)
+    group, game = await friends_with_pylons(emu, bot, ada, bo, reminder=2)
+    game, state = await state_of(bot, group)
+    seat = state.current_seat()
+    assert seat is not None
+    mover = emu.users[game.seats[seat].user_id or 0]
+    emu.faults.close_dms(mover.id)
+    clock.advance(minutes=3)
+
+    def told() -> list[Record]:
+        return [
+            r
+            for r in emu.messages(channel=group, visibility="public", kind="followup")
+            if "⏰" in r.text and f"<@{mover.id}>" in r.text
+        ]
+
+    (said,) = await emu.wait_for(told, message="the reminder through the Start click")
+    assert "Pylons" in said.text
+    await bot.caught_up()
+    assert len(told()) == 1
+    assert not posted_on_its_own(emu, group) and not refused_alone(emu)
+    assert not emu.rejections, emu.rejections
+
+
+async def test_a_game_lost_on_time_alone_is_told_when_the_channel_is_used_next(
+    emulator: DiscordEmulator, bot: BotHarness
+) -> None:
+    emu = emulator
+    assert bot.bot is not None
+    clock = MovedClock(datetime.now(UTC))
+    bot.bot.service.clock = clock
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    emu.install_for(ada)
+    emu.install_for(bo)
+    group, _ = await friends_with_pylons(emu, bot, ada, bo, clock=60, timeout="end")
+    clock.advance(minutes=61)
+    emu.clock.advance(TOKEN_LIFETIME)
+
+    async def over() -> bool:
+        return (await bot.game(group.id)).status == "finished"
+
+    await emu.wait_for(over, message="the game lost on time")
+    await bot.caught_up()
+    assert not [r for r in emu.messages(channel=group) if "ran out of time" in r.text]
+    # The next game opened there is answered first, then what the last one owed follows.
+    reply = await emu.slash(ada, "game new", channel=group, game="pylons")
+    lobby, *owed = [r for r in reply.messages if r.is_public]
+    assert card_of(lobby) and lobby.kind == "response", reply
+    assert any("ran out of time" in r.text for r in owed), reply
+    await bot.caught_up()
+    assert len([r for r in emu.messages(channel=group) if "ran out of time" in r.text]) == 1
+    assert not posted_on_its_own(emu, group) and not refused_alone(emu)
+    assert not emu.rejections, emu.rejections
