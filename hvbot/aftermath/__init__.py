@@ -928,7 +928,8 @@ class Aftermath:
         now = await self.games.find(game.id, fresh=True) or game
         if now.status != "lobby":
             return None  # started or closed since: its board or its end says so
-        return game_posts.lobby_post(now, self.games.clock(), None)
+        standing = await self.service.rematch.standing(now.id)  # a rematch's, if it is one
+        return game_posts.lobby_post(now, self.games.clock(), standing)
 
     async def _send_digest(self, owed: Owed, game: GameRow) -> Sent | None:
         """A follower's digest by DM (see `owed_posts.digest_post`), built when taken. A

@@ -23,6 +23,7 @@ from moved_clock import MovedClock
 
 from engine import State
 from games import find_game
+from hvbot.messages.replays import FILENAME as REPLAY
 from hvbot.store import GameRow
 from sandbox.emulator import (
     Channel,
@@ -441,5 +442,45 @@ async def test_a_game_lost_on_time_alone_is_told_when_the_channel_is_used_next(
     assert any("ran out of time" in r.text for r in owed), reply
     await bot.caught_up()
     assert len([r for r in emu.messages(channel=group) if "ran out of time" in r.text]) == 1
+    assert not posted_on_its_own(emu, group) and not refused_alone(emu)
+    assert not emu.rejections, emu.rejections
+
+
+async def test_a_game_against_the_ai_ends_with_its_replay_and_a_rematch_in_the_group_dm(
+    emulator: DiscordEmulator, bot: BotHarness
+) -> None:
+    emu = emulator
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    emu.install_for(ada)
+    group = emu.add_group_dm(ada, bo)
+    (lobby,) = (await emu.slash(ada, "game new", channel=group, game="pylons")).public
+    game = await bot.game(group.id)
+    await emu.click(ada, f"lobby:{game.id}:addai", message=lobby)
+    await emu.click(ada, f"lobby:{game.id}:start", message=lobby)
+    rng = random.Random(2)
+    for _ in range(150):
+        game, state = await state_of(bot, group)
+        if state.is_terminal():
+            break
+        if choosing(state):
+            latest = boards_in(emu, group)[-1]
+            await emu.click(ada, f"act:{game.id}:{game.version}:keep", message=latest)
+        else:
+            cell = racing_cell(state, rng)
+            await emu.slash(ada, "pylons place", channel=group, cell=cell)
+    assert state.is_terminal()
+
+    def replays() -> list[Record]:
+        return [r for r in emu.messages(channel=group, kind="followup") if r.has_attachment(REPLAY)]
+
+    (replay_post,) = await emu.wait_for(replays, timeout=30, message="the replay, as a follow-up")
+    again = f"rematch:{game.id}:ask"
+    assert again in replay_post.custom_ids
+    reply = await emu.click(ada, again, message=replay_post)
+    # Against the AI alone it starts at once: its first board comes as the click's follow-up.
+    assert [r for r in reply.messages if r.kind == "followup" and r.has_attachment(BOARD)], reply
+    rematch = await bot.game(group.id)
+    assert rematch.id != game.id and rematch.answers_only and rematch.status == "active"
+    await bot.caught_up()
     assert not posted_on_its_own(emu, group) and not refused_alone(emu)
     assert not emu.rejections, emu.rejections
