@@ -484,3 +484,24 @@ async def test_a_game_against_the_ai_ends_with_its_replay_and_a_rematch_in_the_g
     await bot.caught_up()
     assert not posted_on_its_own(emu, group) and not refused_alone(emu)
     assert not emu.rejections, emu.rejections
+
+
+async def test_anyone_there_clicks_the_cards_but_only_those_who_installed_type_commands(
+    emulator: DiscordEmulator, bot: BotHarness
+) -> None:
+    emu = emulator
+    ada, cy = emu.add_user("Ada"), emu.add_user("Cy")
+    emu.install_for(ada)  # Cy never added the app
+    group = emu.add_group_dm(ada, cy)
+    (lobby,) = (await emu.slash(ada, "game new", channel=group, game="pylons")).public
+    game = await bot.game(group.id)
+    joined = await emu.click(cy, f"lobby:{game.id}:join", message=lobby)
+    assert [r.kind for r in joined.messages] == ["update"] and "Cy" in joined.messages[0].text
+    with pytest.raises(CommandNotShown):
+        await emu.slash(cy, "game board", channel=group)
+    started = await emu.click(cy, f"lobby:{game.id}:start", message=lobby)
+    refused = [r for r in started.messages if r.visibility == Visibility.ephemeral_to(cy)]
+    assert refused and "creator" in refused[0].text, started  # only Ada starts it
+    started = await emu.click(ada, f"lobby:{game.id}:start", message=lobby)
+    assert [r for r in started.messages if r.has_attachment(BOARD)], started
+    assert not posted_on_its_own(emu, group) and not emu.rejections, emu.rejections
