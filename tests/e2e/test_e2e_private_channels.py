@@ -350,7 +350,7 @@ async def test_sector6_against_an_ai_in_the_bots_dm_by_commands_alone(
     ada = emu.add_user("Ada")
     emu.install_for(ada)
     dm = emu.dm_channel(ada.id)
-    await emu.slash(ada, "game new", channel=dm, game="sector6", mode="novice")
+    await emu.slash(ada, "game new", channel=dm, game="sector6")
     added = await emu.slash(ada, "game addai", channel=dm)
     note, lobby = added.messages  # the note to Ada, then the lobby as it is now
     assert note.kind == "response" and lobby.kind == "followup", added
@@ -361,12 +361,14 @@ async def test_sector6_against_an_ai_in_the_bots_dm_by_commands_alone(
     turns = 0
     for _ in range(40):
         game, state = await state_of(bot, dm)
-        if state.is_terminal() or turns >= 3:
+        if state.is_terminal() or turns >= 4:
             break
         assert state.current_seat() == 0, "the AI played its turn within Ada's interaction"
         legal = [a.text() for a in state.legal_actions()]
         plain = [a for a in legal if not a.startswith("rotate")] or legal
-        action = "draw" if "draw" in plain else rng.choice(plain)
+        # A prisoner moved when one can be (its board offers what may follow), else a draw.
+        moving = [a for a in plain if a.startswith("move")]
+        action = moving[0] if moving else "draw" if "draw" in plain else rng.choice(plain)
         command, options = sector6_command(action)
         before = len(await bot.actions(game))
         reply = await emu.slash(ada, command, channel=dm, **options)
@@ -377,6 +379,20 @@ async def test_sector6_against_an_ai_in_the_bots_dm_by_commands_alone(
         assert all(r.kind != "channel_message" for r in reply), reply
     assert turns >= 1
     await bot.caught_up()
+    # An older card keeps its choices (the bot cannot edit it there): a click on one is
+    # refused privately, by its version, and changes nothing.
+    game = await bot.game(dm.id)
+    stale = [
+        (post, custom_id)
+        for post in emu.messages(channel=dm, kind="followup")  # all Ada's to see there
+        for custom_id in [b.custom_id or "" for b in emu.message(post.message_id or 0).buttons]
+        if custom_id.startswith(f"act:{game.id}:") and int(custom_id.split(":")[2]) < game.version
+    ]
+    assert stale, "a card with choices of a version past"
+    post, custom_id = stale[0]
+    (refused,) = (await emu.click(ada, custom_id, message=post)).messages
+    assert refused.kind == "response" and "moved on" in refused.text, refused
+    assert (await bot.game(dm.id)).version == game.version
     assert not posted_on_its_own(emu, dm) and not emu.rejections, emu.rejections
 
 
