@@ -75,6 +75,10 @@ class GamePlugin:
     # balance depends on how many play, so that a rating means the same at every size
     # (otherwise one rating per game: splitting it would need more games before any settles).
     rated_by_player_count: bool = False
+    # Whether it can be played where the bot only answers interactions (a DM or a group DM
+    # through a person's own installation): every secret a player must see then reaches
+    # them privately, and a turn fits in the answers Discord allows one interaction.
+    in_private_channels: bool = True
 
     def load_rules(self) -> Game:
         game = importlib.import_module(self.rules).GAME
@@ -114,6 +118,18 @@ def rated_by_player_count(name: str) -> bool:
     return found is not None and found.rated_by_player_count
 
 
+def in_private_channels(name: str) -> bool:
+    """Whether a game can be played in a DM or a group DM (see `GamePlugin`); True for a
+    game not registered here (the tests' own)."""
+    found = _PLUGINS.get(name)
+    return found is None or found.in_private_channels
+
+
+def private_channel_games() -> list[str]:
+    """The engine names of the registered games that can be played in a DM or a group DM."""
+    return [p.name for p in _PLUGINS.values() if p.in_private_channels]
+
+
 def plugins() -> list[GamePlugin]:
     """Every registered game's manifest, in the order registered."""
     return list(_PLUGINS.values())
@@ -137,8 +153,10 @@ __all__ = [
     "GAME_FACING",
     "GamePlugin",
     "in_a_worker",
+    "in_private_channels",
     "plugin",
     "plugins",
+    "private_channel_games",
     "register",
     "register_missing",
 ]

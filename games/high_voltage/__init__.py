@@ -18,6 +18,11 @@ PLUGIN = GamePlugin(
     # companies nobody holds as "no one's", so every size is the same contest (read the others'
     # colours, close lines that pay yours), and a server's few games stay in one rating.
     rated_by_player_count=False,
+    # Not in a DM or a group DM: a turn is a card drawn in secret and then placed, each step
+    # shown to its player alone, and with AI seats one interaction would owe more answers
+    # than Discord allows it (five follow-ups); a company's colour, dealt at the start,
+    # would reach a player whose DMs are closed only once they act themselves.
+    in_private_channels=False,
 )
 
 __all__ = ["PLUGIN"]

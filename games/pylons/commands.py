@@ -10,7 +10,7 @@ from discord import app_commands
 
 from engine import State
 from games.pylons.rules.board import NAMES
-from hvbot.cogs.moves import Choices, GameMoves
+from hvbot.cogs.moves import Choices, GameMoves, in_private_channels
 from hvbot.handlers import moves
 
 if TYPE_CHECKING:
@@ -22,6 +22,7 @@ def _free(state: State, seat: int | None) -> list[str]:
     return state.targets(seat, "place.cell")
 
 
+@in_private_channels  # played in DMs and group DMs too
 class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"):
     game = "pylons"
 

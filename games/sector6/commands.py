@@ -21,7 +21,7 @@ from engine import State
 from games.sector6.presenter import middle_first
 from games.sector6.rules.actions import DEGREES
 from games.sector6.rules.state import Sector6State
-from hvbot.cogs.moves import Choices, GameMoves
+from hvbot.cogs.moves import Choices, GameMoves, in_private_channels
 from hvbot.handlers import moves
 from hvbot.messages import game_posts, wording
 from hvbot.messages.post import send_private
@@ -75,6 +75,7 @@ def move_cells(state: State, seat: int | None, origin: str | None) -> tuple[list
     return state.targets(seat, "move.origin"), targets
 
 
+@in_private_channels  # played in DMs and group DMs too
 class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves"):
     game = GAME
 

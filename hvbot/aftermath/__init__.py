@@ -9,7 +9,10 @@ them at once, from what it has in hand; whatever it could not send (it died, or 
 past its lease) another process sends later, built from the database, through `do_duties`.
 Either way a post is taken with a compare-and-set right before it is sent, so it is sent once,
 and it goes where Discord's nonce guards it (a channel, a DM), never as the answer to an
-interaction, so that not even a paused process's late copy is ever seen. An AI seat moves only
+interaction, so that not even a paused process's late copy is ever seen; but for a game the
+bot reaches only by answering (a DM or a group DM through a person's own installation), whose
+posts are the follow-ups of its players' interactions and wait, owed, for the next one (see
+`follow`, and "Exactly once" in docs/architecture.md). An AI seat moves only
 once every post its game owes is out, so the channel reads what happened in order.
 
 Every change, whoever makes it (a handler, an AI seat, a clock, a reminder), comes here as a
@@ -36,7 +39,7 @@ from data.texts import language_of, texts_for
 from engine import State
 from hvbot.aftermath import owed_posts
 from hvbot.aftermath.board_buttons import BoardButtons
-from hvbot.aftermath.sending import Sender, Sent
+from hvbot.aftermath.sending import Reach, Sender, Sent, Unreachable
 from hvbot.database import failed
 from hvbot.infra import metrics
 from hvbot.messages import cards, game_posts, seasons, tournaments
@@ -52,7 +55,7 @@ from hvbot.store.duties import TOURNAMENT_KINDS, Owed
 from hvbot.store.tournaments import TournamentRow
 from hvbot.web import Hub
 
-__all__ = ["Aftermath", "Sent"]
+__all__ = ["Aftermath", "Reach", "Sent"]
 
 log = logging.getLogger(__name__)
 SWEEP_S = 3600.0  # how often posts made long ago are dropped from the outbox
@@ -101,6 +104,8 @@ class Aftermath:
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._replays: set[asyncio.Task[None]] = set()
         self._lobby_edits: set[asyncio.Task[None]] = set()
+        # A person's board held for the AI's card that answers it, by game (see `_fold`).
+        self._folded: dict[int, tuple[Owed, list[str], ActResult]] = {}
         self._rounds: set[asyncio.Task[None]] = set()  # tournaments' next rounds being paired
         self._swept = float("-inf")  # when posts made long ago were last dropped
         self.stopping = False  # once closing: no AI move or replay is started any more
@@ -141,7 +146,11 @@ class Aftermath:
     # ------------------------------------------------------------------ what follows
 
     async def follow(
-        self, change: Change | SeasonEnd | TournamentChange, *, answered: Iterable[str] = ()
+        self,
+        change: Change | SeasonEnd | TournamentChange,
+        *,
+        answered: Iterable[str] = (),
+        reach: Reach | None = None,
     ) -> None:
         """What follows a stored change, all of it: the posts it owes sent in the order owed
         (each to the game's channel or a person's DMs, where Discord's nonce guards it), then
@@ -160,7 +169,15 @@ class Aftermath:
         roles, sent the same way (`_send_server_post`). A tournament's change owes its own
         posts (its sign-up post, a round's, the standings, the podium: `_send_tournament_post`;
         `answered` "signup" when a Join or Leave click's answer showed the sign-up post), and
-        then each table game it opened is followed as any game's change."""
+        then each table game it opened is followed as any game's change.
+
+        `reach`: the interaction that made the change, for a game the bot reaches only by
+        answering (`GameRow.answers_only`: a DM or a group DM through a person's own
+        installation). Its posts go out as that interaction's follow-ups (`Reach`): first
+        what the game owed from before (a clock that ran out while nobody was there, and the
+        AI's move after it), then the change's own, then the AI seats' moves, played at once
+        so that the same interaction shows them (`_answer_ai`). Without an interaction alive
+        they wait, owed, for the next one."""
         if isinstance(change, TournamentChange):
             await self._follow_tournament(change, frozenset(answered))
             return
@@ -169,6 +186,10 @@ class Aftermath:
         # What comes next follows the game as its posts left it: a lobby post may have
         # started the game's thread, where its buttons are taken off from then on.
         went_on: list[Change | SeasonEnd] = [change]
+        if reach is not None and not isinstance(change, SeasonEnd) and change.game.answers_only:
+            self.sender.reaches[change.game.id] = reach
+            await self._catch_up(change)
+            change = went_on[0] = self._fold(change)
         try:
             if isinstance(change, SeasonEnd):
                 for owed in change.owed:
@@ -177,6 +198,59 @@ class Aftermath:
                 await self._send_owed(change, frozenset(answered), went_on)
         finally:
             self._next(went_on[-1])
+        if reach is not None and not isinstance(change, SeasonEnd) and change.game.answers_only:
+            await self._answer_ai(change.game.id)
+            await self._unfold(change.game.id)
+
+    def _fold(self, change: Change) -> Change:
+        """A person's move in a game reached only by answers, to which an AI seat answers at
+        once: its board is not sent on its own; the AI's card shows the board after both
+        moves, with both in words (`_send_board`), and the person's is marked made as that
+        card goes. The change, without the board thus held."""
+        game = change.game
+        if not isinstance(change, ActResult) or not game_posts.is_public(change):
+            return change
+        if not ai_turn(game, change.state, stand_in_seat=game.stand_in_seat):
+            return change
+        boards = [owed for owed in change.owed if owed.kind == "move"]
+        if len(boards) != 1 or self.sender.reach(game, room=1) is None:
+            return change
+        self._folded[game.id] = (boards[0], game_posts.move_lines(game, change), change)
+        return replace(change, owed=tuple(o for o in change.owed if o is not boards[0]))
+
+    async def _unfold(self, game_id: int) -> None:
+        """A board held for the AI's card (`_fold`) that no AI card took (the AI did not
+        move here: another process thinks for it, say): sent on its own after all."""
+        folded = self._folded.pop(game_id, None)
+        if folded is not None:
+            owed, _, change = folded
+            await self._send_board(owed, change)
+
+    async def catch_up(self, game: GameRow, reach: Reach) -> None:
+        """An interaction in a game reached only by answering that changed nothing (a
+        refusal, a board asked for again): what the game owes from before is shown through
+        it all the same, and the AI seats move on if it is theirs to."""
+        self.sender.reaches[game.id] = reach
+        await self._catch_up(Change(game=game))
+        await self._answer_ai(game.id)
+
+    async def _catch_up(self, change: Change) -> None:
+        """What a game reached only by answering owed from before `change` (a turn's clock
+        run out while nobody interacted, the AI's move after it), claimed from whoever held
+        it and sent in order through the interaction in hand (see `follow`)."""
+        first = min((owed.id for owed in change.owed), default=None)
+        for owed in await self.duties.claim_game(change.game.id, before=first):
+            try:
+                await self.deliver(owed)
+            except Exception as exc:
+                failed(log, exc, "game %s: could not show a post owed before", change.game.id)
+
+    async def _answer_ai(self, game_id: int) -> None:
+        """The AI seats' moves of a game reached only by answering, awaited here, so that
+        the interaction in hand answers with them (they are played at once: `_next`)."""
+        task = self._ai_tasks.get(game_id)
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            await asyncio.shield(task)
 
     async def _follow_tournament(self, change: TournamentChange, answered: frozenset[str]) -> None:
         """A tournament's posts, then its table games' (see `follow`)."""
@@ -210,6 +284,8 @@ class Aftermath:
                 await self._send_digest(owed, game)
             elif owed.kind == "followers":
                 await self._join_followers(owed, game)
+            elif owed.kind == "lobby" and game.answers_only:
+                await self._answer_lobby(owed, game)
             elif owed.kind == "lobby":
                 # A rematch started at once, or a tournament's table, may have its thread
                 # now: what follows goes there.
@@ -242,7 +318,15 @@ class Aftermath:
             if not game_posts.is_public(change):
                 await self.sender.made(owed)  # only its player saw something: nothing to post
                 return None
-            post = partial(game_posts.board_post, game, change, state, now)
+            before: list[str] = []
+            folded = self._folded.pop(game.id, None) if game.answers_only else None
+            if folded is not None and folded[0].id != owed.id:
+                # The person's move this AI answers, told by this card: marked made first,
+                # as the posts of a game go out in order. A process that dies before this
+                # card is sent leaves it owed, shown at the game's next interaction.
+                await self.sender.made(folded[0])
+                before = folded[1]
+            post = partial(game_posts.board_post, game, change, state, now, before=before)
         else:
             raise ValueError(f"game {game.id}: a {owed.kind!r} post owed by no move")
         return await self.send(owed, game, post)
@@ -272,7 +356,8 @@ class Aftermath:
                     task = asyncio.create_task(self._quietly(game, work, "the replay"))
                     _hold(self._replays, task)
                 elif one.kind == "lobby":
-                    edit = self._quietly(game, self._update_lobby(one, game), "the lobby's update")
+                    update = self._answer_lobby if game.answers_only else self._update_lobby
+                    edit = self._quietly(game, update(one, game), "the lobby's update")
                     _hold(self._lobby_edits, asyncio.create_task(edit))
             if game.tournament_id is not None:
                 # A tournament's table ended: its round may be complete, and the next one
@@ -281,7 +366,8 @@ class Aftermath:
                 _hold(self._rounds, asyncio.create_task(self._quietly(game, work, "a round")))
             return
         if ai_turn(game, self._state(change), stand_in_seat=game.stand_in_seat):
-            self._start_ai(game.id)
+            # Where the bot only answers, the AI answers within the same interaction.
+            self._start_ai(game.id, pause=0.0 if game.answers_only else None)
 
     # ------------------------------------------------------------------ sending
 
@@ -293,10 +379,12 @@ class Aftermath:
         *,
         to_user: int | None = None,
         then: Callable[[discord.Message], Awaitable[None]] | None = None,
+        refused: Callable[[Owed], Awaitable[Any]] | None = None,
     ) -> Sent | None:
         """Send one owed post if it is still this process's to send (see `Sender.send`, and
-        `then` there); a board post's buttons are then looked after (see `BoardButtons`)."""
-        sent = await self.sender.send(owed, game, post, to_user=to_user, then=then)
+        `then` and `refused` there); a board post's buttons are then looked after (see
+        `BoardButtons`)."""
+        sent = await self.sender.send(owed, game, post, to_user=to_user, then=then, refused=refused)
         if sent is not None:
             self.buttons.shown(game, sent.post, sent.message)
         return sent
@@ -318,6 +406,9 @@ class Aftermath:
             state = await owed_posts.dealt_again(self.games, game, 0)
             if state is not None and not await self._send_secret(owed, game, state):
                 await self._closed_dms(game, [int(owed.body["user"])])
+            return
+        if owed.kind == "lobby" and game.answers_only:
+            await self._answer_lobby(owed, game)
             return
         if owed.kind == "lobby":
             await self._update_lobby(owed, game)
@@ -363,7 +454,7 @@ class Aftermath:
         notice = game_posts.dms_closed_post(game, user_ids)
         try:
             await self.sender.to_game(game, notice)
-        except discord.HTTPException:
+        except (discord.HTTPException, Unreachable):
             log.warning("game %s: could not say that DMs are closed", game.id)
 
     async def _next_round(self, game: GameRow) -> None:
@@ -585,35 +676,44 @@ class Aftermath:
         except Exception as exc:
             failed(log, exc, "game %s: could not post %s", game.id, what)
 
-    def _start_ai(self, game_id: int, *, claimed: bool = False) -> None:
+    def _start_ai(self, game_id: int, *, claimed: bool = False, pause: float | None = None) -> None:
         running = self._ai_tasks.get(game_id)
         if running is not None and not running.done():
             return
-        self._ai_tasks[game_id] = asyncio.create_task(self._run_ai(game_id, claimed=claimed))
+        work = self._run_ai(game_id, claimed=claimed, pause=pause)
+        self._ai_tasks[game_id] = asyncio.create_task(work)
 
-    async def _run_ai(self, game_id: int, *, claimed: bool = False) -> None:
+    async def _run_ai(
+        self, game_id: int, *, claimed: bool = False, pause: float | None = None
+    ) -> None:
         """Play the AI seats of a game while one is to move, holding the claim of their
         thinking: another process does not think for them meanwhile, and takes over if this
         one dies. A claim this one could not take or let go of (the database away) runs out,
         and whichever process sees it then plays on (`do_duties`)."""
         try:
-            await self._ai_turns(game_id, claimed=claimed)
+            await self._ai_turns(game_id, claimed=claimed, pause=pause)
         except Exception as exc:
             failed(log, exc, "game %s: the AI seats could not go on", game_id)
 
-    async def _ai_turns(self, game_id: int, *, claimed: bool) -> None:
+    async def _ai_turns(self, game_id: int, *, claimed: bool, pause: float | None) -> None:
         await self.client.wait_until_ready()
         duties = self.duties
         # While a change before the AI's is still to be told (its process died, say), the
         # AI plays only once it is (`deliver`), so the channel reads them in order: the claim
-        # is not taken (or let go of), and whoever delivers that post starts the AI.
+        # is not taken (or let go of), and whoever delivers that post starts the AI. A game
+        # reached only by answering does not wait: its posts wait for its next interaction,
+        # which shows them all in order (see `hvbot.store.duties`).
+        game = await self.games.find(game_id)
+        answers = game is not None and game.answers_only
+        if answers:
+            pause = 0.0
         if claimed:
-            if await duties.owes(game_id, ON_WAY_KINDS):
+            if not answers and await duties.owes(game_id, ON_WAY_KINDS):
                 await duties.release_ai(game_id, self.owner)
                 return
         elif not await duties.claim_ai(game_id, self.owner, unless_owed=ON_WAY_KINDS):
             return  # another process is thinking for this game, or a post is owed first
-        while (played := await self._play_ai(game_id)) != STOPPED:
+        while (played := await self._play_ai(game_id, pause)) != STOPPED:
             if played == HELD:
                 await duties.release_ai(game_id, self.owner)
             # A person may have moved while this task was letting go, handing the turn to an
@@ -627,7 +727,7 @@ class Aftermath:
             if not await duties.claim_ai(game_id, self.owner):
                 return
 
-    async def _play_ai(self, game_id: int) -> str:
+    async def _play_ai(self, game_id: int, pause: float | None = None) -> str:
         """Play the AI seats' moves in a row, until a person is to move (or the game is
         over): LET_GO when the AI's last move handed them the turn, which let go of the
         claim with it (a change that leaves no AI to move does), HELD when there was no AI
@@ -635,7 +735,7 @@ class Aftermath:
         in a row allowed. The claim was just taken for the first move; it is renewed before
         each one after."""
         for moves in range(MOST_AI_MOVES):
-            await asyncio.sleep(self.ai_pause)
+            await asyncio.sleep(self.ai_pause if pause is None else pause)
             try:
                 if moves and not await self.duties.claim_ai(game_id, self.owner):  # renewed
                     return STOPPED  # taken over by another process: this one was too slow
@@ -775,6 +875,8 @@ class Aftermath:
         (in the channel instead, mentioning them, if they accept no DMs)."""
         post = owed_posts.text_post(owed)
         user = owed.body.get("user")
+        if user is not None and game.answers_only:
+            return await self._dm_or_wait(owed, game, post, int(user))
         try:
             if user is None:
                 return await self.send(owed, game, post)
@@ -788,6 +890,48 @@ class Aftermath:
         except discord.HTTPException:
             log.warning("game %s: could not tell a person in the channel either", game.id)
         return None
+
+    async def _dm_or_wait(self, owed: Owed, game: GameRow, post: Post, user: int) -> Sent | None:
+        """A text for one person of a game reached only by answering (a reminder, a clock's
+        warning), by DM; if Discord refuses it (their DMs closed), it is owed from then on to
+        the game's next interaction, mentioning them, as the bot cannot post there itself."""
+
+        async def readdress(taken: Owed) -> None:
+            body = {"content": f"<@{user}> {post.content}"}
+            if not await self.duties.readdress(taken, body):
+                log.info("game %s: a DM refused was taken over meanwhile", game.id)
+
+        try:
+            return await self.send(owed, game, post, to_user=user, refused=readdress)
+        except discord.HTTPException as exc:
+            log.info("game %s: a DM waits for the next interaction: %s", game.id, exc)
+            return None
+
+    async def _answer_lobby(self, owed: Owed, game: GameRow) -> None:
+        """A lobby's update in a game reached only by answering: the lobby as it is now, a
+        new card through the interaction in hand (the lobby message cannot be edited but by
+        the interaction that made it); or, with none, nothing to do until the next one. A
+        game started since shows its board instead: its update is made."""
+        if game.status != "lobby":
+            taken = await self.sender.take(owed)
+            if taken is not None:
+                await self.sender.made(taken)
+            return
+
+        async def remember(message: discord.Message) -> None:
+            await self.games.set_lobby_message(game.id, message.id)
+
+        def build() -> Awaitable[Post | None]:
+            return self._lobby_now(game)
+
+        await self.send(owed, game, build, then=remember)
+
+    async def _lobby_now(self, game: GameRow) -> Post | None:
+        now = await self.games.find(game.id, fresh=True) or game
+        if now.status != "lobby":
+            return None  # started or closed since: its board or its end says so
+        standing = await self.service.rematch.standing(now.id)  # a rematch's, if it is one
+        return game_posts.lobby_post(now, self.games.clock(), standing)
 
     async def _send_digest(self, owed: Owed, game: GameRow) -> Sent | None:
         """A follower's digest by DM (see `owed_posts.digest_post`), built when taken. A

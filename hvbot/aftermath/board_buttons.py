@@ -37,7 +37,12 @@ TASK = "hvbot-answer-buttons-"
 
 
 def has_buttons(game: GameRow) -> bool:
-    """Whether the game ever puts buttons on its board posts."""
+    """Whether the game ever puts buttons on its board posts that the bot takes off later: not
+    where it reaches its players only by answering (`GameRow.answers_only`), as it cannot
+    edit messages there; a click there takes the buttons off the card clicked, and an older
+    card's stale button is refused by its version."""
+    if game.answers_only:
+        return False
     presenter = type(presenter_for(game.game_name))
     return presenter.public_choices is not Presenter.public_choices
 

@@ -14,6 +14,7 @@ from discord.ext import commands
 from data.texts import ENGLISH, Option, language_of
 from engine.core import State
 from engine.registry import find_game
+from hvbot.cogs.moves import in_private_channels
 from hvbot.cogs.options import (
     CLOCK_CHOICES,
     GAME_CHOICES,
@@ -43,7 +44,7 @@ from hvbot.services import (
     in_channel,
 )
 from hvbot.services.seat_names import said
-from hvbot.store import ArchivedGame, GameRow, TurnClock
+from hvbot.store import ANSWERS, CHANNEL, ArchivedGame, GameRow, TurnClock
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
@@ -82,6 +83,10 @@ def mode_options(game: str, mode: str | None) -> dict[str, str] | None:
     return {"mode": mode}
 
 
+# Offered in DMs and group DMs too (a person's own installation): a game there is played
+# through the bot's answers alone (`GameRow.answers_only`); what only a server has (its
+# moderators, threads) is refused there by the commands themselves.
+@in_private_channels
 class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -115,13 +120,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         clock: int | None = None,
         timeout: str = "ai_move",
     ) -> None:
-        # Discord applies guild_only to a whole command group, never to one subcommand, and
-        # /game rules is useful in a DM: so a game's place is checked here.
-        if interaction.guild_id is None or interaction.channel_id is None:
+        if interaction.channel_id is None:
             raise BotError(
                 "Games are played in a server: use /game new in one of its channels.",
                 key="bot.error.new_server_only",
             )
+        # In a DM or a group DM (a person's own installation of the app), and on a server
+        # that did not install it, the bot may only answer interactions: the game's posts
+        # are then its answers (`GameRow.answers_only`).
+        answers_only = interaction.guild_id is None or not interaction.is_guild_integration()
         try:
             row = await self.bot.service.lobby.new_lobby(
                 channel_id=interaction.channel_id,
@@ -138,10 +145,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 places=lobby.places_of(interaction),
                 roles=lobby.role_ids(interaction),
                 moderator=await lobby.is_moderator(interaction),
-                # The server's language for the game's public posts, the creator's own for
-                # what is said to them alone.
-                language=language_of(interaction.guild_locale),
+                # The server's language for the game's public posts (the creator's own
+                # outside a server), the creator's own for what is said to them alone.
+                language=language_of(interaction.guild_locale or interaction.locale),
                 creator_language=wording.language(interaction),
+                delivery=ANSWERS if answers_only else CHANNEL,
             )
         except BotError as exc:
             await answering.reply_error(interaction, exc)
@@ -155,6 +163,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             allowed_mentions=ALLOWED,
         )
         await self.bot.service.games.set_lobby_message(row.id, message.id)
+        if row.answers_only:
+            # What the channel's game before owed (it ended while nobody was there), after.
+            await answering.show_owed(interaction)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -214,6 +225,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         seated = _player_seat(game, interaction.user.id) is not None
         public = seated and game_posts.posts_here(interaction, game)
         await interaction.response.defer(thinking=True, ephemeral=not public)
+        reach = answering.FollowUp.of(interaction).reach(withdraw=True)
+        if game.answers_only:
+            # What the game owes from before (a clock run out while nobody was there) is
+            # shown first, through this interaction: the bot cannot post there on its own.
+            await self.bot.aftermath.catch_up(game, reach)
+            game = await self.bot.service.games.find(game.id) or game
+            state = self.bot.service.games.peek_state(game)
         post = await game_posts.board_post(game, None, state, self.bot.service.clock())
         assert post is not None
         if not seated:  # the picture alone (and its live board): the buttons are the table's
@@ -223,7 +241,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await answering.make_way(interaction.followup, post)
             await send_private(interaction, dataclasses.replace(post, view=view))
             return
-        await answering.publish(interaction, game, post)
+        if game.answers_only and public:
+            await reach.send(post)  # after what it owed, through the same interaction
+        else:
+            await answering.publish(interaction, game, post)
         prompt = await game_posts.prompt_post(
             game, state, interaction.user.id, wording.language(interaction)
         )

@@ -9,20 +9,34 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from data.texts import Command, texts_for
+from data.texts import Command, Texts, texts_for
 from engine.registry import all_games, find_game
-from hvbot.cogs.moves import group_of
+from hvbot.cogs.moves import group_of, in_private_channels
 from hvbot.messages.limits import fitted
 from hvbot.messages.presenters import presenter_for
+from hvbot.plugins import private_channel_games
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
+
+
+def private_channels(texts: Texts) -> str:
+    """What differs in a DM or a group DM (see `GameRow.answers_only`), and its games."""
+    private = private_channel_games()
+    return texts(
+        "bot.private.help",
+        games=", ".join(f"**{find_game(name).title}**" for name in private),
+        server_games=", ".join(
+            f"**{game.title}**" for game in all_games() if game.name not in private
+        ),
+    )
 
 
 class HelpCog(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
+    @in_private_channels  # says what differs in a DM or a group DM
     @app_commands.command(
         name="help", description="What this bot does, and the commands of the game here"
     )
@@ -43,6 +57,7 @@ class HelpCog(commands.Cog):
             )
         elif interaction.guild_id is not None:
             lines.append(texts("bot.help.none_here"))
+        lines.append(private_channels(texts))
         await interaction.response.send_message(
             **fitted(
                 content="\n\n".join(lines),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import discord
 from discord import app_commands
@@ -52,6 +52,19 @@ class OtherGame(app_commands.CheckFailure):
         super().__init__(f"This channel plays {title}: use /{where.path}, not /{used}.")
         self.key = "bot.error.other_game"
         self.fields = {"game": title, "commands": where, "used": Command(used)}
+
+
+_Offered = TypeVar("_Offered")
+
+
+def in_private_channels(target: _Offered) -> _Offered:
+    """Offer a command (or a command group) wherever the app is: installed by a server, or by
+    a person for their own account, and used on a server, in the bot's DM, or in a DM or a
+    group DM between people. Only what works there is offered so: the games that can be
+    played in a private channel, their moves, and /help; what needs a server (its settings,
+    tournaments, seasons, moderation) stays on the server that installed the bot."""
+    target = app_commands.allowed_installs(guilds=True, users=True)(target)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(target)
 
 
 SHOWN_CELLS = 12  # legal cells a refusal lists before saying how many more

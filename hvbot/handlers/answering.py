@@ -26,7 +26,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar, cast
 import discord
 
 from data.texts import Texts, language_of, texts_for
-from hvbot.aftermath import Aftermath
+from hvbot.aftermath import Aftermath, Reach
 from hvbot.database import is_unreachable
 from hvbot.messages.game_posts import post_channel, posts_in
 from hvbot.messages.limits import CONTENT, fit_text
@@ -114,8 +114,8 @@ async def answer_publicly(
     game's channel all the same (it may carry buttons, a vote or an undo, that others must
     still be able to press), and that message is returned; None when answered in time."""
     answer = interaction.response.send_message(**message)
-    if await answer_after_change(game.id, answer):
-        return None
+    if await answer_after_change(game.id, answer) or game.answers_only:
+        return None  # where the bot only answers, it cannot post on its own instead
     channel = await post_channel(interaction.client, game)
     return await channel.send(**message)
 
@@ -257,6 +257,11 @@ class FollowUp:
     def language(self) -> str:
         return language_of(self.locale)
 
+    def reach(self, *, withdraw: bool = False) -> Reach:
+        """This interaction as the way to a game the bot reaches only by answering (see
+        `Reach`): `withdraw` when its answer so far is a private "thinking…"."""
+        return Reach(self.webhook, self.aftermath.games.clock(), withdraw=withdraw)
+
     async def publish(self, game: GameRow, post: Post) -> None:
         """A public post that no change owes (the board shown again on request): the answer
         where the game is played, else in its thread with a pointer there."""
@@ -285,6 +290,29 @@ class FollowUp:
         await self.webhook.send(
             fit_text(message, CONTENT), ephemeral=True, allowed_mentions=PRIVATE
         )
+
+
+async def show_owed(interaction: discord.Interaction, game_id: int | None = None) -> None:
+    """After a refusal in a game the bot reaches only by answering (`GameRow.answers_only`):
+    what the game owes from before (a clock run out while nobody was there, a reminder whose
+    DM was refused) is shown through this interaction all the same, as its follow-ups (see
+    `Aftermath.catch_up`). Nothing for a game played in its channel."""
+    service = game_client(interaction).service
+    found: list[GameRow | None] = []
+    if game_id is not None:
+        found.append(await service.games.find(game_id))
+    elif interaction.channel_id is not None:
+        found.append(await service.games.in_channel(interaction.channel_id, interaction.user.id))
+        # And the game played there last, if it ended while nobody was there (its clock ran
+        # out, a loss): its people learn it at their next interaction in the channel.
+        found += [a.game for a in await service.games.finished(interaction.channel_id, limit=1)]
+    games = [game for game in found if game is not None and game.answers_only]
+    if not games:
+        return
+    follow_up = FollowUp.of(interaction)
+    reach = follow_up.reach()
+    for game in games:
+        await follow_up.aftermath.catch_up(game, reach)
 
 
 ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see GameBot._finish_answering

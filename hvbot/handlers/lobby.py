@@ -8,7 +8,13 @@ from dataclasses import replace
 
 import discord
 
-from hvbot.handlers.answering import answer_after_change, game_client, reply_error, update_clicked
+from hvbot.handlers.answering import (
+    FollowUp,
+    answer_after_change,
+    game_client,
+    reply_error,
+    update_clicked,
+)
 from hvbot.messages import buttons
 from hvbot.messages.game_posts import lobby_edit, start_thread
 from hvbot.messages.post import PRIVATE
@@ -91,7 +97,8 @@ async def lobby_change(
             personal(interaction)(confirm), ephemeral=True, allowed_mentions=PRIVATE
         )
         await answer_after_change(game.id, note)
-    await game_client(interaction).aftermath.follow(change, answered=answered)
+    reach = FollowUp.of(interaction).reach()  # where the bot only answers: its posts' way
+    await game_client(interaction).aftermath.follow(change, answered=answered, reach=reach)
 
 
 async def lobby_button(interaction: discord.Interaction, game_id: int, what: str) -> None:
@@ -172,7 +179,8 @@ async def start_game(interaction: discord.Interaction, *, from_button: bool) -> 
     # The answer showed the lobby as it is now, unless it has a thread to point to since.
     answered = ("lobby",) if from_button and game.thread_id is None else ()
     # The lobby's update (unless made already), the first board, each person's secret.
-    await client.aftermath.follow(replace(change, game=game), answered=answered)
+    reach = FollowUp.of(interaction).reach()  # where the bot only answers: its posts' way
+    await client.aftermath.follow(replace(change, game=game), answered=answered, reach=reach)
 
 
 def may_open_thread(interaction: discord.Interaction) -> bool:

@@ -20,12 +20,13 @@ from hvbot.handlers.answering import (
     make_way,
     refusal,
     reply_error,
+    show_owed,
 )
 from hvbot.messages import cards
 from hvbot.messages.game_posts import follow_view, is_public, posts_in, prompt_post
 from hvbot.messages.post import follow_up_privately, send_private
 from hvbot.messages.wording import language, move_words, personal
-from hvbot.services import ActResult
+from hvbot.services import ActResult, BotError
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,9 @@ class Acknowledgement:
             if said is None:
                 raise
             await self.refuse(said)
+            if isinstance(exc, BotError) and self.interaction.response.is_done():
+                # Where the bot only answers, a refused move shows what its game owed.
+                await show_owed(self.interaction, where.get("game_id"))
             return None
         if not self.answered:
             await self.announce_late(result)
@@ -108,17 +112,23 @@ async def act_from_command(interaction: discord.Interaction, action: str) -> Non
 async def _announce_command(follow_up: FollowUp, result: ActResult, *, shown: bool) -> None:
     """A command's move, deferred and stored: what follows it, then the private "thinking…"
     becomes the mover's next private decision if they have one, a word on where the board
-    went if it is elsewhere, "done" if it has no board, or goes."""
-    await follow_up.aftermath.follow(result)
+    went if it is elsewhere, "done" if it has no board, or goes.
+
+    Where the bot only answers (`GameRow.answers_only`), the board, and the AI's moves after
+    it, are this interaction's follow-ups, the "thinking…" withdrawn before them."""
+    reach = follow_up.reach(withdraw=True)
+    await follow_up.aftermath.follow(result, reach=reach)
     prompt = await prompt_post(result.game, result.state, follow_up.user_id, follow_up.language)
-    if prompt is not None:
+    if prompt is not None and result.game.answers_only:
+        await reach.send(prompt, ephemeral=True)
+    elif prompt is not None:
         await make_way(follow_up.webhook, prompt)
         await follow_up_privately(follow_up.webhook, prompt)
     elif not shown:
         await follow_up.say(follow_up.texts("bot.reply.done"))
     elif not posts_in(follow_up.channel_id, result.game):
         await follow_up.posted_there(result.game)
-    else:
+    elif reach.withdraw:  # unless the answers in a private channel withdrew it already
         await follow_up.withdraw_thinking()  # the board in the channel says it all
 
 
@@ -177,7 +187,8 @@ def _carry_on(interaction: discord.Interaction, result: ActResult) -> None:
 
 
 async def _announce_button(follow_up: FollowUp, result: ActResult) -> None:
-    """A button's move, once its click is answered: what follows it (its board post)."""
-    await follow_up.aftermath.follow(result)
+    """A button's move, once its click is answered: what follows it (its board post; where
+    the bot only answers, as the click's follow-ups, with the AI's moves after it)."""
+    await follow_up.aftermath.follow(result, reach=follow_up.reach())
     if not posts_in(follow_up.channel_id, result.game) and is_public(result):
         await follow_up.posted_there(result.game)

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import discord
 
-from hvbot.handlers.answering import answer_after_change, game_client, reply_error
+from hvbot.handlers.answering import FollowUp, answer_after_change, game_client, reply_error
 from hvbot.handlers.lobby import is_moderator, open_thread, places_of, role_ids
 from hvbot.messages.post import PRIVATE
 from hvbot.messages.wording import language, personal
@@ -51,7 +51,8 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
     else:
         note = personal(interaction)("bot.rematch.asked", channel=f"<#{lobby.channel_id}>")
     await _answer(interaction, change, note)
-    await client.aftermath.follow(change)
+    # Where the bot only answers, the lobby (and a start's board) come as this click's.
+    await client.aftermath.follow(change, reach=FollowUp.of(interaction).reach())
 
 
 async def answer(interaction: discord.Interaction, lobby_id: int, *, accept_it: bool) -> None:
@@ -73,4 +74,4 @@ async def answer(interaction: discord.Interaction, lobby_id: int, *, accept_it: 
     if change.what == "started":
         # Answered first (Discord's three seconds), then the thread, as /game start does.
         change = replace(change, game=await open_thread(interaction, change.game))
-    await client.aftermath.follow(change)
+    await client.aftermath.follow(change, reach=FollowUp.of(interaction).reach())

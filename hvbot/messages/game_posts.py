@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Final
 
@@ -39,11 +40,28 @@ def is_public(result: ActResult) -> bool:
     return presenter.is_public(result.applied, result.public_view())
 
 
+def move_lines(game: GameRow, result: ActResult) -> list[str]:
+    """A public action's words, as its board post says them (none for one only its player
+    saw): for a card that shows the board after the next action too (see `board_post`)."""
+    presenter = presenter_for(game.game_name, game.language)
+    view = result.public_view()
+    if not presenter.is_public(result.applied, view):
+        return []
+    return list(presenter.describe(result.applied, view, names_of(game)[result.seat]))
+
+
 async def board_post(
-    game: GameRow, result: ActResult | None, state: Any, now: datetime
+    game: GameRow,
+    result: ActResult | None,
+    state: Any,
+    now: datetime,
+    *,
+    before: Sequence[str] = (),
 ) -> Post | None:
     """The public message after an action, or the board on request (None if only its player
-    saw something, like a card they drew). In the game's language.
+    saw something, like a card they drew). In the game's language. `before`: the words of the
+    action before this one, whose board this card shows too (an AI answering a person in the
+    same interaction, where the bot only answers: see `hvbot.aftermath`).
 
     Its text is written before its pictures are drawn, and the view let go meanwhile (the
     result's copy too: nothing reads it after this): at a few hundred games every board waits
@@ -52,7 +70,7 @@ async def board_post(
     texts = public(game)
     view = state.view(None) if result is None else result.public_view()
     names, drawn = names_of(game), picture_names(game)
-    lines: list[str] = []
+    lines: list[str] = list(before)
     if result is not None:
         result.let_go_of_view()
         if not presenter.is_public(result.applied, view):
@@ -262,8 +280,10 @@ async def refresh_lobby(
     client: discord.Client, game: GameRow, now: datetime, standing: Standing | None = None
 ) -> None:
     """Edit the one lobby message in place: the seats as they are (and a rematch's
-    `standing`), that the game started, or that it has ended (and where it was played)."""
-    if game.lobby_message_id is None:
+    `standing`), that the game started, or that it has ended (and where it was played).
+    Not where the bot only answers (`GameRow.answers_only`): Discord lets it edit a message
+    there only through the interaction that made it."""
+    if game.lobby_message_id is None or game.answers_only:
         return
     channel = client.get_partial_messageable(game.channel_id)
     try:

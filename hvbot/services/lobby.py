@@ -13,6 +13,7 @@ from data.texts import texts_for
 from engine import State
 from engine.ai import levels as ai_levels
 from engine.registry import find_game
+from hvbot.plugins import in_private_channels, private_channel_games
 from hvbot.services.access import GameAccess, ai_turn
 from hvbot.services.errors import BotError, listed, said
 from hvbot.services.outcomes import Change
@@ -30,6 +31,8 @@ from hvbot.services.server_settings import (
     most_open,
 )
 from hvbot.store import (
+    ANSWERS,
+    CHANNEL,
     TIMEOUTS,
     ChannelBusy,
     GameRow,
@@ -95,6 +98,18 @@ def too_many_open(opened: int, most: int) -> BotError:
     )
 
 
+def not_in_private_channels(title: str) -> BotError:
+    """The refusal of a game that cannot be played in a DM or a group DM, naming those that
+    can (see `hvbot.plugins.GamePlugin.in_private_channels`)."""
+    games = listed([find_game(name).title for name in private_channel_games()])
+    return BotError(
+        f"{title} is played on a server only. In a DM or a group DM you can play {games}.",
+        key="bot.private.not_here",
+        game=title,
+        games=games,
+    )
+
+
 class Lobby:
     """/game new, join, leave, addai and start."""
 
@@ -121,8 +136,13 @@ class Lobby:
         places: tuple[int, ...] = (),
         roles: frozenset[int] = frozenset(),
         moderator: bool = False,
+        delivery: str = CHANNEL,
     ) -> GameRow:
-        """`language`: of the game's public posts, the server's own unless its settings name
+        """`delivery`: how its posts reach its players (`GameRow.delivery`): ANSWERS for a
+        game in a private channel (a DM, a group DM), refused for a game that cannot be
+        played there (`hvbot.plugins.in_private_channels`).
+
+        `language`: of the game's public posts, the server's own unless its settings name
         another; `creator_language`: the creator's own. `remind_minutes`: how long the person
         to move may take before they are mentioned again (then hourly); `absent_hours`: how
         long before the others may vote to let an AI play for them or to end the game; 0 turns
@@ -163,6 +183,8 @@ class Lobby:
             game = find_game(game_name)
         except KeyError as exc:
             raise BotError(str(exc.args[0])) from exc
+        if delivery == ANSWERS and not in_private_channels(game.name):
+            raise not_in_private_channels(game.title)
         try:
             resolved = game.resolve_options(options)
         except ValueError as exc:
@@ -189,6 +211,7 @@ class Lobby:
                 lifetime=lobby_life(settings),
                 most_open=most,
                 postgresql=store.shared,
+                delivery=delivery,
             )
             return await store.create(lobby)
         except ChannelBusy as exc:

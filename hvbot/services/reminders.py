@@ -59,7 +59,12 @@ class Reminders:
             settings = await store.notify.of(reminder.user_id)
             planned = plan(settings, now=now, turn_since=due.turn_since)
             bodies: list[dict[str, Any]] = []  # the posts owed: a text, and whom to DM it to
-            if planned.send and words is not None:
+            if planned.send and words is not None and game.answers_only:
+                # The bot cannot post in the game's channel on its own: by DM (or, DMs
+                # closed, at the game's next interaction: see `hvbot.aftermath`).
+                text = (dm_words or words)(reminder)
+                bodies.append({"content": text, "user": reminder.user_id})
+            elif planned.send and words is not None:
                 if settings.where in ("channel", "both"):
                     bodies.append({"content": words(reminder)})
                 if settings.where in ("dm", "both"):

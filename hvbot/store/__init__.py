@@ -8,6 +8,8 @@ board buttons; the numbered migrations are SQL files under `hvbot/database/migra
 
 from hvbot.store.game_store import GameStore, NotStarted
 from hvbot.store.rows import (
+    ANSWERS,
+    CHANNEL,
     OPEN_STATUSES,
     REMIND_WHERE,
     TIMEOUTS,
@@ -27,6 +29,8 @@ from hvbot.store.rows import (
 from hvbot.store.sql import ChannelBusy, TooManyOpen, VersionConflict
 
 __all__ = [
+    "ANSWERS",
+    "CHANNEL",
     "OPEN_STATUSES",
     "REMIND_WHERE",
     "TIMEOUTS",

@@ -33,12 +33,16 @@ from typing import Any
 
 from hvbot.database import Database, OneStatement, Row, Statement, Transaction
 from hvbot.store.gathered import Gathered
+from hvbot.store.rows import ANSWERS
 from hvbot.store.sql import stamp
 
 LEASE = timedelta(seconds=20)  # how long a claimed duty is left to the process that claimed it
 # A finished game's replay takes its process seconds to draw (a long Sector 6 game, more on a
 # busy machine): it is left to that process longer before another one draws it instead.
 REPLAY_LEASE = timedelta(minutes=5)
+# How long a post of a game reached only by answers waits for the next interaction before the
+# periodic sweep looks at it again (see `Duties.put_off`).
+ANSWER_WAIT = timedelta(hours=1)
 KEEP_MADE = timedelta(days=1)  # how long a post made stays in the outbox (to look into)
 CLAIM_BATCH = 50  # duties claimed at a time
 KINDS = ("move", "text", "replay", "start", "secret", "lobby", "undo", "digest", "followers")
@@ -158,11 +162,27 @@ async def owe_for_server(
 
 def _owed_for_game(kinds: tuple[str, ...]) -> str:
     """SQL, with a `?` for each of `kinds`: whether the game of the `games` row at hand still
-    owes a post of one of them (an AI seat waits for it)."""
+    owes a post of one of them (an AI seat waits for it). A game the bot reaches only by
+    answering (`GameRow.answers_only`) never counts: its posts wait for its players' next
+    interaction, and show what happened in order then, the AI's moves with the rest."""
     marks = ", ".join("?" for _ in kinds)
     return (
-        "EXISTS (SELECT 1 FROM announcements WHERE game_id = games.id"
-        f" AND sent_at IS NULL AND kind IN ({marks}))"
+        f"(games.delivery <> '{ANSWERS}' AND EXISTS (SELECT 1 FROM announcements"
+        f" WHERE game_id = games.id AND sent_at IS NULL AND kind IN ({marks})))"
+    )
+
+
+def _owed_of(r: Row) -> Owed:
+    """An outbox row as claimed."""
+    return Owed(
+        r["id"],
+        r["game_id"],
+        r["version"],
+        r["kind"],
+        json.loads(r["body"]),
+        r["token"],
+        r["nonce"],
+        r["guild_id"],
     )
 
 
@@ -356,24 +376,58 @@ class Duties:
                 stamp(now + LEASE),
                 stamp(now),
             )
-            return sorted(
-                (
-                    Owed(
-                        r["id"],
-                        r["game_id"],
-                        r["version"],
-                        r["kind"],
-                        json.loads(r["body"]),
-                        r["token"],
-                        r["nonce"],
-                        r["guild_id"],
-                    )
-                    for r in rows
-                ),
-                key=lambda owed: owed.id,
-            )
+            return sorted((_owed_of(r) for r in rows), key=lambda owed: owed.id)
 
         return await self.db.transact(work)
+
+    async def claim_game(self, game_id: int, *, before: int | None = None) -> list[Owed]:
+        """Every unsent post of one game (those before the post `before` only, when given),
+        claimed for this process now, whoever held them, oldest first: for a game the bot
+        reaches only by answering, whose posts the interaction in hand is the one way out
+        (see `hvbot.aftermath.Aftermath.follow`). A process that held one and sends it late
+        finds its token moved on, and sends nothing."""
+        now = self.clock()
+        upto = " AND id < ?" if before is not None else ""
+
+        async def work(tx: Transaction) -> list[Owed]:
+            rows = await tx.fetch(
+                "UPDATE announcements SET claimed_until = CASE WHEN kind = 'replay' THEN ?"
+                " ELSE ? END, token = token + 1 WHERE game_id = ? AND sent_at IS NULL"
+                f"{upto} RETURNING id, game_id, version, kind, body, token, nonce, guild_id",
+                stamp(now + REPLAY_LEASE),
+                stamp(now + LEASE),
+                game_id,
+                *(() if before is None else (before,)),
+            )
+            return sorted((_owed_of(r) for r in rows), key=lambda owed: owed.id)
+
+        return await self.db.transact(work)
+
+    async def put_off(self, owed: Owed, *, wait: timedelta = ANSWER_WAIT) -> None:
+        """A post of a game reached only by answers, with no interaction to go through: left
+        to the next one (which claims it whatever its lease: `claim_game`), and to the
+        periodic sweep only after `wait`, rather than claimed by it again every few seconds.
+        Only by its holder (`owed.token`)."""
+        await self.db.transact(
+            Statement(
+                "UPDATE announcements SET claimed_until = ?"
+                " WHERE id = ? AND token = ? AND sent_at IS NULL",
+                (stamp(self.clock() + wait), owed.id, owed.token),
+            )
+        )
+
+    async def readdress(self, owed: Owed, body: dict[str, Any]) -> bool:
+        """A post taken (`owed`, its token) owed from now on with `body` instead, left
+        unsent: a person's DM Discord refused, to be said in the game's next answer instead.
+        False if another process took it over meanwhile."""
+        changed: int = await self.db.transact(
+            Statement[int](
+                "UPDATE announcements SET body = ?, claimed_until = NULL"
+                " WHERE id = ? AND token = ? AND sent_at IS NULL",
+                (json.dumps(body), owed.id, owed.token),
+            )
+        )
+        return bool(changed)
 
     async def owes(self, game_id: int, kinds: tuple[str, ...] = KINDS) -> bool:
         """Whether a change to the game is still to be told by a post of one of `kinds`: an

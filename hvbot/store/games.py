@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from hvbot.database import Database, Row
-from hvbot.store.rows import GameRow, SeatRow, TurnClock
+from hvbot.store.rows import CHANNEL, GameRow, SeatRow, TurnClock
 
 
 async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
@@ -64,6 +64,7 @@ async def game_of(db: Database, row: Row) -> GameRow:
         # Read by a migration's own test from a database not migrated that far, too. By its
         # keys: `in` a SQLite row looks among its values.
         tournament_id=row["tournament_id"] if "tournament_id" in row.keys() else None,  # noqa: SIM118
+        delivery=row["delivery"] if "delivery" in row.keys() else CHANNEL,  # noqa: SIM118
     )
 
 

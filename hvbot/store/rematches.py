@@ -102,13 +102,17 @@ def open_rematch(
     stamp = sql_stamp(at)
     clock = of.clock
 
+    # The column left to its default for a game played in its channel (see `create_lobby`).
+    answered = (of.delivery,) if of.answers_only else ()
+    delivered, marked = (", delivery", ", ?") if answered else ("", "")
+
     async def work(tx: Transaction) -> tuple[int, list[Owed]]:
         await count_open(tx, of.guild_id, creator_id, most_open, postgresql)
         lobby_id: int = await tx.fetchval(
             "INSERT INTO games (game, guild_id, channel_id, creator_id, status, options,"
             " remind_minutes, absent_hours, wants_thread, language, created_at,"
-            " updated_at, clock_minutes, clock_timeout, lobby_expires_at)"
-            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            f" updated_at, clock_minutes, clock_timeout, lobby_expires_at{delivered})"
+            f" VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?{marked}) RETURNING id",
             of.game_name,
             of.guild_id,
             channel_id,
@@ -123,6 +127,7 @@ def open_rematch(
             clock.minutes if clock else None,
             clock.timeout if clock else None,
             expires_at,
+            *answered,  # a rematch reaches its players as the game before did
         )
         await replace_seats(tx, lobby_id, seats)
         await tx.execute(

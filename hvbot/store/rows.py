@@ -12,6 +12,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 OPEN_STATUSES = ("lobby", "active")
+# How a game's posts reach its players (`GameRow.delivery`): posted in its channel, or only
+# in answer to its players' interactions (a private channel where a person installed the app).
+CHANNEL, ANSWERS = "channel", "interaction"
 
 
 @dataclass(frozen=True)
@@ -80,11 +83,20 @@ class GameRow:
     stand_in_seat: int | None = None  # an AI is playing this seat's move: its time ran out
     clock_paused_at: str | None = None  # the clock stands still (a request waits for answers)
     tournament_id: int | None = None  # a table of this tournament (see hvbot.services.tournaments)
+    # How its posts reach its players: CHANNEL, or ANSWERS where the bot may only answer
+    # interactions (a DM or a group DM through a person's own installation of the app).
+    delivery: str = "channel"
 
     @property
     def post_channel_id(self) -> int:
         """Where the game's public posts go: its thread if it has one, else its channel."""
         return self.thread_id if self.thread_id is not None else self.channel_id
+
+    @property
+    def answers_only(self) -> bool:
+        """Whether the bot reaches this game's players only by answering their interactions:
+        its owed posts wait for the next one (see `hvbot.aftermath`)."""
+        return self.delivery == ANSWERS
 
     @property
     def channels(self) -> tuple[int, ...]:

@@ -97,9 +97,13 @@ async def test_a_refusal_naming_another_player_shows_the_name_as_itself_and_ping
     assert str(ada.id) not in told.pings, told
 
 
-async def test_a_game_is_opened_only_in_a_server(emulator: DiscordEmulator, hv: BotHarness) -> None:
+async def test_a_game_opened_in_the_bots_dm_is_played_through_its_answers(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
     emu = emulator
     ada = emu.add_user("Ada")
-    reply = await emu.slash(ada, "game new", game="pylons", channel=emu.dm_channel(ada.id))
-    assert "Games are played in a server" in reply[0].text
-    assert await hv.latest_game() is None
+    dm = emu.dm_channel(ada.id)
+    reply = await emu.slash(ada, "game new", game="pylons", channel=dm)
+    assert "Pylons" in reply[0].text and reply[0].kind == "response"
+    game = await hv.latest_game(dm.id)
+    assert game is not None and game.answers_only and game.guild_id is None
