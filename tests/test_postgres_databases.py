@@ -1,0 +1,62 @@
+"""The tests' PostgreSQL databases: a database handed out again after an earlier test used it
+is as empty as one just created (see `new_postgres_database` in conftest.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+import conftest
+from conftest import new_postgres_database
+from postgres_server import PostgresServer
+
+from hvbot.store import GameStore
+
+# What a database holds of its own, beside the server's catalogs: its schemas with their owners
+# and rights, every object in them, and its own settings.
+LOOK = {
+    "schemas": "SELECT nspname, nspowner::regrole::text, nspacl::text FROM pg_namespace"
+    " WHERE nspname NOT LIKE 'pg_%' AND nspname <> 'information_schema' ORDER BY 1",
+    "objects": "SELECT n.nspname, c.relname, c.relkind FROM pg_class c"
+    " JOIN pg_namespace n ON n.oid = c.relnamespace"
+    " WHERE n.nspname NOT LIKE 'pg_%' AND n.nspname <> 'information_schema' ORDER BY 1, 2",
+    "functions": "SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+    " WHERE n.nspname = 'public' ORDER BY 1",
+    "settings": "SELECT s.setconfig::text FROM pg_db_role_setting s"
+    " JOIN pg_database d ON d.oid = s.setdatabase WHERE d.datname = current_database()",
+}
+
+
+async def contents(url: str) -> dict[str, list[Any]]:
+    conn = await asyncpg.connect(url)
+    try:
+        return {what: [tuple(r) for r in await conn.fetch(sql)] for what, sql in LOOK.items()}
+    finally:
+        await conn.close()
+
+
+async def test_a_database_handed_out_again_is_as_empty_as_a_new_one(
+    postgres: PostgresServer,
+) -> None:
+    used = await new_postgres_database(postgres)
+    fresh = await contents(used)
+    assert fresh["objects"] == [] and fresh["settings"] == []
+    # A test migrates it, changes its settings, and leaves a connection open.
+    store = await GameStore.open(used)
+    name = used.rsplit("/", 1)[1]
+    admin = await asyncpg.connect(postgres.database_url("postgres"))
+    await admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
+    await admin.close()
+    assert (await contents(used))["objects"] != []
+    conftest.pytest_runtest_logfinish()  # as when that test has ended
+
+    again = await new_postgres_database(postgres)
+    assert again == used, "the database of the test that ended is handed out again"
+    assert await contents(again) == fresh
+    # The bot's store migrates it as a new one, and the connection left open was cut.
+    reopened = await GameStore.open(again)
+    try:
+        assert await reopened.schema_version() == await store.schema_version() > 0
+    finally:
+        await reopened.close()
+        await store.close(grace_s=0.1)
