@@ -1,13 +1,18 @@
-"""The tests' PostgreSQL databases: a database handed out again after an earlier test used it
-is as empty as one just created (see `new_postgres_database` in conftest.py)."""
+"""The tests' own databases, made faster than from nothing: a PostgreSQL database handed out
+again after an earlier test used it is as empty as one just created (`new_postgres_database`),
+and the `hv` bot's SQLite file, a copy of one migrated once, is the file the bot would have made
+(`migrated_sqlite_file`); see conftest.py."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 import conftest
 from conftest import new_postgres_database
+from e2e_harness import BotHarness
 from postgres_server import PostgresServer
 
 from hvbot.store import GameStore
@@ -60,3 +65,22 @@ async def test_a_database_handed_out_again_is_as_empty_as_a_new_one(
     finally:
         await reopened.close()
         await store.close(grace_s=0.1)
+
+
+async def test_the_bots_sqlite_file_is_the_one_it_would_have_migrated_itself(
+    hv: BotHarness, tmp_path: Path
+) -> None:
+    assert isinstance(hv.database, Path)
+    itself = tmp_path / "made_by_the_bot.sqlite3"
+    store = await GameStore.open(itself)
+    await store.close()
+    copied = await (await hv.reader()).db.columns()
+    reopened = await GameStore.open(itself)
+    try:
+        assert copied == await reopened.db.columns()
+        assert await (await hv.reader()).schema_version() == await reopened.schema_version()
+    finally:
+        await reopened.close()
+    assert hv.database.stat().st_mode & 0o777 == 0o600, "private, as the bot makes its files"
+    with sqlite3.connect(hv.database) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
