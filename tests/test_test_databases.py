@@ -11,11 +11,14 @@ from typing import Any
 
 import asyncpg
 import conftest
+import pytest
 from conftest import new_postgres_database
 from e2e_harness import BotHarness
 from postgres_server import PostgresServer
 
 from hvbot.store import GameStore
+
+pytestmark = pytest.mark.e2e  # the `hv` bot is started against the emulated Discord
 
 # What a database holds of its own, beside the server's catalogs: its schemas with their owners
 # and rights, every object in them, and its own settings.
