@@ -16,6 +16,7 @@ from conftest import new_postgres_database
 from e2e_harness import BotHarness
 from postgres_server import PostgresServer
 
+from hvbot.database import SqliteDatabase
 from hvbot.store import GameStore
 
 pytestmark = pytest.mark.e2e  # the `hv` bot is started against the emulated Discord
@@ -87,3 +88,13 @@ async def test_the_bots_sqlite_file_is_the_one_it_would_have_migrated_itself(
     assert hv.database.stat().st_mode & 0o777 == 0o600, "private, as the bot makes its files"
     with sqlite3.connect(hv.database) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+async def test_the_bots_sqlite_commits_do_not_wait_for_the_disk(hv: BotHarness) -> None:
+    """As on the tests' PostgreSQL server: see `not_waiting_for_the_disk`."""
+    assert hv.bot is not None
+    db = hv.bot.service.repo.db
+    assert isinstance(db, SqliteDatabase)
+    async with db.conn.execute("PRAGMA synchronous") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None and tuple(row) == (0,), "synchronous = OFF"
