@@ -31,7 +31,9 @@ class CardBot(discord.Client):
     """A bare discord.py bot, connected to the emulator's gateway."""
 
     def __init__(self) -> None:
-        super().__init__(intents=discord.Intents.default())
+        # The emulator sends its guild right after READY: waiting discord.py's default two
+        # seconds for more guilds would only delay every test.
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
 
 
 @contextlib.asynccontextmanager

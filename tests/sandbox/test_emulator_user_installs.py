@@ -46,7 +46,9 @@ class InstallBot(discord.Client):
     which a test sets; every interaction it got is in `seen`."""
 
     def __init__(self) -> None:
-        super().__init__(intents=discord.Intents.default())
+        # The emulator sends its guild right after READY: waiting discord.py's default two
+        # seconds for more guilds would only delay every test.
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
         self.tree = app_commands.CommandTree(self)
         self.seen: list[discord.Interaction] = []
         self.handler: Handler = self.answer_ok

@@ -25,6 +25,7 @@ from PIL import Image
 from engine import State
 from games import find_game
 from games.pylons.ai.reference import runner
+from hvbot.database import SqliteDatabase
 from hvbot.infra.config import Settings
 from hvbot.messages.presenters import presenter_for
 from hvbot.runtime.client import GameBot
@@ -65,6 +66,16 @@ class ErrorLog(logging.Handler):
             if record.exc_info and record.exc_info[1] is not None:
                 lines.append(f"    {record.exc_info[1]!r}")
         return "\n".join(lines)
+
+
+async def not_waiting_for_the_disk(store: GameStore) -> None:
+    """On SQLite, the bot's commits reach the operating system without waiting for the disk to
+    confirm them, as the tests' PostgreSQL server does (`fsync=off`, see postgres_server): a
+    few milliseconds a commit on a busy disk, tens of commits a game. What a test checks is the
+    same: a bot process killed or stopped loses nothing either way, only a machine that loses
+    its power would."""
+    if isinstance(store.db, SqliteDatabase):
+        await store.db.conn.execute("PRAGMA synchronous = OFF")
 
 
 class BotHarness:
@@ -109,6 +120,7 @@ class BotHarness:
         assert self.bot is None, "the bot is running already"
         # Seeds decide the deal: a fixed source makes every run of a test deal the same games.
         repo = await GameStore.open(self.database)
+        await not_waiting_for_the_disk(repo)
         service = GameService(repo, seed_source=random.Random(self.seed + self.starts))
         bot = GameBot(
             self.settings,

@@ -1,0 +1,100 @@
+"""The tests' own databases, made faster than from nothing: a PostgreSQL database handed out
+again after an earlier test used it is as empty as one just created (`new_postgres_database`),
+and the `hv` bot's SQLite file, a copy of one migrated once, is the file the bot would have made
+(`migrated_sqlite_file`); see conftest.py."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import conftest
+import pytest
+from conftest import new_postgres_database
+from e2e_harness import BotHarness
+from postgres_server import PostgresServer
+
+from hvbot.database import SqliteDatabase
+from hvbot.store import GameStore
+
+pytestmark = pytest.mark.e2e  # the `hv` bot is started against the emulated Discord
+
+# What a database holds of its own, beside the server's catalogs: its schemas with their owners
+# and rights, every object in them, and its own settings.
+LOOK = {
+    "schemas": "SELECT nspname, nspowner::regrole::text, nspacl::text FROM pg_namespace"
+    " WHERE nspname NOT LIKE 'pg_%' AND nspname <> 'information_schema' ORDER BY 1",
+    "objects": "SELECT n.nspname, c.relname, c.relkind FROM pg_class c"
+    " JOIN pg_namespace n ON n.oid = c.relnamespace"
+    " WHERE n.nspname NOT LIKE 'pg_%' AND n.nspname <> 'information_schema' ORDER BY 1, 2",
+    "functions": "SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+    " WHERE n.nspname = 'public' ORDER BY 1",
+    "settings": "SELECT s.setconfig::text FROM pg_db_role_setting s"
+    " JOIN pg_database d ON d.oid = s.setdatabase WHERE d.datname = current_database()",
+}
+
+
+async def contents(url: str) -> dict[str, list[Any]]:
+    conn = await asyncpg.connect(url)
+    try:
+        return {what: [tuple(r) for r in await conn.fetch(sql)] for what, sql in LOOK.items()}
+    finally:
+        await conn.close()
+
+
+async def test_a_database_handed_out_again_is_as_empty_as_a_new_one(
+    postgres: PostgresServer,
+) -> None:
+    used = await new_postgres_database(postgres)
+    fresh = await contents(used)
+    assert fresh["objects"] == [] and fresh["settings"] == []
+    # A test migrates it, changes its settings, and leaves a connection open.
+    store = await GameStore.open(used)
+    name = used.rsplit("/", 1)[1]
+    admin = await asyncpg.connect(postgres.database_url("postgres"))
+    await admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
+    await admin.close()
+    assert (await contents(used))["objects"] != []
+    conftest.pytest_runtest_logfinish()  # as when that test has ended
+
+    again = await new_postgres_database(postgres)
+    assert again == used, "the database of the test that ended is handed out again"
+    assert await contents(again) == fresh
+    # The bot's store migrates it as a new one, and the connection left open was cut.
+    reopened = await GameStore.open(again)
+    try:
+        assert await reopened.schema_version() == await store.schema_version() > 0
+    finally:
+        await reopened.close()
+        await store.close(grace_s=0.1)
+
+
+async def test_the_bots_sqlite_file_is_the_one_it_would_have_migrated_itself(
+    hv: BotHarness, tmp_path: Path
+) -> None:
+    assert isinstance(hv.database, Path)
+    itself = tmp_path / "made_by_the_bot.sqlite3"
+    store = await GameStore.open(itself)
+    await store.close()
+    copied = await (await hv.reader()).db.columns()
+    reopened = await GameStore.open(itself)
+    try:
+        assert copied == await reopened.db.columns()
+        assert await (await hv.reader()).schema_version() == await reopened.schema_version()
+    finally:
+        await reopened.close()
+    assert hv.database.stat().st_mode & 0o777 == 0o600, "private, as the bot makes its files"
+    with sqlite3.connect(hv.database) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+async def test_the_bots_sqlite_commits_do_not_wait_for_the_disk(hv: BotHarness) -> None:
+    """As on the tests' PostgreSQL server: see `not_waiting_for_the_disk`."""
+    assert hv.bot is not None
+    db = hv.bot.service.repo.db
+    assert isinstance(db, SqliteDatabase)
+    async with db.conn.execute("PRAGMA synchronous") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None and tuple(row) == (0,), "synchronous = OFF"
