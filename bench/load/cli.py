@@ -16,7 +16,7 @@ from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 
 from . import __doc__ as PACKAGE_DOC
 from .bots import Plan
-from .config import CLOCK_MINUTES, WARM_UP_BOARDS
+from .config import CLOCK_MINUTES, SETUP_AT_ONCE, WARM_UP_BOARDS
 from .measure import run
 from .report import compare, report
 
@@ -36,6 +36,19 @@ def options() -> argparse.ArgumentParser:
         default=0.0,
         help="seconds a person waits after the bot's answer before moving, give or take half "
         "(default 0: as fast as answered, the load the bar is set for)",
+    )
+    parser.add_argument(
+        "--think-spread",
+        type=float,
+        default=0.5,
+        help="how far a thinking time strays from --think, as a part of it (default 0.5: "
+        "give or take half; 0.2 with --think 150 is a move every 2 to 3 minutes)",
+    )
+    parser.add_argument(
+        "--setup-at-once",
+        type=int,
+        default=SETUP_AT_ONCE,
+        help=f"games being opened at the same moment during set-up (default {SETUP_AT_ONCE})",
     )
     parser.add_argument(
         "--warm-up",
@@ -104,6 +117,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0:
         parser.error("--games and --seconds must be positive")
+    if not 0 <= args.think_spread < 1:
+        parser.error("--think-spread is a part of --think: from 0 up to (not) 1")
+    if args.setup_at_once < 1:
+        parser.error("--setup-at-once must be 1 or more")
     if args.processes < 1:
         parser.error("--processes must be 1 or more")
     if args.database == "sqlite" and args.processes > 1:

@@ -39,7 +39,6 @@ from .config import (
     REPLAYS_S,
     REST_SECONDS,
     SETTLE_SECONDS,
-    SETUP_AT_ONCE,
     WARM_UP_FINISH_S,
 )
 from .machine import cpu_seconds, probe_ms, rss_kb
@@ -242,7 +241,7 @@ async def warm_up(measuring: Measuring, channels: list[Channel]) -> dict[str, An
 async def set_up_games(
     measuring: Measuring, channels: list[Channel]
 ) -> tuple[list[Slot], dict[str, Any]]:
-    """Every game opened as people open one, SETUP_AT_ONCE at a time, those with a turn clock
+    """Every game opened as people open one, `--setup-at-once` at a time, those with a turn clock
     spread over them; the games that started, and what setting them up took."""
     bench, args = measuring.bench, measuring.args
     loop = asyncio.get_running_loop()
@@ -251,7 +250,7 @@ async def set_up_games(
     # The games with a turn clock, spread over the games (and so over the processes).
     for i in range(args.clocked):
         slots[i * args.games // args.clocked].clocked = True
-    at_once = asyncio.Semaphore(SETUP_AT_ONCE)
+    at_once = asyncio.Semaphore(args.setup_at_once)
 
     setup_start = loop.time()
     setup_deadline = setup_start + max(60.0, 1.0 * args.games)

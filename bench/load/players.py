@@ -134,6 +134,7 @@ class Slot:
     stalls: int = 0
     refused: int = 0
     moves: int = 0  # moves its people sent
+    thought_once: bool = False  # its people have thought before a move since play began
     # With a turn clock (--clocked): what its people sent and what the bots told them of it.
     clocked: bool = False
     silence: Silence | None = None  # its person to move is made to go silent
@@ -466,8 +467,18 @@ class LoadRun:
         await first_of(silence.lifted, self.stop, seconds=None)
 
     async def thought(self, slot: Slot) -> bool:
-        """Wait a person's thinking time (`--think`, give or take half); True if stopped."""
-        pause = self.args.think * slot.rng.uniform(0.5, 1.5)
+        """Wait a person's thinking time (`--think`, give or take `--think-spread` of it);
+        True if stopped.
+
+        The first pause of a game's play is a random part of one: at a human pace, the games a
+        bot holds are each somewhere in their thinking when it is looked at, so moves come
+        evenly over time. Every game thinking a whole pause first would have them all wait,
+        then all move within a few seconds of each other, a burst no server sees."""
+        spread = self.args.think_spread
+        pause = self.args.think * slot.rng.uniform(1 - spread, 1 + spread)
+        if not slot.thought_once:
+            slot.thought_once = True
+            pause *= slot.rng.random()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.stop.wait(), pause)
         return self.stop.is_set()

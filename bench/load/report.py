@@ -361,7 +361,12 @@ def print_run(found: dict[str, Any], summary: Summary) -> None:
     """What was run, and how the games were set up and joined the play."""
     args, plan, pids = summary.args, summary.plan, found["pids"]
     ai = f"{args.ai_seats} AI seat{'s' if args.ai_seats != 1 else ''}"
-    pace = f"after thinking {args.think:g} s (give or take half)" if args.think else "at once"
+    pace = (
+        f"after thinking {args.think:g} s (give or take {args.think_spread:.0%}; a game's first "
+        "pause a random part of one)"
+        if args.think
+        else "at once"
+    )
     where = (
         f"one bot process (pid {pids[0]})"
         if plan.processes == 1
