@@ -27,8 +27,10 @@ short but not zero, so AI moves add to the load as they do in real use). Each ga
 as people open one: /game new, Join, Add AI, Start.
 
 The people then play legal moves, chosen with the engine from the game as the bot stored it
-(read from its database: SQLite through a read-only connection, PostgreSQL through a few pooled
-connections), as fast as the bot answers: the next move is sent once everything the previous
+(read from its database: SQLite through a read-only connection; PostgreSQL from a streaming
+replica of the bots' server that this script starts beside it, through a few pooled
+connections, so the players' reads are no work for the server the bots use, only the sending
+of its changes), as fast as the bot answers: the next move is sent once everything the previous
 one caused has been posted (the board picture, and the private prompt when the next move is a
 button), or after `--think` seconds more (give or take `--think-spread` of it) to see a
 human pace: `--think 150 --think-spread 0.2` is a move every 2 to 3 minutes a game, as

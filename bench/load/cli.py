@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
+from postgres_server import PostgresServer, PostgresUnavailable, postgres_server, replica_of
 
 from . import __doc__ as PACKAGE_DOC
 from .bots import Plan
-from .config import CLOCK_MINUTES, SETUP_AT_ONCE, WARM_UP_BOARDS
+from .config import CLOCK_MINUTES, PRIMARY_SETTINGS, SETUP_AT_ONCE, WARM_UP_BOARDS
 from .measure import run
 from .report import compare, report
 
@@ -176,16 +176,23 @@ def main(argv: list[str] | None = None) -> int:
         _interrupt_on_sigterm()
         with contextlib.ExitStack() as stack:
             server: PostgresServer | None = None
+            replica: PostgresServer | None = None
             if any(plan.database == "postgresql" for plan in plans):
-                server = stack.enter_context(postgres_server())
+                server = stack.enter_context(postgres_server(PRIMARY_SETTINGS))
+                # The players read the games from a replica of their own, so their reads
+                # are no work for the server the bots use.
+                replica = stack.enter_context(replica_of(server))
             for index, plan in enumerate(plans, 1):
-                url = None
-                if server is not None and plan.database == "postgresql":
+                url = replica_url = None
+                if server is not None and replica is not None and plan.database == "postgresql":
                     url = server.create_database(f"load_{index}")
+                    replica_url = replica.database_url(f"load_{index}")
                 if several:
                     print(f"\n== {plan.label} ({index} of {len(plans)}) ==")
                 pid = postmaster_pid(server) if url and server is not None else None
-                found = asyncio.run(run(args, plan, url, database_pid=pid, several=several))
+                found = asyncio.run(
+                    run(args, plan, url, database_pid=pid, several=several, replica_url=replica_url)
+                )
                 _interrupt_on_sigterm()
                 results.append((plan, report(found)))
     except PostgresUnavailable as exc:

@@ -53,10 +53,12 @@ async def run(
     *,
     database_pid: int | None = None,
     several: bool = False,
+    replica_url: str | None = None,
 ) -> dict[str, Any]:
     """One measurement: the plan's bot processes on a fresh database (the SQLite file in a
     temporary folder, or the empty PostgreSQL database `postgres_url`, whose server's main
-    process is `database_pid`)."""
+    process is `database_pid`). The players read the bots' games from `replica_url`, that
+    database on a replica of the server, if given, so their reads load not the bots' server."""
     # Ctrl-C cancels this task (asyncio.run sees to that); make a plain `kill` do the same, so
     # the bot processes, the emulator and the temporary folder are cleaned up either way.
     main_task = asyncio.current_task()
@@ -76,7 +78,9 @@ async def run(
             try:
                 processes = await start_bots(emu, database, handles, args, plan)
                 reader = (
-                    await PostgresReader.open(postgres_url)
+                    await PostgresReader.open(
+                        replica_url or postgres_url, replica=replica_url is not None
+                    )
                     if postgres_url
                     else SqliteReader(sqlite_file)
                 )
@@ -91,7 +95,7 @@ async def run(
                     game_channels,
                     database_pid=database_pid,
                 )
-                return {**found, "probe_before": before}
+                return {**found, "probe_before": before, "replica": replica_url is not None}
             finally:
                 if reader is not None:
                     await reader.close()

@@ -368,7 +368,7 @@ class LoadRun:
             if found is not None:
                 return found
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(slot.changed.wait(), 1.0)
+                await asyncio.wait_for(slot.changed.wait(), self.reader.recheck_s)
             if loop.time() - since > STALL_SECONDS:
                 slot.stalls += 1
                 await self.ask_for_board(slot)

@@ -469,8 +469,14 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
         print(
             f"PostgreSQL server CPU: {100 * cpu_database / elapsed:.0f}% of one core, "
             f"{per_action_ms(cpu_database, found['actions']):.2f} ms per stored action (not in "
-            "the bot's figure; SQLite's work is inside the bot's), the players' own reads "
-            f"included: {found['reads'] / elapsed:.0f} queries a second"
+            "the bot's figure; SQLite's work is inside the bot's), "
+            + (
+                "the players reading from a replica of their own: their "
+                f"{found['reads'] / elapsed:.0f} queries a second are not in it"
+                if found.get("replica")
+                else f"the players' own reads included: {found['reads'] / elapsed:.0f} "
+                "queries a second"
+            )
         )
         print(
             f"round trips to PostgreSQL per stored action: "
