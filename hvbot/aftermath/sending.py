@@ -159,9 +159,12 @@ class Sender:
     async def direct_message(
         self, user_id: int, post: Post, *, nonce: str | None = None
     ) -> discord.Message:
-        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        # The DM channel is opened by the person's id (discord.py keeps the latest ones open):
+        # the bot holds no users (no members intent), and looking the person up first cost a
+        # request to Discord for every secret, two at the start of every game.
+        channel = await self.client.create_dm(discord.Object(id=user_id))
         extra: dict[str, Any] = {"nonce": nonce} if nonce else {}
-        return await user.send(**post.kwargs(), **extra)
+        return await channel.send(**post.kwargs(), **extra)
 
     async def game_channel(self, game: GameRow) -> discord.abc.Messageable:
         """The game's thread if it has one, else its channel."""
