@@ -188,6 +188,7 @@ async def measure(
         "rss_active": rss_active,
         "rss_half": max(rss_half, default=rss_active),
         "lags": bench.lags,
+        "wakes": bench.wakes,
         "refusals": bench.refusals,
         "errors": [line for path in log_paths for line in logged_errors(path)],
         "clocked": len(driver.slots),

@@ -135,6 +135,7 @@ class Slot:
     refused: int = 0
     moves: int = 0  # moves its people sent
     thought_once: bool = False  # its people have thought before a move since play began
+    seen_at: float | None = None  # when the first record not yet seen by its player came
     # With a turn clock (--clocked): what its people sent and what the bots told them of it.
     clocked: bool = False
     silence: Silence | None = None  # its person to move is made to go silent
@@ -167,6 +168,8 @@ class Slot:
                 self.prompts[record.visibility.user_id] = (record.message_id, version)
         if self.clocked:
             self.saw_clock(record)
+        if self.seen_at is None:
+            self.seen_at = time.monotonic()
         self.changed.set()
 
     def saw_clock(self, record: Record) -> None:
@@ -223,6 +226,7 @@ class LoadRun:
         self.stop = asyncio.Event()
         self.sent: list[Sent] = []
         self.lags: list[float] = []
+        self.wakes: list[float] = []  # see `next_turn`
         self.refusals: list[str] = []
         self.slots: dict[int, Slot] = {}
         emu.on_record(self._route)
@@ -369,6 +373,12 @@ class LoadRun:
                 return found
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(slot.changed.wait(), self.reader.recheck_s)
+            if slot.changed.is_set() and slot.seen_at is not None:
+                # The harness's own part of what a player waits: from the emulator taking the
+                # bot's request to the player waiting for it running again.
+                if self.phase == "timed":
+                    self.wakes.append(time.monotonic() - slot.seen_at)
+                slot.seen_at = None
             if loop.time() - since > STALL_SECONDS:
                 slot.stalls += 1
                 await self.ask_for_board(slot)

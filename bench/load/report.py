@@ -458,6 +458,13 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
         f"{percentile(lag_ms, 0.99):.1f} ms, at most {max(lag_ms, default=0):.1f} ms: "
         f"included in the latencies)"
     )
+    wake_ms = [x * 1000 for x in found.get("wakes", [])]
+    if wake_ms:
+        print(
+            f"  a player woken by the bot's post: p50 {percentile(wake_ms, 0.5):.1f} ms, p99 "
+            f"{percentile(wake_ms, 0.99):.1f} ms after the emulator took it (the harness's own "
+            "delay, not in the latencies: the next move waits for it)"
+        )
     print(
         f"bot CPU per stored action: {summary.cpu_ms:.2f} ms (the CPU of the bot processes and "
         "their workers over the timed play, divided by the actions stored in it)"
@@ -572,6 +579,8 @@ def figures_of(
         "bot_cpu_percent": round(100 * found["cpu_bot"] / elapsed),
         "emulator_cpu_percent": round(100 * found["cpu_self"] / elapsed),
         "emulator_lag_p99_ms": rounded(percentile(summary.lag_ms, 0.99)),
+        "emulator_lag_p50_ms": rounded(percentile(summary.lag_ms, 0.5)),
+        "player_wake_p99_ms": rounded(percentile([x * 1000 for x in found.get("wakes", [])], 0.99)),
         "bot_error_lines": len(found["errors"]),
         "probe_ms_before": round(summary.before, 2),
         "probe_ms_max": rounded(max(summary.probes)),
