@@ -476,6 +476,15 @@ class LoadRun:
             silence.held.set()
         await first_of(silence.lifted, self.stop, seconds=None)
 
+    def pause(self, slot: Slot) -> float:
+        """How long the person to move in `slot` thinks now, in seconds (see `thought`)."""
+        spread = self.args.think_spread
+        pause: float = self.args.think * slot.rng.uniform(1 - spread, 1 + spread)
+        if not slot.thought_once:
+            slot.thought_once = True
+            pause *= slot.rng.random()
+        return pause
+
     async def thought(self, slot: Slot) -> bool:
         """Wait a person's thinking time (`--think`, give or take `--think-spread` of it);
         True if stopped.
@@ -484,11 +493,7 @@ class LoadRun:
         bot holds are each somewhere in their thinking when it is looked at, so moves come
         evenly over time. Every game thinking a whole pause first would have them all wait,
         then all move within a few seconds of each other, a burst no server sees."""
-        spread = self.args.think_spread
-        pause = self.args.think * slot.rng.uniform(1 - spread, 1 + spread)
-        if not slot.thought_once:
-            slot.thought_once = True
-            pause *= slot.rng.random()
+        pause = self.pause(slot)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.stop.wait(), pause)
         return self.stop.is_set()
