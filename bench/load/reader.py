@@ -74,13 +74,16 @@ class GameReader:
         rows = await self.rows(
             "SELECT status, version, state, stand_in_seat FROM games WHERE id = ?", game_id
         )
+        if not rows:  # not on the players' replica yet: no state, no version
+            return "", -1, None, None
         return rows[0][0], rows[0][1], rows[0][2], rows[0][3]
 
-    async def version(self, game_id: int) -> tuple[str, int]:
+    async def version(self, game_id: int) -> tuple[str, int] | None:
         """Status and version only: the players look on every message the bot sends, and the
-        whole state is read only when it changed."""
+        whole state is read only when it changed. None if the game is not on the players'
+        replica yet."""
         rows = await self.rows("SELECT status, version FROM games WHERE id = ?", game_id)
-        return rows[0][0], rows[0][1]
+        return (rows[0][0], rows[0][1]) if rows else None
 
     async def seat_users(self, game_id: int) -> list[int | None]:
         rows = await self.rows("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", game_id)
