@@ -3,7 +3,8 @@ memory each game costs it, and how many actions it stores per second for its CPU
 product's quality bars: one bot process on SQLite, or several sharing PostgreSQL.
 
     python -m bench.load [--games 200] [--seconds 30] [--ai-seats 1] [--ai-pause 0.2]
-                         [--think 0] [--drawing-processes 1] [--warm-up 20]
+                         [--think 0] [--think-spread 0.5] [--setup-at-once 10]
+                         [--drawing-processes 1] [--warm-up 20]
                          [--warm-up-boards 1500] [--bot-log FILE]
                          [--database sqlite|postgresql|both] [--processes 1] [--scaling]
                          [--clocked 0]
@@ -26,10 +27,15 @@ short but not zero, so AI moves add to the load as they do in real use). Each ga
 as people open one: /game new, Join, Add AI, Start.
 
 The people then play legal moves, chosen with the engine from the game as the bot stored it
-(read from its database: SQLite through a read-only connection, PostgreSQL through a few pooled
-connections), as fast as the bot answers: the next move is sent once everything the previous
+(read from its database: SQLite through a read-only connection; PostgreSQL from a streaming
+replica of the bots' server that this script starts beside it, through a few pooled
+connections, so the players' reads are no work for the server the bots use, only the sending
+of its changes), as fast as the bot answers: the next move is sent once everything the previous
 one caused has been posted (the board picture, and the private prompt when the next move is a
-button), or after `--think` seconds more to see a human pace. Moves are slash commands (/hv
+button), or after `--think` seconds more (give or take `--think-spread` of it) to see a
+human pace: `--think 150 --think-spread 0.2` is a move every 2 to 3 minutes a game, as
+asynchronous play goes, and each game's first pause is a random part of one, so the moves of
+many games come evenly rather than all together. Moves are slash commands (/hv
 draw, rotate, move, swap) and the buttons of the private prompts (placing a drawn card,
 declaring lines); a finished game is followed at once by a new one in its channel, so `--games`
 games stay active. A game that gets no answer for a while (the bot stored a move but could not

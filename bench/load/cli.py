@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
+from postgres_server import PostgresServer, PostgresUnavailable, postgres_server, replica_of
 
 from . import __doc__ as PACKAGE_DOC
 from .bots import Plan
-from .config import CLOCK_MINUTES, WARM_UP_BOARDS
+from .config import CLOCK_MINUTES, PRIMARY_SETTINGS, SETUP_AT_ONCE, WARM_UP_BOARDS
 from .measure import run
 from .report import compare, report
 
@@ -36,6 +36,19 @@ def options() -> argparse.ArgumentParser:
         default=0.0,
         help="seconds a person waits after the bot's answer before moving, give or take half "
         "(default 0: as fast as answered, the load the bar is set for)",
+    )
+    parser.add_argument(
+        "--think-spread",
+        type=float,
+        default=0.5,
+        help="how far a thinking time strays from --think, as a part of it (default 0.5: "
+        "give or take half; 0.2 with --think 150 is a move every 2 to 3 minutes)",
+    )
+    parser.add_argument(
+        "--setup-at-once",
+        type=int,
+        default=SETUP_AT_ONCE,
+        help=f"games being opened at the same moment during set-up (default {SETUP_AT_ONCE})",
     )
     parser.add_argument(
         "--warm-up",
@@ -104,6 +117,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0:
         parser.error("--games and --seconds must be positive")
+    if not 0 <= args.think_spread < 1:
+        parser.error("--think-spread is a part of --think: from 0 up to (not) 1")
+    if args.setup_at_once < 1:
+        parser.error("--setup-at-once must be 1 or more")
     if args.processes < 1:
         parser.error("--processes must be 1 or more")
     if args.database == "sqlite" and args.processes > 1:
@@ -159,16 +176,23 @@ def main(argv: list[str] | None = None) -> int:
         _interrupt_on_sigterm()
         with contextlib.ExitStack() as stack:
             server: PostgresServer | None = None
+            replica: PostgresServer | None = None
             if any(plan.database == "postgresql" for plan in plans):
-                server = stack.enter_context(postgres_server())
+                server = stack.enter_context(postgres_server(PRIMARY_SETTINGS))
+                # The players read the games from a replica of their own, so their reads
+                # are no work for the server the bots use.
+                replica = stack.enter_context(replica_of(server))
             for index, plan in enumerate(plans, 1):
-                url = None
-                if server is not None and plan.database == "postgresql":
+                url = replica_url = None
+                if server is not None and replica is not None and plan.database == "postgresql":
                     url = server.create_database(f"load_{index}")
+                    replica_url = replica.database_url(f"load_{index}")
                 if several:
                     print(f"\n== {plan.label} ({index} of {len(plans)}) ==")
                 pid = postmaster_pid(server) if url and server is not None else None
-                found = asyncio.run(run(args, plan, url, database_pid=pid, several=several))
+                found = asyncio.run(
+                    run(args, plan, url, database_pid=pid, several=several, replica_url=replica_url)
+                )
                 _interrupt_on_sigterm()
                 results.append((plan, report(found)))
     except PostgresUnavailable as exc:

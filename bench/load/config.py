@@ -22,6 +22,15 @@ MEMORY_TARGET_KB = 100.0
 # The players' connections to PostgreSQL: many channels read at the same moment, and a
 # connection runs one query at a time.
 READER_CONNECTIONS = 4
+# ...on a replica of their own, which is a few ms behind the bots' server: a player who read
+# a game before the replica had its change looks again after this long...
+REPLICA_RECHECK_S = 0.05
+# ...and a database the bots were just given is waited for this long to reach the replica.
+REPLICA_WAIT_S = 30.0
+# The players' replica is sent the server's changes as the server writes them out; its WAL
+# writer does every 200 ms by default (commits are not waited for), which would hold the
+# players that long behind the bots.
+PRIMARY_SETTINGS = ("wal_writer_delay=10ms",)
 SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
 # Before memory is measured at rest, a few games are played at once for `--warm-up` seconds and
 # abandoned: what a process pays once it has served games for a while (its workers started,

@@ -39,7 +39,6 @@ from .config import (
     REPLAYS_S,
     REST_SECONDS,
     SETTLE_SECONDS,
-    SETUP_AT_ONCE,
     WARM_UP_FINISH_S,
 )
 from .machine import cpu_seconds, probe_ms, rss_kb
@@ -54,10 +53,12 @@ async def run(
     *,
     database_pid: int | None = None,
     several: bool = False,
+    replica_url: str | None = None,
 ) -> dict[str, Any]:
     """One measurement: the plan's bot processes on a fresh database (the SQLite file in a
     temporary folder, or the empty PostgreSQL database `postgres_url`, whose server's main
-    process is `database_pid`)."""
+    process is `database_pid`). The players read the bots' games from `replica_url`, that
+    database on a replica of the server, if given, so their reads load not the bots' server."""
     # Ctrl-C cancels this task (asyncio.run sees to that); make a plain `kill` do the same, so
     # the bot processes, the emulator and the temporary folder are cleaned up either way.
     main_task = asyncio.current_task()
@@ -77,7 +78,9 @@ async def run(
             try:
                 processes = await start_bots(emu, database, handles, args, plan)
                 reader = (
-                    await PostgresReader.open(postgres_url)
+                    await PostgresReader.open(
+                        replica_url or postgres_url, replica=replica_url is not None
+                    )
                     if postgres_url
                     else SqliteReader(sqlite_file)
                 )
@@ -92,7 +95,7 @@ async def run(
                     game_channels,
                     database_pid=database_pid,
                 )
-                return {**found, "probe_before": before}
+                return {**found, "probe_before": before, "replica": replica_url is not None}
             finally:
                 if reader is not None:
                     await reader.close()
@@ -185,6 +188,7 @@ async def measure(
         "rss_active": rss_active,
         "rss_half": max(rss_half, default=rss_active),
         "lags": bench.lags,
+        "wakes": bench.wakes,
         "refusals": bench.refusals,
         "errors": [line for path in log_paths for line in logged_errors(path)],
         "clocked": len(driver.slots),
@@ -242,7 +246,7 @@ async def warm_up(measuring: Measuring, channels: list[Channel]) -> dict[str, An
 async def set_up_games(
     measuring: Measuring, channels: list[Channel]
 ) -> tuple[list[Slot], dict[str, Any]]:
-    """Every game opened as people open one, SETUP_AT_ONCE at a time, those with a turn clock
+    """Every game opened as people open one, `--setup-at-once` at a time, those with a turn clock
     spread over them; the games that started, and what setting them up took."""
     bench, args = measuring.bench, measuring.args
     loop = asyncio.get_running_loop()
@@ -251,7 +255,7 @@ async def set_up_games(
     # The games with a turn clock, spread over the games (and so over the processes).
     for i in range(args.clocked):
         slots[i * args.games // args.clocked].clocked = True
-    at_once = asyncio.Semaphore(SETUP_AT_ONCE)
+    at_once = asyncio.Semaphore(args.setup_at_once)
 
     setup_start = loop.time()
     setup_deadline = setup_start + max(60.0, 1.0 * args.games)

@@ -34,6 +34,7 @@ from .config import (
     MENTION,
     MOVE_TIMEOUT,
     RAN_OUT,
+    REPLICA_WAIT_S,
     RULES,
     STALL_SECONDS,
     WARNED,
@@ -134,6 +135,9 @@ class Slot:
     stalls: int = 0
     refused: int = 0
     moves: int = 0  # moves its people sent
+    thought_once: bool = False  # its people have thought before a move since play began
+    waiting: bool = False  # its player waits for the bot's next message
+    seen_at: float | None = None  # when the first message came that it waited for
     # With a turn clock (--clocked): what its people sent and what the bots told them of it.
     clocked: bool = False
     silence: Silence | None = None  # its person to move is made to go silent
@@ -166,6 +170,8 @@ class Slot:
                 self.prompts[record.visibility.user_id] = (record.message_id, version)
         if self.clocked:
             self.saw_clock(record)
+        if self.waiting and self.seen_at is None:
+            self.seen_at = time.monotonic()
         self.changed.set()
 
     def saw_clock(self, record: Record) -> None:
@@ -222,6 +228,7 @@ class LoadRun:
         self.stop = asyncio.Event()
         self.sent: list[Sent] = []
         self.lags: list[float] = []
+        self.wakes: list[float] = []  # see `next_turn`
         self.refusals: list[str] = []
         self.slots: dict[int, Slot] = {}
         emu.on_record(self._route)
@@ -300,10 +307,21 @@ class LoadRun:
             if state is None or state.callback_type != 7:
                 return False
         slot.game_id = slot.last_game = game_id
-        slot.seat_users = await self.reader.seat_users(game_id)
+        slot.seat_users = await self.seats(game_id)
         if slot.clocked:
             slot.seats_of[game_id] = slot.seat_users
         return True
+
+    async def seats(self, game_id: int) -> list[int | None]:
+        """The users of a game just started, by seat (None: an AI), once all its seats are on
+        the players' replica (a few ms behind the bots' database), or as they are then."""
+        seats = 2 + self.args.ai_seats
+        deadline = time.monotonic() + REPLICA_WAIT_S
+        found = await self.reader.seat_users(game_id)
+        while len(found) < seats and time.monotonic() < deadline:
+            await asyncio.sleep(self.reader.recheck_s)
+            found = await self.reader.seat_users(game_id)
+        return found
 
     # ------------------------------------------------------------------ play
 
@@ -312,7 +330,10 @@ class LoadRun:
         game's last picture is posted, or None while the bot (or an AI seat) is still busy."""
         if slot.game_id is None:
             return None
-        status, version = await self.reader.version(slot.game_id)
+        found = await self.reader.version(slot.game_id)
+        if found is None:
+            return None  # not on the players' replica yet
+        status, version = found
         if slot.parsed is None or slot.parsed[0] != version:
             status, version, raw, stand_in = await self.reader.game(slot.game_id)
             if raw is None:
@@ -366,8 +387,16 @@ class LoadRun:
             found = await self.turn(slot)
             if found is not None:
                 return found
+            slot.waiting, slot.seen_at = True, None
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(slot.changed.wait(), 1.0)
+                await asyncio.wait_for(slot.changed.wait(), self.reader.recheck_s)
+            slot.waiting = False
+            if slot.changed.is_set() and slot.seen_at is not None:
+                # The harness's own part of what a player waits: from the emulator taking the
+                # bot's request to the player waiting for it running again.
+                if self.phase == "timed":
+                    self.wakes.append(time.monotonic() - slot.seen_at)
+                slot.seen_at = None
             if loop.time() - since > STALL_SECONDS:
                 slot.stalls += 1
                 await self.ask_for_board(slot)
@@ -465,9 +494,24 @@ class LoadRun:
             silence.held.set()
         await first_of(silence.lifted, self.stop, seconds=None)
 
+    def pause(self, slot: Slot) -> float:
+        """How long the person to move in `slot` thinks now, in seconds (see `thought`)."""
+        spread = self.args.think_spread
+        pause: float = self.args.think * slot.rng.uniform(1 - spread, 1 + spread)
+        if not slot.thought_once:
+            slot.thought_once = True
+            pause *= slot.rng.random()
+        return pause
+
     async def thought(self, slot: Slot) -> bool:
-        """Wait a person's thinking time (`--think`, give or take half); True if stopped."""
-        pause = self.args.think * slot.rng.uniform(0.5, 1.5)
+        """Wait a person's thinking time (`--think`, give or take `--think-spread` of it);
+        True if stopped.
+
+        The first pause of a game's play is a random part of one: at a human pace, the games a
+        bot holds are each somewhere in their thinking when it is looked at, so moves come
+        evenly over time. Every game thinking a whole pause first would have them all wait,
+        then all move within a few seconds of each other, a burst no server sees."""
+        pause = self.pause(slot)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.stop.wait(), pause)
         return self.stop.is_set()

@@ -4,6 +4,7 @@ clocks' figures are checked against."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ import asyncpg
 from hvbot.database.postgres import numbered
 from sandbox.emulator.models import shard_of
 
-from .config import READER_CONNECTIONS
+from .config import READER_CONNECTIONS, REPLICA_RECHECK_S, REPLICA_WAIT_S
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,11 @@ class GameReader:
     emulator's event loop answer the bots meanwhile; SQLite's reads are made at once inside
     them, without giving the loop a turn, just as before there was a choice."""
 
-    # Queries made: on PostgreSQL the players' reads are work for the server too, and the
-    # report says how many there were beside the server's CPU.
+    # Queries made (the report says how many there were beside the database server's CPU).
     reads = 0
+    # How long a player waits for the bot's next message before looking at its game again:
+    # what it reads is the truth at once, and the bot's next message says when to look.
+    recheck_s = 1.0
 
     async def rows(self, sql: str, *args: Any) -> list[Sequence[Any]]:
         """The rows of one query (`?` placeholders)."""
@@ -71,13 +74,16 @@ class GameReader:
         rows = await self.rows(
             "SELECT status, version, state, stand_in_seat FROM games WHERE id = ?", game_id
         )
+        if not rows:  # not on the players' replica yet: no state, no version
+            return "", -1, None, None
         return rows[0][0], rows[0][1], rows[0][2], rows[0][3]
 
-    async def version(self, game_id: int) -> tuple[str, int]:
+    async def version(self, game_id: int) -> tuple[str, int] | None:
         """Status and version only: the players look on every message the bot sends, and the
-        whole state is read only when it changed."""
+        whole state is read only when it changed. None if the game is not on the players'
+        replica yet."""
         rows = await self.rows("SELECT status, version FROM games WHERE id = ?", game_id)
-        return rows[0][0], rows[0][1]
+        return (rows[0][0], rows[0][1]) if rows else None
 
     async def seat_users(self, game_id: int) -> list[int | None]:
         rows = await self.rows("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", game_id)
@@ -139,14 +145,33 @@ class SqliteReader(GameReader):
 class PostgresReader(GameReader):
     """The bots' PostgreSQL database, through a few pooled asyncpg connections: the players
     of many channels read at the same moment, and one connection runs one query at a time.
-    There is no synchronous PostgreSQL driver among the project's packages."""
+    There is no synchronous PostgreSQL driver among the project's packages.
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    Read from a replica of the bots' server (`replica`), the players' reads are no work for
+    the server the bots use; the replica is a few milliseconds behind it, so a player that
+    saw the bot's post before the replica had its game's change looks again soon rather than
+    at the bot's next message."""
+
+    def __init__(self, pool: asyncpg.Pool, *, replica: bool = False) -> None:
         self.pool = pool
+        self.replica = replica
+        if replica:
+            self.recheck_s = REPLICA_RECHECK_S
 
     @classmethod
-    async def open(cls, url: str) -> PostgresReader:
-        return cls(await asyncpg.create_pool(url, min_size=1, max_size=READER_CONNECTIONS))
+    async def open(cls, url: str, *, replica: bool = False) -> PostgresReader:
+        """A pool on `url`; on a replica, once the database the bots were given has reached
+        it (created on the primary a moment ago)."""
+        deadline = asyncio.get_running_loop().time() + REPLICA_WAIT_S
+        while True:
+            try:
+                pool = await asyncpg.create_pool(url, min_size=1, max_size=READER_CONNECTIONS)
+                break
+            except asyncpg.InvalidCatalogNameError:
+                if not replica or asyncio.get_running_loop().time() > deadline:
+                    raise
+                await asyncio.sleep(0.1)
+        return cls(pool, replica=replica)
 
     async def fetch(self, sql: str, *args: Any) -> list[Sequence[Any]]:
         return list(await self.pool.fetch(numbered(sql), *args))

@@ -361,7 +361,12 @@ def print_run(found: dict[str, Any], summary: Summary) -> None:
     """What was run, and how the games were set up and joined the play."""
     args, plan, pids = summary.args, summary.plan, found["pids"]
     ai = f"{args.ai_seats} AI seat{'s' if args.ai_seats != 1 else ''}"
-    pace = f"after thinking {args.think:g} s (give or take half)" if args.think else "at once"
+    pace = (
+        f"after thinking {args.think:g} s (give or take {args.think_spread:.0%}; a game's first "
+        "pause a random part of one)"
+        if args.think
+        else "at once"
+    )
     where = (
         f"one bot process (pid {pids[0]})"
         if plan.processes == 1
@@ -453,6 +458,13 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
         f"{percentile(lag_ms, 0.99):.1f} ms, at most {max(lag_ms, default=0):.1f} ms: "
         f"included in the latencies)"
     )
+    wake_ms = [x * 1000 for x in found.get("wakes", [])]
+    if wake_ms:
+        print(
+            f"  a player woken by the bot's post: p50 {percentile(wake_ms, 0.5):.1f} ms, p99 "
+            f"{percentile(wake_ms, 0.99):.1f} ms after the emulator took it (the harness's own "
+            "delay, not in the latencies: the next move waits for it)"
+        )
     print(
         f"bot CPU per stored action: {summary.cpu_ms:.2f} ms (the CPU of the bot processes and "
         "their workers over the timed play, divided by the actions stored in it)"
@@ -464,8 +476,14 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
         print(
             f"PostgreSQL server CPU: {100 * cpu_database / elapsed:.0f}% of one core, "
             f"{per_action_ms(cpu_database, found['actions']):.2f} ms per stored action (not in "
-            "the bot's figure; SQLite's work is inside the bot's), the players' own reads "
-            f"included: {found['reads'] / elapsed:.0f} queries a second"
+            "the bot's figure; SQLite's work is inside the bot's), "
+            + (
+                "the players reading from a replica of their own: their "
+                f"{found['reads'] / elapsed:.0f} queries a second are not in it"
+                if found.get("replica")
+                else f"the players' own reads included: {found['reads'] / elapsed:.0f} "
+                "queries a second"
+            )
         )
         print(
             f"round trips to PostgreSQL per stored action: "
@@ -561,6 +579,8 @@ def figures_of(
         "bot_cpu_percent": round(100 * found["cpu_bot"] / elapsed),
         "emulator_cpu_percent": round(100 * found["cpu_self"] / elapsed),
         "emulator_lag_p99_ms": rounded(percentile(summary.lag_ms, 0.99)),
+        "emulator_lag_p50_ms": rounded(percentile(summary.lag_ms, 0.5)),
+        "player_wake_p99_ms": rounded(percentile([x * 1000 for x in found.get("wakes", [])], 0.99)),
         "bot_error_lines": len(found["errors"]),
         "probe_ms_before": round(summary.before, 2),
         "probe_ms_max": rounded(max(summary.probes)),

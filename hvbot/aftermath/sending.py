@@ -95,6 +95,11 @@ class Sent:
     message: discord.Message | None
 
 
+# DM channels of people DM'd lately kept by id (see `Sender.direct_message`): 50,000 people,
+# a few MB, far more than the people seated in the games one process holds.
+KEPT_DM_CHANNELS = 50_000
+
+
 class Sender:
     """Takes, sends and marks the posts of one bot process (`client`, its connection to
     Discord; `duties`, the outbox it reads)."""
@@ -105,6 +110,9 @@ class Sender:
         self.stopping = False  # once closing, a mark is tried once more and then let go
         # The latest interaction of each game reached only by answering (see `Reach`).
         self.reaches: dict[int, Reach] = {}
+        # The DM channel of each person DM'd lately, by their id, the latest last (see
+        # `direct_message`): a few ints each, at most KEPT_DM_CHANNELS of them.
+        self.dm_channels: dict[int, int] = {}
 
     def reach(self, game: GameRow, *, room: int = 1) -> Reach | None:
         """The interaction a post of `game` may go through now, if any (see `Reach`)."""
@@ -255,9 +263,20 @@ class Sender:
     async def direct_message(
         self, user_id: int, post: Post, *, nonce: str | None = None
     ) -> discord.Message:
-        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        # The person's DM channel, opened by their id the first time: the bot holds no users
+        # (no members intent), and looking the person up first cost a request to Discord for
+        # every secret. discord.py keeps only its latest 128 DM channels, so past them each DM
+        # asked Discord for the channel again: a bot with thousands of games DMs thousands of
+        # people, and their channels' ids are kept here instead.
+        channel_id = self.dm_channels.pop(user_id, None)
+        if channel_id is None:
+            channel_id = (await self.client.create_dm(discord.Object(id=user_id))).id
+        self.dm_channels[user_id] = channel_id
+        if len(self.dm_channels) > KEPT_DM_CHANNELS:
+            del self.dm_channels[next(iter(self.dm_channels))]  # the least lately DM'd
+        channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         extra: dict[str, Any] = {"nonce": nonce} if nonce else {}
-        return await user.send(**post.kwargs(), **extra)
+        return await channel.send(**post.kwargs(), **extra)
 
     async def game_channel(self, game: GameRow) -> discord.abc.Messageable:
         """The game's thread if it has one, else its channel."""

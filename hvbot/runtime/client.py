@@ -33,6 +33,7 @@ from hvbot.messages.post import ALLOWED
 from hvbot.messages.presenters import warm_up
 from hvbot.messages.translator import Translator
 from hvbot.plugins import in_a_worker, plugins
+from hvbot.runtime.buckets import sweep_buckets
 from hvbot.runtime.heartbeats import time_heartbeats_from_their_sending
 from hvbot.services import GameService
 from hvbot.store import GameStore
@@ -107,6 +108,9 @@ class GameBot(commands.AutoShardedBot):
             help_command=None,
             **options,
         )
+        # Its rate-limit buckets let go of in sweeps: thousands of games made a new one cost
+        # a look over all the others (see `buckets`).
+        self.bucket_sweep = sweep_buckets(self.http)
         self.settings = settings
         # A DATABASE_URL (SQLite or PostgreSQL) or a SQLite file's path.
         self.database = database or settings.database_url

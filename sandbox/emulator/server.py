@@ -117,6 +117,8 @@ class DiscordEmulator(EmulatorParts):
         # the REST routes allow it): a plain member's unless a test grants more.
         self.app_permissions = MEMBER_PERMISSIONS
         self.messages_by_id: dict[int, StoredMessage] = {}
+        # The latest message created with each nonce in each channel (see `by_nonce`).
+        self.nonces: dict[tuple[int, str], StoredMessage] = {}
         # Creates answered with an earlier message of the same nonce (see `by_nonce`).
         self.duplicates_refused = 0
         self.records: list[Record] = []

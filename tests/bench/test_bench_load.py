@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -243,3 +244,24 @@ def test_an_ai_move_for_a_person_without_a_timeout_is_told() -> None:
     clocks = _silent_turn("the AI moved for her again")
     # Ada's turn after the one she ran out of: one more AI move, put down to that timeout.
     assert clocks["duplicates"], clocks
+
+
+def test_at_a_human_pace_the_first_moves_come_evenly_then_every_two_to_three_minutes() -> None:
+    """--think 150 --think-spread 0.2: each game's first pause is a random part of one, so the
+    games' first moves spread over the first three minutes rather than coming together after
+    two; every pause after it is between 120 and 180 s."""
+    from bench.load.players import LoadRun
+
+    emulator = SimpleNamespace(on_record=lambda listener: None)
+    args = SimpleNamespace(think=150.0, think_spread=0.2, seed=1)
+    bench = LoadRun(emulator, reader=None, args=args)  # type: ignore[arg-type]  # pause only
+    slots = [
+        Slot(channel=None, people=[], rng=random.Random(i))  # type: ignore[arg-type]  # unused
+        for i in range(2000)
+    ]
+    first = [bench.pause(slot) for slot in slots]
+    later = [bench.pause(slot) for slot in slots for _ in range(3)]
+    assert 0 <= min(first) < 5 and 170 < max(first) <= 180, (min(first), max(first))
+    by_minute = Counter(int(p // 60) for p in first)
+    assert by_minute[0] > 500 and by_minute[1] > 500, by_minute
+    assert min(later) >= 120 and max(later) <= 180

@@ -113,3 +113,27 @@ async def test_a_burst_of_new_games_stops_at_the_limit(database_url: str) -> Non
     finally:
         for service in services:
             await service.close()
+
+
+async def test_counting_a_persons_open_games_reads_only_theirs(database_url: str) -> None:
+    """/game new counts its creator's open games in the server through an index of their own
+    (guild, creator, open games only): through the index of every open game, opening each of
+    10,000 games read all the others, and opening them all cost n squared."""
+    store = await GameStore.open(database_url)
+    try:
+        if store.db.backend == "sqlite":
+            plan = await store.db.fetch(
+                "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM games WHERE guild_id = ?"
+                " AND creator_id = ? AND status IN ('lobby', 'active')",
+                GUILD,
+                ADA,
+            )
+            assert "games_open_by_creator" in " ".join(str(row[-1]) for row in plan), plan
+        else:
+            found = await store.db.fetch(
+                "SELECT indexdef FROM pg_indexes WHERE indexname = 'games_open_by_creator'"
+            )
+            assert found, "the index is made on PostgreSQL too"
+            assert "(guild_id, creator_id)" in found[0][0] and "status" in found[0][0]
+    finally:
+        await store.close()

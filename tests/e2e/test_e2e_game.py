@@ -192,6 +192,9 @@ async def test_a_complete_game_from_lobby_to_reveal(
         assert seat is not None
         dms = emu.messages(visibility=Visibility.dm_to(person))
         assert len(dms) == 1, f"{person.name} gets exactly one DM: {emu.describe(dms)}"
+        # Sent to a DM channel opened by their id: the bot holds no user to send it to, and a
+        # look-up of the user first would be one more request to Discord for every secret.
+        assert not emu.requests_to("GET", f"/users/{person.id}"), "no look-up of the user"
         dm = dms[0]
         assert heading(dm) == f"Your company: {colours[seat].upper()}"
         others = set(state.view(None)["colours"]) - {colours[seat]}

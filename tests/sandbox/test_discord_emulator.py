@@ -144,6 +144,27 @@ async def test_an_empty_message_is_refused(emu: DiscordEmulator, http: aiohttp.C
     assert (status, answer["code"]) == (400, 50006)
 
 
+async def test_a_nonce_enforced_is_answered_with_its_message_in_its_channel_until_deleted(
+    emu: DiscordEmulator, http: aiohttp.ClientSession
+) -> None:
+    """Discord answers a second create with the same nonce (with enforce_nonce) with the first
+    message and makes nothing; the same nonce in another channel, or after the first message
+    was deleted, makes a message. (Looked up by channel and nonce,
+    which a load run of thousands of games needs: see `MessageStore.by_nonce`.)"""
+    body = {"content": "the board", "nonce": "move-7", "enforce_nonce": True}
+    status, first = await post_message(http, emu, body)
+    assert status == 200
+    status, again = await post_message(http, emu, body)
+    assert (status, again["id"]) == (200, first["id"]) and emu.duplicates_refused == 1
+    other = emu.add_channel("other")
+    async with http.post(f"/api/v10/channels/{other.id}/messages", json=body) as answer:
+        assert (await answer.json())["id"] != first["id"]
+    async with http.delete(f"/api/v10/channels/{emu.channel.id}/messages/{first['id']}"):
+        pass
+    status, after = await post_message(http, emu, body)
+    assert after["id"] != first["id"] and emu.duplicates_refused == 1
+
+
 async def test_a_message_with_a_picture_is_recorded_with_the_decoded_image(
     emu: DiscordEmulator, http: aiohttp.ClientSession
 ) -> None:

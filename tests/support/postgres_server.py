@@ -31,6 +31,8 @@ class PostgresUnavailable(RuntimeError):
 class PostgresServer:
     folder: Path
     port: int
+    # Settings beyond the usual ones (`-c name=value` each), kept for `start`.
+    settings: tuple[str, ...] = ()
 
     @property
     def url(self) -> str:
@@ -54,7 +56,7 @@ class PostgresServer:
 
     def start(self) -> None:
         """Start the server again on its port, with what it had stored."""
-        _run(_as_postgres(_start_command(self.folder, self.port)))
+        _run(_as_postgres(_start_command(self.folder, self.port, self.settings)))
 
 
 def _bin(name: str) -> Path:
@@ -94,19 +96,20 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _start_command(folder: Path, port: int) -> list[str]:
+def _start_command(folder: Path, port: int, settings: tuple[str, ...] = ()) -> list[str]:
     options = (
         f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} "
         "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
         "-c max_connections=200 -c shared_buffers=64MB"
-    )
+    ) + "".join(f" -c {setting}" for setting in settings)
     pg_ctl = [str(_bin("pg_ctl")), "-D", str(folder / "data"), "-o", options]
     return [*pg_ctl, "-l", str(folder / "server.log"), "-w", "-t", "60", "start"]
 
 
 @contextlib.contextmanager
-def postgres_server() -> Iterator[PostgresServer]:
-    """Start a fresh PostgreSQL cluster with an empty `hvbot` database; stop it afterwards."""
+def postgres_server(settings: tuple[str, ...] = ()) -> Iterator[PostgresServer]:
+    """Start a fresh PostgreSQL cluster with an empty `hvbot` database; stop it afterwards.
+    `settings` are more `name=value` settings for the server."""
     folder = Path(tempfile.mkdtemp(prefix="hvbot-pg-"))
     data = folder / "data"
     try:
@@ -130,7 +133,7 @@ def postgres_server() -> Iterator[PostgresServer]:
         for attempt in range(5):
             port = _free_port()
             try:
-                _run(_as_postgres(_start_command(folder, port)))
+                _run(_as_postgres(_start_command(folder, port, settings)))
                 break
             except PostgresUnavailable:
                 if attempt == 4:
@@ -139,10 +142,40 @@ def postgres_server() -> Iterator[PostgresServer]:
                         "pg_ctl could not start PostgreSQL: "
                         + (log.read_text()[-800:] if log.exists() else "no server log")
                     ) from None
-        server = PostgresServer(folder, port)
+        server = PostgresServer(folder, port, settings)
         server.create_database(DATABASE)
         try:
             yield server
+        finally:
+            subprocess.run(
+                _as_postgres(
+                    [str(_bin("pg_ctl")), "-D", str(data), "-m", "immediate", "-w", "stop"]
+                ),
+                capture_output=True,
+                check=False,
+            )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def replica_of(primary: PostgresServer) -> Iterator[PostgresServer]:
+    """A read-only copy of `primary` kept up to date by streaming replication, on a port of
+    its own: what is read from it is no work for the primary beyond sending its changes
+    (the load benchmark's players read the bots' games from one). Its databases are the
+    primary's, by the same names, as they are created; stopped and removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="hvbot-pg-replica-"))
+    data = folder / "data"
+    try:
+        if os.geteuid() == 0:
+            shutil.chown(folder, "postgres", "postgres")
+        backup = [str(_bin("pg_basebackup")), "-h", "127.0.0.1", "-p", str(primary.port)]
+        # -R: started as a standby that follows the primary; fast checkpoint: at once.
+        _run(_as_postgres([*backup, "-U", "postgres", "-D", str(data), "-R", "-c", "fast"]))
+        port = _free_port()
+        _run(_as_postgres(_start_command(folder, port, ("hot_standby=on",))))
+        try:
+            yield PostgresServer(folder, port)
         finally:
             subprocess.run(
                 _as_postgres(
