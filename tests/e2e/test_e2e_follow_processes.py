@@ -72,7 +72,7 @@ async def test_a_digest_whose_process_is_killed_before_it_sends_comes_once_from_
         (digest,) = await emu.wait_for(
             lambda: emu.messages(visibility="dm", user=cy), 30, message="the other sends it"
         )
-        assert digest.content.startswith(f"**Pylons** #{game.id} in <#{emu.channel.id}>")
+        assert digest.text.startswith(f"**Pylons** #{game.id} in <#{emu.channel.id}>")
         assert digest.custom_ids == [f"unfollow:{game.id}"]
         reader = await GameStore.open(url)
         try:
