@@ -98,6 +98,32 @@ async def friends_with_pylons(
     return group, await bot.game(group.id)
 
 
+async def friends_on_the_clock(
+    emu: DiscordEmulator, bot: BotHarness, **options: object
+) -> tuple[MovedClock, User, User, Channel]:
+    """The bot's clock put in the test's hand, then Ada and Bo, who installed the app, at a
+    Pylons game started in their group DM (`friends_with_pylons`, with `options`): (the
+    clock, Ada, Bo, the group DM)."""
+    assert bot.bot is not None
+    clock = MovedClock(datetime.now(UTC))
+    bot.bot.service.clock = clock
+    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
+    emu.install_for(ada)
+    emu.install_for(bo)
+    group, _ = await friends_with_pylons(emu, bot, ada, bo, **options)
+    return clock, ada, bo, group
+
+
+async def to_move(
+    emu: DiscordEmulator, bot: BotHarness, group: Channel
+) -> tuple[GameRow, int, User]:
+    """The game in `group`, the seat to move, and the person in it."""
+    game, state = await state_of(bot, group)
+    seat = state.current_seat()
+    assert seat is not None
+    return game, seat, emu.users[game.seats[seat].user_id or 0]
+
+
 async def test_two_friends_play_pylons_to_the_end_in_a_group_dm(
     emulator: DiscordEmulator, bot: BotHarness
 ) -> None:
@@ -194,17 +220,8 @@ async def test_a_clock_that_runs_out_alone_is_shown_at_the_next_interaction(
     emulator: DiscordEmulator, bot: BotHarness
 ) -> None:
     emu = emulator
-    assert bot.bot is not None
-    clock = MovedClock(datetime.now(UTC))
-    bot.bot.service.clock = clock
-    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
-    emu.install_for(ada)
-    emu.install_for(bo)
-    group, game = await friends_with_pylons(emu, bot, ada, bo, clock=60)
-    game, state = await state_of(bot, group)
-    seat = state.current_seat()
-    assert seat is not None
-    mover = emu.users[game.seats[seat].user_id or 0]
+    clock, ada, bo, group = await friends_on_the_clock(emu, bot, clock=60)
+    game, seat, mover = await to_move(emu, bot, group)
     other = bo if mover is ada else ada
     boards_before = len(boards_in(emu, group))
 
@@ -244,17 +261,8 @@ async def test_a_reminder_goes_by_dm_and_a_dm_refused_waits_for_the_next_interac
     emulator: DiscordEmulator, bot: BotHarness
 ) -> None:
     emu = emulator
-    assert bot.bot is not None
-    clock = MovedClock(datetime.now(UTC))
-    bot.bot.service.clock = clock
-    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
-    emu.install_for(ada)
-    emu.install_for(bo)
-    group, game = await friends_with_pylons(emu, bot, ada, bo, reminder=10)
-    game, state = await state_of(bot, group)
-    seat = state.current_seat()
-    assert seat is not None
-    mover = emu.users[game.seats[seat].user_id or 0]
+    clock, ada, bo, group = await friends_on_the_clock(emu, bot, reminder=10)
+    _, _, mover = await to_move(emu, bot, group)
     other = bo if mover is ada else ada
 
     def reminded(user: User) -> list[Record]:
@@ -284,7 +292,7 @@ async def test_a_reminder_goes_by_dm_and_a_dm_refused_waits_for_the_next_interac
     assert len(reminded(mover)) == 1
     assert not posted_on_its_own(emu, group) and not refused_alone(emu)
     # Even a move refused (it is not Bo's turn) shows it, after the refusal.
-    game, state = await state_of(bot, group)
+    game, _ = await state_of(bot, group)
     reply = await emu.slash(other, "pylons place", channel=group, cell="M12")
     refused, *rest = reply.messages
     assert refused.visibility == Visibility.ephemeral_to(other) and "turn" in refused.text
@@ -402,17 +410,8 @@ async def test_the_periodic_check_answers_through_an_interaction_still_alive(
     """Within its 15 minutes and 5 follow-ups, the latest interaction in the game carries
     what falls due meanwhile (a reminder whose DM was refused), with nobody interacting."""
     emu = emulator
-    assert bot.bot is not None
-    clock = MovedClock(datetime.now(UTC))
-    bot.bot.service.clock = clock
-    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
-    emu.install_for(ada)
-    emu.install_for(bo)
-    group, game = await friends_with_pylons(emu, bot, ada, bo, reminder=2)
-    game, state = await state_of(bot, group)
-    seat = state.current_seat()
-    assert seat is not None
-    mover = emu.users[game.seats[seat].user_id or 0]
+    clock, _, _, group = await friends_on_the_clock(emu, bot, reminder=2)
+    _, _, mover = await to_move(emu, bot, group)
     emu.faults.close_dms(mover.id)
     clock.advance(minutes=3)
 
@@ -435,13 +434,7 @@ async def test_a_game_lost_on_time_alone_is_told_when_the_channel_is_used_next(
     emulator: DiscordEmulator, bot: BotHarness
 ) -> None:
     emu = emulator
-    assert bot.bot is not None
-    clock = MovedClock(datetime.now(UTC))
-    bot.bot.service.clock = clock
-    ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
-    emu.install_for(ada)
-    emu.install_for(bo)
-    group, _ = await friends_with_pylons(emu, bot, ada, bo, clock=60, timeout="end")
+    clock, ada, _, group = await friends_on_the_clock(emu, bot, clock=60, timeout="end")
     clock.advance(minutes=61)
     emu.clock.advance(TOKEN_LIFETIME)
 

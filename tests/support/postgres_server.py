@@ -96,6 +96,13 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def _stop_quietly(data: Path) -> None:
+    """Stop the server of `data` at once, if it runs: a test's server is thrown away, and one
+    that never started, or stopped already, is no error while cleaning up."""
+    stop = [str(_bin("pg_ctl")), "-D", str(data), "-m", "immediate", "-w", "stop"]
+    subprocess.run(_as_postgres(stop), capture_output=True, check=False)
+
+
 def _start_command(folder: Path, port: int, settings: tuple[str, ...] = ()) -> list[str]:
     options = (
         f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} "
@@ -147,13 +154,7 @@ def postgres_server(settings: tuple[str, ...] = ()) -> Iterator[PostgresServer]:
         try:
             yield server
         finally:
-            subprocess.run(
-                _as_postgres(
-                    [str(_bin("pg_ctl")), "-D", str(data), "-m", "immediate", "-w", "stop"]
-                ),
-                capture_output=True,
-                check=False,
-            )
+            _stop_quietly(data)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -177,12 +178,6 @@ def replica_of(primary: PostgresServer) -> Iterator[PostgresServer]:
         try:
             yield PostgresServer(folder, port)
         finally:
-            subprocess.run(
-                _as_postgres(
-                    [str(_bin("pg_ctl")), "-D", str(data), "-m", "immediate", "-w", "stop"]
-                ),
-                capture_output=True,
-                check=False,
-            )
+            _stop_quietly(data)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
