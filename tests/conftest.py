@@ -175,14 +175,17 @@ _handed: list[tuple[tuple[Path, int], str]] = []
 _free: dict[tuple[Path, int], list[str]] = {}
 
 
-async def new_postgres_database(server: PostgresServer) -> str:
-    """A fresh empty database on the test server, for this test alone.
+async def new_postgres_database(server: PostgresServer, *, migrated: bool = False) -> str:
+    """A fresh empty database on the test server, for this test alone; with `migrated`, one as
+    the bot's migrations leave an empty database (its schema, no rows).
 
     Creating a database copies the server's template, which costs the server about a third of
     a second of CPU: more than the rest of a short store test, for each of the many tests on
     PostgreSQL. A database an earlier test of this process was given is emptied instead (its
     connections cut, its settings reset, its schema dropped and made again as a new
-    database's), which costs a tenth of that; a new one is made only when none is free."""
+    database's), which costs a tenth of that; a new one is made only when none is free.
+    Migrating costs the server as much again, so a migrated one whose schema is still exactly
+    the migrations' loses only its rows (see `_emptied`)."""
     key = (server.folder, server.port)
     conn = await asyncpg.connect(server.database_url("postgres"))
     try:
@@ -191,23 +194,87 @@ async def new_postgres_database(server: PostgresServer) -> str:
         while free and name is None:
             name = free.pop()
             try:
-                await _emptied(conn, server, name)
+                await _emptied(conn, server, name, migrated=migrated)
             except (OSError, asyncpg.PostgresError):
                 name = None  # gone with what its test did to it: the next, or a new one
         if name is None:
             name = f"t_{os.getpid()}_{next(_databases)}"
             await conn.execute(f'CREATE DATABASE "{name}"')
+            if migrated:
+                await _migrate(server, name)
     finally:
         await conn.close()
     _handed.append((key, name))
     return server.database_url(name)
 
 
-async def _emptied(conn: asyncpg.Connection, server: PostgresServer, name: str) -> None:
+# What the migrations make, as one digest of the catalog's rows about the `public` schema:
+# tables, columns and their defaults, constraints, indexes, triggers, functions, sequences,
+# types, and the migrations recorded. Two databases with the same digest have the same schema.
+SCHEMA_DIGEST = """
+SELECT md5(string_agg(line, E'\n' ORDER BY line)) FROM (
+  SELECT format('class %s %s %s %s %s', c.relname, c.relkind, c.relpersistence, c.relacl,
+                c.reloptions)
+    FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace
+  UNION ALL
+  SELECT format('column %s.%s %s %s %s %s', c.relname, a.attname, a.atttypid::regtype,
+                a.attnotnull, a.attisdropped, pg_get_expr(d.adbin, d.adrelid))
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE c.relnamespace = 'public'::regnamespace AND a.attnum > 0
+  UNION ALL
+  SELECT format('constraint %s %s', conname, pg_get_constraintdef(oid))
+    FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+  UNION ALL
+  SELECT format('index %s', indexdef) FROM pg_indexes WHERE schemaname = 'public'
+  UNION ALL
+  SELECT format('trigger %s %s', pg_get_triggerdef(t.oid), t.tgenabled)
+    FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+    WHERE c.relnamespace = 'public'::regnamespace
+  UNION ALL
+  SELECT format('function %s %s', p.oid::regprocedure, md5(p.prosrc))
+    FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
+  UNION ALL
+  SELECT format('sequence %s %s %s %s %s', sequencename, start_value, increment_by,
+                min_value, max_value) FROM pg_sequences WHERE schemaname = 'public'
+  UNION ALL
+  SELECT format('type %s %s', typname, typtype) FROM pg_type
+    WHERE typnamespace = 'public'::regnamespace
+  UNION ALL
+  SELECT format('rule %s %s', rulename, definition) FROM pg_rules WHERE schemaname = 'public'
+  UNION ALL
+  SELECT format('policy %s %s', tablename, policyname) FROM pg_policies
+    WHERE schemaname = 'public'
+  UNION ALL
+  SELECT format('migration %s', version) FROM public.schema_version
+) AS schema(line)
+"""
+_migrated_schema: list[str] = []  # the digest of a database just migrated, once known
+
+
+async def _migrate(server: PostgresServer, name: str) -> None:
+    """Migrate the empty database `name` as the bot does when it starts, and learn the
+    digest of what that makes."""
+    store = await GameStore.open(server.database_url(name))
+    await store.close()
+    if not _migrated_schema:
+        db = await asyncpg.connect(server.database_url(name))
+        try:
+            _migrated_schema.append(await db.fetchval(SCHEMA_DIGEST))
+        finally:
+            await db.close()
+
+
+async def _emptied(
+    conn: asyncpg.Connection, server: PostgresServer, name: str, *, migrated: bool = False
+) -> None:
     """The database `name` made as CREATE DATABASE makes one from the server's template: no
     connection left from its last test, no setting of its own, an empty `public` schema owned
     and usable as a new database's is (every table, sequence, function and trigger the bot
-    makes lives in that schema)."""
+    makes lives in that schema). With `migrated`, as the bot's migrations then leave it: when
+    its schema is still exactly theirs, its tables are emptied and its sequences start again;
+    otherwise (its test migrated only part of the way, or changed the schema) it is emptied
+    and migrated."""
     await conn.execute(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
         " WHERE datname = $1 AND pid <> pg_backend_pid()",
@@ -216,6 +283,14 @@ async def _emptied(conn: asyncpg.Connection, server: PostgresServer, name: str) 
     await conn.execute(f'ALTER DATABASE "{name}" RESET ALL')
     db = await asyncpg.connect(server.database_url(name))
     try:
+        if migrated and _migrated_schema:
+            try:
+                unchanged = await db.fetchval(SCHEMA_DIGEST) == _migrated_schema[0]
+            except asyncpg.PostgresError:
+                unchanged = False  # no schema_version, say
+            if unchanged:
+                await _rows_deleted(db)
+                return
         await db.execute(
             "DROP SCHEMA public CASCADE;"
             " CREATE SCHEMA public AUTHORIZATION pg_database_owner;"
@@ -223,6 +298,26 @@ async def _emptied(conn: asyncpg.Connection, server: PostgresServer, name: str) 
         )
     finally:
         await db.close()
+    if migrated:
+        await _migrate(server, name)
+
+
+async def _rows_deleted(db: asyncpg.Connection) -> None:
+    """Every row of a migrated database deleted but the migrations' record, and every sequence
+    back at its start, as in a database just migrated. Deleting the few rows a test leaves
+    costs far less than TRUNCATE, which gives every table new files; the foreign keys' and the
+    bot's triggers are not run for it (`session_replication_role`), as the rows all go."""
+    tables = await db.fetch(
+        "SELECT format('%I', tablename) FROM pg_tables"
+        " WHERE schemaname = 'public' AND tablename <> 'schema_version'"
+    )
+    async with db.transaction():
+        await db.execute(
+            "SET LOCAL session_replication_role = replica;"
+            + "".join(f"DELETE FROM {table};" for (table,) in tables)
+            + "SELECT setval(format('%I', sequencename)::regclass, start_value, false)"
+            " FROM pg_sequences WHERE schemaname = 'public'"
+        )
 
 
 def pytest_runtest_logfinish() -> None:
@@ -265,8 +360,22 @@ async def heard_so_far(listener: GameStore, speaker: GameStore) -> None:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database on each backend in turn, as the bot's DATABASE_URL."""
+async def database_url(
+    request: pytest.FixtureRequest, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> str:
+    """A database on each backend in turn, as the bot's DATABASE_URL, as the bot's migrations
+    leave a new one: its schema, and no rows. (Migrating costs each test's database a tenth of
+    a second or more; a test about the migrations themselves takes `empty_database_url`.)"""
+    if request.param == "sqlite":
+        path = await migrated_sqlite_file(tmp_path / "games.sqlite3", tmp_path_factory)
+        return f"sqlite:///{path}"
+    return await new_postgres_database(request.getfixturevalue("postgres"), migrated=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database on each backend in turn, as the bot's DATABASE_URL: no schema yet,
+    for the tests of the migrations themselves."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'games.sqlite3'}"
     return await new_postgres_database(request.getfixturevalue("postgres"))

@@ -17,7 +17,7 @@ from e2e_harness import BotHarness
 from postgres_server import PostgresServer
 
 from hvbot.database import SqliteDatabase
-from hvbot.store import GameStore
+from hvbot.store import GameStore, changes
 
 pytestmark = pytest.mark.e2e  # the `hv` bot is started against the emulated Discord
 
@@ -98,3 +98,101 @@ async def test_the_bots_sqlite_commits_do_not_wait_for_the_disk(hv: BotHarness) 
     async with db.conn.execute("PRAGMA synchronous") as cursor:
         row = await cursor.fetchone()
     assert row is not None and tuple(row) == (0,), "synchronous = OFF"
+
+
+async def rows_and_sequences(url: str) -> dict[str, Any]:
+    """Every table's rows and every sequence's next value, in a database of the bot's."""
+    conn = await asyncpg.connect(url)
+    try:
+        tables = [
+            r[0]
+            for r in await conn.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"
+            )
+        ]
+        seen: dict[str, Any] = {
+            table: [tuple(r) for r in await conn.fetch(f'SELECT * FROM "{table}" ORDER BY 1')]
+            for table in tables
+        }
+        sequences = await conn.fetch(
+            "SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = 'public'"
+        )
+        seen["sequences"] = sorted((r[0], r[1]) for r in sequences)
+        return seen
+    finally:
+        await conn.close()
+
+
+async def test_a_migrated_database_handed_out_again_is_as_one_just_migrated(
+    postgres: PostgresServer,
+) -> None:
+    used = await new_postgres_database(postgres, migrated=True)
+    fresh = {"contents": await contents(used), "rows": await rows_and_sequences(used)}
+    assert fresh["rows"]["schema_version"], "migrated"
+    assert fresh["rows"]["games"] == [] and all(v is None for _, v in fresh["rows"]["sequences"])
+    # A test stores games (rows, sequences moved on), changes its settings, and leaves a
+    # connection open.
+    store = await GameStore.open(used)
+    for channel in (1, 2):
+        await store.create(
+            changes.create_lobby(
+                game="pylons",
+                guild_id=1,
+                channel_id=channel,
+                creator_id=7,
+                creator_name="Ada",
+                options={},
+                at=store.clock(),
+            )
+        )
+    name = used.rsplit("/", 1)[1]
+    admin = await asyncpg.connect(postgres.database_url("postgres"))
+    await admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
+    await admin.close()
+    assert (await rows_and_sequences(used))["games"] != []
+    conftest.pytest_runtest_logfinish()  # as when that test has ended
+
+    again = await new_postgres_database(postgres, migrated=True)
+    assert again == used, "the database of the test that ended is handed out again"
+    assert {"contents": await contents(again), "rows": await rows_and_sequences(again)} == fresh
+    reopened = await GameStore.open(again)
+    try:
+        lobby = await reopened.create(
+            changes.create_lobby(
+                game="pylons",
+                guild_id=1,
+                channel_id=1,
+                creator_id=7,
+                creator_name="Ada",
+                options={},
+                at=reopened.clock(),
+            )
+        )
+        assert lobby.id == 1, "numbered from the start again"
+    finally:
+        await reopened.close()
+        await store.close(grace_s=0.1)
+
+
+async def test_a_database_whose_schema_a_test_changed_is_migrated_again(
+    postgres: PostgresServer,
+) -> None:
+    used = await new_postgres_database(postgres, migrated=True)
+    fresh = await contents(used)
+    conn = await asyncpg.connect(used)
+    await conn.execute("CREATE UNIQUE INDEX one_version ON schema_version (version)")
+    await conn.execute("DELETE FROM schema_version WHERE version = 1")
+    await conn.close()
+    conftest.pytest_runtest_logfinish()
+
+    again = await new_postgres_database(postgres, migrated=True)
+    assert again == used
+    assert await contents(again) == fresh, "no index of the test's own"
+    assert len((await rows_and_sequences(again))["schema_version"]) > 1
+    conftest.pytest_runtest_logfinish()
+    # And one migrated only part of the way, or not at all, is handed out migrated too.
+    empty = await new_postgres_database(postgres)
+    assert empty == used and (await contents(empty))["objects"] == []
+    conftest.pytest_runtest_logfinish()
+    assert await new_postgres_database(postgres, migrated=True) == used
+    assert await contents(used) == fresh

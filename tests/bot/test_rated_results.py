@@ -50,14 +50,14 @@ END_SEATS = (
 
 
 async def test_the_migration_fills_in_results_stored_before_it(
-    database_url: str, monkeypatch: pytest.MonkeyPatch
+    empty_database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     every_migration = base.migrations
     with monkeypatch.context() as patched:
         patched.setattr(
             base, "migrations", lambda b: [m for m in every_migration(b) if m[0] < RATED_RESULTS]
         )
-        old = await GameStore.open(database_url)
+        old = await GameStore.open(empty_database_url)
         assert await old.schema_version() == RATED_RESULTS - 1
         start = tuple(SeatRow(s.seat, 1000 + s.seat, None, f"P{s.seat}") for s in END_SEATS)
         game = await _started(old, 10, start)
@@ -78,7 +78,7 @@ async def test_the_migration_fills_in_results_stored_before_it(
         )
         await old.close()
 
-    repo = await GameStore.open(database_url)
+    repo = await GameStore.open(empty_database_url)
     try:
         assert await repo.schema_version() >= RATED_RESULTS
         rows = await repo.results.of_kind(guild_id=GUILD, game="pylons")

@@ -59,8 +59,8 @@ async def _lobby(repo: GameStore, channel: int = 10):
     )
 
 
-async def test_migrations_apply_once(database_url):
-    path = database_url
+async def test_migrations_apply_once(empty_database_url):
+    path = empty_database_url
     first = await GameStore.open(path)
     version = await first.schema_version()
     await first.close()
@@ -330,8 +330,8 @@ async def test_both_backends_migrate_from_empty_to_the_same_schema(tmp_path, pos
         await pg.close()
 
 
-async def test_processes_starting_together_migrate_once(database_url):
-    opened = await asyncio.gather(*(GameStore.open(database_url) for _ in range(4)))
+async def test_processes_starting_together_migrate_once(empty_database_url):
+    opened = await asyncio.gather(*(GameStore.open(empty_database_url) for _ in range(4)))
     try:
         rows = await opened[0].db.fetch("SELECT version FROM schema_version ORDER BY version")
         assert [r["version"] for r in rows] == [n for n, _ in migrations(opened[0].db.backend)]

@@ -248,9 +248,9 @@ async def test_a_finished_game_gets_its_results_from_the_service(database_url: s
 
 
 async def test_games_finished_before_results_were_kept_are_filled_once(
-    database_url: str, monkeypatch: pytest.MonkeyPatch
+    empty_database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = database_url
+    path = empty_database_url
     with schema_before_results(monkeypatch):
         old = await GameStore.open(path)
         assert "results" not in await old.db.columns()
