@@ -31,6 +31,7 @@ from .config import (
     CHANNEL_MENTION,
     CLOCK_MINUTES,
     FINISHED,
+    LATE_ANSWER_S,
     MENTION,
     MOVE_TIMEOUT,
     RAN_OUT,
@@ -220,12 +221,26 @@ class Slot:
 class LoadRun:
     """The scripted people of every channel, and what they sent: one emulator, one bot."""
 
-    def __init__(self, emu: LoadEmulator, reader: GameReader, args: argparse.Namespace) -> None:
+    def __init__(
+        self,
+        emu: LoadEmulator,
+        reader: GameReader,
+        args: argparse.Namespace,
+        stop: asyncio.Event | None = None,
+    ) -> None:
         self.emu = emu
         self.reader = reader
         self.args = args
         self.phase = "warm-up"
-        self.stop = asyncio.Event()
+        # Set to end the run: at its end, or at once by Ctrl-C or SIGTERM (see `measure.run`).
+        self.stop = stop or asyncio.Event()
+        # Set-up: games whose answer came too late but which the bot started all the same,
+        # taken over as they are; games abandoned to open afresh; Start clicks yet to be made
+        # late on purpose (--late-starts).
+        self.taken_over = 0
+        self.abandoned = 0
+        self.retried = 0  # set-up attempts that did not start a game
+        self.late_starts = int(getattr(args, "late_starts", 0) or 0)
         self.sent: list[Sent] = []
         self.lags: list[float] = []
         self.wakes: list[float] = []  # see `next_turn`
@@ -258,13 +273,23 @@ class LoadRun:
         self, kind: str, sending: Awaitable[InteractionState]
     ) -> InteractionState | None:
         """Send one interaction and wait for its acknowledgement; None if it never came."""
+        state, acknowledged = await self.send_seen(kind, sending)
+        return state if acknowledged else None
+
+    async def send_seen(
+        self, kind: str, sending: Awaitable[InteractionState]
+    ) -> tuple[InteractionState, bool]:
+        """Send one interaction and wait for its acknowledgement: the interaction, and whether
+        it was acknowledged within Discord's window."""
         phase = self.phase
         state = await sending
         self.sent.append(Sent(kind, phase, state))
-        return state if await self.emu.acknowledged(state) else None
+        return state, await self.emu.acknowledged(state)
 
     async def abandon(self, user: User, channel: Channel) -> None:
         """/game abandon and the red button of the question it asks first."""
+        if self.phase == "set-up":
+            self.abandoned += 1
         state = await self.send("lobby", self.emu.send_slash(user, "game abandon", channel=channel))
         question = self.emu.messages_by_id.get(state.original_message_id or 0) if state else None
         sure = [b.custom_id for b in (question.buttons if question else ()) if b.style == DANGER]
@@ -287,30 +312,58 @@ class LoadRun:
             options["reminder"] = 0
         if slot.clocked:
             options["clock"] = CLOCK_MINUTES
-        state = await self.send(
-            "lobby", emu.send_slash(ada, "game new", channel=slot.channel, **options)
-        )
-        if state is None:
-            return False
+        sending = emu.send_slash(ada, "game new", channel=slot.channel, **options)
+        state, acknowledged = await self.send_seen("lobby", sending)
+        if not acknowledged:
+            return await self.take_over(slot, state)
         lobby = emu.messages_by_id.get(state.original_message_id or 0)
         buttons = lobby.buttons if lobby is not None else ()
         joins = [b.custom_id for b in buttons if (b.custom_id or "").endswith(":join")]
         if lobby is None or state.callback_type != 4 or not joins:
-            # The channel still holds a game (one that did not end): abandon it, start afresh.
-            await self.abandon(ada, slot.channel)
-            return False
+            # The channel still holds a game: one started though its answer came too late is
+            # played as it is; any other (a lobby, one that did not end) is abandoned.
+            return await self.take_over(slot, state)
         game_id = int(str(joins[0]).split(":")[1])
         steps = [(bo, "join")] + [(ada, "addai")] * self.args.ai_seats + [(ada, "start")]
         for user, what in steps:
-            custom_id = f"lobby:{game_id}:{what}"
-            state = await self.send("lobby", emu.send_click(user, custom_id, message_id=lobby.id))
-            if state is None or state.callback_type != 7:
+            if self.stop.is_set():
                 return False
+            custom_id = f"lobby:{game_id}:{what}"
+            late = what == "start" and self.late_starts > 0
+            if late:
+                self.late_starts -= 1
+            sending = emu.send_click(user, custom_id, message_id=lobby.id, late=late)
+            state, acknowledged = await self.send_seen("lobby", sending)
+            if not acknowledged or state.callback_type != 7:
+                return await self.take_over(slot, state)
+        await self.playing(slot, game_id)
+        return True
+
+    async def playing(self, slot: Slot, game_id: int) -> None:
+        """The channel's people play `game_id` from now on, which has started."""
         slot.game_id = slot.last_game = game_id
         slot.seat_users = await self.seats(game_id)
         if slot.clocked:
             slot.seats_of[game_id] = slot.seat_users
-        return True
+
+    async def take_over(self, slot: Slot, state: InteractionState) -> bool:
+        """A lobby step went wrong (its answer came after Discord's window, or the channel
+        already held a game): once the bot has answered at all (it stores a change before it
+        answers), the game open in the channel is played as it is if it has started, as
+        its people would play a game whose Start seemed to fail; any other is abandoned, to
+        open afresh. Abandoning a started game only for its late answer would cost a round of
+        interactions more, whose answers come late again on a busy bot: a run that never ends
+        its set-up. True if the channel's people play its game now."""
+        await first_of(state.answered, self.stop, seconds=LATE_ANSWER_S)
+        if self.stop.is_set():
+            return False
+        found = await self.reader.open_game(slot.channel.id)
+        if found is not None and found[1] == "active":
+            self.taken_over += 1
+            await self.playing(slot, found[0])
+            return True
+        await self.abandon(slot.people[0], slot.channel)
+        return False
 
     async def seats(self, game_id: int) -> list[int | None]:
         """The users of a game just started, by seat (None: an AI), once all its seats are on

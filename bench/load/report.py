@@ -383,7 +383,9 @@ def print_run(found: dict[str, Any], summary: Summary) -> None:
     print(
         f"set-up: {len(summary.playing)} of {args.games} games opened and started in "
         f"{found['setup_seconds']:.1f} s ({len(setup_ms)} interactions, "
-        f"p99 {percentile(setup_ms, 0.99):.0f} ms)"
+        f"p99 {percentile(setup_ms, 0.99):.0f} ms); {found['setup_taken_over']} started though "
+        f"answered too late, played as they were; {found['setup_abandoned']} abandoned to "
+        f"open afresh, {found['setup_retried']} attempts retried"
     )
     joining_ms = latencies_ms(found["joining"])
     print(
@@ -556,6 +558,10 @@ def figures_of(
     return {
         "games": args.games,
         "games_playing": len(summary.playing),
+        "setup_seconds": round(found["setup_seconds"], 1),
+        "setup_taken_over": found["setup_taken_over"],
+        "setup_abandoned": found["setup_abandoned"],
+        "setup_retried": found["setup_retried"],
         "seconds": round(elapsed, 1),
         "interactions": len(summary.timed),
         "ack_p50_ms": rounded(summary.p50),
