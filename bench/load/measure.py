@@ -304,6 +304,8 @@ async def set_up_games(
         "setup_taken_over": bench.taken_over,
         "setup_abandoned": bench.abandoned,
         "setup_retried": bench.retried,
+        # The machine is shared: how busy it was is part of every figure.
+        "load_setup": os.getloadavg(),
     }
 
 

@@ -385,7 +385,8 @@ def print_run(found: dict[str, Any], summary: Summary) -> None:
         f"{found['setup_seconds']:.1f} s ({len(setup_ms)} interactions, "
         f"p99 {percentile(setup_ms, 0.99):.0f} ms); {found['setup_taken_over']} started though "
         f"answered too late, played as they were; {found['setup_abandoned']} abandoned to "
-        f"open afresh, {found['setup_retried']} attempts retried"
+        f"open afresh, {found['setup_retried']} attempts retried; load average then "
+        f"{'/'.join(f'{x:.1f}' for x in found['load_setup'])} (1/5/15 min)"
     )
     joining_ms = latencies_ms(found["joining"])
     print(
@@ -562,6 +563,7 @@ def figures_of(
         "setup_taken_over": found["setup_taken_over"],
         "setup_abandoned": found["setup_abandoned"],
         "setup_retried": found["setup_retried"],
+        "load_average_setup": [round(x, 2) for x in found["load_setup"]],
         "seconds": round(elapsed, 1),
         "interactions": len(summary.timed),
         "ack_p50_ms": rounded(summary.p50),
