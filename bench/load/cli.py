@@ -59,6 +59,13 @@ def options() -> argparse.ArgumentParser:
         "plays those games as they started (default 0)",
     )
     parser.add_argument(
+        "--late-joins",
+        type=int,
+        default=0,
+        help="...and the first N Join clicks: the run fills and starts those lobbies as they "
+        "are (default 0)",
+    )
+    parser.add_argument(
         "--warm-up",
         type=float,
         default=20.0,

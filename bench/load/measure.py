@@ -302,6 +302,7 @@ async def set_up_games(
         "playing": playing,
         "rss_setup": rss_setup,
         "setup_taken_over": bench.taken_over,
+        "setup_resumed": bench.resumed,
         "setup_abandoned": bench.abandoned,
         "setup_retried": bench.retried,
         # The machine is shared: how busy it was is part of every figure.
@@ -329,7 +330,8 @@ def partial_report(bench: LoadRun, args: argparse.Namespace, seconds: float) -> 
         f"{args.games + min(WARM_UP_GAMES, args.games)} channels had a game started; set-up "
         f"sent {len(setup)} lobby interactions, {len(setup) - len(acked)} not acknowledged in "
         f"time (ack p50 {pct(0.5)} ms, p99 {pct(0.99)} ms); {bench.taken_over} games taken "
-        f"over after a late answer, {bench.abandoned} abandoned, {bench.retried} retried; "
+        f"over after a late answer, {bench.resumed} lobbies resumed, {bench.abandoned} "
+        f"abandoned, {bench.retried} retried; "
         f"load average {load}"
     )
 
