@@ -33,6 +33,7 @@ from .config import (
     FINISHED,
     LATE_ANSWER_S,
     LOBBY_NOTED_S,
+    LOBBY_RESUMES,
     MENTION,
     MOVE_TIMEOUT,
     RAN_OUT,
@@ -328,12 +329,12 @@ class LoadRun:
         return await self.take_over(slot, state)
 
     async def fill_lobby(
-        self, slot: Slot, game_id: int, lobby_id: int, *, again: bool = True
+        self, slot: Slot, game_id: int, lobby_id: int, *, resumes: int = LOBBY_RESUMES
     ) -> bool:
         """Join, Add AI (per AI seat), Start, on the lobby message: those still to be done
         (a lobby taken over may have its Join already). A step whose answer came too late, or
         which was refused, is followed by a look at what the game became (`take_over`), a lobby
-        resumed `again` once."""
+        resumed `resumes` times more at most."""
         ada, bo = slot.people
         seated = await self.reader.seat_users(game_id)
         steps = [] if bo.id in seated else [(bo, "join")]
@@ -351,7 +352,7 @@ class LoadRun:
                 return await self.abandon_game(slot)
             state, acknowledged = await self.send_seen("lobby", sending)
             if not acknowledged or state.callback_type != 7:
-                return await self.take_over(slot, state, resume=again, lobby_id=lobby_id)
+                return await self.take_over(slot, state, resumes=resumes, lobby_id=lobby_id)
         await self.playing(slot, game_id)
         return True
 
@@ -367,17 +368,17 @@ class LoadRun:
         slot: Slot,
         state: InteractionState,
         *,
-        resume: bool = True,
+        resumes: int = LOBBY_RESUMES,
         lobby_id: int | None = None,
     ) -> bool:
         """A lobby step went wrong (its answer came after Discord's window, or the channel
         already held a game): once the bot has answered at all (it stores a change before it
         answers), the game open in the channel is taken as it is, as its people would take
-        it: played if it has started, its lobby filled and started if it is one (once: a
-        lobby resumed that goes wrong again is abandoned); anything else is abandoned, to open
-        afresh. Abandoning a game only for a late answer costs a busy bot a round of answers
-        more, which come late in turn: a set-up that never ends. True if the channel's people
-        play its game now."""
+        it: played if it has started, its lobby filled and started if it is one (up to
+        LOBBY_RESUMES times: a lobby that keeps going wrong is abandoned); anything else is
+        abandoned, to open afresh. Abandoning a game only for a late answer costs a busy bot a
+        round of answers more, which come late in turn: a set-up that never ends. True if the
+        channel's people play its game now."""
         await first_of(state.answered, self.stop, seconds=LATE_ANSWER_S)
         if self.stop.is_set():
             return False
@@ -386,7 +387,7 @@ class LoadRun:
             self.taken_over += 1
             await self.playing(slot, found[0])
             return True
-        if found is not None and found[1] == "lobby" and resume:
+        if found is not None and found[1] == "lobby" and resumes > 0:
             # Its message: the one clicked, or the one the bot notes once it has posted it.
             deadline = time.monotonic() + LOBBY_NOTED_S
             while (lobby_id := lobby_id or found[2]) is None and time.monotonic() < deadline:
@@ -396,7 +397,7 @@ class LoadRun:
                     return await self.abandon_game(slot)
             if lobby_id is not None:
                 self.resumed += 1
-                return await self.fill_lobby(slot, found[0], lobby_id, again=False)
+                return await self.fill_lobby(slot, found[0], lobby_id, resumes=resumes - 1)
         return await self.abandon_game(slot)
 
     async def abandon_game(self, slot: Slot) -> bool:
