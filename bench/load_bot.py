@@ -192,7 +192,18 @@ async def serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return asyncio.run(serve(parse_args(argv)))
+    """Serve until stopped; with LOAD_BOT_PROFILE set, under cProfile, its statistics written
+    to that file once the bot has stopped (for where the bot's CPU goes under load)."""
+    profile_to = os.environ.get("LOAD_BOT_PROFILE")
+    if not profile_to:
+        return asyncio.run(serve(parse_args(argv)))
+    import cProfile
+
+    profiler = cProfile.Profile()
+    try:
+        return profiler.runcall(asyncio.run, serve(parse_args(argv)))
+    finally:
+        profiler.dump_stats(f"{profile_to}.{os.getpid()}")
 
 
 if __name__ == "__main__":

@@ -51,6 +51,21 @@ def options() -> argparse.ArgumentParser:
         help=f"games being opened at the same moment during set-up (default {SETUP_AT_ONCE})",
     )
     parser.add_argument(
+        "--late-starts",
+        type=int,
+        default=0,
+        help="the first N Start clicks of the set-up reach the bot as if Discord's window had "
+        "gone by on the way, so their answers come too late, as on a bot far behind: the run "
+        "plays those games as they started (default 0)",
+    )
+    parser.add_argument(
+        "--late-joins",
+        type=int,
+        default=0,
+        help="...and the first N Join clicks: the run fills and starts those lobbies as they "
+        "are (default 0)",
+    )
+    parser.add_argument(
         "--warm-up",
         type=float,
         default=20.0,

@@ -32,6 +32,13 @@ REPLICA_WAIT_S = 30.0
 # players that long behind the bots.
 PRIMARY_SETTINGS = ("wal_writer_delay=10ms",)
 SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
+# A lobby step whose answer did not come within Discord's window: how long the bot is given to
+# answer at all (it stores the change first) before the channel's game is looked up.
+LATE_ANSWER_S = 30.0
+# ...and for a lobby, how long the bot is given to note its message's id once it is posted.
+LOBBY_NOTED_S = 5.0
+# ...and how many times a lobby whose answers keep coming late is taken up again, not abandoned.
+LOBBY_RESUMES = 10
 # Before memory is measured at rest, a few games are played at once for `--warm-up` seconds and
 # abandoned: what a process pays once it has served games for a while (its workers started,
 # the picture pieces and labels every board shares cached) is not charged to the games.

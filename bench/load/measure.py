@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import os
 import signal
 import tempfile
 import time
@@ -40,6 +41,7 @@ from .config import (
     REST_SECONDS,
     SETTLE_SECONDS,
     WARM_UP_FINISH_S,
+    WARM_UP_GAMES,
 )
 from .machine import cpu_seconds, probe_ms, rss_kb
 from .players import LoadRun, Slot
@@ -63,7 +65,18 @@ async def run(
     # the bot processes, the emulator and the temporary folder are cleaned up either way.
     main_task = asyncio.current_task()
     assert main_task is not None
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+    # ...and both tell the players to stop first: a player whose wait for an answer was
+    # cancelled as the answer came would not see the cancellation (`asyncio.wait_for` on
+    # Python 3.11), and the set-up, which gathers them all, would wait for it to give up.
+    stop = asyncio.Event()
+
+    def interrupt() -> None:
+        stop.set()
+        main_task.cancel()
+
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, interrupt)
     before = min(probe_ms() for _ in range(5))
     with tempfile.TemporaryDirectory(prefix="hvbot-load-") as folder:
         sqlite_file = Path(folder) / "games.sqlite3"
@@ -94,6 +107,7 @@ async def run(
                     warm_channels,
                     game_channels,
                     database_pid=database_pid,
+                    stop=stop,
                 )
                 return {**found, "probe_before": before, "replica": replica_url is not None}
             finally:
@@ -149,12 +163,14 @@ async def measure(
     game_channels: list[Channel],
     *,
     database_pid: int | None = None,
+    stop: asyncio.Event | None = None,
 ) -> dict[str, Any]:
     """The phases of one measurement in turn (warm-up, set-up, ramp, timed play, wind-down),
-    and what they came to for the report."""
-    bench = LoadRun(emu, reader, args)
+    and what they came to for the report; interrupted, what it came to so far."""
+    bench = LoadRun(emu, reader, args, stop)
     measuring = Measuring(bench, processes, plan, database_pid)
     lag_watch = asyncio.create_task(bench.watch_loop_lag())
+    started = time.monotonic()
     try:
         rss_started = rss_kb(*measuring.pids)
         warmed = await warm_up(measuring, warm_channels)
@@ -162,6 +178,9 @@ async def measure(
         rss_half, ramped = await ramp_up(measuring, playing)
         timed = await timed_play(measuring, playing)
         duties, unexplained = await wind_down(measuring, timed.driver)
+    except asyncio.CancelledError:
+        print(partial_report(bench, args, time.monotonic() - started), flush=True)
+        raise
     finally:
         bench.stop.set()
         tasks = [*measuring.players, lag_watch, *([measuring.driving] if measuring.driving else [])]
@@ -259,12 +278,14 @@ async def set_up_games(
 
     setup_start = loop.time()
     setup_deadline = setup_start + max(60.0, 1.0 * args.games)
+    print(f"setting up {len(slots)} games, {args.setup_at_once} at once", flush=True)
 
     async def set_up(slot: Slot) -> bool:
         async with at_once:
-            while loop.time() < setup_deadline:
+            while loop.time() < setup_deadline and not bench.stop.is_set():
                 if await bench.open_game(slot):
                     return True
+                bench.retried += 1
                 await asyncio.sleep(0.5)
             return False
 
@@ -276,7 +297,43 @@ async def set_up_games(
     # them stalls the emulator for a few hundred ms, which would be counted as the bot's.
     gc.collect()
     gc.freeze()
-    return playing, {"setup_seconds": setup_seconds, "playing": playing, "rss_setup": rss_setup}
+    return playing, {
+        "setup_seconds": setup_seconds,
+        "playing": playing,
+        "rss_setup": rss_setup,
+        "setup_taken_over": bench.taken_over,
+        "setup_resumed": bench.resumed,
+        "setup_abandoned": bench.abandoned,
+        "setup_retried": bench.retried,
+        # The machine is shared: how busy it was is part of every figure.
+        "load_setup": os.getloadavg(),
+    }
+
+
+def partial_report(bench: LoadRun, args: argparse.Namespace, seconds: float) -> str:
+    """What an interrupted run came to: the phase it was in, the games started so far, and
+    how the lobby's interactions were answered (how many too late; what that cost)."""
+    started = sum(1 for s in bench.slots.values() if s.game_id is not None)
+    setup = [s.state for s in bench.sent if s.phase == "set-up"]
+    acked = sorted(
+        s.ack_latency * 1000
+        for s in setup
+        if s.ack_latency is not None and s.acknowledged_at is not None and not s.expired
+    )
+
+    def pct(q: float) -> str:
+        return f"{acked[min(len(acked) - 1, int(q * len(acked)))]:.0f}" if acked else "-"
+
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    return (
+        f"interrupted in the {bench.phase} after {seconds:.0f} s: {started} of "
+        f"{args.games + min(WARM_UP_GAMES, args.games)} channels had a game started; set-up "
+        f"sent {len(setup)} lobby interactions, {len(setup) - len(acked)} not acknowledged in "
+        f"time (ack p50 {pct(0.5)} ms, p99 {pct(0.99)} ms); {bench.taken_over} games taken "
+        f"over after a late answer, {bench.resumed} lobbies resumed, {bench.abandoned} "
+        f"abandoned, {bench.retried} retried; "
+        f"load average {load}"
+    )
 
 
 async def ramp_up(measuring: Measuring, playing: list[Slot]) -> tuple[list[int], dict[str, Any]]:

@@ -31,6 +31,9 @@ from .config import (
     CHANNEL_MENTION,
     CLOCK_MINUTES,
     FINISHED,
+    LATE_ANSWER_S,
+    LOBBY_NOTED_S,
+    LOBBY_RESUMES,
     MENTION,
     MOVE_TIMEOUT,
     RAN_OUT,
@@ -220,12 +223,30 @@ class Slot:
 class LoadRun:
     """The scripted people of every channel, and what they sent: one emulator, one bot."""
 
-    def __init__(self, emu: LoadEmulator, reader: GameReader, args: argparse.Namespace) -> None:
+    def __init__(
+        self,
+        emu: LoadEmulator,
+        reader: GameReader,
+        args: argparse.Namespace,
+        stop: asyncio.Event | None = None,
+    ) -> None:
         self.emu = emu
         self.reader = reader
         self.args = args
         self.phase = "warm-up"
-        self.stop = asyncio.Event()
+        # Set to end the run: at its end, or at once by Ctrl-C or SIGTERM (see `measure.run`).
+        self.stop = stop or asyncio.Event()
+        # Set-up: games whose answer came too late but which the bot started all the same,
+        # taken over as they are; games abandoned to open afresh; Start and Join clicks yet
+        # to be made late on purpose (--late-starts, --late-joins).
+        self.taken_over = 0
+        self.abandoned = 0
+        self.retried = 0  # set-up attempts that did not start a game
+        self.resumed = 0  # ...lobbies whose answer came too late, filled and started
+        self.late_steps = {
+            "start": int(getattr(args, "late_starts", 0) or 0),
+            "join": int(getattr(args, "late_joins", 0) or 0),
+        }
         self.sent: list[Sent] = []
         self.lags: list[float] = []
         self.wakes: list[float] = []  # see `next_turn`
@@ -258,13 +279,23 @@ class LoadRun:
         self, kind: str, sending: Awaitable[InteractionState]
     ) -> InteractionState | None:
         """Send one interaction and wait for its acknowledgement; None if it never came."""
+        state, acknowledged = await self.send_seen(kind, sending)
+        return state if acknowledged else None
+
+    async def send_seen(
+        self, kind: str, sending: Awaitable[InteractionState]
+    ) -> tuple[InteractionState, bool]:
+        """Send one interaction and wait for its acknowledgement: the interaction, and whether
+        it was acknowledged within Discord's window."""
         phase = self.phase
         state = await sending
         self.sent.append(Sent(kind, phase, state))
-        return state if await self.emu.acknowledged(state) else None
+        return state, await self.emu.acknowledged(state)
 
     async def abandon(self, user: User, channel: Channel) -> None:
         """/game abandon and the red button of the question it asks first."""
+        if self.phase == "set-up":
+            self.abandoned += 1
         state = await self.send("lobby", self.emu.send_slash(user, "game abandon", channel=channel))
         question = self.emu.messages_by_id.get(state.original_message_id or 0) if state else None
         sure = [b.custom_id for b in (question.buttons if question else ()) if b.style == DANGER]
@@ -275,7 +306,7 @@ class LoadRun:
 
     async def open_game(self, slot: Slot) -> bool:
         """/game new, Join, Add AI (per AI seat), Start: the buttons of the lobby message."""
-        ada, bo = slot.people
+        ada = slot.people[0]
         slot.game_id, slot.boards, slot.parsed, slot.state = None, 0, None, None
         slot.moved_from = None
         slot.prompts.clear()
@@ -287,30 +318,92 @@ class LoadRun:
             options["reminder"] = 0
         if slot.clocked:
             options["clock"] = CLOCK_MINUTES
-        state = await self.send(
-            "lobby", emu.send_slash(ada, "game new", channel=slot.channel, **options)
-        )
-        if state is None:
-            return False
-        lobby = emu.messages_by_id.get(state.original_message_id or 0)
+        sending = emu.send_slash(ada, "game new", channel=slot.channel, **options)
+        state, acknowledged = await self.send_seen("lobby", sending)
+        lobby = emu.messages_by_id.get(state.original_message_id or 0) if acknowledged else None
         buttons = lobby.buttons if lobby is not None else ()
         joins = [b.custom_id for b in buttons if (b.custom_id or "").endswith(":join")]
-        if lobby is None or state.callback_type != 4 or not joins:
-            # The channel still holds a game (one that did not end): abandon it, start afresh.
-            await self.abandon(ada, slot.channel)
-            return False
-        game_id = int(str(joins[0]).split(":")[1])
-        steps = [(bo, "join")] + [(ada, "addai")] * self.args.ai_seats + [(ada, "start")]
-        for user, what in steps:
-            custom_id = f"lobby:{game_id}:{what}"
-            state = await self.send("lobby", emu.send_click(user, custom_id, message_id=lobby.id))
-            if state is None or state.callback_type != 7:
+        if lobby is not None and state.callback_type == 4 and joins:
+            return await self.fill_lobby(slot, int(str(joins[0]).split(":")[1]), lobby.id)
+        # The answer came too late, or the channel already held a game: see what it holds.
+        return await self.take_over(slot, state)
+
+    async def fill_lobby(
+        self, slot: Slot, game_id: int, lobby_id: int, *, resumes: int = LOBBY_RESUMES
+    ) -> bool:
+        """Join, Add AI (per AI seat), Start, on the lobby message: those still to be done
+        (a lobby taken over may have its Join already). A step whose answer came too late, or
+        which was refused, is followed by a look at what the game became (`take_over`), a lobby
+        resumed `resumes` times more at most."""
+        ada, bo = slot.people
+        seated = await self.reader.seat_users(game_id)
+        steps = [] if bo.id in seated else [(bo, "join")]
+        steps += [(ada, "addai")] * max(0, self.args.ai_seats - seated.count(None))
+        for user, what in [*steps, (ada, "start")]:
+            if self.stop.is_set():
                 return False
+            custom_id = f"lobby:{game_id}:{what}"
+            late = self.late_steps.get(what, 0) > 0
+            if late:
+                self.late_steps[what] -= 1
+            try:
+                sending = self.emu.send_click(user, custom_id, message_id=lobby_id, late=late)
+            except EmulatorUsageError:
+                return await self.abandon_game(slot)
+            state, acknowledged = await self.send_seen("lobby", sending)
+            if not acknowledged or state.callback_type != 7:
+                return await self.take_over(slot, state, resumes=resumes, lobby_id=lobby_id)
+        await self.playing(slot, game_id)
+        return True
+
+    async def playing(self, slot: Slot, game_id: int) -> None:
+        """The channel's people play `game_id` from now on, which has started."""
         slot.game_id = slot.last_game = game_id
         slot.seat_users = await self.seats(game_id)
         if slot.clocked:
             slot.seats_of[game_id] = slot.seat_users
-        return True
+
+    async def take_over(
+        self,
+        slot: Slot,
+        state: InteractionState,
+        *,
+        resumes: int = LOBBY_RESUMES,
+        lobby_id: int | None = None,
+    ) -> bool:
+        """A lobby step went wrong (its answer came after Discord's window, or the channel
+        already held a game): once the bot has answered at all (it stores a change before it
+        answers), the game open in the channel is taken as it is, as its people would take
+        it: played if it has started, its lobby filled and started if it is one (up to
+        LOBBY_RESUMES times: a lobby that keeps going wrong is abandoned); anything else is
+        abandoned, to open afresh. Abandoning a game only for a late answer costs a busy bot a
+        round of answers more, which come late in turn: a set-up that never ends. True if the
+        channel's people play its game now."""
+        await first_of(state.answered, self.stop, seconds=LATE_ANSWER_S)
+        if self.stop.is_set():
+            return False
+        found = await self.reader.open_game(slot.channel.id)
+        if found is not None and found[1] == "active":
+            self.taken_over += 1
+            await self.playing(slot, found[0])
+            return True
+        if found is not None and found[1] == "lobby" and resumes > 0:
+            # Its message: the one clicked, or the one the bot notes once it has posted it.
+            deadline = time.monotonic() + LOBBY_NOTED_S
+            while (lobby_id := lobby_id or found[2]) is None and time.monotonic() < deadline:
+                await asyncio.sleep(self.reader.recheck_s / 10)
+                found = await self.reader.open_game(slot.channel.id)
+                if found is None or found[1] != "lobby":
+                    return await self.abandon_game(slot)
+            if lobby_id is not None:
+                self.resumed += 1
+                return await self.fill_lobby(slot, found[0], lobby_id, resumes=resumes - 1)
+        return await self.abandon_game(slot)
+
+    async def abandon_game(self, slot: Slot) -> bool:
+        """Abandon the channel's game, to open afresh; False: no game is played there yet."""
+        await self.abandon(slot.people[0], slot.channel)
+        return False
 
     async def seats(self, game_id: int) -> list[int | None]:
         """The users of a game just started, by seat (None: an AI), once all its seats are on

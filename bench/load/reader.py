@@ -85,6 +85,22 @@ class GameReader:
         rows = await self.rows("SELECT status, version FROM games WHERE id = ?", game_id)
         return (rows[0][0], rows[0][1]) if rows else None
 
+    async def open_game(self, channel_id: int) -> tuple[int, str, int | None] | None:
+        """The game open in a channel (a lobby, or one being played), its status and its
+        lobby message; None if there is none. On a replica, looked for twice: it may be a few
+        ms behind."""
+        for attempt in range(2 if self.recheck_s < 1.0 else 1):
+            if attempt:
+                await asyncio.sleep(self.recheck_s)
+            rows = await self.rows(
+                "SELECT id, status, lobby_message_id FROM games WHERE channel_id = ?"
+                " AND status IN ('lobby', 'active')",
+                channel_id,
+            )
+            if rows and rows[0][1] == "active":
+                break
+        return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
+
     async def seat_users(self, game_id: int) -> list[int | None]:
         rows = await self.rows("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", game_id)
         return [r[0] for r in rows]

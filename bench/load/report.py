@@ -383,7 +383,11 @@ def print_run(found: dict[str, Any], summary: Summary) -> None:
     print(
         f"set-up: {len(summary.playing)} of {args.games} games opened and started in "
         f"{found['setup_seconds']:.1f} s ({len(setup_ms)} interactions, "
-        f"p99 {percentile(setup_ms, 0.99):.0f} ms)"
+        f"p99 {percentile(setup_ms, 0.99):.0f} ms); {found['setup_taken_over']} started though "
+        f"answered too late, played as they were; {found['setup_resumed']} lobbies answered "
+        f"too late, filled and started; {found['setup_abandoned']} abandoned to "
+        f"open afresh, {found['setup_retried']} attempts retried; load average then "
+        f"{'/'.join(f'{x:.1f}' for x in found['load_setup'])} (1/5/15 min)"
     )
     joining_ms = latencies_ms(found["joining"])
     print(
@@ -556,6 +560,12 @@ def figures_of(
     return {
         "games": args.games,
         "games_playing": len(summary.playing),
+        "setup_seconds": round(found["setup_seconds"], 1),
+        "setup_taken_over": found["setup_taken_over"],
+        "setup_resumed": found["setup_resumed"],
+        "setup_abandoned": found["setup_abandoned"],
+        "setup_retried": found["setup_retried"],
+        "load_average_setup": [round(x, 2) for x in found["load_setup"]],
         "seconds": round(elapsed, 1),
         "interactions": len(summary.timed),
         "ack_p50_ms": rounded(summary.p50),

@@ -43,6 +43,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 ERRORS = (sqlite3.Error, OSError)  # counted for the operators' metrics
 BUSY_TIMEOUT_MS = 5000  # another process's write in progress: wait this long for it
+# A read trusts the file to be in place if it was found there this recently (seconds): looking
+# costs a stat of its path, about a tenth of a millisecond on a busy disk, and a bot setting
+# up many games reads tens of thousands of times a minute. A write always looks (see
+# `_reaching`).
+IN_PLACE_S = 1.0
 # SQLite's result codes that say the file cannot be used just now, not that a statement is
 # wrong: busy or locked (past the busy timeout), a failing or full disk, a file that cannot be
 # opened or written (its permissions changed under the bot).
@@ -148,6 +153,7 @@ class SqliteDatabase:
         self.conn = conn
         self.availability = Availability(f"the SQLite file {str(path)!r}")
         self._file = _identity(path)  # the file opened, to notice it removed or replaced
+        self._in_place_at: float | None = None  # when it was last found there
         self._queue = WriteQueue(conn)
         self._pending = 0  # transactions asked for and not yet settled
         self._idle = asyncio.Event()
@@ -189,15 +195,33 @@ class SqliteDatabase:
     def __str__(self) -> str:
         return str(self.path)
 
+    def _in_place(self, *, writing: bool) -> bool:
+        """Whether the file opened is still at its path. A write always looks; a read trusts
+        a look less than IN_PLACE_S ago while the file answers (it reads the file the bot
+        has open, so at worst what was there a moment before)."""
+        now = self.availability.clock()
+        if (
+            not writing
+            and self.availability.away_since is None
+            and self._in_place_at is not None
+            and now - self._in_place_at < IN_PLACE_S
+        ):
+            return True
+        if _identity(self.path) != self._file:
+            return False
+        self._in_place_at = now
+        return True
+
     @contextlib.contextmanager
-    def _reaching(self) -> Iterator[None]:
+    def _reaching(self, *, writing: bool = False) -> Iterator[None]:
         """A request to the file: an error saying it cannot be used just now becomes
         `StoreUnavailable` (nothing was kept), and whether it could is noted for the log.
 
         A file removed (or replaced) while the bot runs would go on taking changes that
         nobody could read again after a restart; so the bot stops using it until the same
-        file is back where it was (moved back, say)."""
-        if _identity(self.path) != self._file:
+        file is back where it was (moved back, say): at once for a change, within IN_PLACE_S
+        for a read."""
+        if not self._in_place(writing=writing):
             raise self.availability.lost(
                 FileNotFoundError(
                     "it was removed or replaced while the bot ran; move it back, or restart "
@@ -229,7 +253,7 @@ class SqliteDatabase:
         self._pending += 1
         self._idle.clear()
         try:
-            with self._reaching():
+            with self._reaching(writing=True):
                 return await self._queue.run(lambda db: run_to_end(work(SqliteTransaction(db))))
         finally:
             self._pending -= 1

@@ -89,11 +89,16 @@ class LoadEmulator(DiscordEmulator):
         await self.gateway.dispatch("INTERACTION_CREATE", self._interaction_payload(state, data))
         return state
 
-    async def send_click(self, user: User, custom_id: str, *, message_id: int) -> InteractionState:
+    async def send_click(
+        self, user: User, custom_id: str, *, message_id: int, late: bool = False
+    ) -> InteractionState:
         """Press button `custom_id` on message `message_id` as `user`; return at once.
 
         Refuses, like `DiscordEmulator.click`, what the user could not press: a message they
         cannot see, a button it does not have (any more), a disabled button.
+
+        `late`: the click reaches the bot as if Discord's whole window had gone by on the way
+        (a slow network, a bot far behind), so whatever it answers comes too late (10062).
         """
         stored = self.messages_by_id.get(message_id)
         if stored is None:
@@ -107,6 +112,8 @@ class LoadEmulator(DiscordEmulator):
             have = [b.custom_id for b in stored.buttons if not b.disabled]
             raise EmulatorUsageError(f"message {stored.id} has no button {custom_id!r}: {have}")
         state = self._new_interaction(3, user, stored.channel_id, source=stored)
+        if late:
+            state.created_at -= self.interaction_window
         data = {"custom_id": custom_id, "component_type": 2}
         payload = self._interaction_payload(state, data, stored)
         await self.gateway.dispatch("INTERACTION_CREATE", payload)

@@ -10,6 +10,7 @@ import asyncio
 import json
 import math
 import random
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -265,3 +266,65 @@ def test_at_a_human_pace_the_first_moves_come_evenly_then_every_two_to_three_min
     by_minute = Counter(int(p // 60) for p in first)
     assert by_minute[0] > 500 and by_minute[1] > 500, by_minute
     assert min(later) >= 120 and max(later) <= 180
+
+
+@pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
+def test_a_game_whose_lobby_was_answered_too_late_is_played_as_it_stands() -> None:
+    """The bot stores a change before it answers it: a Start answered after Discord's window
+    has started its game all the same, a Join has seated its player. The run plays such games
+    as they are, and fills and starts such lobbies; abandoning them to open afresh costs a
+    busy bot another round of answers that come late in turn (a set-up that never ended)."""
+    done = subprocess.run(
+        [
+            *(sys.executable, *BENCH, "--games", "3", "--late-starts", "1", "--late-joins", "1"),
+            *("--setup-at-once", "1", "--seconds", "3", "--warm-up", "0"),
+            *("--warm-up-boards", "0"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["games_playing"] == 3, done.stdout
+    assert figures["setup_taken_over"] == 1 and figures["setup_resumed"] == 1, done.stdout
+    assert figures["setup_abandoned"] == 0 and figures["setup_retried"] == 0, done.stdout
+    assert figures["interactions"] > 0, "the people of the games taken over moved too"
+
+
+@pytest.mark.slow  # tens of seconds: the bot started, and a set-up under way
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_the_set_up_stops_the_run_with_what_it_came_to(signum) -> None:
+    """Ctrl-C or a plain `kill` while many games are being opened: the run ends within
+    moments (the bot stopped, its folder removed) and says how far the set-up got."""
+    process = subprocess.Popen(
+        [
+            *(sys.executable, *BENCH, "--games", "400", "--setup-at-once", "100"),
+            *("--warm-up", "0", "--warm-up-boards", "0"),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        lines = []
+        for line in process.stdout:  # blocks on the run's own output, no sleeping
+            lines.append(line)
+            if line.startswith("setting up"):
+                break
+        else:
+            pytest.fail("".join(lines) + process.stderr.read()[-3000:])  # type: ignore[union-attr]  # piped
+        # A hundred games being opened, their answers awaited, as the signal comes.
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, out[-3000:] + err[-3000:]
+    assert "interrupted in the set-up" in out, out[-3000:] + err[-3000:]
+    assert "channels had a game started" in out

@@ -146,6 +146,38 @@ async def test_a_sqlite_file_moved_away_while_the_bot_runs_is_not_written_until_
     assert len(lines(caplog, BACK, logging.INFO)) == 1, caplog.text
 
 
+async def test_a_read_trusts_the_sqlite_file_found_in_place_a_moment_ago(tmp_path: Path) -> None:
+    """Looking for the file is a stat of its path, and a bot setting up many games reads tens
+    of thousands of times a minute: a read within IN_PLACE_S of the last look is answered from
+    the file the bot has open without looking again. A change always looks; once the file is
+    found gone, reads look too (and are refused) until it is back; past IN_PLACE_S they look."""
+    now = [100.0]
+    path, moved = tmp_path / "games.sqlite3", tmp_path / "moved.sqlite3"
+    db = await open_database(path)
+    assert isinstance(db, sqlite_backend.SqliteDatabase)
+    db.availability.clock = lambda: now[0]
+    read = "SELECT text FROM notes"
+    try:
+        await db.transact(lambda tx: tx.execute("CREATE TABLE notes (text TEXT)"))
+        await db.transact(lambda tx: tx.execute("INSERT INTO notes VALUES ('x')"))
+        path.rename(moved)
+        now[0] += sqlite_backend.IN_PLACE_S / 2
+        assert await db.fetchval(read) == "x", "found in place a moment ago: not looked for"
+        with pytest.raises(StoreUnavailable, match="removed or replaced"):
+            await db.transact(lambda tx: tx.execute("INSERT INTO notes VALUES ('y')"))
+        with pytest.raises(StoreUnavailable, match="removed or replaced"):
+            await db.fetchval(read)
+        moved.rename(path)
+        assert await db.fetchval(read) == "x"
+        path.rename(moved)
+        now[0] += sqlite_backend.IN_PLACE_S
+        with pytest.raises(StoreUnavailable, match="removed or replaced"):
+            await db.fetchval(read)
+        moved.rename(path)
+    finally:
+        await db.close()
+
+
 def test_sqlite_codes_that_mean_away_and_those_that_mean_a_mistake(tmp_path: Path) -> None:
     """Read from SQLite's own errors: a file that cannot be opened is away, a bad statement
     is not."""
