@@ -29,6 +29,21 @@ from bench.load.report import added_game_kb, report_clocks
 ROOT = Path(__file__).resolve().parents[2]
 # The benchmark as people run it: `python -m bench.load` from the project's folder.
 BENCH = ("-m", "bench.load")
+
+
+def run_bench(*options: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """`python -m bench.load` with `options`, from the repository's root, as a person runs it:
+    its output kept to read the figures it ends with."""
+    return subprocess.run(
+        [sys.executable, *BENCH, *options],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 KEYS = {
     "games",
     "seconds",
@@ -58,17 +73,7 @@ NEW_KEYS = {
 
 @pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
 def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
-    done = subprocess.run(
-        [
-            *(sys.executable, *BENCH, "--games", "3", "--seconds", "3"),
-            *("--warm-up", "2", "--warm-up-boards", "50"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_bench("--games", "3", "--seconds", "3", "--warm-up", "2", "--warm-up-boards", "50")
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.strip().splitlines()
     assert len(lines) > 1, "a table for people comes before the JSON line"
@@ -92,16 +97,10 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     """A PostgreSQL server started by the benchmark, two bot processes with a shard each, and
     the games spread over a server per shard: both processes serve games. (About 30 s: the
     server, two bots and their warm-up.)"""
-    done = subprocess.run(
-        [
-            *(sys.executable, *BENCH, "--database", "postgresql", "--processes", "2"),
-            *("--games", "4", "--seconds", "3", "--warm-up", "2", "--warm-up-boards", "50"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+    done = run_bench(
+        *("--database", "postgresql", "--processes", "2", "--games", "4"),
+        *("--seconds", "3", "--warm-up", "2", "--warm-up-boards", "50"),
         timeout=120,
-        check=False,
     )
     if done.returncode == 2 and "PostgreSQL could not be started" in done.stderr:
         pytest.skip(done.stderr.strip().splitlines()[-1])
@@ -154,16 +153,9 @@ def test_with_clocks_a_silent_person_runs_out_and_an_ai_moves_for_them_once() ->
     """Two of four games with a turn clock: the bot's clock is moved past a silent person's
     warning and deadline, and the run says what came of it. (About 40 s: the bots look for
     what is due every 5 s.)"""
-    done = subprocess.run(
-        [
-            *(sys.executable, *BENCH, "--games", "4", "--clocked", "2", "--seconds", "8"),
-            *("--warm-up", "2", "--warm-up-boards", "50"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    done = run_bench(
+        *("--games", "4", "--clocked", "2", "--seconds", "8"),
+        *("--warm-up", "2", "--warm-up-boards", "50"),
     )
     assert done.returncode == 0, done.stderr[-3000:]
     clocks = json.loads(done.stdout.strip().splitlines()[-1])["clocks"]
@@ -274,17 +266,9 @@ def test_a_game_whose_lobby_was_answered_too_late_is_played_as_it_stands() -> No
     has started its game all the same, a Join has seated its player. The run plays such games
     as they are, and fills and starts such lobbies; abandoning them to open afresh costs a
     busy bot another round of answers that come late in turn (a set-up that never ended)."""
-    done = subprocess.run(
-        [
-            *(sys.executable, *BENCH, "--games", "3", "--late-starts", "1", "--late-joins", "1"),
-            *("--setup-at-once", "1", "--seconds", "3", "--warm-up", "0"),
-            *("--warm-up-boards", "0"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    done = run_bench(
+        *("--games", "3", "--late-starts", "1", "--late-joins", "1"),
+        *("--setup-at-once", "1", "--seconds", "3", "--warm-up", "0", "--warm-up-boards", "0"),
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
