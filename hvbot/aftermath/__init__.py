@@ -78,6 +78,12 @@ def _hold(tasks: set[asyncio.Task[None]], task: asyncio.Task[None]) -> None:
     task.add_done_callback(tasks.discard)
 
 
+def in_their_place(user: int, post: Post) -> str:
+    """A text meant for one person's DM, said where their game is instead (their DMs closed),
+    mentioning them so that it still reaches them."""
+    return f"<@{user}> {post.content}"
+
+
 class Aftermath:
     """What follows the changes made by one bot process (`client`, its connection to
     Discord), and the duties it takes over from others. `owner` names this process in the
@@ -886,7 +892,7 @@ class Aftermath:
                 log.warning("game %s: could not post %r", game.id, post.content[:40])
                 return None
         try:
-            await self.sender.to_game(game, Post(f"<@{int(user)}> {post.content}"))
+            await self.sender.to_game(game, Post(in_their_place(int(user), post)))
         except discord.HTTPException:
             log.warning("game %s: could not tell a person in the channel either", game.id)
         return None
@@ -897,7 +903,7 @@ class Aftermath:
         the game's next interaction, mentioning them, as the bot cannot post there itself."""
 
         async def readdress(taken: Owed) -> None:
-            body = {"content": f"<@{user}> {post.content}"}
+            body = {"content": in_their_place(user, post)}
             if not await self.duties.readdress(taken, body):
                 log.info("game %s: a DM refused was taken over meanwhile", game.id)
 

@@ -201,9 +201,7 @@ class Sender:
             await self.made(taken)  # nothing to say any more (a move taken back since, say)
             return None
         try:
-            if answer and game is not None:
-                message = await self.answer(game, built)
-            elif to_user is not None:
+            if to_user is not None:
                 message = await self.direct_message(to_user, built, nonce=taken.discord_nonce)
             elif to_channel is not None:
                 message = await self.to_channel(to_channel, built, nonce=taken.discord_nonce)
