@@ -16,7 +16,13 @@ from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
 
 from . import __doc__ as PACKAGE_DOC
 from .bots import Plan
-from .config import CLOCK_MINUTES, PRIMARY_SETTINGS, SETUP_AT_ONCE, WARM_UP_BOARDS
+from .config import (
+    BOTS_DATABASE_SETTINGS,
+    CLOCK_MINUTES,
+    PRIMARY_SETTINGS,
+    SETUP_AT_ONCE,
+    WARM_UP_BOARDS,
+)
 from .measure import run
 from .report import compare, report
 
@@ -163,6 +169,15 @@ def measurements(args: argparse.Namespace) -> list[Plan]:
     return plans
 
 
+def bots_database(server: PostgresServer, name: str) -> str:
+    """A new database for the bots on `server`, whose commits return once the players'
+    replica has applied them (see `BOTS_DATABASE_SETTINGS`); its URL."""
+    url = server.create_database(name)
+    for setting in BOTS_DATABASE_SETTINGS:
+        server.execute(f'ALTER DATABASE "{name}" SET {setting}')
+    return url
+
+
 def postmaster_pid(server: PostgresServer) -> int | None:
     """The PostgreSQL server's main process, whose children do the work (the first line of
     its data folder's postmaster.pid); None if it cannot be read."""
@@ -200,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
             for index, plan in enumerate(plans, 1):
                 url = replica_url = None
                 if server is not None and replica is not None and plan.database == "postgresql":
-                    url = server.create_database(f"load_{index}")
+                    url = bots_database(server, f"load_{index}")
                     replica_url = replica.database_url(f"load_{index}")
                 if several:
                     print(f"\n== {plan.label} ({index} of {len(plans)}) ==")

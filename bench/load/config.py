@@ -22,15 +22,21 @@ MEMORY_TARGET_KB = 100.0
 # The players' connections to PostgreSQL: many channels read at the same moment, and a
 # connection runs one query at a time.
 READER_CONNECTIONS = 4
-# ...on a replica of their own, which is a few ms behind the bots' server: a player who read
-# a game before the replica had its change looks again after this long...
-REPLICA_RECHECK_S = 0.05
-# ...and a database the bots were just given is waited for this long to reach the replica.
+# ...on a replica of their own: a database the bots were just given is waited for this long
+# to reach it.
 REPLICA_WAIT_S = 30.0
 # The players' replica is sent the server's changes as the server writes them out; its WAL
 # writer does every 200 ms by default (commits are not waited for), which would hold the
-# players that long behind the bots.
-PRIMARY_SETTINGS = ("wal_writer_delay=10ms",)
+# players that long behind the bots...
+PRIMARY_SETTINGS = ("wal_writer_delay=10ms", "synchronous_standby_names=*")
+# ...and even 10 ms behind, a player woken by the bot's post would find the game not moved
+# yet and look again and again: the players would play slower than the bot answers, and
+# their looking would load the machine the bot runs on (2,500 queries a second at 200
+# games, where the players made 80 moves a second). So a commit to the bots' database
+# returns once the replica has applied it, as a SQLite file is read at once by the players:
+# every post the players see is of a game already on their replica. The bot pays that wait
+# (well under a millisecond here) in its latencies, not in its CPU.
+BOTS_DATABASE_SETTINGS = ("synchronous_commit = remote_apply",)
 SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
 # A lobby step whose answer did not come within Discord's window: how long the bot is given to
 # answer at all (it stores the change first) before the channel's game is looked up.

@@ -17,7 +17,7 @@ import asyncpg
 from hvbot.database.postgres import numbered
 from sandbox.emulator.models import shard_of
 
-from .config import READER_CONNECTIONS, REPLICA_RECHECK_S, REPLICA_WAIT_S
+from .config import READER_CONNECTIONS, REPLICA_WAIT_S
 
 
 @dataclass(frozen=True)
@@ -164,15 +164,13 @@ class PostgresReader(GameReader):
     There is no synchronous PostgreSQL driver among the project's packages.
 
     Read from a replica of the bots' server (`replica`), the players' reads are no work for
-    the server the bots use; the replica is a few milliseconds behind it, so a player that
-    saw the bot's post before the replica had its game's change looks again soon rather than
-    at the bot's next message."""
+    the server the bots use. The bots' commits return once the replica has applied them
+    (`BOTS_DATABASE_SETTINGS`), so what a post says is on the replica before the post is
+    made, and the players look when the bot's next message comes, as on SQLite."""
 
     def __init__(self, pool: asyncpg.Pool, *, replica: bool = False) -> None:
         self.pool = pool
         self.replica = replica
-        if replica:
-            self.recheck_s = REPLICA_RECHECK_S
 
     @classmethod
     async def open(cls, url: str, *, replica: bool = False) -> PostgresReader:

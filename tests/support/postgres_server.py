@@ -48,6 +48,11 @@ class PostgresServer:
         _run(_as_postgres([*createdb, "-U", "postgres", name]))
         return self.database_url(name)
 
+    def execute(self, statement: str, database: str = "postgres") -> None:
+        """Run one SQL statement on this server, as its superuser."""
+        psql = [str(_bin("psql")), "-h", str(self.folder), "-p", str(self.port), "-U", "postgres"]
+        _run(_as_postgres([*psql, "-d", database, "-q", "-c", statement]))
+
     def stop(self) -> None:
         """Stop the server at once, as when it crashes or its machine restarts: every
         connection to it is cut, and nothing can connect until `start`.
@@ -55,8 +60,7 @@ class PostgresServer:
         A checkpoint comes first: a server stopped so starts again by replaying everything
         written since its last checkpoint, which after the many tests of a test process on
         this server took seconds (the test is about the connections cut, not the replay)."""
-        psql = [str(_bin("psql")), "-h", str(self.folder), "-p", str(self.port), "-U", "postgres"]
-        _run(_as_postgres([*psql, "-d", "postgres", "-q", "-c", "CHECKPOINT"]))
+        self.execute("CHECKPOINT")
         pg_ctl = [str(_bin("pg_ctl")), "-D", str(self.folder / "data")]
         _run(_as_postgres([*pg_ctl, "-m", "immediate", "-w", "stop"]))
 

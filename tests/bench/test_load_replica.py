@@ -1,0 +1,63 @@
+"""The load benchmark's players read the bots' PostgreSQL games from a replica of their own, so
+their reads do not load the server the bots use. They look when the bot posts, so the replica
+must never be behind a commit the bot has made."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import asyncpg
+import pytest
+from postgres_server import PostgresUnavailable, postgres_server, replica_of
+
+from bench.load.cli import bots_database
+from bench.load.config import PRIMARY_SETTINGS
+
+COMMITS = 50
+
+
+async def commits_missing_on_the_replica(primary_url: str, replica_url: str) -> int:
+    """Commit rows one by one on the primary, each read on the replica at once after its
+    commit returned; how many were not there yet."""
+    bots = await asyncpg.connect(primary_url)
+    players = await asyncpg.connect(replica_url)
+    try:
+        await bots.execute("CREATE TABLE moves (id integer PRIMARY KEY)")
+        missing = 0
+        for move in range(COMMITS):
+            await bots.execute("INSERT INTO moves VALUES ($1)", move)
+            while True:
+                try:
+                    found = await players.fetchval("SELECT count(*) FROM moves WHERE id = $1", move)
+                    break
+                except asyncpg.UndefinedTableError:
+                    missing += move == 0  # the table itself not there yet: a miss too
+                    await asyncio.sleep(0.01)
+            missing += found == 0
+        return missing
+    finally:
+        await bots.close()
+        await players.close()
+
+
+@pytest.mark.slow  # two PostgreSQL servers, one a copy of the other
+def test_every_commit_of_the_bots_is_on_the_players_replica_when_it_returns() -> None:
+    try:
+        with postgres_server(PRIMARY_SETTINGS) as server, replica_of(server) as replica:
+            bots_url = bots_database(server, "load_1")
+            plain_url = server.create_database("plain")
+            waited = asyncio.run(
+                commits_missing_on_the_replica(bots_url, replica.database_url("load_1"))
+            )
+            unwaited = asyncio.run(
+                commits_missing_on_the_replica(plain_url, replica.database_url("plain"))
+            )
+    except PostgresUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL could not be started: {exc}", pytrace=False)
+        pytest.skip(f"PostgreSQL could not be started: {exc}")
+    assert waited == 0, f"{waited} of {COMMITS} commits not yet on the replica"
+    # The same commits on a database without the setting: the replica is behind most of them,
+    # so the check above is not passing by chance.
+    assert unwaited > 0
