@@ -100,7 +100,9 @@ async def _use_wal(conn: aiosqlite.Connection) -> None:
     pause = 0.01
     while True:
         try:
-            await conn.execute("PRAGMA journal_mode = WAL")
+            # Its row read to the end: a statement with a row left unread stays in progress
+            # while anything holds its cursor, and SQLite refuses a transaction beside it.
+            await conn.execute_fetchall("PRAGMA journal_mode = WAL")
             return
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) or loop.time() >= deadline:

@@ -10,7 +10,9 @@ import logging
 import socket
 import sqlite3
 from pathlib import Path
+from typing import Any
 
+import aiosqlite
 import asyncpg
 import pytest
 from conftest import new_postgres_database
@@ -26,6 +28,7 @@ from hvbot.database import (
 )
 from hvbot.database import sqlite as sqlite_backend
 from hvbot.database.postgres import PostgresDatabase, connect_pool, unreachable
+from hvbot.database.sqlite import SqliteDatabase
 from hvbot.handlers.answering import answer_failure
 from hvbot.services import BotError
 
@@ -290,3 +293,25 @@ def test_background_work_failing_while_away_is_one_debug_line(
     assert away.levelno == logging.DEBUG and not away.exc_info
     assert away.getMessage() == "game 3: a check: PostgreSQL at x cannot be reached"
     assert bug.levelno == logging.ERROR and bug.exc_info
+
+
+async def test_a_sqlite_file_opens_while_something_holds_on_to_every_cursor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A debugger, a profiler or a traceback may hold on to the cursors of the statements run
+    while a file is opened: a statement whose rows were never all read then stays in
+    progress, and SQLite refuses the migrations' transaction beside it."""
+    held: list[aiosqlite.Cursor] = []
+    made = aiosqlite.Cursor.__init__
+
+    def holding(self: aiosqlite.Cursor, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        held.append(self)
+
+    monkeypatch.setattr(aiosqlite.Cursor, "__init__", holding)
+    database = await SqliteDatabase.open(tmp_path / "games.sqlite3")
+    try:
+        assert held, "the opening ran its statements through the held cursors"
+        assert await database.fetchval("SELECT count(*) FROM schema_version")
+    finally:
+        await database.close()
