@@ -136,6 +136,10 @@ class Slot:
     moved_by: float = 0.0  # when to stop waiting for that (a refusal that came another way)
     finished: int = 0
     stalls: int = 0
+    # What the channel's player was waiting for when it last found no turn to play, and how
+    # often each was what a stuck game waited for.
+    awaiting: str = "nothing yet"
+    stalled_on: Counter[str] = field(default_factory=Counter)
     refused: int = 0
     moves: int = 0  # moves its people sent
     thought_once: bool = False  # its people have thought before a move since play began
@@ -422,25 +426,30 @@ class LoadRun:
         """The next person's turn once the bot has posted everything due, FINISHED once the
         game's last picture is posted, or None while the bot (or an AI seat) is still busy."""
         if slot.game_id is None:
+            slot.awaiting = "a game to be opened"
             return None
         found = await self.reader.version(slot.game_id)
         if found is None:
-            return None  # not on the players' replica yet
+            slot.awaiting = "its game on the players' replica"
+            return None
         status, version = found
         if slot.parsed is None or slot.parsed[0] != version:
             status, version, raw, stand_in = await self.reader.game(slot.game_id)
             if raw is None:
+                slot.awaiting = "its game on the players' replica"
                 return None
             data = json.loads(raw)
             slot.parsed = (version, data, boards_due(data), stand_in)
         _, data, due, stand_in = slot.parsed
         if slot.boards < due:
+            slot.awaiting = "a board picture"
             return None
         if slot.moved_from is not None:
             # A move is answered when the game has moved on; the bot may store it before or
             # after acknowledging, so the acknowledgement alone does not say it is done.
             if version <= slot.moved_from:
                 if time.monotonic() < slot.moved_by:
+                    slot.awaiting = "a move sent to be stored"
                     return None
                 slot.refused += 1  # acknowledged, yet nothing changed: refused some other way
             slot.moved_from = None
@@ -452,11 +461,14 @@ class LoadRun:
         seat = state.current_seat()
         user_id = slot.seat_users[seat] if seat is not None else None
         if user_id is None or seat == stand_in:
-            return None  # an AI seat is to move, or an AI plays this one's move (out of time)
+            # An AI seat is to move, or an AI plays this one's move (out of time).
+            slot.awaiting = "an AI seat's move"
+            return None
         phase = data.get("phase") or state.view(None)["phase"]
         prompt = slot.prompts.get(user_id)
         if phase in ("placing", "declaring"):
             if prompt is None or prompt[1] != version:
+                slot.awaiting = f"the private prompt for {phase}"
                 return None
             return Turn(user_id, phase, version, state, prompt[0])
         return Turn(user_id, phase, version, state, None)
@@ -492,6 +504,7 @@ class LoadRun:
                 slot.seen_at = None
             if loop.time() - since > STALL_SECONDS:
                 slot.stalls += 1
+                slot.stalled_on[slot.awaiting] += 1
                 await self.ask_for_board(slot)
                 since = loop.time()
         return None

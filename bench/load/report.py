@@ -8,6 +8,7 @@ import math
 import os
 import statistics
 import sys
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -415,6 +416,12 @@ def print_acknowledgements(found: dict[str, Any], summary: Summary) -> None:
         f" above): {summary.missed}; moves refused: {summary.refused}; games stuck "
         f"{STALL_SECONDS:g} s (then /game board): {summary.stalls}"
     )
+    stalled_on: Counter[str] = Counter()
+    for slot in summary.playing:
+        stalled_on.update(slot.stalled_on)
+    if stalled_on:
+        waited = ", ".join(f"{what} {n}" for what, n in stalled_on.most_common())
+        print(f"  what the stuck games waited for: {waited}")
     for text in found["refusals"][:3]:
         print(f"  refused: {text}")
     print(
