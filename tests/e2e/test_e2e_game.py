@@ -143,6 +143,10 @@ async def test_a_complete_game_from_lobby_to_reveal(
     ada, bo, lobby, table = await open_three_seat_game(emu, hv, with_buttons=True)
     started = await hv.game()
     assert [s.display_name for s in started.seats] == ["Ada", "Bo", "AI 1 (easy)"]
+    # The lobby's message is known from Discord's answer to /game new itself: no request more
+    # for it, as every game opened would make.
+    assert started.lobby_message_id == lobby.message_id
+    assert not emu.requests_to("GET", "/messages/@original"), "the lobby asked for again"
     assert started.seats[2].is_ai
     left = [b.custom_id for b in emu.message(lobby.message_id or 0).buttons]
     assert left == [f"follow:{started.id}"], "the lobby closes at the start: Follow stays"
