@@ -222,13 +222,16 @@ def _ordered(post: str) -> str:
     )
 
 
-def _in_its_turn(post: str) -> str:
+def _in_its_turn(post: str, made: str = "") -> str:
     """SQL: the outbox row `post` (a table or its alias) may be sent now, as far as order goes
-    (see `IN_ORDER`)."""
+    (see `IN_ORDER`). `made`: SQL of the ids of the posts the same statement marks made, which
+    are out as far as this take goes (the statement's own updates are not seen otherwise)."""
+    also = f" AND earlier.id NOT IN ({made})" if made else ""
     return (
         f"(NOT {_ordered(post)} OR NOT EXISTS ("
         f"SELECT 1 FROM announcements AS earlier WHERE earlier.game_id = {post}.game_id"
-        f" AND earlier.id < {post}.id AND earlier.sent_at IS NULL AND {_ordered('earlier')}))"
+        f" AND earlier.id < {post}.id AND earlier.sent_at IS NULL{also}"
+        f" AND {_ordered('earlier')}))"
     )
 
 
@@ -244,17 +247,19 @@ class _Request:
 
 
 # Takes and marks of different posts as one PostgreSQL statement: a taken post's new token, a
-# marked post's id with no token.
+# marked post's id with no token. The marks come first, as in the steps (see
+# `Duties._send_requests`): a take sees the posts marked beside it as out, through what the
+# marks return (every part of one statement reads the tables as they were before it).
 _OUTBOX_REQUESTS = (
-    "WITH taken AS (UPDATE announcements AS a SET claimed_until = t.until,"
+    "WITH marked AS (UPDATE announcements AS a SET sent_at = ?"
+    " FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[])) AS m (id, token)"
+    " WHERE a.id = m.id AND a.sent_at IS NULL AND (m.token IS NULL OR a.token = m.token)"
+    " RETURNING a.id),"
+    " taken AS (UPDATE announcements AS a SET claimed_until = t.until,"
     " token = a.token + 1 FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[]),"
     " CAST(? AS TEXT[])) AS t (id, token, until)"
     " WHERE a.id = t.id AND a.sent_at IS NULL AND a.token = t.token"
-    f" AND {_in_its_turn('a')} RETURNING a.id, a.token),"
-    " marked AS (UPDATE announcements AS a SET sent_at = ?"
-    " FROM unnest(CAST(? AS BIGINT[]), CAST(? AS INTEGER[])) AS m (id, token)"
-    " WHERE a.id = m.id AND a.sent_at IS NULL AND (m.token IS NULL OR a.token = m.token)"
-    " RETURNING a.id)"
+    f" AND {_in_its_turn('a', made='SELECT id FROM marked')} RETURNING a.id, a.token)"
     " SELECT id, token FROM taken UNION ALL SELECT id, NULL FROM marked"
 )
 
@@ -292,22 +297,28 @@ class Duties:
     async def _send_requests(self, requests: Sequence[_Request]) -> list[int | bool | None]:
         """Takes and marks in one statement: a take's answer is the post's new token (None:
         not taken), a mark's whether it was marked (False: its token, when given, is no
-        longer the post's)."""
+        longer the post's).
+
+        The marks go first: a post marked made is out for the takes of the same group, as
+        if it had been marked in a group before. A game's next board is often asked for
+        while its previous one's mark waits to go (its players saw that board and moved at
+        once), and a take that did not see the mark would leave the board owed, to be sent
+        only once its lease ran out, and the AI seat after it waiting as long."""
         now = stamp(self.clock())
+        marks_first = sorted(range(len(requests)), key=lambda i: requests[i].kind != MARK)
 
         async def steps(tx: Transaction) -> list[int | bool | None]:
-            found: list[int | bool | None] = []
-            for r in requests:
+            found: dict[int, int | bool | None] = {}
+            for i in marks_first:
+                r = requests[i]
                 if r.kind == TAKE:
-                    found.append(
-                        await tx.fetchval(
-                            "UPDATE announcements SET claimed_until = ?, token = token + 1"
-                            " WHERE id = ? AND sent_at IS NULL AND token = ?"
-                            f" AND {_in_its_turn('announcements')} RETURNING token",
-                            r.until,
-                            r.post,
-                            r.token,
-                        )
+                    found[i] = await tx.fetchval(
+                        "UPDATE announcements SET claimed_until = ?, token = token + 1"
+                        " WHERE id = ? AND sent_at IS NULL AND token = ?"
+                        f" AND {_in_its_turn('announcements')} RETURNING token",
+                        r.until,
+                        r.post,
+                        r.token,
                     )
                     continue
                 fence = " AND token = ?" if r.token is not None else ""
@@ -317,8 +328,8 @@ class Duties:
                     r.post,
                     *(() if r.token is None else (r.token,)),
                 )
-                found.append(changed == 1 or r.token is None)
-            return found
+                found[i] = changed == 1 or r.token is None
+            return [found[i] for i in range(len(requests))]
 
         def answers(rows: list[Row]) -> list[int | bool | None]:
             done = {row["id"]: row["token"] for row in rows}
@@ -333,17 +344,17 @@ class Duties:
         return await self.db.transact(
             OneStatement(
                 steps,
-                None  # a post twice in one group: done in turn, as one by one
+                None  # a post twice in one group: done in turn (marks first), one by one
                 if len(set(posts)) < len(posts)
                 else Statement(
                     _OUTBOX_REQUESTS,
                     (
-                        [r.post for r in takes],
-                        [r.token for r in takes],
-                        [r.until for r in takes],
                         now,
                         [r.post for r in marks],
                         [r.token for r in marks],
+                        [r.post for r in takes],
+                        [r.token for r in takes],
+                        [r.until for r in takes],
                     ),
                     "fetch",
                     answers,

@@ -4,6 +4,8 @@ whichever process owes it; DMs, the lobby's update and replays wait for nothing.
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -109,5 +111,47 @@ async def test_posts_another_process_left_are_handed_over_oldest_first(
         assert taken is not None
         await duties.made(taken)
         assert await duties.take(words) is not None
+    finally:
+        await repo.close()
+
+
+@pytest.mark.parametrize("take_first", [False, True], ids=["mark-asked-first", "take-asked-first"])
+async def test_a_board_taken_beside_the_mark_of_the_one_before_goes_at_once(
+    database_url: str, take_first: bool
+) -> None:
+    """The players saw a game's board and moved at once: the next board is taken while the
+    mark of the one before still waits to go, so both go in one group (`Gathered`). The
+    mark counts for the take, whichever was asked first and on either backend: a board
+    refused there would wait, owed, until its lease ran out (and the AI seat after it as
+    long). A mark refused (its token moved on: another process has the post) does not."""
+    repo = await GameStore.open(database_url)
+    try:
+        duties = Duties(repo.db, clock=lambda: AT)
+        game_id, owed = await started(repo)
+        first_board = next(o for o in owed if o.kind == "start")
+        taken = await duties.take(first_board)
+        assert taken is not None
+        game = await repo.game(game_id=game_id)
+        assert game is not None
+        (move,) = await repo.write(
+            changes.record_actions(
+                game_id, game.version, state={"n": 1}, actions=[(0, "place K12")], at=AT
+            )
+        )
+
+        async def together(mark: Owed) -> tuple[bool, Owed | None]:
+            """The mark and the take, asked in one turn of the event loop: one group."""
+            marking = duties.made(mark, fenced=True)
+            if take_first:
+                board, marked = await asyncio.gather(duties.take(move), marking)
+            else:
+                marked, board = await asyncio.gather(marking, duties.take(move))
+            return marked, board
+
+        stale = replace(taken, token=taken.token - 1)
+        assert await together(stale) == (False, None), "not made: the board waits for it"
+        marked, board = await together(taken)
+        assert marked is True
+        assert board is not None and board.token == move.token + 1
     finally:
         await repo.close()
