@@ -53,9 +53,7 @@ async def test_a_database_handed_out_again_is_as_empty_as_a_new_one(
     # A test migrates it, changes its settings, and leaves a connection open.
     store = await GameStore.open(used)
     name = used.rsplit("/", 1)[1]
-    admin = await asyncpg.connect(postgres.database_url("postgres"))
-    await admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
-    await admin.close()
+    postgres.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
     assert (await contents(used))["objects"] != []
     conftest.pytest_runtest_logfinish()  # as when that test has ended
 
@@ -146,9 +144,7 @@ async def test_a_migrated_database_handed_out_again_is_as_one_just_migrated(
             )
         )
     name = used.rsplit("/", 1)[1]
-    admin = await asyncpg.connect(postgres.database_url("postgres"))
-    await admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
-    await admin.close()
+    postgres.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
     assert (await rows_and_sequences(used))["games"] != []
     conftest.pytest_runtest_logfinish()  # as when that test has ended
 
