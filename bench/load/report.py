@@ -282,6 +282,7 @@ class Summary:
     missed: int  # interactions never acknowledged
     refused: int
     stalls: int
+    stalled_on: Counter[str]  # what the stuck games waited for, and how often
     per_game_kb: float
     added_kb: float
     held_kb: float
@@ -321,6 +322,7 @@ def summarize(found: dict[str, Any]) -> Summary:
         missed=sum(1 for s in timed if s.state.ack_latency is None),
         refused=sum(s.refused for s in playing),
         stalls=sum(s.stalls for s in playing),
+        stalled_on=sum((s.stalled_on for s in playing), Counter()),
         per_game_kb=(found["rss_active"] - found["rss_rest"]) / args.games,
         added_kb=added_game_kb(found, args.games, len(playing) - found["half_games"]),
         held_kb=(found["rss_setup"] - found["rss_rest"]) / args.games,
@@ -416,11 +418,8 @@ def print_acknowledgements(found: dict[str, Any], summary: Summary) -> None:
         f" above): {summary.missed}; moves refused: {summary.refused}; games stuck "
         f"{STALL_SECONDS:g} s (then /game board): {summary.stalls}"
     )
-    stalled_on: Counter[str] = Counter()
-    for slot in summary.playing:
-        stalled_on.update(slot.stalled_on)
-    if stalled_on:
-        waited = ", ".join(f"{what} {n}" for what, n in stalled_on.most_common())
+    if summary.stalled_on:
+        waited = ", ".join(f"{what} {n}" for what, n in summary.stalled_on.most_common())
         print(f"  what the stuck games waited for: {waited}")
     for text in found["refusals"][:3]:
         print(f"  refused: {text}")
