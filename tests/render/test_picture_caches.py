@@ -323,6 +323,40 @@ def test_a_banded_png_decodes_to_the_picture_and_its_palette() -> None:
     assert zlib.decompress(png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8])  # one stream
 
 
+def test_every_chunk_of_a_banded_png_holds_its_length_and_checksum() -> None:
+    """Checked here as zlib computes a chunk's CRC-32 over its kind and data, since a reader
+    may skip the check (the pixel data's checksum is summed band by band)."""
+    png = banded_png(picture(3), Bands(), edges=(17, 90))
+    at, kinds = 8, []
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind, data = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
+        (checksum,) = struct.unpack(">I", png[at + 8 + length : at + 12 + length])
+        assert checksum == zlib.crc32(kind + data), kind
+        kinds.append(kind)
+        at += 12 + length
+    assert at == len(png) and kinds == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+
+
+@pytest.mark.parametrize("changed", [1, 5])  # bands read one by one, or the picture whole
+def test_a_picture_drawn_over_another_encodes_as_the_picture_afresh(changed: int) -> None:
+    """Bands known from the picture before are written as they were, the rest read from the
+    picture, a few bands alone or the whole picture when many changed: the same PNG as the
+    new picture encoded with nothing known."""
+    before = picture(4, (300, 640))
+    encoded: dict[tuple[int, int], tuple[bytes, int]] = {}
+    banded_png(before, Bands(), encoded=encoded)
+    after = before.copy()
+    spans = _band_rows(640, (), 32)
+    moved = spans[3 : 3 + changed] + spans[-changed:]
+    for top, bottom in moved:
+        after.paste(7, (10, top + 2, 40, bottom - 2))
+    known = {span: part for span, part in encoded.items() if span not in moved}
+    png = banded_png(after, Bands(), known=known)
+    same_picture(png, banded_png(after, Bands()))
+    assert decoded(png).tobytes() == after.tobytes()
+
+
 def test_reused_bands_give_the_same_bytes_as_fresh_ones() -> None:
     bands = Bands()
     first = banded_png(picture(2), bands, edges=(17, 90))
