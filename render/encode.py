@@ -12,10 +12,13 @@ fifth of the bytes for twice the time.
 Even at level 1, zlib compressing a board's 1.2 million pixels was most of the time a board
 takes. The board's pixels are compressed by ISA-L's deflate (`isal`, Intel's library, through
 its Python binding) instead: level 1 there gives zlib level 1's size in about a tenth of the
-time, and any zlib reader decodes it. And a move changes a few cells and the panel of a board
-that is otherwise the one before it. So a board is written in bands of `BAND_ROWS` rows, each
-compressed on its own (`Bands`): a band whose pixels this process has compressed before is
-reused as it is, and only the bands a move changed are compressed again. The bytes of a band are
+time, and any zlib reader decodes it (a Sector 6 board, mostly flat colour, uses its level 0:
+half the time again, for a fifth more bytes).
+
+And a move changes a few cells and the panel of a board that is otherwise the one before it.
+So a board is written in bands of `BAND_ROWS` rows, each compressed on its own (`Bands`): a
+band whose pixels this process has compressed before, at the same level, is reused as it is,
+and only the bands a move changed are compressed again. The bytes of a band and the level are
 the whole key, so a reused band is the same pixels, whichever picture or game it was first seen
 in, and a picture's bytes are the same whether its bands were reused or not.
 """
@@ -40,6 +43,9 @@ from PIL import Image, ImageChops
 from render.theme import RGB
 
 FAST = 1  # the board: rendered after every move, must encode in a few milliseconds
+# A board of mostly flat colour (Sector 6's maze): ISA-L's fastest level compresses its bands
+# in about half the time of level 1, for about a fifth more bytes.
+FASTEST = 0
 SMALL = 6  # one-off pictures (card, end, secret): size matters more than time
 # Shades this close to a flat colour are left out of a palette: Pillow maps colours through a
 # coarse lookup grid, and a near twin could otherwise capture the flat colour's pixels.
@@ -140,10 +146,10 @@ def png_bytes(
 ) -> bytes:
     """Encode as an indexed PNG. A 'P' image is written as it is (its palette was fixed in
     advance); any other image gets a palette chosen for it (slower: for one-off pictures).
-    A 'P' board at the FAST level is written in bands (`banded_png`, with its `edges`,
-    `known` and `encoded`)."""
-    if level == FAST and img.mode == "P" and "transparency" not in img.info:
-        return banded_png(img, edges=tuple(edges), known=known, encoded=encoded)
+    A 'P' board at the FAST or FASTEST level is written in bands (`banded_png`, with its
+    `edges`, `known` and `encoded`)."""
+    if level <= FAST and img.mode == "P" and "transparency" not in img.info:
+        return banded_png(img, edges=tuple(edges), known=known, encoded=encoded, level=level)
     if img.mode != "P":
         img = img.convert("RGB").quantize(
             colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
@@ -187,16 +193,19 @@ class Bands:
     def __init__(self, budget: int = BAND_CACHE_BYTES) -> None:
         self.budget = budget
         self.held = 0
-        self._kept: OrderedDict[tuple[int, bytes], list[tuple[bytes, bytes, int]]]
+        self._kept: OrderedDict[tuple[int, int, bytes], list[tuple[bytes, bytes, int]]]
         self._kept = OrderedDict()
         self._lock = threading.Lock()
 
-    def compressed(self, picture: bytes, top: int, bottom: int, width: int) -> tuple[bytes, int]:
+    def compressed(
+        self, picture: bytes, top: int, bottom: int, width: int, level: int = FAST
+    ) -> tuple[bytes, int]:
         """Rows `top` to `bottom` (excluded) of `picture`, palette indices `width` to a row,
         each row after its PNG filter byte (0: palette rows are not filtered), as raw deflate
-        blocks ending on a byte boundary; and the Adler-32 of those rows."""
+        blocks ending on a byte boundary, compressed at `level`; and the Adler-32 of those
+        rows."""
         start, end = top * width, bottom * width
-        key = (width, picture[start:end:SAMPLE])
+        key = (width, level, picture[start:end:SAMPLE])
         with self._lock:
             for pixels, blocks, adler in self._kept.get(key, ()):
                 if len(pixels) == end - start and picture.startswith(pixels, start):
@@ -207,7 +216,7 @@ class Bands:
         # Each row after its filter byte, in one copy: the empty first part puts a filter byte
         # before the first row too.
         rows = b"\0".join([b"", *(view[at : at + width] for at in range(start, end, width))])
-        packer = isal_zlib.compressobj(FAST, isal_zlib.DEFLATED, -15)
+        packer = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
         blocks = packer.compress(rows) + packer.flush(isal_zlib.Z_SYNC_FLUSH)
         adler = isal_zlib.adler32(rows)  # zlib's, several times quicker
         size = len(pixels) + len(blocks)
@@ -250,10 +259,11 @@ def banded_png(
     *,
     known: Encoded | None = None,
     encoded: Encoded | None = None,
+    level: int = FAST,
 ) -> bytes:
     """A 'P' image as an 8-bit indexed PNG whose pixel data is compressed in bands of at most
-    `rows` rows, each reused from `bands` when this process compressed the same pixels
-    before.
+    `rows` rows at `level`, each reused from `bands` when this process compressed the same
+    pixels at that level before.
 
     `edges` are rows where a band starts: where one part of the picture's layout ends and the
     next begins (a row of cells, a line of the panel). A move then changes whole bands, and
@@ -280,10 +290,10 @@ def banded_png(
         part = known.get((top, bottom))
         if part is None:
             if pixels is not None:
-                part = bands.compressed(pixels, top, bottom, width)
+                part = bands.compressed(pixels, top, bottom, width, level)
             else:
                 band = img.crop((0, top, width, bottom)).tobytes()
-                part = bands.compressed(band, 0, bottom - top, width)
+                part = bands.compressed(band, 0, bottom - top, width, level)
         if encoded is not None:
             encoded[(top, bottom)] = part
         compressed, band_adler = part

@@ -45,6 +45,8 @@ from render.canvas import to_indexed as indexed
 from render.encode import (
     BAND_ROWS,
     BANDS,
+    FAST,
+    FASTEST,
     SAMPLE,
     Bands,
     _adler_joined,
@@ -355,6 +357,19 @@ def test_a_picture_drawn_over_another_encodes_as_the_picture_afresh(changed: int
     png = banded_png(after, Bands(), known=known)
     same_picture(png, banded_png(after, Bands()))
     assert decoded(png).tobytes() == after.tobytes()
+
+
+def test_a_band_is_reused_only_at_the_level_it_was_compressed_at() -> None:
+    """A board at the fastest level never takes bands compressed at the fast level (nor the
+    other way round): each picture's bytes are those of its own level, whatever was drawn
+    before it."""
+    bands = Bands()
+    fast = banded_png(picture(5), bands, level=FAST)
+    kept = len(bands)
+    fastest = banded_png(picture(5), bands, level=FASTEST)
+    assert len(bands) == 2 * kept  # none of the fast level's bands taken
+    assert fastest == banded_png(picture(5), Bands(), level=FASTEST) != fast
+    assert decoded(fastest).tobytes() == decoded(fast).tobytes() == picture(5).tobytes()
 
 
 def test_reused_bands_give_the_same_bytes_as_fresh_ones() -> None:

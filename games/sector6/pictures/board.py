@@ -79,7 +79,7 @@ from games.sector6.pictures.style import (
 from games.sector6.pictures.tiles import cog_size
 from games.sector6.pictures.tokens import seat_letters
 from render.canvas import Canvas, _label
-from render.encode import FAST, png_bytes
+from render.encode import FASTEST, png_bytes
 from render.overdraw import Boards, Drawn, Op, draw_pieces, piece_op
 
 __all__ = [
@@ -130,7 +130,9 @@ def sector6_board_png(
     actions in words of that language, as the presenter says them ("moved a prisoner from
     C2 to C5"), for the panel's last line (None: no last line)."""
     image, drawn = _board(view, names, theme, language, clock, moves, keep=True)
-    png = png_bytes(image, FAST, band_edges(theme), known=drawn.known, encoded=drawn.encoded)
+    # The maze is mostly flat floor and steel: at the fastest level its boards stay about
+    # two thirds of the 150 kB a board may take.
+    png = png_bytes(image, FASTEST, band_edges(theme), known=drawn.known, encoded=drawn.encoded)
     _drawn.keep(drawn)
     return png
 
