@@ -310,20 +310,36 @@ def _label(look: int, text: str, size: int, bold: bool, fg: RGB, bg: RGB) -> Ima
         return Image.frombytes("P", img.size, img.tobytes())
     ascent, descent = font(size, bold).getmetrics()
     ink = Image.new("L", (max(1, ceil(text_width(text, size, bold)) + 2), ascent + descent), 0)
+    core = ink.im
     pen = 1.0  # text_rgb draws from x = 1
-    for i, letter in enumerate(letters):
-        if i:
-            pen += _kerning((letters[i - 1], letter), size, bold)
-        glyph = _glyph(letter, size, bold)
-        if glyph is not None:
-            shape, dx, dy = glyph
+    before = None
+    for letter in letters:
+        if before is not None:
+            pen += _kerning((before, letter), size, bold)
+        shape, dx, dy, width, height, advance = _laid(letter, size, bold)
+        if shape is not None:
             # FreeType places a glyph on the pixel its pen position rounds to, half up, and
             # lays its ink over the ink already there (two letters may touch: "rt"), which
             # is full ink pasted through the letter's shape.
             x = (round(pen * 64) + 32 >> 6) + dx
-            ink.im.paste(255, (x, dy, x + shape.width, dy + shape.height), shape.im)
-        pen += _advance(letter, size, bold)
+            core.paste(255, (x, dy, x + width, dy + height), shape)
+        pen += advance
+        before = letter
     return Image.frombytes("P", ink.size, ink.tobytes().translate(_shades(look, fg, bg)))
+
+
+@lru_cache(maxsize=4096)
+def _laid(letter: str, size: int, bold: bool) -> tuple[Any, int, int, int, int, float]:
+    """What laying out one letter needs, looked up once a letter: its shape's pixels (None
+    without ink), its offset, its size and its advance. A line is laid out letter by letter,
+    and asking for each of these apart (and Pillow's properties for the shape's pixels and
+    size) took longer than the pasting."""
+    glyph = _glyph(letter, size, bold)
+    advance = _advance(letter, size, bold)
+    if glyph is None:
+        return None, 0, 0, 0, 0, advance
+    shape, dx, dy = glyph
+    return shape.im, dx, dy, shape.width, shape.height, advance
 
 
 @lru_cache(maxsize=4096)
