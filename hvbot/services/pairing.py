@@ -46,8 +46,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-import networkx as nx
-
 
 @dataclass(frozen=True)
 class Round:
@@ -142,6 +140,10 @@ def _matched(
     players: list[int], points: Mapping[int, int], met: Mapping[frozenset[int], int]
 ) -> list[list[int]]:
     """Tables of two by a maximum-weight perfect matching of `players` (an even number)."""
+    # networkx takes a seventh of a second to import, a fifth of the bot's own imports: every
+    # bot process and test process paid it at start, for the few that pair a Swiss round.
+    import networkx as nx
+
     count = len(players)
     if count == 0:
         return []

@@ -21,7 +21,7 @@ from hv_positions import DANGER, build, close_by_rotating, route
 
 from data.texts import DEFAULT, ENGLISH, LANGUAGES, file_texts, texts_for
 from engine import GameError, State
-from engine.errors import Phrase
+from engine.errors import Phrase, Seat
 from games import plugin
 from games.high_voltage.rules import GAME as HIGH_VOLTAGE
 from games.high_voltage.rules.actions import Move as HvMove
@@ -100,6 +100,10 @@ def check_refusal(error: GameError) -> None:
     and no engine syntax in it. In English the text says the engine's own message word for
     word, unless that message is in engine syntax or the text names the bot's commands."""
     assert error.key, f"no key for the refusal {str(error)!r}"
+    said_before = (error.key, str(error), _fingerprint(error.fields))
+    if said_before in _CHECKED:
+        return  # the very same refusal, checked already: the checks would say the same
+    _CHECKED.add(said_before)
     assert ENGLISH.has(error.key), f"{error.key} has no English text"
     _same_in_english(error.key, error.fields, str(error))
     for field in error.fields.values():
@@ -140,6 +144,24 @@ def _without_echoes(fields: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# The refusals already checked whole, by key, message and fields: random play meets the same
+# refusal (the same words for the same cells) again and again.
+_CHECKED: set[tuple[Any, ...]] = set()
+
+
+def _fingerprint(value: Any) -> Any:
+    """The whole of a refusal's field, hashable: a Phrase with its key and its own fields (a
+    Seat with its seat), a list by its items, anything else by its type and repr."""
+    if isinstance(value, dict):
+        return tuple(sorted((name, _fingerprint(field)) for name, field in value.items()))
+    if isinstance(value, Phrase):
+        seat = value.seat if isinstance(value, Seat) else None
+        return (type(value).__name__, str(value), value.key, seat, _fingerprint(value.fields))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_fingerprint(item) for item in value))
+    return (type(value).__name__, repr(value))
+
+
 # The shapes of the refusals already said in every language: a refusal whose key and fields'
 # kinds were said once is said the same way with other cells in them.
 _SPOKEN: set[tuple[Any, ...]] = set()
@@ -153,10 +175,10 @@ def _shape(name: str, field: Any) -> tuple[Any, ...]:
     return (name, type(field).__name__)
 
 
-def _try(state: State, action: Any, found: set[str]) -> None:
+def _try(state: State, action: Any, found: set[str], before: dict[str, Any]) -> bool:
     """Try one action that is probably wrong and record the keys of its refusal and of the
-    texts that fill it; one that happens to be legal is simply played."""
-    before = state.to_dict()
+    texts that fill it; one that happens to be legal is simply played (and True says so:
+    `before`, the saved state before it, is then no longer the state's)."""
     try:
         state.apply(action)
     except GameError as error:
@@ -165,6 +187,8 @@ def _try(state: State, action: Any, found: set[str]) -> None:
         found.add(error.key or "")
         for field in error.fields.values():
             found.update(phrase.key for phrase in _phrases(field))
+        return False
+    return True
 
 
 def _collect(
@@ -184,14 +208,18 @@ def _collect(
         state = game.new_state(seats, seed, options)
         while True:
             candidates = tries(state, rng)
+            before = state.to_dict()
             for action in rng.sample(candidates, min(per_step, len(candidates))):
-                _try(state, action, found)
+                if _try(state, action, found, before):
+                    before = state.to_dict()
             if state.is_terminal():
                 break
             choice = first_choice(state.legal_actions()) if first_choice else None
             state.apply(choice if choice is not None else state.sample_action(rng))
+        before = state.to_dict()
         for action in ("draw", "place K12", "keep", "done", "pass"):
-            _try(state, action, found)
+            if _try(state, action, found, before):
+                before = state.to_dict()
 
 
 # ---------------------------------------------------------------------- the three games

@@ -24,14 +24,17 @@ P = TypeVar("P", bound=Position)
 
 
 def card_face(cards: CardSet, card: int, quarters: int) -> dict[str, Any]:
-    """A card's picture turned by `quarters`, as views describe it."""
+    """A card's picture turned by `quarters`, as views describe it.
+
+    Every view holds every face-up card's, so each path's edges are turned here as
+    `Path.rotated` turns them, without making the turned paths."""
     face = cards.faces[card]
     return {
         "kind": face.kind,
         "rotation": degrees(quarters),
         "paths": [
             {
-                "edges": [EDGES[p.rotated(quarters).a], EDGES[p.rotated(quarters).b]],
+                "edges": [EDGES[(p.a + quarters) % 4], EDGES[(p.b + quarters) % 4]],
                 "colour": p.colour,
             }
             for p in face.paths

@@ -62,7 +62,7 @@ def place(state: Sector6Position, action: Place) -> None:
             key="engine.sector6.draw_first",
         )
     cell = cell_of(state.table, action.cell)
-    if (cell, action.rotation) not in set(state.placements(state.drawn)):
+    if not state.can_place(state.drawn, cell, action.rotation):
         raise why_not_placed(state, state.drawn, cell, action.rotation)
     piece = state.drawn
     state._put(piece, cell, action.rotation)
@@ -87,7 +87,7 @@ def place_entry(state: Sector6Position, action: PlaceEntry) -> None:
         )
     piece = state.rules.entry(state.seat, state.entries_placed[state.seat])
     cell = cell_of(state.table, action.cell)
-    if (cell, 0) not in set(state.placements(piece)):
+    if not state.can_place(piece, cell, 0):
         raise why_not_placed(state, piece, cell, 0)
     state._put(piece, cell, 0)
     state.entries_placed[state.seat] += 1

@@ -202,6 +202,17 @@ class Sector6Position(State):
             return [(c, r) for c in cells for r in rotations if self._joins(c, turn_mask(base, r))]
         return [(c, r) for c in cells for r in rotations]
 
+    def can_place(self, piece: int, cell: int, rotation: int) -> bool:
+        """Whether (cell, rotation) is one of `placements(piece)`: what every placement
+        checks, a game's replay included, without listing every cell and rotation."""
+        base = self.rules.tiles[piece].walls
+        if rotation not in (range(6) if base else range(1)):
+            return False
+        cells, galleries = self._build_cells()
+        if cell not in cells:
+            return False
+        return not galleries or self._joins(cell, turn_mask(base, rotation))
+
     def _put(self, piece: int, cell: int, rotation: int) -> None:
         self.piece_at[cell] = piece
         self.where[piece] = cell

@@ -44,7 +44,17 @@ P = TypeVar("P", bound=Sector6Position)
 
 def saved_form(state: Sector6Position) -> dict[str, Any]:
     """The saved game: deal and history are the truth; the board is stored too, so a save
-    can be read by people and is checked against its own history when loaded."""
+    can be read by people and is checked against its own history when loaded.
+
+    It is made after every action the bot takes (and before and after every refusal the
+    tests check), so the board's lists are read through local names."""
+    names, where, rot, placer, marker = (
+        state.table.names,
+        state.where,
+        state.rot,
+        state.placer,
+        state.marker,
+    )
     return {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
@@ -57,12 +67,10 @@ def saved_form(state: Sector6Position) -> dict[str, Any]:
         "phase": state.phase,
         "step": state.step,
         "seat": state.seat,
-        "tiles": [
-            [state.name(state.where[p]), p, state.rot[p], state.placer[p]] for p in state.order
-        ],
+        "tiles": [[names[where[p]], p, rot[p], placer[p]] for p in state.order],
         "drawn": state.drawn,
-        "markers": {state.name(c): state.marker[c] for c in state.maze_cells if state.marker[c]},
-        "prisoners": [[state.name(c) for c in cells] for cells in state.prisoners],
+        "markers": {names[c]: marker[c] for c in state.maze_cells if marker[c]},
+        "prisoners": [[names[c] for c in cells] for cells in state.prisoners],
         "collected": [list(c) for c in state.collected],
         "taken": [list(t) for t in state.taken],
         "turns_played": state.turns_played,

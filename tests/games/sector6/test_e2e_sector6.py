@@ -50,13 +50,21 @@ class Race:
         self.ada = ada
         self.rng = random.Random(3)
         self.seen: set[str] = set()  # which special checks have run
+        # The last stored state read, by game and version: waiting for Ada's turn reads the
+        # game again and again while the AI plays, and reading a state replays its history.
+        self.loaded: tuple[tuple[int, int], State] | None = None
 
     async def _settled(self) -> tuple[GameRow, State] | None:
         game = await self.hv.game()
         actions = await self.hv.actions(game)
         if len(board_posts(self.emu)) < 1 + public_count(actions):
             return None
-        state = find_game(game.game_name).state_from_dict(game.state)
+        if self.loaded is None or self.loaded[0] != (game.id, game.version):
+            self.loaded = (
+                (game.id, game.version),
+                find_game(game.game_name).state_from_dict(game.state),
+            )
+        state = self.loaded[1]
         if not state.is_terminal() and state.current_seat() != 0:
             return None
         return game, state

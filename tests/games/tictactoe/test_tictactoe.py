@@ -145,28 +145,39 @@ def test_a_view_hides_nothing_but_the_seed_and_is_the_same_for_every_seat() -> N
 
 def _never_loses(level: str, ai_seat: int) -> int:
     """Play every game the opponent can choose against `level` (each of the AI's equally good
-    moves followed too); the number of finished games, after checking none was lost."""
-    finished = 0
-    stack = [GAME.new_state(2, 0)]
-    while stack:
-        state = stack.pop()
+    moves followed too); the number of finished games, after checking none was lost.
+
+    Games that reach the same board go on alike (what either side may play and how a game
+    ends depend on the board alone), so the games from a board are played once and counted
+    again wherever another order of the same moves reaches it; the AI is asked for its move
+    on every board where it moves."""
+    games_from: dict[tuple[int, ...], int] = {}
+
+    def finished(state: TicTacToeState) -> int:
+        board = tuple(state.board)
+        if board in games_from:
+            return games_from[board]
         if state.is_terminal():
             outcome = state.outcome()
             assert outcome is not None and ai_seat in outcome.winners, state.history
-            finished += 1
-            continue
+            games_from[board] = 1
+            return 1
         seat = state.current_seat()
         if seat == ai_seat:
-            cells = [CELLS[c] for c in best_moves(tuple(state.board), seat)]
-            chosen = choose(state.view(seat), level=level, seed=len(stack))
+            cells = [CELLS[c] for c in best_moves(board, seat)]
+            chosen = choose(state.view(seat), level=level, seed=len(games_from))
             assert chosen.split()[1] in cells
         else:
             cells = state.free_cells()
+        count = 0
         for cell in cells:
             after = state.copy()
             after.apply(f"mark {cell}")
-            stack.append(after)
-    return finished
+            count += finished(after)
+        games_from[board] = count
+        return count
+
+    return finished(GAME.new_state(2, 0))
 
 
 @pytest.mark.parametrize("ai_seat", [0, 1])
