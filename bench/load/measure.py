@@ -277,6 +277,10 @@ async def set_up_games(
     at_once = asyncio.Semaphore(args.setup_at_once)
 
     setup_start = loop.time()
+    # The bots' CPU over the set-up: what opening a game costs them (their own processes
+    # apart from their workers, which draw the boards posted at each start).
+    cpu_own = [cpu_seconds(pid, descendants=False) for pid in measuring.pids]
+    cpu_all = [cpu_seconds(pid) for pid in measuring.pids]
     setup_deadline = setup_start + max(60.0, 1.0 * args.games)
     print(f"setting up {len(slots)} games, {args.setup_at_once} at once", flush=True)
 
@@ -291,6 +295,13 @@ async def set_up_games(
 
     opened = await asyncio.gather(*(set_up(s) for s in slots))
     setup_seconds = loop.time() - setup_start
+    cpu_setup_own = sum(
+        cpu_seconds(pid, descendants=False) - was
+        for pid, was in zip(measuring.pids, cpu_own, strict=True)
+    )
+    cpu_setup = sum(
+        cpu_seconds(pid) - was for pid, was in zip(measuring.pids, cpu_all, strict=True)
+    )
     playing = [s for s, ok in zip(slots, opened, strict=True) if ok]
     rss_setup = rss_kb(*measuring.pids)
     # This process holds every record of the run; left to the collector, a full pass over
@@ -299,6 +310,8 @@ async def set_up_games(
     gc.freeze()
     return playing, {
         "setup_seconds": setup_seconds,
+        "cpu_setup": cpu_setup,
+        "cpu_setup_own": cpu_setup_own,
         "playing": playing,
         "rss_setup": rss_setup,
         "setup_taken_over": bench.taken_over,
