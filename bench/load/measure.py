@@ -383,6 +383,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     reads_before = reader.reads
     trips_before = await round_trips(measuring.processes)
     cpu_before, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
+    own_before = [cpu_seconds(pid, descendants=False) for pid in pids]
     cpu_database = cpu_seconds(database_pid) if database_pid else 0.0
     start = loop.time()
     driver = ClockDriver(bench, measuring.processes, [s for s in playing if s.clocked])
@@ -395,6 +396,9 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     reads = reader.reads - reads_before
     trips = await round_trips(measuring.processes) - trips_before
     cpu_bots = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
+    cpu_own = sum(
+        cpu_seconds(pid, descendants=False) - was for pid, was in zip(pids, own_before, strict=True)
+    )
     cpu_self = time.process_time() - cpu_self
     if database_pid:
         cpu_database = cpu_seconds(database_pid) - cpu_database
@@ -405,6 +409,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
         "actions": actions - actions_was,
         "people_moves": people_moves - people_was,
         "cpu_bot": sum(cpu_bots),
+        "cpu_bot_own": cpu_own,
         "cpu_self": cpu_self,
         "cpu_database": cpu_database if database_pid else None,
         "reads": reads,

@@ -483,7 +483,9 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
         )
     print(
         f"bot CPU per stored action: {summary.cpu_ms:.2f} ms (the CPU of the bot processes and "
-        "their workers over the timed play, divided by the actions stored in it)"
+        "their workers over the timed play, divided by the actions stored in it; "
+        f"{per_action_ms(found['cpu_bot_own'], found['actions']):.2f} ms in the bots' own "
+        "processes, the rest their workers' drawing and thinking)"
     )
     cpu_database = summary.cpu_database
     if cpu_database is not None:
