@@ -51,11 +51,12 @@ def rss_kb(*pids: int, descendants: bool = True) -> int:
     return total
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process and its descendants (every thread), in seconds
-    (a descendant's time counts while it runs; one that ended is no longer counted)."""
+def cpu_seconds(pid: int, *, descendants: bool = True) -> float:
+    """User plus system CPU time of a process and (unless told otherwise) its descendants
+    (every thread), in seconds (a descendant's time counts while it runs; one that ended is no
+    longer counted)."""
     total = 0
-    for member in process_tree(pid):
+    for member in process_tree(pid) if descendants else [pid]:
         with contextlib.suppress(OSError):
             fields = _stat_fields(member)
             total += int(fields[11]) + int(fields[12])

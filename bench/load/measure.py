@@ -277,6 +277,10 @@ async def set_up_games(
     at_once = asyncio.Semaphore(args.setup_at_once)
 
     setup_start = loop.time()
+    # The bots' CPU over the set-up: what opening a game costs them (their own processes
+    # apart from their workers, which draw the boards posted at each start).
+    cpu_own = [cpu_seconds(pid, descendants=False) for pid in measuring.pids]
+    cpu_all = [cpu_seconds(pid) for pid in measuring.pids]
     setup_deadline = setup_start + max(60.0, 1.0 * args.games)
     print(f"setting up {len(slots)} games, {args.setup_at_once} at once", flush=True)
 
@@ -291,6 +295,13 @@ async def set_up_games(
 
     opened = await asyncio.gather(*(set_up(s) for s in slots))
     setup_seconds = loop.time() - setup_start
+    cpu_setup_own = sum(
+        cpu_seconds(pid, descendants=False) - was
+        for pid, was in zip(measuring.pids, cpu_own, strict=True)
+    )
+    cpu_setup = sum(
+        cpu_seconds(pid) - was for pid, was in zip(measuring.pids, cpu_all, strict=True)
+    )
     playing = [s for s, ok in zip(slots, opened, strict=True) if ok]
     rss_setup = rss_kb(*measuring.pids)
     # This process holds every record of the run; left to the collector, a full pass over
@@ -299,6 +310,8 @@ async def set_up_games(
     gc.freeze()
     return playing, {
         "setup_seconds": setup_seconds,
+        "cpu_setup": cpu_setup,
+        "cpu_setup_own": cpu_setup_own,
         "playing": playing,
         "rss_setup": rss_setup,
         "setup_taken_over": bench.taken_over,
@@ -370,6 +383,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     reads_before = reader.reads
     trips_before = await round_trips(measuring.processes)
     cpu_before, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
+    own_before = [cpu_seconds(pid, descendants=False) for pid in pids]
     cpu_database = cpu_seconds(database_pid) if database_pid else 0.0
     start = loop.time()
     driver = ClockDriver(bench, measuring.processes, [s for s in playing if s.clocked])
@@ -382,6 +396,9 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     reads = reader.reads - reads_before
     trips = await round_trips(measuring.processes) - trips_before
     cpu_bots = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
+    cpu_own = sum(
+        cpu_seconds(pid, descendants=False) - was for pid, was in zip(pids, own_before, strict=True)
+    )
     cpu_self = time.process_time() - cpu_self
     if database_pid:
         cpu_database = cpu_seconds(database_pid) - cpu_database
@@ -392,6 +409,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
         "actions": actions - actions_was,
         "people_moves": people_moves - people_was,
         "cpu_bot": sum(cpu_bots),
+        "cpu_bot_own": cpu_own,
         "cpu_self": cpu_self,
         "cpu_database": cpu_database if database_pid else None,
         "reads": reads,

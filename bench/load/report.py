@@ -392,6 +392,12 @@ def print_run(found: dict[str, Any], summary: Summary) -> None:
         f"open afresh, {found['setup_retried']} attempts retried; load average then "
         f"{'/'.join(f'{x:.1f}' for x in found['load_setup'])} (1/5/15 min)"
     )
+    opened = max(len(summary.playing), 1)
+    print(
+        f"  bot CPU per game set up: {1000 * found['cpu_setup'] / opened:.1f} ms "
+        f"({1000 * found['cpu_setup_own'] / opened:.1f} ms in the bot's own process, the rest "
+        f"its workers'), {found['cpu_setup']:.1f} s over the set-up"
+    )
     joining_ms = latencies_ms(found["joining"])
     print(
         f"the second half joining the play at once: every one of them moved within "
@@ -477,7 +483,9 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
         )
     print(
         f"bot CPU per stored action: {summary.cpu_ms:.2f} ms (the CPU of the bot processes and "
-        "their workers over the timed play, divided by the actions stored in it)"
+        "their workers over the timed play, divided by the actions stored in it; "
+        f"{per_action_ms(found['cpu_bot_own'], found['actions']):.2f} ms in the bots' own "
+        "processes, the rest their workers' drawing and thinking)"
     )
     cpu_database = summary.cpu_database
     if cpu_database is not None:
@@ -572,6 +580,12 @@ def figures_of(
         "setup_abandoned": found["setup_abandoned"],
         "setup_retried": found["setup_retried"],
         "load_average_setup": [round(x, 2) for x in found["load_setup"]],
+        "cpu_ms_per_game_set_up": rounded(
+            1000 * found["cpu_setup"] / max(len(summary.playing), 1), 1
+        ),
+        "cpu_ms_per_game_set_up_own": rounded(
+            1000 * found["cpu_setup_own"] / max(len(summary.playing), 1), 1
+        ),
         "seconds": round(elapsed, 1),
         "interactions": len(summary.timed),
         "ack_p50_ms": rounded(summary.p50),

@@ -78,6 +78,29 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
+# A read is one trip to aiosqlite's thread: the statement run, its rows read and its cursor
+# closed there together. Through aiosqlite's cursor it was three (execute, fetch, close), each
+# a hand-over to the thread and back through the event loop's wake-up pipe: a game's set-up
+# reads a score of times, so most of the bot's trips to its database thread were these.
+def _read_all(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> list[Row]:
+    """In the database thread: every row of `sql`."""
+    cursor = conn.execute(sql, args)
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
+
+
+def _read_one(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> Row | None:
+    """In the database thread: the first row of `sql`, if any."""
+    cursor = conn.execute(sql, args)
+    try:
+        row: Row | None = cursor.fetchone()
+        return row
+    finally:
+        cursor.close()
+
+
 def run_to_end(work: Awaitable[T]) -> T:
     """Drive a coroutine (any awaitable, as a `Work` may return) that never suspends: a
     transaction of `SqliteTransaction`."""
@@ -238,14 +261,13 @@ class SqliteDatabase:
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         with self._reaching():
-            async with self.conn.execute(sql, args) as cur:
-                return list(await cur.fetchall())
+            rows: list[Row] = await self.conn._execute(_read_all, self.conn._conn, sql, args)
+            return rows
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
         with self._reaching():
-            async with self.conn.execute(sql, args) as cur:
-                row: Row | None = await cur.fetchone()
-                return row
+            row: Row | None = await self.conn._execute(_read_one, self.conn._conn, sql, args)
+            return row
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         row = await self.fetchrow(sql, *args)

@@ -39,6 +39,10 @@ class Throttle:
         self.window = window
         # When each person asked for each kind of work, within the last window.
         self._asked: dict[tuple[str, int], deque[datetime]] = {}
+        # Every request counted, oldest first: what to forget as the window moves on, found
+        # without looking over everyone who asked (thousands, on a bot with thousands of
+        # games, and every request looked over them all).
+        self._order: deque[tuple[datetime, tuple[str, int]]] = deque()
 
     def wait(self, kind: str, user_id: int) -> int | None:
         """None, and the request counted, if `user_id` may ask for `kind` now; else the whole
@@ -49,6 +53,7 @@ class Throttle:
         if len(asked) >= self.most:
             return max(1, ceil((asked[0] + self.window - now).total_seconds()))
         asked.append(now)
+        self._order.append((now, (kind, user_id)))
         return None
 
     def check(self, command: str, user_id: int) -> None:
@@ -61,7 +66,12 @@ class Throttle:
     def _forget_before(self, start: datetime) -> None:
         """Drop the requests older than the window, and the people with none left: what is
         kept is bounded by the requests of the last window."""
-        for key, times in list(self._asked.items()):
+        order = self._order
+        while order and order[0][0] <= start:
+            _, key = order.popleft()
+            times = self._asked.get(key)
+            if times is None:
+                continue
             while times and times[0] <= start:
                 times.popleft()
             if not times:

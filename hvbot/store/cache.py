@@ -25,9 +25,13 @@ from engine import State
 from hvbot.database import VersionWatch
 from hvbot.store.rows import GameRow
 
-# Engine states kept (a few kB each): more than a bot usually has in play, so that a move
-# never rebuilds its game's state from the database. Rows of open games are all kept.
-KEPT_STATES = 512
+# Engine states kept (about ten kB each for High Voltage): as many as the open games one
+# process is built to hold (ten thousand) and some to spare, so that a move never rebuilds
+# its game's state from its saved form. With fewer kept than games in play, nearly every move
+# of a game played every few minutes found its state gone: rebuilding it (reading its JSON,
+# then the rules' saved form) cost more than the rest of the move's own work. Rows of open
+# games are all kept.
+KEPT_STATES = 12_000
 
 
 class GameCache:

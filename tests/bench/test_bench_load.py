@@ -68,6 +68,8 @@ NEW_KEYS = {
     "scaling",
     "per_process",
     "round_trips_per_action",
+    "cpu_ms_per_game_set_up",
+    "cpu_ms_per_game_set_up_own",
 }
 
 
@@ -90,6 +92,9 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     assert figures["interactions"] > 0, "the people moved"
     assert figures["bot_in_own_process"] is True
     assert figures["probe_ms_before"] > 0, "the machine's speed was measured before the run"
+    assert figures["cpu_ms_per_game_set_up"] >= figures["cpu_ms_per_game_set_up_own"] > 0, (
+        "opening a game costs the bot's process CPU, its workers' included in the total"
+    )
 
 
 @pytest.mark.slow  # tens of seconds: a benchmark run, if a short one

@@ -5,6 +5,7 @@ that fails drops both, so no stale state outlives its row."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -123,6 +124,22 @@ async def test_a_failed_compare_and_set_drops_the_row_and_the_state_together(dat
     finally:
         await first.close()
         await second.close()
+
+
+async def test_the_states_of_ten_thousand_open_games_are_all_kept(store):
+    """A bot holding ten thousand open games, each played every few minutes, finds every
+    game's state in memory at its next move: none is rebuilt from its saved form."""
+    game, state = await _started(store)
+    cache = GameCache()
+    rows = [
+        cache.read(GameRow(**{**game.__dict__, "id": n, "channel_id": n}), since=0)
+        for n in range(1, 10_001)
+    ]
+    for row in rows:
+        cache.keep_state(row, state)  # one state shared: what is kept, not its size
+    assert all(cache.state(row) is state for row in rows)
+    moved = replace(rows[0], version=rows[0].version + 1)
+    assert cache.state(moved) is None, "a state is kept for its game's version only"
 
 
 async def test_only_the_latest_used_states_are_kept_but_every_open_row_is(store):
