@@ -78,29 +78,6 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
-# A read is one trip to aiosqlite's thread: the statement run, its rows read and its cursor
-# closed there together. Through aiosqlite's cursor it was three (execute, fetch, close), each
-# a hand-over to the thread and back through the event loop's wake-up pipe: a game's set-up
-# reads a score of times, so most of the bot's trips to its database thread were these.
-def _read_all(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> list[Row]:
-    """In the database thread: every row of `sql`."""
-    cursor = conn.execute(sql, args)
-    try:
-        return cursor.fetchall()
-    finally:
-        cursor.close()
-
-
-def _read_one(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> Row | None:
-    """In the database thread: the first row of `sql`, if any."""
-    cursor = conn.execute(sql, args)
-    try:
-        row: Row | None = cursor.fetchone()
-        return row
-    finally:
-        cursor.close()
-
-
 def run_to_end(work: Awaitable[T]) -> T:
     """Drive a coroutine (any awaitable, as a `Work` may return) that never suspends: a
     transaction of `SqliteTransaction`."""
@@ -259,15 +236,19 @@ class SqliteDatabase:
         ):
             yield
 
+    # A read is one trip to aiosqlite's thread (`execute_fetchall`: the statement run and its
+    # rows read there together). Through a cursor it was three (execute, fetch, close), each a
+    # hand-over to the thread and back through the event loop's wake-up pipe: a game's set-up
+    # reads a score of times. A row asked for alone is read with the rest of its statement's
+    # rows, which the bot's single-row reads (by key) do not have.
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         with self._reaching():
-            rows: list[Row] = await self.conn._execute(_read_all, self.conn._conn, sql, args)
-            return rows
+            return list(await self.conn.execute_fetchall(sql, args))
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
         with self._reaching():
-            row: Row | None = await self.conn._execute(_read_one, self.conn._conn, sql, args)
-            return row
+            rows = await self.conn.execute_fetchall(sql, args)
+            return next(iter(rows), None)
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         row = await self.fetchrow(sql, *args)
