@@ -9,10 +9,12 @@ import os
 
 import asyncpg
 import pytest
+from conftest import new_postgres_database
 from postgres_server import PostgresUnavailable, postgres_server, replica_of
 
 from bench.load.cli import bots_database
 from bench.load.config import PRIMARY_SETTINGS
+from bench.load.reader import PostgresReader
 
 COMMITS = 50
 
@@ -58,3 +60,15 @@ def test_every_commit_of_the_bots_is_on_the_players_replica_when_it_returns() ->
     # The same commits on a database without the setting: the replica is behind most of them,
     # so the check above is not passing by chance.
     assert unwaited > 0
+
+
+async def test_a_players_read_is_one_round_trip(postgres) -> None:
+    """A players' connection is not reset between their reads (asyncpg's reset query would be
+    a second round trip for each, run by the replica beside the bot): a setting made on it is
+    still there at the next read."""
+    reader = await PostgresReader.open(await new_postgres_database(postgres))
+    try:
+        await reader.pool.execute("SET application_name = 'players'")
+        assert await reader.rows("SELECT current_setting('application_name')") == [("players",)]
+    finally:
+        await reader.close()
