@@ -49,14 +49,6 @@ CONNECT_TIMEOUT_S = 10.0
 # starting too, say), the last repeated; DATABASE_WAIT says for how long in all.
 START_RETRY_S = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 MIGRATION_LOCK = 0x68766270  # pg_advisory_xact_lock key held while migrating ("hvbp")
-# Each connection's session. Every statement the bot sends is prepared once per connection by
-# asyncpg and run again thousands of times, by key (a game's id, a post's id), so its plan
-# does not depend on the values: PostgreSQL's default (`auto`) plans the first five runs of a
-# prepared statement for their values and keeps doing so while that plan looks cheaper than
-# one for any values, which a statement whose parts are switched on and off by its parameters
-# (a move's, with its optional prompt and post) always does. A move was planned anew on every
-# run: a quarter of the server's CPU for the bot's statements (`GetCachedPlan` under perf).
-SESSION = {"plan_cache_mode": "force_generic_plan"}
 
 
 @functools.lru_cache(maxsize=512)
@@ -265,7 +257,6 @@ async def _create_pool(url: str, where: str, own: set[int]) -> asyncpg.Pool:
             timeout=CONNECT_TIMEOUT_S,
             init=_set_up_connection(own),
             reset=_keep_session,
-            server_settings=SESSION,
         )
     except asyncpg.InvalidPasswordError as exc:
         raise DatabaseError(

@@ -190,23 +190,3 @@ async def test_a_move_and_its_post_cost_three_round_trips(repo):
     assert counts[1] == (1, 3)
     # A second take of the same claim finds its token moved on: it is not sent twice.
     assert await duties.take(owed) is None
-
-
-async def test_a_move_stored_again_is_not_planned_again(repo):
-    """The server plans a prepared statement once for any values and runs that plan again.
-    PostgreSQL's default plans the first five runs for their values, and goes on doing so
-    while that plan looks cheaper: a move in the load benchmark was planned anew on every run,
-    a quarter of the server's CPU for the bot's statements."""
-    game_id, _ = await _twins(repo)
-    version = (await repo.game(game_id=game_id)).version
-    for move in range(8):  # the default plans the first five runs for their values, at least
-        await repo.db.transact(_change(game_id, version + move, {"prompt": ("place", 1)}))
-
-    async def plans(tx):  # on the connection the moves were stored through: the pool's one
-        return await tx.fetchrow(
-            "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
-            " WHERE statement LIKE 'WITH bumped AS%'"
-        )
-
-    generic, custom = await repo.db.transact(plans)
-    assert (generic, custom) == (8, 0)
