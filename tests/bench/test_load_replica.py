@@ -15,6 +15,7 @@ from postgres_server import PostgresUnavailable, postgres_server, replica_of
 from bench.load.cli import bots_database
 from bench.load.config import PRIMARY_SETTINGS
 from bench.load.reader import PostgresReader
+from hvbot.database.sqlite import SqliteDatabase
 
 COMMITS = 50
 
@@ -72,3 +73,41 @@ async def test_a_players_read_is_one_round_trip(postgres) -> None:
         assert await reader.rows("SELECT current_setting('application_name')") == [("players",)]
     finally:
         await reader.close()
+
+
+@pytest.mark.slow  # a PostgreSQL server of its own, with the benchmark's settings
+def test_the_bots_server_keeps_a_returned_commit_through_a_power_loss_as_sqlite_does(
+    tmp_path,
+) -> None:
+    """The bot's SQLite file syncs its WAL at each commit (`synchronous = FULL`, in WAL mode):
+    the PostgreSQL side of the comparison promises as much, not the tests' server's less."""
+
+    async def sqlite_promise() -> tuple[str, int]:
+        db = await SqliteDatabase.open(tmp_path / "games.sqlite3")
+        try:
+            return (
+                (await db.fetchrow("PRAGMA journal_mode"))[0],
+                (await db.fetchrow("PRAGMA synchronous"))[0],
+            )
+        finally:
+            await db.close()
+
+    async def postgres_promise(url: str) -> list[str]:
+        conn = await asyncpg.connect(url)
+        try:
+            return [
+                await conn.fetchval(f"SHOW {name}")
+                for name in ("fsync", "full_page_writes", "synchronous_commit")
+            ]
+        finally:
+            await conn.close()
+
+    assert asyncio.run(sqlite_promise()) == ("wal", 2)  # 2: FULL
+    try:
+        with postgres_server(PRIMARY_SETTINGS) as server:
+            promised = asyncio.run(postgres_promise(bots_database(server, "load_1")))
+    except PostgresUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL could not be started: {exc}", pytrace=False)
+        pytest.skip(f"PostgreSQL could not be started: {exc}")
+    assert promised == ["on", "on", "remote_apply"]
