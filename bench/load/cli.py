@@ -220,8 +220,17 @@ def main(argv: list[str] | None = None) -> int:
                 if several:
                     print(f"\n== {plan.label} ({index} of {len(plans)}) ==")
                 pid = postmaster_pid(server) if url and server is not None else None
+                replica_pid = postmaster_pid(replica) if url and replica is not None else None
                 found = asyncio.run(
-                    run(args, plan, url, database_pid=pid, several=several, replica_url=replica_url)
+                    run(
+                        args,
+                        plan,
+                        url,
+                        database_pid=pid,
+                        several=several,
+                        replica_url=replica_url,
+                        replica_pid=replica_pid,
+                    )
                 )
                 _interrupt_on_sigterm()
                 results.append((plan, report(found)))

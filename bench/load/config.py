@@ -25,10 +25,20 @@ READER_CONNECTIONS = 4
 # ...on a replica of their own: a database the bots were just given is waited for this long
 # to reach it.
 REPLICA_WAIT_S = 30.0
+# The bots' server keeps what it was told to as the SQLite file does. The bot opens its SQLite
+# file in WAL mode at SQLite's default `synchronous = FULL`: each commit is written to the WAL
+# and synced to the disk before it returns, so a machine that loses its power keeps every
+# commit that returned. The tests' PostgreSQL server syncs nothing (`fsync=off`) and writes no
+# full page images (`full_page_writes=off`): quick for tests, but a loss of power can lose
+# commits that returned, or break the database. The bots' server is run as a deployment runs
+# it: WAL synced at each commit (`fsync=on`; `synchronous_commit` is at least `on`, see
+# BOTS_DATABASE_SETTINGS), with full page images. The players' replica is the players' copy,
+# not the bots' truth: it keeps the tests' settings.
+DURABLE = ("fsync=on", "full_page_writes=on")
 # The players' replica is sent the server's changes as the server writes them out; its WAL
 # writer does every 200 ms by default (commits are not waited for), which would hold the
 # players that long behind the bots...
-PRIMARY_SETTINGS = ("wal_writer_delay=10ms", "synchronous_standby_names=*")
+PRIMARY_SETTINGS = (*DURABLE, "wal_writer_delay=10ms", "synchronous_standby_names=*")
 # ...and even 10 ms behind, a player woken by the bot's post would find the game not moved
 # yet and look again and again: the players would play slower than the bot answers, and
 # their looking would load the machine the bot runs on (2,500 queries a second at 200

@@ -63,6 +63,20 @@ def cpu_seconds(pid: int, *, descendants: bool = True) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_seconds_titled(pid: int, words: tuple[str, ...]) -> float:
+    """User plus system CPU time, in seconds, of those of a process and its descendants whose
+    title (command line) holds one of `words`: PostgreSQL names each of its processes by what
+    it does ("postgres: startup recovering ...", "postgres: walreceiver ...")."""
+    total = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError):
+            title = Path(f"/proc/{member}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            if any(word in title for word in words):
+                fields = _stat_fields(member)
+                total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def slowdown(before: float, probes: Sequence[float]) -> float:
     """How many times slower than its fastest the machine was at its slowest, if the host
     slowed it during the run (see SLOWED and SPIKED); 0.0 if it held its speed.

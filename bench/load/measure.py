@@ -43,7 +43,7 @@ from .config import (
     WARM_UP_FINISH_S,
     WARM_UP_GAMES,
 )
-from .machine import cpu_seconds, probe_ms, rss_kb
+from .machine import cpu_seconds, cpu_seconds_titled, probe_ms, rss_kb
 from .players import LoadRun, Slot
 from .reader import GameReader, PostgresReader, SqliteReader, on_shard, totals
 
@@ -56,11 +56,13 @@ async def run(
     database_pid: int | None = None,
     several: bool = False,
     replica_url: str | None = None,
+    replica_pid: int | None = None,
 ) -> dict[str, Any]:
     """One measurement: the plan's bot processes on a fresh database (the SQLite file in a
     temporary folder, or the empty PostgreSQL database `postgres_url`, whose server's main
     process is `database_pid`). The players read the bots' games from `replica_url`, that
-    database on a replica of the server, if given, so their reads load not the bots' server."""
+    database on a replica of the server (whose main process is `replica_pid`), if given, so
+    their reads load not the bots' server."""
     # Ctrl-C cancels this task (asyncio.run sees to that); make a plain `kill` do the same, so
     # the bot processes, the emulator and the temporary folder are cleaned up either way.
     main_task = asyncio.current_task()
@@ -107,6 +109,7 @@ async def run(
                     warm_channels,
                     game_channels,
                     database_pid=database_pid,
+                    replica_pid=replica_pid,
                     stop=stop,
                 )
                 return {**found, "probe_before": before, "replica": replica_url is not None}
@@ -129,6 +132,7 @@ class Measuring:
     processes: list[asyncio.subprocess.Process]
     plan: Plan
     database_pid: int | None
+    replica_pid: int | None = None
     players: list[asyncio.Task[None]] = field(default_factory=list)
     driving: asyncio.Task[None] | None = None
 
@@ -163,12 +167,13 @@ async def measure(
     game_channels: list[Channel],
     *,
     database_pid: int | None = None,
+    replica_pid: int | None = None,
     stop: asyncio.Event | None = None,
 ) -> dict[str, Any]:
     """The phases of one measurement in turn (warm-up, set-up, ramp, timed play, wind-down),
     and what they came to for the report; interrupted, what it came to so far."""
     bench = LoadRun(emu, reader, args, stop)
-    measuring = Measuring(bench, processes, plan, database_pid)
+    measuring = Measuring(bench, processes, plan, database_pid, replica_pid)
     lag_watch = asyncio.create_task(bench.watch_loop_lag())
     started = time.monotonic()
     try:
@@ -385,6 +390,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     cpu_before, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
     own_before = [cpu_seconds(pid, descendants=False) for pid in pids]
     cpu_database = cpu_seconds(database_pid) if database_pid else 0.0
+    replica = Replica(measuring.replica_pid)
     start = loop.time()
     driver = ClockDriver(bench, measuring.processes, [s for s in playing if s.clocked])
     if driver.slots:
@@ -402,6 +408,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     cpu_self = time.process_time() - cpu_self
     if database_pid:
         cpu_database = cpu_seconds(database_pid) - cpu_database
+    cpu_replica, cpu_applying = replica.since()
     (actions, people_moves), (actions_was, people_was) = totals(counts), totals(counts_before)
     figures = {
         "per_process": shares(measuring, counts_before, counts, cpu_bots),
@@ -412,11 +419,39 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
         "cpu_bot_own": cpu_own,
         "cpu_self": cpu_self,
         "cpu_database": cpu_database if database_pid else None,
+        "cpu_replica": cpu_replica,
+        "cpu_applying": cpu_applying,
         "reads": reads,
         "round_trips": trips,
         "probes": probes,
     }
     return TimedPlay(figures, rss_samples, own_samples, driver)
+
+
+class Replica:
+    """The CPU of the players' replica (a PostgreSQL server of its own, `pid` its main
+    process; None on SQLite) from now on: all of it, and its applying of the bots' changes
+    (its startup process replays the WAL its walreceiver is sent). The rest is mostly its
+    answers to the players' reads. It is not the bots' server's work, but it runs on the same
+    cores as the bots, where SQLite's players read the file inside this process."""
+
+    APPLYING = ("postgres: startup", "postgres: walreceiver")
+
+    def __init__(self, pid: int | None) -> None:
+        self.pid = pid
+        self.was = self._now()
+
+    def _now(self) -> tuple[float, float]:
+        if self.pid is None:
+            return 0.0, 0.0
+        return cpu_seconds(self.pid), cpu_seconds_titled(self.pid, self.APPLYING)
+
+    def since(self) -> tuple[float | None, float | None]:
+        """CPU seconds since it was made: all of the replica's, and its applying's."""
+        if self.pid is None:
+            return None, None
+        now = self._now()
+        return now[0] - self.was[0], now[1] - self.was[1]
 
 
 async def sample_play(

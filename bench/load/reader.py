@@ -179,7 +179,9 @@ class PostgresReader(GameReader):
         deadline = asyncio.get_running_loop().time() + REPLICA_WAIT_S
         while True:
             try:
-                pool = await asyncpg.create_pool(url, min_size=1, max_size=READER_CONNECTIONS)
+                pool = await asyncpg.create_pool(
+                    url, min_size=1, max_size=READER_CONNECTIONS, reset=_as_it_is
+                )
                 break
             except asyncpg.InvalidCatalogNameError:
                 if not replica or asyncio.get_running_loop().time() > deadline:
@@ -192,6 +194,13 @@ class PostgresReader(GameReader):
 
     async def close(self) -> None:
         await self.pool.close()
+
+
+async def _as_it_is(conn: asyncpg.Connection) -> None:
+    """A players' connection goes back to the pool as it is, as the bots' do
+    (`hvbot.database.postgres`): the players only read, so asyncpg's reset query (`RESET ALL`,
+    `UNLISTEN *`, ...) would be a second round trip for every read, parsed and run by the
+    replica on the two cores the bot runs on, where SQLite's reads are one call each."""
 
 
 def totals(counts: dict[int | None, tuple[int, int]]) -> tuple[int, int]:

@@ -296,6 +296,11 @@ class Summary:
     varied: float  # how much slower the host made the machine (0.0: not)
 
 
+def _per_action_or_none(cpu: float | None, found: dict[str, Any]) -> float | None:
+    """CPU seconds as ms per stored action, rounded; None if not measured."""
+    return None if cpu is None else rounded(per_action_ms(cpu, found["actions"]), 2)
+
+
 def summarize(found: dict[str, Any]) -> Summary:
     """The figures `report` prints and returns, from what `measure` found."""
     args = found["args"]
@@ -307,7 +312,12 @@ def summarize(found: dict[str, Any]) -> Summary:
     cpu_database = found["cpu_database"]
     # When the whole machine is busy, its cores and not the bots set the pace: a second
     # process can then add no throughput, whatever it could do on cores of its own.
-    busy = found["cpu_bot"] + found["cpu_self"] + (cpu_database or 0.0)
+    busy = (
+        found["cpu_bot"]
+        + found["cpu_self"]
+        + (cpu_database or 0.0)
+        + (found.get("cpu_replica") or 0.0)
+    )
     before, probes = found["probe_before"], found["probes"] or [float("nan")]
     return Summary(
         args=args,
@@ -510,6 +520,16 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
             "own changes, the posts taken and marked made, AI claims, checks, reads of games "
             "not in memory; divided by the actions stored in it)"
         )
+    cpu_replica, cpu_applying = found.get("cpu_replica"), found.get("cpu_applying")
+    if cpu_replica is not None and cpu_applying is not None:
+        # Not the bots' server's work, and not in its figure above, but on the same cores.
+        print(
+            f"the players' replica CPU: {100 * cpu_replica / elapsed:.0f}% of one core, "
+            f"{per_action_ms(cpu_replica, found['actions']):.2f} ms per stored action: "
+            f"{per_action_ms(cpu_applying, found['actions']):.2f} ms applying the bots' changes, "
+            f"the rest answering the players' reads (not in the server's figure above; the "
+            "bots' server spends its own sending them, in its figure)"
+        )
     print(
         f"the machine's {os.cpu_count()} cores: {summary.busy_percent:.0f}% busy with the bots, "
         f"the database, the emulator and the players together"
@@ -632,6 +652,9 @@ def figures_of(
             if cpu_database is None
             else rounded(per_action(found["round_trips"], found["actions"]), 2)
         ),
+        # The players' replica (PostgreSQL), all of it and its applying of the bots' changes.
+        "replica_cpu_ms_per_action": _per_action_or_none(found.get("cpu_replica"), found),
+        "replica_apply_cpu_ms_per_action": _per_action_or_none(found.get("cpu_applying"), found),
         "per_process": processes,
         "machine_busy_percent": round(summary.busy_percent),
         "clocks": clocks,

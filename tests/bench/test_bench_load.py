@@ -70,6 +70,8 @@ NEW_KEYS = {
     "round_trips_per_action",
     "cpu_ms_per_game_set_up",
     "cpu_ms_per_game_set_up_own",
+    "replica_cpu_ms_per_action",
+    "replica_apply_cpu_ms_per_action",
 }
 
 
@@ -95,6 +97,7 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     assert figures["cpu_ms_per_game_set_up"] >= figures["cpu_ms_per_game_set_up_own"] > 0, (
         "opening a game costs the bot's process CPU, its workers' included in the total"
     )
+    assert figures["replica_cpu_ms_per_action"] is None, "SQLite's players read no replica"
 
 
 @pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
@@ -123,6 +126,14 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     assert "lower bound" in done.stdout, "the speed-up of two processes is said to be a floor"
     # Read from the bots' own metrics: each stored action costs at least its change.
     assert figures["round_trips_per_action"] >= 1, figures["round_trips_per_action"]
+    # The players' replica applied the bots' changes and answered the players' reads, on the
+    # same cores: its CPU is told apart from the bots' server's.
+    replica, applying = (
+        figures["replica_cpu_ms_per_action"],
+        figures["replica_apply_cpu_ms_per_action"],
+    )
+    assert 0 <= applying <= replica and replica > 0, (applying, replica)
+    assert "the players' replica CPU" in done.stdout
 
 
 @pytest.mark.parametrize(

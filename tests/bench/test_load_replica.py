@@ -9,10 +9,13 @@ import os
 
 import asyncpg
 import pytest
+from conftest import new_postgres_database
 from postgres_server import PostgresUnavailable, postgres_server, replica_of
 
 from bench.load.cli import bots_database
 from bench.load.config import PRIMARY_SETTINGS
+from bench.load.reader import PostgresReader
+from hvbot.database.sqlite import SqliteDatabase
 
 COMMITS = 50
 
@@ -58,3 +61,53 @@ def test_every_commit_of_the_bots_is_on_the_players_replica_when_it_returns() ->
     # The same commits on a database without the setting: the replica is behind most of them,
     # so the check above is not passing by chance.
     assert unwaited > 0
+
+
+async def test_a_players_read_is_one_round_trip(postgres) -> None:
+    """A players' connection is not reset between their reads (asyncpg's reset query would be
+    a second round trip for each, run by the replica beside the bot): a setting made on it is
+    still there at the next read."""
+    reader = await PostgresReader.open(await new_postgres_database(postgres))
+    try:
+        await reader.pool.execute("SET application_name = 'players'")
+        assert await reader.rows("SELECT current_setting('application_name')") == [("players",)]
+    finally:
+        await reader.close()
+
+
+@pytest.mark.slow  # a PostgreSQL server of its own, with the benchmark's settings
+def test_the_bots_server_keeps_a_returned_commit_through_a_power_loss_as_sqlite_does(
+    tmp_path,
+) -> None:
+    """The bot's SQLite file syncs its WAL at each commit (`synchronous = FULL`, in WAL mode):
+    the PostgreSQL side of the comparison promises as much, not the tests' server's less."""
+
+    async def sqlite_promise() -> tuple[str, int]:
+        db = await SqliteDatabase.open(tmp_path / "games.sqlite3")
+        try:
+            return (
+                (await db.fetchrow("PRAGMA journal_mode"))[0],
+                (await db.fetchrow("PRAGMA synchronous"))[0],
+            )
+        finally:
+            await db.close()
+
+    async def postgres_promise(url: str) -> list[str]:
+        conn = await asyncpg.connect(url)
+        try:
+            return [
+                await conn.fetchval(f"SHOW {name}")
+                for name in ("fsync", "full_page_writes", "synchronous_commit")
+            ]
+        finally:
+            await conn.close()
+
+    assert asyncio.run(sqlite_promise()) == ("wal", 2)  # 2: FULL
+    try:
+        with postgres_server(PRIMARY_SETTINGS) as server:
+            promised = asyncio.run(postgres_promise(bots_database(server, "load_1")))
+    except PostgresUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL could not be started: {exc}", pytrace=False)
+        pytest.skip(f"PostgreSQL could not be started: {exc}")
+    assert promised == ["on", "on", "remote_apply"]
