@@ -50,8 +50,9 @@ async def test_a_database_handed_out_again_is_as_empty_as_a_new_one(
     used = await new_postgres_database(postgres)
     fresh = await contents(used)
     assert fresh["objects"] == [] and fresh["settings"] == []
-    # A test migrates it, changes its settings, and leaves a connection open.
+    # A test migrates it, changes its settings, and leaves connections open.
     store = await GameStore.open(used)
+    left = await asyncpg.connect(used)
     name = used.rsplit("/", 1)[1]
     postgres.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
     assert (await contents(used))["objects"] != []
@@ -60,6 +61,8 @@ async def test_a_database_handed_out_again_is_as_empty_as_a_new_one(
     again = await new_postgres_database(postgres)
     assert again == used, "the database of the test that ended is handed out again"
     assert await contents(again) == fresh
+    with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError)):
+        await left.fetchval("SELECT 1")  # cut
     # The bot's store migrates it as a new one, and the connection left open was cut.
     reopened = await GameStore.open(again)
     try:
