@@ -2,7 +2,7 @@
 
 A game is one folder, `games/<game>/`: its rules (`rules/`, pure Python), its AI levels
 (`ai/`), its pictures (`pictures/`, Pillow), its Discord wording and prompts (`presenter.py`),
-its slash commands (`commands.py`, a discord.py extension), and its data and texts (JSON files,
+its slash commands (`commands.py`, whose `setup` adds its cog), and its data and texts (JSON files,
 `locales/<language>.toml`, `rules.md`). Its `__init__.py` holds its manifest (`PLUGIN`, a
 `hvbot.plugins.GamePlugin` naming those parts), and registering it is the one line that makes
 the game exist for the bot, the command line (`python -m games`), the AI seats, the benchmarks

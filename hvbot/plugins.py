@@ -69,7 +69,7 @@ class GamePlugin:
     rules: str  # module whose GAME is the game's `engine.core.Game`
     ai: str  # module that registers the game's AI levels (`engine.ai.register_agent`)
     presenter: str  # "module:Class": the game's wording, pictures and prompts in Discord
-    commands: str  # discord.py extension with the game's slash commands (a `setup(bot)`)
+    commands: str  # module of the game's slash commands; its `setup(bot)` adds their cog
     texts: str  # package holding locales/<language>.toml and the rules texts
     # Rated separately at each table size (two, three, four players): only for a game whose
     # balance depends on how many play, so that a rating means the same at every size

@@ -187,30 +187,34 @@ async def new_postgres_database(server: PostgresServer, *, migrated: bool = Fals
     Migrating costs the server as much again, so a migrated one whose schema is still exactly
     the migrations' loses only its rows (see `_emptied`)."""
     key = (server.folder, server.port)
-    conn = await asyncpg.connect(server.database_url("postgres"))
-    try:
-        name = None
-        free = _free.get(key, [])
-        while free and name is None:
-            name = free.pop()
-            try:
-                await _emptied(conn, server, name, migrated=migrated)
-            except (OSError, asyncpg.PostgresError):
-                name = None  # gone with what its test did to it: the next, or a new one
-        if name is None:
-            name = f"t_{os.getpid()}_{next(_databases)}"
+    name = None
+    free = _free.get(key, [])
+    while free and name is None:
+        name = free.pop()
+        try:
+            await _emptied(server, name, migrated=migrated)
+        except (OSError, asyncpg.PostgresError):
+            name = None  # gone with what its test did to it: the next, or a new one
+    if name is None:
+        name = f"t_{os.getpid()}_{next(_databases)}"
+        conn = await asyncpg.connect(server.database_url("postgres"))
+        try:
             await conn.execute(f'CREATE DATABASE "{name}"')
-            if migrated:
-                await _migrate(server, name)
-    finally:
-        await conn.close()
+        finally:
+            await conn.close()
+        if migrated:
+            await _migrate(server, name)
     _handed.append((key, name))
     return server.database_url(name)
 
 
 # What the migrations make, as one digest of the catalog's rows about the `public` schema:
 # tables, columns and their defaults, constraints, indexes, triggers, functions, sequences,
-# types, and the migrations recorded. Two databases with the same digest have the same schema.
+# types, and the migrations recorded. Two databases with the same digest have the same schema,
+# and two databases migrated alike have the same digest: nothing in it is an object's number
+# (the triggers PostgreSQL makes for a foreign key are named with theirs, so they are told by
+# their constraint instead), or a database migrated anew would never match the first one's
+# and would be migrated again at every test it is handed to.
 SCHEMA_DIGEST = """
 SELECT md5(string_agg(line, E'\n' ORDER BY line)) FROM (
   SELECT format('class %s %s %s %s %s', c.relname, c.relkind, c.relpersistence, c.relacl,
@@ -228,8 +232,12 @@ SELECT md5(string_agg(line, E'\n' ORDER BY line)) FROM (
   UNION ALL
   SELECT format('index %s', indexdef) FROM pg_indexes WHERE schemaname = 'public'
   UNION ALL
-  SELECT format('trigger %s %s', pg_get_triggerdef(t.oid), t.tgenabled)
+  SELECT format('trigger %s %s %s', CASE WHEN t.tgisinternal
+                  THEN regexp_replace(pg_get_triggerdef(t.oid),
+                                      '"RI_ConstraintTrigger_[ac]_[0-9]+"', 'RI_ConstraintTrigger')
+                  ELSE pg_get_triggerdef(t.oid) END, t.tgenabled, k.conname)
     FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+    LEFT JOIN pg_constraint k ON k.oid = t.tgconstraint
     WHERE c.relnamespace = 'public'::regnamespace
   UNION ALL
   SELECT format('function %s %s', p.oid::regprocedure, md5(p.prosrc))
@@ -265,24 +273,37 @@ async def _migrate(server: PostgresServer, name: str) -> None:
             await db.close()
 
 
-async def _emptied(
-    conn: asyncpg.Connection, server: PostgresServer, name: str, *, migrated: bool = False
-) -> None:
+async def _emptied(server: PostgresServer, name: str, *, migrated: bool = False) -> None:
     """The database `name` made as CREATE DATABASE makes one from the server's template: no
     connection left from its last test, no setting of its own, an empty `public` schema owned
     and usable as a new database's is (every table, sequence, function and trigger the bot
     makes lives in that schema). With `migrated`, as the bot's migrations then leave it: when
     its schema is still exactly theirs, its tables are emptied and its sequences start again;
     otherwise (its test migrated only part of the way, or changed the schema) it is emptied
-    and migrated."""
-    await conn.execute(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-        " WHERE datname = $1 AND pid <> pg_backend_pid()",
-        name,
-    )
-    await conn.execute(f'ALTER DATABASE "{name}" RESET ALL')
+    and migrated.
+
+    All of it is done from one connection to the database itself, each new connection being
+    a server process started for it; only a database its test gave settings of its own takes
+    another, to the server's own database, to reset them (a session keeps those it started
+    with, so the work then goes on in a new one)."""
     db = await asyncpg.connect(server.database_url(name))
     try:
+        # Each connection left is waited for until it is gone (up to 5 s).
+        found = await db.fetchrow(
+            "SELECT (SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity"
+            "   WHERE datname = current_database() AND pid <> pg_backend_pid()) AS cut,"
+            " EXISTS (SELECT FROM pg_db_role_setting s"
+            "   JOIN pg_database d ON d.oid = s.setdatabase"
+            "   WHERE d.datname = current_database() AND s.setrole = 0) AS settings"
+        )
+        if found["settings"]:
+            await db.close()
+            admin = await asyncpg.connect(server.database_url("postgres"))
+            try:
+                await admin.execute(f'ALTER DATABASE "{name}" RESET ALL')
+            finally:
+                await admin.close()
+            db = await asyncpg.connect(server.database_url(name))
         if migrated and _migrated_schema:
             try:
                 unchanged = await db.fetchval(SCHEMA_DIGEST) == _migrated_schema[0]

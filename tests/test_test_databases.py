@@ -50,8 +50,9 @@ async def test_a_database_handed_out_again_is_as_empty_as_a_new_one(
     used = await new_postgres_database(postgres)
     fresh = await contents(used)
     assert fresh["objects"] == [] and fresh["settings"] == []
-    # A test migrates it, changes its settings, and leaves a connection open.
+    # A test migrates it, changes its settings, and leaves connections open.
     store = await GameStore.open(used)
+    left = await asyncpg.connect(used)
     name = used.rsplit("/", 1)[1]
     postgres.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
     assert (await contents(used))["objects"] != []
@@ -60,6 +61,8 @@ async def test_a_database_handed_out_again_is_as_empty_as_a_new_one(
     again = await new_postgres_database(postgres)
     assert again == used, "the database of the test that ended is handed out again"
     assert await contents(again) == fresh
+    with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError)):
+        await left.fetchval("SELECT 1")  # cut
     # The bot's store migrates it as a new one, and the connection left open was cut.
     reopened = await GameStore.open(again)
     try:
@@ -192,3 +195,46 @@ async def test_a_database_whose_schema_a_test_changed_is_migrated_again(
     conftest.pytest_runtest_logfinish()
     assert await new_postgres_database(postgres, migrated=True) == used
     assert await contents(used) == fresh
+
+
+async def test_databases_migrated_apart_have_the_same_schema_digest(
+    postgres: PostgresServer,
+) -> None:
+    """A database handed out migrated is recognised as the migrations' by its digest, and only
+    loses its rows: one migrated anew (its schema changed by a test, or handed out empty) must
+    have the digest of the first, whatever numbers its objects were given, or it would be
+    migrated again at every later test."""
+    first = await new_postgres_database(postgres, migrated=True)
+    second = await new_postgres_database(postgres, migrated=True)
+    assert first != second
+    digests = []
+    for url in (first, second):
+        conn = await asyncpg.connect(url)
+        try:
+            digests.append(await conn.fetchval(conftest.SCHEMA_DIGEST))
+        finally:
+            await conn.close()
+    assert digests[0] == digests[1]
+
+
+async def table_number(url: str) -> int:
+    """The `games` table's object number: a table made again has a new one."""
+    conn = await asyncpg.connect(url)
+    try:
+        number: int = await conn.fetchval("SELECT 'games'::regclass::oid")
+        return number
+    finally:
+        await conn.close()
+
+
+async def test_a_database_migrated_again_keeps_its_tables_when_handed_out_next(
+    postgres: PostgresServer,
+) -> None:
+    used = await new_postgres_database(postgres)  # handed out empty: migrated when next asked
+    conftest.pytest_runtest_logfinish()
+    again = await new_postgres_database(postgres, migrated=True)
+    assert again == used
+    made = await table_number(again)
+    conftest.pytest_runtest_logfinish()
+    assert await new_postgres_database(postgres, migrated=True) == used
+    assert await table_number(used) == made, "emptied, not migrated again"

@@ -222,5 +222,5 @@ class HighVoltageCog(GameMoves, group_name="hv", group_description="High Voltage
 
 
 async def setup(bot: GameBot) -> None:
-    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    """Adds the cog to a bot as it starts (see `GameBot.setup_hook`)."""
     await bot.add_cog(HighVoltageCog(bot))

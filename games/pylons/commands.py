@@ -43,5 +43,5 @@ class PylonsCog(GameMoves, group_name="pylons", group_description="Pylons moves"
 
 
 async def setup(bot: GameBot) -> None:
-    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    """Adds the cog to a bot as it starts (see `GameBot.setup_hook`)."""
     await bot.add_cog(PylonsCog(bot))

@@ -235,5 +235,5 @@ class Sector6Cog(GameMoves, group_name="s6", group_description="Sector 6 moves")
 
 
 async def setup(bot: GameBot) -> None:
-    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    """Adds the cog to a bot as it starts (see `GameBot.setup_hook`)."""
     await bot.add_cog(Sector6Cog(bot))

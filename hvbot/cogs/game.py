@@ -732,7 +732,7 @@ def _picked_id(interaction: discord.Interaction) -> int | None:
 
 
 async def setup(bot: GameBot) -> None:
-    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    """Adds the cog to a bot as it starts (see `GameBot.setup_hook`)."""
     await bot.add_cog(GameCog(bot))
 
 

@@ -287,5 +287,5 @@ def settings_text(settings: NotifySettings, texts: Texts) -> str:
 
 
 async def setup(bot: GameBot) -> None:
-    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    """Adds the cog to a bot as it starts (see `GameBot.setup_hook`)."""
     await bot.add_cog(MeCog(bot))

@@ -91,5 +91,5 @@ class RemindersCog(commands.Cog):
 
 
 async def setup(bot: GameBot) -> None:
-    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    """Adds the cog to a bot as it starts (see `GameBot.setup_hook`)."""
     await bot.add_cog(RemindersCog(bot, check_s=bot.remind_check_s))

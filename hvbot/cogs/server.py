@@ -262,5 +262,5 @@ def _or(value: int | None, default: int) -> int:
 
 
 async def setup(bot: GameBot) -> None:
-    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    """Adds the cog to a bot as it starts (see `GameBot.setup_hook`)."""
     await bot.add_cog(ServerCog(bot))

@@ -252,5 +252,5 @@ async def _public(interaction: discord.Interaction, post: Post) -> None:
 
 
 async def setup(bot: GameBot) -> None:
-    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    """Adds the cog to a bot as it starts (see `GameBot.setup_hook`)."""
     await bot.add_cog(StatsCog(bot))

@@ -58,6 +58,14 @@ def fields_of(string: app_commands.locale_str) -> dict[str, Any]:
     return {name: value for name, value in string.extras.items() if name != KEY}
 
 
+# The Discord locales the bot speaks other than English, by the language it speaks there. A sync
+# asks for every string in each of Discord's thirty-odd locales, most of which the bot does not
+# speak: those are answered at once.
+SPOKEN = {
+    locale: language for locale in discord.Locale if (language := language_of(locale)) != DEFAULT
+}
+
+
 class Translator(app_commands.Translator):
     """Gives Discord the Italian, French and German names and descriptions of the commands;
     None (Discord shows the English) for any other locale and for strings without a text."""
@@ -68,6 +76,8 @@ class Translator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContext,
     ) -> str | None:
+        if locale not in SPOKEN:
+            return None
         return self.text(string, locale, context)
 
     @staticmethod

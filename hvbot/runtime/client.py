@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import importlib
 import logging
 import secrets
 import sys
@@ -51,7 +52,8 @@ HANDLER_TASKS = (
     "discord-ui-dynamic-item-",
     "discord-ui-modal-dispatch-",
 )
-# The commands of the bot itself, loaded as discord.py extensions before each game's own.
+# The modules of the bot's own commands, each with a `setup` that adds its cog, set up before
+# each game's own.
 EXTENSIONS = (
     "hvbot.cogs.game",
     "hvbot.cogs.periodic",
@@ -165,9 +167,12 @@ class GameBot(commands.AutoShardedBot):
         await self.pictures.start()
         # Every button's click reaches its handler by its custom id, after a restart too.
         self.add_dynamic_items(*clicks.ITEMS)
-        # The commands every game shares, then each registered game's own (see `hvbot.plugins`).
+        # The commands every game shares, then each registered game's own (see `hvbot.plugins`):
+        # each module's `setup` adds its cog. The modules are imported as any other, once a
+        # process; discord.py's `load_extension` would execute each anew at every start, which
+        # is for reloading changed code into a running bot, and this bot never does that.
         for extension in (*EXTENSIONS, *(game.commands for game in plugins())):
-            await self.load_extension(extension)
+            await importlib.import_module(extension).setup(self)
         self.tree.error(self.on_app_command_error)
         # Before the sync: the translator gives Discord the commands' names in each language.
         await self.tree.set_translator(Translator())

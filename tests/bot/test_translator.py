@@ -4,6 +4,7 @@ the translator derives from the command tree."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -36,8 +37,8 @@ async def payloads() -> AsyncIterator[list[dict[str, Any]]]:
     )
     for cog in (GameCog, StatsCog, TournamentCog):
         await bot.add_cog(cog(bot))
-    for game in plugins():  # every registered game's own commands, as the bot loads them
-        await bot.load_extension(game.commands)
+    for game in plugins():  # every registered game's own commands, as the bot sets them up
+        await importlib.import_module(game.commands).setup(bot)
     translator = Translator()
     yield [await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()]
     await bot.close()
@@ -132,8 +133,8 @@ async def test_the_english_texts_are_the_code_s_own_strings() -> None:
     )
     for cog in (GameCog, StatsCog, TournamentCog):
         await bot.add_cog(cog(bot))
-    for game in plugins():  # every registered game's own commands, as the bot loads them
-        await bot.load_extension(game.commands)
+    for game in plugins():  # every registered game's own commands, as the bot sets them up
+        await importlib.import_module(game.commands).setup(bot)
     english = English()
     for command in bot.tree.get_commands():
         await command.get_translated_payload(bot.tree, english)

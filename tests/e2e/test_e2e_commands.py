@@ -17,6 +17,7 @@ from e2e_harness import (
 )
 
 from games import plugins
+from hvbot.runtime.client import EXTENSIONS
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
@@ -162,6 +163,21 @@ async def test_looking_commands(emulator: DiscordEmulator, hv: BotHarness) -> No
     (secret,) = reply.messages
     assert secret.visibility == Visibility.ephemeral_to(ada)
     assert heading(secret).startswith("Your company: ")
+
+
+async def test_a_bot_started_again_sets_up_the_same_command_modules(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """The command modules are imported once a process, as any module, and each start adds
+    their cogs: a bot started again has cogs of the very classes the first had (not of the
+    modules executed anew), and answers its commands."""
+    assert hv.bot is not None
+    first = {type(cog) for cog in hv.bot.cogs.values()}
+    assert len(first) == len(EXTENSIONS) + len(plugins())
+    bot = await hv.restart()
+    assert {type(cog) for cog in bot.cogs.values()} == first
+    reply = await emulator.slash(emulator.add_user("Ada"), "game new", game="pylons")
+    assert reply.public
 
 
 @pytest.mark.parametrize("scoped", [True, False], ids=["guild-commands", "global-commands"])

@@ -33,5 +33,5 @@ class TicTacToeCog(GameMoves, group_name="ttt", group_description="Tic-tac-toe m
 
 
 async def setup(bot: GameBot) -> None:
-    """Loaded as a discord.py extension (see `GameBot.setup_hook`)."""
+    """Adds the cog to a bot as it starts (see `GameBot.setup_hook`)."""
     await bot.add_cog(TicTacToeCog(bot))
