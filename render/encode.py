@@ -162,7 +162,6 @@ def png_bytes(
 BAND_ROWS = 32  # a band: about a third of a High Voltage card's height, 30 kB of pixels
 # A picture's bands as written: (top, bottom) rows -> (raw deflate blocks, Adler-32 of rows).
 Encoded = dict[tuple[int, int], tuple[bytes, int]]
-READ_WHOLE_PAST = 6  # bands to write past which a picture's pixels are read whole
 SAMPLE = 61  # bands are filed by every SAMPLE-th pixel (then all their pixels are compared)
 BUCKET = 4  # bands kept under one sample: a few moves' versions of a band may share one
 # What the bands kept for reuse may hold, their pixels and compressed bytes together: about
@@ -279,11 +278,8 @@ def banded_png(
     width, height = img.size
     spans = _band_rows(height, edges, rows)
     known = known or {}
-    # Reading a band alone (cropped, then its bytes) costs about a seventh of reading the
-    # whole picture at once, mostly in Pillow's making of the cropped picture: past a few
-    # bands to write, reading all is quicker.
-    unknown = sum(1 for span in spans if span not in known)
-    pixels = img.tobytes() if unknown > READ_WHOLE_PAST else None
+    # Reading only the bands to write costs a copy each; past a few, reading all is quicker.
+    pixels = img.tobytes() if 4 * len(known) < len(spans) else None
     blocks = [_ZLIB_HEADER]
     adler = 1
     for top, bottom in spans:
