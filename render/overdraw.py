@@ -185,11 +185,14 @@ def redraw(
     a box holds the pixels of the board drawn whole), and the boxes are copied over. The
     pieces also draw on the scratch outside the boxes, which is never read; returns the
     scratch to keep (it holds nothing but this look's ground and pieces)."""
+    # The boxes are copied through Pillow's pictures' cores: `Image.crop` and `Image.paste`
+    # make and check a whole picture (its palette copied) for each box, which took longer
+    # than copying the box's pixels.
     if scratch is None:
         scratch = ground.copy()
     else:
         for box in dirty:
-            scratch.paste(ground.crop(box), box)
+            scratch.im.paste(ground.im.crop(box), box)
     left = min(b[0] for b in dirty)
     top = min(b[1] for b in dirty)
     right = max(b[2] for b in dirty)
@@ -205,7 +208,7 @@ def redraw(
         ):
             draw(scratch, op)
     for box in dirty:
-        image.paste(scratch.crop(box), box)
+        image.im.paste(scratch.im.crop(box), box)
     return scratch
 
 
