@@ -8,7 +8,7 @@ import contextlib
 import itertools
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .config import PROBE_LOOPS, SLOWED, SPIKED
@@ -55,26 +55,32 @@ def cpu_seconds(pid: int, *, descendants: bool = True) -> float:
     """User plus system CPU time of a process and (unless told otherwise) its descendants
     (every thread), in seconds (a descendant's time counts while it runs; one that ended is no
     longer counted)."""
-    total = 0
-    for member in process_tree(pid) if descendants else [pid]:
-        with contextlib.suppress(OSError):
-            fields = _stat_fields(member)
-            total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+    return _cpu_of(process_tree(pid) if descendants else [pid])
 
 
 def cpu_seconds_titled(pid: int, words: tuple[str, ...]) -> float:
     """User plus system CPU time, in seconds, of those of a process and its descendants whose
     title (command line) holds one of `words`: PostgreSQL names each of its processes by what
     it does ("postgres: startup recovering ...", "postgres: walreceiver ...")."""
+    return _cpu_of(m for m in process_tree(pid) if any(w in _title(m) for w in words))
+
+
+def _cpu_of(pids: Iterable[int]) -> float:
+    """The CPU seconds of these processes, those that have ended left out."""
     total = 0
-    for member in process_tree(pid):
+    for member in pids:
         with contextlib.suppress(OSError):
-            title = Path(f"/proc/{member}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-            if any(word in title for word in words):
-                fields = _stat_fields(member)
-                total += int(fields[11]) + int(fields[12])
+            fields = _stat_fields(member)
+            total += int(fields[11]) + int(fields[12])
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def _title(pid: int) -> str:
+    """A process's command line, as `ps` shows it; empty once it has ended."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
 
 
 def slowdown(before: float, probes: Sequence[float]) -> float:
