@@ -76,9 +76,8 @@ class Translator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContext,
     ) -> str | None:
-        if locale not in SPOKEN:
-            return None
-        return self.text(string, locale, context)
+        language = SPOKEN.get(locale)
+        return None if language is None else _in_language(string, language, context)
 
     @staticmethod
     def text(
@@ -88,12 +87,18 @@ class Translator(app_commands.Translator):
     ) -> str | None:
         """The same answer as `translate`, without the coroutine (for tests and tools)."""
         language = language_of(locale)
-        if language == DEFAULT:
-            return None
-        key = key_of(string, context)
-        if key is None:
-            return None
-        template = catalogue(language).get(key)
-        if not isinstance(template, str):
-            return None
-        return template.format_map(fields_of(string))
+        return None if language == DEFAULT else _in_language(string, language, context)
+
+
+def _in_language(
+    string: app_commands.locale_str, language: str, context: app_commands.TranslationContext
+) -> str | None:
+    """`string` in `language` (one the bot speaks other than English), or None when it has
+    no text there."""
+    key = key_of(string, context)
+    if key is None:
+        return None
+    template = catalogue(language).get(key)
+    if not isinstance(template, str):
+        return None
+    return template.format_map(fields_of(string))
