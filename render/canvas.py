@@ -342,11 +342,10 @@ def _laid(letter: str, size: int, bold: bool) -> tuple[Any, int, int, int, int, 
     return shape.im, dx, dy, shape.width, shape.height, advance
 
 
-@lru_cache(maxsize=4096)
 def _glyph(letter: str, size: int, bold: bool) -> tuple[Image.Image, int, int] | None:
     """One letter's ink as FreeType draws it alone at a whole pixel ('L', as tight as its
     ink) and its offset from the pen's position on the top line; None for a letter without
-    ink (a space)."""
+    ink (a space). Drawn once a letter, for `_laid`, which keeps it."""
     f = font(size, bold)
     ascent, descent = f.getmetrics()
     room = size  # for a letter reaching left of its pen position, or right of its advance
