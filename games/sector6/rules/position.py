@@ -196,7 +196,7 @@ class Sector6Position(State):
         (`state`); an entry point has one rotation only (it looks the same
         every way)."""
         base = self.rules.tiles[piece].walls
-        rotations = range(6) if base else range(1)
+        rotations = _rotations(base)
         cells, galleries = self._build_cells()
         if galleries:
             return [(c, r) for c in cells for r in rotations if self._joins(c, turn_mask(base, r))]
@@ -206,7 +206,7 @@ class Sector6Position(State):
         """Whether (cell, rotation) is one of `placements(piece)`: what every placement
         checks, a game's replay included, without listing every cell and rotation."""
         base = self.rules.tiles[piece].walls
-        if rotation not in (range(6) if base else range(1)):
+        if rotation not in _rotations(base):
             return False
         cells, galleries = self._build_cells()
         if cell not in cells:
@@ -266,3 +266,9 @@ class Sector6Position(State):
 
 
 __all__ = ["Sector6Position"]
+
+
+def _rotations(walls: int) -> range:
+    """The rotations a piece with these walls may be placed at: an entry point (no walls)
+    looks the same every way, so it has one."""
+    return range(6) if walls else range(1)
