@@ -31,3 +31,14 @@ def test_a_patched_version_is_what_the_project_asks_for(name: str) -> None:
     lows = [Version(spec.version) for spec in requirement.specifier if spec.operator != "!="]
     assert lows and min(lows) >= floor, requirement
     assert Version(version(name)) >= floor, "the installed version is a patched one"
+
+
+def test_discord_py_reads_and_writes_discords_json_with_orjson() -> None:
+    """Every gateway event and every request's body goes through discord.py's JSON helpers;
+    it takes orjson only if it can import it, so a missing dependency would pass unnoticed."""
+    import discord.utils
+    import orjson
+
+    assert "orjson" in declared(), "orjson is asked for by the project itself"
+    assert discord.utils.HAS_ORJSON
+    assert discord.utils._to_json({"a": [1, "é"]}) == orjson.dumps({"a": [1, "é"]}).decode()
