@@ -173,6 +173,7 @@ _ZLIB_HEADER = b"\x78\x01"
 _LAST_BLOCK = zlib.compressobj(FAST, zlib.DEFLATED, -15).flush()  # an empty final block
 _ADLER_BASE = 65521
 _IDAT_CRC = zlib.crc32(b"IDAT")  # a chunk's CRC-32 covers its kind, then its data
+_FILTER_ADLER = zlib.adler32(b"\0")  # the Adler-32 of a first row's filter byte alone
 
 
 class Bands:
@@ -200,10 +201,11 @@ class Bands:
         self, picture: bytes, top: int, bottom: int, width: int, level: int = FAST
     ) -> tuple[bytes, int]:
         """Rows `top` to `bottom` (excluded) of `picture`, palette indices `width` to a row,
-        each row after its PNG filter byte (0: palette rows are not filtered), as raw deflate
-        blocks ending on a byte boundary, compressed at `level`; and the Adler-32 of those
-        rows."""
-        start, end = top * width, bottom * width
+        each row followed by a zero byte (as `_rows` reads them), as PNG rows, each after its
+        filter byte (0: palette rows are not filtered), in raw deflate blocks ending on a byte
+        boundary, compressed at `level`; and the Adler-32 of those rows."""
+        line = width + 1
+        start, end = top * line, bottom * line
         key = (width, level, picture[start:end:SAMPLE])
         with self._lock:
             for pixels, blocks, adler in self._kept.get(key, ()):
@@ -211,13 +213,13 @@ class Bands:
                     self._kept.move_to_end(key)
                     return blocks, adler
         pixels = picture[start:end]
-        view = memoryview(picture)
-        # Each row after its filter byte, in one copy: the empty first part puts a filter byte
-        # before the first row too.
-        rows = b"\0".join([b"", *(view[at : at + width] for at in range(start, end, width))])
+        # The PNG rows are the first row's filter byte, then each row and the zero byte after
+        # it, which is the next row's filter byte, but for the last row's: no copy is made.
+        rows = memoryview(picture)[start : end - 1]
         packer = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
-        blocks = packer.compress(rows) + packer.flush(isal_zlib.Z_SYNC_FLUSH)
-        adler = isal_zlib.adler32(rows)  # zlib's, several times quicker
+        blocks = packer.compress(b"\0") + packer.compress(rows)
+        blocks += packer.flush(isal_zlib.Z_SYNC_FLUSH)
+        adler = isal_zlib.adler32(rows, _FILTER_ADLER)  # zlib's, several times quicker
         size = len(pixels) + len(blocks)
         if size <= self.budget:
             with self._lock:
@@ -320,18 +322,21 @@ def banded_png(
 
 
 def _rows(img: Image.Image, top: int, bottom: int) -> bytes:
-    """The pixels of rows `top` to `bottom` (excluded) of a 'P' image, a byte each, as
-    `img.crop(...).tobytes()` gives them.
+    """The pixels of rows `top` to `bottom` (excluded) of a 'P' image, a byte each, each row
+    followed by a zero byte: all but the first of a PNG's filter bytes in their places, so
+    that a band's PNG rows are its first filter byte and these bytes but the last, and never
+    need to be put together (see `Bands.compressed`).
 
-    Read by Pillow's raw encoder straight from the picture's rows, in one piece: a board
+    Read by Pillow's raw encoder straight from the picture's rows (a row of one byte more than
+    the picture is wide is written with a zero byte after the row), in one piece: a board
     reads a dozen bands, and `crop` made a picture of each (its palette copied and checked)
     that `tobytes` then read in 64 kB pieces and joined, which took several times as long
     as reading the rows."""
     width = img.width
-    size = width * (bottom - top)
+    size = (width + 1) * (bottom - top)
     if size == 0:
         return b""
-    encoder = Image._getencoder("P", "raw", ("P", 0, 1))
+    encoder = Image._getencoder("P", "raw", ("P", width + 1, 1))
     encoder.setimage(img.im, (0, top, width, bottom))
     _, status, data = encoder.encode(size)  # a buffer the size of the rows: read at once
     if status != 1:  # 1: every row read; anything else would be a bug here

@@ -365,11 +365,14 @@ def test_a_picture_drawn_over_another_encodes_as_the_picture_afresh(changed: int
 
 @pytest.mark.parametrize("span", [(0, 1), (0, 200), (17, 49), (199, 200), (90, 90)])
 def test_the_rows_read_for_a_band_are_the_rows_of_the_picture(span: tuple[int, int]) -> None:
-    """Bands are read from the picture's rows without cropping it: the same bytes as the
-    crop's, first and last rows and the whole picture included."""
+    """Bands are read from the picture's rows without cropping it: the crop's rows, each
+    followed by a zero byte (the next row's PNG filter byte), first and last rows and the
+    whole picture included."""
     img = picture(6)
     top, bottom = span
-    assert _rows(img, top, bottom) == img.crop((0, top, img.width, bottom)).tobytes()
+    pixels = img.crop((0, top, img.width, bottom)).tobytes()
+    rows = [pixels[at : at + img.width] for at in range(0, len(pixels), img.width)]
+    assert _rows(img, top, bottom) == b"".join(row + b"\0" for row in rows)
 
 
 def test_a_band_is_reused_only_at_the_level_it_was_compressed_at() -> None:
