@@ -173,7 +173,6 @@ _ZLIB_HEADER = b"\x78\x01"
 _LAST_BLOCK = zlib.compressobj(FAST, zlib.DEFLATED, -15).flush()  # an empty final block
 _ADLER_BASE = 65521
 _IDAT_CRC = zlib.crc32(b"IDAT")  # a chunk's CRC-32 covers its kind, then its data
-_FILTER_ADLER = zlib.adler32(b"\0")  # the Adler-32 of a first row's filter byte alone
 
 
 class Bands:
@@ -203,7 +202,9 @@ class Bands:
         """Rows `top` to `bottom` (excluded) of `picture`, palette indices `width` to a row,
         each row followed by a zero byte (as `_rows` reads them), as PNG rows, each after its
         filter byte (0: palette rows are not filtered), in raw deflate blocks ending on a byte
-        boundary, compressed at `level`; and the Adler-32 of those rows."""
+        boundary, compressed at `level`; and the Adler-32 of those rows. Only the band's rows
+        are compared to the bands kept and kept; the row above it gives its first filter byte
+        (when there is none, the rows are copied after a zero byte)."""
         line = width + 1
         start, end = top * line, bottom * line
         key = (width, level, picture[start:end:SAMPLE])
@@ -213,13 +214,17 @@ class Bands:
                     self._kept.move_to_end(key)
                     return blocks, adler
         pixels = picture[start:end]
-        # The PNG rows are the first row's filter byte, then each row and the zero byte after
-        # it, which is the next row's filter byte, but for the last row's: no copy is made.
-        rows = memoryview(picture)[start : end - 1]
+        # The PNG rows are a filter byte, then each row and the zero byte after it, which is
+        # the next row's filter byte, but for the last row's. Below the first row, the first
+        # filter byte is the zero byte after the row above: the rows are read as they lie.
+        # (Given to the compressor in one piece: given in two it writes other bytes.)
+        if start:
+            rows: bytes | memoryview = memoryview(picture)[start - 1 : end - 1]
+        else:
+            rows = b"".join((b"\0", memoryview(picture)[: end - 1]))
         packer = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
-        blocks = packer.compress(b"\0") + packer.compress(rows)
-        blocks += packer.flush(isal_zlib.Z_SYNC_FLUSH)
-        adler = isal_zlib.adler32(rows, _FILTER_ADLER)  # zlib's, several times quicker
+        blocks = packer.compress(rows) + packer.flush(isal_zlib.Z_SYNC_FLUSH)
+        adler = isal_zlib.adler32(rows)  # zlib's, several times quicker
         size = len(pixels) + len(blocks)
         if size <= self.budget:
             with self._lock:
@@ -291,8 +296,9 @@ def banded_png(
             if pixels is not None:
                 part = bands.compressed(pixels, top, bottom, width, level)
             else:
-                band = _rows(img, top, bottom)
-                part = bands.compressed(band, 0, bottom - top, width, level)
+                above = max(top - 1, 0)  # the row above too, for the zero byte after it
+                band = _rows(img, above, bottom)
+                part = bands.compressed(band, top - above, bottom - above, width, level)
         if encoded is not None:
             encoded[(top, bottom)] = part
         compressed, band_adler = part
@@ -323,8 +329,8 @@ def banded_png(
 
 def _rows(img: Image.Image, top: int, bottom: int) -> bytes:
     """The pixels of rows `top` to `bottom` (excluded) of a 'P' image, a byte each, each row
-    followed by a zero byte: all but the first of a PNG's filter bytes in their places, so
-    that a band's PNG rows are its first filter byte and these bytes but the last, and never
+    followed by a zero byte: the PNG's filter bytes in their places, so that a band's PNG
+    rows are the bytes from the zero byte after the row above it to its last row, and never
     need to be put together (see `Bands.compressed`).
 
     Read by Pillow's raw encoder straight from the picture's rows (a row of one byte more than
