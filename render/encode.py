@@ -200,10 +200,13 @@ class Bands:
         self, picture: bytes, top: int, bottom: int, width: int, level: int = FAST
     ) -> tuple[bytes, int]:
         """Rows `top` to `bottom` (excluded) of `picture`, palette indices `width` to a row,
-        each row after its PNG filter byte (0: palette rows are not filtered), as raw deflate
-        blocks ending on a byte boundary, compressed at `level`; and the Adler-32 of those
-        rows."""
-        start, end = top * width, bottom * width
+        each row followed by a zero byte (as `_rows` reads them), as PNG rows, each after its
+        filter byte (0: palette rows are not filtered), in raw deflate blocks ending on a byte
+        boundary, compressed at `level`; and the Adler-32 of those rows. Only the band's rows
+        are compared to the bands kept and kept; the row above it gives its first filter byte
+        (when there is none, the rows are copied after a zero byte)."""
+        line = width + 1
+        start, end = top * line, bottom * line
         key = (width, level, picture[start:end:SAMPLE])
         with self._lock:
             for pixels, blocks, adler in self._kept.get(key, ()):
@@ -211,10 +214,14 @@ class Bands:
                     self._kept.move_to_end(key)
                     return blocks, adler
         pixels = picture[start:end]
-        view = memoryview(picture)
-        # Each row after its filter byte, in one copy: the empty first part puts a filter byte
-        # before the first row too.
-        rows = b"\0".join([b"", *(view[at : at + width] for at in range(start, end, width))])
+        # The PNG rows are a filter byte, then each row and the zero byte after it, which is
+        # the next row's filter byte, but for the last row's. Below the first row, the first
+        # filter byte is the zero byte after the row above: the rows are read as they lie.
+        # (Given to the compressor in one piece: given in two it writes other bytes.)
+        if start:
+            rows: bytes | memoryview = memoryview(picture)[start - 1 : end - 1]
+        else:
+            rows = b"".join((b"\0", memoryview(picture)[: end - 1]))
         packer = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
         blocks = packer.compress(rows) + packer.flush(isal_zlib.Z_SYNC_FLUSH)
         adler = isal_zlib.adler32(rows)  # zlib's, several times quicker
@@ -276,10 +283,11 @@ def banded_png(
     if img.mode != "P":
         raise ValueError(f"a banded PNG is written from a 'P' image, not {img.mode!r}")
     width, height = img.size
+    palette = _palette(img)  # (this loads a picture read from a file: its rows are read below)
     spans = _band_rows(height, edges, rows)
     known = known or {}
     # Reading only the bands to write costs a copy each; past a few, reading all is quicker.
-    pixels = img.tobytes() if 4 * len(known) < len(spans) else None
+    pixels = _rows(img, 0, height) if 4 * len(known) < len(spans) else None
     blocks = [_ZLIB_HEADER]
     adler = 1
     for top, bottom in spans:
@@ -288,8 +296,9 @@ def banded_png(
             if pixels is not None:
                 part = bands.compressed(pixels, top, bottom, width, level)
             else:
-                band = img.crop((0, top, width, bottom)).tobytes()
-                part = bands.compressed(band, 0, bottom - top, width, level)
+                above = max(top - 1, 0)  # the row above too, for the zero byte after it
+                band = _rows(img, above, bottom)
+                part = bands.compressed(band, top - above, bottom - above, width, level)
         if encoded is not None:
             encoded[(top, bottom)] = part
         compressed, band_adler = part
@@ -308,7 +317,7 @@ def banded_png(
     return b"".join(
         (
             _SIGNATURE,
-            _header_chunks(width, height, _palette(img)),
+            _header_chunks(width, height, palette),
             struct.pack(">I", idat),
             b"IDAT",
             *blocks,
@@ -316,6 +325,29 @@ def banded_png(
             _IEND,
         )
     )
+
+
+def _rows(img: Image.Image, top: int, bottom: int) -> bytes:
+    """The pixels of rows `top` to `bottom` (excluded) of a 'P' image, a byte each, each row
+    followed by a zero byte: the PNG's filter bytes in their places, so that a band's PNG
+    rows are the bytes from the zero byte after the row above it to its last row, and never
+    need to be put together (see `Bands.compressed`).
+
+    Read by Pillow's raw encoder straight from the picture's rows (a row of one byte more than
+    the picture is wide is written with a zero byte after the row), in one piece: a board
+    reads a dozen bands, and `crop` made a picture of each (its palette copied and checked)
+    that `tobytes` then read in 64 kB pieces and joined, which took several times as long
+    as reading the rows."""
+    width = img.width
+    size = (width + 1) * (bottom - top)
+    if size == 0:
+        return b""
+    encoder = Image._getencoder("P", "raw", ("P", width + 1, 1))
+    encoder.setimage(img.im, (0, top, width, bottom))
+    _, status, data = encoder.encode(size)  # a buffer the size of the rows: read at once
+    if status != 1:  # 1: every row read; anything else would be a bug here
+        raise RuntimeError(f"reading rows {top}-{bottom} of a picture failed ({status})")
+    return data
 
 
 def _palette(img: Image.Image) -> bytes:

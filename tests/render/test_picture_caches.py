@@ -51,6 +51,7 @@ from render.encode import (
     Bands,
     _adler_joined,
     _band_rows,
+    _rows,
     banded_png,
     png_bytes,
 )
@@ -360,6 +361,18 @@ def test_a_picture_drawn_over_another_encodes_as_the_picture_afresh(changed: int
     png = banded_png(after, Bands(), known=known)
     same_picture(png, banded_png(after, Bands()))
     assert decoded(png).tobytes() == after.tobytes()
+
+
+@pytest.mark.parametrize("span", [(0, 1), (0, 200), (17, 49), (199, 200), (90, 90)])
+def test_the_rows_read_for_a_band_are_the_rows_of_the_picture(span: tuple[int, int]) -> None:
+    """Bands are read from the picture's rows without cropping it: the crop's rows, each
+    followed by a zero byte (the next row's PNG filter byte), first and last rows and the
+    whole picture included."""
+    img = picture(6)
+    top, bottom = span
+    pixels = img.crop((0, top, img.width, bottom)).tobytes()
+    rows = [pixels[at : at + img.width] for at in range(0, len(pixels), img.width)]
+    assert _rows(img, top, bottom) == b"".join(row + b"\0" for row in rows)
 
 
 def test_a_band_is_reused_only_at_the_level_it_was_compressed_at() -> None:

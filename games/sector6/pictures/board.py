@@ -38,9 +38,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -175,9 +174,11 @@ def _neighbours(name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class Layout:
-    """Where the maze sits: the hexagon radius and the pixel of column 0, row 0's centre."""
+class Layout(NamedTuple):
+    """Where the maze sits: the hexagon radius and the pixel of column 0, row 0's centre.
+
+    A tuple: it is part of the key of every piece a board looks up (a few hundred), and a
+    tuple's hash and comparison are Python's own, where a dataclass's run its methods."""
 
     radius: int
     x0: float
