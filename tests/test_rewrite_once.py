@@ -59,10 +59,10 @@ def test_workers_find_every_test_module_rewritten_by_the_controller(tmp_path: Pa
         if not name.startswith("PYTEST_") and name != "PYTHONDONTWRITEBYTECODE"
     }
     env["PYTHONPATH"] = str(SUPPORT)
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # only xdist, which the run names
 
-    without_plugins = ["-p", "no:cacheprovider", "-p", "no:asyncio"]  # that this project lacks
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-n", "2", *without_plugins],
+        [sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", "2", "-p", "no:cacheprovider"],
         cwd=tmp_path,
         env=env,
         capture_output=True,
