@@ -35,6 +35,11 @@ from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator
 from sandbox.emulator.pointing import point_discord_py
 
+# Hypothesis runs, when imported, every installed "hypothesis" plugin: selenium's trio is one,
+# and importing trio is a sixth of a second of every test process for strategies of trio's types
+# that no test draws. Set before any test module imports hypothesis.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: one worker more than the machine has cores. Many tests wait on processes of

@@ -1,7 +1,9 @@
-"""The test modules' asserts are rewritten once, by `-n`'s controller, and its workers use that.
+"""What a test process does before its first test, which `-n` has every worker do: it is kept
+to what the tests need.
 
-A run of pytest with two workers on a small project of its own, fresh (no rewritten modules
-yet): each worker tells, through pytest's own trace of its assertion rewriting, which modules
+The test modules' asserts are rewritten once, by `-n`'s controller, and its workers use that: a
+run of pytest with two workers on a small project of its own, fresh (no rewritten modules yet),
+where each worker tells, through pytest's own trace of its assertion rewriting, which modules
 it rewrote and which it found already rewritten.
 """
 
@@ -42,6 +44,13 @@ def pytest_collection_finish(session):
     if hasattr(config, "workerinput"):
         Path(f"heard-{config.workerinput['workerid']}.json").write_text(json.dumps(config.heard))
 """
+
+
+def test_hypothesis_is_imported_without_plugins_for_libraries_the_tests_do_not_use() -> None:
+    import hypothesis  # as the property tests import it
+
+    assert hypothesis.__version__
+    assert "trio" not in sys.modules  # selenium's, registered as a plugin of hypothesis
 
 
 def test_workers_find_every_test_module_rewritten_by_the_controller(tmp_path: Path) -> None:
