@@ -52,11 +52,11 @@ HANDLER_TASKS = (
     "discord-ui-dynamic-item-",
     "discord-ui-modal-dispatch-",
 )
-# The bot's own modules its worker processes work with (see `worker_modules` for the games'):
-# the presenters, the replays, and where the leaderboards, profiles and standings are drawn.
+# The bot's own modules its drawing workers draw with (see `worker_modules` for the games'):
+# the presenters, and where the leaderboards, profiles and standings are drawn. Not the replays':
+# they bring the database's drivers, a third of a second the server would spend for one worker.
 WORKER_MODULES = (
     "hvbot.messages.presenters",
-    "hvbot.messages.replays",
     "render.leaderboard",
     "render.profile",
     "render.standings",
