@@ -5,21 +5,20 @@ a web browser, with no Discord account (see `sandbox_bot.py`).
 
 The games the bot plays are registered here (`games.register_all`): the bot (`hvbot`) never
 imports a game, and meets one only through what is registered.
+
+The bot itself (discord.py, the database drivers, the sandbox) is imported once the command
+line and the settings are read: a mistake in either is said at once, without the half second
+those imports take.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-import discord
-
-import sandbox_bot
 from games import register_all
-from hvbot.database import DatabaseError
 from hvbot.infra.config import (
     ConfigError,
     Settings,
@@ -27,10 +26,7 @@ from hvbot.infra.config import (
     load_settings,
     prepare_env_file,
 )
-from hvbot.runtime.client import GameBot
-from hvbot.runtime.running import run_until_stopped, stop_on_signals, until_stopped
-from hvbot.services import GameService
-from hvbot.store import GameStore
+from sandbox import DEFAULT_PORT
 
 
 async def serve(settings: Settings, **options: Any) -> None:
@@ -39,6 +35,11 @@ async def serve(settings: Settings, **options: Any) -> None:
     `options` go to the bot (tests run it with shorter pauses). The database is opened first:
     a PostgreSQL server that does not answer yet is waited for (`DATABASE_WAIT`), and a stop
     meanwhile ends the wait at once."""
+    from hvbot.runtime.client import GameBot
+    from hvbot.runtime.running import run_until_stopped, stop_on_signals, until_stopped
+    from hvbot.services import GameService
+    from hvbot.store import GameStore
+
     register_all()  # as `main` does: tests and benchmarks start the bot here
     stop = stop_on_signals()
     store = await until_stopped(
@@ -65,7 +66,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--port",
         type=int,
-        help=f"the sandbox page's port on 127.0.0.1 (default {sandbox_bot.DEFAULT_PORT}, or "
+        help=f"the sandbox page's port on 127.0.0.1 (default {DEFAULT_PORT}, or "
         "any free one if that is taken; 0 for any free one)",
     )
     parser.add_argument(
@@ -85,6 +86,8 @@ def main(argv: Sequence[str] = ()) -> int:
     arguments = parse_arguments(argv)
     register_all()
     if arguments.sandbox:
+        import sandbox_bot
+
         return sandbox_bot.main(arguments.port, open_browser=not arguments.no_browser)
     warning = prepare_env_file()
     if warning:
@@ -95,6 +98,12 @@ def main(argv: Sequence[str] = ()) -> int:
         print(f"hvbot: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format, settings.shard_ids)
+    import asyncio
+
+    import discord
+
+    from hvbot.database import DatabaseError
+
     try:
         asyncio.run(serve(settings))
     except (DatabaseError, ConfigError) as exc:  # a port METRICS_PORT cannot take, say

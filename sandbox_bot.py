@@ -30,11 +30,11 @@ from dotenv import dotenv_values
 from hvbot.infra.config import ConfigError, Settings, configure_logging, load_settings
 from hvbot.runtime.client import GameBot
 from hvbot.runtime.running import run_until_stopped, stop_on_signals
+from sandbox import DEFAULT_PORT
 from sandbox.emulator import DiscordEmulator
 from sandbox.emulator.pointing import point_discord_py
 from sandbox.web import DEFAULT_PEOPLE, SandboxPage
 
-DEFAULT_PORT = 8642
 SERVER_NAME = "Board game club"
 CHANNEL_NAMES = ("games", "lounge", "tournament")
 FOLDER_PREFIX = "hvbot-sandbox-"  # the temporary folder holding the sandbox's database

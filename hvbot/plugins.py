@@ -149,6 +149,17 @@ def in_a_worker() -> Callable[[], None]:
     return functools.partial(register_missing, tuple(_PLUGINS.values()))
 
 
+def worker_modules() -> tuple[str, ...]:
+    """The modules of the games registered here that a worker process's work imports: their
+    rules and AI levels (`in_a_worker` registers them) and their presenters (which draw), for
+    `hvbot.infra.workers.Workers`'s `preload`."""
+    return tuple(
+        module
+        for each in _PLUGINS.values()
+        for module in (each.rules, each.ai, each.presenter.partition(":")[0])
+    )
+
+
 __all__ = [
     "GAME_FACING",
     "GamePlugin",
@@ -159,4 +170,5 @@ __all__ = [
     "private_channel_games",
     "register",
     "register_missing",
+    "worker_modules",
 ]

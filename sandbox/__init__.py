@@ -6,3 +6,7 @@ Nothing here knows the bot: the emulator speaks Discord's protocol to any discor
 and the page is a Discord client for people. `sandbox_bot.py`, beside `bot.py`, puts the three
 together for `python bot.py --sandbox`.
 """
+
+# The page's port on 127.0.0.1 unless told another (`bot.py --sandbox --port`), or any free one
+# if that is taken. Here, where `bot.py` reads it for its help without importing the sandbox.
+DEFAULT_PORT = 8642

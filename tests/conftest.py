@@ -25,6 +25,7 @@ import pytest
 import tictactoe
 from e2e_harness import BotHarness
 from postgres_server import PostgresServer, PostgresUnavailable, postgres_server
+from rewrite_once import rewrite_before_workers_start
 
 from data.texts import mention_commands
 from games import register_all
@@ -34,6 +35,11 @@ from hvbot.store import GameStore
 from sandbox.emulator import DiscordEmulator
 from sandbox.emulator.pointing import point_discord_py
 
+# Hypothesis runs, when imported, every installed "hypothesis" plugin: selenium's trio is one,
+# and importing trio is a sixth of a second of every test process for strategies of trio's types
+# that no test draws. Set before any test module imports hypothesis.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: one worker more than the machine has cores. Many tests wait on processes of
@@ -41,6 +47,12 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     worker keeps the cores busy meanwhile."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return (cores or 1) + 1
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist starts the workers
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # The workers find the test modules' asserts already rewritten (see rewrite_once).
+    rewrite_before_workers_start(session.config)
 
 
 @pytest.hookimpl(trylast=True)  # after `-m` has deselected: the shares are of what runs

@@ -26,6 +26,15 @@ A worker process starts as a fresh interpreter, which knows nothing the bot's pr
 it started (the games it registered, say). Whoever starts the workers hands them `prepare`, a
 call each worker makes first, so this module needs to know nothing of what it is (the bot hands
 its registered games: `hvbot.plugins.in_a_worker`).
+
+Each worker is forked from one server process (multiprocessing's forkserver, one per process
+that starts workers), which imports the `preload` modules once before its first fork: every
+worker, the first drawing one and those started later for thinking, replays or after a crash,
+starts with them imported. Importing them was most of a worker's start (a game's presenter
+brings discord.py and aiohttp, half a second of CPU), done again by each worker. The server
+starts with the first pool started in a process, so the first pool's `preload` is every pool's
+(the bot starts all of its pools with the same); a module not preloaded is imported by the
+worker that needs it, as before.
 """
 
 from __future__ import annotations
@@ -42,7 +51,7 @@ import pickle
 import signal
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -140,6 +149,8 @@ class Workers:
 
     Each worker process first runs `prepare` (picklable: a function importable by name, or a
     `functools.partial` of one), then `warm_up`; in threads only `warm_up` runs, by `start`.
+    The `preload` modules are imported once, by the server the workers are forked from (see
+    the module's docstring), so each worker starts with them.
 
     The process pool takes every call it is handed, in the order it comes, and its workers
     work through them whatever the event loop does. So the pool is handed at most `ahead`
@@ -156,12 +167,14 @@ class Workers:
         prepare: Callable[[], None] | None = None,
         warm_up: Callable[[], None] | None = None,
         ahead: int = 0,
+        preload: Sequence[str] = (),
     ) -> None:
         if processes < 0 or ahead < 0:
             raise ValueError("processes and ahead must be 0 or more")
         self.processes = processes
         self._prepare = prepare
         self._warm_up = warm_up
+        self._preload = tuple(preload)
         self._pool: ProcessPoolExecutor | None = None
         self._turns = Turns(processes + ahead)
 
@@ -173,6 +186,10 @@ class Workers:
             context = multiprocessing.get_context(
                 "forkserver" if "forkserver" in methods else "spawn"
             )
+            if self._preload and isinstance(context, multiprocessing.context.ForkServerContext):
+                # Heeded only by a server not started yet: the first pool's is every pool's.
+                # "__main__" is multiprocessing's own default, kept.
+                context.set_forkserver_preload(["__main__", *self._preload])
             self._pool = ProcessPoolExecutor(
                 self.processes,
                 mp_context=context,

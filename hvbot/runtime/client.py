@@ -33,7 +33,7 @@ from hvbot.messages import wording
 from hvbot.messages.post import ALLOWED
 from hvbot.messages.presenters import warm_up
 from hvbot.messages.translator import Translator
-from hvbot.plugins import in_a_worker, plugins
+from hvbot.plugins import in_a_worker, plugins, worker_modules
 from hvbot.runtime.buckets import sweep_buckets
 from hvbot.runtime.heartbeats import time_heartbeats_from_their_sending
 from hvbot.services import GameService
@@ -51,6 +51,15 @@ HANDLER_TASKS = (
     "discord-ui-view-dispatch-",
     "discord-ui-dynamic-item-",
     "discord-ui-modal-dispatch-",
+)
+# The bot's own modules its drawing workers draw with (see `worker_modules` for the games'):
+# the presenters, and where the leaderboards, profiles and standings are drawn. Not the replays':
+# they bring the database's drivers, a third of a second the server would spend for one worker.
+WORKER_MODULES = (
+    "hvbot.messages.presenters",
+    "render.leaderboard",
+    "render.profile",
+    "render.standings",
 )
 # The modules of the bot's own commands, each with a `setup` that adds its cog, set up before
 # each game's own.
@@ -157,12 +166,19 @@ class GameBot(commands.AutoShardedBot):
         # starts; the first is started now, so the first board players see is as quick as the
         # rest. Replays and AI thinking get a worker of their own when first needed.
         # Each worker first registers the games registered here (it starts knowing none).
+        # The server they are forked from imports what they draw and think with once, so each
+        # starts with it imported (see hvbot.infra.workers).
         processes, prepare = self.settings.drawing_processes, in_a_worker()
+        preload = (*WORKER_MODULES, *worker_modules())
         self.pictures = workers.Workers(
-            processes, prepare=prepare, warm_up=warm_up, ahead=workers.PICTURES_AHEAD
+            processes,
+            prepare=prepare,
+            warm_up=warm_up,
+            ahead=workers.PICTURES_AHEAD,
+            preload=preload,
         )
-        self.background = workers.Workers(1 if processes else 0, prepare=prepare)
-        self.replays = workers.Workers(1 if processes else 0, prepare=prepare)
+        self.background = workers.Workers(1 if processes else 0, prepare=prepare, preload=preload)
+        self.replays = workers.Workers(1 if processes else 0, prepare=prepare, preload=preload)
         workers.use(self.pictures, self.background, self.replays)
         await self.pictures.start()
         # Every button's click reaches its handler by its custom id, after a restart too.

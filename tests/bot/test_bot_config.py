@@ -150,6 +150,27 @@ def test_bot_without_token_prints_one_line_and_exits_2(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_a_settings_mistake_is_said_without_importing_the_bot(tmp_path):
+    """What a start that stops at its settings imports: not discord.py, the database drivers
+    or the sandbox, half a second of a start that would go nowhere."""
+    heavy = ["aiohttp", "aiosqlite", "asyncpg", "discord", "hvbot.runtime.client", "sandbox_bot"]
+    said = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys, bot; status = bot.main([]); print(status, [m for m in {heavy!r} "
+            "if m in sys.modules])",
+        ],
+        cwd=tmp_path,
+        env={"PATH": "", "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert said.stdout.split(maxsplit=1) == ["2", "[]\n"], said.stderr
+    assert "DISCORD_TOKEN" in said.stderr
+
+
 def test_debug_logging_keeps_secret_bearing_loggers_at_info():
     import logging
 

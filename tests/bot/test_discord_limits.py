@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
+from typing import Any
 
 import pytest
 
@@ -234,7 +236,7 @@ def test_me_help_and_full_server_settings_fit_a_message(mentioned: None, languag
     assert faults((f"{language} {name}", "message", CONTENT, text) for name, text in composed) == []
 
 
-def positions(game: str, seats: int, seeds: range) -> Iterator[object]:
+def positions(game: str, seats: int, seeds: range) -> Iterator[Any]:
     for seed in seeds:
         rules = find_game(game)
         state = rules.new_state(seats, seed)
@@ -244,6 +246,15 @@ def positions(game: str, seats: int, seeds: range) -> Iterator[object]:
             if state.is_terminal():
                 break
             state.apply(rng.choice(state.legal_actions()))
+
+
+@cache
+def whole_games(game: str, seats: int) -> tuple[tuple[Any, bool], ...]:
+    """The view of every position of three whole games (and whether it ends its game), played
+    once per test process for the four languages' tests: playing them is most of their time."""
+    return tuple(
+        (state.view(None), state.is_terminal()) for state in positions(game, seats, range(3))
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -257,13 +268,12 @@ def test_a_boards_description_fits_with_the_most_players_and_longest_names(
     presenter = presenter_for(game, language)
     names = NAMES[:seats]
     clock = texts_for(language)("bot.time.days", count=7)
-    for state in positions(game, seats, range(3)):
-        view = state.view(None)  # type: ignore[attr-defined]
+    for view, over in whole_games(game, seats):
         alt = presenter.board_alt(view, names, clock=clock)
         sent = fit_alt(alt)
         assert faults([(f"{language} {game}", "alt text", ALT, sent)]) == []
         if game != "sector6":
             assert sent == alt, f"{len(alt)} characters"
-        if state.is_terminal():  # type: ignore[attr-defined]
+        if over:
             end = presenter.end_alt(view, names)
             assert faults([(f"{language} {game} result", "alt text", ALT, end)]) == []

@@ -121,31 +121,38 @@ def all_modules() -> dict[str, Path]:
 def imported(name: str, path: Path, *, type_hints: bool = True) -> Iterator[tuple[str, bool]]:
     """(module imported, whether inside a function) for every import of a module; without
     `type_hints`, leaving out those under `if TYPE_CHECKING:` (which never run)."""
+    for target, inside, type_only in imports_of(name, path):
+        if type_hints or not type_only:
+            yield target, inside
+
+
+@cache
+def imports_of(name: str, path: Path) -> tuple[tuple[str, bool, bool], ...]:
+    """(module imported, whether inside a function, whether under `if TYPE_CHECKING:`) for
+    every import of a module: parsed once per test process, since the graphs and the checks
+    of libraries all read the same files, and parsing them is most of this file's time."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
 
-    def walk(node: ast.AST, in_function: bool) -> Iterator[tuple[str, bool]]:
+    def walk(node: ast.AST, in_function: bool, type_only: bool) -> Iterator[tuple[str, bool, bool]]:
         for child in ast.iter_child_nodes(node):
-            if (
-                isinstance(child, ast.If)
-                and "TYPE_CHECKING" in ast.unparse(child.test)
-                and not type_hints
-            ):
-                continue
+            only = type_only or (
+                isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test)
+            )
             inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
             if isinstance(child, ast.Import):
                 for alias in child.names:
-                    yield alias.name, inside
+                    yield alias.name, inside, only
             elif isinstance(child, ast.ImportFrom):
                 base = child.module or ""
                 if child.level:
                     parent = package.split(".")[: len(package.split(".")) - child.level + 1]
                     base = ".".join([*parent, base] if base else parent)
-                yield base, inside
+                yield base, inside, only
                 for alias in child.names:
-                    yield f"{base}.{alias.name}", inside
-            yield from walk(child, inside)
+                    yield f"{base}.{alias.name}", inside, only
+            yield from walk(child, inside, only)
 
-    yield from walk(ast.parse(path.read_text(encoding="utf-8")), False)
+    return tuple(walk(ast.parse(path.read_text(encoding="utf-8")), False, False))
 
 
 @cache

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib.util
+import json
 import os
 import pickle
 import random
@@ -24,7 +26,8 @@ from hvbot.infra import workers
 from hvbot.infra.workers import WATCH_S, Workers
 from hvbot.messages import game_posts
 from hvbot.messages.presenters import playable_games, presenter_for, warm_up
-from hvbot.plugins import in_a_worker, plugins
+from hvbot.plugins import in_a_worker, plugins, worker_modules
+from hvbot.runtime.client import WORKER_MODULES
 from hvbot.services import GameService
 from hvbot.store import GameStore
 
@@ -32,8 +35,10 @@ from hvbot.store import GameStore
 @pytest.fixture(scope="module")
 def worker() -> Iterator[Workers]:
     """One worker process for the module's tests: starting and warming up one takes seconds.
-    A test that kills it leaves its replacement to the next."""
-    workers = Workers(1, prepare=in_a_worker(), warm_up=warm_up)
+    A test that kills it leaves its replacement to the next. Started as the bot starts its
+    drawing worker, with what it draws with preloaded."""
+    preload = (*WORKER_MODULES, *worker_modules())
+    workers = Workers(1, prepare=in_a_worker(), warm_up=warm_up, preload=preload)
     yield workers
     workers.close()
 
@@ -302,3 +307,63 @@ async def test_an_ai_seats_thinking_never_waits_behind_a_replay(worker, tmp_path
         await replay
         replays.close()
         workers.use(Workers(0), Workers(0))
+
+
+PRELOADING_BOT = """
+import asyncio, json, sys
+from hvbot.infra.workers import Workers
+
+AT_START: list[str] = []
+
+
+def note() -> None:  # a worker's `prepare`: what it has imported before any work of its own
+    AT_START.extend(sys.modules)
+
+
+def noted() -> list[str]:
+    return AT_START
+
+
+async def main() -> None:
+    workers = Workers(1, prepare=note, preload=["xml.dom.minidom"])
+    first = await workers.run(noted)
+    workers.close()
+    again = Workers(1, prepare=note)  # started later, forked from the same server
+    second = await again.run(noted)
+    again.close()
+    print(json.dumps([first, second, "xml.dom.minidom" in sys.modules]))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_workers_start_with_the_preloaded_modules_imported_once_for_all(tmp_path):
+    """The server the workers fork from imports `preload` before its first fork: each worker,
+    of any pool started after, has them before its own first import, and the process that
+    started them never imported them."""
+    script = tmp_path / "preloading_bot.py"
+    script.write_text(PRELOADING_BOT)
+    root = Path(__file__).resolve().parents[2]
+    printed = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        check=True,
+    ).stdout
+    first, second, imported_here = json.loads(printed)
+    for at_start in (first, second):
+        assert "xml.dom.minidom" in at_start
+        assert "xml.dom.pulldom" not in at_start  # what nobody imported
+    assert not imported_here
+
+
+def test_the_bots_workers_preload_every_registered_games_rules_ai_and_presenter():
+    modules = worker_modules()
+    for plugin in plugins():
+        assert {plugin.rules, plugin.ai, plugin.presenter.partition(":")[0]} <= set(modules)
+    for module in (*WORKER_MODULES, *modules):
+        assert importlib.util.find_spec(module) is not None, module

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEBIAN_BIN = Path("/usr/lib/postgresql")
-DATABASE = "hvbot"
 
 
 class PostgresUnavailable(RuntimeError):
@@ -33,11 +32,6 @@ class PostgresServer:
     port: int
     # Settings beyond the usual ones (`-c name=value` each), kept for `start`.
     settings: tuple[str, ...] = ()
-
-    @property
-    def url(self) -> str:
-        """The bot's DATABASE_URL for the test database of this server."""
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{DATABASE}"
 
     def database_url(self, name: str) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
@@ -125,8 +119,9 @@ def _start_command(folder: Path, port: int, settings: tuple[str, ...] = ()) -> l
 
 @contextlib.contextmanager
 def postgres_server(settings: tuple[str, ...] = ()) -> Iterator[PostgresServer]:
-    """Start a fresh PostgreSQL cluster with an empty `hvbot` database; stop it afterwards.
-    `settings` are more `name=value` settings for the server."""
+    """Start a fresh PostgreSQL cluster; stop it afterwards. It has only PostgreSQL's own
+    databases: each user creates its own (`create_database`). `settings` are more `name=value`
+    settings for the server."""
     folder = Path(tempfile.mkdtemp(prefix="hvbot-pg-"))
     data = folder / "data"
     try:
@@ -159,10 +154,8 @@ def postgres_server(settings: tuple[str, ...] = ()) -> Iterator[PostgresServer]:
                         "pg_ctl could not start PostgreSQL: "
                         + (log.read_text()[-800:] if log.exists() else "no server log")
                     ) from None
-        server = PostgresServer(folder, port, settings)
-        server.create_database(DATABASE)
         try:
-            yield server
+            yield PostgresServer(folder, port, settings)
         finally:
             _stop_quietly(data)
     finally:

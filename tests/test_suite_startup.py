@@ -1,0 +1,99 @@
+"""What a test process does before its first test, which `-n` has every worker do: it is kept
+to what the tests need.
+
+The test modules' asserts are rewritten once, by `-n`'s controller, and its workers use that: a
+run of pytest with two workers on a small project of its own, fresh (no rewritten modules yet),
+where each worker tells, through pytest's own trace of its assertion rewriting, which modules
+it rewrote and which it found already rewritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rewrite_once import rewrite_stale_modules
+
+SUPPORT = Path(__file__).parent / "support"
+
+CONFTEST = """
+import json
+from pathlib import Path
+
+import pytest
+from rewrite_once import rewrite_before_workers_start
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    rewrite_before_workers_start(session.config)
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        config.heard = []
+        config.trace.root.setprocessor("assertion", lambda tags, args: config.heard.append(args[0]))
+
+
+def pytest_collection_finish(session):
+    config = session.config
+    if hasattr(config, "workerinput"):
+        Path(f"heard-{config.workerinput['workerid']}.json").write_text(json.dumps(config.heard))
+"""
+
+
+def test_hypothesis_is_imported_without_plugins_for_libraries_the_tests_do_not_use() -> None:
+    import hypothesis  # as the property tests import it
+
+    assert hypothesis.__version__
+    assert "trio" not in sys.modules  # selenium's, registered as a plugin of hypothesis
+
+
+def test_workers_find_every_test_module_rewritten_by_the_controller(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    modules = [tmp_path / f"test_m{n:02}.py" for n in range(16)]
+    (tmp_path / "deeper").mkdir()
+    modules += [tmp_path / "deeper" / "conftest.py", tmp_path / "deeper" / "test_deeper.py"]
+    for n, module in enumerate(modules):
+        module.write_text(f"def test_{n}():\n    assert {n} + 1 == {n + 1}\n")
+    modules[-2].write_text("import pytest\n")  # a conftest is rewritten too
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("PYTEST_") and name != "PYTHONDONTWRITEBYTECODE"
+    }
+    env["PYTHONPATH"] = str(SUPPORT)
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # only xdist, which the run names
+
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "xdist", "-n", "2", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "17 passed" in run.stdout
+    for worker in ("gw0", "gw1"):
+        heard = json.loads((tmp_path / f"heard-{worker}.json").read_text())
+        found = {
+            Path(message.removeprefix("found cached rewritten pyc for "))
+            for message in heard
+            if message.startswith("found cached rewritten pyc for ")
+        }
+        assert found == set(modules), worker  # each found rewritten, so none rewritten again
+
+
+def test_a_pytest_without_the_rewriting_it_uses_leaves_it_to_the_workers(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As if a pytest release had renamed it: nothing is written and nothing fails.
+    monkeypatch.delattr("_pytest.assertion.rewrite._read_pyc")
+    rewrite_stale_modules(request.config)
