@@ -10,6 +10,7 @@ from typing import Any
 
 from hvbot.database import Database, Row
 from hvbot.store.rows import CHANNEL, GameRow, SeatRow, TurnClock
+from hvbot.store.sql import indexed_by
 
 
 async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
@@ -81,10 +82,15 @@ async def version_of(db: Database, game_id: int) -> int | None:
 async def open_in_channel(db: Database, channel_id: int) -> Row | None:
     """The open game of a channel (not one played in a thread of it, nor a tournament's table
     whose thread is still to start), or of the thread a game is played in."""
+    # Each half through its own index (see `indexed_by`): read through the index of every
+    # open game, each /game new in a new channel read them all.
     return await db.fetchrow(
-        "SELECT * FROM games WHERE ((channel_id = ? AND thread_id IS NULL"
-        " AND tournament_id IS NULL) OR thread_id = ?)"
-        " AND status IN ('lobby', 'active') ORDER BY id LIMIT 1",
+        "SELECT * FROM (SELECT * FROM games"
+        f"{indexed_by(db, 'games_one_open_per_channel')}"
+        " WHERE channel_id = ? AND thread_id IS NULL AND tournament_id IS NULL"
+        " AND status IN ('lobby', 'active')"
+        f" UNION ALL SELECT * FROM games{indexed_by(db, 'games_by_thread')}"
+        " WHERE thread_id = ? AND status IN ('lobby', 'active')) AS found ORDER BY id LIMIT 1",
         channel_id,
         channel_id,
     )
