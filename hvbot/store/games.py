@@ -98,8 +98,11 @@ async def open_in_channel(db: Database, channel_id: int) -> Row | None:
 
 async def open_in_threads_of(db: Database, channel_id: int) -> list[Row]:
     """The open games of a channel played in threads of it, oldest first."""
+    # Through the index of the channel's open games (see `indexed_by`): through the index of
+    # every open game, each /game new read them all.
     return await db.fetch(
-        "SELECT * FROM games WHERE channel_id = ? AND thread_id IS NOT NULL"
+        f"SELECT * FROM games{indexed_by(db, 'games_open_by_channel')}"
+        " WHERE channel_id = ? AND thread_id IS NOT NULL"
         " AND status IN ('lobby', 'active') ORDER BY id",
         channel_id,
     )
@@ -109,8 +112,9 @@ async def open_beside(db: Database, channel_id: int) -> list[Row]:
     """The open games of a channel that are not its own: those played in threads of it, and
     tournament tables played in it without a thread (Discord would not start one, or not
     yet), oldest first."""
+    # Through the index of the channel's open games, as `open_in_threads_of`.
     return await db.fetch(
-        "SELECT * FROM games WHERE channel_id = ?"
+        f"SELECT * FROM games{indexed_by(db, 'games_open_by_channel')} WHERE channel_id = ?"
         " AND (thread_id IS NOT NULL OR tournament_id IS NOT NULL)"
         " AND status IN ('lobby', 'active') ORDER BY id",
         channel_id,
