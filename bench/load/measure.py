@@ -286,6 +286,10 @@ async def set_up_games(
     # apart from their workers, which draw the boards posted at each start).
     cpu_own = [cpu_seconds(pid, descendants=False) for pid in measuring.pids]
     cpu_all = [cpu_seconds(pid) for pid in measuring.pids]
+    profiling = os.environ.get("LOAD_BOT_PROFILE_SETUP") is not None
+    if profiling:  # the bots' profilers run over the set-up alone (see `load_bot.main`)
+        for pid in measuring.pids:
+            os.kill(pid, signal.SIGUSR1)
     setup_deadline = setup_start + max(60.0, 1.0 * args.games)
     print(f"setting up {len(slots)} games, {args.setup_at_once} at once", flush=True)
 
@@ -300,6 +304,9 @@ async def set_up_games(
 
     opened = await asyncio.gather(*(set_up(s) for s in slots))
     setup_seconds = loop.time() - setup_start
+    if profiling:
+        for pid in measuring.pids:
+            os.kill(pid, signal.SIGUSR2)
     cpu_setup_own = sum(
         cpu_seconds(pid, descendants=False) - was
         for pid, was in zip(measuring.pids, cpu_own, strict=True)

@@ -183,6 +183,7 @@ class GameBot(commands.AutoShardedBot):
         await self.pictures.start()
         # Every button's click reaches its handler by its custom id, after a restart too.
         self.add_dynamic_items(*clicks.ITEMS)
+        clicks.answer_clicks(self._connection._view_store)  # without the clicked message rebuilt
         # The commands every game shares, then each registered game's own (see `hvbot.plugins`):
         # each module's `setup` adds its cog. The modules are imported as any other, once a
         # process; discord.py's `load_extension` would execute each anew at every start, which

@@ -18,7 +18,7 @@ from datetime import datetime
 
 from hvbot.database import Database, Transaction
 from hvbot.store.duties import Owed, owe, owe_text
-from hvbot.store.sql import VersionConflict, bump, stamp, statement
+from hvbot.store.sql import VersionConflict, bump, indexed_by, stamp, statement
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,10 @@ class Clocks:
         at = stamp(now)
         rows = await self.db.fetch(
             "SELECT id, version, clock_deadline, clock_warn_at FROM games"
-            " WHERE status = 'active' AND clock_paused_at IS NULL"
+            f"{indexed_by(self.db, 'games_clocks_due')}"
+            # A warning is only ever set with a deadline (`GameAccess.wait_for`), so the
+            # games with a deadline are all there is to look through: its index's.
+            " WHERE status = 'active' AND clock_deadline IS NOT NULL AND clock_paused_at IS NULL"
             " AND (clock_deadline <= ? OR clock_warn_at <= ?)"
             f" ORDER BY id LIMIT {int(most)}",
             at,

@@ -34,7 +34,7 @@ from typing import Any
 from hvbot.database import Database, OneStatement, Row, Statement, Transaction
 from hvbot.store.gathered import Gathered
 from hvbot.store.rows import ANSWERS
-from hvbot.store.sql import stamp
+from hvbot.store.sql import indexed_by, stamp
 
 LEASE = timedelta(seconds=20)  # how long a claimed duty is left to the process that claimed it
 # A finished game's replay takes its process seconds to draw (a long Sector 6 game, more on a
@@ -537,6 +537,7 @@ class Duties:
         async def work(tx: Transaction) -> list[int]:
             rows = await tx.fetch(
                 "UPDATE games SET ai_until = ?, ai_by = ? WHERE id IN (SELECT id FROM games"
+                f"{indexed_by(self.db, 'games_ai_turns')}"
                 " WHERE status = 'active' AND ai_turn = 1 AND (ai_until IS NULL OR ai_until <= ?)"
                 f"{owed} ORDER BY id LIMIT {CLAIM_BATCH}{_skip_locked(self.db)}) RETURNING id",
                 stamp(now + LEASE),

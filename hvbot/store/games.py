@@ -10,6 +10,7 @@ from typing import Any
 
 from hvbot.database import Database, Row
 from hvbot.store.rows import CHANNEL, GameRow, SeatRow, TurnClock
+from hvbot.store.sql import indexed_by
 
 
 async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
@@ -81,10 +82,15 @@ async def version_of(db: Database, game_id: int) -> int | None:
 async def open_in_channel(db: Database, channel_id: int) -> Row | None:
     """The open game of a channel (not one played in a thread of it, nor a tournament's table
     whose thread is still to start), or of the thread a game is played in."""
+    # Each half through its own index (see `indexed_by`): read through the index of every
+    # open game, each /game new in a new channel read them all.
     return await db.fetchrow(
-        "SELECT * FROM games WHERE ((channel_id = ? AND thread_id IS NULL"
-        " AND tournament_id IS NULL) OR thread_id = ?)"
-        " AND status IN ('lobby', 'active') ORDER BY id LIMIT 1",
+        "SELECT * FROM (SELECT * FROM games"
+        f"{indexed_by(db, 'games_one_open_per_channel')}"
+        " WHERE channel_id = ? AND thread_id IS NULL AND tournament_id IS NULL"
+        " AND status IN ('lobby', 'active')"
+        f" UNION ALL SELECT * FROM games{indexed_by(db, 'games_by_thread')}"
+        " WHERE thread_id = ? AND status IN ('lobby', 'active')) AS found ORDER BY id LIMIT 1",
         channel_id,
         channel_id,
     )
@@ -92,8 +98,11 @@ async def open_in_channel(db: Database, channel_id: int) -> Row | None:
 
 async def open_in_threads_of(db: Database, channel_id: int) -> list[Row]:
     """The open games of a channel played in threads of it, oldest first."""
+    # Through the index of the channel's open games (see `indexed_by`): through the index of
+    # every open game, each /game new read them all.
     return await db.fetch(
-        "SELECT * FROM games WHERE channel_id = ? AND thread_id IS NOT NULL"
+        f"SELECT * FROM games{indexed_by(db, 'games_open_by_channel')}"
+        " WHERE channel_id = ? AND thread_id IS NOT NULL"
         " AND status IN ('lobby', 'active') ORDER BY id",
         channel_id,
     )
@@ -103,8 +112,9 @@ async def open_beside(db: Database, channel_id: int) -> list[Row]:
     """The open games of a channel that are not its own: those played in threads of it, and
     tournament tables played in it without a thread (Discord would not start one, or not
     yet), oldest first."""
+    # Through the index of the channel's open games, as `open_in_threads_of`.
     return await db.fetch(
-        "SELECT * FROM games WHERE channel_id = ?"
+        f"SELECT * FROM games{indexed_by(db, 'games_open_by_channel')} WHERE channel_id = ?"
         " AND (thread_id IS NOT NULL OR tournament_id IS NOT NULL)"
         " AND status IN ('lobby', 'active') ORDER BY id",
         channel_id,

@@ -15,7 +15,7 @@ from typing import Any
 from hvbot.database import Database, Transaction
 from hvbot.store.duties import Owed, owe_text
 from hvbot.store.rows import DueReminder
-from hvbot.store.sql import stamp
+from hvbot.store.sql import indexed_by, stamp
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ class Reminders:
         limit = f" LIMIT {int(most)}" if most is not None else ""
         rows = await self.db.fetch(
             "SELECT id, remind_at, turn_since FROM games"
+            f"{indexed_by(self.db, 'games_reminders_due')}"
             " WHERE status = 'active' AND remind_at IS NOT NULL AND remind_at <= ?"
             f" ORDER BY id{limit}",
             stamp(now),
