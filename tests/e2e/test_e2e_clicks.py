@@ -81,3 +81,31 @@ async def test_a_failing_click_is_logged_with_its_item(
     logged = next(r for r in hv.errors.records if "dynamic item callback" in r.getMessage())
     assert logged.levelno == logging.ERROR and "LobbyClick" in logged.getMessage()
     assert logged.exc_info is not None and "broken on purpose" in str(logged.exc_info[1])
+
+
+def test_a_discord_py_that_hands_a_click_otherwise_keeps_its_own_way(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The store's method is discord.py's own: if a release changes what it is handed, the
+    bot's stand-in would fail every click, so it is left as discord.py made it."""
+
+    class Store:
+        async def schedule_dynamic_item_call(
+            self, component_type: int, factory: Any, interaction: Any, custom_id: str
+        ) -> None:
+            """A release that no longer hands the match."""
+
+    store = Store()
+    own = store.schedule_dynamic_item_call
+    with caplog.at_level(logging.WARNING, logger=buttons.__name__):
+        assert not buttons.answer_clicks(store)  # type: ignore[arg-type]  # a stand-in store
+    assert store.schedule_dynamic_item_call == own
+    assert "rebuild their message" in caplog.text
+
+
+def test_the_discord_py_installed_hands_a_click_as_the_bot_takes_it() -> None:
+    """The installed discord.py's store takes the bot's stand-in (else every click would rebuild
+    its message again, unnoticed but for the time it takes)."""
+    store = discord.ui.view.ViewStore(None)  # type: ignore[arg-type]  # no state needed to look
+    assert buttons.answer_clicks(store)
+    assert store.schedule_dynamic_item_call is buttons.call_item
