@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conftest import plan_for_any
 
 from hvbot.store import GameStore, SeatRow, changes
 from hvbot.store.duties import LEASE, Duties, Owed, owe_text
@@ -153,5 +154,75 @@ async def test_a_board_taken_beside_the_mark_of_the_one_before_goes_at_once(
         marked, board = await together(taken)
         assert marked is True
         assert board is not None and board.token == move.token + 1
+    finally:
+        await repo.close()
+
+
+async def _served(repo: GameStore) -> None:
+    """An outbox that has served a while: 50 games of 60 posts each made, a few of them still
+    owed, the table's statistics read (the server plans by them)."""
+    for channel in range(50):
+        await repo.create(
+            changes.create_lobby(
+                game="pylons",
+                guild_id=1,
+                channel_id=1000 + channel,
+                creator_id=300 + channel,
+                creator_name="Cy",
+                options={},
+                at=AT,
+            )
+        )
+    await repo.db.transact(
+        lambda tx: tx.execute(
+            "INSERT INTO announcements (game_id, version, kind, body, created_at, token, sent_at)"
+            " WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)"
+            " SELECT games.id, i, 'move', '{}', ?, 1, CASE WHEN i % 20 = 0 THEN NULL ELSE ? END"
+            " FROM games, n",
+            AT.isoformat(),
+            AT.isoformat(),
+        )
+    )
+    await repo.db.fetch("ANALYZE announcements")
+
+
+async def test_what_a_game_owes_is_looked_up_among_its_own_unsent_posts(
+    database_url: str,
+) -> None:
+    """Every move takes its board only once every earlier post of its game is out, and its AI
+    seat waits while the game owes one: both look up the game's unsent posts. They are read
+    through an index of those alone; through the index of every unsent post, or of every post
+    the game made, each move read the posts of all the games, or its game's whole history
+    (and, on PostgreSQL, every post marked sent since the table was last vacuumed)."""
+    repo = await GameStore.open(database_url)
+    try:
+        duties = Duties(repo.db, clock=lambda: AT)
+        await _served(repo)
+        game_id, owed = await started(repo)
+        for post in owed:
+            taken = await duties.take(post)
+            assert taken is not None and await duties.made(taken, fenced=True)
+        game = await repo.game(game_id=game_id)
+        assert game is not None
+        (move,) = await repo.write(
+            changes.record_actions(
+                game_id, game.version, state={"n": 1}, actions=[(0, "place K12")], at=AT
+            )
+        )
+        taken = await duties.take(move)
+        assert taken is not None and await duties.made(taken, fenced=True)
+        assert await duties.claim_ai(game_id, "me", unless_owed=("move",))
+        if repo.db.backend == "sqlite":
+            plan = await repo.db.fetch(
+                "EXPLAIN QUERY PLAN SELECT 1 FROM announcements AS earlier"
+                " WHERE earlier.game_id = ? AND earlier.id < ? AND earlier.sent_at IS NULL",
+                game_id,
+                move.id,
+            )
+            assert "announcements_unsent_by_game" in " ".join(str(r[-1]) for r in plan), plan
+            return
+        for start in ("WITH marked AS", "UPDATE games SET ai_until = CASE WHEN"):
+            plan = await plan_for_any(repo.db, start)
+            assert "announcements_unsent_by_game" in plan, plan
     finally:
         await repo.close()
