@@ -176,10 +176,12 @@ _handed: list[tuple[tuple[Path, int], str]] = []
 _free: dict[tuple[Path, int], list[str]] = {}
 
 
-async def plan_for_any(db: Database, start: str) -> str:
+async def plan_for_any(db: Database, start: str, run: str | None = None) -> str:
     """PostgreSQL's plan for any values (the one it keeps and runs again) of the statement
     beginning with `start` that the bot prepared on its connection (the pool's one): what a
-    statement run on every move costs the server is read from it."""
+    statement run on every move costs the server is read from it. `run`: the statement's
+    values, as SQL, to run it with by that plan (its changes are kept), the plan then telling
+    what each of its steps did (`EXPLAIN ANALYZE`)."""
 
     async def work(tx: Transaction) -> str:
         found = await tx.fetchrow(
@@ -190,7 +192,9 @@ async def plan_for_any(db: Database, start: str) -> str:
         assert found is not None, f"not run: {start}"
         await tx.execute("SET LOCAL plan_cache_mode = force_generic_plan")
         await tx.execute(f"PREPARE planned AS {found['statement']}")
-        plan = await tx.fetch(f"EXPLAIN EXECUTE planned({', '.join(['NULL'] * found['n'])})")
+        values = run if run is not None else ", ".join(["NULL"] * found["n"])
+        how = "(ANALYZE, COSTS OFF) " if run is not None else ""
+        plan = await tx.fetch(f"EXPLAIN {how}EXECUTE planned({values})")
         await tx.execute("DEALLOCATE planned")
         return "\n".join(row[0] for row in plan)
 

@@ -222,15 +222,19 @@ def _ordered(post: str) -> str:
     )
 
 
-def _in_its_turn(post: str, made: str = "") -> str:
+def _in_its_turn(post: str, made: str = "", asked: str = "") -> str:
     """SQL: the outbox row `post` (a table or its alias) may be sent now, as far as order goes
     (see `IN_ORDER`). `made`: SQL of the ids of the posts the same statement marks made, which
-    are out as far as this take goes (the statement's own updates are not seen otherwise)."""
+    are out as far as this take goes (the statement's own updates are not seen otherwise).
+    `asked`: SQL of the post's id as the statement was asked for it (the same as `post`'s), so
+    the check is a condition of the row asked for and its request together: the server then
+    checks only the posts asked for, where a condition of `post` alone is checked on every
+    unsent post it reads before it matches them with the requests."""
     also = f" AND earlier.id NOT IN ({made})" if made else ""
     return (
         f"(NOT {_ordered(post)} OR NOT EXISTS ("
         f"SELECT 1 FROM announcements AS earlier WHERE earlier.game_id = {post}.game_id"
-        f" AND earlier.id < {post}.id AND earlier.sent_at IS NULL{also}"
+        f" AND earlier.id < {asked or post + '.id'} AND earlier.sent_at IS NULL{also}"
         f" AND {_ordered('earlier')}))"
     )
 
@@ -265,7 +269,8 @@ _OUTBOX_REQUESTS = (
     " token = a.token + 1 FROM unnest((SELECT CAST(? AS BIGINT[])),"
     " (SELECT CAST(? AS INTEGER[])), (SELECT CAST(? AS TEXT[]))) AS t (id, token, until)"
     " WHERE a.id = t.id AND a.sent_at IS NULL AND a.token = t.token"
-    f" AND {_in_its_turn('a', made='SELECT id FROM marked')} RETURNING a.id, a.token)"
+    f" AND {_in_its_turn('a', made='SELECT id FROM marked', asked='t.id')}"
+    " RETURNING a.id, a.token)"
     " SELECT id, token FROM taken UNION ALL SELECT id, NULL FROM marked"
 )
 

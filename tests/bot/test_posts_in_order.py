@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from conftest import plan_for_any
 
+from hvbot.database import Statement
 from hvbot.store import GameStore, SeatRow, changes
 from hvbot.store.duties import LEASE, Duties, Owed, owe_text
 
@@ -224,5 +225,66 @@ async def test_what_a_game_owes_is_looked_up_among_its_own_unsent_posts(
         for start in ("WITH marked AS", "UPDATE games SET ai_until = CASE WHEN"):
             plan = await plan_for_any(repo.db, start)
             assert "announcements_unsent_by_game" in plan, plan
+    finally:
+        await repo.close()
+
+
+async def test_the_order_of_posts_is_checked_for_the_posts_taken_only(database_url: str) -> None:
+    """Takes go as one statement on PostgreSQL (`hvbot.store.duties`). A taken post's check
+    of its game's earlier posts is done for the posts asked for only: done on every unsent
+    post the server read before it matched them with the requests (it reads them all when
+    it expects few), it was repeated for each post every game owed, on every move. (SQLite
+    takes one post at a time, by its id.)"""
+    if database_url.startswith("sqlite"):
+        pytest.skip("one statement on PostgreSQL only")
+    repo = await GameStore.open(database_url)
+    try:
+        duties = Duties(repo.db, clock=lambda: AT)
+        await _served(repo)
+        game_id, owed = await started(repo)
+        for post in owed:
+            taken = await duties.take(post)
+            assert taken is not None and await duties.made(taken, fenced=True)
+        # The statistics read when next to nothing was owed (the server plans by them), and
+        # the games owing posts again since.
+        unsent = await repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
+        await repo.db.transact(
+            Statement(
+                "UPDATE announcements SET sent_at = ? WHERE sent_at IS NULL", (AT.isoformat(),)
+            )
+        )
+        await repo.db.fetch("ANALYZE announcements")
+        await repo.db.transact(
+            Statement(
+                "UPDATE announcements SET sent_at = NULL WHERE id = ANY(?)",
+                ([row["id"] for row in unsent],),
+            )
+        )
+        game = await repo.game(game_id=game_id)
+        assert game is not None
+        moves = []
+        for n in range(2):
+            (move,) = await repo.write(
+                changes.record_actions(
+                    game_id, game.version + n, state={"n": n}, actions=[(0, "place K12")], at=AT
+                )
+            )
+            moves.append(move)
+        taken = await duties.take(moves[0])  # the statement prepared on the connection
+        assert taken is not None and await duties.made(taken, fenced=True)
+        until = (AT + LEASE).isoformat()
+        plan = await plan_for_any(
+            repo.db,
+            "WITH marked AS",
+            f"'{AT.isoformat()}', '{{}}', '{{}}', '{{{moves[1].id}}}', '{{{moves[1].token}}}',"
+            f" '{{\"{until}\"}}'",
+        )
+        checks = [line for line in plan.splitlines() if "on announcements earlier" in line]
+        assert len(checks) == 1, plan
+        assert "loops=1)" in checks[0], plan
+        assert (
+            await repo.db.fetchval("SELECT token FROM announcements WHERE id = ?", moves[1].id)
+            == moves[1].token + 1
+        ), "taken by the plan run"
     finally:
         await repo.close()
