@@ -428,6 +428,12 @@ class LoadRun:
         if slot.game_id is None:
             slot.awaiting = "a game to be opened"
             return None
+        if slot.parsed is not None and slot.boards < slot.parsed[2]:
+            # Still a board picture short of the game last read: nothing the game says now
+            # would change that (a game only ever owes more boards), so it is read again once
+            # the picture came, not on each of the bot's messages meanwhile.
+            slot.awaiting = "a board picture"
+            return None
         known = slot.parsed[0] if slot.parsed is not None else None
         found = await self.reader.since(slot.game_id, known)
         if found is None:
