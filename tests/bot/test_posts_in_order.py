@@ -233,8 +233,9 @@ async def test_the_order_of_posts_is_checked_for_the_posts_taken_only(database_u
     """Takes go as one statement on PostgreSQL (`hvbot.store.duties`). A taken post's check
     of its game's earlier posts is done for the posts asked for only: done on every unsent
     post the server read before it matched them with the requests (it reads them all when
-    it expects few), it was repeated for each post every game owed, on every move. (SQLite
-    takes one post at a time, by its id.)"""
+    it expects few), it was repeated for each post every game owed, on every move. The post
+    itself is found by its id, not among every post owed. (SQLite takes one post at a time,
+    by its id.)"""
     if database_url.startswith("sqlite"):
         pytest.skip("one statement on PostgreSQL only")
     repo = await GameStore.open(database_url)
@@ -276,12 +277,16 @@ async def test_the_order_of_posts_is_checked_for_the_posts_taken_only(database_u
         plan = await plan_for_any(
             repo.db,
             "WITH marked AS",
-            f"'{AT.isoformat()}', '{{}}', '{{}}', '{{{moves[1].id}}}', '{{{moves[1].token}}}',"
-            f" '{{\"{until}\"}}'",
+            # when; the marks (none): ids, tokens, ids; the take: ids, tokens, leases, ids
+            f"'{AT.isoformat()}', '{{}}', '{{}}', '{{}}', '{{{moves[1].id}}}',"
+            f" '{{{moves[1].token}}}', '{{\"{until}\"}}', '{{{moves[1].id}}}'",
         )
         checks = [line for line in plan.splitlines() if "on announcements earlier" in line]
         assert len(checks) == 1, plan
         assert "loops=1)" in checks[0], plan
+        # ...and the post itself is found by its id, not among all the posts owed.
+        (read,) = [line for line in plan.splitlines() if "Scan" in line and " a_1 " in line]
+        assert "rows=1 loops=1)" in read, plan
         assert (
             await repo.db.fetchval("SELECT token FROM announcements WHERE id = ?", moves[1].id)
             == moves[1].token + 1
