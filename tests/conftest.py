@@ -29,6 +29,7 @@ from rewrite_once import rewrite_before_workers_start
 
 from data.texts import mention_commands
 from games import register_all
+from hvbot.database import Database, Transaction
 from hvbot.plugins import register
 from hvbot.services import GameService
 from hvbot.store import GameStore
@@ -185,6 +186,31 @@ _databases = itertools.count()
 # running now, and those of tests that have ended, free to be emptied and handed out again.
 _handed: list[tuple[tuple[Path, int], str]] = []
 _free: dict[tuple[Path, int], list[str]] = {}
+
+
+async def plan_for_any(db: Database, start: str, run: str | None = None) -> str:
+    """PostgreSQL's plan for any values (the one it keeps and runs again) of the statement
+    beginning with `start` that the bot prepared on its connection (the pool's one): what a
+    statement run on every move costs the server is read from it. `run`: the statement's
+    values, as SQL, to run it with by that plan (its changes are kept), the plan then telling
+    what each of its steps did (`EXPLAIN ANALYZE`)."""
+
+    async def work(tx: Transaction) -> str:
+        found = await tx.fetchrow(
+            "SELECT statement, cardinality(parameter_types) AS n FROM pg_prepared_statements"
+            " WHERE statement LIKE ?",
+            start + "%",
+        )
+        assert found is not None, f"not run: {start}"
+        await tx.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        await tx.execute(f"PREPARE planned AS {found['statement']}")
+        values = run if run is not None else ", ".join(["NULL"] * found["n"])
+        how = "(ANALYZE, COSTS OFF) " if run is not None else ""
+        plan = await tx.fetch(f"EXPLAIN {how}EXECUTE planned({values})")
+        await tx.execute("DEALLOCATE planned")
+        return "\n".join(row[0] for row in plan)
+
+    return await db.transact(work)
 
 
 async def new_postgres_database(server: PostgresServer, *, migrated: bool = False) -> str:

@@ -428,16 +428,20 @@ class LoadRun:
         if slot.game_id is None:
             slot.awaiting = "a game to be opened"
             return None
-        found = await self.reader.version(slot.game_id)
+        if slot.parsed is not None and slot.boards < slot.parsed[2]:
+            # Still a board picture short of the game last read: nothing the game says now
+            # would change that (a game only ever owes more boards), so it is read again once
+            # the picture came, not on each of the bot's messages meanwhile.
+            slot.awaiting = "a board picture"
+            return None
+        known = slot.parsed[0] if slot.parsed is not None else None
+        found = await self.reader.since(slot.game_id, known)
         if found is None:
             slot.awaiting = "its game on the players' replica"
             return None
-        status, version = found
-        if slot.parsed is None or slot.parsed[0] != version:
-            status, version, raw, stand_in = await self.reader.game(slot.game_id)
-            if raw is None:
-                slot.awaiting = "its game on the players' replica"
-                return None
+        status, version, raw, stand_in = found
+        if slot.parsed is None or known != version:
+            assert raw is not None, "a game's state is stored with it"
             data = json.loads(raw)
             slot.parsed = (version, data, boards_due(data), stand_in)
         _, data, due, stand_in = slot.parsed

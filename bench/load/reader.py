@@ -78,12 +78,20 @@ class GameReader:
             return "", -1, None, None
         return rows[0][0], rows[0][1], rows[0][2], rows[0][3]
 
-    async def version(self, game_id: int) -> tuple[str, int] | None:
-        """Status and version only: the players look on every message the bot sends, and the
-        whole state is read only when it changed. None if the game is not on the players'
-        replica yet."""
-        rows = await self.rows("SELECT status, version FROM games WHERE id = ?", game_id)
-        return (rows[0][0], rows[0][1]) if rows else None
+    async def since(
+        self, game_id: int, version: int | None
+    ) -> tuple[str, int, str | None, int | None] | None:
+        """What `game` reads, in the same query, but the state only if the game is no longer
+        at `version` (None: not known yet): the players look on every message the bot sends,
+        and read the whole state only when it changed, without a second query to ask for it.
+        None if the game is not on the players' replica yet."""
+        rows = await self.rows(
+            "SELECT status, version, CASE WHEN version = ? THEN NULL ELSE state END,"
+            " stand_in_seat FROM games WHERE id = ?",
+            -1 if version is None else version,
+            game_id,
+        )
+        return (rows[0][0], rows[0][1], rows[0][2], rows[0][3]) if rows else None
 
     async def open_game(self, channel_id: int) -> tuple[int, str, int | None] | None:
         """The game open in a channel (a lobby, or one being played), its status and its

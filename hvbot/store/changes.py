@@ -420,6 +420,7 @@ def record_actions(
         *(stamp, *columns, game_id, expected_version),  # bumped
         game_id,  # counted
         *(stamp, seats, texts),  # appended
+        game_id,  # settled
         *(kind, user_id, version, stamp, kind),  # opened
         *(version, seats[0] if seats else None, len(actions)),  # owed
         *(sql_stamp(at), sql_stamp(at + lease_of("move")), nonce, announced),
@@ -438,7 +439,9 @@ _RECORDED_COLUMNS = (
 # `record_actions` as one PostgreSQL statement, for a move that does not finish the game: each
 # step below is one of the work's, in its order, and happens only if the compare-and-set of
 # the version (`bumped`) changed the game. The steps all see the tables as they were before
-# the statement, so the prompts settled are the old ones, not the one opened.
+# the statement, so the prompts settled are the old ones, not the one opened. They are found
+# by the game's id as given, not as `bumped` returns it: the server's plan for any game did
+# not see through `bumped` to the one game, and read the open prompts of every game.
 _RECORD_ACTIONS = (
     "WITH bumped AS (UPDATE games SET version = version + 1, updated_at = ?, "
     + _RECORDED_COLUMNS
@@ -448,7 +451,7 @@ _RECORD_ACTIONS = (
     " SELECT bumped.id, counted.first + a.i - 1, a.seat, a.action, ? FROM bumped, counted,"
     " unnest(CAST(? AS INTEGER[]), CAST(? AS TEXT[])) WITH ORDINALITY AS a(seat, action, i)),"
     " settled AS (UPDATE prompts SET resolved = 1"
-    " WHERE game_id IN (SELECT id FROM bumped) AND resolved = 0),"
+    " WHERE game_id = ? AND resolved = 0 AND EXISTS (SELECT 1 FROM bumped)),"
     " opened AS (INSERT INTO prompts (game_id, kind, user_id, version, created_at)"
     " SELECT id, CAST(? AS TEXT), CAST(? AS BIGINT), ?, ? FROM bumped"
     " WHERE CAST(? AS TEXT) IS NOT NULL),"

@@ -222,15 +222,19 @@ def _ordered(post: str) -> str:
     )
 
 
-def _in_its_turn(post: str, made: str = "") -> str:
+def _in_its_turn(post: str, made: str = "", asked: str = "") -> str:
     """SQL: the outbox row `post` (a table or its alias) may be sent now, as far as order goes
     (see `IN_ORDER`). `made`: SQL of the ids of the posts the same statement marks made, which
-    are out as far as this take goes (the statement's own updates are not seen otherwise)."""
+    are out as far as this take goes (the statement's own updates are not seen otherwise).
+    `asked`: SQL of the post's id as the statement was asked for it (the same as `post`'s), so
+    the check is a condition of the row asked for and its request together: the server then
+    checks only the posts asked for, where a condition of `post` alone is checked on every
+    unsent post it reads before it matches them with the requests."""
     also = f" AND earlier.id NOT IN ({made})" if made else ""
     return (
         f"(NOT {_ordered(post)} OR NOT EXISTS ("
         f"SELECT 1 FROM announcements AS earlier WHERE earlier.game_id = {post}.game_id"
-        f" AND earlier.id < {post}.id AND earlier.sent_at IS NULL{also}"
+        f" AND earlier.id < {asked or post + '.id'} AND earlier.sent_at IS NULL{also}"
         f" AND {_ordered('earlier')}))"
     )
 
@@ -255,17 +259,23 @@ class _Request:
 # for the values, a list of two posts looked so much cheaper than one of any size (the check
 # of earlier posts owed is repeated for each) that the server never kept a plan and planned
 # every run anew, about half a millisecond of its CPU each, on every move. Now it plans five
-# runs for their values, then keeps one plan for any.
+# runs for their values, then keeps one plan for any. The posts are also looked up by their
+# ids (`a.id = ANY(...)`), so that plan finds each by its key: joined with the lists alone,
+# a plan made when the table's statistics said few posts were owed read every post owed.
+_AMONG_IDS = "a.id = ANY(CAST((SELECT CAST(? AS BIGINT[])) AS BIGINT[]))"
 _OUTBOX_REQUESTS = (
     "WITH marked AS (UPDATE announcements AS a SET sent_at = ?"
     " FROM unnest((SELECT CAST(? AS BIGINT[])), (SELECT CAST(? AS INTEGER[]))) AS m (id, token)"
-    " WHERE a.id = m.id AND a.sent_at IS NULL AND (m.token IS NULL OR a.token = m.token)"
+    f" WHERE a.id = m.id AND {_AMONG_IDS} AND a.sent_at IS NULL"
+    " AND (m.token IS NULL OR a.token = m.token)"
     " RETURNING a.id),"
     " taken AS (UPDATE announcements AS a SET claimed_until = t.until,"
     " token = a.token + 1 FROM unnest((SELECT CAST(? AS BIGINT[])),"
     " (SELECT CAST(? AS INTEGER[])), (SELECT CAST(? AS TEXT[]))) AS t (id, token, until)"
-    " WHERE a.id = t.id AND a.sent_at IS NULL AND a.token = t.token"
-    f" AND {_in_its_turn('a', made='SELECT id FROM marked')} RETURNING a.id, a.token)"
+    f" WHERE a.id = t.id AND {_AMONG_IDS} AND a.sent_at IS NULL"
+    " AND a.token = t.token"
+    f" AND {_in_its_turn('a', made='SELECT id FROM marked', asked='t.id')}"
+    " RETURNING a.id, a.token)"
     " SELECT id, token FROM taken UNION ALL SELECT id, NULL FROM marked"
 )
 
@@ -358,9 +368,11 @@ class Duties:
                         now,
                         [r.post for r in marks],
                         [r.token for r in marks],
+                        [r.post for r in marks],
                         [r.post for r in takes],
                         [r.token for r in takes],
                         [r.until for r in takes],
+                        [r.post for r in takes],
                     ),
                     "fetch",
                     answers,

@@ -7,6 +7,7 @@ CI history to read, never a pass/fail line here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import random
@@ -15,6 +16,7 @@ import subprocess
 import sys
 from collections import Counter
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -328,3 +330,58 @@ def test_a_signal_during_the_set_up_stops_the_run_with_what_it_came_to(signum) -
     assert process.returncode == 130, out[-3000:] + err[-3000:]
     assert "interrupted in the set-up" in out, out[-3000:] + err[-3000:]
     assert "channels had a game started" in out
+
+
+async def test_a_player_short_of_a_board_picture_reads_its_game_again_once_it_came(
+    tmp_path: Path,
+) -> None:
+    """A player looks at its game on each of the bot's messages in its channel; while it is
+    still a board picture short of the game it last read, nothing the game says now changes
+    that (a game only ever owes more boards), so it waits for the picture without reading,
+    and reads once the picture came."""
+    from bench.load.players import LoadRun
+    from bench.load.reader import SqliteReader
+    from hvbot.store import GameStore, SeatRow, changes
+
+    at = datetime(2026, 3, 1, tzinfo=UTC)
+    store = await GameStore.open(tmp_path / "games.sqlite3")
+    try:
+        game = await store.create(
+            changes.create_lobby(
+                game="pylons",
+                guild_id=1,
+                channel_id=10,
+                creator_id=100,
+                creator_name="Ada",
+                options={},
+                at=at,
+            )
+        )
+        seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
+        state = {"history": ["place K12", "place M13"]}  # three boards due: the deal's too
+        await store.write(
+            changes.start(game.id, game.version, seed=5, state=state, seats=seats, at=at)
+        )
+    finally:
+        await store.close()
+    reader = SqliteReader(tmp_path / "games.sqlite3")
+    emulator = SimpleNamespace(on_record=lambda listener: None)
+    bench = LoadRun(emulator, reader=reader, args=SimpleNamespace())  # type: ignore[arg-type]
+    slot = Slot(channel=None, people=[], rng=None, game_id=game.id)  # type: ignore[arg-type]
+    try:
+        assert await bench.turn(slot) is None and slot.awaiting == "a board picture"
+        assert reader.reads == 1
+        slot.boards = 2  # two of the three pictures came, each with a message
+        assert await bench.turn(slot) is None and slot.awaiting == "a board picture"
+        assert await bench.turn(slot) is None
+        assert reader.reads == 1, "nothing read while the picture is still to come"
+        slot.boards = 3
+        slot.parsed = (slot.parsed[0], slot.parsed[1], 4, None)  # a move since: one more due
+        assert await bench.turn(slot) is None and slot.awaiting == "a board picture"
+        assert reader.reads == 1
+        slot.boards = 4  # the picture came: the game is read again
+        with contextlib.suppress(Exception):  # what comes after (the rules' state) is not stored
+            await bench.turn(slot)
+        assert reader.reads == 2
+    finally:
+        await reader.close()

@@ -5,7 +5,9 @@ must never be behind a commit the bot has made."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+from datetime import UTC, datetime
 
 import asyncpg
 import pytest
@@ -16,6 +18,7 @@ from bench.load.cli import bots_database
 from bench.load.config import PRIMARY_SETTINGS
 from bench.load.reader import PostgresReader
 from hvbot.database.sqlite import SqliteDatabase
+from hvbot.store import GameStore, SeatRow, changes
 
 COMMITS = 50
 
@@ -111,3 +114,43 @@ def test_the_bots_server_keeps_a_returned_commit_through_a_power_loss_as_sqlite_
             pytest.fail(f"PostgreSQL could not be started: {exc}", pytrace=False)
         pytest.skip(f"PostgreSQL could not be started: {exc}")
     assert promised == ["on", "on", "remote_apply"]
+
+
+async def test_a_players_look_at_its_game_is_one_read_with_the_state_only_when_it_moved(
+    postgres,
+) -> None:
+    """The players look at their game on every message the bot posts in its channel: one
+    read, which brings the whole state only when the game is no longer at the version they
+    know (a look for the version, then one for the state, made two reads of a moved game)."""
+    url = await new_postgres_database(postgres, migrated=True)
+    store = await GameStore.open(url)
+    reader = await PostgresReader.open(url)
+    at = datetime(2026, 3, 1, tzinfo=UTC)
+    try:
+        game = await store.create(
+            changes.create_lobby(
+                game="pylons",
+                guild_id=1,
+                channel_id=10,
+                creator_id=100,
+                creator_name="Ada",
+                options={},
+                at=at,
+            )
+        )
+        seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
+        await store.write(
+            changes.start(game.id, game.version, seed=5, state={"n": 0}, seats=seats, at=at)
+        )
+        version = game.version + 1
+        first = await reader.since(game.id, None)
+        assert first is not None and first[:2] == ("active", version)
+        assert first[2] is not None and json.loads(first[2]) == {"n": 0}
+        moved = await reader.since(game.id, game.version)
+        assert moved is not None and moved[2] == first[2], "moved on since the version known"
+        assert await reader.since(game.id, version) == ("active", version, None, None)
+        assert reader.reads == 3
+        assert await reader.since(game.id + 1, None) is None
+    finally:
+        await reader.close()
+        await store.close()

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from conftest import new_postgres_database
+from conftest import new_postgres_database, plan_for_any
 
 from hvbot.database import OneStatement, Statement
 from hvbot.infra.metrics import DATABASE_ROUND_TRIPS
@@ -228,3 +228,28 @@ async def test_the_outbox_statement_is_planned_once_for_any_posts(repo):
 
     generic, custom = await repo.db.transact(plans)
     assert custom <= 5 and generic > custom, (generic, custom)
+
+
+async def test_a_move_settles_the_open_prompts_of_its_own_game_only(repo):
+    """A move settles its game's open prompts as it is stored. The server's plan for any
+    move finds them by the game's id: through what the version's compare-and-set returned, it
+    could not tell there was one game, and read the open prompts of every game (one each,
+    200 of them at 200 games) on every move."""
+    game_id, other = await _twins(repo)
+    version = (await repo.game(game_id=game_id)).version
+    # Prompts that served a while: thousands settled, the table's statistics read then. (A
+    # plan made by them counts on next to no prompts being open.)
+    await repo.db.transact(
+        lambda tx: tx.execute(
+            "INSERT INTO prompts (game_id, kind, user_id, version, created_at, resolved)"
+            " SELECT ?, 'place', 1, n, ?, 1 FROM generate_series(1, 3000) AS n",
+            other,
+            stamp(AT),
+        )
+    )
+    await repo.db.fetch("ANALYZE prompts")
+    for move in range(8):
+        await repo.db.transact(_change(game_id, version + move, {"prompt": ("place", 1)}))
+    plan = await plan_for_any(repo.db, "WITH bumped AS")
+    settled = plan[plan.index("CTE settled") : plan.index("CTE opened")]
+    assert "Index Cond: (game_id = $" in settled, plan

@@ -9,7 +9,9 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conftest import plan_for_any
 
+from hvbot.database import Statement
 from hvbot.store import GameStore, SeatRow, changes
 from hvbot.store.duties import LEASE, Duties, Owed, owe_text
 
@@ -153,5 +155,141 @@ async def test_a_board_taken_beside_the_mark_of_the_one_before_goes_at_once(
         marked, board = await together(taken)
         assert marked is True
         assert board is not None and board.token == move.token + 1
+    finally:
+        await repo.close()
+
+
+async def _served(repo: GameStore) -> None:
+    """An outbox that has served a while: 50 games of 60 posts each made, a few of them still
+    owed, the table's statistics read (the server plans by them)."""
+    for channel in range(50):
+        await repo.create(
+            changes.create_lobby(
+                game="pylons",
+                guild_id=1,
+                channel_id=1000 + channel,
+                creator_id=300 + channel,
+                creator_name="Cy",
+                options={},
+                at=AT,
+            )
+        )
+    await repo.db.transact(
+        lambda tx: tx.execute(
+            "INSERT INTO announcements (game_id, version, kind, body, created_at, token, sent_at)"
+            " WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)"
+            " SELECT games.id, i, 'move', '{}', ?, 1, CASE WHEN i % 20 = 0 THEN NULL ELSE ? END"
+            " FROM games, n",
+            AT.isoformat(),
+            AT.isoformat(),
+        )
+    )
+    await repo.db.fetch("ANALYZE announcements")
+
+
+async def test_what_a_game_owes_is_looked_up_among_its_own_unsent_posts(
+    database_url: str,
+) -> None:
+    """Every move takes its board only once every earlier post of its game is out, and its AI
+    seat waits while the game owes one: both look up the game's unsent posts. They are read
+    through an index of those alone; through the index of every unsent post, or of every post
+    the game made, each move read the posts of all the games, or its game's whole history
+    (and, on PostgreSQL, every post marked sent since the table was last vacuumed)."""
+    repo = await GameStore.open(database_url)
+    try:
+        duties = Duties(repo.db, clock=lambda: AT)
+        await _served(repo)
+        game_id, owed = await started(repo)
+        for post in owed:
+            taken = await duties.take(post)
+            assert taken is not None and await duties.made(taken, fenced=True)
+        game = await repo.game(game_id=game_id)
+        assert game is not None
+        (move,) = await repo.write(
+            changes.record_actions(
+                game_id, game.version, state={"n": 1}, actions=[(0, "place K12")], at=AT
+            )
+        )
+        taken = await duties.take(move)
+        assert taken is not None and await duties.made(taken, fenced=True)
+        assert await duties.claim_ai(game_id, "me", unless_owed=("move",))
+        if repo.db.backend == "sqlite":
+            plan = await repo.db.fetch(
+                "EXPLAIN QUERY PLAN SELECT 1 FROM announcements AS earlier"
+                " WHERE earlier.game_id = ? AND earlier.id < ? AND earlier.sent_at IS NULL",
+                game_id,
+                move.id,
+            )
+            assert "announcements_unsent_by_game" in " ".join(str(r[-1]) for r in plan), plan
+            return
+        for start in ("WITH marked AS", "UPDATE games SET ai_until = CASE WHEN"):
+            plan = await plan_for_any(repo.db, start)
+            assert "announcements_unsent_by_game" in plan, plan
+    finally:
+        await repo.close()
+
+
+async def test_the_order_of_posts_is_checked_for_the_posts_taken_only(database_url: str) -> None:
+    """Takes go as one statement on PostgreSQL (`hvbot.store.duties`). A taken post's check
+    of its game's earlier posts is done for the posts asked for only: done on every unsent
+    post the server read before it matched them with the requests (it reads them all when
+    it expects few), it was repeated for each post every game owed, on every move. The post
+    itself is found by its id, not among every post owed. (SQLite takes one post at a time,
+    by its id.)"""
+    if database_url.startswith("sqlite"):
+        pytest.skip("one statement on PostgreSQL only")
+    repo = await GameStore.open(database_url)
+    try:
+        duties = Duties(repo.db, clock=lambda: AT)
+        await _served(repo)
+        game_id, owed = await started(repo)
+        for post in owed:
+            taken = await duties.take(post)
+            assert taken is not None and await duties.made(taken, fenced=True)
+        # The statistics read when next to nothing was owed (the server plans by them), and
+        # the games owing posts again since.
+        unsent = await repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
+        await repo.db.transact(
+            Statement(
+                "UPDATE announcements SET sent_at = ? WHERE sent_at IS NULL", (AT.isoformat(),)
+            )
+        )
+        await repo.db.fetch("ANALYZE announcements")
+        await repo.db.transact(
+            Statement(
+                "UPDATE announcements SET sent_at = NULL WHERE id = ANY(?)",
+                ([row["id"] for row in unsent],),
+            )
+        )
+        game = await repo.game(game_id=game_id)
+        assert game is not None
+        moves = []
+        for n in range(2):
+            (move,) = await repo.write(
+                changes.record_actions(
+                    game_id, game.version + n, state={"n": n}, actions=[(0, "place K12")], at=AT
+                )
+            )
+            moves.append(move)
+        taken = await duties.take(moves[0])  # the statement prepared on the connection
+        assert taken is not None and await duties.made(taken, fenced=True)
+        until = (AT + LEASE).isoformat()
+        plan = await plan_for_any(
+            repo.db,
+            "WITH marked AS",
+            # when; the marks (none): ids, tokens, ids; the take: ids, tokens, leases, ids
+            f"'{AT.isoformat()}', '{{}}', '{{}}', '{{}}', '{{{moves[1].id}}}',"
+            f" '{{{moves[1].token}}}', '{{\"{until}\"}}', '{{{moves[1].id}}}'",
+        )
+        checks = [line for line in plan.splitlines() if "on announcements earlier" in line]
+        assert len(checks) == 1, plan
+        assert "loops=1)" in checks[0], plan
+        # ...and the post itself is found by its id, not among all the posts owed.
+        (read,) = [line for line in plan.splitlines() if "Scan" in line and " a_1 " in line]
+        assert "rows=1 loops=1)" in read, plan
+        assert (
+            await repo.db.fetchval("SELECT token FROM announcements WHERE id = ?", moves[1].id)
+            == moves[1].token + 1
+        ), "taken by the plan run"
     finally:
         await repo.close()
