@@ -12,7 +12,8 @@ played by the `normal` level on seed 1: four players in full mode and three in v
   - after-building: the four-player maze being built, the cells where a piece may go;
   - after-rotation: the four-player game just after a rotation that turned two tiles by gears;
   - after-full-vs-veteran: the three-player full game beside the veteran one, both at half
-    size, as a chat's preview shows them.
+    size, as a chat's preview shows them;
+  - after-still-maze: the four-player maze after four placements in a row, side by side.
 
 The games are stored here as their actions: keeping the actions rather than replaying the
 players means a change to the players never changes the pictures, while the same engine and
@@ -101,6 +102,8 @@ _FOUR = (
 )
 FOUR = _FOUR.split(", ")
 FOUR_BUILDING = 9  # four tiles placed, the fifth drawn
+# The four-player maze just after its 7th to 10th tiles are placed (a draw and a place each).
+FOUR_PLACED = (14, 16, 18, 20)
 FOUR_NAMES = ["Ada", "Bruno", "Chiara", "Dario"]
 _VETERAN = (
     "draw, place J10 r60, draw, place I10 r60, draw, place J9 r60, draw, place I9 r300, draw, "
@@ -158,7 +161,21 @@ def after_pictures() -> dict[str, bytes]:
         "sector6-after-building.png": png(building),
         "sector6-after-rotation.png": png(four),
         "sector6-after-full-vs-veteran.png": png(both),
+        "sector6-after-still-maze.png": still_maze(),
     }
+
+
+def still_maze() -> bytes:
+    """The four-player maze after each of four placements, side by side at half size, the
+    boards without their panels: a piece laid leaves the rest of the maze where it was."""
+    theme = SECTOR6_THEME
+    half = (theme.width // 2, theme.board_height // 2)
+    strip = Image.new("RGB", (len(FOUR_PLACED) * half[0], half[1]), theme.background)
+    for i, actions in enumerate(FOUR_PLACED):
+        board = picture(position(actions, FOUR, 4, 1), FOUR_NAMES)
+        board = board.crop((0, 0, theme.width, theme.board_height))
+        strip.paste(board.resize(half, Image.Resampling.LANCZOS), (i * half[0], 0))
+    return png(strip)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -236,6 +236,7 @@ def test_the_docs_example_is_redrawn_identically(tmp_path):
         "sector6-after-full-vs-veteran.png",
         "sector6-after-panel.png",
         "sector6-after-rotation.png",
+        "sector6-after-still-maze.png",
         "sector6-board.png",
     ]
     for name in written:
