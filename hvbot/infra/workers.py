@@ -28,7 +28,8 @@ call each worker makes first, so this module needs to know nothing of what it is
 its registered games: `hvbot.plugins.in_a_worker`).
 
 Each worker is forked from one server process (multiprocessing's forkserver, one per process
-that starts workers), which imports the `preload` modules once before its first fork: every
+that starts workers; where there is none, Windows, each worker is spawned and imports what it
+needs itself), which imports the `preload` modules once before its first fork: every
 worker, the first drawing one and those started later for thinking, replays or after a crash,
 starts with them imported. Importing them was most of a worker's start (a game's presenter
 brings discord.py and aiohttp, half a second of CPU), done again by each worker. The server
@@ -182,13 +183,12 @@ class Workers:
         if self._pool is None:
             # Not fork: the bot's process has threads (aiosqlite's, asyncio's), and a forked
             # child would inherit whatever locks they held.
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context(
-                "forkserver" if "forkserver" in methods else "spawn"
-            )
-            if self._preload and isinstance(context, multiprocessing.context.ForkServerContext):
+            forkserver = "forkserver" in multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("forkserver" if forkserver else "spawn")
+            if self._preload and forkserver:
                 # Heeded only by a server not started yet: the first pool's is every pool's.
-                # "__main__" is multiprocessing's own default, kept.
+                # "__main__" is multiprocessing's own default, kept. (Where there is no
+                # forkserver, Windows, each worker is spawned and imports what it needs.)
                 context.set_forkserver_preload(["__main__", *self._preload])
             self._pool = ProcessPoolExecutor(
                 self.processes,
