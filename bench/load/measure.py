@@ -286,7 +286,7 @@ async def set_up_games(
     # apart from their workers, which draw the boards posted at each start).
     cpu_own = [cpu_seconds(pid, descendants=False) for pid in measuring.pids]
     cpu_all = [cpu_seconds(pid) for pid in measuring.pids]
-    profiling = os.environ.get("LOAD_BOT_PROFILE_SETUP") is not None
+    profiling = bool(os.environ.get("LOAD_BOT_PROFILE_SETUP"))
     if profiling:  # the bots' profilers run over the set-up alone (see `load_bot.main`)
         for pid in measuring.pids:
             os.kill(pid, signal.SIGUSR1)

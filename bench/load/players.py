@@ -441,7 +441,9 @@ class LoadRun:
             return None
         status, version, raw, stand_in = found
         if slot.parsed is None or known != version:
-            assert raw is not None, "a game's state is stored with it"
+            if raw is None:  # a lobby, its state not stored until it starts
+                slot.awaiting = "its game on the players' replica"
+                return None
             data = json.loads(raw)
             slot.parsed = (version, data, boards_due(data), stand_in)
         _, data, due, stand_in = slot.parsed
