@@ -250,17 +250,13 @@ async def call_item(
         log.exception("Ignoring exception in dynamic item callback for %r", item)
 
 
-# What discord.py hands `ViewStore.schedule_dynamic_item_call`, in order, as `call_item` takes it.
-HANDED = ("component_type", "factory", "interaction", "custom_id", "match")
-
-
 def answer_clicks(store: ViewStore) -> bool:
     """Have discord.py's store of views hand the clicks on the bot's buttons to `call_item`
     (see the module); whether it does. Only the bot's own items are registered with it
     (`ITEMS`). The method is discord.py's own, not its public API: a release that hands it
     something else keeps its own way, which is slower but right."""
     handed = tuple(inspect.signature(store.schedule_dynamic_item_call).parameters)
-    if handed != HANDED:
+    if handed != tuple(inspect.signature(call_item).parameters):
         log.warning("discord.py hands a click %s; clicks rebuild their message as it does", handed)
         return False
     # discord.py calls it on the instance for each click matching a registered template.

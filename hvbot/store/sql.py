@@ -48,8 +48,10 @@ def indexed_by(db: Database, index: str) -> str:
     later columns (after the saved state, in its overflow pages), at every check and every
     /game new. At 10,000 open games the check for reminders alone read for 150-250 ms every
     few seconds, during which every other read waited. The partial indexes named here hold
-    only what each statement looks for (for the metrics' count of open games, every column
-    it reads, so it reads no row). PostgreSQL keeps statistics and picks them itself."""
+    only the games each statement could be looking for: a channel's open games, the games
+    on a clock (the check still reads each of those, for its warning time), the games an AI
+    seat is to move in; for the metrics' count of open games, every column it reads, so it
+    reads no row. PostgreSQL keeps statistics and picks them itself."""
     return f" INDEXED BY {index}" if db.backend == "sqlite" else ""
 
 

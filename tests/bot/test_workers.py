@@ -36,7 +36,8 @@ from hvbot.store import GameStore
 def worker() -> Iterator[Workers]:
     """One worker process for the module's tests: starting and warming up one takes seconds.
     A test that kills it leaves its replacement to the next. Started as the bot starts its
-    drawing worker, with what it draws with preloaded."""
+    drawing worker, with what it draws with preloaded (if this test process has started no
+    pool before: the first pool's preload is every pool's, see `hvbot.infra.workers`)."""
     preload = (*WORKER_MODULES, *worker_modules())
     workers = Workers(1, prepare=in_a_worker(), warm_up=warm_up, preload=preload)
     yield workers
