@@ -339,29 +339,17 @@ async def test_a_player_short_of_a_board_picture_reads_its_game_again_once_it_ca
     still a board picture short of the game it last read, nothing the game says now changes
     that (a game only ever owes more boards), so it waits for the picture without reading,
     and reads once the picture came."""
+    from started_games import start_pylons
+
     from bench.load.players import LoadRun
     from bench.load.reader import SqliteReader
-    from hvbot.store import GameStore, SeatRow, changes
+    from hvbot.store import GameStore
 
     at = datetime(2026, 3, 1, tzinfo=UTC)
     store = await GameStore.open(tmp_path / "games.sqlite3")
     try:
-        game = await store.create(
-            changes.create_lobby(
-                game="pylons",
-                guild_id=1,
-                channel_id=10,
-                creator_id=100,
-                creator_name="Ada",
-                options={},
-                at=at,
-            )
-        )
-        seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
         state = {"history": ["place K12", "place M13"]}  # three boards due: the deal's too
-        await store.write(
-            changes.start(game.id, game.version, seed=5, state=state, seats=seats, at=at)
-        )
+        game, _ = await start_pylons(store, state=state, at=at)
     finally:
         await store.close()
     reader = SqliteReader(tmp_path / "games.sqlite3")

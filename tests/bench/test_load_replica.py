@@ -13,12 +13,13 @@ import asyncpg
 import pytest
 from conftest import new_postgres_database
 from postgres_server import PostgresUnavailable, postgres_server, replica_of
+from started_games import start_pylons
 
 from bench.load.cli import bots_database
 from bench.load.config import PRIMARY_SETTINGS
 from bench.load.reader import PostgresReader
 from hvbot.database.sqlite import SqliteDatabase
-from hvbot.store import GameStore, SeatRow, changes
+from hvbot.store import GameStore
 
 COMMITS = 50
 
@@ -127,21 +128,7 @@ async def test_a_players_look_at_its_game_is_one_read_with_the_state_only_when_i
     reader = await PostgresReader.open(url)
     at = datetime(2026, 3, 1, tzinfo=UTC)
     try:
-        game = await store.create(
-            changes.create_lobby(
-                game="pylons",
-                guild_id=1,
-                channel_id=10,
-                creator_id=100,
-                creator_name="Ada",
-                options={},
-                at=at,
-            )
-        )
-        seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
-        await store.write(
-            changes.start(game.id, game.version, seed=5, state={"n": 0}, seats=seats, at=at)
-        )
+        game, _ = await start_pylons(store, state={"n": 0}, at=at)
         version = game.version + 1
         first = await reader.since(game.id, None)
         assert first is not None and first[:2] == ("active", version)

@@ -10,9 +10,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from conftest import plan_for_any
+from started_games import start_pylons
 
 from hvbot.database import Statement
-from hvbot.store import GameStore, SeatRow, changes
+from hvbot.store import GameStore, changes
 from hvbot.store.duties import LEASE, Duties, Owed, owe_text
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
@@ -22,21 +23,7 @@ AT = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 async def started(repo: GameStore) -> tuple[int, list[Owed]]:
     """A Pylons game between Ada and Bo, just started: its id, and what the start owes."""
-    game = await repo.create(
-        changes.create_lobby(
-            game="pylons",
-            guild_id=1,
-            channel_id=10,
-            creator_id=100,
-            creator_name="Ada",
-            options={},
-            at=AT,
-        )
-    )
-    seats = [*game.seats, SeatRow(1, 200, None, "Bo")]
-    owed = await repo.write(
-        changes.start(game.id, game.version, seed=5, state={"n": 0}, seats=seats, at=AT)
-    )
+    game, owed = await start_pylons(repo, state={"n": 0}, at=AT)
     return game.id, owed
 
 
@@ -159,6 +146,17 @@ async def test_a_board_taken_beside_the_mark_of_the_one_before_goes_at_once(
         await repo.close()
 
 
+async def _started_after_serving(repo: GameStore, duties: Duties) -> int:
+    """A game started in an outbox that has served a while (`_served`), its start's posts
+    made: its id."""
+    await _served(repo)
+    game_id, owed = await started(repo)
+    for post in owed:
+        taken = await duties.take(post)
+        assert taken is not None and await duties.made(taken, fenced=True)
+    return game_id
+
+
 async def _served(repo: GameStore) -> None:
     """An outbox that has served a while: 50 games of 60 posts each made, a few of them still
     owed, the table's statistics read (the server plans by them)."""
@@ -198,11 +196,7 @@ async def test_what_a_game_owes_is_looked_up_among_its_own_unsent_posts(
     repo = await GameStore.open(database_url)
     try:
         duties = Duties(repo.db, clock=lambda: AT)
-        await _served(repo)
-        game_id, owed = await started(repo)
-        for post in owed:
-            taken = await duties.take(post)
-            assert taken is not None and await duties.made(taken, fenced=True)
+        game_id = await _started_after_serving(repo, duties)
         game = await repo.game(game_id=game_id)
         assert game is not None
         (move,) = await repo.write(
@@ -241,11 +235,7 @@ async def test_the_order_of_posts_is_checked_for_the_posts_taken_only(database_u
     repo = await GameStore.open(database_url)
     try:
         duties = Duties(repo.db, clock=lambda: AT)
-        await _served(repo)
-        game_id, owed = await started(repo)
-        for post in owed:
-            taken = await duties.take(post)
-            assert taken is not None and await duties.made(taken, fenced=True)
+        game_id = await _started_after_serving(repo, duties)
         # The statistics read when next to nothing was owed (the server plans by them), and
         # the games owing posts again since.
         unsent = await repo.db.fetch("SELECT id FROM announcements WHERE sent_at IS NULL")
