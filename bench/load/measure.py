@@ -284,8 +284,7 @@ async def set_up_games(
     setup_start = loop.time()
     # The bots' CPU over the set-up: what opening a game costs them (their own processes
     # apart from their workers, which draw the boards posted at each start).
-    cpu_own = [cpu_seconds(pid, descendants=False) for pid in measuring.pids]
-    cpu_all = [cpu_seconds(pid) for pid in measuring.pids]
+    bots_cpu = BotsCpu(measuring.pids)
     profiling = bool(os.environ.get("LOAD_BOT_PROFILE_SETUP"))
     if profiling:  # the bots' profilers run over the set-up alone (see `load_bot.main`)
         for pid in measuring.pids:
@@ -307,13 +306,7 @@ async def set_up_games(
     if profiling:
         for pid in measuring.pids:
             os.kill(pid, signal.SIGUSR2)
-    cpu_setup_own = sum(
-        cpu_seconds(pid, descendants=False) - was
-        for pid, was in zip(measuring.pids, cpu_own, strict=True)
-    )
-    cpu_setup = sum(
-        cpu_seconds(pid) - was for pid, was in zip(measuring.pids, cpu_all, strict=True)
-    )
+    cpu_each, cpu_setup_own = bots_cpu.since()
     playing = [s for s, ok in zip(slots, opened, strict=True) if ok]
     rss_setup = rss_kb(*measuring.pids)
     # This process holds every record of the run; left to the collector, a full pass over
@@ -322,7 +315,7 @@ async def set_up_games(
     gc.freeze()
     return playing, {
         "setup_seconds": setup_seconds,
-        "cpu_setup": cpu_setup,
+        "cpu_setup": sum(cpu_each),
         "cpu_setup_own": cpu_setup_own,
         "playing": playing,
         "rss_setup": rss_setup,
@@ -394,8 +387,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     counts_before = await reader.action_counts()
     reads_before = reader.reads
     trips_before = await round_trips(measuring.processes)
-    cpu_before, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
-    own_before = [cpu_seconds(pid, descendants=False) for pid in pids]
+    bots_cpu, cpu_self = BotsCpu(pids), time.process_time()
     cpu_database = cpu_seconds(database_pid) if database_pid else 0.0
     replica = Replica(measuring.replica_pid)
     start = loop.time()
@@ -408,10 +400,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     counts = await reader.action_counts()
     reads = reader.reads - reads_before
     trips = await round_trips(measuring.processes) - trips_before
-    cpu_bots = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
-    cpu_own = sum(
-        cpu_seconds(pid, descendants=False) - was for pid, was in zip(pids, own_before, strict=True)
-    )
+    cpu_bots, cpu_own = bots_cpu.since()
     cpu_self = time.process_time() - cpu_self
     if database_pid:
         cpu_database = cpu_seconds(database_pid) - cpu_database
@@ -433,6 +422,26 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
         "probes": probes,
     }
     return TimedPlay(figures, rss_samples, own_samples, driver)
+
+
+class BotsCpu:
+    """The CPU of the bot processes from now on: each with its workers (drawing, thinking,
+    replays), and their own processes alone, without their workers."""
+
+    def __init__(self, pids: list[int]) -> None:
+        self.pids = pids
+        self.was = [cpu_seconds(pid) for pid in pids]
+        self.own_was = [cpu_seconds(pid, descendants=False) for pid in pids]
+
+    def since(self) -> tuple[list[float], float]:
+        """CPU seconds since it was made: of each bot with its workers, in the order of its
+        pids, and of the bots' own processes together."""
+        each = [cpu_seconds(pid) - was for pid, was in zip(self.pids, self.was, strict=True)]
+        own = sum(
+            cpu_seconds(pid, descendants=False) - was
+            for pid, was in zip(self.pids, self.own_was, strict=True)
+        )
+        return each, own
 
 
 class Replica:
