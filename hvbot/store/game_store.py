@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from engine import State
 from engine.registry import find_game
-from hvbot.database import Database, Duplicate, Row, Work, open_database
+from hvbot.database import Database, Duplicate, Row, Transaction, Work, open_database
 from hvbot.store import games, requests
 from hvbot.store.buttons import LiveButtons
 from hvbot.store.cache import GameCache
@@ -283,14 +283,23 @@ class GameStore:
         one way it fails on its own, the database's Duplicate, means here that the channel
         (or thread) has an open game already: ChannelBusy. It fails with TooManyOpen if its
         creator has as many open games as they may (counted in its transaction)."""
+
+        async def made(tx: Transaction) -> GameRow:
+            # Read back in the same transaction: on SQLite one trip to the database thread
+            # instead of three (the change, then the game's row, then its seats).
+            game_id = await lobby(tx)
+            row = await tx.fetchrow("SELECT * FROM games WHERE id = ?", game_id)
+            if row is None:
+                raise LookupError(f"game {game_id} vanished as it was made")
+            return games.game_from(row, games.seats_from(await tx.fetch(games.SEATS, game_id)))
+
+        since = self.cache.writes
         try:
-            game_id = await self.db.transact(lobby)
+            game = await self.db.transact(made)
         except Duplicate as exc:
             raise ChannelBusy(str(exc)) from exc
-        made = await self.game(game_id=game_id)
-        if made is None:
-            raise LookupError(f"game {game_id} vanished as it was made")
-        return made
+        self.rematches.made_ordinary(game.id)
+        return self.cache.read(game, since=since)
 
     async def create_rematch(
         self, rematch: Work[tuple[int, list[Owed]]]

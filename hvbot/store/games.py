@@ -8,18 +8,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hvbot.database import Database, Row
+from hvbot.database import Database, Row, Transaction
 from hvbot.store.rows import CHANNEL, GameRow, SeatRow, TurnClock
 from hvbot.store.sql import indexed_by
 
+SEATS = (
+    "SELECT seat, user_id, ai_level, display_name, away_user_id, language, resigned_user_id,"
+    " away_until FROM seats"
+    " WHERE game_id = ? ORDER BY seat"
+)
 
-async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
-    rows = await db.fetch(
-        "SELECT seat, user_id, ai_level, display_name, away_user_id, language, resigned_user_id,"
-        " away_until FROM seats"
-        " WHERE game_id = ? ORDER BY seat",
-        game_id,
-    )
+
+async def seats(db: Database | Transaction, game_id: int) -> tuple[SeatRow, ...]:
+    return seats_from(await db.fetch(SEATS, game_id))
+
+
+def seats_from(rows: list[Row]) -> tuple[SeatRow, ...]:
+    """A game's seats from its `seats` rows (read by `SEATS`)."""
     return tuple(
         SeatRow(
             r["seat"],
@@ -37,6 +42,11 @@ async def seats(db: Database, game_id: int) -> tuple[SeatRow, ...]:
 
 async def game_of(db: Database, row: Row) -> GameRow:
     """A `games` row with its seats."""
+    return game_from(row, await seats(db, row["id"]))
+
+
+def game_from(row: Row, seat_rows: tuple[SeatRow, ...]) -> GameRow:
+    """A `games` row with its seats, read already."""
     return GameRow(
         id=row["id"],
         game_name=row["game"],
@@ -49,7 +59,7 @@ async def game_of(db: Database, row: Row) -> GameRow:
         state_json=row["state"] or None,
         version=row["version"],
         lobby_message_id=row["lobby_message_id"],
-        seats=await seats(db, row["id"]),
+        seats=seat_rows,
         remind_minutes=row["remind_minutes"],
         absent_hours=row["absent_hours"],
         wants_thread=bool(row["wants_thread"]),

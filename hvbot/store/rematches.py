@@ -47,11 +47,26 @@ class AnsweredAlready(Exception):
     """The invite was answered meanwhile (another click, another process): nothing changed."""
 
 
+# Lobbies known to have no invites, kept by id (see `Rematches._ordinary`): a few dozen bytes
+# each, more than the lobbies a process opens in the day a lobby lives.
+KNOWN_ORDINARY = 100_000
+
+
 class Rematches:
     """The `rematches` and `rematch_invites` tables, read; their changes are `Write`s below."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        # Lobbies this process made as ordinary ones (`GameStore.create`), the latest last: a
+        # lobby gets invites only as it is made, by `open_rematch`, so these never have any,
+        # and each Join, Add AI and Start of one need not read them. At most KNOWN_ORDINARY.
+        self._ordinary: dict[int, None] = {}
+
+    def made_ordinary(self, lobby_id: int) -> None:
+        """The lobby `lobby_id` was made without invites (see `_ordinary`)."""
+        self._ordinary[lobby_id] = None
+        if len(self._ordinary) > KNOWN_ORDINARY:
+            del self._ordinary[next(iter(self._ordinary))]  # the oldest
 
     async def of_game(self, game_id: int) -> RematchRow | None:
         """The rematch asked for of the finished game `game_id`, if any."""
@@ -70,6 +85,8 @@ class Rematches:
     async def invites(self, lobby_id: int) -> list[Invite]:
         """The people invited to the rematch `lobby_id`, in the order of its seats' making
         (none once it became an ordinary lobby)."""
+        if lobby_id in self._ordinary:
+            return []
         rows = await self.db.fetch(
             "SELECT user_id, accepted FROM rematch_invites WHERE lobby_id = ? ORDER BY user_id",
             lobby_id,
