@@ -226,19 +226,20 @@ class Lobby:
         room for: as many open games of their own as they may have (returned, for the
         lobby's transaction to count again), a channel holding a game already, or all the
         games in threads it may."""
-        store = self.games.store
         most = most_open(settings)
-        if guild_id is not None:
+        # The three limits read at once (one trip to the database), said in this order.
+        opened, busy, in_threads = await self.games.store.room_for_lobby(
+            guild_id=guild_id, user_id=user_id, channel_id=channel_id
+        )
+        if guild_id is not None and opened >= most:
             # Said first, before the channel's own limits; the lobby's transaction counts
             # again (see `changes.create_lobby`), so a burst of /game new stops there too.
-            opened = await store.open_games_created_by(guild_id=guild_id, user_id=user_id)
-            if opened >= most:
-                raise too_many_open(opened, most)
-        if await store.open_game_in_channel(channel_id=channel_id) is not None:
+            raise too_many_open(opened, most)
+        if busy:
             # A lobby or a game played here (not in a thread): one at a time, as the database
             # itself insists.
             raise channel_busy()
-        if len(await store.games_in_threads(channel_id=channel_id)) >= games_per_channel(settings):
+        if in_threads >= games_per_channel(settings):
             raise BotError(
                 "This channel holds all the games it may at once"
                 f" ({games_per_channel(settings)}), each in its thread: join one, or open yours"

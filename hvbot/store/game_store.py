@@ -196,6 +196,18 @@ class GameStore:
         """How many open games (lobbies and games in play) a person opened in one server."""
         return await games.open_count_created_by(self.db, guild_id, user_id)
 
+    async def room_for_lobby(
+        self, *, guild_id: int | None, user_id: int, channel_id: int
+    ) -> tuple[int, bool, int]:
+        """In one read (see `games.room_for_lobby`): how many open games `user_id` opened in
+        the server (0 outside one), whether the channel has an open game (of its own, or of
+        the thread it is), and how many open games are played in threads of it."""
+        opened, here, in_threads = await games.room_for_lobby(
+            self.db, guild_id, user_id, channel_id
+        )
+        busy = here is not None or self.cache.in_channel(channel_id) is not None
+        return opened, busy, in_threads
+
     async def open_games_of(self, *, guild_id: int, user_id: int, most: int) -> list[GameRow]:
         """A person's open games in one server (the first `most`), oldest first."""
         since = self.cache.writes

@@ -77,6 +77,7 @@ def checks(store: GameStore) -> dict[str, Callable[[], Awaitable[Any]]]:
         "a new channel's open game": lambda: games.open_in_channel(store.db, 1),
         "the games in a new channel's threads": lambda: games.open_in_threads_of(store.db, 1),
         "the games beside a new channel's own": lambda: games.open_beside(store.db, 1),
+        "the room for a new lobby": lambda: games.room_for_lobby(store.db, 1, 1, 1),
     }
 
 
@@ -103,6 +104,13 @@ async def test_the_checks_and_a_new_lobby_read_the_same_at_1000_open_games(
         in_thread = await games.open_in_channel(store.db, 7)
         assert in_thread is not None and in_thread["channel_id"] == 10_006
         assert await games.open_in_channel(store.db, 10_006) is None
+        # The room for a new lobby, read at once: the person's open games in the server, the
+        # channel's own game (or the thread's), the games in threads of the channel.
+        assert await games.room_for_lobby(store.db, 1, 50_005, 10_005) == (1, found["id"], 0)
+        assert await games.room_for_lobby(store.db, 1, 50_006, 7) == (1, in_thread["id"], 0)
+        assert await games.room_for_lobby(store.db, 1, 50_006, 10_006) == (1, None, 1)
+        assert await games.room_for_lobby(store.db, 2, 50_006, 1) == (0, None, 0)
+        assert await games.room_for_lobby(store.db, None, 50_006, 1) == (0, None, 0)
     finally:
         await store.close()
 
