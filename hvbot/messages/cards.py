@@ -23,6 +23,7 @@ a card whose picture changes is never edited; a new card is posted instead (see
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import groupby
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -77,28 +78,22 @@ def card(
 
 def _rows(view: discord.ui.View | None) -> list[list[discord.ui.Button[Any]]]:
     """The buttons of `view`, row by row as discord.py lays them out (a button's `row`, or
-    the first with room), each made afresh for the card."""
+    the first with room: its rendered row, as `View.to_components` groups them), moved onto
+    the card: a view handed to a card is built for it, and is not sent itself. Each was made
+    afresh from what the view would send of it, which cost more than the rest of the card:
+    a lobby's card is built at every change of its seats."""
     if view is None:
         return []
+
+    def row_of(item: discord.ui.Item[Any]) -> int:
+        return item._rendered_row or 0
+
     out: list[list[discord.ui.Button[Any]]] = []
-    for row in view.to_components():
-        buttons = [_button(each) for each in row.get("components", []) if each.get("type") == 2]
+    for _, group in groupby(sorted(view.children, key=row_of), key=row_of):
+        buttons = [each for each in group if isinstance(each, discord.ui.Button)]
         if buttons:
             out.append(buttons)
     return out
-
-
-def _button(data: dict[str, Any]) -> discord.ui.Button[Any]:
-    """A button, from what discord.py would send of it."""
-    emoji = data.get("emoji")
-    return discord.ui.Button(
-        style=discord.ButtonStyle(data.get("style", 2)),
-        label=data.get("label"),
-        custom_id=data.get("custom_id"),
-        url=data.get("url"),
-        disabled=bool(data.get("disabled")),
-        emoji=discord.PartialEmoji.from_dict(emoji) if emoji else None,
-    )
 
 
 def is_card(message: discord.Message | None) -> bool:

@@ -143,3 +143,31 @@ def test_a_sent_card_is_read_back_with_its_pictures_by_file_name() -> None:
         message: Any = SimpleNamespace(components=[container], attachments=attachments)
         text, pictures, accent = cards.read(message)
         assert (text, pictures, accent) == ("Bruno to move", [("board.png", "The board")], 0xD22830)
+
+
+def test_a_cards_buttons_are_its_views_own_in_the_rows_the_view_lays_out(monkeypatch) -> None:
+    """The card takes the view's buttons as they are, row for row as discord.py would send
+    the view, without making each again (a lobby's card is built at every change of its
+    seats, and making a button is most of a card's cost)."""
+    choices = [Choice(f"c{n}", f"Choice {n}") for n in range(7)]  # two rows of choices
+    view = buttons.board_view(7, buttons.choice_view(7, 3, choices))
+    rows = [[b["custom_id"] for b in row["components"]] for row in view.to_components()]
+    made = 0
+    making = discord.ui.Button.__init__
+
+    def counted(self: discord.ui.Button[Any], *args: Any, **kwargs: Any) -> None:
+        nonlocal made
+        made += 1
+        making(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.ui.Button, "__init__", counted)
+    card = cards.card("Ada to move.", buttons=view)
+    assert made == 0
+    (box,) = sent(card)
+    in_card = [
+        [b["custom_id"] for b in each["components"]]
+        for each in box["components"]
+        if each["type"] == 1
+    ]
+    assert in_card == rows and len(rows) >= 2, "the view's rows, the Follow button's own kept"
+    checked(card, files=())
