@@ -89,7 +89,7 @@ def add_game_texts(package: str) -> None:
         catalogue.cache_clear()
         _command_tree.cache_clear()  # the game's commands are named in its files
         for language in LANGUAGES:
-            _texts(language)._mentioned.clear()
+            _texts(language).forget_said()
 
 
 def text_packages() -> list[str]:
@@ -215,7 +215,7 @@ def mention_commands(ids: Mapping[str, int]) -> None:
     _COMMAND_IDS.clear()
     _COMMAND_IDS.update(ids)
     for language in LANGUAGES:
-        _texts(language)._mentioned.clear()
+        _texts(language).forget_said()
 
 
 @functools.cache
@@ -255,6 +255,10 @@ class Texts:
     def __init__(self, language: str) -> None:
         self.language = language
         self._mentioned: dict[str, str | dict[str, str]] = {}
+        # Texts said without fields (a button's label, a heading), by key: the same every
+        # time until the catalogue or the commands' mentions change (`forget_said`), and said
+        # on every post (a lobby's five buttons at each change of its seats).
+        self._plain: dict[str, str] = {}
 
     @property
     def _own(self) -> Mapping[str, str | dict[str, str]]:
@@ -266,6 +270,11 @@ class Texts:
 
     def __repr__(self) -> str:
         return f"Texts({self.language!r})"
+
+    def forget_said(self) -> None:
+        """The catalogue or the commands' mentions changed: texts are made afresh."""
+        self._mentioned.clear()
+        self._plain.clear()
 
     def template(self, key: str) -> str | dict[str, str]:
         """The raw text of a key; a key missing from English is a bug and raises KeyError."""
@@ -347,6 +356,14 @@ class Texts:
         return f"{self(key)}:{found['value']}"
 
     def __call__(self, key: str, /, **fields: Any) -> str:
+        if not fields:
+            said = self._plain.get(key)
+            if said is None:
+                said = self._plain[key] = self._say(key, fields)
+            return said
+        return self._say(key, fields)
+
+    def _say(self, key: str, fields: dict[str, Any]) -> str:
         template = self.template(key)
         if isinstance(template, dict):
             if "count" not in fields:

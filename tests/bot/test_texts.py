@@ -8,9 +8,11 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
+from conftest import commands_mentioned
 
 import data.texts
 from data import DataError
@@ -277,3 +279,33 @@ def test_a_process_that_only_draws_registers_the_games_without_the_bot() -> None
         check=True,
     ).stdout.strip()
     assert alone == hashlib.sha256(hv_pictures.hv_board_png(view, language="it")).hexdigest()
+
+
+def test_a_text_without_fields_is_made_once_and_again_when_mentions_change() -> None:
+    """A label said on every post is looked up and formatted once per language; naming the
+    commands as mentions (or as typed again) makes it afresh."""
+    texts = GivenTexts("en", {"hint": "Use /game board {{here}}."})
+    looked = 0
+    template = texts.template
+
+    def counted(key: str) -> Any:
+        nonlocal looked
+        looked += 1
+        return template(key)
+
+    texts.template = counted  # type: ignore[method-assign]  # counting the look-ups only
+    assert texts("hint") == texts("hint") == "Use /game board {here}."
+    assert looked == 1
+    with commands_mentioned({"game": 11}):
+        texts.forget_said()  # as `mention_commands` does for the languages' own texts
+        assert texts("hint") == "Use </game board:11> {here}."
+    texts.forget_said()
+    assert texts("hint") == "Use /game board {here}." and looked == 3
+
+
+def test_mentioning_the_commands_makes_every_languages_texts_afresh() -> None:
+    key = next(k for k, v in catalogue(DEFAULT).items() if isinstance(v, str) and "/game " in v)
+    typed = ENGLISH(key)
+    with commands_mentioned({"game": 11}):
+        assert ENGLISH(key) != typed and "</game" in ENGLISH(key)
+    assert ENGLISH(key) == typed
