@@ -23,7 +23,11 @@ def register_game(game: Game) -> Game:
 
 
 def find_game(name: str) -> Game:
-    """The game called `name`; a clear error listing the games when there is none."""
+    """The game called `name`; a clear error listing the games when there is none. By its
+    own name first: what the bot and its stored games call it, looked up on every post."""
+    game = _GAMES.get(name)
+    if game is not None:
+        return game
     found = _ALIASES.get(_key(name))
     if found is None:
         raise KeyError(f"No game called {name!r}; games: {', '.join(sorted(_GAMES))}.")

@@ -20,6 +20,17 @@ def test_find_game_by_name_title_or_alias(name):
     assert find_game(name) is HIGH_VOLTAGE
 
 
+def test_a_game_found_by_its_own_name_is_found_without_reading_the_name_over(monkeypatch):
+    """The bot names games by their own names, on every post: a look-up, not the name
+    lowered and stripped of its spaces and dashes as a person's spelling is."""
+
+    def spelled(name: str) -> str:
+        raise AssertionError(f"{name!r} was read as a person's spelling")
+
+    monkeypatch.setattr("engine.registry._key", spelled)
+    assert find_game("high-voltage") is HIGH_VOLTAGE
+
+
 def test_an_unknown_game_is_a_clear_key_error():
     with pytest.raises(KeyError) as caught:
         find_game("chess")
