@@ -33,8 +33,9 @@ from hvbot.store.rows import GameRow
 # games are all kept.
 KEPT_STATES = 12_000
 # Games whose latest change is remembered (see `GameCache.unchanged_since`): a read of a game
-# whose change was forgotten is kept only if it began after the latest one forgotten.
-KEPT_CHANGES = 50_000
+# whose change was forgotten is kept only if it began after the latest one forgotten. A read
+# lasts milliseconds, during which far fewer games change; each kept costs some 80 bytes.
+KEPT_CHANGES = 10_000
 
 
 class GameCache:
