@@ -46,6 +46,7 @@ import contextlib  # noqa: E402
 import os  # noqa: E402
 import signal  # noqa: E402
 import threading  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
 from datetime import UTC, datetime, timedelta  # noqa: E402
 
 import discord.http  # noqa: E402
@@ -180,6 +181,10 @@ async def serve(args: argparse.Namespace) -> int:
             runner.result()  # raises why the connection ended
             return 1
         print("ready", flush=True)
+        if late_to := os.environ.get("LOAD_BOT_LATENESS"):
+            # SIGHUP: what the games hold now (see `_weigh`).
+            weight_to = f"{late_to}.{os.getpid()}.weight.json"
+            loop.add_signal_handler(signal.SIGHUP, _weigh, bot, weight_to)
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
@@ -198,9 +203,15 @@ def main(argv: list[str] | None = None) -> int:
     With LOAD_BOT_PROFILE_CLOCK=cpu the profile counts the event loop's thread's CPU time
     rather than the wall time: on a busy shared machine, a call during which the process was
     not running (the other cores' work) then costs only what it ran. It costs a system call
-    per timing, so the run is slower, but its shares are the CPU's."""
+    per timing, so the run is slower, but its shares are the CPU's.
+
+    With LOAD_BOT_LATENESS set, what holds the event loop (the garbage collector's passes, the
+    loop's late wake-ups and where it was then) is written to that file.<pid>.json, and a
+    SIGHUP writes what the games hold in memory to that file.<pid>.weight.json."""
     profile_to = os.environ.get("LOAD_BOT_PROFILE")
     setup_to = os.environ.get("LOAD_BOT_PROFILE_SETUP")
+    if late_to := os.environ.get("LOAD_BOT_LATENESS"):
+        _watch_lateness(late_to)
     if setup_to:
         return _profile_set_up(argv, setup_to)
     if not profile_to:
@@ -254,6 +265,143 @@ def _profile_set_up(argv: list[str] | None, profile_to: str) -> int:
     signal.signal(signal.SIGUSR1, start_profiling)
     signal.signal(signal.SIGUSR2, stop_profiling)
     return asyncio.run(serve(parse_args(argv)))
+
+
+def _deep_bytes(roots: Sequence[object], seen: set[int]) -> int:
+    """The bytes of `roots` and everything they reach that `seen` has not counted yet, but
+    for types and modules (shared by everything)."""
+    import gc
+    import types
+
+    total = 0
+    stack = list(roots)
+    while stack:
+        item = stack.pop()
+        key = id(item)
+        if key in seen or isinstance(item, type | types.ModuleType):
+            continue
+        seen.add(key)
+        total += sys.getsizeof(item)
+        stack.extend(gc.get_referents(item))
+    return total
+
+
+def _weigh(bot: GameBot, write_to: str) -> None:
+    """What the bot holds for its games, in bytes: the kept rows and states, and discord.py's
+    caches (with LOAD_BOT_LATENESS, as the bot stops)."""
+    import gc
+    import json
+
+    gc.collect()
+    cache = bot.service.repo.cache
+    connection = bot._connection
+    seen: set[int] = set()
+    found: dict[str, object] = {
+        "rows": len(cache._rows),
+        "states": len(cache._states),
+    }
+    found["state_bytes"] = _deep_bytes(list(cache._states.values()), seen)
+    found["row_bytes"] = _deep_bytes(list(cache._rows.values()), seen)
+    maps = [cache._rows, cache._states, cache._by_channel, cache._sessions]
+    found["cache_maps"] = _deep_bytes(maps, seen)
+    found["users"] = len(connection._users)
+    found["user_bytes"] = _deep_bytes([connection._users], seen)
+    guilds = list(connection._guilds.values())
+    found["channels"] = sum(len(g._channels) for g in guilds)
+    found["threads"] = sum(len(g._threads) for g in guilds)
+    found["members"] = sum(len(g._members) for g in guilds)
+    found["guild_bytes"] = _deep_bytes(guilds, seen)
+    store = connection._view_store
+    found["views"] = {k: len(v) if hasattr(v, "__len__") else None for k, v in vars(store).items()}
+    found["view_bytes"] = _deep_bytes([store], seen)
+    found["messages"] = len(connection._messages or ())
+    found["private_channels"] = len(connection._private_channels)
+    counts: dict[str, int] = {}
+    for item in gc.get_objects():
+        name = type(item).__qualname__
+        counts[name] = counts.get(name, 0) + 1
+    found["gc_objects"] = sum(counts.values())
+    found["top_types"] = sorted(counts.items(), key=lambda kv: -kv[1])[:40]
+    with open(write_to, "w") as out:
+        json.dump(found, out, indent=1)
+
+
+def _watch_lateness(write_to: str) -> None:
+    """With LOAD_BOT_LATENESS=FILE: what holds the event loop, written to FILE.<pid>.json as
+    the bot stops. Every garbage collection (generation, milliseconds, objects it walked and
+    found), and every time the loop ran late by 50 ms or more: when, how late, and where the
+    loop's thread was then, as a thread watching a heartbeat the loop beats every 10 ms saw it
+    (a stall inside the collector is seen only by its callback: it holds the interpreter's
+    lock throughout)."""
+    import atexit
+    import gc
+    import json
+    import time
+    import traceback
+
+    collections: list[tuple[float, int, float, int, int]] = []
+    began = [0.0]
+    walked = [0]
+    main = threading.main_thread().ident
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            # The old generation's objects, which a full collection walks (counted before
+            # the timing starts).
+            walked[0] = len(gc.get_objects(2)) if info["generation"] == 2 else 0
+            began[0] = time.thread_time()  # its CPU: a busy machine stretches the wall time
+            return
+        ms = (time.thread_time() - began[0]) * 1000
+        generation, collected = info["generation"], info["collected"]
+        collections.append((time.monotonic(), generation, ms, collected, walked[0]))
+
+    gc.callbacks.append(collecting)
+    beat = [time.monotonic()]
+    stalls: list[dict[str, object]] = []
+
+    async def beating() -> None:
+        written = time.monotonic()
+        while True:
+            beat[0] = time.monotonic()
+            if beat[0] - written > 10:  # a process killed at the end still leaves its figures
+                dump()
+                written = time.monotonic()
+            await asyncio.sleep(0.01)
+
+    def watching() -> None:
+        seen = 0.0
+        while True:
+            time.sleep(0.005)
+            late = time.monotonic() - beat[0]
+            if late > 0.05 and beat[0] != seen:
+                seen = beat[0]
+                frame = sys._current_frames().get(main)  # type: ignore[arg-type]
+                where = traceback.format_stack(frame, limit=12) if frame is not None else []
+                stalls.append({"at": beat[0], "late_ms": late * 1000, "where": where})
+            elif beat[0] == seen and stalls and late * 1000 > float(str(stalls[-1]["late_ms"])):
+                stalls[-1]["late_ms"] = late * 1000
+
+    def dump() -> None:
+        with open(f"{write_to}.{os.getpid()}.json", "w") as out:
+            found = {"collections": collections, "stalls": stalls, "frozen": gc.get_freeze_count()}
+            json.dump(found, out)
+
+    real_run = asyncio.run
+
+    def run(coroutine: object) -> int:
+        async def with_beat() -> int:
+            task = asyncio.create_task(beating())
+            try:
+                # a coroutine of `serve`'s, typed as any object to stand in for asyncio.run
+                return await coroutine  # type: ignore[misc]
+            finally:
+                task.cancel()
+
+        return real_run(with_beat())
+
+    asyncio.run = run  # type: ignore[assignment]
+    threading.Thread(target=watching, daemon=True).start()
+    atexit.register(dump)
 
 
 if __name__ == "__main__":

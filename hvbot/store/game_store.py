@@ -16,6 +16,8 @@ and engine state in memory in step with what it committed (`hvbot.store.cache`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -69,7 +71,8 @@ class GameStore:
         self.cache = GameCache(enabled=cache, watch=db.watch)
         if db.watch is not None:
             db.watch.subscribe(self.cache)
-        self._locks: dict[int, asyncio.Lock] = {}
+        # The lock of each game someone holds or waits for, with how many do (see `lock`).
+        self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         self.undo = UndoRequests(db, lambda: self.clock())
         self.votes = AbsenceVotes(db, lambda: self.clock())
         self.reminders = Reminders(db)
@@ -124,12 +127,26 @@ class GameStore:
         )
         return {(r["game"], r["status"], int(r["shard"])): r["n"] for r in rows}
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """Held while a game is read and changed, so one process applies one change at a time."""
+    @contextlib.asynccontextmanager
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
+        """Held while a game is read and changed, so one process applies one change at a time.
+
+        A game's lock is kept while someone holds it or waits for it, and dropped when the
+        last lets go: kept for every game ever played, each (with the queue of its waiters,
+        once anyone had to wait) cost the bot's process about a kB a game for good, and three
+        objects more for every full collection to walk."""
         found = self._locks.get(game_id)
         if found is None:
-            found = self._locks[game_id] = asyncio.Lock()
-        return found
+            found = self._locks[game_id] = (asyncio.Lock(), [0])
+        lock, users = found
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._locks[game_id]
 
     def forget(self, game_id: int) -> None:
         """Drop a game's copy in memory, e.g. after another process changed it."""
