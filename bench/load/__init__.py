@@ -88,6 +88,11 @@ Measured over the `--seconds` of play once every game plays:
   are part of the latencies); the bots' CPU milliseconds per action stored (PostgreSQL's server
   is processes of its own: its CPU is shown apart, where SQLite's work is the bot's own); how
   busy the machine's cores were with all of it (when all are busy, the machine sets the pace);
+- on PostgreSQL, what the bots' server wrote: its WAL per stored action (synced at each
+  commit, and applied by the players' replica), the full page images in it, and the share of
+  the games' updates that were heap-only (no index written); a checkpoint is made as the play
+  begins, so that none of the server's own (every 5 minutes) falls within the timed play and
+  charges one run with the full page images another does not pay (`server_work.py`);
 - with several processes, each one's figures beside the total: the acknowledgements of its
   games' interactions, the actions stored in its games, its CPU. On a 2-core machine the
   emulator and the scripted players share the machine with the bots, so the speed-up several

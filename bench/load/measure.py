@@ -46,6 +46,7 @@ from .config import (
 from .machine import cpu_seconds, cpu_seconds_titled, probe_ms, rss_kb
 from .players import LoadRun, Slot
 from .reader import GameReader, PostgresReader, SqliteReader, on_shard, totals
+from .server_work import ServerWork, checkpoint, read
 
 
 async def run(
@@ -110,6 +111,7 @@ async def run(
                     game_channels,
                     database_pid=database_pid,
                     replica_pid=replica_pid,
+                    database_url=postgres_url,
                     stop=stop,
                 )
                 return {**found, "probe_before": before, "replica": replica_url is not None}
@@ -133,6 +135,7 @@ class Measuring:
     plan: Plan
     database_pid: int | None
     replica_pid: int | None = None
+    database_url: str | None = None  # the bots' PostgreSQL database; None on SQLite
     players: list[asyncio.Task[None]] = field(default_factory=list)
     driving: asyncio.Task[None] | None = None
 
@@ -168,12 +171,13 @@ async def measure(
     *,
     database_pid: int | None = None,
     replica_pid: int | None = None,
+    database_url: str | None = None,
     stop: asyncio.Event | None = None,
 ) -> dict[str, Any]:
     """The phases of one measurement in turn (warm-up, set-up, ramp, timed play, wind-down),
     and what they came to for the report; interrupted, what it came to so far."""
     bench = LoadRun(emu, reader, args, stop)
-    measuring = Measuring(bench, processes, plan, database_pid, replica_pid)
+    measuring = Measuring(bench, processes, plan, database_pid, replica_pid, database_url)
     lag_watch = asyncio.create_task(bench.watch_loop_lag())
     started = time.monotonic()
     try:
@@ -363,6 +367,8 @@ async def ramp_up(measuring: Measuring, playing: list[Slot]) -> tuple[list[int],
     loop = asyncio.get_running_loop()
     think = args.think > 0
     bench.phase = "ramp"
+    if measuring.database_url:  # no checkpoint of the server's own falls in the timed play
+        await checkpoint(measuring.database_url)
     first, second = playing[: len(playing) // 2], playing[len(playing) // 2 :]
     measuring.players += [asyncio.create_task(bench.play(s, think=think)) for s in first]
     rss_half = await sample_rss(measuring.pids, loop, args.seconds / 2)
@@ -384,6 +390,8 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     database_pid = measuring.database_pid
     loop = asyncio.get_running_loop()
     bench.phase = "timed"
+    url = measuring.database_url
+    work_before = await read(url) if url else None  # first: its connecting is not the play's
     counts_before = await reader.action_counts()
     reads_before = reader.reads
     trips_before = await round_trips(measuring.processes)
@@ -405,6 +413,9 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     if database_pid:
         cpu_database = cpu_seconds(database_pid) - cpu_database
     cpu_replica, cpu_applying = replica.since()
+    work: ServerWork | None = None
+    if url and work_before is not None:
+        work = (await read(url)).since(work_before)
     (actions, people_moves), (actions_was, people_was) = totals(counts), totals(counts_before)
     figures = {
         "per_process": shares(measuring, counts_before, counts, cpu_bots),
@@ -419,6 +430,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
         "cpu_applying": cpu_applying,
         "reads": reads,
         "round_trips": trips,
+        "server_work": work,
         "probes": probes,
     }
     return TimedPlay(figures, rss_samples, own_samples, driver)

@@ -30,6 +30,7 @@ from .config import (
 )
 from .machine import slowdown
 from .players import Sent, Slot
+from .server_work import ServerWork
 
 # ---------------------------------------------------------------------- figures of a measurement
 
@@ -296,6 +297,33 @@ class Summary:
     varied: float  # how much slower the host made the machine (0.0: not)
 
 
+def hot_percent(work: ServerWork) -> float:
+    """The share of the games' updates that were heap-only, in percent (0 with none)."""
+    return 100 * work.hot_game_updates / work.game_updates if work.game_updates else 0.0
+
+
+def server_figures(found: dict[str, Any]) -> dict[str, Any]:
+    """The WAL, full page images and checkpoints of the bots' server over the timed play,
+    and the share of heap-only updates of the games; None each on SQLite."""
+    work: ServerWork | None = found.get("server_work")
+    if work is None:
+        return dict.fromkeys(SERVER_KEYS)
+    return {
+        "wal_kb_per_action": rounded(per_action(work.wal_bytes, found["actions"]) / 1024, 2),
+        "full_pages_per_action": rounded(per_action(work.full_pages, found["actions"]), 3),
+        "checkpoints_in_play": work.checkpoints,
+        "games_hot_update_percent": round(hot_percent(work)),
+    }
+
+
+SERVER_KEYS = (
+    "wal_kb_per_action",
+    "full_pages_per_action",
+    "checkpoints_in_play",
+    "games_hot_update_percent",
+)
+
+
 def _per_action_or_none(cpu: float | None, found: dict[str, Any]) -> float | None:
     """CPU seconds as ms per stored action, rounded; None if not measured."""
     return None if cpu is None else rounded(per_action_ms(cpu, found["actions"]), 2)
@@ -520,6 +548,16 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
             "own changes, the posts taken and marked made, AI claims, checks, reads of games "
             "not in memory; divided by the actions stored in it)"
         )
+    work = found.get("server_work")
+    if work is not None:
+        print(
+            f"the bots' server wrote {per_action(work.wal_bytes, found['actions']) / 1024:.2f} "
+            "kB of WAL per stored action (synced at each commit, and applied by the players' "
+            f"replica), {per_action(work.full_pages, found['actions']):.2f} full page images; "
+            f"{work.checkpoints} checkpoint(s) in the timed play (one is made as the play "
+            f"begins); {hot_percent(work):.0f}% of the {work.game_updates} updates of the "
+            "games' rows heap-only (no index written)"
+        )
     cpu_replica, cpu_applying = found.get("cpu_replica"), found.get("cpu_applying")
     if cpu_replica is not None and cpu_applying is not None:
         # Not the bots' server's work, and not in its figure above, but on the same cores.
@@ -655,6 +693,8 @@ def figures_of(
         # The players' replica (PostgreSQL), all of it and its applying of the bots' changes.
         "replica_cpu_ms_per_action": _per_action_or_none(found.get("cpu_replica"), found),
         "replica_apply_cpu_ms_per_action": _per_action_or_none(found.get("cpu_applying"), found),
+        # What the bots' PostgreSQL server wrote over the timed play (see `server_work`).
+        **server_figures(found),
         "per_process": processes,
         "machine_busy_percent": round(summary.busy_percent),
         "clocks": clocks,
