@@ -72,6 +72,12 @@ EXTENSIONS = (
     "hvbot.cogs.help",
     "hvbot.cogs.tournament",
 )
+# What Discord tells the bot over the gateway: its servers, their channels and threads, which
+# it posts in. Slash commands, buttons and forms reach a bot whatever its intents; it reads no
+# messages, reactions, typing, voice or emojis, and with discord.py's default intents Discord
+# would send it an event for each (every message in every channel it sees, its own posts and
+# their edits among them), each parsed into objects and thrown away.
+INTENTS = discord.Intents(guilds=True)
 FINISH_S = 10.0  # at most this long to finish answering at shutdown
 
 
@@ -112,7 +118,7 @@ class GameBot(commands.AutoShardedBot):
             options.setdefault("http_trace", self.metrics.http_trace())
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
             # Every message, whatever sends it, pings only the people it mentions on purpose:
             # never @everyone, a role, or someone a display name tries to mention.
             allowed_mentions=ALLOWED,
