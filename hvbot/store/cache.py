@@ -191,6 +191,11 @@ class GameCache:
         cached = self._rows.get(game_id)
         if cached is None:
             return
+        if "version" in changes and cached.version != changes["version"] - 1:
+            # The copy here is not the version this change was made on: another process's
+            # change was read in while this one committed. Patching it would mix two versions.
+            self.forget(game_id)
+            return
         saved = None
         if "state_json" not in changes:
             saved = self._saved.get(game_id)

@@ -201,3 +201,20 @@ async def test_a_read_of_a_game_whose_change_was_forgotten_is_not_kept(store, mo
     assert cache.row(1) is None
     cache.read(first, since=cache.writes)
     assert cache.row(1) == first
+
+
+async def test_a_change_made_on_another_version_than_the_kept_one_drops_the_copy(store):
+    """A process commits version 6 of a game; before its change is noted here, another
+    process's version 7 is read and kept. Noting version 6 over it would keep a row of two
+    versions, marked current: the copy is dropped instead, and the next look reads the game."""
+    game, _ = await _started(store)
+    cache = GameCache()
+    newer = replace(game, version=game.version + 2, lobby_message_id=77)
+    cache.read(newer, since=cache.writes)
+    assert cache.row(game.id) == newer
+    cache.changed(game.id, version=game.version + 1)
+    assert cache.row(game.id) is None
+    cache.read(newer, since=cache.writes)
+    cache.changed(game.id, version=newer.version + 1)
+    kept = cache.row(game.id)
+    assert kept is not None and kept.version == newer.version + 1
