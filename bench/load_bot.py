@@ -302,7 +302,9 @@ def _weigh(bot: GameBot, write_to: str) -> None:
     }
     found["state_bytes"] = _deep_bytes(list(cache._states.values()), seen)
     found["row_bytes"] = _deep_bytes(list(cache._rows.values()), seen)
-    maps = [cache._rows, cache._states, cache._by_channel, cache._sessions]
+    found["saved"] = len(cache._saved)
+    found["saved_bytes"] = _deep_bytes(list(cache._saved.values()), seen)
+    maps = [cache._rows, cache._states, cache._saved, cache._by_channel, cache._sessions]
     found["cache_maps"] = _deep_bytes(maps, seen)
     found["users"] = len(connection._users)
     found["user_bytes"] = _deep_bytes([connection._users], seen)
