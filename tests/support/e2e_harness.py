@@ -99,8 +99,53 @@ def wake_running_bots() -> None:
 MOVED.append(wake_running_bots)
 
 
+class GuildsArrived(asyncio.Queue[Any]):
+    """The queue discord.py takes a shard's GUILD_CREATEs from between its READY and `ready`,
+    which also says when the last guild READY announced has arrived.
+
+    discord.py cannot know whether more guilds are coming, so it calls a shard ready only once
+    `guild_ready_timeout` has passed without one: with one guild, every start of a bot waited
+    that long doing nothing after its guild had come. Here READY's list of the shard's guilds
+    says what is to come: once each of them is available and none is waiting to be taken, the
+    next `get` ends the wait as its timeout would (with TimeoutError), at once. A guild that is
+    slow to come is still waited for, as long as discord.py would have waited."""
+
+    def __init__(self, connection: Any, shard_id: int) -> None:
+        super().__init__()
+        self.connection = connection
+        self.shard_id = shard_id
+
+    async def get(self) -> Any:
+        if self.empty() and not any(
+            guild.unavailable for guild in self.connection.guilds if guild.shard_id == self.shard_id
+        ):
+            raise TimeoutError
+        return await super().get()
+
+
+def ready_when_guilds_arrive(bot: GameBot) -> None:
+    """Have `bot` call each shard ready when READY's guilds have all arrived (`GuildsArrived`)
+    rather than a fixed time after the last, at this and every later IDENTIFY."""
+    connection = bot._connection
+    parse_ready = connection.parsers["READY"]
+
+    def parse_ready_then_count(data: Any) -> None:
+        parse_ready(data)
+        shard_id = data["shard"][0]
+        waiting = connection._ready_states.get(shard_id)
+        if type(waiting) is asyncio.Queue and waiting.empty():
+            connection._ready_states[shard_id] = GuildsArrived(connection, shard_id)
+
+    connection.parsers["READY"] = parse_ready_then_count
+
+
 class BotHarness:
     """One bot process-equivalent: start, stop, restart on the same database file."""
+
+    # How long discord.py waits for another guild after the last before it calls a shard
+    # ready. The harness's bots are ready as soon as READY's guilds have all arrived
+    # (`ready_when_guilds_arrive`): this is only how long a guild slow to come is waited for.
+    guild_ready_timeout = 0.05
 
     def __init__(
         self,
@@ -150,8 +195,9 @@ class BotHarness:
             ai_pause=AI_PAUSE,
             remind_check_s=self.check_s,
             service=service,
-            guild_ready_timeout=0.05,
+            guild_ready_timeout=self.guild_ready_timeout,
         )
+        ready_when_guilds_arrive(bot)
         logging.getLogger().addHandler(self.errors)
         await bot.login(self.emu.token)
         self._task = asyncio.create_task(bot.connect(reconnect=True))
