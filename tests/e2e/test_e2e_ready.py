@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from e2e_harness import BotHarness
 
 from sandbox.emulator import DiscordEmulator
+
+pytestmark = pytest.mark.e2e
 
 
 async def test_a_bot_is_ready_once_its_guilds_have_arrived(
