@@ -246,6 +246,12 @@ def _option_keys() -> dict[tuple[str, str, str], str]:
     return found
 
 
+# Fields filled in as they are without asking `Texts._said` (none is a text of its own, a
+# command or an option): most fields of most texts, which the bot says thousands of times a game.
+_AS_IT_IS = frozenset({str, int, float, bool, type(None)})
+_NO_FIELDS: dict[str, Any] = {}
+
+
 class Texts:
     """The texts of one language, called like a function: `texts("lobby.waiting", seats=2)`.
 
@@ -370,7 +376,14 @@ class Texts:
                 raise KeyError(f"{key} is a plural text: pass count=")
             form = "one" if _is_one(self.language, int(fields["count"])) else "other"
             template = template[form]
-        return template.format_map({name: self._said(value) for name, value in fields.items()})
+        if not fields:
+            return template.format_map(_NO_FIELDS)
+        for value in fields.values():
+            if value.__class__ not in _AS_IT_IS:
+                said = self._said
+                fields = {name: said(value) for name, value in fields.items()}
+                break
+        return template.format_map(fields)
 
     def _said(self, value: Any) -> Any:
         """A field that is a text itself (a part of a refusal with its own key and fields, such

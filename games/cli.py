@@ -34,6 +34,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
@@ -608,7 +609,11 @@ def record_picture(replayed: Replayed) -> bytes:
 # ---------------------------------------------------------------------- entry point
 
 
+@cache
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser, built once a process: `main` may run many times in one (a
+    caller of `main`, the tests), and building it is most of the cost of a short command
+    (argparse looks up the translation of each of its messages on the disk)."""
     parser = argparse.ArgumentParser(
         prog="python -m games", description="Run the game rules from the command line."
     )

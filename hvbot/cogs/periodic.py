@@ -4,7 +4,9 @@ warned privately when a quarter of their time is left, and when it runs out an A
 them.
 
 What is due lives in the database, not in a timer, so a restarted bot reminds on time too;
-the check runs every `check_s` seconds. Each reminder is claimed with its words owed in the
+the check runs every `check_s` seconds, and at once when something tells it to look now
+(`RemindersCog.wake`: the tests do when they move time on, instead of polling every tenth of
+a second to notice it). Each reminder is claimed with its words owed in the
 outbox, a few at a time right before they are posted, so with several processes it is sent
 once (`Aftermath.remind`); the same check takes over the duties other processes left undone
 (`Aftermath.do_duties`).
@@ -12,10 +14,12 @@ once (`Aftermath.remind`); the same check takes over the duties other processes 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from hvbot.database import failed
 from hvbot.messages import time_words
@@ -36,18 +40,49 @@ def _failed(what: str, error: Exception) -> None:
 
 
 class RemindersCog(commands.Cog):
+    """Runs the checks, a round every `check_s` seconds from the moment the bot is ready; a
+    round that `wake` asks for starts at once (after the round under way, if any), and the
+    interval counts anew from its end."""
+
     def __init__(self, bot: GameBot, *, check_s: float = CHECK_S) -> None:
         self.bot = bot
-        self.check.change_interval(seconds=check_s)
+        self.check_s = check_s
+        self.rounds = 0  # rounds finished: a test waits for a whole one after its change
+        self.in_round = False
+        self._woken = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        self.check.start()
+        self._task = asyncio.create_task(self._every_interval(), name="periodic checks")
 
     async def cog_unload(self) -> None:
-        self.check.cancel()
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
-    @tasks.loop(seconds=CHECK_S)
+    def wake(self) -> None:
+        """Look now rather than at the end of the interval: something may have fallen due."""
+        self._woken.set()
+
+    async def _every_interval(self) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            # Cleared before the round looks: a wake while it runs is for what it may have
+            # looked at too early, and is another round right after.
+            self._woken.clear()
+            self.in_round = True
+            try:
+                await self.check()
+            finally:
+                self.in_round = False
+            self.rounds += 1
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), self.check_s)
+
     async def check(self) -> None:
+        """One round of every check."""
         # A failure is logged, and the checks go on: the next round finds what is still due.
         try:
             await self.bot.aftermath.remind(time_words.reminder_text, time_words.reminder_dm)
@@ -84,10 +119,6 @@ class RemindersCog(commands.Cog):
                 await self.bot.metrics.refresh(self.bot.service)
             except Exception as exc:
                 _failed("the metrics' open games and owed posts", exc)
-
-    @check.before_loop
-    async def _ready(self) -> None:
-        await self.bot.wait_until_ready()
 
 
 async def setup(bot: GameBot) -> None:

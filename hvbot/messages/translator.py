@@ -17,6 +17,7 @@ the translation like any text's fields.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import discord
@@ -102,3 +103,53 @@ def _in_language(
     if not isinstance(template, str):
         return None
     return template.format_map(fields_of(string))
+
+
+# The translated commands a sync sent, by the commands as the code defines them (their English
+# payload): a process that starts its bot again (the tests do, hundreds of times) gives Discord
+# the same translations without asking the translator again for each of thirty-odd locales.
+# An entry keeps the catalogues it was translated from, and is used only with those same ones.
+_TRANSLATED: dict[tuple[type, str], tuple[tuple[object, ...], list[dict[str, Any]]]] = {}
+
+
+def _catalogues() -> tuple[object, ...]:
+    return tuple(catalogue(language) for language in sorted(set(SPOKEN.values())))
+
+
+class Tree(app_commands.CommandTree[Any]):
+    """discord.py's command tree, whose sync translates the commands once per process."""
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[Any]:
+        """As `CommandTree.sync`, with the translated payload built once for the same commands
+        and texts (the lines after building it are discord.py 2.7's own)."""
+        if self.client.application_id is None:
+            raise app_commands.MissingApplicationID
+        commands = self._get_all_commands(guild=guild)
+        translator = self.translator
+        if translator is None:
+            payload = [command.to_dict(self) for command in commands]
+        else:
+            english = json.dumps([command.to_dict(self) for command in commands], sort_keys=True)
+            texts = _catalogues()
+            known = _TRANSLATED.get((type(translator), english))
+            if known is not None and all(a is b for a, b in zip(known[0], texts, strict=True)):
+                payload = known[1]
+            else:
+                payload = [
+                    await command.get_translated_payload(self, translator) for command in commands
+                ]
+                _TRANSLATED[type(translator), english] = (texts, payload)
+        try:
+            if guild is None:
+                data = await self._http.bulk_upsert_global_commands(
+                    self.client.application_id, payload=payload
+                )
+            else:
+                data = await self._http.bulk_upsert_guild_commands(
+                    self.client.application_id, guild.id, payload=payload
+                )
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == 50035:
+                raise app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        return [app_commands.AppCommand(data=d, state=self._state) for d in data]

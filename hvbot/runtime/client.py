@@ -32,7 +32,7 @@ from hvbot.infra.metrics import BotMetrics
 from hvbot.messages import wording
 from hvbot.messages.post import ALLOWED
 from hvbot.messages.presenters import warm_up
-from hvbot.messages.translator import Translator
+from hvbot.messages.translator import Translator, Tree
 from hvbot.plugins import in_a_worker, plugins, worker_modules
 from hvbot.runtime.buckets import sweep_buckets
 from hvbot.runtime.heartbeats import time_heartbeats_from_their_sending
@@ -123,6 +123,7 @@ class GameBot(commands.AutoShardedBot):
             # never @everyone, a role, or someone a display name tries to mention.
             allowed_mentions=ALLOWED,
             help_command=None,
+            tree_cls=Tree,
             **options,
         )
         # Its rate-limit buckets let go of in sweeps: thousands of games made a new one cost

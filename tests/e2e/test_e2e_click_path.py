@@ -9,7 +9,6 @@ a module no longer on the way, or one the document forgot.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sys
 import threading
@@ -104,11 +103,7 @@ async def test_a_board_button_click_runs_the_modules_the_architecture_names(
     assert prompt is not None, "the drawn card comes with buttons to place it"
     # Nothing else runs meanwhile: the periodic checks (reminders, clocks, owed posts) stop,
     # a round under way included.
-    check = hv.bot.get_cog("RemindersCog").check  # type: ignore[union-attr]  # it is loaded
-    rounds = check.get_task()
-    check.cancel()
-    if rounds is not None:
-        await asyncio.gather(rounds, return_exceptions=True)
+    await hv.bot.get_cog("RemindersCog").cog_unload()  # type: ignore[union-attr]  # it is loaded
 
     trace.recording = True
     await emu.click(mover, f"act:{drawn.id}:{drawn.version}:place_here_r90", message=prompt.id)

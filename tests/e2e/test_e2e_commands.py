@@ -16,7 +16,9 @@ from e2e_harness import (
     open_three_seat_game,
 )
 
+from data.texts import catalogue
 from games import plugins
+from hvbot.messages.translator import Translator
 from hvbot.runtime.client import EXTENSIONS
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
 
@@ -178,6 +180,40 @@ async def test_a_bot_started_again_sets_up_the_same_command_modules(
     assert {type(cog) for cog in bot.cogs.values()} == first
     reply = await emulator.slash(emulator.add_user("Ada"), "game new", game="pylons")
     assert reply.public
+
+
+def _as_synced(commands: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The commands as the bot gave them, without what Discord numbers anew at each sync."""
+    return {
+        name: {k: v for k, v in command.items() if k != "version"}
+        for name, command in commands.items()
+    }
+
+
+async def test_a_bot_started_again_gives_discord_the_same_translations_without_translating(
+    emulator: DiscordEmulator, hv: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Translating the commands into thirty-odd locales is most of a sync's work: a process
+    that starts its bot again sends the same translated commands, translated once; and
+    translates anew when its texts are new ones."""
+    first = _as_synced(emulator.commands[emulator.guild_id])
+    assert first["game"]["name_localizations"]["fr"] == "partie", first["game"]
+    asked: list[str] = []
+    translate = Translator.translate
+
+    async def counted(self: Translator, string: Any, locale: Any, context: Any) -> str | None:
+        asked.append(string.message)
+        return await translate(self, string, locale, context)
+
+    monkeypatch.setattr(Translator, "translate", counted)
+    await hv.restart()
+    assert _as_synced(emulator.commands[emulator.guild_id]) == first
+    assert asked == [], "the same commands and texts were translated again"
+
+    catalogue.cache_clear()  # the texts read again: new catalogues, maybe with new words
+    await hv.restart()
+    assert _as_synced(emulator.commands[emulator.guild_id]) == first
+    assert asked, "texts the translations were not made from were not translated"
 
 
 @pytest.mark.parametrize("scoped", [True, False], ids=["guild-commands", "global-commands"])

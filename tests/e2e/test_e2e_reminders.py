@@ -4,6 +4,7 @@ wait is over, by a bot that may have restarted in between, and not again until t
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from e2e_harness import BotHarness, open_three_seat_game
@@ -77,6 +78,31 @@ async def test_a_game_opened_with_reminders_off_never_reminds(
     assert game.remind_minutes is None
     reader = await hv.reader()
     assert await reader.db.fetchval("SELECT remind_at FROM games WHERE id = ?", game.id) is None
+
+
+async def test_a_bot_that_checks_hourly_reminds_as_soon_as_it_is_told_to_look(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """The periodic checks run when woken (a test moving time on wakes them), not at the next
+    interval; and between wakes an idle bot does not run them, however busy its players."""
+    emu = emulator
+    hv.check_s = 3600.0  # as good as never on their own within a test
+    await hv.restart()
+    _, bo, _, table = await open_three_seat_game(emu, hv, with_buttons=False)
+    game, state = await table.wait_for_turn()
+    mover = game.seats[state.current_seat() or 0].user_id or 0
+    checks: Any = hv.bot.get_cog("RemindersCog") if hv.bot else None
+    assert checks is not None and checks.check_s == 3600.0
+
+    await _wait_is_over(hv, game.id)  # the harness wakes the checks after the change
+    await emu.wait_for(lambda: _reminders(emu, mover), message="the reminder, without an hour")
+    await hv.caught_up()
+    rounds = checks.rounds
+    for _ in range(3):
+        await emu.slash(bo, "game board")
+    await emu.settle()
+    assert checks.rounds == rounds, "the checks ran without being woken or their hour passing"
+    assert len(_reminders(emu, mover)) == 1
 
 
 def test_a_wait_is_told_in_words_a_person_reads_at_a_glance() -> None:

@@ -1,7 +1,15 @@
-"""`python -m games`: simulations that prove games end by a rule, and play in a terminal."""
+"""`python -m games`: simulations that prove games end by a rule, and play in a terminal.
+
+A few tests start the command itself (`run`): its exit status, its output and its input
+through a real process. The others call the same `main` in this process (`run_here`), as the
+command does, with the same arguments, input and checks: a process of its own for each would
+only import the games again.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -12,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from games import find_game
+from games.cli import main
 from games.high_voltage.rules.state import END_DECK, END_ENERGY, END_NO_LINES, END_STUCK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,8 +42,20 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     )
 
 
-def simulate(*extra: str) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
-    done = run("simulate", "--game", "high-voltage", *extra)
+def run_here(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """What `run` gives for the same command, from `main` in this process: its status (that
+    of an exit on bad arguments too) and everything written to its output and error."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(list(args), inp=io.StringIO(stdin), out=out, err=err)
+        except SystemExit as exit_:
+            status = exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
+    return subprocess.CompletedProcess(["games", *args], status, out.getvalue(), err.getvalue())
+
+
+def simulate(*extra: str, here: bool = True) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
+    done = (run_here if here else run)("simulate", "--game", "high-voltage", *extra)
     return done, [json.loads(line) for line in done.stdout.splitlines()]
 
 
@@ -42,7 +63,7 @@ def simulate(*extra: str) -> tuple[subprocess.CompletedProcess[str], list[dict]]
 
 
 def test_simulate_prints_a_line_per_game_and_a_matching_summary() -> None:
-    done, records = simulate("--players", "4", "--games", "6", "--seed", "7")
+    done, records = simulate("--players", "4", "--games", "6", "--seed", "7", here=False)
     assert done.returncode == 0, done.stderr
     games, summary = records[:-1], records[-1]
     assert [g["seed"] for g in games] == list(range(7, 13))
@@ -80,9 +101,10 @@ def test_simulate_matches_the_engine_played_directly() -> None:
 
 def test_games_are_found_by_alias() -> None:
     assert (
-        run("simulate", "--game", "High Voltage", "--players", "2", "--games", "1").returncode == 0
+        run_here("simulate", "--game", "High Voltage", "--players", "2", "--games", "1").returncode
+        == 0
     )
-    assert run("simulate", "--game", "HV", "--players", "2", "--games", "1").returncode == 0
+    assert run_here("simulate", "--game", "HV", "--players", "2", "--games", "1").returncode == 0
 
 
 def test_an_unknown_game_exits_2_with_a_one_line_message() -> None:
@@ -94,7 +116,7 @@ def test_an_unknown_game_exits_2_with_a_one_line_message() -> None:
 
 
 def test_the_game_judges_the_player_count() -> None:
-    done = run("simulate", "--players", "5", "--games", "1")
+    done = run_here("simulate", "--players", "5", "--games", "1")
     assert done.returncode == 2
     assert "2-4 players" in done.stderr
 
@@ -115,13 +137,13 @@ def seed_where_seat_moves_first(seat: int, players: int = 2) -> int:
     return next(s for s in range(100) if game.new_state(players, s).current_seat() == seat)
 
 
-def play(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return run("play", "--game", "high-voltage", *args, stdin=stdin)
+def play(stdin: str, *args: str, here: bool = True) -> subprocess.CompletedProcess[str]:
+    return (run_here if here else run)("play", "--game", "high-voltage", *args, stdin=stdin)
 
 
 def test_a_bad_action_gets_a_message_and_the_game_goes_on() -> None:
     seed = seed_where_seat_moves_first(0)
-    done = play("dance\ndraw D4\ndraw A1\nplace here r90\nquit\n", "--seed", str(seed))
+    done = play("dance\ndraw D4\ndraw A1\nplace here r90\nquit\n", "--seed", str(seed), here=False)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "I can't read 'dance'" in out
@@ -182,3 +204,14 @@ def test_a_whole_game_never_shows_another_seats_colour_before_the_end() -> None:
         assert f"seat {other}, {colours[other]}:" in after
     assert f"seat {seat} (you), {colours[seat]}:" in after
     assert "Game over:" in after
+
+
+def test_the_parser_is_built_once_a_process_and_refusals_leave_it_as_it_was() -> None:
+    from games.cli import build_parser
+
+    assert build_parser() is build_parser()
+    assert run_here("play", "--players", "1").returncode == 2
+    assert run_here("simulate", "--games", "nine").returncode == 2
+    done, records = simulate("--players", "2", "--games", "1", "--seed", "5")
+    assert done.returncode == 0 and records[-1]["games"] == 1
+    assert build_parser().parse_args(["play"]).seat == 0

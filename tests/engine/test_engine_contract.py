@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -197,19 +198,40 @@ def test_every_view_has_the_common_keys(played, game, seats, options, seed):
         states[0].view(states[0].seats)
 
 
+# A key of a JSON text that says "seed" (in a lowered text): a string followed by a colon is a
+# key, and no text outside the strings can hold the letters of "seed".
+SEED_KEY = re.compile(r'"(?:[^"\\]|\\.)*seed(?:[^"\\]|\\.)*"\s*:')
+
+
 def holds(value: Any, seed: int) -> bool:
-    """Whether JSON-ready data holds the seed anywhere: as a number, in a text, or a key."""
-    if isinstance(value, dict):
-        return any(
-            "seed" in str(k).lower() or holds(k, seed) or holds(v, seed) for k, v in value.items()
-        )
-    if isinstance(value, list | tuple):
-        return any(holds(v, seed) for v in value)
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return value == seed
-    return isinstance(value, str) and (str(seed) in value or hex(seed)[2:] in value.lower())
+    """Whether JSON-ready data holds the seed anywhere: as a number, in a text or a key (its
+    digits, or its hex digits in any case), or as a key naming a seed. Read in the data's JSON
+    text, where a number equal to the seed and a text holding its digits both show them; a
+    number that only holds the seed's digits among others counts too, which is stricter."""
+    text = json.dumps(value, ensure_ascii=False).lower()
+    return str(seed) in text or hex(seed)[2:] in text or SEED_KEY.search(text) is not None
+
+
+def test_the_seed_is_found_wherever_a_view_could_hold_it():
+    seed = 0x5EED_0000_1234
+    found = [
+        {"deal": seed},
+        {"cells": [{"note": f"dealt from {seed}"}]},
+        {"log": [["x", f"0X{seed:X}"]]},
+        {"Seed": 1},
+        {"board": {"rng_seed_used": None}},
+        {str(seed): "a key"},
+        [1, [2, {"deep": [seed]}]],
+        {"quote": 'a "text", with', "where": {"SEED": 0}},
+    ]
+    assert all(holds(view, seed) for view in found)
+    clean = [
+        {"deal": seed + 1, "flag": True},
+        {"note": "the seed is secret", "words": ["seed", "seeded"]},
+        {"text": 'a "seed": quoted in a text'},
+        {"cells": [{"cell": "A1", "hex": "5eed"}]},
+    ]
+    assert not any(holds(view, seed) for view in clean)
 
 
 @pytest.mark.parametrize(("game", "seats", "options", "seed"), VIEW_CASES)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from moved_clock import MOVED
 from PIL import Image
 
 from engine import State
@@ -43,7 +44,11 @@ from sandbox.emulator import (
 )
 from sandbox.emulator.models import IS_COMPONENTS_V2
 
-REMIND_CHECK_S = 0.1  # how often the bot looks for due turn reminders in tests
+# How often the bot runs its periodic checks (reminders, clocks, owed posts) on its own in
+# tests. It also looks at once whenever a test moves time on or changes the database behind its
+# back (`wake_running_bots`), which is when something falls due in a test; so an idle bot
+# hardly wakes, where polling every tenth of a second cost it 15 ms of CPU a second.
+REMIND_CHECK_S = 1.0
 AI_PAUSE = 0.01
 WATCHED_LOGGERS = ("discord", "hvbot")
 
@@ -78,8 +83,69 @@ async def not_waiting_for_the_disk(store: GameStore) -> None:
         await store.db.conn.execute("PRAGMA synchronous = OFF")
 
 
+_running: list[GameBot] = []  # the bots of this process's harnesses, while running
+
+
+def wake_running_bots() -> None:
+    """Every running bot of this process runs its periodic checks now: what a test changed
+    (the time, rows behind the bots' backs) may have made something due, and with several
+    processes on one database any of them may be the one to act on it."""
+    for bot in _running:
+        cog = bot.get_cog("RemindersCog")
+        if cog is not None:
+            cog.wake()  # type: ignore[attr-defined]  # the cog's own method (hvbot.cogs.periodic)
+
+
+MOVED.append(wake_running_bots)
+
+
+class GuildsArrived(asyncio.Queue[Any]):
+    """The queue discord.py takes a shard's GUILD_CREATEs from between its READY and `ready`,
+    which also says when the last guild READY announced has arrived.
+
+    discord.py cannot know whether more guilds are coming, so it calls a shard ready only once
+    `guild_ready_timeout` has passed without one: with one guild, every start of a bot waited
+    that long doing nothing after its guild had come. Here READY's list of the shard's guilds
+    says what is to come: once each of them is available and none is waiting to be taken, the
+    next `get` ends the wait as its timeout would (with TimeoutError), at once. A guild that is
+    slow to come is still waited for, as long as discord.py would have waited."""
+
+    def __init__(self, connection: Any, shard_id: int) -> None:
+        super().__init__()
+        self.connection = connection
+        self.shard_id = shard_id
+
+    async def get(self) -> Any:
+        if self.empty() and not any(
+            guild.unavailable for guild in self.connection.guilds if guild.shard_id == self.shard_id
+        ):
+            raise TimeoutError
+        return await super().get()
+
+
+def ready_when_guilds_arrive(bot: GameBot) -> None:
+    """Have `bot` call each shard ready when READY's guilds have all arrived (`GuildsArrived`)
+    rather than a fixed time after the last, at this and every later IDENTIFY."""
+    connection = bot._connection
+    parse_ready = connection.parsers["READY"]
+
+    def parse_ready_then_count(data: Any) -> None:
+        parse_ready(data)
+        shard_id = data["shard"][0]
+        waiting = connection._ready_states.get(shard_id)
+        if type(waiting) is asyncio.Queue and waiting.empty():
+            connection._ready_states[shard_id] = GuildsArrived(connection, shard_id)
+
+    connection.parsers["READY"] = parse_ready_then_count
+
+
 class BotHarness:
     """One bot process-equivalent: start, stop, restart on the same database file."""
+
+    # How long discord.py waits for another guild after the last before it calls a shard
+    # ready. The harness's bots are ready as soon as READY's guilds have all arrived
+    # (`ready_when_guilds_arrive`): this is only how long a guild slow to come is waited for.
+    guild_ready_timeout = 0.05
 
     def __init__(
         self,
@@ -99,6 +165,7 @@ class BotHarness:
         self._task: asyncio.Task[None] | None = None
         self._reader: GameStore | None = None
         self.starts = 0
+        self.check_s = REMIND_CHECK_S  # between the periodic checks' rounds, at the next start
         self.errors = ErrorLog()
         self.allowed_errors: list[str] = []
 
@@ -126,10 +193,11 @@ class BotHarness:
             self.settings,
             database=self.database,
             ai_pause=AI_PAUSE,
-            remind_check_s=REMIND_CHECK_S,
+            remind_check_s=self.check_s,
             service=service,
-            guild_ready_timeout=0.05,
+            guild_ready_timeout=self.guild_ready_timeout,
         )
+        ready_when_guilds_arrive(bot)
         logging.getLogger().addHandler(self.errors)
         await bot.login(self.emu.token)
         self._task = asyncio.create_task(bot.connect(reconnect=True))
@@ -138,6 +206,7 @@ class BotHarness:
         self.starts += 1
         # The emulator's `settle` waits for this bot to be done, not for silence.
         self.emu.idle_checks.append(bot.until_idle)
+        _running.append(bot)
         return bot
 
     async def stop(self) -> None:
@@ -145,6 +214,7 @@ class BotHarness:
         bot, task = self.bot, self._task
         self.bot, self._task = None, None
         if bot is not None:
+            _running.remove(bot)
             self.emu.idle_checks.remove(bot.until_idle)
             await bot.close()
         if task is not None:
@@ -168,11 +238,13 @@ class BotHarness:
         the call, and then nothing is under way. What it has not sent by then it would never
         send unprompted, so a test can assert that nothing more came."""
         assert self.bot is not None, "the bot is not running"
-        check = self.bot.get_cog("RemindersCog").check  # type: ignore[union-attr]
-        # The round under way when called may have looked before what the test waits for.
-        rounds = check.current_loop + 2
+        checks: Any = self.bot.get_cog("RemindersCog")  # hvbot.cogs.periodic
+        # The round under way when called may have looked before what the test waits for:
+        # woken meanwhile, the next starts as it ends, and is the whole one.
+        rounds = checks.rounds + (2 if checks.in_round else 1)
+        checks.wake()
         await self.emu.wait_for(
-            lambda: check.current_loop >= rounds, timeout, message="a whole round of duties"
+            lambda: checks.rounds >= rounds, timeout, message="a whole round of duties"
         )
         await self.emu.settle(timeout=timeout)
 
@@ -210,9 +282,12 @@ class BotHarness:
         return await repo.game(game_id=game_id) if game_id is not None else None
 
     async def sql(self, statement: str, *args: Any) -> int:
-        """Change the database behind the bot's back (a clock moved on, another process)."""
+        """Change the database behind the bot's back (a clock moved on, another process); the
+        running bots look at once for what that made due."""
         repo = await self.reader()
-        return await repo.db.transact(lambda tx: tx.execute(statement, *args))
+        changed = await repo.db.transact(lambda tx: tx.execute(statement, *args))
+        wake_running_bots()
+        return changed
 
     async def state(self, game: GameRow | None = None) -> State:
         game = game or await self.game()

@@ -54,6 +54,8 @@ PylonsAction = Place | Keep | Mirror
 # building a new object per move.
 PLACE: tuple[Place, ...] = tuple(Place(NAMES[c]) for c in range(CELLS))
 PLACE_TEXT: tuple[str, ...] = tuple(action.text() for action in PLACE)
+# The cell of each placement's own text: a saved history replays without reading its words.
+PLACED_BY_TEXT: dict[str, int] = {text: c for c, text in enumerate(PLACE_TEXT)}
 KEEP = Keep()
 MIRROR = Mirror()
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
+from itertools import compress
 from typing import Any, ClassVar
 
 from engine.core import OVER, Outcome, State
@@ -38,6 +39,7 @@ from games.pylons.rules.actions import (
     MIRROR,
     PLACE,
     PLACE_TEXT,
+    PLACED_BY_TEXT,
     Keep,
     Mirror,
     Place,
@@ -74,6 +76,18 @@ END_CONNECTED = "connected"
 END_LIMIT = "pylon_limit"
 END_STUCK = "no_legal_cell"
 END_REASONS = (END_CONNECTED, END_LIMIT, END_STUCK)
+
+
+# Byte maps for `bytes.translate`: 1 for a zero byte, 0 for any other.
+_IS_ZERO = bytes([1] + [0] * 255)
+_CELL_RANGE = range(CELLS)
+
+
+def _both(a: bytes | bytearray, b: bytes | bytearray) -> bytes:
+    """1 where both byte strings of 0s and 1s (of `CELLS` bytes) have a 1: one integer AND
+    instead of a loop over the cells, as every new game and every mirrored board lists them."""
+    both = int.from_bytes(a, "big") & int.from_bytes(b, "big")
+    return both.to_bytes(CELLS, "big")
 
 
 class PylonsState(State):
@@ -139,15 +153,14 @@ class PylonsState(State):
         Done when the swamps are laid; after that each move only takes its cell out of the
         sorted lists (a bisection and a deletion), so `legal_actions` is a copy of a list
         kept ready, never a sort."""
-        swamp, owner = self.swamp, self.owner
-        opened = tuple(
-            bytes(int(usable[c] and not swamp[c]) for c in range(CELLS)) for usable in USABLE
-        )
+        dry = self.swamp.translate(_IS_ZERO)  # 1 where no swamp lies
+        unowned = self.owner.translate(_IS_ZERO)  # 1 where no pylon stands
+        opened = tuple(_both(usable, dry) for usable in USABLE)
         self.open = (opened[0], opened[1])
         for seat in (0, 1):
-            cells = [c for c in range(CELLS) if opened[seat][c] and not owner[c]]
+            cells = list(compress(_CELL_RANGE, _both(opened[seat], unowned)))
             self.free[seat] = cells
-            self.moves[seat] = [PLACE[c] for c in cells]
+            self.moves[seat] = list(map(PLACE.__getitem__, cells))
 
     # ------------------------------------------------------------------ interface
 
@@ -199,9 +212,17 @@ class PylonsState(State):
         return [p for p in self.order if self.owner[p] == own and self.find(p) == root]
 
     def apply(self, action: Any) -> None:
-        """`State.apply`, with a short way for the common case: a legal pylon during play."""
-        if action.__class__ is Place and self.phase == PLAY:
-            c = CELL_INDEX.get(action.cell)
+        """`State.apply`, with a short way for the common case: a legal pylon during play,
+        given as an action (every search) or as its own text (every saved game loaded replays
+        its history so, and a text that is not a placement's own is read as usual)."""
+        if self.phase == PLAY:
+            kind = action.__class__
+            if kind is Place:
+                c = CELL_INDEX.get(action.cell)
+            elif kind is str:
+                c = PLACED_BY_TEXT.get(action)
+            else:
+                c = None
             if c is not None and self.open[self.seat][c] and not self.owner[c]:
                 self._place(c)
                 return

@@ -17,6 +17,7 @@ from games import find_game
 from games.pylons.rules import GAME, Keep, Mirror, Place, PylonsState, parse_action
 from games.pylons.rules.board import (
     CELL_INDEX,
+    CELLS,
     CROSSES,
     LINK_A,
     LINK_B,
@@ -24,6 +25,7 @@ from games.pylons.rules.board import (
     NAMES,
     SWAMP_MAX,
     SWAMP_MIN,
+    USABLE,
     cell_of,
     link_between,
     segments_cross,
@@ -438,6 +440,43 @@ def test_a_save_round_trips_and_replays():
     data = json.loads(json.dumps(state.to_dict()))
     assert GAME.state_from_dict(data) == state
     assert GAME.replay(2, 5, state.history) == state
+
+
+def test_a_save_loads_without_reading_its_placements_words(monkeypatch):
+    """Every saved game is replayed when it is loaded (each turn the bot plays): the
+    placements in its history are the placements' own texts, taken as they are."""
+    state = GAME.new_state(2, 41)
+    rng = random.Random(41)
+    while not state.is_terminal():
+        state.apply(state.sample_action(rng))
+    data = json.loads(json.dumps(state.to_dict()))
+    read: list[str] = []
+
+    def counted(text: str):
+        read.append(text)
+        return parse_action(text)
+
+    monkeypatch.setattr(GAME, "parse_action", counted)
+    assert GAME.state_from_dict(data) == state
+    assert read == [data["history"][0]], "only the board choice is read"
+    assert read[0] in ("keep", "mirror")
+    with pytest.raises(IllegalActionError):  # a placement's text on a taken cell
+        PylonsState.from_dict(data).apply(data["history"][-1])
+
+
+@pytest.mark.parametrize("choice", [None, "keep", "mirror"])
+def test_the_legal_cells_are_the_usable_cells_free_of_swamps_and_pylons(choice):
+    state = GAME.new_state(2, 12, {"swamps": "on" if choice else "off"})
+    if choice:
+        state.apply(choice)
+    play(state, "K12", "L14")
+    for seat in (0, 1):
+        expected = [
+            c for c in range(CELLS) if USABLE[seat][c] and not state.swamp[c] and not state.owner[c]
+        ]
+        assert state.free_cells(seat) == expected
+        assert state.moves[seat] == [Place(NAMES[c]) for c in expected]
+    assert sum(state.swamp) > 0 if choice else not any(state.swamp)
 
 
 @pytest.mark.parametrize(
