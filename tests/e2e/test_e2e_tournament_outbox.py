@@ -255,11 +255,16 @@ async def test_a_tables_first_board_waits_for_its_announcement_and_its_thread(
         for person in people:
             await other.tournaments.join(tid, person.id, name=person.name)
         started = await other.tournaments.start(tid, emu.owner.id, can_manage=False)
-        clock.advance(seconds=30)  # past the leases of everything it owes...
+        # Half a minute on, past the leases of everything it owes, it takes each table's
+        # announcement again, about to send it; the bot's time is moved there after, so its
+        # checks (woken when its clock moves) cannot take the announcements first.
+        later = clock.now + timedelta(seconds=30)
+        other.clock = lambda: later
         for table in started.games:
             (announcement,) = [o for o in table.owed if o.kind == "lobby"]
-            # ...but it takes each table's announcement again, about to send it.
             assert await other.duties.take(announcement) is not None
+        other.clock = clock
+        clock.advance(seconds=30)
         await emu.wait_for(
             lambda: all(emu.messages(visibility=Visibility.dm_to(p)) for p in people),
             30,
