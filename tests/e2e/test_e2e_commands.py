@@ -18,6 +18,7 @@ from e2e_harness import (
 
 from data.texts import catalogue
 from games import plugins
+from hvbot.messages import translator
 from hvbot.messages.translator import Translator
 from hvbot.runtime.client import EXTENSIONS
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility
@@ -196,6 +197,10 @@ async def test_a_bot_started_again_gives_discord_the_same_translations_without_t
     """Translating the commands into thirty-odd locales is most of a sync's work: a process
     that starts its bot again sends the same translated commands, translated once; and
     translates anew when its texts are new ones."""
+    assert translator._sync_is_known(), (
+        "discord.py's sync is not the one Tree.sync repeats the end of: compare them, then "
+        "update _KNOWN_SYNC"
+    )
     first = _as_synced(emulator.commands[emulator.guild_id])
     assert first["game"]["name_localizations"]["fr"] == "partie", first["game"]
     asked: list[str] = []
@@ -214,6 +219,26 @@ async def test_a_bot_started_again_gives_discord_the_same_translations_without_t
     await hv.restart()
     assert _as_synced(emulator.commands[emulator.guild_id]) == first
     assert asked, "texts the translations were not made from were not translated"
+
+
+async def test_a_discord_py_whose_sync_is_not_the_one_known_syncs_as_it_does_itself(
+    emulator: DiscordEmulator, hv: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept translations go through lines taken from discord.py's own sync: with another
+    discord.py, its sync is left to do it all, translating at every start, the same commands."""
+    first = _as_synced(emulator.commands[emulator.guild_id])
+    monkeypatch.setattr(translator, "_sync_is_known", lambda: False)
+    asked: list[str] = []
+    translate = Translator.translate
+
+    async def counted(self: Translator, string: Any, locale: Any, context: Any) -> str | None:
+        asked.append(string.message)
+        return await translate(self, string, locale, context)
+
+    monkeypatch.setattr(Translator, "translate", counted)
+    await hv.restart()
+    assert _as_synced(emulator.commands[emulator.guild_id]) == first
+    assert asked, "discord.py's own sync translates at every start"
 
 
 @pytest.mark.parametrize("scoped", [True, False], ids=["guild-commands", "global-commands"])
