@@ -81,7 +81,7 @@ async def test_setting_up_a_game_costs_few_trips_to_the_database(
     assert hv.bot is not None
     # The periodic check (reminders, posts owed, AI seats) reads on its own schedule: stopped,
     # so that what is counted is the set-up's alone.
-    hv.bot.get_cog("RemindersCog").check.cancel()  # type: ignore[union-attr]
+    await hv.bot.get_cog("RemindersCog").cog_unload()  # type: ignore[union-attr]  # it is loaded
     db = hv.bot.service.repo.db
     assert isinstance(db, SqliteDatabase)
     first, second = emu.add_channel("first"), emu.add_channel("second")
@@ -106,7 +106,7 @@ async def test_games_set_up_together_cost_no_more_trips_each(
     change to one game while another is read leaves the other's read good to keep."""
     emu = emulator
     assert hv.bot is not None
-    hv.bot.get_cog("RemindersCog").check.cancel()  # type: ignore[union-attr]
+    await hv.bot.get_cog("RemindersCog").cog_unload()  # type: ignore[union-attr]  # it is loaded
     db = hv.bot.service.repo.db
     assert isinstance(db, SqliteDatabase)
     await set_up(emu, hv, emu.add_channel("first"))
