@@ -191,6 +191,19 @@ def _as_synced(commands: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]
     }
 
 
+def translations_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the bot's translator is asked for from now on, in order."""
+    asked: list[str] = []
+    translate = Translator.translate
+
+    async def counted(self: Translator, string: Any, locale: Any, context: Any) -> str | None:
+        asked.append(string.message)
+        return await translate(self, string, locale, context)
+
+    monkeypatch.setattr(Translator, "translate", counted)
+    return asked
+
+
 async def test_a_bot_started_again_gives_discord_the_same_translations_without_translating(
     emulator: DiscordEmulator, hv: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -203,14 +216,7 @@ async def test_a_bot_started_again_gives_discord_the_same_translations_without_t
     )
     first = _as_synced(emulator.commands[emulator.guild_id])
     assert first["game"]["name_localizations"]["fr"] == "partie", first["game"]
-    asked: list[str] = []
-    translate = Translator.translate
-
-    async def counted(self: Translator, string: Any, locale: Any, context: Any) -> str | None:
-        asked.append(string.message)
-        return await translate(self, string, locale, context)
-
-    monkeypatch.setattr(Translator, "translate", counted)
+    asked = translations_asked(monkeypatch)
     await hv.restart()
     assert _as_synced(emulator.commands[emulator.guild_id]) == first
     assert asked == [], "the same commands and texts were translated again"
@@ -228,14 +234,7 @@ async def test_a_discord_py_whose_sync_is_not_the_one_known_syncs_as_it_does_its
     discord.py, its sync is left to do it all, translating at every start, the same commands."""
     first = _as_synced(emulator.commands[emulator.guild_id])
     monkeypatch.setattr(translator, "_sync_is_known", lambda: False)
-    asked: list[str] = []
-    translate = Translator.translate
-
-    async def counted(self: Translator, string: Any, locale: Any, context: Any) -> str | None:
-        asked.append(string.message)
-        return await translate(self, string, locale, context)
-
-    monkeypatch.setattr(Translator, "translate", counted)
+    asked = translations_asked(monkeypatch)
     await hv.restart()
     assert _as_synced(emulator.commands[emulator.guild_id]) == first
     assert asked, "discord.py's own sync translates at every start"
