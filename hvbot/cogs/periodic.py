@@ -59,8 +59,7 @@ class RemindersCog(commands.Cog):
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await asyncio.wait({task})  # its end, without taking its cancel for this one's
 
     def wake(self) -> None:
         """Look now rather than at the end of the interval: something may have fallen due."""
@@ -78,8 +77,12 @@ class RemindersCog(commands.Cog):
             finally:
                 self.in_round = False
             self.rounds += 1
+            # `asyncio.timeout`, not `wait_for`: Python 3.11's `wait_for` returns the wake
+            # when it comes in the same moment as the cancel of a stopping bot, and the checks
+            # would go on for good, with the bot's close waiting for them.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._woken.wait(), self.check_s)
+                async with asyncio.timeout(self.check_s):
+                    await self._woken.wait()
 
     async def check(self) -> None:
         """One round of every check."""

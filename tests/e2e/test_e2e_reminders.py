@@ -3,6 +3,7 @@ wait is over, by a bot that may have restarted in between, and not again until t
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -103,6 +104,22 @@ async def test_a_bot_that_checks_hourly_reminds_as_soon_as_it_is_told_to_look(
     await emu.settle()
     assert checks.rounds == rounds, "the checks ran without being woken or their hour passing"
     assert len(_reminders(emu, mover)) == 1
+
+
+async def test_checks_woken_as_the_bot_stops_stop(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """A wake that comes in the same moment as the stop (a test moving time on as its bot
+    closes) does not keep the checks going with the bot's close waiting for them."""
+    checks: Any = hv.bot.get_cog("RemindersCog") if hv.bot else None
+    assert checks is not None
+    await emulator.wait_for(
+        lambda: checks.rounds >= 1 and not checks.in_round, message="the checks waiting"
+    )
+    checks.wake()
+    unloading = asyncio.create_task(checks.cog_unload())
+    done, _ = await asyncio.wait({unloading}, timeout=10)
+    assert done, "the checks went on after the bot stopped"
 
 
 def test_a_wait_is_told_in_words_a_person_reads_at_a_glance() -> None:
