@@ -24,6 +24,7 @@ from engine import State
 from hvbot.database import OneStatement, Row, Statement, Transaction, Work
 from hvbot.store.duties import Owed, lease_of, new_nonce, owe
 from hvbot.store.follows import followers_by_dm, took_back
+from hvbot.store.games import OPEN_CREATED_BY
 from hvbot.store.requests import close_undo
 from hvbot.store.results import insert_results
 from hvbot.store.rows import CHANNEL, SeatResult, SeatRow, TurnClock, Wait
@@ -178,12 +179,7 @@ async def count_open(
             OPEN_GAMES_LOCK,
             _member_key(guild_id, creator_id),
         )
-    opened: int = await tx.fetchval(
-        "SELECT COUNT(*) FROM games WHERE guild_id = ? AND creator_id = ?"
-        " AND status IN ('lobby', 'active')",
-        guild_id,
-        creator_id,
-    )
+    opened: int = await tx.fetchval(OPEN_CREATED_BY, guild_id, creator_id)
     if opened >= most_open:
         raise TooManyOpen(opened)
 

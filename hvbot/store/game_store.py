@@ -209,10 +209,6 @@ class GameStore:
         rows = await games.expired_lobbies(self.db, stamp(now), most)
         return await self._read_all(rows, since=since)
 
-    async def open_games_created_by(self, *, guild_id: int, user_id: int) -> int:
-        """How many open games (lobbies and games in play) a person opened in one server."""
-        return await games.open_count_created_by(self.db, guild_id, user_id)
-
     async def room_for_lobby(
         self, *, guild_id: int | None, user_id: int, channel_id: int
     ) -> tuple[int, bool, int]:

@@ -89,45 +89,59 @@ async def version_of(db: Database, game_id: int) -> int | None:
     return version
 
 
-async def open_in_channel(db: Database, channel_id: int) -> Row | None:
-    """The open game of a channel (not one played in a thread of it, nor a tournament's table
-    whose thread is still to start), or of the thread a game is played in."""
-    # Each half through its own index (see `indexed_by`): read through the index of every
-    # open game, each /game new in a new channel read them all.
-    return await db.fetchrow(
-        "SELECT * FROM (SELECT * FROM games"
+# A person's open games in one server (parameters: the server, the person), through the index
+# of their own (`games_open_by_creator`): counted by /game new before the lobby's transaction
+# (`room_for_lobby`) and again inside it (`changes.create_lobby`).
+OPEN_CREATED_BY = (
+    "SELECT COUNT(*) FROM games WHERE guild_id = ? AND creator_id = ?"
+    " AND status IN ('lobby', 'active')"
+)
+
+
+def _open_in_channel(db: Database, columns: str) -> str:
+    """Selecting `columns` of the open game of a channel (not one played in a thread of it,
+    nor a tournament's table whose thread is still to start), or of the thread a game is
+    played in; parameters: the channel's id, twice. Each half goes through its own index (see
+    `indexed_by`): through the index of every open game, each /game new in a new channel read
+    them all."""
+    return (
+        f"SELECT {columns} FROM (SELECT {columns} FROM games"
         f"{indexed_by(db, 'games_one_open_per_channel')}"
         " WHERE channel_id = ? AND thread_id IS NULL AND tournament_id IS NULL"
         " AND status IN ('lobby', 'active')"
-        f" UNION ALL SELECT * FROM games{indexed_by(db, 'games_by_thread')}"
-        " WHERE thread_id = ? AND status IN ('lobby', 'active')) AS found ORDER BY id LIMIT 1",
-        channel_id,
-        channel_id,
+        f" UNION ALL SELECT {columns} FROM games{indexed_by(db, 'games_by_thread')}"
+        " WHERE thread_id = ? AND status IN ('lobby', 'active')) AS found ORDER BY id LIMIT 1"
     )
+
+
+def _open_in_threads_of(db: Database, columns: str) -> str:
+    """Selecting `columns` of the open games played in threads of a channel (parameter: the
+    channel's id), through the index of the channel's open games (see `indexed_by`): through
+    the index of every open game, each /game new read them all."""
+    return (
+        f"SELECT {columns} FROM games{indexed_by(db, 'games_open_by_channel')}"
+        " WHERE channel_id = ? AND thread_id IS NOT NULL AND status IN ('lobby', 'active')"
+    )
+
+
+async def open_in_channel(db: Database, channel_id: int) -> Row | None:
+    """The open game of a channel, or of the thread a game is played in (`_open_in_channel`)."""
+    return await db.fetchrow(_open_in_channel(db, "*"), channel_id, channel_id)
 
 
 async def room_for_lobby(
     db: Database, guild_id: int | None, user_id: int, channel_id: int
 ) -> tuple[int, int | None, int]:
     """What a new lobby by `user_id` in `channel_id` must leave room for, in one read: how
-    many open games the person opened in the server (0 outside one: `open_count_created_by`),
+    many open games the person opened in the server (0 outside one: `OPEN_CREATED_BY`),
     the id of the channel's open game if it has one (`open_in_channel`), and how many open
     games are played in threads of the channel (`open_in_threads_of`). One statement, each
     part through the index its own read uses: on SQLite, one trip to the database's thread
     instead of three, on every /game new."""
     row = await db.fetchrow(
-        "SELECT (SELECT COUNT(*) FROM games WHERE guild_id = ? AND creator_id = ?"
-        " AND status IN ('lobby', 'active')) AS opened,"
-        " (SELECT id FROM (SELECT id FROM games"
-        f"{indexed_by(db, 'games_one_open_per_channel')}"
-        " WHERE channel_id = ? AND thread_id IS NULL AND tournament_id IS NULL"
-        " AND status IN ('lobby', 'active')"
-        f" UNION ALL SELECT id FROM games{indexed_by(db, 'games_by_thread')}"
-        " WHERE thread_id = ? AND status IN ('lobby', 'active')) AS found ORDER BY id LIMIT 1)"
-        " AS here,"
-        f" (SELECT COUNT(*) FROM games{indexed_by(db, 'games_open_by_channel')}"
-        " WHERE channel_id = ? AND thread_id IS NOT NULL"
-        " AND status IN ('lobby', 'active')) AS in_threads",
+        f"SELECT ({OPEN_CREATED_BY}) AS opened,"
+        f" ({_open_in_channel(db, 'id')}) AS here,"
+        f" ({_open_in_threads_of(db, 'COUNT(*)')}) AS in_threads",
         guild_id,
         user_id,
         channel_id,
@@ -140,14 +154,7 @@ async def room_for_lobby(
 
 async def open_in_threads_of(db: Database, channel_id: int) -> list[Row]:
     """The open games of a channel played in threads of it, oldest first."""
-    # Through the index of the channel's open games (see `indexed_by`): through the index of
-    # every open game, each /game new read them all.
-    return await db.fetch(
-        f"SELECT * FROM games{indexed_by(db, 'games_open_by_channel')}"
-        " WHERE channel_id = ? AND thread_id IS NOT NULL"
-        " AND status IN ('lobby', 'active') ORDER BY id",
-        channel_id,
-    )
+    return await db.fetch(_open_in_threads_of(db, "*") + " ORDER BY id", channel_id)
 
 
 async def open_beside(db: Database, channel_id: int) -> list[Row]:
@@ -183,17 +190,6 @@ async def expired_lobbies(db: Database, now: str, limit: int) -> list[Row]:
         f" ORDER BY id LIMIT {int(limit)}",
         now,
     )
-
-
-async def open_count_created_by(db: Database, guild_id: int, user_id: int) -> int:
-    """How many open games (lobbies and games in play) a person opened in one server."""
-    count: int = await db.fetchval(
-        "SELECT COUNT(*) FROM games WHERE guild_id = ? AND creator_id = ?"
-        " AND status IN ('lobby', 'active')",
-        guild_id,
-        user_id,
-    )
-    return count
 
 
 async def all_open(db: Database) -> list[Row]:

@@ -12,8 +12,10 @@ from moved_clock import MovedClock
 
 from hvbot.services import BotError, GameService
 from hvbot.store import GameStore
+from hvbot.store.games import OPEN_CREATED_BY
 
 GUILD = 1
+NO_GAMES_CHANNEL = 999  # a channel no test here opens a game in
 ADA, BO = 701, 702
 
 
@@ -108,7 +110,9 @@ async def test_a_burst_of_new_games_stops_at_the_limit(database_url: str) -> Non
         assert all(isinstance(r, BotError) for r in refused), refused
         assert {r.key for r in refused if isinstance(r, BotError)} == {"bot.error.too_many_open"}
         assert all(r.fields == {"count": 3, "most": 3} for r in refused if isinstance(r, BotError))
-        count = await services[0].games.store.open_games_created_by(guild_id=GUILD, user_id=ADA)
+        count, _, _ = await services[0].games.store.room_for_lobby(
+            guild_id=GUILD, user_id=ADA, channel_id=NO_GAMES_CHANNEL
+        )
         assert count == 3
     finally:
         for service in services:
@@ -123,8 +127,7 @@ async def test_counting_a_persons_open_games_reads_only_theirs(database_url: str
     try:
         if store.db.backend == "sqlite":
             plan = await store.db.fetch(
-                "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM games WHERE guild_id = ?"
-                " AND creator_id = ? AND status IN ('lobby', 'active')",
+                f"EXPLAIN QUERY PLAN {OPEN_CREATED_BY}",
                 GUILD,
                 ADA,
             )
