@@ -9,6 +9,7 @@ it rewrote and which it found already rewritten.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import json
 import os
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import rewrite_once
+from conftest import TEST_PROCESS_GC_THRESHOLD
 from rewrite_once import rewrite_stale_modules
 
 SUPPORT = Path(__file__).parent / "support"
@@ -128,3 +130,12 @@ def test_collecting_the_browser_tests_leaves_seleniums_driver_unimported(
             spec.loader.exec_module(importlib.util.module_from_spec(spec))
     assert "selenium.webdriver.support.ui" not in sys.modules
     assert "selenium.webdriver.remote.webdriver" not in sys.modules
+
+
+def test_a_test_process_collects_garbage_seldom_and_never_walks_what_collection_built() -> None:
+    # Any process that runs tests (each of `-n`'s workers, or pytest alone), whatever ran in
+    # it before: see TEST_PROCESS_GC_THRESHOLD in conftest.
+    assert gc.get_threshold() == TEST_PROCESS_GC_THRESHOLD
+    collected = test_a_test_process_collects_garbage_seldom_and_never_walks_what_collection_built
+    assert gc.is_tracked(collected)
+    assert all(each is not collected for each in gc.get_objects()), "not frozen"
