@@ -312,6 +312,8 @@ async def set_up_games(
             os.kill(pid, signal.SIGUSR2)
     cpu_each, cpu_setup_own = bots_cpu.since()
     playing = [s for s, ok in zip(slots, opened, strict=True) if ok]
+    playable = await settle(measuring, playing, setup_start)
+    cpu_playable, cpu_playable_own = bots_cpu.since()
     rss_setup = rss_kb(*measuring.pids)
     # This process holds every record of the run; left to the collector, a full pass over
     # them stalls the emulator for a few hundred ms, which would be counted as the bot's.
@@ -327,8 +329,34 @@ async def set_up_games(
         "setup_resumed": bench.resumed,
         "setup_abandoned": bench.abandoned,
         "setup_retried": bench.retried,
+        **playable,
+        "cpu_playable": sum(cpu_playable),
+        "cpu_playable_own": cpu_playable_own,
         # The machine is shared: how busy it was is part of every figure.
         "load_setup": os.getloadavg(),
+    }
+
+
+async def settle(measuring: Measuring, playing: list[Slot], setup_start: float) -> dict[str, Any]:
+    """Wait until every game started is a person's to play: its start's board posted, its
+    AI seats' first moves made and shown. A game counts as set up once its Start is answered,
+    but what the start owes goes on after it; played on at once, the games whose AI had yet
+    to move would wait for it in play, their people asking for the board again, and a bot
+    that answered the lobbies faster would only leave more of that to the play. Stuck here
+    is counted apart from the play's."""
+    bench = measuring.bench
+    loop = asyncio.get_running_loop()
+    bench.phase = "settling"
+    until = loop.time() + max(60.0, 0.5 * len(playing))
+    found = await asyncio.gather(*(bench.next_turn(slot, until) for slot in playing))
+    stalls = sum(slot.stalls for slot in playing)
+    for slot in playing:
+        slot.stalls = 0
+        slot.stalled_on.clear()
+    return {
+        "playable_seconds": loop.time() - setup_start,
+        "unplayable": sum(1 for turn in found if turn is None),
+        "settle_stalls": stalls,
     }
 
 

@@ -436,6 +436,14 @@ def print_run(found: dict[str, Any], summary: Summary) -> None:
         f"({1000 * found['cpu_setup_own'] / opened:.1f} ms in the bot's own process, the rest "
         f"its workers'), {found['cpu_setup']:.1f} s over the set-up"
     )
+    print(
+        f"  every game a person's to play (its start's board posted, its AI seats' first "
+        f"moves shown) {found['playable_seconds']:.1f} s after the set-up began; "
+        f"{found['unplayable']} not by then; {found['settle_stalls']} waits of "
+        f"{STALL_SECONDS:g} s meanwhile; bot CPU per game until then "
+        f"{1000 * found['cpu_playable'] / max(len(summary.playing), 1):.1f} ms "
+        f"({1000 * found['cpu_playable_own'] / max(len(summary.playing), 1):.1f} ms its own)"
+    )
     joining_ms = latencies_ms(found["joining"])
     print(
         f"the second half joining the play at once: every one of them moved within "
@@ -637,6 +645,8 @@ def figures_of(
         "setup_resumed": found["setup_resumed"],
         "setup_abandoned": found["setup_abandoned"],
         "setup_retried": found["setup_retried"],
+        "playable_seconds": round(found["playable_seconds"], 1),
+        "unplayable": found["unplayable"],
         "load_average_setup": [round(x, 2) for x in found["load_setup"]],
         "cpu_ms_per_game_set_up": rounded(
             1000 * found["cpu_setup"] / max(len(summary.playing), 1), 1

@@ -65,6 +65,8 @@ KEYS = {
 
 NEW_KEYS = {
     "database",
+    "playable_seconds",
+    "unplayable",
     "processes",
     "cpu_ms_per_action",
     "scaling",
@@ -97,6 +99,9 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     assert "rss_kb_per_added_game" in figures
     assert figures["games"] == 3
     assert figures["games_playing"] == 3, done.stdout
+    # Played on only once every game was a person's to play (see `measure.settle`).
+    assert figures["unplayable"] == 0, done.stdout
+    assert figures["playable_seconds"] >= figures["setup_seconds"], done.stdout
     assert figures["interactions"] > 0, "the people moved"
     assert figures["bot_in_own_process"] is True
     assert figures["probe_ms_before"] > 0, "the machine's speed was measured before the run"
@@ -303,6 +308,9 @@ def test_a_game_whose_lobby_was_answered_too_late_is_played_as_it_stands() -> No
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["games_playing"] == 3, done.stdout
+    # Played on only once every game was a person's to play (see `measure.settle`).
+    assert figures["unplayable"] == 0, done.stdout
+    assert figures["playable_seconds"] >= figures["setup_seconds"], done.stdout
     assert figures["setup_taken_over"] == 1 and figures["setup_resumed"] == 1, done.stdout
     assert figures["setup_abandoned"] == 0 and figures["setup_retried"] == 0, done.stdout
     assert figures["interactions"] > 0, "the people of the games taken over moved too"
