@@ -348,7 +348,23 @@ class GameBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ errors
 
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: object
+    ) -> None:
+        """A command's handler is done with its interaction (discord.py says so once the
+        handler has returned): let go of it (`answering.let_go`). A command that failed is
+        let go of by `on_app_command_error`, once it has answered."""
+        answering.let_go(interaction)
+
     async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        try:
+            await self._answer_command_error(interaction, error)
+        finally:
+            answering.let_go(interaction)
+
+    async def _answer_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
