@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import importlib
 import logging
 import secrets
@@ -27,6 +26,7 @@ from hvbot.aftermath import Aftermath
 from hvbot.handlers import answering
 from hvbot.handlers import buttons as clicks
 from hvbot.infra import links, memory, workers
+from hvbot.infra.collector import Collector
 from hvbot.infra.config import Settings
 from hvbot.infra.metrics import BotMetrics
 from hvbot.messages import wording
@@ -138,6 +138,8 @@ class GameBot(commands.AutoShardedBot):
         # Set in setup_hook, with the service: what follows each change.
         self.aftermath: Aftermath = None  # type: ignore[assignment]  # set in setup_hook
         self._connected = False  # see close
+        # What survives the garbage collector's full passes is frozen (from setup_hook).
+        self.collector = Collector()
         # Discord's identify buckets (max_concurrency), asked for before the first IDENTIFY.
         self._identify_buckets: int | None = None
         # Set in setup_hook: the workers drawing pictures, the one thinking, the one for replays.
@@ -218,9 +220,9 @@ class GameBot(commands.AutoShardedBot):
         # What start-up built (the libraries, fonts, picture pieces, card data, commands) lives
         # as long as the process. Left to the garbage collector, every full collection walks all
         # of it again, which at a few hundred games took 100-300 ms each time with everything
-        # else waiting; frozen, a collection only walks what games create.
-        gc.collect()
-        gc.freeze()
+        # else waiting; frozen, a collection only walks what games create, and what survives
+        # each full collection is frozen in turn (see `hvbot.infra.collector`).
+        self.collector.start()
         log.info("ready to serve games from %s", self.service.where)
 
     async def serve_boards(self, port: int) -> WebServer:
@@ -300,6 +302,7 @@ class GameBot(commands.AutoShardedBot):
         if self.metrics is not None:
             await self.metrics.close()
         workers.use(workers.Workers(0), workers.Workers(0))
+        self.collector.stop()
 
     async def connect(self, *, reconnect: bool = True) -> None:
         self._connected = True

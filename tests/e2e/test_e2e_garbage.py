@@ -10,6 +10,8 @@ collection finds, so a test sees exactly what the moves left."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from cyclic_garbage import cyclic_garbage, kinds
 from e2e_harness import BotHarness, open_three_seat_game
@@ -61,3 +63,25 @@ async def test_refused_moves_leave_no_cycles(emulator: DiscordEmulator, hv: BotH
         await emu.settle()
     assert ours(garbage) == [], kinds(garbage)
     assert len(garbage) <= LEFT_AT_MOST, kinds(garbage)
+
+
+async def test_what_outlives_a_full_pass_is_frozen_in_the_bot(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """The bot's collector (`hvbot.infra.collector`) is in place from its start: the game kept
+    in memory, once a full pass has gone by, is no longer walked by the next."""
+    emu = emulator
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    game, _ = await table.play_moves(2)
+    assert hv.bot is not None
+    collector = hv.bot.collector
+    state = hv.bot.service.repo.cache._states[game.id]
+    passes = collector.passes
+    gc.collect()
+    assert collector.passes == passes + 1
+    assert not any(each is state for each in gc.get_objects()), "the game's state is frozen"
+    # Moves go on as before, and leave nothing waiting.
+    with cyclic_garbage() as garbage:
+        await table.play_moves(2)
+        await emu.settle()
+    assert ours(garbage) == [], kinds(garbage)

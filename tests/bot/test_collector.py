@@ -1,0 +1,94 @@
+"""The garbage collector of a bot process (`hvbot.infra.collector`): what survives a full pass
+is frozen, so the next passes walk only what came since; and what would wait frozen for good
+(a cycle that became garbage after it was frozen) is walked again, and freed, once the frozen
+objects have grown enough."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from hvbot.infra.collector import Collector
+
+
+class Node:
+    """An object that can be tied into a cycle."""
+
+    other: Node | None = None
+
+
+@pytest.fixture
+def collector() -> Iterator[Collector]:
+    collector = Collector()
+    collector.start()
+    try:
+        yield collector
+    finally:
+        collector.stop()
+        gc.unfreeze()  # the test process's objects, collectable again as before
+
+
+def unfrozen(item: object) -> bool:
+    """Whether a full pass walks `item` (the frozen are in no generation)."""
+    return any(each is item for each in gc.get_objects())
+
+
+def test_what_survives_a_full_pass_is_frozen_and_not_walked_again(collector: Collector) -> None:
+    kept = [[n] for n in range(10_000)]
+    assert unfrozen(kept)
+    frozen = gc.get_freeze_count()
+    gc.collect()
+    assert collector.passes == 1
+    assert not unfrozen(kept) and not unfrozen(kept[0])
+    assert gc.get_freeze_count() >= frozen + 10_000
+    # A young pass freezes nothing: only what outlived a full pass is frozen.
+    young = [[n] for n in range(100)]
+    gc.collect(0)
+    assert unfrozen(young) and collector.passes == 1
+
+
+def test_a_cycle_that_became_garbage_frozen_is_freed_once_the_frozen_have_doubled(
+    collector: Collector,
+) -> None:
+    node = Node()
+    node.other = node
+    alive = weakref.ref(node)
+    gc.collect()  # alive then: frozen
+    del node
+    gc.collect()
+    assert alive() is not None, "garbage frozen waits while the frozen have not grown enough"
+    assert collector.passes_over_all == 0
+    # The process grows (more games): twice as many objects frozen as when all was walked.
+    grown = [[n] for n in range(collector.walked_all + 1000)]
+    gc.collect()
+    assert not unfrozen(grown)
+    gc.collect()  # this pass walks everything
+    assert collector.passes_over_all == 1
+    assert alive() is None
+    assert not unfrozen(grown), "what is alive is frozen again"
+    assert collector.walked_all == gc.get_freeze_count()
+
+
+def test_what_a_test_keeps_to_look_at_is_not_frozen(collector: Collector) -> None:
+    node = Node()
+    node.other = node
+    del node
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        kept = [each for each in gc.garbage if isinstance(each, Node)]
+        gc.garbage.clear()
+    finally:
+        gc.set_debug(0)
+    assert len(kept) == 1 and unfrozen(kept[0])
+    assert collector.passes == 0
+
+
+def test_stopped_it_freezes_nothing_more(collector: Collector) -> None:
+    collector.stop()
+    kept = [[n] for n in range(100)]
+    gc.collect()
+    assert unfrozen(kept) and collector.passes == 0
