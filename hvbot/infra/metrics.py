@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hmac
 import ipaddress
 import math
@@ -44,7 +45,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from hvbot.infra.config import ConfigError
 
@@ -387,6 +388,21 @@ class BotMetrics:
                 " (PostgreSQL); 0 while it cannot, and reads each game's version before a move",
                 value=1.0 if self.watch.listening else 0.0,
             )
+        yield GaugeMetricFamily(
+            "hvbot_gc_frozen_objects",
+            "Objects the garbage collector no longer walks: what start-up built and what"
+            " outlived its full passes (see hvbot.infra.collector)",
+            value=gc.get_freeze_count(),
+        )
+        passes = CounterMetricFamily(
+            "hvbot_gc_collections",
+            "The garbage collector's passes, by generation (2: the full ones, which stop"
+            " the event loop longest)",
+            labels=["generation"],
+        )
+        for generation, stats in enumerate(gc.get_stats()):
+            passes.add_metric([str(generation)], stats["collections"])
+        yield passes
         games = GaugeMetricFamily(
             "hvbot_open_games",
             "Lobbies and games in play, of this process's shards",
