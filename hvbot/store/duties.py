@@ -6,7 +6,9 @@ an AI seat's thinking, is written down in the change's own transaction and then 
 claim is a lease (`claimed_until`, `ai_until`), so a process that dies mid-duty has it taken
 over by another once the lease runs out, and a live process is never second-guessed before
 then. On PostgreSQL the claims skip rows another process holds locked (`FOR UPDATE SKIP
-LOCKED`); SQLite lets one writer in at a time anyway.
+LOCKED`); SQLite lets one writer in at a time anyway. A move that hands an AI seat its turn
+claims the AI's thinking itself, for the process that made it, in its own statement (`AiClaim`):
+the same lease, at no round trip of its own.
 
 The outbox (`announcements`): every post a change owes (a move's board, the first board and
 each seat's secret at the start, a lobby update, a move taken back, a reminder's words, a
