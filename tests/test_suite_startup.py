@@ -9,6 +9,8 @@ it rewrote and which it found already rewritten.
 
 from __future__ import annotations
 
+import gc
+import importlib.util
 import json
 import os
 import subprocess
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import rewrite_once
+from conftest import TEST_PROCESS_GC_THRESHOLD
 from rewrite_once import rewrite_stale_modules
 
 SUPPORT = Path(__file__).parent / "support"
@@ -102,3 +105,37 @@ def test_a_pytest_without_the_rewriting_it_uses_leaves_it_to_the_workers(
     monkeypatch.setattr(rewrite_once, "rewrite", lambda *args: written.append(args))
     rewrite_stale_modules(request.config)
     assert written == []
+
+
+# The modules of the tests in a real browser, which the default run collects and leaves out.
+BROWSER_TEST_MODULES = [
+    Path(__file__).parent / "sandbox" / "test_sandbox_browser.py",
+    Path(__file__).parent / "sandbox" / "test_sandbox_owner_browser.py",
+    Path(__file__).parent / "e2e" / "test_e2e_live_board_browser.py",
+]
+
+
+def test_collecting_the_browser_tests_leaves_seleniums_driver_unimported(
+    request: pytest.FixtureRequest,
+) -> None:
+    # Every test process collects them: selenium's waits and <select> helper, which import its
+    # whole remote driver, are imported by the browser tests that run, not at collection.
+    if any(Path(item.path) in BROWSER_TEST_MODULES for item in request.session.items):
+        pytest.skip("browser tests run in this session: they import selenium's driver")
+    collected = {getattr(module, "__file__", None) for module in list(sys.modules.values())}
+    for path in BROWSER_TEST_MODULES:
+        if str(path) not in collected:  # not collected here: imported as collection would
+            spec = importlib.util.spec_from_file_location(f"_collected_{path.stem}", path)
+            assert spec is not None and spec.loader is not None
+            spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    assert "selenium.webdriver.support.ui" not in sys.modules
+    assert "selenium.webdriver.remote.webdriver" not in sys.modules
+
+
+def test_a_test_process_collects_garbage_seldom_and_never_walks_what_collection_built() -> None:
+    # Any process that runs tests (each of `-n`'s workers, or pytest alone), whatever ran in
+    # it before: see TEST_PROCESS_GC_THRESHOLD in conftest.
+    assert gc.get_threshold() == TEST_PROCESS_GC_THRESHOLD
+    collected = test_a_test_process_collects_garbage_seldom_and_never_walks_what_collection_built
+    assert gc.is_tracked(collected)
+    assert all(each is not collected for each in gc.get_objects()), "not frozen"

@@ -4,7 +4,7 @@ second of the move; the clock counts down in the page, against the bot's own (in
 and nothing the pages, their script or the events on the wire carry names a seat's hidden
 company, a face-down or drawn card, or the deal's seed.
 
-Every wait is on the page (`WebDriverWait` on what it shows) or the emulator, never a pause.
+Every wait is on the page (a selenium wait on what it shows) or the emulator, never a pause.
 """
 
 from __future__ import annotations
@@ -22,12 +22,11 @@ from typing import Any
 
 import aiohttp
 import pytest
-from browser import CHROMEDRIVER, CHROMIUM, CHROMIUM_ARGS, missing_browser
+from browser import CHROMEDRIVER, CHROMIUM, CHROMIUM_ARGS, missing_browser, page_wait
 from e2e_harness import BotHarness, Table, board_posts
 from moved_clock import MovedClock
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.support.ui import WebDriverWait
 
 from data.texts import LANGUAGES
 from engine import State
@@ -94,7 +93,7 @@ def read(driver: webdriver.Chrome) -> dict[str, Any]:
 
 def shown(driver: webdriver.Chrome, version: int, timeout: float = 10.0) -> dict[str, Any]:
     """What the page shows once it shows `version` or a later one."""
-    WebDriverWait(driver, timeout, poll_frequency=0.01).until(
+    page_wait(driver, timeout, poll_frequency=0.01).until(
         lambda d: read(d)["version"] >= version and read(d)["shownAt"] > 0,
         message=f"the page never showed version {version}",
     )
@@ -195,7 +194,7 @@ async def test_two_pages_follow_five_moves_each_within_a_second_and_nothing_leak
             # The clock counts down in the page by itself: a second later it shows less.
             start = first[0]["left"]
             await asyncio.to_thread(
-                WebDriverWait(one, 5, poll_frequency=0.05).until,
+                page_wait(one, 5, poll_frequency=0.05).until,
                 lambda d: read(d)["left"] < start,
                 "the clock never counted down",
             )

@@ -5,10 +5,12 @@ time after the last: discord.py, which cannot know whether more are coming, wait
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
+import discord
 import pytest
-from e2e_harness import BotHarness
+from e2e_harness import BotHarness, ready_when_guilds_arrive
 
 from sandbox.emulator import DiscordEmulator
 
@@ -34,3 +36,21 @@ async def test_a_bot_is_ready_once_its_guilds_have_arrived(
     finally:
         await harness.close()
     assert not harness.unexpected_errors(), harness.errors.summary()
+
+
+async def test_a_plain_test_bot_is_ready_once_its_guild_has_arrived(
+    emulator: DiscordEmulator,
+) -> None:
+    # The tests' bare discord.py bots (one connection, not sharded) are ready in the same way.
+    bot = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=600.0)
+    ready_when_guilds_arrive(bot)
+    await bot.login(emulator.token)
+    connection = asyncio.create_task(bot.connect(reconnect=False))
+    try:
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        assert [guild.id for guild in bot.guilds] == [emulator.guild_id]
+        assert not any(guild.unavailable for guild in bot.guilds)
+    finally:
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(connection, 10)

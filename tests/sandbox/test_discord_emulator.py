@@ -16,6 +16,7 @@ import discord
 import pytest
 from aiohttp import web
 from discord import app_commands
+from e2e_harness import ready_when_guilds_arrive
 from PIL import Image
 
 from sandbox.emulator import (
@@ -732,6 +733,7 @@ class ShardedBot(discord.AutoShardedClient):
             shard_count=shard_count,
             guild_ready_timeout=0.05,
         )
+        ready_when_guilds_arrive(self)  # each shard ready once its guilds have arrived
         self.name = name
         self.interval = interval
         self.pace = pace

@@ -18,6 +18,7 @@ import aiohttp
 import discord
 import pytest
 from conftest import running_emulator
+from e2e_harness import ready_when_guilds_arrive
 from layout_cards import ALT, ORANGE, Card, board_file
 
 from sandbox.emulator import DiscordEmulator, Record
@@ -31,9 +32,10 @@ class CardBot(discord.Client):
     """A bare discord.py bot, connected to the emulator's gateway."""
 
     def __init__(self) -> None:
-        # The emulator sends its guild right after READY: waiting discord.py's default two
-        # seconds for more guilds would only delay every test.
+        # Ready once READY's guild has arrived, as the harness's bots are: discord.py would
+        # wait `guild_ready_timeout` after it for more, at every test's start.
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        ready_when_guilds_arrive(self)
 
 
 @contextlib.asynccontextmanager

@@ -16,6 +16,7 @@ import discord
 import pytest
 from conftest import running_emulator
 from discord import app_commands, ui
+from e2e_harness import ready_when_guilds_arrive
 
 from sandbox.emulator import CommandNotShown, DiscordEmulator
 from sandbox.emulator.interactions import TOKEN_LIFETIME
@@ -46,9 +47,10 @@ class InstallBot(discord.Client):
     which a test sets; every interaction it got is in `seen`."""
 
     def __init__(self) -> None:
-        # The emulator sends its guild right after READY: waiting discord.py's default two
-        # seconds for more guilds would only delay every test.
+        # Ready once READY's guild has arrived, as the harness's bots are: discord.py would
+        # wait `guild_ready_timeout` after it for more, at every test's start.
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        ready_when_guilds_arrive(self)
         self.tree = app_commands.CommandTree(self)
         self.seen: list[discord.Interaction] = []
         self.handler: Handler = self.answer_ok

@@ -35,6 +35,7 @@ from browser import (
     missing_browser,
     open_game_channel,
     people,
+    select,
     turn_of,
 )
 from PIL import Image
@@ -42,7 +43,6 @@ from sandbox_process import SandboxProcess, running_sandbox
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select
 
 pytestmark = [
     pytest.mark.e2e,
@@ -136,7 +136,7 @@ def test_two_people_and_an_ai_play_high_voltage_in_the_browser(sandbox: SandboxP
         for person in (ada, bruno):
             person.open()
             person.channel("games")
-            chosen = Select(person.shown("#person-select")).first_selected_option
+            chosen = select(person.shown("#person-select")).first_selected_option
             assert chosen.text == person.name, "the page is opened as the person asked for"
 
         # Ada opens a lobby with the command box, the game picked from its choices.

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import discord
 import pytest
 from browser import Person, missing_browser
+from e2e_harness import ready_when_guilds_arrive
 from layout_cards import ALT, ORANGE, Card, board_file
 
 from sandbox.emulator import DiscordEmulator
@@ -68,6 +69,7 @@ class Backstage:
         self.page = SandboxPage(self.emu)
         self.page.install()
         self.bot = discord.Client(intents=discord.Intents.default())
+        ready_when_guilds_arrive(self.bot)  # not discord.py's two seconds after the guild
         self.cards: list[Card] = []
         self.answering: asyncio.Task[None] | None = None
 

@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import Person, Pick, button, missing_browser, open_game_channel, people
+from browser import Person, Pick, button, missing_browser, open_game_channel, people, select
 from sandbox_process import SandboxProcess, running_sandbox
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select
 
 pytestmark = [
     pytest.mark.e2e,
@@ -84,7 +83,7 @@ def test_the_owner_changes_a_setting_and_a_moderator_they_made_ends_a_game(
         for person in (owner, bruno):
             person.open()
             person.channel("games")
-        assert Select(owner.shown("#person-select")).first_selected_option.text == "Server Owner"
+        assert select(owner.shown("#person-select")).first_selected_option.text == "Server Owner"
         bruno.type_in_composer("/ser")
         assert not [c for c in bruno.menu_commands() if c.startswith("server")]
         bruno.type_in_composer(Keys.ESCAPE)
@@ -121,7 +120,7 @@ def test_a_game_in_italian_shows_the_pages_words_and_mentions_in_italian(
     with people(sandbox.url, "Ada") as (ada,):
         ada.open()
         ada.channel("games")
-        Select(ada.shown("#locale-select")).select_by_value("it")
+        select(ada.shown("#locale-select")).select_by_value("it")
         ada.wait(
             lambda: ada.find(".channel-welcome h3").text == "Benvenuto in #games!",
             "the page's words in Italian",

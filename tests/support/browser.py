@@ -19,7 +19,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
@@ -27,7 +27,13 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support.ui import Select, WebDriverWait
+
+if TYPE_CHECKING:
+    # selenium's waits and <select> helpers import its whole remote driver, a tenth of a
+    # second: every test process collects the browser tests (`-m` leaves them out after), so
+    # they are imported where a browser test uses them (see `select`, `page_wait`).
+    from selenium.webdriver.remote.webdriver import WebDriver
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -53,6 +59,20 @@ def missing_browser() -> str | None:
         if not os.access(path, os.X_OK):
             return f"{path} is missing: install Debian's {package} (CI does)"
     return None
+
+
+def select(element: WebElement) -> Select:
+    """selenium's helper for the <select> `element` (imported when a browser test runs)."""
+    from selenium.webdriver.support.ui import Select
+
+    return Select(element)
+
+
+def page_wait(driver: WebDriver, timeout: float, **options: Any) -> WebDriverWait[WebDriver]:
+    """selenium's wait on `driver`'s page (imported when a browser test runs)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, **options)
 
 
 @dataclass(frozen=True)
@@ -124,7 +144,7 @@ class Person:
     def wait(self, condition: Callable[[], T], message: str, timeout: float | None = None) -> T:
         """The first truthy value of `condition`, looked at again whenever it cannot be told
         yet (an element replaced while being read counts as "not yet")."""
-        waiter = WebDriverWait(
+        waiter = page_wait(
             self.driver,
             timeout or self.timeout,
             poll_frequency=POLL,
@@ -257,8 +277,8 @@ class Person:
         if entry.tag_name == "select":
             chosen = value.value if isinstance(value, Pick) else str(value)
             if chosen is None:
-                chosen = Select(entry).options[0].get_attribute("value") or ""
-            Select(entry).select_by_value(chosen)
+                chosen = select(entry).options[0].get_attribute("value") or ""
+            select(entry).select_by_value(chosen)
             return chosen
         entry.click()
         if not isinstance(value, Pick):

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import discord
+from discord.state import AutoShardedConnectionState
 from moved_clock import MOVED
 from PIL import Image
 
@@ -123,18 +125,25 @@ class GuildsArrived(asyncio.Queue[Any]):
         return await super().get()
 
 
-def ready_when_guilds_arrive(bot: GameBot) -> None:
+def ready_when_guilds_arrive(bot: discord.Client) -> None:
     """Have `bot` call each shard ready when READY's guilds have all arrived (`GuildsArrived`)
-    rather than a fixed time after the last, at this and every later IDENTIFY."""
+    rather than a fixed time after the last, at this and every later IDENTIFY. Any discord.py
+    client the tests connect: the bot of a harness (sharded), or a plain test bot (one
+    connection, the one queue)."""
     connection = bot._connection
     parse_ready = connection.parsers["READY"]
 
     def parse_ready_then_count(data: Any) -> None:
         parse_ready(data)
-        shard_id = data["shard"][0]
-        waiting = connection._ready_states.get(shard_id)
-        if type(waiting) is asyncio.Queue and waiting.empty():
-            connection._ready_states[shard_id] = GuildsArrived(connection, shard_id)
+        shard_id = data["shard"][0] if data.get("shard") else 0
+        if isinstance(connection, AutoShardedConnectionState):
+            waiting = connection._ready_states.get(shard_id)
+            if type(waiting) is asyncio.Queue and waiting.empty():
+                connection._ready_states[shard_id] = GuildsArrived(connection, shard_id)
+        else:
+            waiting = getattr(connection, "_ready_state", None)
+            if type(waiting) is asyncio.Queue and waiting.empty():
+                connection._ready_state = GuildsArrived(connection, shard_id)
 
     connection.parsers["READY"] = parse_ready_then_count
 
