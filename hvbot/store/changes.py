@@ -369,15 +369,18 @@ def record_actions(
         *turn_values(wait, stand_in_seat),
     )
 
-    def claimed(ai_by: str | None) -> bool:
-        return claim is not None and ai_by == claim.owner
+    def claimed(ai_by: str | None, ai_until: str | None) -> bool:
+        """Whether this change took the claim: the lease it wrote is the game's. The owner
+        alone would not do: where the claim is not taken (an earlier post is owed), a lease
+        this process held before stays as it was, with its name on it."""
+        return claim is not None and (ai_by, ai_until) == (claim.owner, claim.until)
 
     async def work(tx: Transaction) -> Recorded:
         await bump(tx, game_id, expected_version, _RECORDED_COLUMNS, columns, at=at)
         recorded = Recorded()
         if claim is not None:
-            ai_by = await tx.fetchval("SELECT ai_by FROM games WHERE id = ?", game_id)
-            recorded.ai_claimed = claimed(ai_by)
+            lease = await tx.fetchrow("SELECT ai_by, ai_until FROM games WHERE id = ?", game_id)
+            recorded.ai_claimed = lease is not None and claimed(lease["ai_by"], lease["ai_until"])
         first = await tx.fetchval(
             "SELECT COALESCE(MAX(n) + 1, 0) FROM actions WHERE game_id = ?", game_id
         )
@@ -420,7 +423,7 @@ def record_actions(
         if row["bumped"] != 1:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
         recorded = Recorded()
-        recorded.ai_claimed = claimed(row["ai_by"])
+        recorded.ai_claimed = claimed(row["ai_by"], row["ai_until"])
         if row["owed_id"] is not None:
             body = {"seat": actions[0][0], "first": row["first"], "count": len(actions)}
             recorded.append(
@@ -469,7 +472,7 @@ _RECORDED_COLUMNS = (
 _RECORD_ACTIONS = (
     "WITH bumped AS (UPDATE games SET version = version + 1, updated_at = ?, "
     + _RECORDED_COLUMNS
-    + " WHERE id = ? AND version = ? RETURNING id, ai_by),"
+    + " WHERE id = ? AND version = ? RETURNING id, ai_by, ai_until),"
     " counted AS (SELECT COALESCE(MAX(n) + 1, 0) AS first FROM actions WHERE game_id = ?),"
     " appended AS (INSERT INTO actions (game_id, n, seat, action, created_at)"
     " SELECT bumped.id, counted.first + a.i - 1, a.seat, a.action, ? FROM bumped, counted,"
@@ -484,7 +487,7 @@ _RECORD_ACTIONS = (
     " CAST(? AS INTEGER), 'first', counted.first, 'count', CAST(? AS INTEGER))::text, ?, ?,"
     " 1, ? FROM bumped, counted WHERE CAST(? AS BOOLEAN) RETURNING id, token)"
     " SELECT (SELECT COUNT(*) FROM bumped) AS bumped, (SELECT ai_by FROM bumped) AS ai_by,"
-    " counted.first,"
+    " (SELECT ai_until FROM bumped) AS ai_until, counted.first,"
     " (SELECT id FROM owed) AS owed_id, (SELECT token FROM owed) AS token FROM counted"
 )
 

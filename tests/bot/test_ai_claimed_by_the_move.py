@@ -12,7 +12,7 @@ import pytest
 from started_games import start_pylons
 
 from hvbot.store import GameStore, changes
-from hvbot.store.duties import LEASE, Duties
+from hvbot.store.duties import LEASE, Duties, owe_text
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
 
@@ -81,6 +81,22 @@ async def test_a_move_handing_the_turn_to_an_ai_claims_it_where_claim_ai_would(
         assert await holder() == (None, None)
         assert await duties.claim_ai_turns("three") == [game.id]
         await duties.release_ai(game.id, "three")
+
+        # "one" holds it and a later change owes a text post (a clock's warning): "one"'s next
+        # move does not take the claim (the AI waits for the post, whoever sends it starts
+        # the AI), although the lease left on the game still bears its name.
+        assert (await move("one")).ai_claimed
+        now[0] = AT + LEASE / 2
+        warning = await repo.db.transact(
+            lambda tx: owe_text(tx, game_id=game.id, body={"key": "warn"}, now=now[0])
+        )
+        assert not (await move("one")).ai_claimed
+        by, until = await holder()
+        assert by == "one" and until is not None
+        assert datetime.fromisoformat(until) == AT + LEASE  # the lease as it was
+        await duties.made(warning)
+        await duties.release_ai(game.id, "one")
+        now[0] = AT
 
         # The process that claimed it dies: once its lease has run out, another's periodic
         # check takes the AI's turn over.
