@@ -47,6 +47,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
+from hvbot.infra.collector import Collector
 from hvbot.infra.config import ConfigError
 
 T = TypeVar("T")
@@ -259,8 +260,10 @@ class BotMetrics:
         *,
         allowed: Iterable[str] = (),
         token: str | None = None,
+        collector: Collector | None = None,
     ) -> None:
         self.bot = bot
+        self.collector = collector  # what it has frozen, if the bot freezes
         self.host, self.port = host, port
         self.allowed = allowed_hosts(host, allowed)  # see `_guard`
         self._token = token
@@ -388,12 +391,13 @@ class BotMetrics:
                 " (PostgreSQL); 0 while it cannot, and reads each game's version before a move",
                 value=1.0 if self.watch.listening else 0.0,
             )
-        yield GaugeMetricFamily(
-            "hvbot_gc_frozen_objects",
-            "Objects the garbage collector no longer walks: what start-up built and what"
-            " outlived its full passes (see hvbot.infra.collector)",
-            value=gc.get_freeze_count(),
-        )
+        if self.collector is not None:
+            yield GaugeMetricFamily(
+                "hvbot_gc_frozen_objects",
+                "Objects the garbage collector no longer walks: what start-up built and what"
+                " outlived its full passes, as counted when frozen (see hvbot.infra.collector)",
+                value=self.collector.frozen,
+            )
         passes = CounterMetricFamily(
             "hvbot_gc_collections",
             "The garbage collector's passes, by generation (2: the full ones, which stop"

@@ -106,6 +106,8 @@ class GameBot(commands.AutoShardedBot):
         options.setdefault("shard_ids", list(settings.shard_ids) if settings.shard_ids else None)
         # With METRICS_PORT, /metrics and /health (served from setup_hook); the acknowledgement
         # of every interaction is timed from discord.py's HTTP requests.
+        # What survives the garbage collector's full passes is frozen (from setup_hook).
+        self.collector = Collector()
         self.metrics: BotMetrics | None = None
         if settings.metrics_port is not None:
             self.metrics = BotMetrics(
@@ -114,6 +116,7 @@ class GameBot(commands.AutoShardedBot):
                 settings.metrics_port,
                 allowed=settings.metrics_allowed_hosts,
                 token=settings.metrics_token,
+                collector=self.collector,
             )
             options.setdefault("http_trace", self.metrics.http_trace())
         super().__init__(
@@ -138,8 +141,6 @@ class GameBot(commands.AutoShardedBot):
         # Set in setup_hook, with the service: what follows each change.
         self.aftermath: Aftermath = None  # type: ignore[assignment]  # set in setup_hook
         self._connected = False  # see close
-        # What survives the garbage collector's full passes is frozen (from setup_hook).
-        self.collector = Collector()
         # Discord's identify buckets (max_concurrency), asked for before the first IDENTIFY.
         self._identify_buckets: int | None = None
         # Set in setup_hook: the workers drawing pictures, the one thinking, the one for replays.

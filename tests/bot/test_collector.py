@@ -27,8 +27,7 @@ def collector() -> Iterator[Collector]:
     try:
         yield collector
     finally:
-        collector.stop()
-        gc.unfreeze()  # the test process's objects, collectable again as before
+        collector.stop()  # what it froze stays so, as what the test process froze does
 
 
 def unfrozen(item: object) -> bool:
@@ -44,6 +43,7 @@ def test_what_survives_a_full_pass_is_frozen_and_not_walked_again(collector: Col
     assert collector.passes == 1
     assert not unfrozen(kept) and not unfrozen(kept[0])
     assert gc.get_freeze_count() >= frozen + 10_000
+    assert collector.frozen >= gc.get_freeze_count(), "counted high, never low"
     # A young pass freezes nothing: only what outlived a full pass is frozen.
     young = [[n] for n in range(100)]
     gc.collect(0)
@@ -92,3 +92,26 @@ def test_stopped_it_freezes_nothing_more(collector: Collector) -> None:
     kept = [[n] for n in range(100)]
     gc.collect()
     assert unfrozen(kept) and collector.passes == 0
+
+
+def test_an_ordinary_full_pass_counts_what_it_froze_without_counting_all_that_is_frozen(
+    collector: Collector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python counts the frozen objects by walking all of them: a pause as long as a good
+    part of the walk that freezing spares. Only a pass that walked everything asks."""
+
+    counted_all: list[int] = []
+    count = gc.get_freeze_count
+
+    def walks_all_frozen() -> int:
+        counted_all.append(count())  # (a callback's exception would only be printed)
+        return counted_all[-1]
+
+    before = collector.frozen
+    kept = [[n] for n in range(1_000)]
+    monkeypatch.setattr(gc, "get_freeze_count", walks_all_frozen)
+    gc.collect()
+    monkeypatch.undo()
+    assert not unfrozen(kept)
+    assert counted_all == [], "every frozen object counted after an ordinary full pass"
+    assert collector.frozen >= before + 1_000
