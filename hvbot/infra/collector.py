@@ -39,8 +39,8 @@ class Collector:
         # The frozen objects, as counted when frozen. Frozen objects freed since (a game's
         # state replaced by its next) still count: Python's own count (`gc.get_freeze_count`)
         # walks every frozen object to count them, a pause of its own (25 ms at 1.4 million),
-        # so it is asked only where everything was just walked anyway. Counting high, the
-        # next walk of everything comes sooner, never later.
+        # so it is asked only where everything was just walked, or where this count says
+        # it is time to: counting high, the check comes sooner, never later.
         self.frozen = 0
         self.passes = 0  # full passes seen since `start`
         self.passes_over_all = 0  # ...of which walked everything
@@ -63,13 +63,19 @@ class Collector:
     def _collecting(self, phase: str, info: dict[str, Any]) -> None:
         """The collector's callback, on whichever thread made it collect: a full pass about
         to start walks everything if the frozen objects have grown enough; one ended freezes
-        what survived (all of it in the oldest generation then), having counted it. Only the
-        pass that walked everything counts everything frozen."""
+        what survived (all of it in the oldest generation then), having counted it. Everything
+        frozen is counted only where this count says a walk of everything is due, and after
+        one."""
         if info["generation"] != 2 or gc.get_debug() & gc.DEBUG_SAVEALL:
             return
         if phase == "start":
             self.passes += 1
-            if self.frozen > self.growth * max(self.walked_all, 1):
+            bound = self.growth * max(self.walked_all, 1)
+            if self.frozen > bound:
+                # Counted high (the games' states replaced move by move were counted each
+                # time they were frozen): count them, once, before walking everything.
+                self.frozen = gc.get_freeze_count()
+            if self.frozen > bound:
                 gc.unfreeze()  # into the oldest generation: this pass walks it all
                 self.passes_over_all += 1
                 self.walked_all = -1  # set as the pass ends

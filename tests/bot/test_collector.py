@@ -115,3 +115,20 @@ def test_an_ordinary_full_pass_counts_what_it_froze_without_counting_all_that_is
     assert not unfrozen(kept)
     assert counted_all == [], "every frozen object counted after an ordinary full pass"
     assert collector.frozen >= before + 1_000
+
+
+def test_a_count_grown_high_by_objects_freed_since_is_counted_again_before_walking_all(
+    collector: Collector,
+) -> None:
+    """States replaced move by move are counted each time they are frozen, though the old
+    ones are gone: the count says "doubled" long before the frozen have. Counted again then,
+    no walk of everything comes before it is due."""
+    bound = collector.growth * collector.walked_all
+    while collector.frozen <= bound:
+        kept = [[n] for n in range(collector.walked_all // 3)]
+        gc.collect()  # frozen, counted
+        del kept  # freed by its count: still counted
+    assert gc.get_freeze_count() < bound
+    gc.collect()
+    assert collector.passes_over_all == 0, "the frozen have not doubled: nothing to walk"
+    assert collector.frozen <= collector.growth * collector.walked_all
