@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Set
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -51,7 +51,7 @@ from hvbot.services.outcomes import ActResult, Change, Reminder, SeasonEnd, Tour
 from hvbot.services.reminders import REMIND_BATCH
 from hvbot.services.seasons import season_named
 from hvbot.store import GameRow, SeatRow
-from hvbot.store.duties import TOURNAMENT_KINDS, Owed
+from hvbot.store.duties import AI_WAITS_FOR, TOURNAMENT_KINDS, Owed
 from hvbot.store.tournaments import TournamentRow
 from hvbot.web import Hub
 
@@ -67,7 +67,7 @@ MOST_DIGEST_ROUNDS = 4
 # Posts an AI seat waits for before it moves, so that the channel reads what happened in the
 # order it happened: a board, and the words of a change ("… ran out of time") before the move
 # they lead to, whichever process posts them and whatever dies in between.
-ON_WAY_KINDS = ("move", "start", "undo", "text")
+ON_WAY_KINDS = AI_WAITS_FOR
 # How a run of AI moves ended (`_play_ai`).
 LET_GO, HELD, STOPPED = "let go", "held", "stopped"
 
@@ -103,6 +103,8 @@ class Aftermath:
         self.games = service.games
         self.duties = service.duties
         self.owner = owner or secrets.token_hex(8)
+        # A move that hands an AI seat its turn claims its thinking for this process itself.
+        service.play.ai_owner = self.owner
         self.ai_pause = ai_pause
         self.sender = Sender(client, self.duties)
         self._kept: set[asyncio.Task[None]] = set()  # see `keep`
@@ -192,6 +194,7 @@ class Aftermath:
         # What comes next follows the game as its posts left it: a lobby post may have
         # started the game's thread, where its buttons are taken off from then on.
         went_on: list[Change | SeasonEnd] = [change]
+        out: set[int] = set()  # the ids of the posts the change owes that went out here
         if reach is not None and not isinstance(change, SeasonEnd) and change.game.answers_only:
             self.sender.reaches[change.game.id] = reach
             await self._catch_up(change)
@@ -201,9 +204,9 @@ class Aftermath:
                 for owed in change.owed:
                     await self._send_server_post(owed)
             else:
-                await self._send_owed(change, frozenset(answered), went_on)
+                await self._send_owed(change, frozenset(answered), went_on, out)
         finally:
-            self._next(went_on[-1])
+            self._next(went_on[-1], out)
         if reach is not None and not isinstance(change, SeasonEnd) and change.game.answers_only:
             await self._answer_ai(change.game.id)
             await self._unfold(change.game.id)
@@ -271,10 +274,15 @@ class Aftermath:
                 await self.follow(game)
 
     async def _send_owed(
-        self, change: Change, answered: frozenset[str], went_on: list[Change | SeasonEnd]
+        self,
+        change: Change,
+        answered: frozenset[str],
+        went_on: list[Change | SeasonEnd],
+        out: set[int],
     ) -> None:
         """Send what a game's change owes; `went_on` gets the change as its game is after each
-        post that moved it (a thread started from its lobby post)."""
+        post that moved it (a thread started from its lobby post), `out` the ids of the boards
+        that went out here (sent, or marked made: only the mover saw it)."""
         game, closed = change.game, []
         for owed in change.owed:
             if owed.kind in answered:
@@ -298,13 +306,15 @@ class Aftermath:
                 game = await self._update_lobby(owed, game)
                 change = replace(change, game=game)
                 went_on.append(change)
-            else:
-                await self._send_board(owed, change)
+            elif await self._send_board(owed, change):
+                out.add(owed.id)
         if closed:
             await self._closed_dms(game, closed)
 
-    async def _send_board(self, owed: Owed, change: Change) -> Sent | None:
-        """A board post: a move's, the first one, or one a move taken back left."""
+    async def _send_board(self, owed: Owed, change: Change) -> Sent | bool | None:
+        """A board post: a move's, the first one, or one a move taken back left. What was
+        sent, or True when only its player saw the move (marked made, nothing to post); None
+        when it is not out (another process sends it)."""
         game, state, now = change.game, self._state(change), self.games.clock()
         post: Callable[[], Awaitable[Post | None]]
         if owed.kind == "start":
@@ -323,7 +333,7 @@ class Aftermath:
         elif isinstance(change, ActResult):
             if not game_posts.is_public(change):
                 await self.sender.made(owed)  # only its player saw something: nothing to post
-                return None
+                return True
             before: list[str] = []
             folded = self._folded.pop(game.id, None) if game.answers_only else None
             if folded is not None and folded[0].id != owed.id:
@@ -340,13 +350,17 @@ class Aftermath:
     def _state(self, change: Change) -> State:
         return change.state if change.state is not None else self.games.peek_state(change.game)
 
-    def _next(self, change: Change | SeasonEnd) -> None:
+    def _next(self, change: Change | SeasonEnd, out: Set[int] = frozenset()) -> None:
         """What comes next after a change, from the change alone: a game ended has its replay
         and its lobby message's update (in the background: a replay takes seconds to draw);
         a game in play moves on with the AI seat to move, if one is and none is moving for it
         here. The buttons the change made stale are taken off either way. A change the
         process is too late for (closing) leaves these owed, for a restart or another
-        process (`do_duties`)."""
+        process (`do_duties`). `out`: the ids of the posts the change owed that went out here.
+
+        A move that handed an AI seat its turn may have claimed its thinking for this process
+        (`ActResult.ai_claimed`); once every post the AI waits for went out here, the AI moves
+        on that claim with no look at the outbox."""
         if self.stopping:
             return
         if isinstance(change, SeasonEnd):
@@ -372,8 +386,13 @@ class Aftermath:
                 _hold(self._rounds, asyncio.create_task(self._quietly(game, work, "a round")))
             return
         if ai_turn(game, self._state(change), stand_in_seat=game.stand_in_seat):
+            claimed = isinstance(change, ActResult) and change.ai_claimed
+            told = claimed and all(
+                owed.id in out for owed in change.owed if owed.kind in ON_WAY_KINDS
+            )
             # Where the bot only answers, the AI answers within the same interaction.
-            self._start_ai(game.id, pause=0.0 if game.answers_only else None)
+            pause = 0.0 if game.answers_only else None
+            self._start_ai(game.id, claimed=claimed, told=told, pause=pause)
 
     # ------------------------------------------------------------------ sending
 
@@ -682,26 +701,38 @@ class Aftermath:
         except Exception as exc:
             failed(log, exc, "game %s: could not post %s", game.id, what)
 
-    def _start_ai(self, game_id: int, *, claimed: bool = False, pause: float | None = None) -> None:
+    def _start_ai(
+        self,
+        game_id: int,
+        *,
+        claimed: bool = False,
+        told: bool = False,
+        pause: float | None = None,
+    ) -> None:
         running = self._ai_tasks.get(game_id)
         if running is not None and not running.done():
             return
-        work = self._run_ai(game_id, claimed=claimed, pause=pause)
+        work = self._run_ai(game_id, claimed=claimed, told=told, pause=pause)
         self._ai_tasks[game_id] = asyncio.create_task(work)
 
     async def _run_ai(
-        self, game_id: int, *, claimed: bool = False, pause: float | None = None
+        self, game_id: int, *, claimed: bool = False, told: bool = False, pause: float | None = None
     ) -> None:
         """Play the AI seats of a game while one is to move, holding the claim of their
         thinking: another process does not think for them meanwhile, and takes over if this
         one dies. A claim this one could not take or let go of (the database away) runs out,
-        and whichever process sees it then plays on (`do_duties`)."""
+        and whichever process sees it then plays on (`do_duties`). `claimed`: the claim is
+        held already (by the periodic check, or the change that handed the AI its turn);
+        `told`: and nothing the AI waits for is owed any more (the change's own posts went
+        out here, and the change claimed only if nothing was owed from before)."""
         try:
-            await self._ai_turns(game_id, claimed=claimed, pause=pause)
+            await self._ai_turns(game_id, claimed=claimed, told=told, pause=pause)
         except Exception as exc:
             failed(log, exc, "game %s: the AI seats could not go on", game_id)
 
-    async def _ai_turns(self, game_id: int, *, claimed: bool, pause: float | None) -> None:
+    async def _ai_turns(
+        self, game_id: int, *, claimed: bool, told: bool, pause: float | None
+    ) -> None:
         await self.client.wait_until_ready()
         duties = self.duties
         # While a change before the AI's is still to be told (its process died, say), the
@@ -714,7 +745,7 @@ class Aftermath:
         if answers:
             pause = 0.0
         if claimed:
-            if not answers and await duties.owes(game_id, ON_WAY_KINDS):
+            if not answers and not told and await duties.owes(game_id, ON_WAY_KINDS):
                 await duties.release_ai(game_id, self.owner)
                 return
         elif not await duties.claim_ai(game_id, self.owner, unless_owed=ON_WAY_KINDS):

@@ -4,7 +4,6 @@ replays of finished games)."""
 from __future__ import annotations
 
 import dataclasses
-import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -35,7 +34,7 @@ from hvbot.messages import (
     wording,
 )
 from hvbot.messages.limits import fitted
-from hvbot.messages.post import ALLOWED, PRIVATE, send_private
+from hvbot.messages.post import ALLOWED, PRIVATE, send_private, upload
 from hvbot.messages.presenters import presenter_for
 from hvbot.services import (
     MAX_ABSENT_HOURS,
@@ -367,7 +366,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         else:
             await interaction.response.send_message(
                 texts("bot.log.count", count=len(lines)),
-                file=discord.File(io.BytesIO(body.encode()), filename="moves.txt"),
+                file=upload(body.encode(), "moves.txt"),
                 ephemeral=True,
                 allowed_mentions=PRIVATE,
             )
@@ -633,7 +632,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 count=made.moves,
                 file=made.filename,
             ),
-            file=discord.File(io.BytesIO(made.data), filename=made.filename),
+            file=upload(made.data, made.filename),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -181,6 +181,12 @@ class SqliteDatabase:
         try:
             await _use_wal(conn)
             await conn.execute("PRAGMA foreign_keys = ON")
+            # Temporary tables and journals in memory, not in temporary files: SQLite buffers
+            # the rows of every `RETURNING` (an owed post, a claim, a take) in a temporary
+            # table, and keeps the pages a write changes inside a savepoint (each transaction
+            # of the write queue is one) in a journal of its own. In files, each cost system
+            # calls (a page cache mapped and unmapped, pages written out), on every change.
+            await conn.execute("PRAGMA temp_store = MEMORY")
             database = cls(conn, path)
             await database.migrate()
         except (sqlite3.Error, StoreUnavailable) as exc:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -93,18 +93,23 @@ class WriteQueue:
         """Wake the callers one turn of the event loop apart. Woken together, the tens of
         moves of a batch all went on (to their boards) in the same turn, and the loop read
         nothing else, not even the next interaction to acknowledge, for a few hundred ms."""
-        loop = asyncio.get_running_loop()
-        settled = iter(zip(batch, outcomes, strict=True))
+        _wake_next(asyncio.get_running_loop(), iter(zip(batch, outcomes, strict=True)))
 
-        def wake_next() -> None:
-            for (_, future), (succeeded, value) in settled:
-                if future.done():  # its caller was cancelled
-                    continue
-                if succeeded:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
-                loop.call_soon(wake_next)
-                return
 
-        wake_next()
+def _wake_next(
+    loop: asyncio.AbstractEventLoop,
+    settled: Iterator[tuple[tuple[Work, asyncio.Future[Any]], Outcome]],
+) -> None:
+    """Wake the next caller of a settled batch, and come back for the one after at the next
+    turn of the loop. A plain function handed what it needs: a closure that scheduled itself
+    would hold itself (through its own cell), a reference cycle that kept the whole batch, its
+    works and their statements, until the garbage collector's next full pass."""
+    for (_, future), (succeeded, value) in settled:
+        if future.done():  # its caller was cancelled
+            continue
+        if succeeded:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+        loop.call_soon(_wake_next, loop, settled)
+        return

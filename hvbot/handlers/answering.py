@@ -333,6 +333,21 @@ async def show_owed(interaction: discord.Interaction, game_id: int | None = None
         await follow_up.aftermath.catch_up(game, reach)
 
 
+def let_go(interaction: discord.Interaction) -> None:
+    """Once a handler is wholly done with `interaction`: untie it from its response.
+
+    discord.py keeps the response it hands out (`interaction.response`) on the interaction,
+    and the response keeps the interaction it answers: a reference cycle, holding the
+    interaction's person, its data and the clicked message with all its components, that
+    only the garbage collector's full passes freed, one for every command and click. Untied,
+    it all goes as soon as the handler lets go of it. Asked for after this, the response
+    would start afresh as unanswered: this is for the handler's very end. The response's
+    place is discord.py's own (no public way empties it); where a release keeps it
+    elsewhere, nothing is changed."""
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_response")
+
+
 ANSWER_TASK = "hvbot-answer-"  # the name of every `go_on` task: see GameBot._finish_answering
 
 

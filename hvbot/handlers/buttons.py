@@ -23,7 +23,7 @@ from typing import Any, Self
 import discord
 from discord.ui.view import ViewStore
 
-from hvbot.handlers import follow, lobby, moves, rematch, requests, tournament
+from hvbot.handlers import answering, follow, lobby, moves, rematch, requests, tournament
 from hvbot.handlers.answering import guarded
 from hvbot.messages.buttons import (
     ACTION_ID,
@@ -229,7 +229,20 @@ async def call_item(
     button of `ITEMS`, its view left out: the item made from the custom id, its check, its
     callback, each failure logged as discord.py logs it. The button handed to
     `from_custom_id` stands for the one clicked, which these items do not read. Rebuilding the
-    clicked card as a view was a tenth of the bot's work for a click on a lobby button."""
+    clicked card as a view was a tenth of the bot's work for a click on a lobby button. Done,
+    the interaction is let go of (`answering.let_go`)."""
+    try:
+        await _click(factory, interaction, custom_id, match)
+    finally:
+        answering.let_go(interaction)
+
+
+async def _click(
+    factory: type[discord.ui.DynamicItem[Any]],
+    interaction: discord.Interaction,
+    custom_id: str,
+    match: re.Match[str],
+) -> None:
     if interaction.message is None:
         return
     clicked: Button = discord.ui.Button(custom_id=custom_id)

@@ -67,18 +67,29 @@ class Acknowledgement:
                 **where,
             )
         except Exception as exc:
-            said = refusal(exc)  # a refusal, or the store away: nothing was stored
-            if said is None:
+            if not await self.refused(exc, where.get("game_id")):
                 raise
-            await self.refuse(said)
-            if isinstance(exc, BotError) and self.interaction.response.is_done():
-                # Where the bot only answers, a refused move shows what its game owed.
-                await show_owed(self.interaction, where.get("game_id"))
             return None
         if not self.answered:
             await self.announce_late(result)
             return None
         return result
+
+    async def refused(self, error: Exception, game_id: int | None) -> bool:
+        """Tell the person why their action was not taken, if `error` is a refusal or the
+        store being away (nothing was stored); False for a failure, which is not said here.
+
+        A function of its own, so that no variable of `act`, whose frame the error's
+        traceback holds, holds the error: that is a reference cycle, left for the garbage
+        collector's full passes at every refused move."""
+        said = refusal(error)
+        if said is None:
+            return False
+        await self.refuse(said)
+        if isinstance(error, BotError) and self.interaction.response.is_done():
+            # Where the bot only answers, a refused move shows what its game owed.
+            await show_owed(self.interaction, game_id)
+        return True
 
     async def refuse(self, message: str | BaseException) -> None:
         """A refusal after the deferral (the store failed), said privately."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hmac
 import ipaddress
 import math
@@ -44,8 +45,9 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
+from hvbot.infra.collector import Collector
 from hvbot.infra.config import ConfigError
 
 T = TypeVar("T")
@@ -258,8 +260,10 @@ class BotMetrics:
         *,
         allowed: Iterable[str] = (),
         token: str | None = None,
+        collector: Collector | None = None,
     ) -> None:
         self.bot = bot
+        self.collector = collector  # what it has frozen, if the bot freezes
         self.host, self.port = host, port
         self.allowed = allowed_hosts(host, allowed)  # see `_guard`
         self._token = token
@@ -387,6 +391,22 @@ class BotMetrics:
                 " (PostgreSQL); 0 while it cannot, and reads each game's version before a move",
                 value=1.0 if self.watch.listening else 0.0,
             )
+        if self.collector is not None:
+            yield GaugeMetricFamily(
+                "hvbot_gc_frozen_objects",
+                "Objects the garbage collector no longer walks: what start-up built and what"
+                " outlived its full passes, as counted when frozen (see hvbot.infra.collector)",
+                value=self.collector.frozen,
+            )
+        passes = CounterMetricFamily(
+            "hvbot_gc_collections",
+            "The garbage collector's passes, by generation (2: the full ones, which stop"
+            " the event loop longest)",
+            labels=["generation"],
+        )
+        for generation, stats in enumerate(gc.get_stats()):
+            passes.add_metric([str(generation)], stats["collections"])
+        yield passes
         games = GaugeMetricFamily(
             "hvbot_open_games",
             "Lobbies and games in play, of this process's shards",

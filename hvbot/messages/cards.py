@@ -73,6 +73,22 @@ def card(
         box.add_item(discord.ui.ActionRow(*row))
     layout.add_item(box)
     layout.stop()  # sent, it only draws: clicks find their handler by custom id
+    return _unlinked(layout)
+
+
+def _unlinked(layout: discord.ui.LayoutView) -> discord.ui.LayoutView:
+    """`layout` with its items' links back up the tree (each item's view and parent) taken
+    off: what discord.py keeps them for is running a clicked item's checks and callback and
+    counting the view's components as items come and go, none of which a card does (it is
+    stopped, built whole, and its clicks find their handler by custom id). Drawing it reads
+    the tree downwards alone. Linked both ways, every card was a knot of reference cycles,
+    several a move, that only the garbage collector's full passes freed; unlinked, it is
+    freed as soon as it is sent. The links are discord.py's own attributes (no public way
+    unsets them): where a release has none by these names, the card is left as it is."""
+    for item in layout.walk_children():
+        if hasattr(item, "_view") and hasattr(item, "_parent"):
+            item._view = None
+            item._parent = None
     return layout
 
 

@@ -46,6 +46,26 @@ class Picture(NamedTuple):
     alt: str
 
 
+class Upload(discord.File):
+    """A file to send, as `discord.File`, that leaves nothing for the garbage collector.
+
+    While sending, discord.py stubs out the buffer's `close`, and once sent it sets the real
+    one back as an attribute of the buffer itself: a method bound to the buffer, kept in the
+    buffer, a reference cycle that held every picture's bytes until the collector's next
+    full pass. Taking that attribute off again leaves the buffer's `close` what it was."""
+
+    __slots__ = ()
+
+    def close(self) -> None:
+        super().close()
+        vars(self.fp).pop("close", None)
+
+
+def upload(data: bytes, filename: str, description: str | None = None) -> Upload:
+    """`data` as a file named `filename` (with its alt text), to send with a message."""
+    return Upload(io.BytesIO(data), filename=filename, description=description)
+
+
 @dataclass
 class Post:
     content: str
@@ -69,8 +89,7 @@ class Post:
         out: dict[str, Any] = {"allowed_mentions": ALLOWED}
         if self.files:
             out["files"] = [
-                discord.File(io.BytesIO(data), filename=name, description=fit_alt(alt) or None)
-                for name, data, alt in self.files
+                upload(data, name, fit_alt(alt) or None) for name, data, alt in self.files
             ]
         if self.card:
             shown = [(name, alt) for name, _, alt in self.files]

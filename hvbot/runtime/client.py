@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import importlib
 import logging
 import secrets
@@ -27,6 +26,7 @@ from hvbot.aftermath import Aftermath
 from hvbot.handlers import answering
 from hvbot.handlers import buttons as clicks
 from hvbot.infra import links, memory, workers
+from hvbot.infra.collector import Collector
 from hvbot.infra.config import Settings
 from hvbot.infra.metrics import BotMetrics
 from hvbot.messages import wording
@@ -106,6 +106,8 @@ class GameBot(commands.AutoShardedBot):
         options.setdefault("shard_ids", list(settings.shard_ids) if settings.shard_ids else None)
         # With METRICS_PORT, /metrics and /health (served from setup_hook); the acknowledgement
         # of every interaction is timed from discord.py's HTTP requests.
+        # What survives the garbage collector's full passes is frozen (from setup_hook).
+        self.collector = Collector()
         self.metrics: BotMetrics | None = None
         if settings.metrics_port is not None:
             self.metrics = BotMetrics(
@@ -114,6 +116,7 @@ class GameBot(commands.AutoShardedBot):
                 settings.metrics_port,
                 allowed=settings.metrics_allowed_hosts,
                 token=settings.metrics_token,
+                collector=self.collector,
             )
             options.setdefault("http_trace", self.metrics.http_trace())
         super().__init__(
@@ -218,9 +221,9 @@ class GameBot(commands.AutoShardedBot):
         # What start-up built (the libraries, fonts, picture pieces, card data, commands) lives
         # as long as the process. Left to the garbage collector, every full collection walks all
         # of it again, which at a few hundred games took 100-300 ms each time with everything
-        # else waiting; frozen, a collection only walks what games create.
-        gc.collect()
-        gc.freeze()
+        # else waiting; frozen, a collection only walks what games create, and what survives
+        # each full collection is frozen in turn (see `hvbot.infra.collector`).
+        self.collector.start()
         log.info("ready to serve games from %s", self.service.where)
 
     async def serve_boards(self, port: int) -> WebServer:
@@ -300,6 +303,7 @@ class GameBot(commands.AutoShardedBot):
         if self.metrics is not None:
             await self.metrics.close()
         workers.use(workers.Workers(0), workers.Workers(0))
+        self.collector.stop()
 
     async def connect(self, *, reconnect: bool = True) -> None:
         self._connected = True
@@ -348,7 +352,23 @@ class GameBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ errors
 
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: object
+    ) -> None:
+        """A command's handler is done with its interaction (discord.py says so once the
+        handler has returned): let go of it (`answering.let_go`). A command that failed is
+        let go of by `on_app_command_error`, once it has answered."""
+        answering.let_go(interaction)
+
     async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        try:
+            await self._answer_command_error(interaction, error)
+        finally:
+            answering.let_go(interaction)
+
+    async def _answer_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)

@@ -50,6 +50,10 @@ class ActResult(Change):
     seat: int
     applied: tuple[str, ...]  # action texts, in order
     finished: bool = False
+    # The change took the claim of the thinking of the AI seat it handed the turn to, for
+    # this process (see `hvbot.store.duties.AiClaim`): it goes on to the AI without claiming
+    # it again.
+    ai_claimed: bool = False
     # What everyone sees now, once asked for: announcing a move needs it several times (is it
     # public? the board, the scores, who is next), and building it is a fair share of a move.
     # The result of a move and its acknowledgement before storing share it: the same position.

@@ -49,6 +49,9 @@ class Play:
     ) -> None:
         self.games = games
         self.ai_budget_s = ai_budget_s
+        # The name this process claims AI seats' thinking under (its aftermath's, which sets
+        # it): a move that hands an AI seat its turn takes the claim in its own statement.
+        self.ai_owner: str | None = None
         self._ai_rng = random.Random(seed_source.random() if seed_source else secrets.randbits(64))
 
     async def act(
@@ -88,8 +91,8 @@ class Play:
             if acknowledge is not None:
                 await acknowledge(pending)
             # The same position: a view built for the acknowledgement serves the announcement.
-            saved, owed = await self._save(game, state, seat, pending.applied)
-            result = replace(pending, game=saved, owed=owed)
+            saved, owed, claimed = await self._save(game, state, seat, pending.applied)
+            result = replace(pending, game=saved, owed=owed, ai_claimed=claimed)
             if language is not None and game.seats[seat].language != language:
                 await store.set_seat_language(game_id=game.id, seat=seat, language=language)
             return result
@@ -183,7 +186,9 @@ class Play:
                     state.apply(text)
                     applied = tuple(state.history[done:])
                     try:
-                        saved, owed = await self._save(now, state, seat, applied, conflict=False)
+                        saved, owed, claimed = await self._save(
+                            now, state, seat, applied, conflict=False
+                        )
                     except VersionConflict:
                         pass  # changed by another process: its copy in memory is dropped
                     else:
@@ -194,6 +199,7 @@ class Play:
                             applied=applied,
                             finished=state.is_terminal(),
                             owed=owed,
+                            ai_claimed=claimed,
                         )
             # The game changed while the AI was thinking (a resignation, say): think again.
         return None
@@ -221,13 +227,18 @@ class Play:
         applied: tuple[str, ...],
         *,
         conflict: bool = True,
-    ) -> tuple[GameRow, tuple[Owed, ...]]:
+    ) -> tuple[GameRow, tuple[Owed, ...], bool]:
         """Store the actions `applied` to `state` (kept in memory with the game from now on,
-        so it is never to change again); the game as stored then, and the posts it owes.
+        so it is never to change again); the game as stored then, the posts it owes, and
+        whether it claimed the thinking of the AI seat it handed the turn to, for this process
+        (`ai_owner`, see `AiClaim`).
         A VersionConflict is the BotError that tells the person so, or with `conflict` False
         is raised as it is, for the caller to try again from the stored game."""
         finished = state.is_terminal()
         stand_in = stand_in_goes_on(game, state, seat)
+        to_ai = ai_turn(game, state, stand_in_seat=stand_in)
+        owner = self.ai_owner
+        claim = self.games.store.duties.ai_claim(owner) if to_ai and owner is not None else None
         try:
             recorded = changes.record_actions(
                 game.id,
@@ -239,8 +250,9 @@ class Play:
                 prompt=prompt_for(game, state),
                 wait=None if stand_in is not None else self.games.wait_for(game, state, seat),
                 results=seat_results(state, game.seats) if finished else None,
-                ai_turn=ai_turn(game, state, stand_in_seat=stand_in),
+                ai_turn=to_ai,
                 stand_in_seat=stand_in,
+                ai_claim=claim,
             )
             owed = await self.games.store.write(recorded)
         except VersionConflict as exc:
@@ -253,7 +265,7 @@ class Play:
             ) from exc
         metrics.ACTIONS_STORED.labels(game.game_name).inc(len(applied))
         log.info("game %s: seat %s did %s", game.id, seat, "; ".join(applied))
-        return await self.games.saved(game.id), tuple(owed)
+        return await self.games.saved(game.id), tuple(owed), owed.ai_claimed
 
 
 def _resigning_seat(game: GameRow, user_id: int) -> int:

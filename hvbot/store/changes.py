@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from engine import State
 from hvbot.database import OneStatement, Row, Statement, Transaction, Work
-from hvbot.store.duties import Owed, lease_of, new_nonce, owe
+from hvbot.store.duties import AiClaim, Owed, lease_of, new_nonce, owe
 from hvbot.store.follows import followers_by_dm, took_back
 from hvbot.store.games import OPEN_CREATED_BY
 from hvbot.store.requests import close_undo
@@ -339,7 +339,8 @@ def record_actions(
     ai_turn: bool = False,
     announce: bool = True,
     stand_in_seat: int | None = None,
-) -> Write[list[Owed]]:
+    ai_claim: AiClaim | None = None,
+) -> Write[Recorded]:
     """Save the new state, append its actions, settle old prompts and open a new one.
 
     All in one transaction that fails with VersionConflict if someone else got there first.
@@ -348,7 +349,9 @@ def record_actions(
     `ai_turn`: an AI seat is to move now; `stand_in_seat`: an AI goes on playing that
     seat's move (its clock ran out). With `announce`, the move's board post (and a finished
     game's replay and lobby update) is owed in the outbox at `at` (see `hvbot.store.duties`);
-    they are what the work returns. The new version is the write's `version`.
+    they are what the work returns. The new version is the write's `version`. With `ai_turn`,
+    `ai_claim` is taken for the process making the change where `Duties.claim_ai` would take
+    it (see `AiClaim`); the posts returned say whether it was (`Recorded.ai_claimed`).
     """
     if results and status != "finished":
         raise ValueError("results belong to a finished game only")
@@ -357,13 +360,27 @@ def record_actions(
     stamp = sql_stamp(at)
     ended = stamp if status in ("finished", "abandoned") else None
     version = expected_version + 1
+    claim = ai_claim if ai_turn else None
+    takes = AiClaim.values(claim)
     columns = (
-        *(state_json, status, ended, int(ai_turn), int(ai_turn), int(ai_turn)),
+        *(state_json, status, ended, int(ai_turn)),
+        *(int(ai_turn), *takes, claim.until if claim else None),  # ai_until
+        *(int(ai_turn), *takes, claim.owner if claim else None),  # ai_by
         *turn_values(wait, stand_in_seat),
     )
 
-    async def work(tx: Transaction) -> list[Owed]:
+    def claimed(ai_by: str | None, ai_until: str | None) -> bool:
+        """Whether this change took the claim: the lease it wrote is the game's. The owner
+        alone would not do: where the claim is not taken (an earlier post is owed), a lease
+        this process held before stays as it was, with its name on it."""
+        return claim is not None and (ai_by, ai_until) == (claim.owner, claim.until)
+
+    async def work(tx: Transaction) -> Recorded:
         await bump(tx, game_id, expected_version, _RECORDED_COLUMNS, columns, at=at)
+        recorded = Recorded()
+        if claim is not None:
+            lease = await tx.fetchrow("SELECT ai_by, ai_until FROM games WHERE id = ?", game_id)
+            recorded.ai_claimed = lease is not None and claimed(lease["ai_by"], lease["ai_until"])
         first = await tx.fetchval(
             "SELECT COALESCE(MAX(n) + 1, 0) FROM actions WHERE game_id = ?", game_id
         )
@@ -374,22 +391,21 @@ def record_actions(
         await _open_prompt(tx, game_id, prompt, version, stamp)
         if results:
             await insert_results(tx, game_id, results, stamp)
-        owed: list[Owed] = []
         if announce_at is not None and actions:
             body = {"seat": actions[0][0], "first": first, "count": len(actions)}
-            owed.append(
+            recorded.append(
                 await owe(
                     tx, game_id=game_id, version=version, kind="move", body=body, now=announce_at
                 )
             )
         if announce_at is not None and status == "finished":
             for kind in ("replay", "lobby"):  # the lobby message says the game has ended
-                owed.append(
+                recorded.append(
                     await owe(
                         tx, game_id=game_id, version=version, kind=kind, body={}, now=announce_at
                     )
                 )
-        return owed
+        return recorded
 
     in_memory = {
         "version": version,
@@ -403,13 +419,17 @@ def record_actions(
     nonce = new_nonce()
     seats, texts = [seat for seat, _ in actions], [text for _, text in actions]
 
-    def read(row: Row) -> list[Owed]:
+    def read(row: Row) -> Recorded:
         if row["bumped"] != 1:
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-        if row["owed_id"] is None:
-            return []
-        body = {"seat": actions[0][0], "first": row["first"], "count": len(actions)}
-        return [Owed(row["owed_id"], game_id, version, "move", body, row["token"], nonce)]
+        recorded = Recorded()
+        recorded.ai_claimed = claimed(row["ai_by"], row["ai_until"])
+        if row["owed_id"] is not None:
+            body = {"seat": actions[0][0], "first": row["first"], "count": len(actions)}
+            recorded.append(
+                Owed(row["owed_id"], game_id, version, "move", body, row["token"], nonce)
+            )
+        return recorded
 
     kind, user_id = prompt if prompt is not None else (None, None)
     values = (
@@ -425,12 +445,23 @@ def record_actions(
     return Write(game_id, one, in_memory, built)
 
 
+class Recorded(list[Owed]):
+    """The posts a move owes (see `record_actions`), and whether its change took the claim of
+    the AI seat's thinking it was given (`AiClaim`): then the process that made it goes on to
+    the AI's move without claiming it again."""
+
+    ai_claimed: bool = False
+
+
 # With no AI seat to move after it, the change lets go of the claim of an AI's thinking: no
-# process is to think for it now (see `Duties.claim_ai`).
+# process is to think for it now (see `Duties.claim_ai`). With one, it takes the claim it was
+# given, where `Duties.claim_ai` would (`AiClaim.TAKES`), and otherwise keeps the one there.
 _RECORDED_COLUMNS = (
     "state = ?, status = ?, ended_at = COALESCE(CAST(? AS TEXT), ended_at), ai_turn = ?,"
-    " ai_until = CASE WHEN CAST(? AS INTEGER) = 1 THEN ai_until END,"
-    " ai_by = CASE WHEN CAST(? AS INTEGER) = 1 THEN ai_by END, " + TURN_COLUMNS
+    f" ai_until = CASE WHEN CAST(? AS INTEGER) = 0 THEN NULL WHEN {AiClaim.TAKES} THEN ?"
+    " ELSE ai_until END,"
+    f" ai_by = CASE WHEN CAST(? AS INTEGER) = 0 THEN NULL WHEN {AiClaim.TAKES} THEN ?"
+    " ELSE ai_by END, " + TURN_COLUMNS
 )
 # `record_actions` as one PostgreSQL statement, for a move that does not finish the game: each
 # step below is one of the work's, in its order, and happens only if the compare-and-set of
@@ -441,7 +472,7 @@ _RECORDED_COLUMNS = (
 _RECORD_ACTIONS = (
     "WITH bumped AS (UPDATE games SET version = version + 1, updated_at = ?, "
     + _RECORDED_COLUMNS
-    + " WHERE id = ? AND version = ? RETURNING id),"
+    + " WHERE id = ? AND version = ? RETURNING id, ai_by, ai_until),"
     " counted AS (SELECT COALESCE(MAX(n) + 1, 0) AS first FROM actions WHERE game_id = ?),"
     " appended AS (INSERT INTO actions (game_id, n, seat, action, created_at)"
     " SELECT bumped.id, counted.first + a.i - 1, a.seat, a.action, ? FROM bumped, counted,"
@@ -455,7 +486,8 @@ _RECORD_ACTIONS = (
     " claimed_until, token, nonce) SELECT bumped.id, ?, 'move', json_build_object('seat',"
     " CAST(? AS INTEGER), 'first', counted.first, 'count', CAST(? AS INTEGER))::text, ?, ?,"
     " 1, ? FROM bumped, counted WHERE CAST(? AS BOOLEAN) RETURNING id, token)"
-    " SELECT (SELECT COUNT(*) FROM bumped) AS bumped, counted.first,"
+    " SELECT (SELECT COUNT(*) FROM bumped) AS bumped, (SELECT ai_by FROM bumped) AS ai_by,"
+    " (SELECT ai_until FROM bumped) AS ai_until, counted.first,"
     " (SELECT id FROM owed) AS owed_id, (SELECT token FROM owed) AS token FROM counted"
 )
 

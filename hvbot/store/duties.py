@@ -6,7 +6,9 @@ an AI seat's thinking, is written down in the change's own transaction and then 
 claim is a lease (`claimed_until`, `ai_until`), so a process that dies mid-duty has it taken
 over by another once the lease runs out, and a live process is never second-guessed before
 then. On PostgreSQL the claims skip rows another process holds locked (`FOR UPDATE SKIP
-LOCKED`); SQLite lets one writer in at a time anyway.
+LOCKED`); SQLite lets one writer in at a time anyway. A move that hands an AI seat its turn
+claims the AI's thinking itself, for the process that made it, in its own statement (`AiClaim`):
+the same lease, at no round trip of its own.
 
 The outbox (`announcements`): every post a change owes (a move's board, the first board and
 each seat's secret at the start, a lobby update, a move taken back, a reminder's words, a
@@ -52,6 +54,10 @@ TOURNAMENT_KINDS = ("signup", "round", "standings", "podium")
 # Posts a server owes rather than a game: a season's end announced, and its rank roles given;
 # a tournament's.
 SERVER_KINDS = ("season", "ranks", *TOURNAMENT_KINDS)
+# The posts an AI seat waits for before it moves: every board and every word its game's channel
+# reads, so that the channel reads them before the AI's move ("… ran out of time" before the
+# move an AI plays for the person, say).
+AI_WAITS_FOR = ("move", "start", "undo", "text")
 Clock = Callable[[], datetime]
 
 
@@ -170,6 +176,36 @@ def _owed_for_game(kinds: tuple[str, ...]) -> str:
         f"(games.delivery <> '{ANSWERS}' AND EXISTS (SELECT 1 FROM announcements"
         f" WHERE game_id = games.id AND sent_at IS NULL AND kind IN ({marks})))"
     )
+
+
+@dataclass(frozen=True)
+class AiClaim:
+    """The claim of an AI seat's thinking for the process `owner`, as `Duties.claim_ai` takes
+    it (`unless_owed=AI_WAITS_FOR`), written by the change that hands the seat its turn, in the
+    change's own statement (see `changes.record_actions`): the process that made the change
+    goes on to the AI's move without a round trip of its own to claim it. It is the same lease
+    (`until`), so a process that dies after the change leaves the AI's move to the periodic
+    check of another (`Duties.claim_ai_turns`) once it runs out. Taken only where `claim_ai`
+    would take it: nobody else holds it (its lease ran out at `now`, or `owner` holds it), and
+    the game owes no earlier post the AI waits for (a change before this one is still to be
+    told: then whoever tells it starts the AI)."""
+
+    owner: str
+    now: str
+    until: str
+
+    # SQL for an UPDATE of `games`, with a `?` for each of `values`: whether the claim is taken.
+    TAKES = (
+        "CAST(? AS TEXT) IS NOT NULL AND (ai_until IS NULL OR ai_until <= ? OR ai_by = ?)"
+        f" AND NOT {_owed_for_game(AI_WAITS_FOR)}"
+    )
+
+    @staticmethod
+    def values(claim: AiClaim | None) -> tuple[str | None, ...]:
+        """The values of `TAKES` for `claim`; with None, taken never."""
+        if claim is None:
+            return (None, None, None, *AI_WAITS_FOR)
+        return (claim.owner, claim.now, claim.owner, *AI_WAITS_FOR)
 
 
 def _owed_of(r: Row) -> Owed:
@@ -524,6 +560,12 @@ class Duties:
             )
         )
         return claimed == owner
+
+    def ai_claim(self, owner: str) -> AiClaim:
+        """The claim of an AI seat's thinking for `owner`, leased from now, for the change that
+        hands the seat its turn to write (see `AiClaim`)."""
+        now = self.clock()
+        return AiClaim(owner, stamp(now), stamp(now + LEASE))
 
     async def release_ai(self, game_id: int, owner: str) -> None:
         """Let go of the claim (a person is to move now), so any process may claim the next

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import discord
+from cyclic_garbage import cyclic_garbage, kinds
 from discord.components import _component_factory
 
 from hvbot.messages import buttons, cards
@@ -171,3 +172,30 @@ def test_a_cards_buttons_are_its_views_own_in_the_rows_the_view_lays_out(monkeyp
     ]
     assert in_card == rows and len(rows) >= 2, "the view's rows, the Follow button's own kept"
     checked(card, files=())
+
+
+async def test_a_card_is_a_tree_down_only_and_freed_without_the_garbage_collector() -> None:
+    """Its items keep no link back up (to their view, their container or row): a card,
+    several a move, is freed as soon as it is sent, not at the collector's next full pass,
+    and it is drawn as discord.py draws the same items linked both ways."""
+    choices = buttons.choice_view(7, 3, [Choice("keep", "Keep", "primary"), Choice("swap", "Swap")])
+    post = Post(
+        "Ada placed a pylon on C3.\nBruno to move.",
+        files=[Picture("board.png", b"png", "The board: Ada's pylon on C3.")],
+        view=buttons.board_view(7, choices),
+        card=True,
+        accent=0x2660DC,
+    )
+    with cyclic_garbage() as garbage:
+        card = post.kwargs()["view"]
+        drawn = sent(card)
+        assert all(item.view is None and item.parent is None for item in card.walk_children())
+        assert card.is_finished() and card.has_components_v2() and card.is_dispatchable()
+        del card
+    assert garbage == [], kinds(garbage)
+    # Linked both ways, as discord.py links the same items, the card is drawn the same.
+    linked = discord.ui.LayoutView(timeout=None)
+    for item in post.kwargs()["view"].children:
+        linked.add_item(item)
+    assert sent(linked) == drawn
+    checked(linked)

@@ -20,7 +20,7 @@ from conftest import new_postgres_database, plan_for_any
 from hvbot.database import OneStatement, Statement
 from hvbot.infra.metrics import DATABASE_ROUND_TRIPS
 from hvbot.store import GameStore, SeatRow, VersionConflict, changes
-from hvbot.store.duties import Duties
+from hvbot.store.duties import LEASE, AiClaim, Duties
 from hvbot.store.rows import Wait
 from hvbot.store.sql import stamp
 
@@ -80,6 +80,9 @@ def _change(game_id: int, version: int, step: dict[str, Any]) -> OneStatement:
         ai_turn=step.get("ai_turn", False),
         announce=step.get("announce", True),
         stand_in_seat=step.get("stand_in_seat"),
+        ai_claim=AiClaim(step["ai_claim"], stamp(AT), stamp(AT + LEASE))
+        if "ai_claim" in step
+        else None,
     )
     assert isinstance(write.work, OneStatement)
     return write.work
@@ -110,6 +113,10 @@ async def _stored(repo: GameStore, game_id: int) -> dict[str, Any]:
 
 
 STEPS: Sequence[dict[str, Any]] = (
+    # The AI's thinking claimed by the move that hands it the turn: renewed by its holder...
+    {"ai_turn": True, "announce": False, "ai_claim": "p1", "lease": True},
+    # ...not taken from it by another process.
+    {"ai_turn": True, "announce": False, "ai_claim": "p2"},
     {"prompt": ("place", 100)},
     {"actions": [(0, "draw C3"), (0, "place here r90")], "prompt": ("declare", 100)},
     {"wait": Wait(AT, AT + timedelta(hours=1), "2026-03-02T12:00:00.000+00:00", None)},
@@ -138,10 +145,13 @@ async def test_one_statement_stores_what_the_steps_store(repo):
         assert [(o.version, o.kind, o.body, o.token) for o in owed_one] == [
             (o.version, o.kind, o.body, o.token) for o in owed_steps
         ], step
+        assert owed_one.ai_claimed == owed_steps.ai_claimed == (step.get("ai_claim") == "p1")
         stored = await _stored(repo, by_statement)
         assert stored == await _stored(repo, by_steps), step
         claim = (stored["game"]["ai_by"], stored["game"]["ai_until"] is not None)
         assert claim == (("p1", True) if step.get("ai_turn") else (None, False)), step
+        if step.get("lease"):
+            assert stored["game"]["ai_until"] == stamp(AT + LEASE), step
         version += 1
 
 

@@ -7,6 +7,7 @@ import sqlite3
 
 import aiosqlite
 import pytest
+from cyclic_garbage import cyclic_garbage, kinds
 
 from hvbot.database.write_queue import WriteQueue
 
@@ -90,3 +91,15 @@ async def test_a_failed_transaction_fails_every_change_in_it(conn, path):
         await other.close()
     assert await _rows(conn) == []
     assert await queue.run(_insert(1, "a")) == 1
+
+
+async def test_changes_written_leave_no_cycles_behind(conn):
+    """Each batch's callers are woken one loop turn apart by a plain function, not by a
+    closure that schedules itself: that closure held itself, and with it the batch's works
+    (each with its statements), until the garbage collector's next full pass."""
+    queue = WriteQueue(conn)
+    await queue.run(_insert(0, "before"))  # the connection's own first-use objects
+    with cyclic_garbage() as garbage:
+        await asyncio.gather(*(queue.run(_insert(n, f"move {n}")) for n in range(1, 11)))
+        await queue.run(_insert(11, "alone"))
+    assert garbage == [], kinds(garbage)

@@ -11,6 +11,7 @@ take over from another, short enough that the tests see it happen.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from e2e_harness import BotHarness, Table, board_posts, is_peek, lobby_button
 from postgres_server import PostgresServer
 
 from engine import State
+from games import find_game
 from hvbot.store import GameRow, GameStore, SeatRow
 from sandbox.emulator import DiscordEmulator, Record, User, Visibility, shard_of
 from sandbox.emulator.faults import HeldRoute
@@ -317,3 +319,70 @@ async def test_a_post_made_while_the_database_is_away_is_marked_once_it_is_back(
     await settle(table)
     moves = [r for r in board_posts(emu, since=since) if r.text.startswith(mover.display_name)]
     assert len(moves) == 1 and moves[0].message_id in emu.messages_by_id, emu.describe(moves)
+
+
+def _handing_to_the_ai(table: Table, game: GameRow, state: State) -> str | None:
+    """An action of the person to move after which the game's AI seat is to move, if one of
+    those the table would pick comes to it."""
+    ai_seat = next(s.seat for s in game.seats if s.is_ai)
+    for _ in range(40):
+        action = table.choose(state)
+        after = find_game(game.game_name).state_from_dict(game.state)
+        try:
+            after.apply(action)
+        except Exception:
+            continue  # not legal after all: the table tries it no more than a person would
+        if not after.is_terminal() and after.current_seat() == ai_seat:
+            return action
+    return None
+
+
+async def test_a_process_killed_after_its_move_claimed_the_ai_leaves_the_ai_to_another(
+    two: TwoProcesses,
+) -> None:
+    """A person's move hands the turn to the AI seat, and claims the AI's thinking for the
+    process that stored it in the move's own statement; that process dies (SIGKILL) with the
+    move's board on its way. The other posts the board and, once the claim's lease has run
+    out, plays the AI's move: once, after the board."""
+    emu = two.emu
+    ada, bo, lobby = await two.three_seat_game()
+    await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
+    table = Table(emu, two.reader, [ada, bo])
+    for _ in range(30):
+        game, state = await settle(table)
+        action = _handing_to_the_ai(table, game, state)
+        if action is not None:
+            break
+        await table.play(game, state)
+    else:
+        raise AssertionError("no move handed the turn to the AI")
+    ai_seat = next(s.seat for s in game.seats if s.is_ai)
+    ai_name = game.seats[ai_seat].display_name
+    mover = game.seats[state.current_seat() or 0]
+    shown_before = len(await two.shown_since(game, 0))
+    board = emu.faults.hold(CHANNEL_POSTS)  # the channel's next post: the move's board
+    since = emu.last_seq
+    # Its answer waits for the board (a command's "thinking…" becomes the next decision).
+    moving = asyncio.create_task(table.play(game, state, action, settle=False))
+    await emu.wait_for(lambda: board.held == 1, 10, message="the move's board on its way")
+    repo = await two.reader.reader()
+    claim = await repo.db.fetchrow(
+        "SELECT version, ai_turn, ai_by FROM games WHERE id = ?", game.id
+    )
+    assert claim is not None and claim["version"] == game.version + 1 and claim["ai_turn"]
+    assert claim["ai_by"] is not None, "claimed by the move itself"
+    two.here.kill()
+    await two.here.process.wait()
+    board.release()  # the connection it came on is gone: Discord never sees it
+    await asyncio.gather(moving, return_exceptions=True)  # its answer never comes
+
+    game, _ = await settle(table)
+    assert len(await two.shown_since(game, 0)) > shown_before
+    assert two.storer_of_last_move(ai_seat) is two.other
+    posts = live(emu, board_posts(emu, since=since))
+    moved = [r for r in posts if r.text.startswith(f"{mover.display_name} ")]
+    answered = [r for r in posts if r.text.startswith(f"{ai_name} ")]
+    assert len(moved) == 1, emu.describe(moved)
+    assert answered and all(r.seq > moved[0].seq for r in answered), emu.describe(posts)
+    texts = [r.text for r in posts]
+    assert len(texts) == len(set(texts)), "nothing said twice"

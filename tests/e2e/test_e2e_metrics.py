@@ -123,6 +123,9 @@ async def test_metrics_health_and_json_logs_of_a_real_process(
         assert ("hvbot_event_loop_lag_last_seconds", ()) in samples
         assert total(samples, "hvbot_event_loop_lag_seconds_count") >= 1, "the loop's lag measured"
         assert ("hvbot_owed_posts", ()) in samples
+        # What start-up built is frozen: the garbage collector's passes no longer walk it.
+        assert total(samples, "hvbot_gc_frozen_objects") > 10_000
+        assert total(samples, "hvbot_gc_collections_total", generation="0") >= 1
         # A SQLite file has one process: no other process's changes to listen for.
         assert not [key for key in samples if key[0] == "hvbot_database_watch_listening"]
 

@@ -1,0 +1,88 @@
+"""The garbage collector of a bot process: what it walks, and when it may walk everything.
+
+A bot's objects are of two lives: its games (their states, rows, channels and people), held as
+long as the games are open, thousands of them; and its moves' objects (an interaction, a card,
+a picture's file, a write), gone within a second. The moves leave no reference cycles (see
+`tests/e2e/test_e2e_garbage.py`), so they are freed as they go, by their reference counts,
+and the collector has nearly nothing to find. Yet left as it is, each of its full passes walked
+every object the process holds: at 2,000 games, about 400,000, half a second with the event
+loop stopped, and more as more games were opened, finding a few dozen objects.
+
+So what survives a full pass is frozen (`gc.freeze`): the next passes walk only what came
+since, the games opened or changed meanwhile. Should something frozen later become cyclic
+garbage (a cycle that no test has seen), it would wait there for good; so when the frozen
+objects have grown to `GROWTH` times what they were the last time everything was walked, the
+next full pass walks everything again (`gc.unfreeze` as it starts), and what is left is frozen
+anew. Whatever waits is then at most as much again as the process held at that time, and a
+process that holds about the same games does that never; one growing to 10,000 games does it a
+handful of times on the way, each pass walking what it holds then.
+
+`gc.DEBUG_SAVEALL` (a test looking at what a pass found) is left alone: the objects it keeps are
+for someone to look at and let go of, not to be frozen for good.
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+GROWTH = 2.0  # frozen objects grown this many times over: the next full pass walks all
+
+
+class Collector:
+    """Freezes what survives each full pass of the garbage collector, from `start` to `stop`;
+    one a process is enough (several, as in the tests, do the same work twice)."""
+
+    def __init__(self, growth: float = GROWTH) -> None:
+        self.growth = growth
+        self.walked_all = 0  # the frozen objects after everything was last walked
+        # The frozen objects, as counted when frozen. Frozen objects freed since (a game's
+        # state replaced by its next) still count: Python's own count (`gc.get_freeze_count`)
+        # walks every frozen object to count them, a pause of its own (25 ms at 1.4 million),
+        # so it is asked only where everything was just walked, or where this count says
+        # it is time to: counting high, the check comes sooner, never later.
+        self.frozen = 0
+        self.passes = 0  # full passes seen since `start`
+        self.passes_over_all = 0  # ...of which walked everything
+
+    def start(self) -> None:
+        """Walk everything once (what start-up built, which lives as long as the process:
+        the libraries, fonts, picture pieces, card data, commands; what is frozen already
+        stays so), freeze it, and freeze what survives every full pass from now on."""
+        self.stop()
+        gc.collect()
+        gc.freeze()
+        self.frozen = self.walked_all = gc.get_freeze_count()
+        gc.callbacks.append(self._collecting)
+
+    def stop(self) -> None:
+        """No longer freeze anything (what is frozen stays so)."""
+        if self._collecting in gc.callbacks:
+            gc.callbacks.remove(self._collecting)
+
+    def _collecting(self, phase: str, info: dict[str, Any]) -> None:
+        """The collector's callback, on whichever thread made it collect: a full pass about
+        to start walks everything if the frozen objects have grown enough; one ended freezes
+        what survived (all of it in the oldest generation then), having counted it. Everything
+        frozen is counted only where this count says a walk of everything is due, and after
+        one."""
+        if info["generation"] != 2 or gc.get_debug() & gc.DEBUG_SAVEALL:
+            return
+        if phase == "start":
+            self.passes += 1
+            bound = self.growth * max(self.walked_all, 1)
+            if self.frozen > bound:
+                # Counted high (the games' states replaced move by move were counted each
+                # time they were frozen): count them, once, before walking everything.
+                self.frozen = gc.get_freeze_count()
+            if self.frozen > bound:
+                gc.unfreeze()  # into the oldest generation: this pass walks it all
+                self.passes_over_all += 1
+                self.walked_all = -1  # set as the pass ends
+            return
+        if self.walked_all < 0:
+            gc.freeze()
+            self.frozen = self.walked_all = gc.get_freeze_count()
+            return
+        self.frozen += len(gc.get_objects(generation=2))  # what this pass walked and kept
+        gc.freeze()

@@ -1,0 +1,134 @@
+"""The garbage collector of a bot process (`hvbot.infra.collector`): what survives a full pass
+is frozen, so the next passes walk only what came since; and what would wait frozen for good
+(a cycle that became garbage after it was frozen) is walked again, and freed, once the frozen
+objects have grown enough."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from hvbot.infra.collector import Collector
+
+
+class Node:
+    """An object that can be tied into a cycle."""
+
+    other: Node | None = None
+
+
+@pytest.fixture
+def collector() -> Iterator[Collector]:
+    collector = Collector()
+    collector.start()
+    try:
+        yield collector
+    finally:
+        collector.stop()  # what it froze stays so, as what the test process froze does
+
+
+def unfrozen(item: object) -> bool:
+    """Whether a full pass walks `item` (the frozen are in no generation)."""
+    return any(each is item for each in gc.get_objects())
+
+
+def test_what_survives_a_full_pass_is_frozen_and_not_walked_again(collector: Collector) -> None:
+    kept = [[n] for n in range(10_000)]
+    assert unfrozen(kept)
+    frozen = gc.get_freeze_count()
+    gc.collect()
+    assert collector.passes == 1
+    assert not unfrozen(kept) and not unfrozen(kept[0])
+    assert gc.get_freeze_count() >= frozen + 10_000
+    assert collector.frozen >= gc.get_freeze_count(), "counted high, never low"
+    # A young pass freezes nothing: only what outlived a full pass is frozen.
+    young = [[n] for n in range(100)]
+    gc.collect(0)
+    assert unfrozen(young) and collector.passes == 1
+
+
+def test_a_cycle_that_became_garbage_frozen_is_freed_once_the_frozen_have_doubled(
+    collector: Collector,
+) -> None:
+    node = Node()
+    node.other = node
+    alive = weakref.ref(node)
+    gc.collect()  # alive then: frozen
+    del node
+    gc.collect()
+    assert alive() is not None, "garbage frozen waits while the frozen have not grown enough"
+    assert collector.passes_over_all == 0
+    # The process grows (more games): twice as many objects frozen as when all was walked.
+    grown = [[n] for n in range(collector.walked_all + 1000)]
+    gc.collect()
+    assert not unfrozen(grown)
+    gc.collect()  # this pass walks everything
+    assert collector.passes_over_all == 1
+    assert alive() is None
+    assert not unfrozen(grown), "what is alive is frozen again"
+    assert collector.walked_all == gc.get_freeze_count()
+
+
+def test_what_a_test_keeps_to_look_at_is_not_frozen(collector: Collector) -> None:
+    node = Node()
+    node.other = node
+    del node
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        kept = [each for each in gc.garbage if isinstance(each, Node)]
+        gc.garbage.clear()
+    finally:
+        gc.set_debug(0)
+    assert len(kept) == 1 and unfrozen(kept[0])
+    assert collector.passes == 0
+
+
+def test_stopped_it_freezes_nothing_more(collector: Collector) -> None:
+    collector.stop()
+    kept = [[n] for n in range(100)]
+    gc.collect()
+    assert unfrozen(kept) and collector.passes == 0
+
+
+def test_an_ordinary_full_pass_counts_what_it_froze_without_counting_all_that_is_frozen(
+    collector: Collector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python counts the frozen objects by walking all of them: a pause as long as a good
+    part of the walk that freezing spares. Only a pass that walked everything asks."""
+
+    counted_all: list[int] = []
+    count = gc.get_freeze_count
+
+    def walks_all_frozen() -> int:
+        counted_all.append(count())  # (a callback's exception would only be printed)
+        return counted_all[-1]
+
+    before = collector.frozen
+    kept = [[n] for n in range(1_000)]
+    monkeypatch.setattr(gc, "get_freeze_count", walks_all_frozen)
+    gc.collect()
+    monkeypatch.undo()
+    assert not unfrozen(kept)
+    assert counted_all == [], "every frozen object counted after an ordinary full pass"
+    assert collector.frozen >= before + 1_000
+
+
+def test_a_count_grown_high_by_objects_freed_since_is_counted_again_before_walking_all(
+    collector: Collector,
+) -> None:
+    """States replaced move by move are counted each time they are frozen, though the old
+    ones are gone: the count says "doubled" long before the frozen have. Counted again then,
+    no walk of everything comes before it is due."""
+    bound = collector.growth * collector.walked_all
+    while collector.frozen <= bound:
+        kept = [[n] for n in range(collector.walked_all // 3)]
+        gc.collect()  # frozen, counted
+        del kept  # freed by its count: still counted
+    assert gc.get_freeze_count() < bound
+    gc.collect()
+    assert collector.passes_over_all == 0, "the frozen have not doubled: nothing to walk"
+    assert collector.frozen <= collector.growth * collector.walked_all
