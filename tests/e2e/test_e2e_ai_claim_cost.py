@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from e2e_harness import BotHarness, Table, lobby_button
 
-from hvbot.database.sqlite import SqliteDatabase
 from sandbox.emulator import DiscordEmulator
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
@@ -25,9 +24,7 @@ async def test_the_ai_seat_moves_with_no_statement_of_its_own_to_claim_it(
     emu = emulator
     assert hv.bot is not None
     # The periodic check claims AI turns nobody holds; here none is left unheld.
-    await hv.bot.get_cog("RemindersCog").cog_unload()  # type: ignore[union-attr]  # it is loaded
-    db = hv.bot.service.repo.db
-    assert isinstance(db, SqliteDatabase)
+    db = await hv.alone()
     ada, bo = emu.add_user("Ada"), emu.add_user("Bo")
     lobby = (await emu.slash(ada, "game new", game="high-voltage"))[0]
     await emu.click(bo, lobby_button(lobby, "join"), message=lobby)

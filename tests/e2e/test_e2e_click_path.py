@@ -103,7 +103,7 @@ async def test_a_board_button_click_runs_the_modules_the_architecture_names(
     assert prompt is not None, "the drawn card comes with buttons to place it"
     # Nothing else runs meanwhile: the periodic checks (reminders, clocks, owed posts) stop,
     # a round under way included.
-    await hv.bot.get_cog("RemindersCog").cog_unload()  # type: ignore[union-attr]  # it is loaded
+    await hv.alone()
 
     trace.recording = True
     await emu.click(mover, f"act:{drawn.id}:{drawn.version}:place_here_r90", message=prompt.id)

@@ -81,9 +81,7 @@ async def test_setting_up_a_game_costs_few_trips_to_the_database(
     assert hv.bot is not None
     # The periodic check (reminders, posts owed, AI seats) reads on its own schedule: stopped,
     # so that what is counted is the set-up's alone.
-    await hv.bot.get_cog("RemindersCog").cog_unload()  # type: ignore[union-attr]  # it is loaded
-    db = hv.bot.service.repo.db
-    assert isinstance(db, SqliteDatabase)
+    db = await hv.alone()
     first, second = emu.add_channel("first"), emu.add_channel("second")
     await set_up(emu, hv, first)  # what is read once for a server, and kept, read now
     async with counting(db) as counted:

@@ -257,6 +257,16 @@ class BotHarness:
         )
         await self.emu.settle(timeout=timeout)
 
+    async def alone(self) -> SqliteDatabase:
+        """Stop the bot's periodic checks (reminders, clocks, posts owed, AI seats nobody
+        holds; a round under way included) and hand its SQLite database: what a test then
+        counts or traces on it is the interactions' own work, not a check's on its schedule."""
+        assert self.bot is not None, "the bot is not running"
+        await self.bot.get_cog("RemindersCog").cog_unload()  # type: ignore[union-attr]  # it is loaded
+        db = self.bot.service.repo.db
+        assert isinstance(db, SqliteDatabase), "the bot stores its games in SQLite here"
+        return db
+
     def unexpected_errors(self) -> list[logging.LogRecord]:
         return [
             r
