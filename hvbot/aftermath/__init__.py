@@ -64,10 +64,6 @@ MOST_AI_MOVES = 256  # AI moves in a row before the AI seats let another process
 MOST_CLOCK_ROUNDS = 20
 # Rounds of followers' digests claimed in one check, at most: the next check finds the rest.
 MOST_DIGEST_ROUNDS = 4
-# Posts an AI seat waits for before it moves, so that the channel reads what happened in the
-# order it happened: a board, and the words of a change ("… ran out of time") before the move
-# they lead to, whichever process posts them and whatever dies in between.
-ON_WAY_KINDS = AI_WAITS_FOR
 # How a run of AI moves ended (`_play_ai`).
 LET_GO, HELD, STOPPED = "let go", "held", "stopped"
 
@@ -388,7 +384,7 @@ class Aftermath:
         if ai_turn(game, self._state(change), stand_in_seat=game.stand_in_seat):
             claimed = isinstance(change, ActResult) and change.ai_claimed
             told = claimed and all(
-                owed.id in out for owed in change.owed if owed.kind in ON_WAY_KINDS
+                owed.id in out for owed in change.owed if owed.kind in AI_WAITS_FOR
             )
             # Where the bot only answers, the AI answers within the same interaction.
             pause = 0.0 if game.answers_only else None
@@ -745,10 +741,10 @@ class Aftermath:
         if answers:
             pause = 0.0
         if claimed:
-            if not answers and not told and await duties.owes(game_id, ON_WAY_KINDS):
+            if not answers and not told and await duties.owes(game_id, AI_WAITS_FOR):
                 await duties.release_ai(game_id, self.owner)
                 return
-        elif not await duties.claim_ai(game_id, self.owner, unless_owed=ON_WAY_KINDS):
+        elif not await duties.claim_ai(game_id, self.owner, unless_owed=AI_WAITS_FOR):
             return  # another process is thinking for this game, or a post is owed first
         while (played := await self._play_ai(game_id, pause)) != STOPPED:
             if played == HELD:
@@ -1027,7 +1023,7 @@ class Aftermath:
             except Exception as exc:
                 failed(log, exc, "%s: could not make an owed post", owed.owner)
         if not self.stopping:
-            for game_id in await duties.claim_ai_turns(self.owner, unless_owed=ON_WAY_KINDS):
+            for game_id in await duties.claim_ai_turns(self.owner, unless_owed=AI_WAITS_FOR):
                 metrics.DUTIES_TAKEN_OVER.labels("ai").inc()
                 self._start_ai(game_id, claimed=True)
         now = asyncio.get_running_loop().time()

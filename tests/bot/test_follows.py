@@ -13,11 +13,11 @@ import pytest
 from moved_clock import MovedClock
 from played_games import play_to_the_end, started_game
 
-from hvbot.aftermath import ON_WAY_KINDS, owed_posts
+from hvbot.aftermath import owed_posts
 from hvbot.services import BotError, GameService
 from hvbot.services.follows import MOST_FOLLOWED
 from hvbot.store import GameRow, GameStore, NotifySettings
-from hvbot.store.duties import Owed
+from hvbot.store.duties import AI_WAITS_FOR, Owed
 
 CHANNEL, GUILD = 910, 1
 ADA, BO, CY = 501, 502, 503
@@ -313,11 +313,11 @@ async def test_a_digest_is_a_post_of_its_own_that_no_ai_seat_waits_for(opened) -
         )
     )
     assert await service.duties.owes(game.id, ("digest",))
-    assert not await service.duties.owes(game.id, ON_WAY_KINDS)
-    assert await service.duties.claim_ai(game.id, "one", unless_owed=ON_WAY_KINDS)
-    assert await service.duties.claim_ai_turns("two", unless_owed=ON_WAY_KINDS) == []
+    assert not await service.duties.owes(game.id, AI_WAITS_FOR)
+    assert await service.duties.claim_ai(game.id, "one", unless_owed=AI_WAITS_FOR)
+    assert await service.duties.claim_ai_turns("two", unless_owed=AI_WAITS_FOR) == []
     await service.duties.release_ai(game.id, "one")
-    assert await service.duties.claim_ai_turns("two", unless_owed=ON_WAY_KINDS) == [game.id]
+    assert await service.duties.claim_ai_turns("two", unless_owed=AI_WAITS_FOR) == [game.id]
 
 
 async def test_a_lobby_s_follower_is_joined_to_the_thread_its_game_starts_in(opened) -> None:
