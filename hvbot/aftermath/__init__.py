@@ -38,6 +38,7 @@ import discord
 from data.texts import language_of, texts_for
 from engine import State
 from hvbot.aftermath import owed_posts
+from hvbot.aftermath.backlog import Backlog
 from hvbot.aftermath.board_buttons import BoardButtons
 from hvbot.aftermath.sending import Reach, Sender, Sent, Unreachable
 from hvbot.database import failed
@@ -103,6 +104,8 @@ class Aftermath:
         service.play.ai_owner = self.owner
         self.ai_pause = ai_pause
         self.sender = Sender(client, self.duties)
+        # The changes being followed here, which new lobbies wait behind (see `backlog`).
+        self.backlog = Backlog()
         self._kept: set[asyncio.Task[None]] = set()  # see `keep`
         self.buttons = BoardButtons(client, service.buttons, self.keep)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
@@ -181,9 +184,21 @@ class Aftermath:
         what the game owed from before (a clock that ran out while nobody was there, and the
         AI's move after it), then the change's own, then the AI seats' moves, played at once
         so that the same interaction shows them (`_answer_ai`). Without an interaction alive
-        they wait, owed, for the next one."""
+        they wait, owed, for the next one.
+
+        While it runs, the change counts as under way (`backlog`): new lobbies wait while too
+        many are."""
+        with self.backlog.working():
+            await self._follow(change, frozenset(answered), reach)
+
+    async def _follow(
+        self,
+        change: Change | SeasonEnd | TournamentChange,
+        answered: frozenset[str],
+        reach: Reach | None,
+    ) -> None:
         if isinstance(change, TournamentChange):
-            await self._follow_tournament(change, frozenset(answered))
+            await self._follow_tournament(change, answered)
             return
         if self.web is not None and not isinstance(change, SeasonEnd):
             self.web.changed(change.game.id)
@@ -200,7 +215,7 @@ class Aftermath:
                 for owed in change.owed:
                     await self._send_server_post(owed)
             else:
-                await self._send_owed(change, frozenset(answered), went_on, out)
+                await self._send_owed(change, answered, went_on, out)
         finally:
             self._next(went_on[-1], out)
         if reach is not None and not isinstance(change, SeasonEnd) and change.game.answers_only:
@@ -709,7 +724,8 @@ class Aftermath:
         if running is not None and not running.done():
             return
         work = self._run_ai(game_id, claimed=claimed, told=told, pause=pause)
-        self._ai_tasks[game_id] = asyncio.create_task(work)
+        self._ai_tasks[game_id] = task = asyncio.create_task(work)
+        self.backlog.track(task)
 
     async def _run_ai(
         self, game_id: int, *, claimed: bool = False, told: bool = False, pause: float | None = None

@@ -153,6 +153,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except BotError as exc:
             await answering.reply_error(interaction, exc)
             return
+        backlog = self.bot.aftermath.backlog
+        if backlog.behind:
+            # What the games started here owe goes out before a new one opens (see
+            # `hvbot.aftermath.backlog`); the lobby then replaces Discord's "thinking…".
+            await interaction.response.defer(thinking=True)
+            await backlog.caught_up()
         message = await answering.ask_publicly(
             interaction,
             row,

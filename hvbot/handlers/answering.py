@@ -132,15 +132,21 @@ async def _answer_or_post(
     interaction: discord.Interaction, game: GameRow, **message: Any
 ) -> tuple[discord.Message | None, discord.Message | None]:
     """The message of the answer if Discord made it in time (or None, if its reply did not
-    say), and the message posted in the channel instead if the answer came too late."""
-    made: list[discord.InteractionCallbackResponse[Any]] = []
+    say), and the message posted in the channel instead if the answer came too late. A
+    deferred interaction (a new lobby that waited: see `hvbot.aftermath.backlog`) is answered
+    by replacing its "thinking…"."""
+    made: list[discord.InteractionMessage | None] = []
 
     async def answering() -> None:
-        made.append(await interaction.response.send_message(**message))
+        if interaction.response.is_done():
+            made.append(await interaction.edit_original_response(**message))
+            return
+        sent = await interaction.response.send_message(**message)
+        resource = sent.resource if sent is not None else None
+        made.append(resource if isinstance(resource, discord.InteractionMessage) else None)
 
     if await answer_after_change(game.id, answering()):
-        resource = made[0].resource if made else None
-        return (resource if isinstance(resource, discord.InteractionMessage) else None), None
+        return (made[0] if made else None), None
     if game.answers_only:
         return None, None  # where the bot only answers, it cannot post on its own instead
     channel = await post_channel(interaction.client, game)
