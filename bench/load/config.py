@@ -53,6 +53,9 @@ SETUP_AT_ONCE = 10  # games being opened at the same moment during set-up
 LATE_ANSWER_S = 30.0
 # ...and for a lobby, how long the bot is given to note its message's id once it is posted.
 LOBBY_NOTED_S = 5.0
+# A /game new the bot deferred (it was behind on the games started already): how long its
+# person waits for the lobby to replace "thinking…", Discord's lifetime of an interaction.
+DEFERRED_LOBBY_S = 15 * 60.0
 # ...and how many times a lobby whose answers keep coming late is taken up again, not abandoned.
 LOBBY_RESUMES = 10
 # Before memory is measured at rest, a few games are played at once for `--warm-up` seconds and

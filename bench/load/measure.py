@@ -326,6 +326,7 @@ async def set_up_games(
         "playing": playing,
         "rss_setup": rss_setup,
         "setup_taken_over": bench.taken_over,
+        "setup_deferred": bench.deferred,
         "setup_resumed": bench.resumed,
         "setup_abandoned": bench.abandoned,
         "setup_retried": bench.retried,

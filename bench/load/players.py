@@ -30,6 +30,7 @@ from .config import (
     ANNOUNCING_KINDS,
     CHANNEL_MENTION,
     CLOCK_MINUTES,
+    DEFERRED_LOBBY_S,
     FINISHED,
     LATE_ANSWER_S,
     LOBBY_NOTED_S,
@@ -43,6 +44,10 @@ from .config import (
     WARNED,
 )
 from .reader import GameReader
+
+# How the bot answered an interaction (Discord's interaction callback types): with a message,
+# or with "thinking…" that a message replaces later.
+ANSWERED, DEFERRED = 4, 5
 
 
 @dataclass
@@ -247,6 +252,7 @@ class LoadRun:
         self.abandoned = 0
         self.retried = 0  # set-up attempts that did not start a game
         self.resumed = 0  # ...lobbies whose answer came too late, filled and started
+        self.deferred = 0  # ...lobbies shown after "thinking…": the bot was catching up
         self.late_steps = {
             "start": int(getattr(args, "late_starts", 0) or 0),
             "join": int(getattr(args, "late_joins", 0) or 0),
@@ -324,13 +330,27 @@ class LoadRun:
             options["clock"] = CLOCK_MINUTES
         sending = emu.send_slash(ada, "game new", channel=slot.channel, **options)
         state, acknowledged = await self.send_seen("lobby", sending)
+        if acknowledged and state.callback_type == DEFERRED:
+            await self.lobby_shown(slot, state)
         lobby = emu.messages_by_id.get(state.original_message_id or 0) if acknowledged else None
         buttons = lobby.buttons if lobby is not None else ()
         joins = [b.custom_id for b in buttons if (b.custom_id or "").endswith(":join")]
-        if lobby is not None and state.callback_type == 4 and joins:
+        if lobby is not None and state.callback_type in (ANSWERED, DEFERRED) and joins:
             return await self.fill_lobby(slot, int(str(joins[0]).split(":")[1]), lobby.id)
         # The answer came too late, or the channel already held a game: see what it holds.
         return await self.take_over(slot, state)
+
+    async def lobby_shown(self, slot: Slot, state: InteractionState) -> None:
+        """Wait, as its person does, for the lobby to replace the "thinking…" of a /game new
+        the bot deferred: it opens new games only once it has caught up with what the games
+        started already owe (see `hvbot.aftermath.backlog`)."""
+        self.deferred += 1
+        deadline = time.monotonic() + DEFERRED_LOBBY_S
+        while state.placeholder_pending and not self.stop.is_set():
+            if time.monotonic() >= deadline:
+                return
+            slot.changed.clear()
+            await first_of(slot.changed, self.stop, seconds=1.0)
 
     async def fill_lobby(
         self, slot: Slot, game_id: int, lobby_id: int, *, resumes: int = LOBBY_RESUMES
@@ -562,7 +582,7 @@ class LoadRun:
             slot.refused += 1
             await asyncio.sleep(0.2)
             return
-        if state is not None and state.callback_type == 4:
+        if state is not None and state.callback_type == ANSWERED:
             # A move is answered by deferring; a message instead is the bot refusing it.
             slot.refused += 1
             sent.discard(number)

@@ -426,7 +426,8 @@ def print_run(found: dict[str, Any], summary: Summary) -> None:
         f"{found['setup_seconds']:.1f} s ({len(setup_ms)} interactions, "
         f"p99 {percentile(setup_ms, 0.99):.0f} ms); {found['setup_taken_over']} started though "
         f"answered too late, played as they were; {found['setup_resumed']} lobbies answered "
-        f"too late, filled and started; {found['setup_abandoned']} abandoned to "
+        f"too late, filled and started; {found['setup_deferred']} lobbies shown after "
+        f'"thinking…" while the bot caught up; {found["setup_abandoned"]} abandoned to '
         f"open afresh, {found['setup_retried']} attempts retried; load average then "
         f"{'/'.join(f'{x:.1f}' for x in found['load_setup'])} (1/5/15 min)"
     )
@@ -642,6 +643,7 @@ def figures_of(
         "games_playing": len(summary.playing),
         "setup_seconds": round(found["setup_seconds"], 1),
         "setup_taken_over": found["setup_taken_over"],
+        "setup_deferred": found["setup_deferred"],
         "setup_resumed": found["setup_resumed"],
         "setup_abandoned": found["setup_abandoned"],
         "setup_retried": found["setup_retried"],
