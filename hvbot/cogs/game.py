@@ -159,6 +159,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             # `hvbot.aftermath.backlog`); the lobby then replaces Discord's "thinking…".
             await interaction.response.defer(thinking=True)
             await backlog.caught_up()
+            # ...as it is by then: someone may have joined by /game join meanwhile.
+            row = await self.bot.service.games.find(row.id, fresh=True) or row
         message = await answering.ask_publicly(
             interaction,
             row,

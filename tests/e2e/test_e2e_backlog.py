@@ -58,17 +58,23 @@ async def test_a_new_lobby_waits_while_a_started_games_first_board_is_owed(
         reply = await emu.click(bo, join, message=open_lobby, settle=False)
         assert reply.where(kind="update"), emu.describe(reply.records)
         assert not opening.done() and state.placeholder_pending
+        # ...and so is a person who joins the waiting lobby by typing /game join.
+        await emu.slash(cy, "game join", channel=waiting, settle=False)
+        assert not opening.done() and state.placeholder_pending
     finally:
         # The first board goes out: the bot has caught up, and the lobby replaces "thinking…".
         first_board.release()
     reply = await opening
     assert not state.placeholder_pending
     shown = emu.messages_by_id[state.original_message_id or 0]
-    assert any(b.custom_id and b.custom_id.endswith(":join") for b in shown.buttons)
+    lobby = reply.where(kind="edit_original")[0]
+    assert lobby.message_id == shown.id and "Cy" in lobby.text, "the lobby as it is by then"
     game = await hv.game(waiting.id)
     assert game.lobby_message_id == shown.id, "the lobby is known by the message shown"
+    assert [seat.user_id for seat in game.seats] == [bo.id, cy.id]
 
-    # It is a lobby like any other: Cy joins it by its button.
-    await emu.click(cy, lobby_button(reply.where(kind="edit_original")[0], "join"), message=shown)
-    assert [seat.user_id for seat in (await hv.game(waiting.id)).seats] == [bo.id, cy.id]
+    # It is a lobby like any other: its Start button starts the game.
+    await emu.click(bo, lobby_button(lobby, "start"), message=shown)
+    assert (await hv.game(waiting.id)).status == "active"
+    await emu.settle()
     assert not backlog.behind and backlog.under_way == 0
