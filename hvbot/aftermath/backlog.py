@@ -20,6 +20,8 @@ import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from hvbot.infra import metrics
+
 # Changes followed at once before a new lobby waits. Far more than a busy server's games
 # start at one moment; enough that a process whose owed posts wait on Discord's answers
 # still has work for its CPU meanwhile.
@@ -56,12 +58,16 @@ class Backlog:
         task.add_done_callback(lambda _: self._count(-1))
 
     async def caught_up(self) -> None:
-        """Return once at most `most` changes are being followed."""
+        """Return once at most `most` changes are being followed (counted as a lobby that
+        waited, in the metrics, if they were not)."""
+        if self.behind:
+            metrics.LOBBIES_DEFERRED.inc()
         while self.behind:
             await self._room.wait()
 
     def _count(self, step: int) -> None:
         self.under_way += step
+        metrics.CHANGES_UNDER_WAY.inc(step)
         if self.behind:
             self._room.clear()
         else:

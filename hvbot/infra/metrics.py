@@ -138,6 +138,18 @@ WEB_DRAWN = Counter(
     "Live boards' pictures drawn: one per game and version, however many watch",
     registry=None,
 )
+CHANGES_UNDER_WAY = Gauge(
+    "hvbot_changes_under_way",
+    "Changes being followed by this process now (their posts going out, their AI seats "
+    "moving); while more than a hundred are, new lobbies wait",
+    registry=None,
+)
+LOBBIES_DEFERRED = Counter(
+    "hvbot_lobbies_deferred",
+    'New lobbies that showed "thinking…" until the process had caught up with what the '
+    "games started already owed",
+    registry=None,
+)
 PROCESS_METRICS = (
     INTERACTION_ACK,
     INTERACTIONS_REFUSED,
@@ -151,6 +163,8 @@ PROCESS_METRICS = (
     DATABASE_ROUND_TRIPS,
     WEB_VIEWERS,
     WEB_DRAWN,
+    CHANGES_UNDER_WAY,
+    LOBBIES_DEFERRED,
 )
 
 

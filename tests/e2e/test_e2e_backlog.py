@@ -9,7 +9,9 @@ import asyncio
 
 import pytest
 from e2e_harness import BotHarness, lobby_button
+from prometheus_client import CollectorRegistry
 
+from hvbot.infra import metrics
 from sandbox.emulator import DiscordEmulator
 
 pytestmark = pytest.mark.e2e  # the real bot against the emulated Discord
@@ -22,6 +24,14 @@ async def test_a_new_lobby_waits_while_a_started_games_first_board_is_owed(
 ) -> None:
     emu = emulator
     assert hv.bot is not None
+    registry = CollectorRegistry()
+    for metric in (metrics.CHANGES_UNDER_WAY, metrics.LOBBIES_DEFERRED):
+        registry.register(metric)
+
+    def sample(name: str) -> float:
+        return registry.get_sample_value(name) or 0.0
+
+    deferred_before = sample("hvbot_lobbies_deferred_total")
     backlog = hv.bot.aftermath.backlog
     backlog.most = 0  # one change followed at a time is as far behind as new games wait for
     ada, bo, cy = emu.add_user("Ada"), emu.add_user("Bo"), emu.add_user("Cy")
@@ -38,7 +48,7 @@ async def test_a_new_lobby_waits_while_a_started_games_first_board_is_owed(
     first_board = emu.faults.hold(CHANNEL_POSTS, says="begins!")
     await emu.click(ada, lobby_button(lobby, "start"), message=lobby, settle=False)
     await emu.wait_for(lambda: first_board.held == 1, 10, message="the first board on its way")
-    assert backlog.behind
+    assert backlog.behind and sample("hvbot_changes_under_way") >= 1
 
     try:
         # A new lobby elsewhere: "thinking…", and no lobby yet.
@@ -66,6 +76,7 @@ async def test_a_new_lobby_waits_while_a_started_games_first_board_is_owed(
         first_board.release()
     reply = await opening
     assert not state.placeholder_pending
+    assert sample("hvbot_lobbies_deferred_total") == deferred_before + 1
     shown = emu.messages_by_id[state.original_message_id or 0]
     lobby = reply.where(kind="edit_original")[0]
     assert lobby.message_id == shown.id and "Cy" in lobby.text, "the lobby as it is by then"
