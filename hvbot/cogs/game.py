@@ -153,19 +153,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except BotError as exc:
             await answering.reply_error(interaction, exc)
             return
-        backlog = self.bot.aftermath.backlog
-        if backlog.behind:
-            # What the games started here owe goes out before a new one opens (see
-            # `hvbot.aftermath.backlog`); the lobby then replaces Discord's "thinking…".
-            await interaction.response.defer(thinking=True)
-            await backlog.caught_up()
-            # ...as it is by then: someone may have joined by /game join meanwhile.
-            row = await self.bot.service.games.find(row.id, fresh=True) or row
+        # While the bot is behind on what the games started already owe, this one waits.
+        row = await answering.after_catching_up(interaction, row)
         message = await answering.ask_publicly(
             interaction,
             row,
             view=game_posts.lobby_card(
-                row, self.bot.service.clock(), buttons.lobby_view(row.id, wording.public(row))
+                row, self.bot.service.clock(), game_posts.lobby_buttons(row)
             ),
             allowed_mentions=ALLOWED,
         )

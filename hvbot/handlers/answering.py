@@ -130,27 +130,66 @@ async def ask_publicly(
 
 async def _answer_or_post(
     interaction: discord.Interaction, game: GameRow, **message: Any
-) -> tuple[discord.Message | None, discord.Message | None]:
+) -> tuple[discord.InteractionMessage | None, discord.Message | None]:
     """The message of the answer if Discord made it in time (or None, if its reply did not
     say), and the message posted in the channel instead if the answer came too late. A
-    deferred interaction (a new lobby that waited: see `hvbot.aftermath.backlog`) is answered
-    by replacing its "thinking…"."""
+    deferred interaction (a new lobby that waited: see `after_catching_up`) is answered by
+    replacing its "thinking…", or, where Discord no longer takes that, by the post."""
     made: list[discord.InteractionMessage | None] = []
 
     async def answering() -> None:
-        if interaction.response.is_done():
-            made.append(await interaction.edit_original_response(**message))
-            return
         sent = await interaction.response.send_message(**message)
         resource = sent.resource if sent is not None else None
         made.append(resource if isinstance(resource, discord.InteractionMessage) else None)
 
-    if await answer_after_change(game.id, answering()):
+    if interaction.response.is_done():
+        if (replaced := await _replace_thinking(interaction, game, message)) is not None:
+            return replaced, None
+    elif await answer_after_change(game.id, answering()):
         return (made[0] if made else None), None
     if game.answers_only:
         return None, None  # where the bot only answers, it cannot post on its own instead
     channel = await post_channel(interaction.client, game)
     return None, await channel.send(**message)
+
+
+# What Discord answers an edit of a deferred answer it no longer takes: its interaction's
+# token has run out (fifteen minutes), or the "thinking…" message was deleted.
+GONE_STATUSES = (401, 404)
+
+
+async def _replace_thinking(
+    interaction: discord.Interaction, game: GameRow, message: dict[str, Any]
+) -> discord.InteractionMessage | None:
+    """`message` in place of the deferred answer's "thinking…"; None if Discord no longer
+    takes it there."""
+    try:
+        return await interaction.edit_original_response(**message)
+    except discord.HTTPException as exc:
+        if exc.status not in GONE_STATUSES:
+            raise
+        log.warning("game %s: the deferred answer is gone (%s); posting instead", game.id, exc)
+        return None
+
+
+async def after_catching_up(interaction: discord.Interaction, game: GameRow) -> GameRow:
+    """A new game opened while its process is behind on what the games started already owe
+    (see `hvbot.aftermath.backlog`): answered at once with Discord's "thinking…", which the
+    game's lobby replaces (`ask_publicly`) once the process has caught up. The game as it is
+    by then: someone may have joined it by /game join, or started or abandoned it. A deferral
+    too late for Discord leaves the lobby to be posted instead, as any late answer."""
+    client = game_client(interaction)
+    backlog = client.aftermath.backlog
+    if not backlog.behind:
+        return game
+    await answer_after_change(game.id, interaction.response.defer(thinking=True))
+    await backlog.caught_up()
+    try:
+        return await client.service.games.find(game.id, fresh=True) or game
+    except Exception as exc:
+        if not is_unreachable(exc):
+            raise
+        return game  # the store is away a moment: the lobby as it was made
 
 
 async def reply_error(interaction: discord.Interaction, message: str | BaseException) -> None:
