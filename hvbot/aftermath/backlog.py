@@ -12,6 +12,10 @@ So what a process owes comes before new games: while more than `MOST_UNDER_WAY` 
 being followed here (their posts going out, their AI seats moving), a new lobby waits until
 fewer are, showing Discord's "thinking…" meanwhile. Nothing else waits: a move, a click in a
 lobby open already, a board asked for again are the people already playing.
+
+The count is of work owed, not of games: an AI seat's run of moves counts for as long as it
+runs, its pauses included (people wait for those moves), and each of its moves once more
+while that move is followed.
 """
 
 from __future__ import annotations
@@ -58,10 +62,9 @@ class Backlog:
         task.add_done_callback(lambda _: self._count(-1))
 
     async def caught_up(self) -> None:
-        """Return once at most `most` changes are being followed (counted as a lobby that
-        waited, in the metrics, if they were not)."""
-        if self.behind:
-            metrics.LOBBIES_DEFERRED.inc()
+        """Return once at most `most` changes are being followed: the wait of a new game
+        found `behind` (counted in the metrics as one that waited, however short)."""
+        metrics.LOBBIES_DEFERRED.inc()
         while self.behind:
             await self._room.wait()
 
