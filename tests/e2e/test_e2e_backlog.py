@@ -10,8 +10,7 @@ import asyncio
 import contextlib
 
 import pytest
-from e2e_harness import BotHarness, late_answers, lobby_button
-from prometheus_client import CollectorRegistry
+from e2e_harness import BotHarness, late_answers, lobby_button, sampler
 
 from hvbot.infra import metrics
 from sandbox.emulator import DiscordEmulator, Record
@@ -67,13 +66,7 @@ async def test_a_new_lobby_waits_while_a_started_games_first_board_is_owed(
 ) -> None:
     emu = emulator
     assert hv.bot is not None
-    registry = CollectorRegistry()
-    for metric in (metrics.CHANGES_UNDER_WAY, metrics.LOBBIES_DEFERRED):
-        registry.register(metric)
-
-    def sample(name: str) -> float:
-        return registry.get_sample_value(name) or 0.0
-
+    sample = sampler(metrics.CHANGES_UNDER_WAY, metrics.LOBBIES_DEFERRED)
     deferred_before = sample("hvbot_lobbies_deferred_total")
     bo, cy = emu.add_user("Bo"), emu.add_user("Cy")
     waiting, joining = emu.add_channel("waiting"), emu.add_channel("joining")

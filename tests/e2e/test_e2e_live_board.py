@@ -16,8 +16,13 @@ from typing import Any
 
 import aiohttp
 import pytest
-from e2e_harness import BotHarness, board_posts, check_board_card, open_three_seat_game
-from prometheus_client import CollectorRegistry
+from e2e_harness import (
+    BotHarness,
+    board_posts,
+    check_board_card,
+    open_three_seat_game,
+    sampler,
+)
 
 from data.texts import texts_for
 from hvbot.infra import links, metrics
@@ -182,13 +187,7 @@ async def test_every_viewer_follows_each_move_from_one_drawing_per_version(
     (page,) = live_links(board_posts(emu)[0])
     assert bot.web is not None
     hub = bot.web.hub
-    registry = CollectorRegistry()
-    for metric in (metrics.WEB_VIEWERS, metrics.WEB_DRAWN):
-        registry.register(metric)
-
-    def sample(name: str) -> float:
-        return registry.get_sample_value(name) or 0.0
-
+    sample = sampler(metrics.WEB_VIEWERS, metrics.WEB_DRAWN)
     watching = sample("hvbot_web_viewers")
     async with aiohttp.ClientSession() as session:
         viewers = [open_events(session, page, language) for language in ("en", "it", "en")]
