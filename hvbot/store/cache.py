@@ -1,11 +1,11 @@
 """Open games in memory: each game's row and its engine state, as one versioned entry.
 
 A move costs no read at all when its game is here: under load every trip to the database
-waits its turn on a busy event loop, and rebuilding an engine state from its saved form on
-every move and every autocomplete keystroke was a large part of the bot's work (Pylons and
-Sector 6 even replay their moves). The row and the state are kept and dropped together, so
-there is one thing to invalidate: after a failed compare-and-set (another process changed the
-game) the entry goes, and the next read fetches the game afresh.
+waits its turn on a busy event loop. Every open game's row is kept (its saved state compressed
+beside it); built engine states only for the games played most lately (`KEPT_STATES`), which
+covers a move's aftermath and keeps the collector's work bounded. The row and its state are
+kept and dropped together, so there is one thing to invalidate: after a failed compare-and-set
+(another process changed the game) the entry goes, and the next read fetches the game afresh.
 
 When other processes share the database, a copy may have been overtaken by one of their
 changes. With PostgreSQL each change is heard as it commits (`hvbot.database.version_watch`):
@@ -26,13 +26,14 @@ from engine import State
 from hvbot.database import VersionWatch
 from hvbot.store.rows import GameRow
 
-# Engine states kept (about ten kB each for High Voltage): as many as the open games one
-# process is built to hold (ten thousand) and some to spare, so that a move never rebuilds
-# its game's state from its saved form. With fewer kept than games in play, nearly every move
-# of a game played every few minutes found its state gone: rebuilding it (reading its JSON,
-# then the rules' saved form) cost more than the rest of the move's own work. Rows of open
-# games are all kept.
-KEPT_STATES = 12_000
+# Engine states kept, those of the games played most lately: a move's aftermath (its board,
+# the AI seat's reply) finds its state here. A state is 7-85 kB of small objects (High
+# Voltage's the least, Pylons' the most), and every one kept is walked by the collector: with
+# all ten thousand open games' states kept, its full passes held the event loop for a second
+# and more in play. A game played every few minutes finds its state gone at its next move,
+# and builds it from its saved form, kept compressed with its row: a tenth of a millisecond
+# for High Voltage, a quarter for the others. Rows of open games are all kept.
+KEPT_STATES = 1_000
 # How a kept row's saved state is compressed (zlib's fastest): a High Voltage game's 3-5 kB of
 # JSON is about a quarter of that, in 30-80 microseconds once a change, and read back (when a
 # row is handed out) in about 12.
