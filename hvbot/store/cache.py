@@ -34,6 +34,10 @@ from hvbot.store.rows import GameRow
 # and builds it from its saved form, kept compressed with its row: a tenth of a millisecond
 # for High Voltage, a quarter for the others. Rows of open games are all kept.
 KEPT_STATES = 1_000
+# Games whose latest change is remembered (see `GameCache.unchanged_since`): a read of a game
+# whose change was forgotten is kept only if it began after the latest one forgotten. A read
+# lasts milliseconds, during which far fewer games change; each kept costs some 80 bytes.
+KEPT_CHANGES = 10_000
 # How a kept row's saved state is compressed (zlib's fastest): a High Voltage game's 3-5 kB of
 # JSON is about a quarter of that, in 30-80 microseconds once a change, and read back (when a
 # row is handed out) in about 12.
@@ -68,6 +72,11 @@ class GameCache:
         self._by_channel: dict[int, int] = {}
         # Changes committed so far: a read that began before one may predate it (see `read`).
         self.writes = 0
+        # When (in `writes`) each game last changed, the latest last; when the watch last
+        # started listening again; and the latest such time forgotten (see `unchanged_since`).
+        self._changed_at: dict[int, int] = {}
+        self._restarted_at = 0
+        self._forgotten_at = 0
 
     def row(self, game_id: int) -> GameRow | None:
         cached = self._rows.get(game_id)
@@ -98,8 +107,30 @@ class GameCache:
     def confirmed(self, game_id: int, *, since: int) -> None:
         """The copy was just found to be the stored one (by a read begun at `since`, the
         `writes` of then): current from now, if nothing was heard or changed meanwhile."""
-        if since == self.writes:
+        if self.unchanged_since(game_id, since):
             self._stored(game_id, began=self.session())
+
+    def unchanged_since(self, game_id: int, since: int) -> bool:
+        """Whether nothing that could make a read of the game begun at `since` (the `writes`
+        of then) out of date has happened since: no change to this game, nor the watch
+        started again. Another game's change leaves the read as good: with hundreds of games
+        being opened at once, some change commits during nearly every read, and a read kept
+        only when none at all did was hardly ever kept, so every look at a game read it
+        again (its row, then its seats)."""
+        return (
+            since >= self._restarted_at
+            and since >= self._forgotten_at
+            and self._changed_at.get(game_id, 0) <= since
+        )
+
+    def _touched(self, game_id: int) -> None:
+        """A change to the game committed (or was heard of): reads under way are not kept."""
+        self.writes += 1
+        self._changed_at.pop(game_id, None)  # to the end: the latest last
+        self._changed_at[game_id] = self.writes
+        if len(self._changed_at) > KEPT_CHANGES:
+            oldest = next(iter(self._changed_at))
+            self._forgotten_at = self._changed_at.pop(oldest)
 
     def session(self) -> int | None:
         """The watch's listening session now, None while it does not listen: a change begun
@@ -119,7 +150,7 @@ class GameCache:
     def heard(self, game_id: int, version: int | None) -> None:
         """Another process (or this one) changed the game to `version`, None if deleted.
         A read under way may predate the change, so it is not kept (see `read`)."""
-        self.writes += 1
+        self._touched(game_id)
         cached = self._rows.get(game_id)
         if cached is None:
             return
@@ -133,6 +164,7 @@ class GameCache:
         so every copy waits to be confirmed (the new session tells them apart), and reads
         under way are not kept."""
         self.writes += 1
+        self._restarted_at = self.writes
 
     def in_channel(self, channel_id: int) -> GameRow | None:
         """The open game of a channel or of its thread, if it is here."""
@@ -140,9 +172,10 @@ class GameCache:
         return self._whole(self._rows[game_id]) if game_id is not None else None
 
     def read(self, game: GameRow, *, since: int) -> GameRow:
-        """A game read from the database, kept only if no change was committed since the read
-        began (`since`, the `writes` of then): the row might predate it."""
-        if since == self.writes:  # a restart of the watch meanwhile counts as a write
+        """A game read from the database, kept only if no change to it was committed since
+        the read began (`since`, the `writes` of then): the row might predate it. A restart of
+        the watch meanwhile counts as a change to every game (see `unchanged_since`)."""
+        if self.unchanged_since(game.id, since):
             self._put(game, self.state(game))
             self._stored(game.id, began=self.session())
         return game
@@ -155,7 +188,7 @@ class GameCache:
         that leaves the saved state as it was keeps the built one. `began`: the watch's
         `session` when the change began; the new version is current only if the watch has
         listened since (else it waits to be confirmed by a read)."""
-        self.writes += 1
+        self._touched(game_id)
         cached = self._rows.get(game_id)
         if cached is None:
             return
@@ -176,7 +209,7 @@ class GameCache:
 
     def forget(self, game_id: int) -> None:
         """Drop a game's entry, e.g. after another process changed it."""
-        self.writes += 1
+        self._touched(game_id)
         self._states.pop(game_id, None)
         self._sessions.pop(game_id, None)
         self._overtaken.pop(game_id, None)

@@ -159,6 +159,50 @@ async def test_only_the_latest_used_states_are_kept_but_every_open_row_is(store)
     assert cache.row(3) is None and cache.state(rows[2]) is None and cache.in_channel(3) is None
 
 
+async def test_a_read_is_kept_though_another_game_changed_meanwhile(store):
+    """With hundreds of games opened at once a change commits during nearly every read: a
+    read is left out of memory only when its own game changed meanwhile, or the watch began
+    listening again, not when any game did."""
+    game, _ = await _started(store)
+    cache = GameCache()
+    first = GameRow(**{**game.__dict__, "id": 1, "channel_id": 1})
+    second = GameRow(**{**game.__dict__, "id": 2, "channel_id": 2})
+    began = cache.writes
+    cache.changed(2, version=second.version + 1)  # not held: only noted
+    cache.forget(3)
+    assert cache.read(first, since=began) is first and cache.row(1) == first
+    began = cache.writes
+    cache.changed(2, version=second.version + 1)
+    cache.read(second, since=began - 1)  # begun before its game's change: maybe stale
+    assert cache.row(2) is None
+    began = cache.writes
+    cache.forget(1)
+    cache.read(first, since=began)  # its game was dropped meanwhile (another process)
+    assert cache.row(1) is None
+    began = cache.writes
+    cache.restarted()  # the watch missed whatever happened while it did not listen
+    cache.read(first, since=began)
+    assert cache.row(1) is None
+    cache.read(first, since=cache.writes)
+    assert cache.row(1) == first
+
+
+async def test_a_read_of_a_game_whose_change_was_forgotten_is_not_kept(store, monkeypatch):
+    """The latest change of at most KEPT_CHANGES games is remembered: a read begun before
+    the latest one forgotten may predate that game's change, and is not kept."""
+    monkeypatch.setattr("hvbot.store.cache.KEPT_CHANGES", 2)
+    game, _ = await _started(store)
+    cache = GameCache()
+    first = GameRow(**{**game.__dict__, "id": 1, "channel_id": 1})
+    began = cache.writes
+    for game_id in (1, 2, 3):  # game 1's change is forgotten
+        cache.changed(game_id, version=9)
+    cache.read(first, since=began)
+    assert cache.row(1) is None
+    cache.read(first, since=cache.writes)
+    assert cache.row(1) == first
+
+
 async def test_a_change_made_on_another_version_than_the_kept_one_drops_the_copy(store):
     """A process commits version 6 of a game; before its change is noted here, another
     process's version 7 is read and kept. Noting version 6 over it would keep a row of two
