@@ -26,9 +26,11 @@ COMMITS = 50
 
 async def commits_missing_on_the_replica(primary_url: str, replica_url: str) -> int:
     """Commit rows one by one on the primary, each read on the replica at once after its
-    commit returned; how many were not there yet."""
+    commit returned; how many were not there yet. The players connect as the benchmark's
+    do, once the replica has the database (created on the primary a moment ago)."""
     bots = await asyncpg.connect(primary_url)
-    players = await asyncpg.connect(replica_url)
+    reader = await PostgresReader.open(replica_url, replica=True)
+    players = reader.pool
     try:
         await bots.execute("CREATE TABLE moves (id integer PRIMARY KEY)")
         missing = 0
@@ -42,7 +44,7 @@ async def commits_missing_on_the_replica(primary_url: str, replica_url: str) -> 
         return missing
     finally:
         await bots.close()
-        await players.close()
+        await reader.close()
 
 
 @pytest.mark.slow  # two PostgreSQL servers, one a copy of the other
