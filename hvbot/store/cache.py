@@ -167,9 +167,13 @@ class GameCache:
         self._restarted_at = self.writes
 
     def in_channel(self, channel_id: int) -> GameRow | None:
-        """The open game of a channel or of its thread, if it is here."""
+        """The open game of a channel or of its thread, if it is here and no newer version of
+        it was heard: another process may have finished it, and the channel may hold another
+        game by now (`heard` only knows the version, not what changed)."""
         game_id = self._by_channel.get(channel_id)
-        return self._whole(self._rows[game_id]) if game_id is not None else None
+        if game_id is None or game_id in self._overtaken:
+            return None
+        return self._whole(self._rows[game_id])
 
     def read(self, game: GameRow, *, since: int) -> GameRow:
         """A game read from the database, kept only if no change to it was committed since

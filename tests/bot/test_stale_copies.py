@@ -204,3 +204,24 @@ async def test_a_game_another_process_deleted_leaves_the_copies_of_the_others(pr
     await heard
     assert second.repo.cache.row(game.id) is None
     assert await second.repo.game(game_id=game.id, fresh=True) is None
+
+
+async def test_a_game_another_process_finished_leaves_its_channel_to_the_next(processes):
+    """A game another process finished (a resignation there, say) is heard of as a newer
+    version: its channel is not answered from the copy here, which still has it in play, but
+    read afresh, and the lobby opened there since is found."""
+    first, second = processes
+    game, _ = await _started(first, 600)
+    await heard_so_far(second.repo, first.repo)
+    await second.games.open_game(600)
+    assert second.repo.cache.in_channel(600) is not None
+    heard = asyncio.ensure_future(_watch(second).heard_of(game.id, game.version + 2))
+    await first.play.resign(channel_id=600, user_id=BO)  # an AI plays on for Bo
+    ended = await first.play.resign(channel_id=600, user_id=ADA)  # no one left: it ends
+    assert ended.game.status == "finished"
+    await heard
+    lobby = await first.lobby.new_lobby(
+        channel_id=600, guild_id=GUILD, user_id=ADA, name="Ada", game_name="Pylons"
+    )
+    found = await second.repo.open_game_in_channel(channel_id=600)
+    assert found is not None and found.id == lobby.id, found
