@@ -14,7 +14,7 @@ import aiohttp
 import discord
 import pytest
 from discord.ext import commands
-from prometheus_client import CollectorRegistry
+from metric_samples import sampler
 
 from hvbot.database import Duplicate, Transaction, postgres, sqlite
 from hvbot.infra.metrics import DATABASE_ERRORS, BotMetrics
@@ -24,13 +24,12 @@ ERRORS = (*postgres.ERRORS, *sqlite.ERRORS)
 
 
 async def test_database_errors_are_counted_and_a_duplicate_is_not(database_url: str) -> None:
-    registry = CollectorRegistry()
-    registry.register(DATABASE_ERRORS)
+    sample = sampler(DATABASE_ERRORS)
     repo = await GameStore.open(database_url)
     labels = {"backend": repo.db.backend}
 
     def counted() -> float:
-        return registry.get_sample_value("hvbot_database_errors_total", labels) or 0.0
+        return sample("hvbot_database_errors_total", labels)
 
     async def twice(tx: Transaction) -> None:
         for _ in range(2):

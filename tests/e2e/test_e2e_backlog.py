@@ -10,7 +10,8 @@ import asyncio
 import contextlib
 
 import pytest
-from e2e_harness import BotHarness, late_answers, lobby_button, sampler
+from e2e_harness import BotHarness, late_answers, lobby_button
+from metric_samples import sampler
 
 from hvbot.infra import metrics
 from sandbox.emulator import DiscordEmulator, Record

@@ -16,13 +16,8 @@ from typing import Any
 
 import aiohttp
 import pytest
-from e2e_harness import (
-    BotHarness,
-    board_posts,
-    check_board_card,
-    open_three_seat_game,
-    sampler,
-)
+from e2e_harness import BotHarness, board_posts, check_board_card, open_three_seat_game
+from metric_samples import sampler
 
 from data.texts import texts_for
 from hvbot.infra import links, metrics

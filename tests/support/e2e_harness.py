@@ -15,7 +15,7 @@ import contextlib
 import io
 import logging
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,8 +24,6 @@ import discord
 from discord.state import AutoShardedConnectionState
 from moved_clock import MOVED
 from PIL import Image
-from prometheus_client import CollectorRegistry
-from prometheus_client.registry import Collector
 
 from engine import State
 from games import find_game
@@ -355,15 +353,6 @@ def colour_of(state: State, seat: int) -> str:
 # ---------------------------------------------------------------------- playing through Discord
 
 BOARD = "board.png"
-
-
-def sampler(*counted: Collector) -> Callable[[str], float]:
-    """How to read the process's metrics `counted` now, by a sample's name (0 before the
-    first), as a scrape would: in a registry of their own, whatever else the process counts."""
-    registry = CollectorRegistry()
-    for metric in counted:
-        registry.register(metric)
-    return lambda name: registry.get_sample_value(name) or 0.0
 
 
 def pixels(png: bytes) -> tuple[tuple[int, int], bytes]:
