@@ -169,9 +169,13 @@ class GameCache:
     def in_channel(self, channel_id: int) -> GameRow | None:
         """The open game of a channel or of its thread, if it is here and no newer version of
         it was heard: another process may have finished it, and the channel may hold another
-        game by now (`heard` only knows the version, not what changed)."""
+        game by now (`heard` only knows the version, not what changed). Such a copy is let
+        go, so that the channel is read afresh once, not at every look while it stays empty."""
         game_id = self._by_channel.get(channel_id)
-        if game_id is None or game_id in self._overtaken:
+        if game_id is None:
+            return None
+        if game_id in self._overtaken:
+            self.forget(game_id)
             return None
         return self._whole(self._rows[game_id])
 

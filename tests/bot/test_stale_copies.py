@@ -220,6 +220,8 @@ async def test_a_game_another_process_finished_leaves_its_channel_to_the_next(pr
     ended = await first.play.resign(channel_id=600, user_id=ADA)  # no one left: it ends
     assert ended.game.status == "finished"
     await heard
+    assert await second.repo.open_game_in_channel(channel_id=600) is None
+    assert second.repo.cache.row(game.id) is None, "the stale copy let go: read once, not again"
     lobby = await first.lobby.new_lobby(
         channel_id=600, guild_id=GUILD, user_id=ADA, name="Ada", game_name="Pylons"
     )
