@@ -26,7 +26,7 @@ from hvbot.aftermath import Aftermath
 from hvbot.handlers import answering
 from hvbot.handlers import buttons as clicks
 from hvbot.infra import links, memory, workers
-from hvbot.infra.collector import Collector
+from hvbot.infra.collector import process_collector
 from hvbot.infra.config import Settings
 from hvbot.infra.metrics import BotMetrics
 from hvbot.messages import wording
@@ -107,7 +107,8 @@ class GameBot(commands.AutoShardedBot):
         # With METRICS_PORT, /metrics and /health (served from setup_hook); the acknowledgement
         # of every interaction is timed from discord.py's HTTP requests.
         # What survives the garbage collector's full passes is frozen (from setup_hook).
-        self.collector = Collector()
+        self.collector = process_collector()
+        self.collecting = False  # whether this bot started it and has not stopped it yet
         self.metrics: BotMetrics | None = None
         if settings.metrics_port is not None:
             self.metrics = BotMetrics(
@@ -222,8 +223,10 @@ class GameBot(commands.AutoShardedBot):
         # as long as the process. Left to the garbage collector, every full collection walks all
         # of it again, which at a few hundred games took 100-300 ms each time with everything
         # else waiting; frozen, a collection only walks what games create, and what survives
-        # each full collection is frozen in turn (see `hvbot.infra.collector`).
+        # each full collection is frozen in turn (see `hvbot.infra.collector`). The collector
+        # is the process's: stopped only once every bot that started it has closed.
         self.collector.start()
+        self.collecting = True
         log.info("ready to serve games from %s", self.service.where)
 
     async def serve_boards(self, port: int) -> WebServer:
@@ -303,7 +306,9 @@ class GameBot(commands.AutoShardedBot):
         if self.metrics is not None:
             await self.metrics.close()
         workers.use(workers.Workers(0), workers.Workers(0))
-        self.collector.stop()
+        if self.collecting:
+            self.collecting = False
+            self.collector.stop()
 
     async def connect(self, *, reconnect: bool = True) -> None:
         self._connected = True

@@ -11,7 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from hvbot.infra.collector import Collector
+from hvbot.infra.collector import Collector, process_collector
+from hvbot.infra.config import Settings
+from hvbot.runtime.client import GameBot
 
 
 class Node:
@@ -132,3 +134,52 @@ def test_a_count_grown_high_by_objects_freed_since_is_counted_again_before_walki
     gc.collect()
     assert collector.passes_over_all == 0, "the frozen have not doubled: nothing to walk"
     assert collector.frozen <= collector.growth * collector.walked_all
+
+
+def test_a_later_start_freezes_what_came_since_without_counting_all_that_is_frozen(
+    collector: Collector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that runs one bot after another (or several) starts its collector each
+    time: only the first start counts everything frozen, the walk a start is there to spare."""
+    collector.stop()
+    walked_all, before = collector.walked_all, collector.frozen
+    kept = [[n] for n in range(5_000)]
+    counted_all: list[int] = []
+    count = gc.get_freeze_count
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: counted_all.append(count()) or 0)
+    collector.start()
+    monkeypatch.undo()
+    assert counted_all == [], "everything frozen counted again at a later start"
+    assert not unfrozen(kept) and not unfrozen(kept[0])
+    assert collector.frozen >= before + 5_000
+    assert collector.frozen >= gc.get_freeze_count(), "counted high, never low"
+    assert collector.walked_all == walked_all, "a later start did not walk everything"
+
+
+def test_it_freezes_until_the_last_of_its_users_stops(collector: Collector) -> None:
+    collector.start()  # a second bot of the process
+    collector.stop()  # the first one closes
+    kept = [[n] for n in range(100)]
+    gc.collect()
+    assert not unfrozen(kept), "a bot still running lost its collector"
+    collector.stop()  # the last one
+    kept = [[n] for n in range(100)]
+    gc.collect()
+    assert unfrozen(kept)
+
+
+async def test_a_bot_closed_before_it_set_up_leaves_the_collector_to_the_bots_running() -> None:
+    shared = process_collector()
+    shared.start()  # as a bot of the process set up
+    try:
+        settings = Settings(
+            token="unused", database_url="sqlite:///unused.sqlite3", guild_id=None, log_level="INFO"
+        )
+        made = GameBot(settings)
+        assert made.collector is shared, "a bot of its own collector"
+        await made.close()  # before it ever set up (a failed start)
+        kept = [[n] for n in range(100)]
+        gc.collect()
+        assert not unfrozen(kept), "a bot that never started its collector stopped it"
+    finally:
+        shared.stop()
