@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import logging
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -261,6 +262,28 @@ async def test_request_bodies_are_checked_against_discords_openapi_schema(
     async with http.put(f"/api/v10/applications/{emu.application_id}/commands", json=commands) as a:
         assert a.status == 400
         assert "name" in (await a.json())["errors"]["0"]
+
+
+@needs_spec
+async def test_a_body_sent_again_gets_the_same_answer_without_being_checked_again(
+    emu: DiscordEmulator, http: aiohttp.ClientSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot's commands (80 kB) are sent at every start: their check's answer is kept."""
+    assert emu.validator is not None
+    walked: list[object] = []
+    check = emu.validator.check
+    monkeypatch.setattr(emu.validator, "check", lambda *a: walked.append(a[1]) or check(*a))
+    # The schema's answers are the process's (one schema a process): bodies no test sent.
+    content = f"sent again {uuid.uuid4()}"
+    bad = {"content": content, "embeds": [{"color": 2**24}]}
+    answers = [await post_message(http, emu, bad) for _ in range(2)]
+    assert answers[0] == answers[1] and answers[0][0] == 400
+    assert walked == [bad], "the same body checked twice"
+    good = {"content": content, "embeds": [{"color": 2**24 - 1}]}
+    for _ in range(2):
+        status, _ = await post_message(http, emu, good)
+        assert status == 200, "a body like a refused one is refused"
+    assert walked == [bad, good]
 
 
 async def test_the_schema_check_is_skipped_when_the_file_is_absent(
