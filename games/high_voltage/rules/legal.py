@@ -8,6 +8,7 @@ in place and take the seat's token counts, so they never copy or change a positi
 
 from __future__ import annotations
 
+import functools
 import random
 
 from games.high_voltage.rules.actions import (
@@ -55,42 +56,62 @@ def action_phase_actions(
     board: Board, legal_turns: LegalTurns, action_left: int, special_left: int, actions_taken: int
 ) -> list[HvAction]:
     """Every draw, rotation, move and swap, each also with a double turn while it may be
-    announced, then the moves and swaps of DANGER cards that only a special token pays for."""
+    announced, then the moves and swaps of DANGER cards that only a special token pays for.
+
+    The same actions come back in position after position (a search lists them thousands of
+    times a decision), so each is made once and handed out again (`_draw`, `_rotations`,
+    `_moves`, `_swaps`): actions are immutable values, and a list of them is built from ready
+    tuples at a fraction of making thousands of frozen dataclasses every call."""
     names = board.geo.names
     grid, card_up, rot = board.grid, board.card_up, board.rot
     specials: list[str | None] = [None]
     if special_left > 0 and actions_taken == 0:
         specials.append("double")
     normal, danger = up_cells(board)
+    face_down = [names[c] for c, k in enumerate(grid) if k != EMPTY and not card_up[k]]
     out: list[HvAction] = []
     for sp in specials:
-        out += [
-            Draw(names[c], special=sp) for c, k in enumerate(grid) if k != EMPTY and not card_up[k]
-        ]
+        out += [_draw(cell, sp) for cell in face_down]
         for cell in normal:
             card = grid[cell]
-            out += [Rotate(names[cell], degrees(r), sp) for r in legal_turns[card][rot[card]]]
+            out += _rotations(names[cell], legal_turns[card][rot[card]], sp)
         if action_left > 0:
-            out += [Move(names[c], r, sp) for c in normal for r in ROTATIONS]
-            out += [
-                Swap(names[a], names[b], ra, rb, sp)
-                for i, a in enumerate(normal)
-                for b in normal[i + 1 :]
-                for ra in ROTATIONS
-                for rb in ROTATIONS
-            ]
+            for c in normal:
+                out += _moves(names[c], sp)
+            for i, a in enumerate(normal):
+                for b in normal[i + 1 :]:
+                    out += _swaps(names[a], names[b], sp)
     if special_left > 0 and danger:
-        out += [Move(names[c], r, "danger") for c in danger for r in ROTATIONS]
+        for c in danger:
+            out += _moves(names[c], "danger")
         everyone = sorted(normal + danger)
-        out += [
-            Swap(names[a], names[b], ra, rb, "danger")
-            for i, a in enumerate(everyone)
-            for b in everyone[i + 1 :]
-            if a in danger or b in danger
-            for ra in ROTATIONS
-            for rb in ROTATIONS
-        ]
+        for i, a in enumerate(everyone):
+            for b in everyone[i + 1 :]:
+                if a in danger or b in danger:
+                    out += _swaps(names[a], names[b], "danger")
     return out
+
+
+# Each keyed by cell names, turns and specials: as many as a board has cells (pairs of cells
+# for swaps), never more however many positions are listed.
+@functools.cache
+def _draw(cell: str, special: str | None) -> Draw:
+    return Draw(cell, special=special)
+
+
+@functools.cache
+def _rotations(cell: str, turns: tuple[int, ...], special: str | None) -> tuple[Rotate, ...]:
+    return tuple(Rotate(cell, degrees(r), special) for r in turns)
+
+
+@functools.cache
+def _moves(cell: str, special: str | None) -> tuple[Move, ...]:
+    return tuple(Move(cell, r, special) for r in ROTATIONS)
+
+
+@functools.cache
+def _swaps(a: str, b: str, special: str | None) -> tuple[Swap, ...]:
+    return tuple(Swap(a, b, ra, rb, special) for ra in ROTATIONS for rb in ROTATIONS)
 
 
 def sample_action_phase(
