@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from worker_calls import Parcel, drawn_after, held_until, registered, size_of
 
 from engine.ai import choose
 from engine.registry import find_game
@@ -44,16 +45,6 @@ def worker() -> Iterator[Workers]:
     workers.close()
 
 
-def _held_until(gate: str) -> None:
-    """In a worker: be busy until the test opens `gate` (makes the file), so the test decides
-    how long, whatever the machine's speed."""
-    deadline = time.monotonic() + 60
-    while not os.path.exists(gate):
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{gate} was never opened")
-        time.sleep(0.002)
-
-
 def _board_args(game: str):
     rules = find_game(game)
     state = rules.new_state(rules.min_seats, 11)
@@ -70,30 +61,15 @@ async def test_a_board_drawn_in_a_worker_is_the_board_drawn_here(worker, game):
     assert await worker.run(os.getpid) != os.getpid()
 
 
-def _registered() -> list[str]:
-    return [plugin.name for plugin in plugins()]
-
-
 async def test_a_worker_knows_the_games_it_is_handed_and_no_other(worker):
     """The workers know nothing of games: a worker process starts with none registered, and
     knows those of the process that started it once handed them (`in_a_worker`)."""
-    assert await worker.run(_registered) == playable_games() != []
+    assert await worker.run(registered) == playable_games() != []
     bare = Workers(1)
     try:
-        assert await bare.run(_registered) == []
+        assert await bare.run(registered) == []
     finally:
         bare.close()
-
-
-class Parcel:
-    """Something handed to a worker that the test can watch for (by a weak reference)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-
-
-def _size(parcel: Parcel) -> int:
-    return parcel.size
 
 
 async def test_a_call_waiting_its_turn_holds_no_argument_of_its_own(worker, tmp_path):
@@ -101,11 +77,11 @@ async def test_a_call_waiting_its_turn_holds_no_argument_of_its_own(worker, tmp_
     not the caller's objects (a view is tens of kB of dicts)."""
     await worker.run(os.getpid)  # started
     gate = tmp_path / "gate"
-    busy = asyncio.create_task(worker.run(_held_until, str(gate)))
+    busy = asyncio.create_task(worker.run(held_until, str(gate)))
     try:
         parcel = Parcel(7)
         watch = weakref.ref(parcel)
-        waiting = asyncio.create_task(worker.run(_size, parcel))
+        waiting = asyncio.create_task(worker.run(size_of, parcel))
         await asyncio.sleep(0)  # the call is made and waits behind the busy one
         del parcel
         gc.collect()
@@ -129,7 +105,7 @@ async def test_a_replay_lets_thinking_go_first_within_its_leeway_only(
     the one, nobody for the other), but not before one asked for longer ago than its leeway.
     `time.monotonic` tells when each call ran (the same clock in every process)."""
     gate = tmp_path / "gate"
-    busy = asyncio.create_task(worker.run(_held_until, str(gate)))
+    busy = asyncio.create_task(worker.run(held_until, str(gate)))
     try:
         await asyncio.sleep(0)  # the busy call has the worker's one turn
         replay = asyncio.create_task(worker.run_within(leeway, time.monotonic))
@@ -145,7 +121,7 @@ async def test_a_replay_lets_thinking_go_first_within_its_leeway_only(
 
 async def test_a_call_given_up_while_it_waits_holds_up_nobody(worker, tmp_path):
     gate = tmp_path / "gate"
-    busy = asyncio.create_task(worker.run(_held_until, str(gate)))
+    busy = asyncio.create_task(worker.run(held_until, str(gate)))
     try:
         given_up = asyncio.create_task(worker.run(os.getpid))
         await asyncio.sleep(0)  # the busy call has the turn, the other waits for it
@@ -161,12 +137,6 @@ async def test_a_call_given_up_while_it_waits_holds_up_nobody(worker, tmp_path):
     assert await asyncio.wait_for(worker.run(os.getpid), 30) != os.getpid()
 
 
-def _drawn_after(seconds: float, marks: str) -> float:
-    time.sleep(seconds)
-    Path(marks, str(os.getpid()) + "-" + str(time.monotonic_ns())).touch()
-    return time.monotonic()
-
-
 async def test_while_the_event_loop_is_held_up_only_a_few_results_wait_for_it(tmp_path):
     """A board picture is 75-115 kB: a bot held up for a moment must not find every picture
     the worker could draw meanwhile waiting for it in memory."""
@@ -175,7 +145,7 @@ async def test_while_the_event_loop_is_held_up_only_a_few_results_wait_for_it(tm
     try:
         await pictures.run(os.getpid)  # started
         calls = [
-            asyncio.create_task(pictures.run(_drawn_after, 0.02, str(tmp_path))) for _ in range(30)
+            asyncio.create_task(pictures.run(drawn_after, 0.02, str(tmp_path))) for _ in range(30)
         ]
         await asyncio.sleep(0)  # all asked for
         held_from = time.monotonic()
@@ -298,7 +268,7 @@ async def test_an_ai_seats_thinking_never_waits_behind_a_replay(worker, tmp_path
     workers.use(Workers(0), worker, replays)
     gate = tmp_path / "gate"
     try:
-        replay = asyncio.create_task(workers.when_free(_held_until, str(gate)))
+        replay = asyncio.create_task(workers.when_free(held_until, str(gate)))
         await asyncio.sleep(0)
         thinking = await asyncio.wait_for(workers.in_background(os.getpid), 30)
         assert not replay.done(), "the replay is still being drawn"
