@@ -61,8 +61,9 @@ class Collector:
         self.users += 1
         gc.collect()
         if self.counted:
-            # Everything surviving a full pass is in the oldest generation: what is frozen now.
-            self.frozen += len(gc.get_objects(generation=2))
+            # What is frozen now: the pass's survivors (the oldest generation) and whatever was
+            # made since, by the pass's own finalizers and weak references' callbacks too.
+            self.frozen += len(gc.get_objects())
             gc.freeze()
         else:
             gc.freeze()
@@ -101,7 +102,7 @@ class Collector:
             gc.freeze()
             self.frozen = self.walked_all = gc.get_freeze_count()
             return
-        self.frozen += len(gc.get_objects(generation=2))  # what this pass walked and kept
+        self.frozen += len(gc.get_objects())  # what this pass kept, and anything made since
         gc.freeze()
 
 

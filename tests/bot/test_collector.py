@@ -183,3 +183,28 @@ async def test_a_bot_closed_before_it_set_up_leaves_the_collector_to_the_bots_ru
         assert not unfrozen(kept), "a bot that never started its collector stopped it"
     finally:
         shared.stop()
+
+
+@pytest.mark.parametrize("when", ["at a later start", "after a full pass"])
+def test_what_a_pass_made_as_it_freed_garbage_is_counted_too(
+    collector: Collector, when: str
+) -> None:
+    """A weak reference's callback (or a finalizer) runs during the pass that frees its
+    object and may make objects then: they are frozen with the rest, and counted with it."""
+    made: list[list[int]] = []
+
+    def on_freed(_: object) -> None:
+        made.extend([n] for n in range(20_000))
+
+    node = Node()
+    node.other = node
+    watch = weakref.ref(node, on_freed)
+    del node
+    if when == "at a later start":
+        collector.stop()
+        collector.start()
+    else:
+        gc.collect()
+    assert made and watch() is None
+    assert not unfrozen(made[-1])
+    assert collector.frozen >= gc.get_freeze_count(), "counted low"
