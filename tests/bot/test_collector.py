@@ -96,12 +96,9 @@ def test_stopped_it_freezes_nothing_more(collector: Collector) -> None:
     assert unfrozen(kept) and collector.passes == 0
 
 
-def test_an_ordinary_full_pass_counts_what_it_froze_without_counting_all_that_is_frozen(
-    collector: Collector, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Python counts the frozen objects by walking all of them: a pause as long as a good
-    part of the walk that freezing spares. Only a pass that walked everything asks."""
-
+def counting_all_frozen(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every count of all that is frozen (Python walks every frozen object to count them),
+    noted in the list returned until `monkeypatch.undo()`."""
     counted_all: list[int] = []
     count = gc.get_freeze_count
 
@@ -109,9 +106,18 @@ def test_an_ordinary_full_pass_counts_what_it_froze_without_counting_all_that_is
         counted_all.append(count())  # (a callback's exception would only be printed)
         return counted_all[-1]
 
+    monkeypatch.setattr(gc, "get_freeze_count", walks_all_frozen)
+    return counted_all
+
+
+def test_an_ordinary_full_pass_counts_what_it_froze_without_counting_all_that_is_frozen(
+    collector: Collector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python counts the frozen objects by walking all of them: a pause as long as a good
+    part of the walk that freezing spares. Only a pass that walked everything asks."""
     before = collector.frozen
     kept = [[n] for n in range(1_000)]
-    monkeypatch.setattr(gc, "get_freeze_count", walks_all_frozen)
+    counted_all = counting_all_frozen(monkeypatch)
     gc.collect()
     monkeypatch.undo()
     assert not unfrozen(kept)
@@ -144,9 +150,7 @@ def test_a_later_start_freezes_what_came_since_without_counting_all_that_is_froz
     collector.stop()
     walked_all, before = collector.walked_all, collector.frozen
     kept = [[n] for n in range(5_000)]
-    counted_all: list[int] = []
-    count = gc.get_freeze_count
-    monkeypatch.setattr(gc, "get_freeze_count", lambda: counted_all.append(count()) or 0)
+    counted_all = counting_all_frozen(monkeypatch)
     collector.start()
     monkeypatch.undo()
     assert counted_all == [], "everything frozen counted again at a later start"
