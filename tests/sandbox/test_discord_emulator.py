@@ -884,7 +884,7 @@ async def test_a_bot_spaces_identifies_within_a_bucket_only(
     assert all(attempt.accepted for attempt in emu.gateway.identify_log)
     (zero,), (one,) = emu.gateway.identify_times(0), emu.gateway.identify_times(1)
     if max_concurrency == 1:
-        assert one - zero >= interval
+        assert one >= zero + interval  # as the emulator admits it: `b - a` may round below
     else:
         assert one - zero < interval
 
@@ -902,7 +902,7 @@ async def test_an_identify_too_early_is_refused_and_the_bot_identifies_again(
     refused = [a for a in emu.gateway.identify_log if not a.accepted]
     assert refused and {a.shard_id for a in refused} == {1}
     (zero,), (one,) = emu.gateway.identify_times(0), emu.gateway.identify_times(1)
-    assert one - zero >= interval
+    assert one >= zero + interval  # as the emulator admits it: `b - a` may round below
 
 
 async def test_a_bot_runs_as_many_shards_as_gateway_bot_recommends(
