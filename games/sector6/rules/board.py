@@ -52,7 +52,11 @@ def mask_of(sides: list[str] | tuple[str, ...]) -> int:
 
 def sides_of(mask: int) -> list[str]:
     """Side names of a mask, clockwise from N."""
-    return [SIDES[i] for i in range(6) if mask >> i & 1]
+    return list(_SIDES_OF[mask & 0b111111])
+
+
+# The side names of every mask, made once: every view names the walls of every placed tile.
+_SIDES_OF = tuple(tuple(SIDES[i] for i in range(6) if mask >> i & 1) for mask in range(64))
 
 
 class Grid:

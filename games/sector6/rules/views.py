@@ -56,36 +56,38 @@ def result(state: Sector6Position) -> Outcome | None:
 
 def tile_view(state: Sector6Position, piece: int) -> dict[str, Any]:
     """A placed piece as everyone sees it."""
-    tile = state.rules.tiles[piece]
+    rules, table = state.rules, state.table
+    tile = rules.tiles[piece]
     cell = state.where[piece]
-    q, r = state.table.axial(cell)
     entry = tile.layout == "entry"
+    marker, prisoner = state.marker[cell], state.prisoner[cell]
     return {
-        "cell": state.name(cell),
-        "q": q,
-        "r": r,
+        "cell": table.names[cell],
+        "q": table.q[cell],
+        "r": table.r[cell],
         "kind": "entry" if entry else "tile",
         "value": tile.value,
-        "colour": state.rules.seats[tile.owner].colour
-        if entry
-        else state.rules.colours[tile.value],
+        "colour": rules.seats[tile.owner].colour if entry else rules.colours[tile.value],
         "layout": tile.layout,
         "walls": sides_of(state.walls[cell]),
         "rotation": DEGREES[state.rot[piece]],
         "owner": tile.owner if entry else None,
         "placed_by": state.placer[piece],
-        "marker": state.marker[cell] or None,
-        "prisoner": state.prisoner[cell] - 1 if state.prisoner[cell] else None,
+        "marker": marker or None,
+        "prisoner": prisoner - 1 if prisoner else None,
     }
 
 
-def unplaced(state: Sector6Position, seat: int) -> dict[str, int]:
-    """Values of `seat`'s tiles not yet placed (the drawn one included): public."""
-    counts = {str(v): n for v, n in state.rules.supplies[state.seats].items()}
+def unplaced(state: Sector6Position) -> list[dict[str, int]]:
+    """For each seat, the values of its tiles not yet placed (the drawn one included): public.
+    All seats in one pass over the placed pieces, as a view needs them all."""
+    supply = {str(v): n for v, n in state.rules.supplies[state.seats].items()}
+    counts = [dict(supply) for _ in range(state.seats)]
+    tiles, placer = state.rules.tiles, state.placer
     for piece in state.order:
-        tile = state.rules.tiles[piece]
-        if tile.value and state.placer[piece] == seat:
-            counts[str(tile.value)] -= 1
+        value, seat = tiles[piece].value, placer[piece]
+        if value and 0 <= seat < state.seats:
+            counts[seat][str(value)] -= 1
     return counts
 
 
@@ -118,6 +120,7 @@ def seat_view(state: Sector6Position, seat: int | None) -> dict[str, Any]:
                 }
             )
     scores = state.scores()
+    not_placed = unplaced(state)
     players = [
         {
             "seat": s,
@@ -126,7 +129,7 @@ def seat_view(state: Sector6Position, seat: int | None) -> dict[str, Any]:
             "score": scores[s],
             "collected": state._counts(s),
             "supply_left": state.supply_left(s),
-            "unplaced": unplaced(state, s),
+            "unplaced": not_placed[s],
             "entries_left": state.entries_left(s),
             "prisoners": [state.name(c) for c in state.prisoners[s]],
         }

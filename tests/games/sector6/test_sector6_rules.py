@@ -774,3 +774,25 @@ def test_what_is_left_by_value_is_public_and_includes_the_drawn_tile():
     state.apply("draw")
     player = state.view(None)["players"][seat]
     assert player["supply_left"] == 13 and sum(player["unplaced"].values()) == 14
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_each_seats_unplaced_values_are_its_supply_less_the_tiles_it_placed(seats: int) -> None:
+    rules = default_rules()
+    supply = rules.supplies[seats]
+    for seed in range(3):
+        state = GAME.new_state(seats, seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if state.is_terminal():
+                break
+            view = state.view(None)
+            for player in view["players"]:
+                placed = [
+                    t["value"]
+                    for t in view["tiles"]
+                    if t["kind"] == "tile" and t["placed_by"] == player["seat"]
+                ]
+                expected = {str(v): n - placed.count(v) for v, n in supply.items()}
+                assert player["unplaced"] == expected
+            state.apply(state.sample_action(rng))
