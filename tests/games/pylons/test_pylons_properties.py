@@ -107,8 +107,9 @@ def assert_free_cells_recounted(state: PylonsState) -> None:
         expected = free_from_scratch(state, seat)
         assert state.free_cells(seat) == expected
         assert state.moves[seat] == [PLACE[c] for c in expected]
+        free = set(expected)
         assert [bool(state.open[seat][c]) and not state.owner[c] for c in range(CELLS)] == [
-            c in set(expected) for c in range(CELLS)
+            c in free for c in range(CELLS)
         ]
     if state.phase == "play":
         expected = free_from_scratch(state, state.seat)
