@@ -135,6 +135,8 @@ def imports_of(name: str, path: Path) -> tuple[tuple[str, bool, bool], ...]:
 
     def walk(node: ast.AST, in_function: bool, type_only: bool) -> Iterator[tuple[str, bool, bool]]:
         for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr | ast.arguments):
+                continue  # an import is a statement: none sits in an expression (most nodes)
             only = type_only or (
                 isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test)
             )
