@@ -56,15 +56,16 @@ def result(state: Sector6Position) -> Outcome | None:
 
 def tile_view(state: Sector6Position, piece: int) -> dict[str, Any]:
     """A placed piece as everyone sees it."""
-    rules, table = state.rules, state.table
+    rules = state.rules
     tile = rules.tiles[piece]
     cell = state.where[piece]
+    q, r = state.table.axial(cell)
     entry = tile.layout == "entry"
     marker, prisoner = state.marker[cell], state.prisoner[cell]
     return {
-        "cell": table.names[cell],
-        "q": table.q[cell],
-        "r": table.r[cell],
+        "cell": state.name(cell),
+        "q": q,
+        "r": r,
         "kind": "entry" if entry else "tile",
         "value": tile.value,
         "colour": rules.seats[tile.owner].colour if entry else rules.colours[tile.value],
