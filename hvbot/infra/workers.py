@@ -49,6 +49,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+import select
 import signal
 import threading
 import time
@@ -69,7 +70,10 @@ PICTURES_AHEAD = 2  # pictures handed to the drawing workers beyond one each (se
 
 
 def _start_worker(
-    bot_pid: int, prepare: Callable[[], None] | None, warm_up: Callable[[], None] | None
+    bot_pid: int,
+    watch_s: float,
+    prepare: Callable[[], None] | None,
+    warm_up: Callable[[], None] | None,
 ) -> None:
     # A worker starts as a fresh interpreter: `prepare` makes it know what the bot's process
     # knows (the games it registered) before any work, the warm-up included.
@@ -80,25 +84,42 @@ def _start_worker(
     # Ctrl-C in a terminal signals every process of the group: the bot, which closes its
     # pools, and each worker, which would otherwise die mid-wait printing a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_look_after, args=(bot_pid,), daemon=True).start()
+    ending = _ending_of(bot_pid)  # now, while the bot that asked for this worker still runs
+    threading.Thread(target=_look_after, args=(bot_pid, watch_s, ending), daemon=True).start()
     if warm_up is not None:
         warm_up()
 
 
-def _look_after(bot_pid: int) -> None:
-    """A worker's own upkeep, in a thread beside its work, every WATCH_S.
+def _look_after(bot_pid: int, watch_s: float, ending: int | None) -> None:
+    """A worker's own upkeep, in a thread beside its work, every `watch_s` seconds.
 
     A worker outlives a bot that was killed (its queues hold both ends of their pipes, so it
-    never reads an end of input): it ends itself once the bot is gone. And it gives back the
-    pages its work left free in its heap (see `hvbot.infra.memory.trim`), busy or not: a
-    worker that goes quiet gives back what its last pictures left too."""
+    never reads an end of input): it ends itself once the bot is gone, at once where the
+    system says when a process ends (`ending`, the bot's pidfd on Linux, turns readable),
+    else at its next look, rather than holding its memory beside the bot started in its
+    place. And it gives back the pages its work left free in its heap (see
+    `hvbot.infra.memory.trim`), busy or not: a worker that goes quiet gives back what its last
+    pictures left too."""
     while True:
-        time.sleep(WATCH_S)
+        if ending is None:
+            time.sleep(watch_s)
+        elif select.select([ending], [], [], watch_s)[0]:
+            os._exit(0)
         try:
             os.kill(bot_pid, 0)
         except (ProcessLookupError, PermissionError):  # gone, or its number taken by another
             os._exit(0)
         memory.trim()
+
+
+def _ending_of(pid: int) -> int | None:
+    """A file descriptor that turns readable when process `pid` ends, where there is one."""
+    if not hasattr(os, "pidfd_open"):  # Linux 5.3 and later only
+        return None
+    try:
+        return os.pidfd_open(pid)
+    except OSError:  # gone already (the next look sees it), or the kernel has no pidfd
+        return None
 
 
 def _unpickled_call(packed: bytes) -> Any:
@@ -151,7 +172,8 @@ class Workers:
     Each worker process first runs `prepare` (picklable: a function importable by name, or a
     `functools.partial` of one), then `warm_up`; in threads only `warm_up` runs, by `start`.
     The `preload` modules are imported once, by the server the workers are forked from (see
-    the module's docstring), so each worker starts with them.
+    the module's docstring), so each worker starts with them. Every `watch_s` seconds a worker
+    looks after itself (`_look_after`).
 
     The process pool takes every call it is handed, in the order it comes, and its workers
     work through them whatever the event loop does. So the pool is handed at most `ahead`
@@ -169,10 +191,12 @@ class Workers:
         warm_up: Callable[[], None] | None = None,
         ahead: int = 0,
         preload: Sequence[str] = (),
+        watch_s: float = WATCH_S,
     ) -> None:
         if processes < 0 or ahead < 0:
             raise ValueError("processes and ahead must be 0 or more")
         self.processes = processes
+        self._watch_s = watch_s
         self._prepare = prepare
         self._warm_up = warm_up
         self._preload = tuple(preload)
@@ -194,7 +218,7 @@ class Workers:
                 self.processes,
                 mp_context=context,
                 initializer=_start_worker,
-                initargs=(os.getpid(), self._prepare, self._warm_up),
+                initargs=(os.getpid(), self._watch_s, self._prepare, self._warm_up),
             )
         return self._pool
 

@@ -19,6 +19,7 @@ from hvbot.infra.workers import WATCH_S, Workers
 ROOT = Path(__file__).resolve().parents[2]
 PICTURE = 100_000  # bytes: a board picture's size, under malloc's own starting threshold
 PICTURES = 40
+LOOK_S = 0.1  # how often the test's worker looks after itself (the bot's: WATCH_S)
 
 pytestmark = pytest.mark.skipif(
     platform.libc_ver()[0] != "glibc" or not hasattr(ctypes.CDLL(None), "mallinfo2"),
@@ -83,26 +84,29 @@ def resident_kb() -> int:
 def leave_holes(megabytes: int) -> int:
     """In a worker: fill and free `megabytes` of picture-sized blocks, each followed by a small
     block that stays, the way pictures are freed between the cached pieces of a drawing worker.
-    Its resident kB with the holes left."""
+    Its resident kB as it held them: freeing them leaves holes in the heap, which stay
+    resident until the worker gives them back (measured after the freeing, a look that came
+    in between would have given them back already)."""
     pictures = []
     for _ in range(megabytes * 1_000_000 // PICTURE):
         pictures.append(bytearray(b"\xff") * PICTURE)
         _KEPT.append(bytearray(b"\x01") * 600)
+    holding = resident_kb()
     del pictures
-    return resident_kb()
+    return holding
 
 
 async def test_a_worker_gives_back_what_its_work_left_free_once_quiet() -> None:
-    """Within its next look after itself (every WATCH_S), asked for nothing meanwhile."""
-    workers = Workers(1)
+    """Within its next look after itself, asked for nothing meanwhile."""
+    workers = Workers(1, watch_s=LOOK_S)
     try:
-        with_holes = await workers.run(leave_holes, 40)
+        holding = await workers.run(leave_holes, 40)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 5 * WATCH_S  # a generous bound on a slow machine
         after = await workers.run(resident_kb)
-        while after >= with_holes - 20_000 and loop.time() < deadline:
+        while after >= holding - 20_000 and loop.time() < deadline:
             await asyncio.sleep(0.05)  # a poll, not a wait for quiet: the worker is quiet
             after = await workers.run(resident_kb)
     finally:
         workers.close()
-    assert after < with_holes - 20_000
+    assert after < holding - 20_000

@@ -10,6 +10,7 @@ import json
 import os
 import pickle
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from worker_calls import Parcel, drawn_after, held_until, registered, size_of
 from engine.ai import choose
 from engine.registry import find_game
 from hvbot.infra import workers
-from hvbot.infra.workers import WATCH_S, Workers
+from hvbot.infra.workers import Workers
 from hvbot.messages import game_posts
 from hvbot.messages.presenters import playable_games, presenter_for, warm_up
 from hvbot.plugins import in_a_worker, plugins, worker_modules
@@ -193,7 +194,7 @@ import asyncio, os, sys
 from hvbot.infra.workers import Workers
 
 async def main():
-    workers = Workers(1)
+    workers = Workers(1, watch_s=3600)  # a worker's next look is an hour away
     print(await workers.run(os.getpid), flush=True)
     os._exit(0)  # killed: nothing is shut down
 
@@ -202,7 +203,10 @@ if __name__ == "__main__":
 """
 
 
-def test_a_worker_ends_when_its_bot_was_killed(tmp_path):
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="Linux tells when a process ends")
+def test_a_worker_ends_as_soon_as_its_bot_was_killed(tmp_path):
+    """Not at its next look after itself, an hour away here: when the system says the bot
+    ended."""
     script = tmp_path / "killed_bot.py"
     script.write_text(KILLED_BOT)
     root = Path(__file__).resolve().parents[2]
@@ -215,12 +219,69 @@ def test_a_worker_ends_when_its_bot_was_killed(tmp_path):
             env={**os.environ, "PYTHONPATH": str(root)},
             check=True,
         )
-    worker = int(printed.read_text().strip())
-    assert Path(f"/proc/{worker}").exists()
-    deadline = time.monotonic() + 10 * WATCH_S
-    while time.monotonic() < deadline and Path(f"/proc/{worker}").exists():
-        time.sleep(0.1)
-    assert not Path(f"/proc/{worker}").exists(), "the worker outlived its bot"
+    assert ends_within(int(printed.read_text().strip()), 60), "the worker outlived its bot"
+
+
+def ends_within(pid: int, bound: float) -> bool:
+    """Whether process `pid` has ended or ends within `bound` seconds, as the system tells."""
+    try:
+        ending = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        return bool(select.select([ending], [], [], bound)[0])
+    finally:
+        os.close(ending)
+
+
+# A worker's upkeep looking after a bot (a child of this script) that is then killed: the
+# script ends only by the upkeep ending it, with status 0.
+LOOKING_AFTER = """
+import os, signal, sys, threading
+from hvbot.infra import workers
+
+told, watch_s = sys.argv[1] == "told", float(sys.argv[2])
+bot = os.fork()
+if bot == 0:
+    signal.pause()  # the bot, until killed
+ending = workers._ending_of(bot) if told else None
+look = threading.Thread(target=workers._look_after, args=(bot, watch_s, ending), daemon=True)
+look.start()
+os.kill(bot, signal.SIGKILL)
+os.waitpid(bot, 0)  # gone, as a bot that is not this process's child is once it ends
+look.join(60)
+sys.exit("the upkeep went on after its bot ended")
+"""
+
+
+@pytest.mark.parametrize(
+    ("told", "watch_s"),
+    [
+        pytest.param("told", 3600.0, id="told-at-once"),
+        pytest.param("not told", 0.05, id="seen-at-the-next-look"),
+    ],
+)
+def test_a_workers_upkeep_ends_it_once_its_bot_is_gone(told: str, watch_s: float) -> None:
+    """Where the system tells when the bot ends, at once (the next look is an hour away);
+    where it cannot, at the next look."""
+    if told == "told" and not hasattr(os, "pidfd_open"):
+        pytest.skip("Linux tells when a process ends")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", LOOKING_AFTER, told, str(watch_s)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_bot_that_ended_before_its_worker_started_is_left_to_the_first_look() -> None:
+    """A process that has ended has no pidfd: its worker finds out at its first look."""
+    child = subprocess.Popen([sys.executable, "-c", ""])
+    child.wait()
+    assert workers._ending_of(child.pid) is None
 
 
 class Recording(Workers):
