@@ -72,6 +72,8 @@ async def test_a_failing_click_is_logged_with_its_item(
 
     monkeypatch.setattr(buttons.LobbyClick, "callback", broken)
     hv.allowed_errors.append("Ignoring exception in dynamic item callback")
+    # Nobody will answer: Discord's window for it need not be three real seconds here.
+    monkeypatch.setattr(emu, "interaction_window", 0.2)
     with pytest.raises(InteractionFailed):  # nobody answered it
         await emu.click(ada, lobby_button(lobby, "addai"), message=lobby)
     await emu.wait_for(
