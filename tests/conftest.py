@@ -95,10 +95,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     e2e = [item for item in items if item.get_closest_marker("e2e") is not None]
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers > 1:
-        items[:] = long_ones_first_in_each_share(items, e2e, workers)
+        items[:] = long_ones_spread_in_each_share(items, e2e, workers)
 
 
-def long_ones_first_in_each_share(
+def long_ones_spread_in_each_share(
     items: list[pytest.Item], long: list[pytest.Item], workers: int
 ) -> list[pytest.Item]:
     """The order that keeps every core busy to the end of a run with `-n`.
@@ -107,9 +107,15 @@ def long_ones_first_in_each_share(
     each share from its front, and lets a worker that runs out take tests from the back of
     another's. The end-to-end tests are a tenth of the tests and most of the time, many of it
     spent waiting on their own processes: collected in folder order they came last, so a run
-    ended with one worker on a ten-second test and the others idle. Here each share starts with
-    its part of them (each part in collection order, so a module's tests stay together), and
-    the quick tests after them are what the others take at the end.
+    ended with one worker on a ten-second test and the others idle. Here each share has its
+    part of them spread among its first quick tests (`spread`), and the quick tests after
+    them are what the others take at the end.
+
+    Spread, not first: `-n auto` runs one worker more than the cores, so that a worker waiting
+    on its processes leaves its core to another. With every share's long tests first, the
+    run began with all the workers waiting at once (cores idle) and went on with all of them
+    computing at once, taking turns on two cores, each turn refilling the caches the others
+    emptied. Spread, about one worker at a time waits.
     """
     long_ones = set(long)
     short = [item for item in items if item not in long_ones]
@@ -117,9 +123,28 @@ def long_ones_first_in_each_share(
     for remaining in range(workers, 0, -1):  # the share sizes xdist gives: what is left, shared
         size = (len(long) + len(short)) // remaining
         take = min(len(long) // remaining, size)
-        ordered += long[:take] + short[: size - take]
+        ordered += spread(long[:take], short[: size - take])
         long, short = long[take:], short[size - take :]
     return ordered
+
+
+SPREAD_OVER = 0.8  # of a share's quick tests: the long ones are among these, the rest come last
+
+
+def spread(long: list[Any], short: list[Any]) -> list[Any]:
+    """`long` spread evenly among the first SPREAD_OVER of `short`, the first of them first (a
+    share of a few long tests, such as the slow tier's, must not start its longest late),
+    each in its own order and a module's tests together (a module's fixtures are set up once
+    for a run of its tests)."""
+    keyed: list[tuple[float, int, list[Any]]] = []
+    for kind, tests, over in ((0, long, SPREAD_OVER), (1, short, 1.0)):
+        done = 0
+        for _, run in itertools.groupby(tests, key=lambda item: item.path):
+            block = list(run)
+            keyed.append((over * done / max(1, len(tests)), kind, block))
+            done += len(block)
+    keyed.sort(key=lambda entry: (entry[0], entry[1]))
+    return [item for _, _, block in keyed for item in block]
 
 
 # The games the bot plays, registered as `bot.py` registers them; then a fourth game that only
