@@ -141,7 +141,7 @@ def spread(long: list[Any], short: list[Any]) -> list[Any]:
         done = 0
         for _, run in itertools.groupby(tests, key=lambda item: item.path):
             block = list(run)
-            keyed.append((over * done / max(1, len(tests)), kind, block))
+            keyed.append((over * done / len(tests), kind, block))
             done += len(block)
     keyed.sort(key=lambda entry: (entry[0], entry[1]))
     return [item for _, _, block in keyed for item in block]

@@ -33,6 +33,8 @@ from hvbot.runtime.client import WORKER_MODULES
 from hvbot.services import GameService
 from hvbot.store import GameStore
 
+ROOT = Path(__file__).resolve().parents[2]  # the project, for the scripts the tests run
+
 
 @pytest.fixture(scope="module")
 def worker() -> Iterator[Workers]:
@@ -209,14 +211,13 @@ def test_a_worker_ends_as_soon_as_its_bot_was_killed(tmp_path):
     ended."""
     script = tmp_path / "killed_bot.py"
     script.write_text(KILLED_BOT)
-    root = Path(__file__).resolve().parents[2]
     printed = tmp_path / "printed.txt"
     with printed.open("w") as out:  # not a pipe: the workers would hold it open
         subprocess.run(
             [sys.executable, str(script)],
             stdout=out,
             timeout=60,
-            env={**os.environ, "PYTHONPATH": str(root)},
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
             check=True,
         )
     assert ends_within(int(printed.read_text().strip()), 60), "the worker outlived its bot"
@@ -266,13 +267,12 @@ def test_a_workers_upkeep_ends_it_once_its_bot_is_gone(told: str, watch_s: float
     where it cannot, at the next look."""
     if told == "told" and not hasattr(os, "pidfd_open"):
         pytest.skip("Linux tells when a process ends")
-    root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
         [sys.executable, "-c", LOOKING_AFTER, told, str(watch_s)],
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "PYTHONPATH": str(root)},
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert done.returncode == 0, done.stderr
 
@@ -377,13 +377,12 @@ def test_workers_start_with_the_preloaded_modules_imported_once_for_all(tmp_path
     started them never imported them."""
     script = tmp_path / "preloading_bot.py"
     script.write_text(PRELOADING_BOT)
-    root = Path(__file__).resolve().parents[2]
     printed = subprocess.run(
         [sys.executable, str(script)],
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "PYTHONPATH": str(root)},
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         check=True,
     ).stdout
     first, second, imported_here = json.loads(printed)
