@@ -167,5 +167,5 @@ def hv_secret_png(
     legend = company_legend(colour, texts, theme)
     legend, legend_size = shrink(legend, 16 * k, room, bold=False)
     draw.text((x0, band_y + 24 * k), legend, fill=theme.text_dim, font=font(legend_size, False))
-    img = big.resize((width, height), Image.Resampling.LANCZOS)
+    img = big.reduce(k)
     return png_bytes(img)

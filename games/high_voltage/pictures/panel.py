@@ -409,7 +409,7 @@ def row_band(theme: HighVoltageTheme, width: int, height: int) -> Image.Image:
     ImageDraw.Draw(img).rounded_rectangle(
         (0, 0, width * k - 1, height * k - 1), radius=7 * k, fill=theme.panel_row
     )
-    return img.resize((width, height), Image.Resampling.LANCZOS)
+    return img.reduce(k)
 
 
 def specimen_text(sheet: Image.Image, at: tuple[int, int], theme: HighVoltageTheme) -> None:

@@ -228,8 +228,15 @@ def draw_disc(
     )
 
 
-def _reduce(img: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return img.resize(size, Image.Resampling.LANCZOS)
+def reduce_supersampled(img: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """`img`, drawn `size` times some whole factor, reduced to `size` by averaging each square
+    of pixels: what a pixel would be if the shapes were drawn with exact coverage, as Pylons'
+    and Sector 6's sprites are reduced. A Lanczos filter made edges no sharper to the eye and
+    took about four times as long (3 ms a cell), and a process draws some hundreds of cells."""
+    factor = img.width // size[0]
+    if img.size != (size[0] * factor, size[1] * factor):
+        raise ValueError(f"{img.size} is not {size} times a whole factor")
+    return img.reduce(factor)
 
 
 def _flatten(img: Image.Image, bg: RGB) -> Image.Image:
@@ -429,7 +436,7 @@ def cell_sprite(
         _draw_empty(ImageDraw.Draw(img), theme, k)
     if ring is not None:
         _draw_ring(img, theme, k, ring)
-    return _flatten(_reduce(img, (theme.cell, theme.cell)), theme.background)
+    return _flatten(reduce_supersampled(img, (theme.cell, theme.cell)), theme.background)
 
 
 def _draw_ring(img: Image.Image, theme: HighVoltageTheme, k: int, colour: RGB) -> None:
@@ -462,7 +469,7 @@ def card_sprite(
     )
     img = Image.new("RGBA", (size * k, size * k), (0, 0, 0, 0))
     draw_face(img, big, k, kind, paths, NO_TOKEN, frozenset(), danger)
-    return _flatten(_reduce(img, (size, size)), bg)
+    return _flatten(reduce_supersampled(img, (size, size)), bg)
 
 
 # ----------------------------------------------------------------------------- frame
@@ -573,7 +580,7 @@ def frame_sprite(
         _marker_slots(side, W, H, r_marker, len(markers)), markers, strict=True
     ):
         draw_disc(draw, x, y, r_marker, theme.company(colour), theme)
-    return _flatten(_reduce(img, (w, h)), theme.background)
+    return _flatten(reduce_supersampled(img, (w, h)), theme.background)
 
 
 # ----------------------------------------------------------------------------- small icons
@@ -593,7 +600,7 @@ def token_icon(theme: HighVoltageTheme, side: str, size: int, bg: RGB) -> Image.
         side,
         theme,
     )
-    return _flatten(_reduce(img, (size, size)), bg)
+    return _flatten(reduce_supersampled(img, (size, size)), bg)
 
 
 @cache
@@ -608,7 +615,7 @@ def disc_icon(theme: HighVoltageTheme, colour: str | None, size: int, bg: RGB) -
         else Company("?", theme.unknown, "?", theme.text, "solid", theme.ink)
     )
     draw_disc(ImageDraw.Draw(img), c, c, c - k, company, theme)
-    return _flatten(_reduce(img, (size, size)), bg)
+    return _flatten(reduce_supersampled(img, (size, size)), bg)
 
 
 @cache
@@ -637,7 +644,7 @@ def pip_icon(theme: HighVoltageTheme, filled: bool, size: int, bg: RGB, colour: 
         d.ellipse((m, m, size * k - m, size * k - m), fill=colour)
     else:
         d.ellipse((m, m, size * k - m, size * k - m), outline=colour, width=2 * k)
-    return _flatten(_reduce(img, (size, size)), bg)
+    return _flatten(reduce_supersampled(img, (size, size)), bg)
 
 
 @cache
@@ -653,4 +660,4 @@ def star_icon(theme: HighVoltageTheme, size: int, bg: RGB, colour: RGB) -> Image
         t = -math.pi / 2 + i * math.pi / 5
         pts.append((c + rad * math.cos(t), c + rad * math.sin(t) + k))
     ImageDraw.Draw(img).polygon(pts, fill=colour)
-    return _flatten(_reduce(img, (size, size)), bg)
+    return _flatten(reduce_supersampled(img, (size, size)), bg)

@@ -24,6 +24,7 @@ from games.high_voltage.pictures import THEME, hv_board_png, hv_card_png, hv_end
 from games.high_voltage.pictures.board import traced
 from games.high_voltage.pictures.card import SECRET_DISC, SECRET_SIZE, card_slot, rotate_paths
 from games.high_voltage.pictures.layout import board_side, cell_box, frame_box, token_centre
+from games.high_voltage.pictures.sprites import reduce_supersampled
 from games.high_voltage.rules import Declare, Draw
 from games.high_voltage.rules.state import HighVoltageState
 
@@ -328,6 +329,25 @@ def test_end_picture_needs_a_finished_game() -> None:
 
 
 # ----------------------------------------------------------------------------- card, secret
+
+
+def test_a_sprite_is_reduced_by_averaging_its_supersampled_pixels() -> None:
+    """Every pixel of a sprite is the mean of the square of pixels it was drawn as, alpha
+    weighted: a square half covered by an opaque colour is half that colour, whatever the
+    uncovered half's colour channels hold, and a size that is not the drawing's size divided
+    by a whole factor is refused rather than stretched."""
+    k = THEME.supersample
+    drawn = Image.new("RGBA", (2 * k, k), (0, 255, 0, 0))
+    drawn.paste((200, 100, 40, 255), (0, 0, k, k // 2))
+    reduced = reduce_supersampled(drawn, (2, 1))
+    assert reduced.size == (2, 1)
+    # Pillow divides the premultiplied sums back by alpha: a unit may round away.
+    half = reduced.getpixel((0, 0))
+    assert isinstance(half, tuple)
+    assert all(abs(a - b) <= 1 for a, b in zip(half, (200, 100, 40, 128), strict=True))
+    assert reduced.getpixel((1, 0))[3] == 0
+    with pytest.raises(ValueError, match="whole factor"):
+        reduce_supersampled(drawn, (3, 1))
 
 
 def test_rotate_paths_turns_clockwise() -> None:
