@@ -14,7 +14,7 @@ import conftest
 import pytest
 from conftest import new_postgres_database
 from e2e_harness import BotHarness
-from postgres_server import PostgresServer
+from postgres_server import PostgresServer, database_name
 
 from hvbot.database import SqliteDatabase
 from hvbot.store import GameStore, changes
@@ -53,7 +53,7 @@ async def test_a_database_handed_out_again_is_as_empty_as_a_new_one(
     # A test migrates it, changes its settings, and leaves connections open.
     store = await GameStore.open(used)
     left = await asyncpg.connect(used)
-    name = used.rsplit("/", 1)[1]
+    name = database_name(used)
     postgres.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
     assert (await contents(used))["objects"] != []
     conftest.pytest_runtest_logfinish()  # as when that test has ended
@@ -146,7 +146,7 @@ async def test_a_migrated_database_handed_out_again_is_as_one_just_migrated(
                 at=store.clock(),
             )
         )
-    name = used.rsplit("/", 1)[1]
+    name = database_name(used)
     postgres.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = on')
     assert (await rows_and_sequences(used))["games"] != []
     conftest.pytest_runtest_logfinish()  # as when that test has ended

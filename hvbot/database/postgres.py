@@ -22,7 +22,7 @@ import logging
 import socket
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
@@ -155,10 +155,15 @@ logging.getLogger("asyncpg.pool").addFilter(_QuietPoolRetries())
 
 
 def _where(url: str) -> str:
-    """The server and database of a URL, without its password: for error messages."""
+    """The server and database of a URL, without its password: for error messages. A server
+    on the same machine may be reached through its unix socket, named by a `host` folder in
+    the query (`postgresql://bot@/games?host=/run/postgresql&port=5433`), as libpq and
+    asyncpg read it: the message names that folder, not a host the bot never tried."""
     parts = urlsplit(url)
-    host = parts.hostname or "localhost"
-    port = f":{parts.port}" if parts.port else ""
+    query = parse_qs(parts.query)
+    host = (query.get("host") or [parts.hostname or "localhost"])[-1]
+    ports = query.get("port") or ([str(parts.port)] if parts.port else [])
+    port = f":{ports[-1]}" if ports else ""
     return f"{host}{port}{parts.path or '/'}"
 
 

@@ -227,6 +227,18 @@ def nobody_listening() -> str:
     return f"postgresql://bot:secret@127.0.0.1:{port}/games"
 
 
+async def test_a_server_reached_through_its_socket_is_named_by_its_socket(
+    tmp_path: Path,
+) -> None:
+    """A URL may name the folder of a server's unix socket instead of a host: when nobody
+    listens there, the one line names that folder and port, not a host never tried."""
+    url = f"postgresql://bot:secret@/games?host={tmp_path}&port=5999"
+    with pytest.raises(DatabaseError) as at_once:
+        await connect_pool(url, wait_s=0)
+    assert f"cannot reach PostgreSQL at {tmp_path}:5999/games (" in str(at_once.value)
+    assert "secret" not in str(at_once.value)
+
+
 async def test_start_up_waits_for_a_server_with_one_line_then_gives_up_saying_why(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -22,7 +22,7 @@ import pytest
 from bot_processes import BotProcess, bot_processes, start_bot_process
 from conftest import new_postgres_database
 from e2e_harness import BotHarness, Table, board_posts, is_peek, lobby_button
-from postgres_server import PostgresServer
+from postgres_server import PostgresServer, database_name
 
 from data.texts import texts_for
 from engine import State
@@ -78,7 +78,7 @@ async def durable_database(server: PostgresServer) -> str:
     url = await new_postgres_database(server)
     conn = await asyncpg.connect(server.database_url("postgres"))
     try:
-        await conn.execute(f'ALTER DATABASE "{url.rsplit("/", 1)[1]}" SET synchronous_commit = on')
+        await conn.execute(f'ALTER DATABASE "{database_name(url)}" SET synchronous_commit = on')
     finally:
         await conn.close()
     return url
