@@ -44,6 +44,26 @@ async def contents(url: str) -> dict[str, list[Any]]:
         await conn.close()
 
 
+async def test_the_tests_reach_their_server_through_its_socket_and_the_bot_also_by_port(
+    postgres: PostgresServer,
+) -> None:
+    """The tests' URLs go through the server's unix socket (a connection with no client
+    address); the bot's store works the same through the loopback port, as it reaches a
+    server on another machine."""
+    url = await new_postgres_database(postgres, migrated=True)
+    for through, client in ((url, None), (postgres.tcp_url(database_name(url)), "127.0.0.1")):
+        conn = await asyncpg.connect(through)
+        try:
+            assert await conn.fetchval("SELECT host(inet_client_addr())") == client
+        finally:
+            await conn.close()
+        store = await GameStore.open(through)
+        try:
+            assert await store.schema_version() > 0
+        finally:
+            await store.close()
+
+
 async def test_a_database_handed_out_again_is_as_empty_as_a_new_one(
     postgres: PostgresServer,
 ) -> None:
