@@ -784,7 +784,8 @@ class Aftermath:
         in a row allowed. The claim was just taken for the first move; it is renewed before
         each one after."""
         for moves in range(MOST_AI_MOVES):
-            await asyncio.sleep(self.ai_pause if pause is None else pause)
+            with self.backlog.idle():  # a pause is no work: new lobbies need not wait for it
+                await asyncio.sleep(self.ai_pause if pause is None else pause)
             try:
                 if moves and not await self.duties.claim_ai(game_id, self.owner):  # renewed
                     return STOPPED  # taken over by another process: this one was too slow

@@ -14,8 +14,11 @@ fewer are, showing Discord's "thinking…" meanwhile. Nothing else waits: a move
 lobby open already, a board asked for again are the people already playing.
 
 The count is of work owed, not of games: an AI seat's run of moves counts for as long as it
-runs, its pauses included (people wait for those moves), and each of its moves once more
-while that move is followed.
+runs, and each of its moves once more while that move is followed, but not its pause before
+each move (`idle`). The pause is the game's pacing (an AI answering at once reads as a
+machine), with nothing to carry out meanwhile. Counted, it made new lobbies show "thinking…"
+while the process waited on nothing but the clock: at 1.5 s a pause, seventy moves a second
+handing the turn to AI seats keep a hundred pauses under way, the whole count.
 """
 
 from __future__ import annotations
@@ -57,9 +60,21 @@ class Backlog:
             self._count(-1)
 
     def track(self, task: asyncio.Task[None]) -> None:
-        """One change followed for as long as `task` runs (an AI seat's moves)."""
+        """One change followed for as long as `task` runs (an AI seat's moves), but for
+        the blocks it runs `idle`."""
         self._count(1)
         task.add_done_callback(lambda _: self._count(-1))
+
+    @contextmanager
+    def idle(self) -> Iterator[None]:
+        """Inside a change counted (`working`, `track`): a block that only waits on
+        purpose (an AI seat's pause before its move) is no work under way, and a new game
+        does not wait behind it."""
+        self._count(-1)
+        try:
+            yield
+        finally:
+            self._count(1)
 
     async def caught_up(self) -> None:
         """Return once at most `most` changes are being followed: the wait of a new game

@@ -10,9 +10,17 @@ import asyncio
 import contextlib
 
 import pytest
-from e2e_harness import BotHarness, late_answers, lobby_button
+from e2e_harness import (
+    BotHarness,
+    before_the_ai,
+    late_answers,
+    lobby_button,
+    open_three_seat_game,
+)
 from metric_samples import sampler
 
+from engine import State
+from games import find_game
 from hvbot.infra import metrics
 from sandbox.emulator import DiscordEmulator, Record
 from sandbox.emulator.faults import HeldRoute
@@ -188,3 +196,40 @@ async def test_a_lobby_whose_deferral_came_too_late_is_posted_in_the_channel(
     posted = lobbies_posted(emu, since, waiting.id)
     assert len(posted) == 1, emu.describe(posted)
     assert (await hv.game(waiting.id)).lobby_message_id == posted[0].message_id
+
+
+async def test_an_ai_seat_pausing_before_its_move_holds_up_no_new_lobby(
+    emulator: DiscordEmulator, hv: BotHarness
+) -> None:
+    """An AI seat waits a moment before its move, as a person would. The process has nothing
+    to carry out meanwhile, so a new game opens at once rather than waiting out the pause."""
+    emu = emulator
+    assert hv.bot is not None
+    aftermath = hv.bot.aftermath
+    _, _, _, table = await open_three_seat_game(emu, hv)
+    game, state, ai_seat = await before_the_ai(table)
+    # A move that hands the AI seat its turn (a peek at a card would not).
+    action = next(a.text() for a in state.legal_actions() if _after(state, a.text()) == ai_seat)
+    aftermath.backlog.most = 0
+    aftermath.ai_pause = 3600.0  # longer than the test: the bot's closing cancels the pause
+    await table.play(game, state, action, settle=False)
+    await emu.wait_for(
+        lambda: aftermath.busy() and aftermath.backlog.under_way == 0,
+        10,
+        message="the move followed, and the AI seat pausing before its own",
+    )
+    bo, elsewhere = emu.add_user("Bo"), emu.add_channel("elsewhere")
+    since = emu.last_seq
+    reply = await emu.slash(bo, "game new", channel=elsewhere, game="pylons", settle=False)
+    assert reply.where(kind="response", visibility="public"), emu.describe(reply.records)
+    assert not [r for r in emu.records[since:] if r.kind == "deferred"], "no thinking…"
+    paused = await hv.game(game.channel_id)
+    now = find_game(paused.game_name).state_from_dict(paused.state)
+    assert now.current_seat() == ai_seat, "the AI seat is still to move"
+
+
+def _after(state: State, action: str) -> int | None:
+    """Whose turn it is after `action`."""
+    trial = state.copy()
+    trial.apply(action)
+    return trial.current_seat()
