@@ -426,6 +426,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     trips_before = await round_trips(measuring.processes)
     bots_cpu, cpu_self = BotsCpu(pids), time.process_time()
     cpu_database = cpu_seconds(database_pid) if database_pid else 0.0
+    cpu_sending = cpu_seconds_titled(database_pid, SENDING) if database_pid else 0.0
     replica = Replica(measuring.replica_pid)
     start = loop.time()
     driver = ClockDriver(bench, measuring.processes, [s for s in playing if s.clocked])
@@ -441,6 +442,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
     cpu_self = time.process_time() - cpu_self
     if database_pid:
         cpu_database = cpu_seconds(database_pid) - cpu_database
+        cpu_sending = cpu_seconds_titled(database_pid, SENDING) - cpu_sending
     cpu_replica, cpu_applying = replica.since()
     work: ServerWork | None = None
     if url and work_before is not None:
@@ -455,6 +457,7 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
         "cpu_bot_own": cpu_own,
         "cpu_self": cpu_self,
         "cpu_database": cpu_database if database_pid else None,
+        "cpu_sending": cpu_sending if database_pid and measuring.replica_pid else None,
         "cpu_replica": cpu_replica,
         "cpu_applying": cpu_applying,
         "reads": reads,
@@ -483,6 +486,12 @@ class BotsCpu:
             for pid, was in zip(self.pids, self.own_was, strict=True)
         )
         return each, own
+
+
+# The bots' server's processes that send its changes to the players' replica: work the
+# players' reading puts on the bots' server (no deployment's bot needs a replica), counted in
+# the server's CPU and told apart in the report.
+SENDING = ("postgres: walsender",)
 
 
 class Replica:

@@ -544,7 +544,9 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
             "the bot's figure; SQLite's work is inside the bot's), "
             + (
                 "the players reading from a replica of their own: their "
-                f"{found['reads'] / elapsed:.0f} queries a second are not in it"
+                f"{found['reads'] / elapsed:.0f} queries a second are not in it, but its "
+                "sending the bots' changes to that replica is: "
+                f"{per_action_ms(found['cpu_sending'] or 0.0, found['actions']):.2f} ms of it"
                 if found.get("replica")
                 else f"the players' own reads included: {found['reads'] / elapsed:.0f} "
                 "queries a second"
@@ -575,7 +577,7 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
             f"{per_action_ms(cpu_replica, found['actions']):.2f} ms per stored action: "
             f"{per_action_ms(cpu_applying, found['actions']):.2f} ms applying the bots' changes, "
             f"the rest answering the players' reads (not in the server's figure above; the "
-            "bots' server spends its own sending them, in its figure)"
+            "bots' server spends its own sending them, in its figure and told apart there)"
         )
     print(
         f"the machine's {os.cpu_count()} cores: {summary.busy_percent:.0f}% busy with the bots, "
@@ -705,6 +707,8 @@ def figures_of(
         # The players' replica (PostgreSQL), all of it and its applying of the bots' changes.
         "replica_cpu_ms_per_action": _per_action_or_none(found.get("cpu_replica"), found),
         "replica_apply_cpu_ms_per_action": _per_action_or_none(found.get("cpu_applying"), found),
+        # ...and the bots' server's sending of its changes to it, in its CPU above.
+        "server_sending_cpu_ms_per_action": _per_action_or_none(found.get("cpu_sending"), found),
         # What the bots' PostgreSQL server wrote over the timed play (see `server_work`).
         **server_figures(found),
         "per_process": processes,

@@ -76,6 +76,7 @@ NEW_KEYS = {
     "cpu_ms_per_game_set_up_own",
     "replica_cpu_ms_per_action",
     "replica_apply_cpu_ms_per_action",
+    "server_sending_cpu_ms_per_action",
     "wal_kb_per_action",
     "full_pages_per_action",
     "checkpoints_in_play",
@@ -109,6 +110,7 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
         "opening a game costs the bot's process CPU, its workers' included in the total"
     )
     assert figures["replica_cpu_ms_per_action"] is None, "SQLite's players read no replica"
+    assert figures["server_sending_cpu_ms_per_action"] is None, "...nor is one sent to"
     assert figures["wal_kb_per_action"] is None, "SQLite has no server to read its WAL from"
 
 
@@ -146,6 +148,10 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     )
     assert 0 <= applying <= replica and replica > 0, (applying, replica)
     assert "the players' replica CPU" in done.stdout
+    # ...and what sending it the bots' changes costs the bots' server, a part of its CPU.
+    sending = figures["server_sending_cpu_ms_per_action"]
+    assert 0 <= sending <= figures["database_cpu_ms_per_action"], sending
+    assert "sending the bots' changes to that replica is" in done.stdout
     # What the bots' server wrote: every stored action is WAL synced and sent to the replica,
     # and the checkpoint made as the play begins leaves none of the server's own in it.
     assert figures["wal_kb_per_action"] > 0, figures["wal_kb_per_action"]
