@@ -86,7 +86,8 @@ Measured over the `--seconds` of play once every game plays:
 - CPU use of the bot processes (with their workers) and of this one, and how late this
   process's event loop ran (on a small machine they share the cores: the emulator's delays
   are part of the latencies); the bots' CPU milliseconds per action stored (PostgreSQL's server
-  is processes of its own: its CPU is shown apart, where SQLite's work is the bot's own); how
+  is processes of its own: its CPU is shown apart, where SQLite's work is the bot's own, and
+  of it what sending the players' replica its changes takes, the players' load on it); how
   busy the machine's cores were with all of it (when all are busy, the machine sets the pace);
 - on PostgreSQL, what the bots' server wrote: its WAL per stored action (synced at each
   commit, and applied by the players' replica), the full page images in it, and the share of
