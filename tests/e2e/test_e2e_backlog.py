@@ -207,9 +207,17 @@ async def test_an_ai_seat_pausing_before_its_move_holds_up_no_new_lobby(
     assert hv.bot is not None
     aftermath = hv.bot.aftermath
     _, _, _, table = await open_three_seat_game(emu, hv)
-    game, state, ai_seat = await before_the_ai(table)
-    # A move that hands the AI seat its turn (a peek at a card would not).
-    action = next(a.text() for a in state.legal_actions() if _after(state, a.text()) == ai_seat)
+    # A move that hands the AI seat its turn. Not every position has one: a peek at a card
+    # keeps the turn, and so may a placing (a line to declare next), for every choice.
+    for _ in range(30):
+        game, state, ai_seat = await before_the_ai(table)
+        handing = [a.text() for a in state.legal_actions() if _after(state, a.text()) == ai_seat]
+        if handing:
+            break
+        await table.play(game, state)
+    else:
+        raise AssertionError("no position with a move handing the AI seat its turn")
+    action = handing[0]
     aftermath.backlog.most = 0
     aftermath.ai_pause = 3600.0  # longer than the test: the bot's closing cancels the pause
     await table.play(game, state, action, settle=False)
@@ -218,9 +226,9 @@ async def test_an_ai_seat_pausing_before_its_move_holds_up_no_new_lobby(
         10,
         message="the move followed, and the AI seat pausing before its own",
     )
-    bo, elsewhere = emu.add_user("Bo"), emu.add_channel("elsewhere")
+    cy, elsewhere = emu.add_user("Cy"), emu.add_channel("elsewhere")
     since = emu.last_seq
-    reply = await emu.slash(bo, "game new", channel=elsewhere, game="pylons", settle=False)
+    reply = await emu.slash(cy, "game new", channel=elsewhere, game="pylons", settle=False)
     assert reply.where(kind="response", visibility="public"), emu.describe(reply.records)
     assert not [r for r in emu.records[since:] if r.kind == "deferred"], "no thinking…"
     paused = await hv.game(game.channel_id)
