@@ -22,7 +22,14 @@ from games.high_voltage.pictures.palette import (
     THEME,
     HighVoltageTheme,
 )
-from games.high_voltage.pictures.sprites import PathKey, card_sprite, draw_band, draw_disc, path_key
+from games.high_voltage.pictures.sprites import (
+    PathKey,
+    card_sprite,
+    draw_band,
+    draw_disc,
+    path_key,
+    reduce_supersampled,
+)
 from render.canvas import fit, shrink
 from render.encode import png_bytes
 from render.fonts import font
@@ -167,5 +174,4 @@ def hv_secret_png(
     legend = company_legend(colour, texts, theme)
     legend, legend_size = shrink(legend, 16 * k, room, bold=False)
     draw.text((x0, band_y + 24 * k), legend, fill=theme.text_dim, font=font(legend_size, False))
-    img = big.reduce(k)
-    return png_bytes(img)
+    return png_bytes(reduce_supersampled(big, (width, height)))

@@ -23,6 +23,7 @@ from games.high_voltage.pictures.sprites import (
     back_icon,
     disc_icon,
     pip_icon,
+    reduce_supersampled,
     star_icon,
     token_icon,
 )
@@ -409,7 +410,7 @@ def row_band(theme: HighVoltageTheme, width: int, height: int) -> Image.Image:
     ImageDraw.Draw(img).rounded_rectangle(
         (0, 0, width * k - 1, height * k - 1), radius=7 * k, fill=theme.panel_row
     )
-    return img.reduce(k)
+    return reduce_supersampled(img, (width, height))
 
 
 def specimen_text(sheet: Image.Image, at: tuple[int, int], theme: HighVoltageTheme) -> None:
