@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from hvbot.infra.collector import Collector, process_collector
+from hvbot.infra.collector import YOUNG, Collector, process_collector
 from hvbot.infra.config import Settings
 from hvbot.runtime.client import GameBot
 
@@ -170,6 +170,66 @@ def test_it_freezes_until_the_last_of_its_users_stops(collector: Collector) -> N
     kept = [[n] for n in range(100)]
     gc.collect()
     assert unfrozen(kept)
+
+
+def young_passes() -> int:
+    return gc.get_stats()[0]["collections"]
+
+
+@pytest.fixture
+def python_thresholds() -> Iterator[None]:
+    """Python's own thresholds for the test, not those of the test process (`conftest.py`)."""
+    test_process = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*test_process)
+
+
+@pytest.mark.usefixtures("python_thresholds")
+def test_young_passes_come_young_objects_apart_until_the_last_user_stops() -> None:
+    """A move's objects in flight are gone by the time a young pass comes, not passed on to
+    be walked again: the passes come `YOUNG` new objects apart, not Python's 700."""
+    collector = Collector()
+    collector.start()
+    collector.start()  # a second bot of the process
+    try:
+        assert gc.get_threshold() == (YOUNG, 10, 10)
+        gc.collect(0)  # no new objects counted since
+        before = young_passes()
+        kept = [[n] for n in range(YOUNG // 2)]
+        assert young_passes() == before, "a young pass before YOUNG new objects"
+        kept += [[n] for n in range(YOUNG)]
+        assert young_passes() > before
+        collector.stop()
+        assert gc.get_threshold()[0] == YOUNG, "a bot still running lost its thresholds"
+        collector.stop()
+    finally:
+        while collector.users:
+            collector.stop()
+    assert gc.get_threshold() == (700, 10, 10)
+    gc.collect(0)
+    before = young_passes()
+    kept = [[n] for n in range(YOUNG // 2)]
+    assert young_passes() > before, "the process's own thresholds given back"
+    assert kept
+
+
+@pytest.mark.parametrize("thresholds", [(50_000, 20, 100), (0, 10, 10)])
+def test_young_passes_set_further_apart_or_off_are_left_so(
+    thresholds: tuple[int, int, int],
+) -> None:
+    test_process = gc.get_threshold()
+    gc.set_threshold(*thresholds)
+    try:
+        collector = Collector()
+        collector.start()
+        assert gc.get_threshold() == thresholds
+        collector.stop()
+        assert gc.get_threshold() == thresholds
+    finally:
+        gc.set_threshold(*test_process)
 
 
 async def test_a_bot_closed_before_it_set_up_leaves_the_collector_to_the_bots_running() -> None:
