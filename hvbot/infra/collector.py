@@ -55,7 +55,8 @@ class Collector:
     def __init__(self, growth: float = GROWTH, young: int = YOUNG) -> None:
         self.growth = growth
         self.young = young
-        self.thresholds: tuple[int, int, int] | None = None  # the process's, while in use
+        # The process's thresholds this replaced (young passes `young` apart), to give back.
+        self.replaced: tuple[int, int, int] | None = None
         self.walked_all = 0  # the frozen objects after everything was last walked
         # The frozen objects, as counted when frozen. Frozen objects freed since (a game's
         # state replaced by its next) still count: Python's own count (`gc.get_freeze_count`)
@@ -74,10 +75,11 @@ class Collector:
         freeze what survives every full pass until the last user stops, the young passes
         `young` objects apart meanwhile."""
         self.users += 1
-        if self.thresholds is None:
-            self.thresholds = gc.get_threshold()
-            if 0 < self.thresholds[0] < self.young:  # not off, nor further apart already
-                gc.set_threshold(self.young, *self.thresholds[1:])
+        if self.replaced is None:
+            found = gc.get_threshold()
+            if 0 < found[0] < self.young:  # not off, nor further apart already
+                self.replaced = found
+                gc.set_threshold(self.young, *found[1:])
         gc.collect()
         if self.counted:
             # What is frozen now: the pass's survivors (the oldest generation) and whatever was
@@ -93,15 +95,15 @@ class Collector:
 
     def stop(self) -> None:
         """One user fewer; with none left, freeze nothing more (what is frozen stays so),
-        and give the process its thresholds back."""
+        and give the process back the thresholds `start` replaced, if it replaced any."""
         self.users = max(0, self.users - 1)
         if self.users:
             return
         if self._collecting in gc.callbacks:
             gc.callbacks.remove(self._collecting)
-        if self.thresholds is not None:
-            gc.set_threshold(*self.thresholds)
-            self.thresholds = None
+        if self.replaced is not None:
+            gc.set_threshold(*self.replaced)
+            self.replaced = None
 
     def _collecting(self, phase: str, info: dict[str, Any]) -> None:
         """The collector's callback, on whichever thread made it collect: a full pass about
