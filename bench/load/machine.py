@@ -53,9 +53,13 @@ def rss_kb(*pids: int, descendants: bool = True) -> int:
 
 def cpu_seconds(pid: int, *, descendants: bool = True) -> float:
     """User plus system CPU time of a process and (unless told otherwise) its descendants
-    (every thread), in seconds (a descendant's time counts while it runs; one that ended is no
-    longer counted)."""
-    return _cpu_of(process_tree(pid) if descendants else [pid])
+    (every thread), in seconds. A descendant that ended still counts once its parent in the
+    tree has waited for it (the kernel then adds its time to the parent's children's time):
+    counted only while it ran, a worker that ended between two readings took all its time
+    out of the second, and the total over a set-up could come out below the bot's own."""
+    if not descendants:
+        return _cpu_of([pid])
+    return _cpu_of(process_tree(pid), waited_for=True)
 
 
 def cpu_seconds_titled(pid: int, words: tuple[str, ...]) -> float:
@@ -65,13 +69,16 @@ def cpu_seconds_titled(pid: int, words: tuple[str, ...]) -> float:
     return _cpu_of(m for m in process_tree(pid) if any(w in _title(m) for w in words))
 
 
-def _cpu_of(pids: Iterable[int]) -> float:
-    """The CPU seconds of these processes, those that have ended left out."""
+def _cpu_of(pids: Iterable[int], *, waited_for: bool = False) -> float:
+    """The CPU seconds of these processes, those that have ended left out; with `waited_for`,
+    each one's children that ended and were waited for counted in it."""
     total = 0
     for member in pids:
         with contextlib.suppress(OSError):
             fields = _stat_fields(member)
-            total += int(fields[11]) + int(fields[12])
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+            if waited_for:
+                total += int(fields[13]) + int(fields[14])  # cutime, cstime
     return total / os.sysconf("SC_CLK_TCK")
 
 
