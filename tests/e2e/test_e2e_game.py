@@ -32,8 +32,8 @@ from e2e_harness import (
     open_three_seat_game,
     prompt_for,
     replay,
-    same_picture,
 )
+from same_pictures import same_picture
 
 from games.high_voltage import pictures as hv_pictures
 from hvbot.infra.config import WIRE_LOGGERS, JsonLines, configure_logging

@@ -18,8 +18,8 @@ from e2e_harness import (
     names_of,
     racing_cell,
     rotated,
-    same_picture,
 )
+from same_pictures import same_picture
 
 from engine import State
 from games import find_game

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import random
 from collections.abc import Iterator
@@ -23,7 +22,6 @@ from typing import Any
 import discord
 from discord.state import AutoShardedConnectionState
 from moved_clock import MOVED
-from PIL import Image
 
 from engine import State
 from games import find_game
@@ -353,19 +351,6 @@ def colour_of(state: State, seat: int) -> str:
 # ---------------------------------------------------------------------- playing through Discord
 
 BOARD = "board.png"
-
-
-def pixels(png: bytes) -> tuple[tuple[int, int], bytes]:
-    """A picture as it shows: its size and its pixels in RGBA, whatever its file's encoding."""
-    with Image.open(io.BytesIO(png)) as picture:
-        return picture.size, picture.convert("RGBA").tobytes()
-
-
-def same_picture(sent: bytes, expected: bytes) -> bool:
-    """Do two PNG files show the same picture, pixel for pixel? The bytes need not be the
-    same: the bands of a board are compressed anew or reused, and a compressor may choose
-    differently between equal inputs."""
-    return sent == expected or pixels(sent) == pixels(expected)
 
 
 ANNOUNCING_KINDS = ("response", "followup", "channel_message")
