@@ -1,4 +1,4 @@
-"""PNG encoding that is fast, small and byte-for-byte repeatable.
+"""PNG encoding that is fast, small and repeatable: equal pictures, equal pixels.
 
 A full-colour PNG of the board costs ~15 ms to compress and ~150 kB; the same picture mapped
 onto a fixed 256-colour palette compresses in ~2 ms to a fraction of the size. The palette is
@@ -6,8 +6,8 @@ built once per theme from the sprites themselves, so anti-aliased edges keep the
 shades, and it always holds the theme's flat colours exactly; a default theme's palette is
 kept in a file (`StoredPalette`), so that processes do not build it again as they start.
 Pillow writes no time stamp into a PNG, and the compression level is fixed, so equal pictures
-give equal bytes. The board uses zlib level 1: about 4 ms and ~100 kB, where level 6 saves a
-fifth of the bytes for twice the time.
+give equal bytes (but for the boards' bands: below). The board uses zlib level 1: about 4 ms
+and ~100 kB, where level 6 saves a fifth of the bytes for twice the time.
 
 Even at level 1, zlib compressing a board's 1.2 million pixels was most of the time a board
 takes. The board's pixels are compressed by ISA-L's deflate (`isal`, Intel's library, through
@@ -20,7 +20,10 @@ So a board is written in bands of `BAND_ROWS` rows, each compressed on its own (
 band whose pixels this process has compressed before, at the same level, is reused as it is,
 and only the bands a move changed are compressed again. The bytes of a band and the level are
 the whole key, so a reused band is the same pixels, whichever picture or game it was first seen
-in, and a picture's bytes are the same whether its bands were reused or not.
+in, and a picture's pixels are the same whether its bands were reused or not. Its bytes nearly
+always are too, but not always: ISA-L now and then gives the same rows another, as good,
+Huffman code (seen as one band of a board whose compressed bytes differed from the 8th byte on,
+in a test process after hundreds of boards), so pictures are compared by their pixels.
 """
 
 from __future__ import annotations
