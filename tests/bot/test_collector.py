@@ -5,6 +5,7 @@ objects have grown enough."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import weakref
 from collections.abc import Iterator
@@ -176,15 +177,23 @@ def young_passes() -> int:
     return gc.get_stats()[0]["collections"]
 
 
-@pytest.fixture
-def python_thresholds() -> Iterator[None]:
-    """Python's own thresholds for the test, not those of the test process (`conftest.py`)."""
+@contextlib.contextmanager
+def thresholds_set(thresholds: tuple[int, int, int]) -> Iterator[None]:
+    """The collector's thresholds `thresholds` inside, the test process's (`conftest.py`)
+    again after."""
     test_process = gc.get_threshold()
-    gc.set_threshold(700, 10, 10)
+    gc.set_threshold(*thresholds)
     try:
         yield
     finally:
         gc.set_threshold(*test_process)
+
+
+@pytest.fixture
+def python_thresholds() -> Iterator[None]:
+    """Python's own thresholds for the test, not those of the test process."""
+    with thresholds_set((700, 10, 10)):
+        yield
 
 
 @pytest.mark.usefixtures("python_thresholds")
@@ -220,16 +229,12 @@ def test_young_passes_come_young_objects_apart_until_the_last_user_stops() -> No
 def test_young_passes_set_further_apart_or_off_are_left_so(
     thresholds: tuple[int, int, int],
 ) -> None:
-    test_process = gc.get_threshold()
-    gc.set_threshold(*thresholds)
-    try:
+    with thresholds_set(thresholds):
         collector = Collector()
         collector.start()
         assert gc.get_threshold() == thresholds
         collector.stop()
         assert gc.get_threshold() == thresholds
-    finally:
-        gc.set_threshold(*test_process)
 
 
 async def test_a_bot_closed_before_it_set_up_leaves_the_collector_to_the_bots_running() -> None:
