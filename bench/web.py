@@ -64,8 +64,13 @@ async def serve(games: int) -> None:
     (`move <game>`), telling the hub as the aftermath does; `stats` says this process's
     memory and CPU. Answers one line each on stdout."""
     register_all()
-    folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
-    store = await GameStore.open(folder / "web.sqlite3")
+    # The games' file lasts as long as this process serves them, and goes with it.
+    with tempfile.TemporaryDirectory(prefix="bench-web-") as folder:
+        await _serve(games, Path(folder) / "web.sqlite3")
+
+
+async def _serve(games: int, path: Path) -> None:
+    store = await GameStore.open(path)
     service = GameService(store, seed_source=random.Random(1))
     ids = []
     for n in range(games):

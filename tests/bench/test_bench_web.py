@@ -4,6 +4,7 @@ both shapes measured, one drawing per version however many watch, every watcher 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,13 +31,16 @@ KEYS = {
 
 
 @pytest.mark.slow  # a benchmark run, if a short one
-def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
+def test_a_short_run_prints_its_figures_as_one_json_line_last(tmp_path: Path) -> None:
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
     done = subprocess.run(
         [
             *(sys.executable, "bench/web.py"),
             *("--moves", "3", "--one", "20", "--games", "2", "--each", "5"),
         ],
         cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(temporary)},
         capture_output=True,
         text=True,
         timeout=300,
@@ -51,3 +55,5 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     # One drawing per game at the start, then one per move: never one per watcher.
     assert one["drawn"] == 1 + 2 * 3 and many["drawn"] == 2 + 2 * 3
     assert one["delay_ms_max"] > 0
+    # The serving processes' games went with them.
+    assert not list(temporary.iterdir())
