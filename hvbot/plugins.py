@@ -14,8 +14,9 @@ layer test holds every game, and any game the tests add, to this list):
 - `hvbot.plugins`: `GamePlugin`, for the game's manifest (its `__init__.py`);
 - `hvbot.messages.presenters.base`: `Presenter`, the base of the game's presenter, and the
   helpers it builds on (`View`, `alt_lines`);
-- `hvbot.messages.post`: what a presenter hands back (`Post`, `Picture`, `Look`, `Choice`)
-  and `send_private`, for a command that answers one player alone;
+- `hvbot.messages.post`: what a presenter hands back (`Post`, `Picture`, `Look`, `Choice`),
+  plain data that needs no discord.py in the drawing workers;
+- `hvbot.messages.outgoing` (`send_private`), for a command that answers one player alone;
 - `hvbot.messages.game_posts`, `hvbot.messages.wording`, `hvbot.messages.translator`
   (`choice`): the posts every game shares, the bot's wording, translated command choices;
 - `hvbot.infra.workers`: where a presenter's slow drawing runs (`draw`);
@@ -46,6 +47,7 @@ GAME_FACING = (
     "hvbot.plugins",
     "hvbot.messages.presenters.base",
     "hvbot.messages.post",
+    "hvbot.messages.outgoing",
     "hvbot.messages.game_posts",
     "hvbot.messages.wording",
     "hvbot.messages.translator",

@@ -15,7 +15,7 @@ from games.high_voltage.rules.state import HighVoltageState
 from hvbot.cogs.moves import Choices, GameMoves
 from hvbot.handlers import answering, moves
 from hvbot.messages import game_posts, wording
-from hvbot.messages.post import send_private
+from hvbot.messages.outgoing import send_private
 from hvbot.messages.translator import choice
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from games.sector6.rules.state import Sector6State
 from hvbot.cogs.moves import Choices, GameMoves, in_private_channels
 from hvbot.handlers import moves
 from hvbot.messages import game_posts, wording
-from hvbot.messages.post import send_private
+from hvbot.messages.outgoing import send_private
 from hvbot.messages.translator import choice
 
 if TYPE_CHECKING:

@@ -44,6 +44,7 @@ from hvbot.aftermath.sending import Reach, Sender, Sent, Unreachable
 from hvbot.database import failed
 from hvbot.infra import metrics
 from hvbot.messages import cards, game_posts, seasons, tournaments
+from hvbot.messages.outgoing import edit_kwargs
 from hvbot.messages.post import Post
 from hvbot.services import GameService
 from hvbot.services.access import ai_turn
@@ -574,7 +575,7 @@ class Aftermath:
     async def _edit_signup(self, channel: int, message_id: int, post: Post) -> None:
         message = self.client.get_partial_messageable(channel).get_partial_message(message_id)
         try:
-            await message.edit(**post.edit_kwargs())
+            await message.edit(**edit_kwargs(post))
         except discord.HTTPException as exc:
             if exc.status >= 500:
                 raise
@@ -643,7 +644,7 @@ class Aftermath:
             return
         channel = self.client.get_partial_messageable(game.channel_id)
         try:
-            await channel.get_partial_message(game.lobby_message_id).edit(**post.edit_kwargs())
+            await channel.get_partial_message(game.lobby_message_id).edit(**edit_kwargs(post))
         except discord.HTTPException:
             log.warning("game %s: could not update its table's announcement", game.id)
 

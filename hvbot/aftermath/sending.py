@@ -26,6 +26,7 @@ from typing import Any
 import discord
 
 from hvbot.database import is_unreachable
+from hvbot.messages.outgoing import send_kwargs
 from hvbot.messages.post import Post
 from hvbot.store import GameRow
 from hvbot.store.duties import Duties, Owed
@@ -80,7 +81,7 @@ class Reach:
                 await self.webhook.delete_message("@original")  # type: ignore[arg-type]  # Discord takes "@original" for the first answer; discord.py types an id as int
         self.follow_ups += 1
         try:
-            return await self.webhook.send(wait=True, ephemeral=ephemeral, **post.kwargs())
+            return await self.webhook.send(wait=True, ephemeral=ephemeral, **send_kwargs(post))
         except discord.HTTPException as exc:
             if exc.code in SPENT:
                 self.spent = True
@@ -246,7 +247,7 @@ class Sender:
             return await self.answer(game, post)
         channel = await self.game_channel(game)
         extra: dict[str, Any] = {"nonce": nonce} if nonce else {}
-        return await channel.send(**post.kwargs(), **extra)
+        return await channel.send(**send_kwargs(post), **extra)
 
     async def to_channel(
         self, channel_id: int, post: Post, *, nonce: str | None = None
@@ -256,7 +257,7 @@ class Sender:
         if not isinstance(found, discord.abc.Messageable):
             raise TypeError(f"channel {channel_id} takes no posts")
         extra: dict[str, Any] = {"nonce": nonce} if nonce else {}
-        return await found.send(**post.kwargs(), **extra)
+        return await found.send(**send_kwargs(post), **extra)
 
     async def direct_message(
         self, user_id: int, post: Post, *, nonce: str | None = None
@@ -274,7 +275,7 @@ class Sender:
             del self.dm_channels[next(iter(self.dm_channels))]  # the least lately DM'd
         channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         extra: dict[str, Any] = {"nonce": nonce} if nonce else {}
-        return await channel.send(**post.kwargs(), **extra)
+        return await channel.send(**send_kwargs(post), **extra)
 
     async def game_channel(self, game: GameRow) -> discord.abc.Messageable:
         """The game's thread if it has one, else its channel."""

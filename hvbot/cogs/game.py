@@ -34,7 +34,7 @@ from hvbot.messages import (
     wording,
 )
 from hvbot.messages.limits import fitted
-from hvbot.messages.post import ALLOWED, PRIVATE, send_private, upload
+from hvbot.messages.outgoing import ALLOWED, PRIVATE, send_kwargs, send_private, upload
 from hvbot.messages.presenters import presenter_for
 from hvbot.services import (
     MAX_ABSENT_HOURS,
@@ -528,7 +528,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             return
         # A card with a new picture: the thinking goes first, the card comes on its own.
         await answering.make_way(interaction.followup, post)
-        await interaction.followup.send(**post.kwargs())
+        await interaction.followup.send(**send_kwargs(post))
 
     def _may_replay(self, user_id: int) -> None:
         """A few replays a minute per person (the service's `throttle`): each is a large

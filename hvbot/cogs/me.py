@@ -18,7 +18,7 @@ from hvbot.cogs.options import EVERY_CHOICES_SHOWN, WHERE_CHOICES
 from hvbot.handlers.answering import quiet_autocomplete
 from hvbot.messages import game_posts, time_words
 from hvbot.messages.limits import fit_sections, fitted
-from hvbot.messages.post import PRIVATE
+from hvbot.messages.outgoing import PRIVATE
 from hvbot.messages.wording import shown
 from hvbot.services import BotError
 from hvbot.services.notify import quiet_hours

@@ -27,7 +27,8 @@ from hvbot.cogs.options import GAME_CHOICES
 from hvbot.handlers.answering import make_way, quiet_autocomplete
 from hvbot.messages import leaderboards
 from hvbot.messages.leaderboards import Beside
-from hvbot.messages.post import PRIVATE, Post, send_private
+from hvbot.messages.outgoing import PRIVATE, send_kwargs, send_private
+from hvbot.messages.post import Post
 from hvbot.services import BotError
 from hvbot.services.stats import GameSummary
 
@@ -247,7 +248,7 @@ async def _public(interaction: discord.Interaction, post: Post) -> None:
     `make_way`)."""
     await make_way(interaction.followup, post)
     await interaction.followup.send(
-        **{**post.kwargs(), "allowed_mentions": discord.AllowedMentions.none()}
+        **{**send_kwargs(post), "allowed_mentions": discord.AllowedMentions.none()}
     )
 
 

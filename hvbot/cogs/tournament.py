@@ -33,7 +33,7 @@ from hvbot.handlers import answering
 from hvbot.handlers import tournament as handling
 from hvbot.handlers.lobby import moderators_only, places_of, role_ids
 from hvbot.messages import tournaments as tournament_posts
-from hvbot.messages.post import PRIVATE, send_private
+from hvbot.messages.outgoing import PRIVATE, send_kwargs, send_private
 from hvbot.messages.translator import choice
 from hvbot.messages.wording import language, personal, shown
 from hvbot.services import BotError
@@ -280,7 +280,7 @@ class TournamentCog(
         await answering.make_way(interaction.followup, post)
         if public:
             await interaction.followup.send(
-                **{**post.kwargs(), "allowed_mentions": discord.AllowedMentions.none()}
+                **{**send_kwargs(post), "allowed_mentions": discord.AllowedMentions.none()}
             )
         else:
             await send_private(interaction, post)

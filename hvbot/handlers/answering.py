@@ -30,7 +30,8 @@ from hvbot.aftermath import Aftermath, Reach
 from hvbot.database import is_unreachable
 from hvbot.messages.game_posts import post_channel, posts_in
 from hvbot.messages.limits import CONTENT, fit_text
-from hvbot.messages.post import PRIVATE, Post
+from hvbot.messages.outgoing import PRIVATE, send_kwargs
+from hvbot.messages.post import Post
 from hvbot.messages.wording import explain, personal
 from hvbot.services import BotError, GameService
 from hvbot.store import GameRow
@@ -331,7 +332,7 @@ class FollowUp:
         message: discord.Message
         if posts_in(self.channel_id, game):
             await make_way(self.webhook, post)
-            message = await self.webhook.send(wait=True, **post.kwargs())
+            message = await self.webhook.send(wait=True, **send_kwargs(post))
         else:
             message = await self.aftermath.sender.to_game(game, post)
             await self.posted_there(game)

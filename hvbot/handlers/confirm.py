@@ -15,7 +15,7 @@ import discord
 
 from data.texts import Texts
 from hvbot.handlers.answering import guarded
-from hvbot.messages.post import PRIVATE
+from hvbot.messages.outgoing import PRIVATE
 from hvbot.messages.wording import personal
 
 CONFIRM_TIMEOUT_S = 120.0  # how long the buttons of the question wait for the person

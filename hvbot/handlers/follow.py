@@ -17,7 +17,7 @@ import discord
 
 from engine.registry import find_game
 from hvbot.handlers.answering import game_client
-from hvbot.messages.post import PRIVATE
+from hvbot.messages.outgoing import PRIVATE
 from hvbot.messages.wording import language, personal
 from hvbot.services import BotError, in_channel
 from hvbot.services.follows import Following

@@ -17,7 +17,7 @@ from hvbot.handlers.answering import (
 )
 from hvbot.messages import buttons
 from hvbot.messages.game_posts import lobby_edit, start_thread
-from hvbot.messages.post import PRIVATE
+from hvbot.messages.outgoing import PRIVATE
 from hvbot.messages.wording import language, personal, public
 from hvbot.services import BotError, Change, in_channel
 from hvbot.services.server_settings import is_moderator_role

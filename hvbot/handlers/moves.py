@@ -24,7 +24,7 @@ from hvbot.handlers.answering import (
 )
 from hvbot.messages import cards
 from hvbot.messages.game_posts import follow_view, is_public, posts_in, prompt_post
-from hvbot.messages.post import follow_up_privately, send_private
+from hvbot.messages.outgoing import follow_up_privately, send_kwargs, send_private
 from hvbot.messages.wording import language, move_words, personal
 from hvbot.services import ActResult, BotError
 
@@ -172,7 +172,7 @@ async def action_button(
     )
     if prompt is not None and cards.is_card(message) and not prompt.files:
         # The next decision, in words and buttons alone, takes the card's place.
-        edit = prompt.kwargs()
+        edit = send_kwargs(prompt)
         edit.pop("allowed_mentions", None)
         await interaction.edit_original_response(attachments=[], **edit)
         _carry_on(interaction, result)

@@ -18,7 +18,7 @@ import discord
 
 from hvbot.handlers.answering import FollowUp, answer_after_change, game_client, reply_error
 from hvbot.handlers.lobby import is_moderator, open_thread, places_of, role_ids
-from hvbot.messages.post import PRIVATE
+from hvbot.messages.outgoing import PRIVATE
 from hvbot.messages.wording import language, personal
 from hvbot.services import BotError, Change
 

@@ -23,7 +23,7 @@ from hvbot.handlers.answering import (
 from hvbot.handlers.lobby import can_manage
 from hvbot.messages import buttons
 from hvbot.messages.game_posts import posts_here
-from hvbot.messages.post import ALLOWED, PRIVATE
+from hvbot.messages.outgoing import ALLOWED, PRIVATE
 from hvbot.messages.wording import language, mention, move_words, personal, public, shown
 from hvbot.services import UndoOutcome, VoteOutcome, in_channel
 from hvbot.services.seat_names import said

@@ -24,7 +24,7 @@ from data.texts import Option
 from hvbot.handlers.answering import game_client, reply_error
 from hvbot.handlers.lobby import is_moderator
 from hvbot.messages import tournaments as tournament_posts
-from hvbot.messages.post import PRIVATE
+from hvbot.messages.outgoing import PRIVATE, edit_kwargs
 from hvbot.messages.wording import language, personal, shown
 from hvbot.services import BotError
 from hvbot.services.outcomes import TournamentChange
@@ -181,7 +181,7 @@ async def signup_click(interaction: discord.Interaction, tournament_id: int, cho
     standing = await tournaments.standing(tournament_id)
     post = tournament_posts.signup_post(change.tournament, standing.entrants)
     try:
-        await interaction.response.edit_message(**post.edit_kwargs())
+        await interaction.response.edit_message(**edit_kwargs(post))
     except discord.NotFound as exc:
         log.warning("tournament %s: the sign-up answer came too late: %s", tournament_id, exc)
         await client.aftermath.follow(change)  # the owed update edits the post itself

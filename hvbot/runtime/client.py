@@ -30,7 +30,7 @@ from hvbot.infra.collector import process_collector
 from hvbot.infra.config import Settings
 from hvbot.infra.metrics import BotMetrics
 from hvbot.messages import wording
-from hvbot.messages.post import ALLOWED
+from hvbot.messages.outgoing import ALLOWED
 from hvbot.messages.presenters import warm_up
 from hvbot.messages.translator import Translator, Tree
 from hvbot.plugins import in_a_worker, plugins, worker_modules

@@ -19,6 +19,7 @@ from games import find_game
 from games.pylons.presenter import widest_network
 from hvbot.messages.game_posts import board_post, secret_post
 from hvbot.messages.limits import ALT, CUT, fit_alt
+from hvbot.messages.outgoing import send_kwargs
 from hvbot.messages.post import Picture, Post
 from hvbot.messages.presenters import presenter_for
 from hvbot.messages.presenters.base import plain
@@ -90,7 +91,7 @@ def test_a_post_sends_each_pictures_alt_text_as_its_description_cut_to_fit() -> 
     post = Post(
         "x", files=[Picture("a.png", b"1", "A board."), Picture("b.png", b"2", "y. " * 600)]
     )
-    files = post.kwargs()["files"]
+    files = send_kwargs(post)["files"]
     assert all(isinstance(f, discord.File) for f in files)
     assert files[0].description == "A board."
     assert len(files[1].description) <= ALT and files[1].description.endswith(CUT)

@@ -13,6 +13,7 @@ from discord.components import _component_factory
 
 from hvbot.messages import buttons, cards
 from hvbot.messages.limits import ALT, CUT
+from hvbot.messages.outgoing import send_kwargs
 from hvbot.messages.post import Choice, Picture, Post
 from sandbox.emulator import layout, rules
 
@@ -38,7 +39,7 @@ def test_a_board_post_is_one_container_with_its_words_picture_and_buttons() -> N
         card=True,
         accent=0x2660DC,
     )
-    kwargs = post.kwargs()
+    kwargs = send_kwargs(post)
     assert "content" not in kwargs and "embed" not in kwargs
     (container,) = sent(kwargs["view"])
     assert container["type"] == layout.CONTAINER and container["accent_color"] == 0x2660DC
@@ -187,7 +188,7 @@ async def test_a_card_is_a_tree_down_only_and_freed_without_the_garbage_collecto
         accent=0x2660DC,
     )
     with cyclic_garbage() as garbage:
-        card = post.kwargs()["view"]
+        card = send_kwargs(post)["view"]
         drawn = sent(card)
         assert all(item.view is None and item.parent is None for item in card.walk_children())
         assert card.is_finished() and card.has_components_v2() and card.is_dispatchable()
@@ -195,7 +196,7 @@ async def test_a_card_is_a_tree_down_only_and_freed_without_the_garbage_collecto
     assert garbage == [], kinds(garbage)
     # Linked both ways, as discord.py links the same items, the card is drawn the same.
     linked = discord.ui.LayoutView(timeout=None)
-    for item in post.kwargs()["view"].children:
+    for item in send_kwargs(post)["view"].children:
         linked.add_item(item)
     assert sent(linked) == drawn
     checked(linked)

@@ -13,6 +13,7 @@ from played_games import finish_as_before_results, finished_pylons, schema_befor
 from data.texts import ENGLISH, texts_for
 from games import find_game
 from hvbot.messages.leaderboards import NAME_LIMIT, best_ever_line, rating_note, server_post
+from hvbot.messages.outgoing import send_kwargs
 from hvbot.services import GameService, seat_results
 from hvbot.services.stats import summaries, summarise
 from hvbot.store import GameRow, GameStore, ResultRow, SeatResult, SeatRow, VersionConflict, changes
@@ -431,7 +432,7 @@ async def test_the_public_board_stays_within_discord_limits_whatever_the_names()
         titles={"pylons": "Pylons"},
         texts=ENGLISH,
     )
-    sent = post.kwargs()
+    sent = send_kwargs(post)
     (picture,) = sent["files"]
     alt = picture.description
     (card,) = sent["view"].to_components()  # a card: its words are its Text Display's

@@ -400,3 +400,51 @@ def test_the_bots_workers_preload_every_registered_games_rules_ai_and_presenter(
         assert {plugin.rules, plugin.ai, plugin.presenter.partition(":")[0]} <= set(modules)
     for module in (*WORKER_MODULES, *modules):
         assert importlib.util.find_spec(module) is not None, module
+
+
+DRAWING_WORKER = """
+import importlib, json, random, sys
+from games import register_all
+
+for name in sys.argv[1:]:  # what the bot's workers are forked with
+    importlib.import_module(name)
+register_all()  # as `in_a_worker` registers the games in each worker
+from engine.registry import find_game
+from hvbot.messages.presenters import playable_games, presenter_for, warm_up
+
+warm_up()  # every game's board
+for game in playable_games():
+    rules = find_game(game)
+    state = rules.new_state(rules.min_seats, 3)
+    names = [f"Player {seat + 1}" for seat in range(rules.min_seats)]
+    presenter = presenter_for(game, "fr")
+    presenter.secret(1, state.view(0), 0)
+    views = [state.view(None)]
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply(state.sample_action(rng).text())
+    views.append(state.view(None))
+    presenter.board_png(views[-1], names, clock="42")
+    presenter.end_png(views[-1], names)
+print(json.dumps(sorted(name for name in ("discord", "aiohttp") if name in sys.modules)))
+"""
+
+
+def test_a_drawing_worker_never_imports_discord_py(tmp_path):
+    """What the workers draw with (the presenters and the pictures) is plain drawing: a fresh
+    interpreter that imports what the bot's workers are forked with and draws each game's
+    board, secret and result has imported neither discord.py nor aiohttp, which
+    would cost every worker half a second of its start and a sixth of its memory."""
+    script = tmp_path / "drawing_worker.py"
+    script.write_text(DRAWING_WORKER)
+    done = subprocess.run(
+        [sys.executable, str(script), *WORKER_MODULES, *worker_modules()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        # The tests' own game (tic-tac-toe) is among the modules, as it is in their workers.
+        env={**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "tests/support")))},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout) == []

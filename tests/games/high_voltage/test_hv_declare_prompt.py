@@ -10,6 +10,7 @@ import pytest
 from hv_positions import THROUGH_C4, build
 
 from games.high_voltage.presenter import HighVoltagePresenter
+from hvbot.messages.outgoing import send_kwargs
 from hvbot.messages.post import Post
 
 
@@ -34,7 +35,7 @@ def test_declare_none_first_then_declare_no_more_after_a_declaration() -> None:
     assert [c.action for c in first.choices][-1] == "declare none"
     assert [picture.name for picture in first.files] == ["lines.png"]
     # The picture is described as every picture is, and the post can be sent.
-    (sent,) = first.kwargs()["files"]
+    (sent,) = send_kwargs(first)["files"]
     assert sent.description and "S3-S21" in sent.description and "S12-S28" in sent.description
 
     state.apply("declare S12-S28")
@@ -45,7 +46,7 @@ def test_declare_none_first_then_declare_no_more_after_a_declaration() -> None:
     assert [c.action for c in after.choices][-1] == "declare none"
     assert after.content.startswith("Declared.")
     assert [picture.name for picture in after.files] == ["lines.png"]
-    assert after.kwargs()["files"][0].description
+    assert send_kwargs(after)["files"][0].description
 
 
 @pytest.mark.parametrize(
