@@ -16,9 +16,9 @@ thread; the worker receives only the views the replay shows.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import contextlib
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 import render
@@ -95,12 +95,22 @@ def build(game: GameRow, actions: Sequence[tuple[int, str]]) -> render.Replay:
 def draw(game: GameRow, views: list[dict[str, Any]], positions: int | None = None) -> render.Replay:
     """The replay GIF of `views`, the spectators' views of `game` in order: every position,
     or those `render.frames_of(positions)` names of a game of `positions` positions."""
-    presenter = presenter_for(game.game_name, game.language)
-    names = [said(seat, texts_for(game.language)) for seat in game.seats]
-    try:
-        return render.replay_gif(
-            views, lambda view: presenter.board_image(view, names), positions=positions
+    with _fitting(game):
+        return presenter_for(game.game_name, game.language).replay_gif(
+            views, _names(game), positions
         )
+
+
+def _names(game: GameRow) -> list[str]:
+    """The players' names as the replay's frames show them."""
+    return [said(seat, texts_for(game.language)) for seat in game.seats]
+
+
+@contextlib.contextmanager
+def _fitting(game: GameRow) -> Iterator[None]:
+    """A replay too large for Discord however it is cut is no replay (NoReplay)."""
+    try:
+        yield
     except render.ReplayTooLarge as exc:
         raise NoReplay(
             f"Game #{game.id} is too long to replay in one picture.",
@@ -163,13 +173,15 @@ async def replay_post(
         positions = len(actions) + 1
         keep = frozenset(render.frames_of(positions))
         views = await asyncio.to_thread(public_views, game, actions, keep=keep)
-        # The drawing is sent the game without what only the engine needs (its seed, its
-        # whole state with the hidden cards): the names, game and language its pictures show.
-        shown = dataclasses.replace(game, seed=None, state_json=None)
-        drawn = await metrics.timed(
-            metrics.REPLAY_DRAWING.labels(game.game_name),
-            workers.when_free(draw, shown, views, positions),
-        )
+        # The drawing is sent what its pictures show alone: the views, the names, the game
+        # and its language (the presenter travels as these two), never the game's seed or
+        # its whole state with the hidden cards.
+        presenter = presenter_for(game.game_name, game.language)
+        with _fitting(game):
+            drawn = await metrics.timed(
+                metrics.REPLAY_DRAWING.labels(game.game_name),
+                workers.when_free(presenter.replay_gif, views, _names(game), positions),
+            )
         replay = KeptReplay(drawn.data, drawn.positions, drawn.shown)
         if kept is not None:
             await kept.keep(game_id=game.id, language=game.language, replay=replay)

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from played_games import play_to_the_end, started_game
 from same_pictures import same_picture
 from worker_calls import Parcel, drawn_after, held_until, registered, size_of
 
@@ -27,7 +28,7 @@ from engine.ai import choose
 from engine.registry import find_game
 from hvbot.infra import workers
 from hvbot.infra.workers import Workers
-from hvbot.messages import game_posts
+from hvbot.messages import game_posts, replays
 from hvbot.messages.presenters import playable_games, presenter_for, warm_up
 from hvbot.plugins import in_a_worker, plugins, worker_modules
 from hvbot.runtime.client import WORKER_MODULES
@@ -324,6 +325,34 @@ async def test_a_secret_picture_is_sent_the_seat_and_channel_never_the_deal(tmp_
     assert game.seed is not None and seed not in sent, "the deal's seed went to the worker"
 
 
+async def test_a_replay_is_sent_the_views_and_names_never_the_game(tmp_path):
+    """The replay's worker draws from the spectators' views, the names and the presenter (its
+    game and language) alone: never the game's row, with its deal's seed and its whole
+    state, which the worker would also have to import the store to read."""
+    repo = await GameStore.open(tmp_path / "games.sqlite3")
+    try:
+        service = GameService(repo, seed_source=random.Random(3))
+        players = [(11, "Ada"), (12, "Bo")]
+        started = await started_game(
+            service, channel_id=5, guild_id=1, players=players, game_name="tic-tac-toe"
+        )
+        game = await play_to_the_end(service, started.id, random.Random(4))
+        actions = await repo.actions(game_id=game.id)
+        recording = Recording()
+        workers.use(Workers(0), Workers(0), recording)
+        try:
+            post = await replays.replay_post(game, actions, heading="Replay")
+        finally:
+            workers.use(Workers(0), Workers(0))
+    finally:
+        await repo.close()
+    assert [picture.name for picture in post.files] == [replays.FILENAME]
+    (sent,) = recording.sent
+    seed = pickle.dumps(game.seed, protocol=2)[2:-1]
+    assert game.seed is not None and seed not in sent, "the deal's seed went to the worker"
+    assert b"GameRow" not in sent and b"hvbot.store" not in sent
+
+
 async def test_an_ai_seats_thinking_never_waits_behind_a_replay(worker, tmp_path):
     """Replays are drawn in a worker of their own: while one is drawn (held here as long as
     the test likes), an AI seat's thinking is done at once in the bot's thinking worker."""
@@ -426,6 +455,7 @@ for game in playable_games():
     views.append(state.view(None))
     presenter.board_png(views[-1], names, clock="42")
     presenter.end_png(views[-1], names)
+    presenter.replay_gif(views, names)
 print(json.dumps(sorted(name for name in ("discord", "aiohttp") if name in sys.modules)))
 """
 
@@ -433,7 +463,7 @@ print(json.dumps(sorted(name for name in ("discord", "aiohttp") if name in sys.m
 def test_a_drawing_worker_never_imports_discord_py(tmp_path):
     """What the workers draw with (the presenters and the pictures) is plain drawing: a fresh
     interpreter that imports what the bot's workers are forked with and draws each game's
-    board, secret and result has imported neither discord.py nor aiohttp, which
+    board, secret, result and replay has imported neither discord.py nor aiohttp, which
     would cost every worker half a second of its start and a sixth of its memory."""
     script = tmp_path / "drawing_worker.py"
     script.write_text(DRAWING_WORKER)

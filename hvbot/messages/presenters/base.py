@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from PIL import Image
 
+import render
 from data.texts import DEFAULT, language_of, long_text, texts_for
 from engine.registry import find_game
 from hvbot.plugins import plugin
@@ -171,6 +172,18 @@ class Presenter:
     def end_png(self, view: View, names: Sequence[str]) -> bytes | None:
         """A picture of the result, or None when the final board says it all."""
         return None
+
+    def replay_gif(
+        self, views: list[View], names: Sequence[str], positions: int | None = None
+    ) -> render.Replay:
+        """The animated replay of `views`, the spectators' views of a game in order (every
+        position, or those `render.frames_of(positions)` names of a game of `positions`
+        positions), each frame this game's board (raises `render.ReplayTooLarge`). A worker
+        draws it from these alone: the views, the names and this presenter's game and
+        language."""
+        return render.replay_gif(
+            views, lambda view: self.board_image(view, names), positions=positions
+        )
 
     # ------------------------------------------------------------------ alt texts
     # What a picture says in words (Discord's attachment description), for people who use a
