@@ -48,14 +48,13 @@ import signal  # noqa: E402
 import threading  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 from datetime import UTC, datetime, timedelta  # noqa: E402
-
-import discord.http  # noqa: E402
-import yarl  # noqa: E402
-from discord.gateway import DiscordWebSocket  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
 
 from games import register_all  # noqa: E402
 from hvbot.infra.config import LOG_LEVELS, Settings, configure_logging  # noqa: E402
-from hvbot.runtime.client import GameBot  # noqa: E402
+
+if TYPE_CHECKING:
+    from hvbot.runtime.client import GameBot
 
 register_all()  # the games the bot plays, as `bot.py` registers them
 
@@ -145,6 +144,15 @@ def _read_stdin(
 
 
 async def serve(args: argparse.Namespace) -> int:
+    # Imported here, as `bot.py` imports them: the server the bot's workers are forked from
+    # imports this script as it starts (multiprocessing preloads the main module), and the
+    # workers, which draw and think, import no discord.py.
+    import discord.http
+    import yarl
+    from discord.gateway import DiscordWebSocket
+
+    from hvbot.runtime.client import GameBot
+
     discord.http.Route.BASE = args.api_base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     configure_logging(args.log_level)
