@@ -14,6 +14,7 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import weakref
 from collections.abc import Iterator
@@ -215,12 +216,15 @@ def test_a_worker_ends_as_soon_as_its_bot_was_killed(tmp_path):
     script = tmp_path / "killed_bot.py"
     script.write_text(KILLED_BOT)
     printed = tmp_path / "printed.txt"
+    # The killed bot cannot remove its workers' server's folder: it is left beside the test's
+    # (a short path, for the server's Unix socket), which pytest clears with its old runs.
+    temp = tempfile.mkdtemp(prefix="t", dir=tmp_path.parent)
     with printed.open("w") as out:  # not a pipe: the workers would hold it open
         subprocess.run(
             [sys.executable, str(script)],
             stdout=out,
             timeout=60,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": temp},
             check=True,
         )
     assert ends_within(int(printed.read_text().strip()), 60), "the worker outlived its bot"
