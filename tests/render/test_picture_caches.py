@@ -106,7 +106,7 @@ def png_parts(png: bytes) -> tuple[bytes, bytes, bytes]:
     return chunks[b"IHDR"], chunks[b"PLTE"], zlib.decompress(chunks[b"IDAT"])
 
 
-def same_picture(a: bytes, b: bytes) -> None:
+def assert_same_picture(a: bytes, b: bytes) -> None:
     """The same picture: size, palette and every pixel, each PNG whole and sound. Not always
     the same bytes: ISA-L's deflate now and then writes a band's rows in other (as good)
     deflate blocks, though it is given the same rows (seen about once in a few hundred
@@ -155,7 +155,7 @@ def test_a_board_drawn_after_other_games_boards_is_the_board_drawn_from_nothing(
     for view, png in list(zip(views, warm, strict=True))[::9]:
         forget_everything()
         cold = draw(view)
-        same_picture(png, cold)
+        assert_same_picture(png, cold)
 
 
 @pytest.mark.parametrize("game", sorted(SEATS))
@@ -167,14 +167,14 @@ def test_a_board_is_the_same_whatever_was_drawn_between(game: str) -> None:
     first, others = views[0], views[1:]
     before = draw(first)
     seen = [draw(view) for view in others]
-    same_picture(draw(first), before)
+    assert_same_picture(draw(first), before)
     for view, png in list(zip(others, seen, strict=True))[::7]:
         BANDS.clear()
         forget_boards()
         sector6_board.forget_boards()
         pylons_board.forget_boards()
         forget_texts()
-        same_picture(draw(view), png)
+        assert_same_picture(draw(view), png)
 
 
 def test_a_board_drawn_over_another_language_or_with_lines_outlined_is_its_own() -> None:
@@ -190,11 +190,11 @@ def test_a_board_drawn_over_another_language_or_with_lines_outlined_is_its_own()
     after = hv_board_png(views[12], names=NAMES)
     forget_boards()
     BANDS.clear()
-    same_picture(hv_board_png(views[10], names=NAMES, language="de"), german)
-    same_picture(hv_board_png(views[11], names=NAMES, highlight=lines), outlined)
+    assert_same_picture(hv_board_png(views[10], names=NAMES, language="de"), german)
+    assert_same_picture(hv_board_png(views[11], names=NAMES, highlight=lines), outlined)
     forget_boards()
-    same_picture(hv_board_png(views[12], names=NAMES), after)
-    same_picture(hv_board_png(views[9], names=NAMES), english[9])
+    assert_same_picture(hv_board_png(views[12], names=NAMES), after)
+    assert_same_picture(hv_board_png(views[9], names=NAMES), english[9])
 
 
 def test_a_seats_own_view_leaves_nothing_of_it_on_the_next_public_board() -> None:
@@ -209,7 +209,7 @@ def test_a_seats_own_view_leaves_nothing_of_it_on_the_next_public_board() -> Non
     public = hv_board_png(state.view(None), names=NAMES)
     forget_boards()
     BANDS.clear()
-    same_picture(hv_board_png(state.view(None), names=NAMES), public)
+    assert_same_picture(hv_board_png(state.view(None), names=NAMES), public)
 
 
 def game_positions(game: str, seed: int, moves: int, seats: int) -> Iterator[Any]:
@@ -276,10 +276,10 @@ def test_a_game_drawn_move_by_move_is_each_board_drawn_from_nothing(game: str) -
         module.forget_boards()
         BANDS.clear()
         cold = png(view, names=names)
-        same_picture(drawn, cold)
+        assert_same_picture(drawn, cold)
         assert decoded(drawn).tobytes() == image(view, names=names).tobytes()
     forget_everything()
-    same_picture(png(views[-1], names=names), warm[-1])
+    assert_same_picture(png(views[-1], names=names), warm[-1])
 
 
 def test_a_sector6_seats_own_view_leaves_nothing_of_it_on_the_next_public_board() -> None:
@@ -294,7 +294,7 @@ def test_a_sector6_seats_own_view_leaves_nothing_of_it_on_the_next_public_board(
         public = sector6_board_png(state.view(None), names=names)
         sector6_board.forget_boards()
         BANDS.clear()
-        same_picture(sector6_board_png(state.view(None), names=names), public)
+        assert_same_picture(sector6_board_png(state.view(None), names=names), public)
 
 
 def test_few_sector6_boards_are_kept() -> None:
@@ -359,7 +359,7 @@ def test_a_picture_drawn_over_another_encodes_as_the_picture_afresh(changed: int
         after.paste(7, (10, top + 2, 40, bottom - 2))
     known = {span: part for span, part in encoded.items() if span not in moved}
     png = banded_png(after, Bands(), known=known)
-    same_picture(png, banded_png(after, Bands()))
+    assert_same_picture(png, banded_png(after, Bands()))
     assert decoded(png).tobytes() == after.tobytes()
 
 
