@@ -101,9 +101,10 @@ def draw(game: GameRow, views: list[dict[str, Any]], positions: int | None = Non
         )
 
 
-def _names(game: GameRow) -> list[str]:
-    """The players' names as the replay's frames show them."""
-    return [said(seat, texts_for(game.language)) for seat in game.seats]
+def _names(game: GameRow, language: str | None = None) -> list[str]:
+    """The players' names as the replay shows them, in `language` (the game's by default)."""
+    shown_in = game.language if language is None else language
+    return [said(seat, texts_for(shown_in)) for seat in game.seats]
 
 
 @contextlib.contextmanager
@@ -200,7 +201,7 @@ def replay_alt(game: GameRow, replay: KeptReplay | render.Replay, language: str)
         final = find_game(game.game_name).state_from_dict(game.state).view(None)
     return presenter.replay_alt(
         final,
-        [said(seat, texts_for(language)) for seat in game.seats],
+        _names(game, language),
         moves=replay.positions - 1,
         shown=len(replay.shown),
         positions=replay.positions,
