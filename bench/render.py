@@ -28,6 +28,10 @@ longer, for its length, than a long one); the aim is 30x. Without chess and cair
 installed (the `bench` extra) only ours is printed. The bars: median under 10 ms, PNG under
 150 kB, at 900-1100 pixels wide.
 
+Then the pictures drawn once for a post rather than after every move (a High Voltage result,
+drawn card and secret, and the longest tournament standings table), each drawn `--runs` times
+from nothing, their medians and sizes.
+
 Prints a table for people, then as its last line one JSON object for scripts and CI history.
 It reports figures only: it never fails because a machine is slow.
 """
@@ -50,20 +54,23 @@ import json  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from typing import Any  # noqa: E402
 
 from PIL import Image  # noqa: E402
 
 from games import find_game, register_all  # noqa: E402
+from games.high_voltage.pictures import hv_card_png, hv_secret_png  # noqa: E402
 from games.high_voltage.pictures.board import forget_boards  # noqa: E402
+from games.high_voltage.pictures.card import _card_png  # noqa: E402
 from games.high_voltage.rules import Declare  # noqa: E402
 from games.pylons.pictures.board import forget_boards as forget_pylons_boards  # noqa: E402
 from games.sector6.pictures.board import forget_boards as forget_sector6_boards  # noqa: E402
-from hvbot.messages.presenters import presenter_for  # noqa: E402
+from hvbot.messages.presenters import Presenter, presenter_for  # noqa: E402
 from render.canvas import forget_texts  # noqa: E402
 from render.encode import BANDS  # noqa: E402
+from render.standings import MOST_LINES, StandingLine, StandingsView, standings_png  # noqa: E402
 
 register_all()  # the games this benchmark plays, as `bot.py` registers them
 
@@ -292,6 +299,81 @@ def bench_board(
     return figures
 
 
+def finished(board: Board, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The public view at the end of one seeded random game, and every card a seat drew in
+    it as its drawer saw it (High Voltage's; none in the other games)."""
+    state = find_game(board.game).new_state(board.seats, seed)
+    rng = random.Random(seed)
+    drawn = []
+    while not state.is_terminal():
+        legal = state.legal_actions() if board.game == "high-voltage" else []
+        declare = [a for a in legal if isinstance(a, Declare)]
+        seat = state.current_seat()
+        state.apply(declare[0] if declare else state.sample_action(rng))
+        card = state.view(seat).get("drawn") if board.game == "high-voltage" else None
+        if card:
+            drawn.append(card)
+    return state.view(None), drawn
+
+
+def result_png(presenter: Presenter, end: dict[str, Any], names: list[str]) -> bytes:
+    return presenter.end_png(end, names) or b""
+
+
+def a_new_card(faces: Iterator[dict[str, Any]]) -> bytes:
+    """The next drawn card's picture, drawn anew (the bot keeps the last 256 it drew)."""
+    _card_png.cache_clear()
+    return hv_card_png(next(faces))
+
+
+def a_new_secret() -> bytes:
+    hv_secret_png.cache_clear()
+    return hv_secret_png("red")
+
+
+def bench_one_off(runs: int) -> dict[str, Any]:
+    """Time the pictures drawn once for a post rather than after every move: a drawn card (a
+    different face each time), a secret, each game's result and the longest standings table,
+    each drawn from nothing (no cached picture)."""
+    pictures: dict[str, Callable[[], bytes]] = {}
+    for board in BOARDS:
+        presenter = presenter_for(board.game)
+        end, drawn = finished(board, 11)
+        names = list(NAMES[: board.seats])
+        if presenter.end_png(end, names) is not None:  # Pylons and Sector 6 draw none
+            pictures[f"{board.title} result"] = partial(result_png, presenter, end, names)
+        if drawn:
+            pictures["High Voltage drawn card"] = partial(a_new_card, iter(drawn * (runs + 1)))
+    pictures["High Voltage secret"] = a_new_secret
+    table = StandingsView(
+        title="Pylons Swiss: standings",
+        subtitle="After round 6 of 6",
+        headings=("#", "Player", "Points", "Buchholz", "Wins", "Games"),
+        lines=tuple(
+            StandingLine(i + 1, f"Player {i + 1}", str(6 - i // 11), ("19½", "3"), 6)
+            for i in range(MOST_LINES)
+        ),
+    )
+    pictures[f"standings, {MOST_LINES} lines"] = partial(standings_png, table)
+    print(f"One-off pictures, each drawn from nothing, {runs} times:")
+    print(f"  {'picture':<30}{'ms':>8}{'CPU ms':>8}{'kB':>8}")
+    figures: dict[str, Any] = {}
+    for name, draw in pictures.items():
+        draw()  # fonts and sprites, as a process that has drawn them before
+        wall: list[float] = []
+        cpu: list[float] = []
+        for _ in range(runs):
+            ms, cpu_ms, png = clocked(draw)
+            wall.append(ms)
+            cpu.append(cpu_ms)
+        kb = len(png) / 1024
+        print(
+            f"  {name:<30}{statistics.median(wall):>8.2f}{statistics.median(cpu):>8.2f}{kb:>8.1f}"
+        )
+        figures[name] = {"ms_median": round(statistics.median(wall), 2), "kb": round(kb, 1)}
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30, help="boards in a row per phase")
@@ -310,6 +392,7 @@ def main(argv: list[str] | None = None) -> int:
             " the last move, through cairosvg, one before each of ours"
         )
     figures = {board.game: bench_board(board, args.runs, posts) for board in BOARDS}
+    one_off = bench_one_off(args.runs)
     hv = figures["high-voltage"]
     summary: dict[str, Any] = {
         "render_ms_median": hv["ms_median"],
@@ -322,6 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         "chess_size": args.chess_size if posts is not None else None,
         "ratio_target": RATIO_TARGET,
         "games": figures,
+        "one_off": one_off,
     }
     print(json.dumps(summary))
     return 0

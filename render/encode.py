@@ -174,10 +174,11 @@ def flat_exact_palette(img: Image.Image) -> Image.Image:
     Pillow's fast octree sorts the colours into boxes and paints each box its average; a flat
     colour then becomes the colour of its box, and a second flat colour in the same box is
     given one of SPARE entries kept free. Median cut, used before, gave a palette as close
-    on average, but took five to six times as long on our cards, results, secrets and tables
-    (15 ms against 2-3 for a High Voltage card, 130 against 24 for the longest standings
-    table), and put the odd anti-aliased edge 60 levels from its colour, where no pixel of
-    those pictures is now more than 15 away."""
+    on average, but choosing it took five to six times as long on our cards, results, secrets
+    and tables, most of their drawing (a High Voltage result 25 ms in all before, 11 after;
+    the longest standings table 180 and 82: `python bench/render.py`), and it put the odd
+    anti-aliased edge 60 levels from its colour, where no pixel of those pictures is now more
+    than 15 away."""
     indexed = img.quantize(
         colors=256 - SPARE, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
