@@ -39,6 +39,8 @@ from typing import Any, TypeVar
 
 from PIL import GifImagePlugin, Image, ImageChops
 
+from render.encode import flat_exact_palette
+
 # A view of whatever mapping type the caller has: its painter is handed the caller's own views.
 View = TypeVar("View", bound=Mapping[str, Any])
 Painter = Callable[[View], Image.Image]
@@ -183,9 +185,7 @@ def _indexed(image: Image.Image, palette: Image.Image | None, colours: list[int]
     if palette is None:
         if image.mode == "P":
             return image
-        return image.convert("RGB").quantize(
-            colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
-        )
+        return flat_exact_palette(image.convert("RGB"))
     if image.mode == "P" and image.getpalette() == colours:
         return image
     return image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
