@@ -91,3 +91,16 @@ def test_the_podium_table_keeps_its_medal_colours_exact() -> None:
     for colour in flat:
         _flat_pixels_exact(drawn, written, colour)
     assert _furthest(drawn, written) <= NEAR
+
+
+def test_more_flat_colours_in_one_box_than_entries_kept_free_are_still_exact() -> None:
+    """Twelve greys a level apart: the octree puts them in one box, with eight entries kept
+    free for the others; the picture is then mapped by median cut, exact for so few colours."""
+    drawn = Image.new("RGB", (480, 140), GROUND)
+    draw = ImageDraw.Draw(drawn)
+    greys = [(100, 110, 120 + i) for i in range(12)]
+    for i, grey in enumerate(greys):
+        draw.rectangle((i * 40, 0, i * 40 + 39, 99), fill=grey)
+    written = _decoded(png_bytes(drawn))
+    for colour in (GROUND, *greys):
+        _flat_pixels_exact(drawn, written, colour)
