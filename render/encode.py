@@ -64,8 +64,7 @@ def build_palette(specimen: Image.Image, exact: tuple[RGB, ...]) -> Image.Image:
     sheet = specimen.convert("RGB")
     near_any = Image.new("L", sheet.size, 0)
     for colour in exact:
-        diff = ImageChops.difference(sheet, Image.new("RGB", sheet.size, colour)).split()
-        far = ImageChops.lighter(ImageChops.lighter(diff[0], diff[1]), diff[2])
+        far = off_by(sheet, colour)
         near_any = ImageChops.lighter(near_any, far.point(lambda v: 255 if v < NEAR else 0))
     sheet.paste(exact[0], (0, 0, *sheet.size), near_any)
     spare = 256 - len(exact)
@@ -199,17 +198,18 @@ def flat_exact_palette(img: Image.Image) -> Image.Image:
                 return img.quantize(
                     colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
                 )
-            indexed.paste(index, mask=_exactly(img, tuple(colour)))
+            indexed.paste(index, mask=off_by(img, colour).point(lambda v: 255 * (v == 0)))
         owned.add(index)
         values[3 * index : 3 * index + 3] = colour
     indexed.putpalette(values[:768])
     return indexed
 
 
-def _exactly(img: Image.Image, colour: tuple[int, ...]) -> Image.Image:
-    """A mask of the pixels of `img` that are `colour`, to the level."""
-    red, green, blue = ImageChops.difference(img, Image.new("RGB", img.size, colour)).split()
-    return ImageChops.lighter(ImageChops.lighter(red, green), blue).point(lambda v: 255 * (v == 0))
+def off_by(img: Image.Image, colour: Sequence[int]) -> Image.Image:
+    """How far each pixel of the RGB `img` is from `colour`: an 'L' image of the largest of
+    its three differences."""
+    red, green, blue = ImageChops.difference(img, Image.new("RGB", img.size, tuple(colour))).split()
+    return ImageChops.lighter(ImageChops.lighter(red, green), blue)
 
 
 BAND_ROWS = 32  # a band: about a third of a High Voltage card's height, 30 kB of pixels
