@@ -60,6 +60,7 @@ from typing import Any  # noqa: E402
 
 from PIL import Image  # noqa: E402
 
+from engine.core import State  # noqa: E402
 from games import find_game, register_all  # noqa: E402
 from games.high_voltage.pictures import hv_card_png, hv_secret_png  # noqa: E402
 from games.high_voltage.pictures.board import forget_boards  # noqa: E402
@@ -101,6 +102,13 @@ BOARDS = (
 )
 
 
+def a_move(board: Board, state: State, rng: random.Random) -> Any:
+    """A random move, but for High Voltage a line that can be declared, which is."""
+    legal = state.legal_actions() if board.game == "high-voltage" else []
+    declare = [a for a in legal if isinstance(a, Declare)]
+    return declare[0] if declare else state.sample_action(rng)
+
+
 def boards_in_a_row(board: Board, seed: int, start: int, count: int) -> list[dict[str, Any]]:
     """The public views after each of `count` moves from move `start` on of one seeded random
     game (High Voltage: every closable line declared); a game that ends sooner gives its last
@@ -109,9 +117,7 @@ def boards_in_a_row(board: Board, seed: int, start: int, count: int) -> list[dic
     rng = random.Random(seed)
     views = [state.view(None)]
     while len(views) <= start + count and not state.is_terminal():
-        legal = state.legal_actions() if board.game == "high-voltage" else []
-        declare = [a for a in legal if isinstance(a, Declare)]
-        state.apply(declare[0] if declare else state.sample_action(rng))
+        state.apply(a_move(board, state, rng))
         views.append(state.view(None))
     return views[start + 1 : start + 1 + count] if len(views) > start + count else views[-count:]
 
@@ -306,10 +312,8 @@ def finished(board: Board, seed: int) -> tuple[dict[str, Any], list[dict[str, An
     rng = random.Random(seed)
     drawn = []
     while not state.is_terminal():
-        legal = state.legal_actions() if board.game == "high-voltage" else []
-        declare = [a for a in legal if isinstance(a, Declare)]
         seat = state.current_seat()
-        state.apply(declare[0] if declare else state.sample_action(rng))
+        state.apply(a_move(board, state, rng))
         card = state.view(seat).get("drawn") if board.game == "high-voltage" else None
         if card:
             drawn.append(card)
@@ -366,11 +370,9 @@ def bench_one_off(runs: int) -> dict[str, Any]:
             ms, cpu_ms, png = clocked(draw)
             wall.append(ms)
             cpu.append(cpu_ms)
-        kb = len(png) / 1024
-        print(
-            f"  {name:<30}{statistics.median(wall):>8.2f}{statistics.median(cpu):>8.2f}{kb:>8.1f}"
-        )
-        figures[name] = {"ms_median": round(statistics.median(wall), 2), "kb": round(kb, 1)}
+        ms, cpu_ms, kb = statistics.median(wall), statistics.median(cpu), len(png) / 1024
+        print(f"  {name:<30}{ms:>8.2f}{cpu_ms:>8.2f}{kb:>8.1f}")
+        figures[name] = {"ms_median": round(ms, 2), "kb": round(kb, 1)}
     return figures
 
 
