@@ -304,20 +304,22 @@ async def new_postgres_database(server: PostgresServer, *, migrated: bool = Fals
 
 
 # What the migrations make, as one digest of the catalog's rows about the `public` schema:
-# tables, columns and their defaults, constraints, indexes, triggers, functions, sequences,
-# types, and the migrations recorded. Two databases with the same digest have the same schema,
-# and two databases migrated alike have the same digest: nothing in it is an object's number
-# (the triggers PostgreSQL makes for a foreign key are named with theirs, so they are told by
-# their constraint instead), or a database migrated anew would never match the first one's
-# and would be migrated again at every test it is handed to.
+# tables, columns and their defaults (and how their values are stored and compressed),
+# constraints, indexes, triggers, functions, sequences, types, and the migrations recorded.
+# Two databases with the same digest have the same schema, and two databases migrated alike
+# have the same digest: nothing in it is an object's number (the triggers PostgreSQL makes
+# for a foreign key are named with theirs, so they are told by their constraint instead), or
+# a database migrated anew would never match the first one's and would be migrated again at
+# every test it is handed to.
 SCHEMA_DIGEST = """
 SELECT md5(string_agg(line, E'\n' ORDER BY line)) FROM (
   SELECT format('class %s %s %s %s %s', c.relname, c.relkind, c.relpersistence, c.relacl,
                 c.reloptions)
     FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace
   UNION ALL
-  SELECT format('column %s.%s %s %s %s %s', c.relname, a.attname, a.atttypid::regtype,
-                a.attnotnull, a.attisdropped, pg_get_expr(d.adbin, d.adrelid))
+  SELECT format('column %s.%s %s %s %s %s %s %s', c.relname, a.attname, a.atttypid::regtype,
+                a.attnotnull, a.attisdropped, pg_get_expr(d.adbin, d.adrelid), a.attstorage,
+                a.attcompression)
     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
     LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
     WHERE c.relnamespace = 'public'::regnamespace AND a.attnum > 0

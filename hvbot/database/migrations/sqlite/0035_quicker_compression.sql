@@ -1,0 +1,3 @@
+-- Nothing on SQLite: it stores a row's text and bytes as they are, without compressing them
+-- (PostgreSQL's migration of this number chooses how the server compresses the games' states
+-- and the replays).
