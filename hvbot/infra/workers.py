@@ -54,11 +54,10 @@ import signal
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from hvbot.infra import memory
+from hvbot.infra.worker_sockets import WorkerSockets, WorkerStopped
 
 log = logging.getLogger(__name__)
 # Workers run at a lower priority than the bot: an answer due within Discord's three seconds
@@ -93,11 +92,11 @@ def _start_worker(
 def _look_after(bot_pid: int, watch_s: float, ending: int | None) -> None:
     """A worker's own upkeep, in a thread beside its work, every `watch_s` seconds.
 
-    A worker outlives a bot that was killed (its queues hold both ends of their pipes, so it
-    never reads an end of input): it ends itself once the bot is gone, at once where the
-    system says when a process ends (`ending`, the bot's pidfd on Linux, turns readable),
-    else at its next look, rather than holding its memory beside the bot started in its
-    place. And it gives back the pages its work left free in its heap (see
+    A worker whose bot was killed learns it from its socket only once the call in hand (a
+    replay, seconds of drawing) is done: it ends itself once the bot is gone, at once where
+    the system says when a process ends (`ending`, the bot's pidfd on Linux, turns readable),
+    else at its next look, rather than working and holding its memory beside the bot started
+    in its place. And it gives back the pages its work left free in its heap (see
     `hvbot.infra.memory.trim`), busy or not: a worker that goes quiet gives back what its last
     pictures left too."""
     while True:
@@ -120,11 +119,6 @@ def _ending_of(pid: int) -> int | None:
         return os.pidfd_open(pid)
     except OSError:  # gone already (the next look sees it), or the kernel has no pidfd
         return None
-
-
-def _unpickled_call(packed: bytes) -> Any:
-    func, args, kwargs = pickle.loads(packed)
-    return func(*args, **kwargs)
 
 
 class Turns:
@@ -175,9 +169,9 @@ class Workers:
     the module's docstring), so each worker starts with them. Every `watch_s` seconds a worker
     looks after itself (`_look_after`).
 
-    The process pool takes every call it is handed, in the order it comes, and its workers
-    work through them whatever the event loop does. So the pool is handed at most `ahead`
-    calls beyond one a worker; the others wait here for their turn (`Turns`), the one due
+    A worker takes every call it is handed (`hvbot.infra.worker_sockets`), in the order it
+    comes, and works through them whatever the event loop does. So the workers are handed at
+    most `ahead` calls beyond one each; the others wait here for their turn (`Turns`), the one due
     first going first (`run_within`). A few ahead keep the workers busy while the loop is
     elsewhere; and when the loop is held up (a burst of answers, a slow moment of the
     machine) only those few results wait for it, not every picture the workers could draw
@@ -200,10 +194,10 @@ class Workers:
         self._prepare = prepare
         self._warm_up = warm_up
         self._preload = tuple(preload)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: WorkerSockets | None = None
         self._turns = Turns(processes + ahead)
 
-    def _start(self) -> ProcessPoolExecutor:
+    def _start(self) -> WorkerSockets:
         if self._pool is None:
             # Not fork: the bot's process has threads (aiosqlite's, asyncio's), and a forked
             # child would inherit whatever locks they held.
@@ -214,12 +208,10 @@ class Workers:
                 # "__main__" is multiprocessing's own default, kept. (Where there is no
                 # forkserver, Windows, each worker is spawned and imports what it needs.)
                 context.set_forkserver_preload(["__main__", *self._preload])
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=context,
-                initializer=_start_worker,
-                initargs=(os.getpid(), self._watch_s, self._prepare, self._warm_up),
+            start = functools.partial(
+                _start_worker, os.getpid(), self._watch_s, self._prepare, self._warm_up
             )
+            self._pool = WorkerSockets(self.processes, context, start)
         return self._pool
 
     async def start(self) -> None:
@@ -246,26 +238,22 @@ class Workers:
         go first."""
         if not self.processes:
             return await asyncio.to_thread(func, *args, **kwargs)
-        call = functools.partial(_unpickled_call, pickle.dumps((func, args, kwargs), protocol=5))
+        call = pickle.dumps((func, args, kwargs), protocol=5)
         del args, kwargs
         async with self._turns.turn(leeway):
             return await self._run_now(call)
 
-    async def _run_now(self, call: Callable[[], Any]) -> Any:
-        loop = asyncio.get_running_loop()
-        pool = self._start()
+    async def _run_now(self, call: bytes) -> Any:
         try:
-            return await loop.run_in_executor(pool, call)
-        except BrokenProcessPool:
-            # A worker died (killed for memory, say): start new ones and run it once more.
-            if self._pool is pool:  # not already replaced by another call that failed
-                log.warning("a worker process stopped; starting new ones")
-                self.close()
-            return await loop.run_in_executor(self._start(), call)
+            return await self._start().call(call)
+        except WorkerStopped:
+            # A worker died (killed for memory, say): another starts, and runs it once more.
+            log.warning("a worker process stopped; starting another")
+            return await self._start().call(call)
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.close()
             self._pool = None
 
 

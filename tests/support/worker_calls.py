@@ -46,3 +46,11 @@ def drawn_after(seconds: float, marks: str) -> float:
     time.sleep(seconds)
     Path(marks, str(os.getpid()) + "-" + str(time.monotonic_ns())).touch()
     return time.monotonic()
+
+
+def marked_and_held(gate: str, marks: str) -> int:
+    """In a worker: say it has the call (a file named by its pid in the folder `marks`), then
+    `held_until` the gate opens; its pid."""
+    Path(marks, str(os.getpid())).touch()
+    held_until(gate)
+    return os.getpid()
