@@ -1,5 +1,9 @@
 """Finishing games quickly for the tests of results and statistics: Pylons between two people,
-random legal moves through the service, so every move is stored as a real one would be."""
+through the service, so every move is stored as a real one would be.
+
+A Pylons game of random moves runs to its 200-pylon limit (some 200 moves, each stored, and a
+replay of as many frames); here one player links their borders with 13 pylons instead, some
+26 moves in all: a game won by a connection, by the rules."""
 
 from __future__ import annotations
 
@@ -20,7 +24,9 @@ MAX_MOVES = 2000
 
 
 async def play_to_the_end(service: GameService, game_id: int, rng: random.Random) -> GameRow:
-    """Let whoever is to move make random legal moves until the game is over."""
+    """Play the game to its end: Pylons by a line across the board (`line_across`, which of
+    the two wins and where drawn from `rng`), any other game by random legal moves."""
+    plan: dict[int, list[str]] = {}
     for _ in range(MAX_MOVES):
         game = await service.repo.game(game_id=game_id)
         assert game is not None
@@ -31,8 +37,47 @@ async def play_to_the_end(service: GameService, game_id: int, rng: random.Random
         assert seat is not None
         user = game.seats[seat].user_id
         assert user is not None, "only games between people are played out here"
-        await service.play.act(game_id=game_id, user_id=user, action=state.sample_action(rng))
+        action: Any = state.sample_action(rng)
+        if game.game_name == "pylons":
+            legal = {a.text() for a in state.legal_actions()}
+            if KEEP in legal:  # the board as dealt, its chooser first
+                action = KEEP
+            else:
+                plan = plan or line_across(state, rng)
+                action = next((a for a in plan.get(seat, ()) if a in legal), action)
+        await service.play.act(game_id=game_id, user_id=user, action=action)
     raise AssertionError("the game did not end")
+
+
+KEEP = "keep"
+SIDE = 24  # a Pylons board's cells a side
+
+
+def line_across(state: Any, rng: random.Random) -> dict[int, list[str]]:
+    """Each seat's moves in turn: the winner's pylons a knight's move apart from one of their
+    borders to the other, in a band of the board with no swamp; the loser's in one line far
+    from it, no two a knight's move apart, so never linked and never in the winner's way.
+    Empty (random moves then) if no band is clear."""
+    winner = rng.randrange(2)
+    bands = list(range(2, SIDE - 6))
+    rng.shuffle(bands)
+    for band in bands:
+        # Down the board (seat 1 links north and south): (i, j) with j from 0 to 23.
+        line = [(band + (j // 2) % 2, j) for j in range(0, SIDE - 1, 2)] + [(band + 3, SIDE - 1)]
+        far = band + 8 if band + 8 < SIDE - 1 else band - 6
+        other = [(far, j) for j in range(1, SIDE - 1)]
+        if winner == 0:  # seat 0 links west and east: the same, across
+            line, other = [(j, i) for i, j in line], [(j, i) for i, j in other]
+        if any(state.swamp[j * SIDE + i] for i, j in line):
+            continue
+        clear = [(i, j) for i, j in other if not state.swamp[j * SIDE + i]]
+        if len(clear) >= len(line):
+            return {winner: _placements(line), 1 - winner: _placements(clear)}
+    return {}
+
+
+def _placements(cells: list[tuple[int, int]]) -> list[str]:
+    return [f"place {chr(ord('A') + i)}{j + 1}" for i, j in cells]
 
 
 async def started_game(
