@@ -26,7 +26,7 @@ MAX_MOVES = 2000
 async def play_to_the_end(service: GameService, game_id: int, rng: random.Random) -> GameRow:
     """Play the game to its end: Pylons by a line across the board (`line_across`, which of
     the two wins and where drawn from `rng`), any other game by random legal moves."""
-    plan: dict[int, list[str]] = {}
+    plan: dict[int, list[str]] | None = None  # made once, on the board as dealt
     for _ in range(MAX_MOVES):
         game = await service.repo.game(game_id=game_id)
         assert game is not None
@@ -43,7 +43,7 @@ async def play_to_the_end(service: GameService, game_id: int, rng: random.Random
             if KEEP in legal:  # the board as dealt, its chooser first
                 action = KEEP
             else:
-                plan = plan or line_across(state, rng)
+                plan = line_across(state, rng) if plan is None else plan
                 action = next((a for a in plan.get(seat, ()) if a in legal), action)
         await service.play.act(game_id=game_id, user_id=user, action=action)
     raise AssertionError("the game did not end")
