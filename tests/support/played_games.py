@@ -16,6 +16,8 @@ import pytest
 
 from engine import State
 from games import find_game
+from games.pylons.rules.board import LAST, NAMES, SIZE, cell_of
+from games.pylons.rules.state import PylonsState
 from hvbot.database import base
 from hvbot.services import GameService
 from hvbot.store import GameRow, GameStore, changes
@@ -37,47 +39,53 @@ async def play_to_the_end(service: GameService, game_id: int, rng: random.Random
         assert seat is not None
         user = game.seats[seat].user_id
         assert user is not None, "only games between people are played out here"
-        action: Any = state.sample_action(rng)
-        if game.game_name == "pylons":
+        action: Any = None
+        if isinstance(state, PylonsState):
             legal = {a.text() for a in state.legal_actions()}
             if KEEP in legal:  # the board as dealt, its chooser first
                 action = KEEP
             else:
                 plan = line_across(state, rng) if plan is None else plan
-                action = next((a for a in plan.get(seat, ()) if a in legal), action)
+                action = next_planned(plan, seat, legal)
+        if action is None:
+            action = state.sample_action(rng)
         await service.play.act(game_id=game_id, user_id=user, action=action)
     raise AssertionError("the game did not end")
 
 
 KEEP = "keep"
-SIDE = 24  # a Pylons board's cells a side
 
 
-def line_across(state: Any, rng: random.Random) -> dict[int, list[str]]:
+def line_across(state: PylonsState, rng: random.Random) -> dict[int, list[str]]:
     """Each seat's moves in turn: the winner's pylons a knight's move apart from one of their
     borders to the other, in a band of the board with no swamp; the loser's in one line far
     from it, no two a knight's move apart, so never linked and never in the winner's way.
     Empty (random moves then) if no band is clear."""
     winner = rng.randrange(2)
-    bands = list(range(2, SIDE - 6))
+    bands = list(range(2, SIZE - 6))
     rng.shuffle(bands)
     for band in bands:
         # Down the board (seat 1 links north and south): (i, j) with j from 0 to 23.
-        line = [(band + (j // 2) % 2, j) for j in range(0, SIDE - 1, 2)] + [(band + 3, SIDE - 1)]
-        far = band + 8 if band + 8 < SIDE - 1 else band - 6
-        other = [(far, j) for j in range(1, SIDE - 1)]
+        line = [(band + (j // 2) % 2, j) for j in range(0, LAST, 2)] + [(band + 3, LAST)]
+        far = band + 8 if band + 8 < LAST else band - 6
+        other = [(far, j) for j in range(1, LAST)]
         if winner == 0:  # seat 0 links west and east: the same, across
             line, other = [(j, i) for i, j in line], [(j, i) for i, j in other]
-        if any(state.swamp[j * SIDE + i] for i, j in line):
+        if any(state.swamp[cell_of(i, j)] for i, j in line):
             continue
-        clear = [(i, j) for i, j in other if not state.swamp[j * SIDE + i]]
+        clear = [(i, j) for i, j in other if not state.swamp[cell_of(i, j)]]
         if len(clear) >= len(line):
             return {winner: _placements(line), 1 - winner: _placements(clear)}
     return {}
 
 
+def next_planned(plan: dict[int, list[str]], seat: int, legal: set[str]) -> str | None:
+    """The first of `seat`'s planned moves that is `legal` now, if any is."""
+    return next((action for action in plan.get(seat, ()) if action in legal), None)
+
+
 def _placements(cells: list[tuple[int, int]]) -> list[str]:
-    return [f"place {chr(ord('A') + i)}{j + 1}" for i, j in cells]
+    return [f"place {NAMES[cell_of(i, j)]}" for i, j in cells]
 
 
 async def started_game(
