@@ -98,14 +98,13 @@ def main(argv: Sequence[str] = ()) -> int:
         print(f"hvbot: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format, settings.shard_ids)
-    import asyncio
-
     import discord
 
     from hvbot.database import DatabaseError
+    from hvbot.runtime.running import run
 
     try:
-        asyncio.run(serve(settings))
+        run(serve(settings))
     except (DatabaseError, ConfigError) as exc:  # a port METRICS_PORT cannot take, say
         print(f"hvbot: {exc}", file=sys.stderr)
         return 2

@@ -29,6 +29,7 @@ from dotenv import dotenv_values
 
 from hvbot.infra.config import ConfigError, Settings, configure_logging, load_settings
 from hvbot.runtime.client import GameBot
+from hvbot.runtime.running import run as run_loop
 from hvbot.runtime.running import run_until_stopped, stop_on_signals
 from sandbox import DEFAULT_PORT
 from sandbox.emulator import DiscordEmulator
@@ -185,7 +186,7 @@ def main(port: int | None = None, *, open_browser: bool = True) -> int:
     """`python bot.py --sandbox`: 0 once stopped, 2 with one line when it cannot start."""
     with tempfile.TemporaryDirectory(prefix=FOLDER_PREFIX) as folder:
         try:
-            asyncio.run(
+            run_loop(
                 run(
                     Path(folder),
                     port,

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING  # noqa: E402
 
 from games import register_all  # noqa: E402
 from hvbot.infra.config import LOG_LEVELS, Settings, configure_logging  # noqa: E402
+from hvbot.runtime import running  # noqa: E402
 
 if TYPE_CHECKING:
     from hvbot.runtime.client import GameBot
@@ -223,14 +224,14 @@ def main(argv: list[str] | None = None) -> int:
     if setup_to:
         return _profile_set_up(argv, setup_to)
     if not profile_to:
-        return asyncio.run(serve(parse_args(argv)))
+        return running.run(serve(parse_args(argv)))
     import cProfile
     import time
 
     by_cpu = os.environ.get("LOAD_BOT_PROFILE_CLOCK") == "cpu"
     profiler = cProfile.Profile(time.thread_time) if by_cpu else cProfile.Profile()
     try:
-        return profiler.runcall(asyncio.run, serve(parse_args(argv)))
+        return profiler.runcall(running.run, serve(parse_args(argv)))
     finally:
         profiler.dump_stats(f"{profile_to}.{os.getpid()}")
 
@@ -272,7 +273,7 @@ def _profile_set_up(argv: list[str] | None, profile_to: str) -> int:
 
     signal.signal(signal.SIGUSR1, start_profiling)
     signal.signal(signal.SIGUSR2, stop_profiling)
-    return asyncio.run(serve(parse_args(argv)))
+    return running.run(serve(parse_args(argv)))
 
 
 def _deep_bytes(roots: Sequence[object], seen: set[int]) -> int:
@@ -396,20 +397,20 @@ def _watch_lateness(write_to: str) -> None:
             found = {"collections": collections, "stalls": stalls, "frozen": gc.get_freeze_count()}
             json.dump(found, out)
 
-    real_run = asyncio.run
+    real_run = running.run
 
     def run(coroutine: object) -> int:
         async def with_beat() -> int:
             task = asyncio.create_task(beating())
             try:
-                # a coroutine of `serve`'s, typed as any object to stand in for asyncio.run
+                # a coroutine of `serve`'s, typed as any object to stand in for running.run
                 return await coroutine  # type: ignore[misc]
             finally:
                 task.cancel()
 
         return real_run(with_beat())
 
-    asyncio.run = run  # type: ignore[assignment]
+    running.run = run  # type: ignore[assignment]
     threading.Thread(target=watching, daemon=True).start()
     atexit.register(dump)
 

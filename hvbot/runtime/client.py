@@ -36,6 +36,7 @@ from hvbot.messages.translator import Translator, Tree
 from hvbot.plugins import in_a_worker, plugins, worker_modules
 from hvbot.runtime.buckets import sweep_buckets
 from hvbot.runtime.heartbeats import time_heartbeats_from_their_sending
+from hvbot.runtime.running import loop_name
 from hvbot.services import GameService
 from hvbot.store import GameStore
 from hvbot.web import Hub, WebServer
@@ -227,7 +228,8 @@ class GameBot(commands.AutoShardedBot):
         # is the process's: stopped only once every bot that started it has closed.
         self.collector.start()
         self.collecting = True
-        log.info("ready to serve games from %s", self.service.where)
+        where, loop = self.service.where, loop_name()
+        log.info("ready to serve games from %s, on %s's event loop", where, loop)
 
     async def serve_boards(self, port: int) -> WebServer:
         """Serve the live boards on `port` (0: any free one), and link the posts to them.

@@ -4,6 +4,10 @@ A service manager (systemd, Docker) stops the bot with SIGTERM, a person with Ct
 close the bot from inside its event loop, so it finishes the answers it is giving and closes
 its connection and database cleanly. (Raised as KeyboardInterrupt instead, the signal could
 land anywhere, and the cancel it becomes was sometimes lost: the bot never exited.)
+
+The loop is uvloop's where it is installed (`run`): the bot's one event loop carries every
+interaction, request to Discord and database answer of a process, and uvloop's, written in C
+over libuv, spends less of the process's CPU on each than asyncio's own.
 """
 
 from __future__ import annotations
@@ -18,6 +22,22 @@ from discord.ext import commands
 
 T = TypeVar("T")
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """`main` to its end in a new event loop, as `asyncio.run`: uvloop's where it is installed
+    (not on Windows, which it does not support), asyncio's own otherwise. Opening 10,000 games
+    took a seventh less of the bot's CPU on it (`python -m bench.load`)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
+def loop_name() -> str:
+    """Which event loop runs this code (for the bot's first log line): "uvloop" or "asyncio"."""
+    return type(asyncio.get_running_loop()).__module__.partition(".")[0]
 
 
 def stop_on_signals() -> asyncio.Event:

@@ -145,6 +145,9 @@ async def test_metrics_health_and_json_logs_of_a_real_process(
     # One JSON object a line, with a game's lines naming it; nothing went wrong.
     lines = json_lines(bot)
     assert not [line for line in lines if line["level"] == "ERROR" or "exception" in line]
+    # It ran on uvloop's event loop, as `python bot.py` does where uvloop is installed.
+    (ready,) = [line for line in lines if line["message"].startswith("ready to serve games")]
+    assert ready["message"].endswith("on uvloop's event loop"), ready
     moves = [line for line in lines if line["logger"] == "hvbot.services.play"]
     assert moves and all(line["game_id"] == game.id for line in moves), lines
     first = moves[0]

@@ -23,17 +23,18 @@ from sandbox.emulator import DiscordEmulator
 ROOT = Path(__file__).resolve().parents[2]
 
 LAUNCH = """
-import asyncio, datetime, sys
+import datetime, sys
 import discord.http, yarl
 from discord.gateway import DiscordWebSocket
 discord.http.Route.BASE = sys.argv[1]
 DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
 import bot, hvbot.store.duties
 from hvbot.infra.config import configure_logging, load_settings
+from hvbot.runtime.running import run
 hvbot.store.duties.LEASE = datetime.timedelta(seconds=float(sys.argv[3]))
 settings = load_settings()
 configure_logging(settings.log_level, settings.log_format, settings.shard_ids)
-asyncio.run(bot.serve(settings, remind_check_s=float(sys.argv[4]), ai_pause=float(sys.argv[5])))
+run(bot.serve(settings, remind_check_s=float(sys.argv[4]), ai_pause=float(sys.argv[5])))
 """
 
 
