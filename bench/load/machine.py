@@ -62,6 +62,19 @@ def cpu_seconds(pid: int, *, descendants: bool = True) -> float:
     return _cpu_of(process_tree(pid), waited_for=True)
 
 
+def loop_cpu_seconds(pid: int) -> float:
+    """User plus system CPU time, in seconds, of a process's main thread: a bot's event loop
+    runs there, and everything it does itself passes through it. Set against the wall time,
+    it says whether the loop was what the bot waited for (busy all along) or not (the bot's
+    other threads, its database's among them, or its answers from elsewhere held it back)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = text[text.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds_titled(pid: int, words: tuple[str, ...]) -> float:
     """User plus system CPU time, in seconds, of those of a process and its descendants whose
     title (command line) holds one of `words`: PostgreSQL names each of its processes by what

@@ -43,7 +43,7 @@ from .config import (
     WARM_UP_FINISH_S,
     WARM_UP_GAMES,
 )
-from .machine import cpu_seconds, cpu_seconds_titled, probe_ms, rss_kb
+from .machine import cpu_seconds, cpu_seconds_titled, loop_cpu_seconds, probe_ms, rss_kb
 from .players import LoadRun, Slot
 from .reader import GameReader, PostgresReader, SqliteReader, on_shard, totals
 from .server_work import ServerWork, checkpoint, read
@@ -311,6 +311,7 @@ async def set_up_games(
         for pid in measuring.pids:
             os.kill(pid, signal.SIGUSR2)
     cpu_each, cpu_setup_own = bots_cpu.since()
+    cpu_setup_loop = bots_cpu.loop_since()
     playing = [s for s, ok in zip(slots, opened, strict=True) if ok]
     playable = await settle(measuring, playing, setup_start)
     cpu_playable, cpu_playable_own = bots_cpu.since()
@@ -323,6 +324,7 @@ async def set_up_games(
         "setup_seconds": setup_seconds,
         "cpu_setup": sum(cpu_each),
         "cpu_setup_own": cpu_setup_own,
+        "cpu_setup_loop": cpu_setup_loop,
         "playing": playing,
         "rss_setup": rss_setup,
         "setup_taken_over": bench.taken_over,
@@ -476,6 +478,13 @@ class BotsCpu:
         self.pids = pids
         self.was = [cpu_seconds(pid) for pid in pids]
         self.own_was = [cpu_seconds(pid, descendants=False) for pid in pids]
+        self.loop_was = [loop_cpu_seconds(pid) for pid in pids]
+
+    def loop_since(self) -> float:
+        """CPU seconds since it was made of the bots' event loops' threads together."""
+        return sum(
+            loop_cpu_seconds(pid) - was for pid, was in zip(self.pids, self.loop_was, strict=True)
+        )
 
     def since(self) -> tuple[list[float], float]:
         """CPU seconds since it was made: of each bot with its workers, in the order of its

@@ -398,6 +398,12 @@ def report(found: dict[str, Any]) -> dict[str, Any]:
     return figures_of(found, summary, processes, clocks)
 
 
+def loop_busy_percent(found: dict[str, Any], processes: int) -> float:
+    """How busy the bots' event loops' threads were over the set-up, on average, in percent
+    of one core each."""
+    return 100 * found["cpu_setup_loop"] / max(found["setup_seconds"] * processes, 1e-9)
+
+
 def print_run(found: dict[str, Any], summary: Summary) -> None:
     """What was run, and how the games were set up and joined the play."""
     args, plan, pids = summary.args, summary.plan, found["pids"]
@@ -436,6 +442,13 @@ def print_run(found: dict[str, Any], summary: Summary) -> None:
         f"  bot CPU per game set up: {1000 * found['cpu_setup'] / opened:.1f} ms "
         f"({1000 * found['cpu_setup_own'] / opened:.1f} ms in the bot's own process, the rest "
         f"its workers'), {found['cpu_setup']:.1f} s over the set-up"
+    )
+    loops = found["cpu_setup_loop"]
+    print(
+        f"  the bot's event loop: {1000 * loops / opened:.1f} ms of its thread's CPU a game, "
+        f"busy {loop_busy_percent(found, plan.processes):.0f}% of the set-up (all of it when "
+        "the loop's CPU is what the set-up waits for; less when it waits on the bot's other "
+        "threads, its database's among them, its workers or Discord's answers)"
     )
     print(
         f"  every game a person's to play (its start's board posted, its AI seats' first "
@@ -658,6 +671,10 @@ def figures_of(
         "cpu_ms_per_game_set_up_own": rounded(
             1000 * found["cpu_setup_own"] / max(len(summary.playing), 1), 1
         ),
+        "cpu_ms_per_game_set_up_loop": rounded(
+            1000 * found["cpu_setup_loop"] / max(len(summary.playing), 1), 1
+        ),
+        "loop_busy_percent_set_up": rounded(loop_busy_percent(found, summary.plan.processes), 0),
         "seconds": round(elapsed, 1),
         "interactions": len(summary.timed),
         "ack_p50_ms": rounded(summary.p50),

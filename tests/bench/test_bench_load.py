@@ -74,6 +74,8 @@ NEW_KEYS = {
     "round_trips_per_action",
     "cpu_ms_per_game_set_up",
     "cpu_ms_per_game_set_up_own",
+    "cpu_ms_per_game_set_up_loop",
+    "loop_busy_percent_set_up",
     "replica_cpu_ms_per_action",
     "replica_apply_cpu_ms_per_action",
     "server_sending_cpu_ms_per_action",
@@ -109,6 +111,10 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     assert figures["cpu_ms_per_game_set_up"] >= figures["cpu_ms_per_game_set_up_own"] > 0, (
         "opening a game costs the bot's process CPU, its workers' included in the total"
     )
+    # The event loop's thread is one of the bot's own process's threads, busy at most all along.
+    assert figures["cpu_ms_per_game_set_up_own"] >= figures["cpu_ms_per_game_set_up_loop"] > 0
+    # (CPU time is counted in clock ticks: a short set-up may read a few percent over.)
+    assert 0 < figures["loop_busy_percent_set_up"] <= 110, "one thread: one core at most"
     assert figures["replica_cpu_ms_per_action"] is None, "SQLite's players read no replica"
     assert figures["server_sending_cpu_ms_per_action"] is None, "...nor is one sent to"
     assert figures["wal_kb_per_action"] is None, "SQLite has no server to read its WAL from"
