@@ -14,9 +14,11 @@ from pathlib import Path
 from .config import PROBE_LOOPS, SLOWED, SPIKED
 
 
-def _stat_fields(pid: int) -> list[str]:
-    """/proc/<pid>/stat after the process name (which, in parentheses, may hold spaces)."""
-    text = Path(f"/proc/{pid}/stat").read_text()
+def _stat_fields(pid: int, thread: int | None = None) -> list[str]:
+    """/proc/<pid>/stat after the process name (which, in parentheses, may hold spaces); with
+    `thread`, that thread's own (/proc/<pid>/task/<thread>/stat)."""
+    where = f"/proc/{pid}" if thread is None else f"/proc/{pid}/task/{thread}"
+    text = Path(f"{where}/stat").read_text()
     return text[text.rindex(")") + 2 :].split()
 
 
@@ -68,11 +70,10 @@ def loop_cpu_seconds(pid: int) -> float:
     it says whether the loop was what the bot waited for (busy all along) or not (the bot's
     other threads, its database's among them, or its answers from elsewhere held it back)."""
     try:
-        text = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+        fields = _stat_fields(pid, thread=pid)  # the main thread's id is the process's
     except OSError:
         return 0.0
-    fields = text[text.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
 def cpu_seconds_titled(pid: int, words: tuple[str, ...]) -> float:
