@@ -18,7 +18,10 @@ script starts a throwaway PostgreSQL server as the tests do
 on it, each running one shard of as many (SHARD_COUNT, SHARD_IDS); the games are dealt out in
 turn over one Discord server per shard, so each process serves its share, as Discord would
 route them. `both` measures SQLite, then PostgreSQL, each in full with the same arguments
-(SQLite with one process: a SQLite file is served by one), and prints them side by side;
+(SQLite with one process: a SQLite file is served by one), and prints them side by side,
+with PostgreSQL's actions a second over SQLite's against its bar (at least as many) and what
+each run's CPU a stored action was, all of it and by whom (the bot, its server, the players'
+replica, the emulator and players: with every core busy, all of it sets the pace);
 `--scaling`, with several processes, measures PostgreSQL with one process too, so the run
 reports what N processes store over one.
 
@@ -106,8 +109,9 @@ Measured over the `--seconds` of play once every game plays:
 The bars: p99 under 250 ms at 200 games in one process (on PostgreSQL as on SQLite); under
 100 kB per active game; two processes on PostgreSQL together store at least 1.5x the actions
 per second of one. Prints a table for people, then as its last line one JSON object of the
-figures (with `both`, PostgreSQL's, SQLite's under `sqlite`; `scaling` is N processes' actions
-per second over one's, null unless both were measured; `clocks`, the turn clocks' figures,
+figures (with `both`, PostgreSQL's, SQLite's under `sqlite`, and `postgresql_over_sqlite` the
+ratio of their actions a second; `scaling` is N processes' actions per second over one's, null
+unless both were measured; `clocks`, the turn clocks' figures,
 null without `--clocked`). It reports figures only: it never
 fails because a machine is slow.
 """

@@ -18,6 +18,9 @@ P99_TARGET_MS = 250.0
 P99_BAR_GAMES = 200  # the p99 bar is set for this many games in one process
 # Two processes together store at least this many times the actions per second of one.
 SCALING_TARGET = 1.5
+# PostgreSQL (one process) against SQLite in `--database both`: actions stored a second, at least
+# as many.
+DATABASES_TARGET = 1.0
 MEMORY_TARGET_KB = 100.0
 # The players' connections to PostgreSQL: many channels read at the same moment, and a
 # connection runs one query at a time.

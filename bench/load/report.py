@@ -21,6 +21,7 @@ from .clocks import Duty
 from .config import (
     ACT_S,
     CLOCK_MINUTES,
+    DATABASES_TARGET,
     KINDS,
     MEMORY_TARGET_KB,
     P99_BAR_GAMES,
@@ -291,6 +292,7 @@ class Summary:
     lag_ms: list[float]
     cpu_ms: float  # the bots' CPU per stored action
     cpu_database: float | None
+    cpu_run: float  # seconds: the bots, their database, its replica, the emulator and players
     busy_percent: float  # of the machine's cores
     before: float  # the machine-speed probe before the run...
     probes: list[float]  # ...and during the play
@@ -371,6 +373,7 @@ def summarize(found: dict[str, Any]) -> Summary:
         lag_ms=[x * 1000 for x in found["lags"]],
         cpu_ms=per_action_ms(found["cpu_bot"], found["actions"]),
         cpu_database=cpu_database,
+        cpu_run=busy,
         busy_percent=100 * busy / elapsed / (os.cpu_count() or 1),
         before=before,
         probes=probes,
@@ -726,12 +729,50 @@ def figures_of(
         "replica_apply_cpu_ms_per_action": _per_action_or_none(found.get("cpu_applying"), found),
         # ...and the bots' server's sending of its changes to it, in its CPU above.
         "server_sending_cpu_ms_per_action": _per_action_or_none(found.get("cpu_sending"), found),
+        # The emulator and the scripted players (this process): the harness's own part...
+        "harness_cpu_ms_per_action": _per_action_or_none(found["cpu_self"], found),
+        # ...of everything the run measured (the bots, their server and the players' replica,
+        # the harness): on a machine whose cores are all busy, what sets the actions a second.
+        "run_cpu_ms_per_action": _per_action_or_none(summary.cpu_run, found),
         # What the bots' PostgreSQL server wrote over the timed play (see `server_work`).
         **server_figures(found),
         "per_process": processes,
         "machine_busy_percent": round(summary.busy_percent),
         "clocks": clocks,
     }
+
+
+def _machine_share(figures: dict[str, Any]) -> str:
+    """What the run measured a stored action, all of it and by whom (ms)."""
+    parts = [("the bot", figures["cpu_ms_per_action"])]
+    if figures["database_cpu_ms_per_action"] is not None:
+        parts.append(("its server", figures["database_cpu_ms_per_action"]))
+    if figures["replica_cpu_ms_per_action"] is not None:
+        parts.append(("the players' replica", figures["replica_cpu_ms_per_action"]))
+    parts.append(("the emulator and players", figures["harness_cpu_ms_per_action"]))
+    told = ", ".join(f"{who} {cell(ms, '.1f', 0)}" for who, ms in parts)
+    return f"{cell(figures['run_cpu_ms_per_action'], '.1f', 0)} ms ({told})"
+
+
+def print_databases(sqlite: dict[str, Any], postgresql: dict[str, Any]) -> float | None:
+    """PostgreSQL's actions a second over SQLite's against the bar, and where each run's CPU
+    went a stored action: with the machine's cores all busy, the CPU of everything on them
+    sets the pace, the harness's and the players' replica's included. None if SQLite stored
+    nothing."""
+    if not sqlite["actions_per_s"]:
+        return None
+    ratio = round(postgresql["actions_per_s"] / sqlite["actions_per_s"], 2)
+    verdict = "within" if ratio >= DATABASES_TARGET else "UNDER"
+    print(
+        f"PostgreSQL stores {ratio:.2f}x the actions per second of SQLite: {verdict} the "
+        f"{DATABASES_TARGET:g}x bar"
+    )
+    print(
+        f"  the CPU a stored action of everything measured, the cores "
+        f"{sqlite['machine_busy_percent']}% and {postgresql['machine_busy_percent']}% busy: "
+        f"SQLite {_machine_share(sqlite)}; PostgreSQL {_machine_share(postgresql)}"
+    )
+    return ratio
 
 
 def compare(results: list[tuple[Plan, dict[str, Any]]], args: argparse.Namespace) -> dict[str, Any]:
@@ -755,6 +796,10 @@ def compare(results: list[tuple[Plan, dict[str, Any]]], args: argparse.Namespace
             ]
             print(f"{plan.label:<34}" + "".join(cells))
     one = found.get(("postgresql", 1))
+    sqlite = found.get(("sqlite", 1))
+    over_sqlite = None
+    if sqlite is not None and one is not None:
+        over_sqlite = print_databases(sqlite, one)
     many = found.get(("postgresql", args.processes)) if args.processes > 1 else None
     scaling = None
     if one is not None and many is not None and one["actions_per_s"] > 0:
@@ -775,7 +820,8 @@ def compare(results: list[tuple[Plan, dict[str, Any]]], args: argparse.Namespace
         )
     figures = dict(results[-1][1])
     if args.database == "both":
-        figures["sqlite"] = found.get(("sqlite", 1))
+        figures["sqlite"] = sqlite
+    figures["postgresql_over_sqlite"] = over_sqlite
     if args.scaling:
         figures["one_process"] = one
     figures["scaling"] = scaling

@@ -26,7 +26,7 @@ from bench.load.clocks import Jump, Said, Silence, clock_duties
 from bench.load.machine import slowdown
 from bench.load.players import Slot
 from bench.load.reader import ClockRow, MovePost
-from bench.load.report import added_game_kb, report_clocks
+from bench.load.report import added_game_kb, print_databases, report_clocks
 
 ROOT = Path(__file__).resolve().parents[2]
 # The benchmark as people run it: `python -m bench.load` from the project's folder.
@@ -83,6 +83,9 @@ NEW_KEYS = {
     "full_pages_per_action",
     "checkpoints_in_play",
     "games_hot_update_percent",
+    "harness_cpu_ms_per_action",
+    "run_cpu_ms_per_action",
+    "postgresql_over_sqlite",
 }
 
 
@@ -118,6 +121,10 @@ def test_a_short_run_prints_its_figures_as_one_json_line_last() -> None:
     assert figures["replica_cpu_ms_per_action"] is None, "SQLite's players read no replica"
     assert figures["server_sending_cpu_ms_per_action"] is None, "...nor is one sent to"
     assert figures["wal_kb_per_action"] is None, "SQLite has no server to read its WAL from"
+    assert figures["postgresql_over_sqlite"] is None, "one database measured: no ratio"
+    # Everything measured a stored action holds the bot's and the harness's parts.
+    run, harness = figures["run_cpu_ms_per_action"], figures["harness_cpu_ms_per_action"]
+    assert harness > 0 and run == pytest.approx(figures["cpu_ms_per_action"] + harness, abs=0.02)
 
 
 @pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
@@ -165,6 +172,52 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     assert figures["checkpoints_in_play"] == 0, "a checkpoint fell within the timed play"
     assert 0 <= figures["games_hot_update_percent"] <= 100
     assert "kB of WAL per stored action" in done.stdout
+    # Everything measured a stored action: the bots, their server, the replica, the harness.
+    parts = ("cpu_ms_per_action", "database_cpu_ms_per_action", "replica_cpu_ms_per_action")
+    parts_ms = sum(figures[key] for key in parts) + figures["harness_cpu_ms_per_action"]
+    assert figures["run_cpu_ms_per_action"] == pytest.approx(parts_ms, abs=0.05), figures
+
+
+def measured(actions_per_s: float, busy: int, **per_action_ms: float | None) -> dict[str, object]:
+    """A side-by-side half's figures: its actions a second, how busy the cores were, and the
+    CPU a stored action (ms) of the bot, its server, the players' replica and the harness."""
+    shares = {"database": None, "replica": None, **per_action_ms}
+    run = sum(ms for ms in shares.values() if ms is not None)
+    return {
+        "actions_per_s": actions_per_s,
+        "machine_busy_percent": busy,
+        "cpu_ms_per_action": shares["bot"],
+        "database_cpu_ms_per_action": shares["database"],
+        "replica_cpu_ms_per_action": shares["replica"],
+        "harness_cpu_ms_per_action": shares["harness"],
+        "run_cpu_ms_per_action": run,
+    }
+
+
+@pytest.mark.parametrize(
+    ("postgresql_per_s", "ratio", "verdict"), [(64.4, 0.70, "UNDER"), (92.2, 1.0, "within")]
+)
+def test_side_by_side_the_databases_are_held_to_their_bar_with_where_the_cpu_went(
+    capsys: pytest.CaptureFixture[str], postgresql_per_s: float, ratio: float, verdict: str
+) -> None:
+    sqlite = measured(92.2, 94, bot=14.88, harness=5.64)
+    postgresql = measured(postgresql_per_s, 93, bot=16.8, database=2.94, replica=1.34, harness=8.1)
+    assert print_databases(sqlite, postgresql) == ratio
+    said = capsys.readouterr().out
+    assert f"PostgreSQL stores {ratio:.2f}x the actions per second of SQLite: {verdict}" in said
+    assert "the cores 94% and 93% busy" in said
+    assert "SQLite 20.5 ms (the bot 14.9, the emulator and players 5.6);" in said
+    assert (
+        "PostgreSQL 29.2 ms (the bot 16.8, its server 2.9, the players' replica 1.3, "
+        "the emulator and players 8.1)"
+    ) in said
+
+
+def test_a_sqlite_run_that_stored_nothing_has_no_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    sqlite = measured(0.0, 10, bot=0.0, harness=0.0)
+    postgresql = measured(50.0, 90, bot=16.8, database=2.94, replica=1.34, harness=8.1)
+    assert print_databases(sqlite, postgresql) is None
+    assert capsys.readouterr().out == ""
 
 
 @pytest.mark.parametrize(
