@@ -293,10 +293,14 @@ class Summary:
     cpu_ms: float  # the bots' CPU per stored action
     cpu_database: float | None
     cpu_run: float  # seconds: the bots, their database, its replica, the emulator and players
-    busy_percent: float  # of the machine's cores
     before: float  # the machine-speed probe before the run...
     probes: list[float]  # ...and during the play
     varied: float  # how much slower the host made the machine (0.0: not)
+
+    @property
+    def busy_percent(self) -> float:
+        """How busy the machine's cores were with everything the run measured."""
+        return 100 * self.cpu_run / self.elapsed / (os.cpu_count() or 1)
 
 
 def hot_percent(work: ServerWork) -> float:
@@ -374,7 +378,6 @@ def summarize(found: dict[str, Any]) -> Summary:
         cpu_ms=per_action_ms(found["cpu_bot"], found["actions"]),
         cpu_database=cpu_database,
         cpu_run=busy,
-        busy_percent=100 * busy / elapsed / (os.cpu_count() or 1),
         before=before,
         probes=probes,
         varied=slowdown(before, probes),
@@ -776,9 +779,10 @@ def print_databases(sqlite: dict[str, Any], postgresql: dict[str, Any]) -> float
 
 
 def compare(results: list[tuple[Plan, dict[str, Any]]], args: argparse.Namespace) -> dict[str, Any]:
-    """Print the measurements side by side and the scaling against its bar; return the JSON
-    figures: the last measurement's (PostgreSQL's when it was measured), with SQLite's under
-    `sqlite` and one PostgreSQL process's under `one_process` when they were measured too."""
+    """Print the measurements side by side, PostgreSQL against SQLite and the scaling against
+    their bars; return the JSON figures: the last measurement's (PostgreSQL's when it was
+    measured), with SQLite's under `sqlite` and one PostgreSQL process's under `one_process`
+    when they were measured too."""
     found = {(plan.database, plan.processes): figures for plan, figures in results}
     if len(results) > 1:
         print()
