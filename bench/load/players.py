@@ -136,6 +136,11 @@ class Slot:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     # version, state dict, boards due, the seat an AI plays a move for (a clock ran out)
     parsed: tuple[int, dict[str, Any], int, int | None] | None = None
+    status: str = ""  # the game's status as last read
+    # Since the game was last read, the bot said something in public that may mean it moved
+    # on without a board picture (a board or a prompt says by itself: see `may_have_moved`),
+    # or nothing came for a while.
+    news: bool = True
     state: tuple[int, State] | None = None
     moved_from: int | None = None  # the version a move was sent at, until the game moves on
     moved_by: float = 0.0  # when to stop waiting for that (a refusal that came another way)
@@ -170,16 +175,21 @@ class Slot:
     def saw(self, record: Record) -> None:
         """Called by the emulator for every record in this channel: count board pictures and
         keep each person's latest private prompt, then wake the player waiting for the bot."""
-        if record.kind in ANNOUNCING_KINDS and record.is_public and record.has_attachment(BOARD):
+        announced = record.kind in ANNOUNCING_KINDS and record.is_public
+        board = announced and record.has_attachment(BOARD)
+        if board:
             self.boards += 1
             self.pictures += 1
-        if record.kind in ANNOUNCING_KINDS and record.is_public and record.has_attachment(REPLAY):
+        if announced and record.has_attachment(REPLAY):
             self.replays += 1
+        prompt = None
         if record.visibility.kind == "ephemeral" and record.message_id is not None:
-            ids = [c for c in record.custom_ids if c.startswith("act:")]
-            if ids and record.visibility.user_id is not None:
-                version = int(ids[0].split(":")[2])
+            prompt = next((c for c in record.custom_ids if c.startswith("act:")), None)
+            if prompt is not None and record.visibility.user_id is not None:
+                version = int(prompt.split(":")[2])
                 self.prompts[record.visibility.user_id] = (record.message_id, version)
+        if not board and prompt is None and record.visibility.kind != "ephemeral":
+            self.news = True
         if self.clocked:
             self.saw_clock(record)
         if self.waiting and self.seen_at is None:
@@ -455,11 +465,16 @@ class LoadRun:
             slot.awaiting = "a board picture"
             return None
         known = slot.parsed[0] if slot.parsed is not None else None
-        found = await self.reader.since(slot.game_id, known)
-        if found is None:
-            slot.awaiting = "its game on the players' replica"
-            return None
-        status, version, raw, stand_in = found
+        if slot.parsed is not None and not self.may_have_moved(slot):
+            status, version, raw, stand_in = slot.status, slot.parsed[0], None, slot.parsed[3]
+        else:
+            slot.news = False  # before the read: what comes while it is made is news after it
+            found = await self.reader.since(slot.game_id, known)
+            if found is None:
+                slot.awaiting = "its game on the players' replica"
+                return None
+            status, version, raw, stand_in = found
+            slot.status = status
         if slot.parsed is None or known != version:
             if raw is None:  # a lobby, its state not stored until it starts
                 slot.awaiting = "its game on the players' replica"
@@ -499,6 +514,25 @@ class LoadRun:
             return Turn(user_id, phase, version, state, prompt[0])
         return Turn(user_id, phase, version, state, None)
 
+    @staticmethod
+    def may_have_moved(slot: Slot) -> bool:
+        """Whether the game may have moved on since it was last read, so that it is read again.
+
+        Every action the bot stores is shown by a board picture but a look at a drawn card,
+        which is answered with the prompt to place it, and a prompt names the version it was
+        made for. So a picture the game read still owed, a prompt made for that version or
+        before, or a private answer to a person's own click say nothing new; a picture more, a
+        prompt for a later version, another public message, or a second of silence may. Read
+        on every message instead, two reads in three found the game where it was: each a query
+        to the players' replica on PostgreSQL, on the cores the bot runs on."""
+        assert slot.parsed is not None
+        version, _, due, _ = slot.parsed
+        return (
+            slot.news
+            or slot.boards > due
+            or any(made_for > version for _, made_for in slot.prompts.values())
+        )
+
     def going(self, until: float | None) -> bool:
         """Whether players go on: until the run stops, or until `until` (the loop's clock).
 
@@ -519,8 +553,10 @@ class LoadRun:
             if found is not None:
                 return found
             slot.waiting, slot.seen_at = True, None
-            with contextlib.suppress(TimeoutError):
+            try:
                 await asyncio.wait_for(slot.changed.wait(), self.reader.recheck_s)
+            except TimeoutError:
+                slot.news = True  # nothing came: read the game again, whatever it may say
             slot.waiting = False
             if slot.changed.is_set() and slot.seen_at is not None:
                 # The harness's own part of what a player waits: from the emulator taking the

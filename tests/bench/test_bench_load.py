@@ -7,13 +7,13 @@ CI history to read, never a pass/fail line here.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import math
 import random
 import signal
 import subprocess
 import sys
+import time
 from collections import Counter
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -21,12 +21,16 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from e2e_harness import BOARD
+from started_games import start_pylons
 
 from bench.load.clocks import Jump, Said, Silence, clock_duties
 from bench.load.machine import slowdown
-from bench.load.players import Slot
-from bench.load.reader import ClockRow, MovePost
+from bench.load.players import LoadRun, Slot
+from bench.load.reader import ClockRow, MovePost, SqliteReader
 from bench.load.report import added_game_kb, print_databases, report_clocks
+from hvbot.store import GameStore
+from sandbox.emulator.models import Attachment, Button, Record, Visibility
 
 ROOT = Path(__file__).resolve().parents[2]
 # The benchmark as people run it: `python -m bench.load` from the project's folder.
@@ -417,23 +421,83 @@ def test_a_signal_during_the_set_up_stops_the_run_with_what_it_came_to(signum) -
     assert "channels had a game started" in out
 
 
-async def test_a_player_short_of_a_board_picture_reads_its_game_again_once_it_came(
+def said(kind: str, seen_by: Visibility, *, board: bool = False, made_for: int = -1) -> Record:
+    """A message of the bot's in the players' channel as the emulator records it: a board
+    picture attached if `board`, a private prompt's buttons for version `made_for` if given."""
+    files = (Attachment(1, BOARD, b"", "image/png"),) if board else ()
+    buttons = (Button(f"act:1:{made_for}:place_A1", "A1", 1, 0),) if made_for >= 0 else ()
+    at = datetime(2026, 3, 1, tzinfo=UTC)
+    return Record(1, kind, "POST", "/", seen_by, 10, 1, None, "", (), buttons, files, {}, 0.0, at)
+
+
+PUBLIC = Visibility.public()
+PRIVATE = Visibility.ephemeral_to(100)
+
+
+async def test_a_player_reads_its_game_again_only_when_the_bot_may_have_moved_it(
     tmp_path: Path,
 ) -> None:
-    """A player looks at its game on each of the bot's messages in its channel; while it is
-    still a board picture short of the game it last read, nothing the game says now changes
-    that (a game only ever owes more boards), so it waits for the picture without reading,
-    and reads once the picture came."""
-    from started_games import start_pylons
+    """A player waits for what its game owes (its board pictures, its person's prompt) and
+    for its person's move to be stored, woken by each of the bot's messages in its channel:
+    a picture the game it read still owed, the private answers to its own clicks, and a
+    prompt made for the version it read, say nothing new, so the game is not read again for
+    them; a picture more than it owed is the game moving on, and is."""
+    bench, reader, slot = await _player_of_a_started_game(tmp_path)
+    try:
+        assert await bench.turn(slot) is None and slot.awaiting == "a board picture"
+        assert reader.reads == 1
+        assert slot.parsed is not None
+        version, due = slot.parsed[0], slot.parsed[2]
+        for _ in range(due - 1):
+            slot.saw(said("followup", PUBLIC, board=True))
+            assert await bench.turn(slot) is None and slot.awaiting == "a board picture"
+        # The person moved at the version read: the bot's answers to the click come first.
+        slot.moved_from, slot.moved_by = version, time.monotonic() + 3600
+        slot.saw(said("followup", PUBLIC, board=True))  # the last picture the game owed
+        slot.saw(said("deferred", PRIVATE))
+        slot.saw(said("followup", PRIVATE, made_for=version))
+        assert await bench.turn(slot) is None and slot.awaiting == "a move sent to be stored"
+        assert reader.reads == 1, "nothing said the game moved on"
+        slot.saw(said("channel_message", PUBLIC, board=True))  # the move's own picture
+        await bench.turn(slot)
+        assert reader.reads == 2
+    finally:
+        await reader.close()
 
-    from bench.load.players import LoadRun
-    from bench.load.reader import SqliteReader
-    from hvbot.store import GameStore
 
+@pytest.mark.parametrize(
+    "news",
+    [
+        said("channel_message", PUBLIC),  # e.g. the game ended without a move
+        said("followup", PRIVATE, made_for=99),  # a look at a drawn card: the prompt to place it
+    ],
+    ids=["a public message", "a prompt for a later version"],
+)
+async def test_a_player_reads_its_game_again_on_news_without_a_picture(
+    tmp_path: Path, news: Record
+) -> None:
+    """What moves a game on without a board picture is read as soon as it is said."""
+    bench, reader, slot = await _player_of_a_started_game(tmp_path)
+    try:
+        await bench.turn(slot)
+        assert slot.parsed is not None
+        slot.moved_from, slot.moved_by = slot.parsed[0], time.monotonic() + 3600
+        slot.boards = slot.parsed[2]
+        assert await bench.turn(slot) is None and reader.reads == 1
+        slot.saw(news)
+        await bench.turn(slot)
+        assert reader.reads == 2
+    finally:
+        await reader.close()
+
+
+async def _player_of_a_started_game(tmp_path: Path) -> tuple[LoadRun, SqliteReader, Slot]:
+    """The players' side of a game started with two moves stored (three boards due, the
+    deal's among them), read from the bot's SQLite file, none of its pictures seen yet."""
     at = datetime(2026, 3, 1, tzinfo=UTC)
     store = await GameStore.open(tmp_path / "games.sqlite3")
     try:
-        state = {"history": ["place K12", "place M13"]}  # three boards due: the deal's too
+        state = {"history": ["place K12", "place M13"]}
         game, _ = await start_pylons(store, state=state, at=at)
     finally:
         await store.close()
@@ -441,20 +505,4 @@ async def test_a_player_short_of_a_board_picture_reads_its_game_again_once_it_ca
     emulator = SimpleNamespace(on_record=lambda listener: None)
     bench = LoadRun(emulator, reader=reader, args=SimpleNamespace())  # type: ignore[arg-type]
     slot = Slot(channel=None, people=[], rng=None, game_id=game.id)  # type: ignore[arg-type]
-    try:
-        assert await bench.turn(slot) is None and slot.awaiting == "a board picture"
-        assert reader.reads == 1
-        slot.boards = 2  # two of the three pictures came, each with a message
-        assert await bench.turn(slot) is None and slot.awaiting == "a board picture"
-        assert await bench.turn(slot) is None
-        assert reader.reads == 1, "nothing read while the picture is still to come"
-        slot.boards = 3
-        slot.parsed = (slot.parsed[0], slot.parsed[1], 4, None)  # a move since: one more due
-        assert await bench.turn(slot) is None and slot.awaiting == "a board picture"
-        assert reader.reads == 1
-        slot.boards = 4  # the picture came: the game is read again
-        with contextlib.suppress(Exception):  # what comes after (the rules' state) is not stored
-            await bench.turn(slot)
-        assert reader.reads == 2
-    finally:
-        await reader.close()
+    return bench, reader, slot
