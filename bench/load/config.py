@@ -79,6 +79,10 @@ REPLAYS_S = 60.0
 # (it does every WATCH_S): at rest means at rest.
 REST_SECONDS = WATCH_S + 1.0
 MOVE_TIMEOUT = 10.0  # an acknowledged move that changes nothing by then counts as refused
+# A player reads its game when the bot's messages say it may have moved on, and otherwise after
+# this long without any (a message lost on its way): on a bot behind, a second's silence is
+# common and almost always ends with the board picture it waited for.
+SILENT_READ_S = 5.0
 STALL_SECONDS = 15.0  # a game waiting this long for the bot is reported as stuck
 # When the second half of the games joins the play, all their people move in the same instant,
 # a burst no server sees: the timing starts once each of them has moved (or this long), and

@@ -40,6 +40,7 @@ from .config import (
     RAN_OUT,
     REPLICA_WAIT_S,
     RULES,
+    SILENT_READ_S,
     STALL_SECONDS,
     WARNED,
 )
@@ -141,6 +142,7 @@ class Slot:
     # on without a board picture (a board or a prompt says by itself: see `may_have_moved`),
     # or nothing came for a while.
     news: bool = True
+    read_at: float = 0.0  # when the game was last read (time.monotonic())
     state: tuple[int, State] | None = None
     moved_from: int | None = None  # the version a move was sent at, until the game moves on
     moved_by: float = 0.0  # when to stop waiting for that (a refusal that came another way)
@@ -195,6 +197,11 @@ class Slot:
         if self.waiting and self.seen_at is None:
             self.seen_at = time.monotonic()
         self.changed.set()
+
+    def heard_nothing(self, now: float) -> None:
+        """The player waited a while and the bot said nothing: long enough after the game was
+        last read (`SILENT_READ_S`), it is read again whatever it may say."""
+        self.news = self.news or now - self.read_at >= SILENT_READ_S
 
     def saw_clock(self, record: Record) -> None:
         """What a game with a turn clock shows of it in the channel: the posts that say a
@@ -469,6 +476,7 @@ class LoadRun:
             status, version, raw, stand_in = slot.status, slot.parsed[0], None, slot.parsed[3]
         else:
             slot.news = False  # before the read: what comes while it is made is news after it
+            slot.read_at = time.monotonic()
             found = await self.reader.since(slot.game_id, known)
             if found is None:
                 slot.awaiting = "its game on the players' replica"
@@ -522,7 +530,7 @@ class LoadRun:
         which is answered with the prompt to place it, and a prompt names the version it was
         made for. So a picture the game read still owed, a prompt made for that version or
         before, or a private answer to a person's own click say nothing new; a picture more, a
-        prompt for a later version, another public message, or a second of silence may. Read
+        prompt for a later version, another public message, or a long silence may. Read
         on every message instead, two reads in three found the game where it was: each a query
         to the players' replica on PostgreSQL, on the cores the bot runs on."""
         assert slot.parsed is not None
@@ -556,7 +564,7 @@ class LoadRun:
             try:
                 await asyncio.wait_for(slot.changed.wait(), self.reader.recheck_s)
             except TimeoutError:
-                slot.news = True  # nothing came: read the game again, whatever it may say
+                slot.heard_nothing(time.monotonic())
             slot.waiting = False
             if slot.changed.is_set() and slot.seen_at is not None:
                 # The harness's own part of what a player waits: from the emulator taking the

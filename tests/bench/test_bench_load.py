@@ -25,6 +25,7 @@ from e2e_harness import BOARD
 from started_games import start_pylons
 
 from bench.load.clocks import Jump, Said, Silence, clock_duties
+from bench.load.config import SILENT_READ_S
 from bench.load.machine import slowdown
 from bench.load.players import LoadRun, Slot
 from bench.load.reader import ClockRow, MovePost, SqliteReader
@@ -485,6 +486,24 @@ async def test_a_player_reads_its_game_again_on_news_without_a_picture(
         slot.boards = slot.parsed[2]
         assert await bench.turn(slot) is None and reader.reads == 1
         slot.saw(news)
+        await bench.turn(slot)
+        assert reader.reads == 2
+    finally:
+        await reader.close()
+
+
+async def test_a_player_reads_its_game_again_after_a_long_silence(tmp_path: Path) -> None:
+    """A message lost on its way says nothing: a player that heard nothing for a while reads
+    its game again all the same, but not after every second of a bot behind."""
+    bench, reader, slot = await _player_of_a_started_game(tmp_path)
+    try:
+        await bench.turn(slot)
+        assert slot.parsed is not None
+        slot.moved_from, slot.moved_by = slot.parsed[0], time.monotonic() + 3600
+        slot.boards = slot.parsed[2]
+        slot.heard_nothing(slot.read_at + SILENT_READ_S / 2)
+        assert await bench.turn(slot) is None and reader.reads == 1
+        slot.heard_nothing(slot.read_at + SILENT_READ_S)
         await bench.turn(slot)
         assert reader.reads == 2
     finally:
