@@ -467,8 +467,8 @@ class LoadRun:
             return None
         if slot.parsed is not None and slot.boards < slot.parsed[2]:
             # Still a board picture short of the game last read: nothing the game says now
-            # would change that (a game only ever owes more boards), so it is read again once
-            # the picture came, not on each of the bot's messages meanwhile.
+            # would change that (a game only ever owes more boards), so it is not read again
+            # before the picture came, and then only if it may have moved on since.
             slot.awaiting = "a board picture"
             return None
         known = slot.parsed[0] if slot.parsed is not None else None

@@ -53,8 +53,8 @@ class GameReader:
 
     # Queries made (the report says how many there were beside the database server's CPU).
     reads = 0
-    # How long a player waits for the bot's next message before looking at its game again:
-    # what it reads is the truth at once, and the bot's next message says when to look.
+    # How long a player waits for the bot's next message before it looks at what it is waiting
+    # for again: what it reads is the truth at once, and the bot's messages say when to read.
     recheck_s = 1.0
 
     async def rows(self, sql: str, *args: Any) -> list[Sequence[Any]]:
@@ -82,8 +82,9 @@ class GameReader:
         self, game_id: int, version: int | None
     ) -> tuple[str, int, str | None, int | None] | None:
         """What `game` reads, in the same query, but the state only if the game is no longer
-        at `version` (None: not known yet): the players look on every message the bot sends,
-        and read the whole state only when it changed, without a second query to ask for it.
+        at `version` (None: not known yet): the players look whenever the bot's messages say
+        the game may have moved on, and read the whole state only when it did, without a second
+        query to ask for it.
         None if the game is not on the players' replica yet."""
         rows = await self.rows(
             "SELECT status, version, CASE WHEN version = ? THEN NULL ELSE state END,"
