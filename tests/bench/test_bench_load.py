@@ -21,13 +21,12 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from e2e_harness import BOARD
 from started_games import start_pylons
 
 from bench.load.clocks import Jump, Said, Silence, clock_duties
 from bench.load.config import SILENT_READ_S
 from bench.load.machine import slowdown
-from bench.load.players import LoadRun, Slot
+from bench.load.players import BOARD, LoadRun, Slot
 from bench.load.reader import ClockRow, MovePost, SqliteReader
 from bench.load.report import added_game_kb, print_databases, report_clocks
 from hvbot.store import GameStore
