@@ -477,13 +477,8 @@ async def test_a_player_reads_its_game_again_on_news_without_a_picture(
     tmp_path: Path, news: Record
 ) -> None:
     """What moves a game on without a board picture is read as soon as it is said."""
-    bench, reader, slot = await _player_of_a_started_game(tmp_path)
+    bench, reader, slot = await _player_waiting_for_its_move(tmp_path)
     try:
-        await bench.turn(slot)
-        assert slot.parsed is not None
-        slot.moved_from, slot.moved_by = slot.parsed[0], time.monotonic() + 3600
-        slot.boards = slot.parsed[2]
-        assert await bench.turn(slot) is None and reader.reads == 1
         slot.saw(news)
         await bench.turn(slot)
         assert reader.reads == 2
@@ -494,12 +489,8 @@ async def test_a_player_reads_its_game_again_on_news_without_a_picture(
 async def test_a_player_reads_its_game_again_after_a_long_silence(tmp_path: Path) -> None:
     """A message lost on its way says nothing: a player that heard nothing for a while reads
     its game again all the same, but not after every second of a bot behind."""
-    bench, reader, slot = await _player_of_a_started_game(tmp_path)
+    bench, reader, slot = await _player_waiting_for_its_move(tmp_path)
     try:
-        await bench.turn(slot)
-        assert slot.parsed is not None
-        slot.moved_from, slot.moved_by = slot.parsed[0], time.monotonic() + 3600
-        slot.boards = slot.parsed[2]
         slot.heard_nothing(slot.read_at + SILENT_READ_S / 2)
         assert await bench.turn(slot) is None and reader.reads == 1
         slot.heard_nothing(slot.read_at + SILENT_READ_S)
@@ -507,6 +498,18 @@ async def test_a_player_reads_its_game_again_after_a_long_silence(tmp_path: Path
         assert reader.reads == 2
     finally:
         await reader.close()
+
+
+async def _player_waiting_for_its_move(tmp_path: Path) -> tuple[LoadRun, SqliteReader, Slot]:
+    """`_player_of_a_started_game` once it read the game, saw every picture it owes, and sent
+    its person's move at its version: waiting for it to be stored, without reading again."""
+    bench, reader, slot = await _player_of_a_started_game(tmp_path)
+    await bench.turn(slot)
+    assert slot.parsed is not None
+    slot.moved_from, slot.moved_by = slot.parsed[0], time.monotonic() + 3600
+    slot.boards = slot.parsed[2]
+    assert await bench.turn(slot) is None and reader.reads == 1
+    return bench, reader, slot
 
 
 async def _player_of_a_started_game(tmp_path: Path) -> tuple[LoadRun, SqliteReader, Slot]:
