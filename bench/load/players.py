@@ -175,8 +175,9 @@ class Slot:
         return next(p for p in self.people if p.id == user_id)
 
     def saw(self, record: Record) -> None:
-        """Called by the emulator for every record in this channel: count board pictures and
-        keep each person's latest private prompt, then wake the player waiting for the bot."""
+        """Called by the emulator for every record in this channel: count board pictures, keep
+        each person's latest private prompt, note any other public message as news (see
+        `LoadRun.may_have_moved`), then wake the player waiting for the bot."""
         announced = record.kind in ANNOUNCING_KINDS and record.is_public
         board = announced and record.has_attachment(BOARD)
         if board:
