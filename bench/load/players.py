@@ -138,9 +138,9 @@ class Slot:
     # version, state dict, boards due, the seat an AI plays a move for (a clock ran out)
     parsed: tuple[int, dict[str, Any], int, int | None] | None = None
     status: str = ""  # the game's status as last read
-    # Since the game was last read, the bot said something in public that may mean it moved
-    # on without a board picture (a board or a prompt says by itself: see `may_have_moved`),
-    # or nothing came for a while.
+    # Since the game was last read, the bot said something that may mean it moved on without
+    # a board picture (anything but a board, a prompt, which say by themselves, or another
+    # ephemeral answer: see `may_have_moved`), or nothing came for a while.
     news: bool = True
     read_at: float = 0.0  # when the game was last read (time.monotonic())
     state: tuple[int, State] | None = None
@@ -176,8 +176,8 @@ class Slot:
 
     def saw(self, record: Record) -> None:
         """Called by the emulator for every record in this channel: count board pictures, keep
-        each person's latest private prompt, note any other public message as news (see
-        `LoadRun.may_have_moved`), then wake the player waiting for the bot."""
+        each person's latest private prompt, note any other message but an ephemeral answer as
+        news (see `may_have_moved`), then wake the player waiting for the bot."""
         announced = record.kind in ANNOUNCING_KINDS and record.is_public
         board = announced and record.has_attachment(BOARD)
         if board:
@@ -198,6 +198,24 @@ class Slot:
         if self.waiting and self.seen_at is None:
             self.seen_at = time.monotonic()
         self.changed.set()
+
+    def may_have_moved(self) -> bool:
+        """Whether the game may have moved on since it was last read, so that it is read again.
+
+        Every action the bot stores is shown by a board picture but a look at a drawn card,
+        which is answered with the prompt to place it, and a prompt names the version it was
+        made for. So a picture the game read still owed, a prompt made for that version or
+        before, or a private answer to a person's own click say nothing new; a picture more, a
+        prompt for a later version, any other message, or a long silence may. Read
+        on every message instead, two reads in three found the game where it was: each a query
+        to the players' replica on PostgreSQL, on the cores the bot runs on."""
+        assert self.parsed is not None
+        version, _, due, _ = self.parsed
+        return (
+            self.news
+            or self.boards > due
+            or any(made_for > version for _, made_for in self.prompts.values())
+        )
 
     def heard_nothing(self, now: float) -> None:
         """The player waited a while and the bot said nothing: long enough after the game was
@@ -473,7 +491,7 @@ class LoadRun:
             slot.awaiting = "a board picture"
             return None
         known = slot.parsed[0] if slot.parsed is not None else None
-        if slot.parsed is not None and not self.may_have_moved(slot):
+        if slot.parsed is not None and not slot.may_have_moved():
             status, version, raw, stand_in = slot.status, slot.parsed[0], None, slot.parsed[3]
         else:
             slot.news = False  # before the read: what comes while it is made is news after it
@@ -522,25 +540,6 @@ class LoadRun:
                 return None
             return Turn(user_id, phase, version, state, prompt[0])
         return Turn(user_id, phase, version, state, None)
-
-    @staticmethod
-    def may_have_moved(slot: Slot) -> bool:
-        """Whether the game may have moved on since it was last read, so that it is read again.
-
-        Every action the bot stores is shown by a board picture but a look at a drawn card,
-        which is answered with the prompt to place it, and a prompt names the version it was
-        made for. So a picture the game read still owed, a prompt made for that version or
-        before, or a private answer to a person's own click say nothing new; a picture more, a
-        prompt for a later version, another public message, or a long silence may. Read
-        on every message instead, two reads in three found the game where it was: each a query
-        to the players' replica on PostgreSQL, on the cores the bot runs on."""
-        assert slot.parsed is not None
-        version, _, due, _ = slot.parsed
-        return (
-            slot.news
-            or slot.boards > due
-            or any(made_for > version for _, made_for in slot.prompts.values())
-        )
 
     def going(self, until: float | None) -> bool:
         """Whether players go on: until the run stops, or until `until` (the loop's clock).
