@@ -410,8 +410,13 @@ async def ramp_up(measuring: Measuring, playing: list[Slot]) -> tuple[list[int],
     while loop.time() - join_start < JOIN_SECONDS and not all(s.moves for s in second):
         await asyncio.sleep(0.1)
     joined_seconds = loop.time() - join_start
+    joined_moved = sum(1 for s in second if s.moves)
     await asyncio.sleep(SETTLE_SECONDS)
-    return rss_half, {"joined_seconds": joined_seconds, "half_games": len(first)}
+    return rss_half, {
+        "joined_seconds": joined_seconds,
+        "joined_moved": joined_moved,
+        "half_games": len(first),
+    }
 
 
 async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:

@@ -464,11 +464,32 @@ def print_run(found: dict[str, Any], summary: Summary) -> None:
         f"{1000 * found['cpu_playable'] / max(len(summary.playing), 1):.1f} ms "
         f"({1000 * found['cpu_playable_own'] / max(len(summary.playing), 1):.1f} ms its own)"
     )
-    joining_ms = latencies_ms(found["joining"])
+    joining = len(summary.playing) - found["half_games"]
     print(
-        f"the second half joining the play at once: every one of them moved within "
-        f"{found['joined_seconds']:.1f} s ({len(joining_ms)} interactions, p99 "
-        f"{percentile(joining_ms, 0.99):.0f} ms; not counted below)"
+        joining_sentence(
+            found["joined_moved"], joining, found["joined_seconds"], latencies_ms(found["joining"])
+        )
+    )
+
+
+def joining_sentence(moved: int, joining: int, seconds: float, latencies: Sequence[float]) -> str:
+    """How the second half of the games joined the play. The timing waits until each of them
+    has moved, or JOIN_SECONDS: without --think they all move at once; with it, a game's first
+    pause is a random part of a whole one, so most of them move later, in the timed play, and
+    saying that every one had moved by then would be wrong."""
+    counted = (
+        f"({len(latencies)} interactions, p99 {percentile(latencies, 0.99):.0f} ms; "
+        "not counted below)"
+    )
+    if moved >= joining:
+        return (
+            f"the second half joining the play at once: every one of them moved within "
+            f"{seconds:.1f} s {counted}"
+        )
+    return (
+        f"the second half joining the play at once: {moved} of {joining} had moved when the "
+        f"timing began, {seconds:.1f} s later; the others were thinking still (a game's first "
+        f"pause is a random part of one) {counted}"
     )
 
 

@@ -28,7 +28,7 @@ from bench.load.config import SILENT_READ_S
 from bench.load.machine import slowdown
 from bench.load.players import BOARD, LoadRun, Slot
 from bench.load.reader import ClockRow, MovePost, SqliteReader
-from bench.load.report import added_game_kb, print_databases, report_clocks
+from bench.load.report import added_game_kb, joining_sentence, print_databases, report_clocks
 from hvbot.store import GameStore
 from sandbox.emulator.models import Attachment, Button, Record, Visibility
 
@@ -250,6 +250,18 @@ def test_what_an_added_game_costs_is_not_made_up_when_half_the_games_peaked_high
     peaked = {**found, "rss_half": 140_000}
     assert math.isnan(added_game_kb(peaked, games=200, added=100))
     assert math.isnan(added_game_kb(found, games=200, added=0))
+
+
+def test_the_second_half_is_said_to_have_moved_only_when_every_game_of_it_did() -> None:
+    # Without --think every game of the second half moves at once.
+    all_of_them = joining_sentence(500, 500, 2.4, [10.0, 30.0])
+    assert "every one of them moved within 2.4 s" in all_of_them
+    assert "2 interactions, p99 30 ms" in all_of_them
+    # With it, a game's first pause is a random part of one: the wait ends at its cap with
+    # most of them thinking still, which the report says instead of "every one moved".
+    capped = joining_sentence(41, 5000, 15.1, [12.0])
+    assert "every one" not in capped
+    assert "41 of 5000 had moved when the timing began, 15.1 s later" in capped
 
 
 @pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
