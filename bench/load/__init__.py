@@ -106,8 +106,9 @@ Measured over the `--seconds` of play once every game plays:
   time when its host is busy, and every other figure then moves with it; the run says so when
   its speed changed, so runs are compared only when their machines ran alike.
 
-The bars: p99 under 250 ms at 200 games in one process (on PostgreSQL as on SQLite); under
-100 kB per active game; two processes on PostgreSQL together store at least 1.5x the actions
+The bars: p99 under 250 ms at 200 games in one process (on PostgreSQL as on SQLite) and at
+10,000 open games at a human pace; those 10,000 opened and started in under two minutes;
+under 20 kB per open game; two processes on PostgreSQL together store at least 1.5x the actions
 per second of one. Prints a table for people, then as its last line one JSON object of the
 figures (with `both`, PostgreSQL's, SQLite's under `sqlite`, and `postgresql_over_sqlite` the
 ratio of their actions a second; `scaling` is N processes' actions per second over one's, null

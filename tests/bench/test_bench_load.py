@@ -28,7 +28,13 @@ from bench.load.config import SILENT_READ_S
 from bench.load.machine import slowdown
 from bench.load.players import BOARD, LoadRun, Slot
 from bench.load.reader import ClockRow, MovePost, SqliteReader
-from bench.load.report import added_game_kb, joining_sentence, print_databases, report_clocks
+from bench.load.report import (
+    added_game_kb,
+    joining_sentence,
+    print_databases,
+    report_clocks,
+    setup_sentence,
+)
 from hvbot.store import GameStore
 from sandbox.emulator.models import Attachment, Button, Record, Visibility
 
@@ -262,6 +268,14 @@ def test_the_second_half_is_said_to_have_moved_only_when_every_game_of_it_did() 
     capped = joining_sentence(41, 5000, 15.1, [12.0])
     assert "every one" not in capped
     assert "41 of 5000 had moved when the timing began, 15.1 s later" in capped
+
+
+def test_the_set_up_is_weighed_as_a_rate_of_ten_thousand_games_in_two_minutes() -> None:
+    assert setup_sentence(10_000, 108.1).startswith("set-up 108.1 s, 93 games a second: within")
+    assert ": OVER the bar of 10,000 games in 120 s" in setup_sentence(10_000, 130.0)
+    # A smaller run is weighed at the same rate: 2,000 games need to be up within 24 s.
+    assert ": within" in setup_sentence(2_000, 23.0)
+    assert ": OVER" in setup_sentence(2_000, 70.9)
 
 
 @pytest.mark.slow  # tens of seconds: a benchmark run, if a short one
