@@ -687,6 +687,14 @@ def print_bars(summary: Summary) -> None:
             f" {HUMAN_PACE_BAR_GAMES:,} at a human pace)"
         )
     )
+    if not summary.args.think:
+        # Played as fast as answered, a game's memory is mostly what its play holds for the
+        # moment (boards queued to draw and post), and its set-up is paced by --setup-at-once.
+        print(
+            f"set-up and memory a game: their bars are set for {HUMAN_PACE_BAR_GAMES:,} open "
+            "games at a human pace (--think)"
+        )
+        return
     print(setup_sentence(games, summary.setup_s))
     print(f"{per_game_kb:.1f} kB per game: {kb_verdict} the {MEMORY_TARGET_KB:g} kB bar")
     if math.isnan(added_kb):
