@@ -4,6 +4,7 @@ read without the emulator's.
 
     python bench/load_bot.py --api-base URL --gateway URL --database FILE|URL [--guild-id ID]
                              [--shard-count N --shard-ids K[,K...]] [--moved-clock]
+                             [--cores C[,C...]]
 
 It is the bot as `bot.py` runs it (same client, same database code, logging at INFO unless told
 otherwise), except for where it connects: discord.py's REST base and gateway URL are pointed at
@@ -23,6 +24,9 @@ clock jumping an hour would end every lease held at that instant, and have the p
 way then taken over by the bots' check, deleted again or refused as second copies (the tests
 move both, `bot.service.clock`, between steps that have settled). Without it, the bot keeps the
 real time, and its stdin carries nothing.
+
+With `--cores` it keeps to those cores, and so do the workers it starts (the benchmark's
+`--bot-cores`).
 
 It prints `ready` on stdout once it is connected, and stops cleanly on SIGTERM or SIGINT, or
 when its stdin closes: the benchmark keeps a pipe open, so a benchmark that dies, however it
@@ -86,6 +90,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--metrics-port", type=int, help="as METRICS_PORT: serve /metrics here (default: none)"
     )
     parser.add_argument(
+        "--cores",
+        type=_cores,
+        help="keep to these cores, comma-separated, the workers started too (default: any)",
+    )
+    parser.add_argument(
         "--moved-clock",
         action="store_true",
         help="tell the games' time by the real time plus an offset read from stdin (seconds, "
@@ -109,6 +118,10 @@ class MovedClock:
         """Set by the thread reading stdin: one attribute, swapped whole, so the event loop
         reading it needs no lock. Never backwards."""
         self.offset = max(self.offset, timedelta(seconds=seconds))
+
+
+def _cores(text: str) -> set[int]:
+    return {int(word) for word in text.split(",")}
 
 
 def _shard_ids(text: str) -> tuple[int, ...]:
@@ -154,6 +167,8 @@ async def serve(args: argparse.Namespace) -> int:
 
     from hvbot.runtime.client import GameBot
 
+    if args.cores:  # first: the workers started from here on keep to them too
+        os.sched_setaffinity(0, args.cores)
     discord.http.Route.BASE = args.api_base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     configure_logging(args.log_level)

@@ -7,7 +7,7 @@ product's quality bars: one bot process on SQLite, or several sharing PostgreSQL
                          [--drawing-processes 1] [--warm-up 20]
                          [--warm-up-boards 1500] [--bot-log FILE]
                          [--database sqlite|postgresql|both] [--processes 1] [--scaling]
-                         [--clocked 0]
+                         [--clocked 0] [--bot-cores 0]
 
 The bot runs in child processes (`bench/load_bot.py`: the real client, drawing in its worker
 processes as deployed); this process runs the Discord emulator on 127.0.0.1, with one text
@@ -22,6 +22,9 @@ route them. `both` measures SQLite, then PostgreSQL, each in full with the same 
 with PostgreSQL's actions a second over SQLite's against its bar (at least as many) and what
 each run's CPU a stored action was, all of it and by whom (the bot, its server, the players'
 replica, the emulator and players: with every core busy, all of it sets the pace);
+`--bot-cores N` keeps the bots and their workers to the first N cores and everything else,
+the PostgreSQL servers with it, to the others, so that what the bots store a second is what
+their own cores let them, as beside a database on a machine of its own (`cores.py`);
 `--scaling`, with several processes, measures PostgreSQL with one process too, so the run
 reports what N processes store over one.
 

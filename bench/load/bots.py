@@ -72,6 +72,8 @@ async def start_bot(
         command.append(f"--guild-id={guild_id}")
     if shard is not None:
         command += [f"--shard-count={shard[1]}", f"--shard-ids={shard[0]}"]
+    if args.cores is not None:
+        command.append(f"--cores={args.cores.bots_arg}")
     process = await asyncio.create_subprocess_exec(
         *command,
         stdin=asyncio.subprocess.PIPE,

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -24,6 +25,7 @@ from .config import (
     SETUP_AT_ONCE,
     WARM_UP_BOARDS,
 )
+from .cores import keep_to, split
 from .measure import run
 from .report import compare, report
 
@@ -112,6 +114,15 @@ def options() -> argparse.ArgumentParser:
         "person after another goes silent in them while the bots' clock is moved past their "
         "warning and their deadline (default 0)",
     )
+    parser.add_argument(
+        "--bot-cores",
+        type=int,
+        default=0,
+        help="the bots and their workers keep to this many cores, and this process (the "
+        "emulator and the players) with the PostgreSQL servers it starts to the others, as a "
+        "bot on PostgreSQL has its database on a machine of its own (default 0: every process "
+        "on every core)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="for the players' choices")
     parser.add_argument(
         "--drawing-processes",
@@ -154,6 +165,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--clocked gives how many of the --games have a clock: 0 to --games")
     if args.scaling and args.processes == 1:
         parser.error("--scaling compares several processes with one: give --processes 2 or more")
+    args.cores = None
+    if args.bot_cores:
+        try:
+            args.cores = split(args.bot_cores, os.sched_getaffinity(0))
+        except ValueError as exc:
+            parser.error(str(exc))
     return args
 
 
@@ -209,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     gc.set_threshold(*HARNESS_GC_THRESHOLD)
     plans = measurements(args)
+    if args.cores is not None:  # before the PostgreSQL servers start: they keep to them too
+        keep_to(args.cores.others)
     several = len(plans) > 1
     results: list[tuple[Plan, dict[str, Any]]] = []
     try:

@@ -43,6 +43,7 @@ from .config import (
     WARM_UP_FINISH_S,
     WARM_UP_GAMES,
 )
+from .cores import cores_of
 from .machine import cpu_seconds, cpu_seconds_titled, loop_cpu_seconds, probe_ms, rss_kb
 from .players import LoadRun, Slot
 from .reader import GameReader, PostgresReader, SqliteReader, on_shard, totals
@@ -471,6 +472,13 @@ async def timed_play(measuring: Measuring, playing: list[Slot]) -> TimedPlay:
         "round_trips": trips,
         "server_work": work,
         "probes": probes,
+        # Where each ran, as the kernel has it (with --bot-cores, apart).
+        "cores": {
+            "bots": sorted(cores_of(pids)),
+            "players": sorted(os.sched_getaffinity(0)),
+            "server": sorted(cores_of([database_pid])) if database_pid else None,
+            "replica": sorted(cores_of([measuring.replica_pid])) if measuring.replica_pid else None,
+        },
     }
     return TimedPlay(figures, rss_samples, own_samples, driver)
 

@@ -627,6 +627,24 @@ def print_cpu(found: dict[str, Any], summary: Summary) -> None:
         f"the machine's {os.cpu_count()} cores: {summary.busy_percent:.0f}% busy with the bots, "
         f"the database, the emulator and the players together"
     )
+    print(cores_sentence(found["cores"]))
+
+
+def cores_sentence(cores: dict[str, list[int] | None]) -> str:
+    """Which cores each part of the run could use over the timed play, as the kernel had it."""
+    every = set(cores["bots"] or ()) | set(cores["players"] or ())
+    if all(set(found) == every for found in cores.values() if found is not None):
+        return f"cores: every process on every core ({_listed(sorted(every))})"
+    parts = [("the bots and their workers", cores["bots"])]
+    parts.append(("the emulator and the players", cores["players"]))
+    parts.append(("the bots' PostgreSQL server", cores["server"]))
+    parts.append(("the players' replica", cores["replica"]))
+    told = "; ".join(f"{who} on {_listed(found)}" for who, found in parts if found is not None)
+    return f"cores apart (--bot-cores): {told}"
+
+
+def _listed(cores: list[int] | None) -> str:
+    return ", ".join(str(core) for core in cores or ())
 
 
 def all_processes(found: dict[str, Any], summary: Summary) -> dict[str, Any]:
@@ -794,6 +812,7 @@ def figures_of(
         **server_figures(found),
         "per_process": processes,
         "machine_busy_percent": round(summary.busy_percent),
+        "cores": found["cores"],
         "clocks": clocks,
     }
 
@@ -828,7 +847,24 @@ def print_databases(sqlite: dict[str, Any], postgresql: dict[str, Any]) -> float
         f"{sqlite['machine_busy_percent']}% and {postgresql['machine_busy_percent']}% busy: "
         f"SQLite {_machine_share(sqlite)}; PostgreSQL {_machine_share(postgresql)}"
     )
+    print("  " + _shared_or_apart(postgresql["cores"]))
     return ratio
+
+
+def _shared_or_apart(cores: dict[str, list[int] | None]) -> str:
+    """How the two runs shared the machine: it decides what the ratio says."""
+    if set(cores["bots"] or ()) & set(cores["players"] or ()):
+        return (
+            "the bots shared their cores with PostgreSQL's server, the players' replica and the "
+            "players: with the cores all busy, every one of them sets the pace, as on one "
+            "machine that is the database's too (--bot-cores N gives the bots cores of their own)"
+        )
+    return (
+        f"the bots on core(s) {_listed(cores['bots'])} of their own, PostgreSQL's server, the "
+        f"players' replica and the players on {_listed(cores['players'])}: what the bots store "
+        "a second as on a machine of their own, with SQLite's work in their process and "
+        "PostgreSQL's on the database's machine"
+    )
 
 
 def compare(results: list[tuple[Plan, dict[str, Any]]], args: argparse.Namespace) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import random
 import signal
 import subprocess
@@ -23,13 +24,16 @@ from types import SimpleNamespace
 import pytest
 from started_games import start_pylons
 
+from bench.load.cli import parse_args
 from bench.load.clocks import Jump, Said, Silence, clock_duties
 from bench.load.config import SILENT_READ_S
+from bench.load.cores import split
 from bench.load.machine import slowdown
 from bench.load.players import BOARD, LoadRun, Slot
 from bench.load.reader import ClockRow, MovePost, SqliteReader
 from bench.load.report import (
     added_game_kb,
+    cores_sentence,
     joining_sentence,
     print_databases,
     report_clocks,
@@ -74,6 +78,7 @@ KEYS = {
 
 
 NEW_KEYS = {
+    "cores",
     "database",
     "playable_seconds",
     "unplayable",
@@ -161,6 +166,10 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     assert all(p["actions"] > 0 for p in each), f"both processes store actions: {each}"
     assert sum(p["actions_per_s"] for p in each) == pytest.approx(figures["actions_per_s"], abs=0.2)
     assert "lower bound" in done.stdout, "the speed-up of two processes is said to be a floor"
+    # Without --bot-cores, the bots, the players and both servers may run on every core.
+    cores = figures["cores"]
+    assert cores["bots"] == cores["players"] == cores["server"] == cores["replica"], cores
+    assert "cores: every process on every core" in done.stdout
     # Read from the bots' own metrics: each stored action costs at least its change.
     assert figures["round_trips_per_action"] >= 1, figures["round_trips_per_action"]
     # The players' replica applied the bots' changes and answered the players' reads, on the
@@ -188,9 +197,18 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     assert figures["run_cpu_ms_per_action"] == pytest.approx(parts_ms, abs=0.05), figures
 
 
-def measured(actions_per_s: float, busy: int, **per_action_ms: float | None) -> dict[str, object]:
-    """A side-by-side half's figures: its actions a second, how busy the cores were, and the
-    CPU a stored action (ms) of the bot, its server, the players' replica and the harness."""
+SHARED = {"bots": [0, 1], "players": [0, 1], "server": [0, 1], "replica": [0, 1]}
+
+
+def measured(
+    actions_per_s: float,
+    busy: int,
+    cores: dict[str, list[int] | None] = SHARED,
+    **per_action_ms: float | None,
+) -> dict[str, object]:
+    """A side-by-side half's figures: its actions a second, how busy the cores were, where
+    each part ran, and the CPU a stored action (ms) of the bot, its server, the players'
+    replica and the harness."""
     shares = {"database": None, "replica": None, **per_action_ms}
     run = sum(ms for ms in shares.values() if ms is not None)
     return {
@@ -201,6 +219,7 @@ def measured(actions_per_s: float, busy: int, **per_action_ms: float | None) -> 
         "replica_cpu_ms_per_action": shares["replica"],
         "harness_cpu_ms_per_action": shares["harness"],
         "run_cpu_ms_per_action": run,
+        "cores": cores,
     }
 
 
@@ -221,6 +240,80 @@ def test_side_by_side_the_databases_are_held_to_their_bar_with_where_the_cpu_wen
         "PostgreSQL 29.2 ms (the bot 16.8, its server 2.9, the players' replica 1.3, "
         "the emulator and players 8.1)"
     ) in said
+    assert "the bots shared their cores with PostgreSQL's server" in said
+
+
+def test_side_by_side_with_the_bots_on_cores_of_their_own_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    apart = {"bots": [0], "players": [1], "server": [1], "replica": [1]}
+    sqlite = measured(165.9, 66, {**apart, "server": None, "replica": None}, bot=6.0, harness=1.9)
+    postgresql = measured(179.2, 84, apart, bot=5.6, database=1.2, replica=0.3, harness=2.3)
+    assert print_databases(sqlite, postgresql) == 1.08
+    said = capsys.readouterr().out
+    assert "1.08x the actions per second of SQLite: within the 1x bar" in said
+    assert (
+        "the bots on core(s) 0 of their own, PostgreSQL's server, the players' replica and " in said
+    )
+    assert "the players on 1:" in said
+
+
+def test_the_cores_each_part_ran_on_are_told_shared_or_apart() -> None:
+    assert cores_sentence(SHARED) == "cores: every process on every core (0, 1)"
+    sqlite = {"bots": [0, 1], "players": [0, 1], "server": None, "replica": None}
+    assert cores_sentence(sqlite) == "cores: every process on every core (0, 1)"
+    apart = {"bots": [0], "players": [1, 2, 3], "server": [1, 2, 3], "replica": [1, 2, 3]}
+    assert cores_sentence(apart) == (
+        "cores apart (--bot-cores): the bots and their workers on 0; the emulator and the "
+        "players on 1, 2, 3; the bots' PostgreSQL server on 1, 2, 3; the players' replica on "
+        "1, 2, 3"
+    )
+
+
+def test_the_bots_cores_leave_the_others_at_least_one() -> None:
+    assert split(1, {0, 1}) == split(1, [1, 0])
+    assert split(1, {0, 1}).bots == {0} and split(1, {0, 1}).others == {1}
+    assert split(2, {0, 1, 2, 5}).bots_arg == "0,1" and split(2, {0, 1, 2, 5}).others == {2, 5}
+    for count in (0, 2, -1):
+        with pytest.raises(ValueError, match=r"1 to 1 on this machine's 2 usable core\(s\)"):
+            split(count, {0, 1})
+
+
+def test_bot_cores_the_machine_has_not_are_refused_with_what_would_do(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as refused:
+        parse_args(["--bot-cores", "999"])
+    assert refused.value.code == 2
+    assert "--bot-cores gives the bots cores of their own" in capsys.readouterr().err
+    assert parse_args([]).cores is None, "by default every process may run on every core"
+
+
+@pytest.mark.slow  # tens of seconds: two benchmark runs, if short ones
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="cores apart need two cores")
+def test_with_bot_cores_the_bots_and_the_rest_keep_to_cores_apart() -> None:
+    """SQLite, then PostgreSQL, the bots (and their workers) on the first core, the players and
+    both PostgreSQL servers on the others, as the kernel has it while they play. (About 40 s.)"""
+    done = run_bench(
+        *("--database", "both", "--bot-cores", "1", "--games", "4"),
+        *("--seconds", "3", "--warm-up", "2", "--warm-up-boards", "50"),
+        timeout=180,
+    )
+    if done.returncode == 2 and "PostgreSQL could not be started" in done.stderr:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    first, rest = min(os.sched_getaffinity(0)), sorted(os.sched_getaffinity(0))[1:]
+    assert figures["cores"] == {"bots": [first], "players": rest, "server": rest, "replica": rest}
+    assert figures["sqlite"]["cores"] == {
+        "bots": [first],
+        "players": rest,
+        "server": None,
+        "replica": None,
+    }
+    assert figures["actions_per_s"] > 0 and figures["sqlite"]["actions_per_s"] > 0
+    assert done.stdout.count("cores apart (--bot-cores): the bots and their workers on") == 2
+    assert f"the bots on core(s) {first} of their own" in done.stdout
 
 
 def test_a_sqlite_run_that_stored_nothing_has_no_ratio(capsys: pytest.CaptureFixture[str]) -> None:
