@@ -20,6 +20,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from started_games import start_pylons
@@ -58,6 +59,20 @@ def run_bench(*options: str, timeout: float = 300) -> subprocess.CompletedProces
         timeout=timeout,
         check=False,
     )
+
+
+def run_on_postgresql(
+    *options: str, timeout: float
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """A short run with a PostgreSQL server (skipped where none can start), and its figures.
+    Each game plays 3 s after a warm-up of two games."""
+    done = run_bench(
+        *options, *("--seconds", "3", "--warm-up", "2", "--warm-up-boards", "50"), timeout=timeout
+    )
+    if done.returncode == 2 and "PostgreSQL could not be started" in done.stderr:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done, json.loads(done.stdout.strip().splitlines()[-1])
 
 
 KEYS = {
@@ -147,15 +162,9 @@ def test_two_processes_on_postgresql_each_store_their_share() -> None:
     """A PostgreSQL server started by the benchmark, two bot processes with a shard each, and
     the games spread over a server per shard: both processes serve games. (About 30 s: the
     server, two bots and their warm-up.)"""
-    done = run_bench(
-        *("--database", "postgresql", "--processes", "2", "--games", "4"),
-        *("--seconds", "3", "--warm-up", "2", "--warm-up-boards", "50"),
-        timeout=120,
+    done, figures = run_on_postgresql(
+        *("--database", "postgresql", "--processes", "2", "--games", "4"), timeout=120
     )
-    if done.returncode == 2 and "PostgreSQL could not be started" in done.stderr:
-        pytest.skip(done.stderr.strip().splitlines()[-1])
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures.keys() >= KEYS | NEW_KEYS, sorted(KEYS | NEW_KEYS - figures.keys())
     assert figures["database"] == "postgresql" and figures["processes"] == 2
     assert figures["games_playing"] == 4, done.stdout
@@ -294,15 +303,9 @@ def test_bot_cores_the_machine_has_not_are_refused_with_what_would_do(
 def test_with_bot_cores_the_bots_and_the_rest_keep_to_cores_apart() -> None:
     """SQLite, then PostgreSQL, the bots (and their workers) on the first core, the players and
     both PostgreSQL servers on the others, as the kernel has it while they play. (About 40 s.)"""
-    done = run_bench(
-        *("--database", "both", "--bot-cores", "1", "--games", "4"),
-        *("--seconds", "3", "--warm-up", "2", "--warm-up-boards", "50"),
-        timeout=180,
+    done, figures = run_on_postgresql(
+        *("--database", "both", "--bot-cores", "1", "--games", "4"), timeout=180
     )
-    if done.returncode == 2 and "PostgreSQL could not be started" in done.stderr:
-        pytest.skip(done.stderr.strip().splitlines()[-1])
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
     first, rest = min(os.sched_getaffinity(0)), sorted(os.sched_getaffinity(0))[1:]
     assert figures["cores"] == {"bots": [first], "players": rest, "server": rest, "replica": rest}
     assert figures["sqlite"]["cores"] == {
