@@ -77,7 +77,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--shard-count", type=int, help="as SHARD_COUNT (default: as Discord says)")
     parser.add_argument(
         "--shard-ids",
-        type=_shard_ids,
+        type=_numbers,
         help="as SHARD_IDS: this process's shards, comma-separated (default: all of them)",
     )
     parser.add_argument("--token", default="emulated.bot.token")
@@ -91,7 +91,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--cores",
-        type=_cores,
+        type=_numbers,
         help="keep to these cores, comma-separated, the workers started too (default: any)",
     )
     parser.add_argument(
@@ -120,11 +120,8 @@ class MovedClock:
         self.offset = max(self.offset, timedelta(seconds=seconds))
 
 
-def _cores(text: str) -> set[int]:
-    return {int(word) for word in text.split(",")}
-
-
-def _shard_ids(text: str) -> tuple[int, ...]:
+def _numbers(text: str) -> tuple[int, ...]:
+    """A comma-separated list of numbers (shards, cores), each once, in order."""
     return tuple(sorted({int(word) for word in text.split(",")}))
 
 

@@ -692,7 +692,6 @@ def print_bars(summary: Summary) -> None:
     p99, per_game_kb, added_kb = summary.p99, summary.per_game_kb, summary.added_kb
     games = summary.args.games
     p99_verdict = "within" if p99 < P99_TARGET_MS else "OVER"
-    kb_verdict = "within" if per_game_kb < MEMORY_TARGET_KB else "OVER"
     bar_run = (games == P99_BAR_GAMES and summary.plan.processes == 1) or (
         games == HUMAN_PACE_BAR_GAMES
     )
@@ -714,6 +713,7 @@ def print_bars(summary: Summary) -> None:
         )
         return
     print(setup_sentence(games, summary.setup_s))
+    kb_verdict = "within" if per_game_kb < MEMORY_TARGET_KB else "OVER"
     print(f"{per_game_kb:.1f} kB per game: {kb_verdict} the {MEMORY_TARGET_KB:g} kB bar")
     if math.isnan(added_kb):
         print("per added game: not measurable in this run")
